@@ -1,0 +1,138 @@
+//! Test support: locate and read the fxc shader corpus.
+//!
+//! The corpus is not part of dxref and is never copied into it. Tests find it at
+//! `$DXREF_CORPUS` or at `../shared/corpus` beside the workspace; where it is absent,
+//! [`entries`] prints a visible `SKIP` message and returns `None`, so a fresh clone
+//! elsewhere still passes its tests.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The kind of bytes an entry's `.bin` holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// A DXBC container (Shader Model 4/5, or Level9 with an `Aon9` chunk).
+    Dxbc,
+    /// A raw Shader Model 1–3 token stream.
+    D3dbc,
+}
+
+/// Whether the stored listing keeps fxc's trailing spaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrailingWs {
+    Intact,
+    Stripped,
+    NotApplicable,
+}
+
+/// One `.bin` / `.asm` pair with its MANIFEST row.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Source folder (`dxtk`, `hlslcc`, ...).
+    pub source: String,
+    /// File stem.
+    pub name: String,
+    /// Target token(s) of the listing (`ps_4_0`, `ps_2_0+ps_4_0`, ...).
+    pub profile: String,
+    pub container: Container,
+    /// DXBC chunk FourCCs in container order (empty for d3dbc).
+    pub chunks: Vec<String>,
+    pub trailing_ws: TrailingWs,
+    /// Compiler string found in the bytes, or `listing: ...`.
+    pub creator: String,
+    pub bin: PathBuf,
+    pub asm: PathBuf,
+}
+
+impl Entry {
+    /// `source/name`, for messages.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.source, self.name)
+    }
+    /// The blob's bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        fs::read(&self.bin).unwrap_or_else(|e| panic!("reading {}: {e}", self.bin.display()))
+    }
+    /// Microsoft's listing, byte for byte.
+    pub fn listing(&self) -> String {
+        fs::read_to_string(&self.asm).unwrap_or_else(|e| panic!("reading {}: {e}", self.asm.display()))
+    }
+    /// True for `*_4_0_level_9_*` blobs (listing in two parts).
+    pub fn is_level9(&self) -> bool {
+        self.profile.contains('+')
+    }
+}
+
+/// Where the corpus is, if it is there: `$DXREF_CORPUS`, else `../shared/corpus`
+/// beside the workspace root.
+pub fn root() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("DXREF_CORPUS") {
+        let p = PathBuf::from(dir);
+        return p.is_dir().then_some(p);
+    }
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let p = ws.join("../shared/corpus");
+    p.is_dir().then(|| p.canonicalize().unwrap_or(p))
+}
+
+/// Every entry of the corpus, sorted by source then name; `None` (after printing a
+/// `SKIP` line naming `test`) when the corpus is absent.
+pub fn entries(test: &str) -> Option<Vec<Entry>> {
+    let Some(root) = root() else {
+        eprintln!(
+            "SKIP {test}: the fxc corpus was not found (set DXREF_CORPUS or place it at ../shared/corpus)"
+        );
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut dirs: Vec<_> = fs::read_dir(&root)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.join("MANIFEST.tsv").is_file())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let source = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).ok()?;
+        let mut lines = manifest.lines();
+        let header: Vec<&str> = lines.next()?.split('\t').collect();
+        let col = |name: &str| header.iter().position(|h| *h == name);
+        let (c_name, c_profile, c_container, c_chunks, c_ws, c_creator) = (
+            col("name")?,
+            col("profile")?,
+            col("container")?,
+            col("chunks")?,
+            col("trailing_ws")?,
+            col("creator")?,
+        );
+        for line in lines.filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.split('\t').collect();
+            let name = f[c_name].to_string();
+            out.push(Entry {
+                source: source.clone(),
+                profile: f[c_profile].to_string(),
+                container: if f[c_container] == "dxbc" { Container::Dxbc } else { Container::D3dbc },
+                chunks: match f[c_chunks] {
+                    "-" => Vec::new(),
+                    s => s.split(',').map(str::to_string).collect(),
+                },
+                trailing_ws: match f[c_ws] {
+                    "intact" => TrailingWs::Intact,
+                    "stripped" => TrailingWs::Stripped,
+                    _ => TrailingWs::NotApplicable,
+                },
+                creator: f[c_creator].to_string(),
+                bin: dir.join(format!("{name}.bin")),
+                asm: dir.join(format!("{name}.asm")),
+                name,
+            });
+        }
+    }
+    Some(out)
+}
+
+/// Only the DXBC entries.
+pub fn dxbc_entries(test: &str) -> Option<Vec<Entry>> {
+    entries(test).map(|v| v.into_iter().filter(|e| e.container == Container::Dxbc).collect())
+}

@@ -1,0 +1,1 @@
+//! The DXBC shader container.

@@ -1,0 +1,4 @@
+//! The Microsoft listing of a shader container.
+
+pub mod style;
+pub use style::{CompilerVersion, Style};

@@ -1,0 +1,89 @@
+//! Which Microsoft disassembler's text to reproduce.
+//!
+//! fxc's listing format changed between compiler releases (column layouts of the
+//! resource-binding table, spellings of some declarations, spacing). The blob records
+//! the compiler that built it (the RDEF creator string), and fxc `/Fc` listings are
+//! printed by that same compiler, so by default the listing follows the version named
+//! in the blob; blobs without a creator string get the newest format, the one printed
+//! by today's `D3DDisassemble` (d3dcompiler_47, "10.1").
+
+use std::fmt;
+
+/// A Microsoft HLSL compiler version, `major.minor.build.revision`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CompilerVersion(pub u32, pub u32, pub u32, pub u32);
+
+impl CompilerVersion {
+    /// d3dcompiler_47 / fxc 10.1: the newest format, and the default.
+    pub const LATEST: CompilerVersion = CompilerVersion(10, 1, 0, 0);
+
+    /// Parses the version out of a creator string such as
+    /// `Microsoft (R) HLSL Shader Compiler 9.30.9200.20499`.
+    pub fn from_creator(creator: &str) -> Option<CompilerVersion> {
+        let tail = creator.trim_end_matches('\0').trim().rsplit(' ').next()?;
+        let mut parts = [0u32; 4];
+        let mut n = 0;
+        for p in tail.split('.') {
+            if n == 4 {
+                return None;
+            }
+            parts[n] = p.parse().ok()?;
+            n += 1;
+        }
+        (n >= 2).then_some(CompilerVersion(parts[0], parts[1], parts[2], parts[3]))
+    }
+}
+
+impl fmt::Display for CompilerVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}.{}", self.0, self.1, self.2, self.3)
+    }
+}
+
+/// The listing format to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// The compiler whose disassembler's text is reproduced.
+    pub version: CompilerVersion,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style { version: CompilerVersion::LATEST }
+    }
+}
+
+impl Style {
+    /// The style for a blob whose RDEF creator string is `creator` (or which has none).
+    pub fn for_creator(creator: Option<&str>) -> Style {
+        creator
+            .and_then(CompilerVersion::from_creator)
+            .map(|version| Style { version })
+            .unwrap_or_default()
+    }
+
+    /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
+    pub fn older_than(&self, major: u32, minor: u32) -> bool {
+        (self.version.0, self.version.1) < (major, minor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_creator_strings() {
+        assert_eq!(
+            CompilerVersion::from_creator("Microsoft (R) HLSL Shader Compiler 9.30.9200.20499"),
+            Some(CompilerVersion(9, 30, 9200, 20499))
+        );
+        assert_eq!(
+            CompilerVersion::from_creator("Microsoft (R) HLSL Shader Compiler 10.1"),
+            Some(CompilerVersion(10, 1, 0, 0))
+        );
+        assert_eq!(CompilerVersion::from_creator("garbage"), None);
+        assert!(Style::for_creator(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111")).older_than(10, 0));
+        assert_eq!(Style::for_creator(None), Style::default());
+    }
+}

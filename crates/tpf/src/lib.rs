@@ -1,0 +1,1 @@
+//! SM4/5 tokenized program.
