@@ -1,1 +1,24 @@
-//! SM4/5 tokenized program.
+//! The Shader Model 4/4.1/5/5.1 tokenized program (the contents of a DXBC `SHDR` or
+//! `SHEX` chunk).
+//!
+//! - [`table`]: the instruction table, the single source of truth for every opcode;
+//! - [`ir`]: the typed IR ([`Program`], [`Instruction`], [`Operand`], [`Decl`]...);
+//! - [`decode()`] / [`Decoder`]: tokens to IR, zero-copy and allocation-free per instruction;
+//! - [`encode()`]: IR to tokens, the exact inverse of decoding;
+//! - [`print`]: fxc's listing text for the program.
+
+pub mod decode;
+pub mod encode;
+pub mod enums;
+pub mod error;
+pub mod ir;
+pub mod table;
+pub mod words;
+
+pub use decode::{decode, Decoder};
+pub use encode::encode;
+pub use enums::*;
+pub use error::{DecodeError, DecodeErrorKind, EncodeError};
+pub use ir::*;
+pub use table::{OpInfo, Opcode, TABLE};
+pub use words::Words;

@@ -1,0 +1,836 @@
+//! Decoding tokens into the IR.
+//!
+//! [`Decoder`] walks a program one instruction at a time without allocating;
+//! [`decode`] collects a whole [`Program`]. Every read is bounds-checked against the
+//! end of the current instruction, and every failure is a [`DecodeError`] naming the
+//! token where it happened.
+
+use arrayvec::ArrayVec;
+
+use crate::enums::*;
+use crate::error::{DecodeError, DecodeErrorKind as E};
+use crate::ir::*;
+use crate::table::{Controls, DeclKind, Opcode, Shape};
+use crate::words::Words;
+
+/// Decodes a whole program (version token, length token, instructions).
+///
+/// `bytes` may be longer than the program (a chunk padded after it); the length token
+/// decides where the program ends.
+pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
+    let mut decoder = Decoder::new(bytes)?;
+    let mut instructions = Vec::with_capacity(decoder.remaining_tokens() / 3);
+    for item in &mut decoder {
+        instructions.push(item?.1);
+    }
+    Ok(Program {
+        version: decoder.version(),
+        instructions,
+    })
+}
+
+/// Reads the version token of a program.
+pub fn decode_version(token: u32) -> Version {
+    Version {
+        ty: ProgramType::from_raw((token >> 16) as u16),
+        major: ((token >> 4) & 0xf) as u8,
+        minor: (token & 0xf) as u8,
+        reserved: ((token >> 8) & 0xff) as u8,
+    }
+}
+
+/// An iterator over a program's instructions, yielding each with its token index.
+pub struct Decoder<'a> {
+    bytes: &'a [u8],
+    version: Version,
+    /// Next token to read.
+    pos: usize,
+    /// Token index where the program ends (from the length token).
+    end: usize,
+    failed: bool,
+}
+
+impl<'a> Decoder<'a> {
+    /// Reads the version and length tokens.
+    pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, DecodeError> {
+        let available = bytes.len() / 4;
+        if available < 2 {
+            return Err(DecodeError::at(0, E::MissingHeader));
+        }
+        let tok = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap());
+        let version = decode_version(tok(0));
+        let declared = tok(1);
+        if declared < 2 {
+            return Err(DecodeError::at(1, E::LengthTooSmall(declared)));
+        }
+        if declared as usize > available {
+            return Err(DecodeError::at(
+                1,
+                E::LengthPastEnd {
+                    declared,
+                    available,
+                },
+            ));
+        }
+        Ok(Decoder {
+            bytes,
+            version,
+            pos: 2,
+            end: declared as usize,
+            failed: false,
+        })
+    }
+
+    /// The program's version token.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// Tokens not yet read.
+    pub fn remaining_tokens(&self) -> usize {
+        self.end - self.pos
+    }
+
+    /// Decodes the next instruction, returning it with the token index it starts at.
+    pub fn next_instruction(&mut self) -> Option<Result<(usize, Instruction<'a>), DecodeError>> {
+        if self.failed || self.pos >= self.end {
+            return None;
+        }
+        let start = self.pos;
+        match decode_instruction(self.bytes, start, self.end) {
+            Ok((ins, next)) => {
+                self.pos = next;
+                Some(Ok((start, ins)))
+            }
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+impl<'a> Iterator for Decoder<'a> {
+    type Item = Result<(usize, Instruction<'a>), DecodeError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_instruction()
+    }
+}
+
+/// A bounded cursor over the tokens of one instruction.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    end: usize,
+    mnemonic: &'static str,
+}
+
+impl<'a> Cursor<'a> {
+    #[inline]
+    fn read(&mut self) -> Result<u32, DecodeError> {
+        if self.pos >= self.end {
+            return Err(DecodeError::at(
+                self.pos,
+                E::InstructionTruncated(self.mnemonic),
+            ));
+        }
+        let i = self.pos * 4;
+        self.pos += 1;
+        Ok(u32::from_le_bytes([
+            self.bytes[i],
+            self.bytes[i + 1],
+            self.bytes[i + 2],
+            self.bytes[i + 3],
+        ]))
+    }
+
+    #[inline]
+    fn remaining(&self) -> usize {
+        self.end - self.pos
+    }
+
+    fn read_opt(&mut self) -> Result<Option<u32>, DecodeError> {
+        if self.remaining() > 0 {
+            self.read().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn words(&mut self, count: usize) -> Result<Words<'a>, DecodeError> {
+        if count > self.remaining() {
+            return Err(DecodeError::at(
+                self.end,
+                E::InstructionTruncated(self.mnemonic),
+            ));
+        }
+        let w = Words::borrowed(&self.bytes[self.pos * 4..(self.pos + count) * 4]);
+        self.pos += count;
+        Ok(w)
+    }
+}
+
+#[inline]
+fn token_at(bytes: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes([
+        bytes[i * 4],
+        bytes[i * 4 + 1],
+        bytes[i * 4 + 2],
+        bytes[i * 4 + 3],
+    ])
+}
+
+/// Decodes the instruction at token `start`; returns it and the index of the next one.
+pub(crate) fn decode_instruction(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> Result<(Instruction<'_>, usize), DecodeError> {
+    let tok0 = token_at(bytes, start);
+    let number = (tok0 & 0x7ff) as u16;
+
+    if number == Opcode::CustomData as u16 {
+        let remaining = end - start;
+        if remaining < 2 {
+            return Err(DecodeError::at(
+                start,
+                E::CustomDataTooShort(remaining as u32),
+            ));
+        }
+        let length = token_at(bytes, start + 1);
+        if length < 2 {
+            return Err(DecodeError::at(start + 1, E::CustomDataTooShort(length)));
+        }
+        if length as usize > remaining {
+            return Err(DecodeError::at(
+                start + 1,
+                E::CustomDataPastEnd { length, remaining },
+            ));
+        }
+        let next = start + length as usize;
+        let data = Words::borrowed(&bytes[(start + 2) * 4..next * 4]);
+        let ins = Instruction {
+            opcode: Opcode::CustomData,
+            body: Body::CustomData(CustomData {
+                class: CustomDataClass::from_raw(tok0 >> 11),
+                data,
+            }),
+            ext: ArrayVec::new(),
+            reserved: 0,
+            length: LengthEncoding::Inline,
+            trailing: Words::empty(),
+        };
+        return Ok((ins, next));
+    }
+
+    let opcode =
+        Opcode::from_u16(number).ok_or_else(|| DecodeError::at(start, E::UnknownOpcode(number)))?;
+    let info = opcode.info();
+    let mut length = (tok0 >> 24) & 0x7f;
+    let mut length_enc = LengthEncoding::Inline;
+    let mut cur = Cursor {
+        bytes,
+        pos: start + 1,
+        end,
+        mnemonic: info.mnemonic,
+    };
+    if length == 0 {
+        length = cur.read()?;
+        length_enc = LengthEncoding::Separate;
+        if length == 0 {
+            return Err(DecodeError::at(start + 1, E::ZeroLength(info.mnemonic)));
+        }
+    }
+    let remaining = end - start;
+    if length as usize > remaining {
+        return Err(DecodeError::at(
+            start,
+            E::InstructionPastEnd {
+                mnemonic: info.mnemonic,
+                length,
+                remaining,
+            },
+        ));
+    }
+    let next = start + length as usize;
+    cur.end = next;
+    if cur.pos > cur.end {
+        return Err(DecodeError::at(
+            start,
+            E::InstructionTruncated(info.mnemonic),
+        ));
+    }
+
+    let mut ext = ArrayVec::new();
+    if tok0 & 0x8000_0000 != 0 {
+        loop {
+            let at = cur.pos;
+            let t = cur.read()?;
+            if ext.try_push(decode_ext_opcode(t)).is_err() {
+                return Err(DecodeError::at(at, E::TooManyExtendedOpcodes(MAX_EXTENDED)));
+            }
+            if t & 0x8000_0000 == 0 {
+                break;
+            }
+        }
+    }
+
+    let controls = tok0 & 0x00ff_f800;
+    let (body, used) = match info.shape {
+        Shape::Ops => {
+            let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
+            let mut operands = ArrayVec::new();
+            for _ in 0..info.operand_count() {
+                operands.push(decode_operand(&mut cur)?);
+            }
+            (
+                Body::Op(Op {
+                    saturate,
+                    precise,
+                    control,
+                    operands,
+                }),
+                used,
+            )
+        }
+        Shape::InterfaceCall => {
+            let function = cur.read()?;
+            let interface = decode_operand(&mut cur)?;
+            (
+                Body::InterfaceCall {
+                    function,
+                    interface,
+                },
+                0,
+            )
+        }
+        Shape::Decl(kind) => {
+            let (decl, used) = decode_decl(kind, tok0, &mut cur)?;
+            (Body::Decl(decl), used)
+        }
+        Shape::CustomData => unreachable!("handled above"),
+    };
+    let trailing = cur.words(cur.remaining())?;
+    let ins = Instruction {
+        opcode,
+        body,
+        ext,
+        reserved: controls & !used,
+        length: length_enc,
+        trailing,
+    };
+    Ok((ins, next))
+}
+
+/// Decodes the opcode-specific controls of an executable instruction: saturate,
+/// precise mask, other control, and the mask of bits they use.
+fn decode_controls(kind: Controls, tok0: u32) -> (bool, Mask, OpControl, u32) {
+    const SAT: u32 = 1 << 13;
+    const PRECISE: u32 = 0xf << 19;
+    let sat = tok0 & SAT != 0;
+    let precise = Mask(((tok0 >> 19) & 0xf) as u8);
+    match kind {
+        Controls::Plain => (sat, precise, OpControl::None, SAT | PRECISE),
+        Controls::Test => {
+            let test = if tok0 & (1 << 18) != 0 {
+                Test::NonZero
+            } else {
+                Test::Zero
+            };
+            (false, Mask::NONE, OpControl::Test(test), 1 << 18)
+        }
+        Controls::ResInfo => {
+            let rt = ResInfoReturnType::from_raw(((tok0 >> 11) & 3) as u8);
+            (
+                sat,
+                precise,
+                OpControl::ResInfo(rt),
+                SAT | PRECISE | (3 << 11),
+            )
+        }
+        Controls::ReturnType => {
+            let rt = InstructionReturnType::from_raw(((tok0 >> 11) & 3) as u8);
+            (
+                sat,
+                precise,
+                OpControl::ReturnType(rt),
+                SAT | PRECISE | (3 << 11),
+            )
+        }
+        Controls::Sync => (
+            false,
+            Mask::NONE,
+            OpControl::Sync(SyncFlags(((tok0 >> 11) & 0xf) as u8)),
+            0xf << 11,
+        ),
+        Controls::None => (false, Mask::NONE, OpControl::None, 0),
+    }
+}
+
+fn decode_ext_opcode(t: u32) -> ExtOpcode {
+    let kind = ExtendedOpcodeKind::from_raw((t & 0x3f) as u8);
+    match kind {
+        ExtendedOpcodeKind::SampleControls => {
+            let off = |shift: u32| (((t >> shift) & 0xf) as i8) << 4 >> 4;
+            ExtOpcode::SampleControls {
+                offsets: [off(9), off(13), off(17)],
+                reserved: t & !(0x3f | (0xfff << 9) | 0x8000_0000),
+            }
+        }
+        ExtendedOpcodeKind::ResourceDim => ExtOpcode::ResourceDim {
+            dim: ResourceDimension::from_raw(((t >> 6) & 0x1f) as u8),
+            stride: ((t >> 11) & 0xfff) as u16,
+            reserved: t & !(0x3f | (0x1f << 6) | (0xfff << 11) | 0x8000_0000),
+        },
+        ExtendedOpcodeKind::ResourceReturnType => ExtOpcode::ReturnType {
+            types: [0, 1, 2, 3].map(|c| ReturnType::from_raw(((t >> (6 + 4 * c)) & 0xf) as u8)),
+            reserved: t & !(0x3f | (0xffff << 6) | 0x8000_0000),
+        },
+        _ => ExtOpcode::Other {
+            kind,
+            raw: t & 0x7fff_ffc0,
+        },
+    }
+}
+
+/// The operand-token fields common to operands and relative-index registers.
+struct OperandHead {
+    ty: OperandType,
+    components: ComponentCount,
+    selection: Selection,
+    dims: u8,
+    reprs: [u8; 3],
+    reserved: u32,
+}
+
+fn decode_head(t: u32) -> OperandHead {
+    let mut known: u32 = 0x3 | (0xff << 12) | (0x3 << 20) | 0x8000_0000;
+    let components = match t & 3 {
+        0 => ComponentCount::Zero,
+        1 => ComponentCount::One,
+        2 => ComponentCount::Four,
+        _ => ComponentCount::N,
+    };
+    let selection = if components == ComponentCount::Four {
+        known |= 0x3 << 2;
+        match (t >> 2) & 3 {
+            0 => {
+                known |= 0xf << 4;
+                Selection::Mask(Mask(((t >> 4) & 0xf) as u8))
+            }
+            1 => {
+                known |= 0xff << 4;
+                Selection::Swizzle([0, 1, 2, 3].map(|c| ((t >> (4 + 2 * c)) & 3) as u8))
+            }
+            2 => {
+                known |= 0x3 << 4;
+                Selection::Select1(((t >> 4) & 3) as u8)
+            }
+            _ => Selection::Mode3,
+        }
+    } else {
+        Selection::None
+    };
+    let dims = ((t >> 20) & 3) as u8;
+    let mut reprs = [0u8; 3];
+    for (d, r) in reprs.iter_mut().enumerate().take(dims as usize) {
+        let shift = 22 + 3 * d as u32;
+        *r = ((t >> shift) & 7) as u8;
+        known |= 7 << shift;
+    }
+    OperandHead {
+        ty: OperandType::from_raw(((t >> 12) & 0xff) as u8),
+        components,
+        selection,
+        dims,
+        reprs,
+        reserved: t & !known,
+    }
+}
+
+fn decode_ext_operand(cur: &mut Cursor<'_>) -> Result<ExtOperand, DecodeError> {
+    let at = cur.pos;
+    let e = cur.read()?;
+    if e & 0x8000_0000 != 0 {
+        return Err(DecodeError::at(at, E::ExtendedOperandChain));
+    }
+    let kind = ExtendedOperandKind::from_raw((e & 0x3f) as u8);
+    Ok(if kind == ExtendedOperandKind::Modifier {
+        ExtOperand {
+            kind,
+            modifier: Modifier::from_raw(((e >> 6) & 0xff) as u8),
+            min_precision: MinPrecision::from_raw(((e >> 14) & 7) as u8),
+            non_uniform: e & (1 << 17) != 0,
+            reserved: e & !(0x3f | (0xff << 6) | (7 << 14) | (1 << 17)),
+        }
+    } else {
+        ExtOperand {
+            kind,
+            modifier: Modifier::None,
+            min_precision: MinPrecision::Default,
+            non_uniform: false,
+            reserved: e & !0x3f,
+        }
+    })
+}
+
+fn decode_operand(cur: &mut Cursor<'_>) -> Result<Operand, DecodeError> {
+    let t = cur.read()?;
+    let head = decode_head(t);
+    let ext = if t & 0x8000_0000 != 0 {
+        Some(decode_ext_operand(cur)?)
+    } else {
+        None
+    };
+    let mut indices = ArrayVec::new();
+    for d in 0..head.dims as usize {
+        let at = cur.pos;
+        let index = match head.reprs[d] {
+            0 => Index::Imm32(cur.read()?),
+            1 => Index::Imm64(read_u64(cur)?),
+            2 => Index::Relative(decode_rel(cur)?),
+            3 => {
+                let imm = cur.read()?;
+                Index::Imm32Relative(imm, decode_rel(cur)?)
+            }
+            4 => {
+                let imm = read_u64(cur)?;
+                Index::Imm64Relative(imm, decode_rel(cur)?)
+            }
+            r => return Err(DecodeError::at(at, E::BadIndexRepresentation(r))),
+        };
+        indices.push(index);
+    }
+    let mut operand = Operand {
+        ty: head.ty,
+        components: head.components,
+        selection: head.selection,
+        indices,
+        ext,
+        imm: [0; 4],
+        reserved: head.reserved,
+    };
+    for i in 0..operand.immediate_count() {
+        operand.imm[i] = cur.read()?;
+    }
+    Ok(operand)
+}
+
+fn read_u64(cur: &mut Cursor<'_>) -> Result<u64, DecodeError> {
+    let hi = cur.read()? as u64;
+    let lo = cur.read()? as u64;
+    Ok((hi << 32) | lo)
+}
+
+fn decode_rel(cur: &mut Cursor<'_>) -> Result<RelOperand, DecodeError> {
+    let at = cur.pos;
+    let t = cur.read()?;
+    let head = decode_head(t);
+    if matches!(head.ty, OperandType::Immediate32 | OperandType::Immediate64)
+        || head.reprs.iter().take(head.dims as usize).any(|&r| r != 0)
+    {
+        return Err(DecodeError::at(at, E::BadRelativeOperand));
+    }
+    let ext = if t & 0x8000_0000 != 0 {
+        Some(decode_ext_operand(cur)?)
+    } else {
+        None
+    };
+    let mut index = [0u32; 3];
+    for slot in index.iter_mut().take(head.dims as usize) {
+        *slot = cur.read()?;
+    }
+    Ok(RelOperand {
+        ty: head.ty,
+        components: head.components,
+        selection: head.selection,
+        index,
+        dims: head.dims,
+        ext,
+        reserved: head.reserved,
+    })
+}
+
+fn decode_return_types(t: u32) -> ReturnTypes {
+    ReturnTypes {
+        types: [0, 1, 2, 3].map(|c| ReturnType::from_raw(((t >> (4 * c)) & 0xf) as u8)),
+        reserved: (t >> 16) as u16,
+    }
+}
+
+fn decode_name(t: u32) -> (SystemName, u16) {
+    (SystemName::from_raw(t as u16), (t >> 16) as u16)
+}
+
+fn uav_flags(tok0: u32) -> UavFlags {
+    UavFlags {
+        globally_coherent: tok0 & (1 << 16) != 0,
+        rasterizer_ordered: tok0 & (1 << 17) != 0,
+        order_preserving_counter: tok0 & (1 << 23) != 0,
+    }
+}
+
+/// Decodes a declaration; returns it with the mask of opcode-token bits it used.
+fn decode_decl<'a>(
+    kind: DeclKind,
+    tok0: u32,
+    cur: &mut Cursor<'a>,
+) -> Result<(Decl<'a>, u32), DecodeError> {
+    let bits = |shift: u32, width: u32| (tok0 >> shift) & ((1 << width) - 1);
+    let field = |shift: u32, width: u32| ((1u32 << width) - 1) << shift;
+    const UAV_FLAGS: u32 = (1 << 16) | (1 << 17);
+    Ok(match kind {
+        DeclKind::Resource => {
+            let operand = decode_operand(cur)?;
+            let return_type = decode_return_types(cur.read()?);
+            let space = cur.read_opt()?;
+            (
+                Decl::Resource {
+                    operand,
+                    dim: ResourceDimension::from_raw(bits(11, 5) as u8),
+                    sample_count: bits(16, 7) as u8,
+                    return_type,
+                    space,
+                },
+                field(11, 5) | field(16, 7),
+            )
+        }
+        DeclKind::ConstantBuffer => {
+            let operand = decode_operand(cur)?;
+            let size = cur.read_opt()?;
+            let space = cur.read_opt()?;
+            (
+                Decl::ConstantBuffer {
+                    operand,
+                    access: CbAccessPattern::from_raw(bits(11, 1) as u8),
+                    size,
+                    space,
+                },
+                field(11, 1),
+            )
+        }
+        DeclKind::Sampler => {
+            let operand = decode_operand(cur)?;
+            let space = cur.read_opt()?;
+            (
+                Decl::Sampler {
+                    operand,
+                    mode: SamplerMode::from_raw(bits(11, 4) as u8),
+                    space,
+                },
+                field(11, 4),
+            )
+        }
+        DeclKind::IndexRange => {
+            let operand = decode_operand(cur)?;
+            (
+                Decl::IndexRange {
+                    operand,
+                    count: cur.read()?,
+                },
+                0,
+            )
+        }
+        DeclKind::OutputTopology => (
+            Decl::OutputTopology(PrimitiveTopology::from_raw(bits(11, 7) as u8)),
+            field(11, 7),
+        ),
+        DeclKind::InputPrimitive => (
+            Decl::InputPrimitive(Primitive::from_raw(bits(11, 6) as u8)),
+            field(11, 6),
+        ),
+        DeclKind::MaxOutputVertexCount => (Decl::MaxOutputVertexCount(cur.read()?), 0),
+        DeclKind::Register => (Decl::Register(decode_operand(cur)?), 0),
+        DeclKind::RegisterName => {
+            let operand = decode_operand(cur)?;
+            let (name, reserved) = decode_name(cur.read()?);
+            (
+                Decl::RegisterName {
+                    operand,
+                    name,
+                    reserved,
+                },
+                0,
+            )
+        }
+        DeclKind::InputPs => {
+            let operand = decode_operand(cur)?;
+            (
+                Decl::InputPs {
+                    interpolation: InterpolationMode::from_raw(bits(11, 4) as u8),
+                    operand,
+                },
+                field(11, 4),
+            )
+        }
+        DeclKind::InputPsName => {
+            let operand = decode_operand(cur)?;
+            let (name, reserved) = decode_name(cur.read()?);
+            (
+                Decl::InputPsName {
+                    interpolation: InterpolationMode::from_raw(bits(11, 4) as u8),
+                    operand,
+                    name,
+                    reserved,
+                },
+                field(11, 4),
+            )
+        }
+        DeclKind::Temps => (Decl::Temps(cur.read()?), 0),
+        DeclKind::IndexableTemp => {
+            let register = cur.read()?;
+            let count = cur.read()?;
+            let components = cur.read()?;
+            (
+                Decl::IndexableTemp {
+                    register,
+                    count,
+                    components,
+                },
+                0,
+            )
+        }
+        DeclKind::GlobalFlags => (
+            Decl::GlobalFlags(GlobalFlags(tok0 & 0x00ff_f800)),
+            0x00ff_f800,
+        ),
+        DeclKind::Stream => (Decl::Stream(decode_operand(cur)?), 0),
+        DeclKind::FunctionBody => (Decl::FunctionBody(cur.read()?), 0),
+        DeclKind::FunctionTable => {
+            let id = cur.read()?;
+            let count = cur.read()? as usize;
+            (
+                Decl::FunctionTable {
+                    id,
+                    bodies: cur.words(count)?,
+                },
+                0,
+            )
+        }
+        DeclKind::Interface => {
+            let id = cur.read()?;
+            let table_length = cur.read()?;
+            let packed = cur.read()?;
+            let tables = cur.words((packed & 0xffff) as usize)?;
+            (
+                Decl::Interface {
+                    dynamic: bits(11, 1) != 0,
+                    id,
+                    table_length,
+                    array_length: (packed >> 16) as u16,
+                    tables,
+                },
+                field(11, 1),
+            )
+        }
+        DeclKind::ControlPointCount => (Decl::ControlPointCount(bits(11, 6) as u8), field(11, 6)),
+        DeclKind::TessDomain => (
+            Decl::TessDomain(TessDomain::from_raw(bits(11, 2) as u8)),
+            field(11, 2),
+        ),
+        DeclKind::TessPartitioning => (
+            Decl::TessPartitioning(TessPartitioning::from_raw(bits(11, 3) as u8)),
+            field(11, 3),
+        ),
+        DeclKind::TessOutputPrimitive => (
+            Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(bits(11, 3) as u8)),
+            field(11, 3),
+        ),
+        DeclKind::HsMaxTessFactor => (Decl::HsMaxTessFactor(cur.read()?), 0),
+        DeclKind::PhaseInstanceCount => (Decl::PhaseInstanceCount(cur.read()?), 0),
+        DeclKind::ThreadGroup => (
+            Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]),
+            0,
+        ),
+        DeclKind::UavTyped => {
+            let operand = decode_operand(cur)?;
+            let return_type = decode_return_types(cur.read()?);
+            let space = cur.read_opt()?;
+            let mut flags = uav_flags(tok0);
+            flags.order_preserving_counter = false;
+            (
+                Decl::UavTyped {
+                    operand,
+                    dim: ResourceDimension::from_raw(bits(11, 5) as u8),
+                    flags,
+                    return_type,
+                    space,
+                },
+                field(11, 5) | UAV_FLAGS,
+            )
+        }
+        DeclKind::UavRaw => {
+            let operand = decode_operand(cur)?;
+            let space = cur.read_opt()?;
+            let mut flags = uav_flags(tok0);
+            flags.order_preserving_counter = false;
+            (
+                Decl::UavRaw {
+                    operand,
+                    flags,
+                    space,
+                },
+                UAV_FLAGS,
+            )
+        }
+        DeclKind::UavStructured => {
+            let operand = decode_operand(cur)?;
+            let stride = cur.read()?;
+            let space = cur.read_opt()?;
+            (
+                Decl::UavStructured {
+                    operand,
+                    flags: uav_flags(tok0),
+                    stride,
+                    space,
+                },
+                UAV_FLAGS | (1 << 23),
+            )
+        }
+        DeclKind::TgsmRaw => {
+            let operand = decode_operand(cur)?;
+            (
+                Decl::TgsmRaw {
+                    operand,
+                    byte_count: cur.read()?,
+                },
+                0,
+            )
+        }
+        DeclKind::TgsmStructured => {
+            let operand = decode_operand(cur)?;
+            let stride = cur.read()?;
+            (
+                Decl::TgsmStructured {
+                    operand,
+                    stride,
+                    count: cur.read()?,
+                },
+                0,
+            )
+        }
+        DeclKind::ResourceRaw => {
+            let operand = decode_operand(cur)?;
+            (
+                Decl::ResourceRaw {
+                    operand,
+                    space: cur.read_opt()?,
+                },
+                0,
+            )
+        }
+        DeclKind::ResourceStructured => {
+            let operand = decode_operand(cur)?;
+            let stride = cur.read()?;
+            (
+                Decl::ResourceStructured {
+                    operand,
+                    stride,
+                    space: cur.read_opt()?,
+                },
+                0,
+            )
+        }
+        DeclKind::GsInstanceCount => (Decl::GsInstanceCount(cur.read()?), 0),
+    })
+}
