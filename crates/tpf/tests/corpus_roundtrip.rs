@@ -33,15 +33,20 @@ fn corpus_programs_round_trip() {
         total += 1;
         match tpf::decode(code) {
             Ok(program) => {
-                // Fxc's programs use only defined fields: nothing lands in the
-                // catch-alls that exist to keep malformed input lossless.
+                // Fxc's programs set no bits outside the defined fields. (fxc pads
+                // some instructions, e.g. `samplepos`, with a token after the last
+                // operand; those are kept as `trailing` and only counted here.)
                 for ins in &program.instructions {
-                    if !ins.trailing.is_empty() || ins.reserved != 0 {
+                    if ins.reserved != 0 {
                         odd.push(format!(
-                            "{}: {:?} has trailing tokens or reserved bits",
+                            "{}: {:?} has reserved bits {:#x}",
                             e.id(),
-                            ins.opcode
+                            ins.opcode,
+                            ins.reserved
                         ));
+                    }
+                    if !ins.trailing.is_empty() {
+                        padded += 1;
                     }
                 }
                 match tpf::encode(&program) {
