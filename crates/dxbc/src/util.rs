@@ -1,0 +1,328 @@
+//! Bounds-checked little-endian reading, byte coverage tracking and layout-preserving
+//! writing shared by the chunk codecs.
+
+use crate::error::{Error, Result};
+
+/// A bounds-checked view of a chunk's bytes. Every read names its offset on failure.
+#[derive(Clone, Copy)]
+pub(crate) struct Bytes<'a> {
+    pub data: &'a [u8],
+}
+
+impl<'a> Bytes<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Bytes { data }
+    }
+
+    pub fn slice(&self, offset: usize, len: usize, what: &'static str) -> Result<&'a [u8]> {
+        let available = self.data.len().saturating_sub(offset);
+        match offset.checked_add(len) {
+            Some(end) if end <= self.data.len() => Ok(&self.data[offset..end]),
+            _ => Err(Error::Truncated {
+                offset,
+                what,
+                needed: len,
+                available,
+            }),
+        }
+    }
+
+    pub fn u32(&self, offset: usize, what: &'static str) -> Result<u32> {
+        let b = self.slice(offset, 4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    pub fn u16(&self, offset: usize, what: &'static str) -> Result<u16> {
+        let b = self.slice(offset, 2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    pub fn u8(&self, offset: usize, what: &'static str) -> Result<u8> {
+        Ok(self.slice(offset, 1, what)?[0])
+    }
+
+    /// The start of an array of `count` records of `size` bytes at `offset`, checked to
+    /// lie inside the data. `field` is where the offset was read from.
+    pub fn array(
+        &self,
+        field: usize,
+        offset: u32,
+        count: u32,
+        size: usize,
+        what: &'static str,
+    ) -> Result<usize> {
+        let start = offset as usize;
+        let total = (count as usize).checked_mul(size);
+        match total.and_then(|t| start.checked_add(t)) {
+            Some(end) if end <= self.data.len() => Ok(start),
+            _ => Err(Error::OffsetOutOfBounds {
+                offset: field,
+                what,
+                target: offset as u64,
+                len: self.data.len(),
+            }),
+        }
+    }
+
+    /// The NUL-terminated string at `offset`; `field` is where the offset was read from.
+    /// Returns the string and its length including the NUL.
+    pub fn cstr(&self, field: usize, offset: u32) -> Result<(&'a str, usize)> {
+        let start = offset as usize;
+        if start >= self.data.len() {
+            return Err(Error::OffsetOutOfBounds {
+                offset: field,
+                what: "string",
+                target: offset as u64,
+                len: self.data.len(),
+            });
+        }
+        let rest = &self.data[start..];
+        let nul = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or(Error::UnterminatedString { offset: start })?;
+        let s =
+            std::str::from_utf8(&rest[..nul]).map_err(|_| Error::BadString { offset: start })?;
+        Ok((s, nul + 1))
+    }
+}
+
+/// Records which bytes of a chunk a decoder interpreted; the rest are kept verbatim.
+pub(crate) struct Coverage {
+    covered: Vec<bool>,
+}
+
+impl Coverage {
+    pub fn new(len: usize) -> Self {
+        Coverage {
+            covered: vec![false; len],
+        }
+    }
+
+    /// Marks `len` bytes at `offset` (clamped to the data) as interpreted.
+    pub fn mark(&mut self, offset: usize, len: usize) {
+        let end = offset.saturating_add(len).min(self.covered.len());
+        if offset < end {
+            self.covered[offset..end].iter_mut().for_each(|c| *c = true);
+        }
+    }
+
+    /// The runs of bytes no decoder interpreted, borrowed from `data`.
+    pub fn gaps<'a>(&self, data: &'a [u8]) -> Vec<Gap<'a>> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.covered.len() {
+            if self.covered[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < self.covered.len() && !self.covered[i] {
+                i += 1;
+            }
+            out.push(Gap {
+                offset: start,
+                bytes: &data[start..i],
+            });
+        }
+        out
+    }
+}
+
+/// A run of bytes inside a chunk that no field describes (alignment padding, reserved
+/// or uninitialised bytes), kept so that re-encoding reproduces the chunk exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap<'a> {
+    /// Offset of the run inside the chunk data.
+    pub offset: usize,
+    /// The bytes.
+    pub bytes: &'a [u8],
+}
+
+/// The original layout of a decoded chunk whose bytes differ from the layout the
+/// encoder would choose itself: the chunk's size, the offset of every item in the
+/// decoder's traversal order, and the bytes no field describes. With it `to_bytes`
+/// puts every item back where it was; if the value was edited so that the recorded
+/// layout no longer fits, `to_bytes` falls back to a fresh layout.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RawLayout<'a> {
+    /// The chunk's original size in bytes.
+    pub size: usize,
+    /// Offsets of the items (strings, arrays, records) in traversal order.
+    pub offsets: Vec<u32>,
+    /// Bytes not described by any decoded field.
+    pub gaps: Vec<Gap<'a>>,
+}
+
+/// A fixed-size output buffer that places items at given offsets and notices any
+/// inconsistency (overlapping different bytes, writing out of range, bytes left
+/// unwritten), in which case the caller falls back to a fresh layout.
+pub(crate) struct Canvas {
+    buf: Vec<u8>,
+    written: Vec<bool>,
+    ok: bool,
+}
+
+impl Canvas {
+    pub fn new(size: usize) -> Self {
+        Canvas {
+            buf: vec![0; size],
+            written: vec![false; size],
+            ok: true,
+        }
+    }
+
+    pub fn put(&mut self, offset: usize, bytes: &[u8]) {
+        if !self.ok {
+            return;
+        }
+        let Some(end) = offset
+            .checked_add(bytes.len())
+            .filter(|&e| e <= self.buf.len())
+        else {
+            self.ok = false;
+            return;
+        };
+        for (i, &b) in (offset..end).zip(bytes) {
+            if self.written[i] && self.buf[i] != b {
+                self.ok = false;
+                return;
+            }
+            self.buf[i] = b;
+            self.written[i] = true;
+        }
+    }
+
+    pub fn u32(&mut self, offset: usize, v: u32) {
+        self.put(offset, &v.to_le_bytes());
+    }
+
+    pub fn u16(&mut self, offset: usize, v: u16) {
+        self.put(offset, &v.to_le_bytes());
+    }
+
+    /// Writes a NUL-terminated string.
+    pub fn cstr(&mut self, offset: usize, s: &str) {
+        self.put(offset, s.as_bytes());
+        self.put(offset.saturating_add(s.len()), &[0]);
+    }
+
+    /// Fills the gaps and returns the bytes if every byte was written exactly once
+    /// consistently.
+    pub fn finish(mut self, gaps: &[Gap<'_>]) -> Option<Vec<u8>> {
+        for g in gaps {
+            self.put(g.offset, g.bytes);
+        }
+        (self.ok && self.written.iter().all(|&w| w)).then_some(self.buf)
+    }
+}
+
+/// Appending little-endian writer used for fresh (fxc-like) layouts.
+#[derive(Default)]
+pub(crate) struct Writer {
+    pub buf: Vec<u8>,
+}
+
+impl Writer {
+    pub fn pos(&self) -> u32 {
+        self.buf.len() as u32
+    }
+    pub fn u32(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    pub fn u16(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+    pub fn cstr(&mut self, s: &str) {
+        self.buf.extend_from_slice(s.as_bytes());
+        self.buf.push(0);
+    }
+    /// Pads with fxc's filler byte 0xAB to a multiple of four.
+    pub fn align4(&mut self) {
+        while self.buf.len() % 4 != 0 {
+            self.buf.push(0xab);
+        }
+    }
+    pub fn reserve(&mut self, n: usize) -> usize {
+        let at = self.buf.len();
+        self.buf.resize(at + n, 0);
+        at
+    }
+    pub fn set_u32(&mut self, at: usize, v: u32) {
+        self.buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Declares a `#[non_exhaustive]`-free enum over a `u32` (or narrower) field with an
+/// `Unknown` variant, plus lossless conversions.
+macro_rules! code_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident : $repr:ty {
+            $( $(#[$vmeta:meta])* $variant:ident = $value:expr, )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant, )*
+            /// A value this crate has no name for, kept as is.
+            Unknown($repr),
+        }
+
+        impl From<$repr> for $name {
+            fn from(v: $repr) -> Self {
+                match v {
+                    $( $value => $name::$variant, )*
+                    other => $name::Unknown(other),
+                }
+            }
+        }
+
+        impl From<$name> for $repr {
+            fn from(v: $name) -> $repr {
+                match v {
+                    $( $name::$variant => $value, )*
+                    $name::Unknown(other) => other,
+                }
+            }
+        }
+    };
+}
+pub(crate) use code_enum;
+
+/// Hands out recorded offsets in traversal order while re-encoding a raw layout.
+pub(crate) struct Offsets<'l> {
+    list: &'l [u32],
+    next: usize,
+    pub ok: bool,
+}
+
+impl<'l> Offsets<'l> {
+    pub fn new(list: &'l [u32]) -> Self {
+        Offsets {
+            list,
+            next: 0,
+            ok: true,
+        }
+    }
+    pub fn next(&mut self) -> u32 {
+        match self.list.get(self.next) {
+            Some(&v) => {
+                self.next += 1;
+                v
+            }
+            None => {
+                self.ok = false;
+                0
+            }
+        }
+    }
+    /// True if every offset was used exactly.
+    pub fn done(&self) -> bool {
+        self.ok && self.next == self.list.len()
+    }
+}
