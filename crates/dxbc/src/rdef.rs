@@ -1009,13 +1009,16 @@ impl<'a> Rdef<'a> {
 /// records; constant-buffer names; then per constant buffer its variable records
 /// followed, per variable, by its name, its type (depth first: type name, subtype,
 /// then per member its name and type, then the member records and the type record)
-/// and its default value; finally the creator string. Strings and types are written
-/// once and shared; records start on 4-byte boundaries, gaps are filled with 0xAB.
+/// and its default value; finally the creator string. Strings, types and default
+/// values are written once and shared (array types excepted: fxc makes one per
+/// declaration); records start on 4-byte boundaries, gaps are
+/// filled with 0xAB. The constant-buffer offset is 0 when there are none.
 struct FreshWriter<'r, 'a> {
     rdef: &'r Rdef<'a>,
     w: Writer,
     strings: HashMap<&'a str, u32>,
     types: Vec<(&'r ShaderType<'a>, u32)>,
+    defaults: Vec<(&'a [u8], u32)>,
 }
 
 impl<'r, 'a> FreshWriter<'r, 'a> {
@@ -1025,6 +1028,7 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
             w: Writer::default(),
             strings: HashMap::new(),
             types: Vec::new(),
+            defaults: Vec::new(),
         }
     }
 
@@ -1039,8 +1043,11 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
     }
 
     fn ty(&mut self, t: &'r ShaderType<'a>) -> u32 {
-        if let Some(&(_, off)) = self.types.iter().find(|(k, _)| *k == t) {
-            return off;
+        // fxc shares one record per type object; array types are made per declaration.
+        if t.elements == 0 {
+            if let Some(&(_, off)) = self.types.iter().find(|(k, _)| *k == t) {
+                return off;
+            }
         }
         let sm5 = self.rdef.rd11.is_some();
         let name_off = match t.name {
@@ -1095,8 +1102,12 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
             let at = rb_at + i * sizes.binding;
             self.w.buf[at..at + rec.len()].copy_from_slice(&rec);
         }
-        self.w.align4();
-        let cb_off = self.w.pos();
+        let cb_off = if rdef.constant_buffers.is_empty() {
+            0
+        } else {
+            self.w.align4();
+            self.w.pos()
+        };
         let cb_at = self.w.reserve(rdef.constant_buffers.len() * 24);
         let mut cb_names = Vec::with_capacity(rdef.constant_buffers.len());
         for cb in &rdef.constant_buffers {
@@ -1110,12 +1121,16 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
                 let name_off = self.string(v.name);
                 let ty_off = self.ty(&v.ty);
                 let def_off = match v.default_value {
-                    Some(d) => {
-                        self.w.align4();
-                        let off = self.w.pos();
-                        self.w.bytes(d);
-                        off
-                    }
+                    Some(d) => match self.defaults.iter().find(|(k, _)| *k == d) {
+                        Some(&(_, off)) => off,
+                        None => {
+                            self.w.align4();
+                            let off = self.w.pos();
+                            self.w.bytes(d);
+                            self.defaults.push((d, off));
+                            off
+                        }
+                    },
                     None => 0,
                 };
                 let rec = rdef.variable_record(v, name_off, ty_off, def_off);
@@ -1135,7 +1150,6 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
                 self.w.set_u32(at + 4 * k, v);
             }
         }
-        self.w.align4();
         let creator_off = self.string(rdef.creator);
         self.w.align4();
         for (i, v) in rdef
