@@ -45,11 +45,19 @@ impl fmt::Display for CompilerVersion {
 pub struct Style {
     /// The compiler whose disassembler's text is reproduced.
     pub version: CompilerVersion,
+    /// True when the blob names no compiler, so the listing is the one
+    /// `D3DDisassemble` prints by itself ("Microsoft (R) D3D Shader Disassembler").
+    /// Its number formatting differs slightly from fxc 10.1's `/Fc` listings
+    /// (exact ties round away from zero: `0.0078125` prints `0.007813`).
+    pub disassembler: bool,
 }
 
 impl Default for Style {
     fn default() -> Self {
-        Style { version: CompilerVersion::LATEST }
+        Style {
+            version: CompilerVersion::LATEST,
+            disassembler: true,
+        }
     }
 }
 
@@ -58,8 +66,17 @@ impl Style {
     pub fn for_creator(creator: Option<&str>) -> Style {
         creator
             .and_then(CompilerVersion::from_creator)
-            .map(|version| Style { version })
+            .map(|version| Style {
+                version,
+                disassembler: false,
+            })
             .unwrap_or_default()
+    }
+
+    /// True when `%f` rounds the value's 17 significant digits half away from zero
+    /// (the older C runtimes); false when it rounds the exact value, ties to even.
+    pub fn rounds_from_17_digits(&self) -> bool {
+        self.disassembler || self.version.0 < 10
     }
 
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
@@ -83,7 +100,10 @@ mod tests {
             Some(CompilerVersion(10, 1, 0, 0))
         );
         assert_eq!(CompilerVersion::from_creator("garbage"), None);
-        assert!(Style::for_creator(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111")).older_than(10, 0));
+        assert!(
+            Style::for_creator(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"))
+                .older_than(10, 0)
+        );
         assert_eq!(Style::for_creator(None), Style::default());
     }
 }

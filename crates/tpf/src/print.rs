@@ -1,0 +1,884 @@
+//! The program part of fxc's listing: the version line, then one line per
+//! instruction, spelled, spaced and indented exactly as Microsoft's disassembler does.
+//!
+//! Number formatting follows fxc: a float-typed slot prints `%f`; an integer slot
+//! prints decimal, or `0x%08x` when the value is large; a typeless slot (`mov`,
+//! `movc`, the immediate constant buffer) prints each value as a float when its bits
+//! look like a float and as an integer otherwise.
+
+use std::fmt::Write;
+
+use crate::enums::*;
+use crate::ir::*;
+use crate::style::Style;
+use crate::table::{Opcode, Ty};
+
+/// Prints a whole program: the version line and every instruction, each line ending
+/// in `\n`.
+pub fn print_program(program: &Program<'_>, style: Style, out: &mut String) {
+    let mut p = Printer::new(program.version, style);
+    p.version_line(out);
+    for ins in &program.instructions {
+        p.instruction(ins, out);
+    }
+}
+
+/// Prints instructions one at a time, keeping the indentation state between them.
+pub struct Printer {
+    version: Version,
+    style: Style,
+    depth: usize,
+}
+
+const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+impl Printer {
+    pub fn new(version: Version, style: Style) -> Printer {
+        Printer {
+            version,
+            style,
+            depth: 0,
+        }
+    }
+
+    /// `vs_5_0` and a newline.
+    pub fn version_line(&mut self, out: &mut String) {
+        out.push_str(&self.version.profile());
+        out.push('\n');
+    }
+
+    /// One instruction (one or more lines for data blocks).
+    pub fn instruction(&mut self, ins: &Instruction<'_>, out: &mut String) {
+        let info = ins.opcode.info();
+        // Indentation: the block closers and `else` are printed one level out.
+        use crate::table::Flow;
+        match info.flow {
+            Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => {
+                self.depth = self.depth.saturating_sub(1)
+            }
+            _ => {}
+        }
+        for _ in 0..self.depth {
+            out.push_str("  ");
+        }
+        match &ins.body {
+            Body::Op(op) => self.op(ins, op, out),
+            Body::InterfaceCall {
+                function,
+                interface,
+            } => {
+                out.push_str("fcall ");
+                self.operand(interface, Ty::R, None, false, out);
+                let _ = write!(out, "[{function}]");
+            }
+            Body::Decl(d) => self.decl(ins, d, out),
+            Body::CustomData(c) => self.custom_data(c, out),
+        }
+        out.push('\n');
+        match info.flow {
+            Flow::If | Flow::Else | Flow::Loop | Flow::Switch => self.depth += 1,
+            _ => {}
+        }
+    }
+
+    fn is_sm51(&self) -> bool {
+        self.version.is_sm51()
+    }
+
+    /// The `_aoffimmi(...)`, `_indexable(...)` and `(types)` suffixes of a
+    /// resource instruction's extended opcode tokens.
+    fn ext_suffixes(&self, ins: &Instruction<'_>, out: &mut String) {
+        let mut offsets = None;
+        let mut dim = None;
+        let mut types = None;
+        for e in &ins.ext {
+            match *e {
+                ExtOpcode::SampleControls { offsets: o, .. } => offsets = Some(o),
+                ExtOpcode::ResourceDim { dim: d, stride, .. } => dim = Some((d, stride)),
+                ExtOpcode::ReturnType { types: t, .. } => types = Some(t),
+                ExtOpcode::Other { .. } => {}
+            }
+        }
+        // fxc 9.29 writes `sample_l(1,0,0)`; later versions `sample_l_aoffimmi(1,0,0)`.
+        let old = self.style.version.0 == 9 && self.style.version.1 < 30;
+        if offsets.is_some() && !old {
+            out.push_str("_aoffimmi");
+        }
+        if dim.is_some() {
+            out.push_str("_indexable");
+        }
+        if let Some(o) = offsets {
+            let _ = write!(out, "({},{},{})", o[0], o[1], o[2]);
+        }
+        if let Some((d, stride)) = dim {
+            match d {
+                ResourceDimension::StructuredBuffer => {
+                    let _ = write!(out, "(structured_buffer, stride={stride})");
+                }
+                _ => {
+                    let _ = write!(out, "({})", d.listing_name().unwrap_or("unknown"));
+                }
+            }
+        }
+        if let Some(t) = types {
+            out.push('(');
+            for (i, rt) in t.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(return_type_name(*rt));
+            }
+            out.push(')');
+        }
+    }
+
+    fn op(&mut self, ins: &Instruction<'_>, op: &Op, out: &mut String) {
+        let info = ins.opcode.info();
+        out.push_str(info.mnemonic);
+        if let OpControl::Test(t) = op.control {
+            // fxc leaves out the test of a condition that is an immediate.
+            if op
+                .operands
+                .first()
+                .is_none_or(|o| o.ty != OperandType::Immediate32)
+            {
+                out.push_str(t.suffix());
+            }
+        }
+        if let OpControl::Sync(f) = op.control {
+            if f.0 & SyncFlags::UAV_GLOBAL != 0 {
+                out.push_str("_uglobal");
+            }
+            if f.0 & SyncFlags::UAV_GROUP != 0 {
+                out.push_str("_ugroup");
+            }
+            if f.0 & SyncFlags::TGSM != 0 {
+                out.push_str("_g");
+            }
+            if f.0 & SyncFlags::THREADS_IN_GROUP != 0 {
+                out.push_str("_t");
+            }
+        }
+        self.ext_suffixes(ins, out);
+        match op.control {
+            OpControl::ResInfo(rt) => out.push_str(rt.listing_name().unwrap_or("")),
+            OpControl::ReturnType(rt) => out.push_str(rt.listing_name().unwrap_or("")),
+            _ => {}
+        }
+        if op.saturate {
+            out.push_str("_sat");
+        }
+        if !op.precise.is_empty() {
+            out.push_str(" [precise");
+            if op.precise != Mask::XYZW {
+                out.push('(');
+                push_mask(op.precise, out);
+                out.push(')');
+            }
+            out.push(']');
+        }
+        if op.operands.is_empty() && ins.opcode == Opcode::Sync {
+            return; // the one operand-less instruction fxc prints without a trailing space
+        }
+        out.push(' ');
+        let dst_precision = op
+            .operands
+            .first()
+            .filter(|_| !info.dst.is_empty())
+            .map(|o| o.min_precision());
+        let ndst = info.dst.len();
+        for (i, operand) in op.operands.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let (ty, is_dst) = if i < ndst {
+                (info.dst[i], true)
+            } else {
+                (info.src.get(i - ndst).copied().unwrap_or(Ty::Any), false)
+            };
+            let precision_ctx = if is_dst { None } else { dst_precision };
+            self.operand(operand, ty, precision_ctx, is_dst, out);
+        }
+    }
+
+    /// Prints an operand. `dst_precision` is the precision of the instruction's
+    /// destination (for a source's `{a as b}` note); `is_dst` marks destinations.
+    pub fn operand(
+        &self,
+        o: &Operand,
+        ty: Ty,
+        dst_precision: Option<MinPrecision>,
+        is_dst: bool,
+        out: &mut String,
+    ) {
+        let modifier = o.modifier();
+        match modifier {
+            Modifier::Neg => out.push('-'),
+            Modifier::Abs => out.push('|'),
+            Modifier::AbsNeg => out.push_str("-|"),
+            _ => {}
+        }
+        match o.ty {
+            OperandType::Immediate32 => {
+                out.push_str("l(");
+                let n = o.immediate_count();
+                for (i, v) in o.imm[..n].iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(if ty == Ty::Any { "," } else { ", " });
+                    }
+                    push_value(*v, ty, self.style, out);
+                }
+                out.push(')');
+            }
+            OperandType::Immediate64 => {
+                out.push_str("d(");
+                let n = o.immediate_count() / 2;
+                for i in 0..n {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let bits = (o.imm[2 * i] as u64) | ((o.imm[2 * i + 1] as u64) << 32);
+                    push_double(f64::from_bits(bits), self.style, out);
+                }
+                out.push(')');
+            }
+            _ => {
+                self.register(o.ty, &o.indices, out);
+                self.selection(o.selection, out);
+            }
+        }
+        match modifier {
+            Modifier::Abs | Modifier::AbsNeg => out.push('|'),
+            _ => {}
+        }
+        let own = o.min_precision();
+        match (is_dst, dst_precision) {
+            (false, Some(d)) if d != own => {
+                let _ = write!(out, " {{{} as {}}}", precision_name(own), precision_name(d));
+            }
+            _ if own != MinPrecision::Default => {
+                let _ = write!(out, " {{{}}}", precision_name(own));
+            }
+            _ => {}
+        }
+        if o.ext.is_some_and(|e| e.non_uniform) {
+            out.push_str(" {nonuniform}");
+        }
+    }
+
+    fn selection(&self, s: Selection, out: &mut String) {
+        match s {
+            Selection::Mask(m) if !m.is_empty() => {
+                out.push('.');
+                push_mask(m, out);
+            }
+            Selection::Swizzle(sw) => {
+                out.push('.');
+                for c in sw {
+                    out.push(COMPONENTS[c as usize & 3]);
+                }
+            }
+            Selection::Select1(c) => {
+                out.push('.');
+                out.push(COMPONENTS[c as usize & 3]);
+            }
+            _ => {}
+        }
+    }
+
+    /// The register name with its indices: `r0`, `v[2][1]`, `cb0[r0.x + 3]`, `CB1[1][4]`.
+    fn register(&self, ty: OperandType, indices: &[Index], out: &mut String) {
+        let name = register_prefix(ty, self.is_sm51());
+        out.push_str(name);
+        let inline_first = match ty {
+            OperandType::Input
+            | OperandType::InputControlPoint
+            | OperandType::OutputControlPoint => indices.len() == 1,
+            OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,
+            _ => true,
+        };
+        for (i, index) in indices.iter().enumerate() {
+            if i == 0 && inline_first {
+                match index {
+                    Index::Imm32(v) => {
+                        let _ = write!(out, "{v}");
+                    }
+                    Index::Imm64(v) => {
+                        let _ = write!(out, "{v}");
+                    }
+                    _ => {
+                        out.push('[');
+                        self.index(index, out);
+                        out.push(']');
+                    }
+                }
+            } else {
+                out.push('[');
+                self.index(index, out);
+                out.push(']');
+            }
+        }
+    }
+
+    fn index(&self, index: &Index, out: &mut String) {
+        match index {
+            Index::Imm32(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Index::Imm64(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Index::Relative(r) => {
+                self.rel(r, out);
+                out.push_str(" + 0");
+            }
+            Index::Imm32Relative(v, r) => {
+                self.rel(r, out);
+                let _ = write!(out, " + {v}");
+            }
+            Index::Imm64Relative(v, r) => {
+                self.rel(r, out);
+                let _ = write!(out, " + {v}");
+            }
+        }
+    }
+
+    fn rel(&self, r: &RelOperand, out: &mut String) {
+        let indices: ArrayIdx = r.index[..r.dims as usize]
+            .iter()
+            .map(|&i| Index::Imm32(i))
+            .collect();
+        self.register(r.ty, &indices, out);
+        self.selection(r.selection, out);
+    }
+
+    fn decl(&mut self, ins: &Instruction<'_>, d: &Decl<'_>, out: &mut String) {
+        let info = ins.opcode.info();
+        let sm51 = self.is_sm51();
+        match d {
+            Decl::GlobalFlags(f) => {
+                out.push_str("dcl_globalFlags ");
+                let mut first = true;
+                for (bit, name) in GLOBAL_FLAG_NAMES {
+                    if f.0 & bit != 0 {
+                        if !first {
+                            out.push_str(" | ");
+                        }
+                        out.push_str(name);
+                        first = false;
+                    }
+                }
+            }
+            Decl::ConstantBuffer {
+                operand,
+                access,
+                size,
+                space,
+            } => {
+                out.push_str("dcl_constantbuffer ");
+                let upper = sm51 || !self.style.older_than(10, 0);
+                out.push_str(if upper { "CB" } else { "cb" });
+                if sm51 {
+                    self.range_indices(operand, out);
+                    let _ = write!(out, "[{}]", size.unwrap_or(0));
+                } else {
+                    let id = operand.indices.first().map_or(0, |i| i.immediate());
+                    let count = operand.indices.get(1).map_or(0, |i| i.immediate());
+                    let _ = write!(out, "{id}[{count}]");
+                }
+                let _ = write!(out, ", {}", access.listing_name().unwrap_or("unknown"));
+                self.space(*space, out);
+            }
+            Decl::Sampler {
+                operand,
+                mode,
+                space,
+            } => {
+                out.push_str("dcl_sampler ");
+                self.decl_register(operand, out);
+                let _ = write!(out, ", {}", mode.listing_name().unwrap_or("mode_unknown"));
+                self.space(*space, out);
+            }
+            Decl::Resource {
+                operand,
+                dim,
+                sample_count,
+                return_type,
+                space,
+            } => {
+                let _ = write!(
+                    out,
+                    "dcl_resource_{}",
+                    dim.listing_name().unwrap_or("unknown")
+                );
+                if matches!(
+                    dim,
+                    ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray
+                ) {
+                    let _ = write!(out, "({sample_count})");
+                }
+                out.push(' ');
+                push_return_types(return_type, out);
+                out.push(' ');
+                self.decl_register(operand, out);
+                self.space(*space, out);
+            }
+            Decl::ResourceRaw { operand, space } => {
+                out.push_str("dcl_resource_raw ");
+                self.decl_register(operand, out);
+                self.space(*space, out);
+            }
+            Decl::ResourceStructured {
+                operand,
+                stride,
+                space,
+            } => {
+                out.push_str("dcl_resource_structured ");
+                self.decl_register(operand, out);
+                let _ = write!(out, ", {stride} ");
+                self.space(*space, out);
+            }
+            Decl::UavTyped {
+                operand,
+                dim,
+                flags,
+                return_type,
+                space,
+            } => {
+                let _ = write!(
+                    out,
+                    "dcl_uav_typed_{}",
+                    dim.listing_name().unwrap_or("unknown")
+                );
+                push_uav_flags(flags, out);
+                out.push(' ');
+                push_return_types(return_type, out);
+                out.push(' ');
+                self.decl_register(operand, out);
+                self.space(*space, out);
+            }
+            Decl::UavRaw {
+                operand,
+                flags,
+                space,
+            } => {
+                out.push_str("dcl_uav_raw");
+                push_uav_flags(flags, out);
+                out.push(' ');
+                self.decl_register(operand, out);
+                self.space(*space, out);
+            }
+            Decl::UavStructured {
+                operand,
+                flags,
+                stride,
+                space,
+            } => {
+                out.push_str("dcl_uav_structured");
+                push_uav_flags(flags, out);
+                out.push(' ');
+                self.decl_register(operand, out);
+                let _ = write!(out, ", {stride}");
+                self.space(*space, out);
+            }
+            Decl::TgsmRaw {
+                operand,
+                byte_count,
+            } => {
+                out.push_str("dcl_tgsm_raw ");
+                self.decl_register(operand, out);
+                let _ = write!(out, ", {byte_count}");
+            }
+            Decl::TgsmStructured {
+                operand,
+                stride,
+                count,
+            } => {
+                out.push_str("dcl_tgsm_structured ");
+                self.decl_register(operand, out);
+                let _ = write!(out, ", {stride}, {count}");
+            }
+            Decl::IndexRange { operand, count } => {
+                out.push_str("dcl_indexrange ");
+                self.operand(operand, Ty::R, None, true, out);
+                let _ = write!(out, " {count}");
+            }
+            Decl::OutputTopology(t) => {
+                let _ = write!(
+                    out,
+                    "dcl_outputtopology {} ",
+                    t.listing_name().unwrap_or("unknown")
+                );
+            }
+            Decl::InputPrimitive(p) => {
+                let _ = write!(
+                    out,
+                    "dcl_inputprimitive {} ",
+                    p.listing_name().unwrap_or("unknown")
+                );
+            }
+            Decl::MaxOutputVertexCount(n) => {
+                let _ = write!(out, "dcl_maxout {n}");
+            }
+            Decl::Register(operand) | Decl::Stream(operand) => {
+                out.push_str(info.mnemonic);
+                out.push(' ');
+                self.operand(operand, Ty::R, None, true, out);
+            }
+            Decl::RegisterName { operand, name, .. } => {
+                out.push_str(info.mnemonic);
+                out.push(' ');
+                self.operand(operand, Ty::R, None, true, out);
+                let _ = write!(out, ", {}", system_name(*name));
+            }
+            Decl::InputPs {
+                interpolation,
+                operand,
+            } => {
+                out.push_str("dcl_input_ps ");
+                push_interpolation(*interpolation, out);
+                self.operand(operand, Ty::R, None, true, out);
+            }
+            Decl::InputPsName {
+                interpolation,
+                operand,
+                name,
+                ..
+            } => {
+                out.push_str(info.mnemonic);
+                out.push(' ');
+                // fxc prints the interpolation mode of system-interpreted inputs only.
+                if ins.opcode == Opcode::DclInputPsSiv {
+                    push_interpolation(*interpolation, out);
+                }
+                self.operand(operand, Ty::R, None, true, out);
+                let _ = write!(out, ", {}", system_name(*name));
+            }
+            Decl::Temps(n) => {
+                let _ = write!(out, "dcl_temps {n}");
+            }
+            Decl::IndexableTemp {
+                register,
+                count,
+                components,
+            } => {
+                let _ = write!(out, "dcl_indexableTemp x{register}[{count}], {components}");
+            }
+            Decl::FunctionBody(n) => {
+                let _ = write!(out, "dcl_function_body fb{n}");
+            }
+            Decl::FunctionTable { id, bodies } => {
+                let _ = write!(out, "dcl_function_table ft{id} = {{");
+                for (i, b) in bodies.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "fb{b}");
+                }
+                out.push('}');
+            }
+            Decl::Interface {
+                dynamic,
+                id,
+                table_length,
+                array_length,
+                tables,
+            } => {
+                out.push_str("dcl_interface");
+                if *dynamic {
+                    out.push_str("_dynamicindexed");
+                }
+                let _ = write!(out, " fp{id}[{array_length}][{table_length}] = {{");
+                for (i, t) in tables.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "ft{t}");
+                }
+                out.push('}');
+            }
+            Decl::ControlPointCount(n) => {
+                let _ = write!(out, "{} {n}", info.mnemonic);
+            }
+            Decl::TessDomain(v) => {
+                let _ = write!(
+                    out,
+                    "dcl_tessellator_domain {}",
+                    v.listing_name().unwrap_or("domain_unknown")
+                );
+            }
+            Decl::TessPartitioning(v) => {
+                let _ = write!(
+                    out,
+                    "dcl_tessellator_partitioning {}",
+                    v.listing_name().unwrap_or("partitioning_unknown")
+                );
+            }
+            Decl::TessOutputPrimitive(v) => {
+                let _ = write!(
+                    out,
+                    "dcl_tessellator_output_primitive {}",
+                    v.listing_name().unwrap_or("output_unknown")
+                );
+            }
+            Decl::HsMaxTessFactor(bits) => {
+                out.push_str("dcl_hs_max_tessfactor l(");
+                push_float(f32::from_bits(*bits), self.style, out);
+                out.push(')');
+            }
+            Decl::PhaseInstanceCount(n) => {
+                let _ = write!(out, "{} {n}", info.mnemonic);
+            }
+            Decl::ThreadGroup([x, y, z]) => {
+                let _ = write!(out, "dcl_thread_group {x}, {y}, {z}");
+            }
+            Decl::GsInstanceCount(n) => {
+                let _ = write!(out, "dcl_gsinstances {n}");
+            }
+        }
+    }
+
+    /// A declared resource register: `t0` (SM4/5.0) or `T0[0:3]` (SM5.1).
+    fn decl_register(&self, o: &Operand, out: &mut String) {
+        if self.is_sm51() {
+            out.push_str(register_prefix(o.ty, true));
+            self.range_indices(o, out);
+        } else {
+            self.register(o.ty, &o.indices, out);
+        }
+    }
+
+    /// SM5.1 `ID[lower:upper]` (an upper bound of 0xffffffff prints as unbounded).
+    fn range_indices(&self, o: &Operand, out: &mut String) {
+        let idx = |i: usize| o.indices.get(i).map_or(0, |x| x.immediate());
+        let (id, lo, hi) = (idx(0), idx(1), idx(2));
+        let _ = write!(out, "{id}[{lo}:");
+        if hi == u32::MAX as u64 {
+            out.push('*');
+        } else {
+            let _ = write!(out, "{hi}");
+        }
+        out.push(']');
+    }
+
+    fn space(&self, space: Option<u32>, out: &mut String) {
+        if let Some(s) = space {
+            let _ = write!(out, ", space={s}");
+        }
+    }
+
+    fn custom_data(&mut self, c: &CustomData<'_>, out: &mut String) {
+        match c.class {
+            CustomDataClass::ImmediateConstantBuffer => {
+                out.push_str("dcl_immediateConstantBuffer { ");
+                let n = c.data.len() / 4;
+                for row in 0..n {
+                    if row > 0 {
+                        out.push_str(",\n                              ");
+                    }
+                    out.push_str("{ ");
+                    for col in 0..4 {
+                        if col > 0 {
+                            out.push_str(", ");
+                        }
+                        push_value(
+                            c.data.get(row * 4 + col).unwrap_or(0),
+                            Ty::Any,
+                            self.style,
+                            out,
+                        );
+                    }
+                    out.push('}');
+                }
+                out.push_str(" }");
+            }
+            other => {
+                let _ = write!(
+                    out,
+                    "// {} block of {} tokens",
+                    other.listing_name().unwrap_or("custom data"),
+                    c.data.len()
+                );
+            }
+        }
+    }
+}
+
+type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
+
+/// The register-file prefix: `r`, `v`, `cb`, or (SM5.1) `CB`, `T`, `S`, `U`.
+fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
+    if sm51 {
+        match ty {
+            OperandType::ConstantBuffer => return "CB",
+            OperandType::Resource => return "T",
+            OperandType::Sampler => return "S",
+            OperandType::UnorderedAccessView => return "U",
+            _ => {}
+        }
+    }
+    ty.listing_name().unwrap_or("?")
+}
+
+fn push_mask(m: Mask, out: &mut String) {
+    for (c, name) in COMPONENTS.iter().enumerate() {
+        if m.has(c) {
+            out.push(*name);
+        }
+    }
+}
+
+fn precision_name(p: MinPrecision) -> &'static str {
+    p.listing_name().unwrap_or("min_unknown")
+}
+
+fn system_name(n: SystemName) -> String {
+    match n.listing_name() {
+        Some(s) => s.to_string(),
+        None => format!("name{}", n.raw()),
+    }
+}
+
+fn return_type_name(rt: ReturnType) -> &'static str {
+    rt.listing_name().unwrap_or("unknown")
+}
+
+fn push_return_types(rt: &ReturnTypes, out: &mut String) {
+    out.push('(');
+    for (i, t) in rt.types.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(return_type_name(*t));
+    }
+    out.push(')');
+}
+
+fn push_uav_flags(f: &UavFlags, out: &mut String) {
+    if f.globally_coherent {
+        out.push_str("_glc");
+    }
+    if f.rasterizer_ordered {
+        out.push_str("_rov");
+    }
+    if f.order_preserving_counter {
+        out.push_str("_opc");
+    }
+}
+
+fn push_interpolation(mode: InterpolationMode, out: &mut String) {
+    if mode != InterpolationMode::Undefined {
+        out.push_str(mode.listing_name().unwrap_or("unknown"));
+        out.push(' ');
+    }
+}
+
+/// Integers with magnitude up to this print in decimal; larger ones in hex.
+const DECIMAL_LIMIT: i64 = 10000;
+
+/// Prints a 32-bit value in a slot of type `ty`.
+pub fn push_value(v: u32, ty: Ty, style: Style, out: &mut String) {
+    match ty {
+        Ty::F => push_float(f32::from_bits(v), style, out),
+        Ty::I | Ty::U | Ty::R | Ty::D => push_int(v, out),
+        Ty::Any => {
+            if looks_like_float(v) {
+                push_float(f32::from_bits(v), style, out)
+            } else {
+                push_int(v, out)
+            }
+        }
+    }
+}
+
+/// True when a typeless value's bits are better shown as a float: a normal float
+/// (exponent neither all zeros nor all ones).
+fn looks_like_float(v: u32) -> bool {
+    let exp = (v >> 23) & 0xff;
+    exp != 0 && exp != 0xff
+}
+
+fn push_int(v: u32, out: &mut String) {
+    let s = v as i32 as i64;
+    if s.abs() <= DECIMAL_LIMIT {
+        let _ = write!(out, "{s}");
+    } else {
+        let _ = write!(out, "0x{v:08x}");
+    }
+}
+
+/// `%f` as Microsoft's C runtime prints it.
+pub fn push_float(f: f32, style: Style, out: &mut String) {
+    push_double(f as f64, style, out)
+}
+
+fn push_double(d: f64, style: Style, out: &mut String) {
+    if d.is_nan() {
+        out.push_str(if d.is_sign_negative() {
+            "-1.#IND00"
+        } else {
+            "1.#QNAN0"
+        });
+        return;
+    }
+    if d.is_infinite() {
+        out.push_str(if d < 0.0 { "-1.#INF00" } else { "1.#INF00" });
+        return;
+    }
+    if !style.rounds_from_17_digits() {
+        let _ = write!(out, "{d:.6}");
+        return;
+    }
+    // Microsoft's C runtime formats `%f` from the value's 17 significant digits,
+    // then rounds that decimal string half away from zero.
+    let sci = format!("{:.16e}", d.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let sig: Vec<u8> = mantissa
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| b - b'0')
+        .collect();
+    // Digit at position p has weight 10^(exp - p). Keep digits with weight >= 10^-6.
+    // `digits` holds the integer part followed by 6 decimals.
+    let int_len = (exp + 1).max(1) as usize;
+    let total = int_len + 6;
+    let mut digits = vec![0u8; total];
+    let mut round_digit = 0u8;
+    for (p, &dg) in sig.iter().enumerate() {
+        let weight = exp - p as i32; // power of ten of this digit
+        let pos = int_len as i32 - 1 - weight; // index into `digits`
+        if pos >= 0 && (pos as usize) < total {
+            digits[pos as usize] = dg;
+        } else if pos == total as i32 {
+            round_digit = dg;
+        }
+    }
+    if round_digit >= 5 {
+        let mut i = total;
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let split = digits.len() - 6;
+    if d.is_sign_negative() {
+        out.push('-');
+    }
+    for &dg in &digits[..split] {
+        out.push((b'0' + dg) as char);
+    }
+    out.push('.');
+    for &dg in &digits[split..] {
+        out.push((b'0' + dg) as char);
+    }
+}
