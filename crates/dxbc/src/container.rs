@@ -97,7 +97,7 @@ impl<'a> Container<'a> {
             let field = HEADER_SIZE + 4 * i;
             let at = body.u32(field, "chunk offset")?;
             let off = at as usize;
-            if off.checked_add(8).map_or(true, |end| end > total) {
+            if !matches!(off.checked_add(8), Some(end) if end <= total) {
                 return Err(Error::OffsetOutOfBounds {
                     offset: field,
                     what: "chunk",

@@ -11,8 +11,10 @@ use crate::util::{code_enum, Bytes};
 code_enum! {
     /// A primitive type (`D3D_PRIMITIVE`), the geometry-shader input primitive or the
     /// hull-shader input patch.
+    #[derive(Default)]
     pub enum Primitive: u32 {
         /// Not set.
+        #[default]
         Undefined = 0,
         /// Points.
         Point = 1,
@@ -40,8 +42,10 @@ impl Primitive {
 
 code_enum! {
     /// A primitive topology (`D3D_PRIMITIVE_TOPOLOGY`), the geometry-shader output.
+    #[derive(Default)]
     pub enum PrimitiveTopology: u32 {
         /// Not set.
+        #[default]
         Undefined = 0,
         /// Point list.
         PointList = 1,
@@ -58,8 +62,10 @@ code_enum! {
 
 code_enum! {
     /// The tessellator's output primitive (`D3D_TESSELLATOR_OUTPUT_PRIMITIVE`).
+    #[derive(Default)]
     pub enum TessellatorOutputPrimitive: u32 {
         /// Not set.
+        #[default]
         Undefined = 0,
         /// Points.
         Point = 1,
@@ -74,8 +80,10 @@ code_enum! {
 
 code_enum! {
     /// The tessellator's partitioning (`D3D_TESSELLATOR_PARTITIONING`).
+    #[derive(Default)]
     pub enum TessellatorPartitioning: u32 {
         /// Not set.
+        #[default]
         Undefined = 0,
         /// Integer.
         Integer = 1,
@@ -90,8 +98,10 @@ code_enum! {
 
 code_enum! {
     /// The tessellator's domain (`D3D_TESSELLATOR_DOMAIN`).
+    #[derive(Default)]
     pub enum TessellatorDomain: u32 {
         /// Not set.
+        #[default]
         Undefined = 0,
         /// Isolines.
         Isoline = 1,
@@ -121,32 +131,6 @@ pub struct StatSm5 {
     pub interlocked_instructions: u32,
     /// UAV store instructions.
     pub texture_store_instructions: u32,
-}
-
-impl Default for TessellatorOutputPrimitive {
-    fn default() -> Self {
-        TessellatorOutputPrimitive::Undefined
-    }
-}
-impl Default for TessellatorPartitioning {
-    fn default() -> Self {
-        TessellatorPartitioning::Undefined
-    }
-}
-impl Default for TessellatorDomain {
-    fn default() -> Self {
-        TessellatorDomain::Undefined
-    }
-}
-impl Default for Primitive {
-    fn default() -> Self {
-        Primitive::Undefined
-    }
-}
-impl Default for PrimitiveTopology {
-    fn default() -> Self {
-        PrimitiveTopology::Undefined
-    }
 }
 
 /// A decoded `STAT` chunk.

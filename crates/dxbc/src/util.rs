@@ -242,7 +242,7 @@ impl Writer {
     }
     /// Pads with fxc's filler byte 0xAB to a multiple of four.
     pub fn align4(&mut self) {
-        while self.buf.len() % 4 != 0 {
+        while self.buf.len() & 3 != 0 {
             self.buf.push(0xab);
         }
     }
