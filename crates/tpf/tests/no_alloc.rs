@@ -1,0 +1,62 @@
+//! Decoding allocates nothing per instruction: walking a program with [`tpf::Decoder`]
+//! performs no heap allocation at all (operands are inline, data runs borrow the input).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn le(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
+    let count = le(blob, 28)? as usize;
+    for i in 0..count {
+        let off = le(blob, 32 + 4 * i)? as usize;
+        let tag = blob.get(off..off + 4)?;
+        let size = le(blob, off + 4)? as usize;
+        if tag == b"SHDR" || tag == b"SHEX" {
+            return blob.get(off + 8..off + 8 + size);
+        }
+    }
+    None
+}
+
+#[test]
+fn decoding_does_not_allocate() {
+    let Some(entries) = corpus::dxbc_entries("decoding_does_not_allocate") else {
+        return;
+    };
+    let blobs: Vec<Vec<u8>> = entries.iter().map(|e| e.bytes()).collect();
+    let mut instructions = 0usize;
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for blob in &blobs {
+        let code = shader_chunk(blob).unwrap();
+        let decoder = tpf::Decoder::new(code).unwrap();
+        for item in decoder {
+            let (_, ins) = item.unwrap();
+            instructions += std::hint::black_box(&ins).operands().len() + 1;
+        }
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert!(
+        instructions > 10_000,
+        "decoded {instructions} instructions and operands"
+    );
+    assert_eq!(after - before, 0, "decoding allocated");
+}
