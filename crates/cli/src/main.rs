@@ -1,1 +1,227 @@
-fn main() {}
+//! `dxref`: the command-line tool. Argument parsing and output formatting only; the
+//! work is done by the library crates.
+//!
+//! Exit status: 0 on success, 2 when an input cannot be read or decoded (and for
+//! usage errors), 1 when output cannot be written.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod info;
+
+#[derive(Parser)]
+#[command(
+    name = "dxref",
+    version,
+    about = "Direct3D shader bytecode toolkit: disassemble and inspect DXBC containers"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print Microsoft's listing (what fxc /Fc and D3DDisassemble print) of each input.
+    Disasm {
+        /// DXBC blobs (.cso, .dxbc, .fxo ...), fxc /Fh headers, or `-` for standard input.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Write one listing per input into DIR (as NAME.asm) instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        output: Option<PathBuf>,
+        /// In an fxc /Fh header with several arrays, the one to read.
+        #[arg(long = "var", value_name = "NAME")]
+        var: Option<String>,
+        /// Which Microsoft disassembler's text to reproduce (default: the compiler named in the blob).
+        #[arg(long, value_enum)]
+        style: Option<StyleArg>,
+    },
+    /// Show a container's chunks, checksum status, shader version and reflection summary.
+    Info {
+        /// A DXBC blob, an fxc /Fh header, or `-` for standard input.
+        file: String,
+        /// In an fxc /Fh header with several arrays, the one to read.
+        #[arg(long = "var", value_name = "NAME")]
+        var: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StyleArg {
+    /// fxc 9.29.952 (June 2010 DirectX SDK).
+    #[value(name = "fxc-9.29")]
+    Fxc929,
+    /// fxc 9.30.9200 (Windows 8 SDK).
+    #[value(name = "fxc-9.30")]
+    Fxc930,
+    /// fxc 10.1 (Windows 10 SDK).
+    #[value(name = "fxc-10.1")]
+    Fxc101,
+    /// D3DDisassemble on a blob without compiler information.
+    Disassembler,
+}
+
+impl StyleArg {
+    fn style(self) -> listing::Style {
+        use listing::{CompilerVersion as V, Style};
+        match self {
+            StyleArg::Fxc929 => Style {
+                version: V(9, 29, 952, 3111),
+                disassembler: false,
+            },
+            StyleArg::Fxc930 => Style {
+                version: V(9, 30, 9200, 20499),
+                disassembler: false,
+            },
+            StyleArg::Fxc101 => Style {
+                version: V::LATEST,
+                disassembler: false,
+            },
+            StyleArg::Disassembler => Style::default(),
+        }
+    }
+}
+
+/// A failure, with the exit status it maps to.
+struct Failure {
+    status: u8,
+    message: String,
+}
+
+impl Failure {
+    fn input(message: String) -> Failure {
+        Failure { status: 2, message }
+    }
+    fn output(message: String) -> Failure {
+        Failure { status: 1, message }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Disasm {
+            files,
+            output,
+            var,
+            style,
+        } => disasm(&files, output.as_deref(), var.as_deref(), style),
+        Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            if !f.message.is_empty() {
+                eprintln!("dxref: {}", f.message);
+            }
+            ExitCode::from(f.status)
+        }
+    }
+}
+
+/// Reads an input's blob: a binary file, an fxc /Fh header, or standard input.
+pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failure> {
+    let bytes = if file == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
+        buf
+    } else {
+        std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
+    };
+    if bytes.len() >= 4 && matches!(u16::from_le_bytes([bytes[2], bytes[3]]), 0xfffe | 0xffff) {
+        return Err(Failure::input(format!(
+            "{}: a Shader Model 1-3 (d3dbc) token stream; dxref reads DXBC containers only for now",
+            display_name(file)
+        )));
+    }
+    if bytes.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&bytes) {
+        if var.is_some() {
+            return Err(Failure::input(format!(
+                "{file}: --var applies to fxc /Fh headers; this is a binary file"
+            )));
+        }
+        return Ok(bytes);
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    listing::fxh::pick(&text, var)
+        .map(|a| a.bytes)
+        .map_err(|e| Failure::input(format!("{file}:{e}")))
+}
+
+fn display_name(file: &str) -> &str {
+    if file == "-" {
+        "<stdin>"
+    } else {
+        file
+    }
+}
+
+fn disasm(
+    files: &[String],
+    output: Option<&Path>,
+    var: Option<&str>,
+    style: Option<StyleArg>,
+) -> Result<(), Failure> {
+    let options = listing::Options {
+        style: style.map(StyleArg::style),
+    };
+    if let Some(dir) = output {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::output(format!("{}: {e}", dir.display())))?;
+    }
+    let stdout = std::io::stdout();
+    let mut first_error = None;
+    for file in files {
+        let result = read_blob(file, var).and_then(|blob| {
+            listing::disassemble(&blob, &options)
+                .map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))
+        });
+        let listing = match result {
+            Ok(l) => l,
+            Err(f) => {
+                eprintln!("dxref: {}", f.message);
+                first_error.get_or_insert(f.status);
+                continue;
+            }
+        };
+        for w in &listing.warnings {
+            eprintln!("dxref: warning: {}: {w}", display_name(file));
+        }
+        match output {
+            Some(dir) => {
+                let stem = Path::new(file)
+                    .file_stem()
+                    .map_or("stdin".into(), |s| s.to_string_lossy().into_owned());
+                let path = dir.join(format!("{stem}.asm"));
+                std::fs::write(&path, &listing.text)
+                    .map_err(|e| Failure::output(format!("{}: {e}", path.display())))?;
+            }
+            None => {
+                let mut lock = stdout.lock();
+                lock.write_all(listing.text.as_bytes())
+                    .and_then(|_| lock.flush())
+                    .map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
+            }
+        }
+    }
+    match first_error {
+        Some(status) if files.len() > 1 => Err(Failure {
+            status,
+            message: "some inputs could not be disassembled".into(),
+        }),
+        Some(status) => Err(Failure {
+            status,
+            message: String::new(),
+        }),
+        None => Ok(()),
+    }
+}

@@ -1,4 +1,21 @@
-//! The Microsoft listing of a shader container.
+//! The Microsoft listing of a shader container: what `fxc /Fc` and `D3DDisassemble`
+//! print.
+//!
+//! A listing has three parts: the comment header printed from the container's
+//! chunks (creator, buffer definitions, resource bindings, signatures ...), the
+//! program printed from the `SHDR`/`SHEX` chunk (by [`tpf::print`]), and the closing
+//! `// Approximately N instruction slots used` line from the `STAT` chunk.
+//!
+//! Level9 blobs (`*_4_0_level_9_*`, with an `Aon9` chunk) also carry a Shader Model 2
+//! program that fxc prints between the header and the SM4 program; that part is not
+//! printed yet (a [`Warning::Level9PartOmitted`] says so).
+
+use std::fmt;
+
+pub mod fxh;
+
+use dxbc::{Container, FourCc};
+use thiserror::Error;
 
 /// The listing format (which fxc version's text to reproduce); defined in `tpf`,
 /// whose program printer also follows it.
@@ -6,3 +23,126 @@ pub mod style {
     pub use tpf::style::*;
 }
 pub use style::{CompilerVersion, Style};
+
+/// How to print a listing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The format to reproduce; `None` follows the compiler named in the blob.
+    pub style: Option<Style>,
+}
+
+/// Something worth telling the user that did not stop the listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Warning {
+    /// The stored checksum does not match the container's bytes.
+    BadChecksum {
+        stored: [u8; 16],
+        computed: [u8; 16],
+    },
+    /// The blob has a Level9 (`Aon9`) program, whose part of the listing is not printed.
+    Level9PartOmitted,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::BadChecksum { stored, computed } => {
+                write!(
+                    f,
+                    "the container's checksum is wrong (stored {}, computed {})",
+                    hex(stored),
+                    hex(computed)
+                )
+            }
+            Warning::Level9PartOmitted => {
+                write!(f, "the Level9 (Shader Model 2) part of the listing is not printed yet; the SM4 part follows")
+            }
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A blob could not be listed. Offsets are byte offsets in the whole blob.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    #[error("{0}")]
+    Container(#[from] dxbc::Error),
+    #[error("the container has no SHDR or SHEX chunk (no SM4/SM5 program)")]
+    NoProgram,
+    #[error("in the {chunk} chunk's program: {error}")]
+    Program {
+        chunk: FourCc,
+        error: tpf::DecodeError,
+    },
+}
+
+/// A printed listing and what was noticed while printing it.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub text: String,
+    pub warnings: Vec<Warning>,
+}
+
+/// The style fxc would print `container` with: from the RDEF creator string, or the
+/// standalone disassembler's when there is none.
+pub fn style_of(container: &Container<'_>) -> Style {
+    Style::for_creator(creator(container).as_deref())
+}
+
+/// The compiler string in the container's RDEF chunk, if there is one.
+pub fn creator(container: &Container<'_>) -> Option<String> {
+    let chunk = container.chunk(FourCc::RDEF)?;
+    let rdef = dxbc::Rdef::parse(chunk.data).ok()?;
+    Some(rdef.creator.to_string())
+}
+
+/// Disassembles a DXBC container into Microsoft's listing.
+pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
+    let container = Container::parse(bytes)?;
+    let mut warnings = Vec::new();
+    if !container.checksum_ok() {
+        warnings.push(Warning::BadChecksum {
+            stored: container.stored_checksum(),
+            computed: dxbc::checksum_bytes(container.computed_checksum()),
+        });
+    }
+    let style = options.style.unwrap_or_else(|| style_of(&container));
+    let chunk = container
+        .chunk_any(&[FourCc::SHEX, FourCc::SHDR])
+        .ok_or(Error::NoProgram)?;
+    let program = tpf::decode(chunk.data).map_err(|error| Error::Program {
+        chunk: chunk.fourcc,
+        error: error.rebased(chunk.data_offset()),
+    })?;
+
+    let mut text = String::with_capacity(chunk.data.len() * 8);
+    header::write_header(&mut text, &container, style);
+    if container.chunk(FourCc::AON9).is_some() {
+        warnings.push(Warning::Level9PartOmitted);
+    }
+    tpf::print::print_program(&program, style, &mut text);
+    let slots = container
+        .chunk(FourCc::STAT)
+        .and_then(|c| dxbc::Stat::parse(c.data).ok())
+        .map_or(0, |stat| stat.instruction_count);
+    text.push_str(&format!(
+        "// Approximately {slots} instruction slots used\n"
+    ));
+    Ok(Listing { text, warnings })
+}
+
+/// Placeholder until the header printer lands: the creator line only.
+mod header {
+    use super::*;
+    pub fn write_header(out: &mut String, container: &Container<'_>, _style: Style) {
+        out.push_str("//\n// Generated by ");
+        match creator(container) {
+            Some(c) => out.push_str(&c),
+            None => out.push_str("Microsoft (R) D3D Shader Disassembler"),
+        }
+        out.push_str("\n//\n");
+    }
+}
