@@ -1,0 +1,156 @@
+//! `// Buffer Definitions:`: constant buffers, tbuffers, interface pointers and
+//! structured-buffer layouts with their variables, nested types and default values.
+
+use std::fmt::Write;
+
+use dxbc::rdef::{variable_flags, CbufferType, ConstantBuffer, Rdef, ShaderType, VariableClass, VariableType};
+
+/// Column (after the leading `//`) where a variable's `// Offset:` comment starts.
+const COMMENT_COLUMN: usize = 38;
+
+pub(super) fn write_buffer_definitions(out: &mut String, rdef: &Rdef<'_>) {
+    if rdef.constant_buffers.is_empty() {
+        return;
+    }
+    let sm5 = rdef.rd11.is_some();
+    out.push_str("// Buffer Definitions: \n//\n");
+    for cb in &rdef.constant_buffers {
+        write_buffer(out, cb, sm5);
+    }
+    out.push_str("//\n");
+}
+
+fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>, sm5: bool) {
+    let _ = match cb.kind {
+        CbufferType::CBuffer => writeln!(out, "// cbuffer {}", cb.name),
+        CbufferType::TBuffer => writeln!(out, "// tbuffer {}", cb.name),
+        CbufferType::InterfacePointers => writeln!(out, "// interfaces {}", cb.name),
+        CbufferType::ResourceBindInfo => writeln!(out, "// Resource bind info for {}", cb.name),
+        CbufferType::Unknown(_) => writeln!(out, "// cbuffer {}", cb.name),
+    };
+    out.push_str("// {\n//\n");
+    for v in &cb.variables {
+        let mut tail = format!(" Size:{:>6}", v.size);
+        if v.flags & variable_flags::USED == 0 {
+            tail.push_str(" [unused]");
+        }
+        write_variable(out, 3, &v.ty, v.name, v.start_offset, &tail, sm5);
+        if let Some(d) = v.default_value {
+            out.push_str("//      =");
+            for w in d.chunks(4) {
+                let mut b = [0u8; 4];
+                b[..w.len()].copy_from_slice(w);
+                let _ = write!(out, " 0x{:08x}", u32::from_le_bytes(b));
+            }
+            out.push_str(" \n");
+        }
+    }
+    out.push_str("//\n// }\n//\n");
+}
+
+/// One declaration (a variable or a member) at `indent` spaces, followed by its
+/// `// Offset:` comment and `tail` (size and `[unused]` for variables).
+fn write_variable(out: &mut String, indent: usize, ty: &ShaderType<'_>, name: &str, offset: u32, tail: &str, sm5: bool) {
+    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
+    let pad = " ".repeat(indent);
+    let decl = if ty.class == VariableClass::Struct {
+        let _ = match ty.name.filter(|n| !n.is_empty()) {
+            Some(n) => writeln!(out, "//{pad}struct {n}"),
+            None => writeln!(out, "//{pad}struct"),
+        };
+        let _ = writeln!(out, "//{pad}{{");
+        let inner = " ".repeat(indent + 4);
+        let mut prev_struct = false;
+        for (i, m) in ty.members.iter().enumerate() {
+            let is_struct = m.ty.class == VariableClass::Struct;
+            if i == 0 || is_struct || prev_struct {
+                let _ = writeln!(out, "//{inner}");
+            }
+            write_variable(out, indent + 4, &m.ty, m.name, m.offset, "", sm5);
+            prev_struct = is_struct;
+        }
+        out.push_str("//\n");
+        format!("{pad}}} {name}{array};")
+    } else {
+        format!("{pad}{} {name}{array};", type_name(ty, sm5))
+    };
+    let _ = writeln!(out, "//{decl:<COMMENT_COLUMN$}// Offset:{offset:>5}{tail}");
+}
+
+/// The HLSL spelling of a non-structure type.
+fn type_name(ty: &ShaderType<'_>, sm5: bool) -> String {
+    // The listing spells types from class and base type, not with the RDEF name
+    // (which keeps typedefs such as `dword` or `half4`).
+    let _ = sm5;
+    let base = built_name(ty);
+    match ty.class {
+        VariableClass::InterfacePointer => format!("interface {}", ty.name.unwrap_or("")),
+        VariableClass::MatrixRows => format!("row_major {base}"),
+        _ => base,
+    }
+}
+
+/// A type name built from class, base type and dimensions (Shader Model 4 RDEF types
+/// carry no name).
+fn built_name(ty: &ShaderType<'_>) -> String {
+    let base = base_name(ty.base);
+    match ty.class {
+        VariableClass::Vector => format!("{base}{}", ty.columns),
+        VariableClass::MatrixRows | VariableClass::MatrixColumns => format!("{base}{}x{}", ty.rows, ty.columns),
+        _ => base.to_string(),
+    }
+}
+
+fn base_name(t: VariableType) -> &'static str {
+    use VariableType as T;
+    match t {
+        T::Void => "void",
+        T::Bool => "bool",
+        T::Int => "int",
+        T::Float => "float",
+        T::String => "string",
+        T::Texture => "texture",
+        T::Texture1D => "Texture1D",
+        T::Texture2D => "Texture2D",
+        T::Texture3D => "Texture3D",
+        T::TextureCube => "TextureCube",
+        T::Sampler => "sampler",
+        T::Sampler1D => "sampler1D",
+        T::Sampler2D => "sampler2D",
+        T::Sampler3D => "sampler3D",
+        T::SamplerCube => "samplerCUBE",
+        T::Uint => "uint",
+        T::Uint8 => "uint8",
+        T::Buffer => "Buffer",
+        T::Texture1DArray => "Texture1DArray",
+        T::Texture2DArray => "Texture2DArray",
+        T::Texture2DMs => "Texture2DMS",
+        T::Texture2DMsArray => "Texture2DMSArray",
+        T::TextureCubeArray => "TextureCubeArray",
+        T::Double => "double",
+        T::RwTexture1D => "RWTexture1D",
+        T::RwTexture1DArray => "RWTexture1DArray",
+        T::RwTexture2D => "RWTexture2D",
+        T::RwTexture2DArray => "RWTexture2DArray",
+        T::RwTexture3D => "RWTexture3D",
+        T::RwBuffer => "RWBuffer",
+        T::ByteAddressBuffer => "ByteAddressBuffer",
+        T::RwByteAddressBuffer => "RWByteAddressBuffer",
+        T::StructuredBuffer => "StructuredBuffer",
+        T::RwStructuredBuffer => "RWStructuredBuffer",
+        T::AppendStructuredBuffer => "AppendStructuredBuffer",
+        T::ConsumeStructuredBuffer => "ConsumeStructuredBuffer",
+        T::Min8Float => "min8float",
+        T::Min10Float => "min10float",
+        T::Min16Float => "min16float",
+        T::Min12Int => "min12int",
+        T::Min16Int => "min16int",
+        T::Min16Uint => "min16uint",
+        T::Int16 => "int16_t",
+        T::Uint16 => "uint16_t",
+        T::Float16 => "float16_t",
+        T::Int64 => "int64_t",
+        T::Uint64 => "uint64_t",
+        _ => "<unknown>",
+    }
+}

@@ -1,0 +1,138 @@
+//! The smaller blocks: the `Note:` feature list (SFI0), the tessellation tables
+//! (STAT) and the class-linkage tables (IFCE).
+
+use std::fmt::Write;
+
+use dxbc::stat::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
+use dxbc::{Ifce, Sfi0, ShaderFeatures, Stat};
+
+use super::Stage;
+
+/// How the listing names each `D3D_SHADER_REQUIRES_*` flag.
+const FEATURES: &[(ShaderFeatures, &str)] = &[
+    (ShaderFeatures::DOUBLES, "Double-precision floating point"),
+    (ShaderFeatures::EARLY_DEPTH_STENCIL, "Early depth-stencil"),
+    (ShaderFeatures::UAVS_AT_EVERY_STAGE, "UAVs at every shader stage"),
+    (ShaderFeatures::UAVS_64, "64 UAV slots"),
+    (ShaderFeatures::MINIMUM_PRECISION, "Minimum-precision data types"),
+    (ShaderFeatures::DOUBLE_EXTENSIONS_11_1, "Double-precision extensions for 11.1"),
+    (ShaderFeatures::SHADER_EXTENSIONS_11_1, "Shader extensions for 11.1"),
+    (ShaderFeatures::LEVEL_9_COMPARISON_FILTERING, "Comparison filtering for feature level 9"),
+    (ShaderFeatures::TILED_RESOURCES, "Tiled resources"),
+    (ShaderFeatures::STENCIL_REF, "PS Output Stencil Ref"),
+    (ShaderFeatures::INNER_COVERAGE, "PS Inner Coverage"),
+    (ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS, "Typed UAV Load Additional Formats"),
+    (ShaderFeatures::ROVS, "Raster Ordered UAVs"),
+    (
+        ShaderFeatures::VIEWPORT_AND_RT_ARRAY_INDEX_FROM_ANY_SHADER_FEEDING_RASTERIZER,
+        "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
+    ),
+];
+
+pub(super) fn write_feature_note(out: &mut String, sfi0: &Sfi0<'_>) {
+    let names: Vec<&str> = FEATURES
+        .iter()
+        .filter(|(f, _)| sfi0.features.contains(*f))
+        .map(|(_, n)| *n)
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    out.push_str("// Note: shader requires additional functionality:\n");
+    for n in names {
+        let _ = writeln!(out, "//       {n}");
+    }
+    out.push_str("//\n//\n");
+}
+
+/// `// Pixel Shader runs at sample frequency`, from STAT.
+pub(super) fn write_sample_frequency(out: &mut String, stat: &Stat<'_>, stage: Stage) {
+    if stage == Stage::Pixel && stat.sample_frequency != 0 {
+        out.push_str("// Pixel Shader runs at sample frequency\n//\n");
+    }
+}
+
+pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Stage) {
+    let Some(sm5) = &stat.sm5 else { return };
+    if !matches!(stage, Stage::Hull | Stage::Domain) {
+        return;
+    }
+    let domain = match sm5.tessellator_domain {
+        TessellatorDomain::Isoline => "Isoline",
+        TessellatorDomain::Triangle => "Triangle",
+        TessellatorDomain::Quad => "Quadrilateral",
+        _ => return,
+    };
+    out.push_str("// Tessellation Domain   # of control points\n");
+    out.push_str("// -------------------- --------------------\n");
+    let _ = writeln!(out, "// {domain:<20} {:>20}\n//", sm5.control_points);
+    if stage != Stage::Hull {
+        return;
+    }
+    let primitive = match sm5.hs_output_primitive {
+        TessellatorOutputPrimitive::Point => "Point",
+        TessellatorOutputPrimitive::Line => "Line",
+        TessellatorOutputPrimitive::TriangleCw => "Clockwise Triangles",
+        TessellatorOutputPrimitive::TriangleCcw => "Counter-Clockwise Triangles",
+        _ => "Undefined",
+    };
+    let partitioning = match sm5.hs_partitioning {
+        TessellatorPartitioning::Integer => "Integer",
+        TessellatorPartitioning::Pow2 => "Power of 2",
+        TessellatorPartitioning::FractionalOdd => "Odd Fractional",
+        TessellatorPartitioning::FractionalEven => "Even Fractional",
+        _ => "Undefined",
+    };
+    out.push_str("// Tessellation Output Primitive  Partitioning Type \n");
+    out.push_str("// ------------------------------ ------------------\n");
+    let _ = writeln!(out, "// {primitive:<30} {partitioning:<18}\n//");
+}
+
+pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
+    if !ifce.types.is_empty() {
+        out.push_str("//\n// Available Class Types:\n//\n");
+        out.push_str("// Name                             ID CB Stride Texture Sampler\n");
+        out.push_str("// ------------------------------ ---- --------- ------- -------\n");
+        // The ID column is the type's position in the table.
+        for (id, t) in ifce.types.iter().enumerate() {
+            let _ = writeln!(out, "// {:<30} {:>4} {:>9} {:>7} {:>7}", t.name, id, t.cb_stride, t.texture, t.sampler);
+        }
+        out.push_str("//\n");
+    }
+    if !ifce.instances.is_empty() {
+        out.push_str("// Available Class Instances:\n//\n");
+        out.push_str("// Name                        Type CB CB Offset Texture Sampler\n");
+        out.push_str("// --------------------------- ---- -- --------- ------- -------\n");
+        for i in &ifce.instances {
+            let _ = writeln!(
+                out,
+                "// {:<27} {:>4} {:>2} {:>9} {:>7} {:>7}",
+                i.name, i.type_index, i.constant_buffer, i.constant_buffer_offset, i.texture, i.sampler
+            );
+        }
+        out.push_str("//\n");
+    }
+    if ifce.slots.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "// Interface slots, {} total:\n//", ifce.slot_count);
+    out.push_str("//             Slots\n");
+    const RULE: &str = "// +----------+---------+---------------------------------------\n";
+    out.push_str(RULE);
+    let mut first: u64 = 0;
+    for s in &ifce.slots {
+        let last = first + u64::from(s.slot_span.max(1)) - 1;
+        let slots = if last == first { first.to_string() } else { format!("{first}-{last}") };
+        let _ = write!(out, "// | Type ID  |   {slots:<6}|");
+        for t in &s.type_ids {
+            let _ = write!(out, "{t:<5}");
+        }
+        out.push_str("\n// | Table ID |         |");
+        for t in &s.table_ids {
+            let _ = write!(out, "{t:<5}");
+        }
+        out.push('\n');
+        out.push_str(RULE);
+        first = last + 1;
+    }
+}

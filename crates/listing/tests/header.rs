@@ -1,0 +1,93 @@
+//! fxc's listing header, byte for byte, for every non-Level9 DXBC blob of the corpus.
+//!
+//! The only lines not compared are those the bytes cannot give: the command line that
+//! fxc 9.29 prints as a comment (`//   fxc /T ... `, its continuation lines and the two
+//! `//` lines after it), removed from the expected text and counted separately.
+
+use std::collections::BTreeMap;
+
+use dxbc::Container;
+
+// The header module is compiled here from its source until `listing` exports it
+// (`pub mod header;` in lib.rs); `crate::Style` inside it resolves through this import.
+#[path = "../src/header/mod.rs"]
+#[allow(dead_code)]
+mod header;
+use header::{style_for, write_header};
+#[allow(unused_imports)]
+use listing::Style;
+
+/// The listing's lines before the shader-version line.
+fn expected_header(listing: &str) -> String {
+    let mut out = String::new();
+    for line in listing.split_inclusive('\n') {
+        if !line.starts_with("//") {
+            break;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Removes fxc 9.29's command-line comment; returns the text and the lines removed.
+fn without_command_line(text: &str) -> (String, usize) {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let Some(start) = lines.iter().position(|l| l.starts_with("//   fxc ")) else {
+        return (text.to_string(), 0);
+    };
+    let mut end = start + 1;
+    while end < lines.len() && lines[end].starts_with("//    ") {
+        end += 1;
+    }
+    let mut blanks = 0;
+    while blanks < 2 && end < lines.len() && lines[end] == "//\n" {
+        end += 1;
+        blanks += 1;
+    }
+    let mut out: String = lines[..start].concat();
+    out.push_str(&lines[end..].concat());
+    (out, end - start)
+}
+
+fn strip_trailing(s: &str) -> String {
+    s.lines().map(|l| format!("{}\n", l.trim_end())).collect()
+}
+
+#[test]
+fn header_matches_fxc() {
+    let Some(entries) = corpus::dxbc_entries("header_matches_fxc") else { return };
+    let mut per_style: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let (mut pass, mut total, mut skipped_lines) = (0, 0, 0);
+    let mut shown = 0;
+    for e in entries.iter().filter(|e| !e.is_level9()) {
+        total += 1;
+        let bytes = e.bytes();
+        let c = Container::parse(&bytes).unwrap();
+        let style = style_for(&c);
+        let mut got = String::new();
+        write_header(&mut got, &c, style).unwrap();
+        let (mut want, removed) = without_command_line(&expected_header(&e.listing()));
+        skipped_lines += removed;
+        if e.trailing_ws == corpus::TrailingWs::Stripped {
+            got = strip_trailing(&got);
+            want = strip_trailing(&want);
+        }
+        let slot = per_style.entry(e.creator.clone()).or_default();
+        slot.1 += 1;
+        if got == want {
+            pass += 1;
+            slot.0 += 1;
+        } else if shown < 12 {
+            shown += 1;
+            let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
+            let i = (0..g.len().max(w.len())).find(|&i| g.get(i) != w.get(i)).unwrap_or(0);
+            println!("FAIL {} line {}:\n  got:  {:?}\n  want: {:?}", e.id(), i + 1, g.get(i), w.get(i));
+        }
+    }
+    for (style, (p, t)) in &per_style {
+        println!("{style}: {p}/{t}");
+    }
+    println!("header matches: {pass}/{total} (9.29 command-line lines not derivable: {skipped_lines})");
+    assert!(total > 0);
+    assert!(pass >= 310, "only {pass}/{total} headers match");
+}
