@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{input_flags, Rdef, ResourceBinding, ResourceDimension, ReturnType, ShaderInputType};
+use dxbc::rdef::{
+    input_flags, Rdef, ResourceBinding, ResourceDimension, ReturnType, ShaderInputType,
+};
 
 use super::Flavor;
 
@@ -15,8 +17,12 @@ pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor:
     let with_id = rdef.rd11.is_some_and(|h| h.binding_size == 40);
     out.push_str("// Resource Bindings:\n//\n");
     if flavor.old_bindings {
-        out.push_str("// Name                                 Type  Format         Dim Slot Elements\n");
-        out.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
+        out.push_str(
+            "// Name                                 Type  Format         Dim Slot Elements\n",
+        );
+        out.push_str(
+            "// ------------------------------ ---------- ------- ----------- ---- --------\n",
+        );
     } else if with_id {
         out.push_str("// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n");
         out.push_str("// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n");

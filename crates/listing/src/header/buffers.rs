@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{variable_flags, CbufferType, ConstantBuffer, Rdef, ShaderType, VariableClass, VariableType};
+use dxbc::rdef::{
+    variable_flags, CbufferType, ConstantBuffer, Rdef, ShaderType, VariableClass, VariableType,
+};
 
 /// Column (after the leading `//`) where a variable's `// Offset:` comment starts.
 const COMMENT_COLUMN: usize = 38;
@@ -12,15 +14,14 @@ pub(super) fn write_buffer_definitions(out: &mut String, rdef: &Rdef<'_>) {
     if rdef.constant_buffers.is_empty() {
         return;
     }
-    let sm5 = rdef.rd11.is_some();
     out.push_str("// Buffer Definitions: \n//\n");
     for cb in &rdef.constant_buffers {
-        write_buffer(out, cb, sm5);
+        write_buffer(out, cb);
     }
     out.push_str("//\n");
 }
 
-fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>, sm5: bool) {
+fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>) {
     let _ = match cb.kind {
         CbufferType::CBuffer => writeln!(out, "// cbuffer {}", cb.name),
         CbufferType::TBuffer => writeln!(out, "// tbuffer {}", cb.name),
@@ -29,12 +30,18 @@ fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>, sm5: bool) {
         CbufferType::Unknown(_) => writeln!(out, "// cbuffer {}", cb.name),
     };
     out.push_str("// {\n//\n");
-    for v in &cb.variables {
+    let mut prev_struct = false;
+    for (i, v) in cb.variables.iter().enumerate() {
+        let is_struct = v.ty.class == VariableClass::Struct;
+        if i > 0 && (is_struct || prev_struct) {
+            out.push_str("//   \n");
+        }
+        prev_struct = is_struct;
         let mut tail = format!(" Size:{:>6}", v.size);
         if v.flags & variable_flags::USED == 0 {
             tail.push_str(" [unused]");
         }
-        write_variable(out, 3, &v.ty, v.name, v.start_offset, &tail, sm5);
+        write_variable(out, 3, &v.ty, v.name, v.start_offset, &tail);
         if let Some(d) = v.default_value {
             out.push_str("//      =");
             for w in d.chunks(4) {
@@ -50,8 +57,19 @@ fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>, sm5: bool) {
 
 /// One declaration (a variable or a member) at `indent` spaces, followed by its
 /// `// Offset:` comment and `tail` (size and `[unused]` for variables).
-fn write_variable(out: &mut String, indent: usize, ty: &ShaderType<'_>, name: &str, offset: u32, tail: &str, sm5: bool) {
-    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
+fn write_variable(
+    out: &mut String,
+    indent: usize,
+    ty: &ShaderType<'_>,
+    name: &str,
+    offset: u32,
+    tail: &str,
+) {
+    let array = if ty.elements > 0 {
+        format!("[{}]", ty.elements)
+    } else {
+        String::new()
+    };
     let pad = " ".repeat(indent);
     let decl = if ty.class == VariableClass::Struct {
         let _ = match ty.name.filter(|n| !n.is_empty()) {
@@ -66,22 +84,29 @@ fn write_variable(out: &mut String, indent: usize, ty: &ShaderType<'_>, name: &s
             if i == 0 || is_struct || prev_struct {
                 let _ = writeln!(out, "//{inner}");
             }
-            write_variable(out, indent + 4, &m.ty, m.name, m.offset, "", sm5);
+            // Member offsets print from the start of the buffer.
+            write_variable(
+                out,
+                indent + 4,
+                &m.ty,
+                m.name,
+                offset.wrapping_add(m.offset),
+                "",
+            );
             prev_struct = is_struct;
         }
         out.push_str("//\n");
         format!("{pad}}} {name}{array};")
     } else {
-        format!("{pad}{} {name}{array};", type_name(ty, sm5))
+        format!("{pad}{} {name}{array};", type_name(ty))
     };
     let _ = writeln!(out, "//{decl:<COMMENT_COLUMN$}// Offset:{offset:>5}{tail}");
 }
 
 /// The HLSL spelling of a non-structure type.
-fn type_name(ty: &ShaderType<'_>, sm5: bool) -> String {
+fn type_name(ty: &ShaderType<'_>) -> String {
     // The listing spells types from class and base type, not with the RDEF name
     // (which keeps typedefs such as `dword` or `half4`).
-    let _ = sm5;
     let base = built_name(ty);
     match ty.class {
         VariableClass::InterfacePointer => format!("interface {}", ty.name.unwrap_or("")),
@@ -96,7 +121,9 @@ fn built_name(ty: &ShaderType<'_>) -> String {
     let base = base_name(ty.base);
     match ty.class {
         VariableClass::Vector => format!("{base}{}", ty.columns),
-        VariableClass::MatrixRows | VariableClass::MatrixColumns => format!("{base}{}x{}", ty.rows, ty.columns),
+        VariableClass::MatrixRows | VariableClass::MatrixColumns => {
+            format!("{base}{}x{}", ty.rows, ty.columns)
+        }
         _ => base.to_string(),
     }
 }

@@ -89,7 +89,9 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
         stage: Stage::Unknown,
     };
     for chunk in container.chunks() {
-        let slot_free = |fourccs: &[&[u8; 4]], taken: bool| !taken && fourccs.iter().any(|f| **f == chunk.fourcc.0);
+        let slot_free = |fourccs: &[&[u8; 4]], taken: bool| {
+            !taken && fourccs.iter().any(|f| **f == chunk.fourcc.0)
+        };
         let wanted = slot_free(&[b"RDEF"], c.rdef.is_some())
             || slot_free(&[b"ISGN", b"ISG1"], c.input.is_some())
             || slot_free(&[b"OSGN", b"OSG5", b"OSG1"], c.output.is_some())
@@ -106,7 +108,10 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
         if !wanted {
             continue;
         }
-        let data = chunk.decode().map_err(|source| HeaderError::Chunk { fourcc: chunk.fourcc, source })?;
+        let data = chunk.decode().map_err(|source| HeaderError::Chunk {
+            fourcc: chunk.fourcc,
+            source,
+        })?;
         match data {
             ChunkData::Rdef(r) => c.rdef = Some(r),
             ChunkData::Stat(s) => c.stat = Some(s),
@@ -155,7 +160,11 @@ pub const DISASSEMBLER: &str = "Microsoft (R) D3D Shader Disassembler";
 
 /// Appends fxc's comment header for `container` to `out`: every line from the first
 /// one of the listing up to, not including, the shader-version line.
-pub fn write_header(out: &mut String, container: &Container<'_>, style: Style) -> Result<(), HeaderError> {
+pub fn write_header(
+    out: &mut String,
+    container: &Container<'_>,
+    style: Style,
+) -> Result<(), HeaderError> {
     let c = decode(container)?;
     let flavor = Flavor::of(style);
     out.push_str("//\n");
