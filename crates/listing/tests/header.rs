@@ -103,3 +103,42 @@ fn header_matches_fxc() {
     assert!(total > 0);
     assert!(pass >= 312, "only {pass}/{total} headers match");
 }
+
+#[test]
+fn level9_header_is_a_prefix_of_the_listing() {
+    // The Aon9-derived blocks ("Constant buffer to DX9 shader constant mappings", ...)
+    // follow the signatures; everything before them must already match.
+    let Some(entries) = corpus::dxbc_entries("level9_header_is_a_prefix_of_the_listing") else {
+        return;
+    };
+    let (mut pass, mut total) = (0, 0);
+    for e in entries.iter().filter(|e| e.is_level9()) {
+        total += 1;
+        let bytes = e.bytes();
+        let c = Container::parse(&bytes).unwrap();
+        let mut got = String::new();
+        write_header(&mut got, &c, style_for(&c)).unwrap();
+        let mut listing = e.listing();
+        if e.trailing_ws == corpus::TrailingWs::Stripped {
+            got = strip_trailing(&got);
+            listing = strip_trailing(&listing);
+        }
+        let rest = listing.get(got.len()..).unwrap_or("");
+        let aon9_next = [
+            "//\n// Constant buffer to DX9 shader constant mappings:",
+            "//\n// Sampler/Resource to DX9 shader sampler mappings:",
+            "//\n// Runtime generated constant mappings:",
+            "//\n// Level9 shader bytecode:",
+        ]
+        .iter()
+        .any(|t| rest.starts_with(t));
+        if listing.starts_with(&got) && aon9_next {
+            pass += 1;
+        } else if total - pass <= 3 {
+            println!("FAIL {}", e.id());
+        }
+    }
+    println!("Level9 header prefixes: {pass}/{total}");
+    assert!(total > 0);
+    assert_eq!(pass, total);
+}

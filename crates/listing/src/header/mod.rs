@@ -19,7 +19,7 @@ use dxbc::{ChunkData, Container, FourCc, Ifce, Sfi0, Signature, Stat};
 use crate::Style;
 
 /// Why the header could not be printed.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HeaderError {
     /// A chunk the header is printed from could not be decoded.
     #[error("decoding {fourcc} chunk: {source}")]
