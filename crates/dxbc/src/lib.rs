@@ -13,6 +13,8 @@
 //! [`Sfi0`], [`Ifce`]; program chunks (`SHDR`/`SHEX`) and `Aon9` stay as bytes.
 //! Malformed input yields an [`Error`] naming the byte offset; nothing panics.
 
+#![warn(missing_docs)]
+
 mod checksum;
 mod chunks;
 mod container;

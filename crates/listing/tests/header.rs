@@ -142,3 +142,46 @@ fn level9_header_is_a_prefix_of_the_listing() {
     assert!(total > 0);
     assert_eq!(pass, total);
 }
+
+#[test]
+fn mutated_blobs_never_panic() {
+    // Bit flips and overwritten words in every chunk: the header printer returns an
+    // error or some text, never panics.
+    let Some(entries) = corpus::dxbc_entries("mutated_blobs_never_panic") else {
+        return;
+    };
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut printed, mut errors) = (0, 0);
+    for e in &entries {
+        let bytes = e.bytes();
+        for _ in 0..6 {
+            let mut m = bytes.clone();
+            for _ in 0..1 + next() % 3 {
+                let i = (next() % m.len() as u64) as usize & !3;
+                if next() % 2 == 0 {
+                    m[i] ^= 1 << (next() % 8);
+                } else if i + 4 <= m.len() {
+                    let w =
+                        [0u32, u32::MAX, 0x7fff_ffff, (next() % 512) as u32][(next() % 4) as usize];
+                    m[i..i + 4].copy_from_slice(&w.to_le_bytes());
+                }
+            }
+            let Ok(c) = Container::parse(&m) else {
+                continue;
+            };
+            let mut out = String::new();
+            match write_header(&mut out, &c, style_for(&c)) {
+                Ok(()) => printed += 1,
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    println!("mutated headers: {printed} printed, {errors} rejected");
+    assert!(printed > 0 && errors > 0);
+}
