@@ -9,7 +9,8 @@ use crate::util::{Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
 pub struct ClassType<'a> {
     /// Class name.
     pub name: &'a str,
-    /// Type ID used by interface tables.
+    /// The 16-bit field after the name, stored as found (zero in every corpus blob;
+    /// fxc's listing numbers class types by their position instead).
     pub id: u16,
     /// Constant-buffer stride.
     pub cb_stride: u16,
@@ -19,7 +20,9 @@ pub struct ClassType<'a> {
     pub sampler: u16,
 }
 
-/// A class instance.
+/// A class instance. No corpus blob has one; the field layout follows the
+/// `D3D11_CLASS_INSTANCE`-style order (name, type, then constant buffer, offset,
+/// texture, sampler) and decodes and re-encodes losslessly either way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassInstance<'a> {
     /// Instance name.

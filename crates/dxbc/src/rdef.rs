@@ -413,7 +413,7 @@ pub struct ResourceBinding<'a> {
 }
 
 /// A structure member.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Member<'a> {
     /// Name.
     pub name: &'a str,
@@ -424,7 +424,7 @@ pub struct Member<'a> {
 }
 
 /// A variable's type (recursive through members and the subtype).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ShaderType<'a> {
     /// Class.
     pub class: VariableClass,
@@ -1017,7 +1017,7 @@ struct FreshWriter<'r, 'a> {
     rdef: &'r Rdef<'a>,
     w: Writer,
     strings: HashMap<&'a str, u32>,
-    types: Vec<(&'r ShaderType<'a>, u32)>,
+    types: HashMap<&'r ShaderType<'a>, u32>,
     defaults: Vec<(&'a [u8], u32)>,
 }
 
@@ -1027,7 +1027,7 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
             rdef,
             w: Writer::default(),
             strings: HashMap::new(),
-            types: Vec::new(),
+            types: HashMap::new(),
             defaults: Vec::new(),
         }
     }
@@ -1045,7 +1045,7 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
     fn ty(&mut self, t: &'r ShaderType<'a>) -> u32 {
         // fxc shares one record per type object; array types are made per declaration.
         if t.elements == 0 {
-            if let Some(&(_, off)) = self.types.iter().find(|(k, _)| *k == t) {
+            if let Some(&off) = self.types.get(t) {
                 return off;
             }
         }
@@ -1082,7 +1082,9 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
         let off = self.w.pos();
         let rec = self.rdef.type_record(t, member_off, sub_off, name_off);
         self.w.bytes(&rec);
-        self.types.push((t, off));
+        if t.elements == 0 {
+            self.types.insert(t, off);
+        }
         off
     }
 

@@ -296,3 +296,99 @@ fn edited_signature_falls_back_to_fresh_layout() {
     assert_eq!(again.elements, parsed.elements);
     assert!(again.raw_layout.is_none());
 }
+
+#[test]
+fn fresh_rdef_serialises_and_parses_back() {
+    use dxbc::rdef::*;
+    let float4 = ShaderType {
+        class: VariableClass::Vector,
+        base: VariableType::Float,
+        rows: 1,
+        columns: 4,
+        elements: 0,
+        members: vec![],
+        name: Some("float4"),
+        subtype: None,
+        reserved: [0; 3],
+    };
+    let st = ShaderType {
+        class: VariableClass::Struct,
+        base: VariableType::Void,
+        rows: 1,
+        columns: 8,
+        elements: 0,
+        members: vec![
+            Member {
+                name: "a",
+                offset: 0,
+                ty: float4.clone(),
+            },
+            Member {
+                name: "b",
+                offset: 16,
+                ty: float4.clone(),
+            },
+        ],
+        name: Some("S"),
+        subtype: None,
+        reserved: [0; 3],
+    };
+    let var = |name, start, ty: ShaderType<'static>, size, default| Variable {
+        name,
+        start_offset: start,
+        size,
+        flags: variable_flags::USED,
+        ty,
+        default_value: default,
+        start_texture: u32::MAX,
+        texture_size: 0,
+        start_sampler: u32::MAX,
+        sampler_size: 0,
+    };
+    const DEFAULT: [u8; 16] = [0, 0, 128, 63, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let rdef = Rdef {
+        target: RdefTarget {
+            program_type: ProgramType::Pixel,
+            major: 5,
+            minor: 0,
+        },
+        flags: 0x100,
+        creator: "dxref",
+        rd11: Some(Rd11Header::fxc(false, 0)),
+        constant_buffers: vec![ConstantBuffer {
+            name: "cb",
+            variables: vec![
+                var("s", 0, st, 32, None),
+                var("c", 32, float4.clone(), 16, Some(&DEFAULT[..])),
+            ],
+            size: 48,
+            flags: 0,
+            kind: CbufferType::CBuffer,
+        }],
+        bindings: vec![ResourceBinding {
+            name: "cb",
+            input_type: ShaderInputType::CBuffer,
+            return_type: ReturnType::None,
+            dimension: ResourceDimension::Unknown0,
+            num_samples: 0,
+            bind_point: 0,
+            bind_count: 1,
+            flags: 0,
+            space: 0,
+            id: 0,
+        }],
+        raw_layout: None,
+    };
+    let bytes = rdef.to_bytes();
+    assert_eq!(bytes.len() % 4, 0);
+    // Header with RD11, then the binding record right after it.
+    assert_eq!(&bytes[28..32], b"RD11");
+    assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 60);
+    // "float4" and "cb" appear once each: strings and types are shared.
+    let count = |needle: &[u8]| bytes.windows(needle.len()).filter(|w| *w == needle).count();
+    assert_eq!(count(b"float4\0"), 1);
+    assert_eq!(count(b"cb\0"), 1);
+    let back = Rdef::parse(&bytes).unwrap();
+    assert!(back.raw_layout.is_none());
+    assert_eq!(back, rdef);
+}
