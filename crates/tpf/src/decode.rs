@@ -19,9 +19,19 @@ use crate::words::Words;
 /// decides where the program ends.
 pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
     let mut decoder = Decoder::new(bytes)?;
-    let mut instructions = Vec::with_capacity(decoder.remaining_tokens() / 3);
-    for item in &mut decoder {
-        instructions.push(item?.1);
+    let mut instructions: Vec<Instruction<'_>> = Vec::with_capacity(decoder.remaining_tokens() / 3);
+    loop {
+        // Decode straight into the vector's new slot: no instruction is moved.
+        instructions.push(Instruction::placeholder());
+        let slot = instructions.last_mut().expect("just pushed");
+        match decoder.next_into(slot) {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(e),
+            None => {
+                instructions.pop();
+                break;
+            }
+        }
     }
     Ok(Program {
         version: decoder.version(),
@@ -91,16 +101,19 @@ impl<'a> Decoder<'a> {
         self.end - self.pos
     }
 
-    /// Decodes the next instruction, returning it with the token index it starts at.
-    pub fn next_instruction(&mut self) -> Option<Result<(usize, Instruction<'a>), DecodeError>> {
+    /// Decodes the next instruction into `ins`, reusing its storage (the fastest
+    /// way to walk a program: nothing is allocated or moved). Returns the token index
+    /// the instruction starts at, `None` at the end of the program (or after an error).
+    #[inline]
+    pub fn next_into(&mut self, ins: &mut Instruction<'a>) -> Option<Result<usize, DecodeError>> {
         if self.failed || self.pos >= self.end {
             return None;
         }
         let start = self.pos;
-        match decode_instruction(self.bytes, start, self.end) {
-            Ok((ins, next)) => {
+        match decode_into(self.bytes, start, self.end, ins) {
+            Ok(next) => {
                 self.pos = next;
-                Some(Ok((start, ins)))
+                Some(Ok(start))
             }
             Err(e) => {
                 self.failed = true;
@@ -112,8 +125,12 @@ impl<'a> Decoder<'a> {
 
 impl<'a> Iterator for Decoder<'a> {
     type Item = Result<(usize, Instruction<'a>), DecodeError>;
+    /// The next instruction with the token index it starts at. (Each instruction is
+    /// returned by value; [`Decoder::next_into`] avoids that copy.)
     fn next(&mut self) -> Option<Self::Item> {
-        self.next_instruction()
+        let mut ins = Instruction::placeholder();
+        self.next_into(&mut ins)
+            .map(|r| r.map(|start| (start, ins)))
     }
 }
 
@@ -181,11 +198,13 @@ fn token_at(bytes: &[u8], i: usize) -> u32 {
 }
 
 /// Decodes the instruction at token `start`; returns it and the index of the next one.
-pub(crate) fn decode_instruction(
-    bytes: &[u8],
+/// Decodes the instruction at token `start` into `ins`; returns the index of the next.
+fn decode_into<'a>(
+    bytes: &'a [u8],
     start: usize,
     end: usize,
-) -> Result<(Instruction<'_>, usize), DecodeError> {
+    ins: &mut Instruction<'a>,
+) -> Result<usize, DecodeError> {
     let tok0 = token_at(bytes, start);
     let number = (tok0 & 0x7ff) as u16;
 
@@ -209,18 +228,16 @@ pub(crate) fn decode_instruction(
         }
         let next = start + length as usize;
         let data = Words::borrowed(&bytes[(start + 2) * 4..next * 4]);
-        let ins = Instruction {
-            opcode: Opcode::CustomData,
-            body: Body::CustomData(CustomData {
-                class: CustomDataClass::from_raw(tok0 >> 11),
-                data,
-            }),
-            ext: ArrayVec::new(),
-            reserved: 0,
-            length: LengthEncoding::Inline,
-            trailing: Words::empty(),
-        };
-        return Ok((ins, next));
+        ins.opcode = Opcode::CustomData;
+        ins.body = Body::CustomData(CustomData {
+            class: CustomDataClass::from_raw(tok0 >> 11),
+            data,
+        });
+        ins.ext.clear();
+        ins.reserved = 0;
+        ins.length = LengthEncoding::Inline;
+        ins.trailing = Words::empty();
+        return Ok(next);
     }
 
     let opcode =
@@ -261,12 +278,14 @@ pub(crate) fn decode_instruction(
         ));
     }
 
-    let mut ext = ArrayVec::new();
+    ins.opcode = opcode;
+    ins.length = length_enc;
+    ins.ext.clear();
     if tok0 & 0x8000_0000 != 0 {
         loop {
             let at = cur.pos;
             let t = cur.read()?;
-            if ext.try_push(decode_ext_opcode(t)).is_err() {
+            if ins.ext.try_push(decode_ext_opcode(t)).is_err() {
                 return Err(DecodeError::at(at, E::TooManyExtendedOpcodes(MAX_EXTENDED)));
             }
             if t & 0x8000_0000 == 0 {
@@ -276,50 +295,45 @@ pub(crate) fn decode_instruction(
     }
 
     let controls = tok0 & 0x00ff_f800;
-    let (body, used) = match info.shape {
+    let used = match info.shape {
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
-            let mut operands = ArrayVec::new();
-            for _ in 0..info.operand_count() {
-                operands.push(decode_operand(&mut cur)?);
+            if !matches!(ins.body, Body::Op(_)) {
+                ins.body = Body::Op(Op::EMPTY);
             }
-            (
-                Body::Op(Op {
-                    saturate,
-                    precise,
-                    control,
-                    operands,
-                }),
-                used,
-            )
+            let Body::Op(op) = &mut ins.body else {
+                unreachable!("set above")
+            };
+            op.saturate = saturate;
+            op.precise = precise;
+            op.control = control;
+            op.operands.clear();
+            for _ in 0..info.operand_count() {
+                op.operands.push(Operand::EMPTY);
+                let slot = op.operands.last_mut().expect("just pushed");
+                decode_operand_into(&mut cur, slot)?;
+            }
+            used
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
             let interface = decode_operand(&mut cur)?;
-            (
-                Body::InterfaceCall {
-                    function,
-                    interface,
-                },
-                0,
-            )
+            ins.body = Body::InterfaceCall {
+                function,
+                interface,
+            };
+            0
         }
         Shape::Decl(kind) => {
             let (decl, used) = decode_decl(kind, tok0, &mut cur)?;
-            (Body::Decl(decl), used)
+            ins.body = Body::Decl(decl);
+            used
         }
         Shape::CustomData => unreachable!("handled above"),
     };
-    let trailing = cur.words(cur.remaining())?;
-    let ins = Instruction {
-        opcode,
-        body,
-        ext,
-        reserved: controls & !used,
-        length: length_enc,
-        trailing,
-    };
-    Ok((ins, next))
+    ins.trailing = cur.words(cur.remaining())?;
+    ins.reserved = controls & !used;
+    Ok(next)
 }
 
 /// Decodes the opcode-specific controls of an executable instruction: saturate,
@@ -475,14 +489,26 @@ fn decode_ext_operand(cur: &mut Cursor<'_>) -> Result<ExtOperand, DecodeError> {
 }
 
 fn decode_operand(cur: &mut Cursor<'_>) -> Result<Operand, DecodeError> {
+    let mut operand = Operand::EMPTY;
+    decode_operand_into(cur, &mut operand)?;
+    Ok(operand)
+}
+
+/// Decodes an operand into `o`, overwriting every field.
+#[inline]
+fn decode_operand_into(cur: &mut Cursor<'_>, o: &mut Operand) -> Result<(), DecodeError> {
     let t = cur.read()?;
     let head = decode_head(t);
-    let ext = if t & 0x8000_0000 != 0 {
+    o.ty = head.ty;
+    o.components = head.components;
+    o.selection = head.selection;
+    o.reserved = head.reserved;
+    o.ext = if t & 0x8000_0000 != 0 {
         Some(decode_ext_operand(cur)?)
     } else {
         None
     };
-    let mut indices = ArrayVec::new();
+    o.indices.clear();
     for d in 0..head.dims as usize {
         let at = cur.pos;
         let index = match head.reprs[d] {
@@ -499,21 +525,13 @@ fn decode_operand(cur: &mut Cursor<'_>) -> Result<Operand, DecodeError> {
             }
             r => return Err(DecodeError::at(at, E::BadIndexRepresentation(r))),
         };
-        indices.push(index);
+        o.indices.push(index);
     }
-    let mut operand = Operand {
-        ty: head.ty,
-        components: head.components,
-        selection: head.selection,
-        indices,
-        ext,
-        imm: [0; 4],
-        reserved: head.reserved,
-    };
-    for i in 0..operand.immediate_count() {
-        operand.imm[i] = cur.read()?;
+    o.imm = [0; 4];
+    for i in 0..o.immediate_count() {
+        o.imm[i] = cur.read()?;
     }
-    Ok(operand)
+    Ok(())
 }
 
 fn read_u64(cur: &mut Cursor<'_>) -> Result<u64, DecodeError> {

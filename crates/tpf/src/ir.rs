@@ -158,6 +158,17 @@ pub struct Operand {
 }
 
 impl Operand {
+    /// A null operand with no fields set (a starting value to decode into).
+    pub const EMPTY: Operand = Operand {
+        ty: OperandType::Null,
+        components: ComponentCount::Zero,
+        selection: Selection::None,
+        indices: ArrayVec::new_const(),
+        ext: None,
+        imm: [0; 4],
+        reserved: 0,
+    };
+
     /// A register operand with immediate indices and no selection (e.g. `vPrim`).
     pub fn new(
         ty: OperandType,
@@ -267,6 +278,16 @@ pub struct Op {
     pub control: OpControl,
     /// Destinations first, then sources, as the table row lists them.
     pub operands: ArrayVec<Operand, MAX_OPERANDS>,
+}
+
+impl Op {
+    /// No modifiers, no operands.
+    pub const EMPTY: Op = Op {
+        saturate: false,
+        precise: Mask::NONE,
+        control: OpControl::None,
+        operands: ArrayVec::new_const(),
+    };
 }
 
 /// A declaration.
@@ -466,6 +487,11 @@ impl<'a> Instruction<'a> {
             length: LengthEncoding::Inline,
             trailing: Words::empty(),
         }
+    }
+
+    /// A `nop`: a starting value to decode into.
+    pub fn placeholder() -> Instruction<'a> {
+        Instruction::new(Opcode::Nop, Body::Op(Op::EMPTY))
     }
 
     /// The operands of an executable instruction (empty for others).

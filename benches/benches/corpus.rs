@@ -1,0 +1,82 @@
+//! Decode and disassembly throughput over the whole fxc corpus, in bytes of bytecode
+//! per second.
+//!
+//! - `decode/programs`: every SHDR/SHEX chunk through `tpf::Decoder` (MB/s of program bytes);
+//! - `decode/containers`: every blob through `dxbc::Container::parse` plus the program decode;
+//! - `disasm/listings`: every blob through `listing::disassemble` (MB/s of blob bytes).
+//!
+//! The corpus is read from `$DXREF_CORPUS` or `../shared/corpus`; without it the
+//! benchmarks are skipped with a message.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+fn corpus_blobs() -> Option<Vec<Vec<u8>>> {
+    let entries = corpus::dxbc_entries("benchmarks")?;
+    Some(entries.iter().map(|e| e.bytes()).collect())
+}
+
+fn program(blob: &[u8]) -> &[u8] {
+    let c = dxbc::Container::parse(blob).unwrap();
+    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
+        .unwrap()
+        .data
+}
+
+fn benches(c: &mut Criterion) {
+    let Some(blobs) = corpus_blobs() else { return };
+    let programs: Vec<&[u8]> = blobs.iter().map(|b| program(b)).collect();
+    let program_bytes: usize = programs.iter().map(|p| p.len()).sum();
+    let blob_bytes: usize = blobs.iter().map(|b| b.len()).sum();
+
+    let mut g = c.benchmark_group("decode");
+    g.throughput(Throughput::Bytes(program_bytes as u64));
+    g.bench_function("programs", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            let mut ins = tpf::Instruction::placeholder();
+            for p in &programs {
+                let mut decoder = tpf::Decoder::new(p).unwrap();
+                while let Some(r) = decoder.next_into(&mut ins) {
+                    r.unwrap();
+                    n += black_box(&ins).operands().len();
+                }
+            }
+            n
+        })
+    });
+    g.throughput(Throughput::Bytes(blob_bytes as u64));
+    g.bench_function("containers", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for blob in &blobs {
+                let c = dxbc::Container::parse(blob).unwrap();
+                let chunk = c
+                    .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
+                    .unwrap();
+                n += tpf::decode(chunk.data).unwrap().instructions.len();
+            }
+            n
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("disasm");
+    g.throughput(Throughput::Bytes(blob_bytes as u64));
+    g.bench_function("listings", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for blob in &blobs {
+                n += listing::disassemble(blob, &listing::Options::default())
+                    .unwrap()
+                    .text
+                    .len();
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(corpus_benches, benches);
+criterion_main!(corpus_benches);
