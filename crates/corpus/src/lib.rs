@@ -55,7 +55,8 @@ impl Entry {
     }
     /// Microsoft's listing, byte for byte.
     pub fn listing(&self) -> String {
-        fs::read_to_string(&self.asm).unwrap_or_else(|e| panic!("reading {}: {e}", self.asm.display()))
+        fs::read_to_string(&self.asm)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", self.asm.display()))
     }
     /// True for `*_4_0_level_9_*` blobs (listing in two parts).
     pub fn is_level9(&self) -> bool {
@@ -112,7 +113,11 @@ pub fn entries(test: &str) -> Option<Vec<Entry>> {
             out.push(Entry {
                 source: source.clone(),
                 profile: f[c_profile].to_string(),
-                container: if f[c_container] == "dxbc" { Container::Dxbc } else { Container::D3dbc },
+                container: if f[c_container] == "dxbc" {
+                    Container::Dxbc
+                } else {
+                    Container::D3dbc
+                },
                 chunks: match f[c_chunks] {
                     "-" => Vec::new(),
                     s => s.split(',').map(str::to_string).collect(),
@@ -134,5 +139,9 @@ pub fn entries(test: &str) -> Option<Vec<Entry>> {
 
 /// Only the DXBC entries.
 pub fn dxbc_entries(test: &str) -> Option<Vec<Entry>> {
-    entries(test).map(|v| v.into_iter().filter(|e| e.container == Container::Dxbc).collect())
+    entries(test).map(|v| {
+        v.into_iter()
+            .filter(|e| e.container == Container::Dxbc)
+            .collect()
+    })
 }
