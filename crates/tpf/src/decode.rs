@@ -5,8 +5,6 @@
 //! end of the current instruction, and every failure is a [`DecodeError`] naming the
 //! token where it happened.
 
-use arrayvec::ArrayVec;
-
 use crate::enums::*;
 use crate::error::{DecodeError, DecodeErrorKind as E};
 use crate::ir::*;
