@@ -18,9 +18,7 @@ fn corpus_blobs() -> Option<Vec<Vec<u8>>> {
 
 fn program(blob: &[u8]) -> &[u8] {
     let c = dxbc::Container::parse(blob).unwrap();
-    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
-        .unwrap()
-        .data
+    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).unwrap().data
 }
 
 fn benches(c: &mut Criterion) {
@@ -51,9 +49,7 @@ fn benches(c: &mut Criterion) {
             let mut n = 0usize;
             for blob in &blobs {
                 let c = dxbc::Container::parse(blob).unwrap();
-                let chunk = c
-                    .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
-                    .unwrap();
+                let chunk = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).unwrap();
                 n += tpf::decode(chunk.data).unwrap().instructions.len();
             }
             n
@@ -67,10 +63,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0usize;
             for blob in &blobs {
-                n += listing::disassemble(blob, &listing::Options::default())
-                    .unwrap()
-                    .text
-                    .len();
+                n += listing::disassemble(blob, &listing::Options::default()).unwrap().text.len();
             }
             n
         })

@@ -91,12 +91,7 @@ fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
 }
 
 fn mask(m: u8) -> String {
-    ['x', 'y', 'z', 'w']
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| m & (1 << i) != 0)
-        .map(|(_, c)| *c)
-        .collect()
+    ['x', 'y', 'z', 'w'].iter().enumerate().filter(|(i, _)| m & (1 << i) != 0).map(|(_, c)| *c).collect()
 }
 
 pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> {
@@ -113,11 +108,7 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
         "checksum: {} (stored {}{})",
         if ck["ok"] == true { "ok" } else { "WRONG" },
         ck["stored"].as_str().unwrap_or(""),
-        if ck["ok"] == true {
-            String::new()
-        } else {
-            format!(", computed {}", ck["computed"].as_str().unwrap_or(""))
-        }
+        if ck["ok"] == true { String::new() } else { format!(", computed {}", ck["computed"].as_str().unwrap_or("")) }
     );
     match &r["program"] {
         Value::Null => println!("program: none (no SHDR/SHEX chunk)"),
@@ -131,21 +122,12 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
             p["profile"].as_str().unwrap_or(""),
             p["chunk"].as_str().unwrap_or(""),
             p["tokens"],
-            if r["level9"] == true {
-                ", with a Level9 (Aon9) program"
-            } else {
-                ""
-            }
+            if r["level9"] == true { ", with a Level9 (Aon9) program" } else { "" }
         ),
     }
     println!("chunks:");
     for c in r["chunks"].as_array().into_iter().flatten() {
-        print!(
-            "  {:<4}  offset {:>6}  size {:>6}",
-            c["fourcc"].as_str().unwrap_or(""),
-            c["offset"],
-            c["size"]
-        );
+        print!("  {:<4}  offset {:>6}  size {:>6}", c["fourcc"].as_str().unwrap_or(""), c["offset"], c["size"]);
         if let Some(e) = c.get("error") {
             print!("  (does not decode: {})", e.as_str().unwrap_or(""));
         }
@@ -175,10 +157,7 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
         }
     }
     for (kind, elements) in r["signatures"].as_object().into_iter().flatten() {
-        println!(
-            "{kind}: {} elements",
-            elements.as_array().map_or(0, |v| v.len())
-        );
+        println!("{kind}: {} elements", elements.as_array().map_or(0, |v| v.len()));
         for e in elements.as_array().into_iter().flatten() {
             println!(
                 "  {}{} r{}.{} {} {}",

@@ -13,11 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod info;
 
 #[derive(Parser)]
-#[command(
-    name = "dxref",
-    version,
-    about = "Direct3D shader bytecode toolkit: disassemble and inspect DXBC containers"
-)]
+#[command(name = "dxref", version, about = "Direct3D shader bytecode toolkit: disassemble and inspect DXBC containers")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,18 +68,9 @@ impl StyleArg {
     fn style(self) -> listing::Style {
         use listing::{CompilerVersion as V, Style};
         match self {
-            StyleArg::Fxc929 => Style {
-                version: V(9, 29, 952, 3111),
-                disassembler: false,
-            },
-            StyleArg::Fxc930 => Style {
-                version: V(9, 30, 9200, 20499),
-                disassembler: false,
-            },
-            StyleArg::Fxc101 => Style {
-                version: V::LATEST,
-                disassembler: false,
-            },
+            StyleArg::Fxc929 => Style { version: V(9, 29, 952, 3111), disassembler: false },
+            StyleArg::Fxc930 => Style { version: V(9, 30, 9200, 20499), disassembler: false },
+            StyleArg::Fxc101 => Style { version: V::LATEST, disassembler: false },
             StyleArg::Disassembler => Style::default(),
         }
     }
@@ -107,12 +94,7 @@ impl Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Disasm {
-            files,
-            output,
-            var,
-            style,
-        } => disasm(&files, output.as_deref(), var.as_deref(), style),
+        Command::Disasm { files, output, var, style } => disasm(&files, output.as_deref(), var.as_deref(), style),
         Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
     };
     match result {
@@ -130,9 +112,7 @@ fn main() -> ExitCode {
 pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failure> {
     let bytes = if file == "-" {
         let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
+        std::io::stdin().read_to_end(&mut buf).map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
         buf
     } else {
         std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
@@ -145,16 +125,12 @@ pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failur
     }
     if bytes.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&bytes) {
         if var.is_some() {
-            return Err(Failure::input(format!(
-                "{file}: --var applies to fxc /Fh headers; this is a binary file"
-            )));
+            return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
         }
         return Ok(bytes);
     }
     let text = String::from_utf8_lossy(&bytes);
-    listing::fxh::pick(&text, var)
-        .map(|a| a.bytes)
-        .map_err(|e| Failure::input(format!("{file}:{e}")))
+    listing::fxh::pick(&text, var).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")))
 }
 
 fn display_name(file: &str) -> &str {
@@ -165,25 +141,16 @@ fn display_name(file: &str) -> &str {
     }
 }
 
-fn disasm(
-    files: &[String],
-    output: Option<&Path>,
-    var: Option<&str>,
-    style: Option<StyleArg>,
-) -> Result<(), Failure> {
-    let options = listing::Options {
-        style: style.map(StyleArg::style),
-    };
+fn disasm(files: &[String], output: Option<&Path>, var: Option<&str>, style: Option<StyleArg>) -> Result<(), Failure> {
+    let options = listing::Options { style: style.map(StyleArg::style) };
     if let Some(dir) = output {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::output(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| Failure::output(format!("{}: {e}", dir.display())))?;
     }
     let stdout = std::io::stdout();
     let mut first_error = None;
     for file in files {
         let result = read_blob(file, var).and_then(|blob| {
-            listing::disassemble(&blob, &options)
-                .map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))
+            listing::disassemble(&blob, &options).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))
         });
         let listing = match result {
             Ok(l) => l,
@@ -198,9 +165,7 @@ fn disasm(
         }
         match output {
             Some(dir) => {
-                let stem = Path::new(file)
-                    .file_stem()
-                    .map_or("stdin".into(), |s| s.to_string_lossy().into_owned());
+                let stem = Path::new(file).file_stem().map_or("stdin".into(), |s| s.to_string_lossy().into_owned());
                 let path = dir.join(format!("{stem}.asm"));
                 std::fs::write(&path, &listing.text)
                     .map_err(|e| Failure::output(format!("{}: {e}", path.display())))?;
@@ -214,14 +179,10 @@ fn disasm(
         }
     }
     match first_error {
-        Some(status) if files.len() > 1 => Err(Failure {
-            status,
-            message: "some inputs could not be disassembled".into(),
-        }),
-        Some(status) => Err(Failure {
-            status,
-            message: String::new(),
-        }),
+        Some(status) if files.len() > 1 => {
+            Err(Failure { status, message: "some inputs could not be disassembled".into() })
+        }
+        Some(status) => Err(Failure { status, message: String::new() }),
         None => Ok(()),
     }
 }

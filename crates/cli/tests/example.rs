@@ -18,23 +18,14 @@ fn root() -> PathBuf {
 fn reg(ty: OperandType, selection: Selection, indices: &[u32]) -> Operand {
     Operand::new(
         ty,
-        if selection == Selection::None {
-            ComponentCount::Zero
-        } else {
-            ComponentCount::Four
-        },
+        if selection == Selection::None { ComponentCount::Zero } else { ComponentCount::Four },
         selection,
         indices,
     )
 }
 
 fn imm4(values: [f32; 4]) -> Operand {
-    let mut o = Operand::new(
-        OperandType::Immediate32,
-        ComponentCount::Four,
-        Selection::Mask(Mask::NONE),
-        &[],
-    );
+    let mut o = Operand::new(OperandType::Immediate32, ComponentCount::Four, Selection::Mask(Mask::NONE), &[]);
     o.imm = values.map(f32::to_bits);
     o
 }
@@ -69,14 +60,8 @@ fn point_sprite_gs() -> Vec<u8> {
                 reserved: 0,
             },
         ),
-        decl(
-            Opcode::DclInputPrimitive,
-            Decl::InputPrimitive(Primitive::Point),
-        ),
-        decl(
-            Opcode::DclOutputTopology,
-            Decl::OutputTopology(PrimitiveTopology::TriangleStrip),
-        ),
+        decl(Opcode::DclInputPrimitive, Decl::InputPrimitive(Primitive::Point)),
+        decl(Opcode::DclOutputTopology, Decl::OutputTopology(PrimitiveTopology::TriangleStrip)),
         decl(
             Opcode::DclOutputSiv,
             Decl::RegisterName {
@@ -85,28 +70,18 @@ fn point_sprite_gs() -> Vec<u8> {
                 reserved: 0,
             },
         ),
-        decl(
-            Opcode::DclMaxOutputVertexCount,
-            Decl::MaxOutputVertexCount(4),
-        ),
+        decl(Opcode::DclMaxOutputVertexCount, Decl::MaxOutputVertexCount(4)),
     ];
     for (dx, dy) in [(-0.1, -0.1), (0.1, -0.1), (-0.1, 0.1), (0.1, 0.1)] {
         ins.push(op(
             Opcode::Add,
-            vec![
-                reg(OperandType::Output, xyzw, &[0]),
-                reg(OperandType::Input, swz, &[0, 0]),
-                imm4([dx, dy, 0.0, 0.0]),
-            ],
+            vec![reg(OperandType::Output, xyzw, &[0]), reg(OperandType::Input, swz, &[0, 0]), imm4([dx, dy, 0.0, 0.0])],
         ));
         ins.push(op(Opcode::Emit, vec![]));
     }
     ins.push(op(Opcode::Cut, vec![]));
     ins.push(op(Opcode::Ret, vec![]));
-    let program = Program {
-        version: Version::new(ProgramType::Geometry, 4, 0),
-        instructions: ins,
-    };
+    let program = Program { version: Version::new(ProgramType::Geometry, 4, 0), instructions: ins };
 
     let position = |used: u8| SignatureElement {
         stream: 0,
@@ -119,16 +94,8 @@ fn point_sprite_gs() -> Vec<u8> {
         rw_mask: used,
         min_precision: MinPrecision::Default,
     };
-    let isgn = Signature {
-        format: SignatureFormat::Basic,
-        elements: vec![position(0xf)],
-        raw_layout: None,
-    };
-    let osgn = Signature {
-        format: SignatureFormat::Basic,
-        elements: vec![position(0)],
-        raw_layout: None,
-    };
+    let isgn = Signature { format: SignatureFormat::Basic, elements: vec![position(0xf)], raw_layout: None };
+    let osgn = Signature { format: SignatureFormat::Basic, elements: vec![position(0)], raw_layout: None };
     Builder::new()
         .chunk(FourCc::ISGN, isgn.to_bytes())
         .chunk(FourCc::OSGN, osgn.to_bytes())
@@ -142,38 +109,17 @@ fn bundled_example_is_reproducible_and_disassembles() {
     let blob = point_sprite_gs();
     let path = root().join("examples/point_sprite_gs.dxbc");
     let listing_path = root().join("examples/point_sprite_gs.asm");
-    let text = listing::disassemble(&blob, &listing::Options::default())
-        .unwrap()
-        .text;
+    let text = listing::disassemble(&blob, &listing::Options::default()).unwrap().text;
     if std::env::var_os("DXREF_BLESS").is_some() {
         std::fs::write(&path, &blob).unwrap();
         std::fs::write(&listing_path, &text).unwrap();
     }
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        blob,
-        "examples/point_sprite_gs.dxbc is out of date (DXREF_BLESS=1)"
-    );
-    assert_eq!(
-        std::fs::read_to_string(&listing_path).unwrap(),
-        text,
-        "examples/point_sprite_gs.asm is out of date"
-    );
+    assert_eq!(std::fs::read(&path).unwrap(), blob, "examples/point_sprite_gs.dxbc is out of date (DXREF_BLESS=1)");
+    assert_eq!(std::fs::read_to_string(&listing_path).unwrap(), text, "examples/point_sprite_gs.asm is out of date");
 
     // The tool prints the same listing.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dxref"))
-        .arg("disasm")
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dxref")).arg("disasm").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
-    assert!(
-        text.contains("dcl_maxout 4\n") && text.contains("emit \n") && text.contains("cut \n"),
-        "{text}"
-    );
+    assert!(text.contains("dcl_maxout 4\n") && text.contains("emit \n") && text.contains("cut \n"), "{text}");
 }

@@ -55,8 +55,7 @@ impl Entry {
     }
     /// Microsoft's listing, byte for byte.
     pub fn listing(&self) -> String {
-        fs::read_to_string(&self.asm)
-            .unwrap_or_else(|e| panic!("reading {}: {e}", self.asm.display()))
+        fs::read_to_string(&self.asm).unwrap_or_else(|e| panic!("reading {}: {e}", self.asm.display()))
     }
     /// True for `*_4_0_level_9_*` blobs (listing in two parts).
     pub fn is_level9(&self) -> bool {
@@ -80,9 +79,7 @@ pub fn root() -> Option<PathBuf> {
 /// `SKIP` line naming `test`) when the corpus is absent.
 pub fn entries(test: &str) -> Option<Vec<Entry>> {
     let Some(root) = root() else {
-        eprintln!(
-            "SKIP {test}: the fxc corpus was not found (set DXREF_CORPUS or place it at ../shared/corpus)"
-        );
+        eprintln!("SKIP {test}: the fxc corpus was not found (set DXREF_CORPUS or place it at ../shared/corpus)");
         return None;
     };
     let mut out = Vec::new();
@@ -99,25 +96,15 @@ pub fn entries(test: &str) -> Option<Vec<Entry>> {
         let mut lines = manifest.lines();
         let header: Vec<&str> = lines.next()?.split('\t').collect();
         let col = |name: &str| header.iter().position(|h| *h == name);
-        let (c_name, c_profile, c_container, c_chunks, c_ws, c_creator) = (
-            col("name")?,
-            col("profile")?,
-            col("container")?,
-            col("chunks")?,
-            col("trailing_ws")?,
-            col("creator")?,
-        );
+        let (c_name, c_profile, c_container, c_chunks, c_ws, c_creator) =
+            (col("name")?, col("profile")?, col("container")?, col("chunks")?, col("trailing_ws")?, col("creator")?);
         for line in lines.filter(|l| !l.is_empty()) {
             let f: Vec<&str> = line.split('\t').collect();
             let name = f[c_name].to_string();
             out.push(Entry {
                 source: source.clone(),
                 profile: f[c_profile].to_string(),
-                container: if f[c_container] == "dxbc" {
-                    Container::Dxbc
-                } else {
-                    Container::D3dbc
-                },
+                container: if f[c_container] == "dxbc" { Container::Dxbc } else { Container::D3dbc },
                 chunks: match f[c_chunks] {
                     "-" => Vec::new(),
                     s => s.split(',').map(str::to_string).collect(),
@@ -139,9 +126,5 @@ pub fn entries(test: &str) -> Option<Vec<Entry>> {
 
 /// Only the DXBC entries.
 pub fn dxbc_entries(test: &str) -> Option<Vec<Entry>> {
-    entries(test).map(|v| {
-        v.into_iter()
-            .filter(|e| e.container == Container::Dxbc)
-            .collect()
-    })
+    entries(test).map(|v| v.into_iter().filter(|e| e.container == Container::Dxbc).collect())
 }

@@ -56,29 +56,19 @@ impl<'a> Container<'a> {
         let b = Bytes::new(bytes);
         let magic = b.slice(0, 4, "container magic")?;
         if magic != b"DXBC" {
-            return Err(Error::BadMagic {
-                offset: 0,
-                found: [magic[0], magic[1], magic[2], magic[3]],
-            });
+            return Err(Error::BadMagic { offset: 0, found: [magic[0], magic[1], magic[2], magic[3]] });
         }
         b.slice(0, HEADER_SIZE, "container header")?;
         let mut checksum = [0u8; 16];
         checksum.copy_from_slice(&bytes[4..20]);
         let version = b.u32(20, "container version")?;
         if version != 1 {
-            return Err(Error::BadVersion {
-                offset: 20,
-                version,
-            });
+            return Err(Error::BadVersion { offset: 20, version });
         }
         let total_size = b.u32(24, "total size")?;
         let total = total_size as usize;
         if total > bytes.len() || total < HEADER_SIZE {
-            return Err(Error::BadTotalSize {
-                offset: 24,
-                declared: total_size,
-                actual: bytes.len(),
-            });
+            return Err(Error::BadTotalSize { offset: 24, declared: total_size, actual: bytes.len() });
         }
         let body = Bytes::new(&bytes[..total]);
         let count = body.u32(28, "chunk count")?;
@@ -98,12 +88,7 @@ impl<'a> Container<'a> {
             let at = body.u32(field, "chunk offset")?;
             let off = at as usize;
             if !matches!(off.checked_add(8), Some(end) if end <= total) {
-                return Err(Error::OffsetOutOfBounds {
-                    offset: field,
-                    what: "chunk",
-                    target: at as u64,
-                    len: total,
-                });
+                return Err(Error::OffsetOutOfBounds { offset: field, what: "chunk", target: at as u64, len: total });
             }
             if off < table_end {
                 return Err(Error::Invalid {
@@ -116,31 +101,14 @@ impl<'a> Container<'a> {
             let size = body.u32(off + 4, "chunk size")?;
             let available = total - off - 8;
             if size as usize > available {
-                return Err(Error::ChunkOutOfBounds {
-                    offset: off,
-                    fourcc,
-                    size,
-                    available,
-                });
+                return Err(Error::ChunkOutOfBounds { offset: off, fourcc, size, available });
             }
             let data = &bytes[off + 8..off + 8 + size as usize];
             cover.mark(off, 8 + size as usize);
-            chunks.push(Chunk {
-                fourcc,
-                data,
-                offset: off,
-            });
+            chunks.push(Chunk { fourcc, data, offset: off });
         }
         let gaps = cover.gaps(&bytes[..total]);
-        Ok(Container {
-            raw: bytes,
-            checksum,
-            version,
-            total_size,
-            chunks,
-            gaps,
-            trailing: &bytes[total..],
-        })
+        Ok(Container { raw: bytes, checksum, version, total_size, chunks, gaps, trailing: &bytes[total..] })
     }
 
     /// The chunks in directory order.
@@ -195,13 +163,9 @@ impl<'a> Container<'a> {
     pub fn is_canonical_layout(&self) -> bool {
         self.gaps.is_empty()
             && self.trailing.is_empty()
-            && self
-                .chunks
-                .iter()
-                .try_fold(HEADER_SIZE + 4 * self.chunks.len(), |pos, c| {
-                    (c.offset == pos && c.data.len() % 4 == 0).then_some(pos + 8 + c.data.len())
-                })
-                == Some(self.total_size as usize)
+            && self.chunks.iter().try_fold(HEADER_SIZE + 4 * self.chunks.len(), |pos, c| {
+                (c.offset == pos && c.data.len() % 4 == 0).then_some(pos + 8 + c.data.len())
+            }) == Some(self.total_size as usize)
     }
 
     /// The checksum the container's bytes should carry (of bytes 20 to total size).
@@ -263,11 +227,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Appends a chunk (borrowed or owned data).
-    pub fn push(
-        &mut self,
-        fourcc: FourCc,
-        data: impl Into<std::borrow::Cow<'a, [u8]>>,
-    ) -> &mut Self {
+    pub fn push(&mut self, fourcc: FourCc, data: impl Into<std::borrow::Cow<'a, [u8]>>) -> &mut Self {
         self.chunks.push((fourcc, data.into()));
         self
     }
@@ -282,11 +242,7 @@ impl<'a> Builder<'a> {
     /// followed by zero bytes up to the next boundary (the size field keeps the
     /// unpadded length). Fails if the result would exceed 4 GiB.
     pub fn build(&self) -> Result<Vec<u8>> {
-        let too_big = |value: usize| Error::Invalid {
-            offset: 24,
-            what: "container size",
-            value: value as u64,
-        };
+        let too_big = |value: usize| Error::Invalid { offset: 24, what: "container size", value: value as u64 };
         let mut size = HEADER_SIZE + 4 * self.chunks.len();
         for (_, d) in &self.chunks {
             size = size

@@ -62,9 +62,7 @@ pub enum Error {
         len: usize,
     },
     /// A chunk's size runs past the end of the container.
-    #[error(
-        "chunk {fourcc} at byte {offset} has size {size}, only {available} bytes follow its header"
-    )]
+    #[error("chunk {fourcc} at byte {offset} has size {size}, only {available} bytes follow its header")]
     ChunkOutOfBounds {
         /// Where the chunk header is.
         offset: usize,

@@ -108,11 +108,7 @@ impl<'a> Ifce<'a> {
                 type_ids.push(b.u16(ids_at + j * 2, "type ID")?);
                 table_ids.push(b.u32(tables_at + j * 4, "table ID")?);
             }
-            slots.push(InterfaceSlot {
-                slot_span,
-                type_ids,
-                table_ids,
-            });
+            slots.push(InterfaceSlot { slot_span, type_ids, table_ids });
         }
 
         let mut types = Vec::new();
@@ -153,20 +149,9 @@ impl<'a> Ifce<'a> {
             });
         }
 
-        let mut ifce = Ifce {
-            slot_count,
-            reserved,
-            instances,
-            types,
-            slots,
-            raw_layout: None,
-        };
+        let mut ifce = Ifce { slot_count, reserved, instances, types, slots, raw_layout: None };
         if ifce.fresh_bytes() != data {
-            ifce.raw_layout = Some(RawLayout {
-                size: data.len(),
-                offsets,
-                gaps: cover.gaps(data),
-            });
+            ifce.raw_layout = Some(RawLayout { size: data.len(), offsets, gaps: cover.gaps(data) });
         }
         Ok(ifce)
     }
@@ -199,10 +184,7 @@ impl<'a> Ifce<'a> {
     fn type_record(t: &ClassType<'_>, name_off: u32) -> [u8; 12] {
         let mut r = [0u8; 12];
         r[0..4].copy_from_slice(&name_off.to_le_bytes());
-        for (i, v) in [t.id, t.cb_stride, t.texture, t.sampler]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, v) in [t.id, t.cb_stride, t.texture, t.sampler].into_iter().enumerate() {
             r[4 + 2 * i..6 + 2 * i].copy_from_slice(&v.to_le_bytes());
         }
         r
@@ -211,14 +193,7 @@ impl<'a> Ifce<'a> {
     fn instance_record(t: &ClassInstance<'_>, name_off: u32) -> [u8; 16] {
         let mut r = [0u8; 16];
         r[0..4].copy_from_slice(&name_off.to_le_bytes());
-        let fields = [
-            t.type_index,
-            t.unknown,
-            t.constant_buffer,
-            t.constant_buffer_offset,
-            t.texture,
-            t.sampler,
-        ];
+        let fields = [t.type_index, t.unknown, t.constant_buffer, t.constant_buffer_offset, t.texture, t.sampler];
         for (i, v) in fields.into_iter().enumerate() {
             r[4 + 2 * i..6 + 2 * i].copy_from_slice(&v.to_le_bytes());
         }
@@ -229,11 +204,7 @@ impl<'a> Ifce<'a> {
         let mut c = Canvas::new(raw.size);
         let mut o = Offsets::new(&raw.offsets);
         let (inst_off, type_off, rec_off) = (o.next(), o.next(), o.next());
-        for (i, w) in self
-            .header(inst_off, type_off, rec_off)
-            .into_iter()
-            .enumerate()
-        {
+        for (i, w) in self.header(inst_off, type_off, rec_off).into_iter().enumerate() {
             c.u32(i * 4, w);
         }
         for (i, s) in self.slots.iter().enumerate() {
@@ -242,10 +213,7 @@ impl<'a> Ifce<'a> {
             if s.type_ids.len() != s.table_ids.len() {
                 return None;
             }
-            for (k, v) in [s.slot_span, s.type_ids.len() as u32, ids_off, tables_off]
-                .into_iter()
-                .enumerate()
-            {
+            for (k, v) in [s.slot_span, s.type_ids.len() as u32, ids_off, tables_off].into_iter().enumerate() {
                 c.u32(at + 4 * k, v);
             }
             for (j, (&t, &tab)) in s.type_ids.iter().zip(&s.table_ids).enumerate() {
@@ -256,18 +224,12 @@ impl<'a> Ifce<'a> {
         for (i, t) in self.types.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, t.name);
-            c.put(
-                (type_off as usize).checked_add(i * 12)?,
-                &Self::type_record(t, name_off),
-            );
+            c.put((type_off as usize).checked_add(i * 12)?, &Self::type_record(t, name_off));
         }
         for (i, t) in self.instances.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, t.name);
-            c.put(
-                (inst_off as usize).checked_add(i * 16)?,
-                &Self::instance_record(t, name_off),
-            );
+            c.put((inst_off as usize).checked_add(i * 16)?, &Self::instance_record(t, name_off));
         }
         if !o.done() {
             return None;
@@ -292,10 +254,7 @@ impl<'a> Ifce<'a> {
             let tables_off = w.pos();
             s.table_ids[..n].iter().for_each(|&t| w.u32(t));
             let at = recs + i * 16;
-            for (k, v) in [s.slot_span, n as u32, ids_off, tables_off]
-                .into_iter()
-                .enumerate()
-            {
+            for (k, v) in [s.slot_span, n as u32, ids_off, tables_off].into_iter().enumerate() {
                 w.set_u32(at + 4 * k, v);
             }
         }
@@ -313,11 +272,7 @@ impl<'a> Ifce<'a> {
             let at = insts + i * 16;
             w.buf[at..at + 16].copy_from_slice(&Self::instance_record(t, name_off));
         }
-        for (i, v) in self
-            .header(inst_off, type_off, rec_off)
-            .into_iter()
-            .enumerate()
-        {
+        for (i, v) in self.header(inst_off, type_off, rec_off).into_iter().enumerate() {
             w.set_u32(header + 4 * i, v);
         }
         w.buf

@@ -327,16 +327,10 @@ pub struct RdefTarget {
 
 impl RdefTarget {
     fn from_u32(v: u32) -> Self {
-        RdefTarget {
-            minor: v as u8,
-            major: (v >> 8) as u8,
-            program_type: ProgramType::from((v >> 16) as u16),
-        }
+        RdefTarget { minor: v as u8, major: (v >> 8) as u8, program_type: ProgramType::from((v >> 16) as u16) }
     }
     fn to_u32(self) -> u32 {
-        u32::from(u16::from(self.program_type)) << 16
-            | u32::from(self.major) << 8
-            | u32::from(self.minor)
+        u32::from(u16::from(self.program_type)) << 16 | u32::from(self.major) << 8 | u32::from(self.minor)
     }
 }
 
@@ -370,11 +364,7 @@ impl Rd11Header {
     /// fxc's header for 5.0 (`with_space_id == false`) or 5.1.
     pub fn fxc(with_space_id: bool, interface_slots: u32) -> Self {
         Rd11Header {
-            magic: if with_space_id {
-                Self::MAGIC_51
-            } else {
-                Self::MAGIC_50
-            },
+            magic: if with_space_id { Self::MAGIC_51 } else { Self::MAGIC_50 },
             header_size: 60,
             cbuffer_size: 24,
             binding_size: if with_space_id { 40 } else { 32 },
@@ -528,13 +518,7 @@ impl Rdef<'_> {
                 space_id: h.binding_size == 40,
                 sm5: true,
             },
-            None => Sizes {
-                binding: 32,
-                variable: 24,
-                ty: 16,
-                space_id: false,
-                sm5: false,
-            },
+            None => Sizes { binding: 32, variable: 24, ty: 16, space_id: false, sm5: false },
         }
     }
 }
@@ -559,11 +543,7 @@ impl<'a> Decoder<'a, '_> {
     fn ty(&mut self, field: usize, off: u32, depth: usize) -> Result<ShaderType<'a>> {
         self.nodes += 1;
         if depth > MAX_TYPE_DEPTH || self.nodes > MAX_TYPE_NODES {
-            return Err(Error::Invalid {
-                offset: field,
-                what: "type nesting (cyclic or too deep)",
-                value: off as u64,
-            });
+            return Err(Error::Invalid { offset: field, what: "type nesting (cyclic or too deep)", value: off as u64 });
         }
         self.offsets.push(off);
         let at = self.b.array(field, off, 1, self.type_size, "type")?;
@@ -575,11 +555,7 @@ impl<'a> Decoder<'a, '_> {
         let (mut name, mut subtype, mut reserved) = (None, None, [0; 3]);
         if self.sm5 {
             let sub_off = b.u32(at + 16, "subtype offset")?;
-            reserved = [
-                b.u32(at + 20, "type")?,
-                b.u32(at + 24, "type")?,
-                b.u32(at + 28, "type")?,
-            ];
+            reserved = [b.u32(at + 20, "type")?, b.u32(at + 24, "type")?, b.u32(at + 28, "type")?];
             let name_off = b.u32(at + 32, "type name offset")?;
             self.offsets.push(sub_off);
             if sub_off != 0 {
@@ -599,11 +575,7 @@ impl<'a> Decoder<'a, '_> {
                 let name = self.string(f, b.u32(f, "member name offset")?)?;
                 let ty_off = b.u32(f + 4, "member type offset")?;
                 let ty = self.ty(f + 4, ty_off, depth + 1)?;
-                members.push(Member {
-                    name,
-                    offset: b.u32(f + 8, "member offset")?,
-                    ty,
-                });
+                members.push(Member { name, offset: b.u32(f + 8, "member offset")?, ty });
             }
         }
         Ok(ShaderType {
@@ -655,11 +627,7 @@ impl<'a> Rdef<'a> {
             ];
             for (rel, v, ok, what) in checks {
                 if !ok.contains(&v) {
-                    return Err(Error::Invalid {
-                        offset: SM4_HEADER + rel,
-                        what,
-                        value: v as u64,
-                    });
+                    return Err(Error::Invalid { offset: SM4_HEADER + rel, what, value: v as u64 });
                 }
             }
             cover.mark(0, 60);
@@ -678,14 +646,8 @@ impl<'a> Rdef<'a> {
             raw_layout: None,
         };
         let sizes = rdef.sizes();
-        let mut d = Decoder {
-            b,
-            cover: &mut cover,
-            offsets: &mut offsets,
-            sm5: sizes.sm5,
-            type_size: sizes.ty,
-            nodes: 0,
-        };
+        let mut d =
+            Decoder { b, cover: &mut cover, offsets: &mut offsets, sm5: sizes.sm5, type_size: sizes.ty, nodes: 0 };
         rdef.creator = d.string(24, creator_off)?;
 
         let rb_at = b.array(12, rb_off, rb_count, sizes.binding, "bindings")?;
@@ -693,14 +655,8 @@ impl<'a> Rdef<'a> {
         for i in 0..rb_count as usize {
             let at = rb_at + i * sizes.binding;
             let name = d.string(at, b.u32(at, "binding name offset")?)?;
-            let (space, id) = if sizes.space_id {
-                (
-                    b.u32(at + 32, "binding space")?,
-                    b.u32(at + 36, "binding ID")?,
-                )
-            } else {
-                (0, 0)
-            };
+            let (space, id) =
+                if sizes.space_id { (b.u32(at + 32, "binding space")?, b.u32(at + 36, "binding ID")?) } else { (0, 0) };
             rdef.bindings.push(ResourceBinding {
                 name,
                 input_type: b.u32(at + 4, "binding type")?.into(),
@@ -773,11 +729,7 @@ impl<'a> Rdef<'a> {
             });
         }
         if rdef.fresh_bytes() != data {
-            rdef.raw_layout = Some(RawLayout {
-                size: data.len(),
-                offsets,
-                gaps: cover.gaps(data),
-            });
+            rdef.raw_layout = Some(RawLayout { size: data.len(), offsets, gaps: cover.gaps(data) });
         }
         Ok(rdef)
     }
@@ -840,53 +792,21 @@ impl<'a> Rdef<'a> {
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    fn variable_record(
-        &self,
-        v: &Variable<'_>,
-        name_off: u32,
-        ty_off: u32,
-        def_off: u32,
-    ) -> Vec<u8> {
+    fn variable_record(&self, v: &Variable<'_>, name_off: u32, ty_off: u32, def_off: u32) -> Vec<u8> {
         let mut words = vec![name_off, v.start_offset, v.size, v.flags, ty_off, def_off];
         if self.sizes().sm5 {
-            words.extend([
-                v.start_texture,
-                v.texture_size,
-                v.start_sampler,
-                v.sampler_size,
-            ]);
+            words.extend([v.start_texture, v.texture_size, v.start_sampler, v.sampler_size]);
         }
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
-    fn type_record(
-        &self,
-        t: &ShaderType<'_>,
-        member_off: u32,
-        sub_off: u32,
-        name_off: u32,
-    ) -> Vec<u8> {
+    fn type_record(&self, t: &ShaderType<'_>, member_off: u32, sub_off: u32, name_off: u32) -> Vec<u8> {
         let mut out = Vec::with_capacity(36);
-        let halves = [
-            u16::from(t.class),
-            u16::from(t.base),
-            t.rows,
-            t.columns,
-            t.elements,
-            t.members.len() as u16,
-        ];
-        halves
-            .iter()
-            .for_each(|h| out.extend_from_slice(&h.to_le_bytes()));
+        let halves = [u16::from(t.class), u16::from(t.base), t.rows, t.columns, t.elements, t.members.len() as u16];
+        halves.iter().for_each(|h| out.extend_from_slice(&h.to_le_bytes()));
         out.extend_from_slice(&member_off.to_le_bytes());
         if self.sizes().sm5 {
-            for w in [
-                sub_off,
-                t.reserved[0],
-                t.reserved[1],
-                t.reserved[2],
-                name_off,
-            ] {
+            for w in [sub_off, t.reserved[0], t.reserved[1], t.reserved[2], name_off] {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
@@ -899,35 +819,21 @@ impl<'a> Rdef<'a> {
         let (cb_off, rb_off) = (o.next(), o.next());
         let creator_off = o.next();
         c.cstr(creator_off as usize, self.creator);
-        for (i, w) in self
-            .header_words(cb_off, rb_off, creator_off)
-            .into_iter()
-            .enumerate()
-        {
+        for (i, w) in self.header_words(cb_off, rb_off, creator_off).into_iter().enumerate() {
             c.u32(i * 4, w);
         }
         let sizes = self.sizes();
         for (i, r) in self.bindings.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, r.name);
-            c.put(
-                (rb_off as usize).checked_add(i * sizes.binding)?,
-                &self.binding_record(r, name_off),
-            );
+            c.put((rb_off as usize).checked_add(i * sizes.binding)?, &self.binding_record(r, name_off));
         }
         for (i, cb) in self.constant_buffers.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, cb.name);
             let var_off = o.next();
             let mut rec = Vec::with_capacity(24);
-            for w in [
-                name_off,
-                cb.variables.len() as u32,
-                var_off,
-                cb.size,
-                cb.flags,
-                cb.kind.into(),
-            ] {
+            for w in [name_off, cb.variables.len() as u32, var_off, cb.size, cb.flags, cb.kind.into()] {
                 rec.extend_from_slice(&w.to_le_bytes());
             }
             c.put((cb_off as usize).checked_add(i * 24)?, &rec);
@@ -937,9 +843,7 @@ impl<'a> Rdef<'a> {
                 let ty_off = self.raw_type(&mut c, &mut o, &v.ty, 0)?;
                 let def_off = o.next();
                 match v.default_value {
-                    Some(d) if def_off != 0 && d.len() == v.size as usize => {
-                        c.put(def_off as usize, d)
-                    }
+                    Some(d) if def_off != 0 && d.len() == v.size as usize => c.put(def_off as usize, d),
                     None if def_off == 0 => {}
                     _ => return None,
                 }
@@ -953,13 +857,7 @@ impl<'a> Rdef<'a> {
         c.finish(&raw.gaps)
     }
 
-    fn raw_type(
-        &self,
-        c: &mut Canvas,
-        o: &mut Offsets<'_>,
-        t: &ShaderType<'_>,
-        depth: usize,
-    ) -> Option<u32> {
+    fn raw_type(&self, c: &mut Canvas, o: &mut Offsets<'_>, t: &ShaderType<'_>, depth: usize) -> Option<u32> {
         if depth > MAX_TYPE_DEPTH {
             return None;
         }
@@ -997,10 +895,7 @@ impl<'a> Rdef<'a> {
             rec[8..12].copy_from_slice(&m.offset.to_le_bytes());
             c.put((member_off as usize).checked_add(i * 12)?, &rec);
         }
-        c.put(
-            off as usize,
-            &self.type_record(t, member_off, sub_off, name_off),
-        );
+        c.put(off as usize, &self.type_record(t, member_off, sub_off, name_off));
         Some(off)
     }
 }
@@ -1023,13 +918,7 @@ struct FreshWriter<'r, 'a> {
 
 impl<'r, 'a> FreshWriter<'r, 'a> {
     fn new(rdef: &'r Rdef<'a>) -> Self {
-        FreshWriter {
-            rdef,
-            w: Writer::default(),
-            strings: HashMap::new(),
-            types: HashMap::new(),
-            defaults: Vec::new(),
-        }
+        FreshWriter { rdef, w: Writer::default(), strings: HashMap::new(), types: HashMap::new(), defaults: Vec::new() }
     }
 
     fn string(&mut self, s: &'a str) -> u32 {
@@ -1065,15 +954,12 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
             member_recs.push((n, ty, m.offset));
         }
         self.w.align4();
-        let member_off = if !t.members.is_empty()
-            || matches!(
-                t.class,
-                VariableClass::Struct | VariableClass::InterfaceClass
-            ) {
-            self.w.pos()
-        } else {
-            0
-        };
+        let member_off =
+            if !t.members.is_empty() || matches!(t.class, VariableClass::Struct | VariableClass::InterfaceClass) {
+                self.w.pos()
+            } else {
+                0
+            };
         for (n, ty, off) in member_recs {
             self.w.u32(n);
             self.w.u32(ty);
@@ -1140,25 +1026,14 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
                 self.w.buf[at..at + rec.len()].copy_from_slice(&rec);
             }
             let at = cb_at + i * 24;
-            let words = [
-                cb_names[i],
-                cb.variables.len() as u32,
-                var_off,
-                cb.size,
-                cb.flags,
-                cb.kind.into(),
-            ];
+            let words = [cb_names[i], cb.variables.len() as u32, var_off, cb.size, cb.flags, cb.kind.into()];
             for (k, v) in words.into_iter().enumerate() {
                 self.w.set_u32(at + 4 * k, v);
             }
         }
         let creator_off = self.string(rdef.creator);
         self.w.align4();
-        for (i, v) in rdef
-            .header_words(cb_off, rb_off, creator_off)
-            .into_iter()
-            .enumerate()
-        {
+        for (i, v) in rdef.header_words(cb_off, rb_off, creator_off).into_iter().enumerate() {
             self.w.set_u32(4 * i, v);
         }
         self.w.buf

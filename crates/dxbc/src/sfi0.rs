@@ -67,10 +67,7 @@ impl ShaderFeatures {
 
     /// The set flags, one at a time, in bit order (unnamed bits included).
     pub fn iter(self) -> impl Iterator<Item = ShaderFeatures> {
-        (0..64)
-            .map(|b| 1u64 << b)
-            .filter(move |b| self.0 & b != 0)
-            .map(ShaderFeatures)
+        (0..64).map(|b| 1u64 << b).filter(move |b| self.0 & b != 0).map(ShaderFeatures)
     }
 }
 
@@ -109,10 +106,7 @@ impl<'a> Sfi0<'a> {
         let b = Bytes::new(data);
         let lo = b.u32(0, "SFI0 flags")? as u64;
         let hi = b.u32(4, "SFI0 flags")? as u64;
-        Ok(Sfi0 {
-            features: ShaderFeatures(lo | hi << 32),
-            trailing: &data[8..],
-        })
+        Ok(Sfi0 { features: ShaderFeatures(lo | hi << 32), trailing: &data[8..] })
     }
 
     /// Serialises the chunk.

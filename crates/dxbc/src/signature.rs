@@ -213,17 +213,9 @@ impl<'a> Signature<'a> {
                 min_precision,
             });
         }
-        let mut sig = Signature {
-            format,
-            elements,
-            raw_layout: None,
-        };
+        let mut sig = Signature { format, elements, raw_layout: None };
         if sig.fresh_bytes() != data {
-            sig.raw_layout = Some(RawLayout {
-                size: data.len(),
-                offsets,
-                gaps: cover.gaps(data),
-            });
+            sig.raw_layout = Some(RawLayout { size: data.len(), offsets, gaps: cover.gaps(data) });
         }
         Ok(sig)
     }
@@ -239,12 +231,7 @@ impl<'a> Signature<'a> {
         self.fresh_bytes()
     }
 
-    fn write_element(
-        &self,
-        e: &SignatureElement<'_>,
-        name_off: u32,
-        put: &mut dyn FnMut(usize, u32, usize),
-    ) {
+    fn write_element(&self, e: &SignatureElement<'_>, name_off: u32, put: &mut dyn FnMut(usize, u32, usize)) {
         // `put(relative offset, value, width in bytes)`.
         let mut base = 0;
         if self.format != SignatureFormat::Basic {
@@ -318,8 +305,6 @@ impl<'a> Signature<'a> {
 
     /// The first element with this semantic name (case-insensitive) and index.
     pub fn find(&self, name: &str, index: u32) -> Option<&SignatureElement<'a>> {
-        self.elements
-            .iter()
-            .find(|e| e.semantic_name.eq_ignore_ascii_case(name) && e.semantic_index == index)
+        self.elements.iter().find(|e| e.semantic_name.eq_ignore_ascii_case(name) && e.semantic_index == index)
     }
 }

@@ -225,11 +225,7 @@ impl<'a> Stat<'a> {
         } else {
             None
         };
-        let end = if sm5.is_some() {
-            STAT_SM5_SIZE
-        } else {
-            STAT_SM4_SIZE
-        };
+        let end = if sm5.is_some() { STAT_SM5_SIZE } else { STAT_SM4_SIZE };
         Ok(Stat {
             instruction_count: w(0)?,
             temp_register_count: w(1)?,
@@ -261,12 +257,7 @@ impl<'a> Stat<'a> {
             lod_instructions: w(27)?,
             sample_frequency: w(28)?,
             sm5,
-            trailing: data.get(end..).ok_or(Error::Truncated {
-                offset: end,
-                what: "STAT",
-                needed: 0,
-                available: 0,
-            })?,
+            trailing: data.get(end..).ok_or(Error::Truncated { offset: end, what: "STAT", needed: 0, available: 0 })?,
         })
     }
 

@@ -18,12 +18,7 @@ impl<'a> Bytes<'a> {
         let available = self.data.len().saturating_sub(offset);
         match offset.checked_add(len) {
             Some(end) if end <= self.data.len() => Ok(&self.data[offset..end]),
-            _ => Err(Error::Truncated {
-                offset,
-                what,
-                needed: len,
-                available,
-            }),
+            _ => Err(Error::Truncated { offset, what, needed: len, available }),
         }
     }
 
@@ -43,24 +38,12 @@ impl<'a> Bytes<'a> {
 
     /// The start of an array of `count` records of `size` bytes at `offset`, checked to
     /// lie inside the data. `field` is where the offset was read from.
-    pub fn array(
-        &self,
-        field: usize,
-        offset: u32,
-        count: u32,
-        size: usize,
-        what: &'static str,
-    ) -> Result<usize> {
+    pub fn array(&self, field: usize, offset: u32, count: u32, size: usize, what: &'static str) -> Result<usize> {
         let start = offset as usize;
         let total = (count as usize).checked_mul(size);
         match total.and_then(|t| start.checked_add(t)) {
             Some(end) if end <= self.data.len() => Ok(start),
-            _ => Err(Error::OffsetOutOfBounds {
-                offset: field,
-                what,
-                target: offset as u64,
-                len: self.data.len(),
-            }),
+            _ => Err(Error::OffsetOutOfBounds { offset: field, what, target: offset as u64, len: self.data.len() }),
         }
     }
 
@@ -77,12 +60,8 @@ impl<'a> Bytes<'a> {
             });
         }
         let rest = &self.data[start..];
-        let nul = rest
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or(Error::UnterminatedString { offset: start })?;
-        let s =
-            std::str::from_utf8(&rest[..nul]).map_err(|_| Error::BadString { offset: start })?;
+        let nul = rest.iter().position(|&b| b == 0).ok_or(Error::UnterminatedString { offset: start })?;
+        let s = std::str::from_utf8(&rest[..nul]).map_err(|_| Error::BadString { offset: start })?;
         Ok((s, nul + 1))
     }
 }
@@ -94,9 +73,7 @@ pub(crate) struct Coverage {
 
 impl Coverage {
     pub fn new(len: usize) -> Self {
-        Coverage {
-            covered: vec![false; len],
-        }
+        Coverage { covered: vec![false; len] }
     }
 
     /// Marks `len` bytes at `offset` (clamped to the data) as interpreted.
@@ -120,10 +97,7 @@ impl Coverage {
             while i < self.covered.len() && !self.covered[i] {
                 i += 1;
             }
-            out.push(Gap {
-                offset: start,
-                bytes: &data[start..i],
-            });
+            out.push(Gap { offset: start, bytes: &data[start..i] });
         }
         out
     }
@@ -165,21 +139,14 @@ pub(crate) struct Canvas {
 
 impl Canvas {
     pub fn new(size: usize) -> Self {
-        Canvas {
-            buf: vec![0; size],
-            written: vec![false; size],
-            ok: true,
-        }
+        Canvas { buf: vec![0; size], written: vec![false; size], ok: true }
     }
 
     pub fn put(&mut self, offset: usize, bytes: &[u8]) {
         if !self.ok {
             return;
         }
-        let Some(end) = offset
-            .checked_add(bytes.len())
-            .filter(|&e| e <= self.buf.len())
-        else {
+        let Some(end) = offset.checked_add(bytes.len()).filter(|&e| e <= self.buf.len()) else {
             self.ok = false;
             return;
         };
@@ -303,11 +270,7 @@ pub(crate) struct Offsets<'l> {
 
 impl<'l> Offsets<'l> {
     pub fn new(list: &'l [u32]) -> Self {
-        Offsets {
-            list,
-            next: 0,
-            ok: true,
-        }
+        Offsets { list, next: 0, ok: true }
     }
     pub fn next(&mut self) -> u32 {
         match self.list.get(self.next) {

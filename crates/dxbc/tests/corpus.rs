@@ -31,12 +31,7 @@ fn corpus_round_trips() {
             }
         };
         let names: Vec<String> = c.chunks().iter().map(|c| c.fourcc.to_string()).collect();
-        assert_eq!(
-            names,
-            e.chunks,
-            "{}: chunk list differs from the manifest",
-            e.id()
-        );
+        assert_eq!(names, e.chunks, "{}: chunk list differs from the manifest", e.id());
         if c.checksum_ok() {
             checksum_ok += 1;
         } else {
@@ -84,10 +79,7 @@ fn corpus_round_trips() {
     println!("container bytes   {container_ok}/{n}");
     println!("builder rebuild   {rebuild_ok}/{n}");
     for (k, c) in &kinds {
-        println!(
-            "{k} {}/{} (fxc layout re-derived: {}/{})",
-            c.round_trip, c.total, c.fresh_layout, c.total
-        );
+        println!("{k} {}/{} (fxc layout re-derived: {}/{})", c.round_trip, c.total, c.fresh_layout, c.total);
     }
     for f in failures.iter().take(20) {
         println!("FAIL {f}");
@@ -95,14 +87,9 @@ fn corpus_round_trips() {
     assert!(failures.is_empty(), "{} failures", failures.len());
     assert_eq!(checksum_ok, n);
     // The signature and STAT/SFI0 layouts are fully derivable: no original offsets kept.
-    for k in [
-        "ISGN", "OSGN", "PCSG", "OSG5", "ISG1", "OSG1", "STAT", "SFI0",
-    ] {
+    for k in ["ISGN", "OSGN", "PCSG", "OSG5", "ISG1", "OSG1", "STAT", "SFI0"] {
         if let Some(c) = kinds.get(k) {
-            assert_eq!(
-                c.fresh_layout, c.total,
-                "{k}: fxc layout not re-derived for every chunk"
-            );
+            assert_eq!(c.fresh_layout, c.total, "{k}: fxc layout not re-derived for every chunk");
         }
     }
 }

@@ -68,12 +68,7 @@ fn exercise_chunk(fourcc: FourCc, data: &[u8]) -> bool {
             true
         }
         Err(e) => {
-            assert!(
-                e.offset() <= data.len().max(1) * 2 + 64,
-                "implausible offset {} for {}",
-                e.offset(),
-                fourcc
-            );
+            assert!(e.offset() <= data.len().max(1) * 2 + 64, "implausible offset {} for {}", e.offset(), fourcc);
             false
         }
     }
@@ -94,12 +89,7 @@ fn mutated_corpus_never_panics() {
             match Container::parse(&m) {
                 Ok(c) => {
                     let _ = c.checksum_ok();
-                    assert_eq!(
-                        c.to_bytes(),
-                        m,
-                        "{}: mutated container does not round-trip",
-                        e.id()
-                    );
+                    assert_eq!(c.to_bytes(), m, "{}: mutated container does not round-trip", e.id());
                     for ch in c.chunks() {
                         let _ = ch.decode();
                     }
@@ -120,15 +110,9 @@ fn mutated_corpus_never_panics() {
                 }
             }
             // Also every chunk decoder on every chunk's bytes (wrong kind of data).
-            for kind in [
-                FourCc::RDEF,
-                FourCc::ISGN,
-                FourCc::OSG5,
-                FourCc::ISG1,
-                FourCc::STAT,
-                FourCc::SFI0,
-                FourCc::IFCE,
-            ] {
+            for kind in
+                [FourCc::RDEF, FourCc::ISGN, FourCc::OSG5, FourCc::ISG1, FourCc::STAT, FourCc::SFI0, FourCc::IFCE]
+            {
                 chunks += 1;
                 if !exercise_chunk(kind, ch.data) {
                     chunk_errors += 1;

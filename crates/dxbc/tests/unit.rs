@@ -2,8 +2,7 @@
 
 use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
 use dxbc::{
-    checksum_bytes, compute_checksum, Builder, Container, Error, FourCc, Signature,
-    SignatureElement, SignatureFormat,
+    checksum_bytes, compute_checksum, Builder, Container, Error, FourCc, Signature, SignatureElement, SignatureFormat,
 };
 
 fn two_chunks() -> Vec<u8> {
@@ -21,10 +20,7 @@ fn builder_writes_fxc_layout() {
     assert_eq!(b.len(), 40 + 16 + 12);
     assert_eq!(&b[0..4], b"DXBC");
     assert_eq!(u32::from_le_bytes(b[20..24].try_into().unwrap()), 1);
-    assert_eq!(
-        u32::from_le_bytes(b[24..28].try_into().unwrap()) as usize,
-        b.len()
-    );
+    assert_eq!(u32::from_le_bytes(b[24..28].try_into().unwrap()) as usize, b.len());
     assert_eq!(u32::from_le_bytes(b[28..32].try_into().unwrap()), 2);
     assert_eq!(u32::from_le_bytes(b[32..36].try_into().unwrap()), 40);
     assert_eq!(u32::from_le_bytes(b[36..40].try_into().unwrap()), 56);
@@ -88,50 +84,28 @@ fn unusual_layout_round_trips() {
 fn truncated_header() {
     let b = two_chunks();
     match Container::parse(&b[..20]) {
-        Err(Error::Truncated {
-            offset: 0,
-            needed: 32,
-            available: 20,
-            ..
-        }) => {}
+        Err(Error::Truncated { offset: 0, needed: 32, available: 20, .. }) => {}
         other => panic!("{other:?}"),
     }
-    assert!(matches!(
-        Container::parse(&b[..2]),
-        Err(Error::Truncated { offset: 0, .. })
-    ));
+    assert!(matches!(Container::parse(&b[..2]), Err(Error::Truncated { offset: 0, .. })));
 }
 
 #[test]
 fn bad_magic_and_version() {
     let mut b = two_chunks();
     b[0] = b'X';
-    assert!(
-        matches!(Container::parse(&b), Err(Error::BadMagic { offset: 0, found }) if &found == b"XXBC")
-    );
+    assert!(matches!(Container::parse(&b), Err(Error::BadMagic { offset: 0, found }) if &found == b"XXBC"));
     let mut b = two_chunks();
     b[20] = 2;
     let e = Container::parse(&b).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::BadVersion {
-                offset: 20,
-                version: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::BadVersion { offset: 20, version: 2 }), "{e:?}");
 }
 
 #[test]
 fn total_size_larger_than_buffer() {
     let b = two_chunks();
     let e = Container::parse(&b[..b.len() - 1]).unwrap_err();
-    assert!(
-        matches!(e, Error::BadTotalSize { offset: 24, actual, .. } if actual == b.len() - 1),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::BadTotalSize { offset: 24, actual, .. } if actual == b.len() - 1), "{e:?}");
     assert_eq!(e.offset(), 24);
 }
 
@@ -149,17 +123,7 @@ fn chunk_offset_past_end() {
     b[36..40].copy_from_slice(&0x1000u32.to_le_bytes());
     let e = Container::parse(&b).unwrap_err();
     // The error names the table entry holding the bad offset.
-    assert!(
-        matches!(
-            e,
-            Error::OffsetOutOfBounds {
-                offset: 36,
-                target: 0x1000,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::OffsetOutOfBounds { offset: 36, target: 0x1000, .. }), "{e:?}");
     assert_eq!(e.offset(), 36);
 }
 
@@ -168,17 +132,7 @@ fn chunk_size_past_end() {
     let mut b = two_chunks();
     b[44..48].copy_from_slice(&0xffff_fff0u32.to_le_bytes());
     let e = Container::parse(&b).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::ChunkOutOfBounds {
-                offset: 40,
-                fourcc: FourCc::SHDR,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::ChunkOutOfBounds { offset: 40, fourcc: FourCc::SHDR, .. }), "{e:?}");
 }
 
 #[test]
@@ -207,11 +161,7 @@ fn element(name: &'static str, register: u32) -> SignatureElement<'static> {
 fn signature_fresh_layout_and_errors() {
     let sig = Signature {
         format: SignatureFormat::Basic,
-        elements: vec![
-            element("TEXCOORD", 0),
-            element("COLOR", 1),
-            element("TEXCOORD", 2),
-        ],
+        elements: vec![element("TEXCOORD", 0), element("COLOR", 1), element("TEXCOORD", 2)],
         raw_layout: None,
     };
     let bytes = sig.to_bytes();
@@ -227,44 +177,24 @@ fn signature_fresh_layout_and_errors() {
     let mut bad = bytes.clone();
     bad[32..36].copy_from_slice(&500u32.to_le_bytes());
     let e = Signature::parse(&bad, SignatureFormat::Basic).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::OffsetOutOfBounds {
-                offset: 32,
-                target: 500,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::OffsetOutOfBounds { offset: 32, target: 500, .. }), "{e:?}");
 
     // An element count that runs past the data.
     let mut bad = bytes.clone();
     bad[0..4].copy_from_slice(&100u32.to_le_bytes());
     let e = Signature::parse(&bad, SignatureFormat::Basic).unwrap_err();
-    assert!(
-        matches!(e, Error::OffsetOutOfBounds { offset: 4, .. }),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::OffsetOutOfBounds { offset: 4, .. }), "{e:?}");
 
     // An unterminated name.
     let mut bad = bytes[..94].to_vec();
     bad[93] = b'R';
     let e = Signature::parse(&bad, SignatureFormat::Basic).unwrap_err();
-    assert!(
-        matches!(e, Error::UnterminatedString { offset: 89 }),
-        "{e:?}"
-    );
+    assert!(matches!(e, Error::UnterminatedString { offset: 89 }), "{e:?}");
 }
 
 #[test]
 fn chunk_decode_errors_are_rebased_onto_the_container() {
-    let sig = Signature {
-        format: SignatureFormat::Basic,
-        elements: vec![element("A", 0)],
-        raw_layout: None,
-    };
+    let sig = Signature { format: SignatureFormat::Basic, elements: vec![element("A", 0)], raw_layout: None };
     let mut data = sig.to_bytes();
     data[8..12].copy_from_slice(&999u32.to_le_bytes());
     let b = Builder::new().chunk(FourCc::ISGN, data).build().unwrap();
@@ -318,16 +248,8 @@ fn fresh_rdef_serialises_and_parses_back() {
         columns: 8,
         elements: 0,
         members: vec![
-            Member {
-                name: "a",
-                offset: 0,
-                ty: float4.clone(),
-            },
-            Member {
-                name: "b",
-                offset: 16,
-                ty: float4.clone(),
-            },
+            Member { name: "a", offset: 0, ty: float4.clone() },
+            Member { name: "b", offset: 16, ty: float4.clone() },
         ],
         name: Some("S"),
         subtype: None,
@@ -347,20 +269,13 @@ fn fresh_rdef_serialises_and_parses_back() {
     };
     const DEFAULT: [u8; 16] = [0, 0, 128, 63, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
     let rdef = Rdef {
-        target: RdefTarget {
-            program_type: ProgramType::Pixel,
-            major: 5,
-            minor: 0,
-        },
+        target: RdefTarget { program_type: ProgramType::Pixel, major: 5, minor: 0 },
         flags: 0x100,
         creator: "dxref",
         rd11: Some(Rd11Header::fxc(false, 0)),
         constant_buffers: vec![ConstantBuffer {
             name: "cb",
-            variables: vec![
-                var("s", 0, st, 32, None),
-                var("c", 32, float4.clone(), 16, Some(&DEFAULT[..])),
-            ],
+            variables: vec![var("s", 0, st, 32, None), var("c", 32, float4.clone(), 16, Some(&DEFAULT[..]))],
             size: 48,
             flags: 0,
             kind: CbufferType::CBuffer,

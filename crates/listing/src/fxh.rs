@@ -48,9 +48,7 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
         rest = at + 2;
         // The identifier right before `[]`.
         let before = src[..at].trim_end();
-        let name_start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
+        let name_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
         let name = &before[name_start..];
         if name.is_empty() {
             continue;
@@ -60,10 +58,7 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
         let Some(after_eq) = after.strip_prefix('=') else {
             continue;
         };
-        let open = rest
-            + (src[rest..].len() - after.len())
-            + 1
-            + (after_eq.len() - after_eq.trim_start().len());
+        let open = rest + (src[rest..].len() - after.len()) + 1 + (after_eq.len() - after_eq.trim_start().len());
         if !src[open..].starts_with('{') {
             continue;
         }
@@ -77,30 +72,16 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
             let lead = item.len() - item.trim_start().len();
             let literal = item.trim();
             if !literal.is_empty() {
-                let value = parse_int(literal).ok_or_else(|| {
-                    err(
-                        &src,
-                        pos + lead,
-                        &format!("`{literal}` is not an integer literal"),
-                    )
-                })?;
-                let byte = u8::try_from(value).map_err(|_| {
-                    err(
-                        &src,
-                        pos + lead,
-                        &format!("`{literal}` does not fit in a byte"),
-                    )
-                })?;
+                let value = parse_int(literal)
+                    .ok_or_else(|| err(&src, pos + lead, &format!("`{literal}` is not an integer literal")))?;
+                let byte = u8::try_from(value)
+                    .map_err(|_| err(&src, pos + lead, &format!("`{literal}` does not fit in a byte")))?;
                 bytes.push(byte);
             }
             pos += item.len() + 1;
         }
         let line = src[..at].matches('\n').count() + 1;
-        out.push(Array {
-            name: name.to_string(),
-            bytes,
-            line,
-        });
+        out.push(Array { name: name.to_string(), bytes, line });
         rest = close + 1;
     }
     Ok(out)
@@ -109,36 +90,20 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
 /// Picks the array named `var`, or the only array when `var` is `None`.
 pub fn pick(text: &str, var: Option<&str>) -> Result<Array, FxhError> {
     let all = arrays(text)?;
-    let names = || {
-        all.iter()
-            .map(|a| a.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let names = || all.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
     match var {
-        Some(v) => all
-            .iter()
-            .find(|a| a.name == v)
-            .cloned()
-            .ok_or_else(|| FxhError {
-                line: 1,
-                column: 1,
-                message: format!("no array named `{v}` (the header has: {})", names()),
-            }),
+        Some(v) => all.iter().find(|a| a.name == v).cloned().ok_or_else(|| FxhError {
+            line: 1,
+            column: 1,
+            message: format!("no array named `{v}` (the header has: {})", names()),
+        }),
         None => match all.len() {
-            0 => Err(FxhError {
-                line: 1,
-                column: 1,
-                message: "no byte array (`NAME[] = { ... }`) found".into(),
-            }),
+            0 => Err(FxhError { line: 1, column: 1, message: "no byte array (`NAME[] = { ... }`) found".into() }),
             1 => Ok(all.into_iter().next().unwrap()),
             _ => Err(FxhError {
                 line: 1,
                 column: 1,
-                message: format!(
-                    "the header has several arrays ({}); choose one with --var NAME",
-                    names()
-                ),
+                message: format!("the header has several arrays ({}); choose one with --var NAME", names()),
             }),
         },
     }
@@ -147,11 +112,7 @@ pub fn pick(text: &str, var: Option<&str>) -> Result<Array, FxhError> {
 fn err(src: &str, at: usize, message: &str) -> FxhError {
     let line = src[..at].matches('\n').count() + 1;
     let column = at - src[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-    FxhError {
-        line,
-        column,
-        message: message.to_string(),
-    }
+    FxhError { line, column, message: message.to_string() }
 }
 
 fn parse_int(s: &str) -> Option<u64> {
@@ -180,10 +141,7 @@ fn strip_comments(text: &str) -> String {
     };
     while i < b.len() {
         if b[i..].starts_with(b"//") {
-            let end = b[i..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |p| i + p);
+            let end = b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p);
             blank(&mut out, i, end);
             i = end;
         } else if b[i..].starts_with(b"/*") {

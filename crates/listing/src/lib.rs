@@ -36,10 +36,7 @@ pub struct Options {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Warning {
     /// The stored checksum does not match the container's bytes.
-    BadChecksum {
-        stored: [u8; 16],
-        computed: [u8; 16],
-    },
+    BadChecksum { stored: [u8; 16], computed: [u8; 16] },
     /// The blob has a Level9 (`Aon9`) program, whose part of the listing is not printed.
     Level9PartOmitted,
 }
@@ -48,12 +45,7 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Warning::BadChecksum { stored, computed } => {
-                write!(
-                    f,
-                    "the container's checksum is wrong (stored {}, computed {})",
-                    hex(stored),
-                    hex(computed)
-                )
+                write!(f, "the container's checksum is wrong (stored {}, computed {})", hex(stored), hex(computed))
             }
             Warning::Level9PartOmitted => {
                 write!(f, "the Level9 (Shader Model 2) part of the listing is not printed yet; the SM4 part follows")
@@ -74,10 +66,7 @@ pub enum Error {
     #[error("the container has no SHDR or SHEX chunk (no SM4/SM5 program)")]
     NoProgram,
     #[error("in the {chunk} chunk's program: {error}")]
-    Program {
-        chunk: FourCc,
-        error: tpf::DecodeError,
-    },
+    Program { chunk: FourCc, error: tpf::DecodeError },
     #[error("{0}")]
     Header(#[from] header::HeaderError),
 }
@@ -99,16 +88,10 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
             computed: dxbc::checksum_bytes(container.computed_checksum()),
         });
     }
-    let style = options
-        .style
-        .unwrap_or_else(|| header::style_for(&container));
-    let chunk = container
-        .chunk_any(&[FourCc::SHEX, FourCc::SHDR])
-        .ok_or(Error::NoProgram)?;
-    let program = tpf::decode(chunk.data).map_err(|error| Error::Program {
-        chunk: chunk.fourcc,
-        error: error.rebased(chunk.data_offset()),
-    })?;
+    let style = options.style.unwrap_or_else(|| header::style_for(&container));
+    let chunk = container.chunk_any(&[FourCc::SHEX, FourCc::SHDR]).ok_or(Error::NoProgram)?;
+    let program = tpf::decode(chunk.data)
+        .map_err(|error| Error::Program { chunk: chunk.fourcc, error: error.rebased(chunk.data_offset()) })?;
 
     let mut text = String::with_capacity(chunk.data.len() * 8);
     header::write_header(&mut text, &container, style)?;
@@ -120,8 +103,6 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         .chunk(FourCc::STAT)
         .and_then(|c| dxbc::Stat::parse(c.data).ok())
         .map_or(0, |stat| stat.instruction_count);
-    text.push_str(&format!(
-        "// Approximately {slots} instruction slots used\n"
-    ));
+    text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
     Ok(Listing { text, warnings })
 }

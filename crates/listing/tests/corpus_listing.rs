@@ -13,9 +13,7 @@ use listing::{disassemble, Options};
 
 fn normalise(e: &corpus::Entry, text: &str) -> String {
     if e.trailing_ws == corpus::TrailingWs::Stripped {
-        text.lines()
-            .map(|l| format!("{}\n", l.trim_end()))
-            .collect()
+        text.lines().map(|l| format!("{}\n", l.trim_end())).collect()
     } else {
         text.to_string()
     }
@@ -42,15 +40,8 @@ fn without_command_line(text: &str) -> Option<String> {
 
 fn first_difference(got: &str, want: &str) -> String {
     let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
-    let i = (0..g.len().max(w.len()))
-        .find(|&i| g.get(i) != w.get(i))
-        .unwrap_or(0);
-    format!(
-        "line {}:\n    got:  {:?}\n    want: {:?}",
-        i + 1,
-        g.get(i),
-        w.get(i)
-    )
+    let i = (0..g.len().max(w.len())).find(|&i| g.get(i) != w.get(i)).unwrap_or(0);
+    format!("line {}:\n    got:  {:?}\n    want: {:?}", i + 1, g.get(i), w.get(i))
 }
 
 #[test]
@@ -62,23 +53,14 @@ fn corpus_listings_match_fxc() {
     let (mut level9_ok, mut level9_total) = (0, 0);
     let mut failures = Vec::new();
     for e in &entries {
-        let got = normalise(
-            e,
-            &disassemble(&e.bytes(), &Options::default()).unwrap().text,
-        );
+        let got = normalise(e, &disassemble(&e.bytes(), &Options::default()).unwrap().text);
         let want = expected(e);
         if e.is_level9() {
             level9_total += 1;
             let sm4 = e.profile.rsplit('+').next().unwrap();
-            let split = got
-                .find(&format!("\n{sm4}\n"))
-                .map(|i| i + 1)
-                .expect("SM4 version line");
+            let split = got.find(&format!("\n{sm4}\n")).map(|i| i + 1).expect("SM4 version line");
             let (head, program) = got.split_at(split);
-            if want.starts_with(head)
-                && want.ends_with(program)
-                && want.contains(&format!("\n{program}"))
-            {
+            if want.starts_with(head) && want.ends_with(program) && want.contains(&format!("\n{program}")) {
                 level9_ok += 1;
             } else {
                 failures.push(format!("{} (Level9): header or SM4 part differs", e.id()));
@@ -114,23 +96,15 @@ fn bad_checksum_still_lists_with_a_warning() {
     bytes[4] ^= 0xff; // the checksum's first byte
     let bad = disassemble(&bytes, &Options::default()).unwrap();
     assert_eq!(bad.text, good.text);
-    assert!(
-        matches!(bad.warnings[..], [listing::Warning::BadChecksum { .. }]),
-        "{:?}",
-        bad.warnings
-    );
+    assert!(matches!(bad.warnings[..], [listing::Warning::BadChecksum { .. }]), "{:?}", bad.warnings);
 }
 
 #[test]
 fn broken_programs_are_errors_with_container_offsets() {
-    let Some(entries) = corpus::dxbc_entries("broken_programs_are_errors_with_container_offsets")
-    else {
+    let Some(entries) = corpus::dxbc_entries("broken_programs_are_errors_with_container_offsets") else {
         return;
     };
-    let e = entries
-        .iter()
-        .find(|e| e.name == "gs4__CubeMap_Inst")
-        .expect("a gs_4_0 entry");
+    let e = entries.iter().find(|e| e.name == "gs4__CubeMap_Inst").expect("a gs_4_0 entry");
     let mut bytes = e.bytes();
     let c = dxbc::Container::parse(&bytes).unwrap();
     let chunk = c.chunk(dxbc::FourCc::SHDR).unwrap();

@@ -83,24 +83,14 @@ fn header_matches_fxc() {
         } else if shown < 12 {
             shown += 1;
             let (g, w): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
-            let i = (0..g.len().max(w.len()))
-                .find(|&i| g.get(i) != w.get(i))
-                .unwrap_or(0);
-            println!(
-                "FAIL {} line {}:\n  got:  {:?}\n  want: {:?}",
-                e.id(),
-                i + 1,
-                g.get(i),
-                w.get(i)
-            );
+            let i = (0..g.len().max(w.len())).find(|&i| g.get(i) != w.get(i)).unwrap_or(0);
+            println!("FAIL {} line {}:\n  got:  {:?}\n  want: {:?}", e.id(), i + 1, g.get(i), w.get(i));
         }
     }
     for (style, (p, t)) in &per_style {
         println!("{style}: {p}/{t}");
     }
-    println!(
-        "header matches: {pass}/{total} (9.29 command-line lines not derivable: {skipped_lines})"
-    );
+    println!("header matches: {pass}/{total} (9.29 command-line lines not derivable: {skipped_lines})");
     assert!(total > 0);
     assert!(pass >= 312, "only {pass}/{total} headers match");
 }
@@ -170,8 +160,7 @@ fn mutated_blobs_never_panic() {
                 if next() % 2 == 0 {
                     m[i] ^= 1 << (next() % 8);
                 } else if i + 4 <= m.len() {
-                    let w =
-                        [0u32, u32::MAX, 0x7fff_ffff, (next() % 512) as u32][(next() % 4) as usize];
+                    let w = [0u32, u32::MAX, 0x7fff_ffff, (next() % 512) as u32][(next() % 4) as usize];
                     m[i..i + 4].copy_from_slice(&w.to_le_bytes());
                 }
             }

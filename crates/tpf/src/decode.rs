@@ -31,10 +31,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
             }
         }
     }
-    Ok(Program {
-        version: decoder.version(),
-        instructions,
-    })
+    Ok(Program { version: decoder.version(), instructions })
 }
 
 /// Reads the version token of a program.
@@ -72,21 +69,9 @@ impl<'a> Decoder<'a> {
             return Err(DecodeError::at(1, E::LengthTooSmall(declared)));
         }
         if declared as usize > available {
-            return Err(DecodeError::at(
-                1,
-                E::LengthPastEnd {
-                    declared,
-                    available,
-                },
-            ));
+            return Err(DecodeError::at(1, E::LengthPastEnd { declared, available }));
         }
-        Ok(Decoder {
-            bytes,
-            version,
-            pos: 2,
-            end: declared as usize,
-            failed: false,
-        })
+        Ok(Decoder { bytes, version, pos: 2, end: declared as usize, failed: false })
     }
 
     /// The program's version token.
@@ -127,8 +112,7 @@ impl<'a> Iterator for Decoder<'a> {
     /// returned by value; [`Decoder::next_into`] avoids that copy.)
     fn next(&mut self) -> Option<Self::Item> {
         let mut ins = Instruction::placeholder();
-        self.next_into(&mut ins)
-            .map(|r| r.map(|start| (start, ins)))
+        self.next_into(&mut ins).map(|r| r.map(|start| (start, ins)))
     }
 }
 
@@ -144,19 +128,11 @@ impl<'a> Cursor<'a> {
     #[inline]
     fn read(&mut self) -> Result<u32, DecodeError> {
         if self.pos >= self.end {
-            return Err(DecodeError::at(
-                self.pos,
-                E::InstructionTruncated(self.mnemonic),
-            ));
+            return Err(DecodeError::at(self.pos, E::InstructionTruncated(self.mnemonic)));
         }
         let i = self.pos * 4;
         self.pos += 1;
-        Ok(u32::from_le_bytes([
-            self.bytes[i],
-            self.bytes[i + 1],
-            self.bytes[i + 2],
-            self.bytes[i + 3],
-        ]))
+        Ok(u32::from_le_bytes([self.bytes[i], self.bytes[i + 1], self.bytes[i + 2], self.bytes[i + 3]]))
     }
 
     #[inline]
@@ -174,10 +150,7 @@ impl<'a> Cursor<'a> {
 
     fn words(&mut self, count: usize) -> Result<Words<'a>, DecodeError> {
         if count > self.remaining() {
-            return Err(DecodeError::at(
-                self.end,
-                E::InstructionTruncated(self.mnemonic),
-            ));
+            return Err(DecodeError::at(self.end, E::InstructionTruncated(self.mnemonic)));
         }
         let w = Words::borrowed(&self.bytes[self.pos * 4..(self.pos + count) * 4]);
         self.pos += count;
@@ -187,50 +160,31 @@ impl<'a> Cursor<'a> {
 
 #[inline]
 fn token_at(bytes: &[u8], i: usize) -> u32 {
-    u32::from_le_bytes([
-        bytes[i * 4],
-        bytes[i * 4 + 1],
-        bytes[i * 4 + 2],
-        bytes[i * 4 + 3],
-    ])
+    u32::from_le_bytes([bytes[i * 4], bytes[i * 4 + 1], bytes[i * 4 + 2], bytes[i * 4 + 3]])
 }
 
 /// Decodes the instruction at token `start`; returns it and the index of the next one.
 /// Decodes the instruction at token `start` into `ins`; returns the index of the next.
-fn decode_into<'a>(
-    bytes: &'a [u8],
-    start: usize,
-    end: usize,
-    ins: &mut Instruction<'a>,
-) -> Result<usize, DecodeError> {
+fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruction<'a>) -> Result<usize, DecodeError> {
     let tok0 = token_at(bytes, start);
     let number = (tok0 & 0x7ff) as u16;
 
     if number == Opcode::CustomData as u16 {
         let remaining = end - start;
         if remaining < 2 {
-            return Err(DecodeError::at(
-                start,
-                E::CustomDataTooShort(remaining as u32),
-            ));
+            return Err(DecodeError::at(start, E::CustomDataTooShort(remaining as u32)));
         }
         let length = token_at(bytes, start + 1);
         if length < 2 {
             return Err(DecodeError::at(start + 1, E::CustomDataTooShort(length)));
         }
         if length as usize > remaining {
-            return Err(DecodeError::at(
-                start + 1,
-                E::CustomDataPastEnd { length, remaining },
-            ));
+            return Err(DecodeError::at(start + 1, E::CustomDataPastEnd { length, remaining }));
         }
         let next = start + length as usize;
         let data = Words::borrowed(&bytes[(start + 2) * 4..next * 4]);
         ins.opcode = Opcode::CustomData;
-        ins.body = Body::CustomData(CustomData {
-            class: CustomDataClass::from_raw(tok0 >> 11),
-            data,
-        });
+        ins.body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
         ins.ext.clear();
         ins.reserved = 0;
         ins.length = LengthEncoding::Inline;
@@ -238,17 +192,11 @@ fn decode_into<'a>(
         return Ok(next);
     }
 
-    let opcode =
-        Opcode::from_u16(number).ok_or_else(|| DecodeError::at(start, E::UnknownOpcode(number)))?;
+    let opcode = Opcode::from_u16(number).ok_or_else(|| DecodeError::at(start, E::UnknownOpcode(number)))?;
     let info = opcode.info();
     let mut length = (tok0 >> 24) & 0x7f;
     let mut length_enc = LengthEncoding::Inline;
-    let mut cur = Cursor {
-        bytes,
-        pos: start + 1,
-        end,
-        mnemonic: info.mnemonic,
-    };
+    let mut cur = Cursor { bytes, pos: start + 1, end, mnemonic: info.mnemonic };
     if length == 0 {
         length = cur.read()?;
         length_enc = LengthEncoding::Separate;
@@ -258,22 +206,12 @@ fn decode_into<'a>(
     }
     let remaining = end - start;
     if length as usize > remaining {
-        return Err(DecodeError::at(
-            start,
-            E::InstructionPastEnd {
-                mnemonic: info.mnemonic,
-                length,
-                remaining,
-            },
-        ));
+        return Err(DecodeError::at(start, E::InstructionPastEnd { mnemonic: info.mnemonic, length, remaining }));
     }
     let next = start + length as usize;
     cur.end = next;
     if cur.pos > cur.end {
-        return Err(DecodeError::at(
-            start,
-            E::InstructionTruncated(info.mnemonic),
-        ));
+        return Err(DecodeError::at(start, E::InstructionTruncated(info.mnemonic)));
     }
 
     ins.opcode = opcode;
@@ -299,9 +237,7 @@ fn decode_into<'a>(
             if !matches!(ins.body, Body::Op(_)) {
                 ins.body = Body::Op(Op::EMPTY);
             }
-            let Body::Op(op) = &mut ins.body else {
-                unreachable!("set above")
-            };
+            let Body::Op(op) = &mut ins.body else { unreachable!("set above") };
             op.saturate = saturate;
             op.precise = precise;
             op.control = control;
@@ -316,10 +252,7 @@ fn decode_into<'a>(
         Shape::InterfaceCall => {
             let function = cur.read()?;
             let interface = decode_operand(&mut cur)?;
-            ins.body = Body::InterfaceCall {
-                function,
-                interface,
-            };
+            ins.body = Body::InterfaceCall { function, interface };
             0
         }
         Shape::Decl(kind) => {
@@ -344,37 +277,18 @@ fn decode_controls(kind: Controls, tok0: u32) -> (bool, Mask, OpControl, u32) {
     match kind {
         Controls::Plain => (sat, precise, OpControl::None, SAT | PRECISE),
         Controls::Test => {
-            let test = if tok0 & (1 << 18) != 0 {
-                Test::NonZero
-            } else {
-                Test::Zero
-            };
+            let test = if tok0 & (1 << 18) != 0 { Test::NonZero } else { Test::Zero };
             (false, Mask::NONE, OpControl::Test(test), 1 << 18)
         }
         Controls::ResInfo => {
             let rt = ResInfoReturnType::from_raw(((tok0 >> 11) & 3) as u8);
-            (
-                sat,
-                precise,
-                OpControl::ResInfo(rt),
-                SAT | PRECISE | (3 << 11),
-            )
+            (sat, precise, OpControl::ResInfo(rt), SAT | PRECISE | (3 << 11))
         }
         Controls::ReturnType => {
             let rt = InstructionReturnType::from_raw(((tok0 >> 11) & 3) as u8);
-            (
-                sat,
-                precise,
-                OpControl::ReturnType(rt),
-                SAT | PRECISE | (3 << 11),
-            )
+            (sat, precise, OpControl::ReturnType(rt), SAT | PRECISE | (3 << 11))
         }
-        Controls::Sync => (
-            false,
-            Mask::NONE,
-            OpControl::Sync(SyncFlags(((tok0 >> 11) & 0xf) as u8)),
-            0xf << 11,
-        ),
+        Controls::Sync => (false, Mask::NONE, OpControl::Sync(SyncFlags(((tok0 >> 11) & 0xf) as u8)), 0xf << 11),
         Controls::None => (false, Mask::NONE, OpControl::None, 0),
     }
 }
@@ -398,10 +312,7 @@ fn decode_ext_opcode(t: u32) -> ExtOpcode {
             types: [0, 1, 2, 3].map(|c| ReturnType::from_raw(((t >> (6 + 4 * c)) & 0xf) as u8)),
             reserved: t & !(0x3f | (0xffff << 6) | 0x8000_0000),
         },
-        _ => ExtOpcode::Other {
-            kind,
-            raw: t & 0x7fff_ffc0,
-        },
+        _ => ExtOpcode::Other { kind, raw: t & 0x7fff_ffc0 },
     }
 }
 
@@ -501,11 +412,7 @@ fn decode_operand_into(cur: &mut Cursor<'_>, o: &mut Operand) -> Result<(), Deco
     o.components = head.components;
     o.selection = head.selection;
     o.reserved = head.reserved;
-    o.ext = if t & 0x8000_0000 != 0 {
-        Some(decode_ext_operand(cur)?)
-    } else {
-        None
-    };
+    o.ext = if t & 0x8000_0000 != 0 { Some(decode_ext_operand(cur)?) } else { None };
     o.indices.clear();
     for d in 0..head.dims as usize {
         let at = cur.pos;
@@ -547,11 +454,7 @@ fn decode_rel(cur: &mut Cursor<'_>) -> Result<RelOperand, DecodeError> {
     {
         return Err(DecodeError::at(at, E::BadRelativeOperand));
     }
-    let ext = if t & 0x8000_0000 != 0 {
-        Some(decode_ext_operand(cur)?)
-    } else {
-        None
-    };
+    let ext = if t & 0x8000_0000 != 0 { Some(decode_ext_operand(cur)?) } else { None };
     let mut index = [0u32; 3];
     for slot in index.iter_mut().take(head.dims as usize) {
         *slot = cur.read()?;
@@ -587,11 +490,7 @@ fn uav_flags(tok0: u32) -> UavFlags {
 }
 
 /// Decodes a declaration; returns it with the mask of opcode-token bits it used.
-fn decode_decl<'a>(
-    kind: DeclKind,
-    tok0: u32,
-    cur: &mut Cursor<'a>,
-) -> Result<(Decl<'a>, u32), DecodeError> {
+fn decode_decl<'a>(kind: DeclKind, tok0: u32, cur: &mut Cursor<'a>) -> Result<(Decl<'a>, u32), DecodeError> {
     let bits = |shift: u32, width: u32| (tok0 >> shift) & ((1 << width) - 1);
     let field = |shift: u32, width: u32| ((1u32 << width) - 1) << shift;
     const UAV_FLAGS: u32 = (1 << 16) | (1 << 17);
@@ -616,68 +515,33 @@ fn decode_decl<'a>(
             let size = cur.read_opt()?;
             let space = cur.read_opt()?;
             (
-                Decl::ConstantBuffer {
-                    operand,
-                    access: CbAccessPattern::from_raw(bits(11, 1) as u8),
-                    size,
-                    space,
-                },
+                Decl::ConstantBuffer { operand, access: CbAccessPattern::from_raw(bits(11, 1) as u8), size, space },
                 field(11, 1),
             )
         }
         DeclKind::Sampler => {
             let operand = decode_operand(cur)?;
             let space = cur.read_opt()?;
-            (
-                Decl::Sampler {
-                    operand,
-                    mode: SamplerMode::from_raw(bits(11, 4) as u8),
-                    space,
-                },
-                field(11, 4),
-            )
+            (Decl::Sampler { operand, mode: SamplerMode::from_raw(bits(11, 4) as u8), space }, field(11, 4))
         }
         DeclKind::IndexRange => {
             let operand = decode_operand(cur)?;
-            (
-                Decl::IndexRange {
-                    operand,
-                    count: cur.read()?,
-                },
-                0,
-            )
+            (Decl::IndexRange { operand, count: cur.read()? }, 0)
         }
-        DeclKind::OutputTopology => (
-            Decl::OutputTopology(PrimitiveTopology::from_raw(bits(11, 7) as u8)),
-            field(11, 7),
-        ),
-        DeclKind::InputPrimitive => (
-            Decl::InputPrimitive(Primitive::from_raw(bits(11, 6) as u8)),
-            field(11, 6),
-        ),
+        DeclKind::OutputTopology => {
+            (Decl::OutputTopology(PrimitiveTopology::from_raw(bits(11, 7) as u8)), field(11, 7))
+        }
+        DeclKind::InputPrimitive => (Decl::InputPrimitive(Primitive::from_raw(bits(11, 6) as u8)), field(11, 6)),
         DeclKind::MaxOutputVertexCount => (Decl::MaxOutputVertexCount(cur.read()?), 0),
         DeclKind::Register => (Decl::Register(decode_operand(cur)?), 0),
         DeclKind::RegisterName => {
             let operand = decode_operand(cur)?;
             let (name, reserved) = decode_name(cur.read()?);
-            (
-                Decl::RegisterName {
-                    operand,
-                    name,
-                    reserved,
-                },
-                0,
-            )
+            (Decl::RegisterName { operand, name, reserved }, 0)
         }
         DeclKind::InputPs => {
             let operand = decode_operand(cur)?;
-            (
-                Decl::InputPs {
-                    interpolation: InterpolationMode::from_raw(bits(11, 4) as u8),
-                    operand,
-                },
-                field(11, 4),
-            )
+            (Decl::InputPs { interpolation: InterpolationMode::from_raw(bits(11, 4) as u8), operand }, field(11, 4))
         }
         DeclKind::InputPsName => {
             let operand = decode_operand(cur)?;
@@ -697,31 +561,15 @@ fn decode_decl<'a>(
             let register = cur.read()?;
             let count = cur.read()?;
             let components = cur.read()?;
-            (
-                Decl::IndexableTemp {
-                    register,
-                    count,
-                    components,
-                },
-                0,
-            )
+            (Decl::IndexableTemp { register, count, components }, 0)
         }
-        DeclKind::GlobalFlags => (
-            Decl::GlobalFlags(GlobalFlags(tok0 & 0x00ff_f800)),
-            0x00ff_f800,
-        ),
+        DeclKind::GlobalFlags => (Decl::GlobalFlags(GlobalFlags(tok0 & 0x00ff_f800)), 0x00ff_f800),
         DeclKind::Stream => (Decl::Stream(decode_operand(cur)?), 0),
         DeclKind::FunctionBody => (Decl::FunctionBody(cur.read()?), 0),
         DeclKind::FunctionTable => {
             let id = cur.read()?;
             let count = cur.read()? as usize;
-            (
-                Decl::FunctionTable {
-                    id,
-                    bodies: cur.words(count)?,
-                },
-                0,
-            )
+            (Decl::FunctionTable { id, bodies: cur.words(count)? }, 0)
         }
         DeclKind::Interface => {
             let id = cur.read()?;
@@ -740,24 +588,16 @@ fn decode_decl<'a>(
             )
         }
         DeclKind::ControlPointCount => (Decl::ControlPointCount(bits(11, 6) as u8), field(11, 6)),
-        DeclKind::TessDomain => (
-            Decl::TessDomain(TessDomain::from_raw(bits(11, 2) as u8)),
-            field(11, 2),
-        ),
-        DeclKind::TessPartitioning => (
-            Decl::TessPartitioning(TessPartitioning::from_raw(bits(11, 3) as u8)),
-            field(11, 3),
-        ),
-        DeclKind::TessOutputPrimitive => (
-            Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(bits(11, 3) as u8)),
-            field(11, 3),
-        ),
+        DeclKind::TessDomain => (Decl::TessDomain(TessDomain::from_raw(bits(11, 2) as u8)), field(11, 2)),
+        DeclKind::TessPartitioning => {
+            (Decl::TessPartitioning(TessPartitioning::from_raw(bits(11, 3) as u8)), field(11, 3))
+        }
+        DeclKind::TessOutputPrimitive => {
+            (Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(bits(11, 3) as u8)), field(11, 3))
+        }
         DeclKind::HsMaxTessFactor => (Decl::HsMaxTessFactor(cur.read()?), 0),
         DeclKind::PhaseInstanceCount => (Decl::PhaseInstanceCount(cur.read()?), 0),
-        DeclKind::ThreadGroup => (
-            Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]),
-            0,
-        ),
+        DeclKind::ThreadGroup => (Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]), 0),
         DeclKind::UavTyped => {
             let operand = decode_operand(cur)?;
             let return_type = decode_return_types(cur.read()?);
@@ -780,72 +620,31 @@ fn decode_decl<'a>(
             let space = cur.read_opt()?;
             let mut flags = uav_flags(tok0);
             flags.order_preserving_counter = false;
-            (
-                Decl::UavRaw {
-                    operand,
-                    flags,
-                    space,
-                },
-                UAV_FLAGS,
-            )
+            (Decl::UavRaw { operand, flags, space }, UAV_FLAGS)
         }
         DeclKind::UavStructured => {
             let operand = decode_operand(cur)?;
             let stride = cur.read()?;
             let space = cur.read_opt()?;
-            (
-                Decl::UavStructured {
-                    operand,
-                    flags: uav_flags(tok0),
-                    stride,
-                    space,
-                },
-                UAV_FLAGS | (1 << 23),
-            )
+            (Decl::UavStructured { operand, flags: uav_flags(tok0), stride, space }, UAV_FLAGS | (1 << 23))
         }
         DeclKind::TgsmRaw => {
             let operand = decode_operand(cur)?;
-            (
-                Decl::TgsmRaw {
-                    operand,
-                    byte_count: cur.read()?,
-                },
-                0,
-            )
+            (Decl::TgsmRaw { operand, byte_count: cur.read()? }, 0)
         }
         DeclKind::TgsmStructured => {
             let operand = decode_operand(cur)?;
             let stride = cur.read()?;
-            (
-                Decl::TgsmStructured {
-                    operand,
-                    stride,
-                    count: cur.read()?,
-                },
-                0,
-            )
+            (Decl::TgsmStructured { operand, stride, count: cur.read()? }, 0)
         }
         DeclKind::ResourceRaw => {
             let operand = decode_operand(cur)?;
-            (
-                Decl::ResourceRaw {
-                    operand,
-                    space: cur.read_opt()?,
-                },
-                0,
-            )
+            (Decl::ResourceRaw { operand, space: cur.read_opt()? }, 0)
         }
         DeclKind::ResourceStructured => {
             let operand = decode_operand(cur)?;
             let stride = cur.read()?;
-            (
-                Decl::ResourceStructured {
-                    operand,
-                    stride,
-                    space: cur.read_opt()?,
-                },
-                0,
-            )
+            (Decl::ResourceStructured { operand, stride, space: cur.read_opt()? }, 0)
         }
         DeclKind::GsInstanceCount => (Decl::GsInstanceCount(cur.read()?), 0),
     })

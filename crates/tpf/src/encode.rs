@@ -23,24 +23,14 @@ pub fn encode(program: &Program<'_>) -> Result<Vec<u8>, EncodeError> {
 
 /// The version token.
 pub fn encode_version(v: Version) -> u32 {
-    ((v.ty.raw() as u32) << 16)
-        | ((v.reserved as u32) << 8)
-        | (((v.major & 0xf) as u32) << 4)
-        | (v.minor & 0xf) as u32
+    ((v.ty.raw() as u32) << 16) | ((v.reserved as u32) << 8) | (((v.major & 0xf) as u32) << 4) | (v.minor & 0xf) as u32
 }
 
 /// Appends one instruction's tokens to `out`. `index` is only used in errors.
-pub fn encode_instruction(
-    ins: &Instruction<'_>,
-    index: usize,
-    out: &mut Vec<u32>,
-) -> Result<(), EncodeError> {
+pub fn encode_instruction(ins: &Instruction<'_>, index: usize, out: &mut Vec<u32>) -> Result<(), EncodeError> {
     let start = out.len();
     let info = ins.opcode.info();
-    let mismatch = || EncodeError::BodyMismatch {
-        index,
-        mnemonic: info.mnemonic,
-    };
+    let mismatch = || EncodeError::BodyMismatch { index, mnemonic: info.mnemonic };
 
     if let Body::CustomData(c) = &ins.body {
         if ins.opcode != Opcode::CustomData {
@@ -57,11 +47,7 @@ pub fn encode_instruction(
         out.push(0);
     }
     for (i, e) in ins.ext.iter().enumerate() {
-        let more = if i + 1 < ins.ext.len() {
-            0x8000_0000
-        } else {
-            0
-        };
+        let more = if i + 1 < ins.ext.len() { 0x8000_0000 } else { 0 };
         out.push(encode_ext_opcode(e) | more);
     }
 
@@ -80,13 +66,7 @@ pub fn encode_instruction(
             }
             encode_controls(info.controls, op)
         }
-        (
-            Body::InterfaceCall {
-                function,
-                interface,
-            },
-            Shape::InterfaceCall,
-        ) => {
+        (Body::InterfaceCall { function, interface }, Shape::InterfaceCall) => {
             out.push(*function);
             encode_operand(interface, out);
             0
@@ -104,11 +84,7 @@ pub fn encode_instruction(
     match ins.length {
         LengthEncoding::Inline => {
             if length > 127 {
-                return Err(EncodeError::InstructionTooLong {
-                    index,
-                    mnemonic: info.mnemonic,
-                    length,
-                });
+                return Err(EncodeError::InstructionTooLong { index, mnemonic: info.mnemonic, length });
             }
             tok0 |= (length as u32) << 24;
         }
@@ -144,11 +120,7 @@ fn encode_ext_opcode(e: &ExtOpcode) -> u32 {
                 | o(offsets[2], 17)
                 | reserved
         }
-        ExtOpcode::ResourceDim {
-            dim,
-            stride,
-            reserved,
-        } => {
+        ExtOpcode::ResourceDim { dim, stride, reserved } => {
             ExtendedOpcodeKind::ResourceDim.raw() as u32
                 | ((dim.raw() as u32 & 0x1f) << 6)
                 | ((stride as u32 & 0xfff) << 11)
@@ -183,10 +155,7 @@ fn encode_head(
         t |= match selection {
             Selection::Mask(m) => (m.0 as u32 & 0xf) << 4,
             Selection::Swizzle(s) => {
-                (1 << 2)
-                    | s.iter()
-                        .enumerate()
-                        .fold(0, |acc, (c, &v)| acc | ((v as u32 & 3) << (4 + 2 * c)))
+                (1 << 2) | s.iter().enumerate().fold(0, |acc, (c, &v)| acc | ((v as u32 & 3) << (4 + 2 * c)))
             }
             Selection::Select1(c) => (2 << 2) | ((c as u32 & 3) << 4),
             Selection::Mode3 | Selection::None => 3 << 2,
@@ -225,14 +194,7 @@ pub fn encode_operand(o: &Operand, out: &mut Vec<u32>) {
             Index::Imm64Relative(..) => 4,
         };
     }
-    out.push(encode_head(
-        o.ty,
-        o.components,
-        o.selection,
-        &reprs[..o.indices.len()],
-        o.ext.is_some(),
-        o.reserved,
-    ));
+    out.push(encode_head(o.ty, o.components, o.selection, &reprs[..o.indices.len()], o.ext.is_some(), o.reserved));
     if let Some(e) = &o.ext {
         out.push(encode_ext_operand(e));
     }
@@ -256,14 +218,7 @@ pub fn encode_operand(o: &Operand, out: &mut Vec<u32>) {
 
 fn encode_rel(r: &RelOperand, out: &mut Vec<u32>) {
     let dims = r.dims.min(3) as usize;
-    out.push(encode_head(
-        r.ty,
-        r.components,
-        r.selection,
-        &[0, 0, 0][..dims],
-        r.ext.is_some(),
-        r.reserved,
-    ));
+    out.push(encode_head(r.ty, r.components, r.selection, &[0, 0, 0][..dims], r.ext.is_some(), r.reserved));
     if let Some(e) = &r.ext {
         out.push(encode_ext_operand(e));
     }
@@ -274,9 +229,7 @@ fn return_types(rt: &ReturnTypes) -> u32 {
     rt.types
         .iter()
         .enumerate()
-        .fold((rt.reserved as u32) << 16, |acc, (c, t)| {
-            acc | ((t.raw() as u32 & 0xf) << (4 * c))
-        })
+        .fold((rt.reserved as u32) << 16, |acc, (c, t)| acc | ((t.raw() as u32 & 0xf) << (4 * c)))
 }
 
 fn uav_bits(f: &UavFlags) -> u32 {
@@ -289,34 +242,19 @@ fn uav_bits(f: &UavFlags) -> u32 {
 fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
     let name = |n: SystemName, reserved: u16| n.raw() as u32 | ((reserved as u32) << 16);
     match d {
-        Decl::Resource {
-            operand,
-            dim,
-            sample_count,
-            return_type,
-            space,
-        } => {
+        Decl::Resource { operand, dim, sample_count, return_type, space } => {
             encode_operand(operand, out);
             out.push(return_types(return_type));
             out.extend(*space);
             ((dim.raw() as u32 & 0x1f) << 11) | ((*sample_count as u32 & 0x7f) << 16)
         }
-        Decl::ConstantBuffer {
-            operand,
-            access,
-            size,
-            space,
-        } => {
+        Decl::ConstantBuffer { operand, access, size, space } => {
             encode_operand(operand, out);
             out.extend(*size);
             out.extend(*space);
             (access.raw() as u32 & 1) << 11
         }
-        Decl::Sampler {
-            operand,
-            mode,
-            space,
-        } => {
+        Decl::Sampler { operand, mode, space } => {
             encode_operand(operand, out);
             out.extend(*space);
             (mode.raw() as u32 & 0xf) << 11
@@ -340,37 +278,21 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             encode_operand(operand, out);
             0
         }
-        Decl::RegisterName {
-            operand,
-            name: n,
-            reserved,
-        } => {
+        Decl::RegisterName { operand, name: n, reserved } => {
             encode_operand(operand, out);
             out.push(name(*n, *reserved));
             0
         }
-        Decl::InputPs {
-            interpolation,
-            operand,
-        } => {
+        Decl::InputPs { interpolation, operand } => {
             encode_operand(operand, out);
             (interpolation.raw() as u32 & 0xf) << 11
         }
-        Decl::InputPsName {
-            interpolation,
-            operand,
-            name: n,
-            reserved,
-        } => {
+        Decl::InputPsName { interpolation, operand, name: n, reserved } => {
             encode_operand(operand, out);
             out.push(name(*n, *reserved));
             (interpolation.raw() as u32 & 0xf) << 11
         }
-        Decl::IndexableTemp {
-            register,
-            count,
-            components,
-        } => {
+        Decl::IndexableTemp { register, count, components } => {
             out.extend([*register, *count, *components]);
             0
         }
@@ -380,18 +302,8 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             out.extend(bodies.iter());
             0
         }
-        Decl::Interface {
-            dynamic,
-            id,
-            table_length,
-            array_length,
-            tables,
-        } => {
-            out.extend([
-                *id,
-                *table_length,
-                (tables.len() as u32 & 0xffff) | ((*array_length as u32) << 16),
-            ]);
+        Decl::Interface { dynamic, id, table_length, array_length, tables } => {
+            out.extend([*id, *table_length, (tables.len() as u32 & 0xffff) | ((*array_length as u32) << 16)]);
             out.extend(tables.iter());
             (*dynamic as u32) << 11
         }
@@ -403,51 +315,29 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             out.extend_from_slice(xyz);
             0
         }
-        Decl::UavTyped {
-            operand,
-            dim,
-            flags,
-            return_type,
-            space,
-        } => {
+        Decl::UavTyped { operand, dim, flags, return_type, space } => {
             encode_operand(operand, out);
             out.push(return_types(return_type));
             out.extend(*space);
             ((dim.raw() as u32 & 0x1f) << 11) | uav_bits(flags)
         }
-        Decl::UavRaw {
-            operand,
-            flags,
-            space,
-        } => {
+        Decl::UavRaw { operand, flags, space } => {
             encode_operand(operand, out);
             out.extend(*space);
             uav_bits(flags)
         }
-        Decl::UavStructured {
-            operand,
-            flags,
-            stride,
-            space,
-        } => {
+        Decl::UavStructured { operand, flags, stride, space } => {
             encode_operand(operand, out);
             out.push(*stride);
             out.extend(*space);
             uav_bits(flags)
         }
-        Decl::TgsmRaw {
-            operand,
-            byte_count,
-        } => {
+        Decl::TgsmRaw { operand, byte_count } => {
             encode_operand(operand, out);
             out.push(*byte_count);
             0
         }
-        Decl::TgsmStructured {
-            operand,
-            stride,
-            count,
-        } => {
+        Decl::TgsmStructured { operand, stride, count } => {
             encode_operand(operand, out);
             out.extend([*stride, *count]);
             0
@@ -457,11 +347,7 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             out.extend(*space);
             0
         }
-        Decl::ResourceStructured {
-            operand,
-            stride,
-            space,
-        } => {
+        Decl::ResourceStructured { operand, stride, space } => {
             encode_operand(operand, out);
             out.push(*stride);
             out.extend(*space);

@@ -14,11 +14,7 @@ pub struct DecodeError {
 
 impl DecodeError {
     pub(crate) fn at(token: usize, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError {
-            offset: token * 4,
-            token,
-            kind,
-        }
+        DecodeError { offset: token * 4, token, kind }
     }
 
     /// The same error with `base` added to its byte offset (for a program found at
@@ -45,11 +41,7 @@ pub enum DecodeErrorKind {
     #[error("instruction `{0}` has length 0")]
     ZeroLength(&'static str),
     #[error("instruction `{mnemonic}` of {length} tokens runs past the end of the program ({remaining} tokens left)")]
-    InstructionPastEnd {
-        mnemonic: &'static str,
-        length: u32,
-        remaining: usize,
-    },
+    InstructionPastEnd { mnemonic: &'static str, length: u32, remaining: usize },
     #[error("custom-data block of {length} tokens runs past the end of the program ({remaining} tokens left)")]
     CustomDataPastEnd { length: u32, remaining: usize },
     #[error("custom-data block length {0} is less than 2")]
@@ -70,25 +62,11 @@ pub enum DecodeErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EncodeError {
     #[error("instruction {index} (`{mnemonic}`) is {length} tokens long; an inline length holds at most 127")]
-    InstructionTooLong {
-        index: usize,
-        mnemonic: &'static str,
-        length: usize,
-    },
-    #[error(
-        "instruction {index} (`{mnemonic}`) has {found} operands; its table row has {expected}"
-    )]
-    OperandCount {
-        index: usize,
-        mnemonic: &'static str,
-        found: usize,
-        expected: usize,
-    },
+    InstructionTooLong { index: usize, mnemonic: &'static str, length: usize },
+    #[error("instruction {index} (`{mnemonic}`) has {found} operands; its table row has {expected}")]
+    OperandCount { index: usize, mnemonic: &'static str, found: usize, expected: usize },
     #[error("instruction {index} (`{mnemonic}`) has a body of the wrong kind for its opcode")]
-    BodyMismatch {
-        index: usize,
-        mnemonic: &'static str,
-    },
+    BodyMismatch { index: usize, mnemonic: &'static str },
     #[error("the program is longer than 2^32 tokens")]
     ProgramTooLong,
 }

@@ -29,12 +29,7 @@ pub struct Version {
 
 impl Version {
     pub fn new(ty: ProgramType, major: u8, minor: u8) -> Version {
-        Version {
-            ty,
-            major,
-            minor,
-            reserved: 0,
-        }
+        Version { ty, major, minor, reserved: 0 }
     }
     /// True for Shader Model 5.1 and later (register ranges and spaces).
     pub fn is_sm51(&self) -> bool {
@@ -170,12 +165,7 @@ impl Operand {
     };
 
     /// A register operand with immediate indices and no selection (e.g. `vPrim`).
-    pub fn new(
-        ty: OperandType,
-        components: ComponentCount,
-        selection: Selection,
-        indices: &[u32],
-    ) -> Operand {
+    pub fn new(ty: OperandType, components: ComponentCount, selection: Selection, indices: &[u32]) -> Operand {
         Operand {
             ty,
             components,
@@ -240,16 +230,9 @@ pub enum ExtOpcode {
     /// Immediate texel offsets `(u,v,w)` of sample/load instructions (`_aoffimmi`).
     SampleControls { offsets: [i8; 3], reserved: u32 },
     /// The resource dimension (and structure stride) the instruction reads.
-    ResourceDim {
-        dim: ResourceDimension,
-        stride: u16,
-        reserved: u32,
-    },
+    ResourceDim { dim: ResourceDimension, stride: u16, reserved: u32 },
     /// The return type of the resource the instruction reads.
-    ReturnType {
-        types: [ReturnType; 4],
-        reserved: u32,
-    },
+    ReturnType { types: [ReturnType; 4], reserved: u32 },
     /// Any other kind (`Empty`, or undefined), bits 30:0 as read.
     Other { kind: ExtendedOpcodeKind, raw: u32 },
 }
@@ -282,12 +265,8 @@ pub struct Op {
 
 impl Op {
     /// No modifiers, no operands.
-    pub const EMPTY: Op = Op {
-        saturate: false,
-        precise: Mask::NONE,
-        control: OpControl::None,
-        operands: ArrayVec::new_const(),
-    };
+    pub const EMPTY: Op =
+        Op { saturate: false, precise: Mask::NONE, control: OpControl::None, operands: ArrayVec::new_const() };
 }
 
 /// A declaration.

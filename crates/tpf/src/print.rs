@@ -34,11 +34,7 @@ const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Printer {
     pub fn new(version: Version, style: Style) -> Printer {
-        Printer {
-            version,
-            style,
-            depth: 0,
-        }
+        Printer { version, style, depth: 0 }
     }
 
     /// `vs_5_0` and a newline.
@@ -53,9 +49,7 @@ impl Printer {
         // Indentation: the block closers and `else` are printed one level out.
         use crate::table::Flow;
         match info.flow {
-            Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => {
-                self.depth = self.depth.saturating_sub(1)
-            }
+            Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => self.depth = self.depth.saturating_sub(1),
             _ => {}
         }
         for _ in 0..self.depth {
@@ -63,10 +57,7 @@ impl Printer {
         }
         match &ins.body {
             Body::Op(op) => self.op(ins, op, out),
-            Body::InterfaceCall {
-                function,
-                interface,
-            } => {
+            Body::InterfaceCall { function, interface } => {
                 out.push_str("fcall ");
                 self.operand(interface, Ty::R, None, false, out);
                 let _ = write!(out, "[{function}]");
@@ -137,11 +128,7 @@ impl Printer {
         out.push_str(info.mnemonic);
         if let OpControl::Test(t) = op.control {
             // fxc leaves out the test of a condition that is an immediate.
-            if op
-                .operands
-                .first()
-                .is_none_or(|o| o.ty != OperandType::Immediate32)
-            {
+            if op.operands.first().is_none_or(|o| o.ty != OperandType::Immediate32) {
                 out.push_str(t.suffix());
             }
         }
@@ -181,11 +168,7 @@ impl Printer {
             return; // the one operand-less instruction fxc prints without a trailing space
         }
         out.push(' ');
-        let dst_precision = op
-            .operands
-            .first()
-            .filter(|_| !info.dst.is_empty())
-            .map(|o| o.min_precision());
+        let dst_precision = op.operands.first().filter(|_| !info.dst.is_empty()).map(|o| o.min_precision());
         let ndst = info.dst.len();
         for (i, operand) in op.operands.iter().enumerate() {
             if i > 0 {
@@ -203,14 +186,7 @@ impl Printer {
 
     /// Prints an operand. `dst_precision` is the precision of the instruction's
     /// destination (for a source's `{a as b}` note); `is_dst` marks destinations.
-    pub fn operand(
-        &self,
-        o: &Operand,
-        ty: Ty,
-        dst_precision: Option<MinPrecision>,
-        is_dst: bool,
-        out: &mut String,
-    ) {
+    pub fn operand(&self, o: &Operand, ty: Ty, dst_precision: Option<MinPrecision>, is_dst: bool, out: &mut String) {
         let modifier = o.modifier();
         match modifier {
             Modifier::Neg => out.push('-'),
@@ -291,9 +267,7 @@ impl Printer {
         let name = register_prefix(ty, self.is_sm51());
         out.push_str(name);
         let inline_first = match ty {
-            OperandType::Input
-            | OperandType::InputControlPoint
-            | OperandType::OutputControlPoint => indices.len() == 1,
+            OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => indices.len() == 1,
             OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,
             _ => true,
         };
@@ -344,10 +318,7 @@ impl Printer {
     }
 
     fn rel(&self, r: &RelOperand, out: &mut String) {
-        let indices: ArrayIdx = r.index[..r.dims as usize]
-            .iter()
-            .map(|&i| Index::Imm32(i))
-            .collect();
+        let indices: ArrayIdx = r.index[..r.dims as usize].iter().map(|&i| Index::Imm32(i)).collect();
         self.register(r.ty, &indices, out);
         self.selection(r.selection, out);
     }
@@ -369,12 +340,7 @@ impl Printer {
                     }
                 }
             }
-            Decl::ConstantBuffer {
-                operand,
-                access,
-                size,
-                space,
-            } => {
+            Decl::ConstantBuffer { operand, access, size, space } => {
                 out.push_str("dcl_constantbuffer ");
                 let upper = sm51 || !self.style.older_than(10, 0);
                 out.push_str(if upper { "CB" } else { "cb" });
@@ -389,32 +355,15 @@ impl Printer {
                 let _ = write!(out, ", {}", access.listing_name().unwrap_or("unknown"));
                 self.space(*space, out);
             }
-            Decl::Sampler {
-                operand,
-                mode,
-                space,
-            } => {
+            Decl::Sampler { operand, mode, space } => {
                 out.push_str("dcl_sampler ");
                 self.decl_register(operand, out);
                 let _ = write!(out, ", {}", mode.listing_name().unwrap_or("mode_unknown"));
                 self.space(*space, out);
             }
-            Decl::Resource {
-                operand,
-                dim,
-                sample_count,
-                return_type,
-                space,
-            } => {
-                let _ = write!(
-                    out,
-                    "dcl_resource_{}",
-                    dim.listing_name().unwrap_or("unknown")
-                );
-                if matches!(
-                    dim,
-                    ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray
-                ) {
+            Decl::Resource { operand, dim, sample_count, return_type, space } => {
+                let _ = write!(out, "dcl_resource_{}", dim.listing_name().unwrap_or("unknown"));
+                if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
                     let _ = write!(out, "({sample_count})");
                 }
                 out.push(' ');
@@ -428,28 +377,14 @@ impl Printer {
                 self.decl_register(operand, out);
                 self.space(*space, out);
             }
-            Decl::ResourceStructured {
-                operand,
-                stride,
-                space,
-            } => {
+            Decl::ResourceStructured { operand, stride, space } => {
                 out.push_str("dcl_resource_structured ");
                 self.decl_register(operand, out);
                 let _ = write!(out, ", {stride} ");
                 self.space(*space, out);
             }
-            Decl::UavTyped {
-                operand,
-                dim,
-                flags,
-                return_type,
-                space,
-            } => {
-                let _ = write!(
-                    out,
-                    "dcl_uav_typed_{}",
-                    dim.listing_name().unwrap_or("unknown")
-                );
+            Decl::UavTyped { operand, dim, flags, return_type, space } => {
+                let _ = write!(out, "dcl_uav_typed_{}", dim.listing_name().unwrap_or("unknown"));
                 push_uav_flags(flags, out);
                 out.push(' ');
                 push_return_types(return_type, out);
@@ -457,23 +392,14 @@ impl Printer {
                 self.decl_register(operand, out);
                 self.space(*space, out);
             }
-            Decl::UavRaw {
-                operand,
-                flags,
-                space,
-            } => {
+            Decl::UavRaw { operand, flags, space } => {
                 out.push_str("dcl_uav_raw");
                 push_uav_flags(flags, out);
                 out.push(' ');
                 self.decl_register(operand, out);
                 self.space(*space, out);
             }
-            Decl::UavStructured {
-                operand,
-                flags,
-                stride,
-                space,
-            } => {
+            Decl::UavStructured { operand, flags, stride, space } => {
                 out.push_str("dcl_uav_structured");
                 push_uav_flags(flags, out);
                 out.push(' ');
@@ -481,19 +407,12 @@ impl Printer {
                 let _ = write!(out, ", {stride}");
                 self.space(*space, out);
             }
-            Decl::TgsmRaw {
-                operand,
-                byte_count,
-            } => {
+            Decl::TgsmRaw { operand, byte_count } => {
                 out.push_str("dcl_tgsm_raw ");
                 self.decl_register(operand, out);
                 let _ = write!(out, ", {byte_count}");
             }
-            Decl::TgsmStructured {
-                operand,
-                stride,
-                count,
-            } => {
+            Decl::TgsmStructured { operand, stride, count } => {
                 out.push_str("dcl_tgsm_structured ");
                 self.decl_register(operand, out);
                 let _ = write!(out, ", {stride}, {count}");
@@ -504,18 +423,10 @@ impl Printer {
                 let _ = write!(out, " {count}");
             }
             Decl::OutputTopology(t) => {
-                let _ = write!(
-                    out,
-                    "dcl_outputtopology {} ",
-                    t.listing_name().unwrap_or("unknown")
-                );
+                let _ = write!(out, "dcl_outputtopology {} ", t.listing_name().unwrap_or("unknown"));
             }
             Decl::InputPrimitive(p) => {
-                let _ = write!(
-                    out,
-                    "dcl_inputprimitive {} ",
-                    p.listing_name().unwrap_or("unknown")
-                );
+                let _ = write!(out, "dcl_inputprimitive {} ", p.listing_name().unwrap_or("unknown"));
             }
             Decl::MaxOutputVertexCount(n) => {
                 let _ = write!(out, "dcl_maxout {n}");
@@ -531,20 +442,12 @@ impl Printer {
                 self.operand(operand, Ty::R, None, true, out);
                 let _ = write!(out, ", {}", system_name(*name));
             }
-            Decl::InputPs {
-                interpolation,
-                operand,
-            } => {
+            Decl::InputPs { interpolation, operand } => {
                 out.push_str("dcl_input_ps ");
                 push_interpolation(*interpolation, out);
                 self.operand(operand, Ty::R, None, true, out);
             }
-            Decl::InputPsName {
-                interpolation,
-                operand,
-                name,
-                ..
-            } => {
+            Decl::InputPsName { interpolation, operand, name, .. } => {
                 out.push_str(info.mnemonic);
                 out.push(' ');
                 // fxc prints the interpolation mode of system-interpreted inputs only.
@@ -557,11 +460,7 @@ impl Printer {
             Decl::Temps(n) => {
                 let _ = write!(out, "dcl_temps {n}");
             }
-            Decl::IndexableTemp {
-                register,
-                count,
-                components,
-            } => {
+            Decl::IndexableTemp { register, count, components } => {
                 let _ = write!(out, "dcl_indexableTemp x{register}[{count}], {components}");
             }
             Decl::FunctionBody(n) => {
@@ -577,13 +476,7 @@ impl Printer {
                 }
                 out.push('}');
             }
-            Decl::Interface {
-                dynamic,
-                id,
-                table_length,
-                array_length,
-                tables,
-            } => {
+            Decl::Interface { dynamic, id, table_length, array_length, tables } => {
                 out.push_str("dcl_interface");
                 if *dynamic {
                     out.push_str("_dynamicindexed");
@@ -601,25 +494,15 @@ impl Printer {
                 let _ = write!(out, "{} {n}", info.mnemonic);
             }
             Decl::TessDomain(v) => {
-                let _ = write!(
-                    out,
-                    "dcl_tessellator_domain {}",
-                    v.listing_name().unwrap_or("domain_unknown")
-                );
+                let _ = write!(out, "dcl_tessellator_domain {}", v.listing_name().unwrap_or("domain_unknown"));
             }
             Decl::TessPartitioning(v) => {
-                let _ = write!(
-                    out,
-                    "dcl_tessellator_partitioning {}",
-                    v.listing_name().unwrap_or("partitioning_unknown")
-                );
+                let _ =
+                    write!(out, "dcl_tessellator_partitioning {}", v.listing_name().unwrap_or("partitioning_unknown"));
             }
             Decl::TessOutputPrimitive(v) => {
-                let _ = write!(
-                    out,
-                    "dcl_tessellator_output_primitive {}",
-                    v.listing_name().unwrap_or("output_unknown")
-                );
+                let _ =
+                    write!(out, "dcl_tessellator_output_primitive {}", v.listing_name().unwrap_or("output_unknown"));
             }
             Decl::HsMaxTessFactor(bits) => {
                 out.push_str("dcl_hs_max_tessfactor l(");
@@ -681,12 +564,7 @@ impl Printer {
                         if col > 0 {
                             out.push_str(", ");
                         }
-                        push_value(
-                            c.data.get(row * 4 + col).unwrap_or(0),
-                            Ty::Any,
-                            self.style,
-                            out,
-                        );
+                        push_value(c.data.get(row * 4 + col).unwrap_or(0), Ty::Any, self.style, out);
                     }
                     out.push('}');
                 }
@@ -814,11 +692,7 @@ pub fn push_float(f: f32, style: Style, out: &mut String) {
 
 fn push_double(d: f64, style: Style, out: &mut String) {
     if d.is_nan() {
-        out.push_str(if d.is_sign_negative() {
-            "-1.#IND00"
-        } else {
-            "1.#QNAN0"
-        });
+        out.push_str(if d.is_sign_negative() { "-1.#IND00" } else { "1.#QNAN0" });
         return;
     }
     if d.is_infinite() {
@@ -834,11 +708,7 @@ fn push_double(d: f64, style: Style, out: &mut String) {
     let sci = format!("{:.16e}", d.abs());
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let sig: Vec<u8> = mantissa
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| b - b'0')
-        .collect();
+    let sig: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
     // Digit at position p has weight 10^(exp - p). Keep digits with weight >= 10^-6.
     // `digits` holds the integer part followed by 6 decimals.
     let int_len = (exp + 1).max(1) as usize;

@@ -54,23 +54,25 @@ pub struct Style {
 
 impl Default for Style {
     fn default() -> Self {
-        Style {
-            version: CompilerVersion::LATEST,
-            disassembler: true,
-        }
+        Style { version: CompilerVersion::LATEST, disassembler: true }
     }
 }
 
 impl Style {
     /// The style for a blob whose RDEF creator string is `creator` (or which has none).
+    /// A creator that is not a Microsoft compiler gets the newest fxc format.
     pub fn for_creator(creator: Option<&str>) -> Style {
-        creator
-            .and_then(CompilerVersion::from_creator)
-            .map(|version| Style {
-                version,
-                disassembler: false,
-            })
-            .unwrap_or_default()
+        match creator {
+            None => Style::default(),
+            Some(c) => {
+                let version = c
+                    .starts_with("Microsoft")
+                    .then(|| CompilerVersion::from_creator(c))
+                    .flatten()
+                    .unwrap_or(CompilerVersion::LATEST);
+                Style { version, disassembler: false }
+            }
+        }
     }
 
     /// True when `%f` rounds the value's 17 significant digits half away from zero
@@ -100,10 +102,11 @@ mod tests {
             Some(CompilerVersion(10, 1, 0, 0))
         );
         assert_eq!(CompilerVersion::from_creator("garbage"), None);
-        assert!(
-            Style::for_creator(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"))
-                .older_than(10, 0)
-        );
+        assert!(Style::for_creator(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111")).older_than(10, 0));
         assert_eq!(Style::for_creator(None), Style::default());
+        assert!(Style::for_creator(None).disassembler);
+        // Other compilers' creator strings do not select an old fxc format.
+        let other = Style::for_creator(Some("vkd3d-shader 1.2"));
+        assert_eq!(other, Style { version: CompilerVersion::LATEST, disassembler: false });
     }
 }

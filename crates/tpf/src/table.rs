@@ -511,11 +511,7 @@ mod tests {
     #[test]
     fn table_is_sorted_and_indexed() {
         for pair in TABLE.windows(2) {
-            assert!(
-                pair[0].opcode < pair[1].opcode,
-                "{:?} out of order",
-                pair[1].opcode
-            );
+            assert!(pair[0].opcode < pair[1].opcode, "{:?} out of order", pair[1].opcode);
         }
         for row in TABLE {
             assert_eq!(Opcode::from_u16(row.opcode as u16), Some(row.opcode));

@@ -22,9 +22,7 @@ impl<'a> Words<'a> {
 
     /// Owns a copy of `tokens`.
     pub fn from_tokens(tokens: &[u32]) -> Words<'static> {
-        Words(Cow::Owned(
-            tokens.iter().flat_map(|t| t.to_le_bytes()).collect(),
-        ))
+        Words(Cow::Owned(tokens.iter().flat_map(|t| t.to_le_bytes()).collect()))
     }
 
     /// Number of tokens.
@@ -48,9 +46,7 @@ impl<'a> Words<'a> {
 
     /// The tokens in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
-        self.0
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.0.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// The raw little-endian bytes.
@@ -66,8 +62,6 @@ impl<'a> Words<'a> {
 
 impl fmt::Debug for Words<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.iter().map(|t| format!("{t:#010x}")))
-            .finish()
+        f.debug_list().entries(self.iter().map(|t| format!("{t:#010x}"))).finish()
     }
 }

@@ -5,43 +5,23 @@
 use tpf::print::print_program;
 use tpf::Style;
 
-fn le(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
-fn chunk<'a>(blob: &'a [u8], tags: &[&[u8]]) -> Option<&'a [u8]> {
-    let count = le(blob, 28)? as usize;
-    for i in 0..count {
-        let off = le(blob, 32 + 4 * i)? as usize;
-        let tag = blob.get(off..off + 4)?;
-        let size = le(blob, off + 4)? as usize;
-        if tags.contains(&tag) {
-            return blob.get(off + 8..off + 8 + size);
-        }
-    }
-    None
+fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
+    let c = dxbc::Container::parse(blob).ok()?;
+    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
 }
 
 fn creator(blob: &[u8]) -> Option<String> {
-    let rdef = chunk(blob, &[b"RDEF"])?;
-    let off = le(rdef, 24)? as usize;
-    let s = rdef.get(off..)?;
-    let end = s.iter().position(|&b| b == 0)?;
-    Some(String::from_utf8_lossy(&s[..end]).into_owned())
+    let c = dxbc::Container::parse(blob).ok()?;
+    let rdef = dxbc::Rdef::parse(c.chunk(dxbc::FourCc::RDEF)?.data).ok()?;
+    Some(rdef.creator.to_string())
 }
 
 /// Microsoft's program part: from the SM4/5 version line to before the footer.
 fn expected_program(listing: &str, profile: &str) -> String {
     let sm4 = profile.rsplit('+').next().unwrap();
     let lines: Vec<&str> = listing.split_inclusive('\n').collect();
-    let start = lines
-        .iter()
-        .position(|l| l.trim_end() == sm4)
-        .expect("version line");
-    let end = lines
-        .iter()
-        .rposition(|l| l.starts_with("// Approximately"))
-        .expect("footer");
+    let start = lines.iter().position(|l| l.trim_end() == sm4).expect("version line");
+    let end = lines.iter().rposition(|l| l.starts_with("// Approximately")).expect("footer");
     lines[start..end].concat()
 }
 
@@ -54,25 +34,15 @@ fn corpus_program_text_matches_fxc() {
     let mut failures = Vec::new();
     for e in &entries {
         let blob = e.bytes();
-        let code = chunk(&blob, &[b"SHDR", b"SHEX"]).unwrap();
+        let code = shader_chunk(&blob).unwrap();
         let program = tpf::decode(code).unwrap();
         let style = Style::for_creator(creator(&blob).as_deref());
         let mut text = String::new();
         print_program(&program, style, &mut text);
         let mut expected = expected_program(&e.listing(), &e.profile);
         if e.trailing_ws == corpus::TrailingWs::Stripped {
-            text = text
-                .lines()
-                .map(|l| l.trim_end())
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n";
-            expected = expected
-                .lines()
-                .map(|l| l.trim_end())
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n";
+            text = text.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n") + "\n";
+            expected = expected.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n") + "\n";
         }
         total += 1;
         if text == expected {
@@ -83,10 +53,7 @@ fn corpus_program_text_matches_fxc() {
                 .zip(expected.lines())
                 .enumerate()
                 .find(|(_, (a, b))| a != b)
-                .unwrap_or((
-                    text.lines().count().min(expected.lines().count()),
-                    ("<end>", "<end>"),
-                ));
+                .unwrap_or((text.lines().count().min(expected.lines().count()), ("<end>", "<end>")));
             failures.push(format!(
                 "{} [{:?}] line {}:\n    got:  {got:?}\n    want: {want:?}",
                 e.id(),

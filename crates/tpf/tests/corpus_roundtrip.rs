@@ -1,21 +1,9 @@
 //! Every SM4/5 program in the fxc corpus decodes and re-encodes to identical bytes.
 
-fn le(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
-/// The SHDR/SHEX chunk's data (a minimal directory walk; the `dxbc` crate has the real one).
+/// The SHDR/SHEX chunk's data.
 fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let count = le(blob, 28)? as usize;
-    for i in 0..count {
-        let off = le(blob, 32 + 4 * i)? as usize;
-        let tag = blob.get(off..off + 4)?;
-        let size = le(blob, off + 4)? as usize;
-        if tag == b"SHDR" || tag == b"SHEX" {
-            return blob.get(off + 8..off + 8 + size);
-        }
-    }
-    None
+    let c = dxbc::Container::parse(blob).ok()?;
+    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
 }
 
 #[test]
@@ -38,30 +26,17 @@ fn corpus_programs_round_trip() {
                 // operand; those are kept as `trailing` and only counted here.)
                 for ins in &program.instructions {
                     if ins.reserved != 0 {
-                        odd.push(format!(
-                            "{}: {:?} has reserved bits {:#x}",
-                            e.id(),
-                            ins.opcode,
-                            ins.reserved
-                        ));
+                        odd.push(format!("{}: {:?} has reserved bits {:#x}", e.id(), ins.opcode, ins.reserved));
                     }
                     if !ins.trailing.is_empty() {
                         padded += 1;
                     }
                 }
                 match tpf::encode(&program) {
-                    Ok(bytes)
-                        if bytes == code[..bytes.len().min(code.len())]
-                            && bytes.len() == code.len() =>
-                    {
-                        ok += 1
-                    }
+                    Ok(bytes) if bytes == code[..bytes.len().min(code.len())] && bytes.len() == code.len() => ok += 1,
                     Ok(bytes) => {
-                        let at = bytes
-                            .iter()
-                            .zip(code)
-                            .position(|(a, b)| a != b)
-                            .unwrap_or(bytes.len().min(code.len()));
+                        let at =
+                            bytes.iter().zip(code).position(|(a, b)| a != b).unwrap_or(bytes.len().min(code.len()));
                         failures.push(format!(
                             "{}: re-encoded bytes differ at byte {at} ({} vs {} bytes)",
                             e.id(),

@@ -4,21 +4,10 @@
 use tpf::print::print_program;
 use tpf::Style;
 
-fn le(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
+/// The SHDR/SHEX chunk's data.
 fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let count = le(blob, 28)? as usize;
-    for i in 0..count {
-        let off = le(blob, 32 + 4 * i)? as usize;
-        let tag = blob.get(off..off + 4)?;
-        let size = le(blob, off + 4)? as usize;
-        if tag == b"SHDR" || tag == b"SHEX" {
-            return blob.get(off + 8..off + 8 + size);
-        }
-    }
-    None
+    let c = dxbc::Container::parse(blob).ok()?;
+    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
 }
 
 /// xorshift64*: a small deterministic generator, so failures reproduce.
@@ -65,8 +54,7 @@ fn mutate(rng: &mut Rng, code: &[u8]) -> Vec<u8> {
             // corrupt an opcode token's length or opcode bits
             4 => {
                 let t = rng.below(tokens) * 4;
-                let v = u32::from_le_bytes(m[t..t + 4].try_into().unwrap())
-                    ^ ((rng.next() as u32) & 0x7f00_07ff);
+                let v = u32::from_le_bytes(m[t..t + 4].try_into().unwrap()) ^ ((rng.next() as u32) & 0x7f00_07ff);
                 m[t..t + 4].copy_from_slice(&v.to_le_bytes());
             }
             // duplicate a run of tokens
@@ -99,8 +87,7 @@ fn mutated_programs_never_panic_and_round_trip() {
                     decoded += 1;
                     text.clear();
                     print_program(&program, Style::default(), &mut text);
-                    let bytes = tpf::encode(&program)
-                        .unwrap_or_else(|err| panic!("{} round {round}: {err}", e.id()));
+                    let bytes = tpf::encode(&program).unwrap_or_else(|err| panic!("{} round {round}: {err}", e.id()));
                     assert_eq!(
                         bytes,
                         m[..bytes.len()],
@@ -130,13 +117,7 @@ fn errors_name_their_position() {
     // The length token claims more tokens than there are.
     let e = tpf::decode(&[0x40, 0, 1, 0, 9, 0, 0, 0]).unwrap_err();
     assert_eq!((e.offset, e.token), (4, 1));
-    assert!(matches!(
-        e.kind,
-        K::LengthPastEnd {
-            declared: 9,
-            available: 2
-        }
-    ));
+    assert!(matches!(e.kind, K::LengthPastEnd { declared: 9, available: 2 }));
     // An unknown opcode (107 is reserved) at token 2.
     let mut p: Vec<u8> = Vec::new();
     for t in [0x0001_0040u32, 3, 0x0100_006b] {
@@ -159,12 +140,5 @@ fn errors_name_their_position() {
     }
     let e = tpf::decode(&p).unwrap_err();
     assert_eq!(e.token, 2);
-    assert!(matches!(
-        e.kind,
-        K::InstructionPastEnd {
-            mnemonic: "ret",
-            length: 5,
-            remaining: 1
-        }
-    ));
+    assert!(matches!(e.kind, K::InstructionPastEnd { mnemonic: "ret", length: 5, remaining: 1 }));
 }

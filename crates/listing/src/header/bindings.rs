@@ -4,9 +4,7 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{
-    input_flags, Rdef, ResourceBinding, ResourceDimension, ReturnType, ShaderInputType,
-};
+use dxbc::rdef::{input_flags, Rdef, ResourceBinding, ResourceDimension, ReturnType, ShaderInputType};
 
 use super::Flavor;
 
@@ -17,28 +15,22 @@ pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor:
     let with_id = rdef.rd11.is_some_and(|h| h.binding_size == 40);
     out.push_str("// Resource Bindings:\n//\n");
     if flavor.old_bindings {
-        out.push_str(
-            "// Name                                 Type  Format         Dim Slot Elements\n",
-        );
-        out.push_str(
-            "// ------------------------------ ---------- ------- ----------- ---- --------\n",
-        );
+        out.push_str("// Name                                 Type  Format         Dim Slot Elements\n");
+        out.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
     } else if with_id {
-        out.push_str("// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n");
-        out.push_str("// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n");
+        out.push_str(
+            "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n",
+        );
+        out.push_str(
+            "// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n",
+        );
     } else {
         out.push_str("// Name                                 Type  Format         Dim      HLSL Bind  Count\n");
         out.push_str("// ------------------------------ ---------- ------- ----------- -------------- ------\n");
     }
     for b in &rdef.bindings {
-        let _ = write!(
-            out,
-            "// {:<30} {:>10} {:>7} {:>11}",
-            b.name,
-            kind(b),
-            format(b),
-            dimension(b, flavor.old_bindings)
-        );
+        let _ =
+            write!(out, "// {:<30} {:>10} {:>7} {:>11}", b.name, kind(b), format(b), dimension(b, flavor.old_bindings));
         let _ = if flavor.old_bindings {
             writeln!(out, " {:>4} {:>8}", b.bind_point, b.bind_count)
         } else {

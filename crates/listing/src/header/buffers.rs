@@ -3,9 +3,7 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{
-    variable_flags, CbufferType, ConstantBuffer, Rdef, ShaderType, VariableClass, VariableType,
-};
+use dxbc::rdef::{variable_flags, CbufferType, ConstantBuffer, Rdef, ShaderType, VariableClass, VariableType};
 
 /// Column (after the leading `//`) where a variable's `// Offset:` comment starts.
 const COMMENT_COLUMN: usize = 38;
@@ -57,19 +55,8 @@ fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>) {
 
 /// One declaration (a variable or a member) at `indent` spaces, followed by its
 /// `// Offset:` comment and `tail` (size and `[unused]` for variables).
-fn write_variable(
-    out: &mut String,
-    indent: usize,
-    ty: &ShaderType<'_>,
-    name: &str,
-    offset: u32,
-    tail: &str,
-) {
-    let array = if ty.elements > 0 {
-        format!("[{}]", ty.elements)
-    } else {
-        String::new()
-    };
+fn write_variable(out: &mut String, indent: usize, ty: &ShaderType<'_>, name: &str, offset: u32, tail: &str) {
+    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
     let pad = " ".repeat(indent);
     let decl = if ty.class == VariableClass::Struct {
         let _ = match ty.name.filter(|n| !n.is_empty()) {
@@ -85,14 +72,7 @@ fn write_variable(
                 let _ = writeln!(out, "//{inner}");
             }
             // Member offsets print from the start of the buffer.
-            write_variable(
-                out,
-                indent + 4,
-                &m.ty,
-                m.name,
-                offset.wrapping_add(m.offset),
-                "",
-            );
+            write_variable(out, indent + 4, &m.ty, m.name, offset.wrapping_add(m.offset), "");
             prev_struct = is_struct;
         }
         out.push_str("//\n");

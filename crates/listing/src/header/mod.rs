@@ -58,11 +58,7 @@ pub(crate) struct Flavor {
 impl Flavor {
     fn of(style: Style) -> Flavor {
         let v = style.version;
-        Flavor {
-            fxc_9_29: v.0 == 9 && v.1 < 30,
-            fxc_9_30: v.0 == 9 && v.1 == 30,
-            old_bindings: v.0 < 10,
-        }
+        Flavor { fxc_9_29: v.0 == 9 && v.1 < 30, fxc_9_30: v.0 == 9 && v.1 == 30, old_bindings: v.0 < 10 }
     }
 }
 
@@ -89,9 +85,7 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
         stage: Stage::Unknown,
     };
     for chunk in container.chunks() {
-        let slot_free = |fourccs: &[&[u8; 4]], taken: bool| {
-            !taken && fourccs.iter().any(|f| **f == chunk.fourcc.0)
-        };
+        let slot_free = |fourccs: &[&[u8; 4]], taken: bool| !taken && fourccs.iter().any(|f| **f == chunk.fourcc.0);
         let wanted = slot_free(&[b"RDEF"], c.rdef.is_some())
             || slot_free(&[b"ISGN", b"ISG1"], c.input.is_some())
             || slot_free(&[b"OSGN", b"OSG5", b"OSG1"], c.output.is_some())
@@ -108,10 +102,7 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
         if !wanted {
             continue;
         }
-        let data = chunk.decode().map_err(|source| HeaderError::Chunk {
-            fourcc: chunk.fourcc,
-            source,
-        })?;
+        let data = chunk.decode().map_err(|source| HeaderError::Chunk { fourcc: chunk.fourcc, source })?;
         match data {
             ChunkData::Rdef(r) => c.rdef = Some(r),
             ChunkData::Stat(s) => c.stat = Some(s),
@@ -165,11 +156,7 @@ pub const DXREF: &str = concat!("dxref ", env!("CARGO_PKG_VERSION"));
 
 /// Appends fxc's comment header for `container` to `out`: every line from the first
 /// one of the listing up to, not including, the shader-version line.
-pub fn write_header(
-    out: &mut String,
-    container: &Container<'_>,
-    style: Style,
-) -> Result<(), HeaderError> {
+pub fn write_header(out: &mut String, container: &Container<'_>, style: Style) -> Result<(), HeaderError> {
     let c = decode(container)?;
     let flavor = Flavor::of(style);
     out.push_str("//\n");
@@ -211,9 +198,6 @@ pub fn header(container: &Container<'_>, style: Style) -> Result<String, HeaderE
 /// The style a blob's own bytes call for: the compiler named by its RDEF creator
 /// string, or the disassembler's when it has none (or an undecodable RDEF).
 pub fn style_for(container: &Container<'_>) -> Style {
-    let creator = container
-        .chunk(FourCc::RDEF)
-        .and_then(|c| Rdef::parse(c.data).ok())
-        .map(|r| r.creator);
+    let creator = container.chunk(FourCc::RDEF).and_then(|c| Rdef::parse(c.data).ok()).map(|r| r.creator);
     Style::for_creator(creator)
 }

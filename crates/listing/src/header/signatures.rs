@@ -12,12 +12,7 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
     let mut blocks: Vec<(&str, &str, Option<&Signature<'_>>, bool)> = Vec::new();
     if let Some(p) = &c.patch {
         // The hull shader writes the patch constants, the domain shader reads them.
-        blocks.push((
-            "Patch Constant",
-            "Patch Constant",
-            Some(p),
-            c.stage != Stage::Domain,
-        ));
+        blocks.push(("Patch Constant", "Patch Constant", Some(p), c.stage != Stage::Domain));
     }
     blocks.push(("Input", "Input", c.input.as_ref(), false));
     blocks.push(("Output", "Output", c.output.as_ref(), true));
@@ -48,11 +43,7 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
 }
 
 fn components(mask: u8) -> String {
-    ['x', 'y', 'z', 'w']
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' })
-        .collect()
+    ['x', 'y', 'z', 'w'].iter().enumerate().map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect()
 }
 
 fn write_row(
@@ -63,17 +54,9 @@ fn write_row(
     streams: bool,
     flavor: Flavor,
 ) {
-    let name = if streams {
-        format!("m{}:{}", e.stream, e.semantic_name)
-    } else {
-        e.semantic_name.to_string()
-    };
+    let name = if streams { format!("m{}:{}", e.stream, e.semantic_name) } else { e.semantic_name.to_string() };
     let sysval = system_value(e, pixel_output);
-    let used = if is_output {
-        e.mask & !e.rw_mask & 0xf
-    } else {
-        e.rw_mask & 0xf
-    };
+    let used = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
     let (mask, register, used) = if e.register == u32::MAX {
         let reg = match sysval {
             "DEPTH" => "oDepth",
@@ -83,11 +66,7 @@ fn write_row(
             "STENCILREF" => "oStencilRef",
             _ => "N/A",
         };
-        (
-            "N/A".to_string(),
-            reg.to_string(),
-            if used != 0 { "YES" } else { "NO" }.to_string(),
-        )
+        ("N/A".to_string(), reg.to_string(), if used != 0 { "YES" } else { "NO" }.to_string())
     } else {
         (components(e.mask), e.register.to_string(), components(used))
     };

@@ -12,34 +12,16 @@ use super::Stage;
 const FEATURES: &[(ShaderFeatures, &str)] = &[
     (ShaderFeatures::DOUBLES, "Double-precision floating point"),
     (ShaderFeatures::EARLY_DEPTH_STENCIL, "Early depth-stencil"),
-    (
-        ShaderFeatures::UAVS_AT_EVERY_STAGE,
-        "UAVs at every shader stage",
-    ),
+    (ShaderFeatures::UAVS_AT_EVERY_STAGE, "UAVs at every shader stage"),
     (ShaderFeatures::UAVS_64, "64 UAV slots"),
-    (
-        ShaderFeatures::MINIMUM_PRECISION,
-        "Minimum-precision data types",
-    ),
-    (
-        ShaderFeatures::DOUBLE_EXTENSIONS_11_1,
-        "Double-precision extensions for 11.1",
-    ),
-    (
-        ShaderFeatures::SHADER_EXTENSIONS_11_1,
-        "Shader extensions for 11.1",
-    ),
-    (
-        ShaderFeatures::LEVEL_9_COMPARISON_FILTERING,
-        "Comparison filtering for feature level 9",
-    ),
+    (ShaderFeatures::MINIMUM_PRECISION, "Minimum-precision data types"),
+    (ShaderFeatures::DOUBLE_EXTENSIONS_11_1, "Double-precision extensions for 11.1"),
+    (ShaderFeatures::SHADER_EXTENSIONS_11_1, "Shader extensions for 11.1"),
+    (ShaderFeatures::LEVEL_9_COMPARISON_FILTERING, "Comparison filtering for feature level 9"),
     (ShaderFeatures::TILED_RESOURCES, "Tiled resources"),
     (ShaderFeatures::STENCIL_REF, "PS Output Stencil Ref"),
     (ShaderFeatures::INNER_COVERAGE, "PS Inner Coverage"),
-    (
-        ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS,
-        "Typed UAV Load Additional Formats",
-    ),
+    (ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS, "Typed UAV Load Additional Formats"),
     (ShaderFeatures::ROVS, "Raster Ordered UAVs"),
     (
         ShaderFeatures::VIEWPORT_AND_RT_ARRAY_INDEX_FROM_ANY_SHADER_FEEDING_RASTERIZER,
@@ -48,11 +30,7 @@ const FEATURES: &[(ShaderFeatures, &str)] = &[
 ];
 
 pub(super) fn write_feature_note(out: &mut String, sfi0: &Sfi0<'_>) {
-    let names: Vec<&str> = FEATURES
-        .iter()
-        .filter(|(f, _)| sfi0.features.contains(*f))
-        .map(|(_, n)| *n)
-        .collect();
+    let names: Vec<&str> = FEATURES.iter().filter(|(f, _)| sfi0.features.contains(*f)).map(|(_, n)| *n).collect();
     if names.is_empty() {
         return;
     }
@@ -113,11 +91,7 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         out.push_str("// ------------------------------ ---- --------- ------- -------\n");
         // The ID column is the type's position in the table.
         for (id, t) in ifce.types.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "// {:<30} {:>4} {:>9} {:>7} {:>7}",
-                t.name, id, t.cb_stride, t.texture, t.sampler
-            );
+            let _ = writeln!(out, "// {:<30} {:>4} {:>9} {:>7} {:>7}", t.name, id, t.cb_stride, t.texture, t.sampler);
         }
         out.push_str("//\n");
     }
@@ -129,12 +103,7 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
             let _ = writeln!(
                 out,
                 "// {:<27} {:>4} {:>2} {:>9} {:>7} {:>7}",
-                i.name,
-                i.type_index,
-                i.constant_buffer,
-                i.constant_buffer_offset,
-                i.texture,
-                i.sampler
+                i.name, i.type_index, i.constant_buffer, i.constant_buffer_offset, i.texture, i.sampler
             );
         }
         out.push_str("//\n");
@@ -149,11 +118,7 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
     let mut first: u64 = 0;
     for s in &ifce.slots {
         let last = first + u64::from(s.slot_span.max(1)) - 1;
-        let slots = if last == first {
-            first.to_string()
-        } else {
-            format!("{first}-{last}")
-        };
+        let slots = if last == first { first.to_string() } else { format!("{first}-{last}") };
         let _ = write!(out, "// | Type ID  |   {slots:<6}|");
         for t in &s.type_ids {
             let _ = write!(out, "{t:<5}");
