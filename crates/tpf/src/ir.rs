@@ -418,6 +418,10 @@ pub struct CustomData<'a> {
 }
 
 /// What follows the opcode token(s).
+///
+/// `Op` is by far the largest variant (its operands are inline so that decoding
+/// never allocates); instructions are decoded in place, so the size costs no copies.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Body<'a> {
     Op(Op),

@@ -16,7 +16,7 @@ impl<'a> Words<'a> {
 
     /// Borrows `bytes`, whose length must be a multiple of 4.
     pub fn borrowed(bytes: &'a [u8]) -> Words<'a> {
-        debug_assert!(bytes.len() % 4 == 0);
+        debug_assert!(bytes.len().is_multiple_of(4));
         Words(Cow::Borrowed(bytes))
     }
 
