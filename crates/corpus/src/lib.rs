@@ -128,3 +128,27 @@ pub fn entries(test: &str) -> Option<Vec<Entry>> {
 pub fn dxbc_entries(test: &str) -> Option<Vec<Entry>> {
     entries(test).map(|v| v.into_iter().filter(|e| e.container == Container::Dxbc).collect())
 }
+
+/// xorshift64*: a small deterministic generator for mutation tests, so that every
+/// failure reproduces.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
+    }
+}

@@ -111,7 +111,19 @@ pub enum Error {
 impl Error {
     /// The byte offset the error names.
     pub fn offset(&self) -> usize {
-        match *self {
+        *self.clone().offset_mut()
+    }
+
+    /// The same error with its offset moved by `base` (saturating), e.g. to turn an
+    /// offset inside a chunk's data into an offset inside the container.
+    pub fn rebased(mut self, base: usize) -> Error {
+        let offset = self.offset_mut();
+        *offset = offset.saturating_add(base);
+        self
+    }
+
+    fn offset_mut(&mut self) -> &mut usize {
+        match self {
             Error::Truncated { offset, .. }
             | Error::BadMagic { offset, .. }
             | Error::BadVersion { offset, .. }
@@ -123,24 +135,6 @@ impl Error {
             | Error::Invalid { offset, .. }
             | Error::WrongChunk { offset, .. } => offset,
         }
-    }
-
-    /// The same error with its offset moved by `base` (saturating), e.g. to turn an
-    /// offset inside a chunk's data into an offset inside the container.
-    pub fn rebased(mut self, base: usize) -> Error {
-        match &mut self {
-            Error::Truncated { offset, .. }
-            | Error::BadMagic { offset, .. }
-            | Error::BadVersion { offset, .. }
-            | Error::BadTotalSize { offset, .. }
-            | Error::OffsetOutOfBounds { offset, .. }
-            | Error::ChunkOutOfBounds { offset, .. }
-            | Error::UnterminatedString { offset }
-            | Error::BadString { offset }
-            | Error::Invalid { offset, .. }
-            | Error::WrongChunk { offset, .. } => *offset = offset.saturating_add(base),
-        }
-        self
     }
 }
 

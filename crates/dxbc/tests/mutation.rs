@@ -4,23 +4,14 @@
 
 use dxbc::{ChunkData, Container, FourCc};
 
-/// xorshift64*: a small deterministic generator.
-struct Rng(u64);
+use corpus::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
+/// Random 32-bit words biased towards sizes, offsets and counts.
+trait Words {
+    fn word(&mut self) -> u32;
+}
+
+impl Words for Rng {
     fn word(&mut self) -> u32 {
         match self.below(6) {
             0 => 0,
@@ -28,7 +19,7 @@ impl Rng {
             2 => self.below(64) as u32,
             3 => 0x8000_0000 | self.below(16) as u32,
             4 => self.below(4096) as u32,
-            _ => self.next() as u32,
+            _ => self.next_u64() as u32,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! - Level9 blobs must match in everything but the Level9 (SM2) part, which another
 //!   issue adds: the header before it and the whole SM4 part after it.
 
+use corpus::Rng;
 use listing::{disassemble, Options};
 
 fn normalise(e: &corpus::Entry, text: &str) -> String {
@@ -121,20 +122,6 @@ fn broken_programs_are_errors_with_container_offsets() {
     }
 }
 
-/// xorshift64*: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 #[test]
 fn thousands_of_mutated_blobs_never_panic() {
     let Some(entries) = corpus::dxbc_entries("thousands_of_mutated_blobs_never_panic") else {
@@ -154,7 +141,7 @@ fn thousands_of_mutated_blobs_never_panic() {
                     }
                     1 => {
                         let i = rng.below(m.len() / 4) * 4;
-                        let v = (rng.next() as u32).to_le_bytes();
+                        let v = (rng.next_u64() as u32).to_le_bytes();
                         m[i..i + 4].copy_from_slice(&v);
                     }
                     2 => {

@@ -1,6 +1,7 @@
 //! Thousands of mutated corpus programs go through the decoder and the printer:
 //! nothing panics or hangs, and whatever decodes re-encodes to exactly its input.
 
+use corpus::Rng;
 use tpf::print::print_program;
 use tpf::Style;
 
@@ -8,20 +9,6 @@ use tpf::Style;
 fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
     let c = dxbc::Container::parse(blob).ok()?;
     c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
-}
-
-/// xorshift64*: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 fn mutate(rng: &mut Rng, code: &[u8]) -> Vec<u8> {
@@ -40,7 +27,7 @@ fn mutate(rng: &mut Rng, code: &[u8]) -> Vec<u8> {
             // replace a token with a random one
             1 => {
                 let t = rng.below(tokens) * 4;
-                let v = rng.next() as u32;
+                let v = rng.next_u64() as u32;
                 m[t..t + 4].copy_from_slice(&v.to_le_bytes());
             }
             // replace a token with a small number (lengths, counts)
@@ -54,7 +41,7 @@ fn mutate(rng: &mut Rng, code: &[u8]) -> Vec<u8> {
             // corrupt an opcode token's length or opcode bits
             4 => {
                 let t = rng.below(tokens) * 4;
-                let v = u32::from_le_bytes(m[t..t + 4].try_into().unwrap()) ^ ((rng.next() as u32) & 0x7f00_07ff);
+                let v = u32::from_le_bytes(m[t..t + 4].try_into().unwrap()) ^ ((rng.next_u64() as u32) & 0x7f00_07ff);
                 m[t..t + 4].copy_from_slice(&v.to_le_bytes());
             }
             // duplicate a run of tokens
