@@ -32,10 +32,11 @@ pub struct FxhError {
     pub message: String,
 }
 
-/// True when `bytes` look like C source rather than a binary blob.
+/// True when `bytes` look like C source rather than a binary blob: text (no NUL
+/// bytes, no control characters but white space) in their first 4 KiB.
 pub fn looks_like_header(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
-    std::str::from_utf8(head).is_ok_and(|s| s.contains('[') && s.contains('{') && s.contains('='))
+    !head.is_empty() && head.iter().all(|&b| b >= 0x20 || matches!(b, b'\n' | b'\r' | b'\t' | 0x0c))
 }
 
 /// Every byte array in `text`, in order.
@@ -174,6 +175,17 @@ mod tests {
         assert_eq!(all[0].line, 7);
         assert_eq!(all[1].name, "g_ps");
         assert_eq!(all[1].bytes, [1, 2, 3]);
+    }
+
+    #[test]
+    fn tells_headers_from_blobs() {
+        assert!(looks_like_header(HEADER.as_bytes()));
+        assert!(!looks_like_header(b"DXBC\x01\x02\x00\x00"));
+        assert!(!looks_like_header(b""));
+        // A long listing before the array does not matter.
+        let long = format!("#if 0\n{}#endif\nconst BYTE g[] = {{ 1 }};\n", "// ps_4_0\n".repeat(1000));
+        assert!(looks_like_header(long.as_bytes()));
+        assert_eq!(pick(&long, None).unwrap().bytes, [1]);
     }
 
     #[test]

@@ -90,15 +90,23 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     }
     let style = options.style.unwrap_or_else(|| header::style_for(&container));
     let chunk = container.chunk_any(&[FourCc::SHEX, FourCc::SHDR]).ok_or(Error::NoProgram)?;
-    let program = tpf::decode(chunk.data)
-        .map_err(|error| Error::Program { chunk: chunk.fourcc, error: error.rebased(chunk.data_offset()) })?;
+    let program_error =
+        |error: tpf::DecodeError| Error::Program { chunk: chunk.fourcc, error: error.rebased(chunk.data_offset()) };
+    let mut decoder = tpf::Decoder::new(chunk.data).map_err(program_error)?;
 
     let mut text = String::with_capacity(chunk.data.len() * 8);
     header::write_header(&mut text, &container, style)?;
     if container.chunk(FourCc::AON9).is_some() {
         warnings.push(Warning::Level9PartOmitted);
     }
-    tpf::print::print_program(&program, style, &mut text);
+    // The program is printed as it is decoded, one reused instruction at a time.
+    let mut printer = tpf::print::Printer::new(decoder.version(), style);
+    printer.version_line(&mut text);
+    let mut ins = tpf::Instruction::placeholder();
+    while let Some(item) = decoder.next_into(&mut ins) {
+        item.map_err(program_error)?;
+        printer.instruction(&ins, &mut text);
+    }
     let slots = container
         .chunk(FourCc::STAT)
         .and_then(|c| dxbc::Stat::parse(c.data).ok())
