@@ -1,0 +1,515 @@
+//! fxc's `STAT` and `SFI0` chunks, recomputed from a program.
+//!
+//! The assembler turns a listing back into a container; fxc also stores two chunks that
+//! the listing does not show, its instruction statistics (`STAT`, the fields of
+//! `D3D11_SHADER_DESC`) and the optional features the program needs (`SFI0`).
+//! [`statistics`] and [`features`] rebuild them from the program the way fxc fills them.
+//!
+//! Every rule below was read off the fxc corpus (268 blobs with a `STAT` chunk, 5 with an
+//! `SFI0` chunk); the comment on each rule names its evidence. What the corpus shows:
+//!
+//! - fxc 10.1 (d3dcompiler_47) counts the program it emits: almost every field follows
+//!   from the instructions by a fixed category per opcode plus a few operand rules.
+//! - fxc 9.29 and 9.30 count an earlier form of the program (before copy propagation,
+//!   constant folding and the final instruction selection), so their arithmetic, `mov`
+//!   and conversion counts depend on the HLSL source and cannot be derived exactly from
+//!   the bytecode. The structural fields (instruction count, temporaries, declarations,
+//!   flow control, textures, geometry and tessellation state, the Shader Model 5 words)
+//!   still follow from it; where the older compilers count differently the rule says so.
+
+use dxbc::sfi0::{Sfi0, ShaderFeatures};
+use dxbc::stat::{
+    Primitive as StatPrimitive, PrimitiveTopology as StatTopology, Stat, StatSm5, TessellatorDomain,
+    TessellatorOutputPrimitive, TessellatorPartitioning,
+};
+use tpf::{
+    Body, CompilerVersion, CustomDataClass, Decl, GlobalFlags, Instruction, InterpolationMode, Modifier, Op, Opcode,
+    Operand, OperandType, Program, ProgramType, SystemName,
+};
+
+/// The compiler families whose counting rules differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rules {
+    /// fxc 9.29 (DirectX SDK, June 2010).
+    Fxc929,
+    /// fxc 9.30 (Windows 8 SDK) and the other 9.x builds.
+    Fxc930,
+    /// d3dcompiler_47 (fxc 6.3 of the Windows 8.1 SDK, fxc 10.x of Windows 10).
+    Fxc10,
+}
+
+impl Rules {
+    /// The rules of the compiler with version `v` (`9.29.952.3111`, `10.1` ...).
+    pub fn for_compiler(v: CompilerVersion) -> Rules {
+        match (v.0, v.1) {
+            (9, minor) if minor < 30 => Rules::Fxc929,
+            (9, _) => Rules::Fxc930,
+            (major, _) if major < 9 && major != 6 => Rules::Fxc929,
+            _ => Rules::Fxc10,
+        }
+    }
+}
+
+/// What fxc counts an opcode as. One row per opcode in [`class`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Declarations and data blocks: not instructions.
+    NotAnInstruction,
+    /// Counted as an instruction and nothing else.
+    Plain,
+    Float,
+    Int,
+    Uint,
+    Conversion,
+    Mov,
+    Movc,
+    /// `ret`, `else`, `break`, `continue`: flow whose path does not depend on data.
+    StaticFlow,
+    /// `if`, `switch`, `loop` and the conditional jumps.
+    DynamicFlow,
+    Emit,
+    Cut,
+    EmitThenCut,
+    /// `sample`.
+    Sample,
+    /// `sample_l`: counted with the loads.
+    SampleLevel,
+    SampleCompare,
+    SampleBias,
+    SampleGradient,
+    /// `ld`, `ldms` (typed resource loads).
+    LoadTyped,
+    /// `ld_raw`, `ld_structured`, `ld_uav_typed` (buffer and UAV loads).
+    LoadBuffer,
+    Gather,
+    Lod,
+    Store,
+    Atomic,
+    Barrier,
+}
+
+/// The category of each opcode.
+fn class(op: Opcode) -> Class {
+    use Class::*;
+    use Opcode as O;
+    match op {
+        // Arithmetic on 32-bit floats, comparisons of floats included; 123 of the 129
+        // fxc 10.1 blobs match this set exactly (the others differ by counts fxc takes
+        // from the source: conversions of literals, `mov` with a modifier below).
+        O::Add | O::Div | O::Dp2 | O::Dp3 | O::Dp4 | O::Eq | O::Exp | O::Frc | O::Ge | O::Log | O::Lt | O::Mad => Float,
+        O::Min | O::Max | O::Mul | O::Ne | O::RoundNe | O::RoundNi | O::RoundPi | O::RoundZ | O::Rsq | O::Sqrt => Float,
+        O::SinCos | O::Rcp => Float,
+        // Derivatives are float arithmetic: D3D11_PixelShader_Textures_PQ (10.1) counts
+        // 146 = 142 arithmetic instructions + its 4 `deriv_*_coarse`.
+        O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine => Float,
+        // Doubles, counted as floats (no counter of their own).
+        O::Dadd | O::Dmax | O::Dmin | O::Dmul | O::Deq | O::Dge | O::Dlt | O::Dne | O::Ddiv | O::Dfma | O::Drcp => {
+            Float
+        }
+        // Signed integer arithmetic: all 129 fxc 10.1 blobs (`ibfe` is not counted).
+        O::Iadd | O::Ieq | O::Ige | O::Ilt | O::Imad | O::Imax | O::Imin | O::Imul | O::Ine | O::Ineg => Int,
+        O::Ishl | O::Ishr => Int,
+        // Unsigned arithmetic and the bitwise operations (the bitwise word of `STAT`
+        // stays 0 in every blob): 128 of 129 fxc 10.1 blobs, the last one being the
+        // two-result `udiv` rule in `Counter::op`.
+        O::Udiv | O::Ult | O::Uge | O::Umul | O::Umax | O::Umin | O::Ushr | O::And | O::Or | O::Xor | O::Not => Uint,
+        // Conversions between floats and integers; `f16tof32`/`f32tof16` are not
+        // counted (xenia's resolve shaders use hundreds and count only these).
+        O::Itof | O::Utof | O::Ftoi | O::Ftou | O::Dtof | O::Ftod | O::Dtoi | O::Dtou | O::Itod | O::Utod => Conversion,
+        O::Mov | O::Dmov => Mov,
+        O::Movc | O::Dmovc => Movc,
+        // Flow: `ret`, `else` and `break` are static, `if` and `switch` dynamic
+        // (every fxc 10.1 blob: e.g. D3D11_Blit__g_BlitFromCube, one `switch` with six
+        // `case`, a `default` and seven `break`: 8 static = 7 + `ret`, 1 dynamic).
+        O::Ret | O::Else | O::Break | O::Continue | O::Call => StaticFlow,
+        O::If | O::Switch | O::Loop | O::Breakc | O::Continuec | O::Retc | O::Callc => DynamicFlow,
+        O::Emit | O::EmitStream => Emit,
+        O::Cut | O::CutStream => Cut,
+        O::EmitThenCut | O::EmitThenCutStream => EmitThenCut,
+        O::Sample => Sample,
+        O::SampleL => SampleLevel,
+        O::SampleC | O::SampleCLz => SampleCompare,
+        O::SampleB => SampleBias,
+        O::SampleD => SampleGradient,
+        O::Ld | O::LdMs => LoadTyped,
+        O::LdRaw | O::LdStructured | O::LdUavTyped => LoadBuffer,
+        O::Gather4 | O::Gather4Po => Gather,
+        O::Lod => Lod,
+        O::StoreRaw | O::StoreStructured | O::StoreUavTyped => Store,
+        O::AtomicAnd | O::AtomicOr | O::AtomicXor | O::AtomicCmpStore | O::AtomicIadd | O::AtomicImax => Atomic,
+        O::AtomicImin | O::AtomicUmax | O::AtomicUmin | O::ImmAtomicAlloc | O::ImmAtomicConsume => Atomic,
+        O::ImmAtomicIadd | O::ImmAtomicAnd | O::ImmAtomicOr | O::ImmAtomicXor | O::ImmAtomicExch => Atomic,
+        O::ImmAtomicCmpExch | O::ImmAtomicImax | O::ImmAtomicImin | O::ImmAtomicUmax | O::ImmAtomicUmin => Atomic,
+        O::Sync => Barrier,
+        // Hull-shader phase markers and function labels start a block; they are not
+        // instructions (hs5__basic: `hs_decls`, `hs_fork_phase`, 2 `mov`, `ret` = 3
+        // slots; SubroutinesPS: 18 instructions with 5 `label` = 13 slots).
+        O::HsDecls | O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase | O::Label => NotAnInstruction,
+        O::CustomData => NotAnInstruction,
+        _ if op.is_declaration() => NotAnInstruction,
+        _ => Plain,
+    }
+}
+
+/// fxc's statistics for `program` (the contents of its `SHDR`/`SHEX` chunk), as the
+/// `STAT` chunk fxc `compiler` would write: the Shader Model 4 form (29 words) for
+/// 4.x programs, the Shader Model 5 form (37 words) for 5.x.
+pub fn statistics(program: &Program<'_>, compiler: CompilerVersion) -> Stat<'static> {
+    let mut counter = Counter::new(program, Rules::for_compiler(compiler));
+    for ins in &program.instructions {
+        counter.instruction(ins);
+    }
+    counter.finish()
+}
+
+/// Accumulates the counts over a program.
+struct Counter {
+    rules: Rules,
+    stage: ProgramType,
+    stat: Stat<'static>,
+    sm5: StatSm5,
+    /// Input/output declarations in the current hull-shader phase (or the program).
+    phase_dcls: u32,
+    /// Registers of thread-group shared memory are not counted by loads and stores.
+    output_control_points: Option<u32>,
+    input_control_points: Option<u32>,
+}
+
+impl Counter {
+    fn new(program: &Program<'_>, rules: Rules) -> Counter {
+        Counter {
+            rules,
+            stage: program.version.ty,
+            stat: Stat::default(),
+            sm5: StatSm5::default(),
+            phase_dcls: 0,
+            output_control_points: None,
+            input_control_points: None,
+        }
+        .with_form(program.version.major >= 5)
+    }
+
+    fn with_form(mut self, sm5: bool) -> Counter {
+        if sm5 {
+            self.stat.sm5 = Some(StatSm5::default());
+        }
+        self
+    }
+
+    fn instruction(&mut self, ins: &Instruction<'_>) {
+        match &ins.body {
+            Body::Decl(decl) => self.declaration(ins.opcode, decl),
+            Body::CustomData(data) => {
+                // Immediate constant buffers count as constant definitions, one per
+                // 4-component entry (hs5__basic: 2 entries, ContactHardeningShadows11PS:
+                // 121, HDAO: 40).
+                if data.class == CustomDataClass::ImmediateConstantBuffer {
+                    self.stat.def_count = self.stat.def_count.saturating_add((data.data.len() / 4) as u32);
+                }
+            }
+            Body::InterfaceCall { .. } => {
+                // `fcall` is an instruction of its own category (SubroutinesPS counts
+                // it in the slots, in no other field).
+                self.stat.instruction_count += 1;
+            }
+            Body::Op(op) => {
+                if matches!(ins.opcode, Opcode::HsDecls | Opcode::HsControlPointPhase)
+                    || matches!(ins.opcode, Opcode::HsForkPhase | Opcode::HsJoinPhase)
+                {
+                    self.end_phase();
+                }
+                self.op(ins.opcode, op);
+            }
+        }
+    }
+
+    /// Closes a hull-shader phase: the declaration count is the largest of any phase's.
+    fn end_phase(&mut self) {
+        self.stat.dcl_count = self.stat.dcl_count.max(self.phase_dcls);
+        self.phase_dcls = 0;
+    }
+
+    fn declaration(&mut self, opcode: Opcode, decl: &Decl<'_>) {
+        let s = &mut self.stat;
+        match decl {
+            // Input and output declarations are the `DclCount` (every non-hull blob of
+            // the corpus); system values outside the signature (`vForkInstanceID`,
+            // `vThreadID` ...) are declarations like the others.
+            Decl::Register(_) | Decl::RegisterName { .. } | Decl::InputPs { .. } | Decl::InputPsName { .. } => {
+                self.phase_dcls += 1;
+                if let Decl::InputPs { interpolation, .. } | Decl::InputPsName { interpolation, .. } = decl {
+                    // Word 28 is set for pixel shaders that run per sample: an input
+                    // interpolated at sample frequency (ps5__interpolation,
+                    // float24_round_ps) or `SV_SampleIndex` (ps5__coverage).
+                    if matches!(
+                        interpolation,
+                        InterpolationMode::LinearSample | InterpolationMode::LinearNoPerspectiveSample
+                    ) {
+                        s.sample_frequency = 1;
+                    }
+                }
+                if let Decl::InputPsName { name: SystemName::SampleIndex, .. }
+                | Decl::RegisterName { name: SystemName::SampleIndex, .. } = decl
+                {
+                    if self.stage == ProgramType::Pixel {
+                        s.sample_frequency = 1;
+                    }
+                }
+            }
+            Decl::Temps(n) => s.temp_register_count = s.temp_register_count.max(*n),
+            // The temporary-array count is the number of registers of all indexable
+            // temps (vs5__tempArray: x0[2] and x1[2] give 4).
+            Decl::IndexableTemp { count, .. } => s.temp_array_count = s.temp_array_count.saturating_add(*count),
+            Decl::InputPrimitive(p) => s.input_primitive = StatPrimitive::from(p.raw() as u32),
+            Decl::OutputTopology(t) => s.gs_output_topology = StatTopology::from(t.raw() as u32),
+            Decl::MaxOutputVertexCount(n) => s.gs_max_output_vertex_count = *n,
+            Decl::GsInstanceCount(n) => self.sm5.gs_instance_count = *n,
+            Decl::ControlPointCount(n) => {
+                if opcode == Opcode::DclInputControlPointCount {
+                    self.input_control_points = Some(*n as u32);
+                } else {
+                    self.output_control_points = Some(*n as u32);
+                }
+            }
+            Decl::TessDomain(d) => self.sm5.tessellator_domain = TessellatorDomain::from(d.raw() as u32),
+            Decl::TessPartitioning(p) => self.sm5.hs_partitioning = TessellatorPartitioning::from(p.raw() as u32),
+            Decl::TessOutputPrimitive(p) => {
+                self.sm5.hs_output_primitive = TessellatorOutputPrimitive::from(p.raw() as u32)
+            }
+            _ => {}
+        }
+    }
+
+    fn op(&mut self, opcode: Opcode, op: &Op) {
+        let class = class(opcode);
+        if class == Class::NotAnInstruction {
+            return;
+        }
+        let s = &mut self.stat;
+        s.instruction_count += 1;
+        let operands = &op.operands[..];
+        // Any access to an indexable temp is an array instruction (vs5__tempArray:
+        // the 10 instructions that read or write x0/x1).
+        let array = operands.iter().any(|o| o.ty == OperandType::IndexableTemp);
+        if array {
+            s.array_instruction_count += 1;
+        }
+        match class {
+            Class::NotAnInstruction | Class::Plain => {}
+            Class::Float => s.float_instruction_count += 1,
+            Class::Int => s.int_instruction_count += 1,
+            Class::Uint => {
+                // `udiv` with both results (quotient and remainder) is counted nowhere
+                // (D3D11_Blit__g_BlitFromCubeArray, 10.1: uint 0); with one result
+                // discarded it is unsigned arithmetic (every xenia `udiv`).
+                let both = opcode == Opcode::Udiv && operands.iter().take(2).all(|o| o.ty != OperandType::Null);
+                if !both {
+                    s.uint_instruction_count += 1;
+                }
+            }
+            Class::Conversion => s.conversion_instruction_count += 1,
+            Class::Mov => {
+                if has_modifier(operands) {
+                    // A move with a source modifier is float arithmetic (fxc 10.1,
+                    // D3D11_Blit__g_BlitFromCube: 11 `mov`, 3 of them negating; 8
+                    // moves and 4 + 3 floats).
+                    s.float_instruction_count += 1;
+                } else if array {
+                    // Moves to or from an indexable temp are array instructions only.
+                } else if self.stage == ProgramType::Geometry
+                    && operands.first().is_some_and(|o| o.ty == OperandType::Output)
+                {
+                    // A geometry shader's writes of its outputs are not moves
+                    // (primitive_quad_list_gs: 80 `mov o*`, 0 moves;
+                    // primitive_point_list_gs: 2 moves to temps of 91).
+                } else {
+                    s.mov_instruction_count += 1;
+                }
+            }
+            Class::Movc => s.movc_instruction_count += 1,
+            Class::StaticFlow => s.static_flow_control_count += 1,
+            Class::DynamicFlow => s.dynamic_flow_control_count += 1,
+            Class::Emit => s.emit_instruction_count += 1,
+            Class::Cut => s.cut_instruction_count += 1,
+            Class::EmitThenCut => {
+                s.emit_instruction_count += 1;
+                s.cut_instruction_count += 1;
+            }
+            Class::Sample => s.texture_normal_instructions += 1,
+            // `sample_l` is counted with the loads (D3D11_Blit__g_BlitFrom2D: one
+            // `sample_l`, load count 1; HDAO: 19 `sample_l`, 19 loads).
+            Class::SampleLevel => s.texture_load_instructions += 1,
+            // `sample_c` and `sample_c_lz` (Internal__Textures_PS: 2).
+            Class::SampleCompare => s.texture_comp_instructions += 1,
+            Class::SampleBias => s.texture_bias_instructions += 1,
+            Class::SampleGradient => s.texture_gradient_instructions += 1,
+            Class::LoadTyped => {
+                // fxc 9.29 does not count `ld` (HDAO: 19 `sample_l`, 6 `ld`, 19 loads).
+                if self.rules != Rules::Fxc929 {
+                    s.texture_load_instructions += 1;
+                }
+            }
+            Class::LoadBuffer => {
+                // Loads from thread-group shared memory are not texture loads
+                // (cs5__Issue11: 12 `ld_structured` from g0, 1 `ld`: 1 load); fxc 9.29
+                // counts no buffer load (cs5__BasicCompute11: 2 `ld_raw`, 0 loads).
+                let tgsm = operands.iter().any(|o| o.ty == OperandType::ThreadGroupSharedMemory);
+                if !tgsm && self.rules != Rules::Fxc929 {
+                    s.texture_load_instructions += 1;
+                }
+            }
+            Class::Gather => s.gather_instructions += 1,
+            Class::Lod => s.lod_instructions += 1,
+            Class::Store => {
+                // Stores to UAVs only (cs5__Issue11: 7 `store_structured` to g0 and one
+                // `store_uav_typed`: 1); fxc 9.29 counts none (cs5__BasicCompute11).
+                let uav = operands.first().is_some_and(|o| o.ty == OperandType::UnorderedAccessView);
+                if uav && self.rules != Rules::Fxc929 {
+                    self.sm5.texture_store_instructions += 1;
+                }
+            }
+            // Every atomic, with or without a result, and the counter operations
+            // (ps5__atomic_counter: 2 `imm_atomic_alloc` + 2 `imm_atomic_consume` = 4;
+            // ps5__atomic_mem: 8).
+            Class::Atomic => self.sm5.interlocked_instructions += 1,
+            // `sync` (cs5__Issue11: 6).
+            Class::Barrier => self.sm5.barrier_instructions += 1,
+        }
+    }
+
+    fn finish(mut self) -> Stat<'static> {
+        self.end_phase();
+        let mut stat = self.stat;
+        if self.stage == ProgramType::Hull {
+            // A hull shader's input patch is the "input primitive"
+            // (hs5__basic: 4 input control points, D3D_PRIMITIVE_4_CONTROL_POINT_PATCH = 11).
+            if let Some(n @ 1..=32) = self.input_control_points {
+                stat.input_primitive = StatPrimitive::from(n + 7);
+            }
+            self.sm5.control_points = self.output_control_points.unwrap_or(0);
+        } else if self.stage == ProgramType::Domain {
+            self.sm5.control_points = self.input_control_points.unwrap_or(0);
+        }
+        if stat.sm5.is_some() {
+            stat.sm5 = Some(self.sm5);
+        }
+        stat
+    }
+}
+
+/// True when a source operand carries `-` or `|abs|`.
+fn has_modifier(operands: &[Operand]) -> bool {
+    operands.iter().any(|o| o.modifier() != Modifier::None)
+}
+
+/// fxc's `SFI0` flags for `program` as compiler `compiler` writes them, or `None` when
+/// it writes no `SFI0` chunk (no flag set).
+pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0<'static>> {
+    let rules = Rules::for_compiler(compiler);
+    let stage = program.version.ty;
+    let sm4 = program.version.major < 5;
+    let mut flags = ShaderFeatures::EMPTY;
+    let mut set = |f: ShaderFeatures| flags = flags | f;
+    for ins in &program.instructions {
+        match &ins.body {
+            Body::Decl(Decl::GlobalFlags(g)) => {
+                // The global flags fxc sets for the same features (cs5__BasicCompute11Double:
+                // `enableDoublePrecisionFloatOps`, SFI0 = 1; ps5__precision and
+                // vs5__precision: `enableMinimumPrecision`, SFI0 = 0x10).
+                if g.contains(GlobalFlags::ENABLE_DOUBLE_PRECISION_FLOAT_OPS) {
+                    set(ShaderFeatures::DOUBLES);
+                }
+                if g.contains(GlobalFlags::ENABLE_MINIMUM_PRECISION) {
+                    set(ShaderFeatures::MINIMUM_PRECISION);
+                }
+                if g.contains(GlobalFlags::ENABLE_11_1_DOUBLE_EXTENSIONS) {
+                    set(ShaderFeatures::DOUBLE_EXTENSIONS_11_1);
+                }
+                if g.contains(GlobalFlags::ENABLE_11_1_SHADER_EXTENSIONS) {
+                    set(ShaderFeatures::SHADER_EXTENSIONS_11_1);
+                }
+                // Raw and structured buffers in a Shader Model 4 program need the
+                // compute-shader-era hardware option (SFI0 bit 1, named for
+                // `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL` in `dxbc`).
+                if sm4 && g.contains(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS) {
+                    set(ShaderFeatures::EARLY_DEPTH_STENCIL);
+                }
+            }
+            Body::Decl(decl) => {
+                let uav = matches!(decl, Decl::UavTyped { .. } | Decl::UavRaw { .. } | Decl::UavStructured { .. });
+                if uav {
+                    // A UAV outside the pixel and compute stages.
+                    if !matches!(stage, ProgramType::Pixel | ProgramType::Compute) {
+                        set(ShaderFeatures::UAVS_AT_EVERY_STAGE);
+                    }
+                    // A UAV slot past the eighth (ps5__load_store declares u8: SFI0 = 8).
+                    if decl.operand().is_some_and(|o| last_register(o, program.version.is_sm51()) >= 8) {
+                        set(ShaderFeatures::UAVS_64);
+                    }
+                    let rov = match decl {
+                        Decl::UavTyped { flags, .. }
+                        | Decl::UavRaw { flags, .. }
+                        | Decl::UavStructured { flags, .. } => flags.rasterizer_ordered,
+                        _ => false,
+                    };
+                    if rov {
+                        set(ShaderFeatures::ROVS);
+                    }
+                }
+                if let Some(o) = decl.operand() {
+                    match o.ty {
+                        OperandType::OutputStencilRef => set(ShaderFeatures::STENCIL_REF),
+                        OperandType::InnerCoverage => set(ShaderFeatures::INNER_COVERAGE),
+                        _ => {}
+                    }
+                }
+                if let Decl::RegisterName { name, .. } = decl {
+                    let index = matches!(name, SystemName::RenderTargetArrayIndex | SystemName::ViewportArrayIndex);
+                    if index
+                        && ins.opcode != Opcode::DclInputSiv
+                        && matches!(stage, ProgramType::Vertex | ProgramType::Domain)
+                    {
+                        set(ShaderFeatures::VIEWPORT_AND_RT_ARRAY_INDEX_FROM_ANY_SHADER_FEEDING_RASTERIZER);
+                    }
+                }
+            }
+            Body::Op(op) => match ins.opcode {
+                Opcode::Ddiv
+                | Opcode::Dfma
+                | Opcode::Drcp
+                | Opcode::Dtoi
+                | Opcode::Dtou
+                | Opcode::Itod
+                | Opcode::Utod => {
+                    set(ShaderFeatures::DOUBLES);
+                    set(ShaderFeatures::DOUBLE_EXTENSIONS_11_1);
+                }
+                Opcode::Dadd | Opcode::Dmax | Opcode::Dmin | Opcode::Dmul | Opcode::Deq | Opcode::Dge | Opcode::Dlt => {
+                    set(ShaderFeatures::DOUBLES)
+                }
+                Opcode::Dne | Opcode::Dmov | Opcode::Dmovc | Opcode::Dtof | Opcode::Ftod => {
+                    set(ShaderFeatures::DOUBLES)
+                }
+                Opcode::Msad => set(ShaderFeatures::SHADER_EXTENSIONS_11_1),
+                o if (o as u16) >= Opcode::Gather4Feedback as u16 => set(ShaderFeatures::TILED_RESOURCES),
+                Opcode::LdUavTyped if rules == Rules::Fxc10 => {
+                    // Typed UAV loads of more than one component need the additional
+                    // formats (fxc 10 only; the corpus has no such load from fxc 10).
+                    if op.operands.first().is_some_and(|o| o.mask().count() > 1) {
+                        set(ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS);
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    (!flags.is_empty()).then_some(Sfi0 { features: flags, trailing: &[] })
+}
+
+/// The last register a declaration covers: its register number, or for Shader Model 5.1
+/// ranges (`U0[3:9]`) the upper bound.
+fn last_register(o: &Operand, sm51: bool) -> u64 {
+    let index = if sm51 { 2 } else { 0 };
+    o.indices.get(index).map_or(0, |i| i.immediate())
+}
