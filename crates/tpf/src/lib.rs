@@ -12,6 +12,7 @@ pub mod encode;
 pub mod enums;
 pub mod error;
 pub mod ir;
+pub mod parse;
 pub mod print;
 pub mod style;
 pub mod table;

@@ -380,8 +380,13 @@ impl Printer {
             Decl::ResourceStructured { operand, stride, space } => {
                 out.push_str("dcl_resource_structured ");
                 self.decl_register(operand, out);
-                let _ = write!(out, ", {stride} ");
-                self.space(*space, out);
+                // fxc ends this line with a space (SM4/5.0; the SM5.1 form is not in the
+                // corpus and is printed without it).
+                let _ = write!(out, ", {stride}");
+                match space {
+                    Some(_) => self.space(*space, out),
+                    None => out.push(' '),
+                }
             }
             Decl::UavTyped { operand, dim, flags, return_type, space } => {
                 let _ = write!(out, "dcl_uav_typed_{}", dim.listing_name().unwrap_or("unknown"));
