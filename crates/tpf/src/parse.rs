@@ -1861,7 +1861,7 @@ fn float_bits(text: &str, v: f64) -> u32 {
         return nearest.to_bits();
     }
     let decimals = text.rsplit('.').next().map_or(0, str::len);
-    if decimals != 6 || (nearest as f64 - v).abs() < 1e-12 {
+    if decimals != 6 {
         return nearest.to_bits();
     }
     // Every value within half a unit of the sixth decimal prints as `text`.
