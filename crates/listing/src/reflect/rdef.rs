@@ -1,0 +1,935 @@
+//! `// Buffer Definitions:` and `// Resource Bindings:` back into an `RDEF` chunk.
+//!
+//! What the listing carries is read from it; what it does not carry comes from the
+//! program (sample counts of multisampled textures, structure strides) or is fxc's
+//! usual value (see [`build`]).
+
+use dxbc::rdef::{
+    input_flags, variable_flags, CbufferType, ConstantBuffer, Member, Rd11Header, Rdef, RdefTarget, ResourceBinding,
+    ResourceDimension, ReturnType, ShaderInputType, ShaderType, Variable, VariableClass, VariableType,
+};
+use tpf::{Body, Decl, Program, ProgramType};
+
+use super::text::{number, Cell, Diags, Line, Ruler};
+
+/// How deeply structures may nest before the header is rejected.
+const MAX_DEPTH: usize = 32;
+
+/// A variable's or member's type as read from a declaration.
+#[derive(Debug, Clone)]
+pub(crate) struct TypeModel<'h> {
+    class: VariableClass,
+    base: VariableType,
+    rows: u16,
+    columns: u16,
+    elements: u16,
+    members: Vec<MemberModel<'h>>,
+    /// The name fxc stores in Shader Model 5 type records.
+    name: Option<String>,
+    subtype: Option<Box<TypeModel<'h>>>,
+}
+
+#[derive(Debug, Clone)]
+struct MemberModel<'h> {
+    name: &'h str,
+    offset: u32,
+    ty: TypeModel<'h>,
+}
+
+/// A variable of a buffer.
+#[derive(Debug, Clone)]
+struct VarModel<'h> {
+    name: &'h str,
+    offset: u32,
+    size: u32,
+    used: bool,
+    ty: TypeModel<'h>,
+    default: Option<Vec<u8>>,
+}
+
+/// One block of the Buffer Definitions.
+#[derive(Debug, Clone)]
+pub(crate) struct BufferModel<'h> {
+    name: &'h str,
+    kind: CbufferType,
+    vars: Vec<VarModel<'h>>,
+}
+
+/// One row of the Resource Bindings.
+#[derive(Debug, Clone)]
+pub(crate) struct BindingModel<'h> {
+    name: &'h str,
+    input_type: ShaderInputType,
+    return_type: ReturnType,
+    dimension: ResourceDimension,
+    /// Sample count printed by the old layout (`2dMS4`), if any.
+    samples: Option<u32>,
+    bind_point: u32,
+    bind_count: u32,
+    flags: u32,
+    space: u32,
+    id: Option<u32>,
+}
+
+/// The HLSL spellings of base types (as the listing prints them) and whether they are
+/// numeric (may take vector / matrix dimensions).
+const BASE_TYPES: &[(&str, VariableType, bool)] = &[
+    ("void", VariableType::Void, false),
+    ("bool", VariableType::Bool, true),
+    ("int", VariableType::Int, true),
+    ("float", VariableType::Float, true),
+    ("string", VariableType::String, false),
+    ("texture", VariableType::Texture, false),
+    ("Texture1D", VariableType::Texture1D, false),
+    ("Texture2D", VariableType::Texture2D, false),
+    ("Texture3D", VariableType::Texture3D, false),
+    ("TextureCube", VariableType::TextureCube, false),
+    ("sampler", VariableType::Sampler, false),
+    ("sampler1D", VariableType::Sampler1D, false),
+    ("sampler2D", VariableType::Sampler2D, false),
+    ("sampler3D", VariableType::Sampler3D, false),
+    ("samplerCUBE", VariableType::SamplerCube, false),
+    ("uint", VariableType::Uint, true),
+    ("uint8", VariableType::Uint8, true),
+    ("Buffer", VariableType::Buffer, false),
+    ("Texture1DArray", VariableType::Texture1DArray, false),
+    ("Texture2DArray", VariableType::Texture2DArray, false),
+    ("Texture2DMS", VariableType::Texture2DMs, false),
+    ("Texture2DMSArray", VariableType::Texture2DMsArray, false),
+    ("TextureCubeArray", VariableType::TextureCubeArray, false),
+    ("double", VariableType::Double, true),
+    ("RWTexture1D", VariableType::RwTexture1D, false),
+    ("RWTexture1DArray", VariableType::RwTexture1DArray, false),
+    ("RWTexture2D", VariableType::RwTexture2D, false),
+    ("RWTexture2DArray", VariableType::RwTexture2DArray, false),
+    ("RWTexture3D", VariableType::RwTexture3D, false),
+    ("RWBuffer", VariableType::RwBuffer, false),
+    ("ByteAddressBuffer", VariableType::ByteAddressBuffer, false),
+    ("RWByteAddressBuffer", VariableType::RwByteAddressBuffer, false),
+    ("StructuredBuffer", VariableType::StructuredBuffer, false),
+    ("RWStructuredBuffer", VariableType::RwStructuredBuffer, false),
+    ("AppendStructuredBuffer", VariableType::AppendStructuredBuffer, false),
+    ("ConsumeStructuredBuffer", VariableType::ConsumeStructuredBuffer, false),
+    ("min8float", VariableType::Min8Float, true),
+    ("min10float", VariableType::Min10Float, true),
+    ("min16float", VariableType::Min16Float, true),
+    ("min12int", VariableType::Min12Int, true),
+    ("min16int", VariableType::Min16Int, true),
+    ("min16uint", VariableType::Min16Uint, true),
+    ("int16_t", VariableType::Int16, true),
+    ("uint16_t", VariableType::Uint16, true),
+    ("float16_t", VariableType::Float16, true),
+    ("int64_t", VariableType::Int64, true),
+    ("uint64_t", VariableType::Uint64, true),
+];
+
+/// A dimension digit (1 to 4).
+fn dim(s: &str) -> Option<u16> {
+    match s {
+        "1" => Some(1),
+        "2" => Some(2),
+        "3" => Some(3),
+        "4" => Some(4),
+        _ => None,
+    }
+}
+
+/// Reads a non-structure type spelling: `float`, `uint3`, `float4x4`, `Texture2D`.
+fn parse_type_name(s: &str) -> Option<(VariableClass, VariableType, u16, u16)> {
+    if let Some(&(_, base, numeric)) = BASE_TYPES.iter().find(|(n, ..)| *n == s) {
+        let class = if numeric { VariableClass::Scalar } else { VariableClass::Object };
+        return Some((class, base, 1, 1));
+    }
+    BASE_TYPES.iter().filter(|(.., numeric)| *numeric).find_map(|&(n, base, _)| {
+        let rest = s.strip_prefix(n)?;
+        match rest.split_once('x') {
+            Some((r, c)) => Some((VariableClass::MatrixColumns, base, dim(r)?, dim(c)?)),
+            None => Some((VariableClass::Vector, base, 1, dim(rest)?)),
+        }
+    })
+}
+
+impl<'h> TypeModel<'h> {
+    /// The name a Shader Model 5 type record stores for a non-structure type: the
+    /// spelling the listing prints, without `row_major`, except that fxc names the
+    /// `uint` scalar `dword`. (Typedef names such as `half4` are not in the listing.)
+    fn sm5_name(&self) -> Option<String> {
+        let base = BASE_TYPES.iter().find(|(_, b, _)| *b == self.base).map_or("", |(n, ..)| *n);
+        Some(match self.class {
+            VariableClass::Scalar if self.base == VariableType::Uint => "dword".to_string(),
+            VariableClass::Vector => format!("{base}{}", self.columns),
+            VariableClass::MatrixRows | VariableClass::MatrixColumns => format!("{base}{}x{}", self.rows, self.columns),
+            _ => base.to_string(),
+        })
+    }
+
+    /// Scalar components the type occupies (a structure's column count).
+    fn components(&self) -> u32 {
+        let one = match self.class {
+            VariableClass::Struct => u32::from(self.columns),
+            _ => u32::from(self.rows) * u32::from(self.columns),
+        };
+        one.saturating_mul(u32::from(self.elements.max(1)))
+    }
+
+    fn to_dxbc<'m>(&'m self, sm5: bool) -> ShaderType<'m> {
+        ShaderType {
+            class: self.class,
+            base: self.base,
+            rows: self.rows,
+            columns: self.columns,
+            elements: self.elements,
+            members: self
+                .members
+                .iter()
+                .map(|m| Member { name: m.name, offset: m.offset, ty: m.ty.to_dxbc(sm5) })
+                .collect(),
+            name: if sm5 { self.name.as_deref() } else { None },
+            subtype: if sm5 { self.subtype.as_ref().map(|s| Box::new(s.to_dxbc(sm5))) } else { None },
+            reserved: [0; 3],
+        }
+    }
+}
+
+/// A declaration line split up: `TYPE NAME[N];  // Offset: O Size: S [unused]`.
+struct DeclLine<'h> {
+    /// Words before the name (`row_major float4x4`, `interface IFoo`, `}`).
+    type_words: Vec<&'h str>,
+    name: &'h str,
+    elements: u16,
+    offset: u32,
+    size: Option<u32>,
+    unused: bool,
+}
+
+fn parse_decl_line<'h>(line: &Line<'h>, text: &'h str, d: &mut Diags) -> Option<DeclLine<'h>> {
+    let Some(pos) = text.find("// Offset:") else {
+        d.error_at(line, text, "expected a declaration with its `// Offset:` comment");
+        return None;
+    };
+    let decl = text[..pos].trim();
+    let Some(decl) = decl.strip_suffix(';') else {
+        d.error_at(line, text, "a declaration ends with `;`");
+        return None;
+    };
+    let mut words: Vec<&str> = decl.split_whitespace().collect();
+    let Some(last) = words.pop() else {
+        d.error_at(line, text, "the declaration has no name");
+        return None;
+    };
+    let (name, elements) = match last.split_once('[') {
+        Some((n, rest)) => {
+            let count = rest.strip_suffix(']').and_then(number).and_then(|c| u16::try_from(c).ok());
+            let Some(count) = count else {
+                d.error_at(line, last, "bad array size");
+                return None;
+            };
+            (n, count)
+        }
+        None => (last, 0),
+    };
+    let comment = &text[pos + "// Offset:".len()..];
+    let mut tokens = comment.split_whitespace();
+    let Some(offset) = tokens.next().and_then(number) else {
+        d.error_at(line, comment, "the offset is not a number");
+        return None;
+    };
+    let (mut size, mut unused) = (None, false);
+    while let Some(t) = tokens.next() {
+        match t {
+            "Size:" => match tokens.next().and_then(number) {
+                Some(s) => size = Some(s),
+                None => {
+                    d.error_at(line, t, "the size is not a number");
+                    return None;
+                }
+            },
+            "[unused]" => unused = true,
+            _ => {
+                d.error_at(line, t, format!("unexpected `{t}` after the offset"));
+                return None;
+            }
+        }
+    }
+    Some(DeclLine { type_words: words, name, elements, offset, size, unused })
+}
+
+/// A declaration read from a buffer body, at the buffer's level or inside a structure.
+struct Item<'h> {
+    line: Line<'h>,
+    name: &'h str,
+    /// Offset from the start of the buffer, as printed.
+    offset: u32,
+    size: Option<u32>,
+    unused: bool,
+    ty: TypeModel<'h>,
+    default: Option<Vec<u8>>,
+}
+
+/// Reads declarations until a line starting with `}` (left unread) or the end.
+fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d: &mut Diags) -> Vec<Item<'h>> {
+    let mut items: Vec<Item<'h>> = Vec::new();
+    while let Some(line) = body.get(*i) {
+        let Some(b) = line.body() else { return items };
+        let t = b.trim();
+        if t.starts_with('}') {
+            return items;
+        }
+        *i += 1;
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(values) = t.strip_prefix('=') {
+            match items.last_mut() {
+                Some(item) if item.default.is_none() => item.default = parse_default(line, values, item.size, d),
+                _ => d.error_at(line, t, "a default value must follow a variable"),
+            }
+            continue;
+        }
+        if (t == "struct" || t.starts_with("struct ")) && !t.contains("// Offset:") {
+            if depth >= MAX_DEPTH {
+                d.error_at(line, t, "structures nest too deeply");
+                return items;
+            }
+            if let Some(item) = parse_struct(line, t, body, i, depth, sm5, d) {
+                items.push(item);
+            }
+            continue;
+        }
+        let Some(decl) = parse_decl_line(line, t, d) else { continue };
+        let ty = match decl.type_words.as_slice() {
+            ["interface", name] => TypeModel {
+                class: VariableClass::InterfacePointer,
+                base: VariableType::InterfacePointer,
+                rows: 1,
+                columns: 4,
+                elements: decl.elements,
+                members: Vec::new(),
+                name: Some(name.to_string()),
+                subtype: Some(Box::new(TypeModel {
+                    class: VariableClass::InterfaceClass,
+                    base: VariableType::Void,
+                    rows: 1,
+                    columns: 0,
+                    elements: 0,
+                    members: Vec::new(),
+                    name: Some(name.to_string()),
+                    subtype: None,
+                })),
+            },
+            [spelling] | ["row_major", spelling] => {
+                let Some((mut class, base, rows, columns)) = parse_type_name(spelling) else {
+                    d.error_at(line, spelling, format!("unknown type `{spelling}`"));
+                    continue;
+                };
+                if decl.type_words[0] == "row_major" {
+                    if class != VariableClass::MatrixColumns {
+                        d.error_at(line, t, "`row_major` applies to matrices only");
+                        continue;
+                    }
+                    class = VariableClass::MatrixRows;
+                }
+                let mut ty = TypeModel {
+                    class,
+                    base,
+                    rows,
+                    columns,
+                    elements: decl.elements,
+                    members: Vec::new(),
+                    name: None,
+                    subtype: None,
+                };
+                if sm5 {
+                    ty.name = ty.sm5_name();
+                }
+                ty
+            }
+            _ => {
+                d.error_at(line, t, "expected `TYPE NAME;`, `row_major TYPE NAME;` or `interface TYPE NAME;`");
+                continue;
+            }
+        };
+        items.push(Item {
+            line: *line,
+            name: decl.name,
+            offset: decl.offset,
+            size: decl.size,
+            unused: decl.unused,
+            ty,
+            default: None,
+        });
+    }
+    items
+}
+
+/// Reads `struct [NAME]`, `{`, the members, and the closing `} NAME;  // Offset: ...`.
+fn parse_struct<'h>(
+    line: &Line<'h>,
+    t: &'h str,
+    body: &[Line<'h>],
+    i: &mut usize,
+    depth: usize,
+    sm5: bool,
+    d: &mut Diags,
+) -> Option<Item<'h>> {
+    let type_name = t["struct".len()..].trim();
+    while body.get(*i).is_some_and(|l| l.is_blank_comment()) {
+        *i += 1;
+    }
+    if body.get(*i).and_then(|l| l.body()).map(str::trim) != Some("{") {
+        d.error_at(line, t, "expected `{` after `struct`");
+        return None;
+    }
+    *i += 1;
+    let members = parse_items(body, i, depth + 1, sm5, d);
+    let Some(close) = body.get(*i).copied() else {
+        d.error_at(line, t, "the structure has no closing `}`");
+        return None;
+    };
+    *i += 1;
+    let close_text = close.body().unwrap_or("").trim();
+    let decl = parse_decl_line(&close, close_text, d)?;
+    if decl.type_words != ["}"] {
+        d.error_at(&close, close_text, "expected `} NAME;` closing the structure");
+        return None;
+    }
+    let mut model_members = Vec::with_capacity(members.len());
+    for m in members {
+        let Some(rel) = m.offset.checked_sub(decl.offset) else {
+            d.error_at(&m.line, m.line.text, "a member's offset is before its structure's");
+            return None;
+        };
+        if m.size.is_some() || m.unused || m.default.is_some() {
+            d.error_at(&m.line, m.line.text, "structure members have no size, `[unused]` or default value");
+        }
+        model_members.push(MemberModel { name: m.name, offset: rel, ty: m.ty });
+    }
+    let columns: u32 = model_members.iter().map(|m| m.ty.components()).sum();
+    let ty = TypeModel {
+        class: VariableClass::Struct,
+        base: VariableType::Void,
+        rows: 1,
+        columns: u16::try_from(columns).unwrap_or(u16::MAX),
+        elements: decl.elements,
+        members: model_members,
+        name: (sm5 && !type_name.is_empty()).then(|| type_name.to_string()),
+        subtype: None,
+    };
+    Some(Item {
+        line: close,
+        name: decl.name,
+        offset: decl.offset,
+        size: decl.size,
+        unused: decl.unused,
+        ty,
+        default: None,
+    })
+}
+
+/// Reads `= 0x3f800000 0x00000000 ...`: the variable's bytes, little-endian words cut
+/// to its size.
+fn parse_default(line: &Line<'_>, values: &str, size: Option<u32>, d: &mut Diags) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    for w in values.split_whitespace() {
+        let Some(v) = w.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) else {
+            d.error_at(line, w, format!("`{w}` is not a hexadecimal word"));
+            return None;
+        };
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let size = size.unwrap_or(0) as usize;
+    if bytes.len() != size.div_ceil(4) * 4 {
+        d.error_at(line, values, format!("a variable of {size} bytes has {} words of default value", size.div_ceil(4)));
+        return None;
+    }
+    bytes.truncate(size);
+    Some(bytes)
+}
+
+/// Reads the Buffer Definitions from the lines after their title.
+pub(crate) fn parse_buffers<'h>(body: &[Line<'h>], sm5: bool, d: &mut Diags) -> Vec<BufferModel<'h>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    loop {
+        while body.get(i).is_some_and(|l| l.is_blank_comment()) {
+            i += 1;
+        }
+        let Some(line) = body.get(i) else { break };
+        let Some(t) = line.body().map(str::trim) else { break };
+        let heads = [
+            ("cbuffer ", CbufferType::CBuffer),
+            ("tbuffer ", CbufferType::TBuffer),
+            ("interfaces ", CbufferType::InterfacePointers),
+            ("Resource bind info for ", CbufferType::ResourceBindInfo),
+        ];
+        let Some((kind, name)) = heads.iter().find_map(|(p, k)| t.strip_prefix(p).map(|n| (*k, n.trim()))) else {
+            d.error_at(line, t, "expected `cbuffer`, `tbuffer`, `interfaces` or `Resource bind info for`");
+            break;
+        };
+        i += 1;
+        while body.get(i).is_some_and(|l| l.is_blank_comment()) {
+            i += 1;
+        }
+        if body.get(i).and_then(|l| l.body()).map(str::trim) != Some("{") {
+            d.error_at(line, t, format!("expected `{{` after `{t}`"));
+            break;
+        }
+        i += 1;
+        let items = parse_items(body, &mut i, 0, sm5, d);
+        match body.get(i).and_then(|l| l.body()).map(str::trim) {
+            Some("}") => i += 1,
+            _ => {
+                d.error_at(line, t, format!("`{t}` has no closing `}}`"));
+                break;
+            }
+        }
+        let mut vars = Vec::with_capacity(items.len());
+        for item in items {
+            let Some(size) = item.size else {
+                d.error_at(&item.line, item.line.text, "a variable's `// Offset:` comment gives its `Size:`");
+                continue;
+            };
+            vars.push(VarModel {
+                name: item.name,
+                offset: item.offset,
+                size,
+                used: !item.unused,
+                ty: item.ty,
+                default: item.default,
+            });
+        }
+        out.push(BufferModel { name, kind, vars });
+    }
+    out
+}
+
+/// The three layouts of the Resource Bindings table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BindingLayout {
+    /// `Slot Elements` (compilers before 10.x).
+    Old,
+    /// `HLSL Bind  Count`.
+    Bind,
+    /// `ID      HLSL Bind  Count` (Shader Model 5.1).
+    Id,
+}
+
+/// Reads the Resource Bindings from the lines after their title.
+pub(crate) fn parse_bindings<'h>(title: Line<'h>, body: &[Line<'h>], d: &mut Diags) -> Vec<BindingModel<'h>> {
+    let mut i = 0;
+    while body.get(i).is_some_and(|l| l.is_blank_comment()) {
+        i += 1;
+    }
+    let header = body.get(i).and_then(|l| l.body()).filter(|b| b.trim_start().starts_with("Name"));
+    let ruler = body.get(i + 1).and_then(Ruler::parse);
+    let (Some(header), Some(ruler)) = (header, ruler) else {
+        d.error(&title, 0, "the Resource Bindings table has no `// Name ...` header and `// ----` rule");
+        return Vec::new();
+    };
+    let layout = match ruler.spans.len() {
+        6 if header.contains("Slot") => BindingLayout::Old,
+        6 => BindingLayout::Bind,
+        7 => BindingLayout::Id,
+        n => {
+            d.error(&body[i + 1], 0, format!("the Resource Bindings table has 6 or 7 columns, this rule has {n}"));
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for line in &body[i + 2..] {
+        let Some(b) = line.body() else { break };
+        if b.trim().is_empty() {
+            break;
+        }
+        let Some(cells) = ruler.cells(line) else {
+            d.error(line, 0, "the row does not line up with the table's columns");
+            continue;
+        };
+        if let Some(b) = parse_binding(line, &cells, layout, d) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// Register-class letters of a binding's kind: the HLSL register's and the range ID's.
+fn register_class(t: ShaderInputType) -> (&'static str, &'static str) {
+    use ShaderInputType as S;
+    match t {
+        S::CBuffer => ("cb", "CB"),
+        S::Sampler => ("s", "S"),
+        S::UavRwTyped
+        | S::UavRwStructured
+        | S::UavRwByteAddress
+        | S::UavAppendStructured
+        | S::UavConsumeStructured
+        | S::UavRwStructuredWithCounter
+        | S::UavFeedbackTexture => ("u", "U"),
+        _ => ("t", "T"),
+    }
+}
+
+fn parse_binding<'h>(
+    line: &Line<'h>,
+    cells: &[Cell<'h>],
+    layout: BindingLayout,
+    d: &mut Diags,
+) -> Option<BindingModel<'h>> {
+    use ShaderInputType as S;
+    let errors = d.errors.len();
+    let (name, kind, format, dim) = (cells[0], cells[1], cells[2], cells[3]);
+    let (id_cell, bind_cell, count_cell) = match layout {
+        BindingLayout::Id => (Some(cells[4]), cells[5], cells[6]),
+        _ => (None, cells[4], cells[5]),
+    };
+    let mut flags = 0;
+    // Kind, from the Type column and (for buffers) the Format and Dim columns.
+    let input_type = match (kind.text, format.text, dim.text) {
+        ("cbuffer", ..) => S::CBuffer,
+        ("tbuffer", ..) => S::TBuffer,
+        ("sampler", ..) => S::Sampler,
+        ("sampler_c", ..) => {
+            flags |= input_flags::COMPARISON_SAMPLER;
+            S::Sampler
+        }
+        ("texture", "struct", _) => S::Structured,
+        ("texture", "byte", _) => S::ByteAddress,
+        ("texture", ..) => S::Texture,
+        ("UAV", "struct", "r/w") => S::UavRwStructured,
+        ("UAV", "byte", "r/w") => S::UavRwByteAddress,
+        ("UAV", _, "append") => S::UavAppendStructured,
+        ("UAV", _, "consume") => S::UavConsumeStructured,
+        ("UAV", _, "r/w+cnt") => S::UavRwStructuredWithCounter,
+        ("UAV", ..) => S::UavRwTyped,
+        ("rtaccel", ..) => S::RtAccelerationStructure,
+        (t, ..) => {
+            d.error(line, kind.at, format!("unknown binding type `{t}`"));
+            S::Unknown(u32::MAX)
+        }
+    };
+    // Return type and component count, from the Format column.
+    let return_type = match format.text {
+        "NA" => ReturnType::None,
+        "struct" | "byte" => ReturnType::Mixed,
+        f => {
+            let digits = f.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let base = &f[..f.len() - digits.len()];
+            let count = if digits.is_empty() { Some(1) } else { number(digits).filter(|n| (1..=4).contains(n)) };
+            let rt = match base {
+                "unorm" => Some(ReturnType::Unorm),
+                "snorm" => Some(ReturnType::Snorm),
+                "sint" => Some(ReturnType::Sint),
+                "uint" => Some(ReturnType::Uint),
+                "float" => Some(ReturnType::Float),
+                "mixed" => Some(ReturnType::Mixed),
+                "double" => Some(ReturnType::Double),
+                "continued" => Some(ReturnType::Continued),
+                _ => None,
+            };
+            match (rt, count) {
+                (Some(rt), Some(n)) => {
+                    flags |= (n - 1) << 2;
+                    rt
+                }
+                _ => {
+                    d.error(line, format.at, format!("unknown format `{f}`"));
+                    ReturnType::None
+                }
+            }
+        }
+    };
+    // Dimension (and the old layout's sample count), from the Dim column.
+    let mut samples = None;
+    let dimension = match dim.text {
+        "NA" => ResourceDimension::Unknown0,
+        "r/o" | "r/w" | "append" | "consume" | "r/w+cnt" | "buf" => ResourceDimension::Buffer,
+        "1d" => ResourceDimension::Texture1D,
+        "1darray" => ResourceDimension::Texture1DArray,
+        "2d" => ResourceDimension::Texture2D,
+        "2darray" => ResourceDimension::Texture2DArray,
+        "3d" => ResourceDimension::Texture3D,
+        "cube" => ResourceDimension::TextureCube,
+        "cubearray" => ResourceDimension::TextureCubeArray,
+        "bufex" => ResourceDimension::BufferEx,
+        t => {
+            let (dimension, rest) = if let Some(rest) = t.strip_prefix("2dMSarray") {
+                (ResourceDimension::Texture2DMsArray, rest)
+            } else if let Some(rest) = t.strip_prefix("2dMS") {
+                (ResourceDimension::Texture2DMs, rest)
+            } else {
+                d.error(line, dim.at, format!("unknown dimension `{t}`"));
+                (ResourceDimension::Unknown0, "")
+            };
+            if !rest.is_empty() {
+                match number(rest) {
+                    Some(n) if layout == BindingLayout::Old => samples = Some(n),
+                    _ => d.error(line, dim.at, format!("unknown dimension `{t}`")),
+                }
+            }
+            dimension
+        }
+    };
+    // Register, space and count.
+    let (reg_prefix, id_prefix) = register_class(input_type);
+    let (bind_point, space) = if layout == BindingLayout::Old {
+        (number(bind_cell.text), Some(0))
+    } else {
+        let (reg, space) = match bind_cell.text.split_once(",space") {
+            Some((r, s)) => (r, number(s)),
+            None => (bind_cell.text, Some(0)),
+        };
+        (reg.strip_prefix(reg_prefix).and_then(number), space)
+    };
+    let (Some(bind_point), Some(space)) = (bind_point, space) else {
+        let what = if layout == BindingLayout::Old { "a slot number" } else { "a register" };
+        d.error(line, bind_cell.at, format!("expected {what} (`{reg_prefix}N`), found `{}`", bind_cell.text));
+        return None;
+    };
+    let id = match id_cell {
+        Some(c) => match c.text.strip_prefix(id_prefix).and_then(number) {
+            Some(n) => Some(n),
+            None => {
+                d.error(line, c.at, format!("expected a range ID `{id_prefix}N`, found `{}`", c.text));
+                None
+            }
+        },
+        None => None,
+    };
+    let bind_count = match count_cell.text {
+        // fxc's value for unbounded arrays is not in the corpus; 0 is a guess (the
+        // printer reads 0 and 0xFFFFFFFF alike).
+        "unbounded" => 0,
+        t => number(t).unwrap_or_else(|| {
+            d.error(line, count_cell.at, format!("the count is not a number: `{t}`"));
+            0
+        }),
+    };
+    if name.text.is_empty() {
+        d.error(line, name.at, "the binding has no name");
+    }
+    (d.errors.len() == errors).then_some(BindingModel {
+        name: name.text,
+        input_type,
+        return_type,
+        dimension,
+        samples,
+        bind_point,
+        bind_count,
+        flags,
+        space,
+        id,
+    })
+}
+
+/// `D3DCOMPILE_*` flags named on fxc's command line (printed by fxc 9.29 as a comment).
+const COMMAND_LINE_FLAGS: &[(&str, u32)] = &[
+    ("Zi", 1 << 0),
+    ("Vd", 1 << 1),
+    ("Od", 1 << 2),
+    ("Zpr", 1 << 3),
+    ("Zpc", 1 << 4),
+    ("Gpp", 1 << 5),
+    ("Op", 1 << 8),
+    ("Gfa", 1 << 9),
+    ("Gfp", 1 << 10),
+    ("Ges", 1 << 11),
+    ("Gec", 1 << 12),
+    ("Gis", 1 << 13),
+    ("O0", 1 << 14),
+    ("O1", 0),
+    ("O2", 3 << 14),
+    ("O3", 1 << 15),
+    ("WX", 1 << 18),
+    ("res_may_alias", 1 << 19),
+    ("enable_unbounded_descriptor_tables", 1 << 20),
+    ("all_resources_bound", 1 << 21),
+];
+
+/// `D3DCOMPILE_NO_PRESHADER`: set in every corpus blob, whatever the command line.
+const NO_PRESHADER: u32 = 1 << 8;
+
+/// The compile flags fxc stores in the RDEF header. The listing does not print them:
+/// this is fxc's default (`D3DCOMPILE_NO_PRESHADER`), plus what the program shows
+/// (`skipOptimization` global flag: `/Od`; `allResourcesBound`: `/all_resources_bound`),
+/// plus the options of the command line fxc 9.29 prints as a comment.
+pub(crate) fn compile_flags(program: &Program<'_>, command_line: Option<&str>) -> u32 {
+    let mut flags = NO_PRESHADER;
+    for ins in &program.instructions {
+        if let Body::Decl(Decl::GlobalFlags(g)) = &ins.body {
+            if g.contains(tpf::GlobalFlags::SKIP_OPTIMIZATION) {
+                flags |= 1 << 2;
+            }
+            if g.contains(tpf::GlobalFlags::ALL_RESOURCES_BOUND) {
+                flags |= 1 << 21;
+            }
+        }
+    }
+    for word in command_line.unwrap_or("").split_whitespace() {
+        let Some(option) = word.strip_prefix('/').or_else(|| word.strip_prefix('-')) else { continue };
+        if let Some(&(_, f)) = COMMAND_LINE_FLAGS.iter().find(|(n, _)| *n == option) {
+            flags |= f;
+        }
+    }
+    flags
+}
+
+/// What the program's declarations say about a resource: structure stride and sample
+/// count, found by register (or, in Shader Model 5.1, by range ID and space).
+struct ProgramResources {
+    /// (is UAV, register or range ID, space, stride, sample count)
+    entries: Vec<(bool, u32, u32, Option<u32>, Option<u32>)>,
+}
+
+impl ProgramResources {
+    fn of(program: &Program<'_>) -> Self {
+        let mut entries = Vec::new();
+        for ins in &program.instructions {
+            let Body::Decl(decl) = &ins.body else { continue };
+            let (uav, stride, samples, space) = match decl {
+                Decl::Resource { dim, sample_count, space, .. } => {
+                    let ms =
+                        matches!(dim, tpf::ResourceDimension::Texture2DMS | tpf::ResourceDimension::Texture2DMSArray);
+                    (false, None, ms.then_some(u32::from(*sample_count)), *space)
+                }
+                Decl::ResourceStructured { stride, space, .. } => (false, Some(*stride), None, *space),
+                Decl::UavStructured { stride, space, .. } => (true, Some(*stride), None, *space),
+                _ => continue,
+            };
+            let Some(reg) = decl.operand().and_then(|o| o.register()) else { continue };
+            entries.push((uav, reg as u32, space.unwrap_or(0), stride, samples));
+        }
+        ProgramResources { entries }
+    }
+
+    fn find(&self, uav: bool, reg: u32, space: u32) -> Option<(Option<u32>, Option<u32>)> {
+        self.entries.iter().find(|e| e.0 == uav && e.1 == reg && e.2 == space).map(|e| (e.3, e.4))
+    }
+}
+
+/// The rest of what [`build`] needs besides the tables.
+pub(crate) struct RdefInputs<'a, 'h> {
+    pub creator: &'h str,
+    pub flags: u32,
+    pub interface_slots: u32,
+    pub buffers: &'a [BufferModel<'h>],
+    pub bindings: &'a [BindingModel<'h>],
+}
+
+/// Assembles the RDEF chunk.
+///
+/// Fields the listing does not print: the compile flags (see [`compile_flags`]); the
+/// `D3D_SIF_USERPACKED` flag of bindings and `D3D_SVF_USERPACKED` of variables (never
+/// set here); buffer sizes (the last variable's end, rounded up to 16 bytes except for
+/// structured-buffer layouts); structure strides and multisample counts (from the
+/// matching buffer layout or the program's declarations); the texture and sampler
+/// slots of variables (none); Shader Model 5 type names (the printed spelling, `dword`
+/// for `uint`; typedef names like `half4` are lost); range IDs of a 5.1 listing without
+/// the ID column (numbered per register class).
+pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u8> {
+    let v = program.version;
+    let sm5 = v.major >= 5;
+    let program_type = match v.ty {
+        ProgramType::Pixel => dxbc::rdef::ProgramType::Pixel,
+        ProgramType::Vertex => dxbc::rdef::ProgramType::Vertex,
+        ProgramType::Geometry => dxbc::rdef::ProgramType::Geometry,
+        ProgramType::Hull => dxbc::rdef::ProgramType::Hull,
+        ProgramType::Domain => dxbc::rdef::ProgramType::Domain,
+        ProgramType::Compute => dxbc::rdef::ProgramType::Compute,
+        ProgramType::Unknown(t) => dxbc::rdef::ProgramType::Unknown(t),
+    };
+    let constant_buffers: Vec<ConstantBuffer<'_>> = inputs
+        .buffers
+        .iter()
+        .map(|b| {
+            let end = b.vars.iter().map(|v| v.offset.saturating_add(v.size)).max().unwrap_or(0);
+            let size = if b.kind == CbufferType::ResourceBindInfo { end } else { end.saturating_add(15) & !15 };
+            ConstantBuffer {
+                name: b.name,
+                variables: b
+                    .vars
+                    .iter()
+                    .map(|v| {
+                        let mut flags = if v.used { variable_flags::USED } else { 0 };
+                        if v.ty.class == VariableClass::InterfacePointer {
+                            flags |= variable_flags::INTERFACE_POINTER;
+                        }
+                        Variable {
+                            name: v.name,
+                            start_offset: v.offset,
+                            size: v.size,
+                            flags,
+                            ty: v.ty.to_dxbc(sm5),
+                            default_value: v.default.as_deref(),
+                            start_texture: u32::MAX,
+                            texture_size: 0,
+                            start_sampler: u32::MAX,
+                            sampler_size: 0,
+                        }
+                    })
+                    .collect(),
+                size,
+                flags: 0,
+                kind: b.kind,
+            }
+        })
+        .collect();
+    let resources = ProgramResources::of(program);
+    let sm51 = v.is_sm51();
+    let mut next_id = [0u32; 4];
+    let bindings = inputs
+        .bindings
+        .iter()
+        .map(|b| {
+            use ShaderInputType as S;
+            let (class, _) = register_class(b.input_type);
+            let class_index = ["cb", "s", "t", "u"].iter().position(|c| *c == class).unwrap_or(2);
+            let id = b.id.unwrap_or(next_id[class_index]);
+            next_id[class_index] = id.saturating_add(1);
+            let uav = class == "u";
+            let key = if sm51 { id } else { b.bind_point };
+            let declared = resources.find(uav, key, if sm51 { b.space } else { 0 });
+            let layout_size = inputs
+                .buffers
+                .iter()
+                .find(|c| c.kind == CbufferType::ResourceBindInfo && c.name == b.name)
+                .and_then(|c| c.vars.first())
+                .map(|v| v.size);
+            let num_samples = match b.input_type {
+                S::CBuffer | S::TBuffer | S::Sampler | S::ByteAddress | S::UavRwByteAddress => 0,
+                S::Structured
+                | S::UavRwStructured
+                | S::UavAppendStructured
+                | S::UavConsumeStructured
+                | S::UavRwStructuredWithCounter => {
+                    layout_size.or_else(|| declared.and_then(|(stride, _)| stride)).unwrap_or(0)
+                }
+                _ if matches!(b.dimension, ResourceDimension::Texture2DMs | ResourceDimension::Texture2DMsArray) => {
+                    b.samples.or_else(|| declared.and_then(|(_, samples)| samples)).unwrap_or(0)
+                }
+                _ => u32::MAX,
+            };
+            ResourceBinding {
+                name: b.name,
+                input_type: b.input_type,
+                return_type: b.return_type,
+                dimension: b.dimension,
+                num_samples,
+                bind_point: b.bind_point,
+                bind_count: b.bind_count,
+                flags: b.flags,
+                space: b.space,
+                id: if sm51 { id } else { 0 },
+            }
+        })
+        .collect();
+    let rdef = Rdef {
+        target: RdefTarget { program_type, major: v.major, minor: v.minor },
+        flags: inputs.flags,
+        creator: inputs.creator,
+        rd11: sm5.then(|| Rd11Header::fxc(sm51, inputs.interface_slots)),
+        constant_buffers,
+        bindings,
+        raw_layout: None,
+    };
+    rdef.to_bytes()
+}
