@@ -22,9 +22,11 @@ use dxbc::stat::{
     Primitive as StatPrimitive, PrimitiveTopology as StatTopology, Stat, StatSm5, TessellatorDomain,
     TessellatorOutputPrimitive, TessellatorPartitioning,
 };
+use std::collections::{HashMap, HashSet};
+
 use tpf::{
     Body, CompilerVersion, CustomDataClass, Decl, GlobalFlags, Instruction, InterpolationMode, Modifier, Op, Opcode,
-    Operand, OperandType, Program, ProgramType, SystemName,
+    Operand, OperandType, Program, ProgramType, Selection, SystemName,
 };
 
 /// The compiler families whose counting rules differ.
@@ -63,10 +65,14 @@ enum Class {
     Conversion,
     Mov,
     Movc,
-    /// `ret`, `else`, `break`, `continue`: flow whose path does not depend on data.
+    /// `ret`, `else`, `break`, `continue`, `call`: flow whose path does not depend on data.
     StaticFlow,
-    /// `if`, `switch`, `loop` and the conditional jumps.
+    /// `loop`, `retc`, `callc`: always dynamic flow.
     DynamicFlow,
+    /// `if` and `switch`: dynamic, or for fxc 9.x static when the condition is uniform.
+    Branch,
+    /// `breakc`, `continuec`: dynamic when the condition varies, else not counted.
+    ConditionalJump,
     Emit,
     Cut,
     EmitThenCut,
@@ -118,11 +124,17 @@ fn class(op: Opcode) -> Class {
         O::Itof | O::Utof | O::Ftoi | O::Ftou | O::Dtof | O::Ftod | O::Dtoi | O::Dtou | O::Itod | O::Utod => Conversion,
         O::Mov | O::Dmov => Mov,
         O::Movc | O::Dmovc => Movc,
-        // Flow: `ret`, `else` and `break` are static, `if` and `switch` dynamic
+        // Flow: `ret`, `else` and `break` are static, `if` and `switch` dynamic in fxc 10
         // (every fxc 10.1 blob: e.g. D3D11_Blit__g_BlitFromCube, one `switch` with six
-        // `case`, a `default` and seven `break`: 8 static = 7 + `ret`, 1 dynamic).
+        // `case`, a `default` and seven `break`: 8 static = 7 + `ret`, 1 dynamic;
+        // `case`, `default` and the `end*` markers count nowhere).
         O::Ret | O::Else | O::Break | O::Continue | O::Call => StaticFlow,
-        O::If | O::Switch | O::Loop | O::Breakc | O::Continuec | O::Retc | O::Callc => DynamicFlow,
+        // A loop is one dynamic flow control, whatever its trip count (ExtrudeGS: 2
+        // `loop` counting to 3, 2 dynamic; HDAO: 2, with 1 data-dependent `if`: 3).
+        // `retc` is dynamic (ps5__retc: 2 `retc`, 2 dynamic).
+        O::Loop | O::Retc | O::Callc => DynamicFlow,
+        O::If | O::Switch => Branch,
+        O::Breakc | O::Continuec => ConditionalJump,
         O::Emit | O::EmitStream => Emit,
         O::Cut | O::CutStream => Cut,
         O::EmitThenCut | O::EmitThenCutStream => EmitThenCut,
@@ -156,7 +168,8 @@ fn class(op: Opcode) -> Class {
 /// 4.x programs, the Shader Model 5 form (37 words) for 5.x.
 pub fn statistics(program: &Program<'_>, compiler: CompilerVersion) -> Stat<'static> {
     let mut counter = Counter::new(program, Rules::for_compiler(compiler));
-    for ins in &program.instructions {
+    for (i, ins) in program.instructions.iter().enumerate() {
+        counter.at = i;
         counter.instruction(ins);
     }
     counter.finish()
@@ -165,12 +178,17 @@ pub fn statistics(program: &Program<'_>, compiler: CompilerVersion) -> Stat<'sta
 /// Accumulates the counts over a program.
 struct Counter {
     rules: Rules,
+    /// For each instruction, whether its condition may vary between invocations.
+    varying: Vec<bool>,
+    /// Index of the instruction being counted.
+    at: usize,
+    /// The hull-shader phase being read (`None` outside hull shaders' phases).
+    phase: Option<Opcode>,
     stage: ProgramType,
     stat: Stat<'static>,
     sm5: StatSm5,
     /// Input/output declarations in the current hull-shader phase (or the program).
     phase_dcls: u32,
-    /// Registers of thread-group shared memory are not counted by loads and stores.
     output_control_points: Option<u32>,
     input_control_points: Option<u32>,
 }
@@ -179,6 +197,9 @@ impl Counter {
     fn new(program: &Program<'_>, rules: Rules) -> Counter {
         Counter {
             rules,
+            varying: varying_conditions(program),
+            at: 0,
+            phase: None,
             stage: program.version.ty,
             stat: Stat::default(),
             sm5: StatSm5::default(),
@@ -217,6 +238,7 @@ impl Counter {
                     || matches!(ins.opcode, Opcode::HsForkPhase | Opcode::HsJoinPhase)
                 {
                     self.end_phase();
+                    self.phase = Some(ins.opcode);
                 }
                 self.op(ins.opcode, op);
             }
@@ -285,8 +307,17 @@ impl Counter {
         if class == Class::NotAnInstruction {
             return;
         }
+        self.stat.instruction_count += 1;
+        // fxc 9.x counts a hull shader's categories in its control-point phase only
+        // (hs5__basic_NoOptimisation: 3 `mov` and `ret` there, 4 `mov` and `ret` in the
+        // join phase: 1 static flow; hs5__basic, a fork phase only: every count 0).
+        if self.rules != Rules::Fxc10
+            && self.stage == ProgramType::Hull
+            && self.phase != Some(Opcode::HsControlPointPhase)
+        {
+            return;
+        }
         let s = &mut self.stat;
-        s.instruction_count += 1;
         let operands = &op.operands[..];
         // Any access to an indexable temp is an array instruction (vs5__tempArray:
         // the 10 instructions that read or write x0/x1).
@@ -329,6 +360,29 @@ impl Counter {
             Class::Movc => s.movc_instruction_count += 1,
             Class::StaticFlow => s.static_flow_control_count += 1,
             Class::DynamicFlow => s.dynamic_flow_control_count += 1,
+            Class::Branch => {
+                // fxc 9.x counts a branch on a uniform value (constants only) as static
+                // flow control (HDAO: 7 `if_nz cb0[0].*` static, 1 `if` on a texel
+                // dynamic; vs4__switch: `switch cb0[0].x` static); fxc 10 counts every
+                // branch as dynamic (D3D11_PixelShader_Advanced: 15 `if` on constants,
+                // 15 dynamic).
+                let varying = self.varying.get(self.at).copied().unwrap_or(true);
+                if self.rules == Rules::Fxc10 || varying {
+                    s.dynamic_flow_control_count += 1;
+                } else {
+                    s.static_flow_control_count += 1;
+                }
+            }
+            Class::ConditionalJump => {
+                // A conditional `break`/`continue` is dynamic flow control when its
+                // condition varies (vs4__continuec: `breakc` on an input, dynamic;
+                // two `continuec` on constants, not counted) and not counted when it
+                // is uniform (the exit test of a counted loop: ps4__for_loop,
+                // ExtrudeGS).
+                if self.varying.get(self.at).copied().unwrap_or(true) {
+                    s.dynamic_flow_control_count += 1;
+                }
+            }
             Class::Emit => s.emit_instruction_count += 1,
             Class::Cut => s.cut_instruction_count += 1,
             Class::EmitThenCut => {
@@ -512,4 +566,307 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
 fn last_register(o: &Operand, sm51: bool) -> u64 {
     let index = if sm51 { 2 } else { 0 };
     o.indices.get(index).map_or(0, |i| i.immediate())
+}
+
+/// For each instruction of `program`, whether it tests a condition that may differ
+/// between invocations (only conditional instructions are ever `true`).
+///
+/// A value is uniform when it derives only from immediates and constant buffers;
+/// inputs, system values and anything read from memory vary. The analysis follows the
+/// program's structured flow (the value a register holds at each point, per component),
+/// because fxc decides on its own values before register allocation reuses registers
+/// (HDAO reuses `r1.w` for both a loop counter and texel data). Function bodies and
+/// hull-shader phases start afresh; registers a body did not write vary.
+fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
+    let mut out = vec![false; program.instructions.len()];
+    let mut cur: Flow = Some(Regs::default());
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    let mut steps = 0usize;
+    // Each loop is walked until its entry state settles; states only grow, so this
+    // bound is generous for real programs and keeps odd ones finite.
+    let max_steps = program.instructions.len().saturating_mul(64).max(1024);
+    while let Some(ins) = program.instructions.get(i) {
+        steps += 1;
+        if steps > max_steps {
+            // Give up on precision: every remaining condition may vary.
+            for v in out.iter_mut().skip(i) {
+                *v = true;
+            }
+            break;
+        }
+        i += 1;
+        let op = match &ins.body {
+            Body::Op(op) => op,
+            _ => continue,
+        };
+        let cond = |cur: &Flow| match (cur, op.operands.first()) {
+            (Some(regs), Some(c)) => regs.source(c, 0xf, 4),
+            _ => false,
+        };
+        match ins.opcode {
+            Opcode::If => {
+                out[i - 1] |= cond(&cur);
+                frames.push(Frame::If { entry: cur.clone(), then_end: None });
+            }
+            Opcode::Else => {
+                if let Some(Frame::If { entry, then_end }) = frames.last_mut() {
+                    *then_end = Some(cur.take());
+                    cur = entry.clone();
+                }
+            }
+            Opcode::EndIf => {
+                if let Some(Frame::If { entry, then_end }) = frames.last() {
+                    cur = match then_end {
+                        Some(t) => join(t.clone(), cur),
+                        None => join(entry.clone(), cur),
+                    };
+                    frames.pop();
+                }
+            }
+            Opcode::Loop => {
+                frames.push(Frame::Loop { start: i, head: cur.clone(), exits: None, continues: None, rounds: 0 });
+            }
+            Opcode::EndLoop => {
+                if let Some(Frame::Loop { start, head, exits, continues, rounds }) = frames.last_mut() {
+                    let next = join(head.clone(), join(continues.take(), cur.take()));
+                    if next != *head && *rounds < 32 {
+                        *head = next.clone();
+                        *rounds += 1;
+                        cur = next;
+                        i = *start;
+                    } else {
+                        cur = exits.take();
+                        frames.pop();
+                    }
+                }
+            }
+            Opcode::Switch => {
+                out[i - 1] |= cond(&cur);
+                frames.push(Frame::Switch { entry: cur.take(), exits: None, default: false });
+            }
+            Opcode::Case | Opcode::Default => {
+                if let Some(Frame::Switch { entry, default, .. }) = frames.last_mut() {
+                    *default |= ins.opcode == Opcode::Default;
+                    cur = join(cur.take(), entry.clone());
+                }
+            }
+            Opcode::EndSwitch => {
+                if let Some(Frame::Switch { entry, exits, default }) = frames.last_mut() {
+                    let mut after = join(exits.take(), cur.take());
+                    if !*default {
+                        after = join(after, entry.clone());
+                    }
+                    cur = after;
+                    frames.pop();
+                }
+            }
+            Opcode::Break | Opcode::Breakc => {
+                if ins.opcode == Opcode::Breakc {
+                    out[i - 1] |= cond(&cur);
+                }
+                let leaving = if ins.opcode == Opcode::Break { cur.take() } else { cur.clone() };
+                if let Some(Frame::Loop { exits, .. } | Frame::Switch { exits, .. }) =
+                    frames.iter_mut().rev().find(|f| !matches!(f, Frame::If { .. }))
+                {
+                    *exits = join(exits.take(), leaving);
+                }
+            }
+            Opcode::Continue | Opcode::Continuec => {
+                if ins.opcode == Opcode::Continuec {
+                    out[i - 1] |= cond(&cur);
+                }
+                let leaving = if ins.opcode == Opcode::Continue { cur.take() } else { cur.clone() };
+                if let Some(Frame::Loop { continues, .. }) =
+                    frames.iter_mut().rev().find(|f| matches!(f, Frame::Loop { .. }))
+                {
+                    *continues = join(continues.take(), leaving);
+                }
+            }
+            Opcode::Retc | Opcode::Callc | Opcode::Discard => out[i - 1] |= cond(&cur),
+            Opcode::Ret => {
+                if frames.is_empty() {
+                    cur = None;
+                }
+            }
+            Opcode::Label => {
+                frames.clear();
+                cur = Some(Regs { unknown_varies: true, ..Regs::default() });
+            }
+            Opcode::HsDecls | Opcode::HsControlPointPhase | Opcode::HsForkPhase | Opcode::HsJoinPhase => {
+                frames.clear();
+                cur = Some(Regs::default());
+            }
+            opcode => {
+                if let Some(regs) = cur.as_mut() {
+                    regs.transfer(opcode, op);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The abstract state at a point: `None` where no path reaches.
+type Flow = Option<Regs>;
+
+/// An open block of structured flow while walking the program.
+enum Frame {
+    If { entry: Flow, then_end: Option<Flow> },
+    Loop { start: usize, head: Flow, exits: Flow, continues: Flow, rounds: u32 },
+    Switch { entry: Flow, exits: Flow, default: bool },
+}
+
+/// The union of two states (a register varies if it varies on either path).
+fn join(a: Flow, b: Flow) -> Flow {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(mut a), Some(b)) => {
+            for (reg, mask) in b.temps {
+                *a.temps.entry(reg).or_default() |= mask;
+            }
+            a.arrays.extend(b.arrays);
+            a.unknown_varies |= b.unknown_varies;
+            Some(a)
+        }
+    }
+}
+
+/// Which temporaries hold varying values at a point.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Regs {
+    /// Components (bit 0 = x) of each temporary register that may vary.
+    temps: HashMap<u64, u8>,
+    /// Indexable temps that may hold a varying value.
+    arrays: HashSet<u64>,
+    /// Registers not written on the way here vary (a function body's arguments).
+    unknown_varies: bool,
+}
+
+impl Regs {
+    /// Applies one instruction's writes.
+    fn transfer(&mut self, opcode: Opcode, op: &Op) {
+        let info = opcode.info();
+        let n_dst = info.dst.len().min(op.operands.len());
+        let (dsts, srcs) = op.operands.split_at(n_dst);
+        // Anything read from a resource, UAV or shared memory varies.
+        let reads_memory = srcs.iter().any(|o| {
+            matches!(
+                o.ty,
+                OperandType::Resource | OperandType::UnorderedAccessView | OperandType::ThreadGroupSharedMemory
+            )
+        });
+        // Dot products read their first 2/3/4 components into every result component.
+        let width = match opcode {
+            Opcode::Dp2 => 2,
+            Opcode::Dp3 => 3,
+            Opcode::Dp4 => 4,
+            _ => 0,
+        };
+        let mut writes: Vec<(OperandType, u64, u8)> = Vec::new();
+        for (d, ty) in dsts.iter().zip(info.dst) {
+            if *ty == tpf::table::Ty::R {
+                continue;
+            }
+            let Some(reg) = d.register() else { continue };
+            let mask = d.mask().0 & 0xf;
+            let mut vary = 0u8;
+            for c in 0..4 {
+                if mask & (1 << c) == 0 {
+                    continue;
+                }
+                let any = reads_memory
+                    || if width > 0 {
+                        srcs.iter().any(|s| self.source(s, 0xf, width))
+                    } else {
+                        srcs.iter().any(|s| self.source(s, 1 << c, 4))
+                    };
+                if any {
+                    vary |= 1 << c;
+                }
+            }
+            writes.push((d.ty, reg, vary | (!mask & 0xf) << 4));
+        }
+        // Results are written after every source is read (`swapc`, `sincos`).
+        for (ty, reg, bits) in writes {
+            let (vary, kept) = (bits & 0xf, bits >> 4);
+            match ty {
+                OperandType::Temp => {
+                    let old = self.temps.get(&reg).copied().unwrap_or(if self.unknown_varies { 0xf } else { 0 });
+                    let new = (old & kept) | vary;
+                    self.temps.insert(reg, new);
+                }
+                OperandType::IndexableTemp => {
+                    // An element written with a varying value taints the whole array;
+                    // arrays are never considered uniform again.
+                    if vary != 0 {
+                        self.arrays.insert(reg);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// True if source `o`, read into the result components `lanes`, may vary;
+    /// `width` < 4 reads the first `width` components (dot products).
+    fn source(&self, o: &Operand, lanes: u8, width: usize) -> bool {
+        if o.indices.iter().any(|i| i.relative().is_some_and(|r| self.relative(r))) {
+            return true;
+        }
+        match o.ty {
+            OperandType::Immediate32 | OperandType::Immediate64 => false,
+            OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
+            OperandType::Temp => o.register().is_none_or(|r| self.temp(r, components(o.selection, lanes, width))),
+            OperandType::IndexableTemp => self.unknown_varies || o.register().is_none_or(|r| self.arrays.contains(&r)),
+            // Samplers, resources and labels are not values.
+            OperandType::Sampler
+            | OperandType::Resource
+            | OperandType::UnorderedAccessView
+            | OperandType::ThreadGroupSharedMemory
+            | OperandType::Label
+            | OperandType::Null => false,
+            _ => true,
+        }
+    }
+
+    /// True if any of components `read` of temp `reg` may vary.
+    fn temp(&self, reg: u64, read: u8) -> bool {
+        match self.temps.get(&reg) {
+            Some(v) => v & read != 0,
+            None => self.unknown_varies,
+        }
+    }
+
+    /// True if a relative index register may vary.
+    fn relative(&self, r: &tpf::RelOperand) -> bool {
+        match r.ty {
+            OperandType::Temp => match r.index.first() {
+                Some(&reg) if r.dims >= 1 => self.temp(reg as u64, components(r.selection, 0xf, 4)),
+                _ => true,
+            },
+            OperandType::Immediate32 | OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
+            _ => true,
+        }
+    }
+}
+
+/// The source components an operand with selection `sel` reads into the result
+/// components `lanes`, or with `width` < 4 its first `width` components.
+fn components(sel: Selection, lanes: u8, width: usize) -> u8 {
+    match sel {
+        Selection::Swizzle(sw) => {
+            let mut read = 0u8;
+            for (c, &src) in sw.iter().enumerate() {
+                let used = if width < 4 { c < width } else { lanes & (1 << c) != 0 };
+                if used {
+                    read |= 1 << (src & 3);
+                }
+            }
+            read
+        }
+        Selection::Select1(c) => 1 << (c & 3),
+        Selection::Mask(m) => m.0 & 0xf,
+        Selection::None | Selection::Mode3 => 0xf,
+    }
 }

@@ -3,11 +3,9 @@
 //! chunk (or its absence). Failures are printed aggregated by field, so that the
 //! remaining rules are visible.
 
-#[path = "../src/stat.rs"]
-#[allow(dead_code)]
-mod stat;
-
 use std::collections::BTreeMap;
+
+use listing::stat;
 
 use dxbc::{Container, FourCc, Stat};
 
