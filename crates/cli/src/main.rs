@@ -10,10 +10,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod asm;
 mod info;
 
 #[derive(Parser)]
-#[command(name = "dxref", version, about = "Direct3D shader bytecode toolkit: disassemble and inspect DXBC containers")]
+#[command(
+    name = "dxref",
+    version,
+    about = "Direct3D shader bytecode toolkit: disassemble, assemble and inspect DXBC containers"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -35,6 +40,20 @@ enum Command {
         /// Which Microsoft disassembler's text to reproduce (default: the compiler named in the blob).
         #[arg(long, value_enum)]
         style: Option<StyleArg>,
+    },
+    /// Assemble a listing (fxc's /Fc text, or hand-written in the same grammar) into a DXBC container.
+    Asm {
+        /// The listing, or `-` for standard input.
+        file: String,
+        /// Where to write the container; `-` for standard output.
+        #[arg(short = 'o', long = "output", value_name = "OUT", required = true)]
+        output: String,
+        /// Write an fxc-style /Fh C header declaring the bytes as `const BYTE NAME[]`.
+        #[arg(long = "fh", value_name = "NAME")]
+        fh: Option<String>,
+        /// Also write RDEF and STAT chunks when the listing names no compiler.
+        #[arg(long)]
+        reflection: bool,
     },
     /// Show a container's chunks, checksum status, shader version and reflection summary.
     Info {
@@ -96,6 +115,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Disasm { files, output, var, style } => disasm(&files, output.as_deref(), var.as_deref(), style),
         Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
+        Command::Asm { file, output, fh, reflection } => asm::run(&file, &output, fh.as_deref(), reflection),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,100 @@
+//! `dxref asm`: a listing to a DXBC container (binary, or an fxc-style `/Fh` header).
+
+use std::io::{Read, Write};
+
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor};
+use tpf::parse::{Diagnostic, Severity};
+
+use crate::Failure;
+
+/// Byte offset in `text` of a 1-based line and column (in characters).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let line_text = text[start.min(text.len())..].split('\n').next().unwrap_or("");
+    let within: usize = line_text.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+    (start + within).min(text.len())
+}
+
+/// Prints diagnostics like a compiler: file:line:column, the source line, a caret
+/// under the culprit and what was expected.
+fn report(name: &str, text: &str, diagnostics: &[Diagnostic]) {
+    let file = SimpleFile::new(name, text);
+    use std::io::IsTerminal;
+    let color =
+        if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
+    let writer = termcolor::StandardStream::stderr(color);
+    let config = term::Config::default();
+    for d in diagnostics {
+        let start = offset_of(text, d.line, d.column);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let end = (start + d.length).min(line_end).max(start);
+        let mut label = Label::primary((), start..end);
+        if let Some(e) = &d.expected {
+            label = label.with_message(format!("expected {e}"));
+        }
+        let report = match d.severity {
+            Severity::Error => Report::error(),
+            Severity::Warning => Report::warning(),
+        }
+        .with_message(format!("{name}:{}:{}: {}", d.line, d.column, d.message))
+        .with_labels(vec![label]);
+        let _ = term::emit_to_write_style(&mut writer.lock(), &config, &file, &report);
+    }
+}
+
+/// The bytes as an fxc `/Fh` header: a `const BYTE NAME[]` array.
+fn fh_header(name: &str, bytes: &[u8], listing: &str) -> String {
+    let mut s = String::with_capacity(bytes.len() * 6 + listing.len() + 64);
+    s.push_str("#if 0\n");
+    s.push_str(listing);
+    if !listing.ends_with('\n') {
+        s.push('\n');
+    }
+    s.push_str("#endif\n\nconst BYTE ");
+    s.push_str(name);
+    s.push_str("[] =\n{\n");
+    for (i, chunk) in bytes.chunks(6).enumerate() {
+        s.push_str("    ");
+        let items: Vec<String> = chunk.iter().map(|b| format!("{b:3}")).collect();
+        s.push_str(&items.join(", "));
+        if (i + 1) * 6 < bytes.len() {
+            s.push(',');
+        }
+        s.push('\n');
+    }
+    s.push_str("};\n");
+    s
+}
+
+pub fn run(file: &str, output: &str, fh: Option<&str>, force_reflection: bool) -> Result<(), Failure> {
+    let name = if file == "-" { "<stdin>" } else { file };
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
+    };
+    let options = listing::asm::AsmOptions { force_reflection };
+    let assembled = match listing::asm::assemble(&text, &options) {
+        Ok(a) => a,
+        Err(errors) => {
+            report(name, &text, &errors);
+            let n = errors.iter().filter(|d| d.severity == Severity::Error).count();
+            return Err(Failure::input(format!("{name}: {n} error{}; nothing written", if n == 1 { "" } else { "s" })));
+        }
+    };
+    report(name, &text, &assembled.warnings);
+    let out: Vec<u8> = match fh {
+        Some(var) => fh_header(var, &assembled.bytes, &text).into_bytes(),
+        None => assembled.bytes,
+    };
+    if output == "-" {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(&out).and_then(|_| stdout.flush()).map_err(|e| Failure::output(format!("<stdout>: {e}")))
+    } else {
+        std::fs::write(output, &out).map_err(|e| Failure::output(format!("{output}: {e}")))
+    }
+}
