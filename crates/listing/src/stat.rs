@@ -71,7 +71,7 @@ enum Class {
     DynamicFlow,
     /// `if` and `switch`: dynamic, or for fxc 9.x static when the condition is uniform.
     Branch,
-    /// `breakc`, `continuec`: dynamic when the condition varies, else not counted.
+    /// `breakc` (not counted), `continuec` (dynamic when its condition varies).
     ConditionalJump,
     Emit,
     Cut,
@@ -374,12 +374,13 @@ impl Counter {
                 }
             }
             Class::ConditionalJump => {
-                // A conditional `break`/`continue` is dynamic flow control when its
-                // condition varies (vs4__continuec: `breakc` on an input, dynamic;
-                // two `continuec` on constants, not counted) and not counted when it
-                // is uniform (the exit test of a counted loop: ps4__for_loop,
-                // ExtrudeGS).
-                if self.varying.get(self.at).copied().unwrap_or(true) {
+                // `breakc` is the exit test of its loop and never counted
+                // (ps4__for_loop, ExtrudeGS: on a counter; RaycastTerrainShootRayPS:
+                // 4 `breakc`, one on texel data, none counted). `continuec` is dynamic
+                // flow control when its condition varies and not counted when it is
+                // uniform (vs4__continuec: of two `continuec`, the one on a flag the
+                // early-leaving loop updates counts, the one on a constant does not).
+                if opcode == Opcode::Continuec && self.varying.get(self.at).copied().unwrap_or(true) {
                     s.dynamic_flow_control_count += 1;
                 }
             }
@@ -575,8 +576,19 @@ fn last_register(o: &Operand, sm51: bool) -> u64 {
 /// inputs, system values and anything read from memory vary. The analysis follows the
 /// program's structured flow (the value a register holds at each point, per component),
 /// because fxc decides on its own values before register allocation reuses registers
-/// (HDAO reuses `r1.w` for both a loop counter and texel data). Function bodies and
-/// hull-shader phases start afresh; registers a body did not write vary.
+/// (HDAO reuses `r1.w` for both a loop counter and texel data). Two rules make values
+/// vary through control flow:
+///
+/// - a loop that some invocations may leave early (a `breakc` on a varying value, or a
+///   `break` under a varying `if`) makes every register it writes vary, in the loop and
+///   after it (RaycastTerrainShootRayPS: the iteration counter of such a loop feeds an
+///   `if` fxc counts as dynamic; vs4__continuec: a flag updated in such a loop feeds a
+///   `continuec` fxc counts);
+/// - registers written under a varying `if` or `switch` vary after it (the usual
+///   divergence rule; no corpus blob tells either way).
+///
+/// Function bodies and hull-shader phases start afresh; registers a body did not write
+/// vary.
 fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
     let mut out = vec![false; program.instructions.len()];
     let mut cur: Flow = Some(Regs::default());
@@ -600,36 +612,42 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
             Body::Op(op) => op,
             _ => continue,
         };
-        let cond = |cur: &Flow| match (cur, op.operands.first()) {
+        let cond = match (&cur, op.operands.first()) {
             (Some(regs), Some(c)) => regs.source(c, 0xf, 4),
             _ => false,
         };
         match ins.opcode {
             Opcode::If => {
-                out[i - 1] |= cond(&cur);
-                frames.push(Frame::If { entry: cur.clone(), then_end: None });
+                out[i - 1] |= cond;
+                frames.push(Frame::new(Block::If { entry: cur.clone(), then_end: None }, cond));
             }
             Opcode::Else => {
-                if let Some(Frame::If { entry, then_end }) = frames.last_mut() {
+                if let Some(Frame { block: Block::If { entry, then_end }, .. }) = frames.last_mut() {
                     *then_end = Some(cur.take());
                     cur = entry.clone();
                 }
             }
             Opcode::EndIf => {
-                if let Some(Frame::If { entry, then_end }) = frames.last() {
+                if let Some(Frame { block: Block::If { entry, then_end }, .. }) = frames.last() {
                     cur = match then_end {
                         Some(t) => join(t.clone(), cur),
                         None => join(entry.clone(), cur),
                     };
-                    frames.pop();
+                    close(&mut frames, &mut cur);
                 }
             }
             Opcode::Loop => {
-                frames.push(Frame::Loop { start: i, head: cur.clone(), exits: None, continues: None, rounds: 0 });
+                let block = Block::Loop { start: i, head: cur.clone(), exits: None, continues: None, rounds: 0 };
+                frames.push(Frame::new(block, false));
             }
             Opcode::EndLoop => {
-                if let Some(Frame::Loop { start, head, exits, continues, rounds }) = frames.last_mut() {
-                    let next = join(head.clone(), join(continues.take(), cur.take()));
+                if let Some(Frame { block: Block::Loop { start, head, exits, continues, rounds }, varying, written }) =
+                    frames.last_mut()
+                {
+                    let mut next = join(head.clone(), join(continues.take(), cur.take()));
+                    if *varying {
+                        taint(&mut next, written);
+                    }
                     if next != *head && *rounds < 32 {
                         *head = next.clone();
                         *rounds += 1;
@@ -637,53 +655,58 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
                         i = *start;
                     } else {
                         cur = exits.take();
-                        frames.pop();
+                        close(&mut frames, &mut cur);
                     }
                 }
             }
             Opcode::Switch => {
-                out[i - 1] |= cond(&cur);
-                frames.push(Frame::Switch { entry: cur.take(), exits: None, default: false });
+                out[i - 1] |= cond;
+                frames.push(Frame::new(Block::Switch { entry: cur.take(), exits: None, default: false }, cond));
             }
             Opcode::Case | Opcode::Default => {
-                if let Some(Frame::Switch { entry, default, .. }) = frames.last_mut() {
+                if let Some(Frame { block: Block::Switch { entry, default, .. }, .. }) = frames.last_mut() {
                     *default |= ins.opcode == Opcode::Default;
                     cur = join(cur.take(), entry.clone());
                 }
             }
             Opcode::EndSwitch => {
-                if let Some(Frame::Switch { entry, exits, default }) = frames.last_mut() {
+                if let Some(Frame { block: Block::Switch { entry, exits, default }, .. }) = frames.last_mut() {
                     let mut after = join(exits.take(), cur.take());
                     if !*default {
                         after = join(after, entry.clone());
                     }
                     cur = after;
-                    frames.pop();
+                    close(&mut frames, &mut cur);
                 }
             }
-            Opcode::Break | Opcode::Breakc => {
-                if ins.opcode == Opcode::Breakc {
-                    out[i - 1] |= cond(&cur);
+            Opcode::Break | Opcode::Breakc | Opcode::Continue | Opcode::Continuec => {
+                let conditional = matches!(ins.opcode, Opcode::Breakc | Opcode::Continuec);
+                let to_loop = matches!(ins.opcode, Opcode::Continue | Opcode::Continuec);
+                if conditional {
+                    out[i - 1] |= cond;
                 }
-                let leaving = if ins.opcode == Opcode::Break { cur.take() } else { cur.clone() };
-                if let Some(Frame::Loop { exits, .. } | Frame::Switch { exits, .. }) =
-                    frames.iter_mut().rev().find(|f| !matches!(f, Frame::If { .. }))
-                {
-                    *exits = join(exits.take(), leaving);
+                let leaving = if conditional { cur.clone() } else { cur.take() };
+                // Leaving under varying control (the jump's own condition, or an
+                // enclosing `if`/`switch` inside the target) makes the loop diverge.
+                let mut divergent = conditional && cond;
+                for f in frames.iter_mut().rev() {
+                    match &mut f.block {
+                        Block::If { .. } => divergent |= f.varying,
+                        Block::Switch { exits, .. } if !to_loop => {
+                            *exits = join(exits.take(), leaving);
+                            break;
+                        }
+                        Block::Switch { .. } => divergent |= f.varying,
+                        Block::Loop { exits, continues, .. } => {
+                            let target = if to_loop { continues } else { exits };
+                            *target = join(target.take(), leaving);
+                            f.varying |= divergent;
+                            break;
+                        }
+                    }
                 }
             }
-            Opcode::Continue | Opcode::Continuec => {
-                if ins.opcode == Opcode::Continuec {
-                    out[i - 1] |= cond(&cur);
-                }
-                let leaving = if ins.opcode == Opcode::Continue { cur.take() } else { cur.clone() };
-                if let Some(Frame::Loop { continues, .. }) =
-                    frames.iter_mut().rev().find(|f| matches!(f, Frame::Loop { .. }))
-                {
-                    *continues = join(continues.take(), leaving);
-                }
-            }
-            Opcode::Retc | Opcode::Callc | Opcode::Discard => out[i - 1] |= cond(&cur),
+            Opcode::Retc | Opcode::Callc | Opcode::Discard => out[i - 1] |= cond,
             Opcode::Ret => {
                 if frames.is_empty() {
                     cur = None;
@@ -699,7 +722,11 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
             }
             opcode => {
                 if let Some(regs) = cur.as_mut() {
-                    regs.transfer(opcode, op);
+                    for (key, mask) in regs.transfer(opcode, op) {
+                        if let Some(f) = frames.last_mut() {
+                            *f.written.entry(key).or_default() |= mask;
+                        }
+                    }
                 }
             }
         }
@@ -707,11 +734,61 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
     out
 }
 
+/// Pops the innermost block: what it wrote counts as written by the enclosing one, and
+/// varies afterwards if the block's control varied.
+fn close(frames: &mut Vec<Frame>, cur: &mut Flow) {
+    let Some(f) = frames.pop() else { return };
+    if f.varying {
+        taint(cur, &f.written);
+    }
+    if let Some(parent) = frames.last_mut() {
+        for (key, mask) in f.written {
+            *parent.written.entry(key).or_default() |= mask;
+        }
+    }
+}
+
+/// Marks the registers of `written` varying in `state`.
+fn taint(state: &mut Flow, written: &HashMap<Written, u8>) {
+    let Some(regs) = state.as_mut() else { return };
+    for (key, mask) in written {
+        match *key {
+            Written::Temp(r) => *regs.temps.entry(r).or_default() |= mask,
+            Written::Array(r) => {
+                regs.arrays.insert(r);
+            }
+        }
+    }
+}
+
 /// The abstract state at a point: `None` where no path reaches.
 type Flow = Option<Regs>;
 
+/// A register written inside a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Written {
+    Temp(u64),
+    Array(u64),
+}
+
 /// An open block of structured flow while walking the program.
-enum Frame {
+struct Frame {
+    block: Block,
+    /// The block's control varies: a varying `if`/`switch` condition, or a loop that
+    /// some invocations leave early.
+    varying: bool,
+    /// Registers (and components) written inside the block.
+    written: HashMap<Written, u8>,
+}
+
+impl Frame {
+    fn new(block: Block, varying: bool) -> Frame {
+        Frame { block, varying, written: HashMap::new() }
+    }
+}
+
+/// The kind of an open block and the states it joins.
+enum Block {
     If { entry: Flow, then_end: Option<Flow> },
     Loop { start: usize, head: Flow, exits: Flow, continues: Flow, rounds: u32 },
     Switch { entry: Flow, exits: Flow, default: bool },
@@ -744,8 +821,8 @@ struct Regs {
 }
 
 impl Regs {
-    /// Applies one instruction's writes.
-    fn transfer(&mut self, opcode: Opcode, op: &Op) {
+    /// Applies one instruction's writes and returns them.
+    fn transfer(&mut self, opcode: Opcode, op: &Op) -> Vec<(Written, u8)> {
         let info = opcode.info();
         let n_dst = info.dst.len().min(op.operands.len());
         let (dsts, srcs) = op.operands.split_at(n_dst);
@@ -788,6 +865,7 @@ impl Regs {
             writes.push((d.ty, reg, vary | (!mask & 0xf) << 4));
         }
         // Results are written after every source is read (`swapc`, `sincos`).
+        let mut written = Vec::new();
         for (ty, reg, bits) in writes {
             let (vary, kept) = (bits & 0xf, bits >> 4);
             match ty {
@@ -795,6 +873,7 @@ impl Regs {
                     let old = self.temps.get(&reg).copied().unwrap_or(if self.unknown_varies { 0xf } else { 0 });
                     let new = (old & kept) | vary;
                     self.temps.insert(reg, new);
+                    written.push((Written::Temp(reg), !kept & 0xf));
                 }
                 OperandType::IndexableTemp => {
                     // An element written with a varying value taints the whole array;
@@ -802,10 +881,12 @@ impl Regs {
                     if vary != 0 {
                         self.arrays.insert(reg);
                     }
+                    written.push((Written::Array(reg), 0xf));
                 }
                 _ => {}
             }
         }
+        written
     }
 
     /// True if source `o`, read into the result components `lanes`, may vary;
