@@ -12,8 +12,11 @@
 
 use std::fmt;
 
+pub mod asm;
 pub mod fxh;
 pub mod header;
+pub mod reflect;
+pub mod stat;
 
 use dxbc::{Container, FourCc};
 use thiserror::Error;
