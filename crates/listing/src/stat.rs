@@ -190,6 +190,8 @@ struct Counter {
     /// Input/output declarations in the current hull-shader phase (or the program).
     phase_dcls: u32,
     output_control_points: Option<u32>,
+    /// A hull shader's control-point phase was seen.
+    had_control_point_phase: bool,
     input_control_points: Option<u32>,
 }
 
@@ -205,6 +207,7 @@ impl Counter {
             sm5: StatSm5::default(),
             phase_dcls: 0,
             output_control_points: None,
+            had_control_point_phase: false,
             input_control_points: None,
         }
         .with_form(program.version.major >= 5)
@@ -239,6 +242,7 @@ impl Counter {
                 {
                     self.end_phase();
                     self.phase = Some(ins.opcode);
+                    self.had_control_point_phase |= ins.opcode == Opcode::HsControlPointPhase;
                 }
                 self.op(ins.opcode, op);
             }
@@ -347,12 +351,14 @@ impl Counter {
                     s.float_instruction_count += 1;
                 } else if array {
                     // Moves to or from an indexable temp are array instructions only.
-                } else if self.stage == ProgramType::Geometry
+                } else if self.rules == Rules::Fxc10
+                    && self.stage == ProgramType::Geometry
                     && operands.first().is_some_and(|o| o.ty == OperandType::Output)
                 {
-                    // A geometry shader's writes of its outputs are not moves
-                    // (primitive_quad_list_gs: 80 `mov o*`, 0 moves;
-                    // primitive_point_list_gs: 2 moves to temps of 91).
+                    // fxc 10 does not count a geometry shader's writes of its outputs
+                    // as moves (primitive_quad_list_gs: 80 `mov o*`, 0 moves;
+                    // primitive_point_list_gs: 2 moves to temps of 91); fxc 9.30 does
+                    // (gs5__instance: its one `mov o0` and the extra move below).
                 } else {
                     s.mov_instruction_count += 1;
                 }
@@ -435,6 +441,15 @@ impl Counter {
     fn finish(mut self) -> Stat<'static> {
         self.end_phase();
         let mut stat = self.stat;
+        // fxc 9.30 counts one move more than the program has in its main function (the
+        // copy of the returned value, before copy propagation removed it): 79 of its
+        // 110 corpus blobs (templatePS: `sample o0` and `ret`, 1 move); the others
+        // count further moves of their source. A hull shader's main function is its
+        // control-point phase (hs5__basic, fork phase only: 0).
+        let main = self.stage != ProgramType::Hull || self.had_control_point_phase;
+        if self.rules == Rules::Fxc930 && main {
+            stat.mov_instruction_count += 1;
+        }
         if self.stage == ProgramType::Hull {
             // A hull shader's input patch is the "input primitive"
             // (hs5__basic: 4 input control points, D3D_PRIMITIVE_4_CONTROL_POINT_PATCH = 11).
