@@ -121,9 +121,13 @@ fn class(op: Opcode) -> Class {
         O::Udiv | O::Ult | O::Uge | O::Umul | O::Umax | O::Umin | O::Ushr | O::And | O::Or | O::Xor | O::Not => Uint,
         // Conversions between floats and integers; `f16tof32`/`f32tof16` are not
         // counted (xenia's resolve shaders use hundreds and count only these).
-        O::Itof | O::Utof | O::Ftoi | O::Ftou | O::Dtof | O::Ftod | O::Dtoi | O::Dtou | O::Itod | O::Utod => Conversion,
-        O::Mov | O::Dmov => Mov,
-        O::Movc | O::Dmovc => Movc,
+        O::Itof | O::Utof | O::Ftoi | O::Ftou => Conversion,
+        O::Mov => Mov,
+        O::Movc => Movc,
+        // Double-precision instructions have no category: cs5__BasicCompute11Double
+        // (9.29) counts its `add` as its one float, not its `dadd`. (The corpus has
+        // no other double-precision program; the conversions and moves of doubles
+        // follow the same rule for want of evidence.)
         // Flow: `ret`, `else` and `break` are static, `if` and `switch` dynamic in fxc 10
         // (every fxc 10.1 blob: e.g. D3D11_Blit__g_BlitFromCube, one `switch` with six
         // `case`, a `default` and seven `break`: 8 static = 7 + `ret`, 1 dynamic;
@@ -232,9 +236,15 @@ impl Counter {
                 }
             }
             Body::InterfaceCall { .. } => {
-                // `fcall` is an instruction of its own category (SubroutinesPS counts
-                // it in the slots, in no other field).
+                // `fcall` is an instruction (SubroutinesPS counts it in the slots).
+                // fxc 9.x also counts a move for it, the copy of the interface
+                // pointer (ps5__interfaces and ps5__interface_arrays, 9.29: 3 `fcall`,
+                // 3 moves more than the program has; HlslCrossCompiler__ps5__interfaces,
+                // 9.30: 3 more besides the main function's return copy).
                 self.stat.instruction_count += 1;
+                if self.rules != Rules::Fxc10 {
+                    self.stat.mov_instruction_count += 1;
+                }
             }
             Body::Op(op) => {
                 if matches!(ins.opcode, Opcode::HsDecls | Opcode::HsControlPointPhase)
@@ -448,6 +458,11 @@ impl Counter {
         // control-point phase (hs5__basic, fork phase only: 0).
         let main = self.stage != ProgramType::Hull || self.had_control_point_phase;
         if self.rules == Rules::Fxc930 && main {
+            stat.mov_instruction_count += 1;
+        }
+        // fxc 9.29 counts one such move in compute shaders only (its 5 compute shaders
+        // in the corpus; its 17 other blobs that match count none).
+        if self.rules == Rules::Fxc929 && self.stage == ProgramType::Compute {
             stat.mov_instruction_count += 1;
         }
         if self.stage == ProgramType::Hull {
