@@ -121,7 +121,7 @@ pub(crate) fn parse_slots(title: &Line<'_>, body: &[Line<'_>], d: &mut Diags) ->
             None => (number(range), number(range)),
         };
         let span = match (first, last) {
-            (Some(a), Some(z)) if z >= a && u64::from(a) == next_slot => z - a + 1,
+            (Some(a), Some(z)) if z >= a && u64::from(a) == next_slot && z - a < u32::MAX => z - a + 1,
             _ => {
                 d.error_at(line, cells[2], format!("expected the slots `{next_slot}` or `{next_slot}-M`"));
                 0

@@ -109,8 +109,8 @@ struct Section<'a, 'h> {
 /// `header` is the listing's text before the shader-version line (positions in
 /// diagnostics are therefore the file's); `program` is the assembled program, whose
 /// version gives the RDEF target and the signature chunk kinds, and whose declarations
-/// stand in for absent signature tables. All errors found are reported, in line order
-/// within each block.
+/// stand in for absent signature tables. All errors found are reported, sorted by
+/// position; warnings likewise go with a successful result.
 pub fn reflect(header: &str, program: &Program<'_>) -> Result<Reflection, Vec<Diagnostic>> {
     let lines = text::lines(header);
     let mut d = Diags::default();
@@ -179,6 +179,8 @@ pub fn reflect(header: &str, program: &Program<'_>) -> Result<Reflection, Vec<Di
         None
     };
 
+    d.errors.sort_by_key(|e| (e.line, e.column));
+    d.warnings.sort_by_key(|e| (e.line, e.column));
     if d.errors.is_empty() {
         Ok(Reflection { rdef, signatures, ifce, warnings: d.warnings })
     } else {
@@ -213,7 +215,7 @@ fn split<'a, 'h>(lines: &'a [Line<'h>], d: &mut Diags) -> Vec<Section<'a, 'h>> {
                 None => {}
             },
             None if line.text.trim().is_empty() => {}
-            None => d.error(line, 0, "a header line is a `//` comment"),
+            None => d.error(line, 0, "expected a `//` comment line: the header ends at the shader-version line"),
         }
     }
     let mut sections = Vec::with_capacity(titles.len());

@@ -404,7 +404,7 @@ fn parse_struct<'h>(
         }
         model_members.push(MemberModel { name: m.name, offset: rel, ty: m.ty });
     }
-    let columns: u32 = model_members.iter().map(|m| m.ty.components()).sum();
+    let columns = model_members.iter().fold(0u32, |n, m| n.saturating_add(m.ty.components()));
     let ty = TypeModel {
         class: VariableClass::Struct,
         base: VariableType::Void,
@@ -773,37 +773,35 @@ pub(crate) fn compile_flags(program: &Program<'_>, command_line: Option<&str>) -
     flags
 }
 
-/// What the program's declarations say about a resource: structure stride and sample
-/// count, found by register (or, in Shader Model 5.1, by range ID and space).
-struct ProgramResources {
-    /// (is UAV, register or range ID, space, stride, sample count)
-    entries: Vec<(bool, u32, u32, Option<u32>, Option<u32>)>,
+/// A resource declared by the program: what its declaration says that the listing's
+/// binding table does not.
+struct Declared {
+    uav: bool,
+    /// Register, or in Shader Model 5.1 the range ID.
+    register: u32,
+    space: u32,
+    stride: Option<u32>,
+    samples: Option<u32>,
 }
 
-impl ProgramResources {
-    fn of(program: &Program<'_>) -> Self {
-        let mut entries = Vec::new();
-        for ins in &program.instructions {
-            let Body::Decl(decl) = &ins.body else { continue };
-            let (uav, stride, samples, space) = match decl {
-                Decl::Resource { dim, sample_count, space, .. } => {
-                    let ms =
-                        matches!(dim, tpf::ResourceDimension::Texture2DMS | tpf::ResourceDimension::Texture2DMSArray);
-                    (false, None, ms.then_some(u32::from(*sample_count)), *space)
-                }
-                Decl::ResourceStructured { stride, space, .. } => (false, Some(*stride), None, *space),
-                Decl::UavStructured { stride, space, .. } => (true, Some(*stride), None, *space),
-                _ => continue,
-            };
-            let Some(reg) = decl.operand().and_then(|o| o.register()) else { continue };
-            entries.push((uav, reg as u32, space.unwrap_or(0), stride, samples));
-        }
-        ProgramResources { entries }
+/// The program's texture and UAV declarations.
+fn declared_resources(program: &Program<'_>) -> Vec<Declared> {
+    let mut out = Vec::new();
+    for ins in &program.instructions {
+        let Body::Decl(decl) = &ins.body else { continue };
+        let (uav, stride, samples, space) = match decl {
+            Decl::Resource { dim, sample_count, space, .. } => {
+                let ms = matches!(dim, tpf::ResourceDimension::Texture2DMS | tpf::ResourceDimension::Texture2DMSArray);
+                (false, None, ms.then_some(u32::from(*sample_count)), *space)
+            }
+            Decl::ResourceStructured { stride, space, .. } => (false, Some(*stride), None, *space),
+            Decl::UavStructured { stride, space, .. } => (true, Some(*stride), None, *space),
+            _ => continue,
+        };
+        let Some(register) = decl.operand().and_then(|o| o.register()) else { continue };
+        out.push(Declared { uav, register: register as u32, space: space.unwrap_or(0), stride, samples });
     }
-
-    fn find(&self, uav: bool, reg: u32, space: u32) -> Option<(Option<u32>, Option<u32>)> {
-        self.entries.iter().find(|e| e.0 == uav && e.1 == reg && e.2 == space).map(|e| (e.3, e.4))
-    }
+    out
 }
 
 /// The rest of what [`build`] needs besides the tables.
@@ -873,7 +871,7 @@ pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u
             }
         })
         .collect();
-    let resources = ProgramResources::of(program);
+    let resources = declared_resources(program);
     let sm51 = v.is_sm51();
     let mut next_id = [0u32; 4];
     let bindings = inputs
@@ -887,7 +885,8 @@ pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u
             next_id[class_index] = id.saturating_add(1);
             let uav = class == "u";
             let key = if sm51 { id } else { b.bind_point };
-            let declared = resources.find(uav, key, if sm51 { b.space } else { 0 });
+            let space = if sm51 { b.space } else { 0 };
+            let declared = resources.iter().find(|r| r.uav == uav && r.register == key && r.space == space);
             let layout_size = inputs
                 .buffers
                 .iter()
@@ -900,11 +899,9 @@ pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u
                 | S::UavRwStructured
                 | S::UavAppendStructured
                 | S::UavConsumeStructured
-                | S::UavRwStructuredWithCounter => {
-                    layout_size.or_else(|| declared.and_then(|(stride, _)| stride)).unwrap_or(0)
-                }
+                | S::UavRwStructuredWithCounter => layout_size.or_else(|| declared.and_then(|r| r.stride)).unwrap_or(0),
                 _ if matches!(b.dimension, ResourceDimension::Texture2DMs | ResourceDimension::Texture2DMsArray) => {
-                    b.samples.or_else(|| declared.and_then(|(_, samples)| samples)).unwrap_or(0)
+                    b.samples.or_else(|| declared.and_then(|r| r.samples)).unwrap_or(0)
                 }
                 _ => u32::MAX,
             };
