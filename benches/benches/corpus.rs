@@ -3,7 +3,9 @@
 //!
 //! - `decode/programs`: every SHDR/SHEX chunk through `tpf::Decoder` (MB/s of program bytes);
 //! - `decode/containers`: every blob through `dxbc::Container::parse` plus the program decode;
-//! - `disasm/listings`: every blob through `listing::disassemble` (MB/s of blob bytes).
+//! - `disasm/listings`: every blob through `listing::disassemble` (MB/s of blob bytes);
+//! - `asm/listings`: every listing through `listing::asm::assemble` (MB/s of listing text);
+//! - `asm/programs`: the program parts through `tpf::parse::parse_program`.
 //!
 //! The corpus is read from `$DXREF_CORPUS` or `../shared/corpus`; without it the
 //! benchmarks are skipped with a message.
@@ -71,5 +73,37 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(corpus_benches, benches);
+/// Assembly throughput: every corpus listing through `listing::asm::assemble` (MB/s of
+/// listing text), and the program parser alone.
+fn assembly(c: &mut Criterion) {
+    let Some(entries) = corpus::dxbc_entries("benchmarks") else { return };
+    let listings: Vec<String> = entries.iter().map(|e| e.listing()).collect();
+    let bytes: usize = listings.iter().map(|l| l.len()).sum();
+    let mut g = c.benchmark_group("asm");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("listings", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for l in &listings {
+                n += listing::asm::assemble(l, &listing::asm::AsmOptions::default()).unwrap().bytes.len();
+            }
+            n
+        })
+    });
+    let programs: Vec<&str> = listings.iter().map(|l| listing::asm::split_listing(l).1).collect();
+    let program_bytes: usize = programs.iter().map(|p| p.len()).sum();
+    g.throughput(Throughput::Bytes(program_bytes as u64));
+    g.bench_function("programs", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for p in &programs {
+                n += tpf::parse::parse_program(p).unwrap().program.instructions.len();
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(corpus_benches, benches, assembly);
 criterion_main!(corpus_benches);
