@@ -104,14 +104,11 @@ fn class(op: Opcode) -> Class {
         // from the source: conversions of literals, `mov` with a modifier below).
         O::Add | O::Div | O::Dp2 | O::Dp3 | O::Dp4 | O::Eq | O::Exp | O::Frc | O::Ge | O::Log | O::Lt | O::Mad => Float,
         O::Min | O::Max | O::Mul | O::Ne | O::RoundNe | O::RoundNi | O::RoundPi | O::RoundZ | O::Rsq | O::Sqrt => Float,
-        O::SinCos | O::Rcp => Float,
+        O::SinCos => Float,
+        // `rcp` is not counted (vs5__rcp, 9.30: 3 `rcp`, 0 floats; no later evidence).
         // Derivatives are float arithmetic: D3D11_PixelShader_Textures_PQ (10.1) counts
         // 146 = 142 arithmetic instructions + its 4 `deriv_*_coarse`.
         O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine => Float,
-        // Doubles, counted as floats (no counter of their own).
-        O::Dadd | O::Dmax | O::Dmin | O::Dmul | O::Deq | O::Dge | O::Dlt | O::Dne | O::Ddiv | O::Dfma | O::Drcp => {
-            Float
-        }
         // Signed integer arithmetic: all 129 fxc 10.1 blobs (`ibfe` is not counted).
         O::Iadd | O::Ieq | O::Ige | O::Ilt | O::Imad | O::Imax | O::Imin | O::Imul | O::Ine | O::Ineg => Int,
         O::Ishl | O::Ishr => Int,
