@@ -235,12 +235,15 @@ fn rebuild_signatures(sections: &[Section<'_, '_>], program: &Program<'_>, d: &m
     let has_patch = matches!(stage, ProgramType::Hull | ProgramType::Domain);
     let mut derived = None;
     let mut derive = |what: &str, d: &mut Diags| {
+        // A compute shader has no signatures to derive wrongly: nothing to warn about.
         let first = Line { no: 1, text: "" };
-        d.warn(
-            &first,
-            0,
-            format!("the header has no {what} signature table; it was derived from the program's declarations"),
-        );
+        if stage != ProgramType::Compute {
+            d.warn(
+                &first,
+                0,
+                format!("the header has no {what} signature table; it was derived from the program's declarations"),
+            );
+        }
         derived.get_or_insert_with(|| derive_signatures(program)).clone()
     };
     let input = match &input {
