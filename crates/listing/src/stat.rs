@@ -338,7 +338,15 @@ impl Counter {
         }
         match class {
             Class::NotAnInstruction | Class::Plain => {}
-            Class::Float => s.float_instruction_count += 1,
+            Class::Float => {
+                // Arithmetic into a minimum-precision register is not counted
+                // (ps5__precision, 9.30: its one `mad`, into a min16f temp, 0 floats;
+                // vs5__precision: an `add` of min16f inputs into a 32-bit output, 1).
+                let low = operands.first().is_some_and(|d| d.min_precision() != tpf::MinPrecision::Default);
+                if !low {
+                    s.float_instruction_count += 1;
+                }
+            }
             Class::Int => s.int_instruction_count += 1,
             Class::Uint => {
                 // `udiv` with both results (quotient and remainder) is counted nowhere
@@ -490,7 +498,23 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
     let rules = Rules::for_compiler(compiler);
     let stage = program.version.ty;
     let sm4 = program.version.major < 5;
-    let mut flags = ShaderFeatures::EMPTY;
+    // Typed UAVs whose view returns normalized values (`unorm`, `snorm`).
+    let normalized_uavs: Vec<u64> = program
+        .instructions
+        .iter()
+        .filter_map(|ins| match &ins.body {
+            Body::Decl(Decl::UavTyped { operand, return_type, .. })
+                if return_type.types.iter().any(|t| matches!(t, tpf::ReturnType::Unorm | tpf::ReturnType::Snorm)) =>
+            {
+                operand.register()
+            }
+            _ => None,
+        })
+        .collect();
+    // Compute shaders of Shader Model 4 need the same hardware option as raw and
+    // structured buffers there (SFI0 bit 1).
+    let mut flags =
+        if sm4 && stage == ProgramType::Compute { ShaderFeatures::EARLY_DEPTH_STENCIL } else { ShaderFeatures::EMPTY };
     let mut set = |f: ShaderFeatures| flags = flags | f;
     for ins in &program.instructions {
         match &ins.body {
@@ -511,8 +535,11 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                     set(ShaderFeatures::SHADER_EXTENSIONS_11_1);
                 }
                 // Raw and structured buffers in a Shader Model 4 program need the
-                // compute-shader-era hardware option (SFI0 bit 1, named for
-                // `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL` in `dxbc`).
+                // optional compute-shader hardware of Direct3D 10.x ("compute shaders
+                // plus raw and structured buffers via shader 4.x", SFI0 bit 1, which
+                // `dxbc` names after `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL`, the
+                // reflection flag of the same value). SlimShader's notes report SFI0 = 2
+                // for a vs_4_0 reading a StructuredBuffer; the corpus has no such blob.
                 if sm4 && g.contains(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS) {
                     set(ShaderFeatures::EARLY_DEPTH_STENCIL);
                 }
@@ -573,14 +600,25 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                     set(ShaderFeatures::DOUBLES)
                 }
                 Opcode::Msad => set(ShaderFeatures::SHADER_EXTENSIONS_11_1),
-                o if (o as u16) >= Opcode::Gather4Feedback as u16 => set(ShaderFeatures::TILED_RESOURCES),
-                Opcode::LdUavTyped if rules == Rules::Fxc10 => {
-                    // Typed UAV loads of more than one component need the additional
-                    // formats (fxc 10 only; the corpus has no such load from fxc 10).
-                    if op.operands.first().is_some_and(|o| o.mask().count() > 1) {
+                Opcode::LdUavTyped | Opcode::LdUavTypedFeedback => {
+                    if ins.opcode == Opcode::LdUavTypedFeedback {
+                        set(ShaderFeatures::TILED_RESOURCES);
+                    }
+                    // A typed UAV load of anything but one 32-bit component needs the
+                    // additional formats of Direct3D 11.3: a load of several
+                    // components, or from a UNORM/SNORM view. Only fxc 10 knows the
+                    // flag: ps5__load_store (9.30) loads float4 UAVs and has none. (No
+                    // fxc 10 blob of the corpus loads from a typed UAV.)
+                    let wide = op.operands.first().is_some_and(|o| o.mask().count() > 1);
+                    let view = op.operands.iter().find(|o| o.ty == OperandType::UnorderedAccessView);
+                    let normalized = view.and_then(|o| o.register()).is_some_and(|r| normalized_uavs.contains(&r));
+                    if rules == Rules::Fxc10 && (wide || normalized) {
                         set(ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS);
                     }
                 }
+                // The tiled-resource forms: the `*_s` instructions returning a status,
+                // and `check_access_fully_mapped`.
+                o if (o as u16) >= Opcode::Gather4Feedback as u16 => set(ShaderFeatures::TILED_RESOURCES),
                 _ => {}
             },
             _ => {}
