@@ -7,19 +7,11 @@
 //! names that are typedefs, or a string/type layout the fresh writer does not
 //! reproduce) and real failures.
 
-#[path = "../src/reflect/mod.rs"]
-#[allow(dead_code)]
-mod reflect;
-
-/// The reflect module names `crate::header`; in this test crate that is the library's.
-mod header {
-    pub use listing::header::*;
-}
-
 use std::collections::BTreeMap;
 
 use dxbc::rdef::{input_flags, ShaderType};
 use dxbc::{Container, FourCc, Ifce, Rdef, SignatureFormat};
+use listing::reflect;
 
 /// The listing's lines before the SM4/5 shader-version line.
 fn header_of(listing: &str, profile: &str) -> String {
