@@ -105,8 +105,10 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             }
             continue;
         }
-        if let Some(ins) = p.line(&mut c) {
-            instructions.push(ins);
+        // Parse straight into the vector's new slot: no instruction is moved.
+        instructions.push(Instruction::placeholder());
+        if !p.line(&mut c, instructions.last_mut().expect("just pushed")) {
+            instructions.pop();
         }
     }
     let Some(version) = p.version else {
@@ -296,11 +298,24 @@ const ALIASES: &[(&str, Opcode)] = &[
     ("emitThenCut_stream", Opcode::EmitThenCutStream),
 ];
 
+/// Every accepted spelling, sorted for binary search.
+fn spellings() -> &'static [(&'static str, Opcode)] {
+    static SPELLINGS: std::sync::OnceLock<Vec<(&'static str, Opcode)>> = std::sync::OnceLock::new();
+    SPELLINGS.get_or_init(|| {
+        let mut v: Vec<(&'static str, Opcode)> = crate::table::TABLE
+            .iter()
+            .filter(|r| r.opcode != Opcode::CustomData)
+            .map(|r| (r.mnemonic, r.opcode))
+            .chain(ALIASES.iter().copied())
+            .collect();
+        v.sort_unstable_by_key(|(name, _)| *name);
+        v
+    })
+}
+
 fn lookup(name: &str) -> Option<Opcode> {
-    if name == "customdata" {
-        return None;
-    }
-    Opcode::from_mnemonic(name).or_else(|| ALIASES.iter().find(|(a, _)| *a == name).map(|(_, o)| *o))
+    let table = spellings();
+    table.binary_search_by_key(&name, |(n, _)| n).ok().map(|i| table[i].1)
 }
 
 /// Splits the mnemonic word into its name (identifier parts joined) and its
@@ -666,18 +681,18 @@ impl Parser {
         self.version.is_some_and(|v| v.is_sm51())
     }
 
-    /// Parses one line; records errors and returns the instruction if it parsed.
-    fn line(&mut self, c: &mut Cursor<'_>) -> Option<Instruction<'static>> {
-        match self.instruction(c) {
-            Ok(ins) => Some(ins),
+    /// Parses one line into `slot`; records errors and says whether it parsed.
+    fn line(&mut self, c: &mut Cursor<'_>, slot: &mut Instruction<'static>) -> bool {
+        match self.instruction(c, slot) {
+            Ok(()) => true,
             Err(d) => {
                 self.errors.push(d);
-                None
+                false
             }
         }
     }
 
-    fn instruction(&mut self, c: &mut Cursor<'_>) -> PResult<Instruction<'static>> {
+    fn instruction(&mut self, c: &mut Cursor<'_>, slot: &mut Instruction<'static>) -> PResult<()> {
         let start = c.pos;
         let (opcode, m) = parse_mnemonic(c)?;
         let info = opcode.info();
@@ -714,8 +729,15 @@ impl Parser {
             ext.push(ExtOpcode::ReturnType { types, reserved: 0 });
         }
 
-        let body = match info.shape {
-            Shape::Ops => Body::Op(self.op(opcode, &m, precise, c, start)?),
+        slot.opcode = opcode;
+        match info.shape {
+            Shape::Ops => {
+                if !matches!(slot.body, Body::Op(_)) {
+                    slot.body = Body::Op(Op::EMPTY);
+                }
+                let Body::Op(op) = &mut slot.body else { unreachable!("set above") };
+                self.op(opcode, &m, precise, c, start, op)?;
+            }
             Shape::InterfaceCall => {
                 c.skip_ws();
                 let at = c.pos;
@@ -731,7 +753,7 @@ impl Parser {
                         ))
                     }
                 };
-                Body::InterfaceCall { function, interface: o }
+                slot.body = Body::InterfaceCall { function, interface: o };
             }
             Shape::Decl(kind) => {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE {
@@ -742,7 +764,7 @@ impl Parser {
                         None,
                     ));
                 }
-                Body::Decl(self.decl(kind, opcode, &m, c, start)?)
+                slot.body = Body::Decl(self.decl(kind, opcode, &m, c, start)?);
             }
             Shape::CustomData => {
                 return Err(c.err_at(
@@ -762,9 +784,8 @@ impl Parser {
                 Some("the end of the line"),
             ));
         }
-        let mut ins = Instruction::new(opcode, body);
-        ins.ext = ext;
-        Ok(ins)
+        slot.ext = ext;
+        Ok(())
     }
 
     fn track_blocks(&mut self, opcode: Opcode, c: &Cursor<'_>, start: usize, end: usize) -> PResult<()> {
@@ -798,7 +819,15 @@ impl Parser {
         Ok(())
     }
 
-    fn op(&mut self, opcode: Opcode, m: &Mnemonic, precise: Mask, c: &mut Cursor<'_>, start: usize) -> PResult<Op> {
+    fn op(
+        &mut self,
+        opcode: Opcode,
+        m: &Mnemonic,
+        precise: Mask,
+        c: &mut Cursor<'_>,
+        start: usize,
+        out: &mut Op,
+    ) -> PResult<()> {
         let info = opcode.info();
         let control = if let Some(t) = m.test {
             OpControl::Test(t)
@@ -826,7 +855,8 @@ impl Parser {
                 None,
             ));
         }
-        let mut operands: ArrayVec<Operand, MAX_OPERANDS> = ArrayVec::new();
+        let operands = &mut out.operands;
+        operands.clear();
         let expected = info.operand_count();
         c.skip_ws();
         let mut first = true;
@@ -863,7 +893,10 @@ impl Parser {
         }
         // A condition that is an immediate is printed without its test; the
         // printer would print `_nz`, so only `_nz` round-trips from a test.
-        Ok(Op { saturate: m.saturate, precise, control, operands })
+        out.saturate = m.saturate;
+        out.precise = precise;
+        out.control = control;
+        Ok(())
     }
 
     /// One operand: `-|r0.xyzw|`, `cb0[r1.x + 2].y`, `l(1.0, 2, 0x3, 4)`, `v[0][1].xyzw {min16f}`.
