@@ -42,6 +42,11 @@ pub enum Rules {
 
 impl Rules {
     /// The rules of the compiler with version `v` (`9.29.952.3111`, `10.1` ...).
+    ///
+    /// fxc 6.3.9600 (d3dcompiler_47 of Windows 8.1) counts like fxc 10 (its one corpus
+    /// blob, ps4__for_loop, differs only by one float from the HLSL source; it counts
+    /// no extra move as 9.30 does). Versions this crate does not know are treated as
+    /// the nearest family: older than 9.30 as 9.29, newer as 10.
     pub fn for_compiler(v: CompilerVersion) -> Rules {
         match (v.0, v.1) {
             (9, minor) if minor < 30 => Rules::Fxc929,
@@ -136,23 +141,42 @@ fn class(op: Opcode) -> Class {
         O::Loop | O::Retc | O::Callc => DynamicFlow,
         O::If | O::Switch => Branch,
         O::Breakc | O::Continuec => ConditionalJump,
+        // Geometry output; `emit_then_cut` counts in both (no corpus blob has one).
+        // ExtrudeGS: 4 `emit`, 2 `cut`; primitive_rectangle_list_gs: 10 `emit_stream`,
+        // 2 `cut_stream`.
         O::Emit | O::EmitStream => Emit,
         O::Cut | O::CutStream => Cut,
         O::EmitThenCut | O::EmitThenCutStream => EmitThenCut,
-        O::Sample => Sample,
-        O::SampleL => SampleLevel,
-        O::SampleC | O::SampleCLz => SampleCompare,
-        O::SampleB => SampleBias,
-        O::SampleD => SampleGradient,
-        O::Ld | O::LdMs => LoadTyped,
+        // Texture reads. `sample` is the "normal" kind (ps5__sample: 2); `sample_l`
+        // counts with the loads (D3D11_Blit__g_BlitFrom2D: 1 `sample_l`, 1 load);
+        // `sample_c` and `sample_c_lz` are comparisons (Internal__Textures_PS: 2),
+        // `sample_b` bias and `sample_d` gradient (ps5__sample: 2 each). The
+        // tiled-resource forms (`*_s`, no corpus blob) follow their base instruction.
+        O::Sample | O::SampleClampFeedback => Sample,
+        O::SampleL | O::SampleLFeedback => SampleLevel,
+        O::SampleC | O::SampleCLz | O::SampleCLzFeedback | O::SampleCClampFeedback => SampleCompare,
+        O::SampleB | O::SampleBClampFeedback => SampleBias,
+        O::SampleD | O::SampleDClampFeedback => SampleGradient,
+        // Loads (xenia: `ld`, `ldms` and `ld_raw` counted with `sample_l`).
+        O::Ld | O::LdMs | O::LdFeedback | O::LdMsFeedback => LoadTyped,
         O::LdRaw | O::LdStructured | O::LdUavTyped => LoadBuffer,
-        O::Gather4 | O::Gather4Po => Gather,
+        O::LdRawFeedback | O::LdStructuredFeedback | O::LdUavTypedFeedback => LoadBuffer,
+        // Word 26 counts `gather4` (ps5__gather: 6; fxaa_cs: 2) and `gather4_po`, not
+        // the comparing gathers (ContactHardeningShadows11PS: 36 `gather4_c` and one
+        // `gather4_po`, 1).
+        O::Gather4 | O::Gather4Po | O::Gather4Feedback | O::Gather4PoFeedback => Gather,
+        // Word 27 counts `lod` (ps5__lod: 2).
         O::Lod => Lod,
+        // UAV stores (word 36).
         O::StoreRaw | O::StoreStructured | O::StoreUavTyped => Store,
+        // Every atomic, with or without a result, and the counter operations
+        // (ps5__atomic_counter: 2 `imm_atomic_alloc` + 2 `imm_atomic_consume` = 4;
+        // ps5__atomic_mem: 8; cs5__Issue34: 1).
         O::AtomicAnd | O::AtomicOr | O::AtomicXor | O::AtomicCmpStore | O::AtomicIadd | O::AtomicImax => Atomic,
         O::AtomicImin | O::AtomicUmax | O::AtomicUmin | O::ImmAtomicAlloc | O::ImmAtomicConsume => Atomic,
         O::ImmAtomicIadd | O::ImmAtomicAnd | O::ImmAtomicOr | O::ImmAtomicXor | O::ImmAtomicExch => Atomic,
         O::ImmAtomicCmpExch | O::ImmAtomicImax | O::ImmAtomicImin | O::ImmAtomicUmax | O::ImmAtomicUmin => Atomic,
+        // `sync`, whatever its flags (cs5__Issue11: 6).
         O::Sync => Barrier,
         // Hull-shader phase markers and function labels start a block; they are not
         // instructions (hs5__basic: `hs_decls`, `hs_fork_phase`, 2 `mov`, `ret` = 3
@@ -160,6 +184,12 @@ fn class(op: Opcode) -> Class {
         O::HsDecls | O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase | O::Label => NotAnInstruction,
         O::CustomData => NotAnInstruction,
         _ if op.is_declaration() => NotAnInstruction,
+        // Everything else is an instruction of no category: the bit-field and
+        // bit-count instructions (`ubfe`, `ibfe`, `bfi`, `firstbit_*`: float24_round_ps,
+        // xenia's texture loads), half-precision conversions, `resinfo` and the other
+        // queries (ps4__resinfo: 3, none counted), `eval_*` (ps5__evaluateAttrib),
+        // `discard` (ps4__discard_nz), `rcp` and the double-precision instructions
+        // (see above), `nop`, `swapc`, `msad`, the carry/borrow arithmetic.
         _ => Plain,
     }
 }

@@ -75,6 +75,8 @@ fn stat_matches_fxc() {
     let mut total = 0;
     let mut exact = 0;
     let mut per_family: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    // Level9 blobs (with an `Aon9` chunk) are counted from their Shader Model 4 program.
+    let (mut level9, mut level9_exact) = (0, 0);
     // field -> (blobs wrong, examples)
     let mut wrong: BTreeMap<&str, (u32, Vec<String>)> = BTreeMap::new();
     for e in &entries {
@@ -89,9 +91,12 @@ fn stat_matches_fxc() {
         total += 1;
         let entry = per_family.entry(fam).or_default();
         entry.0 += 1;
+        let is_level9 = container.chunk(FourCc::AON9).is_some();
+        level9 += is_level9 as u32;
         if got.to_bytes() == chunk.data {
             exact += 1;
             entry.1 += 1;
+            level9_exact += is_level9 as u32;
             continue;
         }
         let expected = Stat::parse(chunk.data).expect("corpus STAT");
@@ -109,6 +114,7 @@ fn stat_matches_fxc() {
     for (fam, (n, ok)) in &per_family {
         println!("  {fam}: {ok}/{n}");
     }
+    println!("  of which Level9 (Aon9): {level9_exact}/{level9}");
     for (field, (n, examples)) in &wrong {
         println!("  {field}: {n} blobs differ");
         let shown = if verbose { examples.len() } else { 3 };
@@ -120,6 +126,7 @@ fn stat_matches_fxc() {
     // source the bytecode does not keep (see the module documentation).
     assert!(exact >= 216, "STAT: {exact}/{total}");
     assert!(per_family.get("fxc 10").is_some_and(|&(_, ok)| ok >= 124), "fxc 10: {per_family:?}");
+    assert_eq!(level9_exact, level9);
 }
 
 #[test]
