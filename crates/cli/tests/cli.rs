@@ -162,3 +162,54 @@ fn info_reports_chunks_checksum_and_version() {
     let t = text(&out.stdout);
     assert!(t.contains("checksum: ok") && t.contains("gs_4_0") && t.contains("SHDR"), "{t}");
 }
+
+#[test]
+fn asm_rebuilds_the_bundled_example_exactly() {
+    let listing = example().with_extension("asm");
+    let dir = temp_dir("asm");
+    let out = dir.join("out.dxbc");
+    let r = dxref(&["asm", listing.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert!(r.stderr.is_empty(), "{}", text(&r.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(example()).unwrap());
+
+    // `-o -` writes to standard output; standard input works too.
+    let r = dxref(&["asm", "-", "-o", "-"], Some(expected_listing().as_bytes()));
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(r.stdout, std::fs::read(example()).unwrap());
+
+    // `--fh NAME` writes a header that `disasm --var NAME` reads back.
+    let fh = dir.join("out.h");
+    let r = dxref(&["asm", listing.to_str().unwrap(), "-o", fh.to_str().unwrap(), "--fh", "g_gs"], None);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let r = dxref(&["disasm", fh.to_str().unwrap(), "--var", "g_gs"], None);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    assert_eq!(text(&r.stdout), expected_listing());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn asm_reports_every_error_like_a_compiler_and_writes_nothing() {
+    let dir = temp_dir("asmerr");
+    let src = dir.join("bad.asm");
+    std::fs::write(&src, "vs_4_0\nfoo r0, r1\nadd r0.x, r1.x\nmov r0.xx, r1.x\nmov r0.x, l(4294967296)\n").unwrap();
+    let out = dir.join("bad.dxbc");
+    let r = dxref(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(!out.exists(), "no output file on error");
+    let err = text(&r.stderr);
+    let name = src.to_str().unwrap();
+    for (at, what) in [
+        ("2:1", "unknown instruction `foo`"),
+        ("3:15", "takes 3 operands"),
+        ("4:8", "write mask"),
+        ("5:13", "does not fit"),
+    ] {
+        assert!(err.contains(&format!("{name}:{at}: ")), "no {at} in:\n{err}");
+        assert!(err.contains(what), "no {what:?} in:\n{err}");
+    }
+    // The source line and a caret under the culprit, with what was expected.
+    assert!(err.contains("foo r0, r1") && err.contains("^^^") && err.contains("expected an instruction"), "{err}");
+    assert!(err.contains("4 errors; nothing written"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
