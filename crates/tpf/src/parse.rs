@@ -1484,6 +1484,11 @@ impl Parser {
             DeclKind::RegisterName => {
                 let operand = self.decl_operand(c)?;
                 let name = self.name_after_comma(c)?;
+                self.duplicate_check(
+                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection),
+                    c,
+                    start,
+                )?;
                 Decl::RegisterName { operand, name, reserved: 0 }
             }
             DeclKind::InputPs | DeclKind::InputPsName => {
@@ -1513,6 +1518,11 @@ impl Parser {
                     })?
                 };
                 let operand = self.decl_operand(c)?;
+                self.duplicate_check(
+                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection),
+                    c,
+                    start,
+                )?;
                 if kind == DeclKind::InputPs {
                     Decl::InputPs { interpolation, operand }
                 } else {
@@ -1739,6 +1749,15 @@ impl Parser {
     }
 }
 
+/// Input and output declarations of one register clash whatever their mnemonic.
+fn io_class(opcode: Opcode) -> &'static str {
+    if opcode.mnemonic().starts_with("dcl_input") {
+        "input"
+    } else {
+        "output"
+    }
+}
+
 fn operand_count_message(opcode: Opcode, found: usize) -> String {
     let info = opcode.info();
     format!(
@@ -1949,6 +1968,48 @@ mod tests {
         assert!(errors[0].message.contains("unknown instruction `foo`"));
         assert!(errors[1].message.contains("takes 3 operands"));
         assert!(errors[4].message.contains("never closed"));
+    }
+
+    fn errors_of(text: &str) -> Vec<(usize, usize, String)> {
+        parse_program(text).unwrap_err().into_iter().map(|d| (d.line, d.column, d.message)).collect()
+    }
+
+    #[test]
+    fn refuses_each_kind_of_bad_input_at_its_position() {
+        // Duplicate declarations, with the first one named.
+        let e = errors_of("ps_4_0\ndcl_temps 2\ndcl_temps 3\ndcl_input_ps linear v0.xy\ndcl_input_ps linear v0.xy\n");
+        assert_eq!((e[0].0, e[0].1), (3, 1), "{e:?}");
+        assert!(e[0].2.contains("duplicate declaration (first declared at 2:1)"), "{e:?}");
+        assert_eq!(e[1].0, 5);
+        // Register indices out of range for their file.
+        let e = errors_of("vs_4_0\nmov r4096.x, l(0)\nmov o0.x, v32.x\ndcl_constantbuffer cb15[4], immediateIndexed\n");
+        assert_eq!(e.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>(), [(2, 5), (3, 11), (4, 20)], "{e:?}");
+        assert!(e[0].2.contains("out of range"));
+        // An unterminated immediate constant buffer.
+        let e = errors_of("vs_4_0\ndcl_immediateConstantBuffer { { 1, 2, 3, 4},\n  { 5, 6, 7, 8}\n");
+        assert_eq!((e[0].0, e[0].1), (2, 1), "{e:?}");
+        assert!(e[0].2.contains("never closed"));
+        // Closing a block that is not open; operand kinds in the wrong place.
+        let e = errors_of("vs_4_0\nendif \nmov l(1), r0.x\nadd r0.x, -|r1.x, r2.x\nsample r0, v0, l(1), s0\n");
+        assert_eq!(e.iter().map(|e| (e.0, e.1)).collect::<Vec<_>>(), [(2, 1), (3, 5), (4, 17), (5, 16)], "{e:?}");
+        // A swizzle of two components, a bad version line.
+        let e = errors_of("vs_4_0\nmov r0.x, r1.xy\n");
+        assert!(e[0].2.contains("1 component or swizzles 4"), "{e:?}");
+        let e = errors_of("vs_9_9\nret \n");
+        assert_eq!((e[0].0, e[0].1), (1, 1));
+    }
+
+    #[test]
+    fn accepts_the_reference_pages_long_spellings() {
+        let p = parse_program(
+            "gs_4_0\ndcl_inputPrimitive point\ndcl_outputTopology pointlist\ndcl_maxOutputVertexCount 4\nret \n",
+        )
+        .unwrap();
+        let ops: Vec<Opcode> = p.program.instructions.iter().map(|i| i.opcode).collect();
+        assert_eq!(
+            ops,
+            [Opcode::DclInputPrimitive, Opcode::DclOutputTopology, Opcode::DclMaxOutputVertexCount, Opcode::Ret]
+        );
     }
 
     #[test]
