@@ -25,8 +25,8 @@ use dxbc::stat::{
 use std::collections::{HashMap, HashSet};
 
 use tpf::{
-    Body, CompilerVersion, CustomDataClass, Decl, GlobalFlags, Instruction, InterpolationMode, Modifier, Op, Opcode,
-    Operand, OperandType, Program, ProgramType, Selection, SystemName,
+    Body, CompilerVersion, CustomDataClass, Decl, ExtOperand, GlobalFlags, Instruction, InterpolationMode, Modifier,
+    Op, Opcode, Operand, OperandType, Program, ProgramType, Selection, SystemName,
 };
 
 /// The compiler families whose counting rules differ.
@@ -209,6 +209,8 @@ pub fn statistics(program: &Program<'_>, compiler: CompilerVersion) -> Stat<'sta
 /// Accumulates the counts over a program.
 struct Counter {
     rules: Rules,
+    /// The open fxc 9.x idiom the previous instruction started (see [`Idiom`]).
+    idiom: Option<Idiom>,
     /// For each instruction, whether its condition may vary between invocations.
     varying: Vec<bool>,
     /// Index of the instruction being counted.
@@ -230,6 +232,7 @@ impl Counter {
     fn new(program: &Program<'_>, rules: Rules) -> Counter {
         Counter {
             rules,
+            idiom: None,
             varying: varying_conditions(program),
             at: 0,
             phase: None,
@@ -358,6 +361,9 @@ impl Counter {
         {
             return;
         }
+        if class != Class::Float {
+            self.idiom = None;
+        }
         let s = &mut self.stat;
         let operands = &op.operands[..];
         // Any access to an indexable temp is an array instruction (vs5__tempArray:
@@ -373,7 +379,11 @@ impl Counter {
                 // (ps5__precision, 9.30: its one `mad`, into a min16f temp, 0 floats;
                 // vs5__precision: an `add` of min16f inputs into a 32-bit output, 1).
                 let low = operands.first().is_some_and(|d| d.min_precision() != tpf::MinPrecision::Default);
-                if !low {
+                let (idiom, continues) = Idiom::step(self.idiom.take(), opcode, operands);
+                if self.rules != Rules::Fxc10 {
+                    self.idiom = idiom;
+                }
+                if !low && !(continues && self.rules != Rules::Fxc10) {
                     s.float_instruction_count += 1;
                 }
             }
@@ -515,6 +525,79 @@ impl Counter {
         }
         stat
     }
+}
+
+/// An HLSL operation fxc 9.x counts once although it emits several instructions for it:
+/// its statistics describe the program before instruction selection.
+#[derive(Debug, Clone, PartialEq)]
+enum Idiom {
+    /// `mul(v, M)` with `M` in a constant buffer: `mul r, v.yyyy, cb[1]` then one `mad`
+    /// per further row, each adding the previous result (vs5__const_temp: `mul`, three
+    /// `mad` and an `add` count 2; vm__VS__Simple: `mul`, two `mad`, 1).
+    Product { temp: u64 },
+    /// `lerp(a, b, t)`: `add d, -a, b` (or `add d, b, -a`) then `mad r, t, d, a`
+    /// (tessellationDS: six such pairs, 6 floats).
+    Difference { temp: u64, base: Operand },
+}
+
+impl Idiom {
+    /// Follows one float instruction: the idiom it opens, and whether it continues the
+    /// open one (and is then not counted).
+    fn step(open: Option<Idiom>, opcode: Opcode, operands: &[Operand]) -> (Option<Idiom>, bool) {
+        let dst_temp = operands.first().filter(|d| d.ty == OperandType::Temp).and_then(|d| d.register());
+        match (opcode, operands) {
+            (Opcode::Mad, [_, a, b, c]) => {
+                let continues = match &open {
+                    Some(Idiom::Product { temp }) => reads_temp(c, *temp) && (row_term(a, b) || row_term(b, a)),
+                    Some(Idiom::Difference { temp, base }) => {
+                        (reads_temp(a, *temp) || reads_temp(b, *temp)) && c == base
+                    }
+                    None => false,
+                };
+                let next = match (continues, &open, dst_temp) {
+                    (true, Some(Idiom::Product { .. }), Some(temp)) => Some(Idiom::Product { temp }),
+                    _ => None,
+                };
+                (next, continues)
+            }
+            (Opcode::Mul, [_, a, b]) if row_term(a, b) || row_term(b, a) => {
+                (dst_temp.map(|temp| Idiom::Product { temp }), false)
+            }
+            (Opcode::Add, [_, a, b]) => {
+                // One source negated: `b - a` (or `a - b`), `a` being the base.
+                let base = match (a.modifier(), b.modifier()) {
+                    (Modifier::Neg, Modifier::None) => a,
+                    (Modifier::None, Modifier::Neg) => b,
+                    _ => return (None, false),
+                };
+                let mut base = base.clone();
+                if let Some(ext) = base.ext.as_mut() {
+                    ext.modifier = Modifier::None;
+                }
+                if base.ext.is_some_and(|e| e == ExtOperand::modifier(Modifier::None)) {
+                    base.ext = None;
+                }
+                (dst_temp.map(|temp| Idiom::Difference { temp, base }), false)
+            }
+            _ => (None, false),
+        }
+    }
+}
+
+/// True when `scalar` broadcasts one component (`v0.yyyy`) and `row` reads a
+/// constant buffer: one term of a vector-matrix product.
+fn row_term(scalar: &Operand, row: &Operand) -> bool {
+    let broadcast = match scalar.selection {
+        Selection::Swizzle([x, y, z, w]) => x == y && y == z && z == w,
+        Selection::Select1(_) => true,
+        _ => false,
+    };
+    broadcast && scalar.modifier() == Modifier::None && row.ty == OperandType::ConstantBuffer
+}
+
+/// True when `o` reads temp register `temp`.
+fn reads_temp(o: &Operand, temp: u64) -> bool {
+    o.ty == OperandType::Temp && o.register() == Some(temp) && o.modifier() == Modifier::None
 }
 
 /// True when a source operand carries `-` or `|abs|`.
