@@ -606,7 +606,15 @@ fn has_modifier(operands: &[Operand]) -> bool {
 }
 
 /// fxc's `SFI0` flags for `program` as compiler `compiler` writes them, or `None` when
-/// it writes no `SFI0` chunk (no flag set).
+/// it writes no `SFI0` chunk (fxc writes none when no flag is set: the 436 corpus blobs
+/// without the chunk, fxc 10.1 ones included).
+///
+/// Only three flags occur in the corpus (doubles, 64 UAV slots, minimum precision); the
+/// others follow their documented meaning (`D3D_SHADER_REQUIRES_*` and the DXIL
+/// container's feature bits, which share the layout). Two cannot be derived from the
+/// program alone and are never set: Level 9 comparison filtering (a property of the
+/// `*_level_9_*` target, whose program is ordinary Shader Model 4) and the later DXIL-only
+/// bits.
 pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0<'static>> {
     let rules = Rules::for_compiler(compiler);
     let stage = program.version.ty;
@@ -685,10 +693,12 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                         _ => {}
                     }
                 }
+                // `SV_RenderTargetArrayIndex` / `SV_ViewportArrayIndex` written by the
+                // stage before the rasterizer when it is not a geometry shader.
                 if let Decl::RegisterName { name, .. } = decl {
                     let index = matches!(name, SystemName::RenderTargetArrayIndex | SystemName::ViewportArrayIndex);
                     if index
-                        && ins.opcode != Opcode::DclInputSiv
+                        && ins.opcode == Opcode::DclOutputSiv
                         && matches!(stage, ProgramType::Vertex | ProgramType::Domain)
                     {
                         set(ShaderFeatures::VIEWPORT_AND_RT_ARRAY_INDEX_FROM_ANY_SHADER_FEEDING_RASTERIZER);
