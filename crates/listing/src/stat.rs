@@ -383,7 +383,8 @@ impl Counter {
                 if self.rules != Rules::Fxc10 {
                     self.idiom = idiom;
                 }
-                if !low && !(continues && self.rules != Rules::Fxc10) {
+                let fused = continues && self.rules != Rules::Fxc10;
+                if !low && !fused {
                     s.float_instruction_count += 1;
                 }
             }
@@ -537,7 +538,7 @@ enum Idiom {
     Product { temp: u64 },
     /// `lerp(a, b, t)`: `add d, -a, b` (or `add d, b, -a`) then `mad r, t, d, a`
     /// (tessellationDS: six such pairs, 6 floats).
-    Difference { temp: u64, base: Operand },
+    Difference { temp: u64, base: Box<Operand> },
 }
 
 impl Idiom {
@@ -550,7 +551,7 @@ impl Idiom {
                 let continues = match &open {
                     Some(Idiom::Product { temp }) => reads_temp(c, *temp) && (row_term(a, b) || row_term(b, a)),
                     Some(Idiom::Difference { temp, base }) => {
-                        (reads_temp(a, *temp) || reads_temp(b, *temp)) && c == base
+                        (reads_temp(a, *temp) || reads_temp(b, *temp)) && c == &**base
                     }
                     None => false,
                 };
@@ -577,7 +578,7 @@ impl Idiom {
                 if base.ext.is_some_and(|e| e == ExtOperand::modifier(Modifier::None)) {
                     base.ext = None;
                 }
-                (dst_temp.map(|temp| Idiom::Difference { temp, base }), false)
+                (dst_temp.map(|temp| Idiom::Difference { temp, base: Box::new(base) }), false)
             }
             _ => (None, false),
         }
