@@ -76,7 +76,7 @@ pub fn parse_program(text: &str) -> Result<Parsed, Vec<Diagnostic>> {
 pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Diagnostic>> {
     let mut p =
         Parser { errors: Vec::new(), warnings: Vec::new(), version: None, blocks: Vec::new(), decls: Vec::new() };
-    let mut instructions = Vec::new();
+    let mut instructions = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
     let mut lines = text.split('\n').enumerate().map(|(i, l)| (i + first_line, l.strip_suffix('\r').unwrap_or(l)));
     let mut version_line = 0;
     while let Some((n, raw)) = lines.next() {
@@ -880,8 +880,9 @@ impl Parser {
             }
             let (role, ty) =
                 if i < info.dst.len() { (Role::Dst, info.dst[i]) } else { (Role::Src, info.src[i - info.dst.len()]) };
-            let o = self.operand(c, role, ty)?;
-            operands.push(o);
+            operands.push(Operand::EMPTY);
+            let slot = operands.last_mut().expect("just pushed");
+            self.operand_into(c, role, ty, slot)?;
         }
         if operands.len() != expected {
             return Err(c.err_at(
@@ -901,6 +902,13 @@ impl Parser {
 
     /// One operand: `-|r0.xyzw|`, `cb0[r1.x + 2].y`, `l(1.0, 2, 0x3, 4)`, `v[0][1].xyzw {min16f}`.
     fn operand(&mut self, c: &mut Cursor<'_>, role: Role, ty: Ty) -> PResult<Operand> {
+        let mut o = Operand::EMPTY;
+        self.operand_into(c, role, ty, &mut o)?;
+        Ok(o)
+    }
+
+    /// As [`Parser::operand`], writing into `o` (every field is set).
+    fn operand_into(&mut self, c: &mut Cursor<'_>, role: Role, ty: Ty, o: &mut Operand) -> PResult<()> {
         let start = c.pos;
         let neg = c.eat("-");
         let abs = c.eat("|");
@@ -910,7 +918,7 @@ impl Parser {
             (false, true) => Modifier::Abs,
             (true, true) => Modifier::AbsNeg,
         };
-        let mut o = if c.rest().starts_with("l(") || c.rest().starts_with("d(") {
+        if c.rest().starts_with("l(") || c.rest().starts_with("d(") {
             if role == Role::Dst {
                 return Err(c.err("an immediate cannot be a destination", Some("a register")));
             }
@@ -919,10 +927,10 @@ impl Parser {
                     c.err("an immediate cannot stand here", Some("a resource, sampler or other object register"))
                 );
             }
-            self.immediate(c, ty)?
+            self.immediate_into(c, ty, o)?;
         } else {
-            self.register_operand(c, role)?
-        };
+            self.register_operand_into(c, role, o)?;
+        }
         if abs && !c.eat("|") {
             return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
         }
@@ -932,8 +940,8 @@ impl Parser {
             }
             o.ext = Some(ExtOperand::modifier(modifier));
         }
-        self.operand_suffixes(c, &mut o)?;
-        Ok(o)
+        self.operand_suffixes(c, o)?;
+        Ok(())
     }
 
     /// ` {min16f}`, ` {def32 as min16f}`, ` {nonuniform}` after an operand.
@@ -969,21 +977,32 @@ impl Parser {
     }
 
     fn immediate(&mut self, c: &mut Cursor<'_>, ty: Ty) -> PResult<Operand> {
+        let mut o = Operand::EMPTY;
+        self.immediate_into(c, ty, &mut o)?;
+        Ok(o)
+    }
+
+    fn immediate_into(&mut self, c: &mut Cursor<'_>, ty: Ty, o: &mut Operand) -> PResult<()> {
         let double = c.rest().starts_with('d');
         c.pos += 2;
-        let mut values: Vec<(usize, &str)> = Vec::new();
+        let mut values: ArrayVec<(usize, &str), 4> = ArrayVec::new();
         loop {
             c.skip_ws();
             let at = c.pos;
             let n = c.rest().find([',', ')']).ok_or_else(|| c.err_at(at, 1, "unclosed immediate", Some("`)`")))?;
-            values.push((at, c.text[at..at + n].trim_end()));
+            if values.try_push((at, c.text[at..at + n].trim_end())).is_err() {
+                return Err(c.err_at(at, n.max(1), "an immediate has at most 4 values", Some("`)`")));
+            }
             c.pos = at + n;
             if c.eat(")") {
                 break;
             }
             c.pos += 1;
         }
-        let mut o = Operand::EMPTY;
+        o.indices.clear();
+        o.ext = None;
+        o.reserved = 0;
+        o.imm = [0; 4];
         if double {
             o.ty = OperandType::Immediate64;
             let (components, count) = match values.len() {
@@ -1009,7 +1028,7 @@ impl Parser {
                 o.imm[2 * i] = bits as u32;
                 o.imm[2 * i + 1] = (bits >> 32) as u32;
             }
-            return Ok(o);
+            return Ok(());
         }
         o.ty = OperandType::Immediate32;
         match values.len() {
@@ -1034,7 +1053,7 @@ impl Parser {
             o.imm[i] = parse_value(text, ty)
                 .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a float, an integer or a hex value")))?;
         }
-        Ok(o)
+        Ok(())
     }
 
     /// A declared register with its precision suffix (`dcl_input v1.xyzw {min16f}`).
@@ -1045,15 +1064,23 @@ impl Parser {
     }
 
     fn register_operand(&mut self, c: &mut Cursor<'_>, role: Role) -> PResult<Operand> {
-        let (ty, indices) = self.register(c)?;
         let mut o = Operand::EMPTY;
+        self.register_operand_into(c, role, &mut o)?;
+        Ok(o)
+    }
+
+    fn register_operand_into(&mut self, c: &mut Cursor<'_>, role: Role, o: &mut Operand) -> PResult<()> {
+        let ty = self.register_into(c, &mut o.indices)?;
         o.ty = ty;
-        o.indices = indices;
+        o.ext = None;
+        o.reserved = 0;
+        o.imm = [0; 4];
         let sel_at = c.pos;
         if c.eat(".") {
             let at = c.pos;
             let letters = c.letters();
-            let comps: Option<Vec<u8>> = letters.chars().map(component_index).collect();
+            let comps: Option<ArrayVec<u8, 4>> =
+                if letters.len() > 4 { None } else { letters.chars().map(component_index).collect() };
             let bad = |what: &str| c.err_at(at, letters.len().max(1), what, None);
             let comps =
                 comps.filter(|v| !v.is_empty() && v.len() <= 4).ok_or_else(|| bad("not a component selection"))?;
@@ -1085,11 +1112,18 @@ impl Parser {
             o.components = components;
             o.selection = selection;
         }
-        Ok(o)
+        Ok(())
     }
 
     /// A register name with its indices.
     fn register(&mut self, c: &mut Cursor<'_>) -> PResult<(OperandType, ArrayVec<Index, 3>)> {
+        let mut indices = ArrayVec::new();
+        let ty = self.register_into(c, &mut indices)?;
+        Ok((ty, indices))
+    }
+
+    /// A register name with its indices (written into `indices`, cleared first).
+    fn register_into(&mut self, c: &mut Cursor<'_>, indices: &mut ArrayVec<Index, 3>) -> PResult<OperandType> {
         let start = c.pos;
         let rest = c.rest();
         let name_len = rest.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(rest.len());
@@ -1103,7 +1137,7 @@ impl Parser {
             ));
         };
         c.pos += name_len;
-        let mut indices: ArrayVec<Index, 3> = ArrayVec::new();
+        indices.clear();
         let digits = c.rest().find(|ch: char| !ch.is_ascii_digit()).unwrap_or(c.rest().len());
         if digits > 0 {
             let at = c.pos;
@@ -1140,7 +1174,7 @@ impl Parser {
                 }
             }
         }
-        Ok((ty, indices))
+        Ok(ty)
     }
 
     /// An index: `3`, `r0.x`, `r0.x + 3`, `x1[2].y + 4`.
