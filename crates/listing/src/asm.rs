@@ -80,7 +80,11 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
 
     if header.contains("// Level9 shader bytecode:") {
         let line = header.lines().position(|l| l.starts_with("// Level9 shader bytecode:")).unwrap_or(0) + 1;
-        warnings.push(warning(line, 1, "the Level9 (Shader Model 2) part is not assembled yet; the container gets no Aon9 chunk".into()));
+        warnings.push(warning(
+            line,
+            1,
+            "the Level9 (Shader Model 2) part is not assembled yet; the container gets no Aon9 chunk".into(),
+        ));
     }
 
     let reflection = crate::reflect::reflect(header, &program)
