@@ -11,6 +11,7 @@ fn corpus_listings_assemble_to_their_blobs() {
     let (mut program_ok, mut signatures_ok, mut container_ok, mut total) = (0, 0, 0, 0);
     let mut sig_total = 0;
     let mut level9 = 0;
+    let mut by_chunks: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     let mut failures: Vec<String> = Vec::new();
     for e in &entries {
         total += 1;
@@ -54,21 +55,26 @@ fn corpus_listings_assemble_to_their_blobs() {
         } else {
             let theirs: Vec<String> = original.chunks().iter().map(|c| c.fourcc.to_string()).collect();
             let mine: Vec<String> = ours.chunks().iter().map(|c| c.fourcc.to_string()).collect();
+            assert_eq!(theirs, mine, "{}: chunk list or order differs", e.id());
             let differing: Vec<String> =
                 original.chunks().iter().filter(|c| !same(c.fourcc)).map(|c| c.fourcc.to_string()).collect();
-            failures.push(format!(
-                "{}: container differs (chunks {theirs:?} vs {mine:?}; differing: {differing:?})",
-                e.id()
-            ));
+            *by_chunks.entry(differing.join("+")).or_insert(0) += 1;
         }
     }
-    println!("assembled from listings: program chunk {program_ok}/{total}, signature chunks {signatures_ok}/{sig_total}, whole container {container_ok}/{total} ({level9} Level9 containers lack their Aon9 chunk)");
+    println!("assembled from listings: program chunk {program_ok}/{total}, signature chunks {signatures_ok}/{sig_total}, whole container {container_ok}/{total}");
+    println!("  {level9} Level9 containers lack their Aon9 chunk (assembled by the Shader Model 1-3 work)");
+    println!("  the other containers differ in chunks the listing cannot fully give (six-decimal floats in SHDR/SHEX,");
+    println!("  RDEF compile flags and user-packed flags, IFCE's uninitialised header words, STAT counts fxc takes");
+    println!("  from the HLSL source rather than the bytecode):");
+    for (chunks, n) in &by_chunks {
+        println!("    {n:4} differ in {chunks}");
+    }
     for f in failures.iter().take(30) {
         println!("FAIL {f}");
     }
     assert!(program_ok >= 398, "program chunks: {program_ok}/{total}");
     assert_eq!(signatures_ok, sig_total);
-    assert!(container_ok >= 59, "containers: {container_ok}/{total}");
+    assert!(container_ok >= 129, "containers: {container_ok}/{total}");
 }
 
 /// `dxref asm` then `dxref disasm` gives back the listing it started from (with the
