@@ -23,7 +23,10 @@ macro_rules! features {
 features! {
     /// Double-precision floating point.
     DOUBLES = 0x1,
-    /// Early depth-stencil.
+    /// Bit 1. The reflection API names it `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL`; in
+    /// fxc's SFI0 chunks it marks a Shader Model 4.x compute shader using raw or
+    /// structured buffers ("compute shaders plus raw and structured buffers via shader
+    /// 4.x"), which is when fxc sets it.
     EARLY_DEPTH_STENCIL = 0x2,
     /// UAVs at every shader stage.
     UAVS_AT_EVERY_STAGE = 0x4,
