@@ -80,6 +80,26 @@ code_enum! {
     }
 }
 
+impl ShaderInputType {
+    /// The register class a binding of this kind occupies, as HLSL spells it
+    /// (`cb`, `s`, `u`, `t`), and as Shader Model 5.1 range IDs spell it (`CB`, `S`, `U`, `T`).
+    pub fn register_class(self) -> (&'static str, &'static str) {
+        use ShaderInputType as S;
+        match self {
+            S::CBuffer => ("cb", "CB"),
+            S::Sampler => ("s", "S"),
+            S::UavRwTyped
+            | S::UavRwStructured
+            | S::UavRwByteAddress
+            | S::UavAppendStructured
+            | S::UavConsumeStructured
+            | S::UavRwStructuredWithCounter
+            | S::UavFeedbackTexture => ("u", "U"),
+            _ => ("t", "T"),
+        }
+    }
+}
+
 code_enum! {
     /// Return type of a texture or typed UAV (`D3D_RESOURCE_RETURN_TYPE`).
     pub enum ReturnType: u32 {

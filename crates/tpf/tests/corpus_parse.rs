@@ -2,29 +2,12 @@
 //! encodes to the blob's own SHDR/SHEX bytes (except where the listing's text has lost
 //! information, counted apart), and prints back to the same text.
 
+mod common;
+use common::{creator, program_text, shader_chunk};
+
 use tpf::parse::parse_program;
 use tpf::print::print_program;
 use tpf::Style;
-
-fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
-}
-
-fn creator(blob: &[u8]) -> Option<String> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    let rdef = dxbc::Rdef::parse(c.chunk(dxbc::FourCc::RDEF)?.data).ok()?;
-    Some(rdef.creator.to_string())
-}
-
-/// Microsoft's program part: from the SM4/5 version line to before the footer.
-fn program_text(listing: &str, profile: &str) -> String {
-    let sm4 = profile.rsplit('+').next().unwrap();
-    let lines: Vec<&str> = listing.split_inclusive('\n').collect();
-    let start = lines.iter().position(|l| l.trim_end() == sm4).expect("version line");
-    let end = lines.iter().rposition(|l| l.starts_with("// Approximately")).expect("footer");
-    lines[start..end].concat()
-}
 
 #[test]
 fn corpus_listings_parse_back_to_their_bytes() {

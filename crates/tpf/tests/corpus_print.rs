@@ -2,28 +2,11 @@
 //! program part of Microsoft's listing (from the version line to the line before the
 //! closing `// Approximately ...` line). The comment header is tested in `listing`.
 
+mod common;
+use common::{creator, program_text, shader_chunk};
+
 use tpf::print::print_program;
 use tpf::Style;
-
-fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
-}
-
-fn creator(blob: &[u8]) -> Option<String> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    let rdef = dxbc::Rdef::parse(c.chunk(dxbc::FourCc::RDEF)?.data).ok()?;
-    Some(rdef.creator.to_string())
-}
-
-/// Microsoft's program part: from the SM4/5 version line to before the footer.
-fn expected_program(listing: &str, profile: &str) -> String {
-    let sm4 = profile.rsplit('+').next().unwrap();
-    let lines: Vec<&str> = listing.split_inclusive('\n').collect();
-    let start = lines.iter().position(|l| l.trim_end() == sm4).expect("version line");
-    let end = lines.iter().rposition(|l| l.starts_with("// Approximately")).expect("footer");
-    lines[start..end].concat()
-}
 
 #[test]
 fn corpus_program_text_matches_fxc() {
@@ -39,7 +22,7 @@ fn corpus_program_text_matches_fxc() {
         let style = Style::for_creator(creator(&blob).as_deref());
         let mut text = String::new();
         print_program(&program, style, &mut text);
-        let mut expected = expected_program(&e.listing(), &e.profile);
+        let mut expected = program_text(&e.listing(), &e.profile);
         if e.trailing_ws == corpus::TrailingWs::Stripped {
             text = text.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n") + "\n";
             expected = expected.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n") + "\n";

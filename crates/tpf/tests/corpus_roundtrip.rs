@@ -1,10 +1,7 @@
 //! Every SM4/5 program in the fxc corpus decodes and re-encodes to identical bytes.
 
-/// The SHDR/SHEX chunk's data.
-fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
-}
+mod common;
+use common::shader_chunk;
 
 #[test]
 fn corpus_programs_round_trip() {

@@ -1,15 +1,12 @@
 //! Thousands of mutated corpus programs go through the decoder and the printer:
 //! nothing panics or hangs, and whatever decodes re-encodes to exactly its input.
 
+mod common;
+use common::shader_chunk;
+
 use corpus::Rng;
 use tpf::print::print_program;
 use tpf::Style;
-
-/// The SHDR/SHEX chunk's data.
-fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
-}
 
 fn mutate(rng: &mut Rng, code: &[u8]) -> Vec<u8> {
     let mut m = code.to_vec();

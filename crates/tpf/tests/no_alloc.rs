@@ -1,6 +1,9 @@
 //! Decoding allocates nothing per instruction: walking a program with [`tpf::Decoder`]
 //! performs no heap allocation at all (operands are inline, data runs borrow the input).
 
+mod common;
+use common::shader_chunk;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -19,12 +22,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// The SHDR/SHEX chunk's data.
-fn shader_chunk(blob: &[u8]) -> Option<&[u8]> {
-    let c = dxbc::Container::parse(blob).ok()?;
-    c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).map(|c| c.data)
-}
 
 #[test]
 fn decoding_does_not_allocate() {

@@ -34,7 +34,7 @@ pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor:
         let _ = if flavor.old_bindings {
             writeln!(out, " {:>4} {:>8}", b.bind_point, b.bind_count)
         } else {
-            let (id_prefix, bind_prefix) = prefixes(b.input_type);
+            let (bind_prefix, id_prefix) = b.input_type.register_class();
             let mut bind = format!("{bind_prefix}{}", b.bind_point);
             if with_id {
                 if b.space != 0 {
@@ -53,23 +53,6 @@ fn count(n: u32) -> String {
         "unbounded".to_string()
     } else {
         n.to_string()
-    }
-}
-
-/// Register-class prefixes: the range ID's and the HLSL binding's.
-fn prefixes(t: ShaderInputType) -> (&'static str, &'static str) {
-    use ShaderInputType as S;
-    match t {
-        S::CBuffer => ("CB", "cb"),
-        S::Sampler => ("S", "s"),
-        S::UavRwTyped
-        | S::UavRwStructured
-        | S::UavRwByteAddress
-        | S::UavAppendStructured
-        | S::UavConsumeStructured
-        | S::UavRwStructuredWithCounter
-        | S::UavFeedbackTexture => ("U", "u"),
-        _ => ("T", "t"),
     }
 }
 

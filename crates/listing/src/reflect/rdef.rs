@@ -552,23 +552,6 @@ pub(crate) fn parse_bindings<'h>(title: Line<'h>, body: &[Line<'h>], d: &mut Dia
     out
 }
 
-/// Register-class letters of a binding's kind: the HLSL register's and the range ID's.
-fn register_class(t: ShaderInputType) -> (&'static str, &'static str) {
-    use ShaderInputType as S;
-    match t {
-        S::CBuffer => ("cb", "CB"),
-        S::Sampler => ("s", "S"),
-        S::UavRwTyped
-        | S::UavRwStructured
-        | S::UavRwByteAddress
-        | S::UavAppendStructured
-        | S::UavConsumeStructured
-        | S::UavRwStructuredWithCounter
-        | S::UavFeedbackTexture => ("u", "U"),
-        _ => ("t", "T"),
-    }
-}
-
 fn parse_binding<'h>(
     line: &Line<'h>,
     cells: &[Cell<'h>],
@@ -670,7 +653,7 @@ fn parse_binding<'h>(
         }
     };
     // Register, space and count.
-    let (reg_prefix, id_prefix) = register_class(input_type);
+    let (reg_prefix, id_prefix) = input_type.register_class();
     let (bind_point, space) = if layout == BindingLayout::Old {
         (number(bind_cell.text), Some(0))
     } else {
@@ -879,7 +862,7 @@ pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u
         .iter()
         .map(|b| {
             use ShaderInputType as S;
-            let (class, _) = register_class(b.input_type);
+            let (class, _) = b.input_type.register_class();
             let class_index = ["cb", "s", "t", "u"].iter().position(|c| *c == class).unwrap_or(2);
             let id = b.id.unwrap_or(next_id[class_index]);
             next_id[class_index] = id.saturating_add(1);
