@@ -17,6 +17,13 @@ impl CompilerVersion {
     /// d3dcompiler_47 / fxc 10.1: the newest format, and the default.
     pub const LATEST: CompilerVersion = CompilerVersion(10, 1, 0, 0);
 
+    /// The version of the Microsoft HLSL compiler a creator string names
+    /// (`Microsoft (R) HLSL Shader Compiler 9.30.9200.20499`), or `None` when the string
+    /// names anything else (another compiler, a disassembler, dxref).
+    pub fn of_microsoft_compiler(creator: &str) -> Option<CompilerVersion> {
+        creator.trim_start().starts_with("Microsoft (R) HLSL Shader Compiler").then(|| Self::from_creator(creator)).flatten()
+    }
+
     /// Parses the version out of a creator string such as
     /// `Microsoft (R) HLSL Shader Compiler 9.30.9200.20499`.
     pub fn from_creator(creator: &str) -> Option<CompilerVersion> {
@@ -64,14 +71,10 @@ impl Style {
     pub fn for_creator(creator: Option<&str>) -> Style {
         match creator {
             None => Style::default(),
-            Some(c) => {
-                let version = c
-                    .starts_with("Microsoft")
-                    .then(|| CompilerVersion::from_creator(c))
-                    .flatten()
-                    .unwrap_or(CompilerVersion::LATEST);
-                Style { version, disassembler: false }
-            }
+            Some(c) => Style {
+                version: CompilerVersion::of_microsoft_compiler(c).unwrap_or(CompilerVersion::LATEST),
+                disassembler: false,
+            },
         }
     }
 
@@ -108,5 +111,7 @@ mod tests {
         // Other compilers' creator strings do not select an old fxc format.
         let other = Style::for_creator(Some("vkd3d-shader 1.2"));
         assert_eq!(other, Style { version: CompilerVersion::LATEST, disassembler: false });
+        assert_eq!(CompilerVersion::of_microsoft_compiler("Microsoft (R) D3D Shader Disassembler"), None);
+        assert_eq!(CompilerVersion::of_microsoft_compiler("dxref 0.1.0"), None);
     }
 }
