@@ -17,7 +17,9 @@ use crate::words::Words;
 /// decides where the program ends.
 pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
     let mut decoder = Decoder::new(bytes)?;
-    let mut instructions: Vec<Instruction<'_>> = Vec::with_capacity(decoder.remaining_tokens() / 3);
+    // A guess at the instruction count, capped: an instruction is large and a count
+    // read from the input must not drive a huge reservation.
+    let mut instructions: Vec<Instruction<'_>> = Vec::with_capacity((decoder.remaining_tokens() / 3).min(4096));
     loop {
         // Decode straight into the vector's new slot: no instruction is moved.
         instructions.push(Instruction::placeholder());
@@ -528,8 +530,9 @@ fn decode_decl<'a>(kind: DeclKind, tok0: u32, cur: &mut Cursor<'a>) -> Result<(D
             let operand = decode_operand(cur)?;
             (Decl::IndexRange { operand, count: cur.read()? }, 0)
         }
+        // Bits 16:11 (the header's mask 0x0001f800); bit 17 is reserved.
         DeclKind::OutputTopology => {
-            (Decl::OutputTopology(PrimitiveTopology::from_raw(bits(11, 7) as u8)), field(11, 7))
+            (Decl::OutputTopology(PrimitiveTopology::from_raw(bits(11, 6) as u8)), field(11, 6))
         }
         DeclKind::InputPrimitive => (Decl::InputPrimitive(Primitive::from_raw(bits(11, 6) as u8)), field(11, 6)),
         DeclKind::MaxOutputVertexCount => (Decl::MaxOutputVertexCount(cur.read()?), 0),

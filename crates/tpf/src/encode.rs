@@ -264,7 +264,7 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             out.push(*count);
             0
         }
-        Decl::OutputTopology(t) => (t.raw() as u32 & 0x7f) << 11,
+        Decl::OutputTopology(t) => (t.raw() as u32 & 0x3f) << 11,
         Decl::InputPrimitive(p) => (p.raw() as u32 & 0x3f) << 11,
         Decl::MaxOutputVertexCount(n) | Decl::Temps(n) | Decl::FunctionBody(n) => {
             out.push(*n);

@@ -64,6 +64,8 @@ pub struct Parsed {
     pub warnings: Vec<Diagnostic>,
     /// Line number of the version line.
     pub version_line: usize,
+    /// Line number of each instruction (its first line), parallel to the program's.
+    pub lines: Vec<usize>,
 }
 
 /// Parses a program listing: optional comment lines, the version line (`vs_5_0`), then
@@ -76,9 +78,12 @@ pub fn parse_program(text: &str) -> Result<Parsed, Vec<Diagnostic>> {
 pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Diagnostic>> {
     let mut p =
         Parser { errors: Vec::new(), warnings: Vec::new(), version: None, blocks: Vec::new(), decls: Vec::new() };
-    let mut instructions = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+    // A guess at the instruction count, capped: blank lines must not drive a huge
+    // reservation (an instruction is large).
+    let mut instructions = Vec::with_capacity((text.len() / 24).min(4096));
     let mut lines = text.split('\n').enumerate().map(|(i, l)| (i + first_line, l.strip_suffix('\r').unwrap_or(l)));
     let mut version_line = 0;
+    let mut instruction_lines = Vec::with_capacity(instructions.capacity());
     while let Some((n, raw)) = lines.next() {
         let code = strip_comment(raw);
         if code.trim().is_empty() {
@@ -87,27 +92,45 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         let mut c = Cursor::new(code, n);
         c.skip_ws();
         if p.version.is_none() {
-            match parse_version(&mut c) {
-                Ok(v) => {
-                    p.version = Some(v);
+            let mut v = Cursor::new(code, n);
+            v.skip_ws();
+            match parse_version(&mut v) {
+                Ok(version) => {
+                    p.version = Some(version);
                     version_line = n;
+                    continue;
                 }
                 Err(d) => {
+                    // Report it and go on as `vs_5_0`, so that later errors are found
+                    // too. A line that does not even try to be a version (`xx_N...`)
+                    // is also parsed as an instruction.
                     p.errors.push(d);
-                    return Err(p.errors);
+                    p.version = Some(Version::new(ProgramType::Vertex, 5, 0));
+                    version_line = n;
+                    let b = c.rest().as_bytes();
+                    let attempt = b.len() > 3
+                        && b[0].is_ascii_alphabetic()
+                        && b[1].is_ascii_alphabetic()
+                        && b[2] == b'_'
+                        && b[3].is_ascii_digit();
+                    if attempt {
+                        continue;
+                    }
                 }
             }
-            continue;
         }
         if c.rest().starts_with("dcl_immediateConstantBuffer") {
             if let Some(ins) = p.icb(&mut c, &mut lines) {
                 instructions.push(ins);
+                instruction_lines.push(n);
             }
             continue;
         }
         // Parse straight into the vector's new slot: no instruction is moved.
         instructions.push(Instruction::placeholder());
-        if !p.line(&mut c, instructions.last_mut().expect("just pushed")) {
+        if p.line(&mut c, instructions.last_mut().expect("just pushed")) {
+            instruction_lines.push(n);
+        } else {
             instructions.pop();
         }
     }
@@ -125,7 +148,12 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         ));
     }
     if p.errors.is_empty() {
-        Ok(Parsed { program: Program { version, instructions }, warnings: p.warnings, version_line })
+        Ok(Parsed {
+            program: Program { version, instructions },
+            warnings: p.warnings,
+            version_line,
+            lines: instruction_lines,
+        })
     } else {
         p.errors.sort_by_key(|d| (d.line, d.column));
         Err(p.errors)
@@ -281,6 +309,10 @@ struct Mnemonic {
     offsets: Option<[i8; 3]>,
     dim: Option<(ResourceDimension, u16)>,
     types: Option<[ReturnType; 4]>,
+    /// `_indexable` was written: a resource-dimension group must follow.
+    indexable: bool,
+    /// `_aoffimmi` was written: an offsets group must follow.
+    aoffimmi: bool,
 }
 
 /// Mnemonic spellings of Microsoft's reference pages that fxc does not print.
@@ -371,22 +403,15 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
                 m.resinfo = Some(ResInfoReturnType::RcpFloat);
                 base = b;
             }
-            let indexable = match base.strip_suffix("_indexable") {
-                Some(b) => {
-                    base = b;
-                    true
-                }
-                None => false,
-            };
-            let aoffimmi = match base.strip_suffix("_aoffimmi") {
-                Some(b) => {
-                    base = b;
-                    true
-                }
-                None => false,
-            };
+            if let Some(b) = base.strip_suffix("_indexable") {
+                m.indexable = true;
+                base = b;
+            }
+            if let Some(b) = base.strip_suffix("_aoffimmi") {
+                m.aoffimmi = true;
+                base = b;
+            }
             if let Some(op) = lookup(base) {
-                let _ = (indexable, aoffimmi);
                 op
             } else if let Some(op) = special_decl(base, &mut m) {
                 op
@@ -465,6 +490,15 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
         } else {
             return Err(bad("texel offsets `(u,v,w)`, a resource dimension or return types"));
         }
+    }
+    let suffix_error = |what: &str| {
+        c.err_at(start, end - start, &format!("`{name}` {what}"), Some("the suffix's parenthesised group"))
+    };
+    if m.indexable && m.dim.is_none() {
+        return Err(suffix_error("says `_indexable` but gives no resource dimension such as `(texture2d)`"));
+    }
+    if m.aoffimmi && m.offsets.is_none() {
+        return Err(suffix_error("says `_aoffimmi` but gives no texel offsets such as `(1,0,0)`"));
     }
     Ok((opcode, m))
 }
@@ -739,6 +773,9 @@ impl Parser {
                 self.op(opcode, &m, precise, c, start, op)?;
             }
             Shape::InterfaceCall => {
+                if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
+                    return Err(c.err_at(start, mnemonic_end - start, "`fcall` takes no instruction suffixes", None));
+                }
                 c.skip_ws();
                 let at = c.pos;
                 let mut o = self.operand(c, Role::Src, Ty::R)?;
@@ -756,7 +793,7 @@ impl Parser {
                 slot.body = Body::InterfaceCall { function, interface: o };
             }
             Shape::Decl(kind) => {
-                if !ext.is_empty() || m.saturate || precise != Mask::NONE {
+                if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
                     return Err(c.err_at(
                         start,
                         mnemonic_end - start,
@@ -764,7 +801,16 @@ impl Parser {
                         None,
                     ));
                 }
-                slot.body = Body::Decl(self.decl(kind, opcode, &m, c, start)?);
+                let decl = self.decl(kind, opcode, &m, c, start)?;
+                // Long function tables and interfaces carry their length in a token of
+                // its own: the opcode token's length field holds at most 127.
+                let tokens = match &decl {
+                    Decl::FunctionTable { bodies, .. } => 3 + bodies.len(),
+                    Decl::Interface { tables, .. } => 4 + tables.len(),
+                    _ => 0,
+                };
+                slot.length = if tokens > 127 { LengthEncoding::Separate } else { LengthEncoding::Inline };
+                slot.body = Body::Decl(decl);
             }
             Shape::CustomData => {
                 return Err(c.err_at(
@@ -843,10 +889,13 @@ impl Parser {
         } else {
             OpControl::None
         };
-        let misplaced = (m.resinfo.is_some()
-            && !matches!(info.controls, crate::table::Controls::ResInfo | crate::table::Controls::ReturnType))
-            || (m.saturate && matches!(info.controls, crate::table::Controls::Test | crate::table::Controls::Sync))
-            || m.sync.is_some() && opcode != Opcode::Sync;
+        use crate::table::Controls as K;
+        // Every suffix must be one the encoding can carry: nothing is dropped silently.
+        let misplaced = (m.resinfo.is_some() && !matches!(info.controls, K::ResInfo | K::ReturnType))
+            || (m.resinfo == Some(ResInfoReturnType::RcpFloat) && info.controls != K::ResInfo)
+            || (m.saturate && !matches!(info.controls, K::Plain | K::ResInfo | K::ReturnType))
+            || (precise != Mask::NONE && !matches!(info.controls, K::Plain | K::ResInfo | K::ReturnType))
+            || (m.sync.is_some() && opcode != Opcode::Sync);
         if misplaced {
             return Err(c.err_at(
                 start,
@@ -1690,87 +1739,86 @@ impl Parser {
         c: &mut Cursor<'a>,
         lines: &mut impl Iterator<Item = (usize, &'a str)>,
     ) -> Option<Instruction<'static>> {
+        const KEYWORD: &str = "dcl_immediateConstantBuffer";
         let (start_line, start_col) = (c.line, c.column(c.pos));
-        c.pos += "dcl_immediateConstantBuffer".len();
+        c.pos += KEYWORD.len();
+        let first_col = c.column(c.pos);
         let mut text = String::from(&c.text[c.pos..]);
-        let mut positions = vec![(c.line, c.pos)];
-        // Gather lines until the braces balance.
-        let depth = |s: &str| s.matches('{').count() as i64 - s.matches('}').count() as i64;
-        while depth(&text) > 0 || !text.contains('{') {
-            match lines.next() {
-                Some((n, l)) => {
-                    positions.push((n, text.len() + 1));
-                    text.push('\n');
-                    text.push_str(strip_comment(l));
-                }
-                None => {
-                    self.errors.push(Diagnostic::error(
-                        start_line,
-                        start_col,
-                        "dcl_immediateConstantBuffer".len(),
-                        "the immediate constant buffer block is never closed",
-                        Some("`}`"),
-                    ));
-                    return None;
-                }
-            }
-            if text.trim().is_empty() {
-                continue;
-            }
-        }
-        // Locate an offset of `text` in the file for errors.
-        let locate = |off: usize| -> (usize, usize) {
-            let (line, base) = positions.iter().rev().find(|(_, b)| *b <= off).copied().unwrap_or((start_line, 0));
-            let col = if line == start_line { c.column(c.pos) + off } else { off - base + 1 };
-            (line, col)
-        };
-        let mut values = Vec::new();
-        let inner = text.trim();
-        let inner = inner.strip_prefix('{').and_then(|s| s.trim_end().strip_suffix('}'));
-        let Some(inner) = inner else {
-            let (l, col) = locate(0);
-            self.errors.push(Diagnostic::error(l, col, 1, "expected `{ { a, b, c, d}, ... }`", Some("`{`")));
-            return None;
-        };
-        let base = text.find(inner).unwrap_or(0);
-        for (ri, row) in inner.split('}').enumerate() {
-            let row_trim = row.trim().trim_start_matches(',').trim();
-            if row_trim.is_empty() {
-                continue;
-            }
-            let row_off = base + inner.split('}').take(ri).map(|r| r.len() + 1).sum::<usize>();
-            let Some(items) = row_trim.strip_prefix('{') else {
-                let (l, col) = locate(row_off);
-                self.errors.push(Diagnostic::error(l, col, 1, "expected a row `{ a, b, c, d}`", Some("`{`")));
-                return None;
-            };
-            let items: Vec<&str> = items.split(',').map(str::trim).collect();
-            if items.len() != 4 {
-                let (l, col) = locate(row_off);
+        // (line number, offset in `text` where that line starts), in order.
+        let mut positions = vec![(c.line, 0usize)];
+        let depth_of = |s: &str| s.matches('{').count() as i64 - s.matches('}').count() as i64;
+        let mut depth = depth_of(&text);
+        let mut opened = text.contains('{');
+        // Gather lines until the braces balance (running totals: linear in the block).
+        while depth > 0 || !opened {
+            let Some((n, l)) = lines.next() else {
                 self.errors.push(Diagnostic::error(
-                    l,
-                    col,
-                    row.len(),
-                    &format!("a row has 4 values, not {}", items.len()),
-                    Some("4 values"),
+                    start_line,
+                    start_col,
+                    KEYWORD.len(),
+                    "the immediate constant buffer block is never closed",
+                    Some("`}`"),
                 ));
                 return None;
+            };
+            let l = strip_comment(l);
+            text.push('\n');
+            positions.push((n, text.len()));
+            depth += depth_of(l);
+            opened |= l.contains('{');
+            text.push_str(l);
+        }
+        let locate = |off: usize| -> (usize, usize) {
+            let i = positions.partition_point(|(_, start)| *start <= off).saturating_sub(1);
+            let (line, start) = positions[i];
+            (line, if i == 0 { first_col + off } else { off - start + 1 })
+        };
+        let mut error = |off: usize, len: usize, message: &str, expected: &str| {
+            let (l, col) = locate(off);
+            self.errors.push(Diagnostic::error(l, col, len, message, Some(expected)));
+        };
+        let open = text.len() - text.trim_start().len();
+        let close = text.trim_end().len();
+        if !text[open..].starts_with('{') || !text[..close].ends_with('}') || close <= open {
+            error(open, 1, "expected `{ { a, b, c, d}, ... }`", "`{`");
+            return None;
+        }
+        // The rows, with their offsets in `text`.
+        let mut rows: Vec<(usize, &str)> = Vec::new();
+        let mut off = open + 1;
+        for row in text[open + 1..close - 1].split('}') {
+            let lead = row.len() - row.trim_start_matches(|ch: char| ch.is_whitespace() || ch == ',').len();
+            if !row.trim_matches(|ch: char| ch.is_whitespace() || ch == ',').is_empty() {
+                rows.push((off + lead, row[lead..].trim_end()));
             }
-            for item in items {
-                match parse_value(item, Ty::Any) {
-                    Ok(v) => values.push(v),
+            off += row.len() + 1;
+        }
+        let mut values = Vec::with_capacity(rows.len() * 4);
+        let last = rows.len().saturating_sub(1);
+        for (i, (row_off, row)) in rows.iter().enumerate() {
+            let Some(items) = row.strip_prefix('{') else {
+                error(*row_off, 1, "expected a row `{ a, b, c, d}`", "`{`");
+                return None;
+            };
+            let count = items.split(',').count();
+            // Rows hold four values; only the last may be shorter (a buffer whose
+            // length is not a multiple of four).
+            if count > 4 || (count < 4 && i != last) {
+                error(*row_off, row.len(), &format!("a row has 4 values, not {count}"), "4 values");
+                return None;
+            }
+            let mut item_off = row_off + 1;
+            for item in items.split(',') {
+                let lead = item.len() - item.trim_start().len();
+                let v = item.trim();
+                match parse_value(v, Ty::Any) {
+                    Ok(bits) => values.push(bits),
                     Err(msg) => {
-                        let (l, col) = locate(row_off + row.find(item).unwrap_or(0));
-                        self.errors.push(Diagnostic::error(
-                            l,
-                            col,
-                            item.len(),
-                            &msg,
-                            Some("a float, an integer or a hex value"),
-                        ));
+                        error(item_off + lead, v.len(), &msg, "a float, an integer or a hex value");
                         return None;
                     }
                 }
+                item_off += item.len() + 1;
             }
         }
         Some(Instruction::new(
@@ -1914,7 +1962,7 @@ fn parse_value(text: &str, ty: Ty) -> Result<u32, String> {
         return u32::from_str_radix(hex, 16).map_err(|_| format!("`{text}` is not a 32-bit hex value"));
     }
     let is_float = text.contains(['.', '#', 'e', 'E', 'n', 'i']) && !text.is_empty();
-    if is_float || ty == Ty::F || ty == Ty::D {
+    if is_float || ty == Ty::F {
         let v = parse_float_text(text).ok_or_else(|| format!("`{text}` is not a number"))?;
         if is_float && matches!(ty, Ty::I | Ty::U) {
             return Err(format!("`{text}` is a float where an integer is expected"));
@@ -2031,6 +2079,47 @@ mod tests {
         assert!(e[0].2.contains("1 component or swizzles 4"), "{e:?}");
         let e = errors_of("vs_9_9\nret \n");
         assert_eq!((e[0].0, e[0].1), (1, 1));
+    }
+
+    /// Text that must survive parse → encode → decode → print unchanged.
+    fn round_trips(text: &str) {
+        let parsed = parse_program(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let bytes = crate::encode(&parsed.program).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mut printed = String::new();
+        crate::print::print_program(&crate::decode(&bytes).unwrap(), crate::Style::default(), &mut printed);
+        assert_eq!(printed, text);
+    }
+
+    #[test]
+    fn nothing_is_lost_through_text() {
+        // A test on an immediate condition: `_z` is printed (only `_nz` is implied).
+        round_trips("ps_4_0\ndiscard_z l(0)\ndiscard l(-1)\nret \n");
+        // Integers in double-typed slots are bits, as the printer prints them.
+        round_trips("cs_5_0\ndadd r0.xy, r1.xyxy, l(0x3f800000, 0, 0, 0)\nret \n");
+        // An immediate constant buffer whose length is not a multiple of four.
+        round_trips(
+            "vs_4_0\ndcl_immediateConstantBuffer { { 1, 2, 3, 4},\n                              { 5} }\nret \n",
+        );
+        // A function table longer than an opcode token's length field can say.
+        let bodies: Vec<String> = (0..130).map(|i| format!("fb{i}")).collect();
+        let text = format!("ps_5_0\ndcl_function_table ft0 = {{{}}}\nret \n", bodies.join(", "));
+        round_trips(&text);
+    }
+
+    #[test]
+    fn refuses_suffixes_the_encoding_cannot_carry() {
+        for line in [
+            "if_nz [precise] r0.x",
+            "sync_g_t [precise]",
+            "sampleinfo_rcpFloat r0.x, t0.x",
+            "dcl_temps_uint 4",
+            "fcall_sat fp0[0][0]",
+            "sample_indexable r0.xyzw, v0.xyxx, t0.xyzw, s0",
+            "sample_aoffimmi r0.xyzw, v0.xyxx, t0.xyzw, s0",
+            "breakc_nz_sat r0.x",
+        ] {
+            assert!(parse_program(&format!("ps_5_0\n{line}\n")).is_err(), "{line} was accepted");
+        }
     }
 
     #[test]

@@ -127,8 +127,8 @@ impl Printer {
         let info = ins.opcode.info();
         out.push_str(info.mnemonic);
         if let OpControl::Test(t) = op.control {
-            // fxc leaves out the test of a condition that is an immediate.
-            if op.operands.first().is_none_or(|o| o.ty != OperandType::Immediate32) {
+            // fxc leaves out the `_nz` of a condition that is an immediate (`discard l(-1)`).
+            if t == Test::Zero || op.operands.first().is_none_or(|o| o.ty != OperandType::Immediate32) {
                 out.push_str(t.suffix());
             }
         }
@@ -559,17 +559,19 @@ impl Printer {
         match c.class {
             CustomDataClass::ImmediateConstantBuffer => {
                 out.push_str("dcl_immediateConstantBuffer { ");
-                let n = c.data.len() / 4;
-                for row in 0..n {
+                // Rows of four; a buffer whose length is not a multiple of four (not
+                // fxc's) ends with a shorter row, so that nothing is lost.
+                let values: Vec<u32> = c.data.iter().collect();
+                for (row, chunk) in values.chunks(4).enumerate() {
                     if row > 0 {
                         out.push_str(",\n                              ");
                     }
                     out.push_str("{ ");
-                    for col in 0..4 {
+                    for (col, v) in chunk.iter().enumerate() {
                         if col > 0 {
                             out.push_str(", ");
                         }
-                        push_value(c.data.get(row * 4 + col).unwrap_or(0), Ty::Any, self.style, out);
+                        push_value(*v, Ty::Any, self.style, out);
                     }
                     out.push('}');
                 }

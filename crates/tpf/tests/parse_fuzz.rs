@@ -6,8 +6,10 @@ use proptest::prelude::*;
 fn check(text: &str) {
     match tpf::parse::parse_program(text) {
         Ok(parsed) => {
-            // Whatever parses is a program the encoder accepts (or refuses with an error).
-            let _ = tpf::encode(&parsed.program);
+            // Whatever parses encodes, and decodes back to what was parsed.
+            let bytes =
+                tpf::encode(&parsed.program).unwrap_or_else(|e| panic!("{text:?} parsed but does not encode: {e}"));
+            assert_eq!(tpf::decode(&bytes).unwrap().instructions.len(), parsed.program.instructions.len(), "{text:?}");
         }
         Err(errors) => {
             assert!(!errors.is_empty());
