@@ -68,7 +68,7 @@ fn fh_header(name: &str, bytes: &[u8], listing: &str) -> String {
     s
 }
 
-pub fn run(file: &str, output: &str, fh: Option<&str>, force_reflection: bool) -> Result<(), Failure> {
+pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool) -> Result<(), Failure> {
     let name = if file == "-" { "<stdin>" } else { file };
     let text = if file == "-" {
         let mut s = String::new();
@@ -77,7 +77,7 @@ pub fn run(file: &str, output: &str, fh: Option<&str>, force_reflection: bool) -
     } else {
         std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
-    let options = listing::asm::AsmOptions { force_reflection };
+    let options = listing::asm::AsmOptions { statistics };
     let assembled = match listing::asm::assemble(&text, &options) {
         Ok(a) => a,
         Err(errors) => {

@@ -51,9 +51,9 @@ enum Command {
         /// Write an fxc-style /Fh C header declaring the bytes as `const BYTE NAME[]`.
         #[arg(long = "fh", value_name = "NAME")]
         fh: Option<String>,
-        /// Also write RDEF and STAT chunks when the listing names no compiler.
+        /// Also write a STAT chunk (fxc's statistics) when the listing names no Microsoft compiler.
         #[arg(long)]
-        reflection: bool,
+        stat: bool,
     },
     /// Show a container's chunks, checksum status, shader version and reflection summary.
     Info {
@@ -115,7 +115,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Disasm { files, output, var, style } => disasm(&files, output.as_deref(), var.as_deref(), style),
         Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
-        Command::Asm { file, output, fh, reflection } => asm::run(&file, &output, fh.as_deref(), reflection),
+        Command::Asm { file, output, fh, stat } => asm::run(&file, &output, fh.as_deref(), stat),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
