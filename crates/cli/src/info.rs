@@ -3,12 +3,17 @@
 use dxbc::{ChunkData, Container, FourCc};
 use serde_json::{json, Value};
 
+use std::fmt::Write as _;
+use std::io::Write as _;
+
 use crate::{read_blob, Failure};
 
 /// Gathers the report as JSON (the text form is printed from the same value).
 fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
     let c = Container::parse(blob).map_err(|e| Failure::input(format!("{file}: {e}")))?;
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let stage =
+        c.chunk_any(&[FourCc::SHEX, FourCc::SHDR]).and_then(|p| tpf::Decoder::new(p.data).ok()).map(|d| d.version().ty);
     let mut chunks = Vec::new();
     let mut signatures = serde_json::Map::new();
     let mut reflection = Value::Null;
@@ -23,6 +28,13 @@ fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
         match ChunkData::decode(chunk.fourcc, chunk.data) {
             Err(e) => entry["error"] = json!(e.clone().rebased(chunk.data_offset()).to_string()),
             Ok(ChunkData::Signature(sig)) => {
+                // The read/write mask of an output lists the components never written;
+                // the hull shader writes its patch constants, the domain shader reads them.
+                let output = match &chunk.fourcc.0 {
+                    b"OSGN" | b"OSG5" | b"OSG1" => true,
+                    b"PCSG" | b"PSG1" => stage != Some(tpf::ProgramType::Domain),
+                    _ => false,
+                };
                 let elements: Vec<Value> = sig
                     .elements
                     .iter()
@@ -32,7 +44,7 @@ fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
                             "index": e.semantic_index,
                             "register": e.register,
                             "mask": mask(e.mask),
-                            "used": mask(e.rw_mask),
+                            "used": mask(if output { e.mask & !e.rw_mask } else { e.rw_mask }),
                             "system_value": format!("{:?}", e.system_value),
                             "type": format!("{:?}", e.component_type),
                             "stream": e.stream,
@@ -94,30 +106,48 @@ fn mask(m: u8) -> String {
     ['x', 'y', 'z', 'w'].iter().enumerate().filter(|(i, _)| m & (1 << i) != 0).map(|(_, c)| *c).collect()
 }
 
+/// `writeln!` into the report text (writing to a `String` cannot fail).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{ let _ = writeln!($out, $($arg)*); }};
+}
+macro_rules! outp {
+    ($out:expr, $($arg:tt)*) => {{ let _ = write!($out, $($arg)*); }};
+}
+
 pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> {
+    let mut out = String::new();
+    report_text(file, var, as_json, &mut out)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).map_err(|e| Failure::output(format!("<stdout>: {e}")))
+}
+
+fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -> Result<(), Failure> {
     let blob = read_blob(file, var)?;
     let name = if file == "-" { "<stdin>" } else { file };
     let r = report(name, &blob)?;
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        outln!(out, "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
         return Ok(());
     }
-    println!("{name}: DXBC container, {} bytes", r["size"]);
+    outln!(out, "{name}: DXBC container, {} bytes", r["size"]);
     let ck = &r["checksum"];
-    println!(
+    outln!(
+        out,
         "checksum: {} (stored {}{})",
         if ck["ok"] == true { "ok" } else { "WRONG" },
         ck["stored"].as_str().unwrap_or(""),
         if ck["ok"] == true { String::new() } else { format!(", computed {}", ck["computed"].as_str().unwrap_or("")) }
     );
     match &r["program"] {
-        Value::Null => println!("program: none (no SHDR/SHEX chunk)"),
-        p if p.get("error").is_some() => println!(
+        Value::Null => outln!(out, "program: none (no SHDR/SHEX chunk)"),
+        p if p.get("error").is_some() => outln!(
+            out,
             "program: {} chunk does not decode: {}",
             p["chunk"].as_str().unwrap_or(""),
             p["error"].as_str().unwrap_or("")
         ),
-        p => println!(
+        p => outln!(
+            out,
             "program: {} in {} ({} tokens){}",
             p["profile"].as_str().unwrap_or(""),
             p["chunk"].as_str().unwrap_or(""),
@@ -125,18 +155,19 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
             if r["level9"] == true { ", with a Level9 (Aon9) program" } else { "" }
         ),
     }
-    println!("chunks:");
+    outln!(out, "chunks:");
     for c in r["chunks"].as_array().into_iter().flatten() {
-        print!("  {:<4}  offset {:>6}  size {:>6}", c["fourcc"].as_str().unwrap_or(""), c["offset"], c["size"]);
+        outp!(out, "  {:<4}  offset {:>6}  size {:>6}", c["fourcc"].as_str().unwrap_or(""), c["offset"], c["size"]);
         if let Some(e) = c.get("error") {
-            print!("  (does not decode: {})", e.as_str().unwrap_or(""));
+            outp!(out, "  (does not decode: {})", e.as_str().unwrap_or(""));
         }
-        println!();
+        outln!(out,);
     }
     if let Some(refl) = r["reflection"].as_object() {
-        println!("creator: {}", refl["creator"].as_str().unwrap_or(""));
+        outln!(out, "creator: {}", refl["creator"].as_str().unwrap_or(""));
         for cb in refl["constant_buffers"].as_array().into_iter().flatten() {
-            println!(
+            outln!(
+                out,
                 "  {} {} ({} bytes, {} variables)",
                 cb["kind"].as_str().unwrap_or("").to_lowercase(),
                 cb["name"].as_str().unwrap_or(""),
@@ -145,7 +176,8 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
             );
         }
         for b in refl["bindings"].as_array().into_iter().flatten() {
-            println!(
+            outln!(
+                out,
                 "  binding {} : {} {} at {} (count {}, space {})",
                 b["name"].as_str().unwrap_or(""),
                 b["type"].as_str().unwrap_or(""),
@@ -157,9 +189,10 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
         }
     }
     for (kind, elements) in r["signatures"].as_object().into_iter().flatten() {
-        println!("{kind}: {} elements", elements.as_array().map_or(0, |v| v.len()));
+        outln!(out, "{kind}: {} elements", elements.as_array().map_or(0, |v| v.len()));
         for e in elements.as_array().into_iter().flatten() {
-            println!(
+            outln!(
+                out,
                 "  {}{} r{}.{} {} {}",
                 e["semantic"].as_str().unwrap_or(""),
                 e["index"],
@@ -171,7 +204,7 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
         }
     }
     if let Some(n) = r["statistics"].get("instruction_count") {
-        println!("statistics: {n} instruction slots");
+        outln!(out, "statistics: {n} instruction slots");
     }
     Ok(())
 }

@@ -161,9 +161,28 @@ fn display_name(file: &str) -> &str {
     }
 }
 
+/// The listing's file name under `-o DIR`: the input's stem with `.asm`.
+fn output_name(file: &str) -> String {
+    let stem = match file {
+        "-" => "stdin".to_string(),
+        _ => Path::new(file).file_stem().map_or("stdin".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    format!("{stem}.asm")
+}
+
 fn disasm(files: &[String], output: Option<&Path>, var: Option<&str>, style: Option<StyleArg>) -> Result<(), Failure> {
     let options = listing::Options { style: style.map(StyleArg::style) };
     if let Some(dir) = output {
+        // One listing per input: two inputs with the same name would overwrite each other.
+        let mut seen = std::collections::HashMap::new();
+        for file in files {
+            if let Some(first) = seen.insert(output_name(file), file) {
+                return Err(Failure::input(format!(
+                    "{first} and {file} would both be written to {}",
+                    dir.join(output_name(file)).display()
+                )));
+            }
+        }
         std::fs::create_dir_all(dir).map_err(|e| Failure::output(format!("{}: {e}", dir.display())))?;
     }
     let stdout = std::io::stdout();
@@ -185,8 +204,7 @@ fn disasm(files: &[String], output: Option<&Path>, var: Option<&str>, style: Opt
         }
         match output {
             Some(dir) => {
-                let stem = Path::new(file).file_stem().map_or("stdin".into(), |s| s.to_string_lossy().into_owned());
-                let path = dir.join(format!("{stem}.asm"));
+                let path = dir.join(output_name(file));
                 std::fs::write(&path, &listing.text)
                     .map_err(|e| Failure::output(format!("{}: {e}", path.display())))?;
             }

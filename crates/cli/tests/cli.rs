@@ -213,3 +213,38 @@ fn asm_reports_every_error_like_a_compiler_and_writes_nothing() {
     assert!(err.contains("4 errors; nothing written"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn output_errors_exit_1_and_clashing_names_are_refused() {
+    // Standard output that cannot be written: exit 1 with a message, not a panic.
+    if std::path::Path::new("/dev/full").exists() {
+        for args in [vec!["info", "EXAMPLE"], vec!["disasm", "EXAMPLE"]] {
+            let args: Vec<String> = args.iter().map(|a| a.replace("EXAMPLE", example().to_str().unwrap())).collect();
+            let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_dxref")).args(&args).stdout(full).output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out.stderr));
+            assert!(text(&out.stderr).contains("<stdout>"), "{}", text(&out.stderr));
+        }
+    }
+    // Two inputs that would write the same DIR/NAME.asm.
+    let dir = temp_dir("clash");
+    let p = example();
+    let out = dxref(&["disasm", p.to_str().unwrap(), p.to_str().unwrap(), "-o", dir.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("would both be written"), "{}", text(&out.stderr));
+    // Standard input is written as stdin.asm.
+    let bytes = std::fs::read(example()).unwrap();
+    let out = dxref(&["disasm", "-", "-o", dir.to_str().unwrap()], Some(&bytes));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(dir.join("stdin.asm")).unwrap(), expected_listing());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn info_json_shows_the_components_each_signature_uses() {
+    let out = dxref(&["info", example().to_str().unwrap(), "--json"], None);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // As the listing's Used column: read components of inputs, written ones of outputs.
+    assert_eq!(v["signatures"]["ISGN"][0]["used"], "xyzw");
+    assert_eq!(v["signatures"]["OSGN"][0]["used"], "xyzw");
+}

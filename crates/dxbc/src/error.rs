@@ -73,6 +73,14 @@ pub enum Error {
         /// Bytes after the chunk header up to the end of the container.
         available: usize,
     },
+    /// A string is longer than a name can be (see `util::MAX_STRING`).
+    #[error("string at byte {offset} is longer than {limit} bytes")]
+    StringTooLong {
+        /// Where the string starts.
+        offset: usize,
+        /// The longest string accepted.
+        limit: usize,
+    },
     /// A string has no terminating NUL before the end of its chunk.
     #[error("unterminated string at byte {offset}")]
     UnterminatedString {
@@ -131,6 +139,7 @@ impl Error {
             | Error::OffsetOutOfBounds { offset, .. }
             | Error::ChunkOutOfBounds { offset, .. }
             | Error::UnterminatedString { offset }
+            | Error::StringTooLong { offset, .. }
             | Error::BadString { offset }
             | Error::Invalid { offset, .. }
             | Error::WrongChunk { offset, .. } => offset,

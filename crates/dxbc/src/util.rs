@@ -48,7 +48,10 @@ impl<'a> Bytes<'a> {
     }
 
     /// The NUL-terminated string at `offset`; `field` is where the offset was read from.
-    /// Returns the string and its length including the NUL.
+    /// Returns the string and its length including the NUL. Strings longer than
+    /// [`MAX_STRING`] bytes are refused: names in fxc's chunks are identifiers, and since
+    /// many records may point at one string, a long one would let a small blob expand
+    /// into an enormous listing.
     pub fn cstr(&self, field: usize, offset: u32) -> Result<(&'a str, usize)> {
         let start = offset as usize;
         if start >= self.data.len() {
@@ -60,11 +63,18 @@ impl<'a> Bytes<'a> {
             });
         }
         let rest = &self.data[start..];
-        let nul = rest.iter().position(|&b| b == 0).ok_or(Error::UnterminatedString { offset: start })?;
+        let nul = rest.iter().take(MAX_STRING + 1).position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
+            Error::StringTooLong { offset: start, limit: MAX_STRING }
+        } else {
+            Error::UnterminatedString { offset: start }
+        })?;
         let s = std::str::from_utf8(&rest[..nul]).map_err(|_| Error::BadString { offset: start })?;
         Ok((s, nul + 1))
     }
 }
+
+/// The longest name (in bytes, without its NUL) a chunk may hold.
+pub const MAX_STRING: usize = 1024;
 
 /// Records which bytes of a chunk a decoder interpreted; the rest are kept verbatim.
 pub(crate) struct Coverage {

@@ -307,3 +307,29 @@ fn fresh_rdef_serialises_and_parses_back() {
     assert!(back.raw_layout.is_none());
     assert_eq!(back, rdef);
 }
+
+#[test]
+fn overlong_names_are_refused_with_their_offset() {
+    use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
+    use dxbc::{Signature, SignatureElement, SignatureFormat};
+    let long = "N".repeat(2000);
+    let element = SignatureElement {
+        stream: 0,
+        semantic_name: &long,
+        semantic_index: 0,
+        system_value: SystemValue::Undefined,
+        component_type: ComponentType::Float32,
+        register: 0,
+        mask: 1,
+        rw_mask: 1,
+        min_precision: MinPrecision::Default,
+    };
+    let bytes = Signature { format: SignatureFormat::Basic, elements: vec![element], raw_layout: None }.to_bytes();
+    match Signature::parse(&bytes, SignatureFormat::Basic) {
+        Err(dxbc::Error::StringTooLong { offset, limit }) => {
+            assert_eq!(limit, 1024);
+            assert_eq!(offset, 8 + 24, "the name follows the header and the one element");
+        }
+        other => panic!("expected StringTooLong, got {other:?}"),
+    }
+}

@@ -44,6 +44,7 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
     let src = strip_comments(text);
     let mut out = Vec::new();
     let mut rest = 0usize;
+    let (mut line, mut counted) = (1usize, 0usize);
     while let Some(found) = src[rest..].find("[]") {
         let at = rest + found;
         rest = at + 2;
@@ -81,7 +82,9 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
             }
             pos += item.len() + 1;
         }
-        let line = src[..at].matches('\n').count() + 1;
+        // Lines counted incrementally from the previous array: linear in the file.
+        line += src[counted..at].matches('\n').count();
+        counted = at;
         out.push(Array { name: name.to_string(), bytes, line });
         rest = close + 1;
     }

@@ -42,6 +42,10 @@ pub enum Warning {
     BadChecksum { stored: [u8; 16], computed: [u8; 16] },
     /// The blob has a Level9 (`Aon9`) program, whose part of the listing is not printed.
     Level9PartOmitted,
+    /// The program holds a custom-data block other than an immediate constant buffer
+    /// (a comment, debug information ...), which the listing shows only as a comment:
+    /// assembling the listing leaves it out.
+    CustomDataAsComment { class: String, tokens: usize },
 }
 
 impl fmt::Display for Warning {
@@ -53,6 +57,10 @@ impl fmt::Display for Warning {
             Warning::Level9PartOmitted => {
                 write!(f, "the Level9 (Shader Model 2) part of the listing is not printed yet; the SM4 part follows")
             }
+            Warning::CustomDataAsComment { class, tokens } => write!(
+                f,
+                "a {class} block of {tokens} tokens is shown as a comment; reassembling the listing leaves it out"
+            ),
         }
     }
 }
@@ -108,6 +116,12 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     let mut ins = tpf::Instruction::placeholder();
     while let Some(item) = decoder.next_into(&mut ins) {
         item.map_err(program_error)?;
+        if let tpf::Body::CustomData(c) = &ins.body {
+            if c.class != tpf::CustomDataClass::ImmediateConstantBuffer {
+                let class = c.class.listing_name().map_or_else(|| format!("class {}", c.class.raw()), str::to_string);
+                warnings.push(Warning::CustomDataAsComment { class, tokens: c.data.len() });
+            }
+        }
         printer.instruction(&ins, &mut text);
     }
     let slots = container
@@ -116,4 +130,30 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         .map_or(0, |stat| stat.instruction_count);
     text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
     Ok(Listing { text, warnings })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_blocks_without_listing_syntax_are_flagged() {
+        use tpf::*;
+        let comment = Instruction::new(
+            Opcode::CustomData,
+            Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::from_tokens(&[1, 2]) }),
+        );
+        let ret = Instruction::new(Opcode::Ret, Body::Op(Op::EMPTY));
+        let program = Program { version: Version::new(ProgramType::Vertex, 4, 0), instructions: vec![comment, ret] };
+        let empty = dxbc::Signature { format: dxbc::SignatureFormat::Basic, elements: vec![], raw_layout: None };
+        let blob = dxbc::Builder::new()
+            .chunk(FourCc::ISGN, empty.to_bytes())
+            .chunk(FourCc::OSGN, empty.to_bytes())
+            .chunk(FourCc::SHDR, tpf::encode(&program).unwrap())
+            .build()
+            .unwrap();
+        let listing = disassemble(&blob, &Options::default()).unwrap();
+        assert_eq!(listing.warnings, [Warning::CustomDataAsComment { class: "comment".into(), tokens: 2 }]);
+        assert!(listing.text.contains("// comment block of 2 tokens\n"), "{}", listing.text);
+    }
 }
