@@ -113,9 +113,9 @@ fn mutated_corpus_never_panics() {
     }
     println!("containers: {containers} mutated, {container_errors} rejected");
     println!("chunks:     {chunks} mutated, {chunk_errors} rejected");
-    assert!(containers >= 3000 && chunks >= 10000);
-    // Mutations must actually hit the error paths.
+    // Mutations must hit both the error paths and the success paths.
     assert!(container_errors > 0 && chunk_errors > 0);
+    assert!(container_errors < containers && chunk_errors < chunks);
 }
 
 #[test]

@@ -33,7 +33,8 @@ use dxbc::stat::{
     Primitive as StatPrimitive, PrimitiveTopology as StatTopology, Stat, StatSm5, TessellatorDomain,
     TessellatorOutputPrimitive, TessellatorPartitioning,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use tpf::{
     Body, CompilerVersion, CustomDataClass, Decl, ExtOperand, GlobalFlags, Instruction, InterpolationMode, Modifier,
@@ -790,21 +791,64 @@ fn last_register(o: &Operand, sm51: bool) -> u64 {
 /// Function bodies and hull-shader phases start afresh; registers a body did not write
 /// vary.
 fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
-    let mut out = vec![false; program.instructions.len()];
+    uniformity(program).varying
+}
+
+/// Instructions walked, loops included, per instruction of the program: past
+/// `64 × n` steps (and at least 1024) the walk gives up.
+const STEPS_PER_INSTRUCTION: usize = 64;
+
+/// Units of [`Uniformity::work`] per instruction of the program: past `256 × n` units
+/// (and at least 16384) the walk gives up. The corpus needs at most 3 units per
+/// instruction; the bound is reached only by programs such as thousands of nested
+/// `if`s on varying values, each closing over the registers of all inner ones.
+const WORK_PER_INSTRUCTION: usize = 256;
+
+/// What the uniformity walk found, and what it cost.
+struct Uniformity {
+    /// For each instruction, whether its condition may vary.
+    varying: Vec<bool>,
+    /// Units of work done: instructions walked (each loop round again), nodes of
+    /// register maps visited by writes, joins and comparisons, and entries of
+    /// written-register sets merged or applied when a block closes. Copying a state
+    /// costs nothing (the copies share their maps).
+    work: usize,
+    /// The walk stopped at one of its bounds; every condition after that point was
+    /// taken as varying.
+    gave_up: bool,
+}
+
+/// The walk behind [`varying_conditions`].
+///
+/// States are copied at every `if`, `else`, loop and jump and joined where paths meet;
+/// their register maps share structure ([`RegMap`]), so that a copy is free and a join
+/// or comparison costs what the two states differ in, not the number of registers
+/// (20,000 temps written and then 20,000 `if`/`endif` pairs: about 3 units of work per
+/// instruction, where whole copies took 4·10⁸). Two bounds keep odd programs cheap:
+/// loops are walked until their entry state settles (at most 32 rounds each) within
+/// [`STEPS_PER_INSTRUCTION`] steps, and the whole walk within [`WORK_PER_INSTRUCTION`]
+/// units of work; past either, every remaining condition counts as varying.
+fn uniformity(program: &Program<'_>) -> Uniformity {
+    let n = program.instructions.len();
+    let mut out = vec![false; n];
     let mut cur: Flow = Some(Regs::default());
     let mut frames: Vec<Frame> = Vec::new();
     let mut i = 0;
     let mut steps = 0usize;
-    // Each loop is walked until its entry state settles; states only grow, so this
-    // bound is generous for real programs and keeps odd ones finite.
-    let max_steps = program.instructions.len().saturating_mul(64).max(1024);
+    let mut work = 0usize;
+    let mut gave_up = false;
+    let max_steps = n.saturating_mul(STEPS_PER_INSTRUCTION).max(1024);
+    let max_work = n.saturating_mul(WORK_PER_INSTRUCTION).max(16384);
+    let w = &mut work;
     while let Some(ins) = program.instructions.get(i) {
         steps += 1;
-        if steps > max_steps {
+        *w += 1;
+        if steps > max_steps || *w > max_work {
             // Give up on precision: every remaining condition may vary.
             for v in out.iter_mut().skip(i) {
                 *v = true;
             }
+            gave_up = true;
             break;
         }
         i += 1;
@@ -830,10 +874,10 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
             Opcode::EndIf => {
                 if let Some(Frame { block: Block::If { entry, then_end }, .. }) = frames.last() {
                     cur = match then_end {
-                        Some(t) => join(t.clone(), cur),
-                        None => join(entry.clone(), cur),
+                        Some(t) => join(t.clone(), cur, w),
+                        None => join(entry.clone(), cur, w),
                     };
-                    close(&mut frames, &mut cur);
+                    close(&mut frames, &mut cur, w);
                 }
             }
             Opcode::Loop => {
@@ -844,18 +888,18 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
                 if let Some(Frame { block: Block::Loop { start, head, exits, continues, rounds }, varying, written }) =
                     frames.last_mut()
                 {
-                    let mut next = join(head.clone(), join(continues.take(), cur.take()));
+                    let mut next = join(head.clone(), join(continues.take(), cur.take(), w), w);
                     if *varying {
-                        taint(&mut next, written);
+                        taint(&mut next, written, w);
                     }
-                    if next != *head && *rounds < 32 {
+                    if !same(&next, head, w) && *rounds < 32 {
                         *head = next.clone();
                         *rounds += 1;
                         cur = next;
                         i = *start;
                     } else {
                         cur = exits.take();
-                        close(&mut frames, &mut cur);
+                        close(&mut frames, &mut cur, w);
                     }
                 }
             }
@@ -866,17 +910,17 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
             Opcode::Case | Opcode::Default => {
                 if let Some(Frame { block: Block::Switch { entry, default, .. }, .. }) = frames.last_mut() {
                     *default |= ins.opcode == Opcode::Default;
-                    cur = join(cur.take(), entry.clone());
+                    cur = join(cur.take(), entry.clone(), w);
                 }
             }
             Opcode::EndSwitch => {
                 if let Some(Frame { block: Block::Switch { entry, exits, default }, .. }) = frames.last_mut() {
-                    let mut after = join(exits.take(), cur.take());
+                    let mut after = join(exits.take(), cur.take(), w);
                     if !*default {
-                        after = join(after, entry.clone());
+                        after = join(after, entry.clone(), w);
                     }
                     cur = after;
-                    close(&mut frames, &mut cur);
+                    close(&mut frames, &mut cur, w);
                 }
             }
             Opcode::Break | Opcode::Breakc | Opcode::Continue | Opcode::Continuec => {
@@ -893,13 +937,13 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
                     match &mut f.block {
                         Block::If { .. } => divergent |= f.varying,
                         Block::Switch { exits, .. } if !to_loop => {
-                            *exits = join(exits.take(), leaving);
+                            *exits = join(exits.take(), leaving, w);
                             break;
                         }
                         Block::Switch { .. } => divergent |= f.varying,
                         Block::Loop { exits, continues, .. } => {
                             let target = if to_loop { continues } else { exits };
-                            *target = join(target.take(), leaving);
+                            *target = join(target.take(), leaving, w);
                             f.varying |= divergent;
                             break;
                         }
@@ -922,7 +966,7 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
             }
             opcode => {
                 if let Some(regs) = cur.as_mut() {
-                    for (key, mask) in regs.transfer(opcode, op) {
+                    for (key, mask) in regs.transfer(opcode, op, w) {
                         if let Some(f) = frames.last_mut() {
                             *f.written.entry(key).or_default() |= mask;
                         }
@@ -931,17 +975,23 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
             }
         }
     }
-    out
+    Uniformity { varying: out, work, gave_up }
 }
 
 /// Pops the innermost block: what it wrote counts as written by the enclosing one, and
 /// varies afterwards if the block's control varied.
-fn close(frames: &mut Vec<Frame>, cur: &mut Flow) {
-    let Some(f) = frames.pop() else { return };
+fn close(frames: &mut Vec<Frame>, cur: &mut Flow, work: &mut usize) {
+    let Some(mut f) = frames.pop() else { return };
     if f.varying {
-        taint(cur, &f.written);
+        taint(cur, &f.written, work);
     }
     if let Some(parent) = frames.last_mut() {
+        // The smaller set goes into the larger one: a register is moved O(log n) times
+        // however deeply blocks nest.
+        if parent.written.len() < f.written.len() {
+            std::mem::swap(&mut parent.written, &mut f.written);
+        }
+        *work += f.written.len();
         for (key, mask) in f.written {
             *parent.written.entry(key).or_default() |= mask;
         }
@@ -949,14 +999,12 @@ fn close(frames: &mut Vec<Frame>, cur: &mut Flow) {
 }
 
 /// Marks the registers of `written` varying in `state`.
-fn taint(state: &mut Flow, written: &HashMap<Written, u8>) {
+fn taint(state: &mut Flow, written: &HashMap<Written, u8>, work: &mut usize) {
     let Some(regs) = state.as_mut() else { return };
     for (key, mask) in written {
         match *key {
-            Written::Temp(r) => *regs.temps.entry(r).or_default() |= mask,
-            Written::Array(r) => {
-                regs.arrays.insert(r);
-            }
+            Written::Temp(r) => regs.temps.update(r, |v| v | PRESENT | mask, work),
+            Written::Array(r) => regs.arrays.update(r, |_| PRESENT, work),
         }
     }
 }
@@ -995,34 +1043,48 @@ enum Block {
 }
 
 /// The union of two states (a register varies if it varies on either path).
-fn join(a: Flow, b: Flow) -> Flow {
+fn join(a: Flow, b: Flow, work: &mut usize) -> Flow {
     match (a, b) {
         (None, x) | (x, None) => x,
         (Some(mut a), Some(b)) => {
-            for (reg, mask) in b.temps {
-                *a.temps.entry(reg).or_default() |= mask;
-            }
-            a.arrays.extend(b.arrays);
+            a.temps.join(&b.temps, work);
+            a.arrays.join(&b.arrays, work);
             a.unknown_varies |= b.unknown_varies;
             Some(a)
         }
     }
 }
 
+/// True when two states are the same.
+fn same(a: &Flow, b: &Flow, work: &mut usize) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            a.unknown_varies == b.unknown_varies && a.temps.same(&b.temps, work) && a.arrays.same(&b.arrays, work)
+        }
+        _ => false,
+    }
+}
+
 /// Which temporaries hold varying values at a point.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 struct Regs {
-    /// Components (bit 0 = x) of each temporary register that may vary.
-    temps: HashMap<u64, u8>,
-    /// Indexable temps that may hold a varying value.
-    arrays: HashSet<u64>,
+    /// For each temporary register written (or tainted) on the way here, [`PRESENT`]
+    /// and the components (bit 0 = x) that may vary.
+    temps: RegMap,
+    /// Indexable temps that may hold a varying value ([`PRESENT`]).
+    arrays: RegMap,
     /// Registers not written on the way here vary (a function body's arguments).
     unknown_varies: bool,
 }
 
+/// The bit of a [`RegMap`] entry that tells a register the map holds (with no varying
+/// component) from one it does not hold.
+const PRESENT: u8 = 0x10;
+
 impl Regs {
     /// Applies one instruction's writes and returns them.
-    fn transfer(&mut self, opcode: Opcode, op: &Op) -> Vec<(Written, u8)> {
+    fn transfer(&mut self, opcode: Opcode, op: &Op, work: &mut usize) -> Vec<(Written, u8)> {
         let info = opcode.info();
         let n_dst = info.dst.len().min(op.operands.len());
         let (dsts, srcs) = op.operands.split_at(n_dst);
@@ -1070,16 +1132,22 @@ impl Regs {
             let (vary, kept) = (bits & 0xf, bits >> 4);
             match ty {
                 OperandType::Temp => {
-                    let old = self.temps.get(&reg).copied().unwrap_or(if self.unknown_varies { 0xf } else { 0 });
-                    let new = (old & kept) | vary;
-                    self.temps.insert(reg, new);
+                    let unknown = if self.unknown_varies { 0xf } else { 0 };
+                    self.temps.update(
+                        reg,
+                        |v| {
+                            let old = if v & PRESENT != 0 { v & 0xf } else { unknown };
+                            PRESENT | (old & kept) | vary
+                        },
+                        work,
+                    );
                     written.push((Written::Temp(reg), !kept & 0xf));
                 }
                 OperandType::IndexableTemp => {
                     // An element written with a varying value taints the whole array;
                     // arrays are never considered uniform again.
                     if vary != 0 {
-                        self.arrays.insert(reg);
+                        self.arrays.update(reg, |_| PRESENT, work);
                     }
                     written.push((Written::Array(reg), 0xf));
                 }
@@ -1099,7 +1167,9 @@ impl Regs {
             OperandType::Immediate32 | OperandType::Immediate64 => false,
             OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
             OperandType::Temp => o.register().is_none_or(|r| self.temp(r, components(o.selection, lanes, width))),
-            OperandType::IndexableTemp => self.unknown_varies || o.register().is_none_or(|r| self.arrays.contains(&r)),
+            OperandType::IndexableTemp => {
+                self.unknown_varies || o.register().is_none_or(|r| self.arrays.get(r) != 0)
+            }
             // Samplers, resources and labels are not values.
             OperandType::Sampler
             | OperandType::Resource
@@ -1113,9 +1183,9 @@ impl Regs {
 
     /// True if any of components `read` of temp `reg` may vary.
     fn temp(&self, reg: u64, read: u8) -> bool {
-        match self.temps.get(&reg) {
-            Some(v) => v & read != 0,
-            None => self.unknown_varies,
+        match self.temps.get(reg) {
+            0 => self.unknown_varies,
+            v => v & read & 0xf != 0,
         }
     }
 
@@ -1129,6 +1199,156 @@ impl Regs {
             OperandType::Immediate32 | OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
             _ => true,
         }
+    }
+}
+
+/// A map from register numbers to a byte (0: not in the map), persistent: copies share
+/// their nodes, a write copies only the path to its entry, and [`RegMap::join`] and
+/// [`RegMap::same`] skip the subtrees two maps still share. It is a 16-way trie over
+/// the register number, as deep as the largest register needs.
+///
+/// No entry is ever set back to 0, so a node present in the trie holds a nonzero entry,
+/// and two maps of the same depth are equal exactly when their tries are.
+#[derive(Debug, Clone, Default)]
+struct RegMap {
+    root: Option<Rc<Node>>,
+    /// Branch levels above the leaves: the map holds keys below 16^(levels + 1).
+    levels: u32,
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    Leaf([u8; 16]),
+    Branch([Option<Rc<Node>>; 16]),
+}
+
+impl RegMap {
+    /// True if `key` fits under the root.
+    fn holds(&self, key: u64) -> bool {
+        self.levels >= 15 || key >> (4 * (self.levels + 1)) == 0
+    }
+
+    /// Puts a branch above the root: the map holds keys 16 times larger.
+    fn lift(&mut self) {
+        if let Some(root) = self.root.take() {
+            let mut children: [Option<Rc<Node>>; 16] = Default::default();
+            children[0] = Some(root);
+            self.root = Some(Rc::new(Node::Branch(children)));
+        }
+        self.levels += 1;
+    }
+
+    /// The entry of `key`, 0 if it has none.
+    fn get(&self, key: u64) -> u8 {
+        if !self.holds(key) {
+            return 0;
+        }
+        let mut node = &self.root;
+        let mut level = self.levels;
+        while let Some(n) = node {
+            match &**n {
+                Node::Leaf(values) => return values[(key & 15) as usize],
+                Node::Branch(children) => {
+                    node = &children[((key >> (4 * level)) & 15) as usize];
+                    level = level.saturating_sub(1);
+                }
+            }
+        }
+        0
+    }
+
+    /// Sets the entry of `key` to `f(entry)`, which must not be 0.
+    fn update(&mut self, key: u64, f: impl FnOnce(u8) -> u8, work: &mut usize) {
+        while !self.holds(key) {
+            self.lift();
+        }
+        let mut slot = &mut self.root;
+        let mut level = self.levels;
+        loop {
+            *work += 1;
+            let node = slot.get_or_insert_with(|| {
+                Rc::new(if level == 0 { Node::Leaf([0; 16]) } else { Node::Branch(Default::default()) })
+            });
+            match Rc::make_mut(node) {
+                Node::Leaf(values) => {
+                    let v = &mut values[(key & 15) as usize];
+                    *v = f(*v);
+                    return;
+                }
+                Node::Branch(children) => {
+                    slot = &mut children[((key >> (4 * level)) & 15) as usize];
+                    level = level.saturating_sub(1);
+                }
+            }
+        }
+    }
+
+    /// Merges `other` into this map, entry by entry with `|`.
+    fn join(&mut self, other: &RegMap, work: &mut usize) {
+        let mut other = other.clone();
+        while self.levels < other.levels {
+            self.lift();
+        }
+        while other.levels < self.levels {
+            other.lift();
+        }
+        or_node(&mut self.root, &other.root, work);
+    }
+
+    /// True when both maps have the same entries.
+    fn same(&self, other: &RegMap, work: &mut usize) -> bool {
+        let (mut a, mut b) = (self.clone(), other.clone());
+        while a.levels < b.levels {
+            a.lift();
+        }
+        while b.levels < a.levels {
+            b.lift();
+        }
+        same_node(&a.root, &b.root, work)
+    }
+}
+
+fn or_node(a: &mut Option<Rc<Node>>, b: &Option<Rc<Node>>, work: &mut usize) {
+    let Some(y) = b else { return };
+    let Some(x) = a else {
+        *a = Some(y.clone());
+        return;
+    };
+    if Rc::ptr_eq(x, y) {
+        return;
+    }
+    *work += 1;
+    match (Rc::make_mut(x), &**y) {
+        (Node::Leaf(p), Node::Leaf(q)) => {
+            for (p, q) in p.iter_mut().zip(q) {
+                *p |= q;
+            }
+        }
+        (Node::Branch(p), Node::Branch(q)) => {
+            for (p, q) in p.iter_mut().zip(q) {
+                or_node(p, q, work);
+            }
+        }
+        // Nodes at the same level are of the same kind.
+        _ => {}
+    }
+}
+
+fn same_node(a: &Option<Rc<Node>>, b: &Option<Rc<Node>>, work: &mut usize) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => {
+            if Rc::ptr_eq(x, y) {
+                return true;
+            }
+            *work += 1;
+            match (&**x, &**y) {
+                (Node::Leaf(p), Node::Leaf(q)) => p == q,
+                (Node::Branch(p), Node::Branch(q)) => p.iter().zip(q).all(|(p, q)| same_node(p, q, work)),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 
