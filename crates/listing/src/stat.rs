@@ -799,7 +799,7 @@ fn varying_conditions(program: &Program<'_>) -> Vec<bool> {
 const STEPS_PER_INSTRUCTION: usize = 64;
 
 /// Units of [`Uniformity::work`] per instruction of the program: past `256 × n` units
-/// (and at least 16384) the walk gives up. The corpus needs at most 3 units per
+/// (and at least 16384) the walk gives up. No corpus program needs 4 units per
 /// instruction; the bound is reached only by programs such as thousands of nested
 /// `if`s on varying values, each closing over the registers of all inner ones.
 const WORK_PER_INSTRUCTION: usize = 256;
@@ -823,8 +823,8 @@ struct Uniformity {
 /// States are copied at every `if`, `else`, loop and jump and joined where paths meet;
 /// their register maps share structure ([`RegMap`]), so that a copy is free and a join
 /// or comparison costs what the two states differ in, not the number of registers
-/// (20,000 temps written and then 20,000 `if`/`endif` pairs: about 3 units of work per
-/// instruction, where whole copies took 4·10⁸). Two bounds keep odd programs cheap:
+/// (20,000 temps written and then 20,000 `if`/`endif` pairs: under 3 units of work per
+/// instruction, where copying whole states took 4·10⁸ entries). Two bounds keep odd programs cheap:
 /// loops are walked until their entry state settles (at most 32 rounds each) within
 /// [`STEPS_PER_INSTRUCTION`] steps, and the whole walk within [`WORK_PER_INSTRUCTION`]
 /// units of work; past either, every remaining condition counts as varying.
@@ -1167,9 +1167,7 @@ impl Regs {
             OperandType::Immediate32 | OperandType::Immediate64 => false,
             OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
             OperandType::Temp => o.register().is_none_or(|r| self.temp(r, components(o.selection, lanes, width))),
-            OperandType::IndexableTemp => {
-                self.unknown_varies || o.register().is_none_or(|r| self.arrays.get(r) != 0)
-            }
+            OperandType::IndexableTemp => self.unknown_varies || o.register().is_none_or(|r| self.arrays.get(r) != 0),
             // Samplers, resources and labels are not values.
             OperandType::Sampler
             | OperandType::Resource
@@ -1369,5 +1367,89 @@ fn components(sel: Selection, lanes: u8, width: usize) -> u8 {
         Selection::Select1(c) => 1 << (c & 3),
         Selection::Mask(m) => m.0 & 0xf,
         Selection::None | Selection::Mode3 => 0xf,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tpf::{ComponentCount, Instruction, Mask, OpControl, Test, Version};
+
+    fn op(opcode: Opcode, operands: Vec<Operand>) -> Instruction<'static> {
+        let control = if opcode == Opcode::If { OpControl::Test(Test::NonZero) } else { OpControl::None };
+        Instruction::new(
+            opcode,
+            Body::Op(Op { saturate: false, precise: Mask::NONE, control, operands: operands.into_iter().collect() }),
+        )
+    }
+
+    fn dst(r: u32) -> Operand {
+        Operand::new(OperandType::Temp, ComponentCount::Four, Selection::Mask(Mask(1)), &[r])
+    }
+
+    fn src(ty: OperandType, indices: &[u32]) -> Operand {
+        Operand::new(ty, ComponentCount::Four, Selection::Select1(0), indices)
+    }
+
+    /// `dcl_temps n`, then `body`, then `ret`.
+    fn program(temps: u32, body: Vec<Instruction<'static>>) -> Program<'static> {
+        let mut instructions = vec![Instruction::new(Opcode::DclTemps, Body::Decl(Decl::Temps(temps)))];
+        instructions.extend(body);
+        instructions.push(op(Opcode::Ret, vec![]));
+        Program { version: Version::new(ProgramType::Pixel, 4, 0), instructions }
+    }
+
+    #[test]
+    fn many_branches_over_many_temps_take_linear_work() {
+        // 20,000 temps written (the even ones from a constant buffer, the odd ones from
+        // an input), then each tested by an `if_nz`/`endif` pair. Copying the whole
+        // register state at every `if` made this 20,000 × 20,000 entries of work.
+        const N: u32 = 20_000;
+        let mut body = Vec::new();
+        for r in 0..N {
+            let value =
+                if r % 2 == 0 { src(OperandType::ConstantBuffer, &[0, 0]) } else { src(OperandType::Input, &[0]) };
+            body.push(op(Opcode::Mov, vec![dst(r), value]));
+        }
+        for r in 0..N {
+            body.push(op(Opcode::If, vec![src(OperandType::Temp, &[r])]));
+            body.push(op(Opcode::EndIf, vec![]));
+        }
+        let p = program(N, body);
+        let n = p.instructions.len();
+        let u = uniformity(&p);
+        assert!(!u.gave_up, "the walk gave up after {} units of work", u.work);
+        for r in 0..N as usize {
+            let at = 1 + N as usize + 2 * r;
+            assert_eq!(p.instructions[at].opcode, Opcode::If);
+            assert_eq!(u.varying[at], r % 2 == 1, "if_nz r{r}.x");
+        }
+        // One unit per instruction walked, four per write (a 4-level trie holds 20,000
+        // registers); the `if`s and `endif`s share their states.
+        assert!(u.work <= 3 * n, "{} units of work for {n} instructions", u.work);
+    }
+
+    #[test]
+    fn deeply_nested_varying_branches_stop_at_the_work_bound() {
+        // 3,000 nested `if_nz v0.x` around 3,000 writes: closing each `if` marks every
+        // register written inside it varying, 3,000 × 3,000 entries in all. The walk
+        // stops at its bound and takes the remaining conditions as varying.
+        const N: u32 = 3_000;
+        let mut body = Vec::new();
+        body.extend((0..N).map(|_| op(Opcode::If, vec![src(OperandType::Input, &[0])])));
+        body.extend((0..N).map(|r| op(Opcode::Mov, vec![dst(r), src(OperandType::ConstantBuffer, &[0, 0])])));
+        body.extend((0..N).map(|_| op(Opcode::EndIf, vec![])));
+        // A condition on a constant after the nest: uniform, but past the bound.
+        body.push(op(Opcode::If, vec![src(OperandType::ConstantBuffer, &[0, 0])]));
+        body.push(op(Opcode::EndIf, vec![]));
+        let p = program(N, body);
+        let n = p.instructions.len();
+        let u = uniformity(&p);
+        assert!(u.gave_up);
+        assert!(u.varying[n - 3], "conditions past the bound count as varying");
+        // The bound, plus at most what one `endif` does (one entry per register).
+        assert!(u.work <= WORK_PER_INSTRUCTION * n + 4 * N as usize, "{} units of work for {n} instructions", u.work);
+        // Each `if` itself was reached and found varying.
+        assert!(u.varying[1..=N as usize].iter().all(|&v| v));
     }
 }
