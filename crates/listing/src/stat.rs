@@ -804,7 +804,8 @@ const STEPS_PER_INSTRUCTION: usize = 64;
 /// `if`s on varying values, each closing over the registers of all inner ones.
 const WORK_PER_INSTRUCTION: usize = 256;
 
-/// What the uniformity walk found, and what it cost.
+/// What the uniformity walk found, and what it cost (the cost is read by the tests).
+#[cfg_attr(not(test), allow(dead_code))]
 struct Uniformity {
     /// For each instruction, whether its condition may vary.
     varying: Vec<bool>,

@@ -4,8 +4,9 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{input_flags, Rdef, ResourceBinding, ResourceDimension, ReturnType, ShaderInputType};
+use dxbc::rdef::{Rdef, ResourceBinding, ShaderInputType};
 
+use super::names::{binding_kind, DIMENSIONS, MULTISAMPLED, NA, RETURN_TYPES};
 use super::Flavor;
 
 pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor: Flavor) {
@@ -29,8 +30,8 @@ pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor:
         out.push_str("// ------------------------------ ---------- ------- ----------- -------------- ------\n");
     }
     for b in &rdef.bindings {
-        let _ =
-            write!(out, "// {:<30} {:>10} {:>7} {:>11}", b.name, kind(b), format(b), dimension(b, flavor.old_bindings));
+        let (kind, format, dim) = columns(b, flavor.old_bindings);
+        let _ = write!(out, "// {:<30} {kind:>10} {format:>7} {dim:>11}", b.name);
         let _ = if flavor.old_bindings {
             writeln!(out, " {:>4} {:>8}", b.bind_point, b.bind_count)
         } else {
@@ -56,82 +57,40 @@ fn count(n: u32) -> String {
     }
 }
 
-fn kind(b: &ResourceBinding<'_>) -> &'static str {
-    use ShaderInputType as S;
-    match b.input_type {
-        S::CBuffer => "cbuffer",
-        S::TBuffer => "tbuffer",
-        S::Sampler if b.flags & input_flags::COMPARISON_SAMPLER != 0 => "sampler_c",
-        S::Sampler => "sampler",
-        S::Texture | S::Structured | S::ByteAddress => "texture",
-        S::RtAccelerationStructure => "rtaccel",
-        S::Unknown(_) => "unknown",
-        _ => "UAV",
-    }
-}
-
-fn format(b: &ResourceBinding<'_>) -> String {
-    use ShaderInputType as S;
-    match b.input_type {
-        S::CBuffer | S::TBuffer | S::Sampler => return "NA".into(),
-        S::Structured
-        | S::UavRwStructured
-        | S::UavAppendStructured
-        | S::UavConsumeStructured
-        | S::UavRwStructuredWithCounter => return "struct".into(),
-        S::ByteAddress | S::UavRwByteAddress => return "byte".into(),
-        _ => {}
-    }
-    let base = match b.return_type {
-        ReturnType::Unorm => "unorm",
-        ReturnType::Snorm => "snorm",
-        ReturnType::Sint => "sint",
-        ReturnType::Uint => "uint",
-        ReturnType::Float => "float",
-        ReturnType::Mixed => "mixed",
-        ReturnType::Double => "double",
-        ReturnType::Continued => "continued",
-        ReturnType::None | ReturnType::Unknown(_) => return "NA".into(),
+/// The Type, Format and Dim columns. The Dim column of the old layout adds the sample
+/// count of multisampled textures.
+fn columns(b: &ResourceBinding<'_>, with_samples: bool) -> (&'static str, String, String) {
+    let kind = binding_kind(b.input_type, b.flags);
+    let type_name = match (kind, b.input_type) {
+        (Some(k), _) => k.kind,
+        (None, ShaderInputType::Unknown(_)) => "unknown",
+        (None, _) => "UAV",
     };
-    let components = ((b.flags >> 2) & 3) + 1;
-    if components == 1 {
-        base.into()
-    } else {
-        format!("{base}{components}")
-    }
-}
-
-fn dimension(b: &ResourceBinding<'_>, with_samples: bool) -> String {
-    use ShaderInputType as S;
-    match b.input_type {
-        S::CBuffer | S::TBuffer | S::Sampler => return "NA".into(),
-        S::Structured | S::ByteAddress => return "r/o".into(),
-        S::UavRwStructured | S::UavRwByteAddress => return "r/w".into(),
-        S::UavAppendStructured => return "append".into(),
-        S::UavConsumeStructured => return "consume".into(),
-        S::UavRwStructuredWithCounter => return "r/w+cnt".into(),
-        _ => {}
-    }
-    use ResourceDimension as D;
-    let samples = |name: &str| {
-        if with_samples && b.num_samples != 0 && b.num_samples != u32::MAX {
-            format!("{name}{}", b.num_samples)
-        } else {
-            name.to_string()
+    let format = match kind.and_then(|k| k.format) {
+        Some(f) => f.to_string(),
+        None => match RETURN_TYPES.name(b.return_type) {
+            Some(base) => {
+                let components = ((b.flags >> 2) & 3) + 1;
+                if components == 1 {
+                    base.to_string()
+                } else {
+                    format!("{base}{components}")
+                }
+            }
+            None => NA.to_string(),
+        },
+    };
+    let dim = match kind.and_then(|k| k.dim) {
+        Some(d) => d.to_string(),
+        None => {
+            let name = DIMENSIONS.name(b.dimension).unwrap_or(NA);
+            let samples = with_samples && b.num_samples != 0 && b.num_samples != u32::MAX;
+            if samples && MULTISAMPLED.contains(&b.dimension) {
+                format!("{name}{}", b.num_samples)
+            } else {
+                name.to_string()
+            }
         }
     };
-    match b.dimension {
-        D::Buffer => "buf".into(),
-        D::Texture1D => "1d".into(),
-        D::Texture1DArray => "1darray".into(),
-        D::Texture2D => "2d".into(),
-        D::Texture2DArray => "2darray".into(),
-        D::Texture2DMs => samples("2dMS"),
-        D::Texture2DMsArray => samples("2dMSarray"),
-        D::Texture3D => "3d".into(),
-        D::TextureCube => "cube".into(),
-        D::TextureCubeArray => "cubearray".into(),
-        D::BufferEx => "bufex".into(),
-        D::Unknown0 | D::Unknown(_) => "NA".into(),
-    }
+    (type_name, format, dim)
 }

@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{variable_flags, CbufferType, ConstantBuffer, Rdef, ShaderType, VariableClass, VariableType};
+use dxbc::rdef::{variable_flags, ConstantBuffer, Rdef, ShaderType, VariableClass};
+
+use super::names::{BASE_TYPES, BUFFER_KINDS};
 
 /// Column (after the leading `//`) where a variable's `// Offset:` comment starts.
 const COMMENT_COLUMN: usize = 38;
@@ -20,13 +22,9 @@ pub(super) fn write_buffer_definitions(out: &mut String, rdef: &Rdef<'_>) {
 }
 
 fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>) {
-    let _ = match cb.kind {
-        CbufferType::CBuffer => writeln!(out, "// cbuffer {}", cb.name),
-        CbufferType::TBuffer => writeln!(out, "// tbuffer {}", cb.name),
-        CbufferType::InterfacePointers => writeln!(out, "// interfaces {}", cb.name),
-        CbufferType::ResourceBindInfo => writeln!(out, "// Resource bind info for {}", cb.name),
-        CbufferType::Unknown(_) => writeln!(out, "// cbuffer {}", cb.name),
-    };
+    // A kind the table does not name prints as a `cbuffer`.
+    let kind = BUFFER_KINDS.name(cb.kind).unwrap_or("cbuffer");
+    let _ = writeln!(out, "// {kind} {}", cb.name);
     out.push_str("// {\n//\n");
     let mut prev_struct = false;
     for (i, v) in cb.variables.iter().enumerate() {
@@ -98,66 +96,12 @@ fn type_name(ty: &ShaderType<'_>) -> String {
 /// A type name built from class, base type and dimensions (Shader Model 4 RDEF types
 /// carry no name).
 fn built_name(ty: &ShaderType<'_>) -> String {
-    let base = base_name(ty.base);
+    let base = BASE_TYPES.name(ty.base).unwrap_or("<unknown>");
     match ty.class {
         VariableClass::Vector => format!("{base}{}", ty.columns),
         VariableClass::MatrixRows | VariableClass::MatrixColumns => {
             format!("{base}{}x{}", ty.rows, ty.columns)
         }
         _ => base.to_string(),
-    }
-}
-
-fn base_name(t: VariableType) -> &'static str {
-    use VariableType as T;
-    match t {
-        T::Void => "void",
-        T::Bool => "bool",
-        T::Int => "int",
-        T::Float => "float",
-        T::String => "string",
-        T::Texture => "texture",
-        T::Texture1D => "Texture1D",
-        T::Texture2D => "Texture2D",
-        T::Texture3D => "Texture3D",
-        T::TextureCube => "TextureCube",
-        T::Sampler => "sampler",
-        T::Sampler1D => "sampler1D",
-        T::Sampler2D => "sampler2D",
-        T::Sampler3D => "sampler3D",
-        T::SamplerCube => "samplerCUBE",
-        T::Uint => "uint",
-        T::Uint8 => "uint8",
-        T::Buffer => "Buffer",
-        T::Texture1DArray => "Texture1DArray",
-        T::Texture2DArray => "Texture2DArray",
-        T::Texture2DMs => "Texture2DMS",
-        T::Texture2DMsArray => "Texture2DMSArray",
-        T::TextureCubeArray => "TextureCubeArray",
-        T::Double => "double",
-        T::RwTexture1D => "RWTexture1D",
-        T::RwTexture1DArray => "RWTexture1DArray",
-        T::RwTexture2D => "RWTexture2D",
-        T::RwTexture2DArray => "RWTexture2DArray",
-        T::RwTexture3D => "RWTexture3D",
-        T::RwBuffer => "RWBuffer",
-        T::ByteAddressBuffer => "ByteAddressBuffer",
-        T::RwByteAddressBuffer => "RWByteAddressBuffer",
-        T::StructuredBuffer => "StructuredBuffer",
-        T::RwStructuredBuffer => "RWStructuredBuffer",
-        T::AppendStructuredBuffer => "AppendStructuredBuffer",
-        T::ConsumeStructuredBuffer => "ConsumeStructuredBuffer",
-        T::Min8Float => "min8float",
-        T::Min10Float => "min10float",
-        T::Min16Float => "min16float",
-        T::Min12Int => "min12int",
-        T::Min16Int => "min16int",
-        T::Min16Uint => "min16uint",
-        T::Int16 => "int16_t",
-        T::Uint16 => "uint16_t",
-        T::Float16 => "float16_t",
-        T::Int64 => "int64_t",
-        T::Uint64 => "uint64_t",
-        _ => "<unknown>",
     }
 }

@@ -3,16 +3,18 @@
 
 use std::fmt::Write;
 
-use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
+use dxbc::signature::SystemValue;
 use dxbc::{Signature, SignatureElement};
+use tpf::ProgramType;
 
-use super::{Chunks, Flavor, Stage};
+use super::names::{self, NAMED_REGISTERS, NOT_APPLICABLE, SYSTEM_VALUES};
+use super::{Chunks, Flavor};
 
 pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor) {
     let mut blocks: Vec<(&str, &str, Option<&Signature<'_>>, bool)> = Vec::new();
     if let Some(p) = &c.patch {
         // The hull shader writes the patch constants, the domain shader reads them.
-        blocks.push(("Patch Constant", "Patch Constant", Some(p), c.stage != Stage::Domain));
+        blocks.push(("Patch Constant", "Patch Constant", Some(p), c.stage != Some(ProgramType::Domain)));
     }
     blocks.push(("Input", "Input", c.input.as_ref(), false));
     blocks.push(("Output", "Output", c.output.as_ref(), true));
@@ -34,7 +36,7 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
             continue;
         }
         let streams = elements.iter().any(|e| e.stream != 0);
-        let pixel_output = is_output && c.stage == Stage::Pixel;
+        let pixel_output = is_output && c.stage == Some(ProgramType::Pixel);
         for e in elements {
             write_row(out, e, is_output, pixel_output, streams, flavor);
         }
@@ -55,18 +57,12 @@ fn write_row(
     flavor: Flavor,
 ) {
     let name = if streams { format!("m{}:{}", e.stream, e.semantic_name) } else { e.semantic_name.to_string() };
-    let sysval = system_value(e, pixel_output);
+    let sv = system_value(e, pixel_output);
+    let sysval = SYSTEM_VALUES.name(sv).unwrap_or("UNKNOWN");
     let used = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
     let (mask, register, used) = if e.register == u32::MAX {
-        let reg = match sysval {
-            "DEPTH" => "oDepth",
-            "DEPTHGE" => "oDepthGE",
-            "DEPTHLE" => "oDepthLE",
-            "COVERAGE" => "oMask",
-            "STENCILREF" => "oStencilRef",
-            _ => "N/A",
-        };
-        ("N/A".to_string(), reg.to_string(), if used != 0 { "YES" } else { "NO" }.to_string())
+        let reg = NAMED_REGISTERS.name(sv).unwrap_or(NOT_APPLICABLE);
+        (NOT_APPLICABLE.to_string(), reg.to_string(), if used != 0 { "YES" } else { "NO" }.to_string())
     } else {
         (components(e.mask), e.register.to_string(), components(used))
     };
@@ -75,73 +71,16 @@ fn write_row(
         out,
         "// {name:<20} {:>5} {mask:>6} {register:>8} {sysval:>8} {:>width$} {used:>6}",
         e.semantic_index,
-        format(e),
+        names::format_name(e.component_type, e.min_precision),
     );
-}
-
-fn format(e: &SignatureElement<'_>) -> String {
-    match e.min_precision {
-        MinPrecision::Float16 => return "min16f".into(),
-        MinPrecision::Float2_8 => return "min2_8f".into(),
-        MinPrecision::Sint16 => return "min16i".into(),
-        MinPrecision::Uint16 => return "min16u".into(),
-        MinPrecision::Any16 => return "any16".into(),
-        MinPrecision::Any10 => return "any10".into(),
-        _ => {}
-    }
-    match e.component_type {
-        ComponentType::Float32 => "float".into(),
-        ComponentType::Uint32 => "uint".into(),
-        ComponentType::Sint32 => "int".into(),
-        _ => "unknown".into(),
-    }
 }
 
 /// The SysValue column. Pixel-shader outputs carry no system value in the chunk; the
 /// column then follows the semantic name.
-fn system_value(e: &SignatureElement<'_>, pixel_output: bool) -> &'static str {
-    use SystemValue as S;
-    let sv = if pixel_output && e.system_value == S::Undefined {
-        match e.semantic_name.to_ascii_uppercase().as_str() {
-            "SV_TARGET" => S::Target,
-            "SV_DEPTH" => S::Depth,
-            "SV_DEPTHGREATEREQUAL" => S::DepthGreaterEqual,
-            "SV_DEPTHLESSEQUAL" => S::DepthLessEqual,
-            "SV_COVERAGE" => S::Coverage,
-            "SV_STENCILREF" => S::StencilRef,
-            _ => S::Undefined,
-        }
+fn system_value(e: &SignatureElement<'_>, pixel_output: bool) -> SystemValue {
+    if pixel_output && e.system_value == SystemValue::Undefined {
+        names::pixel_output_system_value(e.semantic_name)
     } else {
         e.system_value
-    };
-    match sv {
-        S::Undefined => "NONE",
-        S::Position => "POS",
-        S::ClipDistance => "CLIPDST",
-        S::CullDistance => "CULLDST",
-        S::RenderTargetArrayIndex => "RTINDEX",
-        S::ViewportArrayIndex => "VPINDEX",
-        S::VertexId => "VERTID",
-        S::PrimitiveId => "PRIMID",
-        S::InstanceId => "INSTID",
-        S::IsFrontFace => "FFACE",
-        S::SampleIndex => "SAMPLE",
-        S::FinalQuadEdgeTessFactor => "QUADEDGE",
-        S::FinalQuadInsideTessFactor => "QUADINT",
-        S::FinalTriEdgeTessFactor => "TRIEDGE",
-        S::FinalTriInsideTessFactor => "TRIINT",
-        S::FinalLineDetailTessFactor => "LINEDET",
-        S::FinalLineDensityTessFactor => "LINEDEN",
-        S::Barycentrics => "BARYCEN",
-        S::ShadingRate => "SHDINGRT",
-        S::CullPrimitive => "CULLPRIM",
-        S::Target => "TARGET",
-        S::Depth => "DEPTH",
-        S::Coverage => "COVERAGE",
-        S::DepthGreaterEqual => "DEPTHGE",
-        S::DepthLessEqual => "DEPTHLE",
-        S::StencilRef => "STENCILREF",
-        S::InnerCoverage => "INNERCOV",
-        S::Unknown(_) => "UNKNOWN",
     }
 }

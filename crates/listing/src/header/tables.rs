@@ -6,7 +6,7 @@ use std::fmt::Write;
 use dxbc::stat::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use dxbc::{Ifce, Sfi0, ShaderFeatures, Stat};
 
-use super::Stage;
+use tpf::ProgramType;
 
 /// How the listing names each `D3D_SHADER_REQUIRES_*` flag.
 const FEATURES: &[(ShaderFeatures, &str)] = &[
@@ -42,15 +42,15 @@ pub(super) fn write_feature_note(out: &mut String, sfi0: &Sfi0<'_>) {
 }
 
 /// `// Pixel Shader runs at sample frequency`, from STAT.
-pub(super) fn write_sample_frequency(out: &mut String, stat: &Stat<'_>, stage: Stage) {
-    if stage == Stage::Pixel && stat.sample_frequency != 0 {
+pub(super) fn write_sample_frequency(out: &mut String, stat: &Stat<'_>, stage: Option<ProgramType>) {
+    if stage == Some(ProgramType::Pixel) && stat.sample_frequency != 0 {
         out.push_str("// Pixel Shader runs at sample frequency\n//\n");
     }
 }
 
-pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Stage) {
+pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Option<ProgramType>) {
     let Some(sm5) = &stat.sm5 else { return };
-    if !matches!(stage, Stage::Hull | Stage::Domain) {
+    if !matches!(stage, Some(ProgramType::Hull | ProgramType::Domain)) {
         return;
     }
     let domain = match sm5.tessellator_domain {
@@ -62,7 +62,7 @@ pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Stage
     out.push_str("// Tessellation Domain   # of control points\n");
     out.push_str("// -------------------- --------------------\n");
     let _ = writeln!(out, "// {domain:<20} {:>20}\n//", sm5.control_points);
-    if stage != Stage::Hull {
+    if stage != Some(ProgramType::Hull) {
         return;
     }
     let primitive = match sm5.hs_output_primitive {

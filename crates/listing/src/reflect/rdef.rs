@@ -5,12 +5,16 @@
 //! usual value (see [`build`]).
 
 use dxbc::rdef::{
-    input_flags, variable_flags, CbufferType, ConstantBuffer, Member, Rd11Header, Rdef, RdefTarget, ResourceBinding,
+    variable_flags, CbufferType, ConstantBuffer, Member, Rd11Header, Rdef, RdefTarget, ResourceBinding,
     ResourceDimension, ReturnType, ShaderInputType, ShaderType, Variable, VariableClass, VariableType,
 };
-use tpf::{Body, Decl, Program, ProgramType};
+use tpf::{Body, Decl, Program};
 
 use super::text::{number, Cell, Diags, Line, Ruler};
+use crate::header::names::{
+    binding_kind_of, is_numeric, rdef_program_type, BASE_TYPES, BINDING_KINDS, BUFFER_KINDS, BYTE, DIMENSIONS,
+    MULTISAMPLED, NA, RETURN_TYPES, STRUCT,
+};
 
 /// How deeply structures may nest before the header is rejected.
 const MAX_DEPTH: usize = 32;
@@ -71,58 +75,6 @@ pub(crate) struct BindingModel<'h> {
     id: Option<u32>,
 }
 
-/// The HLSL spellings of base types (as the listing prints them) and whether they are
-/// numeric (may take vector / matrix dimensions).
-const BASE_TYPES: &[(&str, VariableType, bool)] = &[
-    ("void", VariableType::Void, false),
-    ("bool", VariableType::Bool, true),
-    ("int", VariableType::Int, true),
-    ("float", VariableType::Float, true),
-    ("string", VariableType::String, false),
-    ("texture", VariableType::Texture, false),
-    ("Texture1D", VariableType::Texture1D, false),
-    ("Texture2D", VariableType::Texture2D, false),
-    ("Texture3D", VariableType::Texture3D, false),
-    ("TextureCube", VariableType::TextureCube, false),
-    ("sampler", VariableType::Sampler, false),
-    ("sampler1D", VariableType::Sampler1D, false),
-    ("sampler2D", VariableType::Sampler2D, false),
-    ("sampler3D", VariableType::Sampler3D, false),
-    ("samplerCUBE", VariableType::SamplerCube, false),
-    ("uint", VariableType::Uint, true),
-    ("uint8", VariableType::Uint8, true),
-    ("Buffer", VariableType::Buffer, false),
-    ("Texture1DArray", VariableType::Texture1DArray, false),
-    ("Texture2DArray", VariableType::Texture2DArray, false),
-    ("Texture2DMS", VariableType::Texture2DMs, false),
-    ("Texture2DMSArray", VariableType::Texture2DMsArray, false),
-    ("TextureCubeArray", VariableType::TextureCubeArray, false),
-    ("double", VariableType::Double, true),
-    ("RWTexture1D", VariableType::RwTexture1D, false),
-    ("RWTexture1DArray", VariableType::RwTexture1DArray, false),
-    ("RWTexture2D", VariableType::RwTexture2D, false),
-    ("RWTexture2DArray", VariableType::RwTexture2DArray, false),
-    ("RWTexture3D", VariableType::RwTexture3D, false),
-    ("RWBuffer", VariableType::RwBuffer, false),
-    ("ByteAddressBuffer", VariableType::ByteAddressBuffer, false),
-    ("RWByteAddressBuffer", VariableType::RwByteAddressBuffer, false),
-    ("StructuredBuffer", VariableType::StructuredBuffer, false),
-    ("RWStructuredBuffer", VariableType::RwStructuredBuffer, false),
-    ("AppendStructuredBuffer", VariableType::AppendStructuredBuffer, false),
-    ("ConsumeStructuredBuffer", VariableType::ConsumeStructuredBuffer, false),
-    ("min8float", VariableType::Min8Float, true),
-    ("min10float", VariableType::Min10Float, true),
-    ("min16float", VariableType::Min16Float, true),
-    ("min12int", VariableType::Min12Int, true),
-    ("min16int", VariableType::Min16Int, true),
-    ("min16uint", VariableType::Min16Uint, true),
-    ("int16_t", VariableType::Int16, true),
-    ("uint16_t", VariableType::Uint16, true),
-    ("float16_t", VariableType::Float16, true),
-    ("int64_t", VariableType::Int64, true),
-    ("uint64_t", VariableType::Uint64, true),
-];
-
 /// A dimension digit (1 to 4).
 fn dim(s: &str) -> Option<u16> {
     match s {
@@ -136,11 +88,11 @@ fn dim(s: &str) -> Option<u16> {
 
 /// Reads a non-structure type spelling: `float`, `uint3`, `float4x4`, `Texture2D`.
 fn parse_type_name(s: &str) -> Option<(VariableClass, VariableType, u16, u16)> {
-    if let Some(&(_, base, numeric)) = BASE_TYPES.iter().find(|(n, ..)| *n == s) {
-        let class = if numeric { VariableClass::Scalar } else { VariableClass::Object };
+    if let Some(base) = BASE_TYPES.value(s) {
+        let class = if is_numeric(base) { VariableClass::Scalar } else { VariableClass::Object };
         return Some((class, base, 1, 1));
     }
-    BASE_TYPES.iter().filter(|(.., numeric)| *numeric).find_map(|&(n, base, _)| {
+    BASE_TYPES.rows().filter(|&(base, _)| is_numeric(base)).find_map(|(base, n)| {
         let rest = s.strip_prefix(n)?;
         match rest.split_once('x') {
             Some((r, c)) => Some((VariableClass::MatrixColumns, base, dim(r)?, dim(c)?)),
@@ -154,7 +106,7 @@ impl<'h> TypeModel<'h> {
     /// spelling the listing prints, without `row_major`, except that fxc names the
     /// `uint` scalar `dword`. (Typedef names such as `half4` are not in the listing.)
     fn sm5_name(&self) -> Option<String> {
-        let base = BASE_TYPES.iter().find(|(_, b, _)| *b == self.base).map_or("", |(n, ..)| *n);
+        let base = BASE_TYPES.name(self.base).unwrap_or("");
         Some(match self.class {
             VariableClass::Scalar if self.base == VariableType::Uint => "dword".to_string(),
             VariableClass::Vector => format!("{base}{}", self.columns),
@@ -228,30 +180,51 @@ fn parse_decl_line<'h>(line: &Line<'h>, text: &'h str, d: &mut Diags) -> Option<
         }
         None => (last, 0),
     };
+    // The printer right-aligns the offset in 5 columns and the size in 6: a wider
+    // number follows its colon directly (`// Offset:100000 Size:131072`).
     let comment = &text[pos + "// Offset:".len()..];
-    let mut tokens = comment.split_whitespace();
-    let Some(offset) = tokens.next().and_then(number) else {
+    let (offset_text, mut rest) = next_word(comment);
+    let Some(offset) = number(offset_text) else {
         d.error_at(line, comment, "the offset is not a number");
         return None;
     };
     let (mut size, mut unused) = (None, false);
-    while let Some(t) = tokens.next() {
-        match t {
-            "Size:" => match tokens.next().and_then(number) {
+    loop {
+        let (word, after) = next_word(rest);
+        rest = after;
+        if word.is_empty() {
+            break;
+        }
+        if let Some(value) = word.strip_prefix("Size:") {
+            let value = if value.is_empty() {
+                let (value, after) = next_word(rest);
+                rest = after;
+                value
+            } else {
+                value
+            };
+            match number(value) {
                 Some(s) => size = Some(s),
                 None => {
-                    d.error_at(line, t, "the size is not a number");
+                    d.error_at(line, word, "the size is not a number");
                     return None;
                 }
-            },
-            "[unused]" => unused = true,
-            _ => {
-                d.error_at(line, t, format!("unexpected `{t}` after the offset"));
-                return None;
             }
+        } else if word == "[unused]" {
+            unused = true;
+        } else {
+            d.error_at(line, word, format!("unexpected `{word}` after the offset"));
+            return None;
         }
     }
     Some(DeclLine { type_words: words, name, elements, offset, size, unused })
+}
+
+/// The first word of `s` (after any spaces) and the text after it.
+fn next_word(s: &str) -> (&str, &str) {
+    let s = s.trim_start();
+    let end = s.find(char::is_whitespace).unwrap_or(s.len());
+    s.split_at(end)
 }
 
 /// A declaration read from a buffer body, at the buffer's level or inside a structure.
@@ -456,13 +429,8 @@ pub(crate) fn parse_buffers<'h>(body: &[Line<'h>], sm5: bool, d: &mut Diags) -> 
         }
         let Some(line) = body.get(i) else { break };
         let Some(t) = line.body().map(str::trim) else { break };
-        let heads = [
-            ("cbuffer ", CbufferType::CBuffer),
-            ("tbuffer ", CbufferType::TBuffer),
-            ("interfaces ", CbufferType::InterfacePointers),
-            ("Resource bind info for ", CbufferType::ResourceBindInfo),
-        ];
-        let Some((kind, name)) = heads.iter().find_map(|(p, k)| t.strip_prefix(p).map(|n| (*k, n.trim()))) else {
+        let head = BUFFER_KINDS.rows().find_map(|(k, p)| t.strip_prefix(p)?.strip_prefix(' ').map(|n| (k, n.trim())));
+        let Some((kind, name)) = head else {
             d.error_at(line, t, "expected `cbuffer`, `tbuffer`, `interfaces` or `Resource bind info for`");
             break;
         };
@@ -565,51 +533,23 @@ fn parse_binding<'h>(
         BindingLayout::Id => (Some(cells[4]), cells[5], cells[6]),
         _ => (None, cells[4], cells[5]),
     };
-    let mut flags = 0;
     // Kind, from the Type column and (for buffers) the Format and Dim columns.
-    let input_type = match (kind.text, format.text, dim.text) {
-        ("cbuffer", ..) => S::CBuffer,
-        ("tbuffer", ..) => S::TBuffer,
-        ("sampler", ..) => S::Sampler,
-        ("sampler_c", ..) => {
-            flags |= input_flags::COMPARISON_SAMPLER;
-            S::Sampler
-        }
-        ("texture", "struct", _) => S::Structured,
-        ("texture", "byte", _) => S::ByteAddress,
-        ("texture", ..) => S::Texture,
-        ("UAV", "struct", "r/w") => S::UavRwStructured,
-        ("UAV", "byte", "r/w") => S::UavRwByteAddress,
-        ("UAV", _, "append") => S::UavAppendStructured,
-        ("UAV", _, "consume") => S::UavConsumeStructured,
-        ("UAV", _, "r/w+cnt") => S::UavRwStructuredWithCounter,
-        ("UAV", ..) => S::UavRwTyped,
-        ("rtaccel", ..) => S::RtAccelerationStructure,
-        (t, ..) => {
-            d.error(line, kind.at, format!("unknown binding type `{t}`"));
-            S::Unknown(u32::MAX)
+    let (input_type, mut flags) = match binding_kind_of(kind.text, format.text, dim.text) {
+        Some(k) => (k.input_type, k.flags),
+        None => {
+            d.error(line, kind.at, format!("unknown binding type `{}`", kind.text));
+            (S::Unknown(u32::MAX), 0)
         }
     };
     // Return type and component count, from the Format column.
     let return_type = match format.text {
-        "NA" => ReturnType::None,
-        "struct" | "byte" => ReturnType::Mixed,
+        NA => ReturnType::None,
+        STRUCT | BYTE => ReturnType::Mixed,
         f => {
             let digits = f.trim_start_matches(|c: char| c.is_ascii_alphabetic());
             let base = &f[..f.len() - digits.len()];
             let count = if digits.is_empty() { Some(1) } else { number(digits).filter(|n| (1..=4).contains(n)) };
-            let rt = match base {
-                "unorm" => Some(ReturnType::Unorm),
-                "snorm" => Some(ReturnType::Snorm),
-                "sint" => Some(ReturnType::Sint),
-                "uint" => Some(ReturnType::Uint),
-                "float" => Some(ReturnType::Float),
-                "mixed" => Some(ReturnType::Mixed),
-                "double" => Some(ReturnType::Double),
-                "continued" => Some(ReturnType::Continued),
-                _ => None,
-            };
-            match (rt, count) {
+            match (RETURN_TYPES.value(base), count) {
                 (Some(rt), Some(n)) => {
                     flags |= (n - 1) << 2;
                     rt
@@ -621,35 +561,28 @@ fn parse_binding<'h>(
             }
         }
     };
-    // Dimension (and the old layout's sample count), from the Dim column.
+    // Dimension (and the old layout's sample count), from the Dim column: a buffer
+    // kind's own Dim (`r/o`, `append` ...) is a buffer.
     let mut samples = None;
-    let dimension = match dim.text {
-        "NA" => ResourceDimension::Unknown0,
-        "r/o" | "r/w" | "append" | "consume" | "r/w+cnt" | "buf" => ResourceDimension::Buffer,
-        "1d" => ResourceDimension::Texture1D,
-        "1darray" => ResourceDimension::Texture1DArray,
-        "2d" => ResourceDimension::Texture2D,
-        "2darray" => ResourceDimension::Texture2DArray,
-        "3d" => ResourceDimension::Texture3D,
-        "cube" => ResourceDimension::TextureCube,
-        "cubearray" => ResourceDimension::TextureCubeArray,
-        "bufex" => ResourceDimension::BufferEx,
-        t => {
-            let (dimension, rest) = if let Some(rest) = t.strip_prefix("2dMSarray") {
-                (ResourceDimension::Texture2DMsArray, rest)
-            } else if let Some(rest) = t.strip_prefix("2dMS") {
-                (ResourceDimension::Texture2DMs, rest)
-            } else {
-                d.error(line, dim.at, format!("unknown dimension `{t}`"));
-                (ResourceDimension::Unknown0, "")
-            };
-            if !rest.is_empty() {
-                match number(rest) {
-                    Some(n) if layout == BindingLayout::Old => samples = Some(n),
-                    _ => d.error(line, dim.at, format!("unknown dimension `{t}`")),
-                }
+    let dimension = if let Some(dimension) = DIMENSIONS.value(dim.text) {
+        dimension
+    } else if BINDING_KINDS.iter().any(|k| k.dim == Some(dim.text)) {
+        ResourceDimension::Buffer
+    } else {
+        // A multisampled dimension followed by its sample count (old layout only).
+        let counted = MULTISAMPLED.iter().find_map(|&m| {
+            let rest = dim.text.strip_prefix(DIMENSIONS.name(m)?)?;
+            number(rest).map(|n| (m, n))
+        });
+        match counted {
+            Some((m, n)) if layout == BindingLayout::Old => {
+                samples = Some(n);
+                m
             }
-            dimension
+            _ => {
+                d.error(line, dim.at, format!("unknown dimension `{}`", dim.text));
+                ResourceDimension::Unknown0
+            }
         }
     };
     // Register, space and count.
@@ -809,15 +742,7 @@ pub(crate) struct RdefInputs<'a, 'h> {
 pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u8> {
     let v = program.version;
     let sm5 = v.major >= 5;
-    let program_type = match v.ty {
-        ProgramType::Pixel => dxbc::rdef::ProgramType::Pixel,
-        ProgramType::Vertex => dxbc::rdef::ProgramType::Vertex,
-        ProgramType::Geometry => dxbc::rdef::ProgramType::Geometry,
-        ProgramType::Hull => dxbc::rdef::ProgramType::Hull,
-        ProgramType::Domain => dxbc::rdef::ProgramType::Domain,
-        ProgramType::Compute => dxbc::rdef::ProgramType::Compute,
-        ProgramType::Unknown(t) => dxbc::rdef::ProgramType::Unknown(t),
-    };
+    let program_type = rdef_program_type(v.ty);
     let constant_buffers: Vec<ConstantBuffer<'_>> = inputs
         .buffers
         .iter()

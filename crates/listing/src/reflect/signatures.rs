@@ -7,6 +7,9 @@ use dxbc::{FourCc, Signature, SignatureElement, SignatureFormat};
 use tpf::{Body, Decl, Opcode, OperandType, Program, ProgramType, SystemName};
 
 use super::text::{number, Diags, Line, Ruler};
+use crate::header::names::{
+    pixel_output_system_value, FORMATS, NAMED_REGISTERS, NOT_APPLICABLE, PIXEL_OUTPUTS, SYSTEM_VALUES,
+};
 
 /// Which table: the three titles fxc prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,55 +53,6 @@ pub(crate) struct Row<'h> {
     /// The Used column: components, or 1 / 0 for `YES` / `NO`.
     pub used: u8,
 }
-
-/// The SysValue column's abbreviations.
-const SYSTEM_VALUES: &[(&str, SystemValue)] = &[
-    ("NONE", SystemValue::Undefined),
-    ("POS", SystemValue::Position),
-    ("CLIPDST", SystemValue::ClipDistance),
-    ("CULLDST", SystemValue::CullDistance),
-    ("RTINDEX", SystemValue::RenderTargetArrayIndex),
-    ("VPINDEX", SystemValue::ViewportArrayIndex),
-    ("VERTID", SystemValue::VertexId),
-    ("PRIMID", SystemValue::PrimitiveId),
-    ("INSTID", SystemValue::InstanceId),
-    ("FFACE", SystemValue::IsFrontFace),
-    ("SAMPLE", SystemValue::SampleIndex),
-    ("QUADEDGE", SystemValue::FinalQuadEdgeTessFactor),
-    ("QUADINT", SystemValue::FinalQuadInsideTessFactor),
-    ("TRIEDGE", SystemValue::FinalTriEdgeTessFactor),
-    ("TRIINT", SystemValue::FinalTriInsideTessFactor),
-    ("LINEDET", SystemValue::FinalLineDetailTessFactor),
-    ("LINEDEN", SystemValue::FinalLineDensityTessFactor),
-    ("BARYCEN", SystemValue::Barycentrics),
-    ("SHDINGRT", SystemValue::ShadingRate),
-    ("CULLPRIM", SystemValue::CullPrimitive),
-    ("TARGET", SystemValue::Target),
-    ("DEPTH", SystemValue::Depth),
-    ("COVERAGE", SystemValue::Coverage),
-    ("DEPTHGE", SystemValue::DepthGreaterEqual),
-    ("DEPTHLE", SystemValue::DepthLessEqual),
-    ("STENCILREF", SystemValue::StencilRef),
-    ("INNERCOV", SystemValue::InnerCoverage),
-];
-
-/// The Format column: component type and minimum precision.
-const FORMATS: &[(&str, ComponentType, MinPrecision)] = &[
-    ("float", ComponentType::Float32, MinPrecision::Default),
-    ("uint", ComponentType::Uint32, MinPrecision::Default),
-    ("int", ComponentType::Sint32, MinPrecision::Default),
-    ("unknown", ComponentType::Unknown0, MinPrecision::Default),
-    ("min16f", ComponentType::Float32, MinPrecision::Float16),
-    ("min2_8f", ComponentType::Float32, MinPrecision::Float2_8),
-    ("min16i", ComponentType::Sint32, MinPrecision::Sint16),
-    ("min16u", ComponentType::Uint32, MinPrecision::Uint16),
-    // Not seen in any corpus blob: the component type is a guess.
-    ("any16", ComponentType::Unknown0, MinPrecision::Any16),
-    ("any10", ComponentType::Unknown0, MinPrecision::Any10),
-];
-
-/// The Register column's names for elements without a register number.
-const NAMED_REGISTERS: &[&str] = &["oDepth", "oDepthGE", "oDepthLE", "oMask", "oStencilRef", "N/A"];
 
 /// Reads the components of a mask column (`xy  `, `  z `); `None` if anything else is
 /// there or a component repeats.
@@ -181,7 +135,7 @@ fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h
         bad(d, rest[0].at, "the semantic index is not a number", rest[0].text);
         0
     });
-    let mask = if rest[1].text == "N/A" {
+    let mask = if rest[1].text == NOT_APPLICABLE {
         None
     } else {
         Some(components(rest[1].text).unwrap_or_else(|| {
@@ -189,7 +143,7 @@ fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h
             0
         }))
     };
-    let register = if NAMED_REGISTERS.contains(&rest[2].text) {
+    let register = if rest[2].text == NOT_APPLICABLE || NAMED_REGISTERS.value(rest[2].text).is_some() {
         u32::MAX
     } else {
         number(rest[2].text).unwrap_or_else(|| {
@@ -197,15 +151,14 @@ fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h
             0
         })
     };
-    let system_value = SYSTEM_VALUES.iter().find(|(n, _)| *n == rest[3].text).map(|&(_, v)| v).unwrap_or_else(|| {
+    let system_value = SYSTEM_VALUES.value(rest[3].text).unwrap_or_else(|| {
         bad(d, rest[3].at, "unknown system value", rest[3].text);
         SystemValue::Undefined
     });
-    let (component_type, min_precision) =
-        FORMATS.iter().find(|(n, ..)| *n == rest[4].text).map(|&(_, c, m)| (c, m)).unwrap_or_else(|| {
-            bad(d, rest[4].at, "unknown format", rest[4].text);
-            (ComponentType::Unknown0, MinPrecision::Default)
-        });
+    let (component_type, min_precision) = FORMATS.value(rest[4].text).unwrap_or_else(|| {
+        bad(d, rest[4].at, "unknown format", rest[4].text);
+        (ComponentType::Unknown0, MinPrecision::Default)
+    });
     let used = if mask.is_none() || register == u32::MAX {
         match rest[5].text {
             "YES" => 1,
@@ -232,20 +185,6 @@ fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h
         min_precision,
         used,
     })
-}
-
-/// The system value a pixel-shader output's semantic name implies. fxc stores no
-/// system value for these (the listing's column is derived from the name).
-fn pixel_output_system_value(name: &str) -> SystemValue {
-    match name.to_ascii_uppercase().as_str() {
-        "SV_TARGET" => SystemValue::Target,
-        "SV_DEPTH" => SystemValue::Depth,
-        "SV_DEPTHGREATEREQUAL" => SystemValue::DepthGreaterEqual,
-        "SV_DEPTHLESSEQUAL" => SystemValue::DepthLessEqual,
-        "SV_COVERAGE" => SystemValue::Coverage,
-        "SV_STENCILREF" => SystemValue::StencilRef,
-        _ => SystemValue::Undefined,
-    }
 }
 
 /// The read/write mask from the Used column. Inputs store the components read; outputs
@@ -449,6 +388,9 @@ pub(crate) fn derive(program: &Program<'_>) -> Derived {
         let precision = MinPrecision::from(u32::from(operand.min_precision().raw()));
         let mask = operand.mask().0 & 0xf;
         use OperandType as T;
+        // Pixel-shader outputs take the semantic of the system value their register
+        // stands for (fxc stores no system value for them).
+        let pixel_output = |sv: SystemValue| PIXEL_OUTPUTS.name(sv).unwrap_or("SV_Target");
         let (target, semantic, index, sv, reg, mask) = match operand.ty {
             T::Input | T::InputControlPoint => {
                 let (s, i, sv) = system_semantic(name);
@@ -459,20 +401,27 @@ pub(crate) fn derive(program: &Program<'_>) -> Derived {
                 (Target::Patch, s, i, sv, register, mask)
             }
             T::Output if stage == ProgramType::Pixel => {
-                (Target::Output, "SV_Target", register, SystemValue::Undefined, register, mask)
+                (Target::Output, pixel_output(SystemValue::Target), register, SystemValue::Undefined, register, mask)
             }
             T::Output => {
                 let (s, i, sv) = system_semantic(name);
                 let target = if stage == ProgramType::Hull && in_fork_or_join { Target::Patch } else { Target::Output };
                 (target, s, i, sv, register, mask)
             }
-            T::OutputDepth => (Target::Output, "SV_Depth", 0, SystemValue::Undefined, u32::MAX, 1),
-            T::OutputDepthGreaterEqual => {
-                (Target::Output, "SV_DepthGreaterEqual", 0, SystemValue::Undefined, u32::MAX, 1)
+            T::OutputDepth
+            | T::OutputDepthGreaterEqual
+            | T::OutputDepthLessEqual
+            | T::OutputCoverageMask
+            | T::OutputStencilRef => {
+                let sv = match operand.ty {
+                    T::OutputDepth => SystemValue::Depth,
+                    T::OutputDepthGreaterEqual => SystemValue::DepthGreaterEqual,
+                    T::OutputDepthLessEqual => SystemValue::DepthLessEqual,
+                    T::OutputCoverageMask => SystemValue::Coverage,
+                    _ => SystemValue::StencilRef,
+                };
+                (Target::Output, pixel_output(sv), 0, SystemValue::Undefined, u32::MAX, 1)
             }
-            T::OutputDepthLessEqual => (Target::Output, "SV_DepthLessEqual", 0, SystemValue::Undefined, u32::MAX, 1),
-            T::OutputCoverageMask => (Target::Output, "SV_Coverage", 0, SystemValue::Undefined, u32::MAX, 1),
-            T::OutputStencilRef => (Target::Output, "SV_StencilRef", 0, SystemValue::Undefined, u32::MAX, 1),
             _ => continue,
         };
         let integer = is_integer(sv) || matches!(operand.ty, T::OutputCoverageMask | T::OutputStencilRef);
