@@ -4,6 +4,8 @@
 //! fxc 9.29 prints as a comment (`//   fxc /T ... `, its continuation lines and the two
 //! `//` lines after it), removed from the expected text and counted separately.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use dxbc::Container;
@@ -30,26 +32,6 @@ fn expected_header_verbatim(listing: &str) -> String {
     out
 }
 
-/// Removes fxc 9.29's command-line comment; returns the text and the lines removed.
-fn without_command_line(text: &str) -> (String, usize) {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let Some(start) = lines.iter().position(|l| l.starts_with("//   fxc ")) else {
-        return (text.to_string(), 0);
-    };
-    let mut end = start + 1;
-    while end < lines.len() && lines[end].starts_with("//    ") {
-        end += 1;
-    }
-    let mut blanks = 0;
-    while blanks < 2 && end < lines.len() && lines[end] == "//\n" {
-        end += 1;
-        blanks += 1;
-    }
-    let mut out: String = lines[..start].concat();
-    out.push_str(&lines[end..].concat());
-    (out, end - start)
-}
-
 fn strip_trailing(s: &str) -> String {
     s.lines().map(|l| format!("{}\n", l.trim_end())).collect()
 }
@@ -69,7 +51,7 @@ fn header_matches_fxc() {
         let style = style_for(&c);
         let mut got = String::new();
         write_header(&mut got, &c, style).unwrap();
-        let (mut want, removed) = without_command_line(&expected_header(&e.listing()));
+        let (mut want, removed) = common::without_command_line(&expected_header(&e.listing()));
         skipped_lines += removed;
         if e.trailing_ws == corpus::TrailingWs::Stripped {
             got = strip_trailing(&got);
@@ -143,24 +125,18 @@ fn mutated_blobs_never_panic() {
     let Some(entries) = corpus::dxbc_entries("mutated_blobs_never_panic") else {
         return;
     };
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = corpus::Rng(0x2545_f491_4f6c_dd1d);
     let (mut printed, mut errors) = (0, 0);
     for e in &entries {
         let bytes = e.bytes();
         for _ in 0..6 {
             let mut m = bytes.clone();
-            for _ in 0..1 + next() % 3 {
-                let i = (next() % m.len() as u64) as usize & !3;
-                if next() % 2 == 0 {
-                    m[i] ^= 1 << (next() % 8);
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(m.len()) & !3;
+                if rng.below(2) == 0 {
+                    m[i] ^= 1 << rng.below(8);
                 } else if i + 4 <= m.len() {
-                    let w = [0u32, u32::MAX, 0x7fff_ffff, (next() % 512) as u32][(next() % 4) as usize];
+                    let w = [0u32, u32::MAX, 0x7fff_ffff, rng.below(512) as u32][rng.below(4)];
                     m[i..i + 4].copy_from_slice(&w.to_le_bytes());
                 }
             }
@@ -170,7 +146,11 @@ fn mutated_blobs_never_panic() {
             let mut out = String::new();
             match write_header(&mut out, &c, style_for(&c)) {
                 Ok(()) => printed += 1,
-                Err(_) => errors += 1,
+                Err(listing::header::HeaderError::Chunk { fourcc, source }) => {
+                    // The offset is rebased onto the container.
+                    assert!(source.offset() < m.len(), "{} ({fourcc}): {source} outside {} bytes", e.id(), m.len());
+                    errors += 1;
+                }
             }
         }
     }
