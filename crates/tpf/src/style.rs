@@ -21,7 +21,11 @@ impl CompilerVersion {
     /// (`Microsoft (R) HLSL Shader Compiler 9.30.9200.20499`), or `None` when the string
     /// names anything else (another compiler, a disassembler, dxref).
     pub fn of_microsoft_compiler(creator: &str) -> Option<CompilerVersion> {
-        creator.trim_start().starts_with("Microsoft (R) HLSL Shader Compiler").then(|| Self::from_creator(creator)).flatten()
+        creator
+            .trim_start()
+            .starts_with("Microsoft (R) HLSL Shader Compiler")
+            .then(|| Self::from_creator(creator))
+            .flatten()
     }
 
     /// Parses the version out of a creator string such as
