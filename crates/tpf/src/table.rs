@@ -7,7 +7,7 @@
 //! carries. The decoder, encoder, printer, and later the parser and validator, all
 //! read this table; nothing about an opcode is written twice.
 
-use crate::enums::ProgramType;
+use crate::enums::{OperandType, ProgramType};
 
 /// Numeric type of an operand slot: decides how an immediate there is printed and,
 /// for the interpreter, how the bits are read.
@@ -154,6 +154,9 @@ impl Stages {
     pub const CS: Stages = Stages(32);
     pub const ALL: Stages = Stages(63);
     pub const PS_CS: Stages = Stages(16 | 32);
+    /// UAV access: pixel and compute shaders, and every stage on a Direct3D 11.1
+    /// runtime whose device supports UAVs at every stage (bit 6 marks the row so).
+    pub const UAV: Stages = Stages(16 | 32 | 64);
     pub const HS_DS: Stages = Stages(2 | 4);
     /// Every stage but compute (input/output declarations).
     pub const GRAPHICS: Stages = Stages(31);
@@ -170,6 +173,23 @@ impl Stages {
             ProgramType::Unknown(_) => 0,
         };
         self.0 & bit != 0
+    }
+
+    /// True for rows that use UAVs ([`Stages::UAV`]): refused outside pixel and compute
+    /// shaders unless the device has UAVs at every stage.
+    pub fn is_uav(self) -> bool {
+        self.0 & 64 != 0
+    }
+
+    /// The stage names in the set (`"vs"`, `"gs"`...), for messages.
+    pub fn names(self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        for (bit, name) in [(1, "vs"), (2, "hs"), (4, "ds"), (8, "gs"), (16, "ps"), (32, "cs")] {
+            if self.0 & bit != 0 {
+                v.push(name);
+            }
+        }
+        v
     }
 }
 
@@ -381,41 +401,41 @@ table! {
     DclHsForkPhaseInstanceCount = 153, "dcl_hs_fork_phase_instance_count", Decl(K::PhaseInstanceCount), [], [], HS, SM5_0, None, None;
     DclHsJoinPhaseInstanceCount = 154, "dcl_hs_join_phase_instance_count", Decl(K::PhaseInstanceCount), [], [], HS, SM5_0, None, None;
     DclThreadGroup = 155, "dcl_thread_group", Decl(K::ThreadGroup), [], [], CS, SM5_0, None, None;
-    DclUavTyped = 156, "dcl_uav_typed", Decl(K::UavTyped), [], [], PS_CS, SM5_0, None, None;
-    DclUavRaw = 157, "dcl_uav_raw", Decl(K::UavRaw), [], [], PS_CS, SM5_0, None, None;
-    DclUavStructured = 158, "dcl_uav_structured", Decl(K::UavStructured), [], [], PS_CS, SM5_0, None, None;
+    DclUavTyped = 156, "dcl_uav_typed", Decl(K::UavTyped), [], [], UAV, SM5_0, None, None;
+    DclUavRaw = 157, "dcl_uav_raw", Decl(K::UavRaw), [], [], UAV, SM5_0, None, None;
+    DclUavStructured = 158, "dcl_uav_structured", Decl(K::UavStructured), [], [], UAV, SM5_0, None, None;
     DclTgsmRaw = 159, "dcl_tgsm_raw", Decl(K::TgsmRaw), [], [], CS, SM5_0, None, None;
     DclTgsmStructured = 160, "dcl_tgsm_structured", Decl(K::TgsmStructured), [], [], CS, SM5_0, None, None;
     DclResourceRaw = 161, "dcl_resource_raw", Decl(K::ResourceRaw), [], [], ALL, SM5_0, None, None;
     DclResourceStructured = 162, "dcl_resource_structured", Decl(K::ResourceStructured), [], [], ALL, SM5_0, None, None;
-    LdUavTyped = 163, "ld_uav_typed", Ops, [Any], [U R], PS_CS, SM5_0, None, Plain;
-    StoreUavTyped = 164, "store_uav_typed", Ops, [R], [U Any], PS_CS, SM5_0, None, Plain;
+    LdUavTyped = 163, "ld_uav_typed", Ops, [Any], [U R], UAV, SM5_0, None, Plain;
+    StoreUavTyped = 164, "store_uav_typed", Ops, [R], [U Any], UAV, SM5_0, None, Plain;
     LdRaw = 165, "ld_raw", Ops, [Any], [U R], ALL, SM5_0, None, Plain;
-    StoreRaw = 166, "store_raw", Ops, [R], [U Any], PS_CS, SM5_0, None, Plain;
+    StoreRaw = 166, "store_raw", Ops, [R], [U Any], UAV, SM5_0, None, Plain;
     LdStructured = 167, "ld_structured", Ops, [Any], [U U R], ALL, SM5_0, None, Plain;
-    StoreStructured = 168, "store_structured", Ops, [R], [U U Any], PS_CS, SM5_0, None, Plain;
-    AtomicAnd = 169, "atomic_and", Ops, [R], [U U], PS_CS, SM5_0, None, Plain;
-    AtomicOr = 170, "atomic_or", Ops, [R], [U U], PS_CS, SM5_0, None, Plain;
-    AtomicXor = 171, "atomic_xor", Ops, [R], [U U], PS_CS, SM5_0, None, Plain;
-    AtomicCmpStore = 172, "atomic_cmp_store", Ops, [R], [U U U], PS_CS, SM5_0, None, Plain;
-    AtomicIadd = 173, "atomic_iadd", Ops, [R], [U I], PS_CS, SM5_0, None, Plain;
-    AtomicImax = 174, "atomic_imax", Ops, [R], [U I], PS_CS, SM5_0, None, Plain;
-    AtomicImin = 175, "atomic_imin", Ops, [R], [U I], PS_CS, SM5_0, None, Plain;
-    AtomicUmax = 176, "atomic_umax", Ops, [R], [U U], PS_CS, SM5_0, None, Plain;
-    AtomicUmin = 177, "atomic_umin", Ops, [R], [U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicAlloc = 178, "imm_atomic_alloc", Ops, [U], [R], PS_CS, SM5_0, None, Plain;
-    ImmAtomicConsume = 179, "imm_atomic_consume", Ops, [U], [R], PS_CS, SM5_0, None, Plain;
-    ImmAtomicIadd = 180, "imm_atomic_iadd", Ops, [I R], [U I], PS_CS, SM5_0, None, Plain;
-    ImmAtomicAnd = 181, "imm_atomic_and", Ops, [U R], [U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicOr = 182, "imm_atomic_or", Ops, [U R], [U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicXor = 183, "imm_atomic_xor", Ops, [U R], [U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicExch = 184, "imm_atomic_exch", Ops, [U R], [U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicCmpExch = 185, "imm_atomic_cmp_exch", Ops, [U R], [U U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicImax = 186, "imm_atomic_imax", Ops, [I R], [U I], PS_CS, SM5_0, None, Plain;
-    ImmAtomicImin = 187, "imm_atomic_imin", Ops, [I R], [U I], PS_CS, SM5_0, None, Plain;
-    ImmAtomicUmax = 188, "imm_atomic_umax", Ops, [U R], [U U], PS_CS, SM5_0, None, Plain;
-    ImmAtomicUmin = 189, "imm_atomic_umin", Ops, [U R], [U U], PS_CS, SM5_0, None, Plain;
-    Sync = 190, "sync", Ops, [], [], PS_CS, SM5_0, None, Sync;
+    StoreStructured = 168, "store_structured", Ops, [R], [U U Any], UAV, SM5_0, None, Plain;
+    AtomicAnd = 169, "atomic_and", Ops, [R], [U U], UAV, SM5_0, None, Plain;
+    AtomicOr = 170, "atomic_or", Ops, [R], [U U], UAV, SM5_0, None, Plain;
+    AtomicXor = 171, "atomic_xor", Ops, [R], [U U], UAV, SM5_0, None, Plain;
+    AtomicCmpStore = 172, "atomic_cmp_store", Ops, [R], [U U U], UAV, SM5_0, None, Plain;
+    AtomicIadd = 173, "atomic_iadd", Ops, [R], [U I], UAV, SM5_0, None, Plain;
+    AtomicImax = 174, "atomic_imax", Ops, [R], [U I], UAV, SM5_0, None, Plain;
+    AtomicImin = 175, "atomic_imin", Ops, [R], [U I], UAV, SM5_0, None, Plain;
+    AtomicUmax = 176, "atomic_umax", Ops, [R], [U U], UAV, SM5_0, None, Plain;
+    AtomicUmin = 177, "atomic_umin", Ops, [R], [U U], UAV, SM5_0, None, Plain;
+    ImmAtomicAlloc = 178, "imm_atomic_alloc", Ops, [U], [R], UAV, SM5_0, None, Plain;
+    ImmAtomicConsume = 179, "imm_atomic_consume", Ops, [U], [R], UAV, SM5_0, None, Plain;
+    ImmAtomicIadd = 180, "imm_atomic_iadd", Ops, [I R], [U I], UAV, SM5_0, None, Plain;
+    ImmAtomicAnd = 181, "imm_atomic_and", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
+    ImmAtomicOr = 182, "imm_atomic_or", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
+    ImmAtomicXor = 183, "imm_atomic_xor", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
+    ImmAtomicExch = 184, "imm_atomic_exch", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
+    ImmAtomicCmpExch = 185, "imm_atomic_cmp_exch", Ops, [U R], [U U U], UAV, SM5_0, None, Plain;
+    ImmAtomicImax = 186, "imm_atomic_imax", Ops, [I R], [U I], UAV, SM5_0, None, Plain;
+    ImmAtomicImin = 187, "imm_atomic_imin", Ops, [I R], [U I], UAV, SM5_0, None, Plain;
+    ImmAtomicUmax = 188, "imm_atomic_umax", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
+    ImmAtomicUmin = 189, "imm_atomic_umin", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
+    Sync = 190, "sync", Ops, [], [], UAV, SM5_0, None, Sync;
     Dadd = 191, "dadd", Ops, [D], [D D], ALL, SM5_0, None, Plain;
     Dmax = 192, "dmax", Ops, [D], [D D], ALL, SM5_0, None, Plain;
     Dmin = 193, "dmin", Ops, [D], [D D], ALL, SM5_0, None, Plain;
@@ -448,7 +468,7 @@ table! {
     Gather4PoCFeedback = 222, "gather4_po_c_s", Ops, [Any U], [F I R R F], ALL, SM5_0, None, Plain;
     LdFeedback = 223, "ld_s", Ops, [Any U], [I R], ALL, SM5_0, None, Plain;
     LdMsFeedback = 224, "ldms_s", Ops, [Any U], [I R I], ALL, SM5_0, None, Plain;
-    LdUavTypedFeedback = 225, "ld_uav_typed_s", Ops, [Any U], [U R], PS_CS, SM5_0, None, Plain;
+    LdUavTypedFeedback = 225, "ld_uav_typed_s", Ops, [Any U], [U R], UAV, SM5_0, None, Plain;
     LdRawFeedback = 226, "ld_raw_s", Ops, [Any U], [U R], ALL, SM5_0, None, Plain;
     LdStructuredFeedback = 227, "ld_structured_s", Ops, [Any U], [U U R], ALL, SM5_0, None, Plain;
     SampleLFeedback = 228, "sample_l_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain;
@@ -458,6 +478,94 @@ table! {
     SampleDClampFeedback = 232, "sample_d_cl_s", Ops, [Any U], [F R R F F F], ALL, SM5_0, None, Plain;
     SampleCClampFeedback = 233, "sample_c_cl_s", Ops, [Any U], [F R R F F], PS, SM5_0, None, Plain;
     CheckAccessFullyMapped = 234, "check_access_fully_mapped", Ops, [U], [U], ALL, SM5_0, None, Plain;
+}
+
+/// Opcodes that Shader Model 4.0/4.1 compute shaders have although the table's
+/// minimum model is 5.0 ("compute shaders on Direct3D 10.x hardware": raw and
+/// structured buffers, one raw or structured UAV, thread-group shared memory, `sync`).
+/// Atomics, append/consume, typed UAVs and the other 5.0 instructions are not among
+/// them.
+pub const CS_4_X: &[Opcode] = &[
+    Opcode::DclThreadGroup,
+    Opcode::DclTgsmRaw,
+    Opcode::DclTgsmStructured,
+    Opcode::DclUavRaw,
+    Opcode::DclUavStructured,
+    Opcode::DclResourceRaw,
+    Opcode::DclResourceStructured,
+    Opcode::LdRaw,
+    Opcode::LdStructured,
+    Opcode::StoreRaw,
+    Opcode::StoreStructured,
+    Opcode::Sync,
+];
+
+/// Opcodes every Shader Model 4.x stage has for raw and structured *shader resource*
+/// buffers (`dcl_globalFlags enableRawAndStructuredBuffers`), although the table's
+/// minimum model is 5.0.
+pub const SM4_X_RAW_STRUCTURED: &[Opcode] =
+    &[Opcode::DclResourceRaw, Opcode::DclResourceStructured, Opcode::LdRaw, Opcode::LdStructured];
+
+impl OpInfo {
+    /// The first shader model in which `stage` has this instruction: the row's
+    /// `min_model`, lowered to 4.0 for the Shader Model 4.x compute and raw/structured
+    /// buffer exceptions ([`CS_4_X`], [`SM4_X_RAW_STRUCTURED`]).
+    pub fn min_model_in(&self, stage: ProgramType) -> Model {
+        if self.min_model == Model::SM5_0
+            && (SM4_X_RAW_STRUCTURED.contains(&self.opcode)
+                || (stage == ProgramType::Compute && CS_4_X.contains(&self.opcode)))
+        {
+            return Model::SM4_0;
+        }
+        self.min_model
+    }
+}
+
+/// Where each register type (operand type) exists: the stages that have it and the
+/// first shader model. `u#` is a UAV ([`Stages::UAV`]); `g#` and the compute
+/// thread-ID registers exist in Shader Model 4.x compute shaders too.
+pub fn operand_availability(ty: OperandType) -> (Stages, Model) {
+    use OperandType as T;
+    const PRIM: Stages = Stages(2 | 4 | 8 | 16);
+    match ty {
+        T::Temp
+        | T::IndexableTemp
+        | T::Immediate32
+        | T::Sampler
+        | T::Resource
+        | T::ConstantBuffer
+        | T::ImmediateConstantBuffer
+        | T::Label
+        | T::Null => (Stages::ALL, Model::SM4_0),
+        T::Immediate64 => (Stages::ALL, Model::SM5_0),
+        T::Input | T::Output | T::Rasterizer => (Stages::GRAPHICS, Model::SM4_0),
+        T::InputPrimitiveId => (PRIM, Model::SM4_0),
+        T::OutputDepth => (Stages::PS, Model::SM4_0),
+        T::OutputCoverageMask => (Stages::PS, Model::SM4_1),
+        T::Stream | T::InputGsInstanceId => (Stages::GS, Model::SM5_0),
+        T::FunctionBody
+        | T::FunctionTable
+        | T::Interface
+        | T::FunctionInput
+        | T::FunctionOutput
+        | T::ThisPointer
+        | T::CycleCounter => (Stages::ALL, Model::SM5_0),
+        T::OutputControlPointId | T::InputForkInstanceId | T::InputJoinInstanceId => (Stages::HS, Model::SM5_0),
+        T::InputControlPoint | T::OutputControlPoint | T::InputPatchConstant => (Stages::HS_DS, Model::SM5_0),
+        T::InputDomainPoint => (Stages::DS, Model::SM5_0),
+        T::UnorderedAccessView => (Stages::UAV, Model::SM5_0),
+        T::ThreadGroupSharedMemory
+        | T::InputThreadId
+        | T::InputThreadGroupId
+        | T::InputThreadIdInGroup
+        | T::InputThreadIdInGroupFlattened => (Stages::CS, Model::SM4_0),
+        T::InputCoverageMask
+        | T::OutputDepthGreaterEqual
+        | T::OutputDepthLessEqual
+        | T::OutputStencilRef
+        | T::InnerCoverage => (Stages::PS, Model::SM5_0),
+        T::Unknown(_) => (Stages(0), Model::SM5_1),
+    }
 }
 
 const fn build_index() -> [u8; 256] {

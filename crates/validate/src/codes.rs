@@ -1,0 +1,220 @@
+//! The rules, one row each: a stable code, a short title, and where the rule comes
+//! from. Diagnostics carry a [`Code`]; `docs/VALIDATION.md` lists the same table (a
+//! test keeps the two equal).
+
+use serde::Serialize;
+
+macro_rules! codes {
+    ($( $(#[$m:meta])* $variant:ident = $id:literal, $title:literal, $source:literal; )*) => {
+        /// A rule of the validator. The string form (`V303`) never changes meaning.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code {
+            $( $(#[$m])* $variant, )*
+        }
+
+        /// Every rule: its code, its id, its title and its source.
+        pub static RULES: &[Rule] = &[
+            $( Rule { code: Code::$variant, id: $id, title: $title, source: $source }, )*
+        ];
+
+        impl Code {
+            /// The stable id (`V303`).
+            pub fn id(self) -> &'static str {
+                match self { $( Code::$variant => $id, )* }
+            }
+        }
+    };
+}
+
+/// One row of [`RULES`].
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Rule {
+    #[serde(skip)]
+    pub code: Code,
+    pub id: &'static str,
+    pub title: &'static str,
+    /// Where the rule is written: a seed document, a section of the Direct3D 11.3
+    /// functional spec, a `d3d11.h` constant, or the API reference.
+    pub source: &'static str,
+}
+
+impl Code {
+    /// This code's row.
+    pub fn rule(self) -> &'static Rule {
+        RULES.iter().find(|r| r.code == self).expect("every code has a row")
+    }
+    /// The rule's title.
+    pub fn title(self) -> &'static str {
+        self.rule().title
+    }
+    /// The code whose id is `id` (`"V303"`).
+    pub fn from_id(id: &str) -> Option<Code> {
+        RULES.iter().find(|r| r.id.eq_ignore_ascii_case(id)).map(|r| r.code)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+codes! {
+    // ---- V1xx: the call and the container ----
+    /// The length passed with the bytecode is not the container's size.
+    BytecodeLength = "V101", "bytecode length disagrees with the container size", "CreateGeometryShader (seed 004): pShaderBytecode, BytecodeLength";
+    /// The container cannot be parsed.
+    ContainerUnreadable = "V102", "container cannot be read", "DXBC container format";
+    /// The stored checksum is not the checksum of the bytes.
+    Checksum = "V103", "container checksum does not match its contents", "DXBC container format";
+    /// No `SHDR`/`SHEX` chunk.
+    MissingProgram = "V104", "no program chunk (SHDR/SHEX)", "DXBC container format";
+    /// More than one program chunk.
+    DuplicateProgram = "V105", "more than one program chunk", "DXBC container format";
+    /// The program cannot be decoded.
+    ProgramUnreadable = "V106", "program cannot be decoded", "D3D12TokenizedProgramFormat.hpp";
+    /// A signature chunk the stage needs is missing.
+    MissingSignature = "V107", "required signature chunk missing", "functional spec 4.4 (signatures)";
+    /// A chunk the runtime reads cannot be parsed.
+    ChunkUnreadable = "V108", "chunk cannot be read", "DXBC container format";
+    /// The shader's type is not the one the create call makes.
+    WrongStage = "V109", "shader type does not match the create call", "ID3D11Device::Create*Shader";
+    /// The shader model needs a higher feature level.
+    ModelFeatureLevel = "V110", "shader model not supported at this feature level", "Direct3D feature levels";
+    /// The stage does not exist at the device's feature level.
+    StageFeatureLevel = "V111", "shader stage not supported at this feature level", "Direct3D feature levels";
+    /// Shader Model 5.1 and later are Direct3D 12 shaders.
+    Direct3D12Only = "V112", "Shader Model 5.1 shaders are Direct3D 12 shaders", "Direct3D 12: Shader Model 5.1";
+    /// The version token names no known stage or model.
+    UnknownModel = "V113", "unknown shader type or model", "D3D12TokenizedProgramFormat.hpp";
+    /// A feature level 9 device runs the Level 9 program, which is missing.
+    Level9ProgramMissing = "V114", "no Level 9 program (Aon9) for a feature level 9 device", "Direct3D feature levels: 9_x";
+    /// The Level 9 program needs a higher 9_x level.
+    Level9Version = "V115", "Level 9 program needs a higher feature level", "Direct3D feature levels: 9_x";
+
+    // ---- V2xx: instruction and register tables ----
+    /// The instruction does not exist in this stage.
+    InstructionStage = "V201", "instruction not available in this stage", "instruction reference pages (stage tables)";
+    /// The instruction does not exist in this shader model.
+    InstructionModel = "V202", "instruction not available in this shader model", "instruction reference pages (minimum shader model)";
+    /// The register type does not exist in this stage.
+    OperandStage = "V203", "register type not available in this stage", "functional spec 22.1 (register files per stage)";
+    /// The register type does not exist in this shader model.
+    OperandModel = "V204", "register type not available in this shader model", "functional spec 22.1 (register files per stage)";
+    /// A declaration that may appear once appears again.
+    DuplicateDeclaration = "V205", "declaration repeated", "functional spec 22.3";
+
+    // ---- V3xx: geometry-shader output limits and declarations ----
+    /// `dcl_inputprimitive`, `dcl_outputtopology` or `dcl_maxout` missing.
+    GsMissingDeclaration = "V301", "geometry shader declaration missing", "functional spec 22.3.5, 22.3.6, 22.3.8";
+    /// `dcl_maxout` outside 1..=1024.
+    GsMaxVertexCount = "V302", "dcl_maxOutputVertexCount outside 1..1024", "seed 000 (dcl_maxOutputVertexCount); D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES";
+    /// Declared output scalars × maximum vertex count over 1024.
+    GsOutputRecordSize = "V303", "output scalars x max vertex count exceeds 1024", "seed 000; functional spec 13.3, 22.3.5";
+    /// `dcl_gsinstances` outside 1..=32.
+    GsInstanceCount = "V304", "GS instance count outside 1..32", "functional spec 22.3.7; D3D11_GS_MAX_INSTANCE_COUNT";
+    /// Instance count × maximum vertex count over 1024.
+    GsInstanceVertexCount = "V305", "GS instances x max vertex count exceeds 1024", "functional spec 22.3.7; D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES";
+    /// Input declarations disagree with the input primitive's vertex count.
+    GsInputVertexCount = "V306", "GS input array size does not match the input primitive", "functional spec 13.10, 22.3.6";
+    /// Output topology other than pointlist, linestrip, trianglestrip.
+    GsOutputTopology = "V307", "GS output topology not pointlist, linestrip or trianglestrip", "functional spec 22.3.8";
+    /// Input primitive undefined, or a patch before Shader Model 5.
+    GsInputPrimitive = "V308", "GS input primitive invalid", "functional spec 22.3.6";
+
+    // ---- V4xx: geometry-shader streams ----
+    /// The stream operand is not an immediate `m0`..`m3`.
+    StreamOperand = "V401", "stream operand is not an immediate stream 0..3", "seed 003 (cut_stream); functional spec 22.8.2, 22.8.4, 22.8.6";
+    /// The stream named is not declared.
+    StreamNotDeclared = "V402", "stream not declared", "seed 003 (cut_stream); functional spec 22.8.2";
+    /// `emit`, `cut` or `emit_then_cut` when streams are declared.
+    PlainEmitWithStreams = "V403", "emit/cut used although streams are declared", "functional spec 22.8.1, 22.8.3, 22.8.5";
+    /// `emit_stream`, `cut_stream` or `emit_then_cut_stream` when no stream is declared.
+    StreamEmitWithoutStreams = "V404", "_stream instruction used although no stream is declared", "seed 003 (cut_stream); functional spec 22.8.2";
+    /// A stream declared twice.
+    StreamDeclaredTwice = "V405", "stream declared twice", "functional spec 22.3.9";
+    /// `dcl_stream` after an output or topology declaration.
+    StreamAfterOutputs = "V406", "first dcl_stream after output declarations", "functional spec 22.3.9";
+    /// Several streams but a topology other than pointlist.
+    MultiStreamTopology = "V407", "several streams require pointlist output", "functional spec 13.5.2";
+    /// A declared stream has no `dcl_outputtopology`.
+    StreamTopologyMissing = "V408", "stream has no output topology declaration", "functional spec 13.5.2";
+
+    // ---- V5xx: UAVs and optional features ----
+    /// UAV use outside pixel and compute shaders on the 11.0 runtime.
+    UavStageRuntime = "V501", "UAVs outside pixel and compute shaders need the Direct3D 11.1 runtime", "seed 004 (CreateGeometryShader remarks)";
+    /// UAV use outside pixel and compute shaders on a device without UAVs at every stage.
+    UavStageDevice = "V502", "device does not support UAVs at every shader stage", "seed 004 (CreateGeometryShader remarks)";
+    /// A UAV slot beyond the device's range.
+    UavSlot = "V503", "UAV slot beyond the device's supported range", "seed 004; D3D11_PS_CS_UAV_REGISTER_COUNT, D3D11_1_UAV_SLOT_COUNT, D3D11_CS_4_X_UAV_REGISTER_COUNT";
+    /// The shader needs an optional feature the device does not have.
+    FeatureUnsupported = "V504", "shader requires a feature the device does not support", "SFI0 / D3D_SHADER_REQUIRES_*; ID3D11Device::CheckFeatureSupport";
+    /// A Shader Model 4.x compute shader uses a UAV kind it cannot have.
+    Cs4xUav = "V505", "Shader Model 4.x compute shaders have one raw or structured UAV, u0", "Compute shaders on Direct3D 10.x hardware";
+
+    // ---- V6xx: stream-output declarations ----
+    /// Stream output given for a shader that is not a VS, DS or GS.
+    SoStage = "V601", "stream output needs a vertex, domain or geometry shader", "CreateGeometryShaderWithStreamOutput";
+    /// Too many declaration entries.
+    SoEntryCount = "V602", "too many stream-output entries", "D3D11_SO_STREAM_COUNT x D3D11_SO_OUTPUT_COMPONENT_COUNT";
+    /// An entry's stream is not 0..3, or not 0 where only one stream exists.
+    SoStream = "V603", "stream-output entry names an invalid stream", "D3D11_SO_STREAM_COUNT; functional spec 14";
+    /// An entry's output slot is not 0..3.
+    SoOutputSlot = "V604", "stream-output slot outside 0..3", "D3D11_SO_BUFFER_SLOT_COUNT";
+    /// Start component / component count out of range.
+    SoComponents = "V605", "stream-output component range invalid", "D3D11_SO_DECLARATION_ENTRY";
+    /// The semantic is not an output of the shader (on that stream).
+    SoSemanticNotFound = "V606", "stream-output semantic not in the output signature", "D3D11_SO_DECLARATION_ENTRY";
+    /// The components are not all written by the output element.
+    SoComponentsNotOutput = "V607", "stream-output components not in the output element's mask", "D3D11_SO_DECLARATION_ENTRY";
+    /// One buffer receives data from more than one stream.
+    SoSlotStreams = "V608", "one stream-output buffer receives data from several streams", "functional spec 13.5.1";
+    /// Stride count or stride value invalid.
+    SoStride = "V609", "stream-output buffer stride invalid", "D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES; CreateGeometryShaderWithStreamOutput";
+    /// Rasterized stream not 0..3 or D3D11_SO_NO_RASTERIZED_STREAM.
+    SoRasterizedStream = "V610", "rasterized stream invalid", "D3D11_SO_NO_RASTERIZED_STREAM";
+    /// Too many components in one stream.
+    SoComponentCount = "V611", "too many stream-output components", "D3D11_SO_OUTPUT_COMPONENT_COUNT";
+    /// The same output component written twice.
+    SoDuplicate = "V612", "stream-output component declared twice", "CreateGeometryShaderWithStreamOutput";
+    /// Restrictions of feature level 10.x stream output.
+    SoFeatureLevel = "V613", "stream-output declaration not supported at this feature level", "Direct3D 10 stream output";
+
+    // ---- V7xx: register files and resource limits ----
+    /// A register index beyond its file.
+    RegisterRange = "V701", "register index beyond the register file", "functional spec 22.1; d3d11.h register counts";
+    /// More than 4096 temporaries (r# plus x#).
+    TempCount = "V702", "more than 4096 temporary registers", "D3D11_COMMONSHADER_TEMP_REGISTER_COUNT";
+    /// A constant buffer over 4096 vectors.
+    ConstantBufferSize = "V703", "constant buffer larger than 4096 vectors", "D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT";
+    /// Thread-group size out of range.
+    ThreadGroupSize = "V704", "compute thread-group size out of range", "D3D11_CS_THREAD_GROUP_MAX_*; D3D11_CS_4_X_THREAD_GROUP_MAX_*";
+    /// Thread-group shared memory over the limit.
+    TgsmSize = "V705", "thread-group shared memory over the limit", "D3D11_CS_TGSM_REGISTER_COUNT";
+    /// A compute shader without `dcl_thread_group`.
+    ThreadGroupMissing = "V706", "compute shader without dcl_thread_group", "functional spec 22.3.x (thread group declaration)";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_round_trip() {
+        let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
+        ids.sort();
+        let n = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), n);
+        for r in RULES {
+            assert_eq!(Code::from_id(r.id), Some(r.code));
+            assert_eq!(r.code.rule().id, r.id);
+        }
+    }
+}

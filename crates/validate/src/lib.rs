@@ -1,0 +1,237 @@
+//! Create-time validation of Direct3D shader bytecode.
+//!
+//! [`validate`] answers what `ID3D11Device::Create*Shader` answers — is this shader
+//! accepted on this device, and if not, why — for a [`Target`]: the API (Direct3D 11
+//! with a feature level, a runtime version and capabilities, or Direct3D 12), and the
+//! stage the create call makes. Every rule is a row of [`codes::RULES`] with a stable
+//! code; the instruction and register rules read the `tpf` instruction table, so that a
+//! rule about an opcode is written once. Each [`Diagnostic`] names where: a byte
+//! offset, a chunk, an instruction (index, token and byte offset) or a stream-output
+//! entry.
+//!
+//! Nothing here panics on any input: malformed bytes become diagnostics.
+
+pub mod codes;
+pub mod diag;
+mod program;
+pub mod so;
+pub mod target;
+
+pub use codes::{Code, Rule, RULES};
+pub use diag::{Diagnostic, Location};
+pub use program::ProgramFacts;
+pub use so::{SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
+pub use target::{parse_stage, stage_name, Api, Caps, FeatureLevel, Runtime, Target};
+
+use dxbc::{Container, FourCc, Signature, SignatureFormat};
+use tpf::ProgramType;
+
+/// What the validator learnt about the shader (when it got that far).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShaderInfo {
+    /// The program's stage.
+    pub stage: ProgramType,
+    /// Shader model, `(major, minor)`.
+    pub model: (u8, u8),
+    /// The container carries a Level 9 program (`*_4_0_level_9_x`).
+    pub level9: bool,
+}
+
+/// The verdict: every diagnostic found (empty when the shader is accepted).
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub diagnostics: Vec<Diagnostic>,
+    pub shader: Option<ShaderInfo>,
+    /// Facts gathered from the program (declared streams, outputs...), when it decoded.
+    pub facts: Option<ProgramFacts>,
+}
+
+impl Report {
+    /// True when nothing refuses the shader.
+    pub fn is_valid(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+    /// True when some diagnostic has `code`.
+    pub fn has(&self, code: Code) -> bool {
+        self.diagnostics.iter().any(|d| d.code == code)
+    }
+}
+
+/// Validates a whole container for `target`, as the create call of `target.stage` (or
+/// of the shader's own stage) would.
+pub fn validate(bytes: &[u8], target: &Target) -> Report {
+    validate_inner(bytes, bytes.len(), target, None)
+}
+
+/// [`validate`] with the length argument of the create call, which must equal the
+/// container's size.
+pub fn validate_call(bytes: &[u8], length: usize, target: &Target) -> Report {
+    validate_inner(bytes, length, target, None)
+}
+
+/// Validates a shader together with a stream-output declaration, as
+/// `CreateGeometryShaderWithStreamOutput` does (the shader may be a vertex, domain or
+/// geometry shader).
+pub fn validate_with_stream_output(bytes: &[u8], length: usize, target: &Target, so: &StreamOutputDesc) -> Report {
+    validate_inner(bytes, length, target, Some(so))
+}
+
+fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&StreamOutputDesc>) -> Report {
+    let mut report = Report::default();
+    let out = &mut report.diagnostics;
+    if length != bytes.len() {
+        out.push(Diagnostic::new(
+            Code::BytecodeLength,
+            Location::Shader,
+            format!("BytecodeLength is {length} but {} bytes of bytecode were given", bytes.len()),
+        ));
+    }
+    let container = match Container::parse(bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            out.push(Diagnostic::new(Code::ContainerUnreadable, Location::Byte { offset: e.offset() }, e.to_string()));
+            return report;
+        }
+    };
+    if container.total_size() as usize != length && length == bytes.len() {
+        // Container::parse accepts trailing bytes after the declared size.
+        out.push(Diagnostic::new(
+            Code::BytecodeLength,
+            Location::Byte { offset: 24 },
+            format!("the container says it is {} bytes; BytecodeLength is {length}", container.total_size()),
+        ));
+    }
+    if !container.checksum_ok() {
+        out.push(Diagnostic::new(
+            Code::Checksum,
+            Location::Byte { offset: 4 },
+            "the stored checksum is not the checksum of the container's bytes (the runtime refuses modified or unsigned bytecode)",
+        ));
+    }
+
+    // The program chunk.
+    let programs: Vec<_> =
+        container.chunks().iter().filter(|c| c.fourcc == FourCc::SHDR || c.fourcc == FourCc::SHEX).collect();
+    let Some(program) = programs.first() else {
+        out.push(Diagnostic::new(Code::MissingProgram, Location::Shader, "the container has no SHDR or SHEX chunk"));
+        return report;
+    };
+    for extra in &programs[1..] {
+        out.push(Diagnostic::new(
+            Code::DuplicateProgram,
+            chunk_location(extra),
+            "a second program chunk; the runtime would not know which to run",
+        ));
+    }
+    let level9 = container.chunk(FourCc::AON9).is_some();
+    let facts = program::check(program.data, program.data_offset(), target, so.is_some(), out);
+    let Some(facts) = facts else { return report };
+    let stage = facts.stage;
+    report.shader = Some(ShaderInfo { stage, model: facts.model, level9 });
+
+    // Signatures the runtime reads.
+    let sig = |fourccs: &[FourCc]| container.chunk_any(fourccs);
+    let graphics = stage != ProgramType::Compute;
+    let mut outputs = None;
+    for (what, fourccs, needed) in [
+        ("input", &[FourCc::ISGN, FourCc::ISG1][..], graphics),
+        ("output", &[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1][..], graphics),
+        ("patch-constant", &[FourCc::PCSG, FourCc::PSG1][..], matches!(stage, ProgramType::Hull | ProgramType::Domain)),
+    ] {
+        match sig(fourccs) {
+            Some(chunk) => {
+                let format = SignatureFormat::for_fourcc(chunk.fourcc).expect("signature fourcc");
+                match Signature::parse(chunk.data, format) {
+                    Ok(s) => {
+                        if what == "output" {
+                            outputs = Some(s);
+                        }
+                    }
+                    Err(e) => out.push(Diagnostic::new(
+                        Code::ChunkUnreadable,
+                        Location::Byte { offset: e.clone().rebased(chunk.data_offset()).offset() },
+                        format!("the {what} signature ({}) cannot be read: {e}", chunk.fourcc),
+                    )),
+                }
+            }
+            None if needed => out.push(Diagnostic::new(
+                Code::MissingSignature,
+                Location::Shader,
+                format!("a {} shader needs an {what} signature chunk ({})", stage_name(stage), fourccs[0]),
+            )),
+            None => {}
+        }
+    }
+    // Other chunks the runtime reads.
+    for chunk in container.chunks() {
+        if matches!(&chunk.fourcc.0, b"IFCE" | b"SFI0" | b"RDEF") {
+            if let Err(e) = chunk.decode() {
+                out.push(Diagnostic::new(
+                    Code::ChunkUnreadable,
+                    Location::Byte { offset: e.offset() },
+                    format!("the {} chunk cannot be read: {e}", chunk.fourcc),
+                ));
+            }
+        }
+    }
+    if let Api::D3D11 { level, runtime, caps } = target.api {
+        program::check_features(&container, &facts, level, runtime, caps, out);
+        if level.is_9_x() {
+            check_level9(&container, level, out);
+        }
+    }
+    if let Some(so) = so {
+        let elements = outputs.as_ref().map(|s| s.elements.as_slice()).unwrap_or(&[]);
+        let level = match target.api {
+            Api::D3D11 { level, .. } => Some(level),
+            Api::D3D12 => None,
+        };
+        so::check(so, &so::SoContext { stage, model: facts.model, level, outputs: elements, facts: &facts }, out);
+    }
+    report.facts = Some(facts);
+    report
+}
+
+/// A feature level 9 device runs the container's Level 9 (SM2) program.
+fn check_level9(container: &Container<'_>, level: FeatureLevel, out: &mut Vec<Diagnostic>) {
+    let Some(chunk) = container.chunk(FourCc::AON9) else {
+        out.push(Diagnostic::new(
+            Code::Level9ProgramMissing,
+            Location::Shader,
+            format!(
+                "feature level {level} runs the Level 9 program of `*_4_0_level_9_x` shaders; this container has no Aon9 chunk"
+            ),
+        ));
+        return;
+    };
+    // Aon9: chunk size, then the SM2 version token.
+    let Some(token) = chunk.data.get(4..8).map(|b| u32::from_le_bytes(b.try_into().unwrap())) else {
+        out.push(Diagnostic::new(Code::ChunkUnreadable, chunk_location(chunk), "the Aon9 chunk is too short"));
+        return;
+    };
+    let (major, minor) = ((token >> 8) & 0xff, token & 0xff);
+    // vs_2_0 / ps_2_0 run from 9_1; vs_2_x / ps_2_x (minor 1) need 9_3.
+    let needed = match (major, minor) {
+        (2, 0) | (1, _) => FeatureLevel::L9_1,
+        (2, 1) => FeatureLevel::L9_3,
+        _ => {
+            out.push(Diagnostic::new(
+                Code::Level9Version,
+                chunk_location(chunk),
+                format!("the Level 9 program has version {major}.{minor}; feature level 9 runs 2.0 and 2.x programs"),
+            ));
+            return;
+        }
+    };
+    if level < needed {
+        out.push(Diagnostic::new(
+            Code::Level9Version,
+            chunk_location(chunk),
+            format!("the Level 9 program is a 2.x program, which needs feature level {needed}; the device is {level}"),
+        ));
+    }
+}
+
+fn chunk_location(chunk: &dxbc::Chunk<'_>) -> Location {
+    Location::Chunk { fourcc: chunk.fourcc.to_string(), offset: chunk.offset }
+}

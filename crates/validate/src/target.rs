@@ -1,0 +1,182 @@
+//! What a shader is validated for: the API, the device's feature level, the runtime
+//! version, its optional capabilities, and the stage the create call makes.
+
+use serde::Serialize;
+use tpf::ProgramType;
+
+/// A Direct3D feature level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum FeatureLevel {
+    L9_1,
+    L9_2,
+    L9_3,
+    L10_0,
+    L10_1,
+    L11_0,
+    L11_1,
+}
+
+impl FeatureLevel {
+    pub const ALL: [FeatureLevel; 7] = [
+        FeatureLevel::L9_1,
+        FeatureLevel::L9_2,
+        FeatureLevel::L9_3,
+        FeatureLevel::L10_0,
+        FeatureLevel::L10_1,
+        FeatureLevel::L11_0,
+        FeatureLevel::L11_1,
+    ];
+
+    /// `"11_0"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureLevel::L9_1 => "9_1",
+            FeatureLevel::L9_2 => "9_2",
+            FeatureLevel::L9_3 => "9_3",
+            FeatureLevel::L10_0 => "10_0",
+            FeatureLevel::L10_1 => "10_1",
+            FeatureLevel::L11_0 => "11_0",
+            FeatureLevel::L11_1 => "11_1",
+        }
+    }
+
+    /// Parses `11_0`, `11.0`, `D3D_FEATURE_LEVEL_11_0`.
+    pub fn parse(s: &str) -> Option<FeatureLevel> {
+        let s = s.trim();
+        let s = s.strip_prefix("D3D_FEATURE_LEVEL_").unwrap_or(s).replace('.', "_");
+        FeatureLevel::ALL.into_iter().find(|l| l.name() == s)
+    }
+
+    /// True for the 9_x levels.
+    pub fn is_9_x(self) -> bool {
+        self <= FeatureLevel::L9_3
+    }
+}
+
+impl std::fmt::Display for FeatureLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The Direct3D 11 runtime version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Runtime {
+    /// Direct3D 11.0 (Windows 7).
+    D3D11_0,
+    /// Direct3D 11.1 (Windows 8 and later).
+    D3D11_1,
+}
+
+impl Runtime {
+    /// Parses `11.0` / `11.1` (also `11_0`, `11_1`).
+    pub fn parse(s: &str) -> Option<Runtime> {
+        match s.trim() {
+            "11.0" | "11_0" | "11" => Some(Runtime::D3D11_0),
+            "11.1" | "11_1" => Some(Runtime::D3D11_1),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::D3D11_0 => "11.0",
+            Runtime::D3D11_1 => "11.1",
+        }
+    }
+}
+
+/// Optional device capabilities (what `CheckFeatureSupport` reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Caps {
+    /// UAVs at every shader stage (11.1 runtime, feature level 11_1 or a driver that
+    /// reports it).
+    pub uavs_at_every_stage: bool,
+    /// `D3D11_FEATURE_DOUBLES`.
+    pub doubles: bool,
+    /// `D3D11_FEATURE_DATA_D3D11_OPTIONS.ExtendedDoublesShaderInstructions`.
+    pub extended_doubles: bool,
+    /// `D3D11_FEATURE_DATA_D3D11_OPTIONS` shader extensions of 11.1 (`msad`...).
+    pub shader_extensions_11_1: bool,
+    /// `ComputeShaders_Plus_RawAndStructuredBuffers_Via_Shader_4_x` (10.x devices).
+    pub compute_on_10_x: bool,
+    /// Comparison filtering on feature level 9 (`D3D11_FEATURE_D3D9_SHADOW_SUPPORT`).
+    pub level9_comparison_filtering: bool,
+}
+
+impl Caps {
+    /// What a typical device of `level` on `runtime` reports: everything the level
+    /// can have (doubles from 11_0, UAVs at every stage with 11_1 on 11.1, ...).
+    pub fn typical(level: FeatureLevel, runtime: Runtime) -> Caps {
+        let d3d11 = level >= FeatureLevel::L11_0;
+        let r111 = runtime == Runtime::D3D11_1;
+        Caps {
+            uavs_at_every_stage: r111 && level >= FeatureLevel::L11_1,
+            doubles: d3d11,
+            extended_doubles: d3d11 && r111,
+            shader_extensions_11_1: d3d11 && r111,
+            compute_on_10_x: level >= FeatureLevel::L10_0,
+            level9_comparison_filtering: r111,
+        }
+    }
+}
+
+/// The API a shader is validated for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Api {
+    /// A Direct3D 11 device: feature level, runtime and capabilities.
+    D3D11 { level: FeatureLevel, runtime: Runtime, caps: Caps },
+    /// Direct3D 12: Shader Model 4.0 to 5.1, the instruction-level rules only
+    /// (stage, model, registers, geometry-shader limits and streams).
+    D3D12,
+}
+
+/// What to validate against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Target {
+    pub api: Api,
+    /// The stage the create call makes; `None`: the shader's own.
+    #[serde(skip)]
+    pub stage: Option<ProgramType>,
+}
+
+impl Target {
+    /// A Direct3D 11 device with the typical capabilities of its level.
+    pub fn d3d11(level: FeatureLevel, runtime: Runtime) -> Target {
+        Target { api: Api::D3D11 { level, runtime, caps: Caps::typical(level, runtime) }, stage: None }
+    }
+    /// Direct3D 12.
+    pub fn d3d12() -> Target {
+        Target { api: Api::D3D12, stage: None }
+    }
+    /// The same target for a create call of `stage`.
+    pub fn for_stage(mut self, stage: ProgramType) -> Target {
+        self.stage = Some(stage);
+        self
+    }
+}
+
+impl Default for Target {
+    /// Feature level 11_1 on the 11.1 runtime.
+    fn default() -> Target {
+        Target::d3d11(FeatureLevel::L11_1, Runtime::D3D11_1)
+    }
+}
+
+/// A stage's short name (`gs`), from the table the listing uses.
+pub fn stage_name(stage: ProgramType) -> &'static str {
+    stage.listing_name().unwrap_or("unknown")
+}
+
+/// Parses `vs`, `hs`, `ds`, `gs`, `ps`, `cs`.
+pub fn parse_stage(s: &str) -> Option<ProgramType> {
+    [
+        ProgramType::Vertex,
+        ProgramType::Hull,
+        ProgramType::Domain,
+        ProgramType::Geometry,
+        ProgramType::Pixel,
+        ProgramType::Compute,
+    ]
+    .into_iter()
+    .find(|t| t.listing_name() == Some(s.trim()))
+}
