@@ -10,7 +10,7 @@ use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
 use crate::target::{stage_name, Api, Caps, FeatureLevel, Runtime, Target};
 use dxbc::{Container, FourCc, ShaderFeatures};
-use tpf::table::{operand_availability, Model, Ty};
+use tpf::table::{operand_availability, Flow, Model, Ty};
 use tpf::{
     Body, CustomDataClass, Decl, Decoder, Index, Instruction, Mask, OpControl, Opcode, Operand, OperandType, Primitive,
     PrimitiveTopology, ProgramType, SyncFlags,
@@ -367,6 +367,12 @@ impl Walker<'_> {
         let row = ins.opcode.info();
         let stage = self.stage;
         let mut uav_reported = false;
+        if row.flow == Flow::Phase {
+            // Each hull-shader phase declares its own temporaries.
+            self.seen_decl[SEEN_TEMPS] = false;
+            self.temps = 0;
+            self.indexable_temps = 0;
+        }
 
         // Stage and model of the instruction (the table).
         if !row.stages.contains(stage) {
