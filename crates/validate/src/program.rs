@@ -69,6 +69,10 @@ pub struct ProgramFacts {
     pub msad: Option<At>,
     /// Declares interfaces (class linkage).
     pub interfaces: bool,
+    /// Uses a UAV outside pixel and compute shaders (the seed 004 rule decides).
+    pub uav_outside_ps_cs: bool,
+    /// The highest UAV slot declared (`u#`), if any.
+    pub max_uav_slot: Option<u64>,
     /// Number of instructions.
     pub instruction_count: usize,
 }
@@ -88,6 +92,8 @@ impl ProgramFacts {
             extended_doubles: None,
             msad: None,
             interfaces: false,
+            uav_outside_ps_cs: false,
+            max_uav_slot: None,
             instruction_count: 0,
         }
     }
@@ -340,10 +346,11 @@ impl Walker<'_> {
     }
 
     /// UAV use in a stage other than pixel and compute: the seed 004 rule.
-    fn uav_stage(&self, at: At, what: &str, out: &mut Vec<Diagnostic>) {
+    fn uav_stage(&mut self, at: At, what: &str, out: &mut Vec<Diagnostic>) {
         if matches!(self.stage, ProgramType::Pixel | ProgramType::Compute) {
             return;
         }
+        self.facts.uav_outside_ps_cs = true;
         let Api::D3D11 { runtime, caps, .. } = self.target.api else { return };
         let stage = stage_name(self.stage);
         if runtime == Runtime::D3D11_0 {
@@ -676,6 +683,7 @@ impl Walker<'_> {
                         return;
                     }
                 }
+                self.facts.max_uav_slot = self.facts.max_uav_slot.max(operand.register());
                 if !sm51 {
                     let slots = self.uav_slots();
                     if let Some(r) = operand.register().filter(|r| *r >= slots as u64) {
@@ -988,6 +996,12 @@ pub(crate) fn check_features(
         };
         if flag == ShaderFeatures::DOUBLES {
             reported_doubles = !ok;
+        }
+        // Said already, at the instruction, by the UAV rules (V501/V502, V503).
+        if (flag == ShaderFeatures::UAVS_AT_EVERY_STAGE && facts.uav_outside_ps_cs)
+            || (flag == ShaderFeatures::UAVS_64 && facts.max_uav_slot.is_some_and(|s| s >= 8))
+        {
+            continue;
         }
         if !ok {
             let name = named.map(str::to_string).unwrap_or_else(|| format!("{:#x}", flag.0));
