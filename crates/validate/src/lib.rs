@@ -174,9 +174,11 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
             }
         }
     }
-    if let Api::D3D11 { level, runtime, caps } = target.api {
+    let level_refused =
+        out.iter().any(|d| matches!(d.code, Code::StageFeatureLevel | Code::ModelFeatureLevel | Code::Direct3D12Only));
+    if let (Api::D3D11 { level, runtime, caps }, false) = (target.api, level_refused) {
         program::check_features(&container, &facts, level, runtime, caps, out);
-        if level.is_9_x() {
+        if level.is_9_x() && matches!(stage, ProgramType::Vertex | ProgramType::Pixel) {
             check_level9(&container, level, out);
         }
     }

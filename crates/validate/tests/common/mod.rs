@@ -85,3 +85,17 @@ pub fn resign(bytes: &mut [u8]) {
     let sum = dxbc::checksum_bytes(dxbc::compute_checksum(bytes));
     bytes[4..20].copy_from_slice(&sum);
 }
+
+/// Rebuilds `bytes` with its chunks passed through `edit` (which may drop, change or
+/// add chunks), in fxc's layout with a correct checksum.
+pub fn rebuild(bytes: &[u8], edit: impl FnOnce(&mut Vec<(dxbc::FourCc, Vec<u8>)>)) -> Vec<u8> {
+    let container = dxbc::Container::parse(bytes).unwrap();
+    let mut chunks: Vec<(dxbc::FourCc, Vec<u8>)> =
+        container.chunks().iter().map(|c| (c.fourcc, c.data.to_vec())).collect();
+    edit(&mut chunks);
+    let mut b = dxbc::Builder::new();
+    for (f, d) in chunks {
+        b.push(f, d);
+    }
+    b.build().unwrap()
+}
