@@ -67,6 +67,8 @@ pub struct ProgramFacts {
     pub extended_doubles: Option<At>,
     /// The first `msad` (11.1 shader extensions).
     pub msad: Option<At>,
+    /// The first instruction with a minimum-precision operand.
+    pub min_precision: Option<At>,
     /// Declares interfaces (class linkage).
     pub interfaces: bool,
     /// Uses a UAV outside pixel and compute shaders (the seed 004 rule decides).
@@ -91,6 +93,7 @@ impl ProgramFacts {
             doubles: None,
             extended_doubles: None,
             msad: None,
+            min_precision: None,
             interfaces: false,
             uav_outside_ps_cs: false,
             max_uav_slot: None,
@@ -472,6 +475,9 @@ impl Walker<'_> {
 
     fn operand(&mut self, operand: &Operand, at: At, uav_reported: &mut bool, out: &mut Vec<Diagnostic>) {
         let stage = self.stage;
+        if self.facts.min_precision.is_none() && operand.min_precision() != tpf::MinPrecision::Default {
+            self.facts.min_precision = Some(at);
+        }
         let (stages, mut min) = operand_availability(operand.ty);
         let name = operand.ty.listing_name().unwrap_or("?");
         if !stages.contains(stage) {
@@ -1021,6 +1027,7 @@ pub(crate) fn check_features(
             r111 && caps.extended_doubles,
             "the 11.1 double-precision extensions",
         ),
+        (facts.min_precision, ShaderFeatures::MINIMUM_PRECISION, r111, "minimum-precision data types (11.1 runtime)"),
         (
             facts.msad,
             ShaderFeatures::SHADER_EXTENSIONS_11_1,

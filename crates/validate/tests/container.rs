@@ -82,7 +82,10 @@ fn program_must_decode() {
     assert_eq!(codes(&report), [Code::ProgramUnreadable]);
     let container = dxbc::Container::parse(&broken).unwrap();
     let program = container.chunk(FourCc::SHDR).unwrap();
-    assert_eq!(report.diagnostics[0].location, Location::Byte { offset: program.data_offset() + program.data.len() - 4 });
+    assert_eq!(
+        report.diagnostics[0].location,
+        Location::Byte { offset: program.data_offset() + program.data.len() - 4 }
+    );
 }
 
 #[test]

@@ -159,7 +159,8 @@ fn stream_index_is_a_declared_immediate_0_to_3() {
     assert_eq!(codes(&validate::validate(&bytes, &fl11_1())), [Code::StreamOperand]);
     refused(&streams(ONE_STREAM, "cut_stream m1\n"), &fl11_1(), &[Code::StreamNotDeclared]);
     refused(&streams(ONE_STREAM, "emit_then_cut_stream m2\n"), &fl11_1(), &[Code::StreamNotDeclared]);
-    let mut bytes = asm(&streams("dcl_stream m3\ndcl_outputtopology pointlist \ndcl_output o0.x\n", "emit_stream m3\n"));
+    let mut bytes =
+        asm(&streams("dcl_stream m3\ndcl_outputtopology pointlist \ndcl_output o0.x\n", "emit_stream m3\n"));
     patch_after_opcode(&mut bytes, 143, 3, 4);
     assert_eq!(codes(&validate::validate(&bytes, &fl11_1())), [Code::StreamOperand, Code::StreamEmitWithoutStreams]);
 }
@@ -200,7 +201,8 @@ fn several_streams_force_pointlist() {
     let one_strip = ONE_STREAM.replace("pointlist", "trianglestrip");
     accepted(&streams(&one_strip, "emit_stream m0\n"), &fl11_1());
     // A second stream without its topology.
-    let missing = "dcl_stream m0\ndcl_outputtopology pointlist \ndcl_output o0.xyzw\ndcl_stream m1\ndcl_output o1.xyzw\n";
+    let missing =
+        "dcl_stream m0\ndcl_outputtopology pointlist \ndcl_output o0.xyzw\ndcl_stream m1\ndcl_output o1.xyzw\n";
     refused(&streams(missing, "emit_stream m1\n"), &fl11_1(), &[Code::StreamTopologyMissing]);
 }
 

@@ -61,7 +61,10 @@ fn seed_list() -> Vec<(&'static str, &'static str, String)> {
 /// The codes of `text` on `target`, and whether one of them names `mnemonic`.
 fn outcome(text: &str, target: &validate::Target, mnemonic: &str) -> (Vec<Code>, bool) {
     let report = validate::validate(&asm(text), target);
-    let names = report.diagnostics.iter().any(|d| matches!(d.location, Location::Instruction { mnemonic: m, .. } if m == mnemonic));
+    let names = report
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.location, Location::Instruction { mnemonic: m, .. } if m == mnemonic));
     (codes(&report), names)
 }
 
@@ -71,7 +74,11 @@ fn every_listed_instruction_in_every_stage_on_both_runtimes() {
     let r111_all = device(FeatureLevel::L11_1, Runtime::D3D11_1);
     let r111_none = device(FeatureLevel::L11_0, Runtime::D3D11_1);
     let list = seed_list();
-    assert_eq!(list.len(), 31, "3 declarations, 6 loads/stores, sync, alloc/consume, 9 atomics, 10 other immediate atomics");
+    assert_eq!(
+        list.len(),
+        31,
+        "3 declarations, 6 loads/stores, sync, alloc/consume, 9 atomics, 10 other immediate atomics"
+    );
     for stage in STAGES {
         for (mnemonic, decls, ops) in &list {
             let text = shader(stage, decls, ops);
@@ -81,7 +88,10 @@ fn every_listed_instruction_in_every_stage_on_both_runtimes() {
             if pixel_or_compute {
                 assert!(codes.is_empty(), "{stage} {mnemonic} on 11.0: {codes:?}");
             } else {
-                assert!(!codes.is_empty() && codes.iter().all(|c| *c == Code::UavStageRuntime), "{stage} {mnemonic}: {codes:?}");
+                assert!(
+                    !codes.is_empty() && codes.iter().all(|c| *c == Code::UavStageRuntime),
+                    "{stage} {mnemonic}: {codes:?}"
+                );
                 assert!(names, "{stage}: a diagnostic names `{mnemonic}`");
             }
             // 11.1 runtime, UAVs at every stage.
@@ -92,7 +102,10 @@ fn every_listed_instruction_in_every_stage_on_both_runtimes() {
             if pixel_or_compute {
                 assert!(codes.is_empty(), "{stage} {mnemonic}: {codes:?}");
             } else {
-                assert!(!codes.is_empty() && codes.iter().all(|c| *c == Code::UavStageDevice), "{stage} {mnemonic}: {codes:?}");
+                assert!(
+                    !codes.is_empty() && codes.iter().all(|c| *c == Code::UavStageDevice),
+                    "{stage} {mnemonic}: {codes:?}"
+                );
                 assert!(names, "{stage}: a diagnostic names `{mnemonic}`");
             }
         }
@@ -122,7 +135,11 @@ fn the_capability_decides_on_the_11_1_runtime() {
     // ... but never on the 11.0 runtime.
     let caps = Caps { uavs_at_every_stage: true, ..Caps::typical(FeatureLevel::L11_0, Runtime::D3D11_0) };
     let target = device_caps(FeatureLevel::L11_0, Runtime::D3D11_0, caps);
-    refused(&shader("gs", RAW, "store_raw u0.x, l(0), l(1)\n"), &target, &[Code::UavStageRuntime, Code::UavStageRuntime]);
+    refused(
+        &shader("gs", RAW, "store_raw u0.x, l(0), l(1)\n"),
+        &target,
+        &[Code::UavStageRuntime, Code::UavStageRuntime],
+    );
 }
 
 /// Thread-group scoped `sync` stays a compute-shader instruction.
@@ -157,7 +174,9 @@ fn uav_slot_range() {
 /// only with the compute option.
 #[test]
 fn cs_4_x_uavs() {
-    let cs4 = |decl: &str| format!("cs_4_0\ndcl_globalFlags enableRawAndStructuredBuffers\ndcl_thread_group 4, 4, 1\n{decl}ret \n");
+    let cs4 = |decl: &str| {
+        format!("cs_4_0\ndcl_globalFlags enableRawAndStructuredBuffers\ndcl_thread_group 4, 4, 1\n{decl}ret \n")
+    };
     let fl10 = device(FeatureLevel::L10_0, Runtime::D3D11_1);
     accepted(&cs4("dcl_uav_raw u0\n"), &fl10);
     accepted(&cs4("dcl_uav_structured u0, 16\n"), &fl10);
