@@ -68,7 +68,7 @@ fn fh_header(name: &str, bytes: &[u8], listing: &str) -> String {
     s
 }
 
-pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool) -> Result<(), Failure> {
+pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool, check: bool) -> Result<(), Failure> {
     let name = if file == "-" { "<stdin>" } else { file };
     let text = if file == "-" {
         let mut s = String::new();
@@ -87,6 +87,22 @@ pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool) -> Resu
         }
     };
     report(name, &text, &assembled.warnings);
+    if check {
+        let verdict = validate::validate(&assembled.bytes, &validate::Target::default());
+        if !verdict.is_valid() {
+            for d in &verdict.diagnostics {
+                eprintln!("{name}: {} {}: {} [{}]", d.code, d.location, d.message, d.code.title());
+            }
+            let n = verdict.diagnostics.len();
+            return Err(Failure {
+                status: 1,
+                message: format!(
+                    "{name}: the runtime would refuse this shader ({n} diagnostic{}); nothing written",
+                    if n == 1 { "" } else { "s" }
+                ),
+            });
+        }
+    }
     let out: Vec<u8> = match fh {
         Some(var) => fh_header(var, &assembled.bytes, &text).into_bytes(),
         None => assembled.bytes,

@@ -11,13 +11,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod asm;
+mod check;
 mod info;
 
 #[derive(Parser)]
 #[command(
     name = "dxref",
     version,
-    about = "Direct3D shader bytecode toolkit: disassemble, assemble and inspect DXBC containers"
+    about = "Direct3D shader bytecode toolkit: disassemble, assemble, inspect and validate DXBC containers"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -54,6 +55,56 @@ enum Command {
         /// Also write a STAT chunk (fxc's statistics) when the listing names no Microsoft compiler.
         #[arg(long)]
         stat: bool,
+        /// Validate the result for its own stage on a feature level 11_1 device with the
+        /// 11.1 runtime (`dxref validate` for other devices); write nothing and exit 1 if
+        /// the runtime would refuse it.
+        #[arg(long)]
+        validate: bool,
+    },
+    /// Validate a shader as the Direct3D runtime does when it is created
+    /// (ID3D11Device::Create*Shader): print `valid` or each diagnostic; exit 0 when
+    /// valid, 1 when refused, 2 when the input cannot be read.
+    Validate {
+        /// A DXBC blob, an fxc /Fh header, a listing (assembled first), or `-`.
+        #[arg(required_unless_present = "list_rules")]
+        file: Option<String>,
+        /// The create call: vs, hs, ds, gs, ps or cs (default: the shader's own stage).
+        #[arg(long)]
+        stage: Option<String>,
+        /// d3d11 (a device: feature level, runtime, caps) or d3d12 (Shader Model 4.0-5.1 instruction rules).
+        #[arg(long, default_value = "d3d11")]
+        api: String,
+        /// The device's feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1.
+        #[arg(long = "feature-level", default_value = "11_1")]
+        feature_level: String,
+        /// The Direct3D 11 runtime: 11.0 or 11.1.
+        #[arg(long, default_value = "11.1")]
+        runtime: String,
+        /// The device supports UAVs at every shader stage (default: yes for 11_1 on the 11.1 runtime).
+        #[arg(long = "uav-all-stages", overrides_with = "no_uav_all_stages")]
+        uav_all_stages: bool,
+        /// The device does not support UAVs at every shader stage.
+        #[arg(long = "no-uav-all-stages")]
+        no_uav_all_stages: bool,
+        /// The device has no double-precision support.
+        #[arg(long = "no-doubles")]
+        no_doubles: bool,
+        /// Validate as CreateGeometryShaderWithStreamOutput with this declaration
+        /// (`s1:0:TEXCOORD0.xy; $SKIP.x; ...`, see the README).
+        #[arg(long, value_name = "DECL")]
+        so: Option<String>,
+        /// Stream-output buffer strides in bytes, comma-separated.
+        #[arg(long = "so-strides", value_name = "N,...")]
+        so_strides: Option<String>,
+        /// The rasterized stream: 0..3 or `none`.
+        #[arg(long = "so-rasterized", value_name = "N|none")]
+        so_rasterized: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Print the table of rules (code, title, source) and exit.
+        #[arg(long = "list-rules")]
+        list_rules: bool,
     },
     /// Show a container's chunks, checksum status, shader version and reflection summary.
     Info {
@@ -115,7 +166,46 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Disasm { files, output, var, style } => disasm(&files, output.as_deref(), var.as_deref(), style),
         Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
-        Command::Asm { file, output, fh, stat } => asm::run(&file, &output, fh.as_deref(), stat),
+        Command::Asm { file, output, fh, stat, validate } => asm::run(&file, &output, fh.as_deref(), stat, validate),
+        Command::Validate {
+            file,
+            stage,
+            api,
+            feature_level,
+            runtime,
+            uav_all_stages,
+            no_uav_all_stages,
+            no_doubles,
+            so,
+            so_strides,
+            so_rasterized,
+            json,
+            list_rules,
+        } => {
+            if list_rules {
+                check::list_rules(json)
+            } else {
+                let options = check::Options {
+                    stage,
+                    api,
+                    feature_level,
+                    runtime,
+                    uav_all_stages: if uav_all_stages {
+                        Some(true)
+                    } else if no_uav_all_stages {
+                        Some(false)
+                    } else {
+                        None
+                    },
+                    no_doubles,
+                    so,
+                    so_strides,
+                    so_rasterized,
+                    json,
+                };
+                check::run(file.as_deref().unwrap_or("-"), &options)
+            }
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -153,7 +243,7 @@ pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failur
     listing::fxh::pick(&text, var).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")))
 }
 
-fn display_name(file: &str) -> &str {
+pub(crate) fn display_name(file: &str) -> &str {
     if file == "-" {
         "<stdin>"
     } else {

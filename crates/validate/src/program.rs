@@ -166,6 +166,12 @@ struct Walker<'t> {
     indexable_temps: u64,
     tgsm_bytes: u64,
     thread_group: Option<At>,
+    /// Where `dcl_maxout`, `dcl_gsinstances`, each stream's `dcl_stream` and
+    /// `dcl_outputtopology` are, for the diagnostics about them.
+    maxout_at: Option<At>,
+    instances_at: Option<At>,
+    stream_at: [Option<At>; 4],
+    topology_at: [Option<At>; 4],
     seen_decl: [bool; 8],
 }
 
@@ -231,6 +237,10 @@ pub(crate) fn check(
         indexable_temps: 0,
         tgsm_bytes: 0,
         thread_group: None,
+        maxout_at: None,
+        instances_at: None,
+        stream_at: [None; 4],
+        topology_at: [None; 4],
         seen_decl: [false; 8],
     };
     let mut ins = Instruction::placeholder();
@@ -567,6 +577,9 @@ impl Walker<'_> {
                         ),
                     ));
                 }
+                if let Some(slot) = self.topology_at.get_mut(stream) {
+                    *slot = Some(at);
+                }
                 if let Some(slot) = self.facts.output_topology.get_mut(stream) {
                     if slot.replace(*t).is_some() {
                         out.push(Diagnostic::new(
@@ -580,6 +593,7 @@ impl Walker<'_> {
             Decl::MaxOutputVertexCount(n) => {
                 once(SEEN_MAXOUT, out);
                 self.facts.max_output_vertex_count = Some(*n);
+                self.maxout_at = Some(at);
                 if *n == 0 || *n > GS_OUTPUT_SCALAR_LIMIT {
                     out.push(Diagnostic::new(
                         Code::GsMaxVertexCount,
@@ -591,6 +605,7 @@ impl Walker<'_> {
             Decl::GsInstanceCount(n) => {
                 once(SEEN_INSTANCES, out);
                 self.facts.gs_instance_count = Some(*n);
+                self.instances_at = Some(at);
                 if *n == 0 || *n > GS_MAX_INSTANCES {
                     out.push(Diagnostic::new(
                         Code::GsInstanceCount,
@@ -617,6 +632,7 @@ impl Walker<'_> {
                             ));
                         }
                         self.facts.streams |= 1 << s;
+                        self.stream_at[s as usize] = Some(at);
                         self.current_stream = Some(s);
                     }
                     None => out.push(Diagnostic::new(
@@ -855,12 +871,12 @@ impl Walker<'_> {
             match f.output_topology[s] {
                 None if streams != 0 && f.output_topology.iter().any(Option::is_some) => out.push(Diagnostic::new(
                     Code::StreamTopologyMissing,
-                    Location::Shader,
+                    self.stream_at[s].map_or(Location::Shader, At::loc),
                     format!("stream m{s} has no dcl_outputtopology"),
                 )),
                 Some(t) if declared.len() > 1 && t != PrimitiveTopology::PointList => out.push(Diagnostic::new(
                     Code::MultiStreamTopology,
-                    Location::Shader,
+                    self.topology_at[s].map_or(Location::Shader, At::loc),
                     format!(
                         "stream m{s} outputs `{}`: with several streams every stream outputs pointlist",
                         t.listing_name().unwrap_or("?")
@@ -906,7 +922,7 @@ impl Walker<'_> {
             if scalars as u64 * count as u64 > GS_OUTPUT_SCALAR_LIMIT as u64 {
                 out.push(Diagnostic::new(
                     Code::GsOutputRecordSize,
-                    Location::Shader,
+                    self.maxout_at.map_or(Location::Shader, At::loc),
                     format!(
                         "{count} vertices x {scalars} output scalars = {} > 1024: at most {} vertices of this size",
                         count as u64 * scalars as u64,
@@ -918,7 +934,7 @@ impl Walker<'_> {
                 if instances * count > GS_MAX_VERTICES_ACROSS_INSTANCES {
                     out.push(Diagnostic::new(
                         Code::GsInstanceVertexCount,
-                        Location::Shader,
+                        self.instances_at.map_or(Location::Shader, At::loc),
                         format!(
                             "{instances} instances x {count} vertices = {} > 1024 (at most {} vertices with {instances} instances)",
                             instances * count,

@@ -20,6 +20,11 @@ fn seed_000_seven_scalars_allow_146_vertices_not_147() {
     let outputs = "dcl_output_siv o0.xyzw, position\ndcl_output o1.xyz\n";
     accepted(&gs(outputs, 146), &fl11_1());
     refused(&gs(outputs, 147), &fl11_1(), &[Code::GsOutputRecordSize]);
+    // The diagnostic points at the declaration and says the limit.
+    let report = validate::validate(&asm(&gs(outputs, 147)), &fl11_1());
+    let d = &report.diagnostics[0];
+    assert!(matches!(d.location, validate::Location::Instruction { mnemonic: "dcl_maxout", .. }), "{:?}", d.location);
+    assert!(d.message.contains("146"), "{}", d.message);
 }
 
 /// Seed 000: 32 four-component vectors: 1024 / 128 = 8 vertices.

@@ -1,0 +1,189 @@
+//! `dxref validate` (module `check`, to keep the name `validate` for the crate): the create call's verdict on a shader, with every diagnostic.
+
+use std::io::Write as _;
+
+use serde_json::json;
+use validate::{Api, Caps, FeatureLevel, Report, Runtime, StreamOutputDesc, Target, NO_RASTERIZED_STREAM};
+
+use crate::{display_name, Failure};
+
+/// The device and call the shader is validated for.
+pub struct Options {
+    pub stage: Option<String>,
+    pub api: String,
+    pub feature_level: String,
+    pub runtime: String,
+    pub uav_all_stages: Option<bool>,
+    pub no_doubles: bool,
+    pub so: Option<String>,
+    pub so_strides: Option<String>,
+    pub so_rasterized: Option<String>,
+    pub json: bool,
+}
+
+impl Options {
+    fn target(&self) -> Result<Target, Failure> {
+        let usage = |m: String| Failure::input(m);
+        let mut target = match self.api.as_str() {
+            "d3d12" => Target::d3d12(),
+            "d3d11" => {
+                let level = FeatureLevel::parse(&self.feature_level).ok_or_else(|| {
+                    usage(format!(
+                        "--feature-level {}: expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1",
+                        self.feature_level
+                    ))
+                })?;
+                let runtime = Runtime::parse(&self.runtime)
+                    .ok_or_else(|| usage(format!("--runtime {}: expected 11.0 or 11.1", self.runtime)))?;
+                let mut caps = Caps::typical(level, runtime);
+                if let Some(uav) = self.uav_all_stages {
+                    caps.uavs_at_every_stage = uav;
+                }
+                if self.no_doubles {
+                    caps.doubles = false;
+                    caps.extended_doubles = false;
+                }
+                Target { api: Api::D3D11 { level, runtime, caps }, stage: None }
+            }
+            other => return Err(usage(format!("--api {other}: expected d3d11 or d3d12"))),
+        };
+        if let Some(s) = &self.stage {
+            let stage = validate::parse_stage(s)
+                .ok_or_else(|| usage(format!("--stage {s}: expected vs, hs, ds, gs, ps or cs")))?;
+            target = target.for_stage(stage);
+        }
+        Ok(target)
+    }
+
+    fn stream_output(&self) -> Result<Option<StreamOutputDesc>, Failure> {
+        let Some(decl) = &self.so else {
+            if self.so_strides.is_some() || self.so_rasterized.is_some() {
+                return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
+            }
+            return Ok(None);
+        };
+        let mut desc: StreamOutputDesc = decl.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
+        if let Some(strides) = &self.so_strides {
+            desc.strides =
+                strides.split(',').map(|s| s.trim().parse::<u32>()).collect::<Result<_, _>>().map_err(|_| {
+                    Failure::input(format!("--so-strides {strides}: expected numbers separated by commas"))
+                })?;
+        }
+        if let Some(r) = &self.so_rasterized {
+            desc.rasterized_stream = match r.trim() {
+                "none" => NO_RASTERIZED_STREAM,
+                n => n.parse().map_err(|_| Failure::input(format!("--so-rasterized {r}: expected 0..3 or none")))?,
+            };
+        }
+        Ok(Some(desc))
+    }
+}
+
+/// Reads the input: a DXBC blob, an fxc /Fh header, or a listing (assembled first).
+fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
+    let raw = if file == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
+            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
+        buf
+    } else {
+        std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
+    };
+    if raw.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&raw) {
+        // Binary: let the validator say where the container is broken.
+        return Ok(raw);
+    }
+    let text = String::from_utf8_lossy(&raw);
+    // Text: an fxc /Fh header holds a byte array; anything else is taken as a listing.
+    if let Ok(arrays) = listing::fxh::arrays(&text) {
+        if !arrays.is_empty() {
+            return listing::fxh::pick(&text, None).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")));
+        }
+    }
+    match listing::asm::assemble(&text, &listing::asm::AsmOptions::default()) {
+        Ok(a) => Ok(a.bytes),
+        Err(errors) => {
+            let first = errors.first().map(|d| format!("{}:{}: {}", d.line, d.column, d.message)).unwrap_or_default();
+            Err(Failure::input(format!(
+                "{}: neither a DXBC container, an fxc /Fh header, nor a listing that assembles ({first}; `dxref asm` shows every error)",
+                display_name(file)
+            )))
+        }
+    }
+}
+
+pub fn run(file: &str, options: &Options) -> Result<(), Failure> {
+    let target = options.target()?;
+    let so = options.stream_output()?;
+    let bytes = read_shader(file)?;
+    let report = match &so {
+        Some(so) => validate::validate_with_stream_output(&bytes, bytes.len(), &target, so),
+        None => validate::validate(&bytes, &target),
+    };
+    let text = if options.json { json_report(file, &target, &report) } else { text_report(file, &report) };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+        .map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
+    if report.is_valid() {
+        Ok(())
+    } else {
+        Err(Failure { status: 1, message: String::new() })
+    }
+}
+
+fn text_report(file: &str, report: &Report) -> String {
+    if report.is_valid() {
+        return "valid\n".to_string();
+    }
+    let mut s = String::new();
+    for d in &report.diagnostics {
+        s.push_str(&format!("{}: {} {}: {} [{}]\n", display_name(file), d.code, d.location, d.message, d.code.title()));
+    }
+    s.push_str(&format!(
+        "refused: {} diagnostic{}\n",
+        report.diagnostics.len(),
+        if report.diagnostics.len() == 1 { "" } else { "s" }
+    ));
+    s
+}
+
+fn json_report(file: &str, target: &Target, report: &Report) -> String {
+    let diagnostics: Vec<_> = report
+        .diagnostics
+        .iter()
+        .map(|d| json!({ "code": d.code, "title": d.code.title(), "message": d.message, "location": d.location }))
+        .collect();
+    let shader = report.shader.as_ref().map(|s| {
+        json!({
+            "stage": validate::stage_name(s.stage),
+            "model": format!("{}.{}", s.model.0, s.model.1),
+            "level9": s.level9,
+        })
+    });
+    let value = json!({
+        "file": display_name(file),
+        "valid": report.is_valid(),
+        "target": target,
+        "shader": shader,
+        "diagnostics": diagnostics,
+    });
+    let mut s = serde_json::to_string_pretty(&value).expect("JSON of plain values");
+    s.push('\n');
+    s
+}
+
+/// `dxref validate --list-rules`: the rule table.
+pub fn list_rules(json: bool) -> Result<(), Failure> {
+    let text = if json {
+        serde_json::to_string_pretty(validate::RULES).expect("JSON of plain values") + "\n"
+    } else {
+        validate::RULES.iter().map(|r| format!("{}  {}  ({})\n", r.id, r.title, r.source)).collect()
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+        .map_err(|e| Failure::output(format!("<stdout>: {e}")))
+}
