@@ -1,0 +1,137 @@
+//! `dxref validate` and `dxref asm --validate`: verdicts, exit statuses, JSON.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn example() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/point_sprite_gs.dxbc")
+}
+
+fn dxref(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dxref"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).unwrap();
+    }
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The seed 000 example: position and colour (7 scalars), 147 vertices.
+const TOO_MANY: &str = "gs_4_0\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_outputtopology pointlist \ndcl_output_siv o0.xyzw, position\ndcl_output o1.xyz\ndcl_maxout 147\nemit \nret \n";
+
+#[test]
+fn valid_shader_prints_valid_and_exits_0() {
+    let out = dxref(&["validate", example().to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "valid\n");
+}
+
+#[test]
+fn refused_shader_lists_diagnostics_and_exits_1() {
+    let out = dxref(&["validate", "-"], Some(TOO_MANY.as_bytes()));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("V303"), "{stdout}");
+    assert!(stdout.contains("dcl_maxout"), "{stdout}");
+    assert!(stdout.contains("146"), "{stdout}");
+    let ok = TOO_MANY.replace("147", "146");
+    let out = dxref(&["validate", "-"], Some(ok.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+#[test]
+fn stage_feature_level_and_runtime_options() {
+    let gs = example();
+    let gs = gs.to_str().unwrap();
+    let out = dxref(&["validate", gs, "--stage", "vs"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V109"), "{}", text(&out.stdout));
+    let out = dxref(&["validate", gs, "--feature-level", "9_3"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V111"), "{}", text(&out.stdout));
+    // A geometry shader with a UAV store: 11.1 runtime with UAVs at every stage only.
+    let uav = "gs_5_0\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_outputtopology pointlist \ndcl_output o0.xyzw\ndcl_maxout 1\ndcl_uav_raw u0\nstore_raw u0.x, l(0), l(1)\nemit \nret \n";
+    let out = dxref(&["validate", "-", "--runtime", "11.1", "--feature-level", "11_1"], Some(uav.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = dxref(&["validate", "-", "--runtime", "11.0"], Some(uav.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V501"), "{}", text(&out.stdout));
+    let out = dxref(&["validate", "-", "--no-uav-all-stages"], Some(uav.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V502"), "{}", text(&out.stdout));
+    let out = dxref(&["validate", "-", "--feature-level", "11_0", "--uav-all-stages"], Some(uav.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+#[test]
+fn json_output() {
+    let out = dxref(&["validate", "-", "--json"], Some(TOO_MANY.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["shader"]["stage"], "gs");
+    assert_eq!(v["diagnostics"][0]["code"], "V303");
+    assert_eq!(v["diagnostics"][0]["location"]["kind"], "instruction");
+    assert_eq!(v["diagnostics"][0]["location"]["mnemonic"], "dcl_maxout");
+    assert!(v["diagnostics"][0]["location"]["offset"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn unreadable_input_and_bad_options_exit_2() {
+    let out = dxref(&["validate", "/nonexistent/shader.dxbc"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = dxref(&["validate", "-"], Some(b"gs_5_0\nnot_an_instruction r0\n"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("2:1"), "{}", text(&out.stderr));
+    let out = dxref(&["validate", example().to_str().unwrap(), "--feature-level", "12_0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = dxref(&["validate", example().to_str().unwrap(), "--stage", "xs"], None);
+    assert_eq!(out.status.code(), Some(2));
+    // Binary garbage is a refused container (with its byte offset), not unreadable input.
+    let out = dxref(&["validate", "-"], Some(&[0u8, 1, 2, 3, 0xff, 0xfe]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V102 byte 0"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn list_rules_names_every_code() {
+    let out = dxref(&["validate", "--list-rules"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let listed = text(&out.stdout);
+    for rule in validate::RULES {
+        assert!(listed.contains(rule.id) && listed.contains(rule.title), "{}", rule.id);
+    }
+}
+
+#[test]
+fn asm_validate_writes_nothing_for_a_refused_shader() {
+    let dir = std::env::temp_dir().join(format!("dxref-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("too_many.dxbc");
+    let out = dxref(&["asm", "--validate", "-", "-o", out_path.to_str().unwrap()], Some(TOO_MANY.as_bytes()));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("V303"));
+    assert!(!out_path.exists());
+    let ok = TOO_MANY.replace("147", "146");
+    let out = dxref(&["asm", "--validate", "-", "-o", out_path.to_str().unwrap()], Some(ok.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out_path.exists());
+    // Without --validate the assembler writes what the runtime would refuse.
+    let refused = dir.join("refused.dxbc");
+    let out = dxref(&["asm", "-", "-o", refused.to_str().unwrap()], Some(TOO_MANY.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(refused.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
