@@ -109,6 +109,11 @@ codes! {
     OperandModel = "V204", "register type not available in this shader model", "functional spec 22.1 (register files per stage)";
     /// A declaration that may appear once appears again.
     DuplicateDeclaration = "V205", "declaration repeated", "functional spec 22.3";
+    /// Flow control nested deeper than 64 levels.
+    FlowControlNesting = "V206", "flow control nested deeper than 64", "D3D11_COMMONSHADER_FLOWCONTROL_NESTING_LIMIT";
+    /// `else`/`endif`/`endloop`/`case`/`break`... without the construct they belong to,
+    /// or a construct left open.
+    FlowControlStructure = "V207", "flow-control instruction outside its construct", "functional spec 22.7 (flow control)";
 
     // ---- V3xx: geometry-shader output limits and declarations ----
     /// `dcl_inputprimitive`, `dcl_outputtopology` or `dcl_maxout` missing.
@@ -161,8 +166,8 @@ codes! {
     // ---- V6xx: stream-output declarations ----
     /// Stream output given for a shader that is not a VS, DS or GS.
     SoStage = "V601", "stream output needs a vertex, domain or geometry shader", "CreateGeometryShaderWithStreamOutput";
-    /// Too many declaration entries.
-    SoEntryCount = "V602", "too many stream-output entries", "D3D11_SO_STREAM_COUNT x D3D11_SO_OUTPUT_COMPONENT_COUNT";
+    /// Too many declaration entries, or none where the call creates only stream output.
+    SoEntryCount = "V602", "stream-output entry count out of range", "D3D11_SO_STREAM_COUNT x D3D11_SO_OUTPUT_COMPONENT_COUNT; functional spec 14.3 (NumEntries)";
     /// An entry's stream is not 0..3, or not 0 where only one stream exists.
     SoStream = "V603", "stream-output entry names an invalid stream", "D3D11_SO_STREAM_COUNT; functional spec 14";
     /// An entry's output slot is not 0..3.
@@ -185,6 +190,8 @@ codes! {
     SoDuplicate = "V612", "stream-output component declared twice", "CreateGeometryShaderWithStreamOutput";
     /// Restrictions of feature level 10.x stream output.
     SoFeatureLevel = "V613", "stream-output declaration not supported at this feature level", "Direct3D 10 stream output";
+    /// An output slot that receives nothing but gaps.
+    SoOnlyGaps = "V614", "stream-output buffer receives only gaps", "D3D11_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_CANTHAVEONLYGAPS";
 
     // ---- V7xx: register files and resource limits ----
     /// A register index beyond its file.

@@ -172,6 +172,9 @@ struct Walker<'t> {
     instances_at: Option<At>,
     stream_at: [Option<At>; 4],
     topology_at: [Option<At>; 4],
+    /// Open flow-control constructs (if/else, loop, switch), innermost last.
+    flow: Vec<(Flow, At)>,
+    flow_error: bool,
     seen_decl: [bool; 8],
 }
 
@@ -241,6 +244,8 @@ pub(crate) fn check(
         instances_at: None,
         stream_at: [None; 4],
         topology_at: [None; 4],
+        flow: Vec::new(),
+        flow_error: false,
         seen_decl: [false; 8],
     };
     let mut ins = Instruction::placeholder();
@@ -387,6 +392,7 @@ impl Walker<'_> {
         let row = ins.opcode.info();
         let stage = self.stage;
         let mut uav_reported = false;
+        self.flow_control(row.flow, at, out);
         if row.flow == Flow::Phase {
             // Each hull-shader phase declares its own temporaries.
             self.seen_decl[SEEN_TEMPS] = false;
@@ -825,8 +831,93 @@ impl Walker<'_> {
         }
     }
 
+    /// The structure of if/else/endif, loop/endloop, switch/case/default/endswitch,
+    /// break/continue, and the nesting limit. Labels (subroutine bodies) and hull-shader
+    /// phases start afresh. One structure diagnostic per program is enough.
+    fn flow_control(&mut self, flow: Flow, at: At, out: &mut Vec<Diagnostic>) {
+        let mut wrong = |w: &mut Self, why: String| {
+            if !std::mem::replace(&mut w.flow_error, true) {
+                out.push(Diagnostic::new(Code::FlowControlStructure, at.loc(), why));
+            }
+        };
+        match flow {
+            Flow::If | Flow::Loop | Flow::Switch => {
+                self.flow.push((flow, at));
+                if self.flow.len() == 65 {
+                    out.push(Diagnostic::new(
+                        Code::FlowControlNesting,
+                        at.loc(),
+                        "flow control nested 65 deep; the limit is 64",
+                    ));
+                }
+            }
+            Flow::Else => match self.flow.last_mut() {
+                Some((f @ Flow::If, _)) => *f = Flow::Else,
+                _ => wrong(self, "`else` without an open `if`".into()),
+            },
+            Flow::EndIf => match self.flow.last() {
+                Some((Flow::If | Flow::Else, _)) => {
+                    self.flow.pop();
+                }
+                _ => wrong(self, "`endif` without an open `if`".into()),
+            },
+            Flow::EndLoop => match self.flow.last() {
+                Some((Flow::Loop, _)) => {
+                    self.flow.pop();
+                }
+                _ => wrong(self, "`endloop` without an open `loop`".into()),
+            },
+            Flow::EndSwitch => match self.flow.last() {
+                Some((Flow::Switch, _)) => {
+                    self.flow.pop();
+                }
+                _ => wrong(self, "`endswitch` without an open `switch`".into()),
+            },
+            Flow::Case | Flow::Default => {
+                if !matches!(self.flow.last(), Some((Flow::Switch, _))) {
+                    wrong(self, format!("`{}` outside a `switch`", at.mnemonic));
+                }
+            }
+            Flow::Break => {
+                if !self.flow.iter().any(|(f, _)| matches!(f, Flow::Loop | Flow::Switch)) {
+                    wrong(self, format!("`{}` outside a loop or switch", at.mnemonic));
+                }
+            }
+            Flow::Continue => {
+                if !self.flow.iter().any(|(f, _)| *f == Flow::Loop) {
+                    wrong(self, format!("`{}` outside a loop", at.mnemonic));
+                }
+            }
+            Flow::Label | Flow::Phase => self.close_flow(at, out),
+            _ => {}
+        }
+    }
+
+    /// At a label, a phase or the end: every construct must be closed.
+    fn close_flow(&mut self, at: At, out: &mut Vec<Diagnostic>) {
+        if let Some((_, open)) = self.flow.first().copied() {
+            if !std::mem::replace(&mut self.flow_error, true) {
+                out.push(Diagnostic::new(
+                    Code::FlowControlStructure,
+                    open.loc(),
+                    format!("`{}` is not closed before `{}`", open.mnemonic, at.mnemonic),
+                ));
+            }
+        }
+        self.flow.clear();
+    }
+
     /// The rules that need the whole program.
     fn finish(&mut self, out: &mut Vec<Diagnostic>) {
+        if let Some((_, open)) = self.flow.first().copied() {
+            if !std::mem::replace(&mut self.flow_error, true) {
+                out.push(Diagnostic::new(
+                    Code::FlowControlStructure,
+                    open.loc(),
+                    format!("`{}` is not closed at the end of the program", open.mnemonic),
+                ));
+            }
+        }
         let f = &self.facts;
         if self.stage == ProgramType::Compute && self.thread_group.is_none() {
             out.push(Diagnostic::new(

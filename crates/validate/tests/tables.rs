@@ -193,3 +193,41 @@ fn direct3d_12_rules() {
     let gs = "gs_5_1\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_outputtopology pointlist \ndcl_output o0.xyzw\ndcl_output o1.xyz\ndcl_maxout 147\nemit \nret \n";
     assert_eq!(check(gs, &t), [Code::GsOutputRecordSize]);
 }
+
+/// Flow control: constructs closed in order, break/continue/case inside theirs, at
+/// most 64 levels deep.
+#[test]
+fn flow_control_structure_and_nesting() {
+    let vs = |body: &str| format!("vs_5_0\ndcl_temps 1\n{body}ret \n");
+    accepted(&vs("if_nz r0.x\nloop \nbreakc_z r0.x\ncontinue \nendloop \nelse \nswitch r0.x\ncase l(0)\nbreak \ndefault \nbreak \nendswitch \nendif \n"), &fl11_1());
+    // The parser refuses these, so valid programs are patched: (listing, opcode from,
+    // opcode to, the instruction the diagnostic names).
+    const NOP: u32 = 58;
+    for (body, from, to, culprit) in [
+        ("nop \n", NOP, 18, "else"),
+        ("nop \n", NOP, 21, "endif"),
+        ("loop \nendloop \n", 22, 21, "endif"),
+        ("nop \n", NOP, 2, "break"),
+        ("if_nz r0.x\nnop \nendif \n", NOP, 7, "continue"),
+        ("loop \nbreakc_nz l(0)\nendloop \n", 3, 6, "case"),
+        ("nop \n", NOP, 22, "endloop"),
+        ("loop \nendloop \n", 22, NOP, "loop"),
+        ("switch r0.x\ndefault \nbreak \nendswitch \n", 23, NOP, "switch"),
+        ("if_nz r0.x\nendif \ncall l0\nret \nlabel l0\n", 21, NOP, "if"),
+    ] {
+        let mut bytes = asm(&vs(body));
+        patch_opcode(&mut bytes, from, to);
+        let report = validate::validate(&bytes, &fl11_1());
+        assert_eq!(codes(&report), [Code::FlowControlStructure], "{body}");
+        assert!(
+            matches!(report.diagnostics[0].location, validate::Location::Instruction { mnemonic, .. } if mnemonic == culprit),
+            "{body}: {:?}",
+            report.diagnostics[0].location
+        );
+    }
+    // A subroutine body starts afresh, but an `if` left open before it is refused.
+    accepted(&vs("call l0\nret \nlabel l0\nif_nz r0.x\nendif \n"), &fl11_1());
+    let nested = |n: usize| vs(&format!("{}{}", "loop \n".repeat(n), "endloop \n".repeat(n)));
+    accepted(&nested(64), &fl11_1());
+    assert_eq!(check(&nested(65), &fl11_1()), [Code::FlowControlNesting]);
+}

@@ -99,3 +99,24 @@ pub fn rebuild(bytes: &[u8], edit: impl FnOnce(&mut Vec<(dxbc::FourCc, Vec<u8>)>
     }
     b.build().unwrap()
 }
+
+/// Changes the opcode of the first instruction with opcode `from` to `to` (keeping the
+/// rest of the opcode token) and re-signs the container: for programs the parser
+/// refuses to write (it checks flow-control structure itself).
+pub fn patch_opcode(bytes: &mut [u8], from: u32, to: u32) {
+    let container = dxbc::Container::parse(bytes).unwrap();
+    let program = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).unwrap();
+    let (start, end) = (program.data_offset(), program.data_offset() + program.data.len());
+    let mut at = start + 8;
+    while at < end {
+        let token = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        if token & 0x7ff == from {
+            let patched = (token & !0x7ff) | to;
+            bytes[at..at + 4].copy_from_slice(&patched.to_le_bytes());
+            resign(bytes);
+            return;
+        }
+        at += 4 * (((token >> 24) & 0x7f) as usize).max(1);
+    }
+    panic!("no instruction with opcode {from}");
+}
