@@ -5,7 +5,10 @@
 //! - `decode/containers`: every blob through `dxbc::Container::parse` plus the program decode;
 //! - `disasm/listings`: every blob through `listing::disassemble` (MB/s of blob bytes);
 //! - `asm/listings`: every listing through `listing::asm::assemble` (MB/s of listing text);
-//! - `asm/programs`: the program parts through `tpf::parse::parse_program`.
+//! - `asm/programs`: the program parts through `tpf::parse::parse_program`;
+//! - `validate/containers`: every blob through `validate::validate` for its own stage
+//!   (feature level 11_1, runtime 11.1; SM5.1 blobs with the Direct3D 12 rules), MB/s
+//!   of blob bytes.
 //!
 //! The corpus is read from `$DXREF_CORPUS` or `../shared/corpus`; without it the
 //! benchmarks are skipped with a message.
@@ -105,5 +108,36 @@ fn assembly(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(corpus_benches, benches, assembly);
+/// Create-time validation throughput.
+fn validation(c: &mut Criterion) {
+    let Some(blobs) = corpus_blobs() else { return };
+    let bytes: usize = blobs.iter().map(|b| b.len()).sum();
+    let targets: Vec<validate::Target> = blobs
+        .iter()
+        .map(|b| {
+            let model = tpf::Decoder::new(program(b)).unwrap().version();
+            if model.is_sm51() {
+                validate::Target::d3d12()
+            } else {
+                validate::Target::default()
+            }
+        })
+        .collect();
+    let mut g = c.benchmark_group("validate");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("containers", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for (blob, target) in blobs.iter().zip(&targets) {
+                let report = validate::validate(blob, target);
+                assert!(report.is_valid());
+                n += report.facts.map_or(0, |f| f.instruction_count);
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(corpus_benches, benches, assembly, validation);
 criterion_main!(corpus_benches);
