@@ -1,0 +1,95 @@
+//! A model of the Direct3D 11 device's shader-creation API: `ID3D11Device::Create*Shader`,
+//! `CreateGeometryShaderWithStreamOutput`, `CreateClassLinkage`, and the class linkage
+//! and class instance objects.
+//!
+//! ```
+//! use d3d11::{Device, DeviceDesc, FeatureLevel, Runtime, HResult};
+//!
+//! let device = Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_1));
+//! let mut shader = None;
+//! let created = device.create_pixel_shader(b"not a shader", 12, None, Some(&mut shader));
+//! assert_eq!(created.hr, HResult::E_INVALIDARG);
+//! assert!(!created.diagnostics.is_empty());
+//! assert!(shader.is_none());
+//! ```
+//!
+//! # What is validated
+//!
+//! A [`Device`] is a feature level, a runtime version (11.0 or 11.1) and the optional
+//! capabilities its driver reports ([`DeviceDesc`]; [`Caps::typical`] by default). Every
+//! create call hands the bytecode and its length to the validator,
+//! [`validate::validate_call`] (or [`validate::validate_with_stream_output`]), for a
+//! Direct3D 11 [`Target`] of the device with the stage of the call. The rules are the
+//! validator's, each a row of [`validate::RULES`] with a stable code (`V101`...): the
+//! length and the container (V1xx: `BytecodeLength` must be the container's size, the
+//! checksum must match, the shader's type must be the call's, the model and stage must
+//! exist at the feature level), instructions and registers per stage and model (V2xx),
+//! geometry-shader limits and streams (V3xx, V4xx), UAVs outside pixel and compute
+//! shaders, which the seed 004 page (`CreateGeometryShader`) allows only on the 11.1
+//! runtime with a device that supports UAVs at every stage (V5xx), optional features,
+//! stream-output declarations (V6xx) and register and resource limits (V7xx).
+//!
+//! # HRESULTs and the out parameter
+//!
+//! Each create call mirrors the C signature — bytecode, `BytecodeLength`, optional
+//! class linkage, optional out parameter (`Option<&mut Option<Shader>>`, the
+//! `ppShader` that may be `NULL`) — and returns a [`Created`]: the [`HResult`] and the
+//! validator's diagnostics.
+//!
+//! - Refused by the validator: [`HResult::E_INVALIDARG`], with at least one
+//!   diagnostic; the out object, if given, is left `None` (also when it held a shader
+//!   before the call).
+//! - Accepted, out parameter `None`: [`HResult::S_FALSE`] — "if this is NULL, all other
+//!   parameters are validated and, if they pass, S_FALSE is returned instead of S_OK"
+//!   (seed 004). Nothing is created, so nothing is registered with the linkage.
+//! - Accepted, out parameter given: [`HResult::S_OK`] and a [`Shader`], which owns a
+//!   copy of the bytecode and keeps its stage, model, [`validate::ProgramFacts`],
+//!   stream-output declaration and class linkage.
+//!
+//! # Class linkage
+//!
+//! A shader created (`S_OK`) with a [`ClassLinkage`] registers the class types and
+//! class instances of its `IFCE` chunk with it; a shader without `IFCE` registers
+//! nothing. Class types get linkage-wide IDs in registration order; a name already
+//! registered keeps its first registration. [`ClassLinkage::get_class_instance`]
+//! returns a registered instance (element `index` of an instance array: the `IFCE`
+//! record's field after the type index is its element count) or `E_INVALIDARG`;
+//! [`ClassLinkage::create_class_instance`] makes an instance of a registered class type
+//! or returns `E_INVALIDARG`. [`ClassInstance::desc`] is `D3D11_CLASS_INSTANCE_DESC`
+//! with Microsoft's documented defaults for the members that do not apply (see
+//! [`ClassInstanceDesc`]); [`ClassInstance::binding`] has the data's location in both
+//! cases. Only classes with data members have instances in a compiled shader (fxc
+//! optimises the others out), which is why the corpus's interface shaders register
+//! class types but no instances.
+//!
+//! # Not modelled
+//!
+//! - Memory, device removal and driver failures: `E_OUTOFMEMORY`, `E_FAIL` (but for
+//!   an internal inconsistency that does not occur), `DXGI_ERROR_UNSUPPORTED` and
+//!   `DXGI_ERROR_DEVICE_REMOVED` are never returned by a create call.
+//! - `CreateGeometryShaderWithStreamOutput` given only an output signature blob
+//!   (`D3DGetOutputSignatureBlob`) instead of a shader: the validator asks for a
+//!   program chunk, so such a blob is refused here.
+//! - A class linkage created by another device (not checked), and the binding of class
+//!   instances to interface slots at `*SetShader` time.
+//! - Microsoft's remark that instances "can be created (or gotten) before or after a
+//!   shader is created": here a class type or instance must already have been
+//!   registered by a shader created with the linkage.
+//! - Slot ranges of `CreateClassInstance`'s arguments (not documented; not checked).
+//! - The debug layer's messages: the diagnostics are the validator's own.
+//! - The 11.2 and 11.3 runtimes and Direct3D 12.
+//!
+//! Nothing here panics on any input.
+
+mod device;
+mod hresult;
+mod linkage;
+
+pub use device::{Created, Device, DeviceDesc, Shader};
+pub use hresult::{HResult, DXGI_ERROR_UNSUPPORTED, E_FAIL, E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, S_FALSE, S_OK};
+pub use linkage::{ClassInstance, ClassInstanceDesc, ClassInstanceInfo, ClassLinkage, ClassTypeInfo, InstanceBinding};
+pub use tpf::ProgramType;
+pub use validate::{
+    Caps, Code, Diagnostic, FeatureLevel, Location, ProgramFacts, Runtime, SoEntry, StreamOutputDesc, Target,
+    NO_RASTERIZED_STREAM,
+};
