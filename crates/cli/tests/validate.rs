@@ -135,3 +135,16 @@ fn asm_validate_writes_nothing_for_a_refused_shader() {
     assert!(refused.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shader_model_5_1_needs_api_d3d12() {
+    let vs51 = "vs_5_1\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret \n";
+    let out = dxref(&["validate", "-"], Some(vs51.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V112"), "{}", text(&out.stdout));
+    let out = dxref(&["validate", "-", "--api", "d3d12"], Some(vs51.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stdout), "valid\n");
+    let out = dxref(&["validate", "-", "--api", "d3d13"], Some(vs51.as_bytes()));
+    assert_eq!(out.status.code(), Some(2));
+}
