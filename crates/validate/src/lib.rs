@@ -113,6 +113,14 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
     let programs: Vec<_> =
         container.chunks().iter().filter(|c| c.fourcc == FourCc::SHDR || c.fourcc == FourCc::SHEX).collect();
     let Some(program) = programs.first() else {
+        if let Some(so) = so {
+            // CreateGeometryShaderWithStreamOutput also takes an output signature alone
+            // (D3DGetOutputSignatureBlob): stream output without a geometry shader.
+            if let Some(facts) = signature_only(&container, so, target, out) {
+                report.facts = Some(facts);
+                return report;
+            }
+        }
         out.push(Diagnostic::new(Code::MissingProgram, Location::Shader, "the container has no SHDR or SHEX chunk"));
         return report;
     };
@@ -192,6 +200,39 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
     }
     report.facts = Some(facts);
     report
+}
+
+/// Stream output checked against an output-signature blob (no program): returns `None`
+/// when the container has no output signature either.
+fn signature_only(
+    container: &Container<'_>,
+    so: &StreamOutputDesc,
+    target: &Target,
+    out: &mut Vec<Diagnostic>,
+) -> Option<ProgramFacts> {
+    let chunk = container.chunk_any(&[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1])?;
+    let format = SignatureFormat::for_fourcc(chunk.fourcc)?;
+    let signature = match Signature::parse(chunk.data, format) {
+        Ok(s) => s,
+        Err(e) => {
+            out.push(Diagnostic::new(
+                Code::ChunkUnreadable,
+                Location::Byte { offset: e.clone().rebased(chunk.data_offset()).offset() },
+                format!("the output signature ({}) cannot be read: {e}", chunk.fourcc),
+            ));
+            return None;
+        }
+    };
+    // An OSG5/OSG1 signature carries streams: a Shader Model 5 geometry shader's outputs.
+    let model = if chunk.fourcc == FourCc::OSGN { (4, 0) } else { (5, 0) };
+    let facts = ProgramFacts::new(ProgramType::Geometry, model);
+    let level = match target.api {
+        Api::D3D11 { level, .. } => Some(level),
+        Api::D3D12 => None,
+    };
+    let ctx = so::SoContext { stage: ProgramType::Geometry, model, level, outputs: &signature.elements, facts: &facts };
+    so::check(so, &ctx, out);
+    Some(facts)
 }
 
 /// A feature level 9 device runs the container's Level 9 (SM2) program.

@@ -80,7 +80,7 @@ pub struct ProgramFacts {
 }
 
 impl ProgramFacts {
-    fn new(stage: ProgramType, model: (u8, u8)) -> ProgramFacts {
+    pub(crate) fn new(stage: ProgramType, model: (u8, u8)) -> ProgramFacts {
         ProgramFacts {
             stage,
             model,
