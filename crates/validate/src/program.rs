@@ -697,19 +697,18 @@ impl Walker<'_> {
                 self.register_range(operand, 16, "sampler slots s0..s15", at, out)
             }
             Decl::UavTyped { operand, .. } | Decl::UavRaw { operand, .. } | Decl::UavStructured { operand, .. } => {
-                if stage == ProgramType::Compute && self.model < Model::SM5_0 {
-                    if matches!(decl, Decl::UavTyped { .. }) || operand.register().is_some_and(|r| r != 0) {
-                        out.push(Diagnostic::new(
-                            Code::Cs4xUav,
-                            at.loc(),
-                            format!(
-                                "{} u{}: Shader Model 4.x compute shaders have one raw or structured UAV, u0",
-                                opcode.mnemonic(),
-                                operand.register().unwrap_or(0)
-                            ),
-                        ));
-                        return;
-                    }
+                let cs4 = stage == ProgramType::Compute && self.model < Model::SM5_0;
+                if cs4 && (matches!(decl, Decl::UavTyped { .. }) || operand.register().is_some_and(|r| r != 0)) {
+                    out.push(Diagnostic::new(
+                        Code::Cs4xUav,
+                        at.loc(),
+                        format!(
+                            "{} u{}: Shader Model 4.x compute shaders have one raw or structured UAV, u0",
+                            opcode.mnemonic(),
+                            operand.register().unwrap_or(0)
+                        ),
+                    ));
+                    return;
                 }
                 self.facts.max_uav_slot = self.facts.max_uav_slot.max(operand.register());
                 if !sm51 {
@@ -873,20 +872,14 @@ impl Walker<'_> {
                 }
                 _ => wrong(self, "`endswitch` without an open `switch`".into()),
             },
-            Flow::Case | Flow::Default => {
-                if !matches!(self.flow.last(), Some((Flow::Switch, _))) {
-                    wrong(self, format!("`{}` outside a `switch`", at.mnemonic));
-                }
+            Flow::Case | Flow::Default if !matches!(self.flow.last(), Some((Flow::Switch, _))) => {
+                wrong(self, format!("`{}` outside a `switch`", at.mnemonic))
             }
-            Flow::Break => {
-                if !self.flow.iter().any(|(f, _)| matches!(f, Flow::Loop | Flow::Switch)) {
-                    wrong(self, format!("`{}` outside a loop or switch", at.mnemonic));
-                }
+            Flow::Break if !self.flow.iter().any(|(f, _)| matches!(f, Flow::Loop | Flow::Switch)) => {
+                wrong(self, format!("`{}` outside a loop or switch", at.mnemonic))
             }
-            Flow::Continue => {
-                if !self.flow.iter().any(|(f, _)| *f == Flow::Loop) {
-                    wrong(self, format!("`{}` outside a loop", at.mnemonic));
-                }
+            Flow::Continue if !self.flow.iter().any(|(f, _)| *f == Flow::Loop) => {
+                wrong(self, format!("`{}` outside a loop", at.mnemonic))
             }
             Flow::Label | Flow::Phase => self.close_flow(at, out),
             _ => {}
@@ -1144,7 +1137,8 @@ pub(crate) fn check_features(
     ];
     for (at, flag, ok, why) in program_needs {
         if let Some(at) = at {
-            if !ok && !flags.contains(flag) && !(flag == ShaderFeatures::DOUBLES && reported_doubles) {
+            let said = flags.contains(flag) || (flag == ShaderFeatures::DOUBLES && reported_doubles);
+            if !ok && !said {
                 out.push(Diagnostic::new(
                     Code::FeatureUnsupported,
                     at.loc(),
