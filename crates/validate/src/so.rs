@@ -1,15 +1,72 @@
 //! Stream-output declarations (`CreateGeometryShaderWithStreamOutput`): the entries,
 //! buffer strides and rasterized stream, checked against the shader's output
 //! signature and the limits of the API.
+//!
+//! # The declaration syntax (`--so DECL`)
+//!
+//! `DECL` is a list of entries separated by `;` (a trailing `;` is allowed; the empty
+//! string is a declaration without entries). Whitespace may surround every token.
+//! One entry is
+//!
+//! ```text
+//! [s<STREAM>:][<SLOT>:]<SEMANTIC>[<INDEX>][.<MASK>]
+//! [s<STREAM>:][<SLOT>:]$SKIP.<MASK>      (a gap)
+//! [s<STREAM>:][<SLOT>:]$SKIP.<COUNT>     (a gap of COUNT components)
+//! ```
+//!
+//! - `s<STREAM>:` — the stream (`Stream`), default 0: `s1:TEXCOORD0`.
+//! - `<SLOT>:` — the output slot, the stream-output buffer (`OutputSlot`), default 0,
+//!   as in Effects 11's `"0:SV_POSITION.xyzw"`. When both prefixes are given the
+//!   stream comes first: `s1:2:COLOR.xyz`.
+//! - `<SEMANTIC>[<INDEX>]` — the output element: trailing decimal digits are the
+//!   semantic index (`TEXCOORD1` is `TEXCOORD`, index 1; no digits is index 0). Names
+//!   match the output signature case-insensitively.
+//! - `.<MASK>` — the components written, contiguous and in order, from `xyzw` or
+//!   `rgba` (either case): `.yz` is `StartComponent` 1, `ComponentCount` 2. Without a mask the entry
+//!   takes the element's components: it is stored with `ComponentCount` 0 until
+//!   [`StreamOutputDesc::resolve_masks`] (or [`StreamOutputDesc::resolve_masks_in`])
+//!   looks the element up in the output signature; an entry left unresolved is
+//!   refused by the checks (V605).
+//! - `$SKIP` — a gap (`SemanticName` NULL): nothing is written, the buffer position
+//!   advances. A gap needs its size: a mask starting at `x` (`.x`, `.xy`, `.xyz`,
+//!   `.xyzw`) or a component count (`$SKIP.8`), which may exceed 4.
+//!
+//! Example: `SV_Position.xyzw; $SKIP.x; 1:TEXCOORD1.xy; s1:2:NORMAL.xyz`.
+//!
+//! The strides and the rasterized stream are separate arguments of the call (the
+//! CLI's `--so-strides` and `--so-rasterized`); parsing a `DECL` gives no strides
+//! and rasterized stream 0.
+//!
+//! # The rules
+//!
+//! From the API reference (`ID3D11Device::CreateGeometryShaderWithStreamOutput`,
+//! `D3D11_SO_DECLARATION_ENTRY`), the functional spec (13.5, 14) and the `d3d11.h` /
+//! `d3d10_1.h` constants; see [`check`] for the list.
 
-use crate::diag::Diagnostic;
+use crate::codes::Code;
+use crate::diag::{Diagnostic, Location};
 use crate::program::ProgramFacts;
-use crate::target::FeatureLevel;
-use dxbc::SignatureElement;
+use crate::target::{stage_name, FeatureLevel};
+use dxbc::{Container, FourCc, Signature, SignatureElement, SignatureFormat};
+use std::collections::HashMap;
 use tpf::ProgramType;
 
 /// `D3D11_SO_NO_RASTERIZED_STREAM`.
 pub const NO_RASTERIZED_STREAM: u32 = 0xffff_ffff;
+/// `D3D11_SO_STREAM_COUNT`.
+pub const STREAM_COUNT: u32 = 4;
+/// `D3D11_SO_BUFFER_SLOT_COUNT`.
+pub const BUFFER_SLOT_COUNT: u32 = 4;
+/// `D3D11_SO_OUTPUT_COMPONENT_COUNT`: components (gaps included) per stream.
+pub const OUTPUT_COMPONENT_COUNT: u32 = 128;
+/// `D3D10_SO_SINGLE_BUFFER_COMPONENT_LIMIT` (and `D3D10_1_...`): the component limit
+/// of feature levels 10_0 and 10_1.
+pub const OUTPUT_COMPONENT_COUNT_10: u32 = 64;
+/// `D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`.
+pub const BUFFER_MAX_STRIDE_IN_BYTES: u32 = 2048;
+/// The most entries a declaration can have: `D3D11_SO_STREAM_COUNT *
+/// D3D11_SO_OUTPUT_COMPONENT_COUNT`.
+pub const MAX_ENTRIES: usize = (STREAM_COUNT * OUTPUT_COMPONENT_COUNT) as usize;
 
 /// One `D3D11_SO_DECLARATION_ENTRY`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +101,861 @@ pub struct SoContext<'a> {
     pub facts: &'a ProgramFacts,
 }
 
-/// Checks `desc` in `ctx`, appending a diagnostic per broken rule.
+// ---------------------------------------------------------------------------------
+// The checks
+// ---------------------------------------------------------------------------------
+
+/// `.xyzw`-style text for a component mask (bit 0 = x).
+fn mask_text(mask: u32) -> String {
+    let s: String = "xyzw".chars().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, c)| c).collect();
+    if s.is_empty() {
+        "(none)".to_string()
+    } else {
+        format!(".{s}")
+    }
+}
+
+/// `TEXCOORD1`-style name of an entry's element (`SV_Position` for index 0).
+fn element_text(name: &str, index: u32) -> String {
+    if index == 0 {
+        name.to_string()
+    } else {
+        format!("{name}{index}")
+    }
+}
+
+/// The shader's name (`gs_5_0`).
+fn shader_text(ctx: &SoContext<'_>) -> String {
+    format!("{}_{}_{}", stage_name(ctx.stage), ctx.model.0, ctx.model.1)
+}
+
+/// The streams the shader has, as a bit set: a Shader Model 5 geometry shader's
+/// `dcl_stream` declarations (or, when it declares none, stream 0); stream 0 for
+/// everything else.
+fn available_streams(ctx: &SoContext<'_>) -> u8 {
+    if ctx.stage != ProgramType::Geometry || ctx.model.0 < 5 {
+        return 1;
+    }
+    let mut declared = ctx.facts.streams & 0xf;
+    if declared == 0 {
+        // No dcl_stream seen (or the program was not walked): the signature's streams.
+        for e in ctx.outputs {
+            if e.stream < STREAM_COUNT {
+                declared |= 1 << e.stream;
+            }
+        }
+    }
+    if declared == 0 {
+        1
+    } else {
+        declared
+    }
+}
+
+fn stream_list(streams: u8) -> String {
+    let v: Vec<String> = (0..4).filter(|s| streams & (1 << s) != 0).map(|s| s.to_string()).collect();
+    v.join(", ")
+}
+
+/// Checks `desc` in `ctx`, appending a diagnostic per broken rule:
+///
+/// - V613: feature level 9_x has no stream output at all; at 10_0 and 10_1 entries
+///   are on stream 0, at most one stride is given (Direct3D 10's single
+///   `OutputStreamStride`), and either every entry goes to slot 0 or every slot has at
+///   most one entry (`D3D10_SO_MULTIPLE_BUFFER_ELEMENTS_PER_BUFFER`);
+/// - V602: at most 512 entries (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`);
+///   none is allowed only with a geometry shader (the call then just chooses the
+///   rasterized stream);
+/// - V603: an entry's stream is 0..3 and one the shader has: the streams a Shader
+///   Model 5 geometry shader declares with `dcl_stream` (stream 0 when it declares
+///   none), stream 0 for other shaders;
+/// - V604: an output slot is 0..3;
+/// - V605: a gap has `StartComponent` 0, `SemanticIndex` 0 and at least one component
+///   (it may have more than 4); a regular entry has 1..4 components from
+///   `StartComponent` 0..3, within the 4 components of a register;
+/// - V606: the semantic and index name an element of the output signature on the
+///   entry's stream (names compare case-insensitively);
+/// - V607: the components are all in that element's mask;
+/// - V612: no component of an element (on one stream) is written twice;
+/// - V608: an output slot receives entries from one stream only;
+/// - V614: an output slot does not receive only gaps;
+/// - V611: a stream's entries take at most 128 components per vertex, gaps included
+///   (64 at feature levels 10_0 and 10_1);
+/// - V609: at most 4 strides, each a multiple of 4 and at most 2048 bytes; when
+///   strides are given, each used slot has one, at least the size of the slot's
+///   entries (gaps included);
+/// - V610: the rasterized stream is 0..3 or `D3D11_SO_NO_RASTERIZED_STREAM`, and 0 below
+///   feature level 11_0.
 pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnostic>) {
-    let _ = (desc, ctx, out);
+    let whole = Location::StreamOutput { entry: None };
+    let at = |i: usize| Location::StreamOutput { entry: Some(i) };
+    // Feature level 10_0 / 10_1 (the Direct3D 10 stream-output model).
+    let level10 = ctx.level.filter(|l| *l < FeatureLevel::L11_0);
+    if let Some(level) = ctx.level {
+        if level.is_9_x() {
+            out.push(Diagnostic::new(
+                Code::SoFeatureLevel,
+                whole,
+                format!("feature level {level} has no stream output (it needs feature level 10_0)"),
+            ));
+            return;
+        }
+    }
+
+    // NumEntries.
+    let n = desc.entries.len();
+    if n > MAX_ENTRIES {
+        out.push(Diagnostic::new(
+            Code::SoEntryCount,
+            whole.clone(),
+            format!("{n} entries; at most {MAX_ENTRIES} (D3D11_SO_STREAM_COUNT x D3D11_SO_OUTPUT_COMPONENT_COUNT)"),
+        ));
+    }
+    if n == 0 && ctx.stage != ProgramType::Geometry {
+        out.push(Diagnostic::new(
+            Code::SoEntryCount,
+            whole.clone(),
+            format!(
+                "no entries: with a {} shader the call creates nothing but stream output, so it needs at least one entry (only a geometry shader may be given without entries)",
+                shader_text(ctx)
+            ),
+        ));
+    }
+
+    let streams = available_streams(ctx);
+    // Per entry: is the stream usable, is the slot 0..3, is the component range valid.
+    let mut stream_ok = vec![false; n];
+    let mut slot_ok = vec![false; n];
+    let mut range_ok = vec![false; n];
+    for (i, e) in desc.entries.iter().enumerate() {
+        // Stream.
+        if e.stream >= STREAM_COUNT {
+            out.push(Diagnostic::new(
+                Code::SoStream,
+                at(i),
+                format!("stream {} is not 0..3 (D3D11_SO_STREAM_COUNT is 4)", e.stream),
+            ));
+        } else if let (true, Some(level)) = (e.stream != 0, level10) {
+            out.push(Diagnostic::new(
+                Code::SoFeatureLevel,
+                at(i),
+                format!("stream {}: feature level {level} has stream 0 only (several streams need 11_0)", e.stream),
+            ));
+        } else if streams & (1 << e.stream) == 0 {
+            let why = if ctx.stage != ProgramType::Geometry || ctx.model.0 < 5 {
+                format!(
+                    "a {} shader has stream 0 only (several streams need a Shader Model 5 geometry shader that declares them with dcl_stream)",
+                    shader_text(ctx)
+                )
+            } else {
+                format!("the geometry shader declares stream(s) {} (dcl_stream)", stream_list(streams))
+            };
+            out.push(Diagnostic::new(Code::SoStream, at(i), format!("stream {} does not exist: {why}", e.stream)));
+        } else {
+            stream_ok[i] = true;
+        }
+
+        // Output slot.
+        if u32::from(e.output_slot) >= BUFFER_SLOT_COUNT {
+            out.push(Diagnostic::new(
+                Code::SoOutputSlot,
+                at(i),
+                format!("output slot {} is not 0..3 (D3D11_SO_BUFFER_SLOT_COUNT is 4)", e.output_slot),
+            ));
+        } else {
+            slot_ok[i] = true;
+        }
+
+        // Component range.
+        let (start, count) = (u32::from(e.start_component), u32::from(e.component_count));
+        match &e.semantic_name {
+            None => {
+                if count == 0 {
+                    out.push(Diagnostic::new(
+                        Code::SoComponents,
+                        at(i),
+                        "a gap of 0 components (ComponentCount must be at least 1)",
+                    ));
+                } else if start != 0 || e.semantic_index != 0 {
+                    out.push(Diagnostic::new(
+                        Code::SoComponents,
+                        at(i),
+                        format!(
+                            "a gap (SemanticName NULL) has StartComponent {start} and SemanticIndex {}; both must be 0",
+                            e.semantic_index
+                        ),
+                    ));
+                } else {
+                    range_ok[i] = true;
+                }
+            }
+            Some(name) => {
+                if count == 0 {
+                    out.push(Diagnostic::new(
+                        Code::SoComponents,
+                        at(i),
+                        format!(
+                            "{}: ComponentCount is 0 (valid: 1..4; an entry written without a mask must be resolved against the output signature first)",
+                            element_text(name, e.semantic_index)
+                        ),
+                    ));
+                } else if count > 4 || start > 3 || start + count > 4 {
+                    out.push(Diagnostic::new(
+                        Code::SoComponents,
+                        at(i),
+                        format!(
+                            "{}: StartComponent {start} and ComponentCount {count} (valid: start 0..3, count 1..4, start + count at most 4)",
+                            element_text(name, e.semantic_index)
+                        ),
+                    ));
+                } else {
+                    range_ok[i] = true;
+                }
+            }
+        }
+
+        // The element in the output signature.
+        let Some(name) = &e.semantic_name else { continue };
+        if !stream_ok[i] {
+            continue;
+        }
+        let element = ctx.outputs.iter().find(|el| {
+            el.stream == e.stream
+                && el.semantic_index == e.semantic_index
+                && el.semantic_name.eq_ignore_ascii_case(name)
+        });
+        let Some(element) = element else {
+            let mut hint = String::new();
+            let elsewhere: Vec<u32> = ctx
+                .outputs
+                .iter()
+                .filter(|el| el.semantic_index == e.semantic_index && el.semantic_name.eq_ignore_ascii_case(name))
+                .map(|el| el.stream)
+                .collect();
+            if let Some(s) = elsewhere.first() {
+                hint = format!(" (it is an output of stream {s})");
+            } else {
+                let indices: Vec<String> = ctx
+                    .outputs
+                    .iter()
+                    .filter(|el| el.stream == e.stream && el.semantic_name.eq_ignore_ascii_case(name))
+                    .map(|el| el.semantic_index.to_string())
+                    .collect();
+                if !indices.is_empty() {
+                    hint = format!(" (stream {} has {name} with index {})", e.stream, indices.join(", "));
+                }
+            }
+            out.push(Diagnostic::new(
+                Code::SoSemanticNotFound,
+                at(i),
+                format!(
+                    "{} is not in the output signature on stream {}{hint}",
+                    element_text(name, e.semantic_index),
+                    e.stream
+                ),
+            ));
+            continue;
+        };
+        if range_ok[i] {
+            let wanted = ((1u32 << count) - 1) << start;
+            let have = u32::from(element.mask) & 0xf;
+            let missing = wanted & !have;
+            if missing != 0 {
+                out.push(Diagnostic::new(
+                    Code::SoComponentsNotOutput,
+                    at(i),
+                    format!(
+                        "{} is written as {} but the output element has mask {} (register {}): {} not output",
+                        element_text(name, e.semantic_index),
+                        mask_text(wanted),
+                        mask_text(have),
+                        element.register,
+                        mask_text(missing)
+                    ),
+                ));
+            }
+        }
+    }
+
+    // The same component of the same element (on one stream) twice.
+    let mut written: HashMap<(u32, String, u32), [Option<usize>; 4]> = HashMap::new();
+    for (i, e) in desc.entries.iter().enumerate() {
+        let Some(name) = &e.semantic_name else { continue };
+        if !range_ok[i] || e.stream >= STREAM_COUNT {
+            continue;
+        }
+        let key = (e.stream, name.to_ascii_uppercase(), e.semantic_index);
+        let components = written.entry(key).or_insert([None; 4]);
+        let (start, count) = (usize::from(e.start_component), usize::from(e.component_count));
+        let mut first_clash = None;
+        let mut clashing = 0u32;
+        for (c, slot) in components.iter_mut().enumerate().skip(start).take(count) {
+            match slot {
+                Some(j) => {
+                    first_clash.get_or_insert(*j);
+                    clashing |= 1 << c;
+                }
+                None => *slot = Some(i),
+            }
+        }
+        if let Some(j) = first_clash {
+            out.push(Diagnostic::new(
+                Code::SoDuplicate,
+                at(i),
+                format!(
+                    "{}{} on stream {} is already written by entry {j}",
+                    element_text(name, e.semantic_index),
+                    mask_text(clashing),
+                    e.stream
+                ),
+            ));
+        }
+    }
+
+    // Slots: one stream each, not only gaps; the bytes per vertex each receives.
+    let mut slot_stream: [Option<(u32, usize)>; 4] = [None; 4];
+    let mut slot_mixed = [false; 4];
+    let mut slot_bytes = [0u64; 4];
+    let mut slot_first: [Option<usize>; 4] = [None; 4];
+    let mut slot_entries = [0usize; 4];
+    // (stream, slot) -> (entries, gaps, first entry)
+    let mut groups: [[(usize, usize, usize); 4]; 4] = [[(0, 0, 0); 4]; 4];
+    for (i, e) in desc.entries.iter().enumerate() {
+        if !slot_ok[i] {
+            continue;
+        }
+        let slot = usize::from(e.output_slot);
+        if range_ok[i] {
+            slot_bytes[slot] += 4 * u64::from(e.component_count);
+        }
+        slot_first[slot].get_or_insert(i);
+        slot_entries[slot] += 1;
+        if e.stream >= STREAM_COUNT {
+            continue;
+        }
+        match slot_stream[slot] {
+            None => slot_stream[slot] = Some((e.stream, i)),
+            Some((s, j)) if s != e.stream && !slot_mixed[slot] => {
+                slot_mixed[slot] = true;
+                out.push(Diagnostic::new(
+                    Code::SoSlotStreams,
+                    at(i),
+                    format!(
+                        "output slot {slot} receives stream {s} (entry {j}) and stream {} (this entry); a buffer receives data from one stream",
+                        e.stream
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        let g = &mut groups[e.stream as usize][slot];
+        if g.0 == 0 {
+            g.2 = i;
+        }
+        g.0 += 1;
+        if e.semantic_name.is_none() {
+            g.1 += 1;
+        }
+    }
+    for (stream, row) in groups.iter().enumerate() {
+        for (slot, &(entries, gaps, first)) in row.iter().enumerate() {
+            if entries > 0 && entries == gaps {
+                out.push(Diagnostic::new(
+                    Code::SoOnlyGaps,
+                    at(first),
+                    format!(
+                        "output slot {slot} receives only gaps from stream {stream} ({entries} gap entr{}); a buffer must receive some data",
+                        if entries == 1 { "y" } else { "ies" }
+                    ),
+                ));
+            }
+        }
+    }
+
+    // Components per stream (gaps included).
+    let limit = if level10.is_some() { OUTPUT_COMPONENT_COUNT_10 } else { OUTPUT_COMPONENT_COUNT };
+    let mut totals = [0u64; 4];
+    let mut past: [Option<usize>; 4] = [None; 4];
+    for (i, e) in desc.entries.iter().enumerate() {
+        if e.stream >= STREAM_COUNT || !range_ok[i] {
+            continue;
+        }
+        let s = e.stream as usize;
+        totals[s] += u64::from(e.component_count);
+        if totals[s] > u64::from(limit) {
+            past[s].get_or_insert(i);
+        }
+    }
+    for (s, first_past) in past.iter().enumerate() {
+        if let Some(i) = *first_past {
+            let limit_text = match level10 {
+                Some(level) => format!("feature level {level} allows {limit} (D3D10_SO_SINGLE_BUFFER_COMPONENT_LIMIT)"),
+                None => format!("at most {limit} (D3D11_SO_OUTPUT_COMPONENT_COUNT)"),
+            };
+            out.push(Diagnostic::new(
+                Code::SoComponentCount,
+                at(i),
+                format!(
+                    "stream {s} declares {} components per vertex (gaps included) and this entry goes past the limit: {limit_text}",
+                    totals[s]
+                ),
+            ));
+        }
+    }
+
+    // Strides.
+    let ns = desc.strides.len();
+    if ns > BUFFER_SLOT_COUNT as usize {
+        out.push(Diagnostic::new(
+            Code::SoStride,
+            whole.clone(),
+            format!("{ns} buffer strides; at most 4 (D3D11_SO_BUFFER_SLOT_COUNT)"),
+        ));
+    }
+    if let (true, Some(level)) = (ns > 1, level10) {
+        out.push(Diagnostic::new(
+            Code::SoFeatureLevel,
+            whole.clone(),
+            format!("{ns} buffer strides; feature level {level} takes at most one (Direct3D 10's OutputStreamStride)"),
+        ));
+    }
+    for (k, &stride) in desc.strides.iter().enumerate() {
+        if stride % 4 != 0 {
+            out.push(Diagnostic::new(
+                Code::SoStride,
+                whole.clone(),
+                format!("the stride of buffer {k} is {stride} bytes, not a multiple of 4"),
+            ));
+        }
+        if stride > BUFFER_MAX_STRIDE_IN_BYTES {
+            out.push(Diagnostic::new(
+                Code::SoStride,
+                whole.clone(),
+                format!(
+                    "the stride of buffer {k} is {stride} bytes; at most {BUFFER_MAX_STRIDE_IN_BYTES} (D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES)"
+                ),
+            ));
+        }
+    }
+    if ns > 0 {
+        for slot in 0..4 {
+            let Some(first) = slot_first[slot] else { continue };
+            match desc.strides.get(slot) {
+                None => out.push(Diagnostic::new(
+                    Code::SoStride,
+                    whole.clone(),
+                    format!(
+                        "output slot {slot} is used (entry {first}) but only {ns} stride(s) are given; when strides are given, every used slot needs one"
+                    ),
+                )),
+                Some(&stride) if u64::from(stride) < slot_bytes[slot] => out.push(Diagnostic::new(
+                    Code::SoStride,
+                    whole.clone(),
+                    format!(
+                        "the stride of buffer {slot} is {stride} bytes but its entries take {} bytes per vertex (gaps included)",
+                        slot_bytes[slot]
+                    ),
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+
+    // Rasterized stream.
+    let r = desc.rasterized_stream;
+    if r != NO_RASTERIZED_STREAM && r >= STREAM_COUNT {
+        out.push(Diagnostic::new(
+            Code::SoRasterizedStream,
+            whole.clone(),
+            format!("RasterizedStream is {r}; valid: 0..3 or D3D11_SO_NO_RASTERIZED_STREAM (0xffffffff)"),
+        ));
+    } else if let (true, Some(level)) = (r != 0, level10) {
+        let what = if r == NO_RASTERIZED_STREAM { "D3D11_SO_NO_RASTERIZED_STREAM".to_string() } else { r.to_string() };
+        out.push(Diagnostic::new(
+            Code::SoRasterizedStream,
+            whole.clone(),
+            format!("RasterizedStream is {what}; feature level {level} rasterizes stream 0 (anything else needs 11_0)"),
+        ));
+    }
+
+    // Direct3D 10 buffer layout: one buffer (slot 0), or one entry per buffer.
+    if let Some(level) = level10 {
+        let all_in_slot0 = desc.entries.iter().enumerate().all(|(i, e)| !slot_ok[i] || e.output_slot == 0);
+        if !all_in_slot0 {
+            for (slot, &count) in slot_entries.iter().enumerate() {
+                if count > 1 {
+                    let second = desc
+                        .entries
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, e)| slot_ok[*i] && usize::from(e.output_slot) == slot)
+                        .nth(1)
+                        .map_or(0, |(i, _)| i);
+                    out.push(Diagnostic::new(
+                        Code::SoFeatureLevel,
+                        at(second),
+                        format!(
+                            "output slot {slot} has {count} entries; at feature level {level} either every entry goes to slot 0 or each buffer has exactly one entry"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Masks left out of the text form
+// ---------------------------------------------------------------------------------
+
+impl StreamOutputDesc {
+    /// Gives every entry with a semantic and `ComponentCount` 0 (what the text form
+    /// stores for an entry written without a mask) the components of its element in
+    /// `outputs` (same stream, semantic name compared case-insensitively, same index):
+    /// from the element's first component to its last. Returns the indices of the
+    /// entries left unresolved (no such element), which the checks then refuse.
+    pub fn resolve_masks(&mut self, outputs: &[SignatureElement<'_>]) -> Vec<usize> {
+        self.resolve_with(|stream, name, index| {
+            outputs
+                .iter()
+                .find(|el| {
+                    el.stream == stream && el.semantic_index == index && el.semantic_name.eq_ignore_ascii_case(name)
+                })
+                .map(|el| el.mask)
+        })
+    }
+
+    /// [`resolve_masks`](Self::resolve_masks) against the output signature (`OSGN`,
+    /// `OSG5` or `OSG1`) of the container in `bytecode`. When there is none, or it
+    /// cannot be read, every entry without a mask is returned unresolved.
+    pub fn resolve_masks_in(&mut self, bytecode: &[u8]) -> Vec<usize> {
+        let container = Container::parse(bytecode).ok();
+        let signature = container.as_ref().and_then(|c| {
+            let chunk = c.chunk_any(&[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1])?;
+            Signature::parse(chunk.data, SignatureFormat::for_fourcc(chunk.fourcc)?).ok()
+        });
+        let elements = signature.as_ref().map_or(&[][..], |s| s.elements.as_slice());
+        self.resolve_masks(elements)
+    }
+
+    fn resolve_with(&mut self, mask_of: impl Fn(u32, &str, u32) -> Option<u8>) -> Vec<usize> {
+        let mut unresolved = Vec::new();
+        for (i, e) in self.entries.iter_mut().enumerate() {
+            let Some(name) = &e.semantic_name else { continue };
+            if e.component_count != 0 {
+                continue;
+            }
+            let mask = mask_of(e.stream, name, e.semantic_index).unwrap_or(0) & 0xf;
+            if mask == 0 {
+                unresolved.push(i);
+                continue;
+            }
+            let first = mask.trailing_zeros() as u8;
+            let last = 7 - mask.leading_zeros() as u8;
+            e.start_component = first;
+            e.component_count = last - first + 1;
+        }
+        unresolved
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The text form
+// ---------------------------------------------------------------------------------
+
+/// A declaration that cannot be read: where (1-based character column of the whole
+/// text) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SoParseError {
+    pub column: usize,
+    pub kind: SoParseErrorKind,
+}
+
+/// What is wrong with a declaration's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SoParseErrorKind {
+    /// Nothing between two `;` (or before the first).
+    EmptyEntry,
+    /// A `PREFIX:` that is neither `s<N>` nor `<N>`.
+    BadPrefix(String),
+    /// A stream number that does not fit 32 bits.
+    StreamTooLarge(String),
+    /// An output slot that does not fit `OutputSlot` (a byte).
+    SlotTooLarge(String),
+    /// The stream prefix after the slot prefix.
+    PrefixOrder,
+    /// A second stream (`"stream"`) or slot (`"slot"`) prefix.
+    DuplicatePrefix(&'static str),
+    /// No semantic (or `$SKIP`) after the prefixes.
+    MissingSemantic,
+    /// A semantic name that is not `[A-Za-z_][A-Za-z0-9_]*`.
+    BadSemantic(String),
+    /// A semantic index that does not fit 32 bits.
+    IndexTooLarge(String),
+    /// A `.` with no mask after it.
+    MissingMask,
+    /// A mask letter outside `xyzw` / `rgba`.
+    BadComponent(char),
+    /// A mask mixing `xyzw` and `rgba`.
+    MixedComponentSets(String),
+    /// A mask whose components are not contiguous and in order (`.xz`, `.yx`).
+    MaskNotContiguous(String),
+    /// `$SKIP` without a mask or count.
+    GapNeedsMask,
+    /// A gap mask not starting at `x` (`$SKIP.yz`).
+    GapMaskStart(String),
+    /// A gap count that is 0 or does not fit `ComponentCount` (a byte).
+    GapCount(String),
+    /// Anything else where it does not belong.
+    Unexpected(char),
+}
+
+impl std::fmt::Display for SoParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use SoParseErrorKind as K;
+        write!(f, "column {}: ", self.column)?;
+        match &self.kind {
+            K::EmptyEntry => f.write_str("empty entry (entries are separated by `;`)"),
+            K::BadPrefix(p) => {
+                write!(f, "`{p}:` is not a stream prefix (`s0:`..`s3:`) or an output-slot prefix (`0:`..`3:`)")
+            }
+            K::StreamTooLarge(p) => write!(f, "stream `{p}` does not fit 32 bits"),
+            K::SlotTooLarge(p) => write!(f, "output slot `{p}` does not fit OutputSlot (0..255; valid slots are 0..3)"),
+            K::PrefixOrder => f.write_str("the stream prefix `s<N>:` comes before the output-slot prefix `<N>:`"),
+            K::DuplicatePrefix(what) => write!(f, "a second {what} prefix"),
+            K::MissingSemantic => f.write_str("expected a semantic (`TEXCOORD1`) or `$SKIP`"),
+            K::BadSemantic(s) => write!(f, "`{s}` is not a semantic name (a letter or `_`, then letters, digits, `_`)"),
+            K::IndexTooLarge(s) => write!(f, "semantic index `{s}` does not fit 32 bits"),
+            K::MissingMask => f.write_str("expected a component mask after `.` (`.xyzw`, `.rg`)"),
+            K::BadComponent(c) => write!(f, "`{c}` is not a component (use `xyzw` or `rgba`)"),
+            K::MixedComponentSets(m) => write!(f, "mask `.{m}` mixes `xyzw` and `rgba`"),
+            K::MaskNotContiguous(m) => {
+                write!(f, "mask `.{m}` is not a contiguous run of components in order (use one entry per run)")
+            }
+            K::GapNeedsMask => f.write_str("`$SKIP` needs a size: a mask from `x` (`$SKIP.xy`) or a count (`$SKIP.8`)"),
+            K::GapMaskStart(m) => {
+                write!(f, "gap mask `.{m}` does not start at `x` (a gap is `.x`, `.xy`, `.xyz` or `.xyzw`, or a count)")
+            }
+            K::GapCount(c) => write!(f, "gap size `{c}` is not 1..255"),
+            K::Unexpected(c) => write!(f, "unexpected `{c}`"),
+        }
+    }
+}
+
+impl std::error::Error for SoParseError {}
+
+/// A cursor over one entry's text, with columns counted in characters of the whole
+/// declaration.
+struct Cursor<'s> {
+    text: &'s str,
+    /// Byte position in `text`.
+    pos: usize,
+}
+
+impl<'s> Cursor<'s> {
+    fn column(&self, pos: usize) -> usize {
+        self.text[..pos].chars().count() + 1
+    }
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.peek() {
+            if !c.is_whitespace() {
+                break;
+            }
+            self.pos += c.len_utf8();
+        }
+    }
+    /// A run of `[A-Za-z0-9_$]`.
+    fn word(&mut self) -> (usize, &'s str) {
+        let start = self.pos;
+        while let Some(c) = self.peek() {
+            if !(c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+                break;
+            }
+            self.pos += 1;
+        }
+        (start, &self.text[start..self.pos])
+    }
+    fn error(&self, pos: usize, kind: SoParseErrorKind) -> SoParseError {
+        SoParseError { column: self.column(pos), kind }
+    }
+}
+
+fn is_gap(word: &str) -> bool {
+    word.eq_ignore_ascii_case("$SKIP")
+}
+
+/// Parses one entry of `text` spanning bytes `start..end`.
+fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseError> {
+    use SoParseErrorKind as K;
+    let mut cur = Cursor { text: &text[..end], pos: start };
+    let mut stream: Option<u32> = None;
+    let mut slot: Option<u8> = None;
+    cur.skip_ws();
+    // Prefixes, then the semantic.
+    let (word_at, word) = loop {
+        let (at, word) = cur.word();
+        if word.is_empty() {
+            return Err(match cur.peek() {
+                None => cur.error(at, K::MissingSemantic),
+                Some(c) => cur.error(at, K::Unexpected(c)),
+            });
+        }
+        cur.skip_ws();
+        if cur.peek() != Some(':') {
+            break (at, word);
+        }
+        cur.pos += 1;
+        cur.skip_ws();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if let Some(number) = word.strip_prefix(['s', 'S']).filter(|n| digits(n)) {
+            if stream.is_some() {
+                return Err(cur.error(at, K::DuplicatePrefix("stream")));
+            }
+            if slot.is_some() {
+                return Err(cur.error(at, K::PrefixOrder));
+            }
+            stream = Some(number.parse().map_err(|_| cur.error(at, K::StreamTooLarge(word.to_string())))?);
+        } else if digits(word) {
+            if slot.is_some() {
+                return Err(cur.error(at, K::DuplicatePrefix("slot")));
+            }
+            slot = Some(word.parse().map_err(|_| cur.error(at, K::SlotTooLarge(word.to_string())))?);
+        } else {
+            return Err(cur.error(at, K::BadPrefix(word.to_string())));
+        }
+    };
+
+    let gap = is_gap(word);
+    let (name, index) = if gap {
+        (None, 0)
+    } else {
+        let mut chars = word.chars();
+        let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if !first_ok || word.contains('$') {
+            return Err(cur.error(word_at, K::BadSemantic(word.to_string())));
+        }
+        let name = word.trim_end_matches(|c: char| c.is_ascii_digit());
+        let digits = &word[name.len()..];
+        let index = if digits.is_empty() {
+            0
+        } else {
+            digits.parse::<u32>().map_err(|_| cur.error(word_at + name.len(), K::IndexTooLarge(digits.to_string())))?
+        };
+        (Some(name.to_string()), index)
+    };
+
+    // The mask.
+    let mut start_component = 0u8;
+    let mut component_count = 0u8;
+    if cur.peek() == Some('.') {
+        cur.pos += 1;
+        cur.skip_ws();
+        let mask_at = cur.pos;
+        let mut mask = String::new();
+        while let Some(c) = cur.peek() {
+            if !c.is_ascii_alphanumeric() {
+                break;
+            }
+            mask.push(c);
+            cur.pos += 1;
+        }
+        if mask.is_empty() {
+            return Err(match cur.peek() {
+                Some(c) if !c.is_whitespace() => cur.error(mask_at, K::Unexpected(c)),
+                _ => cur.error(mask_at, K::MissingMask),
+            });
+        }
+        if gap && mask.bytes().all(|b| b.is_ascii_digit()) {
+            component_count = match mask.parse::<u8>() {
+                Ok(n) if n > 0 => n,
+                _ => return Err(cur.error(mask_at, K::GapCount(mask))),
+            };
+        } else {
+            let mut set: Option<&str> = None;
+            let mut positions = Vec::new();
+            for (k, c) in mask.char_indices() {
+                let lower = c.to_ascii_lowercase();
+                let (this_set, p) = match ("xyzw".find(lower), "rgba".find(lower)) {
+                    (Some(p), _) => ("xyzw", p),
+                    (None, Some(p)) => ("rgba", p),
+                    (None, None) => return Err(cur.error(mask_at + k, K::BadComponent(c))),
+                };
+                if *set.get_or_insert(this_set) != this_set {
+                    return Err(cur.error(mask_at, K::MixedComponentSets(mask)));
+                }
+                positions.push(p);
+            }
+            let contiguous = positions.windows(2).all(|w| w[1] == w[0] + 1);
+            if !contiguous {
+                return Err(cur.error(mask_at, K::MaskNotContiguous(mask)));
+            }
+            start_component = positions[0] as u8;
+            component_count = positions.len() as u8;
+            if gap && start_component != 0 {
+                return Err(cur.error(mask_at, K::GapMaskStart(mask)));
+            }
+        }
+        cur.skip_ws();
+    } else if gap {
+        return Err(cur.error(word_at, K::GapNeedsMask));
+    }
+    if let Some(c) = cur.peek() {
+        return Err(cur.error(cur.pos, K::Unexpected(c)));
+    }
+    Ok(SoEntry {
+        stream: stream.unwrap_or(0),
+        semantic_name: name,
+        semantic_index: index,
+        start_component,
+        component_count,
+        output_slot: slot.unwrap_or(0),
+    })
+}
+
+/// Parses the entries of a declaration in the text form (see the module
+/// documentation). Entries without a mask have `ComponentCount` 0: resolve them with
+/// [`StreamOutputDesc::resolve_masks`].
+pub fn parse_entries(text: &str) -> Result<Vec<SoEntry>, SoParseError> {
+    let mut entries = Vec::new();
+    if text.trim().is_empty() {
+        return Ok(entries);
+    }
+    let pieces: Vec<(usize, usize)> = {
+        let mut v = Vec::new();
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            if c == ';' {
+                v.push((start, i));
+                start = i + 1;
+            }
+        }
+        v.push((start, text.len()));
+        v
+    };
+    let last = pieces.len() - 1;
+    for (k, &(start, end)) in pieces.iter().enumerate() {
+        if text[start..end].trim().is_empty() {
+            if k == last && k > 0 {
+                break; // a trailing `;`
+            }
+            // Point at the `;` that ends the empty entry (or at its start).
+            let at = if end < text.len() { end } else { start };
+            return Err(SoParseError { column: text[..at].chars().count() + 1, kind: SoParseErrorKind::EmptyEntry });
+        }
+        entries.push(parse_entry(text, start, end)?);
+    }
+    Ok(entries)
+}
+
+impl std::str::FromStr for StreamOutputDesc {
+    type Err = SoParseError;
+
+    /// The `--so DECL` text form (see the module documentation): the entries; no
+    /// strides, rasterized stream 0.
+    fn from_str(s: &str) -> Result<StreamOutputDesc, SoParseError> {
+        Ok(StreamOutputDesc { entries: parse_entries(s)?, strides: Vec::new(), rasterized_stream: 0 })
+    }
 }
