@@ -193,6 +193,16 @@ codes! {
     /// An output slot that receives nothing but gaps.
     SoOnlyGaps = "V614", "stream-output buffer receives only gaps", "D3D11_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_CANTHAVEONLYGAPS";
 
+    // ---- V8xx: tessellation declarations ----
+    /// A hull or domain shader without a declaration it needs.
+    TessMissingDeclaration = "V801", "tessellation declaration missing", "functional spec 10.6, 11.7.15, 22.3.15-22.3.19";
+    /// Control point count out of range.
+    TessControlPointCount = "V802", "control point count out of range", "functional spec 11.7.15, 22.3.18, 22.3.19";
+    /// maxTessFactor outside 1.0..64.0.
+    TessMaxTessFactor = "V803", "maxTessFactor outside 1.0..64.0", "functional spec 22.3.20";
+    /// Output primitive not valid for the domain, or an undefined value.
+    TessOutputPrimitive = "V804", "tessellator output primitive invalid for the domain", "functional spec 11.7.15";
+
     // ---- V7xx: register files and resource limits ----
     /// A register index beyond its file.
     RegisterRange = "V701", "register index beyond the register file", "functional spec 22.1; d3d11.h register counts";

@@ -13,7 +13,7 @@ use dxbc::{Container, FourCc, ShaderFeatures};
 use tpf::table::{operand_availability, Flow, Model, Ty};
 use tpf::{
     Body, CustomDataClass, Decl, Decoder, Index, Instruction, Mask, OpControl, Opcode, Operand, OperandType, Primitive,
-    PrimitiveTopology, ProgramType, SyncFlags,
+    PrimitiveTopology, ProgramType, SyncFlags, TessDomain, TessOutputPrimitive, TessPartitioning,
 };
 
 /// `D3D11_REQ_GS_INVOCATION_32BIT_OUTPUT_COMPONENT_LIMIT`.
@@ -172,6 +172,12 @@ struct Walker<'t> {
     instances_at: Option<At>,
     stream_at: [Option<At>; 4],
     topology_at: [Option<At>; 4],
+    /// Tessellation declarations: (value, where).
+    tess_input_cps: Option<(u8, At)>,
+    tess_output_cps: Option<(u8, At)>,
+    tess_domain: Option<(TessDomain, At)>,
+    tess_partitioning: Option<(TessPartitioning, At)>,
+    tess_output: Option<(TessOutputPrimitive, At)>,
     /// Open flow-control constructs (if/else, loop, switch), innermost last.
     flow: Vec<(Flow, At)>,
     flow_error: bool,
@@ -246,6 +252,11 @@ pub(crate) fn check(
         topology_at: [None; 4],
         flow: Vec::new(),
         flow_error: false,
+        tess_input_cps: None,
+        tess_output_cps: None,
+        tess_domain: None,
+        tess_partitioning: None,
+        tess_output: None,
         seen_decl: [false; 8],
     };
     let mut ins = Instruction::placeholder();
@@ -727,6 +738,48 @@ impl Walker<'_> {
             | Decl::InputPs { operand, .. }
             | Decl::InputPsName { operand, .. } => self.io_declaration(operand, at, out),
             Decl::Interface { .. } | Decl::FunctionBody(_) | Decl::FunctionTable { .. } => self.facts.interfaces = true,
+            Decl::ControlPointCount(n) => {
+                let (slot, range, what) = match opcode {
+                    Opcode::DclOutputControlPointCount => (&mut self.tess_output_cps, 0..=32u8, "output"),
+                    _ if stage == ProgramType::Hull => (&mut self.tess_input_cps, 1..=32, "input"),
+                    _ => (&mut self.tess_input_cps, 0..=32, "input"),
+                };
+                *slot = Some((*n, at));
+                if !range.contains(n) {
+                    out.push(Diagnostic::new(
+                        Code::TessControlPointCount,
+                        at.loc(),
+                        format!(
+                            "{what} control point count {n}: a {} shader declares {}..{}",
+                            stage_name(stage),
+                            range.start(),
+                            range.end()
+                        ),
+                    ));
+                }
+            }
+            Decl::TessDomain(d) => self.tess_domain = Some((*d, at)),
+            Decl::TessPartitioning(p) => {
+                self.tess_partitioning = Some((*p, at));
+                if matches!(p, TessPartitioning::Undefined | TessPartitioning::Unknown(_)) {
+                    out.push(Diagnostic::new(
+                        Code::TessOutputPrimitive,
+                        at.loc(),
+                        "partitioning must be integer, pow2, fractional_odd or fractional_even",
+                    ));
+                }
+            }
+            Decl::TessOutputPrimitive(p) => self.tess_output = Some((*p, at)),
+            Decl::HsMaxTessFactor(bits) => {
+                let v = f32::from_bits(*bits);
+                if !(1.0..=64.0).contains(&v) {
+                    out.push(Diagnostic::new(
+                        Code::TessMaxTessFactor,
+                        at.loc(),
+                        format!("dcl_hs_max_tessfactor {v}: the factor is between 1.0 and 64.0"),
+                    ));
+                }
+            }
             _ => {}
         }
     }
@@ -919,6 +972,9 @@ impl Walker<'_> {
                 "a compute shader must declare its thread-group size (dcl_thread_group)",
             ));
         }
+        if matches!(self.stage, ProgramType::Hull | ProgramType::Domain) {
+            self.finish_tessellation(out);
+        }
         if self.stage != ProgramType::Geometry {
             return;
         }
@@ -1026,6 +1082,67 @@ impl Walker<'_> {
                         ),
                     ));
                 }
+            }
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// Hull shaders declare the five tessellator states; domain shaders the domain.
+    /// The output primitive must suit the domain (spec 11.7.15).
+    fn finish_tessellation(&self, out: &mut Vec<Diagnostic>) {
+        let hull = self.stage == ProgramType::Hull;
+        let mut missing = Vec::new();
+        if hull {
+            for (absent, name) in [
+                (self.tess_input_cps.is_none(), "dcl_input_control_point_count"),
+                (self.tess_output_cps.is_none(), "dcl_output_control_point_count"),
+                (self.tess_domain.is_none(), "dcl_tessellator_domain"),
+                (self.tess_partitioning.is_none(), "dcl_tessellator_partitioning"),
+                (self.tess_output.is_none(), "dcl_tessellator_output_primitive"),
+            ] {
+                if absent {
+                    missing.push(name);
+                }
+            }
+        } else if self.tess_domain.is_none() {
+            missing.push("dcl_tessellator_domain");
+        }
+        if !missing.is_empty() {
+            out.push(Diagnostic::new(
+                Code::TessMissingDeclaration,
+                Location::Shader,
+                format!("a {} shader must declare {}", stage_name(self.stage), missing.join(", ")),
+            ));
+        }
+        if let Some((domain, at)) = self.tess_domain {
+            if !matches!(domain, TessDomain::Isoline | TessDomain::Tri | TessDomain::Quad) {
+                out.push(Diagnostic::new(
+                    Code::TessOutputPrimitive,
+                    at.loc(),
+                    "the domain must be isoline, tri or quad",
+                ));
+            }
+        }
+        if let (Some((domain, _)), Some((output, at))) = (self.tess_domain, self.tess_output) {
+            let ok = match output {
+                TessOutputPrimitive::Point => true,
+                TessOutputPrimitive::Line => domain == TessDomain::Isoline,
+                TessOutputPrimitive::TriangleCw | TessOutputPrimitive::TriangleCcw => {
+                    matches!(domain, TessDomain::Tri | TessDomain::Quad)
+                }
+                _ => false,
+            };
+            if !ok {
+                out.push(Diagnostic::new(
+                    Code::TessOutputPrimitive,
+                    at.loc(),
+                    format!(
+                        "`{}` with `{}`: points suit every domain, lines only isoline, triangles only tri and quad",
+                        output.listing_name().unwrap_or("?"),
+                        domain.listing_name().unwrap_or("?")
+                    ),
+                ));
             }
         }
     }

@@ -120,3 +120,22 @@ pub fn patch_opcode(bytes: &mut [u8], from: u32, to: u32) {
     }
     panic!("no instruction with opcode {from}");
 }
+
+/// Rewrites the opcode token of the first instruction with opcode `opcode` through
+/// `edit`, and re-signs the container (for declaration fields the parser refuses).
+pub fn patch_opcode_token(bytes: &mut [u8], opcode: u32, edit: impl Fn(u32) -> u32) {
+    let container = dxbc::Container::parse(bytes).unwrap();
+    let program = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).unwrap();
+    let (start, end) = (program.data_offset(), program.data_offset() + program.data.len());
+    let mut at = start + 8;
+    while at < end {
+        let token = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        if token & 0x7ff == opcode {
+            bytes[at..at + 4].copy_from_slice(&edit(token).to_le_bytes());
+            resign(bytes);
+            return;
+        }
+        at += 4 * (((token >> 24) & 0x7f) as usize).max(1);
+    }
+    panic!("no instruction with opcode {opcode}");
+}
