@@ -114,8 +114,13 @@ fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
 
 pub fn run(file: &str, options: &Options) -> Result<(), Failure> {
     let target = options.target()?;
-    let so = options.stream_output()?;
+    let mut so = options.stream_output()?;
     let bytes = read_shader(file)?;
+    if let Some(so) = &mut so {
+        // Entries written without a mask take the output element's components; the
+        // unresolved ones are reported by the checks (V606).
+        so.resolve_masks_in(&bytes);
+    }
     let report = match &so {
         Some(so) => validate::validate_with_stream_output(&bytes, bytes.len(), &target, so),
         None => validate::validate(&bytes, &target),

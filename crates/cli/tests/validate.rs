@@ -148,3 +148,39 @@ fn shader_model_5_1_needs_api_d3d12() {
     let out = dxref(&["validate", "-", "--api", "d3d13"], Some(vs51.as_bytes()));
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn stream_output_declaration() {
+    let gs = "gs_5_0\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_stream m0\ndcl_outputtopology pointlist \ndcl_output o0.xyzw\ndcl_output o1.xy\ndcl_stream m1\ndcl_outputtopology pointlist \ndcl_output o0.xyz\ndcl_maxout 4\nemit_stream m0\nemit_stream m1\nret \n";
+    let listing = dxref(&["asm", "-", "-o", "-"], Some(gs.as_bytes()));
+    assert!(listing.status.success(), "{}", text(&listing.stderr));
+    let bytes = listing.stdout;
+    // The derived signature names the outputs TEXCOORD<register> (see `dxref info`).
+    let info = dxref(&["info", "-", "--json"], Some(&bytes));
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    let names: Vec<String> = info["signatures"]["OSG5"]
+        .as_array()
+        .map(|a| a.iter().map(|e| format!("{}{}", e["semantic"].as_str().unwrap_or(""), e["index"])).collect())
+        .unwrap_or_default();
+    // Stream 0's o0, o1 and stream 1's o0, in signature order.
+    assert_eq!(names.len(), 3, "{names:?}");
+    let (name0, name1) = (&names[0], &names[2]);
+    let ok = format!("{name0}; s1:1:{name1}.xyz");
+    let out = dxref(&["validate", "-", "--so", &ok, "--so-strides", "16,12", "--so-rasterized", "0"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(0), "{}\n{names:?}", text(&out.stdout));
+    // The same buffer for both streams.
+    let bad = format!("{name0}; s1:0:{name1}.xyz");
+    let out = dxref(&["validate", "-", "--so", &bad], Some(&bytes));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V608"), "{}", text(&out.stdout));
+    // A stride too small for the entries.
+    let out = dxref(&["validate", "-", "--so", &ok, "--so-strides", "12,12"], Some(&bytes));
+    assert!(text(&out.stdout).contains("V609"), "{}", text(&out.stdout));
+    // Rasterized stream 4.
+    let out = dxref(&["validate", "-", "--so", &ok, "--so-rasterized", "4"], Some(&bytes));
+    assert!(text(&out.stdout).contains("V610"), "{}", text(&out.stdout));
+    // A syntax error names its column; exit 2.
+    let out = dxref(&["validate", "-", "--so", "s9x:POSITION"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("column"), "{}", text(&out.stderr));
+}

@@ -109,6 +109,7 @@ struct ShaderData {
     program_stage: ProgramType,
     model: (u8, u8),
     level9: bool,
+    program: bool,
     bytecode: Arc<[u8]>,
     facts: ProgramFacts,
     stream_output: Option<StreamOutputDesc>,
@@ -139,6 +140,11 @@ impl Shader {
     /// The container carries a Level 9 program (`*_4_0_level_9_x`).
     pub fn is_level9(&self) -> bool {
         self.0.level9
+    }
+    /// False for a stream-output object created from an output signature alone (no
+    /// geometry shader: the vertices go straight to stream output).
+    pub fn has_program(&self) -> bool {
+        self.0.program
     }
     /// The bytecode, as given to the create call.
     pub fn bytecode(&self) -> &[u8] {
@@ -325,6 +331,7 @@ impl Device {
             program_stage: info.stage,
             model: info.model,
             level9: info.level9,
+            program: info.program,
             bytecode: Arc::from(bytes),
             facts,
             stream_output: so.cloned(),

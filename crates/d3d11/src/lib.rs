@@ -67,9 +67,6 @@
 //! - Memory, device removal and driver failures: `E_OUTOFMEMORY`, `E_FAIL` (but for
 //!   an internal inconsistency that does not occur), `DXGI_ERROR_UNSUPPORTED` and
 //!   `DXGI_ERROR_DEVICE_REMOVED` are never returned by a create call.
-//! - `CreateGeometryShaderWithStreamOutput` given only an output signature blob
-//!   (`D3DGetOutputSignatureBlob`) instead of a shader: the validator asks for a
-//!   program chunk, so such a blob is refused here.
 //! - A class linkage created by another device (not checked), and the binding of class
 //!   instances to interface slots at `*SetShader` time.
 //! - Microsoft's remark that instances "can be created (or gotten) before or after a

@@ -313,3 +313,25 @@ fn shader_keeps_its_linkage() {
     assert!(linkage.class_types().is_empty());
     assert!(linkage.class_instances().is_empty());
 }
+
+/// `CreateGeometryShaderWithStreamOutput` given an output signature alone
+/// (`D3DGetOutputSignatureBlob`): a stream-output object without a program.
+#[test]
+fn stream_output_from_an_output_signature_blob() {
+    let device = device_11_0();
+    let gs = bytes_of(ProgramType::Geometry);
+    let container = dxbc::Container::parse(&gs).unwrap();
+    let signature = container.chunk_any(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5]).unwrap();
+    let blob = dxbc::Builder::new().chunk(signature.fourcc, signature.data).build().unwrap();
+    let mut out = None;
+    let created =
+        device.create_geometry_shader_with_stream_output(&blob, blob.len(), &so_position(), None, Some(&mut out));
+    assert_eq!(created.hr, S_OK, "{:#?}", created.diagnostics);
+    let shader = out.unwrap();
+    assert!(!shader.has_program());
+    assert_eq!(shader.stage(), ProgramType::Geometry);
+    // Not a shader for any other call.
+    let created = device.create_geometry_shader(&blob, blob.len(), None, None);
+    assert_eq!(created.hr, E_INVALIDARG);
+    assert!(created.has(Code::MissingProgram));
+}

@@ -35,6 +35,9 @@ pub struct ShaderInfo {
     pub model: (u8, u8),
     /// The container carries a Level 9 program (`*_4_0_level_9_x`).
     pub level9: bool,
+    /// False for an output-signature blob given for stream output without a geometry
+    /// shader (then `stage` is `Geometry`, the stage it stands in for).
+    pub program: bool,
 }
 
 /// The verdict: every diagnostic found (empty when the shader is accepted).
@@ -117,6 +120,8 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
             // CreateGeometryShaderWithStreamOutput also takes an output signature alone
             // (D3DGetOutputSignatureBlob): stream output without a geometry shader.
             if let Some(facts) = signature_only(&container, so, target, out) {
+                let info = ShaderInfo { stage: facts.stage, model: facts.model, level9: false, program: false };
+                report.shader = Some(info);
                 report.facts = Some(facts);
                 return report;
             }
@@ -135,7 +140,7 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
     let facts = program::check(program.data, program.data_offset(), target, so.is_some(), out);
     let Some(facts) = facts else { return report };
     let stage = facts.stage;
-    report.shader = Some(ShaderInfo { stage, model: facts.model, level9 });
+    report.shader = Some(ShaderInfo { stage, model: facts.model, level9, program: true });
 
     // Signatures the runtime reads.
     let sig = |fourccs: &[FourCc]| container.chunk_any(fourccs);

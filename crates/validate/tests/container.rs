@@ -229,3 +229,26 @@ fn corpus_level9_shaders_on_9_1() {
     }
     assert!(n > 100, "{n} Level 9 shaders");
 }
+
+/// CreateGeometryShaderWithStreamOutput also takes an output signature alone (stream
+/// output with no geometry shader): the declaration is checked against it.
+#[test]
+fn stream_output_against_an_output_signature_blob() {
+    let gs = asm("gs_5_0\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_stream m0\ndcl_outputtopology pointlist \ndcl_output o0.xyzw\ndcl_maxout 1\nemit_stream m0\nret \n");
+    let signature_only = rebuild(&gs, |c| c.retain(|(f, _)| *f == FourCc::OSG5));
+    let name = {
+        let container = dxbc::Container::parse(&signature_only).unwrap();
+        let chunk = container.chunk(FourCc::OSG5).unwrap();
+        let sig = dxbc::Signature::parse(chunk.data, dxbc::SignatureFormat::for_fourcc(FourCc::OSG5).unwrap()).unwrap();
+        format!("{}{}", sig.elements[0].semantic_name, sig.elements[0].semantic_index)
+    };
+    let mut good: validate::StreamOutputDesc = format!("{name}.xyzw").parse().unwrap();
+    good.resolve_masks_in(&signature_only);
+    let report = validate::validate_with_stream_output(&signature_only, signature_only.len(), &fl11_1(), &good);
+    assert!(report.is_valid(), "{:#?}", report.diagnostics);
+    let bad: validate::StreamOutputDesc = "NOT_THERE.xy".parse().unwrap();
+    let report = validate::validate_with_stream_output(&signature_only, signature_only.len(), &fl11_1(), &bad);
+    assert_eq!(codes(&report), [Code::SoSemanticNotFound]);
+    // Without a stream-output declaration the blob is no shader.
+    assert_eq!(codes(&validate::validate(&signature_only, &fl11_1())), [Code::MissingProgram]);
+}
