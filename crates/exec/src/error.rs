@@ -1,0 +1,48 @@
+//! Execution errors, each naming where.
+
+use thiserror::Error;
+
+/// Something stopped a program or a draw.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}{kind}", match .instruction { Some(i) => format!("instruction {i}: "), None => String::new() })]
+pub struct ExecError {
+    /// The instruction (index in the program) where it happened, if in a program.
+    pub instruction: Option<usize>,
+    pub kind: ExecErrorKind,
+}
+
+impl ExecError {
+    pub fn new(kind: ExecErrorKind) -> ExecError {
+        ExecError { instruction: None, kind }
+    }
+    pub fn at(instruction: usize, kind: ExecErrorKind) -> ExecError {
+        ExecError { instruction: Some(instruction), kind }
+    }
+}
+
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecErrorKind {
+    /// The bytecode is not a container with a decodable program.
+    #[error("cannot read the shader: {0}")]
+    Bytecode(String),
+    /// The program uses something the interpreter does not run (named).
+    #[error("not supported by the interpreter: {0}")]
+    Unsupported(String),
+    /// The program's structure is broken (unbalanced flow control, a call to a missing
+    /// label...).
+    #[error("malformed program: {0}")]
+    Malformed(String),
+    /// An invocation ran more than its step limit (an endless loop).
+    #[error("the invocation ran {0} instructions without ending (step limit)")]
+    StepLimit(u64),
+    /// Calls nested deeper than the limit (32, D3D11_COMMONSHADER_SUBROUTINE_NESTING_LIMIT).
+    #[error("subroutine calls nested deeper than {0}")]
+    CallDepth(u32),
+    /// The draw's inputs do not match what the shaders need.
+    #[error("draw: {0}")]
+    Draw(String),
+    /// A stage the pipeline does not run yet.
+    #[error("not implemented: {0}")]
+    NotImplemented(&'static str),
+}

@@ -1,0 +1,131 @@
+//! A program decoded once into an execution plan.
+//!
+//! [`Plan::from_bytecode`] reads a container (program, signatures), decodes the
+//! program and compiles it: flat instructions with resolved operands and jump targets,
+//! and the declarations the pipeline needs, gathered here so that nothing is looked up
+//! per invocation.
+
+use crate::error::{ExecError, ExecErrorKind};
+use tpf::{Primitive, PrimitiveTopology, ProgramType, SystemName};
+
+/// A signature element, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SigElement {
+    /// The stream (output signatures of SM5 geometry shaders; 0 otherwise).
+    pub stream: u32,
+    pub semantic_name: String,
+    pub semantic_index: u32,
+    pub register: u32,
+    /// Components present (bit 0 = x).
+    pub mask: u8,
+    /// The `D3D_NAME` system value (0 = none).
+    pub system_value: u32,
+    /// `D3D_REGISTER_COMPONENT_TYPE`: 1 uint, 2 sint, 3 float (0 unknown).
+    pub component_type: u32,
+}
+
+/// A `dcl_input*` declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputDecl {
+    /// The `v#` register (for GS inputs, the attribute register, not the vertex).
+    pub register: u32,
+    pub mask: u8,
+    /// `dcl_input_sgv`/`_siv`: the system value the pipeline supplies (vertex_id,
+    /// instance_id, primitive_id...); `Undefined` for plain inputs.
+    pub system: SystemName,
+}
+
+/// A `dcl_output*` declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputDecl {
+    /// The stream it belongs to (0 when no `dcl_stream`).
+    pub stream: u32,
+    pub register: u32,
+    pub mask: u8,
+    pub system: SystemName,
+}
+
+/// A compiled program and what the pipeline needs to know about it.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub stage: ProgramType,
+    pub model: (u8, u8),
+    /// `dcl_input*` declarations (not `vPrim`, `vGSInstanceID`...: those are system
+    /// registers the machine is given directly).
+    pub inputs: Vec<InputDecl>,
+    /// `dcl_output*` declarations, with their streams.
+    pub outputs: Vec<OutputDecl>,
+    /// Input registers per vertex (highest declared `v#` + 1).
+    pub input_registers: u32,
+    /// Output registers (highest declared `o#` + 1).
+    pub output_registers: u32,
+    /// The input and output signatures (from ISGN/ISG1 and OSGN/OSG5/OSG1).
+    pub input_signature: Vec<SigElement>,
+    pub output_signature: Vec<SigElement>,
+    /// Geometry shaders: the input primitive and its vertex count.
+    pub input_primitive: Option<Primitive>,
+    pub input_vertices: u32,
+    /// Geometry shaders: each stream's output topology (stream 0 when none declared).
+    pub output_topology: [Option<PrimitiveTopology>; 4],
+    /// Streams declared with `dcl_stream` (bit n = stream n); 0 = none (stream 0 only).
+    pub streams: u8,
+    /// `dcl_maxout` (0 when absent).
+    pub max_vertex_count: u32,
+    /// `dcl_gsinstances` (1 when absent).
+    pub instance_count: u32,
+    /// The program reads `vPrim` / `vGSInstanceID`.
+    pub uses_primitive_id: bool,
+    pub uses_gs_instance_id: bool,
+    /// The compiled instructions (private to the machine).
+    #[allow(dead_code)]
+    pub(crate) code: crate::machine::Code,
+}
+
+impl Plan {
+    /// Decodes the container's program and signatures and compiles them.
+    pub fn from_bytecode(bytes: &[u8]) -> Result<Plan, ExecError> {
+        let container =
+            dxbc::Container::parse(bytes).map_err(|e| ExecError::new(ExecErrorKind::Bytecode(e.to_string())))?;
+        let chunk = container
+            .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
+            .ok_or_else(|| ExecError::new(ExecErrorKind::Bytecode("no SHDR/SHEX chunk".into())))?;
+        let program = tpf::decode(chunk.data)
+            .map_err(|e| ExecError::new(ExecErrorKind::Bytecode(e.rebased(chunk.data_offset()).to_string())))?;
+        let signature = |fourccs: &[dxbc::FourCc]| -> Result<Vec<SigElement>, ExecError> {
+            let Some(chunk) = container.chunk_any(fourccs) else { return Ok(Vec::new()) };
+            let format = dxbc::SignatureFormat::for_fourcc(chunk.fourcc).expect("signature fourcc");
+            let sig = dxbc::Signature::parse(chunk.data, format)
+                .map_err(|e| ExecError::new(ExecErrorKind::Bytecode(e.to_string())))?;
+            Ok(sig
+                .elements
+                .iter()
+                .map(|e| SigElement {
+                    stream: e.stream,
+                    semantic_name: e.semantic_name.to_string(),
+                    semantic_index: e.semantic_index,
+                    register: e.register,
+                    mask: e.mask,
+                    system_value: u32::from(e.system_value),
+                    component_type: u32::from(e.component_type),
+                })
+                .collect())
+        };
+        let input_signature = signature(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1])?;
+        let output_signature = signature(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
+        Plan::compile(&program, input_signature, output_signature)
+    }
+
+    /// Compiles a decoded program with its signatures.
+    pub fn compile(
+        program: &tpf::Program<'_>,
+        input_signature: Vec<SigElement>,
+        output_signature: Vec<SigElement>,
+    ) -> Result<Plan, ExecError> {
+        crate::machine::compile(program, input_signature, output_signature)
+    }
+
+    /// The output declarations of `stream`.
+    pub fn stream_outputs(&self, stream: u32) -> impl Iterator<Item = &OutputDecl> {
+        self.outputs.iter().filter(move |o| o.stream == stream)
+    }
+}

@@ -1,0 +1,130 @@
+//! What is bound to a shader stage: constant buffers, shader resource views, samplers
+//! and unordered access views. Views borrow the application's memory; reads past the
+//! end of a view return 0 (the functional spec's out-of-bounds rule), writes past it
+//! are dropped.
+
+use crate::format::Format;
+
+/// `D3D11_SRV_DIMENSION` / `D3D11_UAV_DIMENSION`, as far as the interpreter reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dimension {
+    Buffer,
+    Texture1D,
+    Texture1DArray,
+    Texture2D,
+    Texture2DArray,
+    Texture3D,
+    TextureCube,
+}
+
+/// A texture's memory: every subresource, mip level by mip level within each array
+/// slice (D3D11's subresource order), each mip tightly packed (row pitch = width ×
+/// element size, depth pitch = row pitch × height).
+#[derive(Debug, Clone, Copy)]
+pub struct TextureView<'a> {
+    pub dimension: Dimension,
+    pub format: Format,
+    pub width: u32,
+    pub height: u32,
+    /// Depth of a 3D texture; 1 otherwise.
+    pub depth: u32,
+    /// Array slices (6 × cubes for a cube); 1 for non-arrays.
+    pub array_size: u32,
+    pub mip_levels: u32,
+    pub data: &'a [u8],
+}
+
+/// A shader resource view (`t#`).
+#[derive(Debug, Clone, Copy)]
+pub enum Srv<'a> {
+    /// A typed buffer: elements of `format`.
+    Buffer { data: &'a [u8], format: Format },
+    /// A raw (byte address) buffer.
+    Raw { data: &'a [u8] },
+    /// A structured buffer of `stride`-byte elements.
+    Structured { data: &'a [u8], stride: u32 },
+    /// A texture.
+    Texture(TextureView<'a>),
+}
+
+/// A UAV (`u#`): the same kinds, writable.
+#[derive(Debug)]
+pub enum Uav<'a> {
+    Buffer {
+        data: &'a mut [u8],
+        format: Format,
+    },
+    Raw {
+        data: &'a mut [u8],
+    },
+    /// A structured buffer, with its hidden counter (append/consume, `imm_atomic_alloc`).
+    Structured {
+        data: &'a mut [u8],
+        stride: u32,
+        counter: u32,
+    },
+    Texture {
+        view: TextureView<'a>,
+        data: &'a mut [u8],
+    },
+}
+
+/// `D3D11_FILTER`, as far as the interpreter samples: point or linear, per min/mag/mip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    Point,
+    Linear,
+}
+
+/// `D3D11_TEXTURE_ADDRESS_MODE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressMode {
+    Wrap,
+    Mirror,
+    Clamp,
+    Border,
+    MirrorOnce,
+}
+
+/// A sampler state (`s#`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampler {
+    pub min: Filter,
+    pub mag: Filter,
+    pub mip: Filter,
+    pub address: [AddressMode; 3],
+    pub border_color: [f32; 4],
+    pub mip_lod_bias: f32,
+    pub min_lod: f32,
+    pub max_lod: f32,
+}
+
+impl Default for Sampler {
+    /// D3D11's default sampler: linear everywhere, clamp, LOD 0..FLT_MAX.
+    fn default() -> Sampler {
+        Sampler {
+            min: Filter::Linear,
+            mag: Filter::Linear,
+            mip: Filter::Linear,
+            address: [AddressMode::Clamp; 3],
+            border_color: [1.0; 4],
+            mip_lod_bias: 0.0,
+            min_lod: -f32::MAX,
+            max_lod: f32::MAX,
+        }
+    }
+}
+
+/// Everything bound to one stage. Unbound slots read as zero (constant buffers,
+/// resources) and ignore writes (UAVs).
+#[derive(Debug, Default)]
+pub struct Resources<'a> {
+    /// `cb0`..`cb13`: each a slice of 16-byte vectors.
+    pub constant_buffers: [Option<&'a [[u32; 4]]>; 14],
+    /// `t0`.. (index = slot).
+    pub srvs: Vec<Option<Srv<'a>>>,
+    /// `s0`..`s15`.
+    pub samplers: [Option<Sampler>; 16],
+    /// `u0`.. (index = slot).
+    pub uavs: Vec<Option<Uav<'a>>>,
+}
