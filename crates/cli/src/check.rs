@@ -80,7 +80,7 @@ impl Options {
 }
 
 /// Reads the input: a DXBC blob, an fxc /Fh header, or a listing (assembled first).
-fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
     let raw = if file == "-" {
         let mut buf = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)

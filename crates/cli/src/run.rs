@@ -1,0 +1,612 @@
+//! `dxref run`: one draw through the reference pipeline (input assembly, vertex shader,
+//! geometry shader, stream output), printing the primitives, and writing them with the
+//! stream-output buffers and the statistics as JSON, and the rasterized stream as SVG.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use d3d11::{Device, DeviceDesc, HResult};
+use exec::pipeline::{
+    self, DrawCall, DrawResult, InputElement, Pipeline, SoTarget, StreamOutput, StreamPrimitives, Topology,
+    VertexBuffer,
+};
+use exec::{Format, Plan, Resources};
+use serde_json::{json, Value};
+use validate::{FeatureLevel, Runtime, StreamOutputDesc, NO_RASTERIZED_STREAM};
+
+use crate::check::read_shader;
+use crate::{display_name, Failure};
+
+/// The command's options.
+pub struct Options {
+    pub vs: Option<String>,
+    pub gs: Option<String>,
+    pub input: Option<String>,
+    pub topology: Option<String>,
+    pub instances: u32,
+    pub so: Option<String>,
+    pub so_strides: Option<String>,
+    pub so_rasterized: Option<String>,
+    pub so_buffer_size: u32,
+    pub out: Option<String>,
+    pub svg: Option<String>,
+    pub check: bool,
+    pub quiet: bool,
+}
+
+/// `D3D_NAME` values of the signature elements the pipeline supplies itself.
+const SV_VERTEX_ID: u32 = 6;
+const SV_PRIMITIVE_ID: u32 = 7;
+const SV_INSTANCE_ID: u32 = 8;
+const SV_POSITION: u32 = 1;
+
+/// A shader read from a file (binary, /Fh header or listing) and created on the device.
+struct Loaded {
+    name: String,
+    plan: Plan,
+}
+
+fn load(
+    device: &Device,
+    file: &str,
+    stage: tpf::ProgramType,
+    so: Option<&StreamOutputDesc>,
+) -> Result<Loaded, Failure> {
+    let bytes = read_shader(file)?;
+    let name = display_name(file).to_string();
+    let mut out = None;
+    let created = match (stage, so) {
+        (_, Some(so)) => {
+            device.create_geometry_shader_with_stream_output(&bytes, bytes.len(), so, None, Some(&mut out))
+        }
+        (tpf::ProgramType::Vertex, None) => device.create_vertex_shader(&bytes, bytes.len(), None, Some(&mut out)),
+        _ => device.create_geometry_shader(&bytes, bytes.len(), None, Some(&mut out)),
+    };
+    if created.hr != HResult::S_OK {
+        let mut message = format!("{name}: the device refuses this shader ({})", created.hr);
+        for d in &created.diagnostics {
+            let _ = write!(message, "\n  {d}");
+        }
+        return Err(Failure { status: 1, message });
+    }
+    let plan = Plan::from_bytecode(&bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    Ok(Loaded { name, plan })
+}
+
+/// One input vertex: values by (semantic name upper-cased, index).
+type InputVertex = Vec<(String, u32, Vec<Value>)>;
+
+/// `TEXCOORD1` -> (`TEXCOORD`, 1); `SV_Position` -> (`SV_Position`, 0).
+fn split_semantic(key: &str) -> (String, u32) {
+    let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (name, index) = key.split_at(key.len() - digits);
+    (name.to_string(), index.parse().unwrap_or(0))
+}
+
+/// Reads the vertices: a JSON array of objects keyed by semantic (`"TEXCOORD1": [u, v]`),
+/// or CSV with columns `SEMANTIC[INDEX].c` (c in x, y, z, w).
+fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
+    };
+    let name = display_name(file);
+    if text.trim_start().starts_with('[') || text.trim_start().starts_with('{') {
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
+        let list = match &value {
+            Value::Array(a) => a,
+            Value::Object(o) => o.get("vertices").and_then(Value::as_array).ok_or_else(|| {
+                Failure::input(format!("{name}: expected an array of vertices (or {{\"vertices\": [...]}})"))
+            })?,
+            _ => return Err(Failure::input(format!("{name}: expected an array of vertices"))),
+        };
+        let mut vertices = Vec::with_capacity(list.len());
+        for (i, v) in list.iter().enumerate() {
+            let Value::Object(fields) = v else {
+                return Err(Failure::input(format!("{name}: vertex {i} is not an object keyed by semantic")));
+            };
+            let mut vertex = Vec::new();
+            for (key, value) in fields {
+                let values = match value {
+                    Value::Array(a) => a.clone(),
+                    Value::Number(_) => vec![value.clone()],
+                    _ => {
+                        return Err(Failure::input(format!(
+                            "{name}: vertex {i}, {key}: expected a number or an array of up to 4 numbers"
+                        )))
+                    }
+                };
+                if values.len() > 4 || values.iter().any(|x| !x.is_number()) {
+                    return Err(Failure::input(format!("{name}: vertex {i}, {key}: expected up to 4 numbers")));
+                }
+                let (semantic, index) = split_semantic(key);
+                vertex.push((semantic.to_ascii_uppercase(), index, values));
+            }
+            vertices.push(vertex);
+        }
+        return Ok(vertices);
+    }
+    // CSV.
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else { return Ok(Vec::new()) };
+    let mut columns = Vec::new();
+    for (c, h) in header.split(',').enumerate() {
+        let h = h.trim();
+        let (key, comp) = h.rsplit_once('.').ok_or_else(|| {
+            Failure::input(format!("{name}:1: column {} `{h}`: expected SEMANTIC[INDEX].x|y|z|w", c + 1))
+        })?;
+        let comp = match comp {
+            "x" | "r" => 0,
+            "y" | "g" => 1,
+            "z" | "b" => 2,
+            "w" | "a" => 3,
+            _ => {
+                return Err(Failure::input(format!("{name}:1: column {} `{h}`: component must be x, y, z or w", c + 1)))
+            }
+        };
+        let (semantic, index) = split_semantic(key);
+        columns.push((semantic.to_ascii_uppercase(), index, comp));
+    }
+    let mut vertices = Vec::new();
+    for (line, row) in lines {
+        let cells: Vec<&str> = row.split(',').map(str::trim).collect();
+        if cells.len() != columns.len() {
+            return Err(Failure::input(format!(
+                "{name}:{}: {} values; the header has {} columns",
+                line + 1,
+                cells.len(),
+                columns.len()
+            )));
+        }
+        let mut vertex: InputVertex = Vec::new();
+        for ((semantic, index, comp), cell) in columns.iter().zip(cells) {
+            let number: Value = serde_json::from_str(cell)
+                .ok()
+                .filter(Value::is_number)
+                .ok_or_else(|| Failure::input(format!("{name}:{}: `{cell}` is not a number", line + 1)))?;
+            let slot = match vertex.iter().position(|(s, i, _)| s == semantic && i == index) {
+                Some(p) => p,
+                None => {
+                    vertex.push((semantic.clone(), *index, Vec::new()));
+                    vertex.len() - 1
+                }
+            };
+            let values = &mut vertex[slot].2;
+            while values.len() <= *comp {
+                values.push(json!(0));
+            }
+            values[*comp] = number;
+        }
+        vertices.push(vertex);
+    }
+    Ok(vertices)
+}
+
+/// Builds the vertex buffer (one slot, each element four 32-bit components) and the
+/// input layout for the first stage's input signature.
+fn vertex_data(
+    plan: &Plan,
+    vertices: &[InputVertex],
+    name: &str,
+) -> Result<(Vec<u8>, Vec<InputElement>, u32), Failure> {
+    let mut layout = Vec::new();
+    let mut kinds = Vec::new();
+    for e in &plan.input_signature {
+        if matches!(e.system_value, SV_VERTEX_ID | SV_INSTANCE_ID | SV_PRIMITIVE_ID)
+            && e.semantic_name.starts_with("SV_")
+        {
+            continue;
+        }
+        if layout.iter().any(|l: &InputElement| {
+            l.semantic_name.eq_ignore_ascii_case(&e.semantic_name) && l.semantic_index == e.semantic_index
+        }) {
+            continue;
+        }
+        let format = match e.component_type {
+            1 => Format::R32G32B32A32_UINT,
+            2 => Format::R32G32B32A32_SINT,
+            _ => Format::R32G32B32A32_FLOAT,
+        };
+        layout.push(InputElement {
+            semantic_name: e.semantic_name.clone(),
+            semantic_index: e.semantic_index,
+            format,
+            input_slot: 0,
+            aligned_byte_offset: 16 * layout.len() as u32,
+            per_instance: false,
+            instance_data_step_rate: 0,
+        });
+        kinds.push(e.component_type);
+    }
+    let stride = 16 * layout.len() as u32;
+    let mut data = vec![0u8; stride as usize * vertices.len()];
+    for (i, vertex) in vertices.iter().enumerate() {
+        for (semantic, index, _) in vertex {
+            if !layout.iter().any(|l| l.semantic_name.eq_ignore_ascii_case(semantic) && l.semantic_index == *index) {
+                let known: Vec<String> =
+                    layout.iter().map(|l| format!("{}{}", l.semantic_name, l.semantic_index)).collect();
+                return Err(Failure::input(format!(
+                    "vertex {i}: {semantic}{index} is not an input of {name} (its inputs: {})",
+                    known.join(", ")
+                )));
+            }
+        }
+        for (slot, (element, kind)) in layout.iter().zip(&kinds).enumerate() {
+            let given = vertex
+                .iter()
+                .find(|(s, idx, _)| s.eq_ignore_ascii_case(&element.semantic_name) && *idx == element.semantic_index);
+            let Some((_, _, values)) = given else {
+                return Err(Failure::input(format!(
+                    "vertex {i}: no value for {}{}, an input of {name}",
+                    element.semantic_name, element.semantic_index
+                )));
+            };
+            let at = i * stride as usize + slot * 16;
+            for c in 0..4 {
+                let word = match (values.get(c), kind) {
+                    (Some(v), 1) => v.as_u64().map(|x| x as u32).unwrap_or_else(|| v.as_f64().unwrap_or(0.0) as u32),
+                    (Some(v), 2) => {
+                        v.as_i64().map(|x| x as i32 as u32).unwrap_or_else(|| v.as_f64().unwrap_or(0.0) as i32 as u32)
+                    }
+                    (Some(v), _) => (v.as_f64().unwrap_or(0.0) as f32).to_bits(),
+                    (None, 1 | 2) => (c == 3) as u32,
+                    (None, _) => {
+                        if c == 3 {
+                            1.0f32.to_bits()
+                        } else {
+                            0
+                        }
+                    }
+                };
+                data[at + 4 * c..at + 4 * c + 4].copy_from_slice(&word.to_le_bytes());
+            }
+        }
+    }
+    Ok((data, layout, stride))
+}
+
+/// The IA topology the GS takes (or point list).
+fn default_topology(gs: Option<&Plan>) -> Topology {
+    match gs.and_then(|p| p.input_primitive) {
+        Some(tpf::Primitive::Line) => Topology::LineList,
+        Some(tpf::Primitive::Triangle) => Topology::TriangleList,
+        Some(tpf::Primitive::LineAdj) => Topology::LineListAdj,
+        Some(tpf::Primitive::TriangleAdj) => Topology::TriangleListAdj,
+        _ => Topology::PointList,
+    }
+}
+
+/// A 32-bit value as JSON, by component type (NaN and infinities as strings).
+fn word_json(word: u32, component_type: u32) -> Value {
+    match component_type {
+        1 => json!(word),
+        2 => json!(word as i32),
+        _ => {
+            let f = f32::from_bits(word);
+            if f.is_finite() {
+                json!(f)
+            } else {
+                json!(f.to_string())
+            }
+        }
+    }
+}
+
+fn mask_components(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |c| mask & (1 << c) != 0)
+}
+
+fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Value {
+    let mut object = serde_json::Map::new();
+    for e in stream.signature.iter().filter(|e| e.stream == stream.stream) {
+        let reg = vertex.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
+        let values: Vec<Value> = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type)).collect();
+        let key = if e.semantic_index == 0 && e.semantic_name.starts_with("SV_") {
+            e.semantic_name.clone()
+        } else {
+            format!("{}{}", e.semantic_name, e.semantic_index)
+        };
+        object.insert(key, Value::Array(values));
+    }
+    Value::Object(object)
+}
+
+fn topology_name(t: tpf::PrimitiveTopology) -> &'static str {
+    t.listing_name().unwrap_or("undefined")
+}
+
+/// The position (x, y after the perspective divide) of a vertex, if its stream has an
+/// `SV_Position` output.
+fn position(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Option<(f32, f32)> {
+    let e = stream.signature.iter().find(|e| e.stream == stream.stream && e.system_value == SV_POSITION)?;
+    let r = vertex.registers.get(e.register as usize)?;
+    let [x, y, _, w] = r.map(f32::from_bits);
+    let w = if w == 0.0 { 1.0 } else { w };
+    Some((x / w, y / w))
+}
+
+fn svg(result: &DrawResult) -> String {
+    let mut s = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1.05 -1.05 2.1 2.1\" width=\"640\" height=\"640\">\n\
+         <rect x=\"-1\" y=\"-1\" width=\"2\" height=\"2\" fill=\"#fafafa\" stroke=\"#999\" stroke-width=\"0.004\"/>\n",
+    );
+    let Some(stream) = result.rasterized_stream.and_then(|r| result.streams.iter().find(|s| s.stream == r)) else {
+        s.push_str("</svg>\n");
+        return s;
+    };
+    for primitive in &stream.primitives {
+        // Clip space y points up; SVG's y points down.
+        let points: Vec<(f32, f32)> =
+            primitive.iter().filter_map(|v| position(stream, v)).map(|(x, y)| (x, -y)).collect();
+        let list: Vec<String> = points.iter().map(|(x, y)| format!("{x:.5},{y:.5}")).collect();
+        match points.len() {
+            1 => {
+                let _ = writeln!(
+                    s,
+                    "<circle cx=\"{:.5}\" cy=\"{:.5}\" r=\"0.01\" fill=\"#1f77b4\"/>",
+                    points[0].0, points[0].1
+                );
+            }
+            2 => {
+                let _ = writeln!(
+                    s,
+                    "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"0.006\"/>",
+                    list.join(" ")
+                );
+            }
+            0 => {}
+            _ => {
+                let _ = writeln!(
+                    s,
+                    "<polygon points=\"{}\" fill=\"#1f77b4\" fill-opacity=\"0.35\" stroke=\"#1f77b4\" stroke-width=\"0.004\"/>",
+                    list.join(" ")
+                );
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+pub fn run(options: &Options) -> Result<(), Failure> {
+    let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
+    let mut so = match &options.so {
+        Some(decl) => {
+            let mut desc: StreamOutputDesc = decl.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
+            if let Some(strides) = &options.so_strides {
+                desc.strides =
+                    strides.split(',').map(|s| s.trim().parse::<u32>()).collect::<Result<_, _>>().map_err(|_| {
+                        Failure::input(format!("--so-strides {strides}: expected numbers separated by commas"))
+                    })?;
+            }
+            if let Some(r) = &options.so_rasterized {
+                desc.rasterized_stream = match r.trim() {
+                    "none" => NO_RASTERIZED_STREAM,
+                    n => {
+                        n.parse().map_err(|_| Failure::input(format!("--so-rasterized {r}: expected 0..3 or none")))?
+                    }
+                };
+            }
+            Some(desc)
+        }
+        None => None,
+    };
+    if options.vs.is_none() && options.gs.is_none() {
+        return Err(Failure::input("run needs --vs, --gs or both".into()));
+    }
+    // Stream output goes with the last stage before the rasterizer.
+    let last_is_gs = options.gs.is_some();
+    if let (Some(desc), Some(file)) = (&mut so, if last_is_gs { &options.gs } else { &options.vs }) {
+        let bytes = read_shader(file)?;
+        desc.resolve_masks_in(&bytes);
+    }
+    let vs = match &options.vs {
+        Some(f) => Some(load(&device, f, tpf::ProgramType::Vertex, if last_is_gs { None } else { so.as_ref() })?),
+        None => None,
+    };
+    let gs = match &options.gs {
+        Some(f) => Some(load(&device, f, tpf::ProgramType::Geometry, so.as_ref())?),
+        None => None,
+    };
+    let first = vs.as_ref().or(gs.as_ref()).expect("one stage");
+    let vertices = match &options.input {
+        Some(f) => read_vertices(f)?,
+        None => return Err(Failure::input("run needs --input vertices.json|.csv".into())),
+    };
+    let (data, layout, stride) = vertex_data(&first.plan, &vertices, &first.name)?;
+    let topology = match &options.topology {
+        Some(t) => Topology::parse(t).ok_or_else(|| {
+            Failure::input(format!(
+                "--topology {t}: expected pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj forms"
+            ))
+        })?,
+        None => default_topology(gs.as_ref().map(|g| &g.plan)),
+    };
+
+    // Stream-output buffers: one per slot the declaration uses.
+    let mut so_memory: Vec<Vec<u8>> = (0..4).map(|_| Vec::new()).collect();
+    if let Some(desc) = &so {
+        for e in &desc.entries {
+            if let Some(buffer) = so_memory.get_mut(e.output_slot as usize) {
+                buffer.resize(options.so_buffer_size as usize, 0);
+            }
+        }
+    }
+    let vertex_buffers = [Some(VertexBuffer { data: &data, stride, offset: 0 })];
+    let result = {
+        let mut targets =
+            so_memory.iter_mut().map(|m| (!m.is_empty()).then(|| SoTarget { data: m.as_mut_slice(), offset: 0 }));
+        let targets =
+            [targets.next().flatten(), targets.next().flatten(), targets.next().flatten(), targets.next().flatten()];
+        let mut state = Pipeline {
+            input_layout: &layout,
+            vertex_buffers: &vertex_buffers,
+            index_buffer: None,
+            topology,
+            vs: vs.as_ref().map(|l| &l.plan),
+            gs: gs.as_ref().map(|l| &l.plan),
+            vs_resources: Resources::default(),
+            gs_resources: Resources::default(),
+            stream_output: so.as_ref().map(|declaration| StreamOutput { declaration, targets }),
+            capture: true,
+            step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
+            checking: options.check,
+        };
+        let call = if options.instances > 1 {
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: vertices.len() as u32,
+                instance_count: options.instances,
+                start_vertex: 0,
+                start_instance: 0,
+            }
+        } else {
+            DrawCall::Draw { vertex_count: vertices.len() as u32, start_vertex: 0 }
+        };
+        let result =
+            pipeline::draw(&mut state, call).map_err(|e| Failure { status: 1, message: format!("draw: {e}") })?;
+        let written: Vec<u32> = state
+            .stream_output
+            .as_ref()
+            .map(|s| s.targets.iter().map(|t| t.as_ref().map_or(0, |t| t.offset)).collect())
+            .unwrap_or_default();
+        (result, written)
+    };
+    let (result, written) = result;
+
+    // Text.
+    if !options.quiet && options.out.as_deref() != Some("-") {
+        let mut text = String::new();
+        for stream in &result.streams {
+            let _ = writeln!(
+                text,
+                "stream {} ({}): {} primitive{}",
+                stream.stream,
+                topology_name(stream.topology),
+                stream.primitives.len(),
+                if stream.primitives.len() == 1 { "" } else { "s" }
+            );
+            for (i, primitive) in stream.primitives.iter().enumerate() {
+                let vertices: Vec<String> = primitive.iter().map(|v| vertex_json(stream, v).to_string()).collect();
+                let _ = writeln!(text, "  {i}: {}", vertices.join(" "));
+            }
+        }
+        for (name, value) in result.statistics.named() {
+            let _ = write!(text, "{name}={value} ");
+        }
+        text.push('\n');
+        for (i, s) in result.so_statistics.iter().enumerate() {
+            if so.is_some() {
+                let _ = writeln!(
+                    text,
+                    "stream {i}: NumPrimitivesWritten={} PrimitivesStorageNeeded={}",
+                    s.num_primitives_written, s.primitives_storage_needed
+                );
+            }
+        }
+        for d in &result.diagnostics {
+            let _ = writeln!(text, "check: instruction {}: {}", d.instruction, d.message);
+        }
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes()).map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
+    }
+
+    // JSON.
+    if let Some(out) = &options.out {
+        let streams: Vec<Value> = result
+            .streams
+            .iter()
+            .map(|s| {
+                json!({
+                    "stream": s.stream,
+                    "topology": topology_name(s.topology),
+                    "primitives": s.primitives.iter().map(|p| p.iter().map(|v| vertex_json(s, v)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let mut buffers = Vec::new();
+        if let Some(desc) = &so {
+            let signature = gs.as_ref().or(vs.as_ref()).map(|l| &l.plan.output_signature);
+            for (slot, memory) in so_memory.iter().enumerate() {
+                if memory.is_empty() {
+                    continue;
+                }
+                let bytes = written.get(slot).copied().unwrap_or(0) as usize;
+                // The component type of each 32-bit word of a vertex in this buffer.
+                let mut kinds = Vec::new();
+                for e in desc.entries.iter().filter(|e| e.output_slot as usize == slot) {
+                    let kind = e
+                        .semantic_name
+                        .as_ref()
+                        .and_then(|n| {
+                            signature?.iter().find(|s| {
+                                s.stream == e.stream
+                                    && s.semantic_index == e.semantic_index
+                                    && s.semantic_name.eq_ignore_ascii_case(n)
+                            })
+                        })
+                        .map(|s| s.component_type);
+                    for _ in 0..e.component_count {
+                        kinds.push(kind);
+                    }
+                }
+                let stride = desc.strides.get(slot).map(|s| *s as usize).unwrap_or(kinds.len() * 4).max(4);
+                let words: Vec<u32> = memory[..bytes.min(memory.len())]
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+                    .collect();
+                let vertices: Vec<Value> = words
+                    .chunks(stride / 4)
+                    .map(|v| {
+                        Value::Array(
+                            v.iter()
+                                .enumerate()
+                                .map(|(i, w)| match kinds.get(i).copied().flatten() {
+                                    Some(k) => word_json(*w, k),
+                                    None => Value::Null,
+                                })
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                buffers.push(json!({ "slot": slot, "stride": stride, "bytes_written": bytes, "vertices": vertices }));
+            }
+        }
+        let statistics: serde_json::Map<String, Value> =
+            result.statistics.named().iter().map(|(n, v)| (n.to_string(), json!(v))).collect();
+        let so_statistics: Vec<Value> = result
+            .so_statistics
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                json!({
+                    "stream": i,
+                    "NumPrimitivesWritten": s.num_primitives_written,
+                    "PrimitivesStorageNeeded": s.primitives_storage_needed,
+                })
+            })
+            .collect();
+        let value = json!({
+            "streams": streams,
+            "rasterized_stream": result.rasterized_stream,
+            "stream_output": { "buffers": buffers, "statistics": so_statistics },
+            "statistics": statistics,
+            "diagnostics": result.diagnostics.iter().map(|d| json!({"instruction": d.instruction, "message": d.message})).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n";
+        if out == "-" {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes()).map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
+        } else {
+            std::fs::write(out, text).map_err(|e| Failure::output(format!("{out}: {e}")))?;
+        }
+    }
+    if let Some(path) = &options.svg {
+        std::fs::write(path, svg(&result)).map_err(|e| Failure::output(format!("{path}: {e}")))?;
+    }
+    Ok(())
+}
