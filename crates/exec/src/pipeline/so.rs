@@ -1,0 +1,290 @@
+//! Stream output (functional spec chapter 14): a declaration compiled into copy
+//! operations per stream, and the writer that appends whole primitives to the target
+//! buffers with the overflow rule of 14.5.
+
+use super::{SoStatistics, SoTarget};
+use crate::error::{ExecError, ExecErrorKind};
+use crate::plan::SigElement;
+use validate::StreamOutputDesc;
+
+/// Streams and buffer slots (`D3D11_SO_STREAM_COUNT`, `D3D11_SO_BUFFER_SLOT_COUNT`).
+const STREAMS: usize = 4;
+const SLOTS: usize = 4;
+
+fn draw_error(message: String) -> ExecError {
+    ExecError::new(ExecErrorKind::Draw(message))
+}
+
+/// One declaration entry, resolved: copy `count` components of register `register`
+/// from component `start` to byte `offset` of the vertex in buffer `slot`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CopyOp {
+    pub slot: u8,
+    pub offset: u32,
+    pub register: u32,
+    pub start: u8,
+    pub count: u8,
+}
+
+/// What one stream writes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StreamLayout {
+    pub ops: Vec<CopyOp>,
+    /// Buffer slots the stream's entries (gaps included) go to, as a bit set.
+    pub slots: u8,
+}
+
+impl StreamLayout {
+    /// The stream is streamed out (it has declaration entries).
+    pub fn active(&self) -> bool {
+        self.slots != 0
+    }
+}
+
+/// A declaration resolved against the output signature of the shader that feeds
+/// stream output.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SoLayout {
+    pub streams: [StreamLayout; STREAMS],
+    /// Each slot's vertex stride in bytes: `pBufferStrides[slot]`, or, when the
+    /// declaration gives none (or 0) for the slot, the size of the slot's entries
+    /// (gaps included).
+    pub strides: [u32; SLOTS],
+}
+
+impl SoLayout {
+    /// Resolves `desc`: each entry's element is found by semantic name
+    /// (case-insensitively) and index among `signature`'s elements of the entry's
+    /// stream; an entry without a component count takes the element's components from
+    /// its start component on.
+    pub fn new(desc: &StreamOutputDesc, signature: &[SigElement]) -> Result<SoLayout, ExecError> {
+        let mut layout = SoLayout::default();
+        let mut size = [0u32; SLOTS];
+        for (i, e) in desc.entries.iter().enumerate() {
+            let stream = e.stream as usize;
+            let slot = e.output_slot as usize;
+            if stream >= STREAMS {
+                return Err(draw_error(format!("stream-output entry {i}: stream {} (streams are 0..3)", e.stream)));
+            }
+            if slot >= SLOTS {
+                return Err(draw_error(format!(
+                    "stream-output entry {i}: output slot {} (slots are 0..3)",
+                    e.output_slot
+                )));
+            }
+            let s = &mut layout.streams[stream];
+            s.slots |= 1 << slot;
+            match &e.semantic_name {
+                None => {
+                    // A gap: the position advances, nothing is written.
+                    size[slot] = size[slot].saturating_add(4 * e.component_count as u32);
+                }
+                Some(name) => {
+                    let element = signature
+                        .iter()
+                        .find(|s| {
+                            s.stream == e.stream
+                                && s.semantic_index == e.semantic_index
+                                && s.semantic_name.eq_ignore_ascii_case(name)
+                        })
+                        .ok_or_else(|| {
+                            draw_error(format!(
+                                "stream-output entry {i}: no output element {} on stream {}",
+                                super::ia::semantic_text(name, e.semantic_index),
+                                e.stream
+                            ))
+                        })?;
+                    let start = e.start_component.min(3);
+                    let count = if e.component_count == 0 {
+                        // Unresolved mask: the element's contiguous components from `start`.
+                        let m = (element.mask & 0xf) >> start;
+                        (m.trailing_ones() as u8).max(1)
+                    } else {
+                        e.component_count
+                    };
+                    let count = count.min(4 - start);
+                    s.ops.push(CopyOp {
+                        slot: slot as u8,
+                        offset: size[slot],
+                        register: element.register,
+                        start,
+                        count,
+                    });
+                    size[slot] = size[slot].saturating_add(4 * count as u32);
+                }
+            }
+        }
+        for (slot, (stride, size)) in layout.strides.iter_mut().zip(size).enumerate() {
+            *stride = match desc.strides.get(slot) {
+                Some(&s) if s != 0 => s,
+                _ => size,
+            };
+        }
+        Ok(layout)
+    }
+}
+
+/// Appends primitives to the bound buffers.
+///
+/// A primitive of `n` vertices goes to a stream's buffers only if each of them is bound
+/// and has room for `n` strides from its current offset; otherwise none of it is written
+/// (14.5: whole primitives only, all the stream's buffers or none; 14.6: a slot the
+/// declaration uses with no buffer bound acts as a full buffer). Since every primitive
+/// of a stream has the same vertex count within a draw, once one does not fit no later
+/// one does either — writes to the stream stop, as 14.5 says, while
+/// `PrimitivesStorageNeeded` keeps counting.
+pub(crate) struct SoWriter<'t, 'a> {
+    pub layout: SoLayout,
+    targets: &'t mut [Option<SoTarget<'a>>; SLOTS],
+    pub statistics: [SoStatistics; STREAMS],
+}
+
+impl<'t, 'a> SoWriter<'t, 'a> {
+    pub fn new(layout: SoLayout, targets: &'t mut [Option<SoTarget<'a>>; SLOTS]) -> SoWriter<'t, 'a> {
+        SoWriter { layout, targets, statistics: [SoStatistics::default(); STREAMS] }
+    }
+
+    /// Streams out one primitive of `stream` (each vertex: the output registers).
+    /// Returns whether it was written.
+    #[inline]
+    pub fn primitive(&mut self, stream: u32, vertices: &[&[[u32; 4]]]) -> bool {
+        let Some(s) = self.layout.streams.get(stream as usize) else { return false };
+        if !s.active() {
+            return false;
+        }
+        let stats = &mut self.statistics[stream as usize];
+        stats.primitives_storage_needed += 1;
+        let n = vertices.len() as u64;
+        // Room in every buffer of the stream?
+        for slot in 0..SLOTS {
+            if s.slots & (1 << slot) == 0 {
+                continue;
+            }
+            let Some(t) = &self.targets[slot] else { return false };
+            if t.offset as u64 + n * self.layout.strides[slot] as u64 > t.data.len() as u64 {
+                return false;
+            }
+        }
+        for (k, vertex) in vertices.iter().enumerate() {
+            for op in &s.ops {
+                let slot = op.slot as usize;
+                let Some(t) = &mut self.targets[slot] else { continue };
+                let base = t.offset as usize + k * self.layout.strides[slot] as usize + op.offset as usize;
+                let Some(dst) = t.data.get_mut(base..base + 4 * op.count as usize) else { continue };
+                let reg = vertex.get(op.register as usize).copied().unwrap_or([0; 4]);
+                for (c, out) in dst.chunks_exact_mut(4).enumerate() {
+                    out.copy_from_slice(&reg[op.start as usize + c].to_le_bytes());
+                }
+            }
+        }
+        for slot in 0..SLOTS {
+            if s.slots & (1 << slot) != 0 {
+                if let Some(t) = &mut self.targets[slot] {
+                    t.offset = (t.offset as u64 + n * self.layout.strides[slot] as u64).min(u32::MAX as u64) as u32;
+                }
+            }
+        }
+        stats.num_primitives_written += 1;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use validate::SoEntry;
+
+    fn sig(stream: u32, name: &str, index: u32, register: u32, mask: u8) -> SigElement {
+        SigElement {
+            stream,
+            semantic_name: name.into(),
+            semantic_index: index,
+            register,
+            mask,
+            system_value: 0,
+            component_type: 3,
+        }
+    }
+
+    fn entry(stream: u32, name: Option<&str>, index: u32, start: u8, count: u8, slot: u8) -> SoEntry {
+        SoEntry {
+            stream,
+            semantic_name: name.map(str::to_string),
+            semantic_index: index,
+            start_component: start,
+            component_count: count,
+            output_slot: slot,
+        }
+    }
+
+    fn words(bytes: &[u8]) -> Vec<u32> {
+        bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    }
+
+    #[test]
+    fn gaps_several_buffers_and_strides() {
+        let signature = [sig(0, "SV_Position", 0, 0, 0xf), sig(0, "TEXCOORD", 1, 2, 0x3)];
+        let desc = StreamOutputDesc {
+            entries: vec![
+                entry(0, Some("SV_POSITION"), 0, 1, 2, 0), // .yz
+                entry(0, None, 0, 0, 1, 0),                // gap .x
+                entry(0, Some("TEXCOORD"), 1, 0, 0, 0),    // unresolved: .xy
+                entry(0, Some("texcoord"), 1, 1, 1, 1),    // .y to slot 1
+            ],
+            strides: vec![24, 0],
+            rasterized_stream: 0,
+        };
+        let layout = SoLayout::new(&desc, &signature).unwrap();
+        assert_eq!(layout.strides, [24, 4, 0, 0]);
+        assert_eq!(layout.streams[0].slots, 0b11);
+        let mut b0 = vec![0xeeu8; 60];
+        let mut b1 = vec![0xeeu8; 8];
+        let mut targets =
+            [Some(SoTarget { data: &mut b0, offset: 4 }), Some(SoTarget { data: &mut b1, offset: 0 }), None, None];
+        let mut w = SoWriter::new(layout, &mut targets);
+        let v0 = [[1, 2, 3, 4], [0; 4], [5, 6, 0, 0]];
+        let v1 = [[11, 12, 13, 14], [0; 4], [15, 16, 0, 0]];
+        assert!(w.primitive(0, &[&v0, &v1]));
+        // Buffer 0 has 8 bytes left: a third vertex would not fit; buffer 1 is full.
+        assert!(!w.primitive(0, &[&v0]));
+        assert_eq!(w.statistics[0], SoStatistics { num_primitives_written: 1, primitives_storage_needed: 2 });
+        assert_eq!(targets[0].as_ref().unwrap().offset, 52);
+        assert_eq!(targets[1].as_ref().unwrap().offset, 8);
+        let e = 0xeeee_eeee;
+        assert_eq!(words(&b0), vec![e, 2, 3, e, 5, 6, e, 12, 13, e, 15, 16, e, e, e]);
+        assert_eq!(words(&b1), vec![6, 16]);
+    }
+
+    #[test]
+    fn unbound_slot_is_a_full_buffer_and_streams_are_independent() {
+        let signature = [sig(0, "A", 0, 0, 0xf), sig(1, "B", 0, 0, 0x1)];
+        let desc = StreamOutputDesc {
+            entries: vec![entry(0, Some("A"), 0, 0, 1, 0), entry(1, Some("B"), 0, 0, 1, 1)],
+            strides: vec![],
+            rasterized_stream: 0,
+        };
+        let layout = SoLayout::new(&desc, &signature).unwrap();
+        let mut b1 = vec![0u8; 8];
+        let mut targets = [None, Some(SoTarget { data: &mut b1, offset: 0 }), None, None];
+        let mut w = SoWriter::new(layout, &mut targets);
+        let v = [[7, 0, 0, 0]];
+        assert!(!w.primitive(0, &[&v]));
+        assert!(w.primitive(1, &[&v]));
+        assert!(!w.primitive(2, &[&v]));
+        assert_eq!(w.statistics[0], SoStatistics { num_primitives_written: 0, primitives_storage_needed: 1 });
+        assert_eq!(w.statistics[1], SoStatistics { num_primitives_written: 1, primitives_storage_needed: 1 });
+        assert_eq!(w.statistics[2], SoStatistics::default());
+        assert_eq!(words(&b1), vec![7, 0]);
+    }
+
+    #[test]
+    fn unknown_element_is_a_draw_error() {
+        let desc = StreamOutputDesc {
+            entries: vec![entry(0, Some("NOPE"), 0, 0, 1, 0)],
+            strides: vec![],
+            rasterized_stream: 0,
+        };
+        let e = SoLayout::new(&desc, &[sig(1, "NOPE", 0, 0, 1)]).unwrap_err();
+        assert!(e.to_string().contains("no output element NOPE on stream 0"), "{e}");
+    }
+}
