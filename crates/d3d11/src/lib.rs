@@ -78,11 +78,17 @@
 //!
 //! Nothing here panics on any input.
 
+pub mod context;
 mod device;
 mod hresult;
 mod linkage;
 
+pub use context::{
+    BindFlags, Buffer, BufferDesc, BufferView, CallError, Context, InputLayout, Query, QueryData, QueryKind,
+    SamplerState, ShaderResourceView,
+};
 pub use device::{Created, Device, DeviceDesc, Shader};
+pub use exec::pipeline::{DrawResult, IndexFormat, InputElement, PipelineStatistics, SoStatistics, Topology};
 pub use hresult::{HResult, DXGI_ERROR_UNSUPPORTED, E_FAIL, E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, S_FALSE, S_OK};
 pub use linkage::{ClassInstance, ClassInstanceDesc, ClassInstanceInfo, ClassLinkage, ClassTypeInfo, InstanceBinding};
 pub use tpf::ProgramType;

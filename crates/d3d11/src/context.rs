@@ -1,0 +1,1221 @@
+//! A Direct3D 11-like immediate context on top of the reference pipeline
+//! ([`exec::pipeline`]): buffers, input layouts, views, samplers, queries, and the
+//! draw calls of `ID3D11DeviceContext` for the input assembler, vertex shader,
+//! geometry shader and stream-output stages.
+//!
+//! ```
+//! use d3d11::context::{BindFlags, BufferDesc};
+//! use d3d11::{Device, DeviceDesc};
+//!
+//! let device = Device::new(DeviceDesc::default());
+//! let vb = device.create_buffer(&BufferDesc::new(16, BindFlags::VERTEX_BUFFER), Some(&[0; 16])).unwrap();
+//! assert_eq!(vb.desc().byte_width, 16);
+//! let mut context = device.immediate_context();
+//! context.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
+//! ```
+//!
+//! # The model
+//!
+//! - [`Buffer`]: shared bytes with a [`BufferDesc`] (size, bind flags, misc flags,
+//!   structure stride) and its stream-output `BufferFilledSize`. Cloning gives another
+//!   reference to the same buffer.
+//! - [`InputLayout`]: `CreateInputLayout` validated against the vertex shader's input
+//!   signature.
+//! - [`Context`]: the pipeline state (`IASet*`, `VSSet*`, `GSSet*`, `SOSetTargets`),
+//!   the draw calls, queries ([`Query`]: pipeline statistics, stream-output statistics
+//!   and overflow predicates) and [`Context::last_draw`], the whole [`DrawResult`] of
+//!   the last draw (primitives when [`Context::set_capture`] is on).
+//! - Each shader gets its [`exec::Plan`] compiled once, when it is first bound to the
+//!   context, and kept (by shader object identity) for later draws.
+//!
+//! Where Direct3D 11 returns nothing (`IASetVertexBuffers`...), a call with invalid
+//! arguments is ignored as the runtime does, and the debug layer's complaint is kept in
+//! [`Context::messages`]. The binding hazards follow the runtime: binding a buffer for
+//! stream output unbinds it from every input slot; binding a buffer for input while it
+//! is a stream-output target binds `NULL`.
+//!
+//! Where methods return `void` in Direct3D 11 but can fail here in a way worth
+//! knowing (setting a shader of the wrong kind, a draw the pipeline refuses), they
+//! return a `Result`.
+//!
+//! # Not modelled
+//!
+//! Textures (views are buffer views), unordered access views (Direct3D 11.1 binds them
+//! at the output merger for all stages; the reference pipeline gives UAVs per stage),
+//! rasterization and the pixel stage, predication, deferred contexts, `Map`/`Unmap`
+//! (use [`Buffer::update`] and [`Buffer::bytes`]), the `*1` variants with constant-buffer
+//! offsets, indirect draws, usage flags.
+
+use crate::device::{Device, Shader};
+use crate::hresult::HResult;
+use exec::pipeline::{
+    self, DrawCall, DrawResult, IndexBuffer, IndexFormat, InputElement, Pipeline, PipelineStatistics, SoStatistics,
+    SoTarget, StreamOutput, Topology, VertexBuffer,
+};
+use exec::resources::{Resources, Sampler, Srv};
+use exec::{ExecError, ExecErrorKind, Format, Plan};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use tpf::ProgramType;
+
+/// A failed create call: the `HRESULT` and what the debug layer would say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallError {
+    pub hr: HResult,
+    pub message: String,
+}
+
+impl CallError {
+    fn invalid(message: impl Into<String>) -> CallError {
+        CallError { hr: HResult::E_INVALIDARG, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.hr, self.message)
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// `D3D11_BIND_FLAG` (the buffer ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BindFlags(pub u32);
+
+impl BindFlags {
+    pub const VERTEX_BUFFER: BindFlags = BindFlags(0x1);
+    pub const INDEX_BUFFER: BindFlags = BindFlags(0x2);
+    pub const CONSTANT_BUFFER: BindFlags = BindFlags(0x4);
+    pub const SHADER_RESOURCE: BindFlags = BindFlags(0x8);
+    pub const STREAM_OUTPUT: BindFlags = BindFlags(0x10);
+    pub const UNORDERED_ACCESS: BindFlags = BindFlags(0x80);
+    /// Every flag a buffer may have here.
+    pub const ALL: BindFlags = BindFlags(0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x80);
+
+    /// All of `other`'s flags are set.
+    pub fn contains(self, other: BindFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for BindFlags {
+    type Output = BindFlags;
+    fn bitor(self, rhs: BindFlags) -> BindFlags {
+        BindFlags(self.0 | rhs.0)
+    }
+}
+
+/// `D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS`.
+pub const RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS: u32 = 0x20;
+/// `D3D11_RESOURCE_MISC_BUFFER_STRUCTURED`.
+pub const RESOURCE_MISC_BUFFER_STRUCTURED: u32 = 0x40;
+
+/// `D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT` × 16 bytes.
+pub const MAX_CONSTANT_BUFFER_BYTES: u32 = 4096 * 16;
+/// `D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT`.
+pub const CONSTANT_BUFFER_SLOTS: u32 = 14;
+/// `D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT`.
+pub const SHADER_RESOURCE_SLOTS: u32 = 128;
+/// `D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT`.
+pub const SAMPLER_SLOTS: u32 = 16;
+/// `D3D11_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT`.
+pub const MAX_INPUT_ELEMENTS: usize = 32;
+/// `D3D11_SO_BUFFER_SLOT_COUNT`.
+pub const SO_BUFFER_SLOTS: usize = 4;
+
+/// `D3D11_BUFFER_DESC` (usage and CPU access are not modelled).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BufferDesc {
+    pub byte_width: u32,
+    pub bind_flags: BindFlags,
+    /// `RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS`, `RESOURCE_MISC_BUFFER_STRUCTURED`.
+    pub misc_flags: u32,
+    pub structure_byte_stride: u32,
+}
+
+impl BufferDesc {
+    /// A buffer of `byte_width` bytes bound as `bind_flags`, no misc flags.
+    pub fn new(byte_width: u32, bind_flags: BindFlags) -> BufferDesc {
+        BufferDesc { byte_width, bind_flags, misc_flags: 0, structure_byte_stride: 0 }
+    }
+}
+
+#[derive(Debug)]
+struct BufferData {
+    desc: BufferDesc,
+    bytes: RwLock<Vec<u8>>,
+    /// Stream output's `BufferFilledSize` (14.4); 0 when created.
+    filled_size: AtomicU32,
+}
+
+/// `ID3D11Buffer`. Cloning gives another reference to the same buffer.
+#[derive(Debug, Clone)]
+pub struct Buffer(Arc<BufferData>);
+
+impl Buffer {
+    /// The description it was created with.
+    pub fn desc(&self) -> &BufferDesc {
+        &self.0.desc
+    }
+
+    /// A copy of the contents.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.read().clone()
+    }
+
+    /// `UpdateSubresource` on a byte range: writes `data` at `offset`. Refused
+    /// (`E_INVALIDARG`, nothing written) when it does not fit.
+    pub fn update(&self, offset: u32, data: &[u8]) -> Result<(), CallError> {
+        let mut bytes = self.write();
+        let end = offset as usize + data.len();
+        match bytes.get_mut(offset as usize..end) {
+            Some(dst) => {
+                dst.copy_from_slice(data);
+                Ok(())
+            }
+            None => Err(CallError::invalid(format!(
+                "UpdateSubresource: bytes {offset}..{end} are outside the {}-byte buffer",
+                self.0.desc.byte_width
+            ))),
+        }
+    }
+
+    /// The stream-output `BufferFilledSize`: where the next stream output appends
+    /// (14.4), and the end of what `DrawAuto` draws.
+    pub fn filled_size(&self) -> u32 {
+        self.0.filled_size.load(Ordering::Relaxed)
+    }
+
+    /// True when both are references to the same buffer.
+    pub fn ptr_eq(&self, other: &Buffer) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Vec<u8>> {
+        self.0.bytes.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Vec<u8>> {
+        self.0.bytes.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set_filled_size(&self, size: u32) {
+        self.0.filled_size.store(size, Ordering::Relaxed);
+    }
+}
+
+/// The formats the input assembler reads (the "IA vertex buffer" column of the DXGI
+/// format support tables at feature level 11): not the depth formats, `A8_UNORM`,
+/// `B8G8R8X8_UNORM` or the sRGB ones.
+pub fn is_vertex_format(format: Format) -> bool {
+    !matches!(
+        format,
+        Format::D32_FLOAT
+            | Format::D16_UNORM
+            | Format::A8_UNORM
+            | Format::B8G8R8X8_UNORM
+            | Format::R8G8B8A8_UNORM_SRGB
+            | Format::B8G8R8A8_UNORM_SRGB
+    )
+}
+
+/// `ID3D11InputLayout`: validated elements.
+#[derive(Debug, Clone)]
+pub struct InputLayout(Arc<[InputElement]>);
+
+impl InputLayout {
+    /// The elements, as given.
+    pub fn elements(&self) -> &[InputElement] {
+        &self.0
+    }
+}
+
+/// What a buffer view sees (`D3D11_BUFFER_SRV` / `D3D11_BUFFEREX_SRV` with the raw
+/// flag), in elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferView {
+    /// Elements of `format`.
+    Typed { format: Format, first_element: u32, num_elements: u32 },
+    /// 32-bit words of a raw (byte address) buffer.
+    Raw { first_element: u32, num_elements: u32 },
+    /// Structures of a structured buffer (its structure stride).
+    Structured { first_element: u32, num_elements: u32 },
+}
+
+/// `ID3D11ShaderResourceView` of a buffer.
+#[derive(Debug, Clone)]
+pub struct ShaderResourceView {
+    buffer: Buffer,
+    view: BufferView,
+    /// The byte range viewed.
+    range: (usize, usize),
+}
+
+impl ShaderResourceView {
+    /// The buffer viewed.
+    pub fn buffer(&self) -> &Buffer {
+        &self.buffer
+    }
+    /// The view's description.
+    pub fn view(&self) -> BufferView {
+        self.view
+    }
+}
+
+/// `ID3D11SamplerState`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SamplerState(pub Sampler);
+
+/// `D3D11_QUERY`, the pipeline ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QueryKind {
+    /// `D3D11_QUERY_PIPELINE_STATISTICS`.
+    PipelineStatistics,
+    /// `D3D11_QUERY_SO_STATISTICS`: summed over the four streams.
+    SoStatistics,
+    /// `D3D11_QUERY_SO_STATISTICS_STREAM0..3`.
+    SoStatisticsStream(u32),
+    /// `D3D11_QUERY_SO_OVERFLOW_PREDICATE`: some stream overflowed.
+    SoOverflowPredicate,
+    /// `D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0..3`.
+    SoOverflowPredicateStream(u32),
+}
+
+/// What `GetData` returns for a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryData {
+    PipelineStatistics(PipelineStatistics),
+    SoStatistics(SoStatistics),
+    /// The overflow predicate: `PrimitivesStorageNeeded` exceeded
+    /// `NumPrimitivesWritten` between begin and end.
+    Overflow(bool),
+}
+
+/// The counters since the context was created.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Totals {
+    pipeline: PipelineStatistics,
+    so: [SoStatistics; 4],
+}
+
+/// `ID3D11Query`: begin and end it on a context, then read [`Query::data`].
+#[derive(Debug, Clone)]
+pub struct Query {
+    kind: QueryKind,
+    begun: Option<Totals>,
+    data: Option<QueryData>,
+}
+
+impl Query {
+    /// What it measures.
+    pub fn kind(&self) -> QueryKind {
+        self.kind
+    }
+    /// `GetData`: `None` until the query has been begun and ended.
+    pub fn data(&self) -> Option<QueryData> {
+        self.data
+    }
+}
+
+fn sub_pipeline(a: PipelineStatistics, b: PipelineStatistics) -> PipelineStatistics {
+    PipelineStatistics {
+        ia_vertices: a.ia_vertices - b.ia_vertices,
+        ia_primitives: a.ia_primitives - b.ia_primitives,
+        vs_invocations: a.vs_invocations - b.vs_invocations,
+        gs_invocations: a.gs_invocations - b.gs_invocations,
+        gs_primitives: a.gs_primitives - b.gs_primitives,
+        c_invocations: a.c_invocations - b.c_invocations,
+        c_primitives: a.c_primitives - b.c_primitives,
+        ps_invocations: a.ps_invocations - b.ps_invocations,
+        hs_invocations: a.hs_invocations - b.hs_invocations,
+        ds_invocations: a.ds_invocations - b.ds_invocations,
+        cs_invocations: a.cs_invocations - b.cs_invocations,
+    }
+}
+
+fn add_pipeline(a: &mut PipelineStatistics, b: &PipelineStatistics) {
+    a.ia_vertices += b.ia_vertices;
+    a.ia_primitives += b.ia_primitives;
+    a.vs_invocations += b.vs_invocations;
+    a.gs_invocations += b.gs_invocations;
+    a.gs_primitives += b.gs_primitives;
+    a.c_invocations += b.c_invocations;
+    a.c_primitives += b.c_primitives;
+    a.ps_invocations += b.ps_invocations;
+    a.hs_invocations += b.hs_invocations;
+    a.ds_invocations += b.ds_invocations;
+    a.cs_invocations += b.cs_invocations;
+}
+
+fn sub_so(a: SoStatistics, b: SoStatistics) -> SoStatistics {
+    SoStatistics {
+        num_primitives_written: a.num_primitives_written - b.num_primitives_written,
+        primitives_storage_needed: a.primitives_storage_needed - b.primitives_storage_needed,
+    }
+}
+
+impl Device {
+    /// `ID3D11Device::CreateBuffer`. `initial` (`pInitialData`) must hold at least
+    /// `byte_width` bytes; without it the buffer is zeroed. Refused (`E_INVALIDARG`):
+    /// a size of 0; bind flags other than vertex, index, constant, shader resource,
+    /// stream output and unordered access, or none; a constant buffer whose size is
+    /// not a multiple of 16 or above 65536 bytes, or that has other bind flags; a
+    /// structured buffer without a structure stride (a multiple of 4, at most 2048,
+    /// dividing the size), also raw, or bound as vertex, index, constant or
+    /// stream-output buffer; a raw buffer not bound as shader resource or unordered
+    /// access; unknown misc flags.
+    pub fn create_buffer(&self, desc: &BufferDesc, initial: Option<&[u8]>) -> Result<Buffer, CallError> {
+        let bind = desc.bind_flags;
+        if desc.byte_width == 0 {
+            return Err(CallError::invalid("CreateBuffer: ByteWidth is 0"));
+        }
+        if bind.0 == 0 || bind.0 & !BindFlags::ALL.0 != 0 {
+            return Err(CallError::invalid(format!("CreateBuffer: BindFlags {:#x} for a buffer", bind.0)));
+        }
+        if bind.contains(BindFlags::CONSTANT_BUFFER) {
+            if bind != BindFlags::CONSTANT_BUFFER {
+                return Err(CallError::invalid(
+                    "CreateBuffer: D3D11_BIND_CONSTANT_BUFFER cannot be combined with other bind flags",
+                ));
+            }
+            if !desc.byte_width.is_multiple_of(16) || desc.byte_width > MAX_CONSTANT_BUFFER_BYTES {
+                return Err(CallError::invalid(format!(
+                    "CreateBuffer: a constant buffer's ByteWidth ({}) must be a multiple of 16, at most {}",
+                    desc.byte_width, MAX_CONSTANT_BUFFER_BYTES
+                )));
+            }
+        }
+        let known = RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | RESOURCE_MISC_BUFFER_STRUCTURED;
+        if desc.misc_flags & !known != 0 {
+            return Err(CallError::invalid(format!("CreateBuffer: MiscFlags {:#x}", desc.misc_flags)));
+        }
+        let raw = desc.misc_flags & RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS != 0;
+        let structured = desc.misc_flags & RESOURCE_MISC_BUFFER_STRUCTURED != 0;
+        if structured {
+            let s = desc.structure_byte_stride;
+            if raw {
+                return Err(CallError::invalid("CreateBuffer: a buffer cannot be both structured and raw"));
+            }
+            if s == 0 || !s.is_multiple_of(4) || s > 2048 || !desc.byte_width.is_multiple_of(s) {
+                return Err(CallError::invalid(format!(
+                    "CreateBuffer: StructureByteStride {s} (a multiple of 4, 4..2048, dividing ByteWidth {})",
+                    desc.byte_width
+                )));
+            }
+            let forbidden = BindFlags::VERTEX_BUFFER.0
+                | BindFlags::INDEX_BUFFER.0
+                | BindFlags::CONSTANT_BUFFER.0
+                | BindFlags::STREAM_OUTPUT.0;
+            if bind.0 & forbidden != 0 {
+                return Err(CallError::invalid(
+                    "CreateBuffer: a structured buffer cannot be a vertex, index, constant or stream-output buffer",
+                ));
+            }
+        }
+        if raw && bind.0 & (BindFlags::SHADER_RESOURCE.0 | BindFlags::UNORDERED_ACCESS.0) == 0 {
+            return Err(CallError::invalid(
+                "CreateBuffer: a raw buffer must be bound as shader resource or unordered access",
+            ));
+        }
+        let size = desc.byte_width as usize;
+        let bytes = match initial {
+            Some(data) if data.len() < size => {
+                return Err(CallError::invalid(format!(
+                    "CreateBuffer: pInitialData has {} bytes, ByteWidth is {size}",
+                    data.len()
+                )))
+            }
+            Some(data) => data[..size].to_vec(),
+            None => vec![0; size],
+        };
+        Ok(Buffer(Arc::new(BufferData { desc: *desc, bytes: RwLock::new(bytes), filled_size: AtomicU32::new(0) })))
+    }
+
+    /// `ID3D11Device::CreateInputLayout` for the vertex shader whose bytecode is
+    /// `vs_bytecode` (its input signature, `ISGN`/`ISG1`). Refused (`E_INVALIDARG`):
+    /// more than 32 elements; a format the input assembler cannot read
+    /// ([`is_vertex_format`]); an input slot above 31; a per-vertex element with a step
+    /// rate; elements of one slot with different classifications; two elements with
+    /// the same semantic name (case-insensitively) and index; an explicit offset
+    /// beyond 2048 bytes; bytecode without an input signature; and an element of the
+    /// input signature that no element provides (every element but `SV_VertexID` and
+    /// `SV_InstanceID`, which the IA generates — whether the shader uses it or not, as
+    /// the runtime checks the signature). Element formats are not checked against the
+    /// signature's component types, nor offsets for alignment (4.4.6: not validated).
+    pub fn create_input_layout(&self, elements: &[InputElement], vs_bytecode: &[u8]) -> Result<InputLayout, CallError> {
+        if elements.len() > MAX_INPUT_ELEMENTS {
+            return Err(CallError::invalid(format!(
+                "CreateInputLayout: {} elements (at most {MAX_INPUT_ELEMENTS})",
+                elements.len()
+            )));
+        }
+        let mut classes: [Option<bool>; 32] = [None; 32];
+        for (i, e) in elements.iter().enumerate() {
+            let name = semantic_text(&e.semantic_name, e.semantic_index);
+            if !is_vertex_format(e.format) {
+                return Err(CallError::invalid(format!(
+                    "CreateInputLayout: element {i} ({name}): {} is not an input-assembler format",
+                    e.format.name()
+                )));
+            }
+            let Some(class) = classes.get_mut(e.input_slot as usize) else {
+                return Err(CallError::invalid(format!(
+                    "CreateInputLayout: element {i} ({name}): input slot {} (slots are 0..31)",
+                    e.input_slot
+                )));
+            };
+            if !e.per_instance && e.instance_data_step_rate != 0 {
+                return Err(CallError::invalid(format!(
+                    "CreateInputLayout: element {i} ({name}): per-vertex data with InstanceDataStepRate {}",
+                    e.instance_data_step_rate
+                )));
+            }
+            if *class.get_or_insert(e.per_instance) != e.per_instance {
+                return Err(CallError::invalid(format!(
+                    "CreateInputLayout: element {i} ({name}): input slot {} mixes per-vertex and per-instance data",
+                    e.input_slot
+                )));
+            }
+            if e.aligned_byte_offset != pipeline::APPEND_ALIGNED && e.aligned_byte_offset > 2048 {
+                return Err(CallError::invalid(format!(
+                    "CreateInputLayout: element {i} ({name}): AlignedByteOffset {}",
+                    e.aligned_byte_offset
+                )));
+            }
+            if elements[..i]
+                .iter()
+                .any(|d| d.semantic_index == e.semantic_index && d.semantic_name.eq_ignore_ascii_case(&e.semantic_name))
+            {
+                return Err(CallError::invalid(format!("CreateInputLayout: semantic {name} appears twice")));
+            }
+        }
+        let container = dxbc::Container::parse(vs_bytecode)
+            .map_err(|e| CallError::invalid(format!("CreateInputLayout: the shader bytecode: {e}")))?;
+        let chunk = container
+            .chunk_any(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1])
+            .ok_or_else(|| CallError::invalid("CreateInputLayout: the shader bytecode has no input signature"))?;
+        let format = dxbc::SignatureFormat::for_fourcc(chunk.fourcc)
+            .ok_or_else(|| CallError::invalid("CreateInputLayout: unknown input signature format"))?;
+        let signature = dxbc::Signature::parse(chunk.data, format)
+            .map_err(|e| CallError::invalid(format!("CreateInputLayout: the input signature: {e}")))?;
+        for s in &signature.elements {
+            if matches!(
+                s.system_value,
+                dxbc::signature::SystemValue::VertexId | dxbc::signature::SystemValue::InstanceId
+            ) {
+                continue;
+            }
+            let provided = elements
+                .iter()
+                .any(|e| e.semantic_index == s.semantic_index && e.semantic_name.eq_ignore_ascii_case(s.semantic_name));
+            if !provided {
+                return Err(CallError::invalid(format!(
+                    "CreateInputLayout: the shader's input signature reads {} (v{}), which no element provides",
+                    semantic_text(s.semantic_name, s.semantic_index),
+                    s.register
+                )));
+            }
+        }
+        Ok(InputLayout(elements.into()))
+    }
+
+    /// `ID3D11Device::CreateShaderResourceView` of a buffer. Refused (`E_INVALIDARG`):
+    /// a buffer without the shader-resource bind flag, a view past the end of the
+    /// buffer or of no elements, a typed view of a structured buffer, a raw view of a
+    /// buffer without `RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS`, a structured view of a
+    /// buffer that is not structured.
+    pub fn create_shader_resource_view(
+        &self,
+        buffer: &Buffer,
+        view: BufferView,
+    ) -> Result<ShaderResourceView, CallError> {
+        let desc = buffer.desc();
+        if !desc.bind_flags.contains(BindFlags::SHADER_RESOURCE) {
+            return Err(CallError::invalid("CreateShaderResourceView: the buffer lacks D3D11_BIND_SHADER_RESOURCE"));
+        }
+        let structured = desc.misc_flags & RESOURCE_MISC_BUFFER_STRUCTURED != 0;
+        let raw = desc.misc_flags & RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS != 0;
+        let (size, first, num) = match view {
+            BufferView::Typed { format, first_element, num_elements } => {
+                if structured {
+                    return Err(CallError::invalid("CreateShaderResourceView: a typed view of a structured buffer"));
+                }
+                (format.size() as u64, first_element, num_elements)
+            }
+            BufferView::Raw { first_element, num_elements } => {
+                if !raw {
+                    return Err(CallError::invalid(
+                        "CreateShaderResourceView: a raw view needs D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS",
+                    ));
+                }
+                (4, first_element, num_elements)
+            }
+            BufferView::Structured { first_element, num_elements } => {
+                if !structured {
+                    return Err(CallError::invalid("CreateShaderResourceView: the buffer is not structured"));
+                }
+                (desc.structure_byte_stride as u64, first_element, num_elements)
+            }
+        };
+        let start = first as u64 * size;
+        let end = start + num as u64 * size;
+        if num == 0 || end > desc.byte_width as u64 {
+            return Err(CallError::invalid(format!(
+                "CreateShaderResourceView: elements {first}..{} of {size} bytes do not fit the {}-byte buffer",
+                first as u64 + num as u64,
+                desc.byte_width
+            )));
+        }
+        Ok(ShaderResourceView { buffer: buffer.clone(), view, range: (start as usize, end as usize) })
+    }
+
+    /// `ID3D11Device::CreateSamplerState` (never refused here).
+    pub fn create_sampler_state(&self, sampler: Sampler) -> SamplerState {
+        SamplerState(sampler)
+    }
+
+    /// `ID3D11Device::CreateQuery`. Refused (`E_INVALIDARG`): a stream above 3.
+    pub fn create_query(&self, kind: QueryKind) -> Result<Query, CallError> {
+        if let QueryKind::SoStatisticsStream(s) | QueryKind::SoOverflowPredicateStream(s) = kind {
+            if s >= 4 {
+                return Err(CallError::invalid(format!("CreateQuery: stream {s} (streams are 0..3)")));
+            }
+        }
+        Ok(Query { kind, begun: None, data: None })
+    }
+
+    /// `ID3D11Device::GetImmediateContext`: a context in the default state (every
+    /// binding empty, topology undefined). The device model holds no state, so each
+    /// call makes a new context.
+    pub fn immediate_context(&self) -> Context {
+        Context::new(self.clone())
+    }
+}
+
+/// The bytes of `b` among the locked inputs.
+fn bytes_in<'g>(inputs: &[Buffer], guards: &'g [RwLockReadGuard<'_, Vec<u8>>], b: &Buffer) -> Option<&'g [u8]> {
+    inputs.iter().position(|i| i.ptr_eq(b)).map(|k| guards[k].as_slice())
+}
+
+/// Resources with these constant buffers bound.
+fn with_constants(cbs: &[Option<Vec<[u32; 4]>>]) -> Resources<'_> {
+    let mut r = Resources::default();
+    for (slot, cb) in r.constant_buffers.iter_mut().zip(cbs) {
+        *slot = cb.as_deref();
+    }
+    r
+}
+
+fn semantic_text(name: &str, index: u32) -> String {
+    if index == 0 {
+        name.to_string()
+    } else {
+        format!("{name}{index}")
+    }
+}
+
+/// A bound vertex buffer.
+#[derive(Debug, Clone)]
+struct VbBinding {
+    buffer: Buffer,
+    stride: u32,
+    offset: u32,
+}
+
+/// One shader stage's bindings.
+#[derive(Debug, Clone, Default)]
+struct StageState {
+    shader: Option<Shader>,
+    constant_buffers: Vec<Option<Buffer>>,
+    resources: Vec<Option<ShaderResourceView>>,
+    samplers: Vec<Option<SamplerState>>,
+}
+
+impl StageState {
+    fn new() -> StageState {
+        StageState {
+            shader: None,
+            constant_buffers: vec![None; CONSTANT_BUFFER_SLOTS as usize],
+            resources: vec![None; SHADER_RESOURCE_SLOTS as usize],
+            samplers: vec![None; SAMPLER_SLOTS as usize],
+        }
+    }
+}
+
+/// `ID3D11DeviceContext` (immediate), for the IA, VS, GS and SO stages.
+#[derive(Debug)]
+pub struct Context {
+    device: Device,
+    layout: Option<InputLayout>,
+    vertex_buffers: Vec<Option<VbBinding>>,
+    index_buffer: Option<(Buffer, IndexFormat, u32)>,
+    topology: Option<Topology>,
+    vs: StageState,
+    gs: StageState,
+    so_targets: [Option<Buffer>; SO_BUFFER_SLOTS],
+    /// Plans by shader object.
+    plans: Vec<(Shader, Result<Arc<Plan>, ExecError>)>,
+    capture: bool,
+    checking: bool,
+    step_limit: u64,
+    totals: Totals,
+    last: Option<DrawResult>,
+    messages: Vec<String>,
+}
+
+impl Context {
+    fn new(device: Device) -> Context {
+        Context {
+            device,
+            layout: None,
+            vertex_buffers: vec![None; pipeline::VERTEX_INPUT_SLOTS as usize],
+            index_buffer: None,
+            topology: None,
+            vs: StageState::new(),
+            gs: StageState::new(),
+            so_targets: Default::default(),
+            plans: Vec::new(),
+            capture: false,
+            checking: false,
+            step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
+            totals: Totals::default(),
+            last: None,
+            messages: Vec::new(),
+        }
+    }
+
+    /// The device it belongs to.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Keep every draw's primitives in [`last_draw`](Self::last_draw) (off by default).
+    pub fn set_capture(&mut self, on: bool) {
+        self.capture = on;
+    }
+
+    /// The interpreter's checking mode (emits of undefined outputs are reported in the
+    /// draw's diagnostics).
+    pub fn set_checking(&mut self, on: bool) {
+        self.checking = on;
+    }
+
+    /// Instructions one shader invocation may execute.
+    pub fn set_step_limit(&mut self, steps: u64) {
+        self.step_limit = steps;
+    }
+
+    /// What the debug layer would have said about ignored calls and unbound hazards,
+    /// oldest first.
+    pub fn messages(&self) -> &[String] {
+        &self.messages
+    }
+
+    /// The whole result of the last successful draw.
+    pub fn last_draw(&self) -> Option<&DrawResult> {
+        self.last.as_ref()
+    }
+
+    /// `ClearState`: every binding empty, topology undefined (queries, plans and
+    /// counters stay).
+    pub fn clear_state(&mut self) {
+        self.layout = None;
+        self.vertex_buffers = vec![None; pipeline::VERTEX_INPUT_SLOTS as usize];
+        self.index_buffer = None;
+        self.topology = None;
+        self.vs = StageState::new();
+        self.gs = StageState::new();
+        self.so_targets = Default::default();
+    }
+
+    fn is_so_target(&self, buffer: &Buffer) -> bool {
+        self.so_targets.iter().flatten().any(|t| t.ptr_eq(buffer))
+    }
+
+    /// Input binding of `buffer` needing `flag`: `None` (with a message) when it lacks
+    /// the flag or is a stream-output target.
+    fn input_binding(&mut self, call: &str, buffer: &Option<Buffer>, flag: BindFlags, name: &str) -> Option<Buffer> {
+        let b = buffer.as_ref()?;
+        if !b.desc().bind_flags.contains(flag) {
+            self.messages.push(format!("{call}: the buffer lacks {name}; bound as NULL"));
+            return None;
+        }
+        if self.is_so_target(b) {
+            self.messages.push(format!("{call}: the buffer is bound for stream output; input forced to NULL"));
+            return None;
+        }
+        Some(b.clone())
+    }
+
+    /// `IASetInputLayout`.
+    pub fn ia_set_input_layout(&mut self, layout: Option<&InputLayout>) {
+        self.layout = layout.cloned();
+    }
+
+    /// `IASetVertexBuffers`: `buffers.len()` slots from `start_slot`, with a stride and
+    /// offset each (missing ones are 0). Ignored when the slots run past 31.
+    pub fn ia_set_vertex_buffers(
+        &mut self,
+        start_slot: u32,
+        buffers: &[Option<Buffer>],
+        strides: &[u32],
+        offsets: &[u32],
+    ) {
+        if start_slot as usize + buffers.len() > self.vertex_buffers.len() {
+            self.messages.push(format!(
+                "IASetVertexBuffers: slots {start_slot}..{} (slots are 0..31); call ignored",
+                start_slot as usize + buffers.len()
+            ));
+            return;
+        }
+        for (i, b) in buffers.iter().enumerate() {
+            let binding =
+                self.input_binding("IASetVertexBuffers", b, BindFlags::VERTEX_BUFFER, "D3D11_BIND_VERTEX_BUFFER");
+            self.vertex_buffers[start_slot as usize + i] = binding.map(|buffer| VbBinding {
+                buffer,
+                stride: strides.get(i).copied().unwrap_or(0),
+                offset: offsets.get(i).copied().unwrap_or(0),
+            });
+        }
+    }
+
+    /// `IASetIndexBuffer`.
+    pub fn ia_set_index_buffer(&mut self, buffer: Option<&Buffer>, format: IndexFormat, offset: u32) {
+        let b = buffer.cloned();
+        self.index_buffer = self
+            .input_binding("IASetIndexBuffer", &b, BindFlags::INDEX_BUFFER, "D3D11_BIND_INDEX_BUFFER")
+            .map(|b| (b, format, offset));
+    }
+
+    /// `IASetPrimitiveTopology`.
+    pub fn ia_set_primitive_topology(&mut self, topology: Topology) {
+        self.topology = Some(topology);
+    }
+
+    /// The plan of `shader`, compiled on first use.
+    fn plan_of(&mut self, shader: &Shader) {
+        if !self.plans.iter().any(|(s, _)| s.ptr_eq(shader)) {
+            let plan = if shader.has_program() {
+                Plan::from_bytecode(shader.bytecode()).map(Arc::new)
+            } else {
+                Err(ExecError::new(ExecErrorKind::Draw("the shader object has no program".into())))
+            };
+            self.plans.push((shader.clone(), plan));
+        }
+    }
+
+    fn cached_plan(&self, shader: &Shader) -> Result<Arc<Plan>, ExecError> {
+        match self.plans.iter().find(|(s, _)| s.ptr_eq(shader)) {
+            Some((_, plan)) => plan.clone(),
+            None => Err(ExecError::new(ExecErrorKind::Draw("the shader has no plan".into()))),
+        }
+    }
+
+    /// `VSSetShader`. A shader object that is not a vertex shader is refused
+    /// (`E_INVALIDARG`, the binding unchanged).
+    pub fn vs_set_shader(&mut self, shader: Option<&Shader>) -> Result<(), CallError> {
+        if let Some(s) = shader {
+            if s.stage() != ProgramType::Vertex {
+                return Err(CallError::invalid(format!("VSSetShader: a {:?} shader object", s.stage())));
+            }
+            self.plan_of(s);
+        }
+        self.vs.shader = shader.cloned();
+        Ok(())
+    }
+
+    /// `GSSetShader`: a geometry shader, or a stream-output object from
+    /// `CreateGeometryShaderWithStreamOutput` (whose bytecode may be a vertex shader,
+    /// or none: then the vertex shader's output is streamed out directly). Other
+    /// shader objects are refused (`E_INVALIDARG`, the binding unchanged).
+    pub fn gs_set_shader(&mut self, shader: Option<&Shader>) -> Result<(), CallError> {
+        if let Some(s) = shader {
+            if s.stage() != ProgramType::Geometry {
+                return Err(CallError::invalid(format!("GSSetShader: a {:?} shader object", s.stage())));
+            }
+            if s.has_program() && s.program_stage() == ProgramType::Geometry {
+                self.plan_of(s);
+            }
+        }
+        self.gs.shader = shader.cloned();
+        Ok(())
+    }
+
+    fn set_constant_buffers(&mut self, gs: bool, start_slot: u32, buffers: &[Option<Buffer>]) {
+        let call = if gs { "GSSetConstantBuffers" } else { "VSSetConstantBuffers" };
+        if start_slot as usize + buffers.len() > CONSTANT_BUFFER_SLOTS as usize {
+            self.messages.push(format!("{call}: slots past {}; call ignored", CONSTANT_BUFFER_SLOTS - 1));
+            return;
+        }
+        for (i, b) in buffers.iter().enumerate() {
+            let binding = self.input_binding(call, b, BindFlags::CONSTANT_BUFFER, "D3D11_BIND_CONSTANT_BUFFER");
+            let stage = if gs { &mut self.gs } else { &mut self.vs };
+            stage.constant_buffers[start_slot as usize + i] = binding;
+        }
+    }
+
+    /// `VSSetConstantBuffers`.
+    pub fn vs_set_constant_buffers(&mut self, start_slot: u32, buffers: &[Option<Buffer>]) {
+        self.set_constant_buffers(false, start_slot, buffers);
+    }
+
+    /// `GSSetConstantBuffers`.
+    pub fn gs_set_constant_buffers(&mut self, start_slot: u32, buffers: &[Option<Buffer>]) {
+        self.set_constant_buffers(true, start_slot, buffers);
+    }
+
+    fn set_shader_resources(&mut self, gs: bool, start_slot: u32, views: &[Option<ShaderResourceView>]) {
+        let call = if gs { "GSSetShaderResources" } else { "VSSetShaderResources" };
+        if start_slot as usize + views.len() > SHADER_RESOURCE_SLOTS as usize {
+            self.messages.push(format!("{call}: slots past {}; call ignored", SHADER_RESOURCE_SLOTS - 1));
+            return;
+        }
+        for (i, v) in views.iter().enumerate() {
+            let v = match v {
+                Some(v) if self.is_so_target(&v.buffer) => {
+                    self.messages.push(format!("{call}: the buffer is bound for stream output; input forced to NULL"));
+                    None
+                }
+                v => v.clone(),
+            };
+            let stage = if gs { &mut self.gs } else { &mut self.vs };
+            stage.resources[start_slot as usize + i] = v;
+        }
+    }
+
+    /// `VSSetShaderResources`.
+    pub fn vs_set_shader_resources(&mut self, start_slot: u32, views: &[Option<ShaderResourceView>]) {
+        self.set_shader_resources(false, start_slot, views);
+    }
+
+    /// `GSSetShaderResources`.
+    pub fn gs_set_shader_resources(&mut self, start_slot: u32, views: &[Option<ShaderResourceView>]) {
+        self.set_shader_resources(true, start_slot, views);
+    }
+
+    fn set_samplers(&mut self, gs: bool, start_slot: u32, samplers: &[Option<SamplerState>]) {
+        if start_slot as usize + samplers.len() > SAMPLER_SLOTS as usize {
+            let call = if gs { "GSSetSamplers" } else { "VSSetSamplers" };
+            self.messages.push(format!("{call}: slots past {}; call ignored", SAMPLER_SLOTS - 1));
+            return;
+        }
+        let stage = if gs { &mut self.gs } else { &mut self.vs };
+        for (i, s) in samplers.iter().enumerate() {
+            stage.samplers[start_slot as usize + i] = *s;
+        }
+    }
+
+    /// `VSSetSamplers`.
+    pub fn vs_set_samplers(&mut self, start_slot: u32, samplers: &[Option<SamplerState>]) {
+        self.set_samplers(false, start_slot, samplers);
+    }
+
+    /// `GSSetSamplers`.
+    pub fn gs_set_samplers(&mut self, start_slot: u32, samplers: &[Option<SamplerState>]) {
+        self.set_samplers(true, start_slot, samplers);
+    }
+
+    /// `SOSetTargets`: binds `buffers` to slots 0.. and unbinds the others. An offset
+    /// of `u32::MAX` (`-1`) appends at the buffer's `BufferFilledSize`; any other offset
+    /// becomes its `BufferFilledSize` (14.4); a missing offset is 0. A buffer without
+    /// the stream-output bind flag, or already given to an earlier slot of the call,
+    /// is bound as `NULL`. Each buffer bound is unbound from every input slot. Ignored
+    /// with more than 4 buffers.
+    pub fn so_set_targets(&mut self, buffers: &[Option<Buffer>], offsets: &[u32]) {
+        if buffers.len() > SO_BUFFER_SLOTS {
+            self.messages.push(format!("SOSetTargets: {} buffers (at most 4); call ignored", buffers.len()));
+            return;
+        }
+        let mut targets: [Option<Buffer>; SO_BUFFER_SLOTS] = Default::default();
+        for (i, b) in buffers.iter().enumerate() {
+            let Some(b) = b else { continue };
+            if !b.desc().bind_flags.contains(BindFlags::STREAM_OUTPUT) {
+                self.messages.push(format!("SOSetTargets: slot {i}: the buffer lacks D3D11_BIND_STREAM_OUTPUT; NULL"));
+                continue;
+            }
+            if targets.iter().flatten().any(|t| t.ptr_eq(b)) {
+                self.messages
+                    .push(format!("SOSetTargets: slot {i}: the buffer is already bound at another slot; NULL"));
+                continue;
+            }
+            let offset = offsets.get(i).copied().unwrap_or(0);
+            if offset != u32::MAX {
+                b.set_filled_size(offset);
+            }
+            targets[i] = Some(b.clone());
+        }
+        // Hazards: an output binding unbinds the buffer from the inputs.
+        let bound = |b: &Buffer| targets.iter().flatten().any(|t| t.ptr_eq(b));
+        let mut unbound = 0;
+        for vb in self.vertex_buffers.iter_mut() {
+            if vb.as_ref().is_some_and(|v| bound(&v.buffer)) {
+                *vb = None;
+                unbound += 1;
+            }
+        }
+        if self.index_buffer.as_ref().is_some_and(|(b, _, _)| bound(b)) {
+            self.index_buffer = None;
+            unbound += 1;
+        }
+        for stage in [&mut self.vs, &mut self.gs] {
+            for cb in stage.constant_buffers.iter_mut() {
+                if cb.as_ref().is_some_and(&bound) {
+                    *cb = None;
+                    unbound += 1;
+                }
+            }
+            for v in stage.resources.iter_mut() {
+                if v.as_ref().is_some_and(|v| bound(&v.buffer)) {
+                    *v = None;
+                    unbound += 1;
+                }
+            }
+        }
+        if unbound > 0 {
+            self.messages.push(format!("SOSetTargets: {unbound} input binding(s) forced to NULL"));
+        }
+        self.so_targets = targets;
+    }
+
+    /// The buffers bound for stream output (`SOGetTargets`).
+    pub fn so_targets(&self) -> [Option<Buffer>; SO_BUFFER_SLOTS] {
+        self.so_targets.clone()
+    }
+
+    /// `Begin`: the query starts counting.
+    pub fn begin(&mut self, query: &mut Query) {
+        query.begun = Some(self.totals);
+        query.data = None;
+    }
+
+    /// `End`: the query's data becomes what was counted since `begin` (a query never
+    /// begun gets no data).
+    pub fn end(&mut self, query: &mut Query) {
+        let Some(begun) = query.begun.take() else {
+            self.messages.push("End: the query was not begun".into());
+            return;
+        };
+        let now = self.totals;
+        let so = |s: usize| sub_so(now.so[s], begun.so[s]);
+        let overflow = |s: SoStatistics| s.primitives_storage_needed > s.num_primitives_written;
+        query.data = Some(match query.kind {
+            QueryKind::PipelineStatistics => QueryData::PipelineStatistics(sub_pipeline(now.pipeline, begun.pipeline)),
+            QueryKind::SoStatistics => {
+                QueryData::SoStatistics((0..4).map(so).fold(SoStatistics::default(), |a, b| SoStatistics {
+                    num_primitives_written: a.num_primitives_written + b.num_primitives_written,
+                    primitives_storage_needed: a.primitives_storage_needed + b.primitives_storage_needed,
+                }))
+            }
+            QueryKind::SoStatisticsStream(s) => QueryData::SoStatistics(so(s as usize & 3)),
+            QueryKind::SoOverflowPredicate => QueryData::Overflow((0..4).any(|s| overflow(so(s)))),
+            QueryKind::SoOverflowPredicateStream(s) => QueryData::Overflow(overflow(so(s as usize & 3))),
+        });
+    }
+
+    /// `Draw`.
+    pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) -> Result<(), ExecError> {
+        self.execute(DrawCall::Draw { vertex_count, start_vertex })
+    }
+
+    /// `DrawIndexed`.
+    pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) -> Result<(), ExecError> {
+        self.execute(DrawCall::DrawIndexed { index_count, start_index, base_vertex })
+    }
+
+    /// `DrawInstanced`.
+    pub fn draw_instanced(
+        &mut self,
+        vertex_count_per_instance: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    ) -> Result<(), ExecError> {
+        self.execute(DrawCall::DrawInstanced {
+            vertex_count_per_instance,
+            instance_count,
+            start_vertex,
+            start_instance,
+        })
+    }
+
+    /// `DrawIndexedInstanced`.
+    pub fn draw_indexed_instanced(
+        &mut self,
+        index_count_per_instance: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    ) -> Result<(), ExecError> {
+        self.execute(DrawCall::DrawIndexedInstanced {
+            index_count_per_instance,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        })
+    }
+
+    /// `DrawAuto`: the vertices between the slot-0 binding's offset and its buffer's
+    /// `BufferFilledSize` (8.9).
+    pub fn draw_auto(&mut self) -> Result<(), ExecError> {
+        self.execute(DrawCall::DrawAuto)
+    }
+
+    /// Runs a draw: the state turned into an [`exec::pipeline::Pipeline`], the
+    /// statistics added to the context's counters, the stream-output targets'
+    /// `BufferFilledSize` advanced. A draw the pipeline refuses changes nothing but the
+    /// stream-output buffers it may already have written (and their filled sizes).
+    fn execute(&mut self, call: DrawCall) -> Result<(), ExecError> {
+        let draw_error = |m: &str| ExecError::new(ExecErrorKind::Draw(m.to_string()));
+        let topology = self.topology.ok_or_else(|| draw_error("no primitive topology set (IASetPrimitiveTopology)"))?;
+        let vs_shader = self.vs.shader.clone().ok_or_else(|| draw_error("no vertex shader bound"))?;
+        let vs_plan = self.cached_plan(&vs_shader)?;
+        let gs_shader = self.gs.shader.clone();
+        let gs_plan = match &gs_shader {
+            Some(s) if s.has_program() && s.program_stage() == ProgramType::Geometry => Some(self.cached_plan(s)?),
+            _ => None,
+        };
+        let so_desc = gs_shader.as_ref().and_then(|s| s.stream_output().cloned());
+
+        // The buffers, each locked once: the outputs (stream-output targets) for
+        // writing, every other bound buffer for reading.
+        let outputs: Vec<Buffer> =
+            if so_desc.is_some() { self.so_targets.iter().flatten().cloned().collect() } else { Vec::new() };
+        let is_output = |b: &Buffer| outputs.iter().any(|o| o.ptr_eq(b));
+        let mut inputs: Vec<Buffer> = Vec::new();
+        let mut add_input = |b: &Buffer| {
+            if !is_output(b) && !inputs.iter().any(|i| i.ptr_eq(b)) {
+                inputs.push(b.clone());
+            }
+        };
+        for vb in self.vertex_buffers.iter().flatten() {
+            add_input(&vb.buffer);
+        }
+        if let Some((b, _, _)) = &self.index_buffer {
+            add_input(b);
+        }
+        for stage in [&self.vs, &self.gs] {
+            stage.constant_buffers.iter().flatten().for_each(&mut add_input);
+            stage.resources.iter().flatten().for_each(|v| add_input(&v.buffer));
+        }
+        let read_guards: Vec<RwLockReadGuard<'_, Vec<u8>>> = inputs.iter().map(|b| b.read()).collect();
+        let bytes_of = |b: &Buffer| bytes_in(&inputs, &read_guards, b);
+        let mut write_guards: Vec<RwLockWriteGuard<'_, Vec<u8>>> = outputs.iter().map(|b| b.write()).collect();
+
+        // Input assembler.
+        let mut vertex_buffers: Vec<Option<VertexBuffer<'_>>> = Vec::with_capacity(self.vertex_buffers.len());
+        for (slot, vb) in self.vertex_buffers.iter().enumerate() {
+            vertex_buffers.push(vb.as_ref().and_then(|vb| {
+                let mut data = bytes_of(&vb.buffer)?;
+                if slot == 0 && call == DrawCall::DrawAuto {
+                    // DrawAuto draws up to the slot-0 buffer's BufferFilledSize.
+                    data = &data[..(vb.buffer.filled_size() as usize).min(data.len())];
+                }
+                Some(VertexBuffer { data, stride: vb.stride, offset: vb.offset })
+            }));
+        }
+        let index_buffer = self
+            .index_buffer
+            .as_ref()
+            .and_then(|(b, format, offset)| Some(IndexBuffer { data: bytes_of(b)?, format: *format, offset: *offset }));
+        let layout: &[InputElement] = self.layout.as_ref().map_or(&[], |l| l.elements());
+
+        // Constant buffers: copied into 16-byte vectors (the buffers' bytes are not
+        // aligned for them).
+        let constants = |stage: &StageState| -> Vec<Option<Vec<[u32; 4]>>> {
+            stage
+                .constant_buffers
+                .iter()
+                .map(|b| {
+                    let bytes = bytes_of(b.as_ref()?)?;
+                    Some(
+                        bytes
+                            .chunks_exact(16)
+                            .map(|c| {
+                                let w = |k: usize| u32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+                                [w(0), w(4), w(8), w(12)]
+                            })
+                            .collect(),
+                    )
+                })
+                .collect()
+        };
+        let (vs_constants, gs_constants) = (constants(&self.vs), constants(&self.gs));
+        let mut vs_resources = with_constants(&vs_constants);
+        let mut gs_resources = with_constants(&gs_constants);
+        for (stage, r) in [(&self.vs, &mut vs_resources), (&self.gs, &mut gs_resources)] {
+            r.srvs = stage
+                .resources
+                .iter()
+                .map(|v| {
+                    let v = v.as_ref()?;
+                    let data = bytes_of(&v.buffer)?.get(v.range.0..v.range.1)?;
+                    Some(match v.view {
+                        BufferView::Typed { format, .. } => Srv::Buffer { data, format },
+                        BufferView::Raw { .. } => Srv::Raw { data },
+                        BufferView::Structured { .. } => {
+                            Srv::Structured { data, stride: v.buffer.desc().structure_byte_stride }
+                        }
+                    })
+                })
+                .collect();
+            while r.srvs.last().is_some_and(|s| s.is_none()) {
+                r.srvs.pop();
+            }
+            for (slot, s) in r.samplers.iter_mut().zip(&stage.samplers) {
+                *slot = s.map(|s| s.0);
+            }
+        }
+
+        // Stream output.
+        let mut so_slots: [Option<&mut [u8]>; SO_BUFFER_SLOTS] = Default::default();
+        {
+            let mut guards = write_guards.iter_mut();
+            for (slot, target) in self.so_targets.iter().enumerate() {
+                if so_desc.is_some() && target.is_some() {
+                    so_slots[slot] = guards.next().map(|g| g.as_mut_slice());
+                }
+            }
+        }
+        let offsets: [u32; SO_BUFFER_SLOTS] =
+            std::array::from_fn(|s| self.so_targets[s].as_ref().map_or(0, |b| b.filled_size()));
+        let mut so_slots = so_slots.into_iter();
+        let targets: [Option<SoTarget<'_>>; SO_BUFFER_SLOTS] =
+            std::array::from_fn(|s| so_slots.next().flatten().map(|data| SoTarget { data, offset: offsets[s] }));
+
+        let mut state = Pipeline {
+            input_layout: layout,
+            vertex_buffers: &vertex_buffers,
+            index_buffer,
+            topology,
+            vs: Some(&vs_plan),
+            gs: gs_plan.as_deref(),
+            vs_resources,
+            gs_resources,
+            stream_output: so_desc.as_ref().map(|declaration| StreamOutput { declaration, targets }),
+            capture: self.capture,
+            step_limit: self.step_limit,
+            checking: self.checking,
+        };
+        let result = pipeline::draw(&mut state, call);
+        // The filled sizes follow the targets' offsets, also after a failed draw.
+        if let Some(so) = &state.stream_output {
+            for (slot, t) in so.targets.iter().enumerate() {
+                if let (Some(t), Some(b)) = (t, &self.so_targets[slot]) {
+                    b.set_filled_size(t.offset);
+                }
+            }
+        }
+        drop(state);
+        let result = result?;
+        add_pipeline(&mut self.totals.pipeline, &result.statistics);
+        for (total, s) in self.totals.so.iter_mut().zip(&result.so_statistics) {
+            total.num_primitives_written += s.num_primitives_written;
+            total.primitives_storage_needed += s.primitives_storage_needed;
+        }
+        self.last = Some(result);
+        Ok(())
+    }
+}
