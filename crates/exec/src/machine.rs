@@ -1,15 +1,21 @@
 //! The interpreter: [`compile`] turns a decoded program into the plan's [`Code`];
 //! a [`Machine`] runs invocations of it.
 //!
-//! STUB: the interface below is fixed; the implementation is being written.
+//! The compiled form and the dispatch loop are in `interp/` (declared here): operands
+//! are resolved at compile time to indices in one flat register file (temps, indexable
+//! temps, inputs, outputs, system values, the immediate constant buffer and every
+//! immediate), so that an instruction reads its sources with one array access each;
+//! structured flow control becomes jumps, and nothing is looked up or allocated while
+//! an invocation runs.
+
+#[path = "interp/mod.rs"]
+mod interp;
 
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{Plan, SigElement};
 use crate::resources::Resources;
 
-/// The compiled instructions of a plan (opaque outside this module).
-#[derive(Debug, Clone, Default)]
-pub struct Code {}
+pub use interp::Code;
 
 /// Compiles `program` (see [`Plan::compile`]).
 pub(crate) fn compile(
@@ -17,8 +23,7 @@ pub(crate) fn compile(
     input_signature: Vec<SigElement>,
     output_signature: Vec<SigElement>,
 ) -> Result<Plan, ExecError> {
-    let _ = (program, input_signature, output_signature);
-    Err(ExecError::new(ExecErrorKind::NotImplemented("the interpreter")))
+    interp::compile::compile(program, input_signature, output_signature)
 }
 
 /// The system values of one geometry-shader invocation.
@@ -61,16 +66,19 @@ pub struct ExecDiagnostic {
 #[derive(Debug, Clone)]
 pub struct Machine {
     step_limit: u64,
+    core: interp::exec::Core,
 }
 
 impl Machine {
     /// The default step limit: instructions one invocation may execute.
     pub const DEFAULT_STEP_LIMIT: u64 = 1 << 24;
 
-    /// A machine with registers sized for `plan`.
+    /// A machine with registers sized for `plan`. (A machine may run other plans too:
+    /// its registers are resized, once, when the plan changes.)
     pub fn new(plan: &Plan) -> Machine {
-        let _ = plan;
-        Machine { step_limit: Self::DEFAULT_STEP_LIMIT }
+        let mut core = interp::exec::Core::new();
+        core.load(&plan.code);
+        Machine { step_limit: Self::DEFAULT_STEP_LIMIT, core }
     }
 
     /// Bounds every invocation to `steps` executed instructions ([`ExecErrorKind::StepLimit`]).
@@ -83,32 +91,53 @@ impl Machine {
     /// emit — after an emit all outputs are undefined (functional spec 13.4) — instead
     /// of silently emitting the stale value.
     pub fn set_checking(&mut self, on: bool) {
-        let _ = on;
+        self.core.checking = on;
     }
 
-    /// The checking mode's findings since the last call.
+    /// The checking mode's findings since the last call (at most 10,000 are kept
+    /// between two calls; a last finding says how many more were dropped).
     pub fn take_diagnostics(&mut self) -> Vec<ExecDiagnostic> {
-        Vec::new()
+        let mut d = std::mem::take(&mut self.core.diagnostics);
+        if self.core.dropped > 0 {
+            let instruction = d.last().map_or(0, |l| l.instruction);
+            d.push(ExecDiagnostic {
+                instruction,
+                message: format!("{} further findings were dropped", self.core.dropped),
+            });
+            self.core.dropped = 0;
+        }
+        d
     }
 
     /// Runs one vertex-shader invocation. `inputs` holds the `v#` registers
     /// (`plan.input_registers` of them), system values already placed by the caller
     /// where `plan.inputs` declares them (`SV_VertexID` ... as integers). Returns the
     /// output registers (`plan.output_registers` of them).
+    ///
+    /// Missing inputs read 0, extra ones are ignored. Temps and outputs start at 0.
     pub fn run_vertex(
         &mut self,
         plan: &Plan,
         inputs: &[[u32; 4]],
         resources: &mut Resources<'_>,
     ) -> Result<&[[u32; 4]], ExecError> {
-        let _ = (plan, inputs, resources);
-        Err(ExecError::new(ExecErrorKind::NotImplemented("the interpreter")))
+        let code = &plan.code;
+        if code.stage_gs {
+            return Err(ExecError::new(ExecErrorKind::Draw("run_vertex on a geometry shader".into())));
+        }
+        self.core.start(code, inputs, 0, 0);
+        self.core.run(code, resources, None, self.step_limit)?;
+        let n = (code.layout.outputs as usize).min(self.core.regs.len());
+        Ok(&self.core.regs[..n])
     }
 
     /// Runs one geometry-shader invocation. `inputs` is `v[vertex][register]` flattened:
     /// `plan.input_vertices` vertices of `plan.input_registers` registers each. Emits
     /// and cuts go to `sink`; the invocation ends after `plan.max_vertex_count` emits
     /// (seed 000) or at its end.
+    ///
+    /// Missing inputs read 0; relative vertex indices out of range read 0. Temps and
+    /// outputs start at 0, and keep their values across emits.
     pub fn run_geometry(
         &mut self,
         plan: &Plan,
@@ -117,7 +146,12 @@ impl Machine {
         resources: &mut Resources<'_>,
         sink: &mut dyn EmitSink,
     ) -> Result<GsRun, ExecError> {
-        let _ = (plan, inputs, system, resources, sink);
-        Err(ExecError::new(ExecErrorKind::NotImplemented("the interpreter")))
+        let code = &plan.code;
+        if !code.stage_gs {
+            return Err(ExecError::new(ExecErrorKind::Draw("run_geometry on a vertex shader".into())));
+        }
+        self.core.start(code, inputs, system.primitive_id, system.gs_instance_id);
+        let end = self.core.run(code, resources, Some(sink), self.step_limit)?;
+        Ok(GsRun { emitted: end.emitted, hit_max_vertex_count: end.hit_max })
     }
 }

@@ -128,3 +128,52 @@ pub struct Resources<'a> {
     /// `u0`.. (index = slot).
     pub uavs: Vec<Option<Uav<'a>>>,
 }
+
+impl TextureView<'_> {
+    /// Width, height and depth of mip `level` (each at least 1; height 1 for 1D
+    /// textures, depth 1 but for 3D textures).
+    pub fn mip_size(&self, level: u32) -> (u32, u32, u32) {
+        let l = level.min(31);
+        let w = (self.width >> l).max(1);
+        let h = match self.dimension {
+            Dimension::Texture1D | Dimension::Texture1DArray | Dimension::Buffer => 1,
+            _ => (self.height >> l).max(1),
+        };
+        let d = match self.dimension {
+            Dimension::Texture3D => (self.depth >> l).max(1),
+            _ => 1,
+        };
+        (w, h, d)
+    }
+
+    /// Bytes of mip `level` of one array slice.
+    fn mip_bytes(&self, level: u32) -> u64 {
+        let (w, h, d) = self.mip_size(level);
+        w as u64 * h as u64 * d as u64 * self.format.size() as u64
+    }
+
+    /// Byte offset of subresource (`slice`, `level`) in [`data`](Self::data)'s layout,
+    /// if the slice and level exist.
+    pub fn subresource_offset(&self, slice: u32, level: u32) -> Option<usize> {
+        let levels = self.mip_levels.max(1);
+        if slice >= self.array_size.max(1) || level >= levels {
+            return None;
+        }
+        let slice_bytes: u64 = (0..levels.min(32)).map(|l| self.mip_bytes(l)).sum();
+        let before: u64 = (0..level).map(|l| self.mip_bytes(l)).sum();
+        usize::try_from(slice as u64 * slice_bytes + before).ok()
+    }
+
+    /// Byte offset of texel (`x`, `y`, `z`) of subresource (`slice`, `level`), if it is
+    /// inside the texture (not checked against the length of the memory).
+    pub fn texel_offset(&self, slice: u32, level: u32, x: u32, y: u32, z: u32) -> Option<usize> {
+        let (w, h, d) = self.mip_size(level);
+        if x >= w || y >= h || z >= d {
+            return None;
+        }
+        let base = self.subresource_offset(slice, level)? as u64;
+        let size = self.format.size() as u64;
+        let off = base + ((z as u64 * h as u64 + y as u64) * w as u64 + x as u64) * size;
+        usize::try_from(off).ok()
+    }
+}

@@ -1,0 +1,1358 @@
+//! Decoded program → [`Plan`] with its [`Code`].
+//!
+//! Two passes: the first reads every declaration (and scans operands for the temps
+//! they use), which fixes the register-file layout; the second compiles the
+//! executable instructions, resolving operands to register indices and structured flow
+//! control to jumps.
+
+use std::collections::HashMap;
+
+use tpf::table::{Flow, Ty};
+use tpf::{
+    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, Instruction, Modifier, Op as TOp, OpControl,
+    Opcode as O, Operand, OperandType as OT, Primitive, PrimitiveTopology, ProgramType, RelOperand, ResInfoReturnType,
+    ResourceDimension, Selection, SystemName, Test,
+};
+
+use super::{
+    next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, ResKind, Src, SrcKind, SwitchTable,
+};
+use crate::error::{ExecError, ExecErrorKind};
+use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
+
+/// Subroutine nesting limit (`D3D11_COMMONSHADER_SUBROUTINE_NESTING_LIMIT`).
+pub(crate) const CALL_DEPTH: u32 = 32;
+
+/// Number of constant-buffer slots a stage has.
+const CB_SLOTS: u32 = 14;
+
+fn unsupported(i: usize, what: impl Into<String>) -> ExecError {
+    ExecError::at(i, ExecErrorKind::Unsupported(what.into()))
+}
+
+fn malformed(i: usize, what: impl Into<String>) -> ExecError {
+    ExecError::at(i, ExecErrorKind::Malformed(what.into()))
+}
+
+fn type_name(t: OT) -> String {
+    t.listing_name().map_or_else(|| format!("operand type {}", t.raw()), str::to_string)
+}
+
+/// A declared register range of a resource-like file (`t#`, `u#`, `s#`, `cb#`). In
+/// Shader Model 5.1 operands name the range by `id` and give the absolute register;
+/// before, `id` is the register.
+#[derive(Debug, Clone, Copy)]
+struct Range {
+    id: u32,
+    lo: u32,
+    hi: u32,
+    space: u32,
+    kind: ResKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum File {
+    Srv,
+    Uav,
+    Sampler,
+    Cb,
+}
+
+/// What the declarations say.
+#[derive(Default)]
+struct Decls {
+    inputs: Vec<InputDecl>,
+    outputs: Vec<OutputDecl>,
+    input_registers: u32,
+    output_registers: u32,
+    /// `N` of `dcl_input v[N][...]`.
+    declared_vertices: u32,
+    input_primitive: Option<Primitive>,
+    output_topology: [Option<PrimitiveTopology>; 4],
+    streams: u8,
+    current_stream: u32,
+    max_vertex_count: u32,
+    instance_count: Option<u32>,
+    uses_prim: bool,
+    uses_instance: bool,
+    temps: u32,
+    /// `x#`: (register, size in registers).
+    xtemps: Vec<(u32, u32)>,
+    ranges: Vec<(File, Range)>,
+    icb: Vec<[u32; 4]>,
+}
+
+fn res_kind(dim: ResourceDimension) -> ResKind {
+    match dim {
+        ResourceDimension::Buffer => ResKind::Buffer,
+        ResourceDimension::Texture1D => ResKind::Texture1D,
+        ResourceDimension::Texture1DArray => ResKind::Texture1DArray,
+        ResourceDimension::Texture2D => ResKind::Texture2D,
+        ResourceDimension::Texture2DArray => ResKind::Texture2DArray,
+        ResourceDimension::Texture3D => ResKind::Texture3D,
+        ResourceDimension::TextureCube => ResKind::TextureCube,
+        ResourceDimension::TextureCubeArray => ResKind::TextureCubeArray,
+        ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray => ResKind::Texture2DMS,
+        ResourceDimension::RawBuffer => ResKind::Raw,
+        ResourceDimension::StructuredBuffer => ResKind::Structured,
+        _ => ResKind::Unknown,
+    }
+}
+
+fn imm_index(idx: &Index) -> Option<u32> {
+    match *idx {
+        Index::Imm32(v) => Some(v),
+        Index::Imm64(v) => Some(u32::try_from(v).unwrap_or(u32::MAX)),
+        _ => None,
+    }
+}
+
+fn mask_of(sel: Selection) -> u8 {
+    match sel {
+        Selection::Mask(m) => m.0 & 15,
+        Selection::Select1(c) => 1 << (c & 3),
+        _ => 15,
+    }
+}
+
+fn swizzle_of(sel: Selection) -> [u8; 4] {
+    match sel {
+        Selection::Swizzle(s) => s.map(|c| c & 3),
+        Selection::Select1(c) => [c & 3; 4],
+        _ => [0, 1, 2, 3],
+    }
+}
+
+fn vertices_of(p: Primitive) -> u32 {
+    match p {
+        Primitive::Point => 1,
+        Primitive::Line => 2,
+        Primitive::Triangle => 3,
+        Primitive::LineAdj => 4,
+        Primitive::TriangleAdj => 6,
+        _ => 0,
+    }
+}
+
+impl Decls {
+    fn range(
+        &mut self,
+        i: usize,
+        file: File,
+        o: &Operand,
+        sm51: bool,
+        space: Option<u32>,
+        kind: ResKind,
+    ) -> Result<(), ExecError> {
+        let idx: Vec<u32> = o.indices.iter().filter_map(imm_index).collect();
+        if idx.len() != o.indices.len() || idx.is_empty() {
+            return Err(malformed(i, "declaration with a relative register index"));
+        }
+        let r = if sm51 {
+            if idx.len() < 3 {
+                return Err(malformed(i, "Shader Model 5.1 declaration without a register range"));
+            }
+            Range { id: idx[0], lo: idx[1], hi: idx[2], space: space.unwrap_or(0), kind }
+        } else {
+            Range { id: idx[0], lo: idx[0], hi: idx[0], space: 0, kind }
+        };
+        self.ranges.push((file, r));
+        Ok(())
+    }
+
+    fn find(&self, file: File, id: u32) -> Option<Range> {
+        self.ranges.iter().rev().find(|(f, r)| *f == file && r.id == id).map(|(_, r)| *r)
+    }
+
+    fn declare(
+        &mut self,
+        i: usize,
+        inst: &Instruction<'_>,
+        decl: &Decl<'_>,
+        stage: ProgramType,
+        sm51: bool,
+    ) -> Result<(), ExecError> {
+        let gs = stage == ProgramType::Geometry;
+        match decl {
+            Decl::Resource { operand, dim, space, .. } => {
+                self.range(i, File::Srv, operand, sm51, *space, res_kind(*dim))?
+            }
+            Decl::ResourceRaw { operand, space } => self.range(i, File::Srv, operand, sm51, *space, ResKind::Raw)?,
+            Decl::ResourceStructured { operand, space, .. } => {
+                self.range(i, File::Srv, operand, sm51, *space, ResKind::Structured)?
+            }
+            Decl::UavTyped { operand, dim, space, .. } => {
+                self.range(i, File::Uav, operand, sm51, *space, res_kind(*dim))?
+            }
+            Decl::UavRaw { operand, space, .. } => self.range(i, File::Uav, operand, sm51, *space, ResKind::Raw)?,
+            Decl::UavStructured { operand, space, .. } => {
+                self.range(i, File::Uav, operand, sm51, *space, ResKind::Structured)?
+            }
+            Decl::Sampler { operand, space, .. } => {
+                self.range(i, File::Sampler, operand, sm51, *space, ResKind::Unknown)?
+            }
+            Decl::ConstantBuffer { operand, space, .. } => {
+                self.range(i, File::Cb, operand, sm51, *space, ResKind::Unknown)?
+            }
+            Decl::IndexRange { .. } | Decl::GlobalFlags(_) => {}
+            Decl::OutputTopology(t) => {
+                self.output_topology[(self.current_stream & 3) as usize] = Some(*t);
+            }
+            Decl::InputPrimitive(p) => self.input_primitive = Some(*p),
+            Decl::MaxOutputVertexCount(n) => self.max_vertex_count = *n,
+            Decl::GsInstanceCount(n) => self.instance_count = Some(*n),
+            Decl::Temps(n) => self.temps = self.temps.max(*n),
+            Decl::IndexableTemp { register, count, .. } => {
+                if self.xtemps.iter().any(|x| x.0 == *register) {
+                    return Err(malformed(i, format!("x{register} declared twice")));
+                }
+                if *count > 1 << 16 {
+                    return Err(unsupported(
+                        i,
+                        format!("x{register}[{count}]: indexable temps larger than 65536 registers"),
+                    ));
+                }
+                self.xtemps.push((*register, *count));
+            }
+            Decl::Stream(o) => {
+                let n = o.register().unwrap_or(0);
+                if n >= 4 {
+                    return Err(malformed(i, format!("stream m{n}")));
+                }
+                self.current_stream = n as u32;
+                self.streams |= 1 << n;
+            }
+            Decl::Register(o) | Decl::RegisterName { operand: o, .. } => {
+                let system = match decl {
+                    Decl::RegisterName { name, .. } => *name,
+                    _ => SystemName::Undefined,
+                };
+                let input = matches!(inst.opcode, O::DclInput | O::DclInputSgv | O::DclInputSiv);
+                match o.ty {
+                    OT::Input if input => {
+                        let idx: Vec<u32> = o.indices.iter().filter_map(imm_index).collect();
+                        if idx.len() != o.indices.len() {
+                            return Err(malformed(i, "input declaration with a relative index"));
+                        }
+                        let register = match (gs, idx.as_slice()) {
+                            (false, [r]) => *r,
+                            (true, [n, r]) => {
+                                self.declared_vertices = self.declared_vertices.max(*n);
+                                *r
+                            }
+                            _ => return Err(malformed(i, "input declaration with the wrong number of indices")),
+                        };
+                        if register >= 1 << 12 {
+                            return Err(malformed(i, format!("input register v{register}")));
+                        }
+                        self.input_registers = self.input_registers.max(register + 1);
+                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection), system });
+                    }
+                    OT::Output if !input => {
+                        let Some(register) = o.register().filter(|&r| r < 1 << 12) else {
+                            return Err(malformed(i, "output declaration without a register"));
+                        };
+                        let register = register as u32;
+                        self.output_registers = self.output_registers.max(register + 1);
+                        self.outputs.push(OutputDecl {
+                            stream: self.current_stream,
+                            register,
+                            mask: mask_of(o.selection),
+                            system,
+                        });
+                    }
+                    OT::InputPrimitiveId if input => self.uses_prim = true,
+                    OT::InputGsInstanceId if input => self.uses_instance = true,
+                    other => {
+                        return Err(unsupported(
+                            i,
+                            format!("{} declared in a {} shader", type_name(other), stage_name(stage)),
+                        ))
+                    }
+                }
+            }
+            Decl::FunctionBody(_) | Decl::FunctionTable { .. } | Decl::Interface { .. } => {
+                return Err(unsupported(i, "interfaces (dcl_function_body, dcl_function_table, dcl_interface)"))
+            }
+            _ => {
+                return Err(unsupported(i, format!("{} in a {} shader", inst.opcode.mnemonic(), stage_name(stage))));
+            }
+        }
+        Ok(())
+    }
+
+    /// Scans an instruction's operands for the temps they use (so that `dcl_temps`
+    /// too small for the program cannot make an access go out of the file).
+    fn scan(&mut self, op: &TOp) {
+        let mut temp = |ty: OT, idx: Option<u32>| {
+            if ty == OT::Temp {
+                if let Some(n) = idx {
+                    self.temps = self.temps.max(n.saturating_add(1).min(1 << 16));
+                }
+            }
+        };
+        for o in &op.operands {
+            temp(o.ty, o.indices.first().and_then(imm_index));
+            for idx in &o.indices {
+                if let Some(r) = idx.relative() {
+                    temp(r.ty, if r.dims > 0 { Some(r.index[0]) } else { None });
+                }
+            }
+        }
+        for o in &op.operands {
+            match o.ty {
+                OT::InputPrimitiveId => self.uses_prim = true,
+                OT::InputGsInstanceId => self.uses_instance = true,
+                _ => {}
+            }
+        }
+    }
+}
+
+fn stage_name(s: ProgramType) -> &'static str {
+    match s {
+        ProgramType::Vertex => "vertex",
+        ProgramType::Geometry => "geometry",
+        ProgramType::Pixel => "pixel",
+        ProgramType::Hull => "hull",
+        ProgramType::Domain => "domain",
+        ProgramType::Compute => "compute",
+        ProgramType::Unknown(_) => "unknown",
+    }
+}
+
+/// An open flow-control block.
+enum Block {
+    If { jump: usize, else_jump: Option<usize> },
+    Loop { start: u32, breaks: Vec<usize> },
+    Switch { table: usize, breaks: Vec<usize> },
+}
+
+struct Builder<'d> {
+    d: &'d Decls,
+    sm51: bool,
+    gs: bool,
+    layout: Layout,
+    /// Base register of each `x#` (parallel to `d.xtemps`).
+    xbase: Vec<u32>,
+    insts: Vec<Inst>,
+    origin: Vec<u32>,
+    constants: Vec<[u32; 4]>,
+    konst_index: HashMap<[u32; 4], u32>,
+    blocks: Vec<Block>,
+    switches: Vec<SwitchTable>,
+    labels: HashMap<u32, u32>,
+    calls: Vec<(usize, u32, usize)>,
+}
+
+impl Builder<'_> {
+    fn pc(&self) -> u32 {
+        self.insts.len() as u32
+    }
+
+    fn push(&mut self, i: usize, inst: Inst) -> usize {
+        self.insts.push(inst);
+        self.origin.push(i as u32);
+        self.insts.len() - 1
+    }
+
+    /// The register holding the constant `v`.
+    fn konst(&mut self, v: [u32; 4]) -> u32 {
+        if let Some(&r) = self.konst_index.get(&v) {
+            return r;
+        }
+        let r = self.layout.zero + self.constants.len() as u32;
+        self.constants.push(v);
+        self.konst_index.insert(v, r);
+        r
+    }
+
+    fn zero(&self) -> Src {
+        Src::reg(self.layout.zero)
+    }
+
+    /// The flat register and component a relative index reads.
+    fn rel_reg(&self, i: usize, r: &RelOperand) -> Result<(u32, u8), ExecError> {
+        let c = match r.selection {
+            Selection::Select1(c) => c & 3,
+            Selection::Swizzle(s) => s[0] & 3,
+            Selection::Mask(m) if m.0 & 15 != 0 => (m.0 & 15).trailing_zeros() as u8,
+            _ => 0,
+        };
+        let n = r.index[0];
+        let reg = match (r.ty, r.dims) {
+            (OT::Temp, 1) => {
+                if n >= self.layout.temps {
+                    return Err(malformed(i, format!("r{n} beyond the declared temps")));
+                }
+                self.layout.temps_base + n
+            }
+            (OT::IndexableTemp, 2) => {
+                let Some(k) = self.d.xtemps.iter().position(|x| x.0 == n) else {
+                    return Err(malformed(i, format!("x{n} is not declared")));
+                };
+                let e = r.index[1];
+                if e < self.d.xtemps[k].1 {
+                    self.xbase[k] + e
+                } else {
+                    self.layout.zero
+                }
+            }
+            (OT::Input, 1) if !self.gs => {
+                if n < self.d.input_registers {
+                    self.layout.inputs_base + n
+                } else {
+                    self.layout.zero
+                }
+            }
+            (OT::InputPrimitiveId, _) => self.layout.prim,
+            (OT::InputGsInstanceId, _) => self.layout.gs_instance,
+            (ty, _) => return Err(unsupported(i, format!("a relative index read from {}", type_name(ty)))),
+        };
+        Ok((reg, c))
+    }
+
+    /// An index: immediate, or relative (immediate part, register, component).
+    fn index(&self, i: usize, idx: &Index) -> Result<Result<u32, (u32, u32, u8)>, ExecError> {
+        Ok(match idx {
+            Index::Imm32(v) => Ok(*v),
+            Index::Imm64(v) => Ok(u32::try_from(*v).unwrap_or(u32::MAX)),
+            Index::Relative(r) => {
+                let (reg, c) = self.rel_reg(i, r)?;
+                Err((0, reg, c))
+            }
+            Index::Imm32Relative(v, r) => {
+                let (reg, c) = self.rel_reg(i, r)?;
+                Err((*v, reg, c))
+            }
+            Index::Imm64Relative(v, r) => {
+                let (reg, c) = self.rel_reg(i, r)?;
+                Err((u32::try_from(*v).unwrap_or(u32::MAX), reg, c))
+            }
+        })
+    }
+
+    /// A region access: element `idx` of `count` elements of `stride` registers at `base`.
+    fn region(&self, i: usize, idx: &Index, base: u32, count: u32, stride: u32) -> Result<Src, ExecError> {
+        Ok(match self.index(i, idx)? {
+            Ok(e) if e < count => Src::reg(base + e * stride),
+            Ok(_) => self.zero(),
+            Err((imm, rel, c)) => Src { kind: SrcKind::Rel, rel, rel_c: c, imm, count, stride, ..Src::reg(base) },
+        })
+    }
+
+    fn xtemp(&self, i: usize, o: &Operand) -> Result<(u32, u32), ExecError> {
+        let Some(n) = o.indices.first().and_then(imm_index) else {
+            return Err(malformed(i, "x# without an immediate register number"));
+        };
+        let Some(k) = self.d.xtemps.iter().position(|x| x.0 == n) else {
+            return Err(malformed(i, format!("x{n} is not declared")));
+        };
+        if o.indices.len() != 2 {
+            return Err(malformed(i, format!("x{n} needs two indices")));
+        }
+        Ok((self.xbase[k], self.d.xtemps[k].1))
+    }
+
+    /// A resource-like operand: its absolute slot (and the declared range).
+    fn slot(&self, i: usize, o: &Operand, file: File) -> Result<(u32, Option<Range>), ExecError> {
+        let imm = |k: usize| -> Result<u32, ExecError> {
+            match o.indices.get(k) {
+                Some(idx) => imm_index(idx)
+                    .ok_or_else(|| unsupported(i, "dynamic indexing of resources, samplers or constant buffers")),
+                None => Err(malformed(i, format!("{} without a register number", type_name(o.ty)))),
+            }
+        };
+        let id = imm(0)?;
+        if self.sm51 {
+            let slot = imm(1)?;
+            let Some(r) = self.d.find(file, id) else {
+                return Err(malformed(i, format!("{}{id} is not declared", type_name(o.ty).to_uppercase())));
+            };
+            if r.space != 0 {
+                return Err(unsupported(i, format!("register space {} (only space 0 is bound)", r.space)));
+            }
+            if slot < r.lo || slot > r.hi {
+                return Err(malformed(i, format!("register {slot} outside the declared range [{}:{}]", r.lo, r.hi)));
+            }
+            Ok((slot, Some(r)))
+        } else {
+            Ok((id, self.d.find(file, id)))
+        }
+    }
+
+    fn src(&mut self, i: usize, o: &Operand, ty: Ty) -> Result<Src, ExecError> {
+        let l = self.layout;
+        let mut s = match o.ty {
+            OT::Immediate32 => {
+                let v = match o.components {
+                    ComponentCount::One => [o.imm[0]; 4],
+                    _ => o.imm,
+                };
+                Src::reg(self.konst(v))
+            }
+            OT::Immediate64 => {
+                let v = match o.components {
+                    ComponentCount::One => [o.imm[0], o.imm[1], o.imm[0], o.imm[1]],
+                    _ => o.imm,
+                };
+                Src::reg(self.konst(v))
+            }
+            OT::Temp => match o.indices.first().and_then(imm_index) {
+                Some(n) if o.indices.len() == 1 && n < l.temps => Src::reg(l.temps_base + n),
+                _ => return Err(malformed(i, "bad temp register")),
+            },
+            OT::Input => self.input(i, o)?,
+            OT::Output => match o.indices.as_slice() {
+                [idx] => self.region(i, idx, 0, l.outputs, 1)?,
+                _ => return Err(malformed(i, "bad output register")),
+            },
+            OT::IndexableTemp => {
+                let (base, size) = self.xtemp(i, o)?;
+                self.region(i, &o.indices[1], base, size, 1)?
+            }
+            OT::ImmediateConstantBuffer => match o.indices.as_slice() {
+                [idx] => self.region(i, idx, l.icb_base, l.icb, 1)?,
+                _ => return Err(malformed(i, "bad icb operand")),
+            },
+            OT::ConstantBuffer => {
+                let (slot, _) = self.slot(i, o, File::Cb)?;
+                let elem = if self.sm51 { o.indices.get(2) } else { o.indices.get(1) };
+                let Some(elem) = elem else {
+                    return Err(malformed(i, "constant buffer operand without an element index"));
+                };
+                if slot >= CB_SLOTS {
+                    self.zero()
+                } else {
+                    match self.index(i, elem)? {
+                        Ok(e) => Src { kind: SrcKind::Cb, slot, ..Src::reg(e) },
+                        Err((imm, rel, c)) => Src { kind: SrcKind::CbRel, slot, imm, rel, rel_c: c, ..Src::reg(0) },
+                    }
+                }
+            }
+            OT::InputPrimitiveId => Src::reg(l.prim),
+            OT::InputGsInstanceId => Src::reg(l.gs_instance),
+            other => return Err(unsupported(i, format!("reading {}", type_name(other)))),
+        };
+        if !matches!(o.ty, OT::Immediate32 | OT::Immediate64) {
+            s.swz = swizzle_of(o.selection);
+        }
+        let m = o.modifier();
+        let (abs, neg) = match m {
+            Modifier::None => (false, false),
+            Modifier::Neg => (false, true),
+            Modifier::Abs => (true, false),
+            Modifier::AbsNeg => (true, true),
+            Modifier::Unknown(v) => return Err(malformed(i, format!("operand modifier {v}"))),
+        };
+        match ty {
+            Ty::F | Ty::Any => {
+                s.and = [if abs { 0x7fff_ffff } else { u32::MAX }; 4];
+                s.xor = [if neg { 0x8000_0000 } else { 0 }; 4];
+            }
+            Ty::D => {
+                let a = if abs { 0x7fff_ffff } else { u32::MAX };
+                let x = if neg { 0x8000_0000 } else { 0 };
+                s.and = [u32::MAX, a, u32::MAX, a];
+                s.xor = [0, x, 0, x];
+            }
+            Ty::I | Ty::U => s.imod = neg as u8 | (abs as u8) << 1,
+            Ty::R => {}
+        }
+        Ok(s)
+    }
+
+    fn input(&mut self, i: usize, o: &Operand) -> Result<Src, ExecError> {
+        let l = self.layout;
+        let regs = self.d.input_registers;
+        if !self.gs {
+            return match o.indices.as_slice() {
+                [idx] => self.region(i, idx, l.inputs_base, regs, 1),
+                _ => Err(malformed(i, "vertex-shader input with the wrong number of indices")),
+            };
+        }
+        let verts = if regs == 0 { 0 } else { l.inputs / regs };
+        let [v, r] = o.indices.as_slice() else {
+            return Err(malformed(i, "geometry-shader input needs two indices (v[vertex][register])"));
+        };
+        match (self.index(i, v)?, self.index(i, r)?) {
+            (Ok(v), Ok(r)) if v < verts && r < regs => Ok(Src::reg(l.inputs_base + v * regs + r)),
+            (Ok(_), Ok(_)) => Ok(self.zero()),
+            (Err(_), Ok(r)) if r < regs => self.region(i, v, l.inputs_base + r, verts, regs),
+            (Ok(v), Err(_)) if v < verts => self.region(i, r, l.inputs_base + v * regs, regs, 1),
+            (Err(_), Ok(_)) | (Ok(_), Err(_)) => Ok(self.zero()),
+            (Err(_), Err(_)) => Err(unsupported(i, "both indices of a geometry-shader input relative")),
+        }
+    }
+
+    fn dst(&mut self, i: usize, o: &Operand) -> Result<Dst, ExecError> {
+        let l = self.layout;
+        let mask = match o.selection {
+            Selection::Mask(m) => m.0 & 15,
+            Selection::Select1(c) => 1 << (c & 3),
+            Selection::None => 15,
+            _ => return Err(malformed(i, "destination with a swizzle")),
+        };
+        let region = |b: &Self, idx: &Index, base: u32, count: u32| -> Result<Dst, ExecError> {
+            Ok(match b.index(i, idx)? {
+                Ok(e) if e < count => Dst { kind: DstKind::Reg, reg: base + e, ..Dst::NULL },
+                Ok(_) => Dst::NULL,
+                Err((imm, rel, c)) => {
+                    Dst { kind: DstKind::Rel, reg: base, imm, rel, rel_c: c, count, stride: 1, ..Dst::NULL }
+                }
+            })
+        };
+        let mut d = match o.ty {
+            OT::Null => return Ok(Dst::NULL),
+            OT::Temp => match o.indices.first().and_then(imm_index) {
+                Some(n) if o.indices.len() == 1 && n < l.temps => {
+                    Dst { kind: DstKind::Reg, reg: l.temps_base + n, ..Dst::NULL }
+                }
+                _ => return Err(malformed(i, "bad temp register")),
+            },
+            OT::Output => match o.indices.as_slice() {
+                [idx] => {
+                    let mut d = region(self, idx, 0, l.outputs)?;
+                    d.out = d.kind != DstKind::Null;
+                    d
+                }
+                _ => return Err(malformed(i, "bad output register")),
+            },
+            OT::IndexableTemp => {
+                let (base, size) = self.xtemp(i, o)?;
+                region(self, &o.indices[1], base, size)?
+            }
+            other => return Err(malformed(i, format!("cannot write {}", type_name(other)))),
+        };
+        if d.kind != DstKind::Null {
+            d.mask = mask;
+            d.wm = [0, 1, 2, 3].map(|c| if mask & (1 << c) != 0 { u32::MAX } else { 0 });
+        }
+        Ok(d)
+    }
+
+    fn test(op: &TOp) -> bool {
+        matches!(op.control, OpControl::Test(Test::NonZero))
+    }
+
+    /// Index of the innermost loop or switch block (for `break`).
+    fn breakable(&self) -> Option<usize> {
+        self.blocks.iter().rposition(|b| matches!(b, Block::Loop { .. } | Block::Switch { .. }))
+    }
+
+    fn innermost_loop(&self) -> Option<u32> {
+        self.blocks.iter().rev().find_map(|b| match b {
+            Block::Loop { start, .. } => Some(*start),
+            _ => None,
+        })
+    }
+
+    fn flow(&mut self, i: usize, inst: &Instruction<'_>, op: &TOp) -> Result<(), ExecError> {
+        let cond = |b: &mut Self| -> Result<Src, ExecError> {
+            let o = op.operands.first().ok_or_else(|| malformed(i, "condition missing"))?;
+            b.src(i, o, Ty::U)
+        };
+        match inst.opcode {
+            O::If => {
+                let mut x = Inst::new(Op::JmpIf);
+                x.src[0] = cond(self)?;
+                x.nz = !Self::test(op);
+                let at = self.push(i, x);
+                self.blocks.push(Block::If { jump: at, else_jump: None });
+            }
+            O::Else => {
+                let at = self.push(i, Inst::new(Op::Jmp));
+                match self.blocks.last_mut() {
+                    Some(Block::If { jump, else_jump: e @ None }) => {
+                        *e = Some(at);
+                        let j = *jump;
+                        self.insts[j].a = at as u32 + 1;
+                    }
+                    _ => return Err(malformed(i, "else without if")),
+                }
+            }
+            O::EndIf => {
+                let pc = self.pc();
+                match self.blocks.pop() {
+                    Some(Block::If { jump, else_jump }) => match else_jump {
+                        Some(e) => self.insts[e].a = pc,
+                        None => self.insts[jump].a = pc,
+                    },
+                    _ => return Err(malformed(i, "endif without if")),
+                }
+            }
+            O::Loop => {
+                let start = self.pc();
+                self.blocks.push(Block::Loop { start, breaks: Vec::new() });
+            }
+            O::EndLoop => match self.blocks.pop() {
+                Some(Block::Loop { start, breaks }) => {
+                    let mut x = Inst::new(Op::Jmp);
+                    x.a = start;
+                    self.push(i, x);
+                    let pc = self.pc();
+                    for b in breaks {
+                        self.insts[b].a = pc;
+                    }
+                }
+                _ => return Err(malformed(i, "endloop without loop")),
+            },
+            O::Break | O::Breakc => {
+                let Some(k) = self.breakable() else {
+                    return Err(malformed(i, "break outside a loop or switch"));
+                };
+                let x = if inst.opcode == O::Breakc {
+                    let mut x = Inst::new(Op::JmpIf);
+                    x.src[0] = cond(self)?;
+                    x.nz = Self::test(op);
+                    x
+                } else {
+                    Inst::new(Op::Jmp)
+                };
+                let at = self.push(i, x);
+                match &mut self.blocks[k] {
+                    Block::Loop { breaks, .. } | Block::Switch { breaks, .. } => breaks.push(at),
+                    Block::If { .. } => {}
+                }
+            }
+            O::Continue | O::Continuec => {
+                let Some(start) = self.innermost_loop() else {
+                    return Err(malformed(i, "continue outside a loop"));
+                };
+                let mut x = if inst.opcode == O::Continuec {
+                    let mut x = Inst::new(Op::JmpIf);
+                    x.src[0] = cond(self)?;
+                    x.nz = Self::test(op);
+                    x
+                } else {
+                    Inst::new(Op::Jmp)
+                };
+                x.a = start;
+                self.push(i, x);
+            }
+            O::Switch => {
+                let mut x = Inst::new(Op::Switch);
+                let o = op.operands.first().ok_or_else(|| malformed(i, "switch without a selector"))?;
+                x.src[0] = self.src(i, o, Ty::I)?;
+                x.a = self.switches.len() as u32;
+                self.switches.push(SwitchTable { cases: Vec::new(), default: u32::MAX });
+                self.push(i, x);
+                self.blocks.push(Block::Switch { table: x.a as usize, breaks: Vec::new() });
+            }
+            O::Case | O::Default => {
+                let pc = self.pc();
+                let Some(Block::Switch { table, .. }) = self.blocks.last() else {
+                    return Err(malformed(i, "case or default outside a switch"));
+                };
+                let t = &mut self.switches[*table];
+                if inst.opcode == O::Default {
+                    if t.default != u32::MAX {
+                        return Err(malformed(i, "two defaults in one switch"));
+                    }
+                    t.default = pc;
+                } else {
+                    let o = op.operands.first().ok_or_else(|| malformed(i, "case without a value"))?;
+                    if o.ty != OT::Immediate32 {
+                        return Err(malformed(i, "case value is not an immediate"));
+                    }
+                    if !t.cases.iter().any(|c| c.0 == o.imm[0]) {
+                        t.cases.push((o.imm[0], pc));
+                    }
+                }
+            }
+            O::EndSwitch => match self.blocks.pop() {
+                Some(Block::Switch { table, breaks }) => {
+                    let pc = self.pc();
+                    if self.switches[table].default == u32::MAX {
+                        self.switches[table].default = pc;
+                    }
+                    for b in breaks {
+                        self.insts[b].a = pc;
+                    }
+                }
+                _ => return Err(malformed(i, "endswitch without switch")),
+            },
+            O::Call | O::Callc => {
+                let mut x = Inst::new(if inst.opcode == O::Callc { Op::CallIf } else { Op::Call });
+                let label = if inst.opcode == O::Callc {
+                    x.src[0] = cond(self)?;
+                    x.nz = Self::test(op);
+                    op.operands.get(1)
+                } else {
+                    op.operands.first()
+                };
+                let Some(n) = label.filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
+                    return Err(malformed(i, "call without a label"));
+                };
+                let at = self.push(i, x);
+                self.calls.push((at, n as u32, i));
+            }
+            O::Ret => {
+                self.push(i, Inst::new(Op::Ret));
+            }
+            O::Retc => {
+                let mut x = Inst::new(Op::RetIf);
+                x.src[0] = cond(self)?;
+                x.nz = Self::test(op);
+                self.push(i, x);
+            }
+            O::Label => {
+                if !self.blocks.is_empty() {
+                    return Err(malformed(i, "label inside a flow-control block"));
+                }
+                let Some(n) = op.operands.first().filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
+                    return Err(malformed(i, "label without a number"));
+                };
+                // Whatever precedes a label ends there (the spec requires a ret).
+                self.push(i, Inst::new(Op::Ret));
+                if self.labels.insert(n as u32, self.pc()).is_some() {
+                    return Err(malformed(i, format!("label l{n} defined twice")));
+                }
+            }
+            O::Emit | O::Cut | O::EmitThenCut | O::EmitStream | O::CutStream | O::EmitThenCutStream => {
+                if !self.gs {
+                    return Err(malformed(i, format!("{} outside a geometry shader", inst.opcode.mnemonic())));
+                }
+                let stream = match op.operands.first() {
+                    Some(o) => match (o.ty, o.register()) {
+                        (OT::Stream, Some(n)) if n < 4 => n as u32,
+                        _ => return Err(malformed(i, "bad stream operand")),
+                    },
+                    None => 0,
+                };
+                let mut x = Inst::new(match inst.opcode.info().flow {
+                    Flow::Emit => Op::Emit,
+                    Flow::Cut => Op::Cut,
+                    _ => Op::EmitCut,
+                });
+                x.a = stream;
+                self.push(i, x);
+            }
+            O::Abort => {
+                self.push(i, Inst::new(Op::Abort));
+            }
+            other => return Err(unsupported(i, other.mnemonic())),
+        }
+        Ok(())
+    }
+
+    /// Dimension from the instruction's resource-dimension extended token, if any.
+    fn ext_kind(inst: &Instruction<'_>) -> Option<ResKind> {
+        inst.ext.iter().find_map(|e| match e {
+            ExtOpcode::ResourceDim { dim, .. } => Some(res_kind(*dim)),
+            _ => None,
+        })
+    }
+
+    /// A `t#`/`u#` operand: slot, declared kind, swizzle.
+    fn resource(&self, i: usize, inst: &Instruction<'_>, o: &Operand) -> Result<(u32, ResKind, [u8; 4]), ExecError> {
+        let file = match o.ty {
+            OT::Resource => File::Srv,
+            OT::UnorderedAccessView => File::Uav,
+            other => return Err(unsupported(i, format!("{} as a resource", type_name(other)))),
+        };
+        let (slot, range) = self.slot(i, o, file)?;
+        let kind = match range.map(|r| r.kind) {
+            Some(k) if k != ResKind::Unknown => k,
+            _ => Self::ext_kind(inst).unwrap_or(ResKind::Unknown),
+        };
+        Ok((slot, kind, swizzle_of(o.selection)))
+    }
+
+    fn set_resource(&self, i: usize, inst: &Instruction<'_>, x: &mut Inst, o: &Operand) -> Result<(), ExecError> {
+        let (slot, kind, swz) = self.resource(i, inst, o)?;
+        x.a = slot;
+        x.dim = kind;
+        x.rswz = swz;
+        x.flag |= if o.ty == OT::UnorderedAccessView { 4 } else { 0 };
+        Ok(())
+    }
+
+    /// Compiles a resource instruction.
+    fn resource_op(&mut self, i: usize, inst: &Instruction<'_>, op: &TOp) -> Result<(), ExecError> {
+        let ops = &op.operands;
+        let info = inst.opcode.info();
+        if ops.len() != info.operand_count() {
+            return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), ops.len())));
+        }
+        // Feedback (`_s`) forms have the status destination second.
+        let feedback = matches!(
+            inst.opcode,
+            O::LdFeedback | O::LdRawFeedback | O::LdStructuredFeedback | O::LdUavTypedFeedback | O::SampleLFeedback
+        );
+        let nd = info.dst.len();
+        let srcs = &ops[nd..];
+        let mut x = Inst::new(Op::Ld);
+        x.sat = op.saturate;
+        let atomic = |name: O| -> Option<(bool, AtomicOp)> {
+            use AtomicOp as A;
+            Some(match name {
+                O::AtomicAnd => (false, A::And),
+                O::AtomicOr => (false, A::Or),
+                O::AtomicXor => (false, A::Xor),
+                O::AtomicCmpStore => (false, A::CmpStore),
+                O::AtomicIadd => (false, A::Iadd),
+                O::AtomicImax => (false, A::Imax),
+                O::AtomicImin => (false, A::Imin),
+                O::AtomicUmax => (false, A::Umax),
+                O::AtomicUmin => (false, A::Umin),
+                O::ImmAtomicIadd => (true, A::Iadd),
+                O::ImmAtomicAnd => (true, A::And),
+                O::ImmAtomicOr => (true, A::Or),
+                O::ImmAtomicXor => (true, A::Xor),
+                O::ImmAtomicExch => (true, A::Exch),
+                O::ImmAtomicCmpExch => (true, A::CmpStore),
+                O::ImmAtomicImax => (true, A::Imax),
+                O::ImmAtomicImin => (true, A::Imin),
+                O::ImmAtomicUmax => (true, A::Umax),
+                O::ImmAtomicUmin => (true, A::Umin),
+                _ => return None,
+            })
+        };
+        match inst.opcode {
+            O::Ld
+            | O::LdFeedback
+            | O::LdUavTyped
+            | O::LdUavTypedFeedback
+            | O::LdRaw
+            | O::LdRawFeedback
+            | O::ResInfo => {
+                x.op = match inst.opcode {
+                    O::Ld | O::LdFeedback => Op::Ld,
+                    O::LdUavTyped | O::LdUavTypedFeedback => Op::LdUavTyped,
+                    O::LdRaw | O::LdRawFeedback => Op::LdRaw,
+                    _ => Op::ResInfo,
+                };
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::U)?;
+                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                if inst.opcode == O::ResInfo {
+                    x.b = match op.control {
+                        OpControl::ResInfo(ResInfoReturnType::RcpFloat) => 1,
+                        OpControl::ResInfo(ResInfoReturnType::Uint) => 2,
+                        _ => 0,
+                    };
+                }
+                if let Some(o) = inst.sample_offsets() {
+                    x.offs = o;
+                }
+            }
+            O::LdStructured | O::LdStructuredFeedback => {
+                x.op = Op::LdStructured;
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::U)?;
+                x.src[1] = self.src(i, &srcs[1], Ty::U)?;
+                self.set_resource(i, inst, &mut x, &srcs[2])?;
+            }
+            O::BufInfo => {
+                x.op = Op::BufInfo;
+                x.dst[0] = self.dst(i, &ops[0])?;
+                self.set_resource(i, inst, &mut x, &srcs[0])?;
+            }
+            O::SampleL | O::SampleLFeedback => {
+                x.op = Op::SampleL;
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::F)?;
+                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                let s = &srcs[2];
+                if s.ty != OT::Sampler {
+                    return Err(malformed(i, "sample_l without a sampler"));
+                }
+                x.b = self.slot(i, s, File::Sampler)?.0;
+                x.src[1] = self.src(i, &srcs[3], Ty::F)?;
+                if let Some(o) = inst.sample_offsets() {
+                    x.offs = o;
+                }
+            }
+            O::StoreUavTyped | O::StoreRaw | O::StoreStructured => {
+                x.op = match inst.opcode {
+                    O::StoreUavTyped => Op::StoreUavTyped,
+                    O::StoreRaw => Op::StoreRaw,
+                    _ => Op::StoreStructured,
+                };
+                self.set_resource(i, inst, &mut x, &ops[0])?;
+                x.umask = mask_of(ops[0].selection);
+                for (k, (o, ty)) in srcs.iter().zip(info.src).enumerate() {
+                    x.src[k] = self.src(i, o, *ty)?;
+                }
+            }
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => {
+                x.op = if inst.opcode == O::ImmAtomicAlloc { Op::ImmAtomicAlloc } else { Op::ImmAtomicConsume };
+                x.dst[0] = self.dst(i, &ops[0])?;
+                self.set_resource(i, inst, &mut x, &srcs[0])?;
+            }
+            O::CheckAccessFullyMapped => {
+                x.op = Op::CheckAccess;
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::U)?;
+            }
+            other => {
+                let Some((imm, a)) = atomic(other) else {
+                    return Err(unsupported(i, other.mnemonic()));
+                };
+                x.b = a as u32;
+                if imm {
+                    x.op = Op::ImmAtomic;
+                    x.dst[0] = self.dst(i, &ops[0])?;
+                    self.set_resource(i, inst, &mut x, &ops[1])?;
+                } else {
+                    x.op = Op::Atomic;
+                    self.set_resource(i, inst, &mut x, &ops[0])?;
+                }
+                for (k, (o, ty)) in srcs.iter().zip(info.src).enumerate() {
+                    x.src[k] = self.src(i, o, *ty)?;
+                }
+                if x.dim == ResKind::Unknown || x.flag & 4 == 0 {
+                    return Err(malformed(i, format!("{} on an undeclared or non-UAV register", other.mnemonic())));
+                }
+            }
+        }
+        if feedback {
+            x.dst[1] = self.dst(i, &ops[1])?;
+            x.flag |= 1;
+        }
+        self.push(i, x);
+        Ok(())
+    }
+}
+
+/// The ALU operation of an opcode compiled generically (destinations, then sources
+/// typed by the table row).
+fn alu(op: O) -> Option<Op> {
+    Some(match op {
+        O::Add => Op::Add,
+        O::Mul => Op::Mul,
+        O::Mad => Op::Mad,
+        O::Div => Op::Div,
+        O::Dp2 => Op::Dp2,
+        O::Dp3 => Op::Dp3,
+        O::Dp4 => Op::Dp4,
+        O::Min => Op::Min,
+        O::Max => Op::Max,
+        O::Rcp => Op::Rcp,
+        O::Rsq => Op::Rsq,
+        O::Sqrt => Op::Sqrt,
+        O::Exp => Op::Exp,
+        O::Log => Op::Log,
+        O::Frc => Op::Frc,
+        O::RoundNe => Op::RoundNe,
+        O::RoundNi => Op::RoundNi,
+        O::RoundPi => Op::RoundPi,
+        O::RoundZ => Op::RoundZ,
+        O::SinCos => Op::SinCos,
+        O::Eq => Op::Eq,
+        O::Ne => Op::Ne,
+        O::Lt => Op::Lt,
+        O::Ge => Op::Ge,
+        O::Mov => Op::Mov,
+        O::Movc => Op::Movc,
+        O::Swapc => Op::Swapc,
+        O::Iadd => Op::Iadd,
+        O::Imad => Op::Imad,
+        O::Umad => Op::Umad,
+        O::Imul => Op::Imul,
+        O::Umul => Op::Umul,
+        O::Udiv => Op::Udiv,
+        O::Imax => Op::Imax,
+        O::Imin => Op::Imin,
+        O::Umax => Op::Umax,
+        O::Umin => Op::Umin,
+        O::Ieq => Op::Ieq,
+        O::Ine => Op::Ine,
+        O::Ilt => Op::Ilt,
+        O::Ige => Op::Ige,
+        O::Ult => Op::Ult,
+        O::Uge => Op::Uge,
+        O::Ineg => Op::Ineg,
+        O::Ishl => Op::Ishl,
+        O::Ishr => Op::Ishr,
+        O::Ushr => Op::Ushr,
+        O::And => Op::And,
+        O::Or => Op::Or,
+        O::Xor => Op::Xor,
+        O::Not => Op::Not,
+        O::CountBits => Op::CountBits,
+        O::FirstBitHi => Op::FirstBitHi,
+        O::FirstBitLo => Op::FirstBitLo,
+        O::FirstBitShi => Op::FirstBitShi,
+        O::Ubfe => Op::Ubfe,
+        O::Ibfe => Op::Ibfe,
+        O::Bfi => Op::Bfi,
+        O::Bfrev => Op::Bfrev,
+        O::Uaddc => Op::Uaddc,
+        O::Usubb => Op::Usubb,
+        O::Msad => Op::Msad,
+        O::Ftoi => Op::Ftoi,
+        O::Ftou => Op::Ftou,
+        O::Itof => Op::Itof,
+        O::Utof => Op::Utof,
+        O::F16ToF32 => Op::F16ToF32,
+        O::F32ToF16 => Op::F32ToF16,
+        O::Dadd => Op::Dadd,
+        O::Dmul => Op::Dmul,
+        O::Dmin => Op::Dmin,
+        O::Dmax => Op::Dmax,
+        O::Ddiv => Op::Ddiv,
+        O::Dfma => Op::Dfma,
+        O::Drcp => Op::Drcp,
+        O::Deq => Op::Deq,
+        O::Dge => Op::Dge,
+        O::Dlt => Op::Dlt,
+        O::Dne => Op::Dne,
+        O::Dmov => Op::Dmov,
+        O::Dmovc => Op::Dmovc,
+        O::Dtof => Op::Dtof,
+        O::Ftod => Op::Ftod,
+        O::Dtoi => Op::Dtoi,
+        O::Dtou => Op::Dtou,
+        O::Itod => Op::Itod,
+        O::Utod => Op::Utod,
+        _ => return None,
+    })
+}
+
+/// Opcodes whose compilation is in [`Builder::resource_op`].
+fn is_resource_op(op: O) -> bool {
+    matches!(
+        op,
+        O::Ld
+            | O::LdFeedback
+            | O::LdUavTyped
+            | O::LdUavTypedFeedback
+            | O::LdRaw
+            | O::LdRawFeedback
+            | O::LdStructured
+            | O::LdStructuredFeedback
+            | O::ResInfo
+            | O::BufInfo
+            | O::SampleL
+            | O::SampleLFeedback
+            | O::StoreUavTyped
+            | O::StoreRaw
+            | O::StoreStructured
+            | O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor
+            | O::AtomicCmpStore
+            | O::AtomicIadd
+            | O::AtomicImax
+            | O::AtomicImin
+            | O::AtomicUmax
+            | O::AtomicUmin
+            | O::ImmAtomicAlloc
+            | O::ImmAtomicConsume
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin
+            | O::CheckAccessFullyMapped
+    )
+}
+
+/// Compiles `program` into a plan (see [`Plan::compile`]).
+pub(crate) fn compile(
+    program: &tpf::Program<'_>,
+    input_signature: Vec<SigElement>,
+    output_signature: Vec<SigElement>,
+) -> Result<Plan, ExecError> {
+    let stage = program.version.ty;
+    let gs = match stage {
+        ProgramType::Vertex => false,
+        ProgramType::Geometry => true,
+        other => {
+            return Err(ExecError::new(ExecErrorKind::Unsupported(format!(
+                "{} shaders (the interpreter runs vertex and geometry shaders)",
+                stage_name(other)
+            ))))
+        }
+    };
+    let sm51 = program.version.is_sm51();
+
+    // Pass 1: declarations.
+    let mut d = Decls::default();
+    for (i, inst) in program.instructions.iter().enumerate() {
+        match &inst.body {
+            Body::Decl(decl) => d.declare(i, inst, decl, stage, sm51)?,
+            Body::CustomData(cd) => {
+                if cd.class == CustomDataClass::ImmediateConstantBuffer {
+                    if !d.icb.is_empty() {
+                        return Err(malformed(i, "two immediate constant buffers"));
+                    }
+                    let words: Vec<u32> = cd.data.iter().collect();
+                    if words.len() > 4096 * 4 {
+                        return Err(malformed(i, "immediate constant buffer larger than 4096 vectors"));
+                    }
+                    d.icb = words
+                        .chunks(4)
+                        .map(|c| {
+                            let mut v = [0; 4];
+                            v[..c.len()].copy_from_slice(c);
+                            v
+                        })
+                        .collect();
+                }
+            }
+            Body::Op(op) => d.scan(op),
+            Body::InterfaceCall { .. } => return Err(unsupported(i, "fcall (interfaces)")),
+        }
+    }
+
+    // Layout.
+    let input_vertices = if gs {
+        match d.input_primitive.map(vertices_of) {
+            Some(n) if n > 0 => n,
+            _ => d.declared_vertices,
+        }
+    } else {
+        0
+    };
+    let mut l =
+        Layout { outputs: d.output_registers, temps_base: d.output_registers, temps: d.temps, ..Layout::default() };
+    let mut next = l.temps_base + l.temps;
+    let mut xbase = Vec::new();
+    for &(_, size) in &d.xtemps {
+        xbase.push(next);
+        next += size;
+        if next > 1 << 20 {
+            return Err(ExecError::new(ExecErrorKind::Unsupported("more than 2^20 registers".into())));
+        }
+    }
+    l.writable = next;
+    l.inputs_base = next;
+    l.inputs = if gs { input_vertices * d.input_registers } else { d.input_registers };
+    l.prim = l.inputs_base + l.inputs;
+    l.gs_instance = l.prim + 1;
+    l.zero = l.prim + 2;
+    l.icb_base = l.zero + 1;
+    l.icb = d.icb.len() as u32;
+
+    let mut b = Builder {
+        d: &d,
+        sm51,
+        gs,
+        layout: l,
+        xbase,
+        insts: Vec::new(),
+        origin: Vec::new(),
+        constants: vec![[0; 4]],
+        konst_index: HashMap::new(),
+        blocks: Vec::new(),
+        switches: Vec::new(),
+        labels: HashMap::new(),
+        calls: Vec::new(),
+    };
+    b.constants.extend_from_slice(&d.icb);
+    b.konst_index.insert([0; 4], l.zero);
+
+    // Pass 2: code.
+    for (i, inst) in program.instructions.iter().enumerate() {
+        let Body::Op(op) = &inst.body else { continue };
+        let info = inst.opcode.info();
+        if info.flow != Flow::None {
+            b.flow(i, inst, op)?;
+            continue;
+        }
+        if let Some(aop) = alu(inst.opcode) {
+            let (nd, ns) = (info.dst.len(), info.src.len());
+            if op.operands.len() != nd + ns {
+                return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), op.operands.len())));
+            }
+            let mut x = Inst::new(aop);
+            x.sat = op.saturate;
+            for k in 0..nd {
+                x.dst[k] = b.dst(i, &op.operands[k])?;
+            }
+            for k in 0..ns {
+                x.src[k] = b.src(i, &op.operands[nd + k], info.src[k])?;
+            }
+            b.push(i, x);
+            continue;
+        }
+        if is_resource_op(inst.opcode) {
+            b.resource_op(i, inst, op)?;
+            continue;
+        }
+        match inst.opcode {
+            O::Nop | O::DebugBreak | O::Sync => {}
+            O::SampleCLz | O::SampleCLzFeedback => {
+                return Err(unsupported(
+                    i,
+                    format!("{} (the sampler state has no comparison function)", inst.opcode.mnemonic()),
+                ))
+            }
+            other => {
+                let st = other.info().stages;
+                let why = if !st.contains(stage) {
+                    format!(" (not allowed in {} shaders)", stage_name(stage))
+                } else {
+                    String::new()
+                };
+                return Err(unsupported(i, format!("{}{why}", other.mnemonic())));
+            }
+        }
+    }
+    let n = program.instructions.len();
+    if let Some(open) = b.blocks.last() {
+        let what = match open {
+            Block::If { .. } => "if without endif",
+            Block::Loop { .. } => "loop without endloop",
+            Block::Switch { .. } => "switch without endswitch",
+        };
+        return Err(malformed(n.saturating_sub(1), what));
+    }
+    b.push(n.saturating_sub(1), Inst::new(Op::Ret));
+    for &(at, label, i) in &b.calls {
+        let Some(&target) = b.labels.get(&label) else {
+            return Err(malformed(i, format!("call to l{label}, which is not defined")));
+        };
+        b.insts[at].a = target;
+    }
+    let code_len = b.insts.len() as u32;
+    for x in &b.insts {
+        let jump = matches!(x.op, Op::Jmp | Op::JmpIf | Op::Call | Op::CallIf);
+        if jump && x.a >= code_len {
+            return Err(ExecError::new(ExecErrorKind::Malformed("jump target out of the program".into())));
+        }
+    }
+    let mut layout = b.layout;
+    layout.size = layout.zero + b.constants.len() as u32;
+
+    let declared_outputs =
+        d.outputs.iter().map(|o| DeclaredOutput { stream: o.stream, register: o.register, mask: o.mask }).collect();
+    let code = Code {
+        id: next_id(),
+        insts: b.insts,
+        origin: b.origin,
+        layout,
+        constants: b.constants,
+        switches: b.switches,
+        declared_outputs,
+        max_vertex_count: d.max_vertex_count,
+        stage_gs: gs,
+    };
+    Ok(Plan {
+        stage,
+        model: (program.version.major, program.version.minor),
+        inputs: d.inputs.clone(),
+        outputs: d.outputs.clone(),
+        input_registers: d.input_registers,
+        output_registers: d.output_registers,
+        input_signature,
+        output_signature,
+        input_primitive: if gs { d.input_primitive } else { None },
+        input_vertices,
+        output_topology: d.output_topology,
+        streams: d.streams,
+        max_vertex_count: d.max_vertex_count,
+        instance_count: d.instance_count.unwrap_or(1).max(1),
+        uses_primitive_id: d.uses_prim,
+        uses_gs_instance_id: d.uses_instance,
+        code,
+    })
+}
