@@ -288,10 +288,10 @@ fn word_json(word: u32, component_type: u32) -> Value {
         2 => json!(word as i32),
         _ => {
             let f = f32::from_bits(word);
-            if f.is_finite() {
-                json!(f)
-            } else {
-                json!(f.to_string())
+            // The shortest decimal that reads back as this f32 (0.2, not 0.2000000029...).
+            match format!("{f}").parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
+                Some(n) if f.is_finite() => Value::Number(n),
+                _ => json!(f.to_string()),
             }
         }
     }
@@ -301,19 +301,46 @@ fn mask_components(mask: u8) -> impl Iterator<Item = usize> {
     (0..4).filter(move |c| mask & (1 << c) != 0)
 }
 
-fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Value {
-    let mut object = serde_json::Map::new();
-    for e in stream.signature.iter().filter(|e| e.stream == stream.stream) {
-        let reg = vertex.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
-        let values: Vec<Value> = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type)).collect();
-        let key = if e.semantic_index == 0 && e.semantic_name.starts_with("SV_") {
-            e.semantic_name.clone()
-        } else {
-            format!("{}{}", e.semantic_name, e.semantic_index)
-        };
-        object.insert(key, Value::Array(values));
+/// A signature element's key: its semantic name, with the index when it is not 0
+/// (`TEXCOORD1`), as the input file spells them.
+fn semantic_key(name: &str, index: u32) -> String {
+    if index == 0 {
+        name.to_string()
+    } else {
+        format!("{name}{index}")
     }
+}
+
+/// A vertex's declared outputs: (key, values), in signature order.
+fn vertex_values(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Vec<(String, Vec<Value>)> {
+    stream
+        .signature
+        .iter()
+        .filter(|e| e.stream == stream.stream)
+        .map(|e| {
+            let reg = vertex.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
+            let values = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type)).collect();
+            (semantic_key(&e.semantic_name, e.semantic_index), values)
+        })
+        .collect()
+}
+
+fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Value {
+    let object: serde_json::Map<String, Value> =
+        vertex_values(stream, vertex).into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
     Value::Object(object)
+}
+
+/// `SV_Position=(-0.7, -0.6, 0.5, 1) COLOR=(1, 0.2, 0.2, 1)`.
+fn vertex_text(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> String {
+    let parts: Vec<String> = vertex_values(stream, vertex)
+        .into_iter()
+        .map(|(k, v)| {
+            let values: Vec<String> = v.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect();
+            format!("{k}=({})", values.join(", "))
+        })
+        .collect();
+    parts.join(" ")
 }
 
 fn topology_name(t: tpf::PrimitiveTopology) -> &'static str {
@@ -491,8 +518,10 @@ pub fn run(options: &Options) -> Result<(), Failure> {
                 if stream.primitives.len() == 1 { "" } else { "s" }
             );
             for (i, primitive) in stream.primitives.iter().enumerate() {
-                let vertices: Vec<String> = primitive.iter().map(|v| vertex_json(stream, v).to_string()).collect();
-                let _ = writeln!(text, "  {i}: {}", vertices.join(" "));
+                let _ = writeln!(text, "  primitive {i}");
+                for v in primitive {
+                    let _ = writeln!(text, "    {}", vertex_text(stream, v));
+                }
             }
         }
         for (name, value) in result.statistics.named() {
