@@ -357,6 +357,25 @@ fn position(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Option<(f32
     Some((x / w, y / w))
 }
 
+/// The fill of a primitive: its first vertex's `COLOR` (float, 3 or 4 components), or blue.
+fn fill(stream: &StreamPrimitives, vertex: Option<&pipeline::Vertex>) -> String {
+    let colour = stream.signature.iter().find(|e| {
+        e.stream == stream.stream
+            && e.semantic_name.eq_ignore_ascii_case("COLOR")
+            && e.mask & 7 == 7
+            && e.component_type != 1
+            && e.component_type != 2
+    });
+    match (colour, vertex) {
+        (Some(e), Some(v)) => {
+            let r = v.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
+            let c = |i: usize| (f32::from_bits(r[i]).clamp(0.0, 1.0) * 255.0).round() as u8;
+            format!("#{:02x}{:02x}{:02x}", c(0), c(1), c(2))
+        }
+        _ => "#1f77b4".to_string(),
+    }
+}
+
 fn svg(result: &DrawResult) -> String {
     let mut s = String::from(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1.05 -1.05 2.1 2.1\" width=\"640\" height=\"640\">\n\
@@ -371,18 +390,19 @@ fn svg(result: &DrawResult) -> String {
         let points: Vec<(f32, f32)> =
             primitive.iter().filter_map(|v| position(stream, v)).map(|(x, y)| (x, -y)).collect();
         let list: Vec<String> = points.iter().map(|(x, y)| format!("{x:.5},{y:.5}")).collect();
+        let colour = fill(stream, primitive.first());
         match points.len() {
             1 => {
                 let _ = writeln!(
                     s,
-                    "<circle cx=\"{:.5}\" cy=\"{:.5}\" r=\"0.01\" fill=\"#1f77b4\"/>",
+                    "<circle cx=\"{:.5}\" cy=\"{:.5}\" r=\"0.01\" fill=\"{colour}\"/>",
                     points[0].0, points[0].1
                 );
             }
             2 => {
                 let _ = writeln!(
                     s,
-                    "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"0.006\"/>",
+                    "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"0.006\"/>",
                     list.join(" ")
                 );
             }
@@ -390,7 +410,7 @@ fn svg(result: &DrawResult) -> String {
             _ => {
                 let _ = writeln!(
                     s,
-                    "<polygon points=\"{}\" fill=\"#1f77b4\" fill-opacity=\"0.35\" stroke=\"#1f77b4\" stroke-width=\"0.004\"/>",
+                    "<polygon points=\"{}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"{colour}\" stroke-width=\"0.004\"/>",
                     list.join(" ")
                 );
             }
