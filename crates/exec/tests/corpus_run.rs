@@ -1,0 +1,311 @@
+//! Every vertex and geometry shader of the corpus compiles and runs on generated
+//! inputs: pseudo-random input registers (system values as small integers), every
+//! declared constant buffer filled with pseudo-random floats, a buffer or texture of
+//! pseudo-random data for every declared `t#`/`u#`, default samplers. The corpus is
+//! optional: without it the test prints SKIP and passes.
+
+use std::collections::BTreeMap;
+
+use corpus::Rng;
+use exec::machine::{EmitSink, GsSystemValues, Machine};
+use exec::resources::{Dimension, Sampler, Srv, TextureView, Uav};
+use exec::{ExecErrorKind, Format, Plan, Resources};
+use tpf::{Body, Decl, ProgramType, ResourceDimension, ReturnType};
+
+struct Count {
+    emits: u64,
+    cuts: u64,
+}
+
+impl EmitSink for Count {
+    fn emit(&mut self, _: u32, outputs: &[[u32; 4]]) {
+        self.emits += 1;
+        std::hint::black_box(outputs);
+    }
+    fn cut(&mut self, _: u32) {
+        self.cuts += 1;
+    }
+}
+
+/// What a declared `t#`/`u#` needs bound.
+#[derive(Debug, Clone, Copy)]
+enum Need {
+    Typed(ResourceDimension, bool),
+    Raw,
+    Structured(u32),
+}
+
+/// Memory for the bound views (owned here, borrowed by `Resources`).
+struct Storage {
+    cbs: Vec<Vec<[u32; 4]>>,
+    srvs: BTreeMap<u32, (Need, Vec<u8>)>,
+    uavs: BTreeMap<u32, (Need, Vec<u8>)>,
+}
+
+/// How values are generated: 0 floats in [-2, 2]; 1 integers 0..3; 2 integers 1..4
+/// (and positive input floats).
+type Mode = u8;
+
+fn value(rng: &mut Rng, mode: Mode) -> u32 {
+    match mode {
+        0 => ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits(),
+        1 => rng.below(4) as u32,
+        _ => 1 + rng.below(4) as u32,
+    }
+}
+
+fn random_floats(rng: &mut Rng, n: usize, mode: Mode) -> Vec<u8> {
+    (0..n).flat_map(|_| value(rng, mode).to_le_bytes()).collect()
+}
+
+const TEX: u32 = 8; // texture size (8x8, 8 deep for 3D), 4 mips, 6 slices
+const MIPS: u32 = 4;
+
+fn texture_dim(d: ResourceDimension) -> Option<(Dimension, u32, u32, u32)> {
+    Some(match d {
+        ResourceDimension::Texture1D => (Dimension::Texture1D, 1, 1, 1),
+        ResourceDimension::Texture1DArray => (Dimension::Texture1DArray, 1, 1, 6),
+        ResourceDimension::Texture2D => (Dimension::Texture2D, TEX, 1, 1),
+        ResourceDimension::Texture2DArray => (Dimension::Texture2DArray, TEX, 1, 6),
+        ResourceDimension::Texture3D => (Dimension::Texture3D, TEX, TEX, 1),
+        ResourceDimension::TextureCube => (Dimension::TextureCube, TEX, 1, 6),
+        ResourceDimension::TextureCubeArray => (Dimension::TextureCube, TEX, 1, 12),
+        _ => return None,
+    })
+}
+
+fn view<'a>(need: Need, data: &'a [u8], int: bool) -> Option<TextureView<'a>> {
+    let Need::Typed(d, _) = need else { return None };
+    let (dimension, height, depth, array_size) = texture_dim(d)?;
+    Some(TextureView {
+        dimension,
+        format: if int { Format::R32G32B32A32_UINT } else { Format::R32G32B32A32_FLOAT },
+        width: TEX,
+        height,
+        depth,
+        array_size,
+        mip_levels: MIPS,
+        data,
+    })
+}
+
+fn bytes_for(need: Need, rng: &mut Rng, small: Mode) -> Vec<u8> {
+    match need {
+        Need::Typed(ResourceDimension::Buffer, _) => random_floats(rng, 4 * 256, small),
+        Need::Typed(_, _) => random_floats(rng, 4 * (TEX * TEX * TEX * 12 * 2) as usize, small),
+        Need::Raw => random_floats(rng, 1024, small),
+        Need::Structured(stride) => random_floats(rng, (stride.max(4) as usize / 4) * 64, small),
+    }
+}
+
+/// Reads the program's declarations and makes the memory to bind.
+fn storage(program: &tpf::Program<'_>, rng: &mut Rng, small: Mode) -> Storage {
+    let sm51 = program.version.is_sm51();
+    let mut s = Storage { cbs: vec![Vec::new(); 14], srvs: BTreeMap::new(), uavs: BTreeMap::new() };
+    // The registers a declaration covers (SM5.1: its range, at most 8).
+    let slots = |o: &tpf::Operand| -> Vec<u32> {
+        let idx: Vec<u32> = o.indices.iter().map(|i| i.immediate() as u32).collect();
+        if sm51 && idx.len() >= 3 {
+            (idx[1]..=idx[2].min(idx[1] + 7)).collect()
+        } else {
+            idx.first().copied().into_iter().collect()
+        }
+    };
+    for inst in &program.instructions {
+        let Body::Decl(d) = &inst.body else { continue };
+        let (file, need, o) = match d {
+            Decl::ConstantBuffer { operand, .. } => {
+                for slot in slots(operand) {
+                    if let Some(cb) = s.cbs.get_mut(slot as usize) {
+                        *cb = random_floats(rng, 4 * 4096, small)
+                            .chunks(16)
+                            .map(|c| [0, 1, 2, 3].map(|k| u32::from_le_bytes(c[4 * k..4 * k + 4].try_into().unwrap())))
+                            .collect();
+                    }
+                }
+                continue;
+            }
+            Decl::Resource { operand, dim, return_type, .. } => {
+                let int = matches!(return_type.types[0], ReturnType::Uint | ReturnType::Sint);
+                (0, Need::Typed(*dim, int), operand)
+            }
+            Decl::ResourceRaw { operand, .. } => (0, Need::Raw, operand),
+            Decl::ResourceStructured { operand, stride, .. } => (0, Need::Structured(*stride), operand),
+            Decl::UavTyped { operand, dim, return_type, .. } => {
+                let int = matches!(return_type.types[0], ReturnType::Uint | ReturnType::Sint);
+                (1, Need::Typed(*dim, int), operand)
+            }
+            Decl::UavRaw { operand, .. } => (1, Need::Raw, operand),
+            Decl::UavStructured { operand, stride, .. } => (1, Need::Structured(*stride), operand),
+            _ => continue,
+        };
+        for slot in slots(o) {
+            let mem = bytes_for(need, rng, small);
+            if file == 0 {
+                s.srvs.insert(slot, (need, mem));
+            } else {
+                s.uavs.insert(slot, (need, mem));
+            }
+        }
+    }
+    s
+}
+
+fn bind<'a>(s: &'a mut Storage) -> Resources<'a> {
+    let mut r = Resources::default();
+    for (k, cb) in s.cbs.iter().enumerate() {
+        if !cb.is_empty() {
+            r.constant_buffers[k] = Some(cb);
+        }
+    }
+    for (&slot, (need, data)) in &s.srvs {
+        let slot = slot as usize;
+        if r.srvs.len() <= slot {
+            r.srvs.resize(slot + 1, None);
+        }
+        r.srvs[slot] = Some(match *need {
+            Need::Typed(ResourceDimension::Buffer, int) => {
+                Srv::Buffer { data, format: if int { Format::R32G32B32A32_UINT } else { Format::R32G32B32A32_FLOAT } }
+            }
+            Need::Typed(_, int) => match view(*need, data, int) {
+                Some(v) => Srv::Texture(v),
+                None => continue,
+            },
+            Need::Raw => Srv::Raw { data },
+            Need::Structured(stride) => Srv::Structured { data, stride },
+        });
+    }
+    for (&slot, (need, data)) in s.uavs.iter_mut() {
+        let slot = slot as usize;
+        while r.uavs.len() <= slot {
+            r.uavs.push(None);
+        }
+        r.uavs[slot] = Some(match *need {
+            Need::Typed(ResourceDimension::Buffer, int) => {
+                Uav::Buffer { data, format: if int { Format::R32_UINT } else { Format::R32_FLOAT } }
+            }
+            Need::Typed(_, int) => {
+                let Some(v) = view(*need, &[], int) else { continue };
+                let v =
+                    TextureView { format: if int { Format::R32_UINT } else { Format::R32_FLOAT }, mip_levels: 1, ..v };
+                Uav::Texture { view: v, data }
+            }
+            Need::Raw => Uav::Raw { data },
+            Need::Structured(stride) => Uav::Structured { data, stride, counter: 0 },
+        });
+    }
+    for s in r.samplers.iter_mut() {
+        *s = Some(Sampler::default());
+    }
+    r
+}
+
+/// Input registers: pseudo-random floats, system values as small integers.
+fn inputs(plan: &Plan, rng: &mut Rng, vertices: u32, mode: Mode) -> Vec<[u32; 4]> {
+    let regs = plan.input_registers as usize;
+    let mut v = vec![[0u32; 4]; regs * vertices.max(1) as usize];
+    for (k, r) in v.iter_mut().enumerate() {
+        let reg = (k % regs.max(1)) as u32;
+        let system = plan.inputs.iter().any(|d| d.register == reg && d.system != tpf::SystemName::Undefined);
+        let int = plan.input_signature.iter().any(|e| e.register == reg && matches!(e.component_type, 1 | 2));
+        for c in r.iter_mut() {
+            *c = if system || int {
+                rng.below(8) as u32
+            } else if mode == 2 {
+                (0.5 + rng.below(1501) as f32 / 1000.0).to_bits()
+            } else {
+                value(rng, 0)
+            };
+        }
+    }
+    v
+}
+
+/// Runs a plan a few times; `Ok(emits)` or the error.
+fn exercise(plan: &Plan, program: &tpf::Program<'_>, seed: u64, small: Mode) -> Result<u64, exec::ExecError> {
+    let mut rng = Rng(seed | 1);
+    let mut store = storage(program, &mut rng, small);
+    let mut res = bind(&mut store);
+    let mut m = Machine::new(plan);
+    m.set_step_limit(1 << 20);
+    let mut emits = 0;
+    for k in 0..8u32 {
+        match plan.stage {
+            ProgramType::Vertex => {
+                let input = inputs(plan, &mut rng, 1, small);
+                let out = m.run_vertex(plan, &input, &mut res)?;
+                assert_eq!(out.len(), plan.output_registers as usize);
+            }
+            _ => {
+                let input = inputs(plan, &mut rng, plan.input_vertices, small);
+                for inst in 0..plan.instance_count {
+                    let mut sink = Count { emits: 0, cuts: 0 };
+                    let sys = GsSystemValues { primitive_id: k, gs_instance_id: inst };
+                    let r = m.run_geometry(plan, &input, sys, &mut res, &mut sink)?;
+                    assert_eq!(r.emitted as u64, sink.emits);
+                    assert!(r.emitted <= plan.max_vertex_count);
+                    emits += sink.emits;
+                }
+            }
+        }
+    }
+    Ok(emits)
+}
+
+#[test]
+fn corpus_vertex_and_geometry_shaders_run() {
+    let Some(entries) = corpus::dxbc_entries("exec::corpus_run") else { return };
+    let mut by_stage: BTreeMap<&str, [usize; 2]> = BTreeMap::new();
+    let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut retried = 0;
+    let mut emits = 0;
+    for e in &entries {
+        let bytes = e.bytes();
+        let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
+        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
+        let Ok(program) = tpf::decode(chunk.data) else { continue };
+        let stage = match program.version.ty {
+            ProgramType::Vertex => "vs",
+            ProgramType::Geometry => "gs",
+            _ => continue,
+        };
+        let counts = by_stage.entry(stage).or_default();
+        counts[0] += 1;
+        let plan = match Plan::from_bytecode(&bytes) {
+            Ok(p) => p,
+            Err(err) => match &err.kind {
+                ExecErrorKind::Unsupported(what) => {
+                    unsupported.entry(what.clone()).or_default().push(e.id());
+                    continue;
+                }
+                _ => {
+                    failures.push(format!("{}: compile: {err}", e.id()));
+                    continue;
+                }
+            },
+        };
+        let seed = e.id().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let mut result = exercise(&plan, &program, seed, 0);
+        for mode in [1, 2] {
+            if matches!(&result, Err(err) if matches!(err.kind, ExecErrorKind::StepLimit(_))) {
+                // Loop counts read from float data can be huge, and some loops only end
+                // for positive values: again with small (then positive) integers.
+                retried += 1;
+                result = exercise(&plan, &program, seed, mode);
+            }
+        }
+        match result {
+            Ok(n) => {
+                counts[1] += 1;
+                emits += n;
+            }
+            Err(err) => failures.push(format!("{}: run: {err}", e.id())),
+        }
+    }
+    println!("corpus_run: stage → [shaders, ran]: {by_stage:?}; {emits} GS emits; {retried} reruns with integer data");
+    for (what, ids) in &unsupported {
+        println!("corpus_run: unsupported ({} shaders): {what}: {}", ids.len(), ids.join(", "));
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
