@@ -104,45 +104,58 @@ impl<'o, 'w, 't, 'a> GsSink<'o, 'w, 't, 'a> {
     }
 }
 
+/// Vertex `q` of a ring of three vertices of `regs` registers.
+#[inline(always)]
+fn at(ring: &[[u32; 4]], regs: usize, q: u32) -> &[[u32; 4]] {
+    let i = (q % 3) as usize * regs;
+    &ring[i..i + regs]
+}
+
+/// Copies registers (small counts: a loop rather than a `memcpy` call).
+#[inline(always)]
+pub(crate) fn copy_registers(dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
+    }
+}
+
 impl EmitSink for GsSink<'_, '_, '_, '_> {
     #[inline]
     fn emit(&mut self, stream: u32, outputs: &[[u32; 4]]) {
         let regs = self.registers;
         let Some(s) = self.streams.get_mut(stream as usize) else { return };
-        if s.shape == Shape::None {
-            return;
-        }
-        if s.shape == Shape::Points {
-            let v = outputs.get(..regs).unwrap_or(outputs);
-            if v.len() == regs {
-                self.out.primitive(stream, &[v]);
-            } else {
-                let slot = &mut s.ring[..regs];
-                slot.fill([0; 4]);
-                slot[..v.len()].copy_from_slice(v);
-                self.out.primitive(stream, &[&s.ring[..regs]]);
+        match s.shape {
+            Shape::None => return,
+            Shape::Points if outputs.len() >= regs => {
+                self.out.primitive(stream, &[&outputs[..regs]]);
+                return;
             }
-            return;
+            _ => {}
         }
         let p = s.n;
         s.n = s.n.wrapping_add(1);
-        let slot = &mut s.ring[(p % 3) as usize * regs..][..regs];
+        let i = (p % 3) as usize * regs;
+        let slot = &mut s.ring[i..i + regs];
         let n = outputs.len().min(regs);
-        slot[..n].copy_from_slice(&outputs[..n]);
+        copy_registers(&mut slot[..n], &outputs[..n]);
         slot[n..].fill([0; 4]);
-        let v = |q: u32| &s.ring[(q % 3) as usize * regs..][..regs];
+        let ring = &s.ring;
         match s.shape {
-            Shape::LineStrip if p >= 1 => self.out.primitive(stream, &[v(p - 1), v(p)]),
-            Shape::LineList if p % 2 == 1 => self.out.primitive(stream, &[v(p - 1), v(p)]),
+            Shape::Points => self.out.primitive(stream, &[at(ring, regs, p)]),
+            Shape::LineStrip if p >= 1 => self.out.primitive(stream, &[at(ring, regs, p - 1), at(ring, regs, p)]),
+            Shape::LineList if p % 2 == 1 => self.out.primitive(stream, &[at(ring, regs, p - 1), at(ring, regs, p)]),
             Shape::TriangleStrip if p >= 2 => {
                 let k = p - 2;
+                let (a, b, c) = (at(ring, regs, k), at(ring, regs, k + 1), at(ring, regs, p));
                 if k % 2 == 0 {
-                    self.out.primitive(stream, &[v(k), v(k + 1), v(k + 2)])
+                    self.out.primitive(stream, &[a, b, c])
                 } else {
-                    self.out.primitive(stream, &[v(k), v(k + 2), v(k + 1)])
+                    self.out.primitive(stream, &[a, c, b])
                 }
             }
-            Shape::TriangleList if p % 3 == 2 => self.out.primitive(stream, &[v(p - 2), v(p - 1), v(p)]),
+            Shape::TriangleList if p % 3 == 2 => {
+                self.out.primitive(stream, &[at(ring, regs, p - 2), at(ring, regs, p - 1), at(ring, regs, p)])
+            }
             _ => {}
         }
     }

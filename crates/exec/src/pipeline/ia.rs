@@ -269,19 +269,22 @@ impl InputFetch {
 
 #[inline]
 fn decode(format: Format, how: Decode, bytes: &[u8]) -> [u32; 4] {
+    #[inline(always)]
+    fn word(b: &[u8], i: usize) -> u32 {
+        u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    }
     match how {
         Decode::Words { n, one } => {
-            let mut v = [0, 0, 0, one];
-            if bytes.len() >= 4 * n {
-                for (c, chunk) in bytes.chunks_exact(4).take(n).enumerate() {
-                    v[c] = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-                }
-            } else {
-                for x in v.iter_mut().take(n) {
-                    *x = 0;
-                }
+            if bytes.len() < 4 * n {
+                // Out of bounds: zeros and the defaults.
+                return if n == 4 { [0; 4] } else { [0, 0, 0, one] };
             }
-            v
+            match n {
+                4 => [word(bytes, 0), word(bytes, 1), word(bytes, 2), word(bytes, 3)],
+                3 => [word(bytes, 0), word(bytes, 1), word(bytes, 2), one],
+                2 => [word(bytes, 0), word(bytes, 1), 0, one],
+                _ => [word(bytes, 0), 0, 0, one],
+            }
         }
         Decode::General => format.decode(bytes),
     }

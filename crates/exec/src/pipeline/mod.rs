@@ -408,11 +408,11 @@ impl Runner<'_, '_, '_, '_, '_> {
             (Some(vs), Some(machine)) => {
                 let out = machine.run_vertex(vs, &self.inputs, self.vs_resources)?;
                 let n = out.len().min(dst.len());
-                dst[..n].copy_from_slice(&out[..n]);
+                gs::copy_registers(&mut dst[..n], &out[..n]);
                 dst[n..].fill([0; 4]);
                 self.statistics.vs_invocations += 1;
             }
-            _ => dst.copy_from_slice(&self.inputs[..self.vregs]),
+            _ => gs::copy_registers(dst, &self.inputs),
         }
         Ok(())
     }
@@ -427,7 +427,7 @@ impl Runner<'_, '_, '_, '_, '_> {
             (Some(gs), Some(machine)) => {
                 for (k, &h) in p.handles().iter().enumerate() {
                     let src = &self.store[h as usize * vregs..][..self.copy_regs];
-                    self.gs_inputs[k * self.gs_regs..][..self.copy_regs].copy_from_slice(src);
+                    gs::copy_registers(&mut self.gs_inputs[k * self.gs_regs..][..self.copy_regs], src);
                 }
                 for instance in 0..self.gs_instances {
                     let system = GsSystemValues { primitive_id: p.id, gs_instance_id: instance };

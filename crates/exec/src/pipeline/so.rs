@@ -29,9 +29,12 @@ pub(crate) struct CopyOp {
 /// What one stream writes.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StreamLayout {
+    /// The copies, grouped by slot (declaration order within a slot).
     pub ops: Vec<CopyOp>,
     /// Buffer slots the stream's entries (gaps included) go to, as a bit set.
     pub slots: u8,
+    /// Per slot the stream uses: the slot and its range of `ops`.
+    groups: Vec<(usize, std::ops::Range<usize>)>,
 }
 
 impl StreamLayout {
@@ -114,6 +117,16 @@ impl SoLayout {
                 }
             }
         }
+        for s in &mut layout.streams {
+            s.ops.sort_by_key(|op| op.slot);
+            for slot in 0..SLOTS {
+                if s.slots & (1 << slot) != 0 {
+                    let first = s.ops.iter().position(|op| op.slot as usize == slot).unwrap_or(s.ops.len());
+                    let count = s.ops[first..].iter().take_while(|op| op.slot as usize == slot).count();
+                    s.groups.push((slot, first..first + count));
+                }
+            }
+        }
         for (slot, (stride, size)) in layout.strides.iter_mut().zip(size).enumerate() {
             *stride = match desc.strides.get(slot) {
                 Some(&s) if s != 0 => s,
@@ -149,40 +162,42 @@ impl<'t, 'a> SoWriter<'t, 'a> {
     #[inline]
     pub fn primitive(&mut self, stream: u32, vertices: &[&[[u32; 4]]]) -> bool {
         let Some(s) = self.layout.streams.get(stream as usize) else { return false };
-        if !s.active() {
+        if s.groups.is_empty() {
             return false;
         }
         let stats = &mut self.statistics[stream as usize];
         stats.primitives_storage_needed += 1;
-        let n = vertices.len() as u64;
+        let n = vertices.len();
         // Room in every buffer of the stream?
-        for slot in 0..SLOTS {
-            if s.slots & (1 << slot) == 0 {
-                continue;
-            }
-            let Some(t) = &self.targets[slot] else { return false };
-            if t.offset as u64 + n * self.layout.strides[slot] as u64 > t.data.len() as u64 {
+        for (slot, _) in &s.groups {
+            let Some(t) = &self.targets[*slot] else { return false };
+            if t.offset as u64 + n as u64 * self.layout.strides[*slot] as u64 > t.data.len() as u64 {
                 return false;
             }
         }
-        for (k, vertex) in vertices.iter().enumerate() {
-            for op in &s.ops {
-                let slot = op.slot as usize;
-                let Some(t) = &mut self.targets[slot] else { continue };
-                let base = t.offset as usize + k * self.layout.strides[slot] as usize + op.offset as usize;
-                let Some(dst) = t.data.get_mut(base..base + 4 * op.count as usize) else { continue };
-                let reg = vertex.get(op.register as usize).copied().unwrap_or([0; 4]);
-                for (c, out) in dst.chunks_exact_mut(4).enumerate() {
-                    out.copy_from_slice(&reg[op.start as usize + c].to_le_bytes());
+        for (slot, ops) in &s.groups {
+            let stride = self.layout.strides[*slot] as usize;
+            let Some(t) = &mut self.targets[*slot] else { continue };
+            let start = t.offset as usize;
+            // In range: checked above.
+            let window = &mut t.data[start..start + n * stride];
+            for (k, vertex) in vertices.iter().enumerate() {
+                let base = k * stride;
+                for op in &s.ops[ops.clone()] {
+                    let at = base + op.offset as usize;
+                    // An entry beyond the stride (a declaration the validator refuses)
+                    // is written only where it fits.
+                    let Some(dst) = window.get_mut(at..at + 4 * op.count as usize) else { continue };
+                    let reg = match vertex.get(op.register as usize) {
+                        Some(r) => *r,
+                        None => [0; 4],
+                    };
+                    for (c, out) in dst.chunks_exact_mut(4).enumerate() {
+                        out.copy_from_slice(&reg[(op.start as usize + c) & 3].to_le_bytes());
+                    }
                 }
             }
-        }
-        for slot in 0..SLOTS {
-            if s.slots & (1 << slot) != 0 {
-                if let Some(t) = &mut self.targets[slot] {
-                    t.offset = (t.offset as u64 + n * self.layout.strides[slot] as u64).min(u32::MAX as u64) as u32;
-                }
-            }
+            t.offset = (start + n * stride).min(u32::MAX as usize) as u32;
         }
         stats.num_primitives_written += 1;
         true
