@@ -37,13 +37,6 @@ pub(crate) struct StreamLayout {
     groups: Vec<(usize, std::ops::Range<usize>)>,
 }
 
-impl StreamLayout {
-    /// The stream is streamed out (it has declaration entries).
-    pub fn active(&self) -> bool {
-        self.slots != 0
-    }
-}
-
 /// A declaration resolved against the output signature of the shader that feeds
 /// stream output.
 #[derive(Debug, Clone, Default)]
