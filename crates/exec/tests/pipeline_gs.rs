@@ -286,35 +286,6 @@ fn strips_become_lists() {
     assert_eq!(stream(&r, 0).topology, PrimitiveTopology::LineList);
 }
 
-/// Four point streams: stream 0 `A` = o0.x = VALUE; stream 1 `B` = o0.xy = (10, vPrim);
-/// stream 2 `C` = o1.x = 20 (emitted twice); stream 3 `D` = o0.x = 30 and `E` =
-/// o2.xyzw = (1, 2, 3, 4).
-pub fn four_streams_gs() -> Plan {
-    plan(&format!(
-        "{}{}gs_5_0\ndcl_input v[1][0].x\ndcl_input vPrim\ndcl_inputprimitive point\n\
-         dcl_stream m0\ndcl_outputtopology pointlist\ndcl_output o0.x\n\
-         dcl_stream m1\ndcl_outputtopology pointlist\ndcl_output o0.xy\n\
-         dcl_stream m2\ndcl_outputtopology pointlist\ndcl_output o1.x\n\
-         dcl_stream m3\ndcl_outputtopology pointlist\ndcl_output o0.x\ndcl_output o2.xyzw\n\
-         dcl_maxout 5\n\
-         mov o0.x, v[0][0].x\nemit_stream m0\n\
-         mov o0.x, l(10)\nmov o0.y, vPrim\nemit_stream m1\n\
-         mov o1.x, l(20)\nemit_stream m2\ncut_stream m2\nmov o1.x, l(20)\nemit_stream m2\n\
-         mov o0.x, l(30)\nmov o2.xyzw, l(1,2,3,4)\nemit_then_cut_stream m3\nret\n",
-        signature("Input signature", &[("TEXCOORD", 0, "xyzw", 0, "NONE", "uint")]),
-        signature(
-            "Output signature",
-            &[
-                ("m0:A", 0, "x", 0, "NONE", "uint"),
-                ("m1:B", 0, "xy", 0, "NONE", "uint"),
-                ("m2:C", 0, "x", 1, "NONE", "uint"),
-                ("m3:D", 0, "x", 0, "NONE", "uint"),
-                ("m3:E", 0, "xyzw", 2, "NONE", "uint"),
-            ]
-        ),
-    ))
-}
-
 #[test]
 fn four_streams_each_with_their_outputs() {
     let gs = four_streams_gs();

@@ -238,3 +238,78 @@ pub fn value_data(n: u32) -> Vec<u8> {
 pub fn value_layout() -> Vec<InputElement> {
     vec![element("VALUE", 0, Format::R32G32B32A32_UINT, 0, 0)]
 }
+
+/// Four point streams: stream 0 `A` = o0.x = VALUE; stream 1 `B` = o0.xy = (10, vPrim);
+/// stream 2 `C` = o1.x = 20 (emitted twice); stream 3 `D` = o0.x = 30 and `E` =
+/// o2.xyzw = (1, 2, 3, 4).
+pub fn four_streams_gs() -> Plan {
+    plan(&format!(
+        "{}{}gs_5_0\ndcl_input v[1][0].x\ndcl_input vPrim\ndcl_inputprimitive point\n\
+         dcl_stream m0\ndcl_outputtopology pointlist\ndcl_output o0.x\n\
+         dcl_stream m1\ndcl_outputtopology pointlist\ndcl_output o0.xy\n\
+         dcl_stream m2\ndcl_outputtopology pointlist\ndcl_output o1.x\n\
+         dcl_stream m3\ndcl_outputtopology pointlist\ndcl_output o0.x\ndcl_output o2.xyzw\n\
+         dcl_maxout 5\n\
+         mov o0.x, v[0][0].x\nemit_stream m0\n\
+         mov o0.x, l(10)\nmov o0.y, vPrim\nemit_stream m1\n\
+         mov o1.x, l(20)\nemit_stream m2\ncut_stream m2\nmov o1.x, l(20)\nemit_stream m2\n\
+         mov o0.x, l(30)\nmov o2.xyzw, l(1,2,3,4)\nemit_then_cut_stream m3\nret\n",
+        signature("Input signature", &[("TEXCOORD", 0, "xyzw", 0, "NONE", "uint")]),
+        signature(
+            "Output signature",
+            &[
+                ("m0:A", 0, "x", 0, "NONE", "uint"),
+                ("m1:B", 0, "xy", 0, "NONE", "uint"),
+                ("m2:C", 0, "x", 1, "NONE", "uint"),
+                ("m3:D", 0, "x", 0, "NONE", "uint"),
+                ("m3:E", 0, "xyzw", 2, "NONE", "uint"),
+            ]
+        ),
+    ))
+}
+
+/// `SV_Position` (float4, register 0) through unchanged; `POSITION` in.
+pub fn passthrough_vs() -> Plan {
+    plan(&format!(
+        "{}{}vs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret\n",
+        signature("Input signature", &[("POSITION", 0, "xyzw", 0, "NONE", "float")]),
+        signature("Output signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
+    ))
+}
+
+/// Each input point becomes a quad: a 4-vertex triangle strip at `p + (±0.5, ±0.5)`
+/// (`(-,-)`, `(+,-)`, `(-,+)`, `(+,+)`), then a cut; `TEXCOORD0.x` = the corner 0..3.
+pub fn quad_gs() -> Plan {
+    let mut body = String::new();
+    for (k, (dx, dy)) in [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)].iter().enumerate() {
+        body +=
+            &format!("add o0.xyzw, v[0][0].xyzw, l({dx:.6}, {dy:.6}, 0.000000, 0.000000)\nmov o1.x, l({k})\nemit\n");
+    }
+    plan(&format!(
+        "{}{}gs_4_0\ndcl_input_siv v[1][0].xyzw, position\ndcl_inputprimitive point\ndcl_outputtopology trianglestrip\n\
+         dcl_output_siv o0.xyzw, position\ndcl_output o1.x\ndcl_maxout 4\n{body}cut\nret\n",
+        signature("Input signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
+        signature(
+            "Output signature",
+            &[("SV_Position", 0, "xyzw", 0, "POS", "float"), ("TEXCOORD", 0, "x", 1, "NONE", "uint")]
+        ),
+    ))
+}
+
+/// Float4 positions as vertex data (stride 16).
+pub fn positions(points: &[[f32; 4]]) -> Vec<u8> {
+    f32_bytes(&points.concat())
+}
+
+/// The layout of [`positions`].
+pub fn position_layout() -> Vec<InputElement> {
+    vec![element("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)]
+}
+
+/// A stream-output declaration from the `--so` text, with strides and rasterized stream.
+pub fn so_decl(text: &str, strides: &[u32], rasterized: u32) -> validate::StreamOutputDesc {
+    let mut d: validate::StreamOutputDesc = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+    d.strides = strides.to_vec();
+    d.rasterized_stream = rasterized;
+    d
+}
