@@ -198,7 +198,7 @@ fn create_input_layout_rules() {
     assert!(refused(&[value.clone(), element("value", 0, Format::R32_UINT, 1, 0)], &vs).contains("twice"));
     refused(&[InputElement { aligned_byte_offset: 4096, ..value.clone() }], &vs);
     refused(&vec![value.clone(); 33], &vs);
-    refused(&[value.clone()], b"not a shader");
+    refused(std::slice::from_ref(&value), b"not a shader");
     // Extra elements and APPEND_ALIGNED are fine.
     let ok = [value, element("EXTRA", 0, Format::R8G8B8A8_UNORM, 0, APPEND_ALIGNED)];
     assert!(device.create_input_layout(&ok, &vs).is_ok());
