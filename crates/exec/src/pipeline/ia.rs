@@ -504,7 +504,7 @@ impl Assembler {
                     return None;
                 }
                 let i = (p - 5) / 2;
-                let previous = if self.pending { Some(self.strip_adj(i - 1, false)) } else { None };
+                let previous = if self.pending && i > 0 { Some(self.strip_adj(i - 1, false)) } else { None };
                 self.pending = true;
                 previous
             }

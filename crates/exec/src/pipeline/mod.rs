@@ -273,6 +273,9 @@ pub struct DrawResult {
 /// instances included.
 pub const MAX_DRAW_VERTICES: u64 = 1 << 32;
 
+/// `D3D11_GS_MAX_INSTANCE_COUNT`.
+pub const MAX_GS_INSTANCES: u32 = 32;
+
 /// A draw call's parameters, with `DrawAuto` and the non-instanced forms resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Params {
@@ -617,6 +620,14 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
                 "the geometry shader takes {declared} input primitives ({} vertices), the topology {topology:?} gives {}",
                 gs.input_vertices,
                 wanted.listing_name().unwrap_or("?")
+            )));
+        }
+    }
+    if let Some(gs) = gs {
+        if gs.instance_count > MAX_GS_INSTANCES {
+            return Err(draw_error(format!(
+                "the geometry shader declares {} instances (at most {MAX_GS_INSTANCES})",
+                gs.instance_count
             )));
         }
     }
