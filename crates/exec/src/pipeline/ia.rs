@@ -36,6 +36,15 @@ enum Decode {
     General,
 }
 
+impl Decode {
+    fn one(self) -> u32 {
+        match self {
+            Decode::Words { one, .. } => one,
+            Decode::General => 0,
+        }
+    }
+}
+
 /// One layout element feeding an input register.
 #[derive(Debug, Clone, Copy)]
 struct Fetch {
@@ -225,6 +234,7 @@ impl InputFetch {
         out: &mut [[u32; 4]],
     ) {
         for (f, &element_index) in self.fetches.iter().zip(instance_elements) {
+            let Some(reg) = out.get_mut(f.register) else { continue };
             let value = match buffers.get(f.slot).and_then(|b| b.as_ref()) {
                 // An unbound slot reads 0 in every component, without defaults (8.20).
                 None => [0; 4],
@@ -239,17 +249,27 @@ impl InputFetch {
                     } else {
                         &vb.data[address as usize..end as usize]
                     };
+                    if f.mask == 0xf && f.decode == (Decode::Words { n: 4, one: f.decode.one() }) && bytes.len() >= 16 {
+                        // The common case, straight into the register (no temporary).
+                        for (c, r) in reg.iter_mut().enumerate() {
+                            *r = u32::from_le_bytes([
+                                bytes[4 * c],
+                                bytes[4 * c + 1],
+                                bytes[4 * c + 2],
+                                bytes[4 * c + 3],
+                            ]);
+                        }
+                        continue;
+                    }
                     decode(f.format, f.decode, bytes)
                 }
             };
-            if let Some(reg) = out.get_mut(f.register) {
-                if f.mask == 0xf {
-                    *reg = value;
-                } else {
-                    for c in 0..4 {
-                        if f.mask & (1 << c) != 0 {
-                            reg[c] = value[c];
-                        }
+            if f.mask == 0xf {
+                *reg = value;
+            } else {
+                for c in 0..4 {
+                    if f.mask & (1 << c) != 0 {
+                        reg[c] = value[c];
                     }
                 }
             }

@@ -130,6 +130,23 @@ impl SoLayout {
     }
 }
 
+/// Writes components `start..` of `reg` to `dst` (4 bytes each, little-endian); the
+/// whole-register case as one 16-byte write.
+#[inline(always)]
+fn write_components(dst: &mut [u8], reg: &[u32; 4], start: usize) {
+    if let Ok(d) = <&mut [u8; 16]>::try_from(&mut *dst) {
+        let mut b = [0u8; 16];
+        for (c, w) in reg.iter().enumerate() {
+            b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        *d = b;
+        return;
+    }
+    for (c, out) in dst.chunks_exact_mut(4).enumerate() {
+        out.copy_from_slice(&reg[(start + c) & 3].to_le_bytes());
+    }
+}
+
 /// Appends primitives to the bound buffers.
 ///
 /// A primitive of `n` vertices goes to a stream's buffers only if each of them is bound
@@ -185,9 +202,7 @@ impl<'t, 'a> SoWriter<'t, 'a> {
                         Some(r) => *r,
                         None => [0; 4],
                     };
-                    for (c, out) in dst.chunks_exact_mut(4).enumerate() {
-                        out.copy_from_slice(&reg[(op.start as usize + c) & 3].to_le_bytes());
-                    }
+                    write_components(dst, &reg, op.start as usize);
                 }
             }
             t.offset = (start + n * stride).min(u32::MAX as usize) as u32;
