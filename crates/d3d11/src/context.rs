@@ -320,17 +320,17 @@ impl Query {
 
 fn sub_pipeline(a: PipelineStatistics, b: PipelineStatistics) -> PipelineStatistics {
     PipelineStatistics {
-        ia_vertices: a.ia_vertices - b.ia_vertices,
-        ia_primitives: a.ia_primitives - b.ia_primitives,
-        vs_invocations: a.vs_invocations - b.vs_invocations,
-        gs_invocations: a.gs_invocations - b.gs_invocations,
-        gs_primitives: a.gs_primitives - b.gs_primitives,
-        c_invocations: a.c_invocations - b.c_invocations,
-        c_primitives: a.c_primitives - b.c_primitives,
-        ps_invocations: a.ps_invocations - b.ps_invocations,
-        hs_invocations: a.hs_invocations - b.hs_invocations,
-        ds_invocations: a.ds_invocations - b.ds_invocations,
-        cs_invocations: a.cs_invocations - b.cs_invocations,
+        ia_vertices: a.ia_vertices.saturating_sub(b.ia_vertices),
+        ia_primitives: a.ia_primitives.saturating_sub(b.ia_primitives),
+        vs_invocations: a.vs_invocations.saturating_sub(b.vs_invocations),
+        gs_invocations: a.gs_invocations.saturating_sub(b.gs_invocations),
+        gs_primitives: a.gs_primitives.saturating_sub(b.gs_primitives),
+        c_invocations: a.c_invocations.saturating_sub(b.c_invocations),
+        c_primitives: a.c_primitives.saturating_sub(b.c_primitives),
+        ps_invocations: a.ps_invocations.saturating_sub(b.ps_invocations),
+        hs_invocations: a.hs_invocations.saturating_sub(b.hs_invocations),
+        ds_invocations: a.ds_invocations.saturating_sub(b.ds_invocations),
+        cs_invocations: a.cs_invocations.saturating_sub(b.cs_invocations),
     }
 }
 
@@ -350,8 +350,8 @@ fn add_pipeline(a: &mut PipelineStatistics, b: &PipelineStatistics) {
 
 fn sub_so(a: SoStatistics, b: SoStatistics) -> SoStatistics {
     SoStatistics {
-        num_primitives_written: a.num_primitives_written - b.num_primitives_written,
-        primitives_storage_needed: a.primitives_storage_needed - b.primitives_storage_needed,
+        num_primitives_written: a.num_primitives_written.saturating_sub(b.num_primitives_written),
+        primitives_storage_needed: a.primitives_storage_needed.saturating_sub(b.primitives_storage_needed),
     }
 }
 

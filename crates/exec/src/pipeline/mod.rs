@@ -265,7 +265,8 @@ pub struct DrawResult {
     pub so_statistics: [SoStatistics; 4],
     /// The rasterized stream (`None`: nothing rasterized).
     pub rasterized_stream: Option<u32>,
-    /// Checking-mode findings.
+    /// Checking-mode findings, the vertex shader's then the geometry shader's (each
+    /// message prefixed `vs: ` or `gs: `).
     pub diagnostics: Vec<crate::machine::ExecDiagnostic>,
 }
 
