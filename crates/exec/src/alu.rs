@@ -226,10 +226,9 @@ pub fn f16tof32(x: u32) -> u32 {
 /// `udiv`: (quotient, remainder); division by zero gives `0xffffffff` for both.
 #[inline]
 pub fn udiv(a: u32, b: u32) -> (u32, u32) {
-    if b == 0 {
-        (u32::MAX, u32::MAX)
-    } else {
-        (a / b, a % b)
+    match (a.checked_div(b), a.checked_rem(b)) {
+        (Some(q), Some(r)) => (q, r),
+        _ => (u32::MAX, u32::MAX),
     }
 }
 

@@ -3,6 +3,8 @@
 //! `bufinfo` and `sample_l` (filters, address modes, mips, offsets, cubes); UAV stores,
 //! loads and atomics. Exact values.
 
+#![allow(clippy::field_reassign_with_default, clippy::too_many_arguments)]
+
 mod common_interp;
 use common_interp::*;
 use exec::machine::Machine;

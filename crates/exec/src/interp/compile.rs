@@ -559,6 +559,11 @@ impl Builder<'_> {
             Ty::I | Ty::U => s.imod = neg as u8 | (abs as u8) << 1,
             Ty::R => {}
         }
+        s.ident = s.swz == [0, 1, 2, 3];
+        s.fmod = s.and != [u32::MAX; 4] || s.xor != [0; 4];
+        s.plain = s.ident && !s.fmod && s.imod == 0;
+        s.iabs = if s.imod & 2 != 0 { u32::MAX } else { 0 };
+        s.ineg = if s.imod & 1 != 0 { u32::MAX } else { 0 };
         Ok(s)
     }
 
@@ -571,7 +576,7 @@ impl Builder<'_> {
                 _ => Err(malformed(i, "vertex-shader input with the wrong number of indices")),
             };
         }
-        let verts = if regs == 0 { 0 } else { l.inputs / regs };
+        let verts = l.inputs.checked_div(regs).unwrap_or(0);
         let [v, r] = o.indices.as_slice() else {
             return Err(malformed(i, "geometry-shader input needs two indices (v[vertex][register])"));
         };
@@ -626,6 +631,7 @@ impl Builder<'_> {
         };
         if d.kind != DstKind::Null {
             d.mask = mask;
+            d.comp = mask.trailing_zeros().min(3) as u8;
             d.wm = [0, 1, 2, 3].map(|c| if mask & (1 << c) != 0 { u32::MAX } else { 0 });
         }
         Ok(d)
@@ -1312,6 +1318,9 @@ pub(crate) fn compile(
             return Err(malformed(i, format!("call to l{label}, which is not defined")));
         };
         b.insts[at].a = target;
+    }
+    for x in &mut b.insts {
+        x.f = super::exec::handler(x);
     }
     let code_len = b.insts.len() as u32;
     for x in &b.insts {

@@ -1,4 +1,10 @@
-//! The dispatch loop.
+//! The dispatch loop and the instruction handlers.
+//!
+//! Flow control and geometry output run in the loop itself; every other instruction
+//! calls its handler, a small function chosen when the plan is compiled (one per
+//! operation, plus variants for the common operand shapes), through the pointer in the
+//! instruction. Small separate handlers keep their values in registers, which one big
+//! `match` did not.
 
 use super::compile::CALL_DEPTH;
 use super::res;
@@ -11,6 +17,18 @@ use crate::resources::Resources;
 /// Most checking-mode findings kept between two `take_diagnostics` calls.
 const MAX_DIAGNOSTICS: usize = 10_000;
 
+/// An instruction handler.
+pub(crate) type Handler = fn(&mut Ctx<'_, '_>, &Inst);
+
+/// What handlers work on: the registers and the resources of one invocation.
+pub(crate) struct Ctx<'r, 'a> {
+    pub regs: &'r mut [[u32; 4]],
+    pub res: &'r mut Resources<'a>,
+    /// Checking mode: components of each output register written since the last emit.
+    pub written: &'r mut [u8],
+    pub checking: bool,
+}
+
 /// Registers and per-invocation state, reused across invocations.
 #[derive(Debug, Clone)]
 pub(crate) struct Core {
@@ -19,7 +37,6 @@ pub(crate) struct Core {
     pub loaded: u64,
     pub stack: [u32; CALL_DEPTH as usize],
     pub checking: bool,
-    /// Checking mode: components of each output register written since the last emit.
     pub written: Vec<u8>,
     pub diagnostics: Vec<ExecDiagnostic>,
     pub dropped: usize,
@@ -32,7 +49,12 @@ pub(crate) struct Ended {
     pub hit_max: bool,
 }
 
-#[inline(always)]
+static ZERO: [u32; 4] = [0; 4];
+
+/// `_sat` on four components. Out of line and cold, so that the compiler does not
+/// compute it where `_sat` is not asked for.
+#[cold]
+#[inline(never)]
 fn sat4(v: [u32; 4]) -> [u32; 4] {
     [alu::sat(v[0]), alu::sat(v[1]), alu::sat(v[2]), alu::sat(v[3])]
 }
@@ -53,10 +75,10 @@ fn zip34(a: [u32; 4], b: [u32; 4], c: [u32; 4], f: impl Fn(u32, u32, u32) -> u32
 }
 
 #[inline(always)]
-fn cb_read(res: &Resources<'_>, slot: u32, e: u32) -> [u32; 4] {
+fn cb_ref<'s>(res: &'s Resources<'_>, slot: u32, e: u32) -> &'s [u32; 4] {
     match res.constant_buffers.get(slot as usize) {
-        Some(Some(cb)) => cb.get(e as usize).copied().unwrap_or([0; 4]),
-        _ => [0; 4],
+        Some(Some(cb)) => cb.get(e as usize).unwrap_or(&ZERO),
+        _ => &ZERO,
     }
 }
 
@@ -87,6 +109,783 @@ fn scatter2(mask: u8, r: [u32; 2]) -> [u32; 4] {
     }
     out
 }
+
+/// Swizzle and modifiers of a source, without branches (a value that goes through
+/// branches tends to end up in memory, built by scalar stores and read back whole,
+/// which stalls): the swizzle gathers, the float modifiers are masks (`_abs` clears
+/// the sign, `-` flips it), the integer ones too (`(v ^ m) - m` with `m` all ones
+/// negates; with `m` the sign, takes the absolute value).
+#[inline(always)]
+fn general(r: &[u32; 4], s: &Src) -> [u32; 4] {
+    let w = s.swz;
+    let v = [r[w[0] as usize & 3], r[w[1] as usize & 3], r[w[2] as usize & 3], r[w[3] as usize & 3]];
+    let v = zip34(v, s.and, s.xor, |v, a, x| (v & a) ^ x);
+    let (iabs, ineg) = (s.iabs, s.ineg);
+    map4(v, |v| {
+        let a = ((v as i32 >> 31) as u32) & iabs;
+        let v = (v ^ a).wrapping_sub(a);
+        (v ^ ineg).wrapping_sub(ineg)
+    })
+}
+
+/// `_sat` of flushed floats, without branches.
+#[inline(always)]
+fn sat_inline(v: [u32; 4]) -> [u32; 4] {
+    map4(v, |b| {
+        let f = f32::from_bits(b);
+        if f > 0.0 {
+            if f >= 1.0 {
+                0x3f80_0000
+            } else {
+                b
+            }
+        } else {
+            0
+        }
+    })
+}
+
+/// Destination classes of the handler variants.
+const WHOLE: u8 = 0;
+const SINGLE: u8 = 1;
+const GENERAL: u8 = 2;
+
+fn dst_class(d: &Dst) -> u8 {
+    if d.kind == DstKind::Reg && d.mask == 15 {
+        WHOLE
+    } else if d.kind == DstKind::Reg && d.mask.count_ones() == 1 {
+        SINGLE
+    } else {
+        GENERAL
+    }
+}
+
+impl Ctx<'_, '_> {
+    #[inline(always)]
+    fn reg_ref(&self, i: u32) -> &[u32; 4] {
+        self.regs.get(i as usize).unwrap_or(&ZERO)
+    }
+
+    #[inline(always)]
+    fn comp(&self, i: u32, c: u8) -> u32 {
+        self.reg_ref(i)[c as usize & 3]
+    }
+
+    /// The register (or constant-buffer vector) of a source that is not a plain register.
+    #[inline(always)]
+    fn src_ref_other(&self, s: &Src) -> &[u32; 4] {
+        if s.kind == SrcKind::Cb {
+            cb_ref(self.res, s.slot, s.reg)
+        } else {
+            let i = s.imm.wrapping_add(self.comp(s.rel, s.rel_c));
+            if s.kind == SrcKind::CbRel {
+                cb_ref(self.res, s.slot, i)
+            } else if i < s.count {
+                self.reg_ref(s.reg.wrapping_add(i.wrapping_mul(s.stride)))
+            } else {
+                &ZERO
+            }
+        }
+    }
+
+    /// The register (or constant-buffer vector) a source reads.
+    #[inline(always)]
+    fn ptr(&self, s: &Src) -> &[u32; 4] {
+        if s.kind == SrcKind::Reg {
+            self.reg_ref(s.reg)
+        } else {
+            self.src_ref_other(s)
+        }
+    }
+
+    /// Reads a source operand: fetch, swizzle, modifiers.
+    #[inline(always)]
+    fn rd(&self, s: &Src) -> [u32; 4] {
+        general(self.ptr(s), s)
+    }
+
+    /// Reads a source operand of a handler variant: `P` when every source of the
+    /// instruction is read as it is.
+    #[inline(always)]
+    fn get<const P: bool>(&self, s: &Src) -> [u32; 4] {
+        if P {
+            *self.ptr(s)
+        } else {
+            general(self.ptr(s), s)
+        }
+    }
+
+    /// Writes through a destination of class `D`.
+    #[inline(always)]
+    fn put<const D: u8>(&mut self, d: &Dst, v: [u32; 4]) {
+        if D == GENERAL {
+            return self.wr(d, v);
+        }
+        if let Some(r) = self.regs.get_mut(d.reg as usize) {
+            if D == WHOLE {
+                *r = v;
+            } else {
+                let k = d.comp as usize & 3;
+                r[k] = v[k];
+            }
+        }
+        if d.out && self.checking {
+            if let Some(w) = self.written.get_mut(d.reg as usize) {
+                *w |= d.mask;
+            }
+        }
+    }
+
+    /// Component `k` of a source operand (after swizzle and modifiers), for handler
+    /// variants whose destination has one component: the operation is then computed
+    /// for that component only.
+    #[inline(always)]
+    fn get1<const P: bool>(&self, s: &Src, k: usize) -> u32 {
+        let r = self.ptr(s);
+        if P {
+            r[k]
+        } else {
+            let v = r[s.swz[k] as usize & 3];
+            let v = (v & s.and[k]) ^ s.xor[k];
+            let a = ((v as i32 >> 31) as u32) & s.iabs;
+            let v = (v ^ a).wrapping_sub(a);
+            (v ^ s.ineg).wrapping_sub(s.ineg)
+        }
+    }
+
+    /// Writes the one component of a destination of class [`SINGLE`].
+    #[inline(always)]
+    fn put1(&mut self, d: &Dst, v: u32) {
+        if let Some(r) = self.regs.get_mut(d.reg as usize) {
+            r[d.comp as usize & 3] = v;
+        }
+        if d.out && self.checking {
+            if let Some(w) = self.written.get_mut(d.reg as usize) {
+                *w |= d.mask;
+            }
+        }
+    }
+
+    /// Writes a float result: flushed, saturated when `S`.
+    #[inline(always)]
+    fn put_f<const D: u8, const S: bool>(&mut self, d: &Dst, v: [u32; 4]) {
+        let v = ftz4(v);
+        let v = if S { sat_inline(v) } else { v };
+        self.put::<D>(d, v);
+    }
+
+    /// Reads a float source with denormals flushed.
+    #[inline(always)]
+    fn rf(&self, s: &Src) -> [u32; 4] {
+        ftz4(self.rd(s))
+    }
+
+    /// Writes `v` through a destination's mask. Partial masks store the components
+    /// one by one (no read-modify-write of the register, which would chain every
+    /// write to a register on the previous one).
+    #[inline(always)]
+    fn wr(&mut self, d: &Dst, v: [u32; 4]) {
+        let i = if d.kind == DstKind::Reg {
+            d.reg
+        } else if d.kind == DstKind::Null {
+            return;
+        } else {
+            let e = d.imm.wrapping_add(self.comp(d.rel, d.rel_c));
+            if e >= d.count {
+                return;
+            }
+            d.reg.wrapping_add(e.wrapping_mul(d.stride))
+        };
+        if let Some(r) = self.regs.get_mut(i as usize) {
+            if d.mask == 15 {
+                *r = v;
+            } else {
+                for k in 0..4 {
+                    if d.mask & (1 << k) != 0 {
+                        r[k] = v[k];
+                    }
+                }
+            }
+        }
+        if d.out && self.checking {
+            if let Some(w) = self.written.get_mut(i as usize) {
+                *w |= d.mask;
+            }
+        }
+    }
+
+    /// Writes a float result: flushed, saturated if asked (without a branch, which
+    /// would send the value through memory).
+    #[inline(always)]
+    fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
+        let v = ftz4(v);
+        let s = sat_inline(v);
+        let m = if x.sat { u32::MAX } else { 0 };
+        let v = zip4(s, v, |s, v| (s & m) | (v & !m));
+        self.wr(&x.dst[k], v);
+    }
+
+    /// The condition of a conditional instruction: true when `src0.x != 0` matches `_nz`.
+    #[inline(always)]
+    fn cond(&self, x: &Inst) -> bool {
+        (self.rd(&x.src[0])[0] != 0) == x.nz
+    }
+
+    /// Two results per component (imul, umul, udiv, uaddc, usubb).
+    #[inline(always)]
+    fn i2x2(&mut self, x: &Inst, f: impl Fn(u32, u32) -> (u32, u32)) {
+        let a = self.rd(&x.src[0]);
+        let b = self.rd(&x.src[1]);
+        let mut r0 = [0; 4];
+        let mut r1 = [0; 4];
+        for c in 0..4 {
+            (r0[c], r1[c]) = f(a[c], b[c]);
+        }
+        self.wr(&x.dst[0], r0);
+        self.wr(&x.dst[1], r1);
+    }
+
+    /// A double result (`.xy`, `.zw`), `_sat` honoured.
+    #[inline]
+    fn wd(&mut self, x: &Inst, r: [f64; 2]) {
+        let r = if x.sat { r.map(alu::dsat) } else { r };
+        self.wr(&x.dst[0], dwords(r));
+    }
+
+    #[inline]
+    fn d2(&mut self, x: &Inst, f: impl Fn(f64, f64) -> f64) {
+        let a = dd(self.rd(&x.src[0]));
+        let b = dd(self.rd(&x.src[1]));
+        self.wd(x, [f(a[0], b[0]), f(a[1], b[1])]);
+    }
+
+    #[inline]
+    fn dcmp(&mut self, x: &Inst, f: impl Fn(f64, f64) -> bool) {
+        let a = dd(self.rd(&x.src[0]));
+        let b = dd(self.rd(&x.src[1]));
+        let r = [alu::mask(f(a[0], b[0])), alu::mask(f(a[1], b[1]))];
+        self.wr(&x.dst[0], scatter2(x.dst[0].mask, r));
+    }
+}
+
+/// Picks the variant of a generic handler for an instruction: `P` (its first `n`
+/// sources plain), `D` (the class of its first destination) and `S` (`_sat`).
+macro_rules! pick_pds {
+    ($f:ident, $x:expr, $n:expr) => {{
+        let p = $x.src[..$n].iter().all(|s| s.plain);
+        match (p, dst_class(&$x.dst[0]), $x.sat) {
+            (true, WHOLE, false) => $f::<true, WHOLE, false> as Handler,
+            (true, WHOLE, true) => $f::<true, WHOLE, true> as Handler,
+            (true, SINGLE, false) => $f::<true, SINGLE, false> as Handler,
+            (true, SINGLE, true) => $f::<true, SINGLE, true> as Handler,
+            (true, _, false) => $f::<true, GENERAL, false> as Handler,
+            (true, _, true) => $f::<true, GENERAL, true> as Handler,
+            (false, WHOLE, false) => $f::<false, WHOLE, false> as Handler,
+            (false, WHOLE, true) => $f::<false, WHOLE, true> as Handler,
+            (false, SINGLE, false) => $f::<false, SINGLE, false> as Handler,
+            (false, SINGLE, true) => $f::<false, SINGLE, true> as Handler,
+            (false, _, false) => $f::<false, GENERAL, false> as Handler,
+            (false, _, true) => $f::<false, GENERAL, true> as Handler,
+        }
+    }};
+}
+
+/// As [`pick_pds`], for handlers without `_sat` (integer results).
+macro_rules! pick_pd {
+    ($f:ident, $x:expr, $n:expr) => {{
+        let p = $x.src[..$n].iter().all(|s| s.plain);
+        match (p, dst_class(&$x.dst[0])) {
+            (true, WHOLE) => $f::<true, WHOLE> as Handler,
+            (true, SINGLE) => $f::<true, SINGLE> as Handler,
+            (true, _) => $f::<true, GENERAL> as Handler,
+            (false, WHOLE) => $f::<false, WHOLE> as Handler,
+            (false, SINGLE) => $f::<false, SINGLE> as Handler,
+            (false, _) => $f::<false, GENERAL> as Handler,
+        }
+    }};
+}
+
+/// A float result component: flushed, saturated when `S`.
+#[inline(always)]
+fn fres<const S: bool>(v: f32) -> u32 {
+    let v = alu::ftz(v.to_bits());
+    if S {
+        alu::sat(v)
+    } else {
+        v
+    }
+}
+
+/// A float operation of one source, per component.
+macro_rules! float1 {
+    ($name:ident, $f:expr) => {
+        fn $name<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            let f = $f;
+            if D == SINGLE {
+                let k = x.dst[0].comp as usize & 3;
+                let a = alu::f(c.get1::<P>(&x.src[0], k));
+                return c.put1(&x.dst[0], fres::<S>(f(a)));
+            }
+            let a = ftz4(c.get::<P>(&x.src[0]));
+            c.put_f::<D, S>(&x.dst[0], map4(a, |a| f(f32::from_bits(a)).to_bits()));
+        }
+    };
+}
+
+/// A float operation of two sources, per component.
+macro_rules! float2 {
+    ($name:ident, $f:expr) => {
+        fn $name<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            let f = $f;
+            if D == SINGLE {
+                let k = x.dst[0].comp as usize & 3;
+                let a = alu::f(c.get1::<P>(&x.src[0], k));
+                let b = alu::f(c.get1::<P>(&x.src[1], k));
+                return c.put1(&x.dst[0], fres::<S>(f(a, b)));
+            }
+            let a = ftz4(c.get::<P>(&x.src[0]));
+            let b = ftz4(c.get::<P>(&x.src[1]));
+            c.put_f::<D, S>(&x.dst[0], zip4(a, b, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits()));
+        }
+    };
+}
+
+/// A float comparison (`0xffffffff` or 0 per component).
+macro_rules! fcmp {
+    ($name:ident, $f:expr) => {
+        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            let f = $f;
+            if D == SINGLE {
+                let k = x.dst[0].comp as usize & 3;
+                let a = alu::f(c.get1::<P>(&x.src[0], k));
+                let b = alu::f(c.get1::<P>(&x.src[1], k));
+                return c.put1(&x.dst[0], alu::mask(f(a, b)));
+            }
+            let a = ftz4(c.get::<P>(&x.src[0]));
+            let b = ftz4(c.get::<P>(&x.src[1]));
+            c.put::<D>(&x.dst[0], zip4(a, b, |a, b| alu::mask(f(f32::from_bits(a), f32::from_bits(b)))));
+        }
+    };
+}
+
+/// An integer (bit) operation of one, two or three sources, per component.
+macro_rules! int1 {
+    ($name:ident, $f:expr) => {
+        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            let f = $f;
+            if D == SINGLE {
+                let k = x.dst[0].comp as usize & 3;
+                return c.put1(&x.dst[0], f(c.get1::<P>(&x.src[0], k)));
+            }
+            let a = c.get::<P>(&x.src[0]);
+            c.put::<D>(&x.dst[0], map4(a, f));
+        }
+    };
+}
+macro_rules! int2 {
+    ($name:ident, $f:expr) => {
+        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            let f = $f;
+            if D == SINGLE {
+                let k = x.dst[0].comp as usize & 3;
+                let a = c.get1::<P>(&x.src[0], k);
+                let b = c.get1::<P>(&x.src[1], k);
+                return c.put1(&x.dst[0], f(a, b));
+            }
+            let a = c.get::<P>(&x.src[0]);
+            let b = c.get::<P>(&x.src[1]);
+            c.put::<D>(&x.dst[0], zip4(a, b, f));
+        }
+    };
+}
+macro_rules! int3 {
+    ($name:ident, $f:expr) => {
+        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            let f = $f;
+            if D == SINGLE {
+                let k = x.dst[0].comp as usize & 3;
+                let a = c.get1::<P>(&x.src[0], k);
+                let b = c.get1::<P>(&x.src[1], k);
+                let d = c.get1::<P>(&x.src[2], k);
+                return c.put1(&x.dst[0], f(a, b, d));
+            }
+            let a = c.get::<P>(&x.src[0]);
+            let b = c.get::<P>(&x.src[1]);
+            let d = c.get::<P>(&x.src[2]);
+            c.put::<D>(&x.dst[0], zip34(a, b, d, f));
+        }
+    };
+}
+
+float2!(h_add, |a: f32, b: f32| a + b);
+float2!(h_mul, |a: f32, b: f32| a * b);
+float2!(h_div, |a: f32, b: f32| a / b);
+float1!(h_rcp, alu::rcp);
+float1!(h_rsq, alu::rsq);
+float1!(h_sqrt, f32::sqrt);
+float1!(h_exp, alu::exp2);
+float1!(h_log, alu::log2);
+float1!(h_frc, alu::frc);
+float1!(h_round_ne, f32::round_ties_even);
+float1!(h_round_ni, f32::floor);
+float1!(h_round_pi, f32::ceil);
+float1!(h_round_z, f32::trunc);
+fcmp!(h_eq, |a: f32, b: f32| a == b);
+fcmp!(h_ne, |a: f32, b: f32| a != b);
+fcmp!(h_lt, |a: f32, b: f32| a < b);
+fcmp!(h_ge, |a: f32, b: f32| a >= b);
+int2!(h_iadd, u32::wrapping_add);
+int3!(h_imad, |a: u32, b: u32, d: u32| a.wrapping_mul(b).wrapping_add(d));
+int2!(h_imax, |a: u32, b: u32| (a as i32).max(b as i32) as u32);
+int2!(h_imin, |a: u32, b: u32| (a as i32).min(b as i32) as u32);
+int2!(h_umax, u32::max);
+int2!(h_umin, u32::min);
+int2!(h_ieq, |a: u32, b: u32| alu::mask(a == b));
+int2!(h_ine, |a: u32, b: u32| alu::mask(a != b));
+int2!(h_ilt, |a: u32, b: u32| alu::mask((a as i32) < (b as i32)));
+int2!(h_ige, |a: u32, b: u32| alu::mask((a as i32) >= (b as i32)));
+int2!(h_ult, |a: u32, b: u32| alu::mask(a < b));
+int2!(h_uge, |a: u32, b: u32| alu::mask(a >= b));
+int1!(h_ineg, u32::wrapping_neg);
+int2!(h_ishl, alu::ishl);
+int2!(h_ishr, alu::ishr);
+int2!(h_ushr, alu::ushr);
+int2!(h_and, |a: u32, b: u32| a & b);
+int2!(h_or, |a: u32, b: u32| a | b);
+int2!(h_xor, |a: u32, b: u32| a ^ b);
+int1!(h_not, |a: u32| !a);
+int1!(h_countbits, u32::count_ones);
+int1!(h_firstbit_hi, alu::firstbit_hi);
+int1!(h_firstbit_lo, alu::firstbit_lo);
+int1!(h_firstbit_shi, alu::firstbit_shi);
+int3!(h_ubfe, alu::ubfe);
+int3!(h_ibfe, alu::ibfe);
+int1!(h_bfrev, u32::reverse_bits);
+int3!(h_msad, alu::msad);
+
+fn h_mad<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        let a = alu::f(c.get1::<P>(&x.src[0], k));
+        let b = alu::f(c.get1::<P>(&x.src[1], k));
+        let d = alu::f(c.get1::<P>(&x.src[2], k));
+        return c.put1(&x.dst[0], fres::<S>(a * b + d));
+    }
+    let a = ftz4(c.get::<P>(&x.src[0]));
+    let b = ftz4(c.get::<P>(&x.src[1]));
+    let d = ftz4(c.get::<P>(&x.src[2]));
+    let v = zip34(a, b, d, |a, b, d| (f32::from_bits(a) * f32::from_bits(b) + f32::from_bits(d)).to_bits());
+    c.put_f::<D, S>(&x.dst[0], v);
+}
+
+/// `dp2`/`dp3`/`dp4`: left-to-right sum of products.
+fn h_dot<const N: usize, const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    let a = ftz4(c.get::<P>(&x.src[0]));
+    let b = ftz4(c.get::<P>(&x.src[1]));
+    let p = zip4(a, b, |a, b| (f32::from_bits(a) * f32::from_bits(b)).to_bits()).map(f32::from_bits);
+    let mut s = p[0];
+    for v in &p[1..N] {
+        s += v;
+    }
+    let r = fres::<S>(s);
+    if D == SINGLE {
+        c.put1(&x.dst[0], r);
+    } else {
+        c.put::<D>(&x.dst[0], [r; 4]);
+    }
+}
+fn h_dp2<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    h_dot::<2, P, D, S>(c, x)
+}
+fn h_dp3<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    h_dot::<3, P, D, S>(c, x)
+}
+fn h_dp4<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    h_dot::<4, P, D, S>(c, x)
+}
+
+fn h_min<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        let r = alu::fmin(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
+        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
+    }
+    let a = c.get::<P>(&x.src[0]);
+    let b = c.get::<P>(&x.src[1]);
+    c.put_f::<D, S>(&x.dst[0], zip4(a, b, alu::fmin));
+}
+
+fn h_max<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        let r = alu::fmax(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
+        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
+    }
+    let a = c.get::<P>(&x.src[0]);
+    let b = c.get::<P>(&x.src[1]);
+    c.put_f::<D, S>(&x.dst[0], zip4(a, b, alu::fmax));
+}
+
+/// `mov` moves bits; `_sat` reads them as floats.
+fn h_mov<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        let a = c.get1::<P>(&x.src[0], k);
+        return c.put1(&x.dst[0], if S { alu::sat(a) } else { a });
+    }
+    let a = c.get::<P>(&x.src[0]);
+    let a = if S { sat_inline(ftz4(a)) } else { a };
+    c.put::<D>(&x.dst[0], a);
+}
+
+fn h_movc<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        let v = if c.get1::<P>(&x.src[0], k) != 0 { c.get1::<P>(&x.src[1], k) } else { c.get1::<P>(&x.src[2], k) };
+        return c.put1(&x.dst[0], if S { alu::sat(v) } else { v });
+    }
+    let k = c.get::<P>(&x.src[0]);
+    let a = c.get::<P>(&x.src[1]);
+    let b = c.get::<P>(&x.src[2]);
+    let v = zip34(k, a, b, |k, a, b| if k != 0 { a } else { b });
+    let v = if S { sat_inline(ftz4(v)) } else { v };
+    c.put::<D>(&x.dst[0], v);
+}
+
+int1!(h_ftoi, |a: u32| alu::ftoi(alu::f(a)));
+int1!(h_ftou, |a: u32| alu::ftou(alu::f(a)));
+
+fn h_itof<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as i32 as f32));
+    }
+    let a = c.get::<P>(&x.src[0]);
+    c.put_f::<D, S>(&x.dst[0], map4(a, alu::itof));
+}
+
+fn h_utof<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+    if D == SINGLE {
+        let k = x.dst[0].comp as usize & 3;
+        return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as f32));
+    }
+    let a = c.get::<P>(&x.src[0]);
+    c.put_f::<D, S>(&x.dst[0], map4(a, alu::utof));
+}
+
+/// The handler of a complete instruction.
+pub(crate) fn handler(x: &Inst) -> Handler {
+    match x.op {
+        Op::Add => pick_pds!(h_add, x, 2),
+        Op::Mul => pick_pds!(h_mul, x, 2),
+        Op::Div => pick_pds!(h_div, x, 2),
+        Op::Mad => pick_pds!(h_mad, x, 3),
+        Op::Dp2 => pick_pds!(h_dp2, x, 2),
+        Op::Dp3 => pick_pds!(h_dp3, x, 2),
+        Op::Dp4 => pick_pds!(h_dp4, x, 2),
+        Op::Min => pick_pds!(h_min, x, 2),
+        Op::Max => pick_pds!(h_max, x, 2),
+        Op::Rcp => pick_pds!(h_rcp, x, 1),
+        Op::Rsq => pick_pds!(h_rsq, x, 1),
+        Op::Sqrt => pick_pds!(h_sqrt, x, 1),
+        Op::Exp => pick_pds!(h_exp, x, 1),
+        Op::Log => pick_pds!(h_log, x, 1),
+        Op::Frc => pick_pds!(h_frc, x, 1),
+        Op::RoundNe => pick_pds!(h_round_ne, x, 1),
+        Op::RoundNi => pick_pds!(h_round_ni, x, 1),
+        Op::RoundPi => pick_pds!(h_round_pi, x, 1),
+        Op::RoundZ => pick_pds!(h_round_z, x, 1),
+        Op::Eq => pick_pd!(h_eq, x, 2),
+        Op::Ne => pick_pd!(h_ne, x, 2),
+        Op::Lt => pick_pd!(h_lt, x, 2),
+        Op::Ge => pick_pd!(h_ge, x, 2),
+        Op::Mov => pick_pds!(h_mov, x, 1),
+        Op::Movc => pick_pds!(h_movc, x, 3),
+        Op::Iadd => pick_pd!(h_iadd, x, 2),
+        Op::Imad | Op::Umad => pick_pd!(h_imad, x, 3),
+        Op::Imax => pick_pd!(h_imax, x, 2),
+        Op::Imin => pick_pd!(h_imin, x, 2),
+        Op::Umax => pick_pd!(h_umax, x, 2),
+        Op::Umin => pick_pd!(h_umin, x, 2),
+        Op::Ieq => pick_pd!(h_ieq, x, 2),
+        Op::Ine => pick_pd!(h_ine, x, 2),
+        Op::Ilt => pick_pd!(h_ilt, x, 2),
+        Op::Ige => pick_pd!(h_ige, x, 2),
+        Op::Ult => pick_pd!(h_ult, x, 2),
+        Op::Uge => pick_pd!(h_uge, x, 2),
+        Op::Ineg => pick_pd!(h_ineg, x, 1),
+        Op::Ishl => pick_pd!(h_ishl, x, 2),
+        Op::Ishr => pick_pd!(h_ishr, x, 2),
+        Op::Ushr => pick_pd!(h_ushr, x, 2),
+        Op::And => pick_pd!(h_and, x, 2),
+        Op::Or => pick_pd!(h_or, x, 2),
+        Op::Xor => pick_pd!(h_xor, x, 2),
+        Op::Not => pick_pd!(h_not, x, 1),
+        Op::CountBits => pick_pd!(h_countbits, x, 1),
+        Op::FirstBitHi => pick_pd!(h_firstbit_hi, x, 1),
+        Op::FirstBitLo => pick_pd!(h_firstbit_lo, x, 1),
+        Op::FirstBitShi => pick_pd!(h_firstbit_shi, x, 1),
+        Op::Ubfe => pick_pd!(h_ubfe, x, 3),
+        Op::Ibfe => pick_pd!(h_ibfe, x, 3),
+        Op::Bfrev => pick_pd!(h_bfrev, x, 1),
+        Op::Msad => pick_pd!(h_msad, x, 3),
+        Op::Ftoi => pick_pd!(h_ftoi, x, 1),
+        Op::Ftou => pick_pd!(h_ftou, x, 1),
+        Op::Itof => pick_pds!(h_itof, x, 1),
+        Op::Utof => pick_pds!(h_utof, x, 1),
+        Op::SinCos => |c, x| {
+            let a = c.rf(&x.src[0]);
+            if x.dst[0].kind != DstKind::Null {
+                c.wf(x, 0, map4(a, |a| f32::from_bits(a).sin().to_bits()));
+            }
+            if x.dst[1].kind != DstKind::Null {
+                c.wf(x, 1, map4(a, |a| f32::from_bits(a).cos().to_bits()));
+            }
+        },
+        Op::Swapc => |c, x| {
+            let k = c.rd(&x.src[0]);
+            let a = c.rd(&x.src[1]);
+            let b = c.rd(&x.src[2]);
+            let d0 = zip34(k, a, b, |k, a, b| if k != 0 { b } else { a });
+            let d1 = zip34(k, a, b, |k, a, b| if k != 0 { a } else { b });
+            c.wr(&x.dst[0], d0);
+            c.wr(&x.dst[1], d1);
+        },
+        Op::Imul => |c, x| c.i2x2(x, alu::imul),
+        Op::Umul => |c, x| c.i2x2(x, alu::umul),
+        Op::Udiv => |c, x| c.i2x2(x, alu::udiv),
+        Op::Uaddc => |c, x| c.i2x2(x, alu::uaddc),
+        Op::Usubb => |c, x| c.i2x2(x, alu::usubb),
+        Op::Bfi => |c, x| {
+            let a = c.rd(&x.src[0]);
+            let b = c.rd(&x.src[1]);
+            let d = c.rd(&x.src[2]);
+            let e = c.rd(&x.src[3]);
+            let v = [0, 1, 2, 3].map(|k| alu::bfi(a[k], b[k], d[k], e[k]));
+            c.wr(&x.dst[0], v);
+        },
+        Op::F16ToF32 => |c, x| {
+            let a = c.rd(&x.src[0]);
+            let v = map4(a, alu::f16tof32);
+            let v = if x.sat { sat4(v) } else { v };
+            c.wr(&x.dst[0], v);
+        },
+        Op::F32ToF16 => |c, x| {
+            let a = c.rd(&x.src[0]);
+            c.wr(&x.dst[0], map4(a, alu::f32tof16));
+        },
+        Op::Dadd => |c, x| c.d2(x, |a, b| a + b),
+        Op::Dmul => |c, x| c.d2(x, |a, b| a * b),
+        Op::Ddiv => |c, x| c.d2(x, |a, b| a / b),
+        Op::Dmin => |c, x| c.d2(x, alu::dmin),
+        Op::Dmax => |c, x| c.d2(x, alu::dmax),
+        Op::Dfma => |c, x| {
+            let a = dd(c.rd(&x.src[0]));
+            let b = dd(c.rd(&x.src[1]));
+            let d = dd(c.rd(&x.src[2]));
+            c.wd(x, [a[0].mul_add(b[0], d[0]), a[1].mul_add(b[1], d[1])]);
+        },
+        Op::Drcp => |c, x| {
+            let a = dd(c.rd(&x.src[0]));
+            c.wd(x, [1.0 / a[0], 1.0 / a[1]]);
+        },
+        Op::Dmov => |c, x| {
+            let a = c.rd(&x.src[0]);
+            if x.sat {
+                c.wd(x, dd(a));
+            } else {
+                c.wr(&x.dst[0], a);
+            }
+        },
+        Op::Dmovc => |c, x| {
+            let k = c.rd(&x.src[0]);
+            let a = c.rd(&x.src[1]);
+            let b = c.rd(&x.src[2]);
+            let lo = if k[0] != 0 { [a[0], a[1]] } else { [b[0], b[1]] };
+            let hi = if k[1] != 0 { [a[2], a[3]] } else { [b[2], b[3]] };
+            let v = [lo[0], lo[1], hi[0], hi[1]];
+            if x.sat {
+                c.wd(x, dd(v));
+            } else {
+                c.wr(&x.dst[0], v);
+            }
+        },
+        Op::Deq => |c, x| c.dcmp(x, |a, b| a == b),
+        Op::Dge => |c, x| c.dcmp(x, |a, b| a >= b),
+        Op::Dlt => |c, x| c.dcmp(x, |a, b| a < b),
+        Op::Dne => |c, x| c.dcmp(x, |a, b| a != b),
+        Op::Dtof | Op::Dtoi | Op::Dtou => |c, x| {
+            let a = dd(c.rd(&x.src[0]));
+            let f = match x.op {
+                Op::Dtof => alu::dtof,
+                Op::Dtoi => alu::dtoi,
+                _ => alu::dtou,
+            };
+            let v = scatter2(x.dst[0].mask, [f(a[0]), f(a[1])]);
+            let v = if x.sat && x.op == Op::Dtof { sat4(v) } else { v };
+            c.wr(&x.dst[0], v);
+        },
+        Op::Ftod | Op::Itod | Op::Utod => |c, x| {
+            let a = c.rd(&x.src[0]);
+            let f = |v: u32| match x.op {
+                Op::Ftod => alu::ftod(v),
+                Op::Itod => v as i32 as f64,
+                _ => v as f64,
+            };
+            c.wd(x, [f(a[0]), f(a[1])]);
+        },
+        Op::Ld
+        | Op::LdUavTyped
+        | Op::LdRaw
+        | Op::LdStructured
+        | Op::ResInfo
+        | Op::BufInfo
+        | Op::SampleL
+        | Op::CheckAccess => {
+            |c, x| {
+                let a = c.rd(&x.src[0]);
+                let b = c.rd(&x.src[1]);
+                let v = res::read(c.res, x, a, b);
+                let w = x.rswz;
+                let v = [v[w[0] as usize & 3], v[w[1] as usize & 3], v[w[2] as usize & 3], v[w[3] as usize & 3]];
+                let v = if x.sat && x.op == Op::SampleL { sat4(ftz4(v)) } else { v };
+                c.wr(&x.dst[0], v);
+                if x.flag & 1 != 0 {
+                    // Tiled-resource status of the `_s` forms: always fully mapped.
+                    c.wr(&x.dst[1], [1; 4]);
+                }
+            }
+        }
+        Op::StoreUavTyped | Op::StoreRaw | Op::StoreStructured | Op::Atomic => |c, x| {
+            let a = c.rd(&x.src[0]);
+            let b = c.rd(&x.src[1]);
+            let d = c.rd(&x.src[2]);
+            res::write(c.res, x, a, b, d);
+        },
+        Op::ImmAtomic | Op::ImmAtomicAlloc | Op::ImmAtomicConsume => |c, x| {
+            let a = c.rd(&x.src[0]);
+            let b = c.rd(&x.src[1]);
+            let d = c.rd(&x.src[2]);
+            let old = res::write(c.res, x, a, b, d);
+            c.wr(&x.dst[0], [old; 4]);
+        },
+        // Flow control and geometry output run in the loop.
+        Op::Jmp
+        | Op::JmpIf
+        | Op::Switch
+        | Op::Call
+        | Op::CallIf
+        | Op::Ret
+        | Op::RetIf
+        | Op::Emit
+        | Op::Cut
+        | Op::EmitCut
+        | Op::Abort => nop,
+    }
+}
+
+/// The handler of instructions the loop runs itself.
+pub(crate) fn nop(_: &mut Ctx<'_, '_>, _: &Inst) {}
 
 impl Core {
     pub fn new() -> Core {
@@ -141,228 +940,12 @@ impl Core {
         }
     }
 
-    #[inline(always)]
-    fn reg(&self, i: u32) -> [u32; 4] {
-        match self.regs.get(i as usize) {
-            Some(r) => *r,
-            None => [0; 4],
-        }
-    }
-
-    #[inline(always)]
-    fn comp(&self, i: u32, c: u8) -> u32 {
-        self.reg(i)[c as usize & 3]
-    }
-
-    /// Reads a source operand: fetch, swizzle, modifiers.
-    #[inline(always)]
-    fn rd(&self, res: &Resources<'_>, s: &Src) -> [u32; 4] {
-        let v = match s.kind {
-            SrcKind::Reg => self.reg(s.reg),
-            SrcKind::Rel => {
-                let i = s.imm.wrapping_add(self.comp(s.rel, s.rel_c));
-                if i < s.count {
-                    self.reg(s.reg.wrapping_add(i.wrapping_mul(s.stride)))
-                } else {
-                    [0; 4]
-                }
-            }
-            SrcKind::Cb => cb_read(res, s.slot, s.reg),
-            SrcKind::CbRel => cb_read(res, s.slot, s.imm.wrapping_add(self.comp(s.rel, s.rel_c))),
-        };
-        let w = s.swz;
-        let v = [v[w[0] as usize & 3], v[w[1] as usize & 3], v[w[2] as usize & 3], v[w[3] as usize & 3]];
-        let v = [
-            (v[0] & s.and[0]) ^ s.xor[0],
-            (v[1] & s.and[1]) ^ s.xor[1],
-            (v[2] & s.and[2]) ^ s.xor[2],
-            (v[3] & s.and[3]) ^ s.xor[3],
-        ];
-        if s.imod == 0 {
-            v
+    fn diagnose(diagnostics: &mut Vec<ExecDiagnostic>, dropped: &mut usize, instruction: usize, message: String) {
+        if diagnostics.len() < MAX_DIAGNOSTICS {
+            diagnostics.push(ExecDiagnostic { instruction, message });
         } else {
-            let abs = s.imod & 2 != 0;
-            let neg = s.imod & 1 != 0;
-            map4(v, |x| {
-                let x = if abs { (x as i32).wrapping_abs() as u32 } else { x };
-                if neg {
-                    x.wrapping_neg()
-                } else {
-                    x
-                }
-            })
+            *dropped += 1;
         }
-    }
-
-    /// Reads a float source with denormals flushed.
-    #[inline(always)]
-    fn rf(&self, res: &Resources<'_>, s: &Src) -> [u32; 4] {
-        ftz4(self.rd(res, s))
-    }
-
-    /// Writes `v` through a destination's mask.
-    #[inline(always)]
-    fn wr(&mut self, d: &Dst, v: [u32; 4]) {
-        let i = match d.kind {
-            DstKind::Reg => d.reg,
-            DstKind::Null => return,
-            DstKind::Rel => {
-                let e = d.imm.wrapping_add(self.comp(d.rel, d.rel_c));
-                if e >= d.count {
-                    return;
-                }
-                d.reg.wrapping_add(e.wrapping_mul(d.stride))
-            }
-        };
-        if let Some(r) = self.regs.get_mut(i as usize) {
-            let m = d.wm;
-            *r = [
-                (v[0] & m[0]) | (r[0] & !m[0]),
-                (v[1] & m[1]) | (r[1] & !m[1]),
-                (v[2] & m[2]) | (r[2] & !m[2]),
-                (v[3] & m[3]) | (r[3] & !m[3]),
-            ];
-        }
-        if d.out && self.checking {
-            if let Some(w) = self.written.get_mut(i as usize) {
-                *w |= d.mask;
-            }
-        }
-    }
-
-    /// Writes a float result: flushed, saturated if asked.
-    #[inline(always)]
-    fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
-        let v = ftz4(v);
-        let v = if x.sat { sat4(v) } else { v };
-        self.wr(&x.dst[k], v);
-    }
-
-    #[inline(always)]
-    fn f1(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(f32) -> f32) {
-        let a = self.rf(res, &x.src[0]);
-        let r = map4(a, |a| f(f32::from_bits(a)).to_bits());
-        self.wf(x, 0, r);
-    }
-
-    #[inline(always)]
-    fn f2(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(f32, f32) -> f32) {
-        let a = self.rf(res, &x.src[0]);
-        let b = self.rf(res, &x.src[1]);
-        let r = zip4(a, b, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits());
-        self.wf(x, 0, r);
-    }
-
-    #[inline(always)]
-    fn fcmp(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(f32, f32) -> bool) {
-        let a = self.rf(res, &x.src[0]);
-        let b = self.rf(res, &x.src[1]);
-        let r = zip4(a, b, |a, b| alu::mask(f(f32::from_bits(a), f32::from_bits(b))));
-        self.wr(&x.dst[0], r);
-    }
-
-    #[inline(always)]
-    fn dot(&mut self, res: &Resources<'_>, x: &Inst, n: usize) {
-        let a = self.rf(res, &x.src[0]).map(f32::from_bits);
-        let b = self.rf(res, &x.src[1]).map(f32::from_bits);
-        let mut s = a[0] * b[0];
-        for c in 1..n {
-            s += a[c] * b[c];
-        }
-        self.wf(x, 0, [s.to_bits(); 4]);
-    }
-
-    #[inline(always)]
-    fn i1(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(u32) -> u32) {
-        let a = self.rd(res, &x.src[0]);
-        self.wr(&x.dst[0], map4(a, f));
-    }
-
-    #[inline(always)]
-    fn i2(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(u32, u32) -> u32) {
-        let a = self.rd(res, &x.src[0]);
-        let b = self.rd(res, &x.src[1]);
-        self.wr(&x.dst[0], zip4(a, b, f));
-    }
-
-    #[inline(always)]
-    fn i3(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(u32, u32, u32) -> u32) {
-        let a = self.rd(res, &x.src[0]);
-        let b = self.rd(res, &x.src[1]);
-        let c = self.rd(res, &x.src[2]);
-        self.wr(&x.dst[0], zip34(a, b, c, f));
-    }
-
-    /// Two results per component (imul, umul, udiv, uaddc, usubb).
-    #[inline(always)]
-    fn i2x2(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(u32, u32) -> (u32, u32)) {
-        let a = self.rd(res, &x.src[0]);
-        let b = self.rd(res, &x.src[1]);
-        let mut r0 = [0; 4];
-        let mut r1 = [0; 4];
-        for c in 0..4 {
-            (r0[c], r1[c]) = f(a[c], b[c]);
-        }
-        self.wr(&x.dst[0], r0);
-        self.wr(&x.dst[1], r1);
-    }
-
-    /// A double result (`.xy`, `.zw`), `_sat` honoured.
-    #[inline]
-    fn wd(&mut self, x: &Inst, r: [f64; 2]) {
-        let r = if x.sat { r.map(alu::dsat) } else { r };
-        self.wr(&x.dst[0], dwords(r));
-    }
-
-    #[inline]
-    fn d2(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(f64, f64) -> f64) {
-        let a = dd(self.rd(res, &x.src[0]));
-        let b = dd(self.rd(res, &x.src[1]));
-        self.wd(x, [f(a[0], b[0]), f(a[1], b[1])]);
-    }
-
-    #[inline]
-    fn dcmp(&mut self, res: &Resources<'_>, x: &Inst, f: impl Fn(f64, f64) -> bool) {
-        let a = dd(self.rd(res, &x.src[0]));
-        let b = dd(self.rd(res, &x.src[1]));
-        let r = [alu::mask(f(a[0], b[0])), alu::mask(f(a[1], b[1]))];
-        self.wr(&x.dst[0], scatter2(x.dst[0].mask, r));
-    }
-
-    /// The condition of a conditional instruction: true when `src0.x != 0` matches `_nz`.
-    #[inline(always)]
-    fn cond(&self, res: &Resources<'_>, x: &Inst) -> bool {
-        (self.rd(res, &x.src[0])[0] != 0) == x.nz
-    }
-
-    fn diagnose(&mut self, instruction: usize, message: String) {
-        if self.diagnostics.len() < MAX_DIAGNOSTICS {
-            self.diagnostics.push(ExecDiagnostic { instruction, message });
-        } else {
-            self.dropped += 1;
-        }
-    }
-
-    /// Checking mode at an emit on `stream`: every declared output component of the
-    /// stream must have been written since the previous emit.
-    #[cold]
-    fn check_emit(&mut self, code: &Code, stream: u32, instruction: usize) {
-        let mut findings = Vec::new();
-        for o in code.declared_outputs.iter().filter(|o| o.stream == stream) {
-            let written = self.written.get(o.register as usize).copied().unwrap_or(0);
-            let missing = o.mask & !written & 15;
-            if missing != 0 {
-                let comps: String = (0..4).filter(|c| missing & (1 << c) != 0).map(|c| b"xyzw"[c] as char).collect();
-                findings.push(format!(
-                    "emit on stream {stream}: o{}.{comps} was not written since the previous emit (its value is undefined)",
-                    o.register
-                ));
-            }
-        }
-        for f in findings {
-            self.diagnose(instruction, f);
-        }
-        self.written.fill(0);
     }
 
     /// Runs the code from the start. `sink` receives emits and cuts (geometry shaders).
@@ -376,6 +959,8 @@ impl Core {
         let insts = code.insts.as_slice();
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
+        let Core { regs, stack, checking, written, diagnostics, dropped, .. } = self;
+        let mut c = Ctx { regs: regs.as_mut_slice(), res, written: written.as_mut_slice(), checking: *checking };
         let mut pc = 0usize;
         let mut steps = 0u64;
         let mut depth = 0usize;
@@ -390,50 +975,53 @@ impl Core {
             }
             steps += 1;
             pc += 1;
-            let r: &Resources<'_> = res;
+            if x.op as u8 > Op::Abort as u8 {
+                (x.f)(&mut c, x);
+                continue;
+            }
             match x.op {
                 Op::Jmp => pc = x.a as usize,
                 Op::JmpIf => {
-                    if self.cond(r, x) {
+                    if c.cond(x) {
                         pc = x.a as usize;
                     }
                 }
                 Op::Switch => {
-                    let v = self.rd(r, &x.src[0])[0];
+                    let v = c.rd(&x.src[0])[0];
                     if let Some(t) = code.switches.get(x.a as usize) {
-                        pc = t.cases.iter().find(|c| c.0 == v).map_or(t.default, |c| c.1) as usize;
+                        pc = t.cases.iter().find(|k| k.0 == v).map_or(t.default, |k| k.1) as usize;
                     }
                 }
                 Op::Call | Op::CallIf => {
-                    if x.op == Op::CallIf && !self.cond(r, x) {
+                    if x.op == Op::CallIf && !c.cond(x) {
                         continue;
                     }
-                    if depth >= self.stack.len() {
+                    if depth >= stack.len() {
                         return Err(ExecError::at(at(pc - 1), ExecErrorKind::CallDepth(CALL_DEPTH)));
                     }
-                    self.stack[depth] = pc as u32;
+                    stack[depth] = pc as u32;
                     depth += 1;
                     pc = x.a as usize;
                 }
                 Op::Ret | Op::RetIf => {
-                    if x.op == Op::RetIf && !self.cond(r, x) {
+                    if x.op == Op::RetIf && !c.cond(x) {
                         continue;
                     }
                     if depth == 0 {
                         return Ok(Ended { emitted, hit_max: false });
                     }
                     depth -= 1;
-                    pc = self.stack[depth] as usize;
+                    pc = stack[depth] as usize;
                 }
                 Op::Emit | Op::EmitCut => {
                     if let Some(s) = sink.as_deref_mut() {
                         if emitted >= max {
                             return Ok(Ended { emitted, hit_max: true });
                         }
-                        if self.checking {
-                            self.check_emit(code, x.a, at(pc - 1));
+                        if c.checking {
+                            check_emit(&mut c, code, x.a, at(pc - 1), diagnostics, dropped);
                         }
-                        s.emit(x.a, &self.regs[..outputs]);
+                        s.emit(x.a, &c.regs[..outputs]);
                         emitted += 1;
                         if x.op == Op::EmitCut {
                             s.cut(x.a);
@@ -454,240 +1042,34 @@ impl Core {
                         ExecErrorKind::Unsupported("abort (the program aborted)".into()),
                     ));
                 }
-                Op::Add => self.f2(r, x, |a, b| a + b),
-                Op::Mul => self.f2(r, x, |a, b| a * b),
-                Op::Div => self.f2(r, x, |a, b| a / b),
-                Op::Mad => {
-                    let a = self.rf(r, &x.src[0]);
-                    let b = self.rf(r, &x.src[1]);
-                    let c = self.rf(r, &x.src[2]);
-                    let v =
-                        zip34(a, b, c, |a, b, c| (f32::from_bits(a) * f32::from_bits(b) + f32::from_bits(c)).to_bits());
-                    self.wf(x, 0, v);
-                }
-                Op::Dp2 => self.dot(r, x, 2),
-                Op::Dp3 => self.dot(r, x, 3),
-                Op::Dp4 => self.dot(r, x, 4),
-                Op::Min => {
-                    let a = self.rd(r, &x.src[0]);
-                    let b = self.rd(r, &x.src[1]);
-                    self.wf(x, 0, zip4(a, b, alu::fmin));
-                }
-                Op::Max => {
-                    let a = self.rd(r, &x.src[0]);
-                    let b = self.rd(r, &x.src[1]);
-                    self.wf(x, 0, zip4(a, b, alu::fmax));
-                }
-                Op::Rcp => self.f1(r, x, alu::rcp),
-                Op::Rsq => self.f1(r, x, alu::rsq),
-                Op::Sqrt => self.f1(r, x, f32::sqrt),
-                Op::Exp => self.f1(r, x, alu::exp2),
-                Op::Log => self.f1(r, x, alu::log2),
-                Op::Frc => self.f1(r, x, alu::frc),
-                Op::RoundNe => self.f1(r, x, f32::round_ties_even),
-                Op::RoundNi => self.f1(r, x, f32::floor),
-                Op::RoundPi => self.f1(r, x, f32::ceil),
-                Op::RoundZ => self.f1(r, x, f32::trunc),
-                Op::SinCos => {
-                    let a = self.rf(r, &x.src[0]);
-                    if x.dst[0].kind != DstKind::Null {
-                        self.wf(x, 0, map4(a, |a| f32::from_bits(a).sin().to_bits()));
-                    }
-                    if x.dst[1].kind != DstKind::Null {
-                        self.wf(x, 1, map4(a, |a| f32::from_bits(a).cos().to_bits()));
-                    }
-                }
-                Op::Eq => self.fcmp(r, x, |a, b| a == b),
-                Op::Ne => self.fcmp(r, x, |a, b| a != b),
-                Op::Lt => self.fcmp(r, x, |a, b| a < b),
-                Op::Ge => self.fcmp(r, x, |a, b| a >= b),
-                Op::Mov => {
-                    let a = self.rd(r, &x.src[0]);
-                    let a = if x.sat { sat4(a) } else { a };
-                    self.wr(&x.dst[0], a);
-                }
-                Op::Movc => {
-                    let c = self.rd(r, &x.src[0]);
-                    let a = self.rd(r, &x.src[1]);
-                    let b = self.rd(r, &x.src[2]);
-                    let v = zip34(c, a, b, |c, a, b| if c != 0 { a } else { b });
-                    let v = if x.sat { sat4(v) } else { v };
-                    self.wr(&x.dst[0], v);
-                }
-                Op::Swapc => {
-                    let c = self.rd(r, &x.src[0]);
-                    let a = self.rd(r, &x.src[1]);
-                    let b = self.rd(r, &x.src[2]);
-                    let d0 = zip34(c, a, b, |c, a, b| if c != 0 { b } else { a });
-                    let d1 = zip34(c, a, b, |c, a, b| if c != 0 { a } else { b });
-                    self.wr(&x.dst[0], d0);
-                    self.wr(&x.dst[1], d1);
-                }
-                Op::Iadd => self.i2(r, x, u32::wrapping_add),
-                Op::Imad | Op::Umad => self.i3(r, x, |a, b, c| a.wrapping_mul(b).wrapping_add(c)),
-                Op::Imul => self.i2x2(r, x, alu::imul),
-                Op::Umul => self.i2x2(r, x, alu::umul),
-                Op::Udiv => self.i2x2(r, x, alu::udiv),
-                Op::Uaddc => self.i2x2(r, x, alu::uaddc),
-                Op::Usubb => self.i2x2(r, x, alu::usubb),
-                Op::Imax => self.i2(r, x, |a, b| (a as i32).max(b as i32) as u32),
-                Op::Imin => self.i2(r, x, |a, b| (a as i32).min(b as i32) as u32),
-                Op::Umax => self.i2(r, x, u32::max),
-                Op::Umin => self.i2(r, x, u32::min),
-                Op::Ieq => self.i2(r, x, |a, b| alu::mask(a == b)),
-                Op::Ine => self.i2(r, x, |a, b| alu::mask(a != b)),
-                Op::Ilt => self.i2(r, x, |a, b| alu::mask((a as i32) < (b as i32))),
-                Op::Ige => self.i2(r, x, |a, b| alu::mask((a as i32) >= (b as i32))),
-                Op::Ult => self.i2(r, x, |a, b| alu::mask(a < b)),
-                Op::Uge => self.i2(r, x, |a, b| alu::mask(a >= b)),
-                Op::Ineg => self.i1(r, x, u32::wrapping_neg),
-                Op::Ishl => self.i2(r, x, alu::ishl),
-                Op::Ishr => self.i2(r, x, alu::ishr),
-                Op::Ushr => self.i2(r, x, alu::ushr),
-                Op::And => self.i2(r, x, |a, b| a & b),
-                Op::Or => self.i2(r, x, |a, b| a | b),
-                Op::Xor => self.i2(r, x, |a, b| a ^ b),
-                Op::Not => self.i1(r, x, |a| !a),
-                Op::CountBits => self.i1(r, x, u32::count_ones),
-                Op::FirstBitHi => self.i1(r, x, alu::firstbit_hi),
-                Op::FirstBitLo => self.i1(r, x, alu::firstbit_lo),
-                Op::FirstBitShi => self.i1(r, x, alu::firstbit_shi),
-                Op::Ubfe => self.i3(r, x, alu::ubfe),
-                Op::Ibfe => self.i3(r, x, alu::ibfe),
-                Op::Bfi => {
-                    let a = self.rd(r, &x.src[0]);
-                    let b = self.rd(r, &x.src[1]);
-                    let c = self.rd(r, &x.src[2]);
-                    let d = self.rd(r, &x.src[3]);
-                    let v = [0, 1, 2, 3].map(|k| alu::bfi(a[k], b[k], c[k], d[k]));
-                    self.wr(&x.dst[0], v);
-                }
-                Op::Bfrev => self.i1(r, x, u32::reverse_bits),
-                Op::Msad => self.i3(r, x, alu::msad),
-                Op::Ftoi => {
-                    let a = self.rf(r, &x.src[0]);
-                    self.wr(&x.dst[0], map4(a, |a| alu::ftoi(f32::from_bits(a))));
-                }
-                Op::Ftou => {
-                    let a = self.rf(r, &x.src[0]);
-                    self.wr(&x.dst[0], map4(a, |a| alu::ftou(f32::from_bits(a))));
-                }
-                Op::Itof => {
-                    let a = self.rd(r, &x.src[0]);
-                    self.wf(x, 0, map4(a, alu::itof));
-                }
-                Op::Utof => {
-                    let a = self.rd(r, &x.src[0]);
-                    self.wf(x, 0, map4(a, alu::utof));
-                }
-                Op::F16ToF32 => {
-                    let a = self.rd(r, &x.src[0]);
-                    let v = map4(a, alu::f16tof32);
-                    let v = if x.sat { sat4(v) } else { v };
-                    self.wr(&x.dst[0], v);
-                }
-                Op::F32ToF16 => {
-                    let a = self.rd(r, &x.src[0]);
-                    self.wr(&x.dst[0], map4(a, alu::f32tof16));
-                }
-                Op::Dadd => self.d2(r, x, |a, b| a + b),
-                Op::Dmul => self.d2(r, x, |a, b| a * b),
-                Op::Ddiv => self.d2(r, x, |a, b| a / b),
-                Op::Dmin => self.d2(r, x, alu::dmin),
-                Op::Dmax => self.d2(r, x, alu::dmax),
-                Op::Dfma => {
-                    let a = dd(self.rd(r, &x.src[0]));
-                    let b = dd(self.rd(r, &x.src[1]));
-                    let c = dd(self.rd(r, &x.src[2]));
-                    self.wd(x, [a[0].mul_add(b[0], c[0]), a[1].mul_add(b[1], c[1])]);
-                }
-                Op::Drcp => {
-                    let a = dd(self.rd(r, &x.src[0]));
-                    self.wd(x, [1.0 / a[0], 1.0 / a[1]]);
-                }
-                Op::Dmov => {
-                    let a = self.rd(r, &x.src[0]);
-                    if x.sat {
-                        self.wd(x, dd(a));
-                    } else {
-                        self.wr(&x.dst[0], a);
-                    }
-                }
-                Op::Dmovc => {
-                    let c = self.rd(r, &x.src[0]);
-                    let a = self.rd(r, &x.src[1]);
-                    let b = self.rd(r, &x.src[2]);
-                    let lo = if c[0] != 0 { [a[0], a[1]] } else { [b[0], b[1]] };
-                    let hi = if c[1] != 0 { [a[2], a[3]] } else { [b[2], b[3]] };
-                    let v = [lo[0], lo[1], hi[0], hi[1]];
-                    if x.sat {
-                        self.wd(x, dd(v));
-                    } else {
-                        self.wr(&x.dst[0], v);
-                    }
-                }
-                Op::Deq => self.dcmp(r, x, |a, b| a == b),
-                Op::Dge => self.dcmp(r, x, |a, b| a >= b),
-                Op::Dlt => self.dcmp(r, x, |a, b| a < b),
-                Op::Dne => self.dcmp(r, x, |a, b| a != b),
-                Op::Dtof | Op::Dtoi | Op::Dtou => {
-                    let a = dd(self.rd(r, &x.src[0]));
-                    let f = match x.op {
-                        Op::Dtof => alu::dtof,
-                        Op::Dtoi => alu::dtoi,
-                        _ => alu::dtou,
-                    };
-                    let v = scatter2(x.dst[0].mask, [f(a[0]), f(a[1])]);
-                    let v = if x.sat && x.op == Op::Dtof { sat4(v) } else { v };
-                    self.wr(&x.dst[0], v);
-                }
-                Op::Ftod | Op::Itod | Op::Utod => {
-                    let a = self.rd(r, &x.src[0]);
-                    let f = |v: u32| match x.op {
-                        Op::Ftod => alu::ftod(v),
-                        Op::Itod => v as i32 as f64,
-                        _ => v as f64,
-                    };
-                    self.wd(x, [f(a[0]), f(a[1])]);
-                }
-                Op::Ld
-                | Op::LdUavTyped
-                | Op::LdRaw
-                | Op::LdStructured
-                | Op::ResInfo
-                | Op::BufInfo
-                | Op::SampleL
-                | Op::CheckAccess => {
-                    let a = self.rd(r, &x.src[0]);
-                    let b = self.rd(r, &x.src[1]);
-                    let v = res::read(r, x, a, b);
-                    let v = [
-                        v[x.rswz[0] as usize & 3],
-                        v[x.rswz[1] as usize & 3],
-                        v[x.rswz[2] as usize & 3],
-                        v[x.rswz[3] as usize & 3],
-                    ];
-                    let v = if x.sat && x.op == Op::SampleL { sat4(ftz4(v)) } else { v };
-                    self.wr(&x.dst[0], v);
-                    if x.flag & 1 != 0 {
-                        // Tiled-resource status of the `_s` forms: always fully mapped.
-                        self.wr(&x.dst[1], [1; 4]);
-                    }
-                }
-                Op::StoreUavTyped | Op::StoreRaw | Op::StoreStructured | Op::Atomic => {
-                    let a = self.rd(r, &x.src[0]);
-                    let b = self.rd(r, &x.src[1]);
-                    let c = self.rd(r, &x.src[2]);
-                    res::write(res, x, a, b, c);
-                }
-                Op::ImmAtomic | Op::ImmAtomicAlloc | Op::ImmAtomicConsume => {
-                    let a = self.rd(r, &x.src[0]);
-                    let b = self.rd(r, &x.src[1]);
-                    let c = self.rd(r, &x.src[2]);
-                    let old = res::write(res, x, a, b, c);
-                    self.wr(&x.dst[0], [old; 4]);
-                }
+                _ => (x.f)(&mut c, x),
             }
         }
     }
+}
+
+/// Checking mode at an emit on `stream`: every declared output component of the
+/// stream must have been written since the previous emit.
+#[cold]
+fn check_emit(
+    c: &mut Ctx<'_, '_>,
+    code: &Code,
+    stream: u32,
+    instruction: usize,
+    diagnostics: &mut Vec<ExecDiagnostic>,
+    dropped: &mut usize,
+) {
+    for o in code.declared_outputs.iter().filter(|o| o.stream == stream) {
+        let written = c.written.get(o.register as usize).copied().unwrap_or(0);
+        let missing = o.mask & !written & 15;
+        if missing != 0 {
+            let comps: String = (0..4).filter(|k| missing & (1 << k) != 0).map(|k| b"xyzw"[k] as char).collect();
+            let message = format!(
+                "emit on stream {stream}: o{}.{comps} was not written since the previous emit (its value is undefined)",
+                o.register
+            );
+            Core::diagnose(diagnostics, dropped, instruction, message);
+        }
+    }
+    c.written.fill(0);
 }

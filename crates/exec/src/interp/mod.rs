@@ -43,6 +43,15 @@ pub(crate) struct Src {
     pub imod: u8,
     /// Component of the relative-index register.
     pub rel_c: u8,
+    /// The swizzle is `.xyzw`.
+    pub ident: bool,
+    /// `and`/`xor` change something.
+    pub fmod: bool,
+    /// Identity swizzle and no modifier: the value is the register as it is.
+    pub plain: bool,
+    /// Integer modifiers as masks (all ones when set): `_abs`, then negation.
+    pub iabs: u32,
+    pub ineg: u32,
     /// Float modifier as bit masks, applied after the swizzle: `(v & and) ^ xor`
     /// (`_abs` clears sign bits, `-` flips them; for doubles only the high words').
     pub and: [u32; 4],
@@ -63,6 +72,11 @@ impl Src {
             swz: [0, 1, 2, 3],
             imod: 0,
             rel_c: 0,
+            ident: true,
+            fmod: false,
+            plain: true,
+            iabs: 0,
+            ineg: 0,
             and: [u32::MAX; 4],
             xor: [0; 4],
             reg,
@@ -90,6 +104,8 @@ pub(crate) struct Dst {
     pub kind: DstKind,
     /// Write mask (bit 0 = x).
     pub mask: u8,
+    /// The component, when the mask has exactly one.
+    pub comp: u8,
     pub rel_c: u8,
     /// The destination is in the output region (checking mode tracks writes).
     pub out: bool,
@@ -106,6 +122,7 @@ impl Dst {
     pub const NULL: Dst = Dst {
         kind: DstKind::Null,
         mask: 0,
+        comp: 0,
         rel_c: 0,
         out: false,
         wm: [0; 4],
@@ -297,6 +314,9 @@ pub(crate) enum ResKind {
 /// One compiled instruction.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Inst {
+    /// The handler of everything but flow control and geometry output (chosen by
+    /// [`exec::handler`] once the instruction is complete).
+    pub f: exec::Handler,
     pub op: Op,
     /// `_sat`.
     pub sat: bool,
@@ -322,6 +342,7 @@ pub(crate) struct Inst {
 impl Inst {
     pub fn new(op: Op) -> Inst {
         Inst {
+            f: exec::nop,
             op,
             sat: false,
             nz: false,

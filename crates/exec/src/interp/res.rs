@@ -464,9 +464,9 @@ pub(crate) fn write(res: &mut Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4],
         Op::StoreRaw => {
             if let Uav::Raw { data } = u {
                 let base = (a[0] & !3) as u64;
-                for k in 0..4 {
+                for (k, &v) in b.iter().enumerate() {
                     if x.umask & (1 << k) != 0 {
-                        put(data, base + 4 * k as u64, b[k]);
+                        put(data, base + 4 * k as u64, v);
                     }
                 }
             }
@@ -476,10 +476,10 @@ pub(crate) fn write(res: &mut Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4],
             if let Uav::Structured { data, stride, .. } = u {
                 let stride = *stride as u64;
                 let base = a[0] as u64 * stride;
-                for k in 0..4 {
+                for (k, &v) in c.iter().enumerate() {
                     let o = (b[0] & !3) as u64 + 4 * k as u64;
                     if x.umask & (1 << k) != 0 && o + 4 <= stride {
-                        put(data, base + o, c[k]);
+                        put(data, base + o, v);
                     }
                 }
             }
