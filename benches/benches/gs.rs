@@ -313,11 +313,10 @@ fn cube(c: &mut Criterion) {
     assert_eq!(result.so_statistics[0].num_primitives_written, 6 * N as u64);
     // Reference: triangle t, instance k, vertex j at (t * 6 + k) * 3 + j.
     for t in (0..N).step_by(997) {
-        for k in 0..6 {
+        for (k, m) in matrices.iter().enumerate() {
             for j in 0..3 {
                 let p = position(3 * t + j).map(|x| x as f64);
-                let m = &matrices[k];
-                let at = (((t as usize * 6 + k) * 3 + j as usize) * 20) as usize;
+                let at = ((t as usize * 6 + k) * 3 + j as usize) * 20;
                 let got = words(&buffer[at..at + 16]);
                 for r in 0..4 {
                     // The GS computes with the f32-rounded matrix.

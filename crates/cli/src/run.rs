@@ -487,7 +487,7 @@ pub fn run(options: &Options) -> Result<(), Failure> {
     let vertex_buffers = [Some(VertexBuffer { data: &data, stride, offset: 0 })];
     let result = {
         let mut targets =
-            so_memory.iter_mut().map(|m| (!m.is_empty()).then(|| SoTarget { data: m.as_mut_slice(), offset: 0 }));
+            so_memory.iter_mut().map(|m| (!m.is_empty()).then_some(SoTarget { data: m.as_mut_slice(), offset: 0 }));
         let targets =
             [targets.next().flatten(), targets.next().flatten(), targets.next().flatten(), targets.next().flatten()];
         let mut state = Pipeline {
