@@ -564,6 +564,7 @@ impl Builder<'_> {
         s.plain = s.ident && !s.fmod && s.imod == 0;
         s.iabs = if s.imod & 2 != 0 { u32::MAX } else { 0 };
         s.ineg = if s.imod & 1 != 0 { u32::MAX } else { 0 };
+        s.sel = [0, 1, 2, 3].map(|k| s.swz.map(|w| if w as usize == k { u32::MAX } else { 0 }));
         Ok(s)
     }
 

@@ -112,13 +112,16 @@ fn scatter2(mask: u8, r: [u32; 2]) -> [u32; 4] {
 
 /// Swizzle and modifiers of a source, without branches (a value that goes through
 /// branches tends to end up in memory, built by scalar stores and read back whole,
-/// which stalls): the swizzle gathers, the float modifiers are masks (`_abs` clears
+/// which stalls): the swizzle selects with masks, the float modifiers are masks (`_abs` clears
 /// the sign, `-` flips it), the integer ones too (`(v ^ m) - m` with `m` all ones
 /// negates; with `m` the sign, takes the absolute value).
 #[inline(always)]
 fn general(r: &[u32; 4], s: &Src) -> [u32; 4] {
-    let w = s.swz;
-    let v = [r[w[0] as usize & 3], r[w[1] as usize & 3], r[w[2] as usize & 3], r[w[3] as usize & 3]];
+    let r = *r;
+    let m = &s.sel;
+    // (No `[_; 4].map` here: it is not always inlined.)
+    let pick = |c: usize| (r[0] & m[0][c]) | (r[1] & m[1][c]) | (r[2] & m[2][c]) | (r[3] & m[3][c]);
+    let v = [pick(0), pick(1), pick(2), pick(3)];
     let v = zip34(v, s.and, s.xor, |v, a, x| (v & a) ^ x);
     let (iabs, ineg) = (s.iabs, s.ineg);
     map4(v, |v| {
@@ -143,6 +146,22 @@ fn sat_inline(v: [u32; 4]) -> [u32; 4] {
             0
         }
     })
+}
+
+/// Source classes of the handler variants: every source a register read as it is;
+/// every source read as it is (registers, constant buffers, relative indices); any.
+const PLAIN_REG: u8 = 2;
+const PLAIN: u8 = 1;
+const ANY: u8 = 0;
+
+fn src_class(srcs: &[Src]) -> u8 {
+    if srcs.iter().all(|s| s.plain && s.kind == SrcKind::Reg) {
+        PLAIN_REG
+    } else if srcs.iter().all(|s| s.plain) {
+        PLAIN
+    } else {
+        ANY
+    }
 }
 
 /// Destination classes of the handler variants.
@@ -204,11 +223,14 @@ impl Ctx<'_, '_> {
         general(self.ptr(s), s)
     }
 
-    /// Reads a source operand of a handler variant: `P` when every source of the
-    /// instruction is read as it is.
+    /// Reads a source operand of a handler variant: `P` says whether every source of
+    /// the instruction is read as it is ([`PLAIN`]), and from a register
+    /// ([`PLAIN_REG`]).
     #[inline(always)]
-    fn get<const P: bool>(&self, s: &Src) -> [u32; 4] {
-        if P {
+    fn get<const P: u8>(&self, s: &Src) -> [u32; 4] {
+        if P == PLAIN_REG {
+            *self.reg_ref(s.reg)
+        } else if P == PLAIN {
             *self.ptr(s)
         } else {
             general(self.ptr(s), s)
@@ -240,9 +262,12 @@ impl Ctx<'_, '_> {
     /// variants whose destination has one component: the operation is then computed
     /// for that component only.
     #[inline(always)]
-    fn get1<const P: bool>(&self, s: &Src, k: usize) -> u32 {
+    fn get1<const P: u8>(&self, s: &Src, k: usize) -> u32 {
+        if P == PLAIN_REG {
+            return self.reg_ref(s.reg)[k];
+        }
         let r = self.ptr(s);
-        if P {
+        if P == PLAIN {
             r[k]
         } else {
             let v = r[s.swz[k] as usize & 3];
@@ -280,9 +305,9 @@ impl Ctx<'_, '_> {
         ftz4(self.rd(s))
     }
 
-    /// Writes `v` through a destination's mask. Partial masks store the components
-    /// one by one (no read-modify-write of the register, which would chain every
-    /// write to a register on the previous one).
+    /// Writes `v` through a destination's mask (a blend with the register's value:
+    /// the value stays in vector registers; single-component destinations have their
+    /// own handler variants, which store just the component).
     #[inline(always)]
     fn wr(&mut self, d: &Dst, v: [u32; 4]) {
         let i = if d.kind == DstKind::Reg {
@@ -297,15 +322,13 @@ impl Ctx<'_, '_> {
             d.reg.wrapping_add(e.wrapping_mul(d.stride))
         };
         if let Some(r) = self.regs.get_mut(i as usize) {
-            if d.mask == 15 {
-                *r = v;
-            } else {
-                for k in 0..4 {
-                    if d.mask & (1 << k) != 0 {
-                        r[k] = v[k];
-                    }
-                }
-            }
+            let m = d.wm;
+            *r = [
+                (v[0] & m[0]) | (r[0] & !m[0]),
+                (v[1] & m[1]) | (r[1] & !m[1]),
+                (v[2] & m[2]) | (r[2] & !m[2]),
+                (v[3] & m[3]) | (r[3] & !m[3]),
+            ];
         }
         if d.out && self.checking {
             if let Some(w) = self.written.get_mut(i as usize) {
@@ -348,7 +371,7 @@ impl Ctx<'_, '_> {
     /// A double result (`.xy`, `.zw`), `_sat` honoured.
     #[inline]
     fn wd(&mut self, x: &Inst, r: [f64; 2]) {
-        let r = if x.sat { r.map(alu::dsat) } else { r };
+        let r = if x.sat { [alu::dsat(r[0]), alu::dsat(r[1])] } else { r };
         self.wr(&x.dst[0], dwords(r));
     }
 
@@ -368,24 +391,26 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// Picks the variant of a generic handler for an instruction: `P` (its first `n`
-/// sources plain), `D` (the class of its first destination) and `S` (`_sat`).
+/// Picks the variant of a generic handler for an instruction: `P` (the class of its
+/// first `n` sources), `D` (the class of its first destination) and `S` (`_sat`).
 macro_rules! pick_pds {
     ($f:ident, $x:expr, $n:expr) => {{
-        let p = $x.src[..$n].iter().all(|s| s.plain);
-        match (p, dst_class(&$x.dst[0]), $x.sat) {
-            (true, WHOLE, false) => $f::<true, WHOLE, false> as Handler,
-            (true, WHOLE, true) => $f::<true, WHOLE, true> as Handler,
-            (true, SINGLE, false) => $f::<true, SINGLE, false> as Handler,
-            (true, SINGLE, true) => $f::<true, SINGLE, true> as Handler,
-            (true, _, false) => $f::<true, GENERAL, false> as Handler,
-            (true, _, true) => $f::<true, GENERAL, true> as Handler,
-            (false, WHOLE, false) => $f::<false, WHOLE, false> as Handler,
-            (false, WHOLE, true) => $f::<false, WHOLE, true> as Handler,
-            (false, SINGLE, false) => $f::<false, SINGLE, false> as Handler,
-            (false, SINGLE, true) => $f::<false, SINGLE, true> as Handler,
-            (false, _, false) => $f::<false, GENERAL, false> as Handler,
-            (false, _, true) => $f::<false, GENERAL, true> as Handler,
+        macro_rules! by_d {
+            ($p:expr) => {
+                match (dst_class(&$x.dst[0]), $x.sat) {
+                    (WHOLE, false) => $f::<{ $p }, WHOLE, false> as Handler,
+                    (WHOLE, true) => $f::<{ $p }, WHOLE, true> as Handler,
+                    (SINGLE, false) => $f::<{ $p }, SINGLE, false> as Handler,
+                    (SINGLE, true) => $f::<{ $p }, SINGLE, true> as Handler,
+                    (_, false) => $f::<{ $p }, GENERAL, false> as Handler,
+                    (_, true) => $f::<{ $p }, GENERAL, true> as Handler,
+                }
+            };
+        }
+        match src_class(&$x.src[..$n]) {
+            PLAIN_REG => by_d!(PLAIN_REG),
+            PLAIN => by_d!(PLAIN),
+            _ => by_d!(ANY),
         }
     }};
 }
@@ -393,14 +418,19 @@ macro_rules! pick_pds {
 /// As [`pick_pds`], for handlers without `_sat` (integer results).
 macro_rules! pick_pd {
     ($f:ident, $x:expr, $n:expr) => {{
-        let p = $x.src[..$n].iter().all(|s| s.plain);
-        match (p, dst_class(&$x.dst[0])) {
-            (true, WHOLE) => $f::<true, WHOLE> as Handler,
-            (true, SINGLE) => $f::<true, SINGLE> as Handler,
-            (true, _) => $f::<true, GENERAL> as Handler,
-            (false, WHOLE) => $f::<false, WHOLE> as Handler,
-            (false, SINGLE) => $f::<false, SINGLE> as Handler,
-            (false, _) => $f::<false, GENERAL> as Handler,
+        macro_rules! by_d {
+            ($p:expr) => {
+                match dst_class(&$x.dst[0]) {
+                    WHOLE => $f::<{ $p }, WHOLE> as Handler,
+                    SINGLE => $f::<{ $p }, SINGLE> as Handler,
+                    _ => $f::<{ $p }, GENERAL> as Handler,
+                }
+            };
+        }
+        match src_class(&$x.src[..$n]) {
+            PLAIN_REG => by_d!(PLAIN_REG),
+            PLAIN => by_d!(PLAIN),
+            _ => by_d!(ANY),
         }
     }};
 }
@@ -419,7 +449,7 @@ fn fres<const S: bool>(v: f32) -> u32 {
 /// A float operation of one source, per component.
 macro_rules! float1 {
     ($name:ident, $f:expr) => {
-        fn $name<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+        fn $name<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
                 let k = x.dst[0].comp as usize & 3;
@@ -435,7 +465,7 @@ macro_rules! float1 {
 /// A float operation of two sources, per component.
 macro_rules! float2 {
     ($name:ident, $f:expr) => {
-        fn $name<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+        fn $name<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
                 let k = x.dst[0].comp as usize & 3;
@@ -453,7 +483,7 @@ macro_rules! float2 {
 /// A float comparison (`0xffffffff` or 0 per component).
 macro_rules! fcmp {
     ($name:ident, $f:expr) => {
-        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
                 let k = x.dst[0].comp as usize & 3;
@@ -471,7 +501,7 @@ macro_rules! fcmp {
 /// An integer (bit) operation of one, two or three sources, per component.
 macro_rules! int1 {
     ($name:ident, $f:expr) => {
-        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
                 let k = x.dst[0].comp as usize & 3;
@@ -484,7 +514,7 @@ macro_rules! int1 {
 }
 macro_rules! int2 {
     ($name:ident, $f:expr) => {
-        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
                 let k = x.dst[0].comp as usize & 3;
@@ -500,7 +530,7 @@ macro_rules! int2 {
 }
 macro_rules! int3 {
     ($name:ident, $f:expr) => {
-        fn $name<const P: bool, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
                 let k = x.dst[0].comp as usize & 3;
@@ -563,7 +593,7 @@ int3!(h_ibfe, alu::ibfe);
 int1!(h_bfrev, u32::reverse_bits);
 int3!(h_msad, alu::msad);
 
-fn h_mad<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_mad<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         let a = alu::f(c.get1::<P>(&x.src[0], k));
@@ -579,13 +609,13 @@ fn h_mad<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Ins
 }
 
 /// `dp2`/`dp3`/`dp4`: left-to-right sum of products.
-fn h_dot<const N: usize, const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_dot<const N: usize, const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     let a = ftz4(c.get::<P>(&x.src[0]));
     let b = ftz4(c.get::<P>(&x.src[1]));
-    let p = zip4(a, b, |a, b| (f32::from_bits(a) * f32::from_bits(b)).to_bits()).map(f32::from_bits);
-    let mut s = p[0];
-    for v in &p[1..N] {
-        s += v;
+    let p = zip4(a, b, |a, b| (f32::from_bits(a) * f32::from_bits(b)).to_bits());
+    let mut s = f32::from_bits(p[0]);
+    for &v in &p[1..N] {
+        s += f32::from_bits(v);
     }
     let r = fres::<S>(s);
     if D == SINGLE {
@@ -594,17 +624,17 @@ fn h_dot<const N: usize, const P: bool, const D: u8, const S: bool>(c: &mut Ctx<
         c.put::<D>(&x.dst[0], [r; 4]);
     }
 }
-fn h_dp2<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_dp2<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     h_dot::<2, P, D, S>(c, x)
 }
-fn h_dp3<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_dp3<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     h_dot::<3, P, D, S>(c, x)
 }
-fn h_dp4<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_dp4<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     h_dot::<4, P, D, S>(c, x)
 }
 
-fn h_min<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_min<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         let r = alu::fmin(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
@@ -615,7 +645,7 @@ fn h_min<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Ins
     c.put_f::<D, S>(&x.dst[0], zip4(a, b, alu::fmin));
 }
 
-fn h_max<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_max<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         let r = alu::fmax(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
@@ -627,7 +657,7 @@ fn h_max<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Ins
 }
 
 /// `mov` moves bits; `_sat` reads them as floats.
-fn h_mov<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_mov<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         let a = c.get1::<P>(&x.src[0], k);
@@ -638,7 +668,7 @@ fn h_mov<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Ins
     c.put::<D>(&x.dst[0], a);
 }
 
-fn h_movc<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_movc<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         let v = if c.get1::<P>(&x.src[0], k) != 0 { c.get1::<P>(&x.src[1], k) } else { c.get1::<P>(&x.src[2], k) };
@@ -655,7 +685,7 @@ fn h_movc<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &In
 int1!(h_ftoi, |a: u32| alu::ftoi(alu::f(a)));
 int1!(h_ftou, |a: u32| alu::ftou(alu::f(a)));
 
-fn h_itof<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_itof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as i32 as f32));
@@ -664,7 +694,7 @@ fn h_itof<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &In
     c.put_f::<D, S>(&x.dst[0], map4(a, alu::itof));
 }
 
-fn h_utof<const P: bool, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+fn h_utof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp as usize & 3;
         return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as f32));
@@ -761,7 +791,12 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let b = c.rd(&x.src[1]);
             let d = c.rd(&x.src[2]);
             let e = c.rd(&x.src[3]);
-            let v = [0, 1, 2, 3].map(|k| alu::bfi(a[k], b[k], d[k], e[k]));
+            let v = [
+                alu::bfi(a[0], b[0], d[0], e[0]),
+                alu::bfi(a[1], b[1], d[1], e[1]),
+                alu::bfi(a[2], b[2], d[2], e[2]),
+                alu::bfi(a[3], b[3], d[3], e[3]),
+            ];
             c.wr(&x.dst[0], v);
         },
         Op::F16ToF32 => |c, x| {

@@ -52,6 +52,9 @@ pub(crate) struct Src {
     /// Integer modifiers as masks (all ones when set): `_abs`, then negation.
     pub iabs: u32,
     pub ineg: u32,
+    /// The swizzle as selection masks: `sel[k][c]` is all ones when result component
+    /// `c` comes from component `k`.
+    pub sel: [[u32; 4]; 4],
     /// Float modifier as bit masks, applied after the swizzle: `(v & and) ^ xor`
     /// (`_abs` clears sign bits, `-` flips them; for doubles only the high words').
     pub and: [u32; 4],
@@ -63,6 +66,10 @@ pub(crate) struct Src {
     pub count: u32,
     pub stride: u32,
 }
+
+/// Selection masks of the identity swizzle.
+pub(crate) const SEL_IDENTITY: [[u32; 4]; 4] =
+    [[u32::MAX, 0, 0, 0], [0, u32::MAX, 0, 0], [0, 0, u32::MAX, 0], [0, 0, 0, u32::MAX]];
 
 impl Src {
     /// A plain register read.
@@ -77,6 +84,7 @@ impl Src {
             plain: true,
             iabs: 0,
             ineg: 0,
+            sel: SEL_IDENTITY,
             and: [u32::MAX; 4],
             xor: [0; 4],
             reg,
