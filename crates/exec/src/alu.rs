@@ -33,11 +33,9 @@ const SIGN: u32 = 0x8000_0000;
 /// Flushes a float32 denormal to a zero of the same sign (other values unchanged).
 #[inline(always)]
 pub fn ftz(x: u32) -> u32 {
-    if x & 0x7f80_0000 == 0 {
-        x & SIGN
-    } else {
-        x
-    }
+    // Branchless (it vectorizes): a zero exponent clears everything but the sign.
+    let denormal = ((x & 0x7f80_0000) == 0) as u32;
+    x & !(denormal.wrapping_neg() & !SIGN)
 }
 
 /// [`ftz`] on four components.
