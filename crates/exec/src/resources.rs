@@ -146,10 +146,11 @@ impl TextureView<'_> {
         (w, h, d)
     }
 
-    /// Bytes of mip `level` of one array slice.
+    /// Bytes of mip `level` of one array slice (saturating: sizes past `u64` are
+    /// past any memory anyway).
     fn mip_bytes(&self, level: u32) -> u64 {
         let (w, h, d) = self.mip_size(level);
-        w as u64 * h as u64 * d as u64 * self.format.size() as u64
+        (w as u64).saturating_mul(h as u64).saturating_mul(d as u64).saturating_mul(self.format.size() as u64)
     }
 
     /// Byte offset of subresource (`slice`, `level`) in [`data`](Self::data)'s layout,
@@ -159,9 +160,9 @@ impl TextureView<'_> {
         if slice >= self.array_size.max(1) || level >= levels {
             return None;
         }
-        let slice_bytes: u64 = (0..levels.min(32)).map(|l| self.mip_bytes(l)).sum();
-        let before: u64 = (0..level).map(|l| self.mip_bytes(l)).sum();
-        usize::try_from(slice as u64 * slice_bytes + before).ok()
+        let sum = |n: u32| (0..n.min(32)).fold(0u64, |a, l| a.saturating_add(self.mip_bytes(l)));
+        let off = (slice as u64).checked_mul(sum(levels))?.checked_add(sum(level))?;
+        usize::try_from(off).ok()
     }
 
     /// Byte offset of texel (`x`, `y`, `z`) of subresource (`slice`, `level`), if it is
@@ -173,7 +174,9 @@ impl TextureView<'_> {
         }
         let base = self.subresource_offset(slice, level)? as u64;
         let size = self.format.size() as u64;
-        let off = base + ((z as u64 * h as u64 + y as u64) * w as u64 + x as u64) * size;
+        let index =
+            (z as u64).checked_mul(h as u64)?.checked_add(y as u64)?.checked_mul(w as u64)?.checked_add(x as u64)?;
+        let off = index.checked_mul(size)?.checked_add(base)?;
         usize::try_from(off).ok()
     }
 }

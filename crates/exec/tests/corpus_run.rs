@@ -309,3 +309,66 @@ fn corpus_vertex_and_geometry_shaders_run() {
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Corrupted programs (random token changes in the corpus's vertex and geometry
+/// shaders) either fail to decode or compile, or compile and run to an end or an
+/// error — never a panic, never a hang.
+#[test]
+fn mutated_corpus_programs_never_panic() {
+    let Some(entries) = corpus::dxbc_entries("exec::corpus_run (mutations)") else { return };
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let (mut tried, mut compiled, mut ran, mut errors) = (0, 0, 0, 0);
+    for e in &entries {
+        let bytes = e.bytes();
+        let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
+        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
+        let Ok(program) = tpf::decode(chunk.data) else { continue };
+        if !matches!(program.version.ty, ProgramType::Vertex | ProgramType::Geometry) {
+            continue;
+        }
+        let words: Vec<u32> = chunk.data.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        for _ in 0..std::env::var("MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(12) {
+            let mut w = words.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = 2 + rng.below(w.len().saturating_sub(2).max(1));
+                if at >= w.len() {
+                    continue;
+                }
+                w[at] = match rng.below(3) {
+                    0 => w[at] ^ (1 << rng.below(32)),
+                    1 => rng.next_u64() as u32,
+                    _ => w[at].wrapping_add(1 + rng.below(8) as u32),
+                };
+            }
+            let bytes: Vec<u8> = w.iter().flat_map(|t| t.to_le_bytes()).collect();
+            tried += 1;
+            let Ok(p) = tpf::decode(&bytes) else { continue };
+            let Ok(plan) = Plan::compile(&p, Vec::new(), Vec::new()) else { continue };
+            compiled += 1;
+            let mut res = Resources::default();
+            let cb = vec![[0x3f80_0000u32; 4]; 64];
+            for slot in res.constant_buffers.iter_mut() {
+                *slot = Some(&cb);
+            }
+            let mut m = Machine::new(&plan);
+            m.set_step_limit(100_000);
+            m.set_checking(rng.below(2) == 1);
+            let input = vec![
+                [0x3f00_0000u32, 1, 2, 0xffff_ffff];
+                (plan.input_registers as usize) * plan.input_vertices.max(1) as usize
+            ];
+            let r = match plan.stage {
+                ProgramType::Vertex => m.run_vertex(&plan, &input, &mut res).map(|_| ()),
+                _ => {
+                    let mut sink = Count { emits: 0, cuts: 0 };
+                    m.run_geometry(&plan, &input, GsSystemValues::default(), &mut res, &mut sink).map(|_| ())
+                }
+            };
+            match r {
+                Ok(()) => ran += 1,
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    println!("corpus_run mutations: {tried} tried, {compiled} compiled, {ran} ran to the end, {errors} stopped with an error");
+}

@@ -554,3 +554,137 @@ fn unbound_uavs_and_resources_are_harmless() {
     let o = run(&text, &[], &mut Resources::default());
     assert_eq!(o, vec![[0; 4], [0; 4]]);
 }
+
+/// Every resource instruction against random (often inconsistent) bindings — huge
+/// texture sizes over tiny memory, zero strides, no mips, the wrong kind of view — at
+/// random addresses: results are whatever they are, but nothing panics.
+#[test]
+fn random_bindings_never_panic() {
+    let mut rng = corpus::Rng(0x0dd_ba11_5eed);
+    let text = prog(
+        "dcl_sampler s0, mode_default
+dcl_resource_buffer (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_resource_texture2darray (uint,uint,uint,uint) t2
+dcl_resource_texture3d (float,float,float,float) t3
+dcl_resource_texturecube (float,float,float,float) t4
+dcl_resource_raw t5
+dcl_resource_structured t6, 12
+dcl_resource_texture1darray (float,float,float,float) t7
+dcl_uav_raw u0
+dcl_uav_structured u1, 8
+dcl_uav_typed_buffer (uint,uint,uint,uint) u2
+dcl_uav_typed_texture2d (float,float,float,float) u3",
+        8,
+        "ld_indexable(buffer)(float,float,float,float) o0.xyzw, v0.xyzw, t0.xyzw
+ld_indexable(texture2d)(float,float,float,float) o1.xyzw, v0.xyzw, t1.xyzw
+ld_indexable(texture2darray)(uint,uint,uint,uint) o1.xyzw, v0.xyzw, t2.xyzw
+ld_indexable(texture3d)(float,float,float,float) o1.xyzw, v0.xyzw, t3.xyzw
+sample_l_indexable(texture2d)(float,float,float,float) o2.xyzw, v1.xyzw, t1.xyzw, s0, v2.x
+sample_l_indexable(texture2darray)(uint,uint,uint,uint) o2.xyzw, v1.xyzw, t2.xyzw, s0, v2.y
+sample_l_indexable(texture3d)(float,float,float,float) o2.xyzw, v1.xyzw, t3.xyzw, s0, v2.z
+sample_l_indexable(texturecube)(float,float,float,float) o2.xyzw, v1.xyzw, t4.xyzw, s0, v2.w
+sample_l_indexable(texture1darray)(float,float,float,float) o2.xyzw, v1.xyzw, t7.xyzw, s0, v2.w
+resinfo_indexable(texture2d)(float,float,float,float)_rcpFloat o3.xyzw, v0.x, t1.xyzw
+resinfo_indexable(texture3d)(float,float,float,float) o3.xyzw, v0.y, t3.xyzw
+resinfo_indexable(texturecube)(float,float,float,float)_uint o3.xyzw, v0.z, t4.xyzw
+bufinfo o4.x, t0.xxxx
+bufinfo o4.y, t5.xxxx
+bufinfo o4.z, t6.xxxx
+bufinfo o4.w, u1.xxxx
+ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) o5.xyzw, v0.x, t5.xyzw
+ld_structured_indexable(structured_buffer, stride=12)(mixed,mixed,mixed,mixed) o5.xyzw, v0.y, v0.z, t6.xyzw
+store_raw u0.xyzw, v0.x, v1.xyzw
+store_structured u1.xy, v0.y, v0.z, v1.xyzw
+store_uav_typed u2.xyzw, v0.xyzw, v1.xyzw
+store_uav_typed u3.xyzw, v0.xyzw, v1.xyzw
+ld_uav_typed_indexable(texture2d)(float,float,float,float) o6.xyzw, v0.xyzw, u3.xyzw
+ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) o6.xyzw, v0.w, u0.xyzw
+imm_atomic_iadd o7.x, u0, v0.x, l(1)
+imm_atomic_cmp_exch o7.y, u1, v0.yzyy, v1.x, v1.y
+imm_atomic_umax o7.z, u2, v0.xyzw, v1.z
+atomic_or u3, v0.xyzw, v1.w
+imm_atomic_alloc o7.w, u1
+imm_atomic_consume o7.w, u1",
+    );
+    let p = plan(&text);
+    let mut m = Machine::new(&p);
+    let pick = |rng: &mut corpus::Rng, v: &[u32]| v[rng.below(v.len())];
+    let formats = [
+        Format::R32G32B32A32_FLOAT,
+        Format::R8G8B8A8_UNORM,
+        Format::R32_UINT,
+        Format::R16G16_FLOAT,
+        Format::R11G11B10_FLOAT,
+    ];
+    let dims = [
+        Dimension::Buffer,
+        Dimension::Texture1D,
+        Dimension::Texture1DArray,
+        Dimension::Texture2D,
+        Dimension::Texture2DArray,
+        Dimension::Texture3D,
+        Dimension::TextureCube,
+    ];
+    let sizes = [0, 1, 2, 3, 7, 64, 0x7fff_ffff, u32::MAX];
+    for _ in 0..3000 {
+        let mem: Vec<Vec<u8>> = (0..8).map(|_| (0..rng.below(200)).map(|_| rng.next_u64() as u8).collect()).collect();
+        let mut umem: Vec<Vec<u8>> =
+            (0..4).map(|_| (0..rng.below(200)).map(|_| rng.next_u64() as u8).collect()).collect();
+        let mut views = Vec::new();
+        for _ in 0..8 {
+            views.push(TextureView {
+                dimension: dims[rng.below(dims.len())],
+                format: formats[rng.below(formats.len())],
+                width: pick(&mut rng, &sizes),
+                height: pick(&mut rng, &sizes),
+                depth: pick(&mut rng, &sizes),
+                array_size: pick(&mut rng, &sizes),
+                mip_levels: pick(&mut rng, &[0, 1, 3, 40, u32::MAX]),
+                data: &[],
+            });
+        }
+        let mut res = Resources::default();
+        for (k, data) in mem.iter().enumerate() {
+            let f = formats[rng.below(formats.len())];
+            res.srvs.push(Some(match rng.below(4) {
+                0 => Srv::Buffer { data, format: f },
+                1 => Srv::Raw { data },
+                2 => Srv::Structured { data, stride: pick(&mut rng, &[0, 4, 12, 13, u32::MAX]) },
+                _ => Srv::Texture(TextureView { data, ..views[k] }),
+            }));
+        }
+        for (data, view) in umem.iter_mut().zip(&views) {
+            let f = formats[rng.below(formats.len())];
+            res.uavs.push(Some(match rng.below(4) {
+                0 => Uav::Buffer { data, format: f },
+                1 => Uav::Raw { data },
+                2 => Uav::Structured {
+                    data,
+                    stride: pick(&mut rng, &[0, 4, 8, 13, u32::MAX]),
+                    counter: rng.next_u64() as u32,
+                },
+                _ => Uav::Texture { view: *view, data },
+            }));
+        }
+        let addr = [0, 1, 5, 63, 0x7fff_ffff, 0x8000_0000, u32::MAX, 0x3f80_0000, 0x7fc0_0000, 0xff80_0000];
+        res.samplers[0] = Some(Sampler {
+            min: if rng.below(2) == 0 { Filter::Point } else { Filter::Linear },
+            mag: if rng.below(2) == 0 { Filter::Point } else { Filter::Linear },
+            mip: if rng.below(2) == 0 { Filter::Point } else { Filter::Linear },
+            address: [AddressMode::Wrap, AddressMode::Mirror, AddressMode::Border].map(|a| {
+                if rng.below(2) == 0 {
+                    a
+                } else {
+                    AddressMode::MirrorOnce
+                }
+            }),
+            border_color: [f32::NAN, 2.0, -1.0, 0.5],
+            mip_lod_bias: pick(&mut rng, &[0, 0x7fc0_0000, 0x4f00_0000]) as f32,
+            min_lod: f32::from_bits(pick(&mut rng, &[0xff7f_ffff, 0, 0x7fc0_0000])),
+            max_lod: f32::from_bits(pick(&mut rng, &[0x7f7f_ffff, 0, 0x7f80_0000])),
+        });
+        let input: Vec<[u32; 4]> = (0..4).map(|_| [0; 4].map(|_| pick(&mut rng, &addr))).collect();
+        let _ = m.run_vertex(&p, &input, &mut res);
+    }
+}

@@ -23,6 +23,10 @@ use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
 /// Subroutine nesting limit (`D3D11_COMMONSHADER_SUBROUTINE_NESTING_LIMIT`).
 pub(crate) const CALL_DEPTH: u32 = 32;
 
+/// Temp registers (`r#`, and `x#` together) a program may declare
+/// (`D3D11_COMMONSHADER_TEMP_REGISTER_COUNT`).
+const TEMP_LIMIT: u32 = 4096;
+
 /// Number of constant-buffer slots a stage has.
 const CB_SLOTS: u32 = 14;
 
@@ -201,7 +205,12 @@ impl Decls {
             Decl::InputPrimitive(p) => self.input_primitive = Some(*p),
             Decl::MaxOutputVertexCount(n) => self.max_vertex_count = *n,
             Decl::GsInstanceCount(n) => self.instance_count = Some(*n),
-            Decl::Temps(n) => self.temps = self.temps.max(*n),
+            Decl::Temps(n) => {
+                if *n > TEMP_LIMIT {
+                    return Err(malformed(i, format!("dcl_temps {n} (the limit is {TEMP_LIMIT})")));
+                }
+                self.temps = self.temps.max(*n);
+            }
             Decl::IndexableTemp { register, count, .. } => {
                 if self.xtemps.iter().any(|x| x.0 == *register) {
                     return Err(malformed(i, format!("x{register} declared twice")));
@@ -237,6 +246,9 @@ impl Decls {
                         let register = match (gs, idx.as_slice()) {
                             (false, [r]) => *r,
                             (true, [n, r]) => {
+                                if *n > 32 {
+                                    return Err(malformed(i, format!("input declared for {n} vertices")));
+                                }
                                 self.declared_vertices = self.declared_vertices.max(*n);
                                 *r
                             }
@@ -287,7 +299,7 @@ impl Decls {
         let mut temp = |ty: OT, idx: Option<u32>| {
             if ty == OT::Temp {
                 if let Some(n) = idx {
-                    self.temps = self.temps.max(n.saturating_add(1).min(1 << 16));
+                    self.temps = self.temps.max(n.saturating_add(1).min(TEMP_LIMIT));
                 }
             }
         };
