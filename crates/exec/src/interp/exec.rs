@@ -936,10 +936,16 @@ impl Core {
     }
 
     /// Sizes the register file for `code` and loads its constants (once per code).
+    #[inline(always)]
     pub fn load(&mut self, code: &Code) {
-        if self.loaded == code.id {
-            return;
+        if self.loaded != code.id {
+            self.load_code(code);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn load_code(&mut self, code: &Code) {
         let l = &code.layout;
         self.regs.clear();
         self.regs.resize(l.size as usize, [0; 4]);
