@@ -1,12 +1,34 @@
-//! The interpreter: [`compile`] turns a decoded program into the plan's [`Code`];
-//! a [`Machine`] runs invocations of it.
+//! The interpreter: `compile` (behind [`Plan::compile`](crate::Plan::compile)) turns a
+//! decoded program into the plan's [`Code`]; a [`Machine`] runs invocations of it.
 //!
 //! The compiled form and the dispatch loop are in `interp/` (declared here): operands
 //! are resolved at compile time to indices in one flat register file (temps, indexable
 //! temps, inputs, outputs, system values, the immediate constant buffer and every
 //! immediate), so that an instruction reads its sources with one array access each;
-//! structured flow control becomes jumps, and nothing is looked up or allocated while
-//! an invocation runs.
+//! structured flow control becomes jumps, each other instruction calls a handler
+//! chosen at compile time for its operation and operand shapes, and nothing is looked
+//! up or allocated while an invocation runs.
+//!
+//! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex- and
+//! geometry-shader instruction but those that need a pixel quad, the tessellator,
+//! interfaces, multisampled resources, gathers or sampler state D3D11 has and
+//! [`Sampler`](crate::resources::Sampler) does not (comparison functions). Those are
+//! refused when the plan is compiled, with [`ExecErrorKind::Unsupported`] naming them.
+//! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
+//!
+//! Choices where the spec leaves room, or that depart from it:
+//! - Registers (temps, indexable temps, outputs) start every invocation at 0, and
+//!   outputs keep their values across emits (the spec: undefined; checking mode
+//!   reports emits of stale outputs).
+//! - A call nested deeper than 32 is an error ([`ExecErrorKind::CallDepth`]); the
+//!   spec (22.7.10) skips such a call instead — here the program is almost certainly
+//!   recursive, which the spec forbids.
+//! - A case block that falls into the next one with code in it runs on (C semantics;
+//!   D3D11 forbids it, D3D10 allowed it).
+//! - Out-of-range relative indices read 0 and drop writes; so do reads of
+//!   undeclared inputs. `abort` ends the invocation with an `Unsupported` error.
+//! - `sample_l` on a cube map clamps at the face edges (no filtering across faces).
+//! - The tiled-resource status of the `_s` forms is always "fully mapped".
 
 #[path = "interp/mod.rs"]
 mod interp;

@@ -13,6 +13,16 @@
 //! register index plus swizzle and modifier masks, so that reading `r0`, `v[0][1]`,
 //! `l(1.0, 2.0, 0, 0)` or `icb[3]` is one array access; only relative indices,
 //! constant buffers and resources take another path.
+//!
+//! - [`compile`]: declarations (pass 1, fixing the layout), then instructions (pass 2:
+//!   operands resolved, flow control to jumps, a handler chosen for each).
+//! - [`exec`]: the loop (flow control, emits and cuts, the step and call-depth limits)
+//!   and the handlers. A handler is a small function per operation, in variants for
+//!   the operand shapes that dominate real shaders (sources read as they are; a whole
+//!   or a single-component destination; `_sat` or not), so that the common case does
+//!   no swizzling, masking or dispatch on operand kinds at run time.
+//! - [`res`]: resource instructions (loads, samples, size queries, UAV stores and
+//!   atomics), bounds-checked.
 
 pub(crate) mod compile;
 pub(crate) mod exec;
