@@ -36,9 +36,6 @@ pub enum ExecErrorKind {
     /// An invocation ran more than its step limit (an endless loop).
     #[error("the invocation ran {0} instructions without ending (step limit)")]
     StepLimit(u64),
-    /// Calls nested deeper than the limit (32, D3D11_COMMONSHADER_SUBROUTINE_NESTING_LIMIT).
-    #[error("subroutine calls nested deeper than {0}")]
-    CallDepth(u32),
     /// The draw's inputs do not match what the shaders need.
     #[error("draw: {0}")]
     Draw(String),

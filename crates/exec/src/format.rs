@@ -326,7 +326,9 @@ impl Format {
     /// Writes `value` (what a shader stores: f32 bits or integers) as one element into
     /// `out` (at least [`size`](Self::size) bytes; a shorter slice gets what fits).
     /// Floats to UNORM/SNORM saturate and round to nearest; integers to narrower
-    /// integer formats clamp; floats to 16/11/10-bit floats round to nearest even.
+    /// integer formats clamp; floats to 16/11/10-bit floats round toward zero, finite
+    /// values too large become the largest finite value, infinities stay infinite and
+    /// NaN stays NaN (spec 3.2.2).
     pub fn encode(self, value: [u32; 4], out: &mut [u8]) {
         let (kind, bits, order) = self.layout();
         let mut wide: u128 = 0;
@@ -346,7 +348,7 @@ impl Format {
                 }
                 Kind::Float => match b {
                     32 => x,
-                    16 => f32_to_f16(f) as u32,
+                    16 => crate::alu::f32tof16(x) & 0xffff,
                     11 => f32_to_small_float(f, 6),
                     10 => f32_to_small_float(f, 5),
                     _ => 0,
@@ -400,8 +402,9 @@ pub fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
-/// Single to IEEE half, rounding to nearest even; overflow gives infinity, NaN stays
-/// NaN, tiny values become half denormals or zero.
+/// Single to IEEE half, rounding to nearest even (IEEE's default; the pipeline's
+/// conversions round toward zero instead, [`crate::alu::f32tof16`]); overflow gives
+/// infinity, NaN stays NaN, tiny values become half denormals or zero.
 pub fn f32_to_f16(f: f32) -> u16 {
     let x = f.to_bits();
     let sign = ((x >> 16) & 0x8000) as u16;
@@ -445,8 +448,9 @@ fn small_float_to_f32(v: u32, man_bits: u32) -> f32 {
     }
 }
 
-/// f32 to an unsigned 11- or 10-bit float: negative values and NaN handling per the
-/// spec (negatives to 0, NaN kept), round to nearest even.
+/// f32 to an unsigned 11- or 10-bit float (spec 3.2.2): negative values (and -0) to 0,
+/// NaN kept, infinity kept, finite values too large to the largest finite value,
+/// rounding toward zero.
 fn f32_to_small_float(f: f32, man_bits: u32) -> u32 {
     if f.is_nan() {
         return (0x1f << man_bits) | 1;
@@ -454,18 +458,13 @@ fn f32_to_small_float(f: f32, man_bits: u32) -> u32 {
     if f <= 0.0 {
         return 0;
     }
-    let max_exp = 0x1f;
-    let h = f32_to_f16(f) as u32; // same exponent range as half
-    if h >= 0x7c00 {
-        return max_exp << man_bits;
+    if f.is_infinite() {
+        return 0x1f << man_bits;
     }
-    // Round the half's 10-bit mantissa to `man_bits`, to nearest even.
-    let drop = 10 - man_bits;
-    let kept = h >> drop;
-    let rem = h & ((1 << drop) - 1);
-    let mid = 1 << (drop - 1);
-    let round = rem > mid || (rem == mid && kept & 1 == 1);
-    (kept + round as u32).min(max_exp << man_bits)
+    // The half (same exponent range) rounded toward zero, its mantissa truncated:
+    // two truncations are one.
+    let h = crate::alu::f32tof16(f.to_bits()) & 0x7fff;
+    h >> (10 - man_bits)
 }
 
 fn srgb_to_linear(c: f32) -> f32 {
@@ -544,6 +543,20 @@ mod tests {
         // Round to nearest even: 1 + 2^-11 is halfway between 1 and the next half.
         assert_eq!(f32_to_f16(1.0 + 2f32.powi(-11)), 0x3c00);
         assert_eq!(f32_to_f16(1.0 + 3.0 * 2f32.powi(-11)), 0x3c02);
+        // Format conversion rounds toward zero and saturates finite values (3.2.2).
+        let mut b = [0u8; 2];
+        Format::R16_FLOAT.encode([(1.0f32 + 3.0 * 2f32.powi(-11)).to_bits(), 0, 0, 0], &mut b);
+        assert_eq!(u16::from_le_bytes(b), 0x3c01);
+        Format::R16_FLOAT.encode([1e6f32.to_bits(), 0, 0, 0], &mut b);
+        assert_eq!(u16::from_le_bytes(b), 0x7bff);
+        Format::R16_FLOAT.encode([f32::NEG_INFINITY.to_bits(), 0, 0, 0], &mut b);
+        assert_eq!(u16::from_le_bytes(b), 0xfc00);
+        let mut b = [0u8; 4];
+        Format::R11G11B10_FLOAT.encode([1e9f32.to_bits(), (-1.0f32).to_bits(), f32::INFINITY.to_bits(), 0], &mut b);
+        let packed = u32::from_le_bytes(b);
+        assert_eq!(packed & 0x7ff, 0x7bf, "largest finite 11-bit float");
+        assert_eq!((packed >> 11) & 0x7ff, 0, "negative to 0");
+        assert_eq!(packed >> 22, 0x3e0, "infinity");
         // Every half round-trips.
         for h in 0..=u16::MAX {
             let v = f16_to_f32(h);

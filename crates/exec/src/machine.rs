@@ -20,9 +20,9 @@
 //! - Registers (temps, indexable temps, outputs) start every invocation at 0, and
 //!   outputs keep their values across emits (the spec: undefined; checking mode
 //!   reports emits of stale outputs).
-//! - A call nested deeper than 32 is an error ([`ExecErrorKind::CallDepth`]); the
-//!   spec (22.7.10) skips such a call instead — here the program is almost certainly
-//!   recursive, which the spec forbids.
+//! - A call issued with 32 entries on the return address stack is skipped, as spec
+//!   7.12 says (recursion, which the spec forbids, therefore ends instead of
+//!   overflowing).
 //! - A case block that falls into the next one with code in it runs on (C semantics;
 //!   D3D11 forbids it, D3D10 allowed it).
 //! - Out-of-range relative indices read 0 and drop writes; so do reads of

@@ -1038,7 +1038,9 @@ impl Core {
                         continue;
                     }
                     if depth >= stack.len() {
-                        return Err(ExecError::at(at(pc - 1), ExecErrorKind::CallDepth(CALL_DEPTH)));
+                        // Spec 7.12: with 32 entries on the return address stack, "the
+                        // call is skipped over".
+                        continue;
                     }
                     stack[depth] = pc as u32;
                     depth += 1;
