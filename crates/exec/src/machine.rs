@@ -11,9 +11,11 @@
 //!
 //! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex- and
 //! geometry-shader instruction but those that need a pixel quad, the tessellator,
-//! interfaces, multisampled resources, gathers or sampler state D3D11 has and
-//! [`Sampler`](crate::resources::Sampler) does not (comparison functions). Those are
-//! refused when the plan is compiled, with [`ExecErrorKind::Unsupported`] naming them.
+//! interfaces or the rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`).
+//! Those are refused when the plan is compiled, with [`ExecErrorKind::Unsupported`]
+//! naming them. Multisampled textures (`ldms`, `sampleinfo`, `samplepos`) carry their
+//! sample count in [`Dimension`](crate::resources::Dimension) and keep the samples of
+//! a texel consecutive ([`TextureView`](crate::resources::TextureView)).
 //! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
 //!
 //! Choices where the spec leaves room, or that depart from it:
@@ -27,7 +29,17 @@
 //!   D3D11 forbids it, D3D10 allowed it).
 //! - Out-of-range relative indices read 0 and drop writes; so do reads of
 //!   undeclared inputs. `abort` ends the invocation with an `Unsupported` error.
-//! - `sample_l` on a cube map clamps at the face edges (no filtering across faces).
+//! - Sampling and gathers on a cube map clamp at the face edges (no filtering across
+//!   faces, no synthesized corner texel).
+//! - `sample_d` computes the isotropic LOD of spec 7.18.11, with the orthogonal
+//!   Jacobian for 2D footprints (skipped in the degenerate cases the spec lists, and
+//!   for 3D derivatives); there is no anisotropic filter.
+//! - Comparison sampling with a [`Sampler`](crate::resources::Sampler) that has no
+//!   comparison function compares with `Never`; the reference is quantized to the
+//!   texture's format (float formats only; integer formats compare it as given).
+//! - `sampleinfo` of a resource that is not multisampled returns 0, `samplepos` of
+//!   it, of a sample index out of range or of a count without a standard pattern
+//!   (1, 2, 4, 8, 16) returns 0.
 //! - The tiled-resource status of the `_s` forms is always "fully mapped".
 
 #[path = "interp/mod.rs"]

@@ -15,11 +15,26 @@ pub enum Dimension {
     Texture2DArray,
     Texture3D,
     TextureCube,
+    /// A multisampled 2D texture of `samples` samples per texel (see [`TextureView`]
+    /// for its memory).
+    Texture2DMS {
+        samples: u32,
+    },
+    /// An array of multisampled 2D textures.
+    Texture2DMSArray {
+        samples: u32,
+    },
 }
 
 /// A texture's memory: every subresource, mip level by mip level within each array
 /// slice (D3D11's subresource order), each mip tightly packed (row pitch = width ×
 /// element size, depth pitch = row pitch × height).
+///
+/// Multisampled textures ([`Dimension::Texture2DMS`] / [`Dimension::Texture2DMSArray`],
+/// which carry the sample count) have one level (`mip_levels` is not read), and the
+/// samples of a texel are consecutive: sample `s` of texel (`x`, `y`) of slice `a` is
+/// element `((a × height + y) × width + x) × samples + s` (D3D11 leaves the layout of
+/// multisampled memory to the driver). A sample count of 0 reads as 1.
 #[derive(Debug, Clone, Copy)]
 pub struct TextureView<'a> {
     pub dimension: Dimension,
@@ -86,6 +101,37 @@ pub enum AddressMode {
     MirrorOnce,
 }
 
+/// `D3D11_COMPARISON_FUNC`: how comparison sampling (`sample_c*`, `gather4_c*`)
+/// compares the shader's reference value with a texel (`reference FUNC texel`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ComparisonFunc {
+    Never,
+    Less,
+    Equal,
+    LessEqual,
+    Greater,
+    NotEqual,
+    GreaterEqual,
+    Always,
+}
+
+impl ComparisonFunc {
+    /// `reference FUNC texel` with IEEE comparisons (any comparison with NaN fails
+    /// but `NotEqual`, which passes; `Never`/`Always` ignore the values).
+    pub fn passes(self, reference: f32, texel: f32) -> bool {
+        match self {
+            ComparisonFunc::Never => false,
+            ComparisonFunc::Less => reference < texel,
+            ComparisonFunc::Equal => reference == texel,
+            ComparisonFunc::LessEqual => reference <= texel,
+            ComparisonFunc::Greater => reference > texel,
+            ComparisonFunc::NotEqual => reference != texel,
+            ComparisonFunc::GreaterEqual => reference >= texel,
+            ComparisonFunc::Always => true,
+        }
+    }
+}
+
 /// A sampler state (`s#`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampler {
@@ -97,6 +143,10 @@ pub struct Sampler {
     pub mip_lod_bias: f32,
     pub min_lod: f32,
     pub max_lod: f32,
+    /// The comparison function of a comparison sampler (`D3D11_FILTER_COMPARISON_*`);
+    /// `None` for an ordinary one. Comparison instructions with a sampler without one
+    /// compare with [`ComparisonFunc::Never`] (D3D11 leaves the result undefined).
+    pub comparison: Option<ComparisonFunc>,
 }
 
 impl Default for Sampler {
@@ -111,6 +161,7 @@ impl Default for Sampler {
             mip_lod_bias: 0.0,
             min_lod: -f32::MAX,
             max_lod: f32::MAX,
+            comparison: None,
         }
     }
 }
@@ -146,17 +197,37 @@ impl TextureView<'_> {
         (w, h, d)
     }
 
+    /// Samples per texel: the multisampled dimensions' count (at least 1), else 1.
+    pub fn sample_count(&self) -> u32 {
+        match self.dimension {
+            Dimension::Texture2DMS { samples } | Dimension::Texture2DMSArray { samples } => samples.max(1),
+            _ => 1,
+        }
+    }
+
+    /// Mip levels as laid out in memory (1 for multisampled textures, at least 1).
+    fn levels(&self) -> u32 {
+        match self.dimension {
+            Dimension::Texture2DMS { .. } | Dimension::Texture2DMSArray { .. } => 1,
+            _ => self.mip_levels.max(1),
+        }
+    }
+
     /// Bytes of mip `level` of one array slice (saturating: sizes past `u64` are
     /// past any memory anyway).
     fn mip_bytes(&self, level: u32) -> u64 {
         let (w, h, d) = self.mip_size(level);
-        (w as u64).saturating_mul(h as u64).saturating_mul(d as u64).saturating_mul(self.format.size() as u64)
+        (w as u64)
+            .saturating_mul(h as u64)
+            .saturating_mul(d as u64)
+            .saturating_mul(self.sample_count() as u64)
+            .saturating_mul(self.format.size() as u64)
     }
 
     /// Byte offset of subresource (`slice`, `level`) in [`data`](Self::data)'s layout,
     /// if the slice and level exist.
     pub fn subresource_offset(&self, slice: u32, level: u32) -> Option<usize> {
-        let levels = self.mip_levels.max(1);
+        let levels = self.levels();
         if slice >= self.array_size.max(1) || level >= levels {
             return None;
         }
@@ -176,7 +247,18 @@ impl TextureView<'_> {
         let size = self.format.size() as u64;
         let index =
             (z as u64).checked_mul(h as u64)?.checked_add(y as u64)?.checked_mul(w as u64)?.checked_add(x as u64)?;
-        let off = index.checked_mul(size)?.checked_add(base)?;
+        let off = index.checked_mul(self.sample_count() as u64)?.checked_mul(size)?.checked_add(base)?;
+        usize::try_from(off).ok()
+    }
+
+    /// Byte offset of sample `sample` of texel (`x`, `y`) of array slice `slice` of a
+    /// multisampled texture (sample 0 of the texel for other textures), if inside.
+    pub fn sample_offset(&self, slice: u32, x: u32, y: u32, sample: u32) -> Option<usize> {
+        if sample >= self.sample_count() {
+            return None;
+        }
+        let at = self.texel_offset(slice, 0, x, y, 0)? as u64;
+        let off = (sample as u64).checked_mul(self.format.size() as u64)?.checked_add(at)?;
         usize::try_from(off).ok()
     }
 }

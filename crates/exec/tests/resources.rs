@@ -8,7 +8,7 @@
 mod common_interp;
 use common_interp::*;
 use exec::machine::Machine;
-use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView, Uav};
+use exec::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Sampler, Srv, TextureView, Uav};
 use exec::{ExecErrorKind, Format, Resources};
 
 const T: u32 = u32::MAX;
@@ -571,6 +571,8 @@ dcl_resource_texturecube (float,float,float,float) t4
 dcl_resource_raw t5
 dcl_resource_structured t6, 12
 dcl_resource_texture1darray (float,float,float,float) t7
+dcl_resource_texture2dms(4) (float,float,float,float) t8
+dcl_resource_texture2dmsarray(2) (uint,uint,uint,uint) t9
 dcl_uav_raw u0
 dcl_uav_structured u1, 8
 dcl_uav_typed_buffer (uint,uint,uint,uint) u2
@@ -585,6 +587,23 @@ sample_l_indexable(texture2darray)(uint,uint,uint,uint) o2.xyzw, v1.xyzw, t2.xyz
 sample_l_indexable(texture3d)(float,float,float,float) o2.xyzw, v1.xyzw, t3.xyzw, s0, v2.z
 sample_l_indexable(texturecube)(float,float,float,float) o2.xyzw, v1.xyzw, t4.xyzw, s0, v2.w
 sample_l_indexable(texture1darray)(float,float,float,float) o2.xyzw, v1.xyzw, t7.xyzw, s0, v2.w
+sample_c_lz o2.xyzw, v1.xyzw, t1.xxxx, s0, v2.x
+sample_c_lz o2.xyzw, v1.xyzw, t4.xxxx, s0, v2.y
+sample_d o2.xyzw, v1.xyzw, t1.xyzw, s0, v2.xyzw, v3.xyzw
+sample_d o2.xyzw, v1.xyzw, t3.xyzw, s0, v2.xyzw, v3.xyzw
+sample_d o2.xyzw, v1.xyzw, t4.xyzw, s0, v2.xyzw, v3.xyzw
+gather4 o2.xyzw, v1.xyzw, t1.xyzw, s0.w
+gather4 o2.xyzw, v1.xyzw, t4.xyzw, s0.y
+gather4_c o2.xyzw, v1.xyzw, t2.xyzw, s0.x, v2.z
+gather4_po o2.xyzw, v1.xyzw, v3.xyzw, t1.xyzw, s0.z
+gather4_po_c o2.xyzw, v1.xyzw, v3.xyzw, t1.xyzw, s0.x, v0.x
+ldms o2.xyzw, v0.xyzw, t8.xyzw, v1.x
+ldms o2.xyzw, v0.xyzw, t9.xyzw, v1.y
+sampleinfo o2.x, t8.x
+sampleinfo_uint o2.y, t9.x
+samplepos o2.zw, t8.xxxy, v0.z
+samplepos o2.zw, t1.xxxy, v0.z
+resinfo_indexable(texture2dms)(float,float,float,float)_uint o3.xyzw, v0.x, t8.xyzw
 resinfo_indexable(texture2d)(float,float,float,float)_rcpFloat o3.xyzw, v0.x, t1.xyzw
 resinfo_indexable(texture3d)(float,float,float,float) o3.xyzw, v0.y, t3.xyzw
 resinfo_indexable(texturecube)(float,float,float,float)_uint o3.xyzw, v0.z, t4.xyzw
@@ -618,6 +637,9 @@ imm_atomic_consume o7.w, u1",
         Format::R11G11B10_FLOAT,
     ];
     let dims = [
+        Dimension::Texture2DMS { samples: 4 },
+        Dimension::Texture2DMSArray { samples: u32::MAX },
+        Dimension::Texture2DMS { samples: 0 },
         Dimension::Buffer,
         Dimension::Texture1D,
         Dimension::Texture1DArray,
@@ -628,11 +650,11 @@ imm_atomic_consume o7.w, u1",
     ];
     let sizes = [0, 1, 2, 3, 7, 64, 0x7fff_ffff, u32::MAX];
     for _ in 0..3000 {
-        let mem: Vec<Vec<u8>> = (0..8).map(|_| (0..rng.below(200)).map(|_| rng.next_u64() as u8).collect()).collect();
+        let mem: Vec<Vec<u8>> = (0..10).map(|_| (0..rng.below(200)).map(|_| rng.next_u64() as u8).collect()).collect();
         let mut umem: Vec<Vec<u8>> =
             (0..4).map(|_| (0..rng.below(200)).map(|_| rng.next_u64() as u8).collect()).collect();
         let mut views = Vec::new();
-        for _ in 0..8 {
+        for _ in 0..10 {
             views.push(TextureView {
                 dimension: dims[rng.below(dims.len())],
                 format: formats[rng.below(formats.len())],
@@ -683,8 +705,297 @@ imm_atomic_consume o7.w, u1",
             mip_lod_bias: pick(&mut rng, &[0, 0x7fc0_0000, 0x4f00_0000]) as f32,
             min_lod: f32::from_bits(pick(&mut rng, &[0xff7f_ffff, 0, 0x7fc0_0000])),
             max_lod: f32::from_bits(pick(&mut rng, &[0x7f7f_ffff, 0, 0x7f80_0000])),
+            comparison: [None, Some(ComparisonFunc::LessEqual), Some(ComparisonFunc::NotEqual)][rng.below(3)],
         });
         let input: Vec<[u32; 4]> = (0..4).map(|_| [0; 4].map(|_| pick(&mut rng, &addr))).collect();
         let _ = m.run_vertex(&p, &input, &mut res);
+    }
+}
+
+fn cmp_sampler(filter: Filter, func: ComparisonFunc) -> Sampler {
+    Sampler { comparison: Some(func), ..sampler(filter, filter, Filter::Point, AddressMode::Clamp) }
+}
+
+/// `sample_c_lz` on the 4x4 grid (x + 10y): `ref FUNC texel.r` per tap, then filtered.
+fn sample_c_lz(s: Sampler, uv: [f32; 2], reference: f32) -> [u32; 4] {
+    let data = grid();
+    let mut res = Resources::default();
+    res.srvs = vec![Some(Srv::Texture(view(Dimension::Texture2D, Format::R32_FLOAT, 4, 4, 1, 1, 3, &data)))];
+    res.samplers[0] = Some(s);
+    let text = prog(
+        "dcl_sampler s0, mode_comparison\ndcl_resource_texture2d (float,float,float,float) t0",
+        1,
+        "sample_c_lz o0.xyzw, v0.xyxx, t0.xxxx, s0, v1.x",
+    );
+    run(&text, &[f4([uv[0], uv[1], 0.0, 0.0]), f4([reference; 4])], &mut res)[0]
+}
+
+#[test]
+fn sample_c_lz_compares_each_tap_then_filters() {
+    use ComparisonFunc::*;
+    use Filter::*;
+    // Linear at the centre: taps 11, 12, 21, 22 with weight 1/4 each.
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, LessEqual), [0.5, 0.5], 12.0), f4([0.75; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, Less), [0.5, 0.5], 12.0), f4([0.5; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, Greater), [0.5, 0.5], 12.0), f4([0.25; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, NotEqual), [0.5, 0.5], 12.0), f4([0.75; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, Never), [0.5, 0.5], 12.0), f4([0.0; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, Always), [0.5, 0.5], 12.0), f4([1.0; 4]));
+    // u weight 0.75 between texels 0 (pass) and 1 (fail) of row 0.
+    assert_eq!(sample_c_lz(cmp_sampler(Linear, GreaterEqual), [0.3125, 0.125], 0.5), f4([0.25; 4]));
+    // Point: texel 21.
+    assert_eq!(sample_c_lz(cmp_sampler(Point, Equal), [0.3, 0.6], 21.0), f4([1.0; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Point, Equal), [0.3, 0.6], 21.5), f4([0.0; 4]));
+    // NaN compares unequal: only NotEqual passes.
+    assert_eq!(sample_c_lz(cmp_sampler(Point, Equal), [0.3, 0.6], f32::NAN), f4([0.0; 4]));
+    assert_eq!(sample_c_lz(cmp_sampler(Point, NotEqual), [0.3, 0.6], f32::NAN), f4([1.0; 4]));
+    // Border texels compare the border colour's red.
+    let mut s = cmp_sampler(Point, Equal);
+    s.address = [AddressMode::Border; 3];
+    s.border_color = [7.0, 0.0, 0.0, 0.0];
+    assert_eq!(sample_c_lz(s, [1.5, 0.5], 7.0), f4([1.0; 4]));
+    // The LOD is 0 plus the bias: mip 1 (100 + x + 10y), texel (1, 0).
+    let mut s = cmp_sampler(Point, Equal);
+    s.mip_lod_bias = 1.0;
+    assert_eq!(sample_c_lz(s, [0.75, 0.25], 101.0), f4([1.0; 4]));
+    // A sampler without a comparison function: Never.
+    let s = Sampler { comparison: None, ..cmp_sampler(Point, Always) };
+    assert_eq!(sample_c_lz(s, [0.3, 0.6], 21.0), f4([0.0; 4]));
+}
+
+#[test]
+fn sample_c_lz_quantizes_the_reference_to_the_format() {
+    // R16_UNORM texels 0 and 65535: a reference of 2.0 clamps to 1.0, -1 to 0.
+    let data = words(&[0xffff_0000]);
+    let mut res = Resources::default();
+    res.srvs = vec![Some(Srv::Texture(view(Dimension::Texture2D, Format::R16_UNORM, 2, 1, 1, 1, 1, &data)))];
+    res.samplers[0] = Some(cmp_sampler(Filter::Point, ComparisonFunc::Equal));
+    let text = prog(
+        "dcl_sampler s0, mode_comparison\ndcl_resource_texture2d (unorm,unorm,unorm,unorm) t0",
+        2,
+        "sample_c_lz o0.xyzw, l(0.75, 0.5, 0, 0), t0.xxxx, s0, v0.x\nsample_c_lz o1.xyzw, l(0.25, 0.5, 0, 0), t0.xxxx, s0, v0.y",
+    );
+    let o = run(&text, &[f4([2.0, -1.0, 0.0, 0.0])], &mut res);
+    assert_eq!(o, vec![f4([1.0; 4]), f4([1.0; 4])]);
+    // Unbound: 0.
+    let o = run(&text, &[f4([2.0, -1.0, 0.0, 0.0])], &mut Resources::default());
+    assert_eq!(o, vec![[0; 4], [0; 4]]);
+}
+
+/// A 4x4 R32G32_FLOAT texture: (x + 10y, 100 + x + 10y).
+fn grid_rg() -> Vec<u8> {
+    let mut v = Vec::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            v.push((x + 10 * y) as f32);
+            v.push((100 + x + 10 * y) as f32);
+        }
+    }
+    floats(&v)
+}
+
+fn gather(s: Sampler, body: &str, inputs: &[[u32; 4]]) -> Vec<[u32; 4]> {
+    let data = grid_rg();
+    let mut res = Resources::default();
+    res.srvs = vec![Some(Srv::Texture(view(Dimension::Texture2D, Format::R32G32_FLOAT, 4, 4, 1, 1, 1, &data)))];
+    res.samplers[0] = Some(s);
+    let text = prog("dcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0", 2, body);
+    run(&text, inputs, &mut res)
+}
+
+#[test]
+fn gather4_returns_the_footprint_counter_clockwise_from_lower_left() {
+    use AddressMode::*;
+    let s = sampler(Filter::Point, Filter::Point, Filter::Point, Clamp);
+    let uv = f4([0.5, 0.5, 0.0, 0.0]);
+    // Footprint texels (1..2, 1..2): x = (1, 2), y = (2, 2), z = (2, 1), w = (1, 1).
+    let o = gather(s, "gather4 o0.xyzw, v0.xyxx, t0.xyzw, s0.x\ngather4 o1.xyzw, v0.xyxx, t0.wzyx, s0.y", &[uv]);
+    assert_eq!(o[0], f4([21.0, 22.0, 12.0, 11.0]));
+    assert_eq!(o[1], f4([111.0, 112.0, 122.0, 121.0])); // green, resource swizzle .wzyx
+                                                        // Missing components read their defaults (0, and 1 for alpha).
+    let o = gather(s, "gather4 o0.xyzw, v0.xyxx, t0.xyzw, s0.z\ngather4 o1.xyzw, v0.xyxx, t0.xyzw, s0.w", &[uv]);
+    assert_eq!(o, vec![f4([0.0; 4]), f4([1.0; 4])]);
+    // Immediate offsets.
+    let o = gather(s, "gather4_aoffimmi(1,0,0) o0.xyzw, v0.xyxx, t0.xyzw, s0.x", &[uv]);
+    assert_eq!(o[0], f4([22.0, 23.0, 13.0, 12.0]));
+    // Address modes at the corner: footprint (-1..0, -1..0).
+    let corner = f4([0.0, 0.0, 0.0, 0.0]);
+    let o = gather(s, "gather4 o0.xyzw, v0.xyxx, t0.xyzw, s0.x", &[corner]);
+    assert_eq!(o[0], f4([0.0; 4]));
+    let o = gather(
+        sampler(Filter::Point, Filter::Point, Filter::Point, Wrap),
+        "gather4 o0.xyzw, v0.xyxx, t0.xyzw, s0.x",
+        &[corner],
+    );
+    assert_eq!(o[0], f4([3.0, 0.0, 30.0, 33.0]));
+    let mut b = sampler(Filter::Point, Filter::Point, Filter::Point, Border);
+    b.border_color = [5.0, 6.0, 7.0, 8.0];
+    let o = gather(b, "gather4 o0.xyzw, v0.xyxx, t0.xyzw, s0.y", &[corner]);
+    assert_eq!(o[0], f4([6.0, 100.0, 6.0, 6.0]));
+}
+
+#[test]
+fn gather4_po_and_comparing_gathers() {
+    let s = Sampler {
+        comparison: Some(ComparisonFunc::LessEqual),
+        ..sampler(Filter::Point, Filter::Point, Filter::Point, AddressMode::Clamp)
+    };
+    let uv = f4([0.5, 0.5, 0.0, 0.0]);
+    let i = |v: [i32; 4]| v.map(|x| x as u32);
+    // Offsets (-1, 1); only their low 6 bits count: (63, 65) is the same.
+    let o = gather(
+        s,
+        "gather4_po o0.xyzw, v0.xyxx, v1.xyxx, t0.xyzw, s0.x\ngather4_po o1.xyzw, v0.xyxx, v2.xyxx, t0.xyzw, s0.y",
+        &[uv, i([-1, 1, 0, 0]), i([63, 65, 0, 0])],
+    );
+    assert_eq!(o[0], f4([30.0, 31.0, 21.0, 20.0]));
+    assert_eq!(o[1], f4([130.0, 131.0, 121.0, 120.0]));
+    // gather4_c: 12 <= (21, 22, 12, 11).
+    let o = gather(
+        s,
+        "gather4_c o0.xyzw, v0.xyxx, t0.xyzw, s0.x, v1.x\ngather4_po_c o1.xyzw, v0.xyxx, v2.xyxx, t0.xyzw, s0.x, v1.y",
+        &[uv, f4([12.0, 21.0, 0.0, 0.0]), i([-1, 1, 0, 0])],
+    );
+    assert_eq!(o[0], f4([1.0, 1.0, 1.0, 0.0]));
+    // gather4_po_c: 21 <= (30, 31, 21, 20).
+    assert_eq!(o[1], f4([1.0, 1.0, 1.0, 0.0]));
+    // Unbound: 0.
+    let text = prog(
+        "dcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0",
+        1,
+        "gather4_c o0.xyzw, v0.xyxx, t0.xyzw, s0.x, l(1.0)",
+    );
+    assert_eq!(run(&text, &[uv], &mut Resources::default())[0], [0; 4]);
+}
+
+#[test]
+fn gather4_on_integer_textures_and_arrays() {
+    // Two 2x2 R32_UINT slices: slice * 100 + x + 10y.
+    let data = tex2d_u32(2, 2, 1, 2, |s, _, x, y| s * 100 + x + 10 * y);
+    let mut res = Resources::default();
+    res.srvs = vec![Some(Srv::Texture(view(Dimension::Texture2DArray, Format::R32_UINT, 2, 2, 1, 2, 1, &data)))];
+    res.samplers[0] = Some(Sampler::default());
+    let text = prog(
+        "dcl_sampler s0, mode_default\ndcl_resource_texture2darray (uint,uint,uint,uint) t0",
+        1,
+        "gather4 o0.xyzw, v0.xyzx, t0.xyzw, s0.x",
+    );
+    let o = run(&text, &[f4([0.5, 0.5, 1.0, 0.0])], &mut res);
+    assert_eq!(o[0], [110, 111, 101, 100]);
+}
+
+#[test]
+fn sample_d_lod_from_gradients() {
+    // Point filtering, mips point: the LOD picks the level; (0.75, 0.25) is texel
+    // (3, 1) = 13 in mip 0, (1, 0) = 101 in mip 1, 200 in mip 2.
+    let run_d = |mip: Filter, dx: [f32; 4], dy: [f32; 4]| -> [u32; 4] {
+        let data = grid();
+        let mut res = Resources::default();
+        res.srvs = vec![Some(Srv::Texture(view(Dimension::Texture2D, Format::R32_FLOAT, 4, 4, 1, 1, 3, &data)))];
+        res.samplers[0] = Some(sampler(Filter::Point, Filter::Point, mip, AddressMode::Clamp));
+        let text = prog(
+            "dcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0",
+            1,
+            "sample_d o0.xyzw, v0.xyxx, t0.xyzw, s0, v1.xyzw, v2.xyzw",
+        );
+        run(&text, &[f4([0.75, 0.25, 0.0, 0.0]), f4(dx), f4(dy)], &mut res)[0]
+    };
+    use Filter::*;
+    assert_eq!(run_d(Point, [0.25, 0.0, 0.0, 0.0], [0.0, 0.25, 0.0, 0.0]), r(13.0)); // LOD 0
+    assert_eq!(run_d(Point, [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]), r(13.0)); // log2(0): magnified
+    assert_eq!(run_d(Point, [0.5, 0.0, 0.0, 9.0], [0.0, 0.25, 0.0, 0.0]), r(101.0)); // the longer: LOD 1
+    assert_eq!(run_d(Point, [0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]), r(200.0)); // LOD 2
+                                                                                    // LOD 1.5 between mips 1 and 2.
+    assert_eq!(run_d(Linear, [std::f32::consts::SQRT_2 / 2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]), r(150.5));
+    // Sheared footprint (texel-space dX = (1, 1), dY = (0, 1)): the orthogonal
+    // Jacobian's longer axis is the golden ratio, LOD log2(1.618) = 0.694 (178/256),
+    // not log2(sqrt 2) = 0.5.
+    assert_eq!(run_d(Linear, [0.25, 0.25, 0.0, 0.0], [0.0, 0.25, 0.0, 0.0]), r(74.1875));
+}
+
+#[test]
+fn ldms_samplepos_sampleinfo() {
+    // 2x2 texels of 4 samples, R32_UINT: 1000 y + 100 x + sample; samples consecutive.
+    let mut v = Vec::new();
+    for slice in 0..2 {
+        for y in 0..2 {
+            for x in 0..2 {
+                for s in 0..4 {
+                    v.push(10000 * slice + 1000 * y + 100 * x + s);
+                }
+            }
+        }
+    }
+    let data = words(&v);
+    let ms = TextureView {
+        dimension: Dimension::Texture2DMS { samples: 4 },
+        format: Format::R32_UINT,
+        width: 2,
+        height: 2,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        data: &data,
+    };
+    let ms_array = TextureView { dimension: Dimension::Texture2DMSArray { samples: 4 }, array_size: 2, ..ms };
+    let plain = view(Dimension::Texture2D, Format::R32_UINT, 2, 2, 1, 1, 1, &data);
+    let mut res = Resources::default();
+    res.srvs = vec![Some(Srv::Texture(ms)), Some(Srv::Texture(ms_array)), Some(Srv::Texture(plain))];
+    let text = prog(
+        "dcl_resource_texture2dms(4) (uint,uint,uint,uint) t0
+dcl_resource_texture2dmsarray(4) (uint,uint,uint,uint) t1
+dcl_resource_texture2d (uint,uint,uint,uint) t2",
+        8,
+        "ldms o0.xyzw, v0.xyzw, t0.xyzw, l(2)
+ldms_aoffimmi(-1,0,0) o1.xyzw, v0.xyzw, t0.xyzw, l(3)
+ldms o2.xyzw, v0.xyzw, t1.xyzw, v1.x
+ldms o3.xyzw, v0.xyzw, t0.xyzw, l(4)
+sampleinfo o4.xyzw, t0.xyzw
+sampleinfo_uint o4.y, t1.x
+sampleinfo_uint o5.xyzw, t2.xyzw
+samplepos o6.xyzw, t0.xyzw, v1.y
+samplepos o7.xyzw, t1.yxzw, v1.z",
+    );
+    let o = run(&text, &[[1, 1, 1, 0], [3, 1, 4, 0]], &mut res);
+    assert_eq!(o[0], [1102, 0, 0, 1]);
+    assert_eq!(o[1], [1003, 0, 0, 1]);
+    assert_eq!(o[2], [11103, 0, 0, 1]);
+    assert_eq!(o[3], [0, 0, 0, 1]); // sample 4 of 4: out of bounds
+    assert_eq!(o[4], [fb(4.0), 4, 0, 0]); // float, then _uint in .y
+    assert_eq!(o[5], [0; 4]); // not multisampled
+    assert_eq!(o[6], f4([6.0 / 16.0, -2.0 / 16.0, 0.0, 0.0])); // sample 1 of the 4-sample pattern
+    assert_eq!(o[7], [0; 4]); // index 4 of 4
+                              // resinfo of a multisampled texture: 1 mip.
+    let text = prog(
+        "dcl_resource_texture2dmsarray(4) (uint,uint,uint,uint) t1",
+        1,
+        "resinfo_indexable(texture2dmsarray)(uint,uint,uint,uint)_uint o0.xyzw, l(0), t1.xyzw",
+    );
+    assert_eq!(run(&text, &[], &mut res)[0], [2, 2, 2, 1]);
+}
+
+#[test]
+fn standard_sample_patterns() {
+    for (count, idx, want) in [
+        (1u32, 0u32, (0.0, 0.0)),
+        (2, 1, (-0.25, -0.25)),
+        (8, 7, (7.0 / 16.0, -7.0 / 16.0)),
+        (16, 15, (-7.0 / 16.0, -0.5)),
+    ] {
+        let data = vec![0u8; 64 * 4];
+        let ms = TextureView {
+            dimension: Dimension::Texture2DMS { samples: count },
+            format: Format::R32_UINT,
+            width: 1,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+            data: &data,
+        };
+        let mut res = Resources::default();
+        res.srvs = vec![Some(Srv::Texture(ms))];
+        let text = prog("dcl_resource_texture2dms(0) (uint,uint,uint,uint) t0", 1, "samplepos o0.xyzw, t0.xyzw, v0.x");
+        assert_eq!(run(&text, &[[idx, 0, 0, 0]], &mut res)[0], f4([want.0, want.1, 0.0, 0.0]), "{count}");
     }
 }

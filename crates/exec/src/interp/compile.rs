@@ -9,9 +9,9 @@ use std::collections::HashMap;
 
 use tpf::table::{Flow, Ty};
 use tpf::{
-    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, Instruction, Modifier, Op as TOp, OpControl,
-    Opcode as O, Operand, OperandType as OT, Primitive, PrimitiveTopology, ProgramType, RelOperand, ResInfoReturnType,
-    ResourceDimension, Selection, SystemName, Test,
+    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, Instruction, InstructionReturnType, Modifier,
+    Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Primitive, PrimitiveTopology, ProgramType,
+    RelOperand, ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
 };
 
 use super::{
@@ -96,7 +96,8 @@ fn res_kind(dim: ResourceDimension) -> ResKind {
         ResourceDimension::Texture3D => ResKind::Texture3D,
         ResourceDimension::TextureCube => ResKind::TextureCube,
         ResourceDimension::TextureCubeArray => ResKind::TextureCubeArray,
-        ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray => ResKind::Texture2DMS,
+        ResourceDimension::Texture2DMS => ResKind::Texture2DMS,
+        ResourceDimension::Texture2DMSArray => ResKind::Texture2DMSArray,
         ResourceDimension::RawBuffer => ResKind::Raw,
         ResourceDimension::StructuredBuffer => ResKind::Structured,
         _ => ResKind::Unknown,
@@ -897,7 +898,18 @@ impl Builder<'_> {
         // Feedback (`_s`) forms have the status destination second.
         let feedback = matches!(
             inst.opcode,
-            O::LdFeedback | O::LdRawFeedback | O::LdStructuredFeedback | O::LdUavTypedFeedback | O::SampleLFeedback
+            O::LdFeedback
+                | O::LdRawFeedback
+                | O::LdStructuredFeedback
+                | O::LdUavTypedFeedback
+                | O::SampleLFeedback
+                | O::SampleCLzFeedback
+                | O::SampleDClampFeedback
+                | O::Gather4Feedback
+                | O::Gather4CFeedback
+                | O::Gather4PoFeedback
+                | O::Gather4PoCFeedback
+                | O::LdMsFeedback
         );
         let nd = info.dst.len();
         let srcs = &ops[nd..];
@@ -981,6 +993,98 @@ impl Builder<'_> {
                 x.src[1] = self.src(i, &srcs[3], Ty::F)?;
                 if let Some(o) = inst.sample_offsets() {
                     x.offs = o;
+                }
+            }
+            O::SampleCLz | O::SampleCLzFeedback | O::SampleD | O::SampleDClampFeedback => {
+                let lz = matches!(inst.opcode, O::SampleCLz | O::SampleCLzFeedback);
+                x.op = if lz { Op::SampleCLz } else { Op::SampleD };
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::F)?;
+                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                let s = &srcs[2];
+                if s.ty != OT::Sampler {
+                    return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
+                }
+                x.b = self.slot(i, s, File::Sampler)?.0;
+                if lz {
+                    x.src[2] = self.src(i, &srcs[3], Ty::F)?;
+                } else {
+                    x.src[1] = self.src(i, &srcs[3], Ty::F)?;
+                    x.src[2] = self.src(i, &srcs[4], Ty::F)?;
+                    if let Some(clamp) = srcs.get(5) {
+                        // `_cl`: the LOD clamp (a null operand: none).
+                        if clamp.ty != OT::Null {
+                            x.src[3] = self.src(i, clamp, Ty::F)?;
+                            x.flag |= 2;
+                        }
+                    }
+                }
+                if let Some(o) = inst.sample_offsets() {
+                    x.offs = o;
+                }
+            }
+            O::Gather4
+            | O::Gather4Feedback
+            | O::Gather4C
+            | O::Gather4CFeedback
+            | O::Gather4Po
+            | O::Gather4PoFeedback
+            | O::Gather4PoC
+            | O::Gather4PoCFeedback => {
+                let po =
+                    matches!(inst.opcode, O::Gather4Po | O::Gather4PoFeedback | O::Gather4PoC | O::Gather4PoCFeedback);
+                let cmp =
+                    matches!(inst.opcode, O::Gather4C | O::Gather4CFeedback | O::Gather4PoC | O::Gather4PoCFeedback);
+                x.op = Op::Gather4;
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::F)?;
+                let mut k = 1;
+                if po {
+                    x.src[1] = self.src(i, &srcs[1], Ty::I)?;
+                    x.flag |= 8;
+                    k = 2;
+                }
+                self.set_resource(i, inst, &mut x, &srcs[k])?;
+                let s = &srcs[k + 1];
+                if s.ty != OT::Sampler {
+                    return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
+                }
+                x.b = self.slot(i, s, File::Sampler)?.0;
+                // The sampler's selected component (`.r` for the comparing forms).
+                x.umask = if cmp { 0 } else { swizzle_of(s.selection)[0] };
+                if cmp {
+                    x.src[2] = self.src(i, &srcs[k + 2], Ty::F)?;
+                    x.flag |= 2;
+                }
+                if let Some(o) = inst.sample_offsets() {
+                    x.offs = o;
+                }
+            }
+            O::LdMs | O::LdMsFeedback => {
+                x.op = Op::LdMs;
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::U)?;
+                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                x.src[1] = self.src(i, &srcs[2], Ty::U)?;
+                if let Some(o) = inst.sample_offsets() {
+                    x.offs = o;
+                }
+            }
+            O::SampleInfo | O::SamplePos => {
+                x.op = if inst.opcode == O::SampleInfo { Op::SampleInfo } else { Op::SamplePos };
+                x.dst[0] = self.dst(i, &ops[0])?;
+                if srcs[0].ty == OT::Rasterizer {
+                    return Err(unsupported(
+                        i,
+                        format!("{} of the rasterizer (no rasterizer runs here)", inst.opcode.mnemonic()),
+                    ));
+                }
+                self.set_resource(i, inst, &mut x, &srcs[0])?;
+                if inst.opcode == O::SamplePos {
+                    x.src[0] = self.src(i, &srcs[1], Ty::U)?;
+                }
+                if let OpControl::ReturnType(InstructionReturnType::Uint) = op.control {
+                    x.b = 2;
                 }
             }
             O::StoreUavTyped | O::StoreRaw | O::StoreStructured => {
@@ -1146,6 +1250,22 @@ fn is_resource_op(op: O) -> bool {
             | O::BufInfo
             | O::SampleL
             | O::SampleLFeedback
+            | O::SampleCLz
+            | O::SampleCLzFeedback
+            | O::SampleD
+            | O::SampleDClampFeedback
+            | O::Gather4
+            | O::Gather4Feedback
+            | O::Gather4C
+            | O::Gather4CFeedback
+            | O::Gather4Po
+            | O::Gather4PoFeedback
+            | O::Gather4PoC
+            | O::Gather4PoCFeedback
+            | O::LdMs
+            | O::LdMsFeedback
+            | O::SampleInfo
+            | O::SamplePos
             | O::StoreUavTyped
             | O::StoreRaw
             | O::StoreStructured
@@ -1299,12 +1419,6 @@ pub(crate) fn compile(
         }
         match inst.opcode {
             O::Nop | O::DebugBreak | O::Sync => {}
-            O::SampleCLz | O::SampleCLzFeedback => {
-                return Err(unsupported(
-                    i,
-                    format!("{} (the sampler state has no comparison function)", inst.opcode.mnemonic()),
-                ))
-            }
             other => {
                 let st = other.info().stages;
                 let why = if !st.contains(stage) {

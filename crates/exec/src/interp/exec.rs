@@ -876,11 +876,14 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::ResInfo
         | Op::BufInfo
         | Op::SampleL
+        | Op::LdMs
+        | Op::SampleInfo
+        | Op::SamplePos
         | Op::CheckAccess => {
             |c, x| {
                 let a = c.rd(&x.src[0]);
                 let b = c.rd(&x.src[1]);
-                let v = res::read(c.res, x, a, b);
+                let v = res::read(c.res, x, a, b, [0; 4], [0; 4]);
                 let w = x.rswz;
                 let v = [v[w[0] as usize & 3], v[w[1] as usize & 3], v[w[2] as usize & 3], v[w[3] as usize & 3]];
                 let v = if x.sat && x.op == Op::SampleL { sat4(ftz4(v)) } else { v };
@@ -891,6 +894,21 @@ pub(crate) fn handler(x: &Inst) -> Handler {
                 }
             }
         }
+        Op::SampleCLz | Op::SampleD | Op::Gather4 => |c, x| {
+            let a = c.rd(&x.src[0]);
+            let b = c.rd(&x.src[1]);
+            let d = c.rd(&x.src[2]);
+            let e = if x.flag & 2 != 0 && x.op == Op::SampleD { c.rd(&x.src[3]) } else { [0; 4] };
+            let v = res::read(c.res, x, a, b, d, e);
+            let w = x.rswz;
+            let v = [v[w[0] as usize & 3], v[w[1] as usize & 3], v[w[2] as usize & 3], v[w[3] as usize & 3]];
+            let v = if x.sat { sat4(ftz4(v)) } else { v };
+            c.wr(&x.dst[0], v);
+            if x.flag & 1 != 0 {
+                // Tiled-resource status of the `_s` forms: always fully mapped.
+                c.wr(&x.dst[1], [1; 4]);
+            }
+        },
         Op::StoreUavTyped | Op::StoreRaw | Op::StoreStructured | Op::Atomic => |c, x| {
             let a = c.rd(&x.src[0]);
             let b = c.rd(&x.src[1]);

@@ -275,6 +275,20 @@ pub(crate) enum Op {
     BufInfo,
     /// `b` is the sampler slot.
     SampleL,
+    /// `sample_c_lz`: `src[0]` the address, `src[2]` the reference; `b` the sampler.
+    SampleCLz,
+    /// `sample_d`: `src[0]` the address, `src[1]`/`src[2]` the x/y derivatives.
+    SampleD,
+    /// `gather4*`: `src[0]` the address, `src[1]` the programmable offset (`_po`),
+    /// `src[2]` the reference (`_c`); `b` the sampler, `umask` the component gathered;
+    /// `flag` bit 1: compare, bit 3: programmable offset.
+    Gather4,
+    /// `ldms`: `src[0]` the address, `src[1]` the sample index.
+    LdMs,
+    /// `sampleinfo` (`b` = 2: `_uint`).
+    SampleInfo,
+    /// `samplepos`: `src[0]` the sample index.
+    SamplePos,
     StoreUavTyped,
     StoreRaw,
     StoreStructured,
@@ -323,8 +337,9 @@ pub(crate) enum ResKind {
     Texture3D,
     TextureCube,
     TextureCubeArray,
-    /// Multisampled textures (declared, not readable by this interpreter).
+    /// Multisampled textures.
     Texture2DMS,
+    Texture2DMSArray,
     Raw,
     Structured,
 }
@@ -340,12 +355,13 @@ pub(crate) struct Inst {
     pub sat: bool,
     /// Test of conditional instructions: true for `_nz`.
     pub nz: bool,
-    /// `resinfo` return type (0 float, 1 rcpFloat, 2 uint); has a feedback
-    /// destination (`_s` forms: dst[1]).
+    /// Bit 0: has a feedback destination (`_s` forms: dst[1]); bit 1: gather
+    /// compares; bit 2: the resource is a UAV; bit 3: gather with programmable offset.
     pub flag: u8,
     /// Declared resource kind.
     pub dim: ResKind,
-    /// Write mask of a UAV destination (`store_raw u0.xy`).
+    /// Write mask of a UAV destination (`store_raw u0.xy`); the component a gather
+    /// reads.
     pub umask: u8,
     /// Swizzle of the resource operand.
     pub rswz: [u8; 4],

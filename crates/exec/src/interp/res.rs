@@ -8,7 +8,7 @@
 use super::{AtomicOp, Inst, Op, ResKind};
 use crate::alu;
 use crate::format::{Format, NumericType};
-use crate::resources::{AddressMode, Dimension, Filter, Resources, Sampler, Srv, TextureView, Uav};
+use crate::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Resources, Sampler, Srv, TextureView, Uav};
 
 /// A bound view, read-only.
 enum View<'r> {
@@ -48,6 +48,8 @@ fn compatible(kind: ResKind, dim: Dimension) -> bool {
             | (ResKind::Texture3D, Dimension::Texture3D)
             | (ResKind::TextureCube, Dimension::TextureCube)
             | (ResKind::TextureCubeArray, Dimension::TextureCube)
+            | (ResKind::Texture2DMS, Dimension::Texture2DMS { .. })
+            | (ResKind::Texture2DMSArray, Dimension::Texture2DMSArray { .. })
     )
 }
 
@@ -59,8 +61,9 @@ fn word(data: &[u8], at: u64) -> u32 {
     }
 }
 
-/// Reads for the load/query instructions (`a`, `b`: the first two sources).
-pub(crate) fn read(res: &Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
+/// Reads for the load/query/sample instructions (`a`..`d`: the sources, as
+/// [`Op`] places them).
+pub(crate) fn read(res: &Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4], c: [u32; 4], d: [u32; 4]) -> [u32; 4] {
     match x.op {
         Op::Ld | Op::LdUavTyped => load(res, x, a),
         Op::LdRaw => match view(res, x) {
@@ -94,7 +97,15 @@ pub(crate) fn read(res: &Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4]) -> [
             };
             [u32::try_from(n).unwrap_or(u32::MAX); 4]
         }
-        Op::SampleL => sample_l(res, x, a, b[0]),
+        Op::SampleL => sample(res, x, a, Lod::Given(alu::f(b[0])), None),
+        Op::SampleCLz => sample(res, x, a, Lod::Given(0.0), Some(alu::f(c[0]))),
+        Op::SampleD => {
+            let clamp = (x.flag & 2 != 0).then(|| alu::f(d[0]));
+            sample(res, x, a, Lod::Gradients(b.map(alu::f), c.map(alu::f), clamp), None)
+        }
+        Op::Gather4 => gather4(res, x, a, b, alu::f(c[0])),
+        Op::LdMs => ldms(res, x, a, b[0]),
+        Op::SampleInfo | Op::SamplePos => sample_query(res, x, a[0]),
         Op::CheckAccess => [alu::mask(a[0] != 0); 4],
         _ => [0; 4],
     }
@@ -154,7 +165,8 @@ fn resinfo(res: &Resources<'_>, x: &Inst, mip: u32) -> [u32; 4] {
     let mut v = [0u32; 4];
     if let Some(View::Texture(t, _)) = view(res, x) {
         if compatible(x.dim, t.dimension) {
-            let mips = if uav { 1 } else { t.mip_levels };
+            let ms = matches!(x.dim, ResKind::Texture2DMS | ResKind::Texture2DMSArray);
+            let mips = if uav || ms { 1 } else { t.mip_levels };
             v[3] = mips;
             if mip < mips {
                 let (w, h, d) = t.mip_size(if uav { 0 } else { mip });
@@ -162,8 +174,8 @@ fn resinfo(res: &Resources<'_>, x: &Inst, mip: u32) -> [u32; 4] {
                 v[..3].copy_from_slice(&match x.dim {
                     ResKind::Texture1D => [w, 0, 0],
                     ResKind::Texture1DArray => [w, arr, 0],
-                    ResKind::Texture2D | ResKind::TextureCube => [w, h, 0],
-                    ResKind::Texture2DArray => [w, h, arr],
+                    ResKind::Texture2D | ResKind::TextureCube | ResKind::Texture2DMS => [w, h, 0],
+                    ResKind::Texture2DArray | ResKind::Texture2DMSArray => [w, h, arr],
                     ResKind::TextureCubeArray => [w, h, arr / 6],
                     ResKind::Texture3D => [w, h, d],
                     _ => [0, 0, 0],
@@ -281,7 +293,78 @@ fn cube_face(c: [f32; 3]) -> (u32, f32, f32) {
     (face, sc / ma * 0.5 + 0.5, tc / ma * 0.5 + 0.5)
 }
 
+/// Flushes a denormal to zero (keeping the sign).
+fn ftz(f: f32) -> f32 {
+    if f.is_subnormal() {
+        0.0f32.copysign(f)
+    } else {
+        f
+    }
+}
+
+/// The comparison of comparison sampling: the function, and the reference value
+/// quantized to the texture format (spec 22.4.19: as depth is before the depth test,
+/// including the clamp to the format's range).
+#[derive(Clone, Copy)]
+struct Compare {
+    func: ComparisonFunc,
+    reference: f32,
+}
+
+impl Compare {
+    fn new(format: Format, sampler: &Sampler, reference: f32) -> Compare {
+        let n = format.size().min(16);
+        let mut buf = [0u8; 16];
+        format.encode([reference.to_bits(), 0, 0, 0], &mut buf[..n]);
+        let q = if format.numeric_type() == NumericType::Float {
+            alu::f(format.decode(&buf[..n])[0])
+        } else {
+            // Integer formats do not support comparison (undefined): compare as given.
+            reference
+        };
+        Compare { func: sampler.comparison.unwrap_or(ComparisonFunc::Never), reference: ftz(q) }
+    }
+
+    /// 1.0 or 0.0: `reference FUNC texel`.
+    fn test(&self, texel: f32) -> f32 {
+        if self.func.passes(self.reference, ftz(texel)) {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The texel at integer coordinates `t` (before addressing) of mip `level`; `None`
+/// selects the border color. Memory past the end reads as the format's out-of-bounds
+/// value.
+#[allow(clippy::too_many_arguments)]
+fn fetch(
+    v: &TextureView<'_>,
+    data: &[u8],
+    dims: usize,
+    slice: u32,
+    level: u32,
+    modes: [AddressMode; 3],
+    t: [i64; 3],
+) -> Option<[u32; 4]> {
+    let (w, h, d) = v.mip_size(level);
+    let sizes = [w, h, d];
+    let mut a = [0u32; 3];
+    for k in 0..dims.min(3) {
+        a[k] = address(modes[k], t[k], sizes[k] as i64)? as u32;
+    }
+    let size = v.format.size();
+    let o = v.texel_offset(slice, level, a[0], a[1], a[2])?;
+    Some(match data.get(o..o.checked_add(size)?) {
+        Some(b) => v.format.decode(b),
+        None => v.format.decode(&[]),
+    })
+}
+
 /// One filtered lookup in mip `level`: `coords` normalized, `dims` of them used.
+/// With `cmp`, each texel's red component is compared and the 1.0/0.0 results are
+/// filtered (replicated to all four components).
 #[allow(clippy::too_many_arguments)]
 fn sample_level(
     v: &TextureView<'_>,
@@ -294,6 +377,7 @@ fn sample_level(
     sampler: &Sampler,
     modes: [AddressMode; 3],
     offs: [i8; 3],
+    cmp: Option<Compare>,
 ) -> [u32; 4] {
     let (w, h, d) = v.mip_size(level);
     let sizes = [w, h, d];
@@ -321,22 +405,10 @@ fn sample_level(
         }
     }
     let float = v.format.numeric_type() == NumericType::Float;
-    let size = v.format.size();
-    let fetch = |t: [i64; 3]| -> Option<[u32; 4]> {
-        let mut a = [0u32; 3];
-        for k in 0..dims {
-            a[k] = address(modes[k], t[k], sizes[k] as i64)? as u32;
-        }
-        let o = v.texel_offset(slice, level, a[0], a[1], a[2])?;
-        Some(match data.get(o..o.checked_add(size)?) {
-            Some(b) => v.format.decode(b),
-            None => v.format.decode(&[]),
-        })
-    };
-    if !float {
+    if !float && cmp.is_none() {
         // Integer formats are not filtered: the nearest texel, as stored.
         let t = [0, 1, 2].map(|k| taps[k][0].0);
-        return fetch(t).unwrap_or_else(|| v.format.decode(&[]));
+        return fetch(v, data, dims, slice, level, modes, t).unwrap_or_else(|| v.format.decode(&[]));
     }
     let bc = border(v.format, sampler);
     let mut sum = [0.0f32; 4];
@@ -344,9 +416,14 @@ fn sample_level(
         for j in 0..ntaps[1] {
             for l in 0..ntaps[2] {
                 let wgt = taps[0][i].1 * taps[1][j].1 * taps[2][l].1;
-                let texel = match fetch([taps[0][i].0, taps[1][j].0, taps[2][l].0]) {
+                let texel = match fetch(v, data, dims, slice, level, modes, [taps[0][i].0, taps[1][j].0, taps[2][l].0])
+                {
                     Some(t) => t.map(alu::f),
                     None => bc,
+                };
+                let texel = match cmp {
+                    Some(c) => [c.test(texel[0]); 4],
+                    None => texel,
                 };
                 for c in 0..4 {
                     sum[c] += texel[c] * wgt;
@@ -357,11 +434,26 @@ fn sample_level(
     sum.map(alu::bits)
 }
 
-/// `sample_l`.
-fn sample_l(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: u32) -> [u32; 4] {
-    let Some(View::Texture(v, data)) = view(res, x) else { return [0; 4] };
+/// What the sampling instructions share: the bound texture, the sampler and the
+/// address resolved for the declared kind.
+struct Setup<'r> {
+    v: TextureView<'r>,
+    data: &'r [u8],
+    sampler: Sampler,
+    /// Coordinates used (1, 2 or 3) and the normalized coordinates.
+    dims: usize,
+    coords: [f32; 3],
+    slice: u32,
+    modes: [AddressMode; 3],
+    offs: [i8; 3],
+    /// Cube maps: the face (its texel size is the texture's width).
+    face: Option<u32>,
+}
+
+fn setup<'r>(res: &'r Resources<'_>, x: &Inst, addr: [u32; 4]) -> Option<Setup<'r>> {
+    let Some(View::Texture(v, data)) = view(res, x) else { return None };
     if !compatible(x.dim, v.dimension) {
-        return [0; 4];
+        return None;
     }
     let sampler = res.samplers.get(x.b as usize).copied().flatten().unwrap_or_default();
     let c = addr.map(alu::f);
@@ -374,6 +466,7 @@ fn sample_l(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: u32) -> [u32; 4]
         }
     };
     let mut modes = sampler.address;
+    let mut face = None;
     let (dims, coords, slice) = match x.dim {
         ResKind::Texture1D => (1, [c[0], 0.0, 0.0], 0),
         ResKind::Texture1DArray => (1, [c[0], 0.0, 0.0], arr(c[1], v.array_size)),
@@ -381,17 +474,111 @@ fn sample_l(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: u32) -> [u32; 4]
         ResKind::Texture2DArray => (2, [c[0], c[1], 0.0], arr(c[2], v.array_size)),
         ResKind::Texture3D => (3, [c[0], c[1], c[2]], 0),
         ResKind::TextureCube | ResKind::TextureCubeArray => {
-            let (face, u, w) = cube_face([c[0], c[1], c[2]]);
+            let (f, u, w) = cube_face([c[0], c[1], c[2]]);
             let cube = if x.dim == ResKind::TextureCubeArray { arr(c[3], v.array_size / 6) } else { 0 };
             // Simplification: the face's edges clamp (no filtering across faces).
             modes = [AddressMode::Clamp; 3];
-            (2, [u, w, 0.0], cube * 6 + face)
+            face = Some(f);
+            (2, [u, w, 0.0], cube.saturating_mul(6).saturating_add(f))
         }
-        _ => return [0; 4],
+        _ => return None,
     };
-    let offs = if matches!(x.dim, ResKind::TextureCube | ResKind::TextureCubeArray) { [0; 3] } else { x.offs };
+    let offs = if face.is_some() { [0; 3] } else { x.offs };
+    Some(Setup { v, data, sampler, dims, coords, slice, modes, offs, face })
+}
+
+/// How a sampling instruction gets its LOD.
+enum Lod {
+    /// `sample_l` (and `_lz`: 0).
+    Given(f32),
+    /// `sample_d`: the x and y derivatives of the address, and the `_cl` clamp.
+    Gradients([f32; 4], [f32; 4], Option<f32>),
+}
+
+/// The components of `v` along a cube face's axes: (s, t, major), the major axis
+/// with the sign that makes it positive for a direction into the face.
+fn face_axes(face: u32, v: [f32; 4]) -> [f32; 3] {
+    let [x, y, z, _] = v;
+    match face {
+        0 => [-z, -y, x],
+        1 => [z, -y, -x],
+        2 => [x, z, y],
+        3 => [x, -z, -y],
+        4 => [x, -y, z],
+        _ => [-x, -y, -z],
+    }
+}
+
+/// The LOD of `sample_d` (spec 7.18.11, isotropic): derivatives moved to the face of
+/// a cube, scaled by the size of mip 0, made orthogonal (Heckbert) for 2D footprints
+/// when the caveats allow, then log2 of the longer one.
+fn gradient_lod(s: &Setup<'_>, addr: [f32; 4], dx: [f32; 4], dy: [f32; 4]) -> f32 {
+    let (w, h, d) = s.v.mip_size(0);
+    let (mut gx, mut gy) = ([0.0f32; 3], [0.0f32; 3]);
+    if let Some(face) = s.face {
+        let tc = face_axes(face, addr);
+        let (ax, ay) = (face_axes(face, dx), face_axes(face, dy));
+        let major = tc[2];
+        let n = w as f32;
+        for k in 0..2 {
+            gx[k] = 0.5 * n * (major * ax[k] - tc[k] * ax[2]) / (major * major);
+            gy[k] = 0.5 * n * (major * ay[k] - tc[k] * ay[2]) / (major * major);
+        }
+    } else {
+        let size = [w as f32, h as f32, d as f32];
+        for k in 0..s.dims {
+            gx[k] = dx[k] * size[k];
+            gy[k] = dy[k] * size[k];
+        }
+    }
+    if s.dims >= 2 && gx[2] == 0.0 && gy[2] == 0.0 {
+        // The orthogonal Jacobian (skipped when degenerate, as the spec allows).
+        let (xu, xv, yu, yv) = (gx[0] as f64, gx[1] as f64, gy[0] as f64, gy[1] as f64);
+        let a = xv * xv + yv * yv;
+        let b = -2.0 * (xu * xv + yu * yv);
+        let c = xu * xu + yu * yu;
+        let f = (xu * yv - yu * xv).powi(2);
+        let (p, q) = (a - c, a + c);
+        let t = (p * p + b * b).sqrt();
+        let finite = [xu, xv, yu, yv].iter().all(|v| v.is_finite());
+        if finite && f != 0.0 && b != 0.0 && q != t {
+            let sg = b.signum();
+            let n = [
+                (f * (t + p) / (t * (q + t))).sqrt(),
+                (f * (t - p) / (t * (q + t))).sqrt() * sg,
+                (f * (t - p) / (t * (q - t))).sqrt() * -sg,
+                (f * (t + p) / (t * (q - t))).sqrt(),
+            ];
+            if n.iter().all(|v| v.is_finite()) {
+                gx = [n[0] as f32, n[1] as f32, 0.0];
+                gy = [n[2] as f32, n[3] as f32, 0.0];
+            }
+        }
+    }
+    let len = |g: [f32; 3]| (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).sqrt();
+    len(gx).max(len(gy)).log2()
+}
+
+/// `sample_l`, `sample_c_lz`, `sample_d`: `reference` for the comparing forms.
+fn sample(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: Lod, reference: Option<f32>) -> [u32; 4] {
+    let Some(s) = setup(res, x, addr) else { return [0; 4] };
+    let mut sampler = s.sampler;
+    let l = match lod {
+        Lod::Given(l) => l,
+        Lod::Gradients(dx, dy, clamp) => {
+            if let Some(c) = clamp {
+                // `_cl`: no more detailed than the clamp.
+                if c > sampler.min_lod {
+                    sampler.min_lod = c;
+                }
+            }
+            gradient_lod(&s, addr.map(alu::f), dx, dy)
+        }
+    };
+    let Setup { v, data, dims, coords, slice, modes, offs, .. } = s;
+    let cmp = reference.map(|r| Compare::new(v.format, &sampler, r));
     // LOD: the given value plus the bias, clamped by the sampler's MinLOD/MaxLOD.
-    let mut l = alu::f(lod) + sampler.mip_lod_bias;
+    let mut l = l + sampler.mip_lod_bias;
     if l.is_nan() {
         l = 0.0;
     }
@@ -405,7 +592,7 @@ fn sample_l(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: u32) -> [u32; 4]
     let filter = if l <= 0.0 { sampler.mag } else { sampler.min };
     let last = v.mip_levels.max(1) as i64 - 1;
     let fx = (l as f64 * 256.0).round_ties_even() as i64;
-    let float = v.format.numeric_type() == NumericType::Float;
+    let float = v.format.numeric_type() == NumericType::Float || cmp.is_some();
     let (m0, m1, wm) = match (sampler.mip, float) {
         (Filter::Linear, true) => {
             let f = (fx >> 8).clamp(0, last);
@@ -415,12 +602,129 @@ fn sample_l(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: u32) -> [u32; 4]
         _ => (((fx + 128) >> 8).clamp(0, last) as u32, 0, 0.0),
     };
     let filter = if float { filter } else { Filter::Point };
-    let s0 = sample_level(&v, data, dims, coords, slice, m0, filter, &sampler, modes, offs);
+    let s0 = sample_level(&v, data, dims, coords, slice, m0, filter, &sampler, modes, offs, cmp);
     if wm == 0.0 || m1 == m0 {
         return s0;
     }
-    let s1 = sample_level(&v, data, dims, coords, slice, m1, filter, &sampler, modes, offs);
+    let s1 = sample_level(&v, data, dims, coords, slice, m1, filter, &sampler, modes, offs, cmp);
     [0, 1, 2, 3].map(|k| alu::bits(alu::f(s0[k]) * (1.0 - wm) + alu::f(s1[k]) * wm))
+}
+
+/// The low 6 bits of a programmable offset, sign-extended ([-32, 31]).
+fn offset6(v: u32) -> i64 {
+    ((v << 26) as i32 >> 26) as i64
+}
+
+/// `gather4`, `gather4_c`, `gather4_po`, `gather4_po_c` (`po`: the programmable
+/// offset; `reference`: the comparing forms' reference value). The four texels of
+/// the bilinear footprint in mip 0, in the spec's order — (-,+), (+,+), (+,-), (-,-)
+/// half-texel deltas: x = (u0, v1), y = (u1, v1), z = (u1, v0), w = (u0, v0) — each
+/// the sampler-selected component as stored (or its comparison result).
+fn gather4(res: &Resources<'_>, x: &Inst, addr: [u32; 4], po: [u32; 4], reference: f32) -> [u32; 4] {
+    let programmable = x.flag & 8 != 0;
+    let ok = match x.dim {
+        ResKind::Texture2D | ResKind::Texture2DArray => true,
+        ResKind::TextureCube | ResKind::TextureCubeArray => !programmable,
+        _ => false,
+    };
+    if !ok {
+        return [0; 4];
+    }
+    let Some(s) = setup(res, x, addr) else { return [0; 4] };
+    let (w, h, _) = s.v.mip_size(0);
+    let offs = if programmable { [offset6(po[0]), offset6(po[1])] } else { [s.offs[0] as i64, s.offs[1] as i64] };
+    let fu = fixed(s.coords[0] * w as f32 - 0.5);
+    let fv = fixed(s.coords[1] * h as f32 - 0.5);
+    let (u0, v0) = ((fu >> 8) + offs[0], (fv >> 8) + offs[1]);
+    let comp = (x.umask & 3) as usize;
+    let cmp = (x.flag & 2 != 0).then(|| Compare::new(s.v.format, &s.sampler, reference));
+    let bc = border(s.v.format, &s.sampler);
+    let float = s.v.format.numeric_type() == NumericType::Float;
+    [(u0, v0 + 1), (u0 + 1, v0 + 1), (u0 + 1, v0), (u0, v0)].map(|(u, v)| {
+        let texel = fetch(&s.v, s.data, 2, s.slice, 0, s.modes, [u, v, 0]);
+        let texel = texel.unwrap_or_else(|| if float { bc.map(alu::bits) } else { bc.map(|c| c as u32) });
+        match cmp {
+            Some(c) => alu::bits(c.test(alu::f(texel[0]))),
+            None => texel[comp],
+        }
+    })
+}
+
+/// `ldms`: sample `sample` of a texel of a multisampled texture (with the
+/// immediate offsets); out of range reads the format's out-of-bounds value.
+fn ldms(res: &Resources<'_>, x: &Inst, a: [u32; 4], sample: u32) -> [u32; 4] {
+    let Some(View::Texture(v, data)) = view(res, x) else { return [0; 4] };
+    if !compatible(x.dim, v.dimension) {
+        return [0; 4];
+    }
+    let o = |k: usize| a[k].wrapping_add(x.offs[k] as i32 as u32);
+    let slice = if x.dim == ResKind::Texture2DMSArray { a[2] } else { 0 };
+    let size = v.format.size();
+    match v.sample_offset(slice, o(0), o(1), sample).and_then(|at| data.get(at..at.checked_add(size)?)) {
+        Some(bytes) => v.format.decode(bytes),
+        None => v.format.decode(&[]),
+    }
+}
+
+/// The standard sample patterns (D3D11_STANDARD_MULTISAMPLE_PATTERN) in 1/16 pixel
+/// units from the pixel centre, for 1, 2, 4, 8 and 16 samples.
+const PATTERN_1: [(i8, i8); 1] = [(0, 0)];
+const PATTERN_2: [(i8, i8); 2] = [(4, 4), (-4, -4)];
+const PATTERN_4: [(i8, i8); 4] = [(-2, -6), (6, -2), (-6, 2), (2, 6)];
+const PATTERN_8: [(i8, i8); 8] = [(1, -3), (-1, 3), (5, 1), (-3, -5), (-5, 5), (-7, -1), (3, 7), (7, -7)];
+const PATTERN_16: [(i8, i8); 16] = [
+    (1, 1),
+    (-1, -3),
+    (-3, 2),
+    (4, -1),
+    (-5, -2),
+    (2, 5),
+    (5, 3),
+    (3, -5),
+    (-2, 6),
+    (0, -7),
+    (-4, -6),
+    (-6, 4),
+    (-8, 0),
+    (7, -4),
+    (6, 7),
+    (-7, -8),
+];
+
+/// The standard pattern of `count` samples (none for other counts).
+pub(crate) fn sample_pattern(count: u32) -> &'static [(i8, i8)] {
+    match count {
+        1 => &PATTERN_1,
+        2 => &PATTERN_2,
+        4 => &PATTERN_4,
+        8 => &PATTERN_8,
+        16 => &PATTERN_16,
+        _ => &[],
+    }
+}
+
+/// `sampleinfo` — (sample count, 0, 0, 0), float or `_uint`; 0 for a resource that
+/// is not multisampled (the spec defines it only for multisampled ones) — and
+/// `samplepos` — (x, y, 0, 0) of sample `index` in the standard pattern, in pixels
+/// from the centre; 0 for an index out of range, a count without a standard
+/// pattern, or a resource that is not multisampled.
+fn sample_query(res: &Resources<'_>, x: &Inst, index: u32) -> [u32; 4] {
+    let count = match view(res, x) {
+        Some(View::Texture(v, _))
+            if compatible(x.dim, v.dimension)
+                && matches!(v.dimension, Dimension::Texture2DMS { .. } | Dimension::Texture2DMSArray { .. }) =>
+        {
+            v.sample_count()
+        }
+        _ => 0,
+    };
+    if x.op == Op::SampleInfo {
+        return if x.b == 2 { [count, 0, 0, 0] } else { [alu::bits(count as f32), 0, 0, 0] };
+    }
+    match sample_pattern(count).get(index as usize) {
+        Some(&(sx, sy)) => [alu::bits(sx as f32 / 16.0), alu::bits(sy as f32 / 16.0), 0, 0],
+        None => [0; 4],
+    }
 }
 
 /// Byte offset of the 32-bit word an atomic addresses, if inside the UAV.
