@@ -169,7 +169,14 @@ pub struct Pipeline<'a> {
     pub vs: Option<&'a Plan>,
     /// The geometry shader (`None`: the vertex shader's primitives go on as stream 0).
     pub gs: Option<&'a Plan>,
+    /// The vertex shader's bindings, and the UAVs of all graphics stages: D3D11.1
+    /// binds one set of UAVs for every graphics stage
+    /// (`OMSetRenderTargetsAndUnorderedAccessViews`), so `vs_resources.uavs` is what
+    /// the vertex *and* the geometry shader read and write (also without a vertex
+    /// shader); one buffer can be written by both stages in one draw.
     pub vs_resources: Resources<'a>,
+    /// The geometry shader's bindings but UAVs: `gs_resources.uavs` must be empty
+    /// (the draw is refused otherwise); the GS sees `vs_resources.uavs`.
     pub gs_resources: Resources<'a>,
     pub stream_output: Option<StreamOutput<'a>>,
     /// Keep every primitive of every stream in [`DrawResult::streams`] (off for
@@ -433,15 +440,24 @@ impl Runner<'_, '_, '_, '_, '_> {
                     let src = &self.store[h as usize * vregs..][..self.copy_regs];
                     gs::copy_registers(&mut self.gs_inputs[k * self.gs_regs..][..self.copy_regs], src);
                 }
+                // The graphics stages share their UAVs: lend the VS's to the GS (a
+                // swap of two vectors, swapped back before anything returns).
+                std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
+                let mut ran = Ok(());
                 for instance in 0..self.gs_instances {
                     let system = GsSystemValues { primitive_id: p.id, gs_instance_id: instance };
                     let run = machine.run_geometry(gs, &self.gs_inputs, system, self.gs_resources, &mut self.sink);
                     // Every invocation (GS instance) ends with an implicit cut, also
                     // one that failed.
                     self.sink.end_invocation();
-                    run?;
+                    if let Err(e) = run {
+                        ran = Err(e);
+                        break;
+                    }
                     self.statistics.gs_invocations += 1;
                 }
+                std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
+                ran?;
             }
             _ => {
                 let interior = self.topology.interior();
@@ -631,6 +647,11 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
                 gs.instance_count
             )));
         }
+    }
+    if !gs_resources.uavs.is_empty() {
+        return Err(draw_error(
+            "UAVs bound in gs_resources: the graphics stages share one set of UAVs, bound in vs_resources.uavs".into(),
+        ));
     }
     let first = match (vs, gs) {
         (Some(vs), _) => vs,
