@@ -38,13 +38,23 @@
 //! knowing (setting a shader of the wrong kind, a draw the pipeline refuses), they
 //! return a `Result`.
 //!
+//! - [`Texture2D`] (`CreateTexture2D`: also arrays, cubes and multisampled textures)
+//!   for shader resource and unordered access; its memory is a [`Buffer`] laid out as
+//!   [`exec::resources::TextureView`] describes (subresources in D3D11's order, each
+//!   tightly packed; the samples of a texel consecutive).
+//! - [`ShaderResourceView`]s of buffers and of textures; [`UnorderedAccessView`]s of
+//!   buffers (typed, raw, structured with a hidden counter) and of mip 0 of 2D
+//!   textures, bound for every graphics stage with
+//!   [`Context::om_set_unordered_access_views`] (the Direct3D 11.1 runtime with UAVs
+//!   at every stage: the vertex and geometry shaders share them).
+//!
 //! # Not modelled
 //!
-//! Textures (views are buffer views), unordered access views (Direct3D 11.1 binds them
-//! at the output merger for all stages; the reference pipeline gives UAVs per stage),
-//! rasterization and the pixel stage, predication, deferred contexts, `Map`/`Unmap`
-//! (use [`Buffer::update`] and [`Buffer::bytes`]), the `*1` variants with constant-buffer
-//! offsets, indirect draws, usage flags.
+//! Render targets, rasterization and the pixel stage, views of a mip range (texture
+//! views see every mip, from the most detailed), typeless formats, 1D and 3D
+//! textures, predication, deferred contexts, `Map`/`Unmap` (use [`Buffer::update`] and
+//! [`Buffer::bytes`]), the `*1` variants with constant-buffer offsets, indirect draws,
+//! usage flags.
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
@@ -52,7 +62,7 @@ use exec::pipeline::{
     self, DrawCall, DrawResult, IndexBuffer, IndexFormat, InputElement, Pipeline, PipelineStatistics, SoStatistics,
     SoTarget, StreamOutput, Topology, VertexBuffer,
 };
-use exec::resources::{Resources, Sampler, Srv};
+use exec::resources::{Dimension, Resources, Sampler, Srv, TextureView, Uav};
 use exec::{ExecError, ExecErrorKind, Format, Plan};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -243,25 +253,167 @@ pub enum BufferView {
     Structured { first_element: u32, num_elements: u32 },
 }
 
-/// `ID3D11ShaderResourceView` of a buffer.
+/// `ID3D11ShaderResourceView` of a buffer or a texture.
 #[derive(Debug, Clone)]
 pub struct ShaderResourceView {
+    /// The buffer viewed (a texture's memory for texture views).
     buffer: Buffer,
-    view: BufferView,
+    view: ViewOf,
     /// The byte range viewed.
     range: (usize, usize),
 }
 
+/// What a view sees.
+#[derive(Debug, Clone)]
+enum ViewOf {
+    Buffer(BufferView),
+    /// The texture and the geometry of the view (its memory: `range`).
+    Texture(Texture2D, TextureViewDesc),
+}
+
 impl ShaderResourceView {
-    /// The buffer viewed.
+    /// The buffer viewed; for a texture view, the texture's memory
+    /// ([`Texture2D::memory`]).
     pub fn buffer(&self) -> &Buffer {
         &self.buffer
     }
-    /// The view's description.
-    pub fn view(&self) -> BufferView {
-        self.view
+    /// The buffer view's description (`None` for a texture view).
+    pub fn view(&self) -> Option<BufferView> {
+        match &self.view {
+            ViewOf::Buffer(v) => Some(*v),
+            ViewOf::Texture(..) => None,
+        }
+    }
+    /// The texture viewed and the view's description (`None` for a buffer view).
+    pub fn texture(&self) -> Option<(&Texture2D, TextureViewDesc)> {
+        match &self.view {
+            ViewOf::Texture(t, d) => Some((t, *d)),
+            ViewOf::Buffer(_) => None,
+        }
     }
 }
+
+/// `D3D11_TEXTURE2D_DESC` (usage, CPU access and misc flags are not modelled; a cube
+/// is an array whose size is a multiple of 6, viewed as a cube).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Texture2DDesc {
+    pub width: u32,
+    pub height: u32,
+    /// 0: the whole chain down to 1x1.
+    pub mip_levels: u32,
+    pub array_size: u32,
+    pub format: Format,
+    /// `SampleDesc.Count` (1, 2, 4, 8 or 16; the standard pattern).
+    pub sample_count: u32,
+    /// [`BindFlags::SHADER_RESOURCE`] and/or [`BindFlags::UNORDERED_ACCESS`].
+    pub bind_flags: BindFlags,
+}
+
+impl Texture2DDesc {
+    /// A `width` × `height` texture of `format` with one mip, one slice, one sample.
+    pub fn new(width: u32, height: u32, format: Format, bind_flags: BindFlags) -> Texture2DDesc {
+        Texture2DDesc { width, height, mip_levels: 1, array_size: 1, format, sample_count: 1, bind_flags }
+    }
+}
+
+/// `ID3D11Texture2D`. Cloning gives another reference to the same texture.
+#[derive(Debug, Clone)]
+pub struct Texture2D {
+    memory: Buffer,
+    desc: Texture2DDesc,
+}
+
+impl Texture2D {
+    /// The description (with `mip_levels` resolved when it was 0).
+    pub fn desc(&self) -> &Texture2DDesc {
+        &self.desc
+    }
+    /// The texture's memory, as [`exec::resources::TextureView`] lays it out
+    /// (`UpdateSubresource` is [`Buffer::update`] on it).
+    pub fn memory(&self) -> &Buffer {
+        &self.memory
+    }
+    /// The interpreter's dimension of a view of it.
+    fn dimension(&self, view: TextureViewDimension) -> Dimension {
+        let samples = self.desc.sample_count;
+        match view {
+            TextureViewDimension::Texture2D => Dimension::Texture2D,
+            TextureViewDimension::Texture2DArray => Dimension::Texture2DArray,
+            TextureViewDimension::TextureCube => Dimension::TextureCube,
+            TextureViewDimension::Texture2DMS => Dimension::Texture2DMS { samples },
+            TextureViewDimension::Texture2DMSArray => Dimension::Texture2DMSArray { samples },
+        }
+    }
+
+    /// The geometry of slices `first..first + count`, as exec reads it.
+    fn geometry(&self, dimension: Dimension, first: u32, count: u32) -> (TextureView<'static>, (usize, usize)) {
+        let d = &self.desc;
+        let v = TextureView {
+            dimension,
+            format: d.format,
+            width: d.width,
+            height: d.height,
+            depth: 1,
+            array_size: count,
+            mip_levels: d.mip_levels,
+            data: &[],
+        };
+        let slice = v.slice_bytes().unwrap_or(0);
+        let start = slice.saturating_mul(first as usize);
+        (v, (start, start.saturating_add(slice.saturating_mul(count as usize))))
+    }
+}
+
+/// The dimension of a texture view (`D3D11_SRV_DIMENSION` / `D3D11_UAV_DIMENSION`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TextureViewDimension {
+    Texture2D,
+    Texture2DArray,
+    /// `array_size` / 6 cubes (a `TextureCubeArray` when more than one).
+    TextureCube,
+    Texture2DMS,
+    Texture2DMSArray,
+}
+
+/// A texture view's description: the dimension and the array slices seen (every mip
+/// level is seen; a UAV sees mip 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextureViewDesc {
+    pub dimension: TextureViewDimension,
+    pub first_array_slice: u32,
+    pub array_size: u32,
+}
+
+/// `ID3D11UnorderedAccessView` of a buffer or of mip 0 of a 2D texture.
+#[derive(Debug, Clone)]
+pub struct UnorderedAccessView {
+    buffer: Buffer,
+    view: ViewOf,
+    range: (usize, usize),
+    /// The hidden counter of structured views (append/consume, `imm_atomic_alloc`).
+    counter: Arc<AtomicU32>,
+}
+
+impl UnorderedAccessView {
+    /// The buffer written (a texture's memory for texture views).
+    pub fn buffer(&self) -> &Buffer {
+        &self.buffer
+    }
+    /// The buffer view's description (`None` for a texture view).
+    pub fn view(&self) -> Option<BufferView> {
+        match &self.view {
+            ViewOf::Buffer(v) => Some(*v),
+            ViewOf::Texture(..) => None,
+        }
+    }
+    /// The hidden counter of a structured view.
+    pub fn counter(&self) -> u32 {
+        self.counter.load(Ordering::Relaxed)
+    }
+}
+
+/// `D3D11_1_UAV_SLOT_COUNT`.
+pub const UAV_SLOTS: u32 = 64;
 
 /// `ID3D11SamplerState`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -534,26 +686,210 @@ impl Device {
         if !desc.bind_flags.contains(BindFlags::SHADER_RESOURCE) {
             return Err(CallError::invalid("CreateShaderResourceView: the buffer lacks D3D11_BIND_SHADER_RESOURCE"));
         }
+        let range = buffer_view_range("CreateShaderResourceView", buffer, view)?;
+        Ok(ShaderResourceView { buffer: buffer.clone(), view: ViewOf::Buffer(view), range })
+    }
+
+    /// `ID3D11Device::CreateUnorderedAccessView` of a buffer, with the rules of
+    /// [`create_shader_resource_view`](Self::create_shader_resource_view) and the
+    /// unordered-access bind flag. A structured view gets a hidden counter (0).
+    pub fn create_unordered_access_view(
+        &self,
+        buffer: &Buffer,
+        view: BufferView,
+    ) -> Result<UnorderedAccessView, CallError> {
+        if !buffer.desc().bind_flags.contains(BindFlags::UNORDERED_ACCESS) {
+            return Err(CallError::invalid("CreateUnorderedAccessView: the buffer lacks D3D11_BIND_UNORDERED_ACCESS"));
+        }
+        let range = buffer_view_range("CreateUnorderedAccessView", buffer, view)?;
+        Ok(UnorderedAccessView {
+            buffer: buffer.clone(),
+            view: ViewOf::Buffer(view),
+            range,
+            counter: Arc::new(AtomicU32::new(0)),
+        })
+    }
+
+    /// `ID3D11Device::CreateTexture2D`. `initial` holds every subresource in
+    /// [`exec::resources::TextureView`]'s layout (at least the texture's size); without
+    /// it the texture is zeroed. Refused (`E_INVALIDARG`): a width or height of 0 or
+    /// above 16384; an array size of 0 or above 2048; more mips than the chain has; a
+    /// sample count other than 1, 2, 4, 8, 16, or above 1 with mips or unordered
+    /// access; bind flags other than shader resource and unordered access, or none; a
+    /// texture above 2³¹ bytes; too little initial data.
+    pub fn create_texture2d(&self, desc: &Texture2DDesc, initial: Option<&[u8]>) -> Result<Texture2D, CallError> {
+        let mut d = *desc;
+        let call = "CreateTexture2D";
+        if !(1..=16384).contains(&d.width) || !(1..=16384).contains(&d.height) {
+            return Err(CallError::invalid(format!("{call}: {}x{} (1..16384 each)", d.width, d.height)));
+        }
+        if !(1..=2048).contains(&d.array_size) {
+            return Err(CallError::invalid(format!("{call}: ArraySize {} (1..2048)", d.array_size)));
+        }
+        let chain = 32 - d.width.max(d.height).leading_zeros();
+        if d.mip_levels == 0 {
+            d.mip_levels = if d.sample_count > 1 { 1 } else { chain };
+        }
+        if d.mip_levels > chain {
+            return Err(CallError::invalid(format!("{call}: MipLevels {} (the chain has {chain})", d.mip_levels)));
+        }
+        let bind = d.bind_flags;
+        let allowed = BindFlags::SHADER_RESOURCE.0 | BindFlags::UNORDERED_ACCESS.0;
+        if bind.0 == 0 || bind.0 & !allowed != 0 {
+            return Err(CallError::invalid(format!(
+                "{call}: BindFlags {:#x} (shader resource and unordered access are modelled)",
+                bind.0
+            )));
+        }
+        if !matches!(d.sample_count, 1 | 2 | 4 | 8 | 16) {
+            return Err(CallError::invalid(format!("{call}: SampleDesc.Count {}", d.sample_count)));
+        }
+        if d.sample_count > 1 && (d.mip_levels != 1 || bind.contains(BindFlags::UNORDERED_ACCESS)) {
+            return Err(CallError::invalid(format!(
+                "{call}: a multisampled texture has one mip and no unordered access"
+            )));
+        }
+        let dimension = if d.sample_count > 1 {
+            Dimension::Texture2DMSArray { samples: d.sample_count }
+        } else {
+            Dimension::Texture2DArray
+        };
+        let probe = TextureView {
+            dimension,
+            format: d.format,
+            width: d.width,
+            height: d.height,
+            depth: 1,
+            array_size: d.array_size,
+            mip_levels: d.mip_levels,
+            data: &[],
+        };
+        let size = probe.byte_size().filter(|&n| n <= 1 << 31);
+        let Some(size) = size else {
+            return Err(CallError::invalid(format!("{call}: the texture is larger than 2^31 bytes")));
+        };
+        let bytes = match initial {
+            Some(data) if data.len() < size => {
+                return Err(CallError::invalid(format!(
+                    "{call}: pInitialData has {} bytes, the texture {size}",
+                    data.len()
+                )))
+            }
+            Some(data) => data[..size].to_vec(),
+            None => vec![0; size],
+        };
+        let memory_desc =
+            BufferDesc { byte_width: size as u32, bind_flags: bind, misc_flags: 0, structure_byte_stride: 0 };
+        let memory = Buffer(Arc::new(BufferData {
+            desc: memory_desc,
+            bytes: RwLock::new(bytes),
+            filled_size: AtomicU32::new(0),
+        }));
+        Ok(Texture2D { memory, desc: d })
+    }
+
+    /// `ID3D11Device::CreateShaderResourceView` of a texture. Refused
+    /// (`E_INVALIDARG`): a texture without the shader-resource bind flag; slices
+    /// outside the texture or none; a multisampled dimension of a texture that is not
+    /// multisampled or the reverse; `Texture2D`/`Texture2DMS` of more than one slice;
+    /// a cube of a slice count that is not a multiple of 6 or of a texture that is not
+    /// square.
+    pub fn create_texture_shader_resource_view(
+        &self,
+        texture: &Texture2D,
+        view: TextureViewDesc,
+    ) -> Result<ShaderResourceView, CallError> {
+        let call = "CreateShaderResourceView";
+        if !texture.desc.bind_flags.contains(BindFlags::SHADER_RESOURCE) {
+            return Err(CallError::invalid(format!("{call}: the texture lacks D3D11_BIND_SHADER_RESOURCE")));
+        }
+        texture_view_range(call, texture, view)?;
+        let (_, range) = texture.geometry(texture.dimension(view.dimension), view.first_array_slice, view.array_size);
+        Ok(ShaderResourceView { buffer: texture.memory.clone(), view: ViewOf::Texture(texture.clone(), view), range })
+    }
+
+    /// `ID3D11Device::CreateUnorderedAccessView` of mip 0 of a 2D texture
+    /// (`Texture2D` or `Texture2DArray`), with the rules of
+    /// [`create_texture_shader_resource_view`](Self::create_texture_shader_resource_view)
+    /// and the unordered-access bind flag.
+    pub fn create_texture_unordered_access_view(
+        &self,
+        texture: &Texture2D,
+        view: TextureViewDesc,
+    ) -> Result<UnorderedAccessView, CallError> {
+        let call = "CreateUnorderedAccessView";
+        if !texture.desc.bind_flags.contains(BindFlags::UNORDERED_ACCESS) {
+            return Err(CallError::invalid(format!("{call}: the texture lacks D3D11_BIND_UNORDERED_ACCESS")));
+        }
+        if !matches!(view.dimension, TextureViewDimension::Texture2D | TextureViewDimension::Texture2DArray) {
+            return Err(CallError::invalid(format!("{call}: a {:?} unordered access view", view.dimension)));
+        }
+        texture_view_range(call, texture, view)?;
+        let (_, range) = texture.geometry(texture.dimension(view.dimension), view.first_array_slice, view.array_size);
+        Ok(UnorderedAccessView {
+            buffer: texture.memory.clone(),
+            view: ViewOf::Texture(texture.clone(), view),
+            range,
+            counter: Arc::new(AtomicU32::new(0)),
+        })
+    }
+}
+
+/// Checks a texture view against its texture.
+fn texture_view_range(call: &str, texture: &Texture2D, view: TextureViewDesc) -> Result<(), CallError> {
+    use TextureViewDimension as V;
+    let d = &texture.desc;
+    let (first, n) = (view.first_array_slice as u64, view.array_size as u64);
+    if n == 0 || first + n > d.array_size as u64 {
+        return Err(CallError::invalid(format!(
+            "{call}: slices {first}..{} of a texture of {}",
+            first + n,
+            d.array_size
+        )));
+    }
+    let ms_view = matches!(view.dimension, V::Texture2DMS | V::Texture2DMSArray);
+    if ms_view != (d.sample_count > 1) {
+        return Err(CallError::invalid(format!(
+            "{call}: a {:?} view of a texture of {} sample(s)",
+            view.dimension, d.sample_count
+        )));
+    }
+    if matches!(view.dimension, V::Texture2D | V::Texture2DMS) && n != 1 {
+        return Err(CallError::invalid(format!("{call}: a {:?} view of {n} slices", view.dimension)));
+    }
+    if view.dimension == V::TextureCube && (n % 6 != 0 || d.width != d.height) {
+        return Err(CallError::invalid(format!(
+            "{call}: a cube view of {n} slices of {}x{} (6 square faces per cube)",
+            d.width, d.height
+        )));
+    }
+    Ok(())
+}
+
+/// The byte range of a buffer view, checked against the buffer.
+fn buffer_view_range(call: &str, buffer: &Buffer, view: BufferView) -> Result<(usize, usize), CallError> {
+    {
+        let desc = buffer.desc();
         let structured = desc.misc_flags & RESOURCE_MISC_BUFFER_STRUCTURED != 0;
         let raw = desc.misc_flags & RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS != 0;
         let (size, first, num) = match view {
             BufferView::Typed { format, first_element, num_elements } => {
                 if structured {
-                    return Err(CallError::invalid("CreateShaderResourceView: a typed view of a structured buffer"));
+                    return Err(CallError::invalid(format!("{call}: a typed view of a structured buffer")));
                 }
                 (format.size() as u64, first_element, num_elements)
             }
             BufferView::Raw { first_element, num_elements } => {
                 if !raw {
-                    return Err(CallError::invalid(
-                        "CreateShaderResourceView: a raw view needs D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS",
-                    ));
+                    return Err(CallError::invalid(format!(
+                        "{call}: a raw view needs D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS"
+                    )));
                 }
                 (4, first_element, num_elements)
             }
             BufferView::Structured { first_element, num_elements } => {
                 if !structured {
-                    return Err(CallError::invalid("CreateShaderResourceView: the buffer is not structured"));
+                    return Err(CallError::invalid(format!("{call}: the buffer is not structured")));
                 }
                 (desc.structure_byte_stride as u64, first_element, num_elements)
             }
@@ -562,14 +898,16 @@ impl Device {
         let end = start + num as u64 * size;
         if num == 0 || end > desc.byte_width as u64 {
             return Err(CallError::invalid(format!(
-                "CreateShaderResourceView: elements {first}..{} of {size} bytes do not fit the {}-byte buffer",
+                "{call}: elements {first}..{} of {size} bytes do not fit the {}-byte buffer",
                 first as u64 + num as u64,
                 desc.byte_width
             )));
         }
-        Ok(ShaderResourceView { buffer: buffer.clone(), view, range: (start as usize, end as usize) })
+        Ok((start as usize, end as usize))
     }
+}
 
+impl Device {
     /// `ID3D11Device::CreateSamplerState` (never refused here).
     pub fn create_sampler_state(&self, sampler: Sampler) -> SamplerState {
         SamplerState(sampler)
@@ -654,6 +992,8 @@ pub struct Context {
     vs: StageState,
     gs: StageState,
     so_targets: [Option<Buffer>; SO_BUFFER_SLOTS],
+    /// The graphics stages' UAVs (`OMSetRenderTargetsAndUnorderedAccessViews`).
+    uavs: Vec<Option<UnorderedAccessView>>,
     /// Plans by shader object.
     plans: Vec<(Shader, Result<Arc<Plan>, ExecError>)>,
     capture: bool,
@@ -675,6 +1015,7 @@ impl Context {
             vs: StageState::new(),
             gs: StageState::new(),
             so_targets: Default::default(),
+            uavs: vec![None; UAV_SLOTS as usize],
             plans: Vec::new(),
             capture: false,
             checking: false,
@@ -727,10 +1068,87 @@ impl Context {
         self.vs = StageState::new();
         self.gs = StageState::new();
         self.so_targets = Default::default();
+        self.uavs = vec![None; UAV_SLOTS as usize];
     }
 
+    /// Bound for output: a stream-output target or under an unordered access view.
     fn is_so_target(&self, buffer: &Buffer) -> bool {
         self.so_targets.iter().flatten().any(|t| t.ptr_eq(buffer))
+            || self.uavs.iter().flatten().any(|u| u.buffer.ptr_eq(buffer))
+    }
+
+    /// `OMSetRenderTargetsAndUnorderedAccessViews` for the UAVs (no render targets are
+    /// modelled): binds `views` to the graphics stages' slots from `start_slot`; the
+    /// vertex and geometry shaders share them. `initial_counts[i]` sets a structured
+    /// view's hidden counter (`u32::MAX`, -1, or missing: kept). A buffer bound here is
+    /// unbound from every input slot, as stream-output targets are. Refused
+    /// (`E_INVALIDARG`, nothing bound) on the Direct3D 11.0 runtime, on a device
+    /// without UAVs at every shader stage (feature level 11_1), or for slots past 63.
+    pub fn om_set_unordered_access_views(
+        &mut self,
+        start_slot: u32,
+        views: &[Option<UnorderedAccessView>],
+        initial_counts: &[u32],
+    ) -> Result<(), CallError> {
+        let call = "OMSetRenderTargetsAndUnorderedAccessViews";
+        let desc = self.device.desc();
+        if desc.runtime != validate::Runtime::D3D11_1 {
+            return Err(CallError::invalid(format!(
+                "{call}: UAVs at the vertex and geometry shaders need the Direct3D 11.1 runtime"
+            )));
+        }
+        if !desc.caps.uavs_at_every_stage {
+            return Err(CallError::invalid(format!("{call}: the device has no UAVs at every shader stage")));
+        }
+        if start_slot as u64 + views.len() as u64 > UAV_SLOTS as u64 {
+            return Err(CallError::invalid(format!("{call}: slots past {}", UAV_SLOTS - 1)));
+        }
+        for (i, v) in views.iter().enumerate() {
+            if let Some(v) = v {
+                let count = initial_counts.get(i).copied().unwrap_or(u32::MAX);
+                if count != u32::MAX && matches!(v.view, ViewOf::Buffer(BufferView::Structured { .. })) {
+                    v.counter.store(count, Ordering::Relaxed);
+                }
+            }
+            self.uavs[start_slot as usize + i] = v.clone();
+        }
+        // Hazards: an output binding unbinds the buffer from the inputs.
+        let bound: Vec<Buffer> = views.iter().flatten().map(|v| v.buffer.clone()).collect();
+        let bound = |b: &Buffer| bound.iter().any(|u| u.ptr_eq(b));
+        let mut unbound = 0;
+        for vb in self.vertex_buffers.iter_mut() {
+            if vb.as_ref().is_some_and(|v| bound(&v.buffer)) {
+                *vb = None;
+                unbound += 1;
+            }
+        }
+        if self.index_buffer.as_ref().is_some_and(|(b, _, _)| bound(b)) {
+            self.index_buffer = None;
+            unbound += 1;
+        }
+        for stage in [&mut self.vs, &mut self.gs] {
+            for cb in stage.constant_buffers.iter_mut() {
+                if cb.as_ref().is_some_and(&bound) {
+                    *cb = None;
+                    unbound += 1;
+                }
+            }
+            for v in stage.resources.iter_mut() {
+                if v.as_ref().is_some_and(|v| bound(&v.buffer)) {
+                    *v = None;
+                    unbound += 1;
+                }
+            }
+        }
+        if unbound > 0 {
+            self.messages.push(format!("{call}: {unbound} input binding(s) forced to NULL"));
+        }
+        Ok(())
+    }
+
+    /// The graphics stages' UAVs (`OMGetRenderTargetsAndUnorderedAccessViews`).
+    pub fn om_unordered_access_views(&self) -> &[Option<UnorderedAccessView>] {
+        &self.uavs
     }
 
     /// Input binding of `buffer` needing `flag`: `None` (with a message) when it lacks
@@ -1081,8 +1499,14 @@ impl Context {
 
         // The buffers, each locked once: the outputs (stream-output targets) for
         // writing, every other bound buffer for reading.
-        let outputs: Vec<Buffer> =
+        let mut outputs: Vec<Buffer> =
             if so_desc.is_some() { self.so_targets.iter().flatten().cloned().collect() } else { Vec::new() };
+        let so_outputs = outputs.len();
+        for u in self.uavs.iter().flatten() {
+            if !outputs.iter().any(|o| o.ptr_eq(&u.buffer)) {
+                outputs.push(u.buffer.clone());
+            }
+        }
         let is_output = |b: &Buffer| outputs.iter().any(|o| o.ptr_eq(b));
         let mut inputs: Vec<Buffer> = Vec::new();
         let mut add_input = |b: &Buffer| {
@@ -1152,11 +1576,15 @@ impl Context {
                 .map(|v| {
                     let v = v.as_ref()?;
                     let data = bytes_of(&v.buffer)?.get(v.range.0..v.range.1)?;
-                    Some(match v.view {
-                        BufferView::Typed { format, .. } => Srv::Buffer { data, format },
-                        BufferView::Raw { .. } => Srv::Raw { data },
-                        BufferView::Structured { .. } => {
+                    Some(match &v.view {
+                        ViewOf::Buffer(BufferView::Typed { format, .. }) => Srv::Buffer { data, format: *format },
+                        ViewOf::Buffer(BufferView::Raw { .. }) => Srv::Raw { data },
+                        ViewOf::Buffer(BufferView::Structured { .. }) => {
                             Srv::Structured { data, stride: v.buffer.desc().structure_byte_stride }
+                        }
+                        ViewOf::Texture(t, d) => {
+                            let (geometry, _) = t.geometry(t.dimension(d.dimension), d.first_array_slice, d.array_size);
+                            Srv::Texture(TextureView { data, ..geometry })
                         }
                     })
                 })
@@ -1171,13 +1599,49 @@ impl Context {
 
         // Stream output.
         let mut so_slots: [Option<&mut [u8]>; SO_BUFFER_SLOTS] = Default::default();
+        let mut memory: Vec<Option<&mut [u8]>> = write_guards.iter_mut().map(|g| Some(g.as_mut_slice())).collect();
         {
-            let mut guards = write_guards.iter_mut();
+            let mut next = 0;
             for (slot, target) in self.so_targets.iter().enumerate() {
                 if so_desc.is_some() && target.is_some() {
-                    so_slots[slot] = guards.next().map(|g| g.as_mut_slice());
+                    so_slots[slot] = memory.get_mut(next).and_then(|m| m.take());
+                    next += 1;
                 }
             }
+        }
+        // The UAVs, shared by both stages (bound in the VS's resources; the pipeline
+        // lends them to the GS). A buffer under two UAVs, or also a stream-output
+        // target, is written through the first view only.
+        let mut uav_slots: Vec<Option<usize>> = Vec::new();
+        for (slot, u) in self.uavs.iter().enumerate() {
+            let Some(u) = u else {
+                vs_resources.uavs.push(None);
+                continue;
+            };
+            let k = outputs.iter().position(|o| o.ptr_eq(&u.buffer)).filter(|&k| k >= so_outputs);
+            let data = k.and_then(|k| memory.get_mut(k)?.take()).and_then(|m| m.get_mut(u.range.0..u.range.1));
+            if data.is_none() {
+                self.messages.push(format!(
+                    "Draw: UAV slot {slot}: its buffer is bound for stream output or under another UAV; NULL"
+                ));
+            }
+            uav_slots.push(data.as_ref().map(|_| slot));
+            vs_resources.uavs.push(data.map(|data| match &u.view {
+                ViewOf::Buffer(BufferView::Typed { format, .. }) => Uav::Buffer { data, format: *format },
+                ViewOf::Buffer(BufferView::Raw { .. }) => Uav::Raw { data },
+                ViewOf::Buffer(BufferView::Structured { .. }) => Uav::Structured {
+                    data,
+                    stride: u.buffer.desc().structure_byte_stride,
+                    counter: u.counter.load(Ordering::Relaxed),
+                },
+                ViewOf::Texture(t, d) => {
+                    let (view, _) = t.geometry(t.dimension(d.dimension), d.first_array_slice, d.array_size);
+                    Uav::Texture { view, data }
+                }
+            }));
+        }
+        while vs_resources.uavs.last().is_some_and(|u| u.is_none()) {
+            vs_resources.uavs.pop();
         }
         let offsets: [u32; SO_BUFFER_SLOTS] =
             std::array::from_fn(|s| self.so_targets[s].as_ref().map_or(0, |b| b.filled_size()));
@@ -1205,6 +1669,14 @@ impl Context {
             for (slot, t) in so.targets.iter().enumerate() {
                 if let (Some(t), Some(b)) = (t, &self.so_targets[slot]) {
                     b.set_filled_size(t.offset);
+                }
+            }
+        }
+        // The hidden counters, also after a failed draw.
+        for (u, slot) in state.vs_resources.uavs.iter().zip(&uav_slots) {
+            if let (Some(Uav::Structured { counter, .. }), Some(slot)) = (u, slot) {
+                if let Some(Some(view)) = self.uavs.get(*slot) {
+                    view.counter.store(*counter, Ordering::Relaxed);
                 }
             }
         }

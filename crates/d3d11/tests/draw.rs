@@ -2,7 +2,8 @@
 //! `CreateInputLayout` refuse), draws through the reference pipeline with stream
 //! output, `SOSetTargets` offsets and appending, `DrawAuto`, queries (pipeline
 //! statistics, stream-output statistics, overflow predicates), binding hazards,
-//! constant buffers and buffer views, and refused calls.
+//! constant buffers and buffer views, textures and their views, UAVs shared by the
+//! vertex and geometry shaders (11.1), comparison samplers, and refused calls.
 
 mod common;
 use common::*;
@@ -437,7 +438,8 @@ fn shader_resources_and_instanced_indexed_draws() {
     let table = buffer(&device, BindFlags::SHADER_RESOURCE, &bytes_u32(&[9, 9, 9, 9, 10, 11, 12, 13, 20, 21, 22, 23]));
     let view = BufferView::Typed { format: Format::R32G32B32A32_UINT, first_element: 1, num_elements: 2 };
     let srv = device.create_shader_resource_view(&table, view).unwrap();
-    assert_eq!(srv.view(), view);
+    assert_eq!(srv.view(), Some(view));
+    assert!(srv.texture().is_none());
     assert!(srv.buffer().ptr_eq(&table));
     let mut c = device.immediate_context();
     c.set_capture(true);
@@ -510,4 +512,206 @@ fn refused_draws_and_shaders() {
     let last = c.last_draw().unwrap();
     assert_eq!(last.streams[0].primitives.len(), 2);
     assert_eq!(last.streams[0].primitives[1][0].registers[1], [0, 1, 0, 0]);
+}
+
+/// A 2x2 R32_FLOAT texture (1, 2 / 3, 4) with a 1x1 mip (10).
+fn small_texture(device: &Device) -> d3d11::context::Texture2D {
+    let desc = d3d11::context::Texture2DDesc {
+        mip_levels: 0,
+        ..d3d11::context::Texture2DDesc::new(2, 2, Format::R32_FLOAT, BindFlags::SHADER_RESOURCE)
+    };
+    device.create_texture2d(&desc, Some(&bytes_f32(&[1.0, 2.0, 3.0, 4.0, 10.0]))).unwrap()
+}
+
+#[test]
+fn gs_samples_a_texture_and_writes_a_uav_shared_with_the_vs() {
+    use d3d11::context::{TextureViewDesc, TextureViewDimension};
+    use exec::resources::{ComparisonFunc, Filter, Sampler};
+    let device = Device::new(DeviceDesc::default()); // 11_1 on the 11.1 runtime
+                                                     // VS: TEXCOORD0 = the uv; TEXCOORD1.x = sample_c_lz(t0, uv) with `2.5 <= texel`;
+                                                     // counts its invocations at u0 byte 16.
+    let vs_text = format!(
+        "{}{}vs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_comparison\n\
+         dcl_resource_texture2d (float,float,float,float) t0\ndcl_uav_raw u0\ndcl_input v0.xy\n\
+         dcl_output o0.xy\ndcl_output o1.x\nmov o0.xy, v0.xyxx\n\
+         sample_c_lz o1.x, v0.xyxx, t0.xxxx, s0, l(2.5)\natomic_iadd u0, l(16), l(1)\nret\n",
+        signature("Input signature", &[("POSITION", 0, "xy", 0, "NONE", "float")]),
+        signature(
+            "Output signature",
+            &[("TEXCOORD", 0, "xy", 0, "NONE", "float"), ("TEXCOORD", 1, "x", 1, "NONE", "float")]
+        ),
+    );
+    // GS: sample_l of t0 at the uv (LOD from cb0... no: LOD 0, then LOD 1), stores the
+    // LOD-0 value at u0[vPrim] and emits (comparison, LOD 0, LOD 1, old count).
+    let gs_text = format!(
+        "{}{}gs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n\
+         dcl_resource_texture2d (float,float,float,float) t0\ndcl_uav_raw u0\ndcl_input v[1][0].xy\n\
+         dcl_input v[1][1].x\ndcl_input vPrim\ndcl_temps 2\ndcl_inputprimitive point\ndcl_outputtopology pointlist\n\
+         dcl_output o0.xyzw\ndcl_maxout 1\n\
+         sample_l r0.x, v[0][0].xyxx, t0.xyzw, s0, l(0.0)\nsample_l r0.y, v[0][0].xyxx, t0.yxzw, s0, l(1.0)\n\
+         ishl r1.x, vPrim, l(2)\nstore_raw u0.x, r1.x, r0.x\nld_raw r1.y, l(16), u0.xxxx\n\
+         mov o0.x, v[0][1].x\nmov o0.yz, r0.xxyx\nutof o0.w, r1.y\nemit\nret\n",
+        signature(
+            "Input signature",
+            &[("TEXCOORD", 0, "xy", 0, "NONE", "float"), ("TEXCOORD", 1, "x", 1, "NONE", "float")]
+        ),
+        signature("Output signature", &[("TEXCOORD", 0, "xyzw", 0, "NONE", "float")]),
+    );
+    let vs = vertex_shader(&device, &vs_text);
+    let gs = {
+        let bytes = asm(&gs_text);
+        let mut out = None;
+        let created = device.create_geometry_shader(&bytes, bytes.len(), None, Some(&mut out));
+        assert_eq!(created.hr, S_OK, "{:?}", created.diagnostics);
+        out.unwrap()
+    };
+    let texture = small_texture(&device);
+    assert_eq!(texture.desc().mip_levels, 2);
+    let whole = TextureViewDesc { dimension: TextureViewDimension::Texture2D, first_array_slice: 0, array_size: 1 };
+    let srv = device.create_texture_shader_resource_view(&texture, whole).unwrap();
+    assert!(srv.view().is_none() && srv.texture().is_some());
+    let out = device
+        .create_buffer(
+            &BufferDesc {
+                byte_width: 20,
+                bind_flags: BindFlags::UNORDERED_ACCESS,
+                misc_flags: RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS,
+                structure_byte_stride: 0,
+            },
+            None,
+        )
+        .unwrap();
+    let uav = device.create_unordered_access_view(&out, BufferView::Raw { first_element: 0, num_elements: 5 }).unwrap();
+    let point = Sampler { min: Filter::Point, mag: Filter::Point, mip: Filter::Point, ..Sampler::default() };
+    let compare = Sampler { comparison: Some(ComparisonFunc::LessEqual), ..point };
+    let layout =
+        device.create_input_layout(&[element("POSITION", 0, Format::R32G32_FLOAT, 0, 0)], vs.bytecode()).unwrap();
+    let vb = buffer(&device, BindFlags::VERTEX_BUFFER, &bytes_f32(&[0.25, 0.25, 0.75, 0.25, 0.25, 0.75, 0.75, 0.75]));
+    let mut c = device.immediate_context();
+    c.set_capture(true);
+    c.ia_set_input_layout(Some(&layout));
+    c.ia_set_vertex_buffers(0, &[Some(vb)], &[8], &[0]);
+    c.ia_set_primitive_topology(Topology::PointList);
+    c.vs_set_shader(Some(&vs)).unwrap();
+    c.gs_set_shader(Some(&gs)).unwrap();
+    c.vs_set_shader_resources(0, &[Some(srv.clone())]);
+    c.gs_set_shader_resources(0, &[Some(srv)]);
+    c.vs_set_samplers(0, &[Some(device.create_sampler_state(compare))]);
+    c.gs_set_samplers(0, &[Some(device.create_sampler_state(point))]);
+    c.om_set_unordered_access_views(0, &[Some(uav)], &[]).unwrap();
+    c.draw(4, 0).unwrap();
+    let prims: Vec<[f32; 4]> =
+        c.last_draw().unwrap().streams[0].primitives.iter().map(|p| p[0].registers[0].map(f32::from_bits)).collect();
+    // The VS of each vertex runs before its point's GS: the GS reads the count so far.
+    assert_eq!(prims, vec![[0.0, 1.0, 10.0, 1.0], [0.0, 2.0, 10.0, 2.0], [1.0, 3.0, 10.0, 3.0], [1.0, 4.0, 10.0, 4.0]]);
+    assert_eq!(floats(&out.bytes()[..16]), vec![1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(words(&out.bytes()[16..]), vec![4]);
+}
+
+#[test]
+fn graphics_uavs_need_the_11_1_runtime_and_uavs_at_every_stage() {
+    let bind = |device: &Device| {
+        let b = device
+            .create_buffer(
+                &BufferDesc {
+                    byte_width: 16,
+                    bind_flags: BindFlags::UNORDERED_ACCESS | BindFlags::VERTEX_BUFFER,
+                    misc_flags: RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS,
+                    structure_byte_stride: 0,
+                },
+                None,
+            )
+            .unwrap();
+        let uav =
+            device.create_unordered_access_view(&b, BufferView::Raw { first_element: 0, num_elements: 4 }).unwrap();
+        let mut c = device.immediate_context();
+        c.ia_set_vertex_buffers(0, &[Some(b)], &[16], &[0]);
+        let r = c.om_set_unordered_access_views(0, &[Some(uav)], &[]);
+        (r.map_err(|e| e.hr), c)
+    };
+    let (r, _) = bind(&Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_0)));
+    assert_eq!(r, Err(E_INVALIDARG));
+    let (r, _) = bind(&Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_1)));
+    assert_eq!(r, Err(E_INVALIDARG)); // 11_0 hardware: no UAVs at every stage
+    let (r, c) = bind(&Device::new(DeviceDesc::default()));
+    assert_eq!(r, Ok(()));
+    // The vertex buffer binding of the same buffer was forced to NULL.
+    assert!(c.messages().last().unwrap().contains("forced to NULL"), "{:?}", c.messages());
+    assert!(c.om_unordered_access_views()[0].is_some());
+}
+
+#[test]
+fn textures_and_texture_views_refused() {
+    use d3d11::context::{Texture2DDesc, TextureViewDesc, TextureViewDimension as V};
+    let device = Device::new(DeviceDesc::default());
+    let srv = BindFlags::SHADER_RESOURCE;
+    let refused = |d: Texture2DDesc| device.create_texture2d(&d, None).unwrap_err().hr;
+    let base = Texture2DDesc::new(4, 4, Format::R32_FLOAT, srv);
+    assert_eq!(refused(Texture2DDesc { width: 0, ..base }), E_INVALIDARG);
+    assert_eq!(refused(Texture2DDesc { height: 16385, ..base }), E_INVALIDARG);
+    assert_eq!(refused(Texture2DDesc { mip_levels: 4, ..base }), E_INVALIDARG); // 4x4 has 3
+    assert_eq!(refused(Texture2DDesc { array_size: 0, ..base }), E_INVALIDARG);
+    assert_eq!(refused(Texture2DDesc { sample_count: 3, ..base }), E_INVALIDARG);
+    assert_eq!(refused(Texture2DDesc { sample_count: 4, mip_levels: 2, ..base }), E_INVALIDARG);
+    assert_eq!(refused(Texture2DDesc { bind_flags: BindFlags::VERTEX_BUFFER, ..base }), E_INVALIDARG);
+    assert_eq!(
+        refused(Texture2DDesc { sample_count: 4, bind_flags: srv | BindFlags::UNORDERED_ACCESS, ..base }),
+        E_INVALIDARG
+    );
+    assert_eq!(device.create_texture2d(&base, Some(&[0; 63])).unwrap_err().hr, E_INVALIDARG);
+    // Sizes: 4x4 + 2x2 + 1x1 floats per slice; samples consecutive.
+    let t = device.create_texture2d(&Texture2DDesc { mip_levels: 0, array_size: 6, ..base }, None).unwrap();
+    assert_eq!(t.memory().bytes().len(), 6 * 21 * 4);
+    let ms = device.create_texture2d(&Texture2DDesc { sample_count: 4, ..base }, None).unwrap();
+    assert_eq!(ms.memory().bytes().len(), 16 * 4 * 4);
+    let view = |dimension, first_array_slice, array_size| TextureViewDesc { dimension, first_array_slice, array_size };
+    let srv_of = |t: &d3d11::context::Texture2D, v| device.create_texture_shader_resource_view(t, v).map_err(|e| e.hr);
+    assert!(srv_of(&t, view(V::TextureCube, 0, 6)).is_ok());
+    assert!(srv_of(&t, view(V::Texture2DArray, 2, 4)).is_ok());
+    assert!(srv_of(&ms, view(V::Texture2DMS, 0, 1)).is_ok());
+    assert_eq!(srv_of(&t, view(V::Texture2DArray, 2, 5)).unwrap_err(), E_INVALIDARG);
+    assert_eq!(srv_of(&t, view(V::Texture2D, 0, 2)).unwrap_err(), E_INVALIDARG);
+    assert_eq!(srv_of(&t, view(V::TextureCube, 0, 4)).unwrap_err(), E_INVALIDARG);
+    assert_eq!(srv_of(&t, view(V::Texture2DMS, 0, 1)).unwrap_err(), E_INVALIDARG);
+    assert_eq!(srv_of(&ms, view(V::Texture2D, 0, 1)).unwrap_err(), E_INVALIDARG);
+    // No unordered-access bind flag: no UAV.
+    assert_eq!(device.create_texture_unordered_access_view(&t, view(V::Texture2D, 0, 1)).unwrap_err().hr, E_INVALIDARG);
+}
+
+#[test]
+fn texture_views_in_a_draw_cube_array_slices_and_multisampled() {
+    use d3d11::context::{Texture2DDesc, TextureViewDesc, TextureViewDimension as V};
+    let device = Device::new(DeviceDesc::default());
+    // 1x1 R32_UINT, 8 slices of one texel: slice * 10; a 1x1 texture of 4 samples.
+    let base = Texture2DDesc::new(1, 1, Format::R32_UINT, BindFlags::SHADER_RESOURCE);
+    let t = device
+        .create_texture2d(&Texture2DDesc { array_size: 8, ..base }, Some(&bytes_u32(&[0, 10, 20, 30, 40, 50, 60, 70])))
+        .unwrap();
+    let ms =
+        device.create_texture2d(&Texture2DDesc { sample_count: 4, ..base }, Some(&bytes_u32(&[5, 6, 7, 8]))).unwrap();
+    let view = |dimension, first_array_slice, array_size| TextureViewDesc { dimension, first_array_slice, array_size };
+    let a = device.create_texture_shader_resource_view(&t, view(V::Texture2DArray, 3, 2)).unwrap();
+    let m = device.create_texture_shader_resource_view(&ms, view(V::Texture2DMS, 0, 1)).unwrap();
+    let text = format!(
+        "{}{}vs_5_0\ndcl_resource_texture2darray (uint,uint,uint,uint) t0\ndcl_resource_texture2dms(4) (uint,uint,uint,uint) t1\n\
+         dcl_input v0.x\ndcl_output o0.xyzw\n\
+         ld_indexable(texture2darray)(uint,uint,uint,uint) o0.x, l(0, 0, 1, 0), t0.xyzw\n\
+         ldms o0.y, l(0, 0, 0, 0), t1.yxzw, l(2)\nsampleinfo_uint o0.z, t1.x\n\
+         resinfo_indexable(texture2darray)(uint,uint,uint,uint)_uint o0.w, l(0), t0.xyzz\nret\n",
+        signature("Input signature", &[("VALUE", 0, "x", 0, "NONE", "uint")]),
+        signature("Output signature", &[("TEXCOORD", 0, "xyzw", 0, "NONE", "uint")]),
+    );
+    let vs = vertex_shader(&device, &text);
+    let layout = device.create_input_layout(&[element("VALUE", 0, Format::R32_UINT, 0, 0)], vs.bytecode()).unwrap();
+    let vb = buffer(&device, BindFlags::VERTEX_BUFFER, &bytes_u32(&[0]));
+    let mut c = device.immediate_context();
+    c.set_capture(true);
+    c.ia_set_input_layout(Some(&layout));
+    c.ia_set_vertex_buffers(0, &[Some(vb)], &[4], &[0]);
+    c.ia_set_primitive_topology(Topology::PointList);
+    c.vs_set_shader(Some(&vs)).unwrap();
+    c.vs_set_shader_resources(0, &[Some(a), Some(m)]);
+    c.draw(1, 0).unwrap();
+    // Slice 1 of the view is slice 4 of the texture; the view has 2 slices.
+    assert_eq!(c.last_draw().unwrap().streams[0].primitives[0][0].registers[0], [40, 7, 4, 2]);
 }

@@ -224,6 +224,17 @@ impl TextureView<'_> {
             .saturating_mul(self.format.size() as u64)
     }
 
+    /// Bytes of one array slice (every mip), if they fit `usize`.
+    pub fn slice_bytes(&self) -> Option<usize> {
+        let n = (0..self.levels().min(32)).try_fold(0u64, |a, l| a.checked_add(self.mip_bytes(l)))?;
+        usize::try_from(n).ok()
+    }
+
+    /// Bytes of the whole texture (`array_size` slices, at least 1), if they fit `usize`.
+    pub fn byte_size(&self) -> Option<usize> {
+        self.slice_bytes()?.checked_mul(self.array_size.max(1) as usize)
+    }
+
     /// Byte offset of subresource (`slice`, `level`) in [`data`](Self::data)'s layout,
     /// if the slice and level exist.
     pub fn subresource_offset(&self, slice: u32, level: u32) -> Option<usize> {
