@@ -34,6 +34,9 @@ pub struct Options {
     pub quiet: bool,
 }
 
+/// The most input vertices (× instances) a draw whose primitives are kept may have.
+const MAX_CAPTURED_VERTICES: u64 = 1 << 22;
+
 /// `D3D_NAME` values of the signature elements the pipeline supplies itself.
 const SV_VERTEX_ID: u32 = 6;
 const SV_PRIMITIVE_ID: u32 = 7;
@@ -95,8 +98,10 @@ fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
         std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
     let name = display_name(file);
+    // A UTF-8 byte-order mark is not part of the data.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if text.trim_start().starts_with('[') || text.trim_start().starts_with('{') {
-        let value: Value = serde_json::from_str(&text)
+        let value: Value = serde_json::from_str(text)
             .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
         let list = match &value {
             Value::Array(a) => a,
@@ -114,15 +119,17 @@ fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
             for (key, value) in fields {
                 let values = match value {
                     Value::Array(a) => a.clone(),
-                    Value::Number(_) => vec![value.clone()],
+                    Value::Number(_) | Value::String(_) => vec![value.clone()],
                     _ => {
                         return Err(Failure::input(format!(
                             "{name}: vertex {i}, {key}: expected a number or an array of up to 4 numbers"
                         )))
                     }
                 };
-                if values.len() > 4 || values.iter().any(|x| !x.is_number()) {
-                    return Err(Failure::input(format!("{name}: vertex {i}, {key}: expected up to 4 numbers")));
+                if values.len() > 4 || values.iter().any(|x| !is_component(x)) {
+                    return Err(Failure::input(format!(
+                        "{name}: vertex {i}, {key}: expected up to 4 numbers (or \"NaN\", \"inf\", \"-inf\")"
+                    )));
                 }
                 let (semantic, index) = split_semantic(key);
                 vertex.push((semantic.to_ascii_uppercase(), index, values));
@@ -168,6 +175,7 @@ fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
             let number: Value = serde_json::from_str(cell)
                 .ok()
                 .filter(Value::is_number)
+                .or_else(|| special_float(cell).map(|_| Value::String(cell.to_string())))
                 .ok_or_else(|| Failure::input(format!("{name}:{}: `{cell}` is not a number", line + 1)))?;
             let slot = match vertex.iter().position(|(s, i, _)| s == semantic && i == index) {
                 Some(p) => p,
@@ -185,6 +193,38 @@ fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
         vertices.push(vertex);
     }
     Ok(vertices)
+}
+
+/// `NaN`, `inf`, `-inf` (also `Infinity`, any case): the floats JSON cannot spell.
+fn special_float(s: &str) -> Option<f32> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "nan" => Some(f32::NAN),
+        "inf" | "+inf" | "infinity" | "+infinity" => Some(f32::INFINITY),
+        "-inf" | "-infinity" => Some(f32::NEG_INFINITY),
+        _ => None,
+    }
+}
+
+/// A component value of an input file: a number or one of [`special_float`]'s names.
+fn is_component(v: &Value) -> bool {
+    v.is_number() || v.as_str().is_some_and(|s| special_float(s).is_some())
+}
+
+/// The 32-bit word for component value `v` of an element of component type `kind`
+/// (1 uint, 2 sint, else float): integers must be whole and in range.
+fn component_word(v: &Value, kind: u32) -> Result<u32, String> {
+    match kind {
+        1 => v.as_u64().and_then(|x| u32::try_from(x).ok()).ok_or_else(|| format!("{v} is not a uint (0..4294967295)")),
+        2 => v
+            .as_i64()
+            .and_then(|x| i32::try_from(x).ok())
+            .map(|x| x as u32)
+            .ok_or_else(|| format!("{v} is not an int (-2147483648..2147483647)")),
+        _ => match v {
+            Value::String(s) => special_float(s).map(f32::to_bits).ok_or_else(|| format!("{v} is not a number")),
+            _ => v.as_f64().map(|x| (x as f32).to_bits()).ok_or_else(|| format!("{v} is not a number")),
+        },
+    }
 }
 
 /// Builds the vertex buffer (one slot, each element four 32-bit components) and the
@@ -249,11 +289,12 @@ fn vertex_data(
             let at = i * stride as usize + slot * 16;
             for c in 0..4 {
                 let word = match (values.get(c), kind) {
-                    (Some(v), 1) => v.as_u64().map(|x| x as u32).unwrap_or_else(|| v.as_f64().unwrap_or(0.0) as u32),
-                    (Some(v), 2) => {
-                        v.as_i64().map(|x| x as i32 as u32).unwrap_or_else(|| v.as_f64().unwrap_or(0.0) as i32 as u32)
-                    }
-                    (Some(v), _) => (v.as_f64().unwrap_or(0.0) as f32).to_bits(),
+                    (Some(v), _) => component_word(v, *kind).map_err(|e| {
+                        Failure::input(format!(
+                            "vertex {i}: {}{} component {c}: {e}",
+                            element.semantic_name, element.semantic_index
+                        ))
+                    })?,
                     (None, 1 | 2) => (c == 3) as u32,
                     (None, _) => {
                         if c == 3 {
@@ -466,6 +507,18 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         None => return Err(Failure::input("run needs --input vertices.json|.csv".into())),
     };
     let (data, layout, stride) = vertex_data(&first.plan, &vertices, &first.name)?;
+    // Every primitive is kept for printing: bound the draw so that it cannot exhaust
+    // memory (a draw for stream output only, with --quiet and no --out/--svg, is not).
+    let total = vertices.len() as u64 * options.instances as u64;
+    let keeps_primitives = !(options.quiet && options.out.is_none() && options.svg.is_none());
+    if keeps_primitives && total > MAX_CAPTURED_VERTICES {
+        return Err(Failure::input(format!(
+            "{total} input vertices ({} x {} instances): more than {MAX_CAPTURED_VERTICES} would be kept for printing; \
+             use --quiet without --out/--svg to run a draw that large for its statistics",
+            vertices.len(),
+            options.instances
+        )));
+    }
     let topology = match &options.topology {
         Some(t) => Topology::parse(t).ok_or_else(|| {
             Failure::input(format!(
@@ -500,11 +553,12 @@ pub fn run(options: &Options) -> Result<(), Failure> {
             vs_resources: Resources::default(),
             gs_resources: Resources::default(),
             stream_output: so.as_ref().map(|declaration| StreamOutput { declaration, targets }),
-            capture: true,
+            // Nothing to show: keep no primitives (stream output and statistics only).
+            capture: !(options.quiet && options.out.is_none() && options.svg.is_none()),
             step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
             checking: options.check,
         };
-        let call = if options.instances > 1 {
+        let call = if options.instances != 1 {
             DrawCall::DrawInstanced {
                 vertex_count_per_instance: vertices.len() as u32,
                 instance_count: options.instances,

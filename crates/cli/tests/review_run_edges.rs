@@ -58,7 +58,11 @@ fn review_csv_blank_lines_and_crlf() {
 
 #[test]
 fn review_nan_and_out_of_range_values() {
-    let out = run(&temp("nan.csv", &format!("{HEADER}\nNaN,0,0,1,1,1,1,1\n")), &[]);
+    // NaN (and inf) can be given, in CSV as in JSON; JSON writes NaN as "NaN".
+    let v = json(&run(&temp("nan.csv", &format!("{HEADER}\nNaN,0,0,1,1,1,1,1\n")), &[]));
+    assert_eq!(v["streams"][0]["primitives"][0][0]["SV_Position"][0], "NaN");
+    // Text that is not a number is refused.
+    let out = run(&temp("word.csv", &format!("{HEADER}\nabc,0,0,1,1,1,1,1\n")), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a number"));
     // 1e39 does not fit a float: +inf (and -inf), passed through unchanged; JSON writes

@@ -132,3 +132,52 @@ fn errors() {
     let out = dxref(&["run", "--input", &example("points.json")]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Review findings: zero instances draw nothing; a byte-order mark is ignored; NaN and
+/// infinities can be given; integers out of range are refused; a draw too large to
+/// keep in memory is refused up front.
+#[test]
+fn input_edges() {
+    let vs = example("passthrough_vs.asm");
+    let gs = example("point_to_quad_gs.asm");
+    let points = example("points.json");
+    let out = dxref(&["run", "--vs", &vs, "--gs", &gs, "--input", &points, "--instances", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("0 primitives\nIAVertices=0 "), "{}", text(&out.stdout));
+
+    let bom = temp("bom.json");
+    std::fs::write(&bom, "\u{feff}[{\"POSITION\": [0, 0, 0, 1], \"COLOR\": [\"NaN\", \"inf\", \"-inf\", 1]}]").unwrap();
+    let out = dxref(&["run", "--vs", &vs, "--input", bom.to_str().unwrap(), "--out", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let colour = &v["streams"][0]["primitives"][0][0]["COLOR"];
+    assert_eq!(colour[0], "NaN", "{colour}");
+    assert_eq!(colour[1], "inf", "{colour}");
+    assert_eq!(colour[2], "-inf", "{colour}");
+
+    let csv = temp("bom.csv");
+    std::fs::write(&csv, "\u{feff}POSITION.x,POSITION.y,COLOR.x\n0,0,nan\n").unwrap();
+    let out = dxref(&["run", "--vs", &vs, "--input", csv.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // A uint input out of range.
+    let ivs = temp("int_vs.asm");
+    std::fs::write(
+        &ivs,
+        "//\n// Input signature:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n// -------------------- ----- ------ -------- -------- ------- ------\n// ID                       0   x           0     NONE    uint   x   \n//\n//\n// Output signature:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n// -------------------- ----- ------ -------- -------- ------- ------\n// SV_Position              0   xyzw        0      POS   float   xyzw\n//\nvs_4_0\ndcl_input v0.x\ndcl_output_siv o0.xyzw, position\nutof o0.xyzw, v0.xxxx\nret \n",
+    )
+    .unwrap();
+    for (value, ok) in [("4294967295", true), ("4294967296", false), ("-1", false), ("1.5", false)] {
+        let input = temp("ids.json");
+        std::fs::write(&input, format!("[{{\"ID\": [{value}]}}]")).unwrap();
+        let out = dxref(&["run", "--vs", ivs.to_str().unwrap(), "--input", input.to_str().unwrap(), "--quiet"]);
+        assert_eq!(out.status.code(), Some(if ok { 0 } else { 2 }), "{value}: {}", text(&out.stderr));
+    }
+
+    // A billion instances would keep billions of primitives: refused at once.
+    let started = std::time::Instant::now();
+    let out = dxref(&["run", "--vs", &vs, "--gs", &gs, "--input", &points, "--instances", "1000000000"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--quiet"), "{}", text(&out.stderr));
+    assert!(started.elapsed().as_secs() < 10);
+}
