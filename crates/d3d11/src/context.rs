@@ -424,7 +424,8 @@ pub struct SamplerState(pub Sampler);
 pub enum QueryKind {
     /// `D3D11_QUERY_PIPELINE_STATISTICS`.
     PipelineStatistics,
-    /// `D3D11_QUERY_SO_STATISTICS`: summed over the four streams.
+    /// `D3D11_QUERY_SO_STATISTICS`: stream 0 (spec 20.4.9: a synonym of
+    /// `D3D11_QUERY_SO_STATISTICS_STREAM0`).
     SoStatistics,
     /// `D3D11_QUERY_SO_STATISTICS_STREAM0..3`.
     SoStatisticsStream(u32),
@@ -1419,12 +1420,7 @@ impl Context {
         let overflow = |s: SoStatistics| s.primitives_storage_needed > s.num_primitives_written;
         query.data = Some(match query.kind {
             QueryKind::PipelineStatistics => QueryData::PipelineStatistics(sub_pipeline(now.pipeline, begun.pipeline)),
-            QueryKind::SoStatistics => {
-                QueryData::SoStatistics((0..4).map(so).fold(SoStatistics::default(), |a, b| SoStatistics {
-                    num_primitives_written: a.num_primitives_written + b.num_primitives_written,
-                    primitives_storage_needed: a.primitives_storage_needed + b.primitives_storage_needed,
-                }))
-            }
+            QueryKind::SoStatistics => QueryData::SoStatistics(so(0)),
             QueryKind::SoStatisticsStream(s) => QueryData::SoStatistics(so(s as usize & 3)),
             QueryKind::SoOverflowPredicate => QueryData::Overflow((0..4).any(|s| overflow(so(s)))),
             QueryKind::SoOverflowPredicateStream(s) => QueryData::Overflow(overflow(so(s as usize & 3))),
