@@ -8,7 +8,7 @@
 //!   reused for every invocation (no allocation per invocation); every run is bounded
 //!   by a step limit.
 //! - [`alu`]: the arithmetic rules (denormal flushing, NaN cases, conversions...).
-//! - [`resources`] and [`format`]: buffers, textures, samplers and UAVs bound to a stage,
+//! - [`resources`] and [`format`](mod@format): buffers, textures, samplers and UAVs bound to a stage,
 //!   and the DXGI formats they are read and written in.
 //! - [`pipeline`]: input assembly, vertex and geometry shader invocations, the
 //!   geometry-shader output semantics (emit, cut, streams, strips to lists), stream

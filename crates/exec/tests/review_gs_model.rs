@@ -36,7 +36,7 @@ fn model(topo: &str, events: &[Option<u32>], maxout: u32, out: &mut Vec<Vec<u32>
                     "linestrip" if n >= 2 => out.push(vec![strip[n - 2], strip[n - 1]]),
                     "trianglestrip" if n >= 3 => {
                         let k = n - 3;
-                        if k % 2 == 0 {
+                        if k.is_multiple_of(2) {
                             out.push(vec![strip[k], strip[k + 1], strip[k + 2]]);
                         } else {
                             out.push(vec![strip[k], strip[k + 2], strip[k + 1]]);

@@ -1,4 +1,4 @@
-//! Encoding the IR into tokens: the exact inverse of [`crate::decode`].
+//! Encoding the IR into tokens: the exact inverse of [`crate::decode()`].
 
 use crate::enums::*;
 use crate::error::EncodeError;

@@ -5,7 +5,7 @@
 //! - [`ir`]: the typed IR ([`Program`], [`Instruction`], [`Operand`], [`Decl`]...);
 //! - [`decode()`] / [`Decoder`]: tokens to IR, zero-copy and allocation-free per instruction;
 //! - [`encode()`]: IR to tokens, the exact inverse of decoding;
-//! - [`print`]: fxc's listing text for the program.
+//! - [`print`](mod@print): fxc's listing text for the program.
 
 pub mod decode;
 pub mod encode;
