@@ -3,7 +3,9 @@
 mod common_interp;
 use common_interp::*;
 
-fn one(body: &str, v: &[[u32; 4]]) -> u32 { eval(body, v)[0] }
+fn one(body: &str, v: &[[u32; 4]]) -> u32 {
+    eval(body, v)[0]
+}
 
 /// Exact values of spec rules (3.1 float rules, chapter 22 instruction pages); any NaN
 /// matches any NaN.
@@ -16,7 +18,9 @@ fn review_spec_rule_values() {
     let mut chk = |name: &str, body: &str, want: u32| {
         let got = one(body, &v);
         let nan = |x: u32| f32::from_bits(x).is_nan();
-        if got != want && !(nan(got) && nan(want)) { fails.push(format!("{name}: got {got:#010x} want {want:#010x}")); }
+        if got != want && !(nan(got) && nan(want)) {
+            fails.push(format!("{name}: got {got:#010x} want {want:#010x}"));
+        }
     };
     chk("ftoi 2^31", "ftoi o0.x, l(2147483648.0)", 0x7fff_ffff);
     chk("ftoi -2^31-1", "ftoi o0.x, l(-2147483904.0)", 0x8000_0000);
@@ -83,6 +87,8 @@ fn review_spec_rule_values() {
     chk("umul lo", "umul null, o0.x, l(0xffffffff), l(2)", 0xffff_fffe);
     chk("imul hi", "imul o0.x, null, l(-1), l(2)", 0xffff_ffff);
     chk("uaddc carry", "uaddc null, o0.x, l(0xffffffff), l(1)", 1);
-    for f in &fails { eprintln!("FAIL {f}"); }
+    for f in &fails {
+        eprintln!("FAIL {f}");
+    }
     assert!(fails.is_empty(), "{} failures", fails.len());
 }

@@ -87,9 +87,7 @@ fn review_mutated_corpus_shaders_through_draws() {
                 let t = TOPOLOGIES
                     .iter()
                     .copied()
-                    .find(|t| {
-                        plan.input_primitive == Some(t_gs(*t)) && t_n(*t) == plan.input_vertices
-                    })
+                    .find(|t| plan.input_primitive == Some(t_gs(*t)) && t_n(*t) == plan.input_vertices)
                     .unwrap_or(TOPOLOGIES[rng.below(9)]);
                 let with_vs = rng.below(2) == 0 && !vs_pool.is_empty();
                 vs_plan = if with_vs { Plan::from_bytecode(vs_pool[rng.below(vs_pool.len())]).ok() } else { None };
@@ -101,7 +99,9 @@ fn review_mutated_corpus_shaders_through_draws() {
         let layout = layout(first);
         let stride = 16 * layout.len().max(1) as u32;
         let data: Vec<u8> = (0..stride as usize * 12).map(|_| rng.next_u64() as u8).collect();
-        let indices: Vec<u8> = (0..24).flat_map(|_| (rng.below(14) as u16 | if rng.below(6) == 0 { 0xffff } else { 0 }).to_le_bytes()).collect();
+        let indices: Vec<u8> = (0..24)
+            .flat_map(|_| (rng.below(14) as u16 | if rng.below(6) == 0 { 0xffff } else { 0 }).to_le_bytes())
+            .collect();
         let buffers = [Some(VertexBuffer { data: &data, stride, offset: 0 })];
         let last = gs.or(vs).unwrap();
         let so_desc = last.output_signature.first().map(|e| validate::StreamOutputDesc {

@@ -6,12 +6,46 @@
 use exec::{ExecErrorKind, Machine, Plan, Resources};
 
 const OPS3: [&str; 22] = [
-    "add", "mul", "div", "min", "max", "lt", "ge", "eq", "ne", "iadd", "imul null,", "udiv null,", "ishl", "ishr",
-    "ushr", "and", "or", "xor", "imin", "umax", "ilt", "uge",
+    "add",
+    "mul",
+    "div",
+    "min",
+    "max",
+    "lt",
+    "ge",
+    "eq",
+    "ne",
+    "iadd",
+    "imul null,",
+    "udiv null,",
+    "ishl",
+    "ishr",
+    "ushr",
+    "and",
+    "or",
+    "xor",
+    "imin",
+    "umax",
+    "ilt",
+    "uge",
 ];
 const OPS2: [&str; 16] = [
-    "mov", "ftoi", "ftou", "itof", "utof", "frc", "round_ne", "sqrt", "rsq", "rcp", "exp", "log", "bfrev",
-    "countbits", "firstbit_hi", "f32tof16",
+    "mov",
+    "ftoi",
+    "ftou",
+    "itof",
+    "utof",
+    "frc",
+    "round_ne",
+    "sqrt",
+    "rsq",
+    "rcp",
+    "exp",
+    "log",
+    "bfrev",
+    "countbits",
+    "firstbit_hi",
+    "f32tof16",
 ];
 
 fn reg(rng: &mut corpus::Rng) -> String {
@@ -111,8 +145,9 @@ fn review_random_listings_never_panic_or_hang() {
         let mut m = Machine::new(&plan);
         m.set_step_limit(200_000);
         for _ in 0..4 {
-            let inputs: Vec<[u32; 4]> =
-                (0..2).map(|_| [0; 4].map(|_: u32| [0, 1, 2, 0xffff_ffff, 0x7fc0_0000, 0x3f80_0000][rng.below(6)])).collect();
+            let inputs: Vec<[u32; 4]> = (0..2)
+                .map(|_| [0; 4].map(|_: u32| [0, 1, 2, 0xffff_ffff, 0x7fc0_0000, 0x3f80_0000][rng.below(6)]))
+                .collect();
             let t = std::time::Instant::now();
             match m.run_vertex(&plan, &inputs, &mut Resources::default()) {
                 Ok(_) => ok += 1,

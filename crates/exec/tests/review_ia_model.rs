@@ -104,8 +104,7 @@ fn review_random_draws_match_ia_model() {
         let st = stream(&r, 0);
         let points: Vec<u32> = st.primitives.iter().map(|p| p[0].registers[0][0]).collect();
         let ids: Vec<u32> = st.primitives.iter().map(|p| p[0].registers[1][0]).collect();
-        let got: Vec<(Vec<u32>, u32)> =
-            points.chunks(n).zip(ids.chunks(n)).map(|(p, i)| (p.to_vec(), i[0])).collect();
+        let got: Vec<(Vec<u32>, u32)> = points.chunks(n).zip(ids.chunks(n)).map(|(p, i)| (p.to_vec(), i[0])).collect();
         let ctx = format!("case {case}: {topology:?} {call:?} indices {indices:x?}");
         assert_eq!(got, want, "{ctx}");
         assert_eq!(r.statistics.ia_primitives, want.len() as u64, "{ctx}");

@@ -8,6 +8,9 @@ fn the_rule_table_in_the_docs_is_the_code_table() {
     assert_eq!(rows.len(), validate::RULES.len(), "one row per rule");
     for (row, rule) in rows.iter().zip(validate::RULES) {
         let expected = format!("| {} | {} | {} |", rule.id, rule.title, rule.source);
-        assert_eq!(*row, expected, "docs/VALIDATION.md is out of date: regenerate with `dxref validate --list-rules --json`");
+        assert_eq!(
+            *row, expected,
+            "docs/VALIDATION.md is out of date: regenerate with `dxref validate --list-rules --json`"
+        );
     }
 }
