@@ -1115,7 +1115,14 @@ impl Context {
         }
         // Hazards: an output binding unbinds the buffer from the inputs.
         let bound: Vec<Buffer> = views.iter().flatten().map(|v| v.buffer.clone()).collect();
-        let bound = |b: &Buffer| bound.iter().any(|u| u.ptr_eq(b));
+        self.unbind_inputs(call, |b| bound.iter().any(|u| u.ptr_eq(b)));
+        Ok(())
+    }
+
+    /// D3D11's hazard rule: a buffer bound as an output (stream-output target, UAV) is
+    /// unbound from every input binding (vertex/index/constant buffers, views); `call`
+    /// names the binding call in the debug message.
+    fn unbind_inputs(&mut self, call: &str, bound: impl Fn(&Buffer) -> bool) {
         let mut unbound = 0;
         for vb in self.vertex_buffers.iter_mut() {
             if vb.as_ref().is_some_and(|v| bound(&v.buffer)) {
@@ -1144,7 +1151,6 @@ impl Context {
         if unbound > 0 {
             self.messages.push(format!("{call}: {unbound} input binding(s) forced to NULL"));
         }
-        Ok(())
     }
 
     /// The graphics stages' UAVs (`OMGetRenderTargetsAndUnorderedAccessViews`).
@@ -1365,35 +1371,7 @@ impl Context {
             targets[i] = Some(b.clone());
         }
         // Hazards: an output binding unbinds the buffer from the inputs.
-        let bound = |b: &Buffer| targets.iter().flatten().any(|t| t.ptr_eq(b));
-        let mut unbound = 0;
-        for vb in self.vertex_buffers.iter_mut() {
-            if vb.as_ref().is_some_and(|v| bound(&v.buffer)) {
-                *vb = None;
-                unbound += 1;
-            }
-        }
-        if self.index_buffer.as_ref().is_some_and(|(b, _, _)| bound(b)) {
-            self.index_buffer = None;
-            unbound += 1;
-        }
-        for stage in [&mut self.vs, &mut self.gs] {
-            for cb in stage.constant_buffers.iter_mut() {
-                if cb.as_ref().is_some_and(&bound) {
-                    *cb = None;
-                    unbound += 1;
-                }
-            }
-            for v in stage.resources.iter_mut() {
-                if v.as_ref().is_some_and(|v| bound(&v.buffer)) {
-                    *v = None;
-                    unbound += 1;
-                }
-            }
-        }
-        if unbound > 0 {
-            self.messages.push(format!("SOSetTargets: {unbound} input binding(s) forced to NULL"));
-        }
+        self.unbind_inputs("SOSetTargets", |b| targets.iter().flatten().any(|t| t.ptr_eq(b)));
         self.so_targets = targets;
     }
 
