@@ -110,50 +110,7 @@ enum Command {
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
     /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
-    Run {
-        /// The vertex shader: a DXBC blob, an fxc /Fh header or a listing.
-        #[arg(long)]
-        vs: Option<String>,
-        /// The geometry shader (without --vs, the input vertices feed it directly).
-        #[arg(long)]
-        gs: Option<String>,
-        /// The vertices: a JSON array of objects keyed by semantic
-        /// (`{"SV_Position": [x, y, z, w], "TEXCOORD1": [u, v]}`) or CSV with columns
-        /// `SEMANTIC[INDEX].x|y|z|w`.
-        #[arg(long, value_name = "FILE")]
-        input: Option<String>,
-        /// pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj
-        /// forms (default: what the geometry shader takes, else pointlist).
-        #[arg(long)]
-        topology: Option<String>,
-        /// Draw this many instances (DrawInstanced).
-        #[arg(long, default_value_t = 1)]
-        instances: u32,
-        /// Stream output declaration (the syntax of `dxref validate --so`).
-        #[arg(long, value_name = "DECL")]
-        so: Option<String>,
-        /// Stream-output buffer strides in bytes, comma-separated.
-        #[arg(long = "so-strides", value_name = "N,...")]
-        so_strides: Option<String>,
-        /// The rasterized stream: 0..3 or `none`.
-        #[arg(long = "so-rasterized", value_name = "N|none")]
-        so_rasterized: Option<String>,
-        /// Size in bytes of each stream-output buffer.
-        #[arg(long = "so-buffer-size", value_name = "BYTES", default_value_t = 1 << 20)]
-        so_buffer_size: u32,
-        /// Write the primitives, the stream-output buffers and the statistics as JSON (`-`: standard output).
-        #[arg(long, value_name = "FILE")]
-        out: Option<String>,
-        /// Draw the rasterized stream's primitives (x/w, y/w) as an SVG picture.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<String>,
-        /// Report emits of outputs not written since the previous emit (undefined values).
-        #[arg(long)]
-        check: bool,
-        /// Print nothing on standard output.
-        #[arg(long)]
-        quiet: bool,
-    },
+    Run(run::Options),
     /// Show a container's chunks, checksum status, shader version and reflection summary.
     Info {
         /// A DXBC blob, an fxc /Fh header, or `-` for standard input.
@@ -215,35 +172,7 @@ fn main() -> ExitCode {
         Command::Disasm { files, output, var, style } => disasm(&files, output.as_deref(), var.as_deref(), style),
         Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
         Command::Asm { file, output, fh, stat, validate } => asm::run(&file, &output, fh.as_deref(), stat, validate),
-        Command::Run {
-            vs,
-            gs,
-            input,
-            topology,
-            instances,
-            so,
-            so_strides,
-            so_rasterized,
-            so_buffer_size,
-            out,
-            svg,
-            check,
-            quiet,
-        } => run::run(&run::Options {
-            vs,
-            gs,
-            input,
-            topology,
-            instances,
-            so,
-            so_strides,
-            so_rasterized,
-            so_buffer_size,
-            out,
-            svg,
-            check,
-            quiet,
-        }),
+        Command::Run(options) => run::run(&options),
         Command::Validate {
             file,
             stage,

@@ -18,19 +18,49 @@ use crate::check::read_shader;
 use crate::{display_name, Failure};
 
 /// The command's options.
+#[derive(clap::Args)]
 pub struct Options {
+    /// The vertex shader: a DXBC blob, an fxc /Fh header or a listing.
+    #[arg(long)]
     pub vs: Option<String>,
+    /// The geometry shader (without --vs, the input vertices feed it directly).
+    #[arg(long)]
     pub gs: Option<String>,
+    /// The vertices: a JSON array of objects keyed by semantic
+    /// (`{"SV_Position": [x, y, z, w], "TEXCOORD1": [u, v]}`) or CSV with columns
+    /// `SEMANTIC[INDEX].x|y|z|w`.
+    #[arg(long, value_name = "FILE")]
     pub input: Option<String>,
+    /// pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj
+    /// forms (default: what the geometry shader takes, else pointlist).
+    #[arg(long)]
     pub topology: Option<String>,
+    /// Draw this many instances (DrawInstanced).
+    #[arg(long, default_value_t = 1)]
     pub instances: u32,
+    /// Stream output declaration (the syntax of `dxref validate --so`).
+    #[arg(long, value_name = "DECL")]
     pub so: Option<String>,
+    /// Stream-output buffer strides in bytes, comma-separated.
+    #[arg(long = "so-strides", value_name = "N,...")]
     pub so_strides: Option<String>,
+    /// The rasterized stream: 0..3 or `none`.
+    #[arg(long = "so-rasterized", value_name = "N|none")]
     pub so_rasterized: Option<String>,
+    /// Size in bytes of each stream-output buffer.
+    #[arg(long = "so-buffer-size", value_name = "BYTES", default_value_t = 1 << 20)]
     pub so_buffer_size: u32,
+    /// Write the primitives, the stream-output buffers and the statistics as JSON (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
+    /// Draw the rasterized stream's primitives (x/w, y/w) as an SVG picture.
+    #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
+    /// Report emits of outputs not written since the previous emit (undefined values).
+    #[arg(long)]
     pub check: bool,
+    /// Print nothing on standard output.
+    #[arg(long)]
     pub quiet: bool,
 }
 
