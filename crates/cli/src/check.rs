@@ -56,27 +56,38 @@ impl Options {
     }
 
     fn stream_output(&self) -> Result<Option<StreamOutputDesc>, Failure> {
-        let Some(decl) = &self.so else {
-            if self.so_strides.is_some() || self.so_rasterized.is_some() {
-                return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
-            }
-            return Ok(None);
-        };
-        let mut desc: StreamOutputDesc = decl.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
-        if let Some(strides) = &self.so_strides {
-            desc.strides =
-                strides.split(',').map(|s| s.trim().parse::<u32>()).collect::<Result<_, _>>().map_err(|_| {
-                    Failure::input(format!("--so-strides {strides}: expected numbers separated by commas"))
-                })?;
-        }
-        if let Some(r) = &self.so_rasterized {
-            desc.rasterized_stream = match r.trim() {
-                "none" => NO_RASTERIZED_STREAM,
-                n => n.parse().map_err(|_| Failure::input(format!("--so-rasterized {r}: expected 0..3 or none")))?,
-            };
-        }
-        Ok(Some(desc))
+        stream_output(self.so.as_deref(), self.so_strides.as_deref(), self.so_rasterized.as_deref())
     }
+}
+
+/// The stream-output declaration of `--so DECL [--so-strides N,...] [--so-rasterized
+/// N|none]` (shared by `validate` and `run`).
+pub(crate) fn stream_output(
+    so: Option<&str>,
+    strides: Option<&str>,
+    rasterized: Option<&str>,
+) -> Result<Option<StreamOutputDesc>, Failure> {
+    let Some(decl) = so else {
+        if strides.is_some() || rasterized.is_some() {
+            return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
+        }
+        return Ok(None);
+    };
+    let mut desc: StreamOutputDesc = decl.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
+    if let Some(strides) = strides {
+        desc.strides = strides
+            .split(',')
+            .map(|s| s.trim().parse::<u32>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| Failure::input(format!("--so-strides {strides}: expected numbers separated by commas")))?;
+    }
+    if let Some(r) = rasterized {
+        desc.rasterized_stream = match r.trim() {
+            "none" => NO_RASTERIZED_STREAM,
+            n => n.parse().map_err(|_| Failure::input(format!("--so-rasterized {r}: expected 0..3 or none")))?,
+        };
+    }
+    Ok(Some(desc))
 }
 
 /// Reads the input: a DXBC blob, an fxc /Fh header, or a listing (assembled first).

@@ -12,7 +12,7 @@ use exec::pipeline::{
 };
 use exec::{Format, Plan, Resources};
 use serde_json::{json, Value};
-use validate::{FeatureLevel, Runtime, StreamOutputDesc, NO_RASTERIZED_STREAM};
+use validate::{FeatureLevel, Runtime, StreamOutputDesc};
 
 use crate::check::read_shader;
 use crate::{display_name, Failure};
@@ -493,27 +493,11 @@ fn svg(result: &DrawResult) -> String {
 
 pub fn run(options: &Options) -> Result<(), Failure> {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
-    let mut so = match &options.so {
-        Some(decl) => {
-            let mut desc: StreamOutputDesc = decl.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
-            if let Some(strides) = &options.so_strides {
-                desc.strides =
-                    strides.split(',').map(|s| s.trim().parse::<u32>()).collect::<Result<_, _>>().map_err(|_| {
-                        Failure::input(format!("--so-strides {strides}: expected numbers separated by commas"))
-                    })?;
-            }
-            if let Some(r) = &options.so_rasterized {
-                desc.rasterized_stream = match r.trim() {
-                    "none" => NO_RASTERIZED_STREAM,
-                    n => {
-                        n.parse().map_err(|_| Failure::input(format!("--so-rasterized {r}: expected 0..3 or none")))?
-                    }
-                };
-            }
-            Some(desc)
-        }
-        None => None,
-    };
+    let mut so = crate::check::stream_output(
+        options.so.as_deref(),
+        options.so_strides.as_deref(),
+        options.so_rasterized.as_deref(),
+    )?;
     if options.vs.is_none() && options.gs.is_none() {
         return Err(Failure::input("run needs --vs, --gs or both".into()));
     }
