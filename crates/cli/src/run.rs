@@ -47,7 +47,7 @@ pub struct Options {
     /// The rasterized stream: 0..3 or `none`.
     #[arg(long = "so-rasterized", value_name = "N|none")]
     pub so_rasterized: Option<String>,
-    /// Size in bytes of each stream-output buffer.
+    /// Size in bytes of each stream-output buffer (at most 256 MiB).
     #[arg(long = "so-buffer-size", value_name = "BYTES", default_value_t = 1 << 20)]
     pub so_buffer_size: u32,
     /// Write the primitives, the stream-output buffers and the statistics as JSON (`-`: standard output).
@@ -63,6 +63,9 @@ pub struct Options {
     #[arg(long)]
     pub quiet: bool,
 }
+
+/// The largest stream-output buffer `dxref run` allocates.
+const MAX_SO_BUFFER: u32 = 256 << 20;
 
 /// The most input vertices (× instances) a draw whose primitives are kept may have.
 const MAX_CAPTURED_VERTICES: u64 = 1 << 22;
@@ -493,6 +496,12 @@ fn svg(result: &DrawResult) -> String {
 
 pub fn run(options: &Options) -> Result<(), Failure> {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
+    if options.so_buffer_size > MAX_SO_BUFFER {
+        return Err(Failure::input(format!(
+            "--so-buffer-size {}: at most {MAX_SO_BUFFER} bytes per buffer",
+            options.so_buffer_size
+        )));
+    }
     let mut so = crate::check::stream_output(
         options.so.as_deref(),
         options.so_strides.as_deref(),

@@ -179,3 +179,13 @@ fn input_edges() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("--quiet"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn stream_output_buffer_size_is_bounded() {
+    let gs = example("point_to_quad_gs.asm");
+    let points = example("points.json");
+    let out =
+        dxref(&["run", "--gs", &gs, "--input", &points, "--so", "SV_Position.xyzw", "--so-buffer-size", "4294967295"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--so-buffer-size"), "{}", text(&out.stderr));
+}
