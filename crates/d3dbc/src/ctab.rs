@@ -1,0 +1,1 @@
+//! The constant table (`CTAB` comment block). (Being written.)

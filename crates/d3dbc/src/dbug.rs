@@ -1,0 +1,1 @@
+//! Debug information (`DBUG` comment block; owned by another engineer).

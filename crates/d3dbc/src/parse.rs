@@ -1,0 +1,1 @@
+//! Listing parser / assembler (owned by another engineer).

@@ -1,0 +1,1 @@
+//! Listing printer (owned by another engineer).

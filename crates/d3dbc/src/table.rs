@@ -1,0 +1,493 @@
+//! The instruction table: the single source of truth for every Shader Model 1–3 opcode.
+//!
+//! One row per `D3DSIO_*` opcode: its number, fxc's mnemonic (with the pixel 1.0–1.3
+//! spelling where it differs), the operand layout ([`Layout`]), the vertex and pixel
+//! shader versions that have it, its flow-control class ([`Flow`]), which opcode-specific
+//! controls it carries ([`Controls`]), the instruction slots fxc counts for it and
+//! whether a pixel shader counts it as a texture or an arithmetic instruction. The
+//! decoder, encoder, printer, parser and validator all read this table.
+//!
+//! Versions are written as `major << 8 | minor` ([`Ver`]): `2_x` is `0x0201` and the
+//! software profiles `2_sw` / `3_sw` are `0x02ff` / `0x03ff`, so the numeric order is the
+//! order of the profiles (`2_0 < 2_x < 2_sw < 3_0 < 3_sw`).
+
+use crate::ir::ShaderKind;
+
+/// A shader version as `major << 8 | minor` (`0x0300` is `3_0`).
+pub type Ver = u16;
+
+/// Version `1_0`.
+pub const V1_0: Ver = 0x0100;
+/// Version `1_1`.
+pub const V1_1: Ver = 0x0101;
+/// Version `1_2`.
+pub const V1_2: Ver = 0x0102;
+/// Version `1_3`.
+pub const V1_3: Ver = 0x0103;
+/// Version `1_4`.
+pub const V1_4: Ver = 0x0104;
+/// Version `2_0`.
+pub const V2_0: Ver = 0x0200;
+/// Version `2_x` (token minor 1).
+pub const V2_X: Ver = 0x0201;
+/// Version `2_sw` (token minor 0xff).
+pub const V2_SW: Ver = 0x02ff;
+/// Version `3_0`.
+pub const V3_0: Ver = 0x0300;
+/// Version `3_sw` (token minor 0xff).
+pub const V3_SW: Ver = 0x03ff;
+
+/// An inclusive range of versions in which an opcode exists for one shader kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VerRange {
+    pub min: Ver,
+    pub max: Ver,
+}
+
+impl VerRange {
+    /// True when `v` lies in the range.
+    pub fn contains(self, v: Ver) -> bool {
+        self.min <= v && v <= self.max
+    }
+}
+
+/// How the tokens after the instruction token are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// An optional destination parameter, then `srcs` source parameters (the count in
+    /// the row; [`OpInfo::operands`] gives the count for a version).
+    Ops { dst: bool, srcs: u8 },
+    /// `dcl`: the usage / sampler-type token, then a destination parameter.
+    Dcl,
+    /// `def`: a destination, then four raw 32-bit values (floats).
+    Def,
+    /// `defi`: a destination, then four 32-bit signed integers.
+    DefI,
+    /// `defb`: a destination, then one 32-bit boolean token.
+    DefB,
+    /// `tex` / `texld`: destination only in pixel 1.0–1.3, destination + 1 source
+    /// (coordinate register) in 1.4, destination + 2 sources (coordinate, sampler) in 2.0+.
+    Tex,
+    /// `texcoord` / `texcrd`: destination only in pixel 1.0–1.3, destination + 1 source in 1.4.
+    TexCoord,
+    /// `sincos`: destination + 3 sources in 2.x (the two extra are constants fxc sets up),
+    /// destination + 1 source in 3.0.
+    SinCos,
+    /// `sgn`: destination + 3 sources in 2.x (two temporaries), destination + 1 source in 3.0.
+    Sgn,
+    /// The comment token: a length in bits 16–30, then that many raw tokens.
+    Comment,
+    /// The end token `0x0000ffff`.
+    End,
+}
+
+/// Which opcode-specific controls (instruction token bits 16–23) an opcode carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Controls {
+    /// None defined; any bits found are kept raw.
+    None,
+    /// A comparison in bits 16–18 (`ifc`, `breakc`, `setp`): see [`crate::ir::Comparison`].
+    Compare,
+    /// `texld`: bit 16 projects (`texldp`), bit 17 biases (`texldb`), in pixel 2.0+.
+    TexLd,
+}
+
+/// The effect of an opcode on control flow, as fixed by the opcode alone. Where the
+/// operands decide more (`if b0` against `if p0.x`), [`crate::ir::flow_class`] refines it
+/// into a [`FlowClass`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flow {
+    None,
+    /// `if` (boolean constant or predicate source).
+    If,
+    /// `if_gt` ... (`ifc`).
+    IfComp,
+    Else,
+    Endif,
+    Rep,
+    Endrep,
+    Loop,
+    Endloop,
+    Break,
+    /// `break_gt` ... (`breakc`).
+    BreakComp,
+    /// `breakp`.
+    Breakp,
+    Call,
+    /// `callnz` (boolean constant or predicate source).
+    Callnz,
+    Ret,
+    /// `setp_gt` ...
+    Setp,
+    Label,
+}
+
+/// The flow-control class of one instruction, for the validator: [`Flow`] refined by the
+/// operands where the opcode alone does not decide (see [`crate::ir::flow_class`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlowClass {
+    IfBool,
+    IfComp,
+    IfPred,
+    Else,
+    Endif,
+    Rep,
+    Endrep,
+    Loop,
+    Endloop,
+    Break,
+    BreakComp,
+    Breakp,
+    Call,
+    CallnzBool,
+    CallnzPred,
+    Ret,
+    SetpComp,
+    Label,
+    None,
+}
+
+/// How fxc's `(N texture, M arithmetic)` count classes an instruction in a pixel shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SlotClass {
+    /// Counts as arithmetic.
+    Arithmetic,
+    /// Counts as a texture instruction.
+    Texture,
+    /// Not counted (declarations, definitions, labels, phase).
+    None,
+}
+
+/// One row of the table.
+#[derive(Debug)]
+pub struct OpInfo {
+    pub opcode: Opcode,
+    /// fxc's spelling for vertex shaders and pixel 1.4+ (without comparison suffixes:
+    /// `ifc` is `if`, `breakc` is `break`, `setp` is `setp`; fxc prints `if_gt` ...).
+    pub mnemonic: &'static str,
+    /// fxc's spelling in pixel shaders 1.0–1.3, where it differs (`tex`, `texcoord`).
+    pub mnemonic_ps1: Option<&'static str>,
+    pub layout: Layout,
+    /// Vertex shader versions that have the opcode.
+    pub vs: Option<VerRange>,
+    /// Pixel shader versions that have the opcode.
+    pub ps: Option<VerRange>,
+    pub flow: Flow,
+    pub controls: Controls,
+    /// Instruction slots fxc counts (`// approximately N instruction slots used`), for
+    /// the common case; [`OpInfo::slots`] applies the version-dependent exceptions.
+    pub slots: u8,
+    /// Texture or arithmetic, for pixel shaders.
+    pub class: SlotClass,
+}
+
+impl OpInfo {
+    /// True when the opcode exists in shaders of `kind` at version `v`.
+    pub fn exists_in(&self, kind: ShaderKind, v: Ver) -> bool {
+        let range = match kind {
+            ShaderKind::Vertex => self.vs,
+            ShaderKind::Pixel => self.ps,
+        };
+        range.is_some_and(|r| r.contains(v))
+    }
+
+    /// fxc's mnemonic in a shader of `kind` at version `v` (without comparison or
+    /// `texld` control suffixes).
+    pub fn mnemonic_for(&self, kind: ShaderKind, v: Ver) -> &'static str {
+        match self.mnemonic_ps1 {
+            Some(m) if kind == ShaderKind::Pixel && v < V1_4 => m,
+            _ => self.mnemonic,
+        }
+    }
+
+    /// Whether the instruction has a destination, and how many source parameters it
+    /// has, in a shader of `kind` at version `v` (the layout the table gives; a Shader
+    /// Model 2+ stream states its own length, which the decoder follows). `None` for
+    /// layouts that are not destination + sources (`dcl`, `def*`, comment, end).
+    pub fn operands(&self, kind: ShaderKind, v: Ver) -> Option<(bool, u8)> {
+        let ps1 = kind == ShaderKind::Pixel && v < V1_4;
+        Some(match self.layout {
+            Layout::Ops { dst, srcs } => (dst, srcs),
+            Layout::Tex if ps1 => (true, 0),
+            Layout::Tex if v < V2_0 => (true, 1),
+            Layout::Tex => (true, 2),
+            Layout::TexCoord if ps1 => (true, 0),
+            Layout::TexCoord => (true, 1),
+            Layout::SinCos | Layout::Sgn if v < V3_0 => (true, 3),
+            Layout::SinCos | Layout::Sgn => (true, 1),
+            Layout::Dcl | Layout::Def | Layout::DefI | Layout::DefB | Layout::Comment | Layout::End => return None,
+        })
+    }
+
+    /// Instruction slots fxc counts for this opcode in a shader of `kind` at version `v`.
+    pub fn slots(&self, kind: ShaderKind, v: Ver) -> u32 {
+        let ps = kind == ShaderKind::Pixel;
+        let n = match self.opcode {
+            // Vertex 1.1 expands these as macros.
+            Opcode::Frc if !ps && v < V2_0 => 3,
+            // Pixel 1.x has a one-slot lrp.
+            Opcode::Lrp if ps && v < V2_0 => 1,
+            // Pixel 1.2/1.3 count cmp as two.
+            Opcode::Cmp if ps && (V1_2..V1_4).contains(&v) => 2,
+            // Vertex exp/log are full-precision macros; pixel ones a single slot.
+            Opcode::Exp | Opcode::Log if ps => 1,
+            _ => self.slots,
+        };
+        n as u32
+    }
+}
+
+/// The texture / arithmetic class of an opcode; declarations and definitions are
+/// not counted.
+impl SlotClass {
+    /// True when counted at all.
+    pub fn counted(self) -> bool {
+        self != SlotClass::None
+    }
+}
+
+const fn r(min: Ver, max: Ver) -> Option<VerRange> {
+    Some(VerRange { min, max })
+}
+
+const NONE: Option<VerRange> = None;
+/// Every vertex shader version.
+const VS_ALL: Option<VerRange> = r(V1_0, V3_SW);
+/// Vertex 2.0 and later.
+const VS2: Option<VerRange> = r(V2_0, V3_SW);
+/// Vertex 2.x and later.
+const VS2X: Option<VerRange> = r(V2_X, V3_SW);
+/// Vertex 3.0 and later.
+const VS3: Option<VerRange> = r(V3_0, V3_SW);
+/// Every pixel shader version.
+const PS_ALL: Option<VerRange> = r(V1_0, V3_SW);
+/// Pixel 1.2 and later.
+const PS12: Option<VerRange> = r(V1_2, V3_SW);
+/// Pixel 2.0 and later.
+const PS2: Option<VerRange> = r(V2_0, V3_SW);
+/// Pixel 2.x and later.
+const PS2X: Option<VerRange> = r(V2_X, V3_SW);
+/// Pixel 3.0 and later.
+const PS3: Option<VerRange> = r(V3_0, V3_SW);
+/// Pixel 1.0–1.3.
+const PS1: Option<VerRange> = r(V1_0, V1_3);
+/// Pixel 1.2–1.3.
+const PS12_13: Option<VerRange> = r(V1_2, V1_3);
+/// Pixel 1.3.
+const PS13: Option<VerRange> = r(V1_3, V1_3);
+/// Pixel 1.0–1.4.
+const PS1_14: Option<VerRange> = r(V1_0, V1_4);
+/// Pixel 1.4.
+const PS14: Option<VerRange> = r(V1_4, V1_4);
+
+macro_rules! table {
+    ($( $variant:ident = $num:literal, $mn:literal, $ps1:expr, $layout:expr, $vs:ident, $ps:ident, $flow:ident, $ctl:ident, $slots:literal, $class:ident; )*) => {
+        /// A `D3DSIO_*` opcode (instruction token bits 0–15).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u16)]
+        pub enum Opcode {
+            $( $variant = $num, )*
+        }
+
+        /// Every row, in opcode order.
+        pub static TABLE: &[OpInfo] = &[
+            $( OpInfo {
+                opcode: Opcode::$variant,
+                mnemonic: $mn,
+                mnemonic_ps1: $ps1,
+                layout: $layout,
+                vs: $vs,
+                ps: $ps,
+                flow: Flow::$flow,
+                controls: Controls::$ctl,
+                slots: $slots,
+                class: SlotClass::$class,
+            }, )*
+        ];
+
+        impl Opcode {
+            /// The opcode with token value `code`, if there is one.
+            pub fn from_u16(code: u16) -> Option<Opcode> {
+                match code {
+                    $( $num => Some(Opcode::$variant), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+const fn ops(dst: bool, srcs: u8) -> Layout {
+    Layout::Ops { dst, srcs }
+}
+const D0: Layout = ops(true, 0);
+const D1: Layout = ops(true, 1);
+const D2: Layout = ops(true, 2);
+const D3: Layout = ops(true, 3);
+const D4: Layout = ops(true, 4);
+const S0: Layout = ops(false, 0);
+const S1: Layout = ops(false, 1);
+const S2: Layout = ops(false, 2);
+
+table! {
+    Nop = 0, "nop", None, S0, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Mov = 1, "mov", None, D1, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Add = 2, "add", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Sub = 3, "sub", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Mad = 4, "mad", None, D3, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Mul = 5, "mul", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Rcp = 6, "rcp", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
+    Rsq = 7, "rsq", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
+    Dp3 = 8, "dp3", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
+    Dp4 = 9, "dp4", None, D2, VS_ALL, PS12, None, None, 1, Arithmetic;
+    Min = 10, "min", None, D2, VS_ALL, PS2, None, None, 1, Arithmetic;
+    Max = 11, "max", None, D2, VS_ALL, PS2, None, None, 1, Arithmetic;
+    Slt = 12, "slt", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic;
+    Sge = 13, "sge", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic;
+    Exp = 14, "exp", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
+    Log = 15, "log", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
+    Lit = 16, "lit", None, D1, VS_ALL, NONE, None, None, 3, Arithmetic;
+    Dst = 17, "dst", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic;
+    Lrp = 18, "lrp", None, D3, VS2, PS_ALL, None, None, 2, Arithmetic;
+    Frc = 19, "frc", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
+    M4x4 = 20, "m4x4", None, D2, VS_ALL, PS2, None, None, 4, Arithmetic;
+    M4x3 = 21, "m4x3", None, D2, VS_ALL, PS2, None, None, 3, Arithmetic;
+    M3x4 = 22, "m3x4", None, D2, VS_ALL, PS2, None, None, 4, Arithmetic;
+    M3x3 = 23, "m3x3", None, D2, VS_ALL, PS2, None, None, 3, Arithmetic;
+    M3x2 = 24, "m3x2", None, D2, VS_ALL, PS2, None, None, 2, Arithmetic;
+    Call = 25, "call", None, S1, VS2, PS2X, Call, None, 2, Arithmetic;
+    Callnz = 26, "callnz", None, S2, VS2, PS2X, Callnz, None, 3, Arithmetic;
+    Loop = 27, "loop", None, S2, VS2, PS3, Loop, None, 3, Arithmetic;
+    Ret = 28, "ret", None, S0, VS2, PS2X, Ret, None, 1, Arithmetic;
+    Endloop = 29, "endloop", None, S0, VS2, PS3, Endloop, None, 2, Arithmetic;
+    Label = 30, "label", None, S1, VS2, PS2X, Label, None, 0, None;
+    Dcl = 31, "dcl", None, Layout::Dcl, VS_ALL, PS2, None, None, 0, None;
+    Pow = 32, "pow", None, D2, VS2, PS2, None, None, 3, Arithmetic;
+    Crs = 33, "crs", None, D2, VS2, PS2, None, None, 2, Arithmetic;
+    Sgn = 34, "sgn", None, Layout::Sgn, VS2, NONE, None, None, 3, Arithmetic;
+    Abs = 35, "abs", None, D1, VS2, PS2, None, None, 1, Arithmetic;
+    Nrm = 36, "nrm", None, D1, VS2, PS2, None, None, 3, Arithmetic;
+    Sincos = 37, "sincos", None, Layout::SinCos, VS2, PS2, None, None, 8, Arithmetic;
+    Rep = 38, "rep", None, S1, VS2, PS2X, Rep, None, 3, Arithmetic;
+    Endrep = 39, "endrep", None, S0, VS2, PS2X, Endrep, None, 2, Arithmetic;
+    If = 40, "if", None, S1, VS2, PS2X, If, None, 3, Arithmetic;
+    Ifc = 41, "if", None, S2, VS2X, PS2X, IfComp, Compare, 3, Arithmetic;
+    Else = 42, "else", None, S0, VS2, PS2X, Else, None, 1, Arithmetic;
+    Endif = 43, "endif", None, S0, VS2, PS2X, Endif, None, 1, Arithmetic;
+    Break = 44, "break", None, S0, VS2X, PS2X, Break, None, 1, Arithmetic;
+    Breakc = 45, "break", None, S2, VS2X, PS2X, BreakComp, Compare, 3, Arithmetic;
+    Mova = 46, "mova", None, D1, VS2, NONE, None, None, 1, Arithmetic;
+    Defb = 47, "defb", None, Layout::DefB, VS2, PS2X, None, None, 0, None;
+    Defi = 48, "defi", None, Layout::DefI, VS2, PS2X, None, None, 0, None;
+    Texcoord = 64, "texcrd", Some("texcoord"), Layout::TexCoord, NONE, PS1_14, None, None, 1, Texture;
+    Texkill = 65, "texkill", None, D0, NONE, PS_ALL, None, None, 1, Texture;
+    Tex = 66, "texld", Some("tex"), Layout::Tex, NONE, PS_ALL, None, TexLd, 1, Texture;
+    Texbem = 67, "texbem", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texbeml = 68, "texbeml", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texreg2ar = 69, "texreg2ar", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texreg2gb = 70, "texreg2gb", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texm3x2pad = 71, "texm3x2pad", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texm3x2tex = 72, "texm3x2tex", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texm3x3pad = 73, "texm3x3pad", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texm3x3tex = 74, "texm3x3tex", None, D1, NONE, PS1, None, None, 1, Texture;
+    Texm3x3spec = 76, "texm3x3spec", None, D2, NONE, PS1, None, None, 1, Texture;
+    Texm3x3vspec = 77, "texm3x3vspec", None, D1, NONE, PS1, None, None, 1, Texture;
+    Expp = 78, "expp", None, D1, VS_ALL, NONE, None, None, 1, Arithmetic;
+    Logp = 79, "logp", None, D1, VS_ALL, NONE, None, None, 1, Arithmetic;
+    Cnd = 80, "cnd", None, D3, NONE, PS1_14, None, None, 1, Arithmetic;
+    Def = 81, "def", None, Layout::Def, VS_ALL, PS_ALL, None, None, 0, None;
+    Texreg2rgb = 82, "texreg2rgb", None, D1, NONE, PS12_13, None, None, 1, Texture;
+    Texdp3tex = 83, "texdp3tex", None, D1, NONE, PS12_13, None, None, 1, Texture;
+    Texm3x2depth = 84, "texm3x2depth", None, D1, NONE, PS13, None, None, 1, Texture;
+    Texdp3 = 85, "texdp3", None, D1, NONE, PS12_13, None, None, 1, Texture;
+    Texm3x3 = 86, "texm3x3", None, D1, NONE, PS12_13, None, None, 1, Texture;
+    Texdepth = 87, "texdepth", None, D0, NONE, PS14, None, None, 1, Texture;
+    Cmp = 88, "cmp", None, D3, NONE, PS12, None, None, 1, Arithmetic;
+    Bem = 89, "bem", None, D2, NONE, PS14, None, None, 2, Arithmetic;
+    Dp2add = 90, "dp2add", None, D3, NONE, PS2, None, None, 1, Arithmetic;
+    Dsx = 91, "dsx", None, D1, NONE, PS2X, None, None, 1, Arithmetic;
+    Dsy = 92, "dsy", None, D1, NONE, PS2X, None, None, 1, Arithmetic;
+    Texldd = 93, "texldd", None, D4, NONE, PS2X, None, None, 3, Texture;
+    Setp = 94, "setp", None, D2, VS2X, PS2X, Setp, Compare, 1, Arithmetic;
+    Texldl = 95, "texldl", None, D2, VS3, PS3, None, None, 2, Texture;
+    Breakp = 96, "breakp", None, S1, VS2X, PS2X, Breakp, None, 3, Arithmetic;
+    Phase = 0xfffd, "phase", None, S0, NONE, PS14, None, None, 0, None;
+    Comment = 0xfffe, "comment", None, Layout::Comment, VS_ALL, PS_ALL, None, None, 0, None;
+    End = 0xffff, "end", None, Layout::End, VS_ALL, PS_ALL, None, None, 0, None;
+}
+
+/// Index of each opcode 0..=96 into [`TABLE`] (`u8::MAX` for gaps).
+static INDEX: [u8; 97] = {
+    let mut idx = [u8::MAX; 97];
+    let mut i = 0;
+    while i < TABLE.len() {
+        let code = TABLE[i].opcode as u16 as usize;
+        if code < 97 {
+            idx[code] = i as u8;
+        }
+        i += 1;
+    }
+    idx
+};
+
+impl Opcode {
+    /// The opcode's table row.
+    pub fn info(self) -> &'static OpInfo {
+        // Every variant has a row: `lookup` of its own value cannot fail.
+        lookup(self as u16).unwrap_or(&TABLE[0])
+    }
+}
+
+/// The table row of token value `code` (instruction token bits 0–15), if it is an opcode.
+pub fn lookup(code: u16) -> Option<&'static OpInfo> {
+    match code {
+        0xfffd => TABLE.iter().find(|r| r.opcode == Opcode::Phase),
+        0xfffe => TABLE.iter().find(|r| r.opcode == Opcode::Comment),
+        0xffff => TABLE.iter().find(|r| r.opcode == Opcode::End),
+        c if (c as usize) < INDEX.len() => {
+            let i = INDEX[c as usize];
+            (i != u8::MAX).then(|| &TABLE[i as usize])
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_found_by_its_value() {
+        for row in TABLE {
+            let found = lookup(row.opcode as u16).expect("row");
+            assert_eq!(found.opcode, row.opcode);
+            assert_eq!(Opcode::from_u16(row.opcode as u16), Some(row.opcode));
+            assert_eq!(row.opcode.info().opcode, row.opcode);
+        }
+        // D3DSIO_RESERVED0 and the gap 49..=63 are not opcodes.
+        assert!(lookup(75).is_none());
+        assert!(lookup(49).is_none());
+        assert!(lookup(97).is_none());
+        assert_eq!(TABLE.len(), 49 + 32 + 3);
+    }
+
+    #[test]
+    fn version_dependent_layouts() {
+        let tex = Opcode::Tex.info();
+        assert_eq!(tex.operands(ShaderKind::Pixel, V1_3), Some((true, 0)));
+        assert_eq!(tex.operands(ShaderKind::Pixel, V1_4), Some((true, 1)));
+        assert_eq!(tex.operands(ShaderKind::Pixel, V2_0), Some((true, 2)));
+        assert_eq!(tex.mnemonic_for(ShaderKind::Pixel, V1_1), "tex");
+        assert_eq!(tex.mnemonic_for(ShaderKind::Pixel, V1_4), "texld");
+        let tc = Opcode::Texcoord.info();
+        assert_eq!(tc.mnemonic_for(ShaderKind::Pixel, V1_3), "texcoord");
+        assert_eq!(tc.mnemonic_for(ShaderKind::Pixel, V1_4), "texcrd");
+        let sc = Opcode::Sincos.info();
+        assert_eq!(sc.operands(ShaderKind::Vertex, V2_X), Some((true, 3)));
+        assert_eq!(sc.operands(ShaderKind::Pixel, V3_0), Some((true, 1)));
+        assert!(Opcode::Loop.info().exists_in(ShaderKind::Vertex, V2_0));
+        assert!(!Opcode::Loop.info().exists_in(ShaderKind::Pixel, V2_X));
+        assert!(Opcode::Texldl.info().exists_in(ShaderKind::Vertex, V3_0));
+        assert!(!Opcode::Texldl.info().exists_in(ShaderKind::Vertex, V2_SW));
+    }
+}
