@@ -73,8 +73,6 @@ pub enum Layout {
     /// `sincos`: destination + 3 sources in 2.x (the two extra are constants fxc sets up),
     /// destination + 1 source in 3.0.
     SinCos,
-    /// `sgn`: destination + 3 sources in 2.x (two temporaries), destination + 1 source in 3.0.
-    Sgn,
     /// The comment token: a length in bits 16–30, then that many raw tokens.
     Comment,
     /// The end token `0x0000ffff`.
@@ -174,8 +172,9 @@ pub struct OpInfo {
     pub ps: Option<VerRange>,
     pub flow: Flow,
     pub controls: Controls,
-    /// Instruction slots fxc counts (`// approximately N instruction slots used`), for
-    /// the common case; [`OpInfo::slots`] applies the version-dependent exceptions.
+    /// Instruction slots in Microsoft's instruction tables, for the common case;
+    /// [`OpInfo::slots`] applies the version-dependent exceptions and
+    /// [`OpInfo::fxc_slots`] gives what fxc's listing counts.
     pub slots: u8,
     /// Texture or arithmetic, for pixel shaders.
     pub class: SlotClass,
@@ -213,27 +212,74 @@ impl OpInfo {
             Layout::Tex => (true, 2),
             Layout::TexCoord if ps1 => (true, 0),
             Layout::TexCoord => (true, 1),
-            Layout::SinCos | Layout::Sgn if v < V3_0 => (true, 3),
-            Layout::SinCos | Layout::Sgn => (true, 1),
+            Layout::SinCos if v < V3_0 => (true, 3),
+            Layout::SinCos => (true, 1),
             Layout::Dcl | Layout::Def | Layout::DefI | Layout::DefB | Layout::Comment | Layout::End => return None,
         })
     }
 
-    /// Instruction slots fxc counts for this opcode in a shader of `kind` at version `v`.
+    /// Instruction slots the opcode takes in a shader of `kind` at version `v`, from
+    /// Microsoft's per-version instruction tables (the figure the runtime's instruction
+    /// limits count). Where the tables make the cost depend on the sampler's texture type
+    /// (a cube map costs more for `texld`/`texldl`/`texldp` in 3.0) or on device caps,
+    /// this gives the non-cube, no-caps figure.
     pub fn slots(&self, kind: ShaderKind, v: Ver) -> u32 {
         let ps = kind == ShaderKind::Pixel;
         let n = match self.opcode {
             // Vertex 1.1 expands these as macros.
+            Opcode::Exp | Opcode::Log if !ps && v < V2_0 => 10,
             Opcode::Frc if !ps && v < V2_0 => 3,
-            // Pixel 1.x has a one-slot lrp.
+            Opcode::Lit if !ps && v < V2_0 => 1,
+            Opcode::Nop if ps && v < V2_0 => 0,
+            // Pixel 1.x: a one-slot lrp; cmp and dp4 take two in 1.2 and 1.3.
             Opcode::Lrp if ps && v < V2_0 => 1,
-            // Pixel 1.2/1.3 count cmp as two.
-            Opcode::Cmp if ps && (V1_2..V1_4).contains(&v) => 2,
-            // Vertex exp/log are full-precision macros; pixel ones a single slot.
-            Opcode::Exp | Opcode::Log if ps => 1,
+            Opcode::Cmp | Opcode::Dp4 if ps && (V1_2..V1_4).contains(&v) => 2,
+            // One arithmetic and one texture slot.
+            Opcode::Texbeml => 2,
+            Opcode::Texkill if ps && v >= V3_0 => 2,
             _ => self.slots,
         };
         n as u32
+    }
+
+    /// Instruction slots of one instruction: [`OpInfo::slots`], with the 3.0 costs of
+    /// `texldp` (3) and `texldb` (6) that depend on the instruction's controls.
+    pub fn slots_of(&self, kind: ShaderKind, v: Ver, controls: u8) -> u32 {
+        if self.opcode == Opcode::Tex && kind == ShaderKind::Pixel && v >= V3_0 {
+            if controls & 2 != 0 {
+                return 6;
+            }
+            if controls & 1 != 0 {
+                return 3;
+            }
+        }
+        self.slots(kind, v)
+    }
+
+    /// What fxc's `// approximately N instruction slots used (T texture, A arithmetic)`
+    /// line counts for one instruction: `(texture, arithmetic)`. Vertex shaders count
+    /// everything as arithmetic (their line has no split). Calibrated on the corpus, which
+    /// departs from Microsoft's tables ([`OpInfo::slots`]) in places: fxc counts `texkill`
+    /// as one arithmetic slot (2.0 and 3.0), a pixel 2.0+ `lrp` as one slot, `texldd` as
+    /// 1 texture + 2 arithmetic, `texldl` (3.0) as 2 texture. Not seen in the corpus, so
+    /// taken from the tables as texture slots: `texldp` (3) and `texldb` (6) in pixel 3.0.
+    pub fn fxc_slots(&self, kind: ShaderKind, v: Ver, controls: u8) -> (u32, u32) {
+        let ps = kind == ShaderKind::Pixel;
+        if self.class == SlotClass::None {
+            return (0, 0);
+        }
+        let total = self.slots_of(kind, v, controls);
+        if !ps {
+            return (0, total);
+        }
+        match self.opcode {
+            Opcode::Lrp => (0, 1),
+            Opcode::Texkill => (0, 1),
+            Opcode::Texldd => (1, 2),
+            Opcode::Texbeml => (1, 1),
+            _ if self.class == SlotClass::Texture => (total, 0),
+            _ => (0, total),
+        }
     }
 }
 
@@ -364,7 +410,7 @@ table! {
     Dcl = 31, "dcl", None, Layout::Dcl, VS_ALL, PS2, None, None, 0, None;
     Pow = 32, "pow", None, D2, VS2, PS2, None, None, 3, Arithmetic;
     Crs = 33, "crs", None, D2, VS2, PS2, None, None, 2, Arithmetic;
-    Sgn = 34, "sgn", None, Layout::Sgn, VS2, NONE, None, None, 3, Arithmetic;
+    Sgn = 34, "sgn", None, D3, VS2, NONE, None, None, 3, Arithmetic;
     Abs = 35, "abs", None, D1, VS2, PS2, None, None, 1, Arithmetic;
     Nrm = 36, "nrm", None, D1, VS2, PS2, None, None, 3, Arithmetic;
     Sincos = 37, "sincos", None, Layout::SinCos, VS2, PS2, None, None, 8, Arithmetic;
@@ -404,9 +450,9 @@ table! {
     Texdepth = 87, "texdepth", None, D0, NONE, PS14, None, None, 1, Texture;
     Cmp = 88, "cmp", None, D3, NONE, PS12, None, None, 1, Arithmetic;
     Bem = 89, "bem", None, D2, NONE, PS14, None, None, 2, Arithmetic;
-    Dp2add = 90, "dp2add", None, D3, NONE, PS2, None, None, 1, Arithmetic;
-    Dsx = 91, "dsx", None, D1, NONE, PS2X, None, None, 1, Arithmetic;
-    Dsy = 92, "dsy", None, D1, NONE, PS2X, None, None, 1, Arithmetic;
+    Dp2add = 90, "dp2add", None, D3, NONE, PS2, None, None, 2, Arithmetic;
+    Dsx = 91, "dsx", None, D1, NONE, PS2X, None, None, 2, Arithmetic;
+    Dsy = 92, "dsy", None, D1, NONE, PS2X, None, None, 2, Arithmetic;
     Texldd = 93, "texldd", None, D4, NONE, PS2X, None, None, 3, Texture;
     Setp = 94, "setp", None, D2, VS2X, PS2X, Setp, Compare, 1, Arithmetic;
     Texldl = 95, "texldl", None, D2, VS3, PS3, None, None, 2, Texture;
