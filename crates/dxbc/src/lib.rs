@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod aon9;
 mod checksum;
 mod chunks;
 mod container;
@@ -27,6 +28,7 @@ pub mod signature;
 pub mod stat;
 mod util;
 
+pub use aon9::Aon9;
 pub use checksum::{checksum_bytes, checksum_of, compute_checksum, CHECKSUM_START};
 pub use chunks::ChunkData;
 pub use container::{Builder, Chunk, Container, HEADER_SIZE};
