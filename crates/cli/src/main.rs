@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod asm;
 mod check;
 mod info;
+mod input;
 mod run;
 
 #[derive(Parser)]
@@ -233,11 +234,18 @@ pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failur
     } else {
         std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
-    if bytes.len() >= 4 && matches!(u16::from_le_bytes([bytes[2], bytes[3]]), 0xfffe | 0xffff) {
-        return Err(Failure::input(format!(
-            "{}: a Shader Model 1-3 (d3dbc) token stream; dxref reads DXBC containers only for now",
-            display_name(file)
-        )));
+    if input::is_effect(&bytes) {
+        if var.is_some() {
+            return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is an effect file")));
+        }
+        let one = input::single_shader(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
+        return Ok(bytes[one.range].to_vec());
+    }
+    if input::family(&bytes) == Some(input::Family::D3dbc) {
+        if var.is_some() {
+            return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
+        }
+        return Ok(bytes);
     }
     if bytes.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&bytes) {
         if var.is_some() {

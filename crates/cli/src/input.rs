@@ -1,0 +1,154 @@
+//! What a shader input file holds, and how to get the shader out of it.
+//!
+//! - a DXBC container (`.cso`, `.dxbc`, fxc `/Fo` output of a Shader Model 4/5 or Level9
+//!   target);
+//! - a raw Shader Model 1–3 token stream (`.vso`, `.pso`, fxc `/Fo` output of a
+//!   `vs_*`/`ps_*` 1.x–3.x target): version token first, `0x0000ffff` last;
+//! - an effect (`.fxo`, fxc `/T fx_2_0`, `fx_4_0`, `fx_4_1`, `fx_5_0`) holding exactly one
+//!   shader: the embedded d3dbc stream or DXBC container is taken out of it;
+//! - fxc `/Fh` C headers are read elsewhere ([`listing::fxh`]).
+
+use std::ops::Range;
+
+/// The family of a shader blob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    Dxbc,
+    D3dbc,
+}
+
+/// The family of `bytes`, from its first bytes; `None` when it is neither.
+pub(crate) fn family(bytes: &[u8]) -> Option<Family> {
+    if bytes.starts_with(b"DXBC") {
+        return Some(Family::Dxbc);
+    }
+    let token = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+    d3dbc::Version::from_token(token).map(|_| Family::D3dbc)
+}
+
+/// True when `bytes` starts with an effect's version token (`fx_2_0`: 0xfeff0901;
+/// `fx_4_0`/`fx_4_1`/`fx_5_0`: 0xfeff1001/0xfeff1011/0xfeff2001).
+pub(crate) fn is_effect(bytes: &[u8]) -> bool {
+    bytes.len() >= 4 && bytes[2..4] == [0xff, 0xfe]
+}
+
+/// Where a shader lies in an effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Embedded {
+    pub family: Family,
+    pub range: Range<usize>,
+}
+
+/// Every shader embedded in an effect, in file order: DXBC containers (whose size field
+/// is inside the file) and Shader Model 1–3 streams (a version token at a token-aligned
+/// offset from which the whole stream decodes up to its end token).
+pub(crate) fn embedded_shaders(bytes: &[u8]) -> Vec<Embedded> {
+    let mut found = Vec::new();
+    let mut at = 4;
+    while at + 8 <= bytes.len() {
+        if let Some(e) = shader_at(bytes, at) {
+            at = e.range.end.next_multiple_of(4);
+            found.push(e);
+        } else {
+            at += 4;
+        }
+    }
+    found
+}
+
+fn shader_at(bytes: &[u8], at: usize) -> Option<Embedded> {
+    let rest = &bytes[at..];
+    if rest.starts_with(b"DXBC") {
+        let size = u32::from_le_bytes(rest.get(24..28)?.try_into().ok()?) as usize;
+        if size < 32 || size > rest.len() || dxbc::Container::parse(&rest[..size]).is_err() {
+            return None;
+        }
+        return Some(Embedded { family: Family::Dxbc, range: at..at + size });
+    }
+    let token = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
+    d3dbc::Version::from_token(token)?;
+    let end = d3dbc_end(rest)?;
+    // A stream of a version token and the end token alone is not a shader.
+    (end > 8).then(|| Embedded { family: Family::D3dbc, range: at..at + end })
+}
+
+/// Byte length of the Shader Model 1–3 stream at the start of `bytes` (through its end
+/// token), if one decodes there; bytes after the end token are allowed.
+pub(crate) fn d3dbc_end(bytes: &[u8]) -> Option<usize> {
+    let whole = &bytes[..bytes.len() / 4 * 4];
+    let mut decoder = d3dbc::Decoder::new(whole).ok()?;
+    let mut ins = d3dbc::Instruction::new(d3dbc::Opcode::Nop);
+    while let Some(step) = decoder.next_into(&mut ins) {
+        if let Err(e) = step {
+            // The end token was read and more bytes follow: the stream ends there.
+            return match e.kind {
+                d3dbc::DecodeErrorKind::TrailingData(_) => Some(e.token * 4),
+                _ => None,
+            };
+        }
+    }
+    decoder.end_offset()
+}
+
+/// The one shader of an effect, or why there is not exactly one.
+pub(crate) fn single_shader(bytes: &[u8]) -> Result<Embedded, String> {
+    let shaders = embedded_shaders(bytes);
+    match shaders.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err("an effect file with no shader dxref can find".into()),
+        many => Err(format!(
+            "an effect file with {} shaders (at byte offsets {}); dxref reads effects holding one shader",
+            many.len(),
+            many.iter().map(|e| e.range.start.to_string()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(ts: &[u32]) -> Vec<u8> {
+        ts.iter().flat_map(|t| t.to_le_bytes()).collect()
+    }
+
+    // ps_2_0: mov oC0, c0; end.
+    const PS: [u32; 5] = [0xffff_0200, 0x0200_0001, 0x800f_0800, 0xa0e4_0000, 0x0000_ffff];
+
+    #[test]
+    fn families() {
+        assert_eq!(family(&tokens(&PS)), Some(Family::D3dbc));
+        assert_eq!(family(b"DXBC\0\0\0\0"), Some(Family::Dxbc));
+        assert_eq!(family(b"// hello"), None);
+        assert_eq!(family(&[1, 2]), None);
+    }
+
+    #[test]
+    fn an_effect_with_one_stream() {
+        let mut fx = tokens(&[0xfeff_0901, 7, 8]);
+        fx.extend(tokens(&PS));
+        fx.extend(tokens(&[9, 10]));
+        assert!(is_effect(&fx));
+        let one = single_shader(&fx).unwrap();
+        assert_eq!(one, Embedded { family: Family::D3dbc, range: 12..32 });
+        assert_eq!(d3dbc_end(&fx[12..]), Some(20));
+    }
+
+    #[test]
+    fn effects_with_none_or_two() {
+        let empty = tokens(&[0xfeff_0901, 1, 2, 3]);
+        assert!(single_shader(&empty).unwrap_err().contains("no shader"));
+        let mut two = tokens(&[0xfeff_0901]);
+        two.extend(tokens(&PS));
+        two.extend(tokens(&PS));
+        let e = single_shader(&two).unwrap_err();
+        assert!(e.contains("2 shaders") && e.contains("4, 24"), "{e}");
+    }
+
+    #[test]
+    fn truncated_streams_are_not_shaders() {
+        let mut fx = tokens(&[0xfeff_0901]);
+        fx.extend(tokens(&PS[..4]));
+        assert!(embedded_shaders(&fx).is_empty());
+    }
+}
