@@ -37,9 +37,12 @@
 //! [`Aon9::raw_layout`] so that [`Aon9::to_bytes`] reproduces the input exactly.
 //!
 //! The record layouts were read from the corpus (constant, sampler and runtime tables)
-//! and from chunks written by Microsoft's compiler for shaders with `rep`/`if b#`
-//! loops and `[clipplanes]` (integer, boolean tables and clip-plane targets); the
-//! `Instance ID` runtime kind is known only from the disassembler's text.
+//! and from chunks that Microsoft's compiler (`d3dcompiler_47`) writes for shaders
+//! with `rep`/`if b#` flow control reading constant buffers, `int`/`uint`/`bool`
+//! constants and `[clipplanes(...)]` (integer and boolean tables, conversions,
+//! clip-plane targets, the layout order). Runtime kind 1 is what Microsoft's
+//! disassembler prints as `Instance ID`; the compiler refuses `SV_InstanceID` for
+//! Level 9 targets, so no compiled chunk with it was seen.
 
 use crate::error::{Error, Result};
 use crate::util::{code_enum, Bytes, Canvas, Coverage, Gap};

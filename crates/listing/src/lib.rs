@@ -15,6 +15,7 @@ use std::fmt;
 pub mod asm;
 pub mod fxh;
 pub mod header;
+pub mod level9;
 pub mod reflect;
 pub mod stat;
 
