@@ -833,6 +833,50 @@ impl Instruction {
     pub fn flow_class(&self) -> FlowClass {
         flow_class(self)
     }
+
+    /// fxc's mnemonic for the instruction in a program of `version`: the table's
+    /// spelling for the version (`tex` / `texld`, `texcoord` / `texcrd`), with the
+    /// comparison suffix of `ifc` / `breakc` / `setp` (`if_gt`, `break_ne`, `setp_ge`;
+    /// `_invalid` for a comparison value the format does not define) and `texldp` /
+    /// `texldb` for the `texld` controls (pixel 2.0+). Allocation-free; displays as text.
+    pub fn mnemonic(&self, version: Version) -> Mnemonic {
+        let info = self.opcode.info();
+        let base = info.mnemonic_for(version.kind, version.ver());
+        match info.controls {
+            table::Controls::Compare => {
+                let suffix = match self.comparison() {
+                    Some(Comparison::Gt) => "_gt",
+                    Some(Comparison::Eq) => "_eq",
+                    Some(Comparison::Ge) => "_ge",
+                    Some(Comparison::Lt) => "_lt",
+                    Some(Comparison::Ne) => "_ne",
+                    Some(Comparison::Le) => "_le",
+                    None => "_invalid",
+                };
+                Mnemonic { base, suffix }
+            }
+            table::Controls::TexLd if version.major >= 2 && self.is_bias() => Mnemonic { base: "texldb", suffix: "" },
+            table::Controls::TexLd if version.major >= 2 && self.is_project() => {
+                Mnemonic { base: "texldp", suffix: "" }
+            }
+            _ => Mnemonic { base, suffix: "" },
+        }
+    }
+}
+
+/// An instruction's mnemonic as fxc prints it (see [`Instruction::mnemonic`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Mnemonic {
+    pub base: &'static str,
+    /// `""` or a comparison suffix (`_gt`).
+    pub suffix: &'static str,
+}
+
+impl std::fmt::Display for Mnemonic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.base)?;
+        f.write_str(self.suffix)
+    }
 }
 
 /// The flow-control class of an instruction: the table's [`Flow`], with `if` and
