@@ -216,6 +216,48 @@ codes! {
     TgsmSize = "V705", "thread-group shared memory over the limit", "D3D11_CS_TGSM_REGISTER_COUNT";
     /// A compute shader without `dcl_thread_group`.
     ThreadGroupMissing = "V706", "compute shader without dcl_thread_group", "functional spec 22.3.x (thread group declaration)";
+
+    // ---- V9xx: Direct3D 9 profiles (SM1-3 programs, Level 9 programs) ----
+    /// The SM1–3 program cannot be decoded.
+    D3d9Unreadable = "V901", "Direct3D 9 program cannot be decoded", "Direct3D 9 shader codes (instruction, parameter, comment, end tokens)";
+    /// The version token is not a Direct3D 9 profile.
+    D3d9Profile = "V902", "version is not a Direct3D 9 shader profile", "vs and ps version instruction pages (main and sub versions)";
+    /// An instruction the profile does not have.
+    D3d9Instruction = "V903", "instruction not available in this Direct3D 9 profile", "instruction pages (shader version tables), via the d3dbc instruction table";
+    /// A vs_2_x / ps_2_x instruction that needs a capability the device lacks.
+    D3d9InstructionCap = "V904", "instruction needs a device capability (vs_2_x, ps_2_x)", "vs_2_x, ps_2_x pages: D3DVS20CAPS, D3DPSHADERCAPS2_0";
+    /// A register type or file the profile does not have, or used the wrong way.
+    D3d9RegisterType = "V905", "register not available in this Direct3D 9 profile", "Registers - vs_1_1 ... vs_3_0, ps_1_x ... ps_3_0 (register types, R/W)";
+    /// A register index beyond the profile's register file.
+    D3d9RegisterRange = "V906", "register index beyond the profile's register file", "Registers - vs_*/ps_* (Count); Software Shaders; D3DCAPS9";
+    /// Relative addressing the profile does not allow on that register.
+    D3d9RelativeAddressing = "V907", "relative addressing not allowed on this register", "Registers - vs_*/ps_* (RelAddr)";
+    /// A register that requires a declaration used without one.
+    D3d9Declaration = "V908", "register used without its declaration", "Registers - vs_*/ps_* (Requires DCL)";
+    /// An instruction or source modifier the profile does not have.
+    D3d9Modifier = "V909", "modifier not available in this Direct3D 9 profile", "Instruction Modifiers (vs); Modifiers for ps_2_0 and Above; Source Register Modifiers (vs, ps)";
+    /// A pixel-shader source swizzle the profile does not allow.
+    D3d9Swizzle = "V910", "source swizzle not available in this pixel shader profile", "Source Register Swizzling (ps)";
+    /// More instruction slots than the profile allows.
+    D3d9Slots = "V911", "more instruction slots than the profile allows", "vs_*/ps_* profile pages (Instruction Count); instruction pages (slots)";
+    /// A flow-control instruction outside its construct.
+    D3d9FlowStructure = "V912", "Direct3D 9 flow-control instruction outside its construct", "if, else, endif, rep, loop, break pages (nesting, no straddling)";
+    /// Labels, calls and returns out of place.
+    D3d9Subroutine = "V913", "subroutine, label or call invalid", "label, call, callnz, ret pages";
+    /// Static nesting over the limit.
+    D3d9StaticNesting = "V914", "static flow-control nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps)";
+    /// Dynamic nesting over the limit.
+    D3d9DynamicNesting = "V915", "dynamic flow-control nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps); DynamicFlowControlDepth";
+    /// Loop/rep nesting over the limit.
+    D3d9LoopNesting = "V916", "loop/rep nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps); StaticFlowControlDepth";
+    /// Call nesting over the limit.
+    D3d9CallNesting = "V917", "call nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps); StaticFlowControlDepth";
+    /// Static flow count over the limit.
+    D3d9StaticFlowCount = "V918", "static flow count over the limit", "seed 002 (vs_2_0, vs_2_x: 16)";
+    /// The call graph is too large to walk.
+    D3d9FlowTooComplex = "V919", "flow control too complex to check", "dxref (walk budget)";
+    /// The Level 9 program's type is not the container program's.
+    Level9Stage = "V920", "Level 9 program's shader type differs from the container's program", "Direct3D feature levels: 9_x";
 }
 
 #[cfg(test)]

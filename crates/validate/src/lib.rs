@@ -9,15 +9,22 @@
 //! offset, a chunk, an instruction (index, token and byte offset) or a stream-output
 //! entry.
 //!
+//! Direct3D 9 shaders are validated by the [`d3d9`] rules: a raw Shader Model 1–3
+//! token stream (first token `0xFFFE____` / `0xFFFF____`) against its own profile, and
+//! the Level 9 program of a `*_4_0_level_9_x` container when the target is a feature
+//! level 9 device.
+//!
 //! Nothing here panics on any input: malformed bytes become diagnostics.
 
 pub mod codes;
+pub mod d3d9;
 pub mod diag;
 mod program;
 pub mod so;
 pub mod target;
 
 pub use codes::{Code, Rule, RULES};
+pub use d3d9::Caps9;
 pub use diag::{Diagnostic, Location};
 pub use program::ProgramFacts;
 pub use so::{SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
@@ -61,25 +68,39 @@ impl Report {
 }
 
 /// Validates a whole container for `target`, as the create call of `target.stage` (or
-/// of the shader's own stage) would.
+/// of the shader's own stage) would. A raw Shader Model 1–3 program is validated
+/// against its own profile with the most capable device's [`Caps9`].
 pub fn validate(bytes: &[u8], target: &Target) -> Report {
-    validate_inner(bytes, bytes.len(), target, None)
+    validate_inner(bytes, bytes.len(), target, None, None)
 }
 
 /// [`validate`] with the length argument of the create call, which must equal the
 /// container's size.
 pub fn validate_call(bytes: &[u8], length: usize, target: &Target) -> Report {
-    validate_inner(bytes, length, target, None)
+    validate_inner(bytes, length, target, None, None)
 }
 
 /// Validates a shader together with a stream-output declaration, as
 /// `CreateGeometryShaderWithStreamOutput` does (the shader may be a vertex, domain or
 /// geometry shader).
 pub fn validate_with_stream_output(bytes: &[u8], length: usize, target: &Target, so: &StreamOutputDesc) -> Report {
-    validate_inner(bytes, length, target, Some(so))
+    validate_inner(bytes, length, target, Some(so), None)
 }
 
-fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&StreamOutputDesc>) -> Report {
+/// [`validate_call`] with explicit Direct3D 9 capabilities: they apply to a raw Shader
+/// Model 1–3 program and to the Level 9 program of a container validated for a
+/// feature level 9 device (instead of [`Caps9::default`] and [`Caps9::for_level`]).
+pub fn validate_with_d3d9_caps(bytes: &[u8], length: usize, target: &Target, caps: &Caps9) -> Report {
+    validate_inner(bytes, length, target, None, Some(caps))
+}
+
+fn validate_inner(
+    bytes: &[u8],
+    length: usize,
+    target: &Target,
+    so: Option<&StreamOutputDesc>,
+    caps9: Option<&Caps9>,
+) -> Report {
     let mut report = Report::default();
     let out = &mut report.diagnostics;
     if length != bytes.len() {
@@ -88,6 +109,10 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
             Location::Shader,
             format!("BytecodeLength is {length} but {} bytes of bytecode were given", bytes.len()),
         ));
+    }
+    if d3d9::is_d3dbc(bytes) {
+        validate_d3dbc(bytes, target, so, caps9.copied().unwrap_or_default(), &mut report);
+        return report;
     }
     let container = match Container::parse(bytes) {
         Ok(c) => c,
@@ -192,7 +217,8 @@ fn validate_inner(bytes: &[u8], length: usize, target: &Target, so: Option<&Stre
     if let (Api::D3D11 { level, runtime, caps }, false) = (target.api, level_refused) {
         program::check_features(&container, &facts, level, runtime, caps, out);
         if level.is_9_x() && matches!(stage, ProgramType::Vertex | ProgramType::Pixel) {
-            check_level9(&container, level, out);
+            let caps = caps9.copied().unwrap_or_else(|| Caps9::for_level(level));
+            check_level9(&container, level, stage, &caps, out);
         }
     }
     if let Some(so) = so {
@@ -240,8 +266,53 @@ fn signature_only(
     Some(facts)
 }
 
-/// A feature level 9 device runs the container's Level 9 (SM2) program.
-fn check_level9(container: &Container<'_>, level: FeatureLevel, out: &mut Vec<Diagnostic>) {
+/// A raw Shader Model 1–3 program: its own profile's rules (the target's API and
+/// feature level do not apply; a create call of another stage is refused).
+fn validate_d3dbc(bytes: &[u8], target: &Target, so: Option<&StreamOutputDesc>, caps: Caps9, report: &mut Report) {
+    let out = &mut report.diagnostics;
+    let Some(info) = d3d9::check(bytes, 0, &caps, out) else { return };
+    let stage = match info.version.kind {
+        d3dbc::ShaderKind::Vertex => ProgramType::Vertex,
+        d3dbc::ShaderKind::Pixel => ProgramType::Pixel,
+    };
+    if let Some(want) = target.stage {
+        if want != stage {
+            out.push(Diagnostic::new(
+                Code::WrongStage,
+                Location::Byte { offset: 0 },
+                format!(
+                    "the program is a {} shader ({}); the call creates a {} shader",
+                    stage_name(stage),
+                    info.version.name(),
+                    stage_name(want)
+                ),
+            ));
+        }
+    }
+    if so.is_some() {
+        out.push(Diagnostic::new(
+            Code::SoStage,
+            Location::Shader,
+            "stream output takes a Shader Model 4 or later vertex, domain or geometry shader, not a Direct3D 9 program",
+        ));
+    }
+    let model = (info.version.major, info.version.minor);
+    report.shader = Some(ShaderInfo { stage, model, level9: false, program: true });
+    let mut facts = ProgramFacts::new(stage, model);
+    facts.instruction_count = info.instructions;
+    report.facts = Some(facts);
+}
+
+/// A feature level 9 device runs the container's Level 9 (SM2) program: it must be
+/// there, of the container program's type, of a version the level runs, and valid
+/// under its profile's rules for the device's `caps`.
+fn check_level9(
+    container: &Container<'_>,
+    level: FeatureLevel,
+    stage: ProgramType,
+    caps: &Caps9,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(chunk) = container.chunk(FourCc::AON9) else {
         out.push(Diagnostic::new(
             Code::Level9ProgramMissing,
@@ -252,21 +323,54 @@ fn check_level9(container: &Container<'_>, level: FeatureLevel, out: &mut Vec<Di
         ));
         return;
     };
-    // Aon9: chunk size, then the SM2 version token.
-    let Some(token) = chunk.data.get(4..8).map(|b| u32::from_le_bytes(b.try_into().unwrap())) else {
-        out.push(Diagnostic::new(Code::ChunkUnreadable, chunk_location(chunk), "the Aon9 chunk is too short"));
+    let (program, at) = match d3d9::aon9::program(chunk.data) {
+        Ok(p) => p,
+        Err(e) => {
+            out.push(Diagnostic::new(
+                Code::ChunkUnreadable,
+                Location::Byte { offset: chunk.data_offset() + e.offset },
+                e.message,
+            ));
+            return;
+        }
+    };
+    let base = chunk.data_offset() + at;
+    let Some(version) =
+        program.get(..4).and_then(|b| d3dbc::Version::from_token(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+    else {
+        // The d3d9 rules say why (V901).
+        d3d9::check(program, base, caps, out);
         return;
     };
-    let (major, minor) = ((token >> 8) & 0xff, token & 0xff);
+    let kind_stage = match version.kind {
+        d3dbc::ShaderKind::Vertex => ProgramType::Vertex,
+        d3dbc::ShaderKind::Pixel => ProgramType::Pixel,
+    };
+    if kind_stage != stage {
+        out.push(Diagnostic::new(
+            Code::Level9Stage,
+            Location::Byte { offset: base },
+            format!(
+                "the Level 9 program is a {} shader ({}) in a {} shader's container",
+                stage_name(kind_stage),
+                version.name(),
+                stage_name(stage)
+            ),
+        ));
+    }
+    let (major, minor) = (version.major, version.minor);
     // vs_2_0 / ps_2_0 run from 9_1; vs_2_x / ps_2_x (minor 1) need 9_3.
     let needed = match (major, minor) {
-        (2, 0) | (1, _) => FeatureLevel::L9_1,
+        (2, 0) => FeatureLevel::L9_1,
         (2, 1) => FeatureLevel::L9_3,
         _ => {
             out.push(Diagnostic::new(
                 Code::Level9Version,
-                chunk_location(chunk),
-                format!("the Level 9 program has version {major}.{minor}; feature level 9 runs 2.0 and 2.x programs"),
+                Location::Byte { offset: base },
+                format!(
+                    "the Level 9 program has version {}; feature level 9 runs 2_0 and 2_x programs",
+                    version.name()
+                ),
             ));
             return;
         }
@@ -274,10 +378,11 @@ fn check_level9(container: &Container<'_>, level: FeatureLevel, out: &mut Vec<Di
     if level < needed {
         out.push(Diagnostic::new(
             Code::Level9Version,
-            chunk_location(chunk),
-            format!("the Level 9 program is a 2.x program, which needs feature level {needed}; the device is {level}"),
+            Location::Byte { offset: base },
+            format!("the Level 9 program is a 2_x program, which needs feature level {needed}; the device is {level}"),
         ));
     }
+    d3d9::check(program, base, caps, out);
 }
 
 fn chunk_location(chunk: &dxbc::Chunk<'_>) -> Location {

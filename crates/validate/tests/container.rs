@@ -199,8 +199,12 @@ fn level_9_needs_its_program() {
     assert!(validate::validate(&bytes, &device(L10_0, Runtime::D3D11_1)).is_valid());
     let with = |token: u32| {
         rebuild(&bytes, |c| {
-            let mut data = 8u32.to_le_bytes().to_vec();
-            data.extend_from_slice(&token.to_le_bytes());
+            // Header (chunk size, version, program size, program offset), then the
+            // program: its version token and the end token.
+            let mut data = Vec::new();
+            for w in [24u32, token, 8, 16, token, 0x0000_ffff] {
+                data.extend_from_slice(&w.to_le_bytes());
+            }
             c.insert(0, (FourCc::AON9, data));
         })
     };

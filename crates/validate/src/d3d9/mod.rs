@@ -1,0 +1,674 @@
+//! The Direct3D 9 profile rules: a Shader Model 1–3 program (a raw `vs_*` / `ps_*`
+//! token stream, or the Level 9 program of a `*_4_0_level_9_x` container's `Aon9`
+//! chunk) against its own profile and a device's [`Caps9`].
+//!
+//! One pass over the program with [`d3dbc::Decoder::next_into`] (no allocation per
+//! instruction) checks, from data:
+//!
+//! - that the version is a Direct3D 9 profile (V902);
+//! - every instruction against the `d3dbc` table's version ranges (V903) and, in
+//!   `vs_2_x` / `ps_2_x`, the device capabilities it needs (V904);
+//! - every register against the profile's register files ([`profile::registers`]:
+//!   type V905, count V906, relative addressing V907, declaration V908);
+//! - result and source modifiers (V909) and pixel-shader source swizzles (V910);
+//! - instruction slots against the profile's limit (V911);
+//! - flow control: block structure (V912), subroutines and labels (V913), and the
+//!   seed 002 nesting counters ([`flow`]: V914–V918, V919).
+
+pub mod aon9;
+pub mod caps;
+pub mod flow;
+pub mod profile;
+
+pub use caps::Caps9;
+
+use crate::codes::Code;
+use crate::diag::{Diagnostic, Location};
+use d3dbc::decode::Step as DecStep;
+use d3dbc::{
+    Comparison, Decoder, FlowClass, Instruction, Opcode, Profile, Relative, ShaderKind, SlotClass, SrcParam, Version,
+};
+use flow::{Counter, FlowOp, Problem, Site, SiteKind, StructureKind};
+use profile::{RegFile, SlotLimit};
+
+/// True when `bytes` starts with a Shader Model 1–3 version token (`0xFFFE____` vertex,
+/// `0xFFFF____` pixel), not a DXBC container.
+pub fn is_d3dbc(bytes: &[u8]) -> bool {
+    bytes.get(2..4).is_some_and(|b| b == [0xfe, 0xff] || b == [0xff, 0xff])
+}
+
+/// What the check learnt about the program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct D3d9Info {
+    pub version: Version,
+    /// The profile, when the version is one.
+    pub profile: Option<Profile>,
+    /// Instructions (comments not counted).
+    pub instructions: usize,
+    /// Instruction slots counted (arithmetic, texture), as the instruction pages give them.
+    pub slots: (u32, u32),
+}
+
+/// Where an instruction is.
+#[derive(Debug, Clone, Copy)]
+struct At {
+    index: usize,
+    token: usize,
+    offset: usize,
+    mnemonic: &'static str,
+}
+
+impl At {
+    fn loc(self) -> Location {
+        Location::Instruction { index: self.index, token: self.token, offset: self.offset, mnemonic: self.mnemonic }
+    }
+}
+
+/// Checks the program `bytes` (found at byte `base` of what the validator was given)
+/// against its profile and `caps`, pushing every finding to `out`. `None` when the
+/// program cannot be decoded far enough to know its version.
+pub fn check(bytes: &[u8], base: usize, caps: &Caps9, out: &mut Vec<Diagnostic>) -> Option<D3d9Info> {
+    run(bytes, base, caps, out).map(|r| r.0)
+}
+
+/// The flow walk [`check`] makes over program `bytes` for `caps`: the sites (one per
+/// instruction) and the walk (the counter trace and the findings; see [`flow`]). `Err`
+/// when the program cannot be decoded, is not a profile, or its profile has no
+/// flow-control table (vs_1_1, ps_1_x, ps_2_0).
+pub fn walk_program(bytes: &[u8], caps: &Caps9) -> Result<(Vec<Site>, flow::Walk), String> {
+    let mut out = Vec::new();
+    match run(bytes, 0, caps, &mut out) {
+        Some((_, Some(walk), sites)) => Ok((sites, walk)),
+        Some((info, None, _)) => match info.profile {
+            Some(p) if out.iter().all(|d| d.code != Code::D3d9Unreadable) => {
+                Err(format!("{} has no flow-control table", p.name()))
+            }
+            _ => Err(out.first().map_or_else(|| "not a profile".to_string(), |d| d.to_string())),
+        },
+        None => Err(out.first().map_or_else(String::new, |d| d.to_string())),
+    }
+}
+
+type Run = (D3d9Info, Option<flow::Walk>, Vec<Site>);
+
+fn run(bytes: &[u8], base: usize, caps: &Caps9, out: &mut Vec<Diagnostic>) -> Option<Run> {
+    let mut dec = match Decoder::new(bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            let e = e.rebased(base);
+            out.push(Diagnostic::new(Code::D3d9Unreadable, Location::Byte { offset: e.offset }, e.to_string()));
+            return None;
+        }
+    };
+    let version = dec.version();
+    let mut info = D3d9Info { version, profile: version.profile(), instructions: 0, slots: (0, 0) };
+    let Some(profile) = info.profile else {
+        out.push(Diagnostic::new(
+            Code::D3d9Profile,
+            Location::Byte { offset: base },
+            format!(
+                "version {} is not a Direct3D 9 shader profile (vs_1_1, vs_2_0, vs_2_x, vs_2_sw, vs_3_0, vs_3_sw, ps_1_1 to ps_1_4, ps_2_0, ps_2_x, ps_2_sw, ps_3_0, ps_3_sw)",
+                version.name()
+            ),
+        ));
+        return Some((info, None, Vec::new()));
+    };
+    let mut pass = Pass::new(profile, caps, base);
+    let mut ins = Instruction::new(Opcode::Nop);
+    while let Some(step) = dec.next_into(&mut ins) {
+        match step {
+            Ok(DecStep::Comment(..)) => {}
+            Ok(DecStep::Instruction(token)) => {
+                let at = At { index: pass.index, token, offset: base + token * 4, mnemonic: mnemonic(&ins, version) };
+                pass.instruction(&ins, at, out);
+                pass.index += 1;
+            }
+            Err(e) => {
+                let e = e.rebased(base);
+                out.push(Diagnostic::new(Code::D3d9Unreadable, Location::Byte { offset: e.offset }, e.to_string()));
+                info.instructions = pass.index;
+                return Some((info, None, pass.sites));
+            }
+        }
+    }
+    let walk = pass.finish(out);
+    info.instructions = pass.index;
+    info.slots = (pass.arithmetic_total, pass.texture_total);
+    Some((info, walk, pass.sites))
+}
+
+/// The walk's view of an instruction.
+fn site(ins: &Instruction, at: At) -> Site {
+    let label = |i: usize| ins.srcs.get(i).map(|s| s.reg.num as u32);
+    let kind = match ins.flow_class() {
+        FlowClass::None => SiteKind::Other,
+        FlowClass::Label => match label(0) {
+            Some(n) => SiteKind::Label(n),
+            None => SiteKind::Other,
+        },
+        c => {
+            let op = match c {
+                FlowClass::IfBool => FlowOp::IfBool,
+                FlowClass::IfComp => FlowOp::IfComp,
+                FlowClass::IfPred => FlowOp::IfPred,
+                FlowClass::Else => FlowOp::Else,
+                FlowClass::Endif => FlowOp::Endif,
+                FlowClass::Rep => FlowOp::Rep,
+                FlowClass::Endrep => FlowOp::Endrep,
+                FlowClass::Loop => FlowOp::Loop,
+                FlowClass::Endloop => FlowOp::Endloop,
+                FlowClass::Break => FlowOp::Break,
+                FlowClass::BreakComp => FlowOp::BreakComp,
+                FlowClass::Breakp => FlowOp::BreakP,
+                FlowClass::Call => FlowOp::Call,
+                FlowClass::CallnzBool => FlowOp::CallnzBool,
+                FlowClass::CallnzPred => FlowOp::CallnzPred,
+                FlowClass::Ret => FlowOp::Ret,
+                FlowClass::SetpComp => FlowOp::SetpComp,
+                FlowClass::Label | FlowClass::None => unreachable_op(),
+            };
+            let target = if matches!(op, FlowOp::Call | FlowOp::CallnzBool | FlowOp::CallnzPred) {
+                ins.srcs.first().filter(|s| s.reg.ty == d3dbc::RegisterType::Label).map(|s| s.reg.num as u32)
+            } else {
+                None
+            };
+            SiteKind::Flow { op, target }
+        }
+    };
+    Site { kind, index: at.index, token: at.token, offset: at.offset, mnemonic: at.mnemonic }
+}
+
+/// `Label` and `None` are matched before; a value for the type checker.
+fn unreachable_op() -> FlowOp {
+    FlowOp::SetpComp
+}
+
+/// fxc's mnemonic with the comparison or `texld` suffix.
+fn mnemonic(ins: &Instruction, version: Version) -> &'static str {
+    const IF: [&str; 6] = ["if_gt", "if_eq", "if_ge", "if_lt", "if_ne", "if_le"];
+    const BREAK: [&str; 6] = ["break_gt", "break_eq", "break_ge", "break_lt", "break_ne", "break_le"];
+    const SETP: [&str; 6] = ["setp_gt", "setp_eq", "setp_ge", "setp_lt", "setp_ne", "setp_le"];
+    let cmp = ins.comparison().map(|c: Comparison| c.to_u8() as usize - 1);
+    match (ins.opcode, cmp) {
+        (Opcode::Ifc, Some(i)) => IF[i],
+        (Opcode::Breakc, Some(i)) => BREAK[i],
+        (Opcode::Setp, Some(i)) => SETP[i],
+        (Opcode::Tex, _) if version.major >= 2 && ins.is_project() => "texldp",
+        (Opcode::Tex, _) if version.major >= 2 && ins.is_bias() => "texldb",
+        _ => ins.opcode.info().mnemonic_for(version.kind, version.ver()),
+    }
+}
+
+/// The state of the one pass.
+struct Pass<'c> {
+    profile: Profile,
+    kind: ShaderKind,
+    ver: u16,
+    caps: &'c Caps9,
+    base: usize,
+    index: usize,
+    sites: Vec<Site>,
+    /// Declared registers (bit n = register n) of the files that need a declaration.
+    declared: [u64; 6],
+    arithmetic: u32,
+    texture: u32,
+    arithmetic_total: u32,
+    texture_total: u32,
+    slots_reported: bool,
+    /// Instruction indices already refused as not in the profile (V903).
+    refused: Vec<usize>,
+}
+
+/// The files that need a declaration, and their slot in `declared`.
+fn dcl_slot(file: RegFile) -> Option<usize> {
+    Some(match file {
+        RegFile::Input => 0,
+        RegFile::Texture => 1,
+        RegFile::Sampler => 2,
+        RegFile::Output => 3,
+        RegFile::Face => 4,
+        RegFile::PixelPos => 5,
+        _ => return None,
+    })
+}
+
+impl<'c> Pass<'c> {
+    fn new(profile: Profile, caps: &'c Caps9, base: usize) -> Pass<'c> {
+        let v = profile.version();
+        Pass {
+            profile,
+            kind: v.kind,
+            ver: v.ver(),
+            caps,
+            base,
+            index: 0,
+            sites: Vec::new(),
+            declared: [0; 6],
+            arithmetic: 0,
+            texture: 0,
+            arithmetic_total: 0,
+            texture_total: 0,
+            slots_reported: false,
+            refused: Vec::new(),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        self.profile.name()
+    }
+
+    /// `vs_2_x` or `ps_2_x`: the profiles whose features depend on caps.
+    fn is_2_x(&self) -> bool {
+        matches!(self.profile, Profile::Vs2_x | Profile::Ps2_x)
+    }
+
+    fn instruction(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let info = ins.opcode.info();
+        self.sites.push(site(ins, at));
+        if !info.exists_in(self.kind, self.ver) {
+            self.refused.push(at.index);
+            out.push(Diagnostic::new(
+                Code::D3d9Instruction,
+                at.loc(),
+                format!("`{}` does not exist in {}", at.mnemonic, self.name()),
+            ));
+        } else {
+            self.needs_caps(ins, at, out);
+        }
+        self.slots(ins, at, out);
+        let decl = matches!(ins.opcode, Opcode::Dcl | Opcode::Def | Opcode::Defi | Opcode::Defb);
+        let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
+        // Destination.
+        if let Some(dst) = &ins.dst {
+            if let Some(file) = self.register(dst.reg, &dst.rel, true, decl, at, out) {
+                if ins.opcode == Opcode::Dcl {
+                    if let Some(slot) = dcl_slot(file.0) {
+                        if file.1 < 64 {
+                            self.declared[slot] |= 1 << file.1;
+                        }
+                    }
+                } else if !decl {
+                    if let Err(why) = profile::result_modifiers(self.profile, dst.modifiers.0, dst.shift) {
+                        out.push(Diagnostic::new(Code::D3d9Modifier, at.loc(), format!("{why} ({})", self.name())));
+                    } else if dst.modifiers.0 & 1 != 0
+                        && file.0.is_output()
+                        && matches!(self.profile, Profile::Ps2_0 | Profile::Ps2_x | Profile::Ps2_sw)
+                    {
+                        out.push(Diagnostic::new(
+                            Code::D3d9Modifier,
+                            at.loc(),
+                            format!(
+                                "_sat on an instruction writing {} is not allowed in {}",
+                                file.0.name(),
+                                self.name()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        // Predicate.
+        if let Some(p) = &ins.predicate {
+            if let Some((file, _)) = self.register(p.reg, &p.rel, false, false, at, out) {
+                if file != RegFile::Predicate {
+                    out.push(Diagnostic::new(
+                        Code::D3d9RegisterType,
+                        at.loc(),
+                        format!("the predicate of a predicated instruction must be p0, not {}", file.name()),
+                    ));
+                }
+                self.source_modifier(p, file, at, out);
+            }
+        }
+        // Sources.
+        let dst_w_only = ins.dst.is_some_and(|d| d.mask.0 == 8);
+        for (i, src) in ins.srcs.iter().enumerate() {
+            if flow_operands && i == 0 {
+                // The label operand: its range is a subroutine rule (V913).
+                if src.reg.ty != d3dbc::RegisterType::Label {
+                    out.push(Diagnostic::new(
+                        Code::D3d9RegisterType,
+                        at.loc(),
+                        format!("the first operand of `{}` must be a label l#", at.mnemonic),
+                    ));
+                }
+                continue;
+            }
+            let Some((file, _)) = self.register(src.reg, &src.rel, false, false, at, out) else { continue };
+            self.source_modifier(src, file, at, out);
+            let swizzled = !matches!(
+                file,
+                RegFile::Sampler | RegFile::Label | RegFile::ConstBool | RegFile::ConstInt | RegFile::Loop
+            ) && ins.dst.is_some()
+                && !decl;
+            if swizzled {
+                if let Err(why) = profile::swizzle(self.profile, self.caps, src.swizzle, dst_w_only) {
+                    out.push(Diagnostic::new(
+                        Code::D3d9Swizzle,
+                        at.loc(),
+                        format!("source {} has swizzle {}: {why}", i, swizzle_text(src.swizzle)),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The capabilities `vs_2_x` / `ps_2_x` instructions need.
+    fn needs_caps(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        if !self.is_2_x() {
+            return;
+        }
+        let class = ins.flow_class();
+        let dynamic = matches!(
+            class,
+            FlowClass::IfComp
+                | FlowClass::Break
+                | FlowClass::BreakComp
+                | FlowClass::IfPred
+                | FlowClass::CallnzPred
+                | FlowClass::Breakp
+        );
+        let predication =
+            matches!(class, FlowClass::SetpComp | FlowClass::IfPred | FlowClass::CallnzPred | FlowClass::Breakp)
+                || ins.predicate.is_some();
+        let mut need = |what: &str| {
+            out.push(Diagnostic::new(
+                Code::D3d9InstructionCap,
+                at.loc(),
+                format!("`{}` in {} needs {what}", at.mnemonic, self.name()),
+            ))
+        };
+        if dynamic && self.caps.dynamic_flow_depth == 0 {
+            need("dynamic flow control (DynamicFlowControlDepth > 0); the device has 0");
+        }
+        if predication && !self.caps.predication {
+            need("predication (D3DVS20CAPS_PREDICATION / D3DPS20CAPS_PREDICATION)");
+        }
+        if self.profile == Profile::Ps2_x
+            && matches!(ins.opcode, Opcode::Dsx | Opcode::Dsy | Opcode::Texldd)
+            && !self.caps.gradient_instructions
+        {
+            need("gradient instructions (D3DPS20CAPS_GRADIENTINSTRUCTIONS)");
+        }
+    }
+
+    /// Counts the instruction's slots; reports the first instruction past the limit.
+    fn slots(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let info = ins.opcode.info();
+        if ins.opcode == Opcode::Phase {
+            // ps_1_4: the limits are per phase.
+            self.arithmetic = 0;
+            self.texture = 0;
+            return;
+        }
+        if !info.class.counted() || ins.coissue {
+            // Co-issued pixel 1.x instructions share their partner's slot.
+            return;
+        }
+        let mut n = info.slots(self.kind, self.ver);
+        if ins.predicate.is_some() && info.flow == d3dbc::Flow::None {
+            // "Applying the predicate register to an arithmetic or texture instruction
+            // increases its instruction slot count by 1."
+            n += 1;
+        }
+        if info.class == SlotClass::Texture {
+            self.texture += n;
+            self.texture_total += n;
+        } else {
+            self.arithmetic += n;
+            self.arithmetic_total += n;
+        }
+        if self.slots_reported {
+            return;
+        }
+        let over = match profile::slot_limit(self.profile, self.caps) {
+            SlotLimit::Unlimited => None,
+            SlotLimit::Total(max) => {
+                (self.arithmetic + self.texture > max).then(|| format!("more than {max} instruction slots"))
+            }
+            SlotLimit::Split { arithmetic, texture } => {
+                if self.arithmetic > arithmetic {
+                    Some(format!("more than {arithmetic} arithmetic instruction slots"))
+                } else if self.texture > texture {
+                    Some(format!("more than {texture} texture instruction slots"))
+                } else {
+                    None
+                }
+            }
+            SlotLimit::TotalAndTexture { total, texture } => {
+                if self.arithmetic + self.texture > total {
+                    Some(format!("more than {total} instruction slots (MaxPixelShaderInstructionSlots)"))
+                } else if texture.is_some_and(|t| self.texture > t) {
+                    Some(format!(
+                        "more than {} texture instruction slots (no D3DPS20CAPS_NOTEXINSTRUCTIONLIMIT)",
+                        texture.unwrap_or(0)
+                    ))
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(what) = over {
+            self.slots_reported = true;
+            let phase = if self.profile == Profile::Ps1_4 { " in this phase" } else { "" };
+            out.push(Diagnostic::new(
+                Code::D3d9Slots,
+                at.loc(),
+                format!("this instruction takes the program to {what}{phase}, the limit of {}", self.name()),
+            ));
+        }
+    }
+
+    /// Checks one register reference; returns its file and index when it names one the
+    /// profile has.
+    fn register(
+        &mut self,
+        reg: d3dbc::Register,
+        rel: &Relative,
+        written: bool,
+        decl: bool,
+        at: At,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<(RegFile, u32)> {
+        let (file, index) = match profile::classify(self.kind, self.ver, reg) {
+            Ok(x) => x,
+            Err(why) => {
+                out.push(Diagnostic::new(Code::D3d9RegisterType, at.loc(), format!("{why} ({})", self.name())));
+                return None;
+            }
+        };
+        if file == RegFile::Label {
+            out.push(Diagnostic::new(
+                Code::D3d9RegisterType,
+                at.loc(),
+                "a label l# is an operand of call, callnz and label only",
+            ));
+            return None;
+        }
+        let Some(rule) = profile::register(self.profile, file) else {
+            out.push(Diagnostic::new(
+                Code::D3d9RegisterType,
+                at.loc(),
+                format!("{} does not exist in {}", file.name(), self.name()),
+            ));
+            return None;
+        };
+        let count = rule.count(self.caps);
+        if index >= count {
+            let name = file.name().trim_end_matches('#');
+            out.push(Diagnostic::new(
+                Code::D3d9RegisterRange,
+                at.loc(),
+                format!("{name}{index} is beyond {} ({count} in {})", file.name(), self.name()),
+            ));
+        }
+        if !decl {
+            if written && !writable(self.profile, file) {
+                out.push(Diagnostic::new(
+                    Code::D3d9RegisterType,
+                    at.loc(),
+                    format!("{} is read-only in {}", file.name(), self.name()),
+                ));
+            }
+            if !written && file.is_output() {
+                out.push(Diagnostic::new(
+                    Code::D3d9RegisterType,
+                    at.loc(),
+                    format!("{} is an output register, written only", file.name()),
+                ));
+            }
+        }
+        if rel.is_relative() {
+            let by = match rel {
+                Relative::Implicit => Some(RegFile::Addr),
+                Relative::Token(t) => profile::classify(self.kind, self.ver, t.reg).ok().map(|x| x.0),
+                Relative::None => None,
+            };
+            match by {
+                Some(by) if rule.rel.contains(&by) => {}
+                _ => {
+                    let allowed = if rule.rel.is_empty() {
+                        "no relative addressing".to_string()
+                    } else {
+                        rule.rel.iter().map(|f| f.name()).collect::<Vec<_>>().join(" or ")
+                    };
+                    out.push(Diagnostic::new(
+                        Code::D3d9RelativeAddressing,
+                        at.loc(),
+                        format!(
+                            "{} indexed by {} in {}: {} allows {allowed}",
+                            file.name(),
+                            by.map_or("an unknown register", |f| f.name()),
+                            self.name(),
+                            file.name()
+                        ),
+                    ));
+                }
+            }
+        }
+        if rule.dcl && !decl {
+            if let Some(slot) = dcl_slot(file) {
+                if index < 64 && self.declared[slot] & (1 << index) == 0 && index < count {
+                    let name = file.name().trim_end_matches('#');
+                    let shown = if matches!(file, RegFile::Face | RegFile::PixelPos) {
+                        name.to_string()
+                    } else {
+                        format!("{name}{index}")
+                    };
+                    out.push(Diagnostic::new(
+                        Code::D3d9Declaration,
+                        at.loc(),
+                        format!(
+                            "{shown} is used without a dcl before it ({} requires one in {})",
+                            file.name(),
+                            self.name()
+                        ),
+                    ));
+                    // One report per register.
+                    self.declared[slot] |= 1 << index;
+                }
+            }
+        }
+        Some((file, index))
+    }
+
+    fn source_modifier(&self, src: &SrcParam, file: RegFile, at: At, out: &mut Vec<Diagnostic>) {
+        if let Err(why) = profile::source_modifier(self.profile, src.modifier, file) {
+            out.push(Diagnostic::new(Code::D3d9Modifier, at.loc(), format!("{why} ({})", self.name())));
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
+        let table = flow::table_for(self.profile)?;
+        let walk = flow::walk(&self.sites, table, table.resolve(self.caps), flow::max_label(self.profile));
+        for p in walk.problems.iter().cloned() {
+            match p {
+                Problem::Refused { site } => {
+                    let s = &self.sites[site];
+                    if !self.refused.contains(&s.index) {
+                        out.push(Diagnostic::new(
+                            Code::D3d9Instruction,
+                            site_loc(s),
+                            format!("`{}` is n/a in the {} flow-control table", s.mnemonic, table.name),
+                        ));
+                    }
+                }
+                Problem::Limit { counter, limit, value, site } => {
+                    let s = &self.sites[site];
+                    let code = match counter {
+                        Counter::StaticNesting => Code::D3d9StaticNesting,
+                        Counter::DynamicNesting => Code::D3d9DynamicNesting,
+                        Counter::LoopNesting => Code::D3d9LoopNesting,
+                        Counter::CallNesting => Code::D3d9CallNesting,
+                        Counter::StaticFlowCount => Code::D3d9StaticFlowCount,
+                    };
+                    out.push(Diagnostic::new(
+                        code,
+                        site_loc(s),
+                        format!(
+                            "{} reaches {value} at this `{}`; the {} limit of {} is {limit}{}",
+                            counter.name(),
+                            s.mnemonic,
+                            counter.name(),
+                            self.name(),
+                            limit_note(table, counter)
+                        ),
+                    ));
+                }
+                Problem::Structure { kind, site, message } => {
+                    let code = match kind {
+                        StructureKind::Construct => Code::D3d9FlowStructure,
+                        StructureKind::Subroutine => Code::D3d9Subroutine,
+                    };
+                    let loc = site.and_then(|i| self.sites.get(i)).map_or(
+                        Location::Byte { offset: self.base },
+                        site_loc,
+                    );
+                    out.push(Diagnostic::new(code, loc, message));
+                }
+                Problem::TooComplex => out.push(Diagnostic::new(
+                    Code::D3d9FlowTooComplex,
+                    Location::Shader,
+                    format!(
+                        "walking the calls of this program takes more than {} steps; its nesting limits were not checked",
+                        flow::STEP_BUDGET
+                    ),
+                )),
+            }
+        }
+        Some(walk)
+    }
+}
+
+fn site_loc(s: &Site) -> Location {
+    Location::Instruction { index: s.index, token: s.token, offset: s.offset, mnemonic: s.mnemonic }
+}
+
+/// Where a cap-dependent limit comes from, for the message.
+fn limit_note(table: &flow::FlowTable, counter: Counter) -> &'static str {
+    match table.limits[counter.index()] {
+        flow::Limit::DynamicFlowDepth => " (DynamicFlowControlDepth)",
+        flow::Limit::StaticFlowDepth => " (StaticFlowControlDepth)",
+        flow::Limit::FixedIfStaticFlow(_) => " (24 when StaticFlowControlDepth > 0, else 0)",
+        _ => "",
+    }
+}
+
+/// Registers an instruction may write (besides declarations and definitions).
+fn writable(profile: Profile, file: RegFile) -> bool {
+    match file {
+        RegFile::Temp | RegFile::Addr | RegFile::Predicate => true,
+        f if f.is_output() => true,
+        RegFile::Texture => matches!(profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3),
+        _ => false,
+    }
+}
+
+fn swizzle_text(s: d3dbc::Swizzle) -> String {
+    let names = ['x', 'y', 'z', 'w'];
+    let mut t = String::from(".");
+    for c in s.components() {
+        t.push(names[c as usize & 3]);
+    }
+    t
+}
