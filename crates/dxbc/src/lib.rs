@@ -10,7 +10,9 @@
 //! [`Builder`] writes a new container in fxc's layout with a correct checksum
 //! ([`compute_checksum`]). Each chunk kind with a typed codec decodes to plain Rust
 //! values and encodes back to identical bytes: [`Rdef`], [`Signature`], [`Stat`],
-//! [`Sfi0`], [`Ifce`]; program chunks (`SHDR`/`SHEX`) and `Aon9` stay as bytes.
+//! [`Sfi0`], [`Ifce`], and the Level9 chunk [`Aon9`] (its mapping tables and the Shader
+//! Model 2 program, which the `d3dbc` crate decodes); program chunks (`SHDR`/`SHEX`) stay
+//! as bytes ([`ChunkData`] keeps `Aon9` as bytes too: decode it with [`Aon9::parse`]).
 //! Malformed input yields an [`Error`] naming the byte offset; nothing panics.
 
 #![warn(missing_docs)]
