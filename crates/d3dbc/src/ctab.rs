@@ -618,7 +618,7 @@ pub fn target_for(version: crate::ir::Version) -> String {
 }
 
 fn align(out: &mut Vec<u8>) {
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push(PAD);
     }
 }

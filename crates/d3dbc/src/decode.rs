@@ -6,8 +6,8 @@
 //!
 //! A stream is the version token, instructions and comment blocks, and the end token
 //! `0x0000ffff`, which must be the last token: a stream without it is
-//! [`MissingEnd`](DecodeErrorKind::MissingEnd), bytes after it are
-//! [`TrailingData`](DecodeErrorKind::TrailingData) (fxc writes none; a caller that wants
+//! [`MissingEnd`](crate::DecodeErrorKind::MissingEnd), bytes after it are
+//! [`TrailingData`](crate::DecodeErrorKind::TrailingData) (fxc writes none; a caller that wants
 //! to accept them can stop at [`Decoder::end_offset`]).
 //!
 //! Shader Model 1 instruction tokens carry no length: the decoder takes the layout from
@@ -64,7 +64,7 @@ fn word(bytes: &[u8], i: usize) -> u32 {
 impl<'a> Decoder<'a> {
     /// Starts decoding `bytes`: checks that it is whole tokens and reads the version token.
     pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, DecodeError> {
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(DecodeError::at(bytes.len() / 4, K::NotTokenAligned(bytes.len())));
         }
         if bytes.is_empty() {

@@ -25,7 +25,7 @@ pub fn encode_into(program: &Program<'_>, out: &mut Vec<u8>) -> Result<(), Encod
     for (index, item) in program.items.iter().enumerate() {
         match item {
             Item::Comment(c) => {
-                if c.data.len() % 4 != 0 {
+                if !c.data.len().is_multiple_of(4) {
                     return Err(EncodeError::CommentNotAligned { index, length: c.data.len() });
                 }
                 let n = c.data.len() / 4;
