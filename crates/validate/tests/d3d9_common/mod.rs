@@ -101,7 +101,9 @@ impl Prog {
     /// Appends an instruction; returns its index.
     pub fn op(&mut self, opcode: u16, controls: u8, params: &[u32]) -> usize {
         self.token_of.push(self.tokens.len());
-        self.tokens.push(opcode as u32 | (controls as u32) << 16 | (params.len() as u32) << 24);
+        // Shader Model 1 instruction tokens have no length field.
+        let length = if self.version >> 8 & 0xff >= 2 { (params.len() as u32) << 24 } else { 0 };
+        self.tokens.push(opcode as u32 | (controls as u32) << 16 | length);
         self.tokens.extend_from_slice(params);
         self.count += 1;
         self.count - 1
