@@ -3,7 +3,7 @@
 use std::io::Write as _;
 
 use serde_json::json;
-use validate::{Api, Caps, FeatureLevel, Report, Runtime, StreamOutputDesc, Target, NO_RASTERIZED_STREAM};
+use validate::{Api, Caps, Caps9, FeatureLevel, Report, Runtime, StreamOutputDesc, Target, NO_RASTERIZED_STREAM};
 
 use crate::{display_name, Failure};
 
@@ -18,6 +18,8 @@ pub struct Options {
     pub so: Option<String>,
     pub so_strides: Option<String>,
     pub so_rasterized: Option<String>,
+    /// `--caps key=value,...`: Direct3D 9 capabilities.
+    pub caps: Option<String>,
     pub json: bool,
 }
 
@@ -55,6 +57,20 @@ impl Options {
         Ok(target)
     }
 
+    /// The Direct3D 9 capabilities of `--caps`, over the defaults for `target`: what a
+    /// feature level 9 device promises its Level 9 programs, else the most capable
+    /// device. `None` without `--caps` (the validator's own defaults are the same).
+    fn caps9(&self, target: &Target) -> Result<Option<Caps9>, Failure> {
+        let Some(text) = &self.caps else { return Ok(None) };
+        let base = match target.api {
+            Api::D3D11 { level, .. } if level.is_9_x() => Caps9::for_level(level),
+            _ => Caps9::default(),
+        };
+        base.parse_over(text).map(Some).map_err(|e| {
+            Failure::input(format!("--caps: {e}\nkeys (key=value, comma-separated):\n{}", Caps9::keys().trim_end()))
+        })
+    }
+
     fn stream_output(&self) -> Result<Option<StreamOutputDesc>, Failure> {
         stream_output(self.so.as_deref(), self.so_strides.as_deref(), self.so_rasterized.as_deref())
     }
@@ -90,7 +106,8 @@ pub(crate) fn stream_output(
     Ok(Some(desc))
 }
 
-/// Reads the input: a DXBC blob, an fxc /Fh header, or a listing (assembled first).
+/// Reads the input: a DXBC blob or a raw Shader Model 1–3 program (binary, returned as
+/// is), an fxc /Fh header, or a listing (assembled first).
 pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
     let raw = if file == "-" {
         let mut buf = Vec::new();
@@ -126,17 +143,25 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
 pub fn run(file: &str, options: &Options) -> Result<(), Failure> {
     let target = options.target()?;
     let mut so = options.stream_output()?;
+    let caps9 = options.caps9(&target)?;
+    if so.is_some() && caps9.is_some() {
+        return Err(Failure::input(
+            "--caps applies to Direct3D 9 programs; --so validates a Shader Model 4+ shader with stream output".into(),
+        ));
+    }
     let bytes = read_shader(file)?;
     if let Some(so) = &mut so {
         // Entries written without a mask take the output element's components; the
         // unresolved ones are reported by the checks (V606).
         so.resolve_masks_in(&bytes);
     }
-    let report = match &so {
-        Some(so) => validate::validate_with_stream_output(&bytes, bytes.len(), &target, so),
-        None => validate::validate(&bytes, &target),
+    let report = match (&so, &caps9) {
+        (Some(so), _) => validate::validate_with_stream_output(&bytes, bytes.len(), &target, so),
+        (None, Some(caps)) => validate::validate_with_d3d9_caps(&bytes, bytes.len(), &target, caps),
+        (None, None) => validate::validate(&bytes, &target),
     };
-    let text = if options.json { json_report(file, &target, &report) } else { text_report(file, &report) };
+    let text =
+        if options.json { json_report(file, &target, caps9.as_ref(), &report) } else { text_report(file, &report) };
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(text.as_bytes())
@@ -165,7 +190,7 @@ fn text_report(file: &str, report: &Report) -> String {
     s
 }
 
-fn json_report(file: &str, target: &Target, report: &Report) -> String {
+fn json_report(file: &str, target: &Target, caps9: Option<&Caps9>, report: &Report) -> String {
     let diagnostics: Vec<_> = report
         .diagnostics
         .iter()
@@ -178,13 +203,16 @@ fn json_report(file: &str, target: &Target, report: &Report) -> String {
             "level9": s.level9,
         })
     });
-    let value = json!({
+    let mut value = json!({
         "file": display_name(file),
         "valid": report.is_valid(),
         "target": target,
         "shader": shader,
         "diagnostics": diagnostics,
     });
+    if let Some(caps) = caps9 {
+        value["d3d9_caps"] = json!(caps);
+    }
     let mut s = serde_json::to_string_pretty(&value).expect("JSON of plain values");
     s.push('\n');
     s

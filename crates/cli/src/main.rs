@@ -65,9 +65,12 @@ enum Command {
     },
     /// Validate a shader as the Direct3D runtime does when it is created
     /// (ID3D11Device::Create*Shader): print `valid` or each diagnostic; exit 0 when
-    /// valid, 1 when refused, 2 when the input cannot be read.
+    /// valid, 1 when refused, 2 when the input cannot be read. A raw Shader Model 1-3
+    /// program (vs_1_1 ... ps_3_sw) is validated against its own profile; the Level 9
+    /// program of a `*_4_0_level_9_x` blob is validated when --feature-level is 9_x.
     Validate {
-        /// A DXBC blob, an fxc /Fh header, a listing (assembled first), or `-`.
+        /// A DXBC blob, a raw Shader Model 1-3 program, an fxc /Fh header, a listing
+        /// (assembled first), or `-`.
         #[arg(required_unless_present = "list_rules")]
         file: Option<String>,
         /// The create call: vs, hs, ds, gs, ps or cs (default: the shader's own stage).
@@ -101,6 +104,16 @@ enum Command {
         /// The rasterized stream: 0..3 or `none`.
         #[arg(long = "so-rasterized", value_name = "N|none")]
         so_rasterized: Option<String>,
+        /// Direct3D 9 device caps for vs_2_x / ps_2_x programs (and the slot and constant
+        /// counts of 3_0), as key=value,... : dynamic-flow-depth=0..24,
+        /// static-flow-depth=0..4 (loop/rep and call nesting; vs_2_x devices have 1..4),
+        /// temps=12..32, predication=0|1, arbitrary-swizzle=0|1, gradients=0|1,
+        /// no-tex-limit=0|1, ps-slots=96..512, slots-3-0=512..32768, vs-constants=96..8192.
+        /// Keys not given keep their default: the most capable device (24, 4, 32, 1, 1, 1,
+        /// 1, 512, 32768, 256) for a raw program, what the feature level promises for the
+        /// Level 9 program at 9_x (9_1/9_2: 0, 1, 12, no predication; 9_3: the most capable).
+        #[arg(long, value_name = "KEY=N,...")]
+        caps: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -186,6 +199,7 @@ fn main() -> ExitCode {
             so,
             so_strides,
             so_rasterized,
+            caps,
             json,
             list_rules,
         } => {
@@ -208,6 +222,7 @@ fn main() -> ExitCode {
                     so,
                     so_strides,
                     so_rasterized,
+                    caps,
                     json,
                 };
                 check::run(file.as_deref().unwrap_or("-"), &options)

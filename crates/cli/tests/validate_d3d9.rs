@@ -1,0 +1,164 @@
+//! `dxref validate` on Direct3D 9 programs: raw Shader Model 1–3 streams against their
+//! profile, `--caps` for the vs_2_x / ps_2_x capabilities, the Level 9 program of a
+//! corpus blob at feature level 9_x.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn dxref(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dxref"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        // The command may exit (usage error) before reading its input.
+        let _ = pipe.write_all(bytes);
+    }
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A raw program: version token, instructions (opcode, controls, parameter tokens),
+/// end token.
+fn program(version: u32, body: &[(u16, u8, &[u32])]) -> Vec<u8> {
+    let mut t = vec![version];
+    for (op, ctl, params) in body {
+        t.push(*op as u32 | (*ctl as u32) << 16 | (params.len() as u32) << 24);
+        t.extend_from_slice(params);
+    }
+    t.push(0x0000_ffff);
+    t.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+const I0: u32 = 0xf0e4_0000; // i0 (type 7), .xyzw
+const C0X: u32 = 0xa000_0000; // c0.x
+const C1X: u32 = 0xa000_0001; // c1.x
+const R0: u32 = 0x800f_0000; // r0.xyzw
+const C0: u32 = 0xa0e4_0000; // c0.xyzw
+
+/// vs_2_x: rep / rep / mov / endrep / endrep.
+fn two_reps() -> Vec<u8> {
+    program(0xfffe_0201, &[(38, 0, &[I0]), (38, 0, &[I0]), (1, 0, &[R0, C0]), (39, 0, &[]), (39, 0, &[])])
+}
+
+#[test]
+fn raw_program_with_caps() {
+    let bytes = two_reps();
+    let out = dxref(&["validate", "-"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(text(&out.stdout), "valid\n");
+    let out = dxref(&["validate", "-", "--caps", "static-flow-depth=1"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("V916"), "{stdout}");
+    assert!(stdout.contains("instruction 1 `rep` (token 3, byte 12)"), "{stdout}");
+    assert!(
+        stdout.contains("loop/rep nesting reaches 2") && stdout.contains("is 1 (StaticFlowControlDepth)"),
+        "{stdout}"
+    );
+    let out = dxref(&["validate", "-", "--caps", "static-flow-depth=2,dynamic-flow-depth=0"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+#[test]
+fn dynamic_flow_depth_zero_refuses_if_comp() {
+    // if_gt c0.x, c1.x / endif
+    let bytes = program(0xfffe_0201, &[(41, 1, &[C0X, C1X]), (43, 0, &[])]);
+    let out = dxref(&["validate", "-", "--caps", "dynamic-flow-depth=24"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = dxref(&["validate", "-", "--caps", "dynamic-flow-depth=0", "--json"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["V904", "V915"]);
+    assert_eq!(v["diagnostics"][1]["location"]["mnemonic"], "if_gt");
+    assert_eq!(v["d3d9_caps"]["dynamic_flow_depth"], 0);
+    assert_eq!(v["d3d9_caps"]["static_flow_depth"], 4);
+    assert_eq!(v["shader"]["stage"], "vs");
+}
+
+#[test]
+fn bad_caps_are_usage_errors() {
+    for caps in ["dynamic-flow-depth=25", "nonsense=1", "temps", "static-flow-depth=x"] {
+        let out = dxref(&["validate", "-", "--caps", caps], Some(&two_reps()));
+        assert_eq!(out.status.code(), Some(2), "{caps}");
+        let err = text(&out.stderr);
+        assert!(err.contains("--caps") && err.contains("dynamic-flow-depth=0..24"), "{err}");
+    }
+    let out = dxref(&["validate", "-", "--caps", "temps=12", "--so", "0:POSITION.xyzw"], Some(&two_reps()));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_documents_caps() {
+    let out = dxref(&["validate", "--help"], None);
+    let help = text(&out.stdout);
+    for word in ["--caps", "dynamic-flow-depth", "static-flow-depth", "Shader Model 1-3", "Level 9"] {
+        assert!(help.contains(word), "{word} not in:\n{help}");
+    }
+}
+
+/// Corpus entries as (path of the .bin, profile, container), read from the manifests
+/// (the `corpus` crate is not a dependency of the command's tests); `None` with a
+/// visible SKIP when the corpus is absent.
+fn corpus_entries() -> Option<Vec<(std::path::PathBuf, String, String)>> {
+    let root = match std::env::var_os("DXREF_CORPUS") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    };
+    let Ok(dirs) = std::fs::read_dir(&root) else {
+        eprintln!("SKIP cli::validate_d3d9 corpus test: the fxc corpus was not found");
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut dirs: Vec<_> = dirs.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    dirs.sort();
+    for dir in dirs {
+        let Ok(manifest) = std::fs::read_to_string(dir.join("MANIFEST.tsv")) else { continue };
+        let mut lines = manifest.lines();
+        let header: Vec<&str> = lines.next()?.split('\t').collect();
+        let col = |n: &str| header.iter().position(|h| *h == n);
+        let (name, profile, container) = (col("name")?, col("profile")?, col("container")?);
+        for line in lines.filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.split('\t').collect();
+            out.push((dir.join(format!("{}.bin", f[name])), f[profile].to_string(), f[container].to_string()));
+        }
+    }
+    Some(out)
+}
+
+/// The corpus's Level 9 blobs at 9_1 (their vs_2_0 / ps_2_0 programs are validated),
+/// and its raw programs as they are.
+#[test]
+fn corpus_level9_and_raw_programs() {
+    let Some(entries) = corpus_entries() else { return };
+    let mut level9 = 0;
+    for (bin, _, _) in entries.iter().filter(|e| e.1.contains('+')).take(10) {
+        let out = dxref(&["validate", bin.to_str().unwrap(), "--feature-level", "9_1"], None);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", bin.display(), text(&out.stdout));
+        level9 += 1;
+    }
+    assert_eq!(level9, 10);
+    let mut raw = 0;
+    for (bin, profile, _) in entries.iter().filter(|e| e.2 == "d3dbc") {
+        let out = dxref(&["validate", bin.to_str().unwrap(), "--json"], None);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", bin.display(), text(&out.stdout));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["shader"]["stage"], &profile[..2]);
+        raw += 1;
+        // Its own stage only.
+        let other = if profile.starts_with("vs") { "ps" } else { "vs" };
+        let out = dxref(&["validate", bin.to_str().unwrap(), "--stage", other], None);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(text(&out.stdout).contains("V109"), "{}", text(&out.stdout));
+    }
+    assert_eq!(raw, 21);
+}
