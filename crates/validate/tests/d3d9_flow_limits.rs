@@ -610,3 +610,101 @@ fn the_engine_walks_sites() {
         [flow::Problem::Limit { counter: flow::Counter::DynamicNesting, limit: 1, value: 2, site: 2 }]
     );
 }
+
+/// The pixel-shader tables ("Flow Control Limitations"): ps_2_x static nesting 24 when
+/// StaticFlowControlDepth > 0 (else 0), dynamic and rep/call nesting from the caps, no
+/// `loop`; ps_2_sw 24/24/4/4 without `loop`; ps_3_0 24/24/4/4 with `loop`; ps_2_0 has
+/// no flow control.
+#[test]
+fn pixel_shader_tables() {
+    const PS_2_SW: u32 = 0xffff_02ff;
+    let caps = Caps9::default();
+    for (version, name) in [(PS_2_X, "if"), (PS_2_SW, "if"), (PS_3_0, "if")] {
+        accepted(&nested(version, 24, if_b, endif).0, &caps);
+        let (p, at) = nested(version, 25, if_b, endif);
+        refused_at(&p, &caps, Code::D3d9StaticNesting, at, name);
+        accepted(&nested(version, 24, if_c, endif).0, &caps);
+        let (p, at) = nested(version, 25, if_c, endif);
+        refused_at(&p, &caps, Code::D3d9DynamicNesting, at, "if_gt");
+        accepted(&nested(version, 4, rep, endrep).0, &caps);
+        let (p, at) = nested(version, 5, rep, endrep);
+        refused_at(&p, &caps, Code::D3d9LoopNesting, at, "rep");
+        accepted(&call_chain(version, 4).0, &caps);
+        let (p, at) = call_chain(version, 5);
+        refused_at(&p, &caps, Code::D3d9CallNesting, at, "call");
+    }
+    // loop: ps_3_0 only.
+    accepted(&nested(PS_3_0, 4, loop_, endloop).0, &caps);
+    for version in [PS_2_X, PS_2_SW] {
+        let (p, at) = nested(version, 1, loop_, endloop);
+        let r = run(&p, &caps);
+        assert!(r.diagnostics.iter().any(|d| d.code == Code::D3d9Instruction
+            && matches!(d.location, validate::Location::Instruction { index, .. } if index == at)));
+    }
+    // ps_2_x caps: StaticFlowControlDepth 2 limits rep and call nesting; 0 also makes
+    // the static nesting limit 0.
+    let two = caps_2_x(24, 2);
+    accepted(&nested(PS_2_X, 2, rep, endrep).0, &two);
+    let (p, at) = nested(PS_2_X, 3, rep, endrep);
+    refused_at(&p, &two, Code::D3d9LoopNesting, at, "rep");
+    let (p, at) = call_chain(PS_2_X, 3);
+    refused_at(&p, &two, Code::D3d9CallNesting, at, "call");
+    let zero = caps_2_x(24, 0);
+    let (p, at) = nested(PS_2_X, 1, if_b, endif);
+    let m = refused_at(&p, &zero, Code::D3d9StaticNesting, at, "if");
+    assert!(m.contains("(24 when StaticFlowControlDepth > 0, else 0)"), "{m}");
+    accepted(&nested(PS_2_X, 24, if_b, endif).0, &caps_2_x(24, 1));
+    // Dynamic depth from the cap, any value 0..24.
+    let seven = caps_2_x(7, 4);
+    accepted(&nested(PS_2_X, 7, if_c, endif).0, &seven);
+    let (p, at) = nested(PS_2_X, 8, if_c, endif);
+    refused_at(&p, &seven, Code::D3d9DynamicNesting, at, "if_gt");
+    // ps_2_0: no flow control at all.
+    let (p, at) = nested(PS_2_0, 1, if_b, endif);
+    let r = run(&p, &caps);
+    assert!(r.diagnostics.iter().any(|d| d.code == Code::D3d9Instruction
+        && matches!(d.location, validate::Location::Instruction { index, .. } if index == at)));
+}
+
+/// A call graph that would take more than `STEP_BUDGET` instruction visits (a
+/// subroutine of 1100 instructions called from 1000 different nesting levels) is
+/// reported as too complex (V919) rather than walked for ever.
+#[test]
+fn walk_budget() {
+    let mut p = Prog::new(VS_3_0);
+    for _ in 0..1000 {
+        p.if_b();
+        p.call(0);
+    }
+    for _ in 0..1000 {
+        p.endif();
+    }
+    p.ret();
+    p.label(0);
+    for _ in 0..550 {
+        p.rep();
+        p.endrep();
+    }
+    p.ret();
+    let r = run(&p, &Caps9::default());
+    let codes: Vec<Code> = r.diagnostics.iter().map(|d| d.code).collect();
+    assert!(codes.contains(&Code::D3d9FlowTooComplex), "{codes:?}");
+    assert!(codes.contains(&Code::D3d9StaticNesting), "{codes:?}");
+    // Fewer levels fit in the budget.
+    let mut p = Prog::new(VS_3_0);
+    for _ in 0..20 {
+        p.if_b();
+        p.call(0);
+    }
+    for _ in 0..20 {
+        p.endif();
+    }
+    p.ret();
+    p.label(0);
+    for _ in 0..550 {
+        p.rep();
+        p.endrep();
+    }
+    p.ret();
+    accepted(&p, &Caps9::default());
+}

@@ -52,6 +52,7 @@
 
 use super::caps::Caps9;
 use d3dbc::Profile;
+use std::collections::{HashMap, HashSet};
 
 /// The five counters of the tables, in their column order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -481,8 +482,9 @@ pub enum Problem {
     TooComplex,
 }
 
-/// The most instructions one walk visits (calls expand subroutines). A program whose
-/// call graph needs more is reported as too complex to check rather than walked.
+/// The most instructions one walk visits (calls expand subroutines; a body already
+/// walked from the same counters is not walked again). A program whose call graph
+/// needs more is reported as too complex to check rather than walked.
 pub const STEP_BUDGET: usize = 1 << 20;
 
 /// The walk's result: the counter trace (empty when the structure is broken) and the
@@ -552,9 +554,10 @@ pub fn walk(sites: &[Site], table: &FlowTable, limits: [Option<u32>; 5], max_lab
         table,
         limits,
         subs: &subs,
+        by_label: subs.iter().enumerate().map(|(k, (n, _))| (*n, k)).collect(),
         visited: vec![false; sites.len()],
         reported: [false; 5],
-        memo: std::collections::HashSet::new(),
+        memo: HashSet::new(),
         called: vec![false; subs.len()],
         result: &mut result,
         budget: STEP_BUDGET,
@@ -565,12 +568,12 @@ pub fn walk(sites: &[Site], table: &FlowTable, limits: [Option<u32>; 5], max_lab
         return result;
     }
     // Subroutines no call reaches: as if called from the main program's top level.
-    for i in 0..subs.len() {
+    for (i, (_, sub)) in subs.iter().enumerate() {
         if !walker.called[i] {
             let mut counters = [0i32; 5];
             counters[Counter::CallNesting.index()] = 1;
             walker.called[i] = true;
-            if walker.routine(subs[i].1, &mut counters, 1, Some(FlowOp::Call)).is_err() {
+            if walker.routine(*sub, &mut counters, 1, Some(FlowOp::Call)).is_err() {
                 walker.too_complex();
                 return result;
             }
@@ -654,16 +657,21 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
     }
     // Labels: defined once, in range; calls: to a defined label after the call.
     let mut subs: Vec<(u32, Routine)> = Vec::new();
+    let mut by_label: HashMap<u32, usize> = HashMap::new();
     for (label, r) in routines.iter().skip(1) {
         let Some(n) = *label else { continue };
         let at = r.start - 1;
         if n > max_label {
             push(StructureKind::Subroutine, Some(at), format!("label l{n} is out of range (l0..l{max_label})"));
         }
-        if subs.iter().any(|(m, _)| *m == n) {
-            push(StructureKind::Subroutine, Some(at), format!("label l{n} is defined twice"));
-        } else {
-            subs.push((n, *r));
+        match by_label.entry(n) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                push(StructureKind::Subroutine, Some(at), format!("label l{n} is defined twice"))
+            }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(subs.len());
+                subs.push((n, *r));
+            }
         }
     }
     for (i, s) in sites.iter().enumerate() {
@@ -671,7 +679,7 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
             if !op.is_call() {
                 continue;
             }
-            match target.and_then(|t| subs.iter().find(|(m, _)| *m == t).map(|x| (t, x.1))) {
+            match target.and_then(|t| by_label.get(&t).map(|&k| (t, subs[k].1))) {
                 None => push(
                     StructureKind::Subroutine,
                     Some(i),
@@ -762,9 +770,10 @@ struct Walker<'a> {
     table: &'a FlowTable,
     limits: [Option<u32>; 5],
     subs: &'a [(u32, Routine)],
+    by_label: HashMap<u32, usize>,
     visited: Vec<bool>,
     reported: [bool; 5],
-    memo: std::collections::HashSet<(usize, [i32; 4])>,
+    memo: HashSet<(usize, [i32; 4])>,
     called: Vec<bool>,
     result: &'a mut Walk,
     budget: usize,
@@ -786,7 +795,6 @@ impl Walker<'_> {
         extra: Counters,
         depth: u32,
     ) -> Result<(), OverBudget> {
-        self.budget = self.budget.checked_sub(1).ok_or(OverBudget)?;
         let mut peak = after;
         for c in 0..5 {
             peak[c] = peak[c].max(before[c] + extra[c]);
@@ -843,6 +851,8 @@ impl Walker<'_> {
     ) -> Result<(), OverBudget> {
         let mut openers: Vec<Option<Opener>> = Vec::new();
         for i in r.start..r.end {
+            // Every instruction visited counts against the budget.
+            self.budget = self.budget.checked_sub(1).ok_or(OverBudget)?;
             let SiteKind::Flow { op, target } = self.sites[i].kind else { continue };
             let before = *counters;
             match op {
@@ -885,7 +895,7 @@ impl Walker<'_> {
         counters: &mut Counters,
         depth: u32,
     ) -> Result<(), OverBudget> {
-        let Some(k) = target.and_then(|t| self.subs.iter().position(|(m, _)| *m == t)) else { return Ok(()) };
+        let Some(k) = target.and_then(|t| self.by_label.get(&t).copied()) else { return Ok(()) };
         self.called[k] = true;
         let ci = Counter::CallNesting.index();
         if let Some(limit) = self.limits[ci] {

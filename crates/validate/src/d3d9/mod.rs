@@ -183,7 +183,8 @@ fn unreachable_op() -> FlowOp {
     FlowOp::SetpComp
 }
 
-/// fxc's mnemonic with the comparison or `texld` suffix.
+/// fxc's mnemonic with the comparison or `texld` suffix, as one static string (what a
+/// [`Location`] holds; `d3dbc`'s `Instruction::mnemonic` gives it in two parts).
 fn mnemonic(ins: &Instruction, version: Version) -> &'static str {
     const IF: [&str; 6] = ["if_gt", "if_eq", "if_ge", "if_lt", "if_ne", "if_le"];
     const BREAK: [&str; 6] = ["break_gt", "break_eq", "break_ge", "break_lt", "break_ne", "break_le"];
@@ -193,8 +194,8 @@ fn mnemonic(ins: &Instruction, version: Version) -> &'static str {
         (Opcode::Ifc, Some(i)) => IF[i],
         (Opcode::Breakc, Some(i)) => BREAK[i],
         (Opcode::Setp, Some(i)) => SETP[i],
-        (Opcode::Tex, _) if version.major >= 2 && ins.is_project() => "texldp",
         (Opcode::Tex, _) if version.major >= 2 && ins.is_bias() => "texldb",
+        (Opcode::Tex, _) if version.major >= 2 && ins.is_project() => "texldp",
         _ => ins.opcode.info().mnemonic_for(version.kind, version.ver()),
     }
 }
@@ -585,7 +586,8 @@ impl<'c> Pass<'c> {
             match p {
                 Problem::Refused { site } => {
                     let s = &self.sites[site];
-                    if !self.refused.contains(&s.index) {
+                    // Indices were pushed in increasing order.
+                    if self.refused.binary_search(&s.index).is_err() {
                         out.push(Diagnostic::new(
                             Code::D3d9Instruction,
                             site_loc(s),
