@@ -530,3 +530,15 @@ fn caps_text() {
     assert_eq!(Caps9::for_level(FeatureLevel::L9_3), Caps9::default());
     assert_eq!(Caps9::for_level(FeatureLevel::L9_1).static_flow_depth, 1);
 }
+
+/// `texkill` tests its register: a read-only `t#` in ps_2_0 is fine.
+#[test]
+fn texkill_reads_its_register() {
+    let mut p = Prog::new(PS_2_0);
+    dcl(&mut p, 0, (TEXTURE, 0));
+    p.op(65, 0, &[dst(TEXTURE, 0, 0xf)]);
+    accepted(&p, &caps());
+    let mut p = Prog::new(PS_2_0);
+    let at = p.op(65, 0, &[dst(COLOROUT, 0, 0xf)]);
+    refused_at(&p, &caps(), Code::D3d9RegisterType, at, "texkill");
+}

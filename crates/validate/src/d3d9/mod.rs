@@ -279,9 +279,10 @@ impl<'c> Pass<'c> {
         self.slots(ins, at, out);
         let decl = matches!(ins.opcode, Opcode::Dcl | Opcode::Def | Opcode::Defi | Opcode::Defb);
         let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
-        // Destination.
+        // Destination (`texkill`'s is the register it tests: read, not written).
         if let Some(dst) = &ins.dst {
-            if let Some(file) = self.register(dst.reg, &dst.rel, true, decl, at, out) {
+            let written = ins.opcode != Opcode::Texkill;
+            if let Some(file) = self.register(dst.reg, &dst.rel, written, decl, at, out) {
                 if ins.opcode == Opcode::Dcl {
                     if let Some(slot) = dcl_slot(file.0) {
                         if file.1 < 64 {
