@@ -787,14 +787,8 @@ impl Walker<'_> {
         self.result.problems.push(Problem::TooComplex);
     }
 
-    fn step(
-        &mut self,
-        site: usize,
-        before: Counters,
-        after: Counters,
-        extra: Counters,
-        depth: u32,
-    ) -> Result<(), OverBudget> {
+    /// Records the step of `site` and checks the counters against their limits.
+    fn step(&mut self, site: usize, before: Counters, after: Counters, extra: Counters, depth: u32) {
         let mut peak = after;
         for c in 0..5 {
             peak[c] = peak[c].max(before[c] + extra[c]);
@@ -806,7 +800,6 @@ impl Walker<'_> {
             }
         }
         self.result.steps.push(Step { site, after, peak, depth });
-        Ok(())
     }
 
     /// Applies `op`'s row. `opener`: what opened the construct the instruction
@@ -869,9 +862,9 @@ impl Walker<'_> {
                 openers.pop();
             }
             let extra = self.apply(i, op, counters, opener);
-            self.step(i, before, *counters, extra, depth)?;
+            self.step(i, before, *counters, extra, depth);
             if op.is_call() {
-                self.call(i, op, target, counters, depth)?;
+                self.call(op, target, counters, depth)?;
             }
         }
         if let Some(ret) = r.ret {
@@ -882,19 +875,15 @@ impl Walker<'_> {
             } else {
                 self.visited[ret] = true;
             }
-            self.step(ret, before, *counters, [0; 5], depth)?;
+            self.step(ret, before, *counters, [0; 5], depth);
         }
         Ok(())
     }
 
-    fn call(
-        &mut self,
-        _at: usize,
-        op: FlowOp,
-        target: Option<u32>,
-        counters: &mut Counters,
-        depth: u32,
-    ) -> Result<(), OverBudget> {
+    /// After a call's own step: walks the called subroutine (or only its return, when
+    /// the call is over the call-nesting limit or the body was walked from the same
+    /// counters).
+    fn call(&mut self, op: FlowOp, target: Option<u32>, counters: &mut Counters, depth: u32) -> Result<(), OverBudget> {
         let Some(k) = target.and_then(|t| self.by_label.get(&t).copied()) else { return Ok(()) };
         self.called[k] = true;
         let ci = Counter::CallNesting.index();
@@ -906,7 +895,7 @@ impl Walker<'_> {
                 if let Some(ret) = r.ret {
                     let before = *counters;
                     self.apply(ret, FlowOp::Ret, counters, opener);
-                    self.step(ret, before, *counters, [0; 5], depth + 1)?;
+                    self.step(ret, before, *counters, [0; 5], depth + 1);
                 }
                 return Ok(());
             }
@@ -919,7 +908,8 @@ impl Walker<'_> {
             let opener = (op == FlowOp::CallnzPred).then_some(Opener::CallnzPred);
             let before = *counters;
             self.apply(ret, FlowOp::Ret, counters, opener);
-            return self.step(ret, before, *counters, [0; 5], depth + 1);
+            self.step(ret, before, *counters, [0; 5], depth + 1);
+            return Ok(());
         }
         self.memo.insert(key);
         self.routine(r, counters, depth + 1, Some(op))
