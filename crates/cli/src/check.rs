@@ -107,7 +107,8 @@ pub(crate) fn stream_output(
 }
 
 /// Reads the input: a DXBC blob or a raw Shader Model 1–3 program (binary, returned as
-/// is), an fxc /Fh header, or a listing (assembled first).
+/// is), an effect holding one shader (that shader), an fxc /Fh header, or a listing
+/// (assembled first).
 pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
     let raw = if file == "-" {
         let mut buf = Vec::new();
@@ -117,6 +118,12 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
     } else {
         std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
+    if crate::input::is_effect(&raw) {
+        // An effect holding one shader: that shader.
+        let one =
+            crate::input::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
+        return Ok(raw[one.range].to_vec());
+    }
     if raw.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&raw) {
         // Binary: let the validator say where the container is broken.
         return Ok(raw);

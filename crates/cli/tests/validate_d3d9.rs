@@ -162,3 +162,16 @@ fn corpus_level9_and_raw_programs() {
     }
     assert_eq!(raw, 21);
 }
+
+/// An effect (`fx_2_0`) holding one Shader Model 2 program: that program is validated.
+#[test]
+fn effect_with_one_program() {
+    let mut fx: Vec<u8> = [0xfeff_0901u32, 7, 8].iter().flat_map(|t| t.to_le_bytes()).collect();
+    fx.extend(two_reps());
+    fx.extend([9u32, 10].iter().flat_map(|t| t.to_le_bytes()));
+    let out = dxref(&["validate", "-"], Some(&fx));
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    let out = dxref(&["validate", "-", "--caps", "static-flow-depth=1"], Some(&fx));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V916"), "{}", text(&out.stdout));
+}
