@@ -372,3 +372,48 @@ fn the_data_tables_are_the_seed() {
         }
     }
 }
+
+/// The "n/a" rows of every flow table (vertex and pixel) are exactly the instructions
+/// the profile does not have: the opcode is outside the d3dbc table's version range, or
+/// (for `if pred`, `callnz pred`) the profile has no predicate register.
+#[test]
+fn refused_rows_agree_with_the_instruction_table() {
+    use d3dbc::{Opcode, Profile};
+    use validate::d3d9::{flow, profile};
+    for &p in Profile::ALL {
+        let Some(table) = flow::table_for(p) else {
+            // No table: no flow control at all (the opcodes do not exist).
+            for op in [Opcode::If, Opcode::Rep, Opcode::Call, Opcode::Ret] {
+                assert!(!op.info().exists_in(p.version().kind, p.version().ver()), "{} {op:?}", p.name());
+            }
+            continue;
+        };
+        assert_eq!(table.name, p.name());
+        let has_p0 = profile::register(p, profile::RegFile::Predicate).is_some();
+        for op in flow::FlowOp::ALL {
+            use flow::FlowOp as F;
+            let (opcode, pred) = match op {
+                F::IfBool => (Opcode::If, false),
+                F::IfComp => (Opcode::Ifc, false),
+                F::IfPred => (Opcode::If, true),
+                F::Else => (Opcode::Else, false),
+                F::Endif => (Opcode::Endif, false),
+                F::Rep => (Opcode::Rep, false),
+                F::Endrep => (Opcode::Endrep, false),
+                F::Loop => (Opcode::Loop, false),
+                F::Endloop => (Opcode::Endloop, false),
+                F::Break => (Opcode::Break, false),
+                F::BreakComp => (Opcode::Breakc, false),
+                F::BreakP => (Opcode::Breakp, true),
+                F::Call => (Opcode::Call, false),
+                F::CallnzBool => (Opcode::Callnz, false),
+                F::CallnzPred => (Opcode::Callnz, true),
+                F::Ret => (Opcode::Ret, false),
+                F::SetpComp => (Opcode::Setp, true),
+            };
+            let exists = opcode.info().exists_in(p.version().kind, p.version().ver()) && (!pred || has_p0);
+            let refused = table.row(op) == flow::Row::Refused;
+            assert_eq!(refused, !exists, "{} {}", p.name(), op.name());
+        }
+    }
+}
