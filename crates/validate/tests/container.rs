@@ -199,12 +199,10 @@ fn level_9_needs_its_program() {
     assert!(validate::validate(&bytes, &device(L10_0, Runtime::D3D11_1)).is_valid());
     let with = |token: u32| {
         rebuild(&bytes, |c| {
-            // Header (chunk size, version, program size, program offset), then the
-            // program: its version token and the end token.
-            let mut data = Vec::new();
-            for w in [24u32, token, 8, 16, token, 0x0000_ffff] {
-                data.extend_from_slice(&w.to_le_bytes());
-            }
+            // A chunk as fxc lays it out (no mapping tables) around the program: its
+            // version token and the end token.
+            let program: Vec<u8> = [token, 0x0000_ffff].iter().flat_map(|w| w.to_le_bytes()).collect();
+            let data = dxbc::Aon9::new(&program, Default::default()).build().unwrap();
             c.insert(0, (FourCc::AON9, data));
         })
     };
