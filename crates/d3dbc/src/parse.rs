@@ -28,8 +28,6 @@
 
 use std::fmt;
 
-use arrayvec::ArrayVec;
-
 use crate::ir::*;
 use crate::table::{Controls, Flow, Layout, OpInfo, Opcode, Ver, TABLE, V1_4, V2_0, V3_0};
 
@@ -225,7 +223,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         p.errors.sort_by_key(|d| (d.line, d.column));
         return Err(p.errors);
     };
-    for (opcode, line, column) in p.blocks.drain(..) {
+    for (opcode, line, column, _) in p.blocks.drain(..) {
         let m = opcode.info().mnemonic;
         p.warnings.push(Diagnostic::new(
             Severity::Warning,
@@ -235,6 +233,31 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             &format!("`{m}` is never closed"),
             Some(closer_name(opcode)),
         ));
+    }
+    if let Some(s) = slots {
+        let (mut tex, mut alu) = (0, 0);
+        for item in &items {
+            if let Item::Instruction(ins) = item {
+                let (t, a) = ins.opcode.info().fxc_slots(version.kind, version.ver(), ins.controls);
+                tex += t;
+                alu += a;
+            }
+        }
+        let split_ok = s.split.is_none_or(|sp| sp == (tex, alu));
+        if s.total != tex + alu || !split_ok {
+            p.warnings.push(Diagnostic::new(
+                Severity::Warning,
+                s.line,
+                1,
+                2,
+                &format!(
+                    "the listing counts {} instruction slots; the program takes {} ({tex} texture, {alu} arithmetic)",
+                    s.total,
+                    tex + alu
+                ),
+                None,
+            ));
+        }
     }
     let header = if header_lines.is_empty() {
         None
@@ -466,8 +489,8 @@ struct Parser {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
     version: Option<Version>,
-    /// Open flow-control blocks: opcode, line, column.
-    blocks: Vec<(Opcode, usize, usize)>,
+    /// Open flow-control blocks: opcode, line, column, and whether an `else` was seen.
+    blocks: Vec<(Opcode, usize, usize, bool)>,
 }
 
 impl Parser {
@@ -530,7 +553,7 @@ impl Parser {
             let start = c.pos;
             c.pos += 1;
             c.skip_ws();
-            let mut p = self.src(c, version, Role::Predicate)?;
+            let mut p = self.src(c, version)?;
             c.expect(")", "`)` after the predicate")?;
             if version.is_sm1() {
                 return Err(c.err_at(start, c.pos - start, "predication does not exist in Shader Model 1", None));
@@ -670,8 +693,7 @@ impl Parser {
                         ));
                     }
                     operand(c)?;
-                    let role = src_role(head.opcode, i as usize);
-                    let s = self.src(c, version, role)?;
+                    let s = self.src(c, version)?;
                     // Cannot fail: at most MAX_SRCS sources in any layout.
                     let _ = ins.srcs.try_push(s);
                 }
@@ -722,12 +744,14 @@ impl Parser {
     fn track_blocks(&mut self, c: &Cursor<'_>, op: Opcode, at: usize) {
         let col = c.column(at);
         match op.info().flow {
-            Flow::If | Flow::IfComp | Flow::Loop | Flow::Rep => self.blocks.push((op, c.line, col)),
-            Flow::Else => {
-                if !matches!(self.blocks.last(), Some((Opcode::If | Opcode::Ifc, ..))) {
-                    self.warnings.push(c.warn_at(at, 4, "`else` outside an `if` block"));
+            Flow::If | Flow::IfComp | Flow::Loop | Flow::Rep => self.blocks.push((op, c.line, col, false)),
+            Flow::Else => match self.blocks.last_mut() {
+                Some((Opcode::If | Opcode::Ifc, _, _, seen)) if !*seen => *seen = true,
+                Some((Opcode::If | Opcode::Ifc, ..)) => {
+                    self.warnings.push(c.warn_at(at, 4, "a second `else` in one `if` block"))
                 }
-            }
+                _ => self.warnings.push(c.warn_at(at, 4, "`else` outside an `if` block")),
+            },
             Flow::Endif | Flow::Endloop | Flow::Endrep => {
                 let opener_ok = |o: Opcode| match op.info().flow {
                     Flow::Endif => matches!(o, Opcode::If | Opcode::Ifc),
@@ -750,7 +774,6 @@ impl Parser {
 
     /// A destination parameter.
     fn dst(&mut self, c: &mut Cursor<'_>, version: Version) -> PResult<DstParam> {
-        let start = c.pos;
         let (reg, rel) = self.register_and_index(c, version)?;
         let mut d = DstParam::new(reg, Mask::ALL);
         d.rel = rel;
@@ -761,12 +784,11 @@ impl Parser {
         if c.peek() == Some('_') {
             return Err(c.err("a destination has no source modifier", Some("a mask, `,` or the end of the line")));
         }
-        let _ = start;
         Ok(d)
     }
 
     /// A source parameter.
-    fn src(&mut self, c: &mut Cursor<'_>, version: Version, role: Role) -> PResult<SrcParam> {
+    fn src(&mut self, c: &mut Cursor<'_>, version: Version) -> PResult<SrcParam> {
         let start = c.pos;
         let ps1 = version.is_pixel() && version.is_sm1();
         let mut neg = false;
@@ -849,7 +871,6 @@ impl Parser {
             }
             _ => {}
         }
-        let _ = role;
         Ok(SrcParam { reg, swizzle, modifier, rel, reserved: 0 })
     }
 
@@ -920,17 +941,6 @@ impl Parser {
         let reg = register(c, version, start, name, number)?;
         Ok((reg, (rel, found_suffix)))
     }
-}
-
-/// What a source operand is for (some positions take only certain registers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Any,
-    Predicate,
-}
-
-fn src_role(_op: Opcode, _i: usize) -> Role {
-    Role::Any
 }
 
 /// A source-modifier suffix.
@@ -1484,11 +1494,3 @@ fn set_once(bits: &mut u8, bit: u8) -> Result<(), ()> {
 fn u_to_u8(u: Usage) -> u8 {
     (0..32u8).find(|&i| Usage::from_u8(i) == u).unwrap_or(0)
 }
-
-#[allow(dead_code)]
-fn _assert_src_capacity(s: &ArrayVec<SrcParam, MAX_SRCS>) -> usize {
-    s.len()
-}
-
-#[allow(dead_code)]
-const _V14: Ver = V1_4;

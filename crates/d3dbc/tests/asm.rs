@@ -34,7 +34,7 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
 fn corpus_raw_listings_assemble_byte_for_byte() {
     let Some(entries) = corpus::entries("corpus_raw_listings_assemble_byte_for_byte") else { return };
     let (mut total, mut exact, mut with_options) = (0, 0, 0);
-    let mut program_exact = 0;
+    let (mut program_exact, mut stray) = (0, 0);
     let mut misses = Vec::new();
     for e in entries.iter().filter(|e| e.container == corpus::Container::D3dbc) {
         total += 1;
@@ -43,8 +43,12 @@ fn corpus_raw_listings_assemble_byte_for_byte() {
         let bin = e.bytes();
         let parsed = parse_program(&listing).unwrap_or_else(|d| panic!("{id}: {}", d[0]));
         for w in &parsed.warnings {
+            // Some repositories stripped fxc's command-line comment and left a `/`.
             assert_eq!(w.severity, Severity::Warning);
+            assert!(w.message.starts_with("stray `/`"), "{id}: {w}");
+            stray += 1;
         }
+        assert!(parsed.slots.is_some(), "{id}: the slot line is read");
         let bytes = assemble(&listing).unwrap_or_else(|d| panic!("{id}: {}", d[0]));
         // The instructions, without the constant table, always match.
         let want = decode(&bin).unwrap();
@@ -84,6 +88,7 @@ fn corpus_raw_listings_assemble_byte_for_byte() {
         exact + with_options,
         misses.join(", ")
     );
+    println!("warnings: {stray} stray `/` lines");
     assert_eq!(total, 21);
     assert_eq!(exact + with_options, total);
 }
@@ -105,6 +110,8 @@ fn corpus_level9_listings_assemble_to_the_aon9_instructions() {
         let a = encode(&parsed.program).unwrap();
         assert_eq!(a, encode(&want).unwrap(), "{}", p.id);
         assert_eq!(parsed.debug.len(), parsed.program.items.len());
+        assert!(parsed.warnings.is_empty(), "{}: {}", p.id, parsed.warnings[0]);
+        assert!(parsed.slots.is_some(), "{}: the slot line is read", p.id);
         exact += 1;
     }
     println!("Level9 listings: {exact}/{total} programs assembled to the Aon9 program's instruction tokens");
