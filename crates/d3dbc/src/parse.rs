@@ -480,7 +480,7 @@ impl<'t> Cursor<'t> {
         }
         digits
             .parse::<u32>()
-            .map_err(|_| self.err_at(start, digits.len(), &format!("{what} does not fit in 32 bits"), None))
+            .map_err(|_| self.err_at(start, digits.len(), &format!("{what} does not fit in 32 bits"), Some(what)))
     }
 }
 
@@ -542,7 +542,12 @@ impl Parser {
         // Co-issue.
         if c.peek() == Some('+') {
             if !ps1 {
-                return Err(c.err_at(c.pos, 1, "co-issue (`+`) exists only in ps_1_x", None));
+                return Err(c.err_at(
+                    c.pos,
+                    1,
+                    "co-issue (`+`) exists only in ps_1_x",
+                    Some("the instruction without `+`"),
+                ));
             }
             c.pos += 1;
             c.skip_ws();
@@ -551,13 +556,19 @@ impl Parser {
         // Predicate.
         if c.peek() == Some('(') {
             let start = c.pos;
+            if version.is_sm1() {
+                let len = c.rest().find(')').map_or(1, |i| i + 1);
+                return Err(c.err_at(
+                    start,
+                    len,
+                    "predication does not exist in Shader Model 1",
+                    Some("the instruction without a predicate"),
+                ));
+            }
             c.pos += 1;
             c.skip_ws();
             let mut p = self.src(c, version)?;
             c.expect(")", "`)` after the predicate")?;
-            if version.is_sm1() {
-                return Err(c.err_at(start, c.pos - start, "predication does not exist in Shader Model 1", None));
-            }
             if p.reg.ty != RegisterType::Predicate {
                 return Err(c.err_at(
                     start + 1,
@@ -575,12 +586,20 @@ impl Parser {
         if word.is_empty() {
             return Err(c.err("expected an instruction", Some(&format!("an instruction of {}", version.name()))));
         }
+        if word.starts_with("vs_") || word.starts_with("ps_") {
+            return Err(c.err_at(
+                mstart,
+                word.len(),
+                &format!("`{word}`: a second version line"),
+                Some(&format!("an instruction of {}", version.name())),
+            ));
+        }
         let head = resolve(word, version, c, mstart)?;
         let info = head.opcode.info();
         ins.opcode = head.opcode;
         ins.controls = head.controls;
         if ps1 && head.opcode == Opcode::Phase && ins.coissue {
-            return Err(c.err_at(mstart, word.len(), "`phase` cannot be co-issued", None));
+            return Err(c.err_at(mstart, word.len(), "`phase` cannot be co-issued", Some("`phase` without `+`")));
         }
         let needs_dst = !matches!(info.layout, Layout::Ops { dst: false, .. });
         if (head.modifiers != 0 || head.shift != 0) && !needs_dst {
@@ -588,7 +607,7 @@ impl Parser {
                 mstart,
                 word.len(),
                 &format!("`{}` has no destination to modify", info.mnemonic),
-                None,
+                Some(info.mnemonic),
             ));
         }
         c.skip_ws();
@@ -616,7 +635,7 @@ impl Parser {
                         mstart,
                         word.len(),
                         "a texture-type declaration declares a sampler `s#`",
-                        None,
+                        Some("`dcl_2d s#`"),
                     ));
                 }
                 ins.body = Body::Dcl(dcl);
@@ -639,7 +658,7 @@ impl Parser {
                         mstart,
                         word.len(),
                         &format!("`{}` defines a `{}` register", info.mnemonic, reg_prefix(want)),
-                        None,
+                        Some(reg_prefix(want)),
                     ));
                 }
                 ins.body = match info.layout {
@@ -667,7 +686,7 @@ impl Parser {
             }
             _ => {
                 let Some((has_dst, nsrc)) = info.operands(version.kind, v) else {
-                    return Err(c.err_at(mstart, word.len(), "not an instruction", None));
+                    return Err(c.err_at(mstart, word.len(), "not an instruction", Some("an instruction")));
                 };
                 if has_dst {
                     operand(c)?;
@@ -720,7 +739,7 @@ impl Parser {
         mstart: usize,
         word: &str,
     ) -> PResult<()> {
-        let err = |m: &str| Err(c.err_at(mstart, word.len(), m, None));
+        let err = |m: &str| Err(c.err_at(mstart, word.len(), m, Some("`loop aL, i#`")));
         match ins.opcode {
             Opcode::Ifc | Opcode::Breakc | Opcode::Setp if ins.comparison().is_none() => {
                 return Err(c.err_at(
@@ -824,7 +843,12 @@ impl Parser {
             let at = c.pos;
             let s = suffix_modifier(c, at)?;
             if suffix.is_some() {
-                return Err(c.err_at(at, s.1, "a source takes one modifier suffix", None));
+                return Err(c.err_at(
+                    at,
+                    s.1,
+                    "a source takes one modifier suffix",
+                    Some("one of `_abs`, `_bias`, `_bx2`, `_x2`, `_dz`, `_dw`"),
+                ));
             }
             suffix = Some(s);
         }
@@ -854,7 +878,12 @@ impl Parser {
             if ok {
                 Ok(())
             } else {
-                Err(c.err_at(start, c.pos - start, &format!("{what} does not exist in {}", version.name()), None))
+                Err(c.err_at(
+                    start,
+                    c.pos - start,
+                    &format!("{what} does not exist in {}", version.name()),
+                    Some(src_mods_hint(version)),
+                ))
             }
         };
         match modifier {
@@ -866,7 +895,7 @@ impl Parser {
             M::Abs | M::AbsNeg => only("the `_abs` source modifier", !version.is_sm1())?,
             M::Not => {
                 if !matches!(reg.ty, RegisterType::Predicate) {
-                    return Err(c.err_at(start, c.pos - start, "`!` negates only the predicate `p0`", None));
+                    return Err(c.err_at(start, c.pos - start, "`!` negates only the predicate `p0`", Some("`!p0`")));
                 }
             }
             _ => {}
@@ -903,11 +932,14 @@ impl Parser {
         let mut number: Option<u32> = if digits.is_empty() {
             None
         } else {
-            Some(
-                digits
-                    .parse::<u32>()
-                    .map_err(|_| c.err_at(start, name.len() + digits.len(), "register number too large", None))?,
-            )
+            Some(digits.parse::<u32>().map_err(|_| {
+                c.err_at(
+                    start,
+                    name.len() + digits.len(),
+                    "register number too large",
+                    Some("a register number below 2048"),
+                )
+            })?)
         };
         let mut rel = Relative::None;
         if c.peek() == Some('[') {
@@ -933,7 +965,12 @@ impl Parser {
                 let at = c.pos;
                 let s = suffix(c, at)?;
                 if found_suffix.is_some() {
-                    return Err(c.err_at(at, s.1, "a source takes one modifier suffix", None));
+                    return Err(c.err_at(
+                        at,
+                        s.1,
+                        "a source takes one modifier suffix",
+                        Some("one of `_abs`, `_bias`, `_bx2`, `_x2`, `_dz`, `_dw`"),
+                    ));
                 }
                 found_suffix = Some(s);
             }
@@ -993,7 +1030,7 @@ fn relative(c: &mut Cursor<'_>, version: Version) -> PResult<(u32, AddrToken, us
     let rstart = c.pos;
     let name = c.take_while(|ch| ch.is_ascii_alphabetic());
     let digits = c.take_while(|ch| ch.is_ascii_digit());
-    let expected = Some("`a0.x` or `aL`");
+    let expected = Some(if version.kind == ShaderKind::Vertex { "`a0.x` or `aL`" } else { "`aL`" });
     let reg = match (name, digits) {
         ("aL", "") => Register::new(RegisterType::Loop, 0),
         ("a", "0") if version.kind == ShaderKind::Vertex => Register::new(RegisterType::AddrOrTexture, 0),
@@ -1019,6 +1056,32 @@ fn relative(c: &mut Cursor<'_>, version: Version) -> PResult<(u32, AddrToken, us
     Ok((offset, AddrToken { reg, swizzle, modifier: SrcModifier::None, reserved: 0 }, at))
 }
 
+/// The source modifiers a version has, for hints.
+fn src_mods_hint(version: Version) -> &'static str {
+    match (version.is_pixel() && version.is_sm1(), version.ver()) {
+        (true, 0x0104) => "`-`, `_bias`, `_bx2`, `1 -`, `_x2`, `_dz`, `_dw`",
+        (true, _) => "`-`, `_bias`, `_bx2`, `1 -`",
+        (false, _) if version.is_sm1() => "`-`",
+        _ => "`-`, `_abs`, `-` with `_abs`, `!` (predicate)",
+    }
+}
+
+/// The register files a version has, for hints.
+fn registers_hint(version: Version) -> &'static str {
+    match (version.kind, version.major) {
+        (ShaderKind::Vertex, 1) => "`r#`, `v#`, `c#`, `a0`, `oPos`, `oFog`, `oPts`, `oD#`, `oT#`",
+        (ShaderKind::Vertex, 2) => {
+            "`r#`, `v#`, `c#`, `i#`, `b#`, `a0`, `aL`, `p0`, `l#`, `oPos`, `oFog`, `oPts`, `oD#`, `oT#`"
+        }
+        (ShaderKind::Vertex, _) => "`r#`, `v#`, `c#`, `i#`, `b#`, `a0`, `aL`, `p0`, `l#`, `s#`, `o#`",
+        (ShaderKind::Pixel, 1) => "`r#`, `v#`, `c#`, `t#`",
+        (ShaderKind::Pixel, 2) => "`r#`, `v#`, `c#`, `t#`, `s#`, `i#`, `b#`, `p0`, `l#`, `oC#`, `oDepth`",
+        (ShaderKind::Pixel, _) => {
+            "`r#`, `v#`, `c#`, `s#`, `i#`, `b#`, `aL`, `p0`, `l#`, `vPos`, `vFace`, `oC#`, `oDepth`"
+        }
+    }
+}
+
 fn reg_prefix(t: RegisterType) -> &'static str {
     match t {
         RegisterType::Const => "c#",
@@ -1040,7 +1103,7 @@ fn register(c: &Cursor<'_>, version: Version, start: usize, name: &str, number: 
         if ok {
             Ok(())
         } else {
-            Err(c.err_at(start, len, &format!("{msg} in {}", version.name()), None))
+            Err(c.err_at(start, len, &format!("{msg} in {}", version.name()), Some(registers_hint(version))))
         }
     };
     let numbered = |ty: T| -> PResult<(T, Option<u32>)> {
@@ -1054,7 +1117,9 @@ fn register(c: &Cursor<'_>, version: Version, start: usize, name: &str, number: 
     let fixed = |ty: T, n: u32| -> PResult<(T, Option<u32>)> {
         match number {
             None => Ok((ty, Some(n))),
-            Some(_) => Err(c.err_at(start, len, &format!("`{name}` takes no register number"), None)),
+            Some(_) => {
+                Err(c.err_at(start, len, &format!("`{name}` takes no register number"), Some(&format!("`{name}`"))))
+            }
         }
     };
     let (ty, num) = match name {
@@ -1142,7 +1207,7 @@ fn register(c: &Cursor<'_>, version: Version, start: usize, name: &str, number: 
         return Ok(Register::new(ty, (n - base) as u16));
     }
     if n > 2047 {
-        return Err(c.err_at(start, len, "register number above 2047 (the token's 11 bits)", None));
+        return Err(c.err_at(start, len, "register number above 2047 (the token's 11 bits)", Some("0 ... 2047")));
     }
     Ok(Register::new(ty, n as u16))
 }
@@ -1243,7 +1308,7 @@ fn float_literal(c: &mut Cursor<'_>) -> PResult<u32> {
 fn int_literal(c: &mut Cursor<'_>) -> PResult<i32> {
     c.skip_ws();
     let start = c.pos;
-    let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '+');
+    let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '+' | '.'));
     text.parse::<i32>().map_err(|_| c.err_at(start, text.len(), "not a 32-bit integer", Some("an integer such as `4`")))
 }
 
@@ -1326,8 +1391,14 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
         pos += 1 + p.len();
     }
     let mut rest = rest.into_iter().peekable();
-    let not_in =
-        |what: &str| c.err_at(at, base.len(), &format!("`{what}` is not an instruction of {}", version.name()), None);
+    let not_in = |what: &str| {
+        c.err_at(
+            at,
+            base.len(),
+            &format!("`{what}` is not an instruction of {}", version.name()),
+            Some(&format!("an instruction of {}", version.name())),
+        )
+    };
     if base == "dcl" {
         head.opcode = Opcode::Dcl;
         if !Opcode::Dcl.info().exists_in(kind, v) {
@@ -1403,7 +1474,7 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
                 .iter()
                 .find(|r| spellings(r).any(|s| s == base) && r.opcode != Opcode::Comment && r.opcode != Opcode::End);
             return Err(match other {
-                Some(row) if row.exists_in(kind, v) => {
+                Some(row) if row.exists_in(kind, v) && row.mnemonic_for(kind, v) != base => {
                     let spelled = row.mnemonic_for(kind, v);
                     c.err_at(
                         at,
@@ -1412,6 +1483,13 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
                         Some(&format!("`{spelled}`")),
                     )
                 }
+                // `if_gt` / `break_ne` where only `if` / `break` exist.
+                Some(_) if word.len() > base.len() => c.err_at(
+                    at,
+                    word.len(),
+                    &format!("`{word}` is not an instruction of {}", version.name()),
+                    Some(&format!("an instruction of {}", version.name())),
+                ),
                 Some(_) => not_in(base),
                 None => c.err_at(
                     at,
@@ -1435,26 +1513,40 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
     for (p, ppos) in rest {
         let bad = |m: &str, e: Option<&str>| c.err_at(ppos - 1, p.len() + 1, m, e);
         match p {
-            "sat" => set_once(&mut head.modifiers, ResultModifiers::SATURATE).map_err(|_| bad("`_sat` twice", None))?,
+            "sat" => set_once(&mut head.modifiers, ResultModifiers::SATURATE)
+                .map_err(|_| bad("`_sat` twice", Some("one `_sat`")))?,
             "pp" => {
                 if ps1 || version.is_sm1() {
-                    return Err(bad(&format!("`_pp` does not exist in {}", version.name()), None));
+                    return Err(bad(
+                        &format!("`_pp` does not exist in {}", version.name()),
+                        Some("the instruction without `_pp`"),
+                    ));
                 }
                 set_once(&mut head.modifiers, ResultModifiers::PARTIAL_PRECISION)
-                    .map_err(|_| bad("`_pp` twice", None))?
+                    .map_err(|_| bad("`_pp` twice", Some("one `_pp`")))?
             }
             "centroid" => {
                 if version.is_sm1() {
-                    return Err(bad(&format!("`_centroid` does not exist in {}", version.name()), None));
+                    return Err(bad(
+                        &format!("`_centroid` does not exist in {}", version.name()),
+                        Some("the instruction without `_centroid`"),
+                    ));
                 }
-                set_once(&mut head.modifiers, ResultModifiers::CENTROID).map_err(|_| bad("`_centroid` twice", None))?
+                set_once(&mut head.modifiers, ResultModifiers::CENTROID)
+                    .map_err(|_| bad("`_centroid` twice", Some("one `_centroid`")))?
             }
             "x2" | "x4" | "x8" | "d2" | "d4" | "d8" => {
                 if !ps1 {
-                    return Err(bad(&format!("the result shift `_{p}` exists only in ps_1_x"), None));
+                    return Err(bad(
+                        &format!("the result shift `_{p}` exists only in ps_1_x"),
+                        Some("`_sat`, `_pp` or `_centroid`"),
+                    ));
                 }
                 if head.shift != 0 {
-                    return Err(bad("one result shift per instruction", None));
+                    return Err(bad(
+                        "one result shift per instruction",
+                        Some("one of `_x2`, `_x4`, `_x8`, `_d2`, `_d4`, `_d8`"),
+                    ));
                 }
                 head.shift = match p {
                     "x2" => 1,
@@ -1466,7 +1558,7 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
                 };
             }
             _ if Comparison::from_name(p).is_some() => {
-                return Err(bad(&format!("`{base}` takes no comparison"), None));
+                return Err(bad(&format!("`{base}` takes no comparison"), Some(&format!("`{base}`"))));
             }
             _ => {
                 return Err(bad(

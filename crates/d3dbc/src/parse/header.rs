@@ -212,7 +212,14 @@ pub fn assemble_with(listing: &str, options: &AsmOptions) -> Result<Vec<u8>, Vec
             }
             _ => parsed.version_line,
         };
-        vec![Diagnostic::new(Severity::Error, line, 1, 1, &e.to_string(), None)]
+        vec![Diagnostic::new(
+            Severity::Error,
+            line,
+            1,
+            1,
+            &e.to_string(),
+            Some("an instruction the token format can hold"),
+        )]
     })
 }
 
@@ -316,7 +323,7 @@ pub(super) fn parse_header(lines: &[(usize, usize, &str)]) -> Result<Option<Head
 /// `float4x4 g_m[4];` → name and type (`Err((offset, length, message))`).
 fn parse_declaration(t: &str) -> Result<(String, TypeInfo<'static>), (usize, usize, String)> {
     let Some(body) = t.strip_suffix(';') else {
-        return Err((t.len().saturating_sub(1), 1, "a declaration ends with `;`".to_string()));
+        return Err((t.len(), 1, "a declaration ends with `;`".to_string()));
     };
     let Some(split) = body.rfind(' ') else {
         return Err((0, body.len(), "expected a type and a name".to_string()));
