@@ -831,7 +831,7 @@ impl Parser {
             not = true;
             c.skip_ws();
         }
-        let (reg, rel) = self.register_and_index_with(c, version, |c, p| suffix_modifier(c, p))?;
+        let (reg, rel) = self.register_and_index_with(c, version, suffix_modifier)?;
         let mut suffix = rel.1;
         let rel = rel.0;
         let mut swizzle = Swizzle::IDENTITY;
@@ -893,10 +893,8 @@ impl Parser {
             M::X2 | M::X2Neg => only("the `_x2` source modifier", ps1 && version.ver() == V1_4)?,
             M::Dz | M::Dw => only("the `_dz` / `_dw` source modifiers", ps1 && version.ver() == V1_4)?,
             M::Abs | M::AbsNeg => only("the `_abs` source modifier", !version.is_sm1())?,
-            M::Not => {
-                if !matches!(reg.ty, RegisterType::Predicate) {
-                    return Err(c.err_at(start, c.pos - start, "`!` negates only the predicate `p0`", Some("`!p0`")));
-                }
+            M::Not if !matches!(reg.ty, RegisterType::Predicate) => {
+                return Err(c.err_at(start, c.pos - start, "`!` negates only the predicate `p0`", Some("`!p0`")));
             }
             _ => {}
         }
@@ -917,7 +915,7 @@ impl Parser {
         c: &mut Cursor<'_>,
         version: Version,
         suffix: impl Fn(&mut Cursor<'_>, usize) -> PResult<(Suffix, usize)>,
-    ) -> PResult<(Register, (Relative, Option<(Suffix, usize)>))> {
+    ) -> PResult<(Register, RelativeAndSuffix)> {
         let start = c.pos;
         let name = c.take_while(|ch| ch.is_ascii_alphabetic());
         let digits = c.take_while(|ch| ch.is_ascii_digit());
@@ -979,6 +977,10 @@ impl Parser {
         Ok((reg, (rel, found_suffix)))
     }
 }
+
+/// A relative index and a source-modifier suffix (with its length) read after a
+/// register name.
+type RelativeAndSuffix = (Relative, Option<(Suffix, usize)>);
 
 /// A source-modifier suffix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1385,12 +1387,14 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
     let base = parts.next().unwrap_or("");
     let mut pos = at + base.len();
     let mut head = Head { opcode: Opcode::Nop, controls: 0, modifiers: 0, shift: 0, dcl: None };
-    let mut rest: Vec<(&str, usize)> = Vec::new();
-    for p in parts {
-        rest.push((p, pos + 1));
-        pos += 1 + p.len();
-    }
-    let mut rest = rest.into_iter().peekable();
+    // The suffixes with the byte offset of each (after its `_`), read lazily.
+    let mut rest = parts
+        .map(move |p| {
+            let here = pos + 1;
+            pos += 1 + p.len();
+            (p, here)
+        })
+        .peekable();
     let not_in = |what: &str| {
         c.err_at(
             at,

@@ -403,8 +403,11 @@ fn size_of(t: &TypeInfo<'_>) -> u32 {
     one * t.elements.max(1) as u32
 }
 
+/// Name, register set, index and count of a register row.
+type RowFields<'a> = (&'a str, RegisterSet, u16, u16);
+
 /// `g_x          c12      4`.
-fn parse_register_row(t: &str) -> Result<(&str, RegisterSet, u16, u16), (usize, usize, String)> {
+fn parse_register_row(t: &str) -> Result<RowFields<'_>, (usize, usize, String)> {
     let fields: Vec<(usize, &str)> = t
         .split(' ')
         .scan(0usize, |at, f| {
