@@ -133,6 +133,9 @@ pub struct Parsed {
     pub warnings: Vec<Diagnostic>,
     /// Line number of the version line.
     pub version_line: usize,
+    /// The version as written (`ps_2_x`; `ps_2_b` or `vs_2_a` name the profile a
+    /// `2_x` program was compiled for, which the version token does not tell).
+    pub version_text: String,
     /// Line number of each instruction, parallel to `program.items`.
     pub lines: Vec<usize>,
     /// Debug information of each instruction, parallel to `program.items`.
@@ -275,6 +278,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             program: Program { version, items },
             warnings: p.warnings,
             version_line,
+            version_text: p.version_text,
             lines,
             debug,
             files,
@@ -489,6 +493,7 @@ struct Parser {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
     version: Option<Version>,
+    version_text: String,
     /// Open flow-control blocks: opcode, line, column, and whether an `else` was seen.
     blocks: Vec<(Opcode, usize, usize, bool)>,
 }
@@ -508,8 +513,12 @@ impl Parser {
         c.skip_ws();
         let Some(version) = self.version else {
             *version_line = c.line;
+            let at = c.pos;
             match parse_version(c) {
-                Ok(v) => self.version = Some(v),
+                Ok(v) => {
+                    self.version = Some(v);
+                    self.version_text = c.text.get(at..c.end).unwrap_or("").trim().to_string();
+                }
                 Err(d) => {
                     self.errors.push(d);
                     // Go on as `vs_3_0` so that later errors are found too.

@@ -75,7 +75,7 @@ pub struct AsmOptions {
     /// The table's `Flags`; `None`: `0x100` and the switches of the header's `fxc`
     /// command line (see [`Header::flags`]).
     pub ctab_flags: Option<u32>,
-    /// The table's target string; `None`: [`ctab::target_for`] the program's version.
+    /// The table's target string; `None`: [`Parsed::target`].
     pub ctab_target: Option<String>,
     /// Write each record's `Reserved` field as `4 * register_index + 2`, as some
     /// compiler builds do, instead of 0.
@@ -169,10 +169,20 @@ impl Parsed {
             creator: Cow::Owned(creator.clone()),
             version: version.token(),
             flags: options.ctab_flags.unwrap_or_else(|| h.flags()),
-            target: Cow::Owned(options.ctab_target.clone().unwrap_or_else(|| ctab::target_for(version))),
+            target: Cow::Owned(options.ctab_target.clone().unwrap_or_else(|| self.target())),
             constants,
             raw_layout: None,
         }))
+    }
+
+    /// The constant table's default target: the profile the version line names when it
+    /// is one of the `2_x` profiles `vs_2_a`, `ps_2_a`, `ps_2_b`, else
+    /// [`ctab::target_for`] the version.
+    pub fn target(&self) -> String {
+        match self.version_text.as_str() {
+            t @ ("vs_2_a" | "ps_2_a" | "ps_2_b") => t.to_string(),
+            _ => ctab::target_for(self.program.version),
+        }
     }
 
     /// The whole program as fxc writes it: the `CTAB` comment block (when the listing
