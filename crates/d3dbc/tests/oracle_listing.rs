@@ -21,7 +21,7 @@
 
 use d3dbc::decode;
 
-/// The profiles, in table order, with their data.
+/// The profiles, in table order, with their version tokens and data.
 const DATA: &[(&str, u32, &str)] = &[
     ("vs_1_1", 0xfffe_0101, include_str!("oracle/vs_1_1.txt")),
     ("vs_2_0", 0xfffe_0200, include_str!("oracle/vs_2_0.txt")),
@@ -38,6 +38,9 @@ const DATA: &[(&str, u32, &str)] = &[
     ("ps_2_sw", 0xffff_02ff, include_str!("oracle/ps_2_sw.txt")),
     ("ps_3_0", 0xffff_0300, include_str!("oracle/ps_3_0.txt")),
     ("ps_3_sw", 0xffff_03ff, include_str!("oracle/ps_3_sw.txt")),
+    // Version tokens that name no profile (`vs_1_0`, `ps_2_254`, `vs_10_1`...): the tokens
+    // in this file start with the version token.
+    ("versions", 0, include_str!("oracle/versions.txt")),
 ];
 
 /// What Microsoft's disassembler did with a stream.
@@ -81,7 +84,7 @@ fn parse(profile: &'static str, version: u32, text: &str) -> Vec<Case> {
             panic!("{profile}.txt:{}: expected a case line, found {line:?}", n + 1);
         };
         let (name, hex) = rest.split_once(": ").unwrap_or_else(|| panic!("{profile}.txt:{}: no tokens", n + 1));
-        let mut bytes = version.to_le_bytes().to_vec();
+        let mut bytes = if version == 0 { Vec::new() } else { version.to_le_bytes().to_vec() };
         for t in hex.split(' ') {
             let v = u32::from_str_radix(t, 16).unwrap_or_else(|_| panic!("{profile}.txt:{}: token {t:?}", n + 1));
             bytes.extend_from_slice(&v.to_le_bytes());
@@ -131,7 +134,7 @@ fn oracle_data_is_complete() {
         assert!(ids.insert(c.id()), "{}: two cases with this name", c.id());
     }
     for &(p, _, _) in DATA {
-        let profile = d3dbc::Profile::from_name(p).expect("profile");
+        let Some(profile) = d3dbc::Profile::from_name(p) else { continue };
         let v = profile.version();
         let n = cases.iter().filter(|c| c.profile == p).count();
         assert!(n >= 40, "{p}: only {n} cases");
@@ -152,7 +155,7 @@ fn oracle_data_is_complete() {
         }
     }
     let refused = cases.iter().filter(|c| matches!(c.expected, Expected::Refused(_))).count();
-    println!("oracle data: {} cases in {} profiles, {refused} refused by D3DDisassemble", cases.len(), DATA.len());
+    println!("oracle data: {} cases, {refused} refused by D3DDisassemble", cases.len());
 }
 
 /// Every stream `D3DDisassemble` refuses, `d3dbc::decode` refuses too (they are
