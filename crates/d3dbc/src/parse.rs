@@ -603,7 +603,11 @@ impl Parser {
                 Some(&format!("an instruction of {}", version.name())),
             ));
         }
-        let head = resolve(word, version, c, mstart)?;
+        // Operands hold no commas, so their count is known before they are read: `if`
+        // and `break` with two operands are the comparison forms (as Microsoft's
+        // disassembler prints a comparison value the format does not define).
+        let commas = c.rest().matches(',').count();
+        let head = resolve(word, version, c, mstart, commas)?;
         let info = head.opcode.info();
         ins.opcode = head.opcode;
         ins.controls = head.controls;
@@ -663,11 +667,11 @@ impl Parser {
                     RegisterType::Const | RegisterType::Const2 | RegisterType::Const3 | RegisterType::Const4
                 );
                 if d.reg.ty != want && !(want == RegisterType::Const && is_const) {
-                    return Err(c.err_at(
+                    // Encoded as written (for the validator to judge), with a warning.
+                    self.warnings.push(c.warn_at(
                         mstart,
                         word.len(),
                         &format!("`{}` defines a `{}` register", info.mnemonic, reg_prefix(want)),
-                        Some(reg_prefix(want)),
                     ));
                 }
                 ins.body = match info.layout {
@@ -748,18 +752,19 @@ impl Parser {
         mstart: usize,
         word: &str,
     ) -> PResult<()> {
-        let err = |m: &str| Err(c.err_at(mstart, word.len(), m, Some("`loop aL, i#`")));
         match ins.opcode {
             Opcode::Ifc | Opcode::Breakc | Opcode::Setp if ins.comparison().is_none() => {
-                return Err(c.err_at(
+                self.warnings.push(c.warn_at(
                     mstart,
                     word.len(),
-                    &format!("`{word}` needs a comparison"),
-                    Some(&format!("`{word}_gt`, `_eq`, `_ge`, `_lt`, `_ne` or `_le`")),
+                    &format!(
+                        "`{word}` without a comparison suffix: encoded with comparison value 0, which the format does \
+                         not define (`{word}_gt`, `_eq`, `_ge`, `_lt`, `_ne`, `_le` are the comparisons)"
+                    ),
                 ));
             }
             Opcode::Loop if ins.srcs.first().is_some_and(|s| s.reg.ty != RegisterType::Loop) => {
-                return err("`loop` counts in `aL`: `loop aL, i#`");
+                self.warnings.push(c.warn_at(mstart, word.len(), "`loop` counts in `aL`: `loop aL, i#`"));
             }
             _ => {}
         }
@@ -807,7 +812,11 @@ impl Parser {
         d.rel = rel;
         if c.peek() == Some('.') {
             c.pos += 1;
+            let at = c.pos;
             d.mask = mask(c)?;
+            if d.mask.0 == 0 {
+                self.warnings.push(c.warn_at(at - 1, 1, "an empty write mask: the instruction writes nothing"));
+            }
         }
         if c.peek() == Some('_') {
             return Err(c.err("a destination has no source modifier", Some("a mask, `,` or the end of the line")));
@@ -903,7 +912,7 @@ impl Parser {
             M::Dz | M::Dw => only("the `_dz` / `_dw` source modifiers", ps1 && version.ver() == V1_4)?,
             M::Abs | M::AbsNeg => only("the `_abs` source modifier", !version.is_sm1())?,
             M::Not if !matches!(reg.ty, RegisterType::Predicate) => {
-                return Err(c.err_at(start, c.pos - start, "`!` negates only the predicate `p0`", Some("`!p0`")));
+                self.warnings.push(c.warn_at(start, c.pos - start, "`!` negates only the predicate `p0`"));
             }
             _ => {}
         }
@@ -1241,6 +1250,10 @@ fn component(ch: char) -> Option<(u8, bool)> {
 fn mask(c: &mut Cursor<'_>) -> PResult<Mask> {
     let start = c.pos;
     let letters = c.take_while(|ch| ch.is_ascii_alphabetic());
+    // `r0.`: Microsoft's disassembler prints a mask of no components so.
+    if letters.is_empty() && c.rest().trim_start().chars().next().is_none_or(|ch| ch == ',') {
+        return Ok(Mask(0));
+    }
     let bad = |m: &str| c.err_at(start, letters.len().max(1), m, Some("a mask such as `.xyz` or `.rgb`"));
     if letters.is_empty() || letters.len() > 4 {
         return Err(bad("not a write mask"));
@@ -1389,7 +1402,7 @@ fn spellings(row: &OpInfo) -> impl Iterator<Item = &'static str> {
 }
 
 /// Resolves the mnemonic word (with its suffixes) for the version.
-fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<Head> {
+fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize, commas: usize) -> PResult<Head> {
     let kind = version.kind;
     let v: Ver = version.ver();
     let mut parts = word.split('_');
@@ -1460,7 +1473,8 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize) -> PResult<H
                 head.controls = if base == "texldp" { texld::PROJECT } else { texld::BIAS };
             }
             _ => {
-                let wants_cmp = rest.peek().is_some_and(|(p, _)| Comparison::from_name(p).is_some());
+                let wants_cmp = rest.peek().is_some_and(|(p, _)| Comparison::from_name(p).is_some())
+                    || (matches!(base, "if" | "break") && commas == 1);
                 for row in TABLE {
                     if matches!(row.opcode, Opcode::Comment | Opcode::End | Opcode::Dcl) {
                         continue;

@@ -541,3 +541,25 @@ fn header_builds_the_constant_table() {
     let bytes = assemble("ps_2_0\nmov oC0, c0\n").unwrap();
     assert!(decode(&bytes).unwrap().comments().next().is_none());
 }
+
+#[test]
+fn forms_of_undefined_values_microsoft_prints() {
+    // A comparison value of 0 prints with no suffix; an empty mask as `r0.`. Both
+    // assemble to those bits, with a warning.
+    let p = parse_program(
+        "vs_2_x\nsetp p0.x, r0.x, c0.x\nif r0.x, c0.x\nendif\nrep i0\nbreak r0.x, -r1.y\nendrep\nmov r0., r1\n",
+    )
+    .unwrap();
+    let ins: Vec<_> = p.program.instructions().collect();
+    assert_eq!((ins[0].opcode, ins[0].controls), (Opcode::Setp, 0));
+    assert_eq!((ins[1].opcode, ins[1].controls), (Opcode::Ifc, 0));
+    assert_eq!((ins[4].opcode, ins[4].controls), (Opcode::Breakc, 0));
+    assert_eq!(ins[6].dst.unwrap().mask.0, 0);
+    assert_eq!(p.warnings.len(), 4, "{:?}", p.warnings);
+    assert_eq!((p.warnings[0].line, p.warnings[0].column), (2, 1));
+    // `if b0` and `break` keep their own opcodes.
+    let p = parse_program("vs_2_x\nif b0\nendif\nrep i0\nbreak\nendrep\n").unwrap();
+    let ops: Vec<_> = p.program.instructions().map(|i| i.opcode).collect();
+    assert_eq!(ops, [Opcode::If, Opcode::Endif, Opcode::Rep, Opcode::Break, Opcode::Endrep]);
+    assert!(p.warnings.is_empty());
+}

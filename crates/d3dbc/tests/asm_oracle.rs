@@ -1,0 +1,158 @@
+//! The assembler against Microsoft's disassembler: every listing `D3DDisassemble`
+//! printed for the small streams of `tests/oracle/` (see `oracle_listing.rs` for the
+//! data format) assembles back to the stream it was printed from, except where the
+//! text does not carry the stream's bits (counted and listed by cause).
+
+use d3dbc::parse::{assemble_with, parse_program, AsmOptions};
+
+const DATA: &[(&str, u32, &str)] = &[
+    ("vs_1_1", 0xfffe_0101, include_str!("oracle/vs_1_1.txt")),
+    ("vs_2_0", 0xfffe_0200, include_str!("oracle/vs_2_0.txt")),
+    ("vs_2_x", 0xfffe_0201, include_str!("oracle/vs_2_x.txt")),
+    ("vs_2_sw", 0xfffe_02ff, include_str!("oracle/vs_2_sw.txt")),
+    ("vs_3_0", 0xfffe_0300, include_str!("oracle/vs_3_0.txt")),
+    ("vs_3_sw", 0xfffe_03ff, include_str!("oracle/vs_3_sw.txt")),
+    ("ps_1_1", 0xffff_0101, include_str!("oracle/ps_1_1.txt")),
+    ("ps_1_2", 0xffff_0102, include_str!("oracle/ps_1_2.txt")),
+    ("ps_1_3", 0xffff_0103, include_str!("oracle/ps_1_3.txt")),
+    ("ps_1_4", 0xffff_0104, include_str!("oracle/ps_1_4.txt")),
+    ("ps_2_0", 0xffff_0200, include_str!("oracle/ps_2_0.txt")),
+    ("ps_2_x", 0xffff_0201, include_str!("oracle/ps_2_x.txt")),
+    ("ps_2_sw", 0xffff_02ff, include_str!("oracle/ps_2_sw.txt")),
+    ("ps_3_0", 0xffff_0300, include_str!("oracle/ps_3_0.txt")),
+    ("ps_3_sw", 0xffff_03ff, include_str!("oracle/ps_3_sw.txt")),
+];
+
+struct Case {
+    id: String,
+    bytes: Vec<u8>,
+    /// The listing, or `None` when `D3DDisassemble` refused the stream.
+    listing: Option<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for &(profile, version, text) in DATA {
+        let mut lines = text.lines().peekable();
+        while let Some(line) = lines.next() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let (whole, rest) = match (line.strip_prefix("@@ "), line.strip_prefix("@ ")) {
+                (Some(r), _) => (true, r),
+                (None, Some(r)) => (false, r),
+                _ => panic!("{profile}: {line:?}"),
+            };
+            let (name, hex) = rest.split_once(": ").expect("tokens");
+            let mut bytes = version.to_le_bytes().to_vec();
+            for t in hex.split(' ') {
+                bytes.extend_from_slice(&u32::from_str_radix(t, 16).expect("hex").to_le_bytes());
+            }
+            let mut body = if whole { String::new() } else { format!("    {profile}\n") };
+            let listing = loop {
+                let l = lines.next().expect("case end");
+                if l.starts_with("! ") {
+                    break None;
+                }
+                if let Some(foot) = l.strip_prefix("= ") {
+                    body.push_str("\n// approximately ");
+                    body.push_str(foot);
+                    body.push('\n');
+                    break Some(body);
+                }
+                body.push_str(l);
+                body.push('\n');
+            };
+            out.push(Case { id: format!("{profile}/{name}"), bytes, listing });
+        }
+    }
+    out
+}
+
+#[test]
+fn microsoft_listings_assemble_to_their_streams() {
+    let (mut listed, mut exact, mut exact_with_table) = (0, 0, 0);
+    let mut failures: Vec<String> = Vec::new();
+    for c in cases() {
+        let Some(listing) = &c.listing else { continue };
+        listed += 1;
+        let got = match parse_program(listing) {
+            Err(e) => {
+                let line = listing.lines().nth(e[0].line - 1).unwrap_or("").trim();
+                failures.push(format!("{}: {} [{line}]", c.id, e[0]));
+                continue;
+            }
+            Ok(p) => p,
+        };
+        let options = AsmOptions::default();
+        match assemble_with(listing, &options) {
+            Ok(b) if b == c.bytes => exact += 1,
+            Ok(b) => {
+                // The constant table's flags, target and reserved fields are not in the
+                // listing; try the stream's own.
+                let want = d3dbc::decode(&c.bytes).ok();
+                let table = want
+                    .as_ref()
+                    .and_then(|w| w.comment_with(b"CTAB"))
+                    .and_then(|t| d3dbc::ctab::ConstantTable::parse_comment(t).ok());
+                let again = table.map(|t| AsmOptions {
+                    ctab_flags: Some(t.flags),
+                    ctab_target: Some(t.target.to_string()),
+                    ctab_reserved_from_index: t.constants.iter().any(|k| k.reserved != 0),
+                });
+                match again.and_then(|o| assemble_with(listing, &o).ok()) {
+                    Some(b2) if b2 == c.bytes => exact_with_table += 1,
+                    _ => {
+                        let i = b.iter().zip(&c.bytes).position(|(x, y)| x != y).unwrap_or(b.len().min(c.bytes.len()));
+                        let tok = |v: &[u8]| {
+                            v.get(i / 4 * 4..i / 4 * 4 + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+                        };
+                        failures.push(format!(
+                            "{}: token {} {:08x?} != {:08x?} ({} items)",
+                            c.id,
+                            i / 4,
+                            tok(&b),
+                            tok(&c.bytes),
+                            got.program.items.len()
+                        ));
+                    }
+                }
+            }
+            Err(e) => failures.push(format!("{}: {}", c.id, e[0])),
+        }
+    }
+    // Why the rest are not reproduced: the profile has no such syntax (an error by
+    // design: Microsoft's disassembler prints whatever the tokens say), the stream holds
+    // bits the text does not show (reserved bits, undefined values, comments, a second
+    // table...), or the disassembler printed something that is not assembly (`???`).
+    const PROFILE: &[&str] = &[
+        "does not exist in",
+        "is not an instruction of",
+        "exists only in",
+        "there is no",
+        "there are no",
+        "outputs are not written",
+        "is spelled",
+    ];
+    let (mut profile, mut lossy, mut other) = (0, 0, 0);
+    for f in &failures {
+        if f.contains(": token ") {
+            lossy += 1;
+        } else if PROFILE.iter().any(|p| f.contains(p)) {
+            profile += 1;
+        } else {
+            other += 1;
+            println!("  {f}");
+        }
+    }
+    println!(
+        "Microsoft listings: {listed}; assembled to their exact stream {exact}, with the stream's CTAB \
+         flags/target/reserved {exact_with_table}; not reproduced {}: {profile} refused as outside the \
+         profile's syntax, {lossy} assembled but the stream holds bits the text does not show, {other} \
+         printed from malformed streams in forms that are not assembly (listed above)",
+        failures.len()
+    );
+    assert_eq!(listed, 1935);
+    // A floor measured when this test was written: any change that loses a case fails.
+    assert!(exact >= 1235 && exact + exact_with_table >= 1268, "{exact} + {exact_with_table}");
+}
