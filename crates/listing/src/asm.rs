@@ -90,13 +90,12 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
     let program = parsed.program;
     let mut warnings = parsed.warnings;
 
-    if let Some(line) = header.lines().position(|l| l.starts_with("// Level9 shader bytecode:")) {
-        warnings.push(warning(
-            line + 1,
-            1,
-            "the Level9 (Shader Model 2) part is not assembled yet; the container gets no Aon9 chunk".into(),
-        ));
-    }
+    // A Level9 listing: its DX9 mapping tables and Shader Model 2 program make the
+    // Aon9 chunk.
+    let level9 = match crate::level9::tables_region(header) {
+        Some((tables, tables_line)) => Some(assemble_level9(text, tables, tables_line, &mut warnings)?),
+        None => None,
+    };
 
     let reflection = crate::reflect::reflect(header, &program).map_err(|ds| reflect_errors(ds).collect::<Vec<_>>())?;
     warnings.extend(reflection.warnings.iter().map(|d| warning(d.line, d.column, d.message.clone())));
@@ -118,27 +117,78 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
     })?;
     let code_fourcc = if program.version.major >= 5 { FourCc::SHEX } else { FourCc::SHDR };
 
-    // fxc's chunk order: RDEF, the signatures (in the order `reflect` gives), IFCE, the
-    // program, SFI0, STAT.
+    let sfi0 = crate::stat::features(&program, compiler).map(|s| s.to_bytes());
+    let stat = with_statistics.then(|| crate::stat::statistics(&program, compiler).to_bytes());
     let mut builder = Builder::new();
-    if let Some(rdef) = reflection.rdef {
-        builder.push(FourCc::RDEF, rdef);
-    }
-    for (fourcc, bytes) in reflection.signatures {
-        builder.push(fourcc, bytes);
-    }
-    if let Some(ifce) = reflection.ifce {
-        builder.push(FourCc::IFCE, ifce);
-    }
-    builder.push(code_fourcc, code);
-    if let Some(sfi0) = crate::stat::features(&program, compiler) {
-        builder.push(FourCc::SFI0, sfi0.to_bytes());
-    }
-    if with_statistics {
-        builder.push(FourCc::STAT, crate::stat::statistics(&program, compiler).to_bytes());
+    if let Some(aon9) = level9 {
+        // fxc's order for Level9 targets: Aon9, the program, STAT, RDEF, the signatures.
+        builder.push(FourCc::AON9, aon9);
+        builder.push(code_fourcc, code);
+        push_some(&mut builder, FourCc::SFI0, sfi0);
+        push_some(&mut builder, FourCc::STAT, stat);
+        push_some(&mut builder, FourCc::RDEF, reflection.rdef);
+        for (fourcc, bytes) in reflection.signatures {
+            builder.push(fourcc, bytes);
+        }
+        push_some(&mut builder, FourCc::IFCE, reflection.ifce);
+    } else {
+        // fxc's chunk order: RDEF, the signatures (in the order `reflect` gives), IFCE,
+        // the program, SFI0, STAT.
+        push_some(&mut builder, FourCc::RDEF, reflection.rdef);
+        for (fourcc, bytes) in reflection.signatures {
+            builder.push(fourcc, bytes);
+        }
+        push_some(&mut builder, FourCc::IFCE, reflection.ifce);
+        builder.push(code_fourcc, code);
+        push_some(&mut builder, FourCc::SFI0, sfi0);
+        push_some(&mut builder, FourCc::STAT, stat);
     }
     let bytes = builder.build().map_err(|e| vec![error(first_line, 1, e.to_string())])?;
     Ok(Assembled { bytes, warnings })
+}
+
+fn push_some(builder: &mut Builder, fourcc: FourCc, bytes: Option<Vec<u8>>) {
+    if let Some(bytes) = bytes {
+        builder.push(fourcc, bytes);
+    }
+}
+
+/// A Shader Model 1-3 diagnostic as the listing's.
+fn from_d3dbc(d: d3dbc::parse::Diagnostic) -> Diagnostic {
+    let severity = match d.severity {
+        d3dbc::parse::Severity::Error => Severity::Error,
+        d3dbc::parse::Severity::Warning => Severity::Warning,
+    };
+    Diagnostic { severity, line: d.line, column: d.column, length: d.length, message: d.message, expected: d.expected }
+}
+
+/// The `Aon9` chunk of a Level9 listing: the mapping tables (`tables`, starting at line
+/// `tables_line`) and the Shader Model 2 program after the `// Level9 shader bytecode:`
+/// line, with its debug information (`#line` lines, `// name<...>` annotations) as a
+/// `DBUG` comment block when the listing shows any.
+fn assemble_level9(
+    text: &str,
+    tables: &str,
+    tables_line: usize,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let mappings = crate::level9::parse_tables(tables, tables_line)
+        .map_err(|ds| ds.into_iter().map(|d| error(d.line, d.column, d.message)).collect::<Vec<_>>())?;
+    let Some((part, part_line)) = d3dbc::parse::level9_part(text) else {
+        return Err(vec![error(tables_line, 1, "the Level9 part has no `// Level9 shader bytecode:` line".into())]);
+    };
+    let parsed = d3dbc::parse::parse_program_at(part, part_line)
+        .map_err(|ds| ds.into_iter().map(from_d3dbc).collect::<Vec<_>>())?;
+    warnings.extend(parsed.warnings.iter().cloned().map(from_d3dbc));
+    let program = level9_program(&parsed);
+    let bytes = d3dbc::encode(&program).map_err(|e| vec![error(part_line, 1, e.to_string())])?;
+    dxbc::Aon9::new(&bytes, mappings).build().map_err(|e| vec![error(tables_line, 1, e.to_string())])
+}
+
+/// The Level9 program as fxc writes it: the parsed instructions (a `DBUG` block is not
+/// rebuilt yet).
+fn level9_program(parsed: &d3dbc::parse::Parsed) -> d3dbc::Program<'static> {
+    parsed.program.clone()
 }
 
 #[cfg(test)]

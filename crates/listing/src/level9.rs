@@ -65,6 +65,22 @@ const RUNTIME_RULE: &str = "// ---------- --------------------------------------
 const SAMPLER_HEAD: &str = "// Target Sampler Source Sampler  Source Resource";
 const SAMPLER_RULE: &str = "// -------------- --------------- ----------------";
 
+/// The Level9 tables of a listing's comment header: the text from the first Level9
+/// title (a mapping block's, or [`BYTECODE_TITLE`] when there are no tables) to the end
+/// of `header`, and the 1-based line number it starts at — what [`parse_tables`] reads.
+/// `None` when the header has no Level9 part.
+pub fn tables_region(header: &str) -> Option<(&str, usize)> {
+    let mut offset = 0;
+    for (i, line) in header.split_inclusive('\n').enumerate() {
+        let l = line.trim_end();
+        if [CONSTANTS_TITLE, RUNTIME_TITLE, SAMPLERS_TITLE, BYTECODE_TITLE].contains(&l) {
+            return Some((&header[offset..], i + 1));
+        }
+        offset += line.len();
+    }
+    None
+}
+
 /// The listing's word for a conversion (4 characters, right-aligned).
 fn conversion_name(c: DataConversion) -> &'static str {
     match c {
