@@ -124,6 +124,9 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
 fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -> Result<(), Failure> {
     let blob = read_blob(file, var)?;
     let name = if file == "-" { "<stdin>" } else { file };
+    if crate::input::family(&blob) == Some(crate::input::Family::D3dbc) {
+        return d3dbc_report(name, &blob, as_json, out);
+    }
     let r = report(name, &blob)?;
     if as_json {
         outln!(out, "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
@@ -205,6 +208,75 @@ fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -
     }
     if let Some(n) = r["statistics"].get("instruction_count") {
         outln!(out, "statistics: {n} instruction slots");
+    }
+    Ok(())
+}
+
+/// A raw Shader Model 1–3 stream: version, instruction and comment counts, the
+/// constant table (creator, target, constants with their registers).
+fn d3dbc_report(name: &str, blob: &[u8], as_json: bool, out: &mut String) -> Result<(), Failure> {
+    let program = d3dbc::decode(blob).map_err(|e| Failure::input(format!("{name}: {e}")))?;
+    let (mut instructions, mut comments) = (0, Vec::new());
+    let mut table = Value::Null;
+    for item in &program.items {
+        match item {
+            d3dbc::Item::Instruction(_) => instructions += 1,
+            d3dbc::Item::Comment(c) => {
+                let fourcc = c.data.get(..4).map_or(String::new(), |f| String::from_utf8_lossy(f).into_owned());
+                comments.push(json!({ "fourcc": fourcc, "size": c.data.len() }));
+                if c.data.starts_with(b"CTAB") && table.is_null() {
+                    table = match d3dbc::ctab::ConstantTable::parse_comment(&c.data) {
+                        Ok(t) => json!({
+                            "creator": t.creator,
+                            "target": t.target,
+                            "flags": t.flags,
+                            "constants": t.registers().iter().map(|k| json!({
+                                "declaration": k.declaration(),
+                                "register": k.register_name(),
+                                "count": k.register_count,
+                            })).collect::<Vec<_>>(),
+                        }),
+                        Err(e) => json!({ "error": e.to_string() }),
+                    };
+                }
+            }
+        }
+    }
+    let profile = program.version.name();
+    let r = json!({
+        "file": name,
+        "size": blob.len(),
+        "container": "d3dbc",
+        "profile": profile,
+        "instructions": instructions,
+        "comments": comments,
+        "constant_table": table,
+    });
+    if as_json {
+        outln!(out, "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        return Ok(());
+    }
+    outln!(out, "{name}: Shader Model 1-3 (d3dbc) program, {} bytes", blob.len());
+    outln!(out, "program: {profile}, {instructions} instructions, {} comment blocks", comments.len());
+    for c in &comments {
+        outln!(out, "  comment {} ({} bytes)", c["fourcc"].as_str().unwrap_or(""), c["size"]);
+    }
+    if let Some(t) = table.as_object() {
+        if let Some(e) = t.get("error") {
+            outln!(out, "constant table: does not decode: {}", e.as_str().unwrap_or(""));
+        } else {
+            outln!(out, "creator: {}", t["creator"].as_str().unwrap_or(""));
+            outln!(out, "target: {}", t["target"].as_str().unwrap_or(""));
+            for k in t["constants"].as_array().into_iter().flatten() {
+                outln!(
+                    out,
+                    "  {:<6} {} ({} registers)",
+                    k["register"].as_str().unwrap_or(""),
+                    k["declaration"].as_str().unwrap_or(""),
+                    k["count"]
+                );
+            }
+        }
     }
     Ok(())
 }
