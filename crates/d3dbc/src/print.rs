@@ -1,1 +1,679 @@
-//! Listing printer (owned by another engineer).
+//! fxc's listing of a Shader Model 1–3 program, byte for byte.
+//!
+//! - [`Printer`] prints one instruction at a time into a caller's `String` (no
+//!   allocation beyond the string's own growth): indentation (four spaces, two more per
+//!   open `if` / `rep` / `loop`), co-issue `+`, predication `(p0.x)`, the mnemonic with
+//!   its comparison suffix, shift scale and result modifiers, then the operands with
+//!   fxc's register names, masks, shortened swizzles, source modifiers and relative
+//!   addressing; `def` values with `%.9g` and the Microsoft C runtime's three-digit
+//!   exponents (`1.#INF`, `-1.#IND`, `1.#QNAN`);
+//! - [`print_program`]: the version line and every instruction;
+//! - [`SlotCount`] / [`slot_count`]: the closing `// approximately N instruction slots
+//!   used` line;
+//! - [`listing`] / [`listing_program`]: the whole listing of a raw d3dbc stream, the
+//!   comment header printed from the constant table (`CTAB`) as fxc writes it
+//!   ([`HeaderStyle`]), and [`disassemble`] for `D3DDisassemble`'s variant of it.
+
+use std::fmt::{self, Write as _};
+
+use crate::ctab::ConstantTable;
+use crate::ir::*;
+use crate::table::{Controls, Layout, Opcode, SlotClass};
+
+/// Why a listing could not be printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListingError {
+    /// The token stream does not decode.
+    Decode(crate::DecodeError),
+}
+
+impl fmt::Display for ListingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListingError::Decode(e) => write!(f, "the program does not decode: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ListingError {}
+
+impl From<crate::DecodeError> for ListingError {
+    fn from(e: crate::DecodeError) -> ListingError {
+        ListingError::Decode(e)
+    }
+}
+
+/// Prints instructions of one program, keeping the flow-control nesting between calls.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    version: Version,
+    depth: usize,
+}
+
+const SPACES: &str = "                                                                ";
+
+fn indent(out: &mut String, n: usize) {
+    let mut n = n;
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
+    }
+}
+
+impl Printer {
+    /// A printer for a program of `version`, at nesting depth 0.
+    pub fn new(version: Version) -> Printer {
+        Printer { version, depth: 0 }
+    }
+
+    /// The program's version.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The current flow-control nesting depth.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Writes the version line (`    ps_2_0\n`).
+    pub fn version_line(&self, out: &mut String) {
+        out.push_str("    ");
+        write_version(out, self.version);
+        out.push('\n');
+    }
+
+    /// Writes one instruction line, with its newline.
+    pub fn instruction(&mut self, ins: &Instruction, out: &mut String) {
+        self.instruction_text(ins, out);
+        out.push('\n');
+    }
+
+    /// Writes one instruction line without its newline (for a caller that appends a
+    /// comment to it), and updates the nesting depth.
+    pub fn instruction_text(&mut self, ins: &Instruction, out: &mut String) {
+        let v = self.version;
+        let flow = ins.opcode.info().flow;
+        use crate::table::Flow;
+        let this_depth = match flow {
+            Flow::Else | Flow::Endif | Flow::Endrep | Flow::Endloop => self.depth.saturating_sub(1),
+            _ => self.depth,
+        };
+        self.depth = match flow {
+            Flow::If | Flow::IfComp | Flow::Rep | Flow::Loop => self.depth + 1,
+            Flow::Endif | Flow::Endrep | Flow::Endloop => self.depth.saturating_sub(1),
+            _ => self.depth,
+        };
+        let width = 4 + 2 * this_depth;
+        if ins.coissue && v.is_pixel() && v.major < 2 {
+            indent(out, width - 2);
+            out.push_str("+ ");
+        } else {
+            indent(out, width);
+        }
+        if let Some(p) = &ins.predicate {
+            out.push('(');
+            write_src(out, v, p);
+            out.push_str(") ");
+        }
+        write_mnemonic(out, v, ins);
+        if let Some(d) = &ins.dst {
+            if ins.opcode != Opcode::Dcl {
+                write_dst_modifiers(out, d);
+            }
+        }
+        match ins.body {
+            Body::Dcl(t) => {
+                let Some(d) = &ins.dst else { return };
+                write_dcl_suffix(out, v, &t, d);
+                write_dst_modifiers(out, d);
+                out.push(' ');
+                write_dst(out, v, d);
+                return;
+            }
+            Body::Def(vals) => {
+                if let Some(d) = &ins.dst {
+                    out.push(' ');
+                    write_dst(out, v, d);
+                }
+                for x in vals {
+                    out.push_str(", ");
+                    write_float(out, f32::from_bits(x));
+                }
+                return;
+            }
+            Body::DefI(vals) => {
+                if let Some(d) = &ins.dst {
+                    out.push(' ');
+                    write_dst(out, v, d);
+                }
+                for x in vals {
+                    let _ = write!(out, ", {}", x as i32);
+                }
+                return;
+            }
+            Body::DefB(b) => {
+                if let Some(d) = &ins.dst {
+                    out.push(' ');
+                    write_dst(out, v, d);
+                }
+                out.push_str(if b != 0 { ", true" } else { ", false" });
+                return;
+            }
+            Body::None => {}
+        }
+        let mut first = true;
+        let mut sep = |out: &mut String| {
+            out.push_str(if first { " " } else { ", " });
+            first = false;
+        };
+        if let Some(d) = &ins.dst {
+            sep(out);
+            write_dst(out, v, d);
+        }
+        for s in &ins.srcs {
+            sep(out);
+            write_src(out, v, s);
+        }
+    }
+}
+
+/// `vs_2_0`, `ps_2_x`, `ps_3_sw`, `vs_1_5`... as fxc writes the version line.
+fn write_version(out: &mut String, v: Version) {
+    out.push_str(v.kind.prefix());
+    let _ = match v.minor {
+        0xff => write!(out, "_{}_sw", v.major),
+        1 if v.major == 2 => write!(out, "_2_x"),
+        m => write!(out, "_{}_{}", v.major, m),
+    };
+}
+
+fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
+    let info = ins.opcode.info();
+    if ins.opcode == Opcode::Dcl {
+        out.push_str("dcl");
+        return;
+    }
+    out.push_str(info.mnemonic_for(v.kind, v.ver()));
+    match info.controls {
+        Controls::Compare => {
+            if let Some(c) = Comparison::from_u8(ins.controls) {
+                out.push('_');
+                out.push_str(c.name());
+            }
+        }
+        Controls::TexLd if v.major >= 2 => {
+            if ins.is_bias() {
+                out.push('b');
+            } else if ins.is_project() {
+                out.push('p');
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `_x2` ... the shift scale, then `_sat`, `_pp`, `_centroid`.
+fn write_dst_modifiers(out: &mut String, d: &DstParam) {
+    let s = match d.shift & 15 {
+        1 => "_x2",
+        2 => "_x4",
+        3 => "_x8",
+        13 => "_d8",
+        14 => "_d4",
+        15 => "_d2",
+        _ => "",
+    };
+    out.push_str(s);
+    if d.modifiers.saturate() {
+        out.push_str("_sat");
+    }
+    if d.modifiers.partial_precision() {
+        out.push_str("_pp");
+    }
+    if d.modifiers.centroid() {
+        out.push_str("_centroid");
+    }
+}
+
+/// The `_<usage><index>` / `_<texture type>` part of a `dcl` (nothing for a plain `dcl`).
+fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
+    if d.reg.ty == RegisterType::Sampler {
+        match t.texture_type {
+            0 => {}
+            2 => return out.push_str("_2d"),
+            3 => return out.push_str("_cube"),
+            4 => return out.push_str("_volume"),
+            _ => return out.push_str("_unknown"),
+        }
+    }
+    let usage = t.usage & 15;
+    if v.is_pixel() && usage == 0 && t.usage_index == 0 {
+        return;
+    }
+    out.push('_');
+    out.push_str(Usage::from_u8(usage).name().unwrap_or("unknown"));
+    if t.usage_index != 0 {
+        let _ = write!(out, "{}", t.usage_index);
+    }
+}
+
+/// A register's name: `r0`, `c4`, `oPos`, `oT1` / `o1`, `a0` / `t0`, `vPos`, `aL`...
+pub fn write_register(out: &mut String, v: Version, r: Register) {
+    use RegisterType as T;
+    let n = r.num as u32;
+    let _ = match r.ty {
+        T::Temp => write!(out, "r{n}"),
+        T::Input => write!(out, "v{n}"),
+        T::Const => write!(out, "c{n}"),
+        T::Const2 => write!(out, "c{}", n + 2048),
+        T::Const3 => write!(out, "c{}", n + 4096),
+        T::Const4 => write!(out, "c{}", n + 6144),
+        T::AddrOrTexture if v.is_pixel() => write!(out, "t{n}"),
+        T::AddrOrTexture => write!(out, "a{n}"),
+        T::RastOut => match n {
+            0 => write!(out, "oPos"),
+            1 => write!(out, "oFog"),
+            2 => write!(out, "oPts"),
+            _ => write!(out, "oX{n}"),
+        },
+        T::AttrOut => write!(out, "oD{n}"),
+        T::Output if v.major >= 3 => write!(out, "o{n}"),
+        T::Output => write!(out, "oT{n}"),
+        T::ConstInt => write!(out, "i{n}"),
+        T::ColorOut => write!(out, "oC{n}"),
+        T::DepthOut => write!(out, "oDepth"),
+        T::Sampler => write!(out, "s{n}"),
+        T::ConstBool => write!(out, "b{n}"),
+        T::Loop => write!(out, "aL"),
+        T::Misc => match n {
+            0 => write!(out, "vPos"),
+            1 => write!(out, "vFace"),
+            _ => write!(out, "m{n}"),
+        },
+        T::Label => write!(out, "l{n}"),
+        T::Predicate => write!(out, "p{n}"),
+        T::TempFloat16 | T::Unknown(_) => write!(out, "x{n}"),
+    };
+}
+
+const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// A swizzle as fxc shortens it: nothing for `.xyzw`, one letter for a replicate, all
+/// four otherwise.
+pub fn write_swizzle(out: &mut String, s: Swizzle) {
+    if s == Swizzle::IDENTITY {
+        return;
+    }
+    out.push('.');
+    let c = s.components();
+    if c.iter().all(|&x| x == c[0]) {
+        out.push(COMP[c[0] as usize]);
+    } else {
+        for x in c {
+            out.push(COMP[x as usize]);
+        }
+    }
+}
+
+fn write_mask(out: &mut String, m: Mask) {
+    if m.0 & 15 == 15 {
+        return;
+    }
+    out.push('.');
+    for (i, c) in COMP.iter().enumerate() {
+        if m.has(i) {
+            out.push(*c);
+        }
+    }
+}
+
+fn write_relative(out: &mut String, v: Version, rel: &Relative) {
+    match rel {
+        Relative::None => {}
+        Relative::Implicit => {
+            out.push('[');
+            write_register(out, v, Register::new(RegisterType::AddrOrTexture, 0));
+            out.push_str(".x]");
+        }
+        Relative::Token(t) => {
+            out.push('[');
+            write_register(out, v, t.reg);
+            write_swizzle(out, t.swizzle);
+            out.push(']');
+        }
+    }
+}
+
+/// A destination parameter: register, relative index, write mask.
+pub fn write_dst(out: &mut String, v: Version, d: &DstParam) {
+    write_register(out, v, d.reg);
+    write_relative(out, v, &d.rel);
+    write_mask(out, d.mask);
+}
+
+/// A source parameter: modifier prefix, register, relative index, modifier suffix,
+/// swizzle.
+pub fn write_src(out: &mut String, v: Version, s: &SrcParam) {
+    use SrcModifier as M;
+    let (pre, post) = match s.modifier {
+        M::None | M::Unknown(_) => ("", ""),
+        M::Neg => ("-", ""),
+        M::Bias => ("", "_bias"),
+        M::BiasNeg => ("-", "_bias"),
+        M::Sign => ("", "_bx2"),
+        M::SignNeg => ("-", "_bx2"),
+        M::Comp => ("1-", ""),
+        M::X2 => ("", "_x2"),
+        M::X2Neg => ("-", "_x2"),
+        M::Dz => ("", "_dz"),
+        M::Dw => ("", "_dw"),
+        M::Abs => ("", "_abs"),
+        M::AbsNeg => ("-", "_abs"),
+        M::Not => ("!", ""),
+    };
+    out.push_str(pre);
+    write_register(out, v, s.reg);
+    write_relative(out, v, &s.rel);
+    out.push_str(post);
+    write_swizzle(out, s.swizzle);
+}
+
+/// A fixed-capacity text buffer on the stack.
+struct StackText {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+impl StackText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+/// A float as fxc prints a `def` value: C's `%.9g` of the value widened to double, with
+/// the Microsoft C runtime's spellings (`1.#INF`, `-1.#INF`, `1.#QNAN`, `-1.#IND`, a
+/// sign and at least three exponent digits: `1.00000002e+020`).
+pub fn write_float(out: &mut String, x: f32) {
+    if x.is_nan() {
+        out.push_str(if x.is_sign_negative() { "-1.#IND" } else { "1.#QNAN" });
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x < 0.0 { "-1.#INF" } else { "1.#INF" });
+        return;
+    }
+    if x == 0.0 {
+        out.push_str(if x.is_sign_negative() { "-0" } else { "0" });
+        return;
+    }
+    const P: i32 = 9;
+    let d = x as f64;
+    // Nine significant digits, correctly rounded: d.dddddddde±X.
+    let mut t = StackText { buf: [0; 64], len: 0 };
+    let _ = write!(t, "{:.*e}", (P - 1) as usize, d);
+    let s = t.as_str();
+    let (mant, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (neg, mant) = match mant.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mant),
+    };
+    let digits: StackText = {
+        let mut dt = StackText { buf: [0; 64], len: 0 };
+        for c in mant.chars().filter(|c| c.is_ascii_digit()) {
+            let _ = dt.write_char(c);
+        }
+        dt
+    };
+    let digits = digits.as_str();
+    // `%g` drops trailing zeros.
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    if neg {
+        out.push('-');
+    }
+    if exp < -4 || exp >= P {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:03}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(digits);
+    } else {
+        let int_len = exp as usize + 1;
+        if digits.len() <= int_len {
+            out.push_str(digits);
+            for _ in digits.len()..int_len {
+                out.push('0');
+            }
+        } else {
+            out.push_str(&digits[..int_len]);
+            out.push('.');
+            out.push_str(&digits[int_len..]);
+        }
+    }
+}
+
+/// The instruction slots fxc's closing line counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SlotCount {
+    /// Texture instructions (pixel shaders).
+    pub texture: u32,
+    /// Arithmetic instructions (everything in a vertex shader).
+    pub arithmetic: u32,
+}
+
+impl SlotCount {
+    /// The total.
+    pub fn total(&self) -> u32 {
+        self.texture + self.arithmetic
+    }
+
+    /// Adds one instruction of a program of `version`.
+    pub fn add(&mut self, version: Version, ins: &Instruction) {
+        let (t, a) = instruction_slots(version, ins);
+        self.texture += t;
+        self.arithmetic += a;
+    }
+
+    /// Writes `// approximately N instruction slot(s) used` and, for a pixel shader with
+    /// texture instructions, ` (T texture, A arithmetic)`, with the newline.
+    pub fn write_line(&self, version: Version, out: &mut String) {
+        let n = self.total();
+        let _ = write!(out, "// approximately {n} instruction slot{} used", if n == 1 { "" } else { "s" });
+        if version.is_pixel() && self.texture > 0 {
+            let _ = write!(out, " ({} texture, {} arithmetic)", self.texture, self.arithmetic);
+        }
+        out.push('\n');
+    }
+}
+
+/// `(texture, arithmetic)` slots of one instruction as fxc's listing counts them.
+pub fn instruction_slots(version: Version, ins: &Instruction) -> (u32, u32) {
+    let info = ins.opcode.info();
+    if info.class == SlotClass::None || matches!(info.layout, Layout::Comment | Layout::End) {
+        return (0, 0);
+    }
+    info.fxc_slots(version.kind, version.ver(), ins.controls)
+}
+
+/// The slot count of a whole program.
+pub fn slot_count(program: &Program<'_>) -> SlotCount {
+    let mut s = SlotCount::default();
+    for ins in program.instructions() {
+        s.add(program.version, ins);
+    }
+    s
+}
+
+/// The program as fxc prints it: the version line and one line per instruction
+/// (comment blocks are not shown).
+pub fn print_program(program: &Program<'_>) -> String {
+    let mut out = String::with_capacity(64 + 32 * program.items.len());
+    let mut p = Printer::new(program.version);
+    p.version_line(&mut out);
+    for ins in program.instructions() {
+        p.instruction(ins, &mut out);
+    }
+    out
+}
+
+/// How the comment header before the program is laid out; the compilers differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderStyle {
+    /// `D3DDisassemble` (d3dcompiler_47): `//`, `// Generated by <creator>`, then the
+    /// parameter and register tables (`//` first) if there are constants.
+    Disassembler,
+    /// fxc 9.30: `//`, `// Generated by <creator>`, `//`, then `/` glued to what the
+    /// disassembler prints after its creator line (`///` before `// Parameters:`, or
+    /// `/` before the version line of a program without constants).
+    Slash,
+    /// fxc 9.29 and 10.x: `//`, `// Generated by <creator>`, `//`, then the tables
+    /// without their leading `//`. (fxc 9.29 also prints its command line there, which
+    /// the blob does not hold.)
+    Plain,
+}
+
+impl HeaderStyle {
+    /// The style of the compiler named in a creator string.
+    /// (Measured on the corpus: 9.30.9200 writes the slash, 9.29.952 and 10.1 do not.)
+    pub fn for_creator(creator: &str) -> HeaderStyle {
+        let version = creator.rsplit(' ').next().unwrap_or("");
+        if version.starts_with("9.30.") {
+            HeaderStyle::Slash
+        } else {
+            HeaderStyle::Plain
+        }
+    }
+}
+
+/// The parameter and register tables, as `D3DDisassemble` prints them after the creator
+/// line (empty when the table has no constants).
+pub fn write_constant_tables(out: &mut String, table: &ConstantTable<'_>) {
+    if table.constants.is_empty() {
+        return;
+    }
+    out.push_str("//\n// Parameters:\n//\n");
+    for c in &table.constants {
+        for line in c.declaration_lines() {
+            out.push_str("//   ");
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out.push_str("//\n//\n// Registers:\n//\n");
+    let regs = table.registers();
+    let name_w = regs.iter().map(|c| c.name.chars().count()).max().unwrap_or(0).max(12);
+    let _ = writeln!(out, "//   {:<name_w$} Reg   Size", "Name");
+    let _ = writeln!(out, "//   {} ----- ----", "-".repeat(name_w));
+    for c in regs {
+        let reg = c.register_name();
+        let _ = writeln!(out, "//   {:<name_w$} {:<5} {:>4}", c.name, reg, c.register_count);
+    }
+    out.push_str("//\n\n");
+}
+
+/// The comment header of a program: `None` when it has no constant table.
+pub fn header(program: &Program<'_>, style: HeaderStyle) -> Option<String> {
+    let body = program.comment_with(b"CTAB")?;
+    let mut out = String::new();
+    match ConstantTable::parse_comment(body) {
+        Ok(table) => {
+            out.push_str("//\n// Generated by ");
+            out.push_str(&table.creator);
+            out.push('\n');
+            match style {
+                HeaderStyle::Disassembler => {}
+                HeaderStyle::Slash => out.push_str("//\n/"),
+                HeaderStyle::Plain => out.push_str("//\n"),
+            }
+            let mut tables = String::new();
+            write_constant_tables(&mut tables, &table);
+            match style {
+                HeaderStyle::Plain => out.push_str(tables.strip_prefix("//\n").unwrap_or(&tables)),
+                _ => out.push_str(&tables),
+            }
+        }
+        Err(_) => out.push_str("//\n// Generated by Microsoft (R) D3DX9 Shader Disassembler\n"),
+    }
+    Some(out)
+}
+
+/// The whole listing of a decoded program in `style`.
+pub fn listing_program(program: &Program<'_>, style: HeaderStyle) -> String {
+    let mut out = header(program, style).unwrap_or_default();
+    out.push_str(&print_program(program));
+    out.push('\n');
+    slot_count(program).write_line(program.version, &mut out);
+    out
+}
+
+/// fxc's listing (`fxc /Fc`) of a raw d3dbc stream: the header in the style of the
+/// compiler its constant table names, the program, the slot line.
+pub fn listing(bytes: &[u8]) -> Result<String, ListingError> {
+    let program = crate::decode(bytes)?;
+    let style = program
+        .comment_with(b"CTAB")
+        .and_then(|b| ConstantTable::parse_comment(b).ok())
+        .map(|t| HeaderStyle::for_creator(&t.creator))
+        .unwrap_or(HeaderStyle::Disassembler);
+    Ok(listing_program(&program, style))
+}
+
+/// What `D3DDisassemble` prints for a raw d3dbc stream.
+pub fn disassemble(bytes: &[u8]) -> Result<String, ListingError> {
+    let program = crate::decode(bytes)?;
+    Ok(listing_program(&program, HeaderStyle::Disassembler))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(x: f32) -> String {
+        let mut s = String::new();
+        write_float(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(f(0.0), "0");
+        assert_eq!(f(-0.0), "-0");
+        assert_eq!(f(1.0), "1");
+        assert_eq!(f(0.5), "0.5");
+        assert_eq!(f(0.1), "0.100000001");
+        assert_eq!(f(1e-6), "9.99999997e-007");
+        assert_eq!(f(1e20), "1.00000002e+020");
+        assert_eq!(f(f32::from_bits(1)), "1.40129846e-045");
+        assert_eq!(f(f32::from_bits(0xb5d00d01)), "-1.55009923e-006");
+        assert_eq!(f(f32::from_bits(0x4ceb79a3)), "123456792");
+        assert_eq!(f(f32::INFINITY), "1.#INF");
+        assert_eq!(f(f32::NEG_INFINITY), "-1.#INF");
+        assert_eq!(f(f32::from_bits(0x7fc00000)), "1.#QNAN");
+        assert_eq!(f(f32::from_bits(0xffc00000)), "-1.#IND");
+        assert_eq!(f(0.879999995), "0.879999995");
+        assert_eq!(f(1e-4), "9.99999975e-005");
+        assert_eq!(f(100.0), "100");
+    }
+}
