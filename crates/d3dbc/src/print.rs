@@ -18,7 +18,7 @@ use std::fmt::{self, Write as _};
 
 use crate::ctab::ConstantTable;
 use crate::ir::*;
-use crate::table::{Controls, Layout, Opcode, SlotClass};
+use crate::table::{Controls, Opcode, SlotClass};
 
 /// Why a listing could not be printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,26 +96,56 @@ impl Printer {
         let v = self.version;
         let flow = ins.opcode.info().flow;
         use crate::table::Flow;
+        // Microsoft's disassembler keeps a depth counter: `else` prints one level out
+        // and opens one level below where it printed, end markers close one level
+        // (never below zero).
         let this_depth = match flow {
             Flow::Else | Flow::Endif | Flow::Endrep | Flow::Endloop => self.depth.saturating_sub(1),
             _ => self.depth,
         };
         self.depth = match flow {
             Flow::If | Flow::IfComp | Flow::Rep | Flow::Loop => self.depth + 1,
-            Flow::Endif | Flow::Endrep | Flow::Endloop => self.depth.saturating_sub(1),
+            Flow::Else => this_depth + 1,
+            Flow::Endif | Flow::Endrep | Flow::Endloop => this_depth,
             _ => self.depth,
         };
         let width = 4 + 2 * this_depth;
-        if ins.coissue && v.is_pixel() && v.major < 2 {
+        if ins.coissue {
             indent(out, width - 2);
             out.push_str("+ ");
         } else {
             indent(out, width);
         }
         if let Some(p) = &ins.predicate {
+            // Only `!` of the predicate's modifiers is shown.
             out.push('(');
-            write_src(out, v, p);
+            if p.modifier == SrcModifier::Not {
+                out.push('!');
+            }
+            write_register(out, v, p.reg);
+            write_relative(out, v, &p.rel);
+            write_swizzle(out, p.swizzle);
             out.push_str(") ");
+        }
+        if ins.opcode == Opcode::Breakp && ins.dst.is_none() && ins.srcs.len() == 1 {
+            // Microsoft's disassembler prints `breakp` as `break` with its operand read
+            // as a destination parameter (swizzle bits as write mask and result
+            // modifiers, source-modifier bits as shift scale): `break p0.` for
+            // `breakp p0.x`.
+            let s = &ins.srcs[0];
+            let d = DstParam {
+                reg: s.reg,
+                mask: Mask(s.swizzle.0 & 15),
+                modifiers: ResultModifiers(s.swizzle.0 >> 4),
+                shift: s.modifier.to_u8(),
+                rel: s.rel,
+                reserved: 0,
+            };
+            out.push_str("break");
+            write_dst_modifiers(out, &d);
+            out.push(' ');
+            write_dst(out, v, &d);
+            return;
         }
         write_mnemonic(out, v, ins);
         if let Some(d) = &ins.dst {
@@ -183,7 +213,7 @@ impl Printer {
 fn write_version(out: &mut String, v: Version) {
     out.push_str(v.kind.prefix());
     let _ = match v.minor {
-        0xff => write!(out, "_{}_sw", v.major),
+        0xff if v.major == 2 || v.major == 3 => write!(out, "_{}_sw", v.major),
         1 if v.major == 2 => write!(out, "_2_x"),
         m => write!(out, "_{}_{}", v.major, m),
     };
@@ -203,13 +233,12 @@ fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
                 out.push_str(c.name());
             }
         }
-        Controls::TexLd if v.major >= 2 => {
-            if ins.is_bias() {
-                out.push('b');
-            } else if ins.is_project() {
-                out.push('p');
-            }
-        }
+        // `texldp` / `texldb` from pixel 1.4 on, for exactly one of the two bits.
+        Controls::TexLd if v.ver() >= crate::table::V1_4 => match ins.controls {
+            texld::PROJECT => out.push('p'),
+            texld::BIAS => out.push('b'),
+            _ => {}
+        },
         _ => {}
     }
 }
@@ -479,8 +508,10 @@ pub fn write_float(out: &mut String, x: f32) {
 pub struct SlotCount {
     /// Texture instructions (pixel shaders).
     pub texture: u32,
-    /// Arithmetic instructions (everything in a vertex shader).
+    /// Arithmetic instructions.
     pub arithmetic: u32,
+    /// Instructions added so far (a co-issued instruction after another costs nothing).
+    pub instructions: u32,
 }
 
 impl SlotCount {
@@ -491,30 +522,56 @@ impl SlotCount {
 
     /// Adds one instruction of a program of `version`.
     pub fn add(&mut self, version: Version, ins: &Instruction) {
-        let (t, a) = instruction_slots(version, ins);
+        let (t, a) = if ins.coissue && self.instructions > 0 { (0, 0) } else { instruction_slots(version, ins) };
+        self.instructions += 1;
         self.texture += t;
         self.arithmetic += a;
     }
 
-    /// Writes `// approximately N instruction slot(s) used` and, for a pixel shader with
-    /// texture instructions, ` (T texture, A arithmetic)`, with the newline.
-    pub fn write_line(&self, version: Version, out: &mut String) {
+    /// Writes `// approximately N instruction slot(s) used` and, when there are texture
+    /// instructions, ` (T texture, A arithmetic)`, with the newline.
+    pub fn write_line(&self, out: &mut String) {
         let n = self.total();
         let _ = write!(out, "// approximately {n} instruction slot{} used", if n == 1 { "" } else { "s" });
-        if version.is_pixel() && self.texture > 0 {
+        if self.texture > 0 {
             let _ = write!(out, " ({} texture, {} arithmetic)", self.texture, self.arithmetic);
         }
         out.push('\n');
     }
 }
 
-/// `(texture, arithmetic)` slots of one instruction as fxc's listing counts them.
+/// `(texture, arithmetic)` slots of one instruction as fxc's listing counts them
+/// (measured with Microsoft's disassembler on every opcode of every profile, and on the
+/// corpus): a predicated instruction costs one arithmetic slot more (and a co-issued
+/// one nothing when it follows another: see [`SlotCount::add`]); macros cost their expansion (`m4x4` 4, `sincos` 8, `nrm` 3, `pow` 3, vertex 1.1
+/// `exp`/`log` 10 and `frc` 3...); flow control as in Microsoft's instruction tables
+/// (`if` 3, `rep`/`loop`/`callnz`/`breakc`/`breakp` 3, `endrep`/`endloop`/`call` 2);
+/// `nop`, declarations, definitions, `label` and `phase` nothing. Texture instructions
+/// (`tex*`, `texld*`, in any shader kind) count as texture slots, except `texkill` and
+/// `texdepth` (arithmetic); `texldd` is 1 texture + 2 arithmetic, `texldl` 2 texture.
 pub fn instruction_slots(version: Version, ins: &Instruction) -> (u32, u32) {
     let info = ins.opcode.info();
-    if info.class == SlotClass::None || matches!(info.layout, Layout::Comment | Layout::End) {
-        return (0, 0);
+    let vs1 = version.kind == ShaderKind::Vertex && version.major < 2;
+    let (t, a) = match ins.opcode {
+        Opcode::Nop | Opcode::Phase | Opcode::Label | Opcode::Comment | Opcode::End => (0, 0),
+        Opcode::Exp | Opcode::Log if vs1 => (0, 10),
+        Opcode::Frc if vs1 => (0, 3),
+        Opcode::Lit | Opcode::Lrp | Opcode::Cmp | Opcode::Dp4 | Opcode::Bem => (0, 1),
+        Opcode::Texkill | Opcode::Texdepth => (0, 1),
+        Opcode::Texldd => (1, 2),
+        Opcode::Texldl => (2, 0),
+        Opcode::Tex | Opcode::Texbeml => (1, 0),
+        _ => match info.class {
+            SlotClass::None => (0, 0),
+            SlotClass::Texture => (info.slots as u32, 0),
+            SlotClass::Arithmetic => (0, info.slots as u32),
+        },
+    };
+    if ins.predicate.is_some() {
+        (t, a + 1)
+    } else {
+        (t, a)
     }
-    info.fxc_slots(version.kind, version.ver(), ins.controls)
 }
 
 /// The slot count of a whole program.
@@ -624,7 +681,7 @@ pub fn listing_program(program: &Program<'_>, style: HeaderStyle) -> String {
     let mut out = header(program, style).unwrap_or_default();
     out.push_str(&print_program(program));
     out.push('\n');
-    slot_count(program).write_line(program.version, &mut out);
+    slot_count(program).write_line(&mut out);
     out
 }
 

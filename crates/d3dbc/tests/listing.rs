@@ -70,7 +70,7 @@ fn program_text_and_slots() {
         let want = e.listing();
         assert!(want.contains(&text), "{}: program text not in the listing", e.id());
         let mut line = String::new();
-        slot_count(&program).write_line(program.version, &mut line);
+        slot_count(&program).write_line(&mut line);
         assert!(want.ends_with(&line), "{}: slot line {line:?}", e.id());
         n += 1;
     }
