@@ -1,1 +1,611 @@
-//! Debug information (`DBUG` comment block; owned by another engineer).
+//! Debug information: the comment block with FourCC `DBUG` that fxc writes first in
+//! the Shader Model 2 program of a Level9 blob compiled with debug information (the
+//! layout of D3DX9's shader debug information).
+//!
+//! Layout (offsets from just after the FourCC), measured on the corpus:
+//!
+//! - header, 40 bytes, ten `u32`: `Size` (40), `Creator` (string offset), `SourceCode`
+//!   (0 in every blob seen), `Files` (count), `FileInfo` (offset of one `u32` name
+//!   offset per file), `Instructions` (count), `InstructionInfo` (offset of 8-byte
+//!   records: `u16` line, `u16` file index — `0xffff` for none —, `u32` byte offset of
+//!   the instruction in the program), `Variables` (count), `VariableInfo` (offset of
+//!   20-byte records), `EntrypointName` (string offset);
+//! - variable record: `Scope` (string offset, 0 for the global scope), `Name`, `Type`
+//!   (offset of a 16-byte type record, as in the constant table), `Registers` (count),
+//!   `RegisterInfo` (offset of 12-byte records: `u32` instruction index, then four `u16`
+//!   — for each destination component x, y, z, w the index of the variable's scalar it
+//!   holds, `0xffff` for none).
+//!
+//! fxc's layout ([`DebugInfo::fresh_bytes`]): header, file names, file records,
+//! instruction records, entry-point name, then per variable its new strings (scope,
+//! name), its type (member names, member types, member records, then the record itself;
+//! identical types and strings are written once), its register records; the variable
+//! records; the creator; `0xab` padding to 4 bytes before every record and at the end.
+//! [`DebugInfo::parse`] keeps the original bytes when that layout would not reproduce
+//! them, so that [`DebugInfo::to_bytes`] always gives back the input.
+//!
+//! In a listing the debug information shows as `#line` lines and `  // name<…>`
+//! annotations ([`DebugInfo::annotation`], [`LineTracker`]).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::ctab::{Member, ParamClass, ParamType, TypeInfo, MAX_TYPE_DEPTH, MEMBER_INFO_SIZE, PAD, TYPE_INFO_SIZE};
+
+/// The FourCC of the debug-information comment block.
+pub const FOURCC: [u8; 4] = *b"DBUG";
+/// Size of the header.
+pub const HEADER_SIZE: u32 = 40;
+/// Size of an instruction record.
+pub const INSTRUCTION_INFO_SIZE: usize = 8;
+/// Size of a variable record.
+pub const VARIABLE_INFO_SIZE: usize = 20;
+/// Size of a register record.
+pub const REGISTER_INFO_SIZE: usize = 12;
+/// The file index of an instruction that has no source position.
+pub const NO_FILE: u16 = 0xffff;
+/// A component a register record does not map.
+pub const NO_COMPONENT: u16 = 0xffff;
+/// The most type records read (a guard against shared members pointing at one struct).
+const MAX_TYPE_RECORDS: usize = 1 << 14;
+
+/// Debug information could not be parsed. `offset` is from just after the FourCC.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("debug information, byte {offset}: {kind}")]
+pub struct DbugError {
+    pub offset: usize,
+    pub kind: DbugErrorKind,
+}
+
+/// What went wrong while parsing debug information.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DbugErrorKind {
+    #[error("the comment block does not start with the FourCC `DBUG`")]
+    NotDbug,
+    #[error("{what} ({size} bytes) runs past the end of the block ({len} bytes)")]
+    PastEnd { what: &'static str, size: usize, len: usize },
+    #[error("string has no terminating NUL before the end of the block")]
+    UnterminatedString,
+    #[error("string is not valid UTF-8")]
+    BadString,
+    #[error("struct types nested more than {MAX_TYPE_DEPTH} deep (cyclic type offsets?)")]
+    TooDeep,
+    #[error("too many type records read (struct members sharing records?)")]
+    TooManyTypes,
+}
+
+fn err(offset: usize, kind: DbugErrorKind) -> DbugError {
+    DbugError { offset, kind }
+}
+
+/// Source position of one instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InstructionInfo {
+    /// 1-based source line (0 with no file).
+    pub line: u16,
+    /// Index into [`DebugInfo::files`], or [`NO_FILE`].
+    pub file: u16,
+    /// Byte offset of the instruction token in the program (version token at 0).
+    pub offset: u32,
+}
+
+/// Which scalars of a variable one instruction's destination holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RegisterInfo {
+    /// Index of the instruction (comments not counted).
+    pub instruction: u32,
+    /// For destination components x, y, z, w: the variable's scalar index, or
+    /// [`NO_COMPONENT`].
+    pub components: [u16; 4],
+}
+
+/// A variable of the debug information.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Variable<'a> {
+    /// The function scope (`None`: global, written `::name`; the entry point's own
+    /// parameters and locals have the entry point's name, written `name`).
+    pub scope: Option<Cow<'a, str>>,
+    pub name: Cow<'a, str>,
+    pub ty: TypeInfo<'a>,
+    pub registers: Vec<RegisterInfo>,
+}
+
+/// A parsed `DBUG` block.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DebugInfo<'a> {
+    /// The header's `Size` field (40).
+    pub header_size: u32,
+    /// The compiler string.
+    pub creator: Cow<'a, str>,
+    /// The header's third field (a source-code offset; 0 in every blob seen).
+    pub source_code: u32,
+    /// Source file names, as written on `#line` lines.
+    pub files: Vec<Cow<'a, str>>,
+    /// One record per instruction of the program, in order.
+    pub instructions: Vec<InstructionInfo>,
+    pub variables: Vec<Variable<'a>>,
+    /// The entry point's name (`None` when the offset is 0).
+    pub entry_point: Option<Cow<'a, str>>,
+    /// The original bytes, kept when fxc's layout of the fields above would not
+    /// reproduce them. Set it to `None` after changing a field to get a fresh layout.
+    pub raw_layout: Option<Cow<'a, [u8]>>,
+}
+
+struct Reader<'b> {
+    b: &'b [u8],
+    budget: std::cell::Cell<usize>,
+}
+
+impl<'b> Reader<'b> {
+    fn slice(&self, off: usize, size: usize, what: &'static str) -> Result<&'b [u8], DbugError> {
+        off.checked_add(size)
+            .and_then(|end| self.b.get(off..end))
+            .ok_or(err(off, DbugErrorKind::PastEnd { what, size, len: self.b.len() }))
+    }
+    fn u32(&self, off: usize, what: &'static str) -> Result<u32, DbugError> {
+        let s = self.slice(off, 4, what)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+    fn u16(&self, off: usize, what: &'static str) -> Result<u16, DbugError> {
+        let s = self.slice(off, 2, what)?;
+        Ok(u16::from_le_bytes([s[0], s[1]]))
+    }
+    fn str(&self, off: usize) -> Result<&'b str, DbugError> {
+        let rest = self.b.get(off..).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
+        let n = rest.iter().position(|&c| c == 0).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
+        std::str::from_utf8(&rest[..n]).map_err(|_| err(off, DbugErrorKind::BadString))
+    }
+    fn ty(&self, off: usize, depth: usize) -> Result<TypeInfo<'b>, DbugError> {
+        if depth > MAX_TYPE_DEPTH {
+            return Err(err(off, DbugErrorKind::TooDeep));
+        }
+        let left = self.budget.get();
+        if left == 0 {
+            return Err(err(off, DbugErrorKind::TooManyTypes));
+        }
+        self.budget.set(left - 1);
+        self.slice(off, TYPE_INFO_SIZE, "type record")?;
+        let h = |i: usize| self.u16(off + 2 * i, "type record");
+        let nmembers = h(5)? as usize;
+        let moff = self.u32(off + 12, "type record")? as usize;
+        let mut members = Vec::with_capacity(nmembers.min(64));
+        for i in 0..nmembers {
+            let at = moff.saturating_add(i * MEMBER_INFO_SIZE);
+            let name = self.u32(at, "struct member record")? as usize;
+            let toff = self.u32(at + 4, "struct member record")? as usize;
+            members.push(Member { name: Cow::Borrowed(self.str(name)?), ty: self.ty(toff, depth + 1)? });
+        }
+        Ok(TypeInfo {
+            class: ParamClass::from_u16(h(0)?),
+            ty: ParamType::from_u16(h(1)?),
+            rows: h(2)?,
+            columns: h(3)?,
+            elements: h(4)?,
+            members,
+        })
+    }
+    /// A record array of `count` records of `size` bytes at `off` (checked whole).
+    fn array(&self, off: u32, count: u32, size: usize, what: &'static str) -> Result<usize, DbugError> {
+        let total = (count as usize).checked_mul(size).unwrap_or(usize::MAX);
+        self.slice(off as usize, total, what)?;
+        Ok(off as usize)
+    }
+}
+
+impl<'a> DebugInfo<'a> {
+    /// Parses a comment block's body (starting with the FourCC `DBUG`).
+    pub fn parse_comment(data: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
+        match data.strip_prefix(&FOURCC) {
+            Some(body) => DebugInfo::parse(body),
+            None => Err(err(0, DbugErrorKind::NotDbug)),
+        }
+    }
+
+    /// Parses the block after its FourCC.
+    pub fn parse(b: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
+        let r = Reader { b, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
+        let h = |i: usize| r.u32(4 * i, "header");
+        let header_size = h(0)?;
+        let creator = match h(1)? {
+            0 => "",
+            o => r.str(o as usize)?,
+        };
+        let source_code = h(2)?;
+        let (nfiles, file_off) = (h(3)?, h(4)?);
+        let (nins, ins_off) = (h(5)?, h(6)?);
+        let (nvars, var_off) = (h(7)?, h(8)?);
+        let entry = h(9)?;
+        let at = r.array(file_off, nfiles, 4, "file records")?;
+        let mut files = Vec::with_capacity(nfiles.min(1024) as usize);
+        for i in 0..nfiles as usize {
+            files.push(Cow::Borrowed(r.str(r.u32(at + 4 * i, "file record")? as usize)?));
+        }
+        let at = r.array(ins_off, nins, INSTRUCTION_INFO_SIZE, "instruction records")?;
+        let mut instructions = Vec::with_capacity(nins as usize);
+        for i in 0..nins as usize {
+            let o = at + i * INSTRUCTION_INFO_SIZE;
+            instructions.push(InstructionInfo {
+                line: r.u16(o, "instruction record")?,
+                file: r.u16(o + 2, "instruction record")?,
+                offset: r.u32(o + 4, "instruction record")?,
+            });
+        }
+        let at = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
+        let mut variables = Vec::with_capacity(nvars as usize);
+        for i in 0..nvars as usize {
+            let o = at + i * VARIABLE_INFO_SIZE;
+            let f = |k: usize| r.u32(o + 4 * k, "variable record");
+            let scope = match f(0)? {
+                0 => None,
+                s => Some(Cow::Borrowed(r.str(s as usize)?)),
+            };
+            let name = Cow::Borrowed(r.str(f(1)? as usize)?);
+            let ty = r.ty(f(2)? as usize, 0)?;
+            let (nreg, reg_off) = (f(3)?, f(4)?);
+            let rat = r.array(reg_off, nreg, REGISTER_INFO_SIZE, "register records")?;
+            let mut registers = Vec::with_capacity(nreg as usize);
+            for k in 0..nreg as usize {
+                let q = rat + k * REGISTER_INFO_SIZE;
+                let c = |j: usize| r.u16(q + 4 + 2 * j, "register record");
+                registers.push(RegisterInfo {
+                    instruction: r.u32(q, "register record")?,
+                    components: [c(0)?, c(1)?, c(2)?, c(3)?],
+                });
+            }
+            variables.push(Variable { scope, name, ty, registers });
+        }
+        let entry_point = match entry {
+            0 => None,
+            o => Some(Cow::Borrowed(r.str(o as usize)?)),
+        };
+        let mut info = DebugInfo {
+            header_size,
+            creator: Cow::Borrowed(creator),
+            source_code,
+            files,
+            instructions,
+            variables,
+            entry_point,
+            raw_layout: None,
+        };
+        if info.fresh_bytes() != b {
+            info.raw_layout = Some(Cow::Borrowed(b));
+        }
+        Ok(info)
+    }
+
+    /// The block after its FourCC: the original bytes if they were kept, else fxc's
+    /// layout.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match &self.raw_layout {
+            Some(raw) => raw.to_vec(),
+            None => self.fresh_bytes(),
+        }
+    }
+
+    /// The whole comment body, FourCC first.
+    pub fn to_comment(&self) -> Vec<u8> {
+        let mut out = FOURCC.to_vec();
+        out.extend(self.to_bytes());
+        out
+    }
+
+    /// The fields laid out as fxc lays them out (see the module documentation).
+    pub fn fresh_bytes(&self) -> Vec<u8> {
+        let mut w = Writer { out: vec![0; HEADER_SIZE as usize], strings: Vec::new(), types: Vec::new() };
+        let mut names = Vec::with_capacity(self.files.len());
+        for f in &self.files {
+            names.push(w.string(f));
+        }
+        w.align();
+        let file_off = w.out.len() as u32;
+        for n in names {
+            w.out.extend(n.to_le_bytes());
+        }
+        w.align();
+        let ins_off = w.out.len() as u32;
+        for i in &self.instructions {
+            w.out.extend(i.line.to_le_bytes());
+            w.out.extend(i.file.to_le_bytes());
+            w.out.extend(i.offset.to_le_bytes());
+        }
+        let entry = self.entry_point.as_ref().map_or(0, |e| w.string(e));
+        let mut records = Vec::with_capacity(self.variables.len());
+        for v in &self.variables {
+            let scope = v.scope.as_ref().map_or(0, |s| w.string(s));
+            let name = w.string(&v.name);
+            let ty = w.ty(&v.ty);
+            w.align();
+            let reg_off = w.out.len() as u32;
+            for r in &v.registers {
+                w.out.extend(r.instruction.to_le_bytes());
+                for c in r.components {
+                    w.out.extend(c.to_le_bytes());
+                }
+            }
+            records.push([scope, name, ty, v.registers.len() as u32, reg_off]);
+        }
+        w.align();
+        let var_off = w.out.len() as u32;
+        for rec in records {
+            for x in rec {
+                w.out.extend(x.to_le_bytes());
+            }
+        }
+        let creator = w.string_new(&self.creator);
+        w.align();
+        let header = [
+            self.header_size,
+            creator,
+            self.source_code,
+            self.files.len() as u32,
+            if self.files.is_empty() { 0 } else { file_off },
+            self.instructions.len() as u32,
+            if self.instructions.is_empty() { 0 } else { ins_off },
+            self.variables.len() as u32,
+            if self.variables.is_empty() { 0 } else { var_off },
+            entry,
+        ];
+        for (i, x) in header.iter().enumerate() {
+            w.out[4 * i..4 * i + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        w.out
+    }
+
+    /// The same information owning all of its strings and bytes.
+    pub fn into_owned(self) -> DebugInfo<'static> {
+        fn s(c: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(c.into_owned())
+        }
+        DebugInfo {
+            header_size: self.header_size,
+            creator: s(self.creator),
+            source_code: self.source_code,
+            files: self.files.into_iter().map(s).collect(),
+            instructions: self.instructions,
+            variables: self
+                .variables
+                .into_iter()
+                .map(|v| Variable {
+                    scope: v.scope.map(s),
+                    name: s(v.name),
+                    ty: owned_type(v.ty),
+                    registers: v.registers,
+                })
+                .collect(),
+            entry_point: self.entry_point.map(s),
+            raw_layout: self.raw_layout.map(|r| Cow::Owned(r.into_owned())),
+        }
+    }
+
+    /// How a listing names variable `v`: `name` for the entry point's own variables,
+    /// `::name` for globals, `scope::name` otherwise.
+    pub fn variable_name(&self, v: &Variable<'_>) -> String {
+        let mut s = String::new();
+        self.write_variable_name(&mut s, v);
+        s
+    }
+
+    fn write_variable_name(&self, out: &mut String, v: &Variable<'_>) {
+        match &v.scope {
+            None => out.push_str("::"),
+            Some(s) if self.entry_point.as_deref() == Some(&**s) => {}
+            Some(s) => {
+                out.push_str(s);
+                out.push_str("::");
+            }
+        }
+        out.push_str(&v.name);
+    }
+
+    /// Appends the listing's annotation of instruction `index` (`  // ::color<0,1,2,3>`,
+    /// several joined by `, `); nothing when no variable maps it. Returns whether it
+    /// wrote anything.
+    pub fn annotation(&self, index: u32, out: &mut String) -> bool {
+        let mut first = true;
+        for v in &self.variables {
+            for r in v.registers.iter().filter(|r| r.instruction == index) {
+                out.push_str(if first { "  // " } else { ", " });
+                first = false;
+                self.write_variable_name(out, v);
+                out.push('<');
+                let mut sep = "";
+                for c in r.components.iter().filter(|&&c| c != NO_COMPONENT) {
+                    let _ = write!(out, "{sep}{c}");
+                    sep = ",";
+                }
+                out.push('>');
+            }
+        }
+        !first
+    }
+
+    /// Builds debug information from what a Level9 listing shows: the files named on
+    /// `#line` lines, each instruction's source position (`None`: no position) and byte
+    /// size, and the annotations `(instruction, scope, name, components)` (scope as
+    /// [`Variable::scope`]; components as printed). The listing shows neither the
+    /// variables' types (each gets a `float` vector or scalar as wide as the highest
+    /// component it maps), nor the source line of instructions within two lines of the
+    /// previous one (`#line` is printed only on a jump of three lines or more: the
+    /// caller repeats the last printed line), nor the `SourceCode` field (0). The
+    /// instruction offsets assume the block is the program's first item, right after
+    /// the version token.
+    pub fn build(
+        creator: &str,
+        entry_point: Option<&str>,
+        files: &[&str],
+        positions: &[(Option<(u16, u16)>, u32)],
+        annotations: &[(u32, Option<&str>, &str, Vec<u16>)],
+    ) -> DebugInfo<'static> {
+        let mut variables: Vec<Variable<'static>> = Vec::new();
+        for (ins, scope, name, comps) in annotations {
+            let mut components = [NO_COMPONENT; 4];
+            for (i, c) in comps.iter().take(4).enumerate() {
+                components[i] = *c;
+            }
+            let reg = RegisterInfo { instruction: *ins, components };
+            let width = comps.iter().copied().max().map_or(1, |m| m + 1);
+            match variables.iter_mut().find(|v| v.scope.as_deref() == *scope && v.name == *name) {
+                Some(v) => {
+                    v.registers.push(reg);
+                    let w = v.ty.columns.max(width);
+                    v.ty = float_type(w);
+                }
+                None => variables.push(Variable {
+                    scope: scope.map(|s| Cow::Owned(s.to_string())),
+                    name: Cow::Owned(name.to_string()),
+                    ty: float_type(width),
+                    registers: vec![reg],
+                }),
+            }
+        }
+        let mut info = DebugInfo {
+            header_size: HEADER_SIZE,
+            creator: Cow::Owned(creator.to_string()),
+            source_code: 0,
+            files: files.iter().map(|f| Cow::Owned(f.to_string())).collect(),
+            instructions: positions
+                .iter()
+                .map(|(p, _)| {
+                    let (line, file) = p.unwrap_or((0, NO_FILE));
+                    InstructionInfo { line, file, offset: 0 }
+                })
+                .collect(),
+            variables,
+            entry_point: entry_point.map(|e| Cow::Owned(e.to_string())),
+            raw_layout: None,
+        };
+        // The block's own size decides where the instructions start: version token,
+        // comment token, FourCC, body.
+        let mut offset = 4 + 4 + 4 + info.fresh_bytes().len() as u32;
+        for (rec, (_, size)) in info.instructions.iter_mut().zip(positions) {
+            rec.offset = offset;
+            offset += size;
+        }
+        info
+    }
+}
+
+/// A `float` scalar (width 1) or vector (2–4; wider values give rows of 4 columns).
+fn float_type(width: u16) -> TypeInfo<'static> {
+    match width {
+        0 | 1 => TypeInfo::new(ParamClass::Scalar, ParamType::Float, 1, 1),
+        2..=4 => TypeInfo::new(ParamClass::Vector, ParamType::Float, 1, width),
+        w => TypeInfo::new(ParamClass::MatrixColumns, ParamType::Float, w.div_ceil(4), 4),
+    }
+}
+
+fn owned_type(t: TypeInfo<'_>) -> TypeInfo<'static> {
+    TypeInfo {
+        class: t.class,
+        ty: t.ty,
+        rows: t.rows,
+        columns: t.columns,
+        elements: t.elements,
+        members: t
+            .members
+            .into_iter()
+            .map(|m| Member { name: Cow::Owned(m.name.into_owned()), ty: owned_type(m.ty) })
+            .collect(),
+    }
+}
+
+/// Lays out a block as fxc does: strings and types written once.
+struct Writer {
+    out: Vec<u8>,
+    strings: Vec<(String, u32)>,
+    types: Vec<(Vec<u8>, u32)>,
+}
+
+impl Writer {
+    fn align(&mut self) {
+        while !self.out.len().is_multiple_of(4) {
+            self.out.push(PAD);
+        }
+    }
+    fn string_new(&mut self, s: &str) -> u32 {
+        let off = self.out.len() as u32;
+        self.out.extend_from_slice(s.as_bytes());
+        self.out.push(0);
+        off
+    }
+    fn string(&mut self, s: &str) -> u32 {
+        if let Some(&(_, off)) = self.strings.iter().find(|(t, _)| t == s) {
+            return off;
+        }
+        let off = self.string_new(s);
+        self.strings.push((s.to_string(), off));
+        off
+    }
+    /// Writes a type (members first) unless an identical one was written; returns its
+    /// offset.
+    fn ty(&mut self, t: &TypeInfo<'_>) -> u32 {
+        let mut members = Vec::with_capacity(t.members.len());
+        for m in &t.members {
+            members.push(self.string(&m.name));
+        }
+        for (i, m) in t.members.iter().enumerate() {
+            let _ = i;
+            let off = self.ty(&m.ty);
+            members.push(off);
+        }
+        let n = t.members.len();
+        let mut member_off = 0u32;
+        if n > 0 {
+            self.align();
+            member_off = self.out.len() as u32;
+            for i in 0..n {
+                let (name, ty) = (members[i], members[n + i]);
+                self.out.extend(name.to_le_bytes());
+                self.out.extend(ty.to_le_bytes());
+            }
+        }
+        let mut rec = Vec::with_capacity(TYPE_INFO_SIZE);
+        for h in [t.class.to_u16(), t.ty.to_u16(), t.rows, t.columns, t.elements, n as u16] {
+            rec.extend(h.to_le_bytes());
+        }
+        rec.extend(member_off.to_le_bytes());
+        if let Some(&(_, off)) = self.types.iter().find(|(r, _)| *r == rec) {
+            return off;
+        }
+        self.align();
+        let off = self.out.len() as u32;
+        self.out.extend_from_slice(&rec);
+        self.types.push((rec, off));
+        off
+    }
+}
+
+/// When a Level9 listing prints a `#line` line: on a change of file (`#line N "file"`),
+/// or a jump of three or more lines from the previous instruction with a position
+/// (`#line N`). Measured on the corpus (121/121 listings).
+#[derive(Debug, Clone, Default)]
+pub struct LineTracker {
+    file: Option<u16>,
+    prev: u16,
+}
+
+impl LineTracker {
+    /// A tracker before the first instruction.
+    pub fn new() -> LineTracker {
+        LineTracker::default()
+    }
+
+    /// Writes the blank line and `#line` line due before an instruction at `info`, if
+    /// any.
+    pub fn before(&mut self, info: &InstructionInfo, files: &[Cow<'_, str>], out: &mut String) {
+        if info.file == NO_FILE {
+            return;
+        }
+        if self.file != Some(info.file) {
+            self.file = Some(info.file);
+            let name = files.get(info.file as usize).map_or("", |f| &**f);
+            let _ = write!(out, "\n#line {} \"{}\"\n", info.line, name);
+        } else if info.line.abs_diff(self.prev) >= 3 {
+            let _ = writeln!(out, "\n#line {}", info.line);
+        }
+        self.prev = info.line;
+    }
+}

@@ -595,6 +595,40 @@ pub fn print_program(program: &Program<'_>) -> String {
     out
 }
 
+/// The program as a Level9 listing prints it: [`print_program`] with, when `debug` is
+/// given, the `#line` lines (a blank line, then `#line N "file"` on a change of file or
+/// `#line N` on a jump of three lines or more) and the `  // name<…>` annotation of
+/// every instruction a variable maps.
+pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbug::DebugInfo<'_>>, out: &mut String) {
+    let mut p = Printer::new(program.version);
+    p.version_line(out);
+    let mut lines = crate::dbug::LineTracker::new();
+    for (index, ins) in program.instructions().enumerate() {
+        if let Some(d) = debug {
+            if let Some(info) = d.instructions.get(index) {
+                lines.before(info, &d.files, out);
+            }
+        }
+        p.instruction_text(ins, out);
+        if let Some(d) = debug {
+            d.annotation(index as u32, out);
+        }
+        out.push('\n');
+    }
+}
+
+/// The Level9 part of a listing after its `// Level9 shader bytecode:` and `//` lines:
+/// the Shader Model 2 program with the debug information of its `DBUG` block (when it
+/// has one that parses), a blank line and the slot line.
+pub fn level9_program(program: &Program<'_>) -> String {
+    let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment(b).ok());
+    let mut out = String::with_capacity(64 + 48 * program.items.len());
+    print_program_with_debug(program, debug.as_ref(), &mut out);
+    out.push('\n');
+    slot_count(program).write_line(&mut out);
+    out
+}
+
 /// How the comment header before the program is laid out; the compilers differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeaderStyle {
