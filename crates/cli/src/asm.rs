@@ -1,4 +1,4 @@
-//! `dxref asm`: a listing to a DXBC container (binary, or an fxc-style `/Fh` header).
+//! `dxref asm`: a listing to a DXBC container or a raw Shader Model 1-3 stream (binary, or an fxc-style `/Fh` header).
 
 use std::io::{Read, Write};
 

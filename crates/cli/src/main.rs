@@ -20,7 +20,7 @@ mod run;
 #[command(
     name = "dxref",
     version,
-    about = "Direct3D shader bytecode toolkit: disassemble, assemble, inspect, validate and run DXBC shaders"
+    about = "Direct3D shader bytecode toolkit: disassemble, assemble, inspect, validate and run DXBC (Shader Model 4/5, Level9) and Shader Model 1-3 shaders"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -31,7 +31,8 @@ struct Cli {
 enum Command {
     /// Print Microsoft's listing (what fxc /Fc and D3DDisassemble print) of each input.
     Disasm {
-        /// DXBC blobs (.cso, .dxbc, .fxo ...), fxc /Fh headers, or `-` for standard input.
+        /// DXBC blobs (.cso, .dxbc), raw Shader Model 1-3 streams (.vso, .pso), effects
+        /// (.fxo) holding one shader, fxc /Fh headers, or `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
         /// Write one listing per input into DIR (as NAME.asm) instead of standard output.
@@ -44,7 +45,8 @@ enum Command {
         #[arg(long, value_enum)]
         style: Option<StyleArg>,
     },
-    /// Assemble a listing (fxc's /Fc text, or hand-written in the same grammar) into a DXBC container.
+    /// Assemble a listing (fxc's /Fc text, or hand-written in the same grammar) into a DXBC
+    /// container (Shader Model 4/5, Level9), or a raw token stream for a Shader Model 1-3 listing.
     Asm {
         /// The listing, or `-` for standard input.
         file: String,

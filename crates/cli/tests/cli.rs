@@ -131,10 +131,15 @@ fn unreadable_inputs_exit_2_with_one_clear_line() {
     let err = text(&out.stderr);
     assert!(err.contains(&format!("byte {}", base + 8)) && err.contains("token 2"), "{err}");
 
-    // Shader Model 1-3 streams are recognised and refused for now.
+    // A Shader Model 1-3 stream is listed; a broken one names the byte offset and token.
     let out = dxref(&["disasm", "-"], Some(&[0x00, 0x02, 0xfe, 0xff, 0xff, 0xff, 0x00, 0x00]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("    vs_2_0\n"), "{}", text(&out.stdout));
+    let out = dxref(&["disasm", "-"], Some(&[0x00, 0x02, 0xfe, 0xff, 0x77, 0x00, 0x00, 0x02, 0xff, 0xff, 0x00, 0x00]));
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("Shader Model 1-3"), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("byte 4") && err.contains("token 1"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

@@ -81,6 +81,8 @@ pub enum Error {
     Program { chunk: FourCc, error: tpf::DecodeError },
     #[error("{0}")]
     Header(#[from] header::HeaderError),
+    #[error("{0}")]
+    D3dbc(#[from] d3dbc::print::ListingError),
 }
 
 /// A printed listing and what was noticed while printing it.
@@ -90,8 +92,18 @@ pub struct Listing {
     pub warnings: Vec<Warning>,
 }
 
-/// Disassembles a DXBC container into Microsoft's listing.
+/// True when `bytes` starts with a Shader Model 1–3 version token (a raw d3dbc stream,
+/// not a DXBC container).
+pub fn is_d3dbc(bytes: &[u8]) -> bool {
+    bytes.get(..4).is_some_and(|b| d3dbc::Version::from_token(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).is_some())
+}
+
+/// Disassembles a DXBC container, or a raw Shader Model 1–3 stream, into Microsoft's
+/// listing.
 pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
+    if is_d3dbc(bytes) {
+        return disassemble_d3dbc(bytes, options);
+    }
     let container = Container::parse(bytes)?;
     let mut warnings = Vec::new();
     if !container.checksum_ok() {
@@ -131,6 +143,27 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         .map_or(0, |stat| stat.instruction_count);
     text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
     Ok(Listing { text, warnings })
+}
+
+/// A raw Shader Model 1–3 stream: the header in the style of the compiler its constant
+/// table names (or of `options.style`), the program, the slot line.
+fn disassemble_d3dbc(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
+    use d3dbc::print::HeaderStyle;
+    let text = match options.style {
+        None => d3dbc::print::listing(bytes)?,
+        Some(style) => {
+            let program = d3dbc::decode(bytes).map_err(d3dbc::print::ListingError::Decode)?;
+            let header = if style.disassembler {
+                HeaderStyle::Disassembler
+            } else if (style.version.0, style.version.1) == (9, 30) {
+                HeaderStyle::Slash
+            } else {
+                HeaderStyle::Plain
+            };
+            d3dbc::print::listing_program(&program, header)
+        }
+    };
+    Ok(Listing { text, warnings: Vec::new() })
 }
 
 #[cfg(test)]

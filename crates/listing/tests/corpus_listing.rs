@@ -123,6 +123,15 @@ fn error_offset(e: &listing::Error) -> Option<(usize, bool)> {
             Some((source.offset(), truncated(source)))
         }
         listing::Error::NoProgram => None,
+        // A mutation that turns the magic into a Shader Model 1-3 version token.
+        listing::Error::D3dbc(d3dbc::print::ListingError::Decode(e)) => {
+            use d3dbc::DecodeErrorKind as D;
+            let past_end = matches!(
+                e.kind,
+                D::MissingEnd | D::CommentPastEnd { .. } | D::InstructionPastEnd { .. } | D::Truncated { .. }
+            );
+            Some((e.offset, past_end))
+        }
     }
 }
 
