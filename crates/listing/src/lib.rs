@@ -16,6 +16,7 @@ pub mod asm;
 pub mod fxh;
 pub mod header;
 pub mod level9;
+pub mod level9_listing;
 pub mod reflect;
 pub mod stat;
 
