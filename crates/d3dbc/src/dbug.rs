@@ -17,9 +17,9 @@
 //!   holds, `0xffff` for none).
 //!
 //! fxc's layout ([`DebugInfo::fresh_bytes`]): header, file names, file records,
-//! instruction records, entry-point name, then per variable its new strings (scope,
-//! name), its type (member names, member types, member records, then the record itself;
-//! identical types and strings are written once), its register records; the variable
+//! instruction records, then per variable its new strings (scope,
+//! name), its type record unless already written (for a struct: each member's name and
+//! type, the member records, then the record itself; strings are written once), its register records; the variable
 //! records; the creator; `0xab` padding to 4 bytes before every record and at the end.
 //! [`DebugInfo::parse`] keeps the original bytes when that layout would not reproduce
 //! them, so that [`DebugInfo::to_bytes`] always gives back the input.
@@ -101,6 +101,26 @@ pub struct RegisterInfo {
     pub components: [u16; 4],
 }
 
+/// A type record (the constant table's 16-byte layout). Records are shared: fxc
+/// writes one record for several variables or struct members when its compiler sees
+/// one type (which equal contents do not imply: a function's `float4` result and a
+/// `float4` parameter get two records), so the records are kept as a list that
+/// variables and members index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TypeRecord<'a> {
+    pub class: ParamClass,
+    pub ty: ParamType,
+    pub rows: u16,
+    pub columns: u16,
+    pub elements: u16,
+    /// Struct members: name and index into [`DebugInfo::types`].
+    pub members: Vec<(Cow<'a, str>, usize)>,
+    /// An earlier record whose member records this one points at (fxc gives a
+    /// function's result and a local of the same struct type two type records over one
+    /// set of member records); `None` when it has its own.
+    pub members_shared_with: Option<usize>,
+}
+
 /// A variable of the debug information.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Variable<'a> {
@@ -108,7 +128,8 @@ pub struct Variable<'a> {
     /// parameters and locals have the entry point's name, written `name`).
     pub scope: Option<Cow<'a, str>>,
     pub name: Cow<'a, str>,
-    pub ty: TypeInfo<'a>,
+    /// Index into [`DebugInfo::types`] (see [`DebugInfo::type_info`] for the tree).
+    pub ty: usize,
     pub registers: Vec<RegisterInfo>,
 }
 
@@ -126,11 +147,21 @@ pub struct DebugInfo<'a> {
     /// One record per instruction of the program, in order.
     pub instructions: Vec<InstructionInfo>,
     pub variables: Vec<Variable<'a>>,
+    /// The type records, in the order of their first use.
+    pub types: Vec<TypeRecord<'a>>,
     /// The entry point's name (`None` when the offset is 0).
     pub entry_point: Option<Cow<'a, str>>,
     /// The original bytes, kept when fxc's layout of the fields above would not
     /// reproduce them. Set it to `None` after changing a field to get a fresh layout.
     pub raw_layout: Option<Cow<'a, [u8]>>,
+}
+
+/// Type records read so far, by offset.
+struct Types<'b> {
+    list: Vec<TypeRecord<'b>>,
+    seen: Vec<(usize, usize)>,
+    /// Member-record offsets read so far, with the record that pointed at them first.
+    member_tables: Vec<(usize, usize)>,
 }
 
 struct Reader<'b> {
@@ -157,7 +188,12 @@ impl<'b> Reader<'b> {
         let n = rest.iter().position(|&c| c == 0).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
         std::str::from_utf8(&rest[..n]).map_err(|_| err(off, DbugErrorKind::BadString))
     }
-    fn ty(&self, off: usize, depth: usize) -> Result<TypeInfo<'b>, DbugError> {
+    /// The index of the type record at `off` in `types`, reading it (and its members)
+    /// on first sight.
+    fn ty(&self, off: usize, depth: usize, types: &mut Types<'b>) -> Result<usize, DbugError> {
+        if let Some(&(_, i)) = types.seen.iter().find(|(o, _)| *o == off) {
+            return Ok(i);
+        }
         if depth > MAX_TYPE_DEPTH {
             return Err(err(off, DbugErrorKind::TooDeep));
         }
@@ -168,23 +204,34 @@ impl<'b> Reader<'b> {
         self.budget.set(left - 1);
         self.slice(off, TYPE_INFO_SIZE, "type record")?;
         let h = |i: usize| self.u16(off + 2 * i, "type record");
-        let nmembers = h(5)? as usize;
-        let moff = self.u32(off + 12, "type record")? as usize;
-        let mut members = Vec::with_capacity(nmembers.min(64));
-        for i in 0..nmembers {
-            let at = moff.saturating_add(i * MEMBER_INFO_SIZE);
-            let name = self.u32(at, "struct member record")? as usize;
-            let toff = self.u32(at + 4, "struct member record")? as usize;
-            members.push(Member { name: Cow::Borrowed(self.str(name)?), ty: self.ty(toff, depth + 1)? });
-        }
-        Ok(TypeInfo {
+        let index = types.list.len();
+        types.list.push(TypeRecord {
             class: ParamClass::from_u16(h(0)?),
             ty: ParamType::from_u16(h(1)?),
             rows: h(2)?,
             columns: h(3)?,
             elements: h(4)?,
-            members,
-        })
+            members: Vec::new(),
+            members_shared_with: None,
+        });
+        types.seen.push((off, index));
+        let nmembers = h(5)? as usize;
+        let moff = self.u32(off + 12, "type record")? as usize;
+        if nmembers > 0 {
+            match types.member_tables.iter().find(|(o, _)| *o == moff) {
+                Some(&(_, first)) => types.list[index].members_shared_with = Some(first),
+                None => types.member_tables.push((moff, index)),
+            }
+        }
+        let mut members = Vec::with_capacity(nmembers.min(64));
+        for i in 0..nmembers {
+            let at = moff.saturating_add(i * MEMBER_INFO_SIZE);
+            let name = self.u32(at, "struct member record")? as usize;
+            let toff = self.u32(at + 4, "struct member record")? as usize;
+            members.push((Cow::Borrowed(self.str(name)?), self.ty(toff, depth + 1, types)?));
+        }
+        types.list[index].members = members;
+        Ok(index)
     }
     /// A record array of `count` records of `size` bytes at `off` (checked whole).
     fn array(&self, off: u32, count: u32, size: usize, what: &'static str) -> Result<usize, DbugError> {
@@ -234,6 +281,7 @@ impl<'a> DebugInfo<'a> {
         }
         let at = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
         let mut variables = Vec::with_capacity(nvars as usize);
+        let mut types = Types { list: Vec::new(), seen: Vec::new(), member_tables: Vec::new() };
         for i in 0..nvars as usize {
             let o = at + i * VARIABLE_INFO_SIZE;
             let f = |k: usize| r.u32(o + 4 * k, "variable record");
@@ -242,7 +290,7 @@ impl<'a> DebugInfo<'a> {
                 s => Some(Cow::Borrowed(r.str(s as usize)?)),
             };
             let name = Cow::Borrowed(r.str(f(1)? as usize)?);
-            let ty = r.ty(f(2)? as usize, 0)?;
+            let ty = r.ty(f(2)? as usize, 0, &mut types)?;
             let (nreg, reg_off) = (f(3)?, f(4)?);
             let rat = r.array(reg_off, nreg, REGISTER_INFO_SIZE, "register records")?;
             let mut registers = Vec::with_capacity(nreg as usize);
@@ -267,6 +315,7 @@ impl<'a> DebugInfo<'a> {
             files,
             instructions,
             variables,
+            types: types.list,
             entry_point,
             raw_layout: None,
         };
@@ -294,7 +343,13 @@ impl<'a> DebugInfo<'a> {
 
     /// The fields laid out as fxc lays them out (see the module documentation).
     pub fn fresh_bytes(&self) -> Vec<u8> {
-        let mut w = Writer { out: vec![0; HEADER_SIZE as usize], strings: Vec::new(), types: Vec::new() };
+        let mut w = Writer {
+            out: vec![0; HEADER_SIZE as usize],
+            strings: Vec::new(),
+            written: vec![None; self.types.len()],
+            in_progress: vec![false; self.types.len()],
+            member_offs: vec![None; self.types.len()],
+        };
         let mut names = Vec::with_capacity(self.files.len());
         for f in &self.files {
             names.push(w.string(f));
@@ -311,12 +366,11 @@ impl<'a> DebugInfo<'a> {
             w.out.extend(i.file.to_le_bytes());
             w.out.extend(i.offset.to_le_bytes());
         }
-        let entry = self.entry_point.as_ref().map_or(0, |e| w.string(e));
         let mut records = Vec::with_capacity(self.variables.len());
         for v in &self.variables {
             let scope = v.scope.as_ref().map_or(0, |s| w.string(s));
             let name = w.string(&v.name);
-            let ty = w.ty(&v.ty);
+            let ty = w.ty(&self.types, v.ty, 0);
             w.align();
             let reg_off = w.out.len() as u32;
             for r in &v.registers {
@@ -327,6 +381,9 @@ impl<'a> DebugInfo<'a> {
             }
             records.push([scope, name, ty, v.registers.len() as u32, reg_off]);
         }
+        // The entry point's name is the name of its result variable, written with the
+        // variables (where no variable has it, it is placed after them: not seen).
+        let entry = self.entry_point.as_ref().map_or(0, |e| w.string(e));
         w.align();
         let var_off = w.out.len() as u32;
         for rec in records {
@@ -368,16 +425,42 @@ impl<'a> DebugInfo<'a> {
             variables: self
                 .variables
                 .into_iter()
-                .map(|v| Variable {
-                    scope: v.scope.map(s),
-                    name: s(v.name),
-                    ty: owned_type(v.ty),
-                    registers: v.registers,
+                .map(|v| Variable { scope: v.scope.map(s), name: s(v.name), ty: v.ty, registers: v.registers })
+                .collect(),
+            types: self
+                .types
+                .into_iter()
+                .map(|t| TypeRecord {
+                    class: t.class,
+                    ty: t.ty,
+                    rows: t.rows,
+                    columns: t.columns,
+                    elements: t.elements,
+                    members: t.members.into_iter().map(|(n, i)| (s(n), i)).collect(),
+                    members_shared_with: t.members_shared_with,
                 })
                 .collect(),
             entry_point: self.entry_point.map(s),
             raw_layout: self.raw_layout.map(|r| Cow::Owned(r.into_owned())),
         }
+    }
+
+    /// Type record `index` as a tree (members expanded; `None` for an index out of
+    /// range, or a struct nested deeper than [`MAX_TYPE_DEPTH`], e.g. a cyclic one).
+    pub fn type_info(&self, index: usize) -> Option<TypeInfo<'a>> {
+        self.type_tree(index, 0)
+    }
+
+    fn type_tree(&self, index: usize, depth: usize) -> Option<TypeInfo<'a>> {
+        if depth > MAX_TYPE_DEPTH {
+            return None;
+        }
+        let t = self.types.get(index)?;
+        let mut members = Vec::with_capacity(t.members.len());
+        for (name, i) in &t.members {
+            members.push(Member { name: name.clone(), ty: self.type_tree(*i, depth + 1)? });
+        }
+        Some(TypeInfo { class: t.class, ty: t.ty, rows: t.rows, columns: t.columns, elements: t.elements, members })
     }
 
     /// How a listing names variable `v`: `name` for the entry point's own variables,
@@ -440,6 +523,7 @@ impl<'a> DebugInfo<'a> {
         annotations: &[(u32, Option<&str>, &str, Vec<u16>)],
     ) -> DebugInfo<'static> {
         let mut variables: Vec<Variable<'static>> = Vec::new();
+        let mut widths: Vec<u16> = Vec::new();
         for (ins, scope, name, comps) in annotations {
             let mut components = [NO_COMPONENT; 4];
             for (i, c) in comps.iter().take(4).enumerate() {
@@ -447,20 +531,23 @@ impl<'a> DebugInfo<'a> {
             }
             let reg = RegisterInfo { instruction: *ins, components };
             let width = comps.iter().copied().max().map_or(1, |m| m + 1);
-            match variables.iter_mut().find(|v| v.scope.as_deref() == *scope && v.name == *name) {
-                Some(v) => {
-                    v.registers.push(reg);
-                    let w = v.ty.columns.max(width);
-                    v.ty = float_type(w);
+            match variables.iter().position(|v| v.scope.as_deref() == *scope && v.name == *name) {
+                Some(i) => {
+                    variables[i].registers.push(reg);
+                    widths[i] = widths[i].max(width);
                 }
-                None => variables.push(Variable {
-                    scope: scope.map(|s| Cow::Owned(s.to_string())),
-                    name: Cow::Owned(name.to_string()),
-                    ty: float_type(width),
-                    registers: vec![reg],
-                }),
+                None => {
+                    variables.push(Variable {
+                        scope: scope.map(|s| Cow::Owned(s.to_string())),
+                        name: Cow::Owned(name.to_string()),
+                        ty: variables.len(),
+                        registers: vec![reg],
+                    });
+                    widths.push(width);
+                }
             }
         }
+        let types = widths.into_iter().map(float_type).collect();
         let mut info = DebugInfo {
             header_size: HEADER_SIZE,
             creator: Cow::Owned(creator.to_string()),
@@ -474,6 +561,7 @@ impl<'a> DebugInfo<'a> {
                 })
                 .collect(),
             variables,
+            types,
             entry_point: entry_point.map(|e| Cow::Owned(e.to_string())),
             raw_layout: None,
         };
@@ -489,34 +577,31 @@ impl<'a> DebugInfo<'a> {
 }
 
 /// A `float` scalar (width 1) or vector (2–4; wider values give rows of 4 columns).
-fn float_type(width: u16) -> TypeInfo<'static> {
-    match width {
-        0 | 1 => TypeInfo::new(ParamClass::Scalar, ParamType::Float, 1, 1),
-        2..=4 => TypeInfo::new(ParamClass::Vector, ParamType::Float, 1, width),
-        w => TypeInfo::new(ParamClass::MatrixColumns, ParamType::Float, w.div_ceil(4), 4),
+fn float_type(width: u16) -> TypeRecord<'static> {
+    let (class, rows, columns) = match width {
+        0 | 1 => (ParamClass::Scalar, 1, 1),
+        2..=4 => (ParamClass::Vector, 1, width),
+        w => (ParamClass::MatrixColumns, w.div_ceil(4), 4),
+    };
+    TypeRecord {
+        class,
+        ty: ParamType::Float,
+        rows,
+        columns,
+        elements: 1,
+        members: Vec::new(),
+        members_shared_with: None,
     }
 }
 
-fn owned_type(t: TypeInfo<'_>) -> TypeInfo<'static> {
-    TypeInfo {
-        class: t.class,
-        ty: t.ty,
-        rows: t.rows,
-        columns: t.columns,
-        elements: t.elements,
-        members: t
-            .members
-            .into_iter()
-            .map(|m| Member { name: Cow::Owned(m.name.into_owned()), ty: owned_type(m.ty) })
-            .collect(),
-    }
-}
-
-/// Lays out a block as fxc does: strings and types written once.
+/// Lays out a block as fxc does: strings written once, each type record once.
 struct Writer {
     out: Vec<u8>,
     strings: Vec<(String, u32)>,
-    types: Vec<(Vec<u8>, u32)>,
+    written: Vec<Option<u32>>,
+    in_progress: Vec<bool>,
+    /// Offset of each record's member records, once written.
+    member_offs: Vec<Option<u32>>,
 }
 
 impl Writer {
@@ -539,41 +624,51 @@ impl Writer {
         self.strings.push((s.to_string(), off));
         off
     }
-    /// Writes a type (members first) unless an identical one was written; returns its
-    /// offset.
-    fn ty(&mut self, t: &TypeInfo<'_>) -> u32 {
-        let mut members = Vec::with_capacity(t.members.len());
-        for m in &t.members {
-            members.push(self.string(&m.name));
-        }
-        for (i, m) in t.members.iter().enumerate() {
-            let _ = i;
-            let off = self.ty(&m.ty);
-            members.push(off);
-        }
-        let n = t.members.len();
-        let mut member_off = 0u32;
-        if n > 0 {
-            self.align();
-            member_off = self.out.len() as u32;
-            for i in 0..n {
-                let (name, ty) = (members[i], members[n + i]);
-                self.out.extend(name.to_le_bytes());
-                self.out.extend(ty.to_le_bytes());
-            }
-        }
-        let mut rec = Vec::with_capacity(TYPE_INFO_SIZE);
-        for h in [t.class.to_u16(), t.ty.to_u16(), t.rows, t.columns, t.elements, n as u16] {
-            rec.extend(h.to_le_bytes());
-        }
-        rec.extend(member_off.to_le_bytes());
-        if let Some(&(_, off)) = self.types.iter().find(|(r, _)| *r == rec) {
+    /// Writes type record `index` unless it was written (a struct: each member's
+    /// name and type, the member records, then the record); returns its offset (0 for an
+    /// index out of range or a cyclic struct).
+    fn ty(&mut self, types: &[TypeRecord<'_>], index: usize, depth: usize) -> u32 {
+        let Some(t) = types.get(index) else { return 0 };
+        if let Some(off) = self.written[index] {
             return off;
         }
+        if self.in_progress[index] || depth > MAX_TYPE_DEPTH {
+            return 0;
+        }
+        self.in_progress[index] = true;
+        let shared = t.members_shared_with.and_then(|i| self.member_offs.get(i).copied().flatten());
+        if let Some(member_off) = shared {
+            return self.record(t, index, member_off);
+        }
+        let mut names = Vec::with_capacity(t.members.len());
+        let mut offs = Vec::with_capacity(t.members.len());
+        for (n, i) in &t.members {
+            names.push(self.string(n));
+            offs.push(self.ty(types, *i, depth + 1));
+        }
+        let mut member_off = 0u32;
+        if !t.members.is_empty() {
+            self.align();
+            member_off = self.out.len() as u32;
+            for (n, o) in names.iter().zip(&offs) {
+                self.out.extend(n.to_le_bytes());
+                self.out.extend(o.to_le_bytes());
+            }
+        }
+        self.member_offs[index] = (!t.members.is_empty()).then_some(member_off);
+        self.record(t, index, member_off)
+    }
+
+    /// Writes the 16-byte record of type `index`.
+    fn record(&mut self, t: &TypeRecord<'_>, index: usize, member_off: u32) -> u32 {
         self.align();
         let off = self.out.len() as u32;
-        self.out.extend_from_slice(&rec);
-        self.types.push((rec, off));
+        for h in [t.class.to_u16(), t.ty.to_u16(), t.rows, t.columns, t.elements, t.members.len() as u16] {
+            self.out.extend(h.to_le_bytes());
+        }
+        self.out.extend(member_off.to_le_bytes());
+        self.written[index] = Some(off);
+        self.in_progress[index] = false;
         off
     }
 }
