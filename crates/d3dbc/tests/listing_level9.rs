@@ -202,3 +202,39 @@ fn debug_info_rebuilt_from_listings() {
     // the jump. Measured: 112.
     assert!(same_text >= 112, "only {same_text}/{n} rebuilt blocks print the listing's text");
 }
+
+/// Truncated and mutated `DBUG` blocks never panic; whatever parses re-encodes to its
+/// input; printing a program with any parsed block never panics.
+#[test]
+fn broken_debug_info_never_panics() {
+    let Some(programs) = level9_programs("broken_debug_info_never_panics") else { return };
+    let mut rng = corpus::Rng(0x5eed_db09);
+    let (mut parsed, mut refused) = (0, 0);
+    for (_, program) in programs.iter().take(40) {
+        let p = d3dbc::decode(program).unwrap();
+        let Some(body) = p.comment_with(b"DBUG") else { continue };
+        let mut check = |bytes: &[u8]| match DebugInfo::parse_comment(bytes) {
+            Ok(info) => {
+                parsed += 1;
+                assert_eq!(info.to_comment(), bytes);
+                let mut out = String::new();
+                d3dbc::print::print_program_with_debug(&p, Some(&info), &mut out);
+                let _ = info.type_info(0);
+            }
+            Err(_) => refused += 1,
+        };
+        for len in (0..body.len()).step_by(3) {
+            check(&body[..len]);
+        }
+        for _ in 0..200 {
+            let mut b = body.to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let i = 4 + rng.below(b.len() - 4);
+                b[i] = rng.next_u64() as u8;
+            }
+            check(&b);
+        }
+    }
+    println!("mutated DBUG blocks: {parsed} parsed (and re-encoded exactly), {refused} refused");
+    assert!(parsed > 0 && refused > 0);
+}
