@@ -235,7 +235,7 @@ impl<'b> Reader<'b> {
     }
     /// A record array of `count` records of `size` bytes at `off` (checked whole).
     fn array(&self, off: u32, count: u32, size: usize, what: &'static str) -> Result<usize, DbugError> {
-        let total = (count as usize).checked_mul(size).unwrap_or(usize::MAX);
+        let total = (count as usize).saturating_mul(size);
         self.slice(off as usize, total, what)?;
         Ok(off as usize)
     }

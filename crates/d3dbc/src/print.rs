@@ -475,7 +475,7 @@ pub fn write_float(out: &mut String, x: f32) {
     if neg {
         out.push('-');
     }
-    if exp < -4 || exp >= P {
+    if !(-4..P).contains(&exp) {
         out.push_str(&digits[..1]);
         if digits.len() > 1 {
             out.push('.');
@@ -763,7 +763,7 @@ mod tests {
         assert_eq!(f(f32::NEG_INFINITY), "-1.#INF");
         assert_eq!(f(f32::from_bits(0x7fc00000)), "1.#QNAN");
         assert_eq!(f(f32::from_bits(0xffc00000)), "-1.#IND");
-        assert_eq!(f(0.879999995), "0.879999995");
+        assert_eq!(f(f32::from_bits(0x3f6147ae)), "0.879999995");
         assert_eq!(f(1e-4), "9.99999975e-005");
         assert_eq!(f(100.0), "100");
     }

@@ -108,7 +108,8 @@ fn instruction_sizes(program: &[u8]) -> Vec<u32> {
 /// Reads what a Level9 listing shows of the debug information: files, each
 /// instruction's position (the last printed `#line`), annotations.
 type Annotation<'t> = (u32, Option<&'t str>, &'t str, Vec<u16>);
-fn read_listing<'t>(text: &'t str, entry: &'t str) -> (Vec<&'t str>, Vec<Option<(u16, u16)>>, Vec<Annotation<'t>>) {
+type Position = Option<(u16, u16)>;
+fn read_listing<'t>(text: &'t str, entry: &'t str) -> (Vec<&'t str>, Vec<Position>, Vec<Annotation<'t>>) {
     let (mut files, mut positions, mut annotations) = (Vec::new(), Vec::new(), Vec::new());
     let mut current: Option<(u16, u16)> = None;
     for line in text.lines().skip(1) {
