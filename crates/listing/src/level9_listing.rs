@@ -18,7 +18,9 @@ use dxbc::{Container, FourCc};
 use thiserror::Error;
 
 use crate::level9::{print_tables, BYTECODE_TITLE};
-use crate::{Listing, Options, Warning};
+#[cfg(test)]
+use crate::Warning;
+use crate::{Listing, Options};
 
 /// Why the Level9 part could not be printed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -65,24 +67,8 @@ pub fn level9_part(container: &Container<'_>) -> Result<String, Level9Error> {
 /// [`Warning::Level9PartOmitted`]). A blob without an `Aon9` chunk gets
 /// [`crate::disassemble`]'s listing unchanged.
 pub fn disassemble_level9(bytes: &[u8], options: &Options) -> Result<Listing, Level9Error> {
-    let mut listing = crate::disassemble(bytes, options)?;
-    if crate::is_d3dbc(bytes) {
-        return Ok(listing);
-    }
-    let container = Container::parse(bytes).map_err(|e| Level9Error::Listing(Box::new(e.into())))?;
-    if container.chunk(FourCc::AON9).is_none() {
-        return Ok(listing);
-    }
-    let style = options.style.unwrap_or_else(|| crate::header::style_for(&container));
-    let mut header = String::new();
-    crate::header::write_header(&mut header, &container, style)
-        .map_err(|e| Level9Error::from(crate::Error::from(e)))?;
-    let part = level9_part(&container)?;
-    // `disassemble` starts with this same header.
-    let at = if listing.text.starts_with(&header) { header.len() } else { 0 };
-    listing.text.insert_str(at, &part);
-    listing.warnings.retain(|w| *w != Warning::Level9PartOmitted);
-    Ok(listing)
+    // `disassemble` prints the Level9 part itself.
+    Ok(crate::disassemble(bytes, options)?)
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@
 //! `// Approximately N instruction slots used` line from the `STAT` chunk.
 //!
 //! Level9 blobs (`*_4_0_level_9_*`, with an `Aon9` chunk) also carry a Shader Model 2
-//! program that fxc prints between the header and the SM4 program; that part is not
-//! printed yet (a [`Warning::Level9PartOmitted`] says so).
+//! program that fxc prints between the header and the SM4 program, with the Direct3D 9
+//! mapping tables before it ([`level9_listing`]). A raw Shader Model 1–3 stream (no
+//! container) gets its own listing from [`d3dbc::print`].
 
 use std::fmt;
 
@@ -42,7 +43,7 @@ pub struct Options {
 pub enum Warning {
     /// The stored checksum does not match the container's bytes.
     BadChecksum { stored: [u8; 16], computed: [u8; 16] },
-    /// The blob has a Level9 (`Aon9`) program, whose part of the listing is not printed.
+    /// No longer produced: the Level9 part of the listing is printed.
     Level9PartOmitted,
     /// The program holds a custom-data block other than an immediate constant buffer
     /// (a comment, debug information ...), which the listing shows only as a comment:
@@ -84,6 +85,8 @@ pub enum Error {
     Header(#[from] header::HeaderError),
     #[error("{0}")]
     D3dbc(#[from] d3dbc::print::ListingError),
+    #[error("in the Level9 part: {0}")]
+    Level9(Box<level9_listing::Level9Error>),
 }
 
 /// A printed listing and what was noticed while printing it.
@@ -122,7 +125,8 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     let mut text = String::with_capacity(chunk.data.len() * 8);
     header::write_header(&mut text, &container, style)?;
     if container.chunk(FourCc::AON9).is_some() {
-        warnings.push(Warning::Level9PartOmitted);
+        let part = level9_listing::level9_part(&container).map_err(|e| Error::Level9(Box::new(e)))?;
+        text.push_str(&part);
     }
     // The program is printed as it is decoded, one reused instruction at a time.
     let mut printer = tpf::print::Printer::new(decoder.version(), style);
