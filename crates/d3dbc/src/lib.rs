@@ -24,4 +24,4 @@ pub use decode::{decode, Decoder};
 pub use encode::{encode, encode_into};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use ir::*;
-pub use table::{lookup, Flow, FlowClass, Layout, OpInfo, Opcode, SlotClass, TABLE};
+pub use table::{listing_slots, lookup, Flow, FlowClass, Layout, ListedSlots, OpInfo, Opcode, SlotClass, TABLE};

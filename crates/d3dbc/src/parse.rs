@@ -238,14 +238,13 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         ));
     }
     if let Some(s) = slots {
-        let (mut tex, mut alu) = (0, 0);
+        let mut count = crate::print::SlotCount::default();
         for item in &items {
             if let Item::Instruction(ins) = item {
-                let (t, a) = ins.opcode.info().fxc_slots(version.kind, version.ver(), ins.controls);
-                tex += t;
-                alu += a;
+                count.add(version, ins);
             }
         }
+        let (tex, alu) = (count.texture, count.arithmetic);
         let split_ok = s.split.is_none_or(|sp| sp == (tex, alu));
         if s.total != tex + alu || !split_ok {
             p.warnings.push(Diagnostic::new(

@@ -18,7 +18,7 @@ use std::fmt::{self, Write as _};
 
 use crate::ctab::ConstantTable;
 use crate::ir::*;
-use crate::table::{Controls, Opcode, SlotClass};
+use crate::table::{Controls, Opcode};
 
 /// Why a listing could not be printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -520,9 +520,10 @@ impl SlotCount {
         self.texture + self.arithmetic
     }
 
-    /// Adds one instruction of a program of `version`.
+    /// Adds one instruction of a program of `version`, counted by
+    /// [`crate::table::listing_slots`] (the table's listing column).
     pub fn add(&mut self, version: Version, ins: &Instruction) {
-        let (t, a) = if ins.coissue && self.instructions > 0 { (0, 0) } else { instruction_slots(version, ins) };
+        let (t, a) = crate::table::listing_slots(version, ins, self.instructions > 0);
         self.instructions += 1;
         self.texture += t;
         self.arithmetic += a;
@@ -537,40 +538,6 @@ impl SlotCount {
             let _ = write!(out, " ({} texture, {} arithmetic)", self.texture, self.arithmetic);
         }
         out.push('\n');
-    }
-}
-
-/// `(texture, arithmetic)` slots of one instruction as fxc's listing counts them
-/// (measured with Microsoft's disassembler on every opcode of every profile, and on the
-/// corpus): a predicated instruction costs one arithmetic slot more (and a co-issued
-/// one nothing when it follows another: see [`SlotCount::add`]); macros cost their expansion (`m4x4` 4, `sincos` 8, `nrm` 3, `pow` 3, vertex 1.1
-/// `exp`/`log` 10 and `frc` 3...); flow control as in Microsoft's instruction tables
-/// (`if` 3, `rep`/`loop`/`callnz`/`breakc`/`breakp` 3, `endrep`/`endloop`/`call` 2);
-/// `nop`, declarations, definitions, `label` and `phase` nothing. Texture instructions
-/// (`tex*`, `texld*`, in any shader kind) count as texture slots, except `texkill` and
-/// `texdepth` (arithmetic); `texldd` is 1 texture + 2 arithmetic, `texldl` 2 texture.
-pub fn instruction_slots(version: Version, ins: &Instruction) -> (u32, u32) {
-    let info = ins.opcode.info();
-    let vs1 = version.kind == ShaderKind::Vertex && version.major < 2;
-    let (t, a) = match ins.opcode {
-        Opcode::Nop | Opcode::Phase | Opcode::Label | Opcode::Comment | Opcode::End => (0, 0),
-        Opcode::Exp | Opcode::Log if vs1 => (0, 10),
-        Opcode::Frc if vs1 => (0, 3),
-        Opcode::Lit | Opcode::Lrp | Opcode::Cmp | Opcode::Dp4 | Opcode::Bem => (0, 1),
-        Opcode::Texkill | Opcode::Texdepth => (0, 1),
-        Opcode::Texldd => (1, 2),
-        Opcode::Texldl => (2, 0),
-        Opcode::Tex | Opcode::Texbeml => (1, 0),
-        _ => match info.class {
-            SlotClass::None => (0, 0),
-            SlotClass::Texture => (info.slots as u32, 0),
-            SlotClass::Arithmetic => (0, info.slots as u32),
-        },
-    };
-    if ins.predicate.is_some() {
-        (t, a + 1)
-    } else {
-        (t, a)
     }
 }
 

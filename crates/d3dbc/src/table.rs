@@ -3,9 +3,18 @@
 //! One row per `D3DSIO_*` opcode: its number, fxc's mnemonic (with the pixel 1.0–1.3
 //! spelling where it differs), the operand layout ([`Layout`]), the vertex and pixel
 //! shader versions that have it, its flow-control class ([`Flow`]), which opcode-specific
-//! controls it carries ([`Controls`]), the instruction slots fxc counts for it and
-//! whether a pixel shader counts it as a texture or an arithmetic instruction. The
-//! decoder, encoder, printer, parser and validator all read this table.
+//! controls it carries ([`Controls`]), and two separate instruction-slot figures:
+//!
+//! - [`OpInfo::slots`] / [`OpInfo::class`]: Microsoft's documented per-instruction costs
+//!   (the instruction tables of the asm reference), which the validator counts against
+//!   the profiles' slot limits;
+//! - [`OpInfo::listed`]: what Microsoft's disassembler and fxc count on the closing
+//!   `// approximately N instruction slots used (T texture, A arithmetic)` line, measured
+//!   on every opcode of every profile; [`listing_slots`] applies the instruction-level
+//!   rules (predication, co-issue) to it. The printer writes that line and the parser
+//!   checks it with this one function.
+//!
+//! The decoder, encoder, printer, parser and validator all read this table.
 //!
 //! Versions are written as `major << 8 | minor` ([`Ver`]): `2_x` is `0x0201` and the
 //! software profiles `2_sw` / `3_sw` are `0x02ff` / `0x03ff`, so the numeric order is the
@@ -173,11 +182,57 @@ pub struct OpInfo {
     pub flow: Flow,
     pub controls: Controls,
     /// Instruction slots in Microsoft's instruction tables, for the common case;
-    /// [`OpInfo::slots`] applies the version-dependent exceptions and
-    /// [`OpInfo::fxc_slots`] gives what fxc's listing counts.
+    /// [`OpInfo::slots`] applies the version-dependent exceptions. This is the
+    /// documented figure the validator counts against slot limits, not what a listing
+    /// prints (that is [`OpInfo::listed`]).
     pub slots: u8,
-    /// Texture or arithmetic, for pixel shaders.
+    /// Texture or arithmetic, for pixel shaders (documented class, for the validator).
     pub class: SlotClass,
+    /// What the listing's slot line counts for the opcode (see [`ListedSlots`]).
+    pub listed: ListedSlots,
+}
+
+/// The `(texture, arithmetic)` slots Microsoft's disassembler (and fxc) count for an
+/// opcode on the listing's `// approximately N instruction slots used` line, measured on
+/// every opcode of every profile (the oracle data, 1,809 well-formed streams) and on the
+/// corpus (150 programs). It departs from the documented figures ([`OpInfo::slots`]) in
+/// places: `lit`, `lrp`, `cmp`, `dp4` and `bem` count one slot in every version;
+/// `texkill` and `texdepth` one arithmetic slot; `texbeml` one texture slot; `texldd`
+/// 1 texture + 2 arithmetic; `texldl` 2 texture; `nop` nothing. Texture instructions
+/// count as texture slots in either shader kind (`texldl` in a vertex shader too).
+/// Instruction-level rules (predication, co-issue) are in [`listing_slots`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ListedSlots {
+    pub texture: u8,
+    pub arithmetic: u8,
+    /// Arithmetic slots in vertex shaders 1.x, where the macro expands differently
+    /// (`exp` / `log` 10, `frc` 3); `None` when the same as `arithmetic`.
+    pub arithmetic_vs1: Option<u8>,
+}
+
+impl ListedSlots {
+    /// `(texture, arithmetic)` in a shader of `kind` at version `v`.
+    pub fn get(self, kind: ShaderKind, v: Ver) -> (u32, u32) {
+        let a = match self.arithmetic_vs1 {
+            Some(a) if kind == ShaderKind::Vertex && v < V2_0 => a,
+            _ => self.arithmetic,
+        };
+        (self.texture as u32, a as u32)
+    }
+}
+
+/// The `(texture, arithmetic)` slots one instruction adds to the listing's slot line, in
+/// a program of `version`: the opcode's [`OpInfo::listed`] figure, plus one arithmetic
+/// slot for a predicated instruction; a co-issued instruction (`+`) that follows another
+/// (`after_another`) costs nothing. Both the printer's slot line
+/// ([`crate::print::SlotCount`]) and the parser's check of a listing's slot line count
+/// with this function.
+pub fn listing_slots(version: crate::ir::Version, ins: &crate::ir::Instruction, after_another: bool) -> (u32, u32) {
+    if ins.coissue && after_another {
+        return (0, 0);
+    }
+    let (t, a) = ins.opcode.info().listed.get(version.kind, version.ver());
+    (t, a + ins.predicate.is_some() as u32)
 }
 
 impl OpInfo {
@@ -255,32 +310,6 @@ impl OpInfo {
         }
         self.slots(kind, v)
     }
-
-    /// What fxc's `// approximately N instruction slots used (T texture, A arithmetic)`
-    /// line counts for one instruction: `(texture, arithmetic)`. Vertex shaders count
-    /// everything as arithmetic (their line has no split). Calibrated on the corpus, which
-    /// departs from Microsoft's tables ([`OpInfo::slots`]) in places: fxc counts `texkill`
-    /// as one arithmetic slot (2.0 and 3.0), a pixel 2.0+ `lrp` as one slot, `texldd` as
-    /// 1 texture + 2 arithmetic, `texldl` (3.0) as 2 texture. Not seen in the corpus, so
-    /// taken from the tables as texture slots: `texldp` (3) and `texldb` (6) in pixel 3.0.
-    pub fn fxc_slots(&self, kind: ShaderKind, v: Ver, controls: u8) -> (u32, u32) {
-        let ps = kind == ShaderKind::Pixel;
-        if self.class == SlotClass::None {
-            return (0, 0);
-        }
-        let total = self.slots_of(kind, v, controls);
-        if !ps {
-            return (0, total);
-        }
-        match self.opcode {
-            Opcode::Lrp => (0, 1),
-            Opcode::Texkill => (0, 1),
-            Opcode::Texldd => (1, 2),
-            Opcode::Texbeml => (1, 1),
-            _ if self.class == SlotClass::Texture => (total, 0),
-            _ => (0, total),
-        }
-    }
 }
 
 /// The texture / arithmetic class of an opcode; declarations and definitions are
@@ -327,7 +356,7 @@ const PS1_14: Option<VerRange> = r(V1_0, V1_4);
 const PS14: Option<VerRange> = r(V1_4, V1_4);
 
 macro_rules! table {
-    ($( $variant:ident = $num:literal, $mn:literal, $ps1:expr, $layout:expr, $vs:ident, $ps:ident, $flow:ident, $ctl:ident, $slots:literal, $class:ident; )*) => {
+    ($( $variant:ident = $num:literal, $mn:literal, $ps1:expr, $layout:expr, $vs:ident, $ps:ident, $flow:ident, $ctl:ident, $slots:literal, $class:ident, $listed:expr; )*) => {
         /// A `D3DSIO_*` opcode (instruction token bits 0–15).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u16)]
@@ -348,6 +377,7 @@ macro_rules! table {
                 controls: Controls::$ctl,
                 slots: $slots,
                 class: SlotClass::$class,
+                listed: $listed,
             }, )*
         ];
 
@@ -375,91 +405,112 @@ const S0: Layout = ops(false, 0);
 const S1: Layout = ops(false, 1);
 const S2: Layout = ops(false, 2);
 
+/// Listing slots: nothing.
+const L0: ListedSlots = ListedSlots { texture: 0, arithmetic: 0, arithmetic_vs1: None };
+/// Listing slots: `n` arithmetic.
+const fn a(n: u8) -> ListedSlots {
+    ListedSlots { texture: 0, arithmetic: n, arithmetic_vs1: None }
+}
+/// Listing slots: `n` texture.
+const fn t(n: u8) -> ListedSlots {
+    ListedSlots { texture: n, arithmetic: 0, arithmetic_vs1: None }
+}
+/// Listing slots: `tex` texture and `alu` arithmetic.
+const fn ta(tex: u8, alu: u8) -> ListedSlots {
+    ListedSlots { texture: tex, arithmetic: alu, arithmetic_vs1: None }
+}
+/// Listing slots: `n` arithmetic, `vs1` in vertex shaders 1.x.
+const fn vs1(n: u8, vs1: u8) -> ListedSlots {
+    ListedSlots { texture: 0, arithmetic: n, arithmetic_vs1: Some(vs1) }
+}
+
+// Columns: opcode = value, mnemonic, pixel 1.0-1.3 mnemonic, layout, vertex versions,
+// pixel versions, flow, controls, documented slots, documented class, listing slots.
 table! {
-    Nop = 0, "nop", None, S0, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Mov = 1, "mov", None, D1, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Add = 2, "add", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Sub = 3, "sub", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Mad = 4, "mad", None, D3, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Mul = 5, "mul", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Rcp = 6, "rcp", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
-    Rsq = 7, "rsq", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
-    Dp3 = 8, "dp3", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic;
-    Dp4 = 9, "dp4", None, D2, VS_ALL, PS12, None, None, 1, Arithmetic;
-    Min = 10, "min", None, D2, VS_ALL, PS2, None, None, 1, Arithmetic;
-    Max = 11, "max", None, D2, VS_ALL, PS2, None, None, 1, Arithmetic;
-    Slt = 12, "slt", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic;
-    Sge = 13, "sge", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic;
-    Exp = 14, "exp", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
-    Log = 15, "log", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
-    Lit = 16, "lit", None, D1, VS_ALL, NONE, None, None, 3, Arithmetic;
-    Dst = 17, "dst", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic;
-    Lrp = 18, "lrp", None, D3, VS2, PS_ALL, None, None, 2, Arithmetic;
-    Frc = 19, "frc", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic;
-    M4x4 = 20, "m4x4", None, D2, VS_ALL, PS2, None, None, 4, Arithmetic;
-    M4x3 = 21, "m4x3", None, D2, VS_ALL, PS2, None, None, 3, Arithmetic;
-    M3x4 = 22, "m3x4", None, D2, VS_ALL, PS2, None, None, 4, Arithmetic;
-    M3x3 = 23, "m3x3", None, D2, VS_ALL, PS2, None, None, 3, Arithmetic;
-    M3x2 = 24, "m3x2", None, D2, VS_ALL, PS2, None, None, 2, Arithmetic;
-    Call = 25, "call", None, S1, VS2, PS2X, Call, None, 2, Arithmetic;
-    Callnz = 26, "callnz", None, S2, VS2, PS2X, Callnz, None, 3, Arithmetic;
-    Loop = 27, "loop", None, S2, VS2, PS3, Loop, None, 3, Arithmetic;
-    Ret = 28, "ret", None, S0, VS2, PS2X, Ret, None, 1, Arithmetic;
-    Endloop = 29, "endloop", None, S0, VS2, PS3, Endloop, None, 2, Arithmetic;
-    Label = 30, "label", None, S1, VS2, PS2X, Label, None, 0, None;
-    Dcl = 31, "dcl", None, Layout::Dcl, VS_ALL, PS2, None, None, 0, None;
-    Pow = 32, "pow", None, D2, VS2, PS2, None, None, 3, Arithmetic;
-    Crs = 33, "crs", None, D2, VS2, PS2, None, None, 2, Arithmetic;
-    Sgn = 34, "sgn", None, D3, VS2, NONE, None, None, 3, Arithmetic;
-    Abs = 35, "abs", None, D1, VS2, PS2, None, None, 1, Arithmetic;
-    Nrm = 36, "nrm", None, D1, VS2, PS2, None, None, 3, Arithmetic;
-    Sincos = 37, "sincos", None, Layout::SinCos, VS2, PS2, None, None, 8, Arithmetic;
-    Rep = 38, "rep", None, S1, VS2, PS2X, Rep, None, 3, Arithmetic;
-    Endrep = 39, "endrep", None, S0, VS2, PS2X, Endrep, None, 2, Arithmetic;
-    If = 40, "if", None, S1, VS2, PS2X, If, None, 3, Arithmetic;
-    Ifc = 41, "if", None, S2, VS2X, PS2X, IfComp, Compare, 3, Arithmetic;
-    Else = 42, "else", None, S0, VS2, PS2X, Else, None, 1, Arithmetic;
-    Endif = 43, "endif", None, S0, VS2, PS2X, Endif, None, 1, Arithmetic;
-    Break = 44, "break", None, S0, VS2X, PS2X, Break, None, 1, Arithmetic;
-    Breakc = 45, "break", None, S2, VS2X, PS2X, BreakComp, Compare, 3, Arithmetic;
-    Mova = 46, "mova", None, D1, VS2, NONE, None, None, 1, Arithmetic;
-    Defb = 47, "defb", None, Layout::DefB, VS2, PS2X, None, None, 0, None;
-    Defi = 48, "defi", None, Layout::DefI, VS2, PS2X, None, None, 0, None;
-    Texcoord = 64, "texcrd", Some("texcoord"), Layout::TexCoord, NONE, PS1_14, None, None, 1, Texture;
-    Texkill = 65, "texkill", None, D0, NONE, PS_ALL, None, None, 1, Texture;
-    Tex = 66, "texld", Some("tex"), Layout::Tex, NONE, PS_ALL, None, TexLd, 1, Texture;
-    Texbem = 67, "texbem", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texbeml = 68, "texbeml", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texreg2ar = 69, "texreg2ar", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texreg2gb = 70, "texreg2gb", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texm3x2pad = 71, "texm3x2pad", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texm3x2tex = 72, "texm3x2tex", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texm3x3pad = 73, "texm3x3pad", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texm3x3tex = 74, "texm3x3tex", None, D1, NONE, PS1, None, None, 1, Texture;
-    Texm3x3spec = 76, "texm3x3spec", None, D2, NONE, PS1, None, None, 1, Texture;
-    Texm3x3vspec = 77, "texm3x3vspec", None, D1, NONE, PS1, None, None, 1, Texture;
-    Expp = 78, "expp", None, D1, VS_ALL, NONE, None, None, 1, Arithmetic;
-    Logp = 79, "logp", None, D1, VS_ALL, NONE, None, None, 1, Arithmetic;
-    Cnd = 80, "cnd", None, D3, NONE, PS1_14, None, None, 1, Arithmetic;
-    Def = 81, "def", None, Layout::Def, VS_ALL, PS_ALL, None, None, 0, None;
-    Texreg2rgb = 82, "texreg2rgb", None, D1, NONE, PS12_13, None, None, 1, Texture;
-    Texdp3tex = 83, "texdp3tex", None, D1, NONE, PS12_13, None, None, 1, Texture;
-    Texm3x2depth = 84, "texm3x2depth", None, D1, NONE, PS13, None, None, 1, Texture;
-    Texdp3 = 85, "texdp3", None, D1, NONE, PS12_13, None, None, 1, Texture;
-    Texm3x3 = 86, "texm3x3", None, D1, NONE, PS12_13, None, None, 1, Texture;
-    Texdepth = 87, "texdepth", None, D0, NONE, PS14, None, None, 1, Texture;
-    Cmp = 88, "cmp", None, D3, NONE, PS12, None, None, 1, Arithmetic;
-    Bem = 89, "bem", None, D2, NONE, PS14, None, None, 2, Arithmetic;
-    Dp2add = 90, "dp2add", None, D3, NONE, PS2, None, None, 2, Arithmetic;
-    Dsx = 91, "dsx", None, D1, NONE, PS2X, None, None, 2, Arithmetic;
-    Dsy = 92, "dsy", None, D1, NONE, PS2X, None, None, 2, Arithmetic;
-    Texldd = 93, "texldd", None, D4, NONE, PS2X, None, None, 3, Texture;
-    Setp = 94, "setp", None, D2, VS2X, PS2X, Setp, Compare, 1, Arithmetic;
-    Texldl = 95, "texldl", None, D2, VS3, PS3, None, None, 2, Texture;
-    Breakp = 96, "breakp", None, S1, VS2X, PS2X, Breakp, None, 3, Arithmetic;
-    Phase = 0xfffd, "phase", None, S0, NONE, PS14, None, None, 0, None;
-    Comment = 0xfffe, "comment", None, Layout::Comment, VS_ALL, PS_ALL, None, None, 0, None;
-    End = 0xffff, "end", None, Layout::End, VS_ALL, PS_ALL, None, None, 0, None;
+    Nop = 0, "nop", None, S0, VS_ALL, PS_ALL, None, None, 1, Arithmetic, L0;
+    Mov = 1, "mov", None, D1, VS_ALL, PS_ALL, None, None, 1, Arithmetic, a(1);
+    Add = 2, "add", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic, a(1);
+    Sub = 3, "sub", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic, a(1);
+    Mad = 4, "mad", None, D3, VS_ALL, PS_ALL, None, None, 1, Arithmetic, a(1);
+    Mul = 5, "mul", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic, a(1);
+    Rcp = 6, "rcp", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic, a(1);
+    Rsq = 7, "rsq", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic, a(1);
+    Dp3 = 8, "dp3", None, D2, VS_ALL, PS_ALL, None, None, 1, Arithmetic, a(1);
+    Dp4 = 9, "dp4", None, D2, VS_ALL, PS12, None, None, 1, Arithmetic, a(1);
+    Min = 10, "min", None, D2, VS_ALL, PS2, None, None, 1, Arithmetic, a(1);
+    Max = 11, "max", None, D2, VS_ALL, PS2, None, None, 1, Arithmetic, a(1);
+    Slt = 12, "slt", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic, a(1);
+    Sge = 13, "sge", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic, a(1);
+    Exp = 14, "exp", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic, vs1(1, 10);
+    Log = 15, "log", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic, vs1(1, 10);
+    Lit = 16, "lit", None, D1, VS_ALL, NONE, None, None, 3, Arithmetic, a(1);
+    Dst = 17, "dst", None, D2, VS_ALL, NONE, None, None, 1, Arithmetic, a(1);
+    Lrp = 18, "lrp", None, D3, VS2, PS_ALL, None, None, 2, Arithmetic, a(1);
+    Frc = 19, "frc", None, D1, VS_ALL, PS2, None, None, 1, Arithmetic, vs1(1, 3);
+    M4x4 = 20, "m4x4", None, D2, VS_ALL, PS2, None, None, 4, Arithmetic, a(4);
+    M4x3 = 21, "m4x3", None, D2, VS_ALL, PS2, None, None, 3, Arithmetic, a(3);
+    M3x4 = 22, "m3x4", None, D2, VS_ALL, PS2, None, None, 4, Arithmetic, a(4);
+    M3x3 = 23, "m3x3", None, D2, VS_ALL, PS2, None, None, 3, Arithmetic, a(3);
+    M3x2 = 24, "m3x2", None, D2, VS_ALL, PS2, None, None, 2, Arithmetic, a(2);
+    Call = 25, "call", None, S1, VS2, PS2X, Call, None, 2, Arithmetic, a(2);
+    Callnz = 26, "callnz", None, S2, VS2, PS2X, Callnz, None, 3, Arithmetic, a(3);
+    Loop = 27, "loop", None, S2, VS2, PS3, Loop, None, 3, Arithmetic, a(3);
+    Ret = 28, "ret", None, S0, VS2, PS2X, Ret, None, 1, Arithmetic, a(1);
+    Endloop = 29, "endloop", None, S0, VS2, PS3, Endloop, None, 2, Arithmetic, a(2);
+    Label = 30, "label", None, S1, VS2, PS2X, Label, None, 0, None, L0;
+    Dcl = 31, "dcl", None, Layout::Dcl, VS_ALL, PS2, None, None, 0, None, L0;
+    Pow = 32, "pow", None, D2, VS2, PS2, None, None, 3, Arithmetic, a(3);
+    Crs = 33, "crs", None, D2, VS2, PS2, None, None, 2, Arithmetic, a(2);
+    Sgn = 34, "sgn", None, D3, VS2, NONE, None, None, 3, Arithmetic, a(3);
+    Abs = 35, "abs", None, D1, VS2, PS2, None, None, 1, Arithmetic, a(1);
+    Nrm = 36, "nrm", None, D1, VS2, PS2, None, None, 3, Arithmetic, a(3);
+    Sincos = 37, "sincos", None, Layout::SinCos, VS2, PS2, None, None, 8, Arithmetic, a(8);
+    Rep = 38, "rep", None, S1, VS2, PS2X, Rep, None, 3, Arithmetic, a(3);
+    Endrep = 39, "endrep", None, S0, VS2, PS2X, Endrep, None, 2, Arithmetic, a(2);
+    If = 40, "if", None, S1, VS2, PS2X, If, None, 3, Arithmetic, a(3);
+    Ifc = 41, "if", None, S2, VS2X, PS2X, IfComp, Compare, 3, Arithmetic, a(3);
+    Else = 42, "else", None, S0, VS2, PS2X, Else, None, 1, Arithmetic, a(1);
+    Endif = 43, "endif", None, S0, VS2, PS2X, Endif, None, 1, Arithmetic, a(1);
+    Break = 44, "break", None, S0, VS2X, PS2X, Break, None, 1, Arithmetic, a(1);
+    Breakc = 45, "break", None, S2, VS2X, PS2X, BreakComp, Compare, 3, Arithmetic, a(3);
+    Mova = 46, "mova", None, D1, VS2, NONE, None, None, 1, Arithmetic, a(1);
+    Defb = 47, "defb", None, Layout::DefB, VS2, PS2X, None, None, 0, None, L0;
+    Defi = 48, "defi", None, Layout::DefI, VS2, PS2X, None, None, 0, None, L0;
+    Texcoord = 64, "texcrd", Some("texcoord"), Layout::TexCoord, NONE, PS1_14, None, None, 1, Texture, t(1);
+    Texkill = 65, "texkill", None, D0, NONE, PS_ALL, None, None, 1, Texture, a(1);
+    Tex = 66, "texld", Some("tex"), Layout::Tex, NONE, PS_ALL, None, TexLd, 1, Texture, t(1);
+    Texbem = 67, "texbem", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texbeml = 68, "texbeml", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texreg2ar = 69, "texreg2ar", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texreg2gb = 70, "texreg2gb", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texm3x2pad = 71, "texm3x2pad", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texm3x2tex = 72, "texm3x2tex", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texm3x3pad = 73, "texm3x3pad", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texm3x3tex = 74, "texm3x3tex", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Texm3x3spec = 76, "texm3x3spec", None, D2, NONE, PS1, None, None, 1, Texture, t(1);
+    Texm3x3vspec = 77, "texm3x3vspec", None, D1, NONE, PS1, None, None, 1, Texture, t(1);
+    Expp = 78, "expp", None, D1, VS_ALL, NONE, None, None, 1, Arithmetic, a(1);
+    Logp = 79, "logp", None, D1, VS_ALL, NONE, None, None, 1, Arithmetic, a(1);
+    Cnd = 80, "cnd", None, D3, NONE, PS1_14, None, None, 1, Arithmetic, a(1);
+    Def = 81, "def", None, Layout::Def, VS_ALL, PS_ALL, None, None, 0, None, L0;
+    Texreg2rgb = 82, "texreg2rgb", None, D1, NONE, PS12_13, None, None, 1, Texture, t(1);
+    Texdp3tex = 83, "texdp3tex", None, D1, NONE, PS12_13, None, None, 1, Texture, t(1);
+    Texm3x2depth = 84, "texm3x2depth", None, D1, NONE, PS13, None, None, 1, Texture, t(1);
+    Texdp3 = 85, "texdp3", None, D1, NONE, PS12_13, None, None, 1, Texture, t(1);
+    Texm3x3 = 86, "texm3x3", None, D1, NONE, PS12_13, None, None, 1, Texture, t(1);
+    Texdepth = 87, "texdepth", None, D0, NONE, PS14, None, None, 1, Texture, a(1);
+    Cmp = 88, "cmp", None, D3, NONE, PS12, None, None, 1, Arithmetic, a(1);
+    Bem = 89, "bem", None, D2, NONE, PS14, None, None, 2, Arithmetic, a(1);
+    Dp2add = 90, "dp2add", None, D3, NONE, PS2, None, None, 2, Arithmetic, a(2);
+    Dsx = 91, "dsx", None, D1, NONE, PS2X, None, None, 2, Arithmetic, a(2);
+    Dsy = 92, "dsy", None, D1, NONE, PS2X, None, None, 2, Arithmetic, a(2);
+    Texldd = 93, "texldd", None, D4, NONE, PS2X, None, None, 3, Texture, ta(1, 2);
+    Setp = 94, "setp", None, D2, VS2X, PS2X, Setp, Compare, 1, Arithmetic, a(1);
+    Texldl = 95, "texldl", None, D2, VS3, PS3, None, None, 2, Texture, t(2);
+    Breakp = 96, "breakp", None, S1, VS2X, PS2X, Breakp, None, 3, Arithmetic, a(3);
+    Phase = 0xfffd, "phase", None, S0, NONE, PS14, None, None, 0, None, L0;
+    Comment = 0xfffe, "comment", None, Layout::Comment, VS_ALL, PS_ALL, None, None, 0, None, L0;
+    End = 0xffff, "end", None, Layout::End, VS_ALL, PS_ALL, None, None, 0, None, L0;
 }
 
 /// Index of each opcode 0..=96 into [`TABLE`] (`u8::MAX` for gaps).
@@ -535,5 +586,32 @@ mod tests {
         assert!(!Opcode::Loop.info().exists_in(ShaderKind::Pixel, V2_X));
         assert!(Opcode::Texldl.info().exists_in(ShaderKind::Vertex, V3_0));
         assert!(!Opcode::Texldl.info().exists_in(ShaderKind::Vertex, V2_SW));
+    }
+
+    #[test]
+    fn listing_slots_are_separate_from_the_documented_figures() {
+        use crate::ir::{Instruction, Version};
+        let ps12 = Version::new(ShaderKind::Pixel, 1, 2);
+        let vs11 = Version::new(ShaderKind::Vertex, 1, 1);
+        let vs30 = Version::new(ShaderKind::Vertex, 3, 0);
+        let cmp = Instruction::new(Opcode::Cmp);
+        // Documented: 2 slots in ps_1_2; listed: 1.
+        assert_eq!(Opcode::Cmp.info().slots(ShaderKind::Pixel, V1_2), 2);
+        assert_eq!(listing_slots(ps12, &cmp, false), (0, 1));
+        // Co-issue after another instruction costs nothing; first in the program it counts.
+        let mut co = Instruction::new(Opcode::Mov);
+        co.coissue = true;
+        assert_eq!(listing_slots(ps12, &co, true), (0, 0));
+        assert_eq!(listing_slots(ps12, &co, false), (0, 1));
+        // Vertex 1.x macro expansion; texldl counts as texture even in a vertex shader.
+        assert_eq!(listing_slots(vs11, &Instruction::new(Opcode::Exp), false), (0, 10));
+        assert_eq!(listing_slots(vs30, &Instruction::new(Opcode::Exp), false), (0, 1));
+        assert_eq!(listing_slots(vs30, &Instruction::new(Opcode::Texldl), false), (2, 0));
+        // Predication adds one arithmetic slot.
+        let mut p = Instruction::new(Opcode::Texldl);
+        let p0 = crate::ir::Register::new(crate::ir::RegisterType::Predicate, 0);
+        p.predicate = Some(crate::ir::SrcParam::new(p0, crate::ir::Swizzle::IDENTITY));
+        assert_eq!(listing_slots(vs30, &p, false), (2, 1));
+        assert_eq!(listing_slots(vs30, &Instruction::new(Opcode::Nop), false), (0, 0));
     }
 }

@@ -1,5 +1,6 @@
-//! The table's instruction-slot costs reproduce fxc's `// approximately N instruction
-//! slots used (T texture, A arithmetic)` line for every corpus program.
+//! The table's listing slot column, counted by `d3dbc::table::listing_slots`, reproduces
+//! fxc's `// approximately N instruction slots used (T texture, A arithmetic)` line for
+//! every corpus program.
 
 mod common;
 
@@ -28,13 +29,8 @@ fn slot_counts_match_fxc() {
         let e = entries.iter().find(|e| e.id() == p.id).unwrap();
         let Some((total, split)) = stated_slots(&e.listing()) else { continue };
         let prog = decode(&p.bytes).unwrap();
-        let v = prog.version;
-        let (mut tex, mut arith) = (0, 0);
-        for ins in prog.instructions() {
-            let (t, a) = ins.opcode.info().fxc_slots(v.kind, v.ver(), ins.controls);
-            tex += t;
-            arith += a;
-        }
+        let count = d3dbc::print::slot_count(&prog);
+        let (tex, arith) = (count.texture, count.arithmetic);
         checked += 1;
         let ok = tex + arith == total && split.is_none_or(|(t, a)| (t, a) == (tex, arith));
         if !ok {
