@@ -498,6 +498,12 @@ struct Parser {
 }
 
 impl Parser {
+    /// A form the format encodes but the profile's rules do not allow: encoded as
+    /// written, with a warning (the validator refuses the program).
+    fn outside(&mut self, c: &Cursor<'_>, at: usize, len: usize, what: &str) {
+        self.warnings.push(c.warn_at(at, len, &format!("{what}: encoded as written, outside the profile's rules")));
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn code_line(
         &mut self,
@@ -550,12 +556,7 @@ impl Parser {
         // Co-issue.
         if c.peek() == Some('+') {
             if !ps1 {
-                return Err(c.err_at(
-                    c.pos,
-                    1,
-                    "co-issue (`+`) exists only in ps_1_x",
-                    Some("the instruction without `+`"),
-                ));
+                self.outside(c, c.pos, 1, "co-issue (`+`) exists only in ps_1_x");
             }
             c.pos += 1;
             c.skip_ws();
@@ -577,13 +578,8 @@ impl Parser {
             c.skip_ws();
             let mut p = self.src(c, version)?;
             c.expect(")", "`)` after the predicate")?;
-            if p.reg.ty != RegisterType::Predicate {
-                return Err(c.err_at(
-                    start + 1,
-                    c.pos - start - 2,
-                    "the predicate must be `p0`",
-                    Some("`(p0)`, `(!p0.x)`"),
-                ));
+            if p.reg != Register::new(RegisterType::Predicate, 0) {
+                self.outside(c, start + 1, c.pos - start - 2, "the predicate is `p0`");
             }
             p.reserved = 0;
             ins.predicate = Some(p);
@@ -604,9 +600,10 @@ impl Parser {
         }
         // Operands hold no commas, so their count is known before they are read: `if`
         // and `break` with two operands are the comparison forms (as Microsoft's
-        // disassembler prints a comparison value the format does not define).
-        let commas = c.rest().matches(',').count();
-        let head = resolve(word, version, c, mstart, commas)?;
+        // disassembler prints a comparison value the format does not define), and
+        // `break` with one is `breakp` as Microsoft's disassembler prints it.
+        let operands = if c.rest().trim().is_empty() { 0 } else { c.rest().matches(',').count() + 1 };
+        let head = resolve(word, version, c, mstart, operands, &mut self.warnings)?;
         let info = head.opcode.info();
         ins.opcode = head.opcode;
         ins.controls = head.controls;
@@ -614,6 +611,28 @@ impl Parser {
             return Err(c.err_at(mstart, word.len(), "`phase` cannot be co-issued", Some("`phase` without `+`")));
         }
         let needs_dst = !matches!(info.layout, Layout::Ops { dst: false, .. });
+        if head.breakp_form {
+            // `break_pp p0.z`: Microsoft's disassembler prints `breakp`'s operand read as
+            // a destination (write mask and result modifiers from the swizzle bits, the
+            // shift from the source-modifier bits): read it back so.
+            c.skip_ws();
+            let d = self.dst_form(c, version)?;
+            let swizzle = (d.mask.0 & 15) | (head.modifiers & 15) << 4;
+            let s = SrcParam {
+                reg: d.reg,
+                swizzle: Swizzle(swizzle),
+                modifier: SrcModifier::from_u8(head.shift),
+                rel: d.rel,
+                reserved: 0,
+            };
+            let _ = ins.srcs.try_push(s);
+            if !c.at_end() {
+                let len = c.rest().trim_end().chars().count();
+                return Err(c.err_at(c.pos, len, "unexpected text after the instruction", Some("the end of the line")));
+            }
+            self.track_blocks(c, ins.opcode, mstart);
+            return Ok(());
+        }
         if (head.modifiers != 0 || head.shift != 0) && !needs_dst {
             return Err(c.err_at(
                 mstart,
@@ -707,9 +726,22 @@ impl Parser {
                     d.shift = head.shift;
                     ins.dst = Some(d);
                 }
+                let sm1 = version.is_sm1();
                 for i in 0..nsrc {
                     if c.at_end() {
                         let total = nsrc as usize + has_dst as usize;
+                        if !sm1 {
+                            // A Shader Model 2+ token states its length: fewer sources
+                            // are encodable.
+                            let found = i as usize + has_dst as usize;
+                            self.outside(
+                                c,
+                                mstart,
+                                word.len(),
+                                &format!("`{word}` takes {total} operands in {}; found {found}", version.name()),
+                            );
+                            break;
+                        }
                         return Err(c.err_at(
                             c.end.min(c.text.len()),
                             1,
@@ -726,6 +758,28 @@ impl Parser {
                     operand(c)?;
                     let s = self.src(c, version)?;
                     // Cannot fail: at most MAX_SRCS sources in any layout.
+                    let _ = ins.srcs.try_push(s);
+                }
+                // More sources than the layout has: encodable where the token states its
+                // length, up to the IR's limit.
+                let mut warned = false;
+                while !sm1
+                    && !c.at_end()
+                    && (c.rest().trim_start().starts_with(',') || (!has_dst && ins.srcs.is_empty()))
+                    && !ins.srcs.is_full()
+                {
+                    if !warned {
+                        let total = nsrc as usize + has_dst as usize;
+                        let m = format!(
+                            "`{word}` takes {total} operand{} in {}",
+                            if total == 1 { "" } else { "s" },
+                            version.name()
+                        );
+                        self.outside(c, mstart, word.len(), &m);
+                        warned = true;
+                    }
+                    operand(c)?;
+                    let s = self.src(c, version)?;
                     let _ = ins.srcs.try_push(s);
                 }
             }
@@ -806,16 +860,23 @@ impl Parser {
 
     /// A destination parameter.
     fn dst(&mut self, c: &mut Cursor<'_>, version: Version) -> PResult<DstParam> {
+        let at = c.pos;
+        let d = self.dst_form(c, version)?;
+        if d.mask.0 == 0 {
+            let dot = c.text.get(at..c.pos).and_then(|t| t.rfind('.')).map_or(at, |i| at + i);
+            self.warnings.push(c.warn_at(dot, 1, "an empty write mask: the instruction writes nothing"));
+        }
+        Ok(d)
+    }
+
+    /// Register, relative index and write mask, as a destination is written.
+    fn dst_form(&mut self, c: &mut Cursor<'_>, version: Version) -> PResult<DstParam> {
         let (reg, rel) = self.register_and_index(c, version)?;
         let mut d = DstParam::new(reg, Mask::ALL);
         d.rel = rel;
         if c.peek() == Some('.') {
             c.pos += 1;
-            let at = c.pos;
             d.mask = mask(c)?;
-            if d.mask.0 == 0 {
-                self.warnings.push(c.warn_at(at - 1, 1, "an empty write mask: the instruction writes nothing"));
-            }
         }
         if c.peek() == Some('_') {
             return Err(c.err("a destination has no source modifier", Some("a mask, `,` or the end of the line")));
@@ -890,30 +951,24 @@ impl Parser {
                 ));
             }
         };
-        // What the version has no encoding for.
-        let only = |what: &str, ok: bool| -> PResult<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(c.err_at(
-                    start,
-                    c.pos - start,
-                    &format!("{what} does not exist in {}", version.name()),
-                    Some(src_mods_hint(version)),
-                ))
-            }
+        // What the version's rules do not have: encoded as written, with a warning.
+        let only = |what: &str, ok: bool| -> Option<String> {
+            (!ok).then(|| format!("{what} does not exist in {} (it has {})", version.name(), src_mods_hint(version)))
         };
-        match modifier {
-            M::Bias | M::BiasNeg => only("the `_bias` source modifier", ps1)?,
-            M::Sign | M::SignNeg => only("the `_bx2` source modifier", ps1)?,
-            M::Comp => only("the `1 -` source modifier", ps1)?,
-            M::X2 | M::X2Neg => only("the `_x2` source modifier", ps1 && version.ver() == V1_4)?,
-            M::Dz | M::Dw => only("the `_dz` / `_dw` source modifiers", ps1 && version.ver() == V1_4)?,
-            M::Abs | M::AbsNeg => only("the `_abs` source modifier", !version.is_sm1())?,
+        let outside = match modifier {
+            M::Bias | M::BiasNeg => only("the `_bias` source modifier", ps1),
+            M::Sign | M::SignNeg => only("the `_bx2` source modifier", ps1),
+            M::Comp => only("the `1 -` source modifier", ps1),
+            M::X2 | M::X2Neg => only("the `_x2` source modifier", ps1 && version.ver() == V1_4),
+            M::Dz | M::Dw => only("the `_dz` / `_dw` source modifiers", ps1 && version.ver() == V1_4),
+            M::Abs | M::AbsNeg => only("the `_abs` source modifier", !version.is_sm1()),
             M::Not if !matches!(reg.ty, RegisterType::Predicate) => {
-                self.warnings.push(c.warn_at(start, c.pos - start, "`!` negates only the predicate `p0`"));
+                Some("`!` negates only the predicate `p0`".to_string())
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(m) = outside {
+            self.outside(c, start, c.pos - start, &m);
         }
         Ok(SrcParam { reg, swizzle, modifier, rel, reserved: 0 })
     }
@@ -958,12 +1013,16 @@ impl Parser {
         };
         let mut rel = Relative::None;
         if c.peek() == Some('[') {
-            let (offset, addr, at) = relative(c, version)?;
+            let (offset, addr, at) = relative(c, version, &mut self.warnings)?;
             number = Some(number.unwrap_or(0).saturating_add(offset));
             rel = if version.is_sm1() {
-                let ok = version.kind == ShaderKind::Vertex
-                    && addr.reg.ty == RegisterType::AddrOrTexture
-                    && addr.swizzle == Swizzle::replicate(0);
+                // Shader Model 1 reads `a0.x` without an address token; Microsoft's
+                // disassembler prints it `[t0.x]` in a pixel shader.
+                let ok =
+                    addr.reg == Register::new(RegisterType::AddrOrTexture, 0) && addr.swizzle == Swizzle::replicate(0);
+                if ok && version.kind == ShaderKind::Pixel {
+                    self.outside(c, at, c.pos - at, "relative addressing in a pixel shader 1.x");
+                }
                 if !ok {
                     return Err(c.err_at(
                         at,
@@ -990,7 +1049,7 @@ impl Parser {
                 found_suffix = Some(s);
             }
         }
-        let reg = register(c, version, start, name, number)?;
+        let reg = register(c, version, start, name, number, &mut self.warnings)?;
         Ok((reg, (rel, found_suffix)))
     }
 }
@@ -1035,7 +1094,7 @@ fn suffix_modifier(c: &mut Cursor<'_>, at: usize) -> PResult<(Suffix, usize)> {
 
 /// `[a0.x]`, `[aL]`, `[a0.x + 4]`, `[4 + a0.x]`: the offset, the address token, and
 /// where the bracket started.
-fn relative(c: &mut Cursor<'_>, version: Version) -> PResult<(u32, AddrToken, usize)> {
+fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>) -> PResult<(u32, AddrToken, usize)> {
     let at = c.pos;
     c.pos += 1;
     c.skip_ws();
@@ -1053,8 +1112,24 @@ fn relative(c: &mut Cursor<'_>, version: Version) -> PResult<(u32, AddrToken, us
     let reg = match (name, digits) {
         ("aL", "") => Register::new(RegisterType::Loop, 0),
         ("a", "0") if version.kind == ShaderKind::Vertex => Register::new(RegisterType::AddrOrTexture, 0),
-        _ => {
+        // Shader Model 1 relative addressing as printed in a pixel shader (the caller
+        // warns).
+        ("t", "0") if version.is_pixel() && version.is_sm1() => Register::new(RegisterType::AddrOrTexture, 0),
+        ("", _) => {
             return Err(c.err_at(rstart, (name.len() + digits.len()).max(1), "expected an address register", expected))
+        }
+        _ => {
+            // Any register is encodable in the address token (Microsoft's disassembler
+            // prints what the token says: `c2[i0.x]`, `c4[t0.x]`).
+            let number = (!digits.is_empty()).then(|| digits.parse::<u32>().unwrap_or(u32::MAX));
+            let r = register(c, version, rstart, name, number, warnings)?;
+            let m = format!(
+                "`{name}{digits}` as a relative address (the address registers are {}): encoded as written, \
+                 outside the profile's rules",
+                expected.unwrap_or("")
+            );
+            warnings.push(c.warn_at(rstart, c.pos - rstart, &m));
+            r
         }
     };
     let mut swizzle = Swizzle::IDENTITY;
@@ -1064,7 +1139,11 @@ fn relative(c: &mut Cursor<'_>, version: Version) -> PResult<(u32, AddrToken, us
         swizzle = swizzle_of(c)?;
         let comps = swizzle.components();
         if reg.ty == RegisterType::AddrOrTexture && comps.iter().any(|&x| x != comps[0]) {
-            return Err(c.err_at(s0, c.pos - s0, "an address register is read through one component", Some("`.x`")));
+            warnings.push(c.warn_at(
+                s0,
+                c.pos - s0,
+                "an address register is read through one component: encoded as written, outside the profile's rules",
+            ));
         }
     }
     c.skip_ws();
@@ -1111,19 +1190,32 @@ fn reg_prefix(t: RegisterType) -> &'static str {
 }
 
 /// Resolves a register name for the version.
-fn register(c: &Cursor<'_>, version: Version, start: usize, name: &str, number: Option<u32>) -> PResult<Register> {
+fn register(
+    c: &Cursor<'_>,
+    version: Version,
+    start: usize,
+    name: &str,
+    number: Option<u32>,
+    warnings: &mut Vec<Diagnostic>,
+) -> PResult<Register> {
     use RegisterType as T;
     let vs = version.kind == ShaderKind::Vertex;
     let ps = !vs;
     let v = version.ver();
     let sm1 = version.is_sm1();
     let len = c.pos - start;
-    let what = |ok: bool, msg: &str| -> PResult<()> {
-        if ok {
-            Ok(())
-        } else {
-            Err(c.err_at(start, len, &format!("{msg} in {}", version.name()), Some(registers_hint(version))))
+    // A register file the version's rules do not have (`oPos` in vs_3_0, `t0` in
+    // ps_3_0): the name still says the register type, so it is encoded, with a warning.
+    let mut what = |ok: bool, msg: &str| -> PResult<()> {
+        if !ok {
+            let m = format!(
+                "{msg} in {} (it has {}): encoded as written, outside the profile's rules",
+                version.name(),
+                registers_hint(version)
+            );
+            warnings.push(c.warn_at(start, len, &m));
         }
+        Ok(())
     };
     let numbered = |ty: T| -> PResult<(T, Option<u32>)> {
         match number {
@@ -1204,6 +1296,25 @@ fn register(c: &Cursor<'_>, version: Version, start: usize, name: &str, number: 
         "vPos" | "vFace" => {
             what(ps && v >= V3_0, &format!("there is no `{name}`"))?;
             fixed(T::Misc, (name == "vFace") as u32)?
+        }
+        // How Microsoft's disassembler prints rasterizer outputs past `oPts` and
+        // miscellaneous registers past `vFace`.
+        "oX" => {
+            what(false, "there is no `oX#`")?;
+            numbered(T::RastOut)?
+        }
+        "m" => {
+            what(false, "there is no `m#`")?;
+            numbered(T::Misc)?
+        }
+        "x" => {
+            return Err(c.err_at(
+                start,
+                len,
+                "`x#` is how Microsoft's disassembler prints register types 16 and 20-31, which the format \
+                 does not define: the text does not say which",
+                Some(registers_hint(version)),
+            ))
         }
         _ => {
             return Err(c.err_at(
@@ -1393,6 +1504,8 @@ struct Head {
     modifiers: u8,
     shift: u8,
     dcl: Option<DclToken>,
+    /// `break` with one operand: `breakp` printed with its operand as a destination.
+    breakp_form: bool,
 }
 
 /// Every spelling of `row` in any version.
@@ -1401,13 +1514,23 @@ fn spellings(row: &OpInfo) -> impl Iterator<Item = &'static str> {
 }
 
 /// Resolves the mnemonic word (with its suffixes) for the version.
-fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize, commas: usize) -> PResult<Head> {
+fn resolve(
+    word: &str,
+    version: Version,
+    c: &Cursor<'_>,
+    at: usize,
+    operands: usize,
+    warnings: &mut Vec<Diagnostic>,
+) -> PResult<Head> {
     let kind = version.kind;
     let v: Ver = version.ver();
     let mut parts = word.split('_');
     let base = parts.next().unwrap_or("");
     let mut pos = at + base.len();
-    let mut head = Head { opcode: Opcode::Nop, controls: 0, modifiers: 0, shift: 0, dcl: None };
+    let mut head = Head { opcode: Opcode::Nop, controls: 0, modifiers: 0, shift: 0, dcl: None, breakp_form: false };
+    let mut outside = |at: usize, len: usize, what: &str| {
+        warnings.push(c.warn_at(at, len, &format!("{what}: encoded as written, outside the profile's rules")))
+    };
     // The suffixes with the byte offset of each (after its `_`), read lazily.
     let mut rest = parts
         .map(move |p| {
@@ -1427,7 +1550,7 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize, commas: usiz
     if base == "dcl" {
         head.opcode = Opcode::Dcl;
         if !Opcode::Dcl.info().exists_in(kind, v) {
-            return Err(not_in("dcl"));
+            outside(at, 3, &format!("`dcl` is not an instruction of {}", version.name()));
         }
         let mut dcl = DclToken { usage: 0, usage_index: 0, texture_type: 0, reserved: 0 };
         if let Some(&(p, ppos)) = rest.peek() {
@@ -1444,6 +1567,15 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize, commas: usiz
             } else if !is_result_modifier(p) {
                 let name = p.trim_end_matches(|ch: char| ch.is_ascii_digit());
                 let digits = &p[name.len()..];
+                if name == "unknown" {
+                    return Err(c.err_at(
+                        ppos,
+                        p.len(),
+                        "`unknown` is how Microsoft's disassembler prints a usage (14, 15) or sampler texture type \
+                         (1, 5-15) the format does not define: the text does not say which value",
+                        Some("a defined usage or texture type"),
+                    ));
+                }
                 let Some(u) = Usage::from_name(name) else {
                     return Err(c.err_at(
                         ppos,
@@ -1467,25 +1599,49 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize, commas: usiz
     } else {
         let mut opcode = None;
         match base {
-            "texldp" | "texldb" if version.is_pixel() && v >= V2_0 => {
+            // Microsoft's disassembler prints `texldp` / `texldb` from version 1.4 on.
+            "texldp" | "texldb" if v >= V1_4 => {
                 opcode = Some(Opcode::Tex);
                 head.controls = if base == "texldp" { texld::PROJECT } else { texld::BIAS };
+                if !(version.is_pixel() && v >= V2_0) {
+                    outside(at, base.len(), &format!("`{base}` is not an instruction of {}", version.name()));
+                }
             }
             _ => {
                 let wants_cmp = rest.peek().is_some_and(|(p, _)| Comparison::from_name(p).is_some())
-                    || (matches!(base, "if" | "break") && commas == 1);
-                for row in TABLE {
-                    if matches!(row.opcode, Opcode::Comment | Opcode::End | Opcode::Dcl) {
-                        continue;
-                    }
-                    if row.mnemonic_for(kind, v) == base && row.exists_in(kind, v) {
-                        // `if` / `break` name two opcodes: a comparison suffix decides.
-                        let cmp_form = matches!(row.opcode, Opcode::Ifc | Opcode::Breakc);
-                        let plain_form = matches!(row.opcode, Opcode::If | Opcode::Break);
-                        if (cmp_form && !wants_cmp) || (plain_form && wants_cmp) {
+                    || (matches!(base, "if" | "break") && operands == 2);
+                // `break p0.x`: `breakp` as Microsoft's disassembler prints it.
+                let breakp_form = base == "break" && operands == 1 && !wants_cmp;
+                // The opcode the profile has, else (with a warning) the one of that
+                // spelling it does not have.
+                for in_profile in [true, false] {
+                    for row in TABLE {
+                        if matches!(row.opcode, Opcode::Comment | Opcode::End | Opcode::Dcl) {
                             continue;
                         }
-                        opcode = Some(row.opcode);
+                        if row.mnemonic_for(kind, v) == base && row.exists_in(kind, v) == in_profile {
+                            // `if` / `break` name several opcodes: a comparison suffix or
+                            // the operands decide.
+                            let cmp_form = matches!(row.opcode, Opcode::Ifc | Opcode::Breakc);
+                            let plain_form = matches!(row.opcode, Opcode::If | Opcode::Break);
+                            if (cmp_form && !wants_cmp) || (plain_form && (wants_cmp || breakp_form)) {
+                                continue;
+                            }
+                            opcode = Some(row.opcode);
+                            break;
+                        }
+                    }
+                    if breakp_form && opcode.is_none() {
+                        opcode = Some(Opcode::Breakp);
+                        head.breakp_form = true;
+                        if !Opcode::Breakp.info().exists_in(kind, v) {
+                            outside(at, base.len(), &format!("`breakp` is not an instruction of {}", version.name()));
+                        }
+                    }
+                    if opcode.is_some() {
+                        if !in_profile {
+                            outside(at, base.len(), &format!("`{base}` is not an instruction of {}", version.name()));
+                        }
                         break;
                     }
                 }
@@ -1542,31 +1698,22 @@ fn resolve(word: &str, version: Version, c: &Cursor<'_>, at: usize, commas: usiz
             "sat" => set_once(&mut head.modifiers, ResultModifiers::SATURATE)
                 .map_err(|_| bad("`_sat` twice", Some("one `_sat`")))?,
             "pp" => {
-                if ps1 || version.is_sm1() {
-                    return Err(bad(
-                        &format!("`_pp` does not exist in {}", version.name()),
-                        Some("the instruction without `_pp`"),
-                    ));
+                if version.is_sm1() {
+                    outside(ppos - 1, p.len() + 1, &format!("`_pp` does not exist in {}", version.name()));
                 }
                 set_once(&mut head.modifiers, ResultModifiers::PARTIAL_PRECISION)
                     .map_err(|_| bad("`_pp` twice", Some("one `_pp`")))?
             }
             "centroid" => {
                 if version.is_sm1() {
-                    return Err(bad(
-                        &format!("`_centroid` does not exist in {}", version.name()),
-                        Some("the instruction without `_centroid`"),
-                    ));
+                    outside(ppos - 1, p.len() + 1, &format!("`_centroid` does not exist in {}", version.name()));
                 }
                 set_once(&mut head.modifiers, ResultModifiers::CENTROID)
                     .map_err(|_| bad("`_centroid` twice", Some("one `_centroid`")))?
             }
             "x2" | "x4" | "x8" | "d2" | "d4" | "d8" => {
                 if !ps1 {
-                    return Err(bad(
-                        &format!("the result shift `_{p}` exists only in ps_1_x"),
-                        Some("`_sat`, `_pp` or `_centroid`"),
-                    ));
+                    outside(ppos - 1, p.len() + 1, &format!("the result shift `_{p}` exists only in ps_1_x"));
                 }
                 if head.shift != 0 {
                     return Err(bad(
