@@ -1108,7 +1108,8 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
     let rstart = c.pos;
     let name = c.take_while(|ch| ch.is_ascii_alphabetic());
     let digits = c.take_while(|ch| ch.is_ascii_digit());
-    let expected = Some(if version.kind == ShaderKind::Vertex { "`a0.x` or `aL`" } else { "`aL`" });
+    let address = if version.kind == ShaderKind::Vertex { "`a0.x` or `aL`" } else { "`aL`" };
+    let expected = Some(address);
     let reg = match (name, digits) {
         ("aL", "") => Register::new(RegisterType::Loop, 0),
         ("a", "0") if version.kind == ShaderKind::Vertex => Register::new(RegisterType::AddrOrTexture, 0),
@@ -1126,7 +1127,7 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
             let m = format!(
                 "`{name}{digits}` as a relative address (the address registers are {}): encoded as written, \
                  outside the profile's rules",
-                expected.unwrap_or("")
+                address
             );
             warnings.push(c.warn_at(rstart, c.pos - rstart, &m));
             r
