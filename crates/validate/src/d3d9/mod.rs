@@ -275,6 +275,7 @@ impl<'c> Pass<'c> {
             ));
         } else {
             self.needs_caps(ins, at, out);
+            self.operand_types(ins, at, out);
         }
         self.slots(ins, at, out);
         let decl = matches!(ins.opcode, Opcode::Dcl | Opcode::Def | Opcode::Defi | Opcode::Defb);
@@ -352,6 +353,76 @@ impl<'c> Pass<'c> {
                     ));
                 }
             }
+        }
+    }
+
+    /// The register types the flow-control instructions take, and where the constant
+    /// integer and boolean registers may appear: `if b#` / `if [!]p0`; `callnz l#, b#` /
+    /// `callnz l#, [!]p0`; `rep i#`; `loop aL, i#`; `breakp [!]p0`; `setp_comp p0, ...`;
+    /// `i#` "used only by loop and rep", `b#` only by the static flow-control
+    /// instructions (`if bool`, `callnz bool`); no predication on a flow-control
+    /// instruction (the `setp_comp` page: "This cannot be a static or dynamic flow
+    /// control instruction"). The walk reads `if` and `callnz` by their operand's type,
+    /// so an `if r0.x` must not pass as an `if bool`.
+    fn operand_types(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        // The file of a register the profile has (the others are reported by `register`).
+        let file = |r: d3dbc::Register| {
+            profile::classify(self.kind, self.ver, r)
+                .ok()
+                .map(|x| x.0)
+                .filter(|&f| f != RegFile::Label && profile::register(self.profile, f).is_some())
+        };
+        let mut refuse = |message: String| out.push(Diagnostic::new(Code::D3d9RegisterType, at.loc(), message));
+        let flow = ins.opcode.info().flow;
+        // (operand index, the files it takes, how the page writes it), for the operands
+        // whose type the instruction fixes.
+        let fixed: &[(usize, &[RegFile], &str)] = match flow {
+            d3dbc::Flow::If => &[(0, &[RegFile::ConstBool, RegFile::Predicate], "b# or p0")],
+            d3dbc::Flow::Callnz => &[(1, &[RegFile::ConstBool, RegFile::Predicate], "b# or p0")],
+            d3dbc::Flow::Rep => &[(0, &[RegFile::ConstInt], "i#")],
+            d3dbc::Flow::Loop => &[(0, &[RegFile::Loop], "aL"), (1, &[RegFile::ConstInt], "i#")],
+            d3dbc::Flow::Breakp => &[(0, &[RegFile::Predicate], "p0")],
+            _ => &[],
+        };
+        for &(i, files, written) in fixed {
+            if let Some(src) = ins.srcs.get(i) {
+                match file(src.reg) {
+                    Some(f) if files.contains(&f) => {}
+                    None => {}
+                    Some(f) => refuse(format!("operand {i} of `{}` must be {written}, not {}", at.mnemonic, f.name())),
+                }
+            }
+        }
+        if flow == d3dbc::Flow::Setp {
+            if let Some(f) = ins.dst.as_ref().and_then(|d| file(d.reg)) {
+                if f != RegFile::Predicate {
+                    refuse(format!("`{}` writes the predicate register p0, not {}", at.mnemonic, f.name()));
+                }
+            }
+        }
+        // Integer and boolean constants elsewhere (their definitions aside).
+        if !matches!(ins.opcode, Opcode::Defi | Opcode::Defb) {
+            for (i, src) in ins.srcs.iter().enumerate() {
+                if fixed.iter().any(|&(k, ..)| k == i) {
+                    continue;
+                }
+                match file(src.reg) {
+                    Some(RegFile::ConstInt) => {
+                        refuse(format!("i# is read by `loop` and `rep` only, not by `{}`", at.mnemonic))
+                    }
+                    Some(RegFile::ConstBool) => refuse(format!(
+                        "b# is read by the static flow-control instructions (`if b#`, `callnz l#, b#`) only, not by `{}`",
+                        at.mnemonic
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        if ins.predicate.is_some() && !matches!(flow, d3dbc::Flow::None | d3dbc::Flow::Setp) {
+            refuse(format!(
+                "`{}` is a flow-control instruction: only arithmetic and texture instructions are predicated",
+                at.mnemonic
+            ));
         }
     }
 
