@@ -43,6 +43,13 @@ impl From<crate::DecodeError> for ListingError {
     }
 }
 
+/// The deepest nesting the printer indents for. Microsoft's disassembler indents
+/// without bound (checked at 200 levels: `4 + 2 x depth` spaces), which makes a listing
+/// grow with the square of the nesting. No profile allows more than 52 levels (24 static,
+/// 24 dynamic, 4 loop), so beyond this depth (only in programs every runtime refuses)
+/// the indentation stays at this level and the listing stays linear in the program.
+pub const MAX_INDENT_DEPTH: usize = 64;
+
 /// Prints instructions of one program, keeping the flow-control nesting between calls.
 #[derive(Debug, Clone)]
 pub struct Printer {
@@ -109,7 +116,7 @@ impl Printer {
             Flow::Endif | Flow::Endrep | Flow::Endloop => this_depth,
             _ => self.depth,
         };
-        let width = 4 + 2 * this_depth;
+        let width = 4 + 2 * this_depth.min(MAX_INDENT_DEPTH);
         if ins.coissue {
             indent(out, width - 2);
             out.push_str("+ ");
