@@ -10,43 +10,11 @@ use d3dbc::ir::{Item, Program};
 use d3dbc::parse::parse_program;
 use d3dbc::print::print_program;
 
-const DATA: &[(u32, &str)] = &[
-    (0xfffe_0101, include_str!("oracle/vs_1_1.txt")),
-    (0xfffe_0200, include_str!("oracle/vs_2_0.txt")),
-    (0xfffe_0201, include_str!("oracle/vs_2_x.txt")),
-    (0xfffe_02ff, include_str!("oracle/vs_2_sw.txt")),
-    (0xfffe_0300, include_str!("oracle/vs_3_0.txt")),
-    (0xfffe_03ff, include_str!("oracle/vs_3_sw.txt")),
-    (0xffff_0101, include_str!("oracle/ps_1_1.txt")),
-    (0xffff_0102, include_str!("oracle/ps_1_2.txt")),
-    (0xffff_0103, include_str!("oracle/ps_1_3.txt")),
-    (0xffff_0104, include_str!("oracle/ps_1_4.txt")),
-    (0xffff_0200, include_str!("oracle/ps_2_0.txt")),
-    (0xffff_0201, include_str!("oracle/ps_2_x.txt")),
-    (0xffff_02ff, include_str!("oracle/ps_2_sw.txt")),
-    (0xffff_0300, include_str!("oracle/ps_3_0.txt")),
-    (0xffff_03ff, include_str!("oracle/ps_3_sw.txt")),
-];
+mod oracle_data;
 
-/// Every stream of the oracle data: `(profile/name, bytes)`.
+/// Every stream of the oracle data of the fifteen profiles: `(profile/name, bytes)`.
 fn oracle_streams() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for &(version, text) in DATA {
-        let profile = text.split(':').next().unwrap_or("").trim_start_matches("# ").to_string();
-        for line in text.lines() {
-            let rest = match (line.strip_prefix("@@ "), line.strip_prefix("@ ")) {
-                (Some(r), _) | (None, Some(r)) => r,
-                _ => continue,
-            };
-            let (name, hex) = rest.split_once(": ").expect("tokens");
-            let mut bytes = version.to_le_bytes().to_vec();
-            for t in hex.split(' ') {
-                bytes.extend_from_slice(&u32::from_str_radix(t, 16).expect("hex").to_le_bytes());
-            }
-            out.push((format!("{profile}/{name}"), bytes));
-        }
-    }
-    out
+    oracle_data::all_cases().into_iter().filter(|c| c.profile != "versions").map(|c| (c.id(), c.bytes)).collect()
 }
 
 /// The program's instruction tokens (comment blocks left out), encoded.
