@@ -26,8 +26,6 @@
 //! Errors carry a 1-based line and column (in characters) and a length for a caret;
 //! the parser goes on after an error and reports every one it finds. It never panics.
 
-use std::fmt;
-
 use crate::ir::*;
 use crate::table::{Controls, Flow, Layout, OpInfo, Opcode, Ver, TABLE, V1_4, V2_0, V3_0};
 
@@ -35,59 +33,7 @@ mod header;
 
 pub use header::{assemble, assemble_with, AsmOptions, Header, Parameter, RegisterRow};
 
-/// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// A problem in the text, with its position (1-based line and column, in characters)
-/// and the length of the culprit for a caret.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub severity: Severity,
-    pub line: usize,
-    pub column: usize,
-    pub length: usize,
-    pub message: String,
-    /// What would have been accepted there, if that can be said.
-    pub expected: Option<String>,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{}:{}: {kind}: {}", self.line, self.column, self.message)?;
-        if let Some(e) = &self.expected {
-            write!(f, " (expected {e})")?;
-        }
-        Ok(())
-    }
-}
-
-impl Diagnostic {
-    fn new(
-        severity: Severity,
-        line: usize,
-        column: usize,
-        length: usize,
-        message: &str,
-        expected: Option<&str>,
-    ) -> Self {
-        Diagnostic {
-            severity,
-            line,
-            column,
-            length: length.max(1),
-            message: message.to_string(),
-            expected: expected.map(str::to_string),
-        }
-    }
-}
+pub use diagnostic::{Diagnostic, Severity};
 
 /// A `#line` position: the source file (an index into [`Parsed::files`]) and line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -14,8 +14,6 @@
 //! Errors carry a 1-based line and column and a length for a caret; the parser goes
 //! on after an error and reports every one it finds.
 
-use std::fmt;
-
 use arrayvec::ArrayVec;
 
 use crate::enums::*;
@@ -23,39 +21,7 @@ use crate::ir::*;
 use crate::table::{DeclKind, Flow, Opcode, Shape, Ty};
 use crate::words::Words;
 
-/// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// A problem in the text, with its position (1-based line and column, in characters)
-/// and the length of the culprit for a caret.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub severity: Severity,
-    pub line: usize,
-    pub column: usize,
-    pub length: usize,
-    pub message: String,
-    /// What would have been accepted there, if that can be said.
-    pub expected: Option<String>,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{}:{}: {kind}: {}", self.line, self.column, self.message)?;
-        if let Some(e) = &self.expected {
-            write!(f, " (expected {e})")?;
-        }
-        Ok(())
-    }
-}
+pub use diagnostic::{Diagnostic, Severity};
 
 /// A parsed program and the warnings noticed on the way.
 #[derive(Debug, Clone)]
@@ -174,19 +140,6 @@ fn strip_comment(line: &str) -> &str {
     match line.find("//") {
         Some(i) => &line[..i],
         None => line,
-    }
-}
-
-impl Diagnostic {
-    fn error(line: usize, column: usize, length: usize, message: &str, expected: Option<&str>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Error,
-            line,
-            column,
-            length: length.max(1),
-            message: message.to_string(),
-            expected: expected.map(str::to_string),
-        }
     }
 }
 
