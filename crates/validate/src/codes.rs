@@ -258,6 +258,8 @@ codes! {
     D3d9FlowTooComplex = "V919", "flow control too complex to check", "dxref (walk budget)";
     /// The Level 9 program's type is not the container program's.
     Level9Stage = "V920", "Level 9 program's shader type differs from the container's program", "Direct3D feature levels: 9_x";
+    /// The loop counter register aL read outside a `loop` block.
+    D3d9LoopCounter = "V921", "aL used outside a loop...endloop block", "Loop Counter Register (vs, ps); loop - vs, loop - ps";
 }
 
 #[cfg(test)]

@@ -218,6 +218,26 @@ struct Pass<'c> {
     slots_reported: bool,
     /// Instruction indices already refused as not in the profile (V903).
     refused: Vec<usize>,
+    /// The loop counter rule (V921): see [`LoopCounter`].
+    al: LoopCounter,
+}
+
+/// What the `aL` rule (V921) needs: the `loop` blocks open at the current instruction
+/// (in the current routine), the routine the instruction is in, the `aL` reads outside a
+/// loop in subroutines (decided at the end), and the calls with whether each is inside a
+/// loop.
+#[derive(Default)]
+struct LoopCounter {
+    /// `loop` blocks open in the current routine (`rep` does not set aL).
+    depth: u32,
+    /// The label of the current subroutine; `None` in the main program.
+    routine: Option<u32>,
+    /// `aL` reads outside a loop in a subroutine: (where, the subroutine's label).
+    pending: Vec<(At, u32)>,
+    /// Calls: (the calling routine, the label called, inside a loop of the caller).
+    calls: Vec<(Option<u32>, u32, bool)>,
+    /// Labels in the order they are defined.
+    labels: Vec<u32>,
 }
 
 /// The files that need a declaration, and their slot in `declared`.
@@ -251,6 +271,7 @@ impl<'c> Pass<'c> {
             texture_total: 0,
             slots_reported: false,
             refused: Vec::new(),
+            al: LoopCounter::default(),
         }
     }
 
@@ -278,6 +299,7 @@ impl<'c> Pass<'c> {
             self.operand_types(ins, at, out);
         }
         self.slots(ins, at, out);
+        self.loop_counter(ins, at, out);
         let decl = matches!(ins.opcode, Opcode::Dcl | Opcode::Def | Opcode::Defi | Opcode::Defb);
         let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
         // Destination (`texkill`'s is the register it tests: read, not written).
@@ -423,6 +445,92 @@ impl<'c> Pass<'c> {
                 "`{}` is a flow-control instruction: only arithmetic and texture instructions are predicated",
                 at.mnemonic
             ));
+        }
+    }
+
+    /// `aL` only inside a `loop` block (V921): the Loop Counter Register pages ("it is
+    /// invalid to use it outside the loop"); the `loop` page ("can be used for relative
+    /// addressing ... inside the loop block"). A read as a source or as the index of a
+    /// relatively addressed register counts; `loop aL, i#`'s own operand does not. In
+    /// the main program the `loop` blocks are those around the read; a subroutine's
+    /// read outside its own loops is accepted when every call of the subroutine is
+    /// inside a loop (or in a subroutine so accepted), decided at the end.
+    fn loop_counter(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let class = ins.flow_class();
+        match class {
+            FlowClass::Label => {
+                self.al.depth = 0;
+                self.al.routine = ins.srcs.first().map(|s| s.reg.num as u32);
+                if let Some(l) = self.al.routine {
+                    self.al.labels.push(l);
+                }
+                return;
+            }
+            FlowClass::Call | FlowClass::CallnzBool | FlowClass::CallnzPred => {
+                if let Some(l) = ins.srcs.first().filter(|s| s.reg.ty == d3dbc::RegisterType::Label) {
+                    self.al.calls.push((self.al.routine, l.reg.num as u32, self.al.depth > 0));
+                }
+            }
+            _ => {}
+        }
+        let is_al = |r: &d3dbc::Register| r.ty == d3dbc::RegisterType::Loop;
+        let via = |rel: &Relative| matches!(rel, Relative::Token(t) if is_al(&t.reg));
+        let skip = usize::from(class == FlowClass::Loop);
+        let reads = ins.srcs.iter().skip(skip).any(|s| is_al(&s.reg) || via(&s.rel))
+            || ins.dst.is_some_and(|d| via(&d.rel))
+            || ins.predicate.is_some_and(|p| via(&p.rel));
+        // In a profile without aL the read is refused as a register (V905, V907).
+        let has_al = profile::register(self.profile, RegFile::Loop).is_some();
+        if reads && has_al && self.al.depth == 0 {
+            match self.al.routine {
+                None => out.push(Diagnostic::new(
+                    Code::D3d9LoopCounter,
+                    at.loc(),
+                    format!("`{}` reads aL outside a loop...endloop block (main program)", at.mnemonic),
+                )),
+                Some(l) => self.al.pending.push((at, l)),
+            }
+        }
+        match class {
+            FlowClass::Loop => self.al.depth += 1,
+            FlowClass::Endloop => self.al.depth = self.al.depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// The subroutine `aL` reads (V921), once every call is known.
+    fn loop_counter_finish(&mut self, out: &mut Vec<Diagnostic>) {
+        if self.al.pending.is_empty() {
+            return;
+        }
+        // Calls go forward only (V913), so a caller's label is defined before the
+        // label it calls: one pass in definition order decides every label.
+        use std::collections::HashMap;
+        let mut callers: HashMap<u32, Vec<(Option<u32>, bool)>> = HashMap::new();
+        for &(from, to, inside) in &self.al.calls {
+            callers.entry(to).or_default().push((from, inside));
+        }
+        let mut in_loop: HashMap<u32, bool> = HashMap::new();
+        for &l in &self.al.labels {
+            let decided = callers.get(&l).is_some_and(|cs| {
+                cs.iter().all(|&(from, inside)| {
+                    inside || from.is_some_and(|f| f != l && in_loop.get(&f).copied().unwrap_or(false))
+                })
+            });
+            // A label defined twice (V913) keeps its first answer.
+            in_loop.entry(l).or_insert(decided);
+        }
+        for &(at, l) in &self.al.pending {
+            if !in_loop.get(&l).copied().unwrap_or(false) {
+                out.push(Diagnostic::new(
+                    Code::D3d9LoopCounter,
+                    at.loc(),
+                    format!(
+                        "`{}` reads aL outside a loop...endloop block (subroutine l{l}, which is not called from inside a loop only)",
+                        at.mnemonic
+                    ),
+                ));
+            }
         }
     }
 
@@ -652,6 +760,7 @@ impl<'c> Pass<'c> {
     }
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
+        self.loop_counter_finish(out);
         let table = flow::table_for(self.profile)?;
         let walk = flow::walk(&self.sites, table, table.resolve(self.caps), flow::max_label(self.profile));
         for p in walk.problems.iter().cloned() {

@@ -1,0 +1,79 @@
+//! The Direct3D 9 rules beyond the profile tables of `d3d9_profiles`: each at its edge,
+//! accepted and refused, on programs assembled from text (`d3dbc::parse::assemble`
+//! encodes well-formed programs that break rules, with warnings).
+
+use validate::{validate, Code, Location, Target};
+
+fn report(text: &str) -> validate::Report {
+    let bytes = d3dbc::parse::assemble(text).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{text}"));
+    validate(&bytes, &Target::default())
+}
+
+fn report_bytes(bytes: &[u8]) -> validate::Report {
+    validate(bytes, &Target::default())
+}
+
+/// The program is refused with `code` at instruction `index`, and the message holds `needle`.
+fn refused_with(text: &str, code: Code, index: usize, needle: &str) {
+    let r = report(text);
+    let hit = r.diagnostics.iter().any(|d| {
+        d.code == code
+            && matches!(d.location, Location::Instruction { index: i, .. } if i == index)
+            && d.message.contains(needle)
+    });
+    assert!(hit, "expected {code} at instruction {index} ({needle:?}) for\n{text}\ngot {:#?}", r.diagnostics);
+}
+
+fn valid(text: &str) {
+    let r = report(text);
+    assert!(r.is_valid(), "expected valid:\n{text}\ngot {:#?}", r.diagnostics);
+}
+
+fn count(text: &str, code: Code) -> usize {
+    report(text).diagnostics.iter().filter(|d| d.code == code).count()
+}
+
+// ---------------------------------------------------------------------------------
+// V921: aL only inside a loop block.
+
+#[test]
+fn al_inside_a_loop_is_accepted() {
+    valid("vs_3_0\ndcl_position v0\ndcl_position o0\nloop aL, i0\nadd r0, v0, c0[aL]\nendloop\nmov o0, r0\n");
+    valid("vs_2_0\nloop aL, i0\nmov r0, c0[aL]\nendloop\n");
+    // Nested in a rep inside the loop: aL is the loop's.
+    valid("vs_3_0\nloop aL, i0\nrep i1\nmov r0, c0[aL]\nendrep\nendloop\n");
+    valid("ps_3_0\ndcl_texcoord v0\nloop aL, i0\nadd r0, r0, v0[aL]\nendloop\nmov oC0, r0\n");
+}
+
+#[test]
+fn al_outside_a_loop_is_refused() {
+    refused_with("vs_2_0\nmov r0, c0[aL]\n", Code::D3d9LoopCounter, 0, "outside a loop");
+    // After the loop closed.
+    refused_with("vs_3_0\nloop aL, i0\nendloop\nmov r0, c0[aL]\n", Code::D3d9LoopCounter, 2, "main program");
+    // Inside a rep only.
+    refused_with("vs_3_0\nrep i0\nmov r0, c0[aL]\nendrep\n", Code::D3d9LoopCounter, 1, "outside a loop");
+    // As the index of an output.
+    refused_with("vs_3_0\ndcl_texcoord o0\nmov o0[aL], c0\n", Code::D3d9LoopCounter, 1, "outside a loop");
+    refused_with("ps_3_0\ndcl_texcoord v0\nmov r0, v0[aL]\n", Code::D3d9LoopCounter, 1, "outside a loop");
+    // One report per read.
+    assert_eq!(count("vs_2_0\nmov r0, c0[aL]\nmov r1, c1[aL]\n", Code::D3d9LoopCounter), 2);
+}
+
+#[test]
+fn al_in_a_subroutine_depends_on_its_calls() {
+    // Called from inside a loop only: accepted.
+    valid("vs_3_0\nloop aL, i0\ncall l1\nendloop\nret\nlabel l1\nmov r0, c0[aL]\nret\n");
+    // Through a second subroutine that is itself called from a loop only.
+    valid("vs_3_0\nloop aL, i0\ncall l1\nendloop\nret\nlabel l1\ncall l2\nret\nlabel l2\nmov r0, c0[aL]\nret\n");
+    // Called from outside a loop as well: refused at the read.
+    refused_with(
+        "vs_3_0\nloop aL, i0\ncall l1\nendloop\ncall l1\nret\nlabel l1\nmov r0, c0[aL]\nret\n",
+        Code::D3d9LoopCounter,
+        6,
+        "subroutine l1",
+    );
+    // Never called.
+    refused_with("vs_3_0\nret\nlabel l1\nmov r0, c0[aL]\nret\n", Code::D3d9LoopCounter, 2, "subroutine l1");
+    // Inside a loop of the subroutine itself: accepted whatever the calls.
+    valid("vs_3_0\ncall l1\nret\nlabel l1\nloop aL, i0\nmov r0, c0[aL]\nendloop\nret\n");
+}
