@@ -260,6 +260,8 @@ codes! {
     Level9Stage = "V920", "Level 9 program's shader type differs from the container's program", "Direct3D feature levels: 9_x";
     /// The loop counter register aL read outside a `loop` block.
     D3d9LoopCounter = "V921", "aL used outside a loop...endloop block", "Loop Counter Register (vs, ps); loop - vs, loop - ps";
+    /// An operand that must use a replicate swizzle does not.
+    D3d9Replicate = "V922", "operand needs a replicate swizzle", "if_comp, break_comp, if pred, callnz pred, breakp pages (vs, ps); Shader Code Tokens (relative-addressing token)";
 }
 
 #[cfg(test)]

@@ -77,3 +77,46 @@ fn al_in_a_subroutine_depends_on_its_calls() {
     // Inside a loop of the subroutine itself: accepted whatever the calls.
     valid("vs_3_0\ncall l1\nret\nlabel l1\nloop aL, i0\nmov r0, c0[aL]\nendloop\nret\n");
 }
+
+// ---------------------------------------------------------------------------------
+// V922: replicate swizzles.
+
+#[test]
+fn comparisons_in_flow_control_need_replicate_swizzles() {
+    valid("vs_3_0\nif_gt c0.x, c1.y\nendif\n");
+    valid("ps_3_0\nif_lt r0.w, c1.z\nendif\nmov oC0, c0\n");
+    valid("vs_3_0\nrep i0\nbreak_ge c0.z, c1.z\nendrep\n");
+    refused_with("vs_3_0\nif_gt c0, c1.x\nendif\n", Code::D3d9Replicate, 0, "operand 0 of `if_gt` has swizzle .xyzw");
+    refused_with("vs_3_0\nif_gt c0.x, c1.xy\nendif\n", Code::D3d9Replicate, 0, "operand 1");
+    refused_with("ps_3_0\nrep i0\nbreak_ne c0.x, c1.yxzw\nendrep\n", Code::D3d9Replicate, 1, "operand 1 of `break_ne`");
+    refused_with("vs_2_x\nrep i0\nbreak_eq c0.xy, c1.x\nendrep\n", Code::D3d9Replicate, 1, "operand 0");
+}
+
+#[test]
+fn predicate_operands_need_replicate_swizzles() {
+    valid("vs_3_0\nsetp_gt p0, c0, c1\nif p0.z\nendif\n");
+    valid("vs_3_0\nsetp_gt p0, c0, c1\nrep i0\nbreakp !p0.w\nendrep\n");
+    valid("vs_3_0\nsetp_gt p0, c0, c1\ncallnz l0, p0.y\nret\nlabel l0\nret\n");
+    refused_with("vs_3_0\nsetp_gt p0, c0, c1\nif p0\nendif\n", Code::D3d9Replicate, 1, "operand 0 of `if`");
+    refused_with(
+        "ps_3_0\nsetp_gt p0, c0, c1\nrep i0\nbreakp p0.xy\nendrep\nmov oC0, c0\n",
+        Code::D3d9Replicate,
+        2,
+        "breakp",
+    );
+    refused_with(
+        "vs_3_0\nsetp_gt p0, c0, c1\ncallnz l0, p0.xyzw\nret\nlabel l0\nret\n",
+        Code::D3d9Replicate,
+        1,
+        "operand 1 of `callnz`",
+    );
+    // setp itself compares per component: any swizzle.
+    valid("vs_3_0\nsetp_gt p0, c0.yxwz, c1\n");
+}
+
+#[test]
+fn a0_is_read_through_one_component() {
+    valid("vs_2_0\nmova a0.x, c0.x\nmov r0, c1[a0.x]\n");
+    valid("vs_2_0\nmova a0, c0\nmov r0, c1[a0.w]\n");
+    refused_with("vs_2_0\nmova a0, c0\nmov r0, c1[a0.xy]\n", Code::D3d9Replicate, 1, "the a0 of a relative address");
+}

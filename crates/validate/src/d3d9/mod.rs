@@ -297,6 +297,7 @@ impl<'c> Pass<'c> {
         } else {
             self.needs_caps(ins, at, out);
             self.operand_types(ins, at, out);
+            self.replicates(ins, at, out);
         }
         self.slots(ins, at, out);
         self.loop_counter(ins, at, out);
@@ -530,6 +531,56 @@ impl<'c> Pass<'c> {
                         at.mnemonic
                     ),
                 ));
+            }
+        }
+    }
+
+    /// Operands that must use a replicate swizzle (V922): `if_comp` and `break_comp`
+    /// sources ("Replicate swizzle is required to select a component"); the `p0` of `if
+    /// pred`, `callnz pred`, `breakp` ("the required replicate swizzle on p0"); and the
+    /// address token of every register addressed through `a0` (one component; `aL` is
+    /// one-dimensional).
+    fn replicates(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let replicate = |s: d3dbc::Swizzle| {
+            let c = s.components();
+            c.iter().all(|&x| x == c[0])
+        };
+        let operands: &[usize] = match ins.flow_class() {
+            FlowClass::IfComp | FlowClass::BreakComp => &[0, 1],
+            FlowClass::IfPred | FlowClass::Breakp => &[0],
+            FlowClass::CallnzPred => &[1],
+            _ => &[],
+        };
+        for &i in operands {
+            if let Some(src) = ins.srcs.get(i) {
+                if !replicate(src.swizzle) {
+                    out.push(Diagnostic::new(
+                        Code::D3d9Replicate,
+                        at.loc(),
+                        format!(
+                            "operand {i} of `{}` has swizzle {}: it needs a replicate swizzle (.x, .y, .z or .w)",
+                            at.mnemonic,
+                            swizzle_text(src.swizzle)
+                        ),
+                    ));
+                }
+            }
+        }
+        let rels = ins.dst.iter().map(|d| d.rel).chain(ins.predicate.iter().map(|p| p.rel));
+        for rel in rels.chain(ins.srcs.iter().map(|s| s.rel)) {
+            // aL is one-dimensional (its swizzle selects nothing); a0 has four components.
+            if let Relative::Token(t) = rel {
+                if t.reg.ty == d3dbc::RegisterType::AddrOrTexture && !replicate(t.swizzle) {
+                    out.push(Diagnostic::new(
+                        Code::D3d9Replicate,
+                        at.loc(),
+                        format!(
+                            "the a0 of a relative address in `{}` has swizzle {}: it selects one component",
+                            at.mnemonic,
+                            swizzle_text(t.swizzle)
+                        ),
+                    ));
+                }
             }
         }
     }
