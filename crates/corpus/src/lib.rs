@@ -158,3 +158,37 @@ impl Rng {
         }
     }
 }
+
+/// A global allocator that counts allocations, for the tests that check a hot path
+/// allocates nothing. A test binary installs it with
+/// `#[global_allocator] static GLOBAL: corpus::CountingAllocator = corpus::CountingAllocator;`
+/// and reads [`allocations`] before and after the work.
+pub struct CountingAllocator;
+
+static ALLOCATIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Allocations made so far through [`CountingAllocator`] (not counting this function's
+/// own check). Panics if the allocator is not the test binary's global one: a count that
+/// never moves would prove nothing.
+pub fn allocations() -> usize {
+    use std::sync::atomic::Ordering::Relaxed;
+    let before = ALLOCATIONS.load(Relaxed);
+    std::hint::black_box(Box::new(0u64));
+    let after = ALLOCATIONS.load(Relaxed);
+    assert!(after > before, "corpus::CountingAllocator is not this test binary's #[global_allocator]");
+    after - PROBES.fetch_add(1, Relaxed) - 1
+}
+
+/// The allocations [`allocations`] made itself.
+static PROBES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator.
+unsafe impl std::alloc::GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}

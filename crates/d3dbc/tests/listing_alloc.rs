@@ -2,25 +2,8 @@
 //! string's own growth: with the string's capacity reserved, printing every corpus
 //! program (raw and Level9) makes no allocation.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: corpus::CountingAllocator = corpus::CountingAllocator;
 
 #[test]
 fn printing_instructions_allocates_nothing() {
@@ -40,14 +23,14 @@ fn printing_instructions_allocates_nothing() {
     for bytes in &programs {
         let program = d3dbc::decode(bytes).unwrap();
         let mut out = String::with_capacity(1 << 16);
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = corpus::allocations();
         let mut p = d3dbc::print::Printer::new(program.version);
         p.version_line(&mut out);
         for ins in program.instructions() {
             p.instruction(ins, &mut out);
             n += 1;
         }
-        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        let after = corpus::allocations();
         assert!(out.len() < 1 << 16);
         assert_eq!(after, before, "printing allocated");
     }

@@ -4,24 +4,8 @@
 mod common;
 use common::shader_chunk;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: corpus::CountingAllocator = corpus::CountingAllocator;
 
 #[test]
 fn decoding_does_not_allocate() {
@@ -31,7 +15,7 @@ fn decoding_does_not_allocate() {
     let blobs: Vec<Vec<u8>> = entries.iter().map(|e| e.bytes()).collect();
     let programs: Vec<&[u8]> = blobs.iter().map(|b| shader_chunk(b).unwrap()).collect();
     let mut instructions = 0usize;
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = corpus::allocations();
     for code in &programs {
         let decoder = tpf::Decoder::new(code).unwrap();
         for item in decoder {
@@ -39,7 +23,7 @@ fn decoding_does_not_allocate() {
             instructions += std::hint::black_box(&ins).operands().len() + 1;
         }
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = corpus::allocations();
     assert!(instructions > 10_000, "decoded {instructions} instructions and operands");
     assert_eq!(after - before, 0, "decoding allocated");
 }
