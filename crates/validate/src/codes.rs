@@ -262,6 +262,8 @@ codes! {
     D3d9LoopCounter = "V921", "aL used outside a loop...endloop block", "Loop Counter Register (vs, ps); loop - vs, loop - ps";
     /// An operand that must use a replicate swizzle does not.
     D3d9Replicate = "V922", "operand needs a replicate swizzle", "if_comp, break_comp, if pred, callnz pred, breakp pages (vs, ps); Shader Code Tokens (relative-addressing token)";
+    /// A bit the token format reserves is not as the format requires.
+    D3d9Reserved = "V923", "reserved token bits set", "Shader Code Tokens: instruction, destination and source parameter, relative-addressing, comment and dcl tokens";
 }
 
 #[cfg(test)]

@@ -120,3 +120,101 @@ fn a0_is_read_through_one_component() {
     valid("vs_2_0\nmova a0, c0\nmov r0, c1[a0.w]\n");
     refused_with("vs_2_0\nmova a0, c0\nmov r0, c1[a0.xy]\n", Code::D3d9Replicate, 1, "the a0 of a relative address");
 }
+
+// ---------------------------------------------------------------------------------
+// V923: reserved bits.
+
+fn words(text: &str) -> Vec<u32> {
+    let bytes = d3dbc::parse::assemble(text).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{text}"));
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// `text` with token `token` XORed with `bits`: refused with V923 whose message holds
+/// `needle` (and nothing else is wrong), or accepted when `needle` is `None`.
+fn flipped(text: &str, token: usize, bits: u32, needle: Option<&str>) {
+    let mut w = words(text);
+    assert!(report_bytes(&bytes_of(&w)).is_valid(), "the unflipped program is valid: {text}");
+    w[token] ^= bits;
+    let r = report_bytes(&bytes_of(&w));
+    match needle {
+        None => assert!(r.is_valid(), "token {token} ^ {bits:#x} of\n{text}\nexpected valid, got {:#?}", r.diagnostics),
+        Some(n) => {
+            assert!(
+                !r.diagnostics.is_empty()
+                    && r.diagnostics.iter().all(|d| d.code == Code::D3d9Reserved)
+                    && r.diagnostics.iter().any(|d| d.message.contains(n)),
+                "token {token} ^ {bits:#x} of\n{text}\nexpected V923 ({n:?}), got {:#?}",
+                r.diagnostics
+            );
+        }
+    }
+}
+
+#[test]
+fn reserved_bits_of_the_instruction_token() {
+    let mov = "vs_2_0\nmov r0, c0\n";
+    // Tokens: version, mov, dst, src, end.
+    flipped(mov, 1, 1 << 29, Some("instruction token bits 0x20000000"));
+    flipped(mov, 1, 1 << 31, Some("instruction token bits 0x80000000"));
+    flipped(mov, 1, 1 << 30, Some("co-issue"));
+    flipped(mov, 1, 1 << 16, Some("controls"));
+    flipped(mov, 1, 1 << 23, Some("controls (bits 16-23) 0x80"));
+    flipped("ps_2_0\nmov oC0, c0\n", 1, 1 << 30, Some("co-issue exists in ps_1_1 to ps_1_4 only"));
+    // Shader Model 1: bits 24-28 too (no length, no predicate).
+    flipped("vs_1_1\nmov r0, c0\n", 1, 1 << 24, Some("0x01000000"));
+    flipped("vs_1_1\nmov r0, c0\n", 1, 1 << 28, Some("0x10000000"));
+    // ps_1_x co-issue is the format's.
+    valid("ps_1_1\ntex t0\nmov r0.rgb, t0\n+mov r0.a, t0\n");
+}
+
+#[test]
+fn comparison_and_texld_controls() {
+    // if_gt c0.x, c1.x: the comparison is 1..6.
+    let ifc = "vs_3_0\nif_gt c0.x, c1.x\nendif\n";
+    let w = words(ifc);
+    let gt = (w[1] >> 16) & 7;
+    flipped(ifc, 1, gt << 16, Some("controls (bits 16-23) 0x00")); // comparison 0
+    flipped(ifc, 1, (gt ^ 7) << 16, Some("0x07")); // comparison 7
+                                                   // texld: texldp (1) and texldb (2) in pixel 2.0+, not both.
+    let tex = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+    let at = 1 + 3 + 3; // version, dcl (3 tokens), dcl (3 tokens)
+    flipped(tex, at, 1 << 16, None);
+    flipped(tex, at, 2 << 16, None);
+    flipped(tex, at, 3 << 16, Some("0x03"));
+    flipped(tex, at, 4 << 16, Some("0x04"));
+}
+
+#[test]
+fn reserved_bits_of_parameter_and_dcl_tokens() {
+    let mov = "vs_2_0\nmov r0, c0\n";
+    flipped(mov, 2, 1 << 14, Some("destination token: bits 0x00004000"));
+    flipped(mov, 3, 1 << 15, Some("source token: bits 0x00008000"));
+    flipped(mov, 3, 1 << 31, Some("source token: bit 31 is 0"));
+    flipped(mov, 2, 1 << 31, Some("destination token: bit 31 is 0"));
+    // Relative-addressing token: bits 13-15.
+    let rel = "vs_2_0\nmova a0.x, c0.x\nmov r0, c1[a0.x]\n";
+    // version, mova (3), mov, dst, src, addr
+    flipped(rel, 7, 1 << 13, Some("relative-addressing token of the source"));
+    // dcl token (after the dcl instruction token): bits 5-15 and 20-26.
+    let dcl = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
+    flipped(dcl, 2, 1 << 5, Some("dcl token: bits 0x00000020"));
+    flipped(dcl, 2, 1 << 26, Some("dcl token: bits 0x04000000"));
+    flipped(dcl, 2, 1 << 31, Some("dcl token: bit 31 is 0"));
+}
+
+#[test]
+fn reserved_bit_of_a_comment_token() {
+    let mut w = words("vs_2_0\nmov r0, c0\n");
+    // A one-token comment after the version.
+    w.splice(1..1, [0x0001_fffe, 0x1234_5678]);
+    assert!(report_bytes(&bytes_of(&w)).is_valid());
+    w[1] |= 1 << 31;
+    let r = report_bytes(&bytes_of(&w));
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    assert_eq!(r.diagnostics[0].code, Code::D3d9Reserved);
+    assert!(matches!(r.diagnostics[0].location, Location::Byte { offset: 4 }), "{:?}", r.diagnostics[0].location);
+}

@@ -117,7 +117,15 @@ fn run(bytes: &[u8], base: usize, caps: &Caps9, out: &mut Vec<Diagnostic>) -> Op
     let mut ins = Instruction::new(Opcode::Nop);
     while let Some(step) = dec.next_into(&mut ins) {
         match step {
-            Ok(DecStep::Comment(..)) => {}
+            Ok(DecStep::Comment(token, c)) => {
+                if c.reserved {
+                    out.push(Diagnostic::new(
+                        Code::D3d9Reserved,
+                        Location::Byte { offset: base + token * 4 },
+                        format!("comment token {token}: bit 31 is set (reserved, must be 0)"),
+                    ));
+                }
+            }
             Ok(DecStep::Instruction(token)) => {
                 let at = At { index: pass.index, token, offset: base + token * 4, mnemonic: mnemonic(&ins, version) };
                 pass.instruction(&ins, at, out);
@@ -301,6 +309,7 @@ impl<'c> Pass<'c> {
         }
         self.slots(ins, at, out);
         self.loop_counter(ins, at, out);
+        self.reserved(ins, at, out);
         let decl = matches!(ins.opcode, Opcode::Dcl | Opcode::Def | Opcode::Defi | Opcode::Defb);
         let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
         // Destination (`texkill`'s is the register it tests: read, not written).
@@ -581,6 +590,72 @@ impl<'c> Pass<'c> {
                         ),
                     ));
                 }
+            }
+        }
+    }
+
+    /// Bits the token format reserves (V923; Microsoft's "Shader Code Tokens"): the
+    /// instruction token's bits 29 and 31 (24–28 too in Shader Model 1 streams), its
+    /// co-issue bit outside pixel 1.x, controls an opcode does not define; parameter
+    /// tokens' bits 14–15 and bit 31 (1); relative-addressing tokens' bits 13–15 and 31;
+    /// the `dcl` token's bits outside usage, index and texture type.
+    fn reserved(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let mut report = |what: String| {
+            out.push(Diagnostic::new(Code::D3d9Reserved, at.loc(), format!("`{}`: {what}", at.mnemonic)))
+        };
+        if ins.reserved != 0 {
+            report(format!("instruction token bits {:#010x} are set (reserved, must be 0)", ins.reserved));
+        }
+        let ps1 = self.kind == ShaderKind::Pixel && self.ver < d3dbc::table::V2_0;
+        if ins.coissue && !ps1 {
+            report(format!(
+                "instruction token bit 30 (co-issue) is set; co-issue exists in ps_1_1 to ps_1_4 only, not {}",
+                self.name()
+            ));
+        }
+        let defined = match ins.opcode.info().controls {
+            d3dbc::table::Controls::None => ins.controls == 0,
+            d3dbc::table::Controls::Compare => (1..=6).contains(&ins.controls),
+            d3dbc::table::Controls::TexLd if self.kind == ShaderKind::Pixel && self.ver >= d3dbc::table::V2_0 => {
+                ins.controls <= 2
+            }
+            d3dbc::table::Controls::TexLd => ins.controls == 0,
+        };
+        if !defined {
+            report(format!("instruction controls (bits 16-23) {:#04x} are not defined for this opcode", ins.controls));
+        }
+        let param = |r: u32| -> Option<String> {
+            match (r & 0x8000_0000 != 0, r & 0x7fff_ffff) {
+                (false, 0) => None,
+                (true, 0) => Some("bit 31 is 0 (the format requires 1)".to_string()),
+                (b31, bits) => Some(format!(
+                    "bits {bits:#010x} are set (reserved, must be 0){}",
+                    if b31 { " and bit 31 is 0 (must be 1)" } else { "" }
+                )),
+            }
+        };
+        let mut check = |what: &str, r: u32, rel: &Relative| {
+            if let Some(m) = param(r) {
+                report(format!("{what} token: {m}"));
+            }
+            if let Relative::Token(t) = rel {
+                if let Some(m) = param(t.reserved) {
+                    report(format!("relative-addressing token of the {what}: {m}"));
+                }
+            }
+        };
+        if let Some(d) = &ins.dst {
+            check("destination", d.reserved, &d.rel);
+        }
+        if let Some(p) = &ins.predicate {
+            check("predicate", p.reserved, &p.rel);
+        }
+        for s in &ins.srcs {
+            check("source", s.reserved, &s.rel);
+        }
+        if let d3dbc::Body::Dcl(d) = &ins.body {
+            if let Some(m) = param(d.reserved) {
+                report(format!("dcl token: {m}"));
             }
         }
     }
