@@ -266,6 +266,8 @@ codes! {
     D3d9Reserved = "V923", "reserved token bits set", "Shader Code Tokens: instruction, destination and source parameter, relative-addressing, comment and dcl tokens";
     /// An instruction reads more different registers of a file than it has read ports.
     D3d9ReadPorts = "V924", "more different registers of one type read than its read ports", "Registers - vs_1_1 ... vs_3_0, ps_1_x ... ps_3_0 (# Read ports)";
+    /// An operand an instruction page restricts (masks, swizzles, negation, dst = src).
+    D3d9Operands = "V925", "operand restriction of the instruction not met", "instruction pages: m4x4, m4x3, m3x4, m3x3, m3x2, sincos, nrm, crs, pow, dp2add, texldl (vs, ps)";
 }
 
 #[cfg(test)]

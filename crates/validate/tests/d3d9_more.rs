@@ -290,3 +290,61 @@ fn sincos_constants_are_outside_the_port_count() {
     // Its angle counts with the others of its file.
     refused_with("vs_3_0\ndcl_position v0\ndcl_normal v1\nsetp_gt p0, v0, v1\n", Code::D3d9ReadPorts, 2, "v#");
 }
+
+// ---------------------------------------------------------------------------------
+// V925: operand restrictions of the instruction pages.
+
+#[test]
+fn matrix_instructions() {
+    valid("vs_2_0\nm4x4 r0, r1, c0\n");
+    valid("vs_2_0\nm4x3 r0.xyz, -r1.yxzw, c0\n");
+    valid("vs_1_1\nm3x2 r0.xy, r1, c4\n");
+    valid("ps_2_0\nm3x3 r0.xyz, r1, c0\nmov oC0, r0\n");
+    // Masks.
+    refused_with("vs_2_0\nm4x4 r0.xyz, r1, c0\n", Code::D3d9Operands, 0, "mask .xyz is not one of .xyzw");
+    refused_with("vs_2_0\nm4x3 r0, r1, c0\n", Code::D3d9Operands, 0, "not one of .xyz");
+    refused_with("vs_2_0\nm3x2 r0.xyz, r1, c0\n", Code::D3d9Operands, 0, "not one of .xy");
+    refused_with("vs_2_0\nm3x4 r0.xy, r1, c0\n", Code::D3d9Operands, 0, "not one of .xyzw");
+    // The matrix keeps .xyzw and is not negated.
+    refused_with("vs_2_0\nm4x4 r0, r1, c0.yxzw\n", Code::D3d9Operands, 0, "source 1 has swizzle .yxzw");
+    refused_with("vs_2_0\nm4x4 r0, r1, -c0\n", Code::D3d9Operands, 0, "source 1 may not be negated");
+    // The destination is neither the vector nor a row.
+    refused_with("vs_2_0\nm4x4 r1, r1, c0\n", Code::D3d9Operands, 0, "source 0 is the destination");
+    refused_with("vs_2_0\nm3x3 r2.xyz, r0, r0\n", Code::D3d9Operands, 0, "row 2 of the matrix");
+    valid("vs_2_0\nm3x3 r3.xyz, r5, r0\n");
+    refused_with("ps_2_0\nm3x2 r1.xy, r5, r0\nmov oC0, r1\n", Code::D3d9Operands, 0, "row 1");
+    valid("ps_2_0\nm3x2 r2.xy, r5, r0\nmov oC0, r2\n");
+}
+
+#[test]
+fn sincos_operands() {
+    let sm2 = "def c1, 1, 2, 3, 4\ndef c2, 1, 2, 3, 4\n";
+    valid(&format!("vs_2_0\n{sm2}sincos r0.xy, r1.x, c1, c2\n"));
+    valid(&format!("ps_2_0\n{sm2}sincos r0.y, r1.w, c1, c2\nmov oC0, r0\n"));
+    valid("vs_3_0\nsincos r0.x, r1.z\n");
+    refused_with("vs_3_0\nsincos r0.xyz, r1.z\n", Code::D3d9Operands, 0, "mask .xyz is not one of .x, .y, .xy");
+    refused_with("vs_3_0\nsincos r0.xy, r1\n", Code::D3d9Operands, 0, "source 0 has swizzle .xyzw");
+    refused_with("vs_3_0\ndcl_texcoord o0\nsincos o0.xy, r1.x\n", Code::D3d9Operands, 1, "temporary register");
+    refused_with(&format!("vs_2_0\n{sm2}sincos r0.xy, r1.x, c1, c1\n"), Code::D3d9Operands, 2, "two different c#");
+    refused_with(&format!("vs_2_0\n{sm2}sincos r0.xy, r1.x, r2, c2\n"), Code::D3d9Operands, 2, "constant registers");
+}
+
+#[test]
+fn nrm_crs_pow_dp2add_texldl() {
+    valid("vs_2_0\nnrm r0, r1\n");
+    refused_with("vs_2_0\nnrm r1, r1\n", Code::D3d9Operands, 0, "source 0 is the destination");
+    refused_with("vs_2_0\nnrm oT0, r1\n", Code::D3d9Operands, 0, "temporary register");
+    valid("ps_2_0\ncrs r0.xyz, r1, r2\nmov oC0, r0\n");
+    valid("vs_2_0\ncrs r0.xz, r1, c2\n");
+    refused_with("vs_2_0\ncrs r0, r1, r2\n", Code::D3d9Operands, 0, "mask .xyzw is not one of");
+    refused_with("vs_2_0\ncrs r0.xyz, r1.zxyw, r2\n", Code::D3d9Operands, 0, "source 0 has swizzle .zxyw");
+    refused_with("vs_2_0\ncrs r2.xyz, r1, r2\n", Code::D3d9Operands, 0, "source 1 is the destination");
+    valid("vs_2_0\npow r0, r1.x, c0.y\n");
+    refused_with("vs_2_0\npow r0, r1, c0.y\n", Code::D3d9Operands, 0, "source 0 has swizzle .xyzw");
+    valid("ps_2_0\ndp2add r0, r1, r2, c0.x\nmov oC0, r0\n");
+    refused_with("ps_2_0\ndp2add r0, r1, r2, c0\nmov oC0, r0\n", Code::D3d9Operands, 0, "source 2");
+    valid("vs_3_0\ndcl_2d s0\ntexldl r0, r1, s0\n");
+    refused_with("vs_3_0\ndcl_2d s0\ndcl_texcoord o0\ntexldl o0, r1, s0\n", Code::D3d9Operands, 2, "temporary");
+    // lrp, texldd, dsx, dsy: no restriction stated.
+    valid("ps_2_x\nlrp r0, r0, r0, r0\ndsx r1, r1\ndsy r2, r2\nmov oC0, r0\n");
+}

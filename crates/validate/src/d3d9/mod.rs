@@ -306,6 +306,7 @@ impl<'c> Pass<'c> {
             self.needs_caps(ins, at, out);
             self.operand_types(ins, at, out);
             self.replicates(ins, at, out);
+            self.operands(ins, at, out);
         }
         self.slots(ins, at, out);
         self.loop_counter(ins, at, out);
@@ -727,6 +728,87 @@ impl<'c> Pass<'c> {
         }
     }
 
+    /// The operand restrictions of the instruction pages (V925), from
+    /// [`profile::OPERAND_RULES`].
+    fn operands(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let Some(rule) = profile::operand_rule(ins.opcode, self.kind) else { return };
+        let mut refuse = |m: String| {
+            out.push(Diagnostic::new(Code::D3d9Operands, at.loc(), format!("`{}`: {m} ({})", at.mnemonic, self.name())))
+        };
+        let same = |a: &d3dbc::Register, arel: &Relative, b: &d3dbc::Register, brel: &Relative| {
+            a == b && !arel.is_relative() && !brel.is_relative()
+        };
+        let Some(dst) = &ins.dst else { return };
+        if !rule.masks.is_empty() && !rule.masks.contains(&dst.mask.0) {
+            let allowed: Vec<String> = rule.masks.iter().map(|&m| mask_text(m)).collect();
+            refuse(format!("the destination mask {} is not one of {}", mask_text(dst.mask.0), allowed.join(", ")));
+        }
+        if rule.dst_temp && dst.reg.ty != d3dbc::RegisterType::Temp {
+            refuse("the destination must be a temporary register r#".to_string());
+        }
+        let replicate = |s: d3dbc::Swizzle| {
+            let c = s.components();
+            c.iter().all(|&x| x == c[0])
+        };
+        for &i in rule.replicate {
+            if let Some(src) = ins.srcs.get(i) {
+                if !replicate(src.swizzle) {
+                    refuse(format!(
+                        "source {i} has swizzle {}: it needs a replicate swizzle (.x, .y, .z or .w)",
+                        swizzle_text(src.swizzle)
+                    ));
+                }
+            }
+        }
+        for &i in rule.identity {
+            if let Some(src) = ins.srcs.get(i) {
+                if src.swizzle != d3dbc::Swizzle::IDENTITY {
+                    refuse(format!("source {i} has swizzle {}: it must keep .xyzw", swizzle_text(src.swizzle)));
+                }
+            }
+        }
+        for &i in rule.no_negate {
+            if let Some(src) = ins.srcs.get(i) {
+                if matches!(src.modifier, d3dbc::SrcModifier::Neg | d3dbc::SrcModifier::AbsNeg) {
+                    refuse(format!("source {i} may not be negated"));
+                }
+            }
+        }
+        for &i in rule.not_dst {
+            if let Some(src) = ins.srcs.get(i) {
+                if same(&src.reg, &src.rel, &dst.reg, &dst.rel) {
+                    refuse(format!("source {i} is the destination register"));
+                }
+            }
+        }
+        if let Some((i, rows)) = rule.matrix {
+            if let Some(m) = ins.srcs.get(i) {
+                let hit = m.reg.ty == dst.reg.ty
+                    && !m.rel.is_relative()
+                    && !dst.rel.is_relative()
+                    && (dst.reg.num as u32).wrapping_sub(m.reg.num as u32) < rows;
+                if hit {
+                    refuse(format!(
+                        "the destination is row {} of the matrix (source {i} and the {} registers after it)",
+                        dst.reg.num - m.reg.num,
+                        rows - 1
+                    ));
+                }
+            }
+        }
+        if rule.sincos_constants && ins.srcs.len() == 3 {
+            let (a, b) = (&ins.srcs[1], &ins.srcs[2]);
+            let is_c = |s: &SrcParam| {
+                matches!(profile::classify(self.kind, self.ver, s.reg), Ok((RegFile::Const, _))) && !s.rel.is_relative()
+            };
+            if !is_c(a) || !is_c(b) {
+                refuse("sources 1 and 2 must be constant registers c# (D3DSINCOSCONST1, D3DSINCOSCONST2)".to_string());
+            } else if a.reg == b.reg {
+                refuse("sources 1 and 2 must be two different c# registers".to_string());
+            }
+        }
+    }
+
     /// The capabilities `vs_2_x` / `ps_2_x` instructions need.
     fn needs_caps(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
         if !self.is_2_x() {
@@ -1038,6 +1120,16 @@ fn writable(profile: Profile, file: RegFile) -> bool {
         RegFile::Texture => matches!(profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3),
         _ => false,
     }
+}
+
+fn mask_text(m: u8) -> String {
+    let mut t = String::from(".");
+    for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
+        if m & (1 << i) != 0 {
+            t.push(c);
+        }
+    }
+    t
 }
 
 fn swizzle_text(s: d3dbc::Swizzle) -> String {

@@ -615,3 +615,81 @@ pub fn read_ports(profile: Profile) -> &'static [(RegFile, u32)] {
         Profile::Vs2_sw | Profile::Vs3_sw | Profile::Ps2_sw | Profile::Ps3_sw => &[],
     }
 }
+
+// ---------------------------------------------------------------------------------
+// Operand restrictions of the macro and special instructions.
+
+/// What an instruction page requires of its operands, beyond the register tables.
+#[derive(Debug, Clone, Copy)]
+pub struct OperandRule {
+    pub opcode: d3dbc::Opcode,
+    /// Only in this kind of shader (the page of the other kind does not state it).
+    pub kind: Option<ShaderKind>,
+    /// The write masks allowed (bit 0 x ... bit 3 w); empty: any.
+    pub masks: &'static [u8],
+    /// The destination must be a temporary register `r#`.
+    pub dst_temp: bool,
+    /// Sources that need a replicate swizzle.
+    pub replicate: &'static [usize],
+    /// Sources that must keep the default swizzle `.xyzw`.
+    pub identity: &'static [usize],
+    /// Sources that may not be negated.
+    pub no_negate: &'static [usize],
+    /// Sources that may not be the destination's register.
+    pub not_dst: &'static [usize],
+    /// A matrix source and its row count: no row may be the destination's register.
+    pub matrix: Option<(usize, u32)>,
+    /// Shader Model 2 `sincos`: sources 1 and 2, when present, two different `c#`.
+    pub sincos_constants: bool,
+}
+
+const fn rule(opcode: d3dbc::Opcode) -> OperandRule {
+    OperandRule {
+        opcode,
+        kind: None,
+        masks: &[],
+        dst_temp: false,
+        replicate: &[],
+        identity: &[],
+        no_negate: &[],
+        not_dst: &[],
+        matrix: None,
+        sincos_constants: false,
+    }
+}
+
+const fn matrix(opcode: d3dbc::Opcode, mask: &'static [u8], rows: u32) -> OperandRule {
+    OperandRule { masks: mask, identity: &[1], no_negate: &[1], not_dst: &[0], matrix: Some((1, rows)), ..rule(opcode) }
+}
+
+use d3dbc::Opcode as O;
+
+/// The rows, from the instruction pages (vs and ps): `m4x4`/`m3x4` `.xyzw`, `m4x3`/`m3x3`
+/// `.xyz`, `m3x2` `.xy` ("mask is required"), "Negate and swizzle modifiers are ...
+/// not [allowed] for src1", "The dst and src0 register, or any of src1+i registers,
+/// cannot be the same" (stated on m4x4, m4x3, m3x2; the expansion into dot products
+/// makes it the same for m3x3, m3x4); `sincos` ".x | .y | .xy", `r#`, src0 "the
+/// required replicate swizzle", in 2_0/2_x "two different c#"; `nrm` "The dest and src
+/// registers cannot be the same. The dest register must be a temporary register";
+/// `crs` seven masks, `r#`, default swizzles, dest not src0 or src1; `pow` "requires
+/// explicit use of replicate swizzle" on both sources; `dp2add` "the required replicate
+/// swizzle on src2"; vs `texldl` "dst must be a Temporary Register". (`lrp`, `texldd`,
+/// `dsx`, `dsy` state no operand restriction.)
+pub const OPERAND_RULES: &[OperandRule] = &[
+    matrix(O::M4x4, &[0xf], 4),
+    matrix(O::M4x3, &[0x7], 3),
+    matrix(O::M3x4, &[0xf], 4),
+    matrix(O::M3x3, &[0x7], 3),
+    matrix(O::M3x2, &[0x3], 2),
+    OperandRule { masks: &[1, 2, 3], dst_temp: true, replicate: &[0], sincos_constants: true, ..rule(O::Sincos) },
+    OperandRule { dst_temp: true, not_dst: &[0], ..rule(O::Nrm) },
+    OperandRule { masks: &[1, 2, 4, 3, 5, 6, 7], dst_temp: true, identity: &[0, 1], not_dst: &[0, 1], ..rule(O::Crs) },
+    OperandRule { replicate: &[0, 1], ..rule(O::Pow) },
+    OperandRule { replicate: &[2], ..rule(O::Dp2add) },
+    OperandRule { kind: Some(ShaderKind::Vertex), dst_temp: true, ..rule(O::Texldl) },
+];
+
+/// The operand rule of `opcode` in a shader of `kind`, if its page states one.
+pub fn operand_rule(opcode: d3dbc::Opcode, kind: ShaderKind) -> Option<&'static OperandRule> {
+    OPERAND_RULES.iter().find(|r| r.opcode == opcode && r.kind.is_none_or(|k| k == kind))
+}
