@@ -348,3 +348,77 @@ fn nrm_crs_pow_dp2add_texldl() {
     // lrp, texldd, dsx, dsy: no restriction stated.
     valid("ps_2_x\nlrp r0, r0, r0, r0\ndsx r1, r1\ndsy r2, r2\nmov oC0, r0\n");
 }
+
+// ---------------------------------------------------------------------------------
+// V926: declarations.
+
+#[test]
+fn dcl_before_the_first_executable_instruction() {
+    valid("vs_2_0\ndef c0, 1, 2, 3, 4\ndcl_position v0\nadd r0, v0, c0\n");
+    refused_with(
+        "vs_2_0\ndcl_position v0\nmov r0, v0\ndcl_normal v1\n",
+        Code::D3d9Dcl,
+        2,
+        "after the first executable",
+    );
+    refused_with("ps_2_0\ndcl t0\nmov r0, t0\ndcl_2d s0\nmov oC0, r0\n", Code::D3d9Dcl, 2, "after the first");
+}
+
+#[test]
+fn what_each_profile_declares() {
+    // vs_1_1 to vs_2_sw: v# only.
+    valid("vs_1_1\ndcl_texcoord3 v2\nmov oT0, v2\n");
+    refused_with("vs_2_0\ndcl_texcoord oT0\nmov oT0, c0\n", Code::D3d9Dcl, 0, "oT# cannot be declared");
+    // vs_3_0: o# with a usage, s# with a sampler type.
+    valid("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord2 o1.xy\ndcl_volume s1\nmov o0, v0\nmov o1.xy, v0\n");
+    // ps_2_0: v#, t# without a usage; s#.
+    valid("ps_2_0\ndcl v0\ndcl t7\ndcl_cube s3\nmov oC0, v0\n");
+    refused_with(
+        "ps_2_0\ndcl_texcoord1 t0\nmov oC0, t0\n",
+        Code::D3d9Dcl,
+        0,
+        "declared without a usage (usage 5 index 1",
+    );
+    // ps_3_0: v# with semantics, vFace, vPos.xy.
+    valid("ps_3_0\ndcl_texcoord1 v0.xy\ndcl_color v1\ndcl vFace\ndcl vPos.xy\nmov oC0, v1\n");
+    refused_with("ps_3_0\ndcl vPos\nmov oC0, c0\n", Code::D3d9Dcl, 0, "vPos is declared .x, .y or .xy, not .xyzw");
+}
+
+#[test]
+fn sampler_types_and_usages() {
+    // The assembler writes `dcl_2d s0`; rewrite its type bits (27-30) of the dcl token.
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+    let w = words(text);
+    let token = 1 + 3 + 1; // version, dcl t0 (3 tokens), the dcl instruction of s0
+    for (ty, ok) in [(0u32, false), (1, false), (2, true), (3, true), (4, true), (5, false)] {
+        let mut w = w.clone();
+        w[token] = (w[token] & !(0xf << 27)) | ty << 27;
+        let r = report_bytes(&bytes_of(&w));
+        let refused = r.diagnostics.iter().any(|d| d.code == Code::D3d9Dcl && d.message.contains("sampler type"));
+        assert_eq!(!refused, ok, "type {ty}: {:#?}", r.diagnostics);
+    }
+    // A usage beyond D3DDECLUSAGE (14).
+    let text = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
+    let mut w = words(text);
+    w[2] = (w[2] & !0x1f) | 14;
+    let r = report_bytes(&bytes_of(&w));
+    assert!(
+        r.diagnostics.iter().any(|d| d.code == Code::D3d9Dcl && d.message.contains("usage 14")),
+        "{:#?}",
+        r.diagnostics
+    );
+}
+
+#[test]
+fn semantics_once_and_full_masks() {
+    refused_with(
+        "ps_3_0\ndcl_texcoord1 v0.xy\ndcl_texcoord1 v1\nmov oC0, v1\n",
+        Code::D3d9Dcl,
+        1,
+        "the semantic texcoord1 is declared twice",
+    );
+    valid("ps_3_0\ndcl_texcoord1 v0.xy\ndcl_texcoord0 v0.zw\nmov oC0, v0\n");
+    refused_with("vs_3_0\ndcl_position o0.xyz\nmov o0.xyz, c0\n", Code::D3d9Dcl, 0, "all four components, not .xyz");
+    refused_with("vs_3_0\ndcl_psize o1.x\nmov o1.x, c0\n", Code::D3d9Dcl, 0, "psize output");
+    refused_with("vs_3_0\ndcl_color o0\ndcl_color o1\nmov o0, c0\n", Code::D3d9Dcl, 1, "color0 is declared twice");
+}

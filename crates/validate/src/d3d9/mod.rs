@@ -228,6 +228,10 @@ struct Pass<'c> {
     refused: Vec<usize>,
     /// The loop counter rule (V921): see [`LoopCounter`].
     al: LoopCounter,
+    /// An executable instruction (not `dcl`/`def*`) was seen: no `dcl` after it (V926).
+    executable: bool,
+    /// Semantics declared (usage << 4 | index) for ps_3_0 inputs and vs_3_0 outputs.
+    semantics: [u16; 16],
 }
 
 /// What the `aL` rule (V921) needs: the `loop` blocks open at the current instruction
@@ -280,6 +284,8 @@ impl<'c> Pass<'c> {
             slots_reported: false,
             refused: Vec::new(),
             al: LoopCounter::default(),
+            executable: false,
+            semantics: [0; 16],
         }
     }
 
@@ -315,6 +321,11 @@ impl<'c> Pass<'c> {
         let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
         if !decl && info.exists_in(self.kind, self.ver) {
             self.read_ports(ins, at, out);
+        }
+        if ins.opcode == Opcode::Dcl {
+            self.dcl(ins, at, out);
+        } else if !decl {
+            self.executable = true;
         }
         // Destination (`texkill`'s is the register it tests: read, not written).
         if let Some(dst) = &ins.dst {
@@ -806,6 +817,91 @@ impl<'c> Pass<'c> {
             } else if a.reg == b.reg {
                 refuse("sources 1 and 2 must be two different c# registers".to_string());
             }
+        }
+    }
+
+    /// The `dcl` rules (V926): before the first executable instruction; which registers
+    /// each profile declares and with what (usage, sampler type, mask); a semantic once.
+    fn dcl(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let mut refuse = |m: String| {
+            out.push(Diagnostic::new(
+                Code::D3d9Dcl,
+                at.loc(),
+                format!("`{}`: {m} ({})", at.mnemonic, self.profile.name()),
+            ))
+        };
+        if self.executable {
+            refuse("dcl after the first executable instruction (every dcl must come before it)".to_string());
+        }
+        let (Some(dst), d3dbc::Body::Dcl(t)) = (&ins.dst, &ins.body) else { return };
+        let Ok((file, _)) = profile::classify(self.kind, self.ver, dst.reg) else { return };
+        let vs3 = matches!(self.profile, Profile::Vs3_0 | Profile::Vs3_sw);
+        let ps2 = matches!(self.profile, Profile::Ps2_0 | Profile::Ps2_x | Profile::Ps2_sw);
+        let ps3 = matches!(self.profile, Profile::Ps3_0 | Profile::Ps3_sw);
+        let vs = self.kind == ShaderKind::Vertex;
+        // What the register may be declared with.
+        enum With {
+            Usage,
+            Nothing,
+            SamplerType,
+        }
+        let with = match file {
+            RegFile::Input if vs || ps3 => With::Usage,
+            RegFile::Output if vs3 => With::Usage,
+            RegFile::Input | RegFile::Texture if ps2 => With::Nothing,
+            RegFile::Sampler if vs3 || ps2 || ps3 => With::SamplerType,
+            RegFile::Face | RegFile::PixelPos if ps3 => With::Nothing,
+            _ => {
+                let what = if vs {
+                    "v#, and in vs_3_0 o# and s#"
+                } else if ps2 {
+                    "v#, t# and s#"
+                } else {
+                    "v#, s#, vFace and vPos"
+                };
+                return refuse(format!("{} cannot be declared; this profile declares {what}", file.name()));
+            }
+        };
+        match with {
+            With::Usage => {
+                if t.usage().name().is_none() {
+                    refuse(format!("usage {} is not a D3DDECLUSAGE value (0-13)", t.usage));
+                }
+            }
+            With::Nothing => {
+                if t.usage != 0 || t.usage_index != 0 {
+                    refuse(format!(
+                        "{} is declared without a usage (usage {} index {} given)",
+                        file.name(),
+                        t.usage,
+                        t.usage_index
+                    ));
+                }
+            }
+            With::SamplerType => {
+                if !matches!(t.texture_type, 2..=4) {
+                    refuse(format!("sampler type {} is not one of _2d (2), _cube (3), _volume (4)", t.texture_type));
+                }
+            }
+        }
+        if matches!(with, With::Usage) && ((ps3 && file == RegFile::Input) || (vs3 && file == RegFile::Output)) {
+            let u = t.usage();
+            if matches!(u, d3dbc::Usage::Position | d3dbc::Usage::PSize) && vs3 && dst.mask.0 != 0xf {
+                refuse(format!(
+                    "a {} output is declared with all four components, not {}",
+                    u.name().unwrap_or("?"),
+                    mask_text(dst.mask.0)
+                ));
+            }
+            let key = (t.usage as usize & 15) << 4 | (t.usage_index as usize & 15);
+            let bit = 1u16 << (key & 15);
+            if self.semantics[key >> 4] & bit != 0 {
+                refuse(format!("the semantic {}{} is declared twice", u.name().unwrap_or("?"), t.usage_index));
+            }
+            self.semantics[key >> 4] |= bit;
+        }
+        if file == RegFile::PixelPos && !matches!(dst.mask.0, 1..=3) {
+            refuse(format!("vPos is declared .x, .y or .xy, not {}", mask_text(dst.mask.0)));
         }
     }
 
