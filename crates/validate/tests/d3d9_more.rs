@@ -422,3 +422,74 @@ fn semantics_once_and_full_masks() {
     refused_with("vs_3_0\ndcl_psize o1.x\nmov o1.x, c0\n", Code::D3d9Dcl, 0, "psize output");
     refused_with("vs_3_0\ndcl_color o0\ndcl_color o1\nmov o0, c0\n", Code::D3d9Dcl, 1, "color0 is declared twice");
 }
+
+#[test]
+fn texld_operands_in_ps_2_0_and_ps_2_x() {
+    let head = "dcl t0\ndcl_2d s0\n";
+    for p in ["ps_2_0", "ps_2_x"] {
+        valid(&format!("{p}\n{head}texld r0, t0, s0\nmov oC0, r0\n"));
+        valid(&format!("{p}\n{head}mov r1, t0\ntexldp r0, r1, s0\nmov oC0, r0\n"));
+        refused_with(&format!("{p}\n{head}texld r0.xy, t0, s0\nmov oC0, r0\n"), Code::D3d9Operands, 2, "mask .xy");
+        refused_with(
+            &format!("{p}\n{head}texld r0, t0.yxzw, s0\nmov oC0, r0\n"),
+            Code::D3d9Operands,
+            2,
+            "source 0 has swizzle",
+        );
+        refused_with(
+            &format!("{p}\n{head}texld r0, -t0, s0\nmov oC0, r0\n"),
+            Code::D3d9Operands,
+            2,
+            "source 0 takes no source modifier",
+        );
+        refused_with(
+            &format!("{p}\n{head}texldb r0, c0, s0\nmov oC0, r0\n"),
+            Code::D3d9Operands,
+            2,
+            "source 0 must be t# or r#, not c#",
+        );
+        refused_with(
+            &format!("{p}\n{head}texld r0, t0, s0.x\nmov oC0, r0\n"),
+            Code::D3d9Operands,
+            2,
+            "source 1 has swizzle",
+        );
+    }
+    // ps_3_0: swizzles allowed; the sampler takes no modifier.
+    valid("ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexld r0.xy, v0.yxzw, s0.x\nmov oC0, r0\n");
+    refused_with(
+        "ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexld r0, v0, -s0\nmov oC0, r0\n",
+        Code::D3d9Operands,
+        2,
+        "source 1 takes no",
+    );
+}
+
+#[test]
+fn sat_and_centroid_by_instruction() {
+    valid("ps_2_0\nadd_sat r0, c0, c0\nmov oC0, r0\n");
+    refused_with("ps_2_0\nfrc_sat r0, c0\nmov oC0, r0\n", Code::D3d9Modifier, 0, "_sat is not allowed on frc");
+    refused_with(
+        "ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexld_sat r0, v0, s0\nmov oC0, r0\n",
+        Code::D3d9Modifier,
+        2,
+        "tex* instructions",
+    );
+    valid("ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexld_centroid r0, v0, s0\nmov oC0, r0\n");
+    valid("ps_3_0\ndcl_texcoord_centroid v0\nmov oC0, v0\n");
+    refused_with("ps_3_0\nadd_centroid r0, c0, c0\nmov oC0, r0\n", Code::D3d9Modifier, 0, "_centroid applies to dcl");
+}
+
+#[test]
+fn predicated_sincos_in_shader_model_2() {
+    let sm2 = "def c1, 1, 2, 3, 4\ndef c2, 1, 2, 3, 4\nmov r1, c0\nsetp_gt p0, c0, c3\n";
+    valid(&format!("vs_2_x\n{sm2}(p0.x) sincos r0.xy, r1.x, c1, c2\n"));
+    refused_with(
+        &format!("vs_2_x\n{sm2}(p0) sincos r0.xy, r1.x, c1, c2\n"),
+        Code::D3d9Replicate,
+        4,
+        "predicate of `sincos`",
+    );
+    // vs_3_0: "without any restriction".
+    valid("vs_3_0\nmov r1, c0\nsetp_gt p0, c0, c3\n(p0) sincos r0.xy, r1.x\n");
+}

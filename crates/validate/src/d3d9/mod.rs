@@ -340,6 +340,12 @@ impl<'c> Pass<'c> {
                 } else if !decl {
                     if let Err(why) = profile::result_modifiers(self.profile, dst.modifiers.0, dst.shift) {
                         out.push(Diagnostic::new(Code::D3d9Modifier, at.loc(), format!("{why} ({})", self.name())));
+                    } else if let Some(why) = self.modifier_on_instruction(ins, dst.modifiers) {
+                        out.push(Diagnostic::new(
+                            Code::D3d9Modifier,
+                            at.loc(),
+                            format!("`{}`: {why} ({})", at.mnemonic, self.name()),
+                        ));
                     } else if dst.modifiers.0 & 1 != 0
                         && file.0.is_output()
                         && matches!(self.profile, Profile::Ps2_0 | Profile::Ps2_x | Profile::Ps2_sw)
@@ -590,6 +596,21 @@ impl<'c> Pass<'c> {
                 }
             }
         }
+        // sincos in 2_0/2_x (and 2_sw): "only replicate swizzle (.x | .y | .z | .w) is
+        // allowed" on its predicate.
+        if ins.opcode == Opcode::Sincos && self.ver < d3dbc::table::V3_0 {
+            if let Some(p) = ins.predicate.as_ref().filter(|p| !replicate(p.swizzle)) {
+                out.push(Diagnostic::new(
+                    Code::D3d9Replicate,
+                    at.loc(),
+                    format!(
+                        "the predicate of `sincos` has swizzle {}: in {} it needs a replicate swizzle",
+                        swizzle_text(p.swizzle),
+                        self.name()
+                    ),
+                ));
+            }
+        }
         let rels = ins.dst.iter().map(|d| d.rel).chain(ins.predicate.iter().map(|p| p.rel));
         for rel in rels.chain(ins.srcs.iter().map(|s| s.rel)) {
             // aL is one-dimensional (its swizzle selects nothing); a0 has four components.
@@ -742,7 +763,7 @@ impl<'c> Pass<'c> {
     /// The operand restrictions of the instruction pages (V925), from
     /// [`profile::OPERAND_RULES`].
     fn operands(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
-        let Some(rule) = profile::operand_rule(ins.opcode, self.kind) else { return };
+        let Some(rule) = profile::operand_rule(ins.opcode, self.profile) else { return };
         let mut refuse = |m: String| {
             out.push(Diagnostic::new(Code::D3d9Operands, at.loc(), format!("`{}`: {m} ({})", at.mnemonic, self.name())))
         };
@@ -785,6 +806,25 @@ impl<'c> Pass<'c> {
                 }
             }
         }
+        for &i in rule.no_modifier {
+            if let Some(src) = ins.srcs.get(i) {
+                if src.modifier != d3dbc::SrcModifier::None {
+                    refuse(format!("source {i} takes no source modifier"));
+                }
+            }
+        }
+        for &(i, files) in rule.files {
+            if let Some(src) = ins.srcs.get(i) {
+                match profile::classify(self.kind, self.ver, src.reg) {
+                    Ok((f, _)) if files.contains(&f) => {}
+                    Ok((f, _)) => {
+                        let names: Vec<&str> = files.iter().map(|f| f.name()).collect();
+                        refuse(format!("source {i} must be {}, not {}", names.join(" or "), f.name()))
+                    }
+                    Err(_) => {} // Reported as a register (V905).
+                }
+            }
+        }
         for &i in rule.not_dst {
             if let Some(src) = ins.srcs.get(i) {
                 if same(&src.reg, &src.rel, &dst.reg, &dst.rel) {
@@ -818,6 +858,24 @@ impl<'c> Pass<'c> {
                 refuse("sources 1 and 2 must be two different c# registers".to_string());
             }
         }
+    }
+
+    /// Which instructions take `_sat` and `_centroid` in pixel shaders 2_0 and later
+    /// ("Modifiers for ps_2_0 and Above": `_sat` "with any instruction except frc, sincos,
+    /// and any tex* instructions"; `_centroid` on `dcl` and texture lookup instructions,
+    /// dcl_semantics (ps)). `None` when allowed.
+    fn modifier_on_instruction(&self, ins: &Instruction, m: d3dbc::ResultModifiers) -> Option<&'static str> {
+        if self.kind != ShaderKind::Pixel || self.ver < d3dbc::table::V2_0 {
+            return None;
+        }
+        let texture = ins.opcode.info().class == SlotClass::Texture;
+        if m.saturate() && (texture || matches!(ins.opcode, Opcode::Frc | Opcode::Sincos)) {
+            return Some("_sat is not allowed on frc, sincos and the tex* instructions");
+        }
+        if m.centroid() && !texture {
+            return Some("_centroid applies to dcl and the texture lookup instructions only");
+        }
+        None
     }
 
     /// The `dcl` rules (V926): before the first executable instruction; which registers

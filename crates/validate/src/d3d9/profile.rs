@@ -625,6 +625,8 @@ pub struct OperandRule {
     pub opcode: d3dbc::Opcode,
     /// Only in this kind of shader (the page of the other kind does not state it).
     pub kind: Option<ShaderKind>,
+    /// Only in these profiles (empty: every profile with the instruction).
+    pub only: &'static [Profile],
     /// The write masks allowed (bit 0 x ... bit 3 w); empty: any.
     pub masks: &'static [u8],
     /// The destination must be a temporary register `r#`.
@@ -635,6 +637,10 @@ pub struct OperandRule {
     pub identity: &'static [usize],
     /// Sources that may not be negated.
     pub no_negate: &'static [usize],
+    /// Sources that take no source modifier at all.
+    pub no_modifier: &'static [usize],
+    /// Sources that must be one of these register files.
+    pub files: &'static [(usize, &'static [RegFile])],
     /// Sources that may not be the destination's register.
     pub not_dst: &'static [usize],
     /// A matrix source and its row count: no row may be the destination's register.
@@ -647,11 +653,14 @@ const fn rule(opcode: d3dbc::Opcode) -> OperandRule {
     OperandRule {
         opcode,
         kind: None,
+        only: &[],
         masks: &[],
         dst_temp: false,
         replicate: &[],
         identity: &[],
         no_negate: &[],
+        no_modifier: &[],
+        files: &[],
         not_dst: &[],
         matrix: None,
         sincos_constants: false,
@@ -673,8 +682,11 @@ use d3dbc::Opcode as O;
 /// registers cannot be the same. The dest register must be a temporary register";
 /// `crs` seven masks, `r#`, default swizzles, dest not src0 or src1; `pow` "requires
 /// explicit use of replicate swizzle" on both sources; `dp2add` "the required replicate
-/// swizzle on src2"; vs `texldl` "dst must be a Temporary Register". (`lrp`, `texldd`,
-/// `dsx`, `dsy` state no operand restriction.)
+/// swizzle on src2"; vs `texldl` "dst must be a Temporary Register"; `texld`, `texldp`,
+/// `texldb` in ps_2_0 and ps_2_x: "dst must be a Temporary Register (r#) and only .xyzw
+/// mask", "src0 must be either a t# or a r#, with no modifier or swizzle", "src1 must be
+/// a s#, with no modifier or swizzle"; in ps_3_0 "src1 must be a s#, with no modifier".
+/// (`lrp`, `texldd`, `dsx`, `dsy` state no operand restriction.)
 pub const OPERAND_RULES: &[OperandRule] = &[
     matrix(O::M4x4, &[0xf], 4),
     matrix(O::M4x3, &[0x7], 3),
@@ -687,9 +699,29 @@ pub const OPERAND_RULES: &[OperandRule] = &[
     OperandRule { replicate: &[0, 1], ..rule(O::Pow) },
     OperandRule { replicate: &[2], ..rule(O::Dp2add) },
     OperandRule { kind: Some(ShaderKind::Vertex), dst_temp: true, ..rule(O::Texldl) },
+    OperandRule {
+        kind: Some(ShaderKind::Pixel),
+        only: &[Profile::Ps2_0, Profile::Ps2_x],
+        masks: &[0xf],
+        dst_temp: true,
+        identity: &[0, 1],
+        no_modifier: &[0, 1],
+        files: &[(0, &[RegFile::Texture, RegFile::Temp]), (1, &[RegFile::Sampler])],
+        ..rule(O::Tex)
+    },
+    OperandRule {
+        kind: Some(ShaderKind::Pixel),
+        only: &[Profile::Ps3_0, Profile::Ps3_sw],
+        no_modifier: &[1],
+        files: &[(1, &[RegFile::Sampler])],
+        ..rule(O::Tex)
+    },
 ];
 
 /// The operand rule of `opcode` in a shader of `kind`, if its page states one.
-pub fn operand_rule(opcode: d3dbc::Opcode, kind: ShaderKind) -> Option<&'static OperandRule> {
-    OPERAND_RULES.iter().find(|r| r.opcode == opcode && r.kind.is_none_or(|k| k == kind))
+pub fn operand_rule(opcode: d3dbc::Opcode, profile: Profile) -> Option<&'static OperandRule> {
+    let kind = profile.version().kind;
+    OPERAND_RULES.iter().find(|r| {
+        r.opcode == opcode && r.kind.is_none_or(|k| k == kind) && (r.only.is_empty() || r.only.contains(&profile))
+    })
 }
