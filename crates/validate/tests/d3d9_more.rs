@@ -493,3 +493,18 @@ fn predicated_sincos_in_shader_model_2() {
     // vs_3_0: "without any restriction".
     valid("vs_3_0\nmov r1, c0\nsetp_gt p0, c0, c3\n(p0) sincos r0.xy, r1.x\n");
 }
+
+#[test]
+fn a_register_declared_again_takes_other_components() {
+    valid("vs_3_0\ndcl_color4 o3.x\ndcl_texcoord3 o3.yz\ndcl_fog o3.w\ndcl_position o7\nmov o7, c0\nmov o3, c0\n");
+    refused_with(
+        "vs_3_0\ndcl_color4 o3.xy\ndcl_texcoord3 o3.yz\nmov o3, c0\n",
+        Code::D3d9Dcl,
+        1,
+        "o3.y is already declared",
+    );
+    // psize takes the whole register.
+    refused_with("vs_3_0\ndcl_psize o6\ndcl_fog o6.w\nmov o6, c0\n", Code::D3d9Dcl, 1, "o6.w is already declared");
+    refused_with("ps_3_0\ndcl_normal v0.xyz\ndcl_blendweight v0.zw\nmov oC0, v0\n", Code::D3d9Dcl, 1, "v0.z");
+    valid("ps_3_0\ndcl_normal v0.xyz\ndcl_blendweight v0.w\nmov oC0, v0\n");
+}

@@ -232,6 +232,8 @@ struct Pass<'c> {
     executable: bool,
     /// Semantics declared (usage << 4 | index) for ps_3_0 inputs and vs_3_0 outputs.
     semantics: [u16; 16],
+    /// Components declared of each ps_3_0 input / vs_3_0 output register (V926).
+    dcl_masks: [u8; 16],
 }
 
 /// What the `aL` rule (V921) needs: the `loop` blocks open at the current instruction
@@ -286,6 +288,7 @@ impl<'c> Pass<'c> {
             al: LoopCounter::default(),
             executable: false,
             semantics: [0; 16],
+            dcl_masks: [0; 16],
         }
     }
 
@@ -892,7 +895,7 @@ impl<'c> Pass<'c> {
             refuse("dcl after the first executable instruction (every dcl must come before it)".to_string());
         }
         let (Some(dst), d3dbc::Body::Dcl(t)) = (&ins.dst, &ins.body) else { return };
-        let Ok((file, _)) = profile::classify(self.kind, self.ver, dst.reg) else { return };
+        let Ok((file, index)) = profile::classify(self.kind, self.ver, dst.reg) else { return };
         let vs3 = matches!(self.profile, Profile::Vs3_0 | Profile::Vs3_sw);
         let ps2 = matches!(self.profile, Profile::Ps2_0 | Profile::Ps2_x | Profile::Ps2_sw);
         let ps3 = matches!(self.profile, Profile::Ps3_0 | Profile::Ps3_sw);
@@ -957,6 +960,19 @@ impl<'c> Pass<'c> {
                 refuse(format!("the semantic {}{} is declared twice", u.name().unwrap_or("?"), t.usage_index));
             }
             self.semantics[key >> 4] |= bit;
+            // "The same output register may be declared multiple times, each time with a
+            // unique write mask."
+            if let Some(seen) = self.dcl_masks.get_mut(index as usize) {
+                let overlap = *seen & dst.mask.0;
+                if overlap != 0 {
+                    refuse(format!(
+                        "{}{index}{} is already declared (each declaration of a register has its own components)",
+                        file.name().trim_end_matches('#'),
+                        mask_text(overlap)
+                    ));
+                }
+                *seen |= dst.mask.0;
+            }
         }
         if file == RegFile::PixelPos && !matches!(dst.mask.0, 1..=3) {
             refuse(format!("vPos is declared .x, .y or .xy, not {}", mask_text(dst.mask.0)));
