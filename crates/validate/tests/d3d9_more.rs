@@ -508,3 +508,11 @@ fn a_register_declared_again_takes_other_components() {
     refused_with("ps_3_0\ndcl_normal v0.xyz\ndcl_blendweight v0.zw\nmov oC0, v0\n", Code::D3d9Dcl, 1, "v0.z");
     valid("ps_3_0\ndcl_normal v0.xyz\ndcl_blendweight v0.w\nmov oC0, v0\n");
 }
+
+#[test]
+fn vs_1_1_a0_has_only_x() {
+    valid("vs_1_1\nmov a0.x, c0.x\nmov r0, c1[a0.x]\n");
+    refused_with("vs_1_1\nmov a0, c0\n", Code::D3d9RegisterType, 0, "only its .x channel in vs_1_1; written .xyzw");
+    refused_with("vs_1_1\nmov a0.y, c0.x\n", Code::D3d9RegisterType, 0, "written .y");
+    valid("vs_2_0\nmova a0.xy, c0\n");
+}

@@ -341,6 +341,14 @@ impl<'c> Pass<'c> {
                         }
                     }
                 } else if !decl {
+                    if self.profile == Profile::Vs1_1 && file.0 == RegFile::Addr && dst.mask.0 != 1 {
+                        // "Only .x channel is available" (Registers - vs_1_1, note 3).
+                        out.push(Diagnostic::new(
+                            Code::D3d9RegisterType,
+                            at.loc(),
+                            format!("a0 has only its .x channel in vs_1_1; written {}", mask_text(dst.mask.0)),
+                        ));
+                    }
                     if let Err(why) = profile::result_modifiers(self.profile, dst.modifiers.0, dst.shift) {
                         out.push(Diagnostic::new(Code::D3d9Modifier, at.loc(), format!("{why} ({})", self.name())));
                     } else if let Some(why) = self.modifier_on_instruction(ins, dst.modifiers) {
