@@ -270,6 +270,8 @@ codes! {
     D3d9Operands = "V925", "operand restriction of the instruction not met", "instruction pages: m4x4, m4x3, m3x4, m3x3, m3x2, sincos, nrm, crs, pow, dp2add, texldl (vs, ps)";
     /// A `dcl` the profile does not allow (register, usage, sampler type, mask, place).
     D3d9Dcl = "V926", "dcl not valid in this Direct3D 9 profile", "dcl_usage input/output (vs), dcl (ps), dcl_semantics (ps), dcl_samplerType (vs, ps); ps_3_0 Registers (vPos)";
+    /// A ps_2_0 / ps_2_x texture read dependent beyond third order.
+    D3d9DependentRead = "V927", "dependent texture read beyond third order", "texld, texldp, texldb - ps_2_0 and up (D3DPS20CAPS_NODEPENDENTREADLIMIT)";
 }
 
 #[cfg(test)]

@@ -516,3 +516,54 @@ fn vs_1_1_a0_has_only_x() {
     refused_with("vs_1_1\nmov a0.y, c0.x\n", Code::D3d9RegisterType, 0, "written .y");
     valid("vs_2_0\nmova a0.xy, c0\n");
 }
+
+// ---------------------------------------------------------------------------------
+// V927: dependent texture reads.
+
+/// A chain of `n` texture reads, each reading the previous result as its coordinate.
+fn chain(profile: &str, n: usize, between: &str) -> String {
+    let mut t = format!("{profile}\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\n");
+    for i in 1..=n {
+        t.push_str(&between.replace("{p}", &format!("r{}", i - 1)));
+        t.push_str(&format!("texld r{i}, r{}, s0\n", i - 1));
+    }
+    t.push_str(&format!("mov oC0, r{n}\n"));
+    t
+}
+
+#[test]
+fn third_order_dependent_reads_are_the_limit() {
+    // texld r1, r0 is first order (its coordinate is an r#), r2 second, r3 third.
+    valid(&chain("ps_2_0", 3, ""));
+    refused_with(&chain("ps_2_0", 4, ""), Code::D3d9DependentRead, 6, "order 4; ps_2_0 allows at most third order");
+    // Through arithmetic.
+    valid(&chain("ps_2_0", 3, "add {p}, {p}, c0\n"));
+    let text = chain("ps_2_0", 4, "mul {p}, {p}, c0\n");
+    assert_eq!(count(&text, Code::D3d9DependentRead), 1, "{text}");
+    // Rewriting the destination is first order, and does not chain (see the docs).
+    let mut rewrites = String::from("ps_2_0\ndcl t0\ndcl_2d s0\n");
+    for _ in 0..8 {
+        rewrites.push_str("texld r0, t0, s0\n");
+    }
+    rewrites.push_str("mov oC0, r0\n");
+    valid(&rewrites);
+    // A rewrite is first order: r0 (rewritten) then three reads through it is the fourth.
+    refused_with(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\ntexld r0, t0, s0\ntexld r1, r0, s0\ntexld r2, r1, s0\ntexld r3, r2, s0\nmov oC0, r3\n",
+        Code::D3d9DependentRead,
+        6,
+        "order 4",
+    );
+    // ps_2_x: only without the cap.
+    let deep = chain("ps_2_x", 5, "");
+    valid(&deep);
+    let caps = validate::Caps9 { no_dependent_read_limit: false, ..validate::Caps9::default() };
+    let bytes = d3dbc::parse::assemble(&deep).unwrap();
+    let r = validate::validate_with_d3d9_caps(&bytes, bytes.len(), &Target::default(), &caps);
+    assert_eq!(r.diagnostics.iter().filter(|d| d.code == Code::D3d9DependentRead).count(), 2, "{:#?}", r.diagnostics);
+    assert!(validate::Caps9::default()
+        .parse_over("no-dependent-read-limit=0")
+        .is_ok_and(|c| !c.no_dependent_read_limit));
+    // Not in ps_3_0.
+    valid(&chain("ps_3_0", 5, "").replace("dcl t0", "dcl_texcoord v0").replace("t0,", "v0,"));
+}

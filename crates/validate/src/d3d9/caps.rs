@@ -31,6 +31,9 @@ pub struct Caps9 {
     /// `D3DPS20CAPS_NOTEXINSTRUCTIONLIMIT` (ps_2_x: no separate limit on texture
     /// instructions).
     pub no_tex_instruction_limit: bool,
+    /// ps_2_x `D3DPS20CAPS_NODEPENDENTREADLIMIT`: no limit on the order of dependent
+    /// texture reads (without it, and always in ps_2_0, at most third order).
+    pub no_dependent_read_limit: bool,
     /// `MaxPixelShaderInstructionSlots` of ps_2_x (96 to 512).
     pub ps_2_x_slots: u16,
     /// `MaxVertexShader30InstructionSlots` / `MaxPixelShader30InstructionSlots` (512 to
@@ -54,6 +57,7 @@ impl Default for Caps9 {
             arbitrary_swizzle: true,
             gradient_instructions: true,
             no_tex_instruction_limit: true,
+            no_dependent_read_limit: true,
             ps_2_x_slots: 512,
             slots_3_0: 32768,
             vs_constants: 256,
@@ -82,6 +86,12 @@ const KEYS: &[Key] = &[
     Key { name: "arbitrary-swizzle", min: 0, max: 1, help: "ps_2_x arbitrary swizzles (0/1)" },
     Key { name: "gradients", min: 0, max: 1, help: "ps_2_x gradient instructions dsx/dsy/texldd (0/1)" },
     Key { name: "no-tex-limit", min: 0, max: 1, help: "ps_2_x without a texture instruction limit (0/1)" },
+    Key {
+        name: "no-dependent-read-limit",
+        min: 0,
+        max: 1,
+        help: "ps_2_x without the third-order dependent texture read limit (0/1)",
+    },
     Key { name: "ps-slots", min: 96, max: 512, help: "MaxPixelShaderInstructionSlots of ps_2_x" },
     Key { name: "slots-3-0", min: 512, max: 32768, help: "Max*Shader30InstructionSlots" },
     Key { name: "vs-constants", min: 96, max: 8192, help: "MaxVertexShaderConst" },
@@ -108,6 +118,7 @@ impl Caps9 {
                 arbitrary_swizzle: false,
                 gradient_instructions: false,
                 no_tex_instruction_limit: false,
+                no_dependent_read_limit: false,
                 ps_2_x_slots: 96,
                 slots_3_0: 512,
                 vs_constants: 256,
@@ -143,6 +154,7 @@ impl Caps9 {
                 "arbitrary-swizzle" => self.arbitrary_swizzle = n == 1,
                 "gradients" => self.gradient_instructions = n == 1,
                 "no-tex-limit" => self.no_tex_instruction_limit = n == 1,
+                "no-dependent-read-limit" => self.no_dependent_read_limit = n == 1,
                 "ps-slots" => self.ps_2_x_slots = n as u16,
                 "slots-3-0" => self.slots_3_0 = n as u16,
                 "vs-constants" => self.vs_constants = n as u16,

@@ -234,6 +234,9 @@ struct Pass<'c> {
     semantics: [u16; 16],
     /// Components declared of each ps_3_0 input / vs_3_0 output register (V926).
     dcl_masks: [u8; 16],
+    /// Dependent-read order each temporary depends on (V927), and the temporaries written.
+    dependent: [u8; 32],
+    temps_written: u64,
 }
 
 /// What the `aL` rule (V921) needs: the `loop` blocks open at the current instruction
@@ -289,6 +292,8 @@ impl<'c> Pass<'c> {
             executable: false,
             semantics: [0; 16],
             dcl_masks: [0; 16],
+            dependent: [0; 32],
+            temps_written: 0,
         }
     }
 
@@ -329,6 +334,7 @@ impl<'c> Pass<'c> {
             self.dcl(ins, at, out);
         } else if !decl {
             self.executable = true;
+            self.dependent_reads(ins, at, out);
         }
         // Destination (`texkill`'s is the register it tests: read, not written).
         if let Some(dst) = &ins.dst {
@@ -887,6 +893,55 @@ impl<'c> Pass<'c> {
             return Some("_centroid applies to dcl and the texture lookup instructions only");
         }
         None
+    }
+
+    /// Dependent texture reads (V927): ps_2_0, and ps_2_x without
+    /// `D3DPS20CAPS_NODEPENDENTREADLIMIT` ("may be dependent upon, at most, third order").
+    /// The order a temporary depends on follows the data through every instruction, in
+    /// program order.
+    fn dependent_reads(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        let limited =
+            self.profile == Profile::Ps2_0 || (self.profile == Profile::Ps2_x && !self.caps.no_dependent_read_limit);
+        if !limited {
+            return;
+        }
+        let temp = |r: &d3dbc::Register| (r.ty == d3dbc::RegisterType::Temp && r.num < 32).then_some(r.num as usize);
+        let read = ins.srcs.iter().filter_map(|s| temp(&s.reg)).map(|n| self.dependent[n]).max().unwrap_or(0);
+        let Some(dst) = ins.dst.as_ref() else { return };
+        let Some(d) = temp(&dst.reg) else { return };
+        let rewritten = self.temps_written & (1 << d) != 0;
+        let info = ins.opcode.info();
+        let texture = info.class == SlotClass::Texture && ins.opcode != Opcode::Texkill;
+        let order = if texture {
+            // Only what the instruction reads carries an order; the page also counts
+            // writing a register that depends on an (n-1)th order read, which is not
+            // modelled (a rewrite makes the instruction first order only).
+            let deps = read;
+            let first = ins.srcs.first().is_some_and(|s| temp(&s.reg).is_some()) || rewritten;
+            if deps >= 1 {
+                deps.saturating_add(1)
+            } else {
+                u8::from(first)
+            }
+        } else {
+            read
+        };
+        if texture && order > 3 {
+            out.push(Diagnostic::new(
+                Code::D3d9DependentRead,
+                at.loc(),
+                format!(
+                    "`{}` is a dependent texture read of order {order}; {} allows at most third order{}",
+                    at.mnemonic,
+                    self.name(),
+                    if self.profile == Profile::Ps2_x { " without D3DPS20CAPS_NODEPENDENTREADLIMIT" } else { "" }
+                ),
+            ));
+        }
+        // A full unpredicated write replaces what the register depended on.
+        let full = dst.mask.0 == 0xf && ins.predicate.is_none();
+        self.dependent[d] = if full { order } else { order.max(self.dependent[d]) };
+        self.temps_written |= 1 << d;
     }
 
     /// The `dcl` rules (V926): before the first executable instruction; which registers
