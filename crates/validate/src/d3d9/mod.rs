@@ -14,6 +14,12 @@
 //! - instruction slots against the profile's limit (V911);
 //! - flow control: block structure (V912), subroutines and labels (V913), and the
 //!   seed 002 nesting counters ([`flow`]: V914–V918, V919).
+//!
+//! and the rules the instruction and register pages state beyond the tables: `aL` only
+//! inside a loop (V921), replicate swizzles (V922), reserved token bits (V923), read
+//! ports ([`profile::read_ports`]: V924), operand restrictions
+//! ([`profile::OPERAND_RULES`]: V925), declarations (V926) and dependent texture reads
+//! (V927).
 
 pub mod aon9;
 pub mod caps;
