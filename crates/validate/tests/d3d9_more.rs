@@ -567,3 +567,41 @@ fn third_order_dependent_reads_are_the_limit() {
     // Not in ps_3_0.
     valid(&chain("ps_3_0", 5, "").replace("dcl t0", "dcl_texcoord v0").replace("t0,", "v0,"));
 }
+
+#[test]
+fn pixel_1_x_instruction_rules() {
+    // cnd: r0.a in ps_1_1-1_3; any register in ps_1_4.
+    valid("ps_1_1\ntex t0\nmov r0, t0\ncnd r1, r0.a, t0, v0\n");
+    refused_with("ps_1_1\ntex t0\nmov r1, t0\ncnd r0, r1.a, t0, v0\n", Code::D3d9Operands, 2, "source 0 must be r0.a");
+    valid("ps_1_4\ntexld r1, t0\ncnd r0, r1, c0, c1\n");
+    // cmp in ps_1_2: three at most, destination none of its sources.
+    let cmp = "cmp r1, t0, c0, c1\n";
+    valid(&format!("ps_1_2\ntex t0\n{cmp}{cmp}{cmp}"));
+    refused_with(
+        &format!("ps_1_2\ntex t0\n{cmp}{cmp}{cmp}{cmp}"),
+        Code::D3d9Operands,
+        4,
+        "at most 3 in one shader; this is number 4",
+    );
+    refused_with(
+        "ps_1_3\ntex t0\nmov r0, c0\ncmp r0, t0, r0, c1\n",
+        Code::D3d9Operands,
+        2,
+        "source 1 is the destination",
+    );
+    // dp4 in ps_1_2: four at most, not co-issued.
+    let dp4 = "dp4 r0, t0, c0\n";
+    valid(&format!("ps_1_2\ntex t0\n{dp4}{dp4}{dp4}{dp4}"));
+    refused_with(&format!("ps_1_2\ntex t0\n{dp4}{dp4}{dp4}{dp4}{dp4}"), Code::D3d9Operands, 5, "at most 4");
+    refused_with(
+        "ps_1_4\ntexld r1, t0\nmov r0.rgb, r1\n+dp4 r0.a, r1, c0\n",
+        Code::D3d9Operands,
+        2,
+        "cannot be co-issued",
+    );
+    // bem: once, first phase, .xy.
+    valid("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, c0\nphase\ntexld r2, r2\nmov r0, r2\n");
+    refused_with("ps_1_4\ntexld r1, t0\nbem r2, r1, c0\n", Code::D3d9Operands, 1, "mask .xyzw is not one of .xy");
+    refused_with("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, c0\nbem r3.xy, r1, c0\n", Code::D3d9Operands, 2, "at most 1");
+    refused_with("ps_1_4\ntexld r1, t0\nphase\nbem r2.xy, r1, c0\n", Code::D3d9Operands, 2, "first phase");
+}

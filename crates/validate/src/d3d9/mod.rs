@@ -240,6 +240,10 @@ struct Pass<'c> {
     semantics: [u16; 16],
     /// Components declared of each ps_3_0 input / vs_3_0 output register (V926).
     dcl_masks: [u8; 16],
+    /// Uses of each [`profile::OPERAND_RULES`] row with a per-shader maximum; whether a
+    /// ps_1_4 `phase` was seen.
+    rule_uses: Vec<u32>,
+    after_phase: bool,
     /// Dependent-read order each temporary depends on (V927), and the temporaries written.
     dependent: [u8; 32],
     temps_written: u64,
@@ -298,6 +302,8 @@ impl<'c> Pass<'c> {
             executable: false,
             semantics: [0; 16],
             dcl_masks: [0; 16],
+            rule_uses: vec![0; profile::OPERAND_RULES.len()],
+            after_phase: false,
             dependent: [0; 32],
             temps_written: 0,
         }
@@ -785,14 +791,46 @@ impl<'c> Pass<'c> {
 
     /// The operand restrictions of the instruction pages (V925), from
     /// [`profile::OPERAND_RULES`].
-    fn operands(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
-        let Some(rule) = profile::operand_rule(ins.opcode, self.profile) else { return };
+    fn operands(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        if ins.opcode == Opcode::Phase {
+            self.after_phase = true;
+        }
+        for (i, rule) in profile::operand_rules(ins.opcode, self.profile) {
+            self.rule_uses[i] = self.rule_uses[i].saturating_add(1);
+            self.operand_rule(rule, self.rule_uses[i], ins, at, out);
+        }
+    }
+
+    fn operand_rule(
+        &self,
+        rule: &profile::OperandRule,
+        uses: u32,
+        ins: &Instruction,
+        at: At,
+        out: &mut Vec<Diagnostic>,
+    ) {
         let mut refuse = |m: String| {
             out.push(Diagnostic::new(Code::D3d9Operands, at.loc(), format!("`{}`: {m} ({})", at.mnemonic, self.name())))
         };
         let same = |a: &d3dbc::Register, arel: &Relative, b: &d3dbc::Register, brel: &Relative| {
             a == b && !arel.is_relative() && !brel.is_relative()
         };
+        if rule.max_per_shader.is_some_and(|max| uses > max) {
+            refuse(format!("at most {} in one shader; this is number {uses}", rule.max_per_shader.unwrap_or(0)));
+        }
+        if rule.no_coissue && ins.coissue {
+            refuse("it cannot be co-issued".to_string());
+        }
+        if rule.first_phase && self.after_phase {
+            refuse("it must be in the first phase (before `phase`)".to_string());
+        }
+        if let Some((i, reg, swizzle, text)) = rule.exact {
+            if let Some(src) = ins.srcs.get(i) {
+                if src.reg != reg || src.swizzle != swizzle || src.rel.is_relative() {
+                    refuse(format!("source {i} must be {text}"));
+                }
+            }
+        }
         let Some(dst) = &ins.dst else { return };
         if !rule.masks.is_empty() && !rule.masks.contains(&dst.mask.0) {
             let allowed: Vec<String> = rule.masks.iter().map(|&m| mask_text(m)).collect();

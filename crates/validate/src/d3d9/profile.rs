@@ -647,6 +647,14 @@ pub struct OperandRule {
     pub matrix: Option<(usize, u32)>,
     /// Shader Model 2 `sincos`: sources 1 and 2, when present, two different `c#`.
     pub sincos_constants: bool,
+    /// A source that must be exactly this register and swizzle (`cnd`'s `r0.a`).
+    pub exact: Option<(usize, d3dbc::Register, d3dbc::Swizzle, &'static str)>,
+    /// At most this many in one shader.
+    pub max_per_shader: Option<u32>,
+    /// Not co-issued (pixel 1.x).
+    pub no_coissue: bool,
+    /// ps_1_4: in the first phase only (before `phase`).
+    pub first_phase: bool,
 }
 
 const fn rule(opcode: d3dbc::Opcode) -> OperandRule {
@@ -664,6 +672,10 @@ const fn rule(opcode: d3dbc::Opcode) -> OperandRule {
         not_dst: &[],
         matrix: None,
         sincos_constants: false,
+        exact: None,
+        max_per_shader: None,
+        no_coissue: false,
+        first_phase: false,
     }
 }
 
@@ -686,7 +698,13 @@ use d3dbc::Opcode as O;
 /// `texldb` in ps_2_0 and ps_2_x: "dst must be a Temporary Register (r#) and only .xyzw
 /// mask", "src0 must be either a t# or a r#, with no modifier or swizzle", "src1 must be
 /// a s#, with no modifier or swizzle"; in ps_3_0 "src1 must be a s#, with no modifier".
-/// (`lrp`, `texldd`, `dsx`, `dsy` state no operand restriction.)
+/// Pixel 1.x: `cnd` in ps_1_1-1_3 "src0 must be r0.a"; `cmp` in ps_1_2/1_3 "a maximum of
+/// three cmp instructions", "The destination register cannot be the same as any of the
+/// source registers"; `bem` (ps_1_4) "must appear in the first phase", "Only one use of
+/// this instruction is allowed per shader", "Destination writemask must be .rg",
+/// "cannot be co-issued"; `dp4` in ps_1_2/1_3 "a maximum of four dp4 instructions", and
+/// in 1_x "cannot be co-issued". (`lrp`, `texldd`, `dsx`, `dsy` state no operand
+/// restriction.)
 pub const OPERAND_RULES: &[OperandRule] = &[
     matrix(O::M4x4, &[0xf], 4),
     matrix(O::M4x3, &[0x7], 3),
@@ -716,12 +734,42 @@ pub const OPERAND_RULES: &[OperandRule] = &[
         files: &[(1, &[RegFile::Sampler])],
         ..rule(O::Tex)
     },
+    OperandRule {
+        kind: Some(ShaderKind::Pixel),
+        only: &[Profile::Ps1_1, Profile::Ps1_2, Profile::Ps1_3],
+        exact: Some((0, d3dbc::Register { ty: d3dbc::RegisterType::Temp, num: 0 }, d3dbc::Swizzle(0xff), "r0.a")),
+        ..rule(O::Cnd)
+    },
+    OperandRule {
+        kind: Some(ShaderKind::Pixel),
+        only: &[Profile::Ps1_2, Profile::Ps1_3],
+        not_dst: &[0, 1, 2],
+        max_per_shader: Some(3),
+        ..rule(O::Cmp)
+    },
+    OperandRule {
+        kind: Some(ShaderKind::Pixel),
+        only: &[Profile::Ps1_4],
+        masks: &[0x3],
+        max_per_shader: Some(1),
+        no_coissue: true,
+        first_phase: true,
+        ..rule(O::Bem)
+    },
+    OperandRule {
+        kind: Some(ShaderKind::Pixel),
+        only: &[Profile::Ps1_2, Profile::Ps1_3],
+        max_per_shader: Some(4),
+        no_coissue: true,
+        ..rule(O::Dp4)
+    },
+    OperandRule { kind: Some(ShaderKind::Pixel), only: &[Profile::Ps1_4], no_coissue: true, ..rule(O::Dp4) },
 ];
 
-/// The operand rule of `opcode` in a shader of `kind`, if its page states one.
-pub fn operand_rule(opcode: d3dbc::Opcode, profile: Profile) -> Option<&'static OperandRule> {
+/// The operand rules of `opcode` in `profile` (their indices in [`OPERAND_RULES`]).
+pub fn operand_rules(opcode: d3dbc::Opcode, profile: Profile) -> impl Iterator<Item = (usize, &'static OperandRule)> {
     let kind = profile.version().kind;
-    OPERAND_RULES.iter().find(|r| {
+    OPERAND_RULES.iter().enumerate().filter(move |(_, r)| {
         r.opcode == opcode && r.kind.is_none_or(|k| k == kind) && (r.only.is_empty() || r.only.contains(&profile))
     })
 }
