@@ -267,7 +267,7 @@ codes! {
     /// An instruction reads more different registers of a file than it has read ports.
     D3d9ReadPorts = "V924", "more different registers of one type read than its read ports", "Registers - vs_1_1 ... vs_3_0, ps_1_x ... ps_3_0 (# Read ports)";
     /// An operand an instruction page restricts (masks, swizzles, negation, dst = src).
-    D3d9Operands = "V925", "operand restriction of the instruction not met", "instruction pages: m4x4, m4x3, m3x4, m3x3, m3x2, sincos, nrm, crs, pow, dp2add, texldl (vs, ps)";
+    D3d9Operands = "V925", "operand restriction of the instruction not met", "instruction pages (vs, ps): m4x4, m4x3, m3x4, m3x3, m3x2, sincos, nrm, crs, pow, dp2add, texldl, texld/texldp/texldb, cnd, cmp, bem, dp4";
     /// A `dcl` the profile does not allow (register, usage, sampler type, mask, place).
     D3d9Dcl = "V926", "dcl not valid in this Direct3D 9 profile", "dcl_usage input/output (vs), dcl (ps), dcl_semantics (ps), dcl_samplerType (vs, ps); ps_3_0 Registers (vPos)";
     /// A ps_2_0 / ps_2_x texture read dependent beyond third order.
