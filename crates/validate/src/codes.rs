@@ -272,6 +272,8 @@ codes! {
     D3d9Dcl = "V926", "dcl not valid in this Direct3D 9 profile", "dcl_usage input/output (vs), dcl (ps), dcl_semantics (ps), dcl_samplerType (vs, ps); ps_3_0 Registers (vPos)";
     /// A ps_2_0 / ps_2_x texture read dependent beyond third order.
     D3d9DependentRead = "V927", "dependent texture read beyond third order", "texld, texldp, texldb - ps_2_0 and up (D3DPS20CAPS_NODEPENDENTREADLIMIT)";
+    /// A ps_1_x texm3x2 / texm3x3 matrix sequence incomplete or out of order.
+    D3d9TexMatrix = "V928", "texm3x2/texm3x3 instruction sequence invalid", "texm3x2pad, texm3x2tex, texm3x2depth, texm3x3pad, texm3x3, texm3x3tex, texm3x3spec, texm3x3vspec - ps";
 }
 
 #[cfg(test)]

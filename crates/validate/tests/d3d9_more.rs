@@ -605,3 +605,41 @@ fn pixel_1_x_instruction_rules() {
     refused_with("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, c0\nbem r3.xy, r1, c0\n", Code::D3d9Operands, 2, "at most 1");
     refused_with("ps_1_4\ntexld r1, t0\nphase\nbem r2.xy, r1, c0\n", Code::D3d9Operands, 2, "first phase");
 }
+
+// ---------------------------------------------------------------------------------
+// V928: texm3x2 / texm3x3 sequences (ps_1_1-1_3).
+
+#[test]
+fn texture_matrix_sequences() {
+    valid("ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2\n");
+    valid("ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n");
+    valid("ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n");
+    // Alone.
+    refused_with("ps_1_1\ntex t0\ntexm3x2pad t1, t0\nmov r0, t1\n", Code::D3d9TexMatrix, 1, "not complete at the end");
+    refused_with(
+        "ps_1_1\ntex t0\ntexm3x2tex t2, t0\nmov r0, t2\n",
+        Code::D3d9TexMatrix,
+        1,
+        "needs 1 `texm3x2pad` before it",
+    );
+    refused_with(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3tex t2, t0\nmov r0, t2\n",
+        Code::D3d9TexMatrix,
+        2,
+        "not complete (1 of its 3 rows)",
+    );
+    // Registers out of sequence.
+    refused_with("ps_1_1\ntex t1\ntexm3x2pad t0, t1\ntexm3x2tex t1, t1\nmov r0, t1\n", Code::D3d9TexMatrix, 1, "m > n");
+    refused_with(
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t3, t0\nmov r0, t3\n",
+        Code::D3d9TexMatrix,
+        2,
+        "writes t3 from t0",
+    );
+    refused_with(
+        "ps_1_2\ntex t0\ntex t1\ntexm3x3pad t2, t0\ntexm3x3pad t3, t1\n",
+        Code::D3d9TexMatrix,
+        3,
+        "row 2 of the matrix",
+    );
+}

@@ -244,6 +244,8 @@ struct Pass<'c> {
     /// ps_1_4 `phase` was seen.
     rule_uses: Vec<u32>,
     after_phase: bool,
+    /// A ps_1_x texm3x2/texm3x3 sequence in progress (V928).
+    tex_matrix: Option<TexMatrix>,
     /// Dependent-read order each temporary depends on (V927), and the temporaries written.
     dependent: [u8; 32],
     temps_written: u64,
@@ -265,6 +267,17 @@ struct LoopCounter {
     calls: Vec<(Option<u32>, u32, bool)>,
     /// Labels in the order they are defined.
     labels: Vec<u32>,
+}
+
+/// A texm3x2 / texm3x3 sequence in progress: its rows (2 or 3), the pads seen, the first
+/// destination t(m), the source t(n), and where it started.
+#[derive(Clone, Copy)]
+struct TexMatrix {
+    rows: u32,
+    pads: u32,
+    m: u32,
+    n: u32,
+    at: At,
 }
 
 /// The files that need a declaration, and their slot in `declared`.
@@ -304,6 +317,7 @@ impl<'c> Pass<'c> {
             dcl_masks: [0; 16],
             rule_uses: vec![0; profile::OPERAND_RULES.len()],
             after_phase: false,
+            tex_matrix: None,
             dependent: [0; 32],
             temps_written: 0,
         }
@@ -341,6 +355,9 @@ impl<'c> Pass<'c> {
         let flow_operands = matches!(info.flow, d3dbc::Flow::Call | d3dbc::Flow::Callnz | d3dbc::Flow::Label);
         if !decl && info.exists_in(self.kind, self.ver) {
             self.read_ports(ins, at, out);
+        }
+        if matches!(self.profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3) {
+            self.tex_matrix(ins, at, out);
         }
         if ins.opcode == Opcode::Dcl {
             self.dcl(ins, at, out);
@@ -988,6 +1005,67 @@ impl<'c> Pass<'c> {
         self.temps_written |= 1 << d;
     }
 
+    /// The texm3x2 / texm3x3 sequences of ps_1_1-ps_1_3 (V928).
+    fn tex_matrix(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        use Opcode as O;
+        let (rows, last) = match ins.opcode {
+            O::Texm3x2pad => (2, false),
+            O::Texm3x2tex | O::Texm3x2depth => (2, true),
+            O::Texm3x3pad => (3, false),
+            O::Texm3x3 | O::Texm3x3tex | O::Texm3x3spec | O::Texm3x3vspec => (3, true),
+            _ => return,
+        };
+        let mut refuse =
+            |m: String| out.push(Diagnostic::new(Code::D3d9TexMatrix, at.loc(), format!("`{}`: {m}", at.mnemonic)));
+        let t = |r: Option<&d3dbc::Register>| {
+            r.filter(|r| r.ty == d3dbc::RegisterType::AddrOrTexture).map(|r| r.num as u32)
+        };
+        let (Some(dst), Some(src)) = (t(ins.dst.as_ref().map(|d| &d.reg)), t(ins.srcs.first().map(|s| &s.reg))) else {
+            return; // Not t# registers: refused as registers.
+        };
+        let pad_name = if rows == 2 { "texm3x2pad" } else { "texm3x3pad" };
+        match self.tex_matrix {
+            Some(seq) if seq.rows == rows && (seq.pads < rows - 1) == !last => {
+                let row = seq.pads;
+                if dst != seq.m + row || src != seq.n {
+                    refuse(format!(
+                        "row {} of the matrix started at instruction {} writes t{} from t{} (the sequence is t(m+{row}), t(n): t{}, t{})",
+                        row + 1,
+                        seq.at.index,
+                        dst,
+                        src,
+                        seq.m + row,
+                        seq.n
+                    ));
+                }
+                self.tex_matrix = if last { None } else { Some(TexMatrix { pads: seq.pads + 1, ..seq }) };
+            }
+            Some(seq) => {
+                refuse(format!(
+                    "the {}x matrix started by the `{}` at instruction {} is not complete ({} of its {} rows)",
+                    seq.rows,
+                    if seq.rows == 2 { "texm3x2pad" } else { "texm3x3pad" },
+                    seq.at.index,
+                    seq.pads,
+                    seq.rows
+                ));
+                self.tex_matrix = None;
+                if !last {
+                    self.tex_matrix = Some(TexMatrix { rows, pads: 1, m: dst, n: src, at });
+                }
+            }
+            None if last => {
+                refuse(format!("it completes a matrix and needs {} `{pad_name}` before it", rows - 1));
+            }
+            None => {
+                if dst <= src {
+                    refuse(format!("t{dst} from t{src}: the sequence is t(m), t(n) with m > n"));
+                }
+                self.tex_matrix = Some(TexMatrix { rows, pads: 1, m: dst, n: src, at });
+            }
+        }
+    }
+
     /// The `dcl` rules (V926): before the first executable instruction; which registers
     /// each profile declares and with what (usage, sampler type, mask); a semantic once.
     fn dcl(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
@@ -1313,6 +1391,16 @@ impl<'c> Pass<'c> {
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
         self.loop_counter_finish(out);
+        if let Some(seq) = self.tex_matrix.take() {
+            out.push(Diagnostic::new(
+                Code::D3d9TexMatrix,
+                seq.at.loc(),
+                format!(
+                    "`{}`: the matrix it starts is not complete at the end of the program ({} of its {} rows)",
+                    seq.at.mnemonic, seq.pads, seq.rows
+                ),
+            ));
+        }
         let table = flow::table_for(self.profile)?;
         let walk = flow::walk(&self.sites, table, table.resolve(self.caps), flow::max_label(self.profile));
         for p in walk.problems.iter().cloned() {
