@@ -1025,7 +1025,7 @@ impl<'c> Pass<'c> {
         };
         let pad_name = if rows == 2 { "texm3x2pad" } else { "texm3x3pad" };
         match self.tex_matrix {
-            Some(seq) if seq.rows == rows && (seq.pads < rows - 1) == !last => {
+            Some(seq) if seq.rows == rows && (seq.pads < rows - 1) != last => {
                 let row = seq.pads;
                 if dst != seq.m + row || src != seq.n {
                     refuse(format!(
