@@ -18,8 +18,8 @@
 //! and the rules the instruction and register pages state beyond the tables: `aL` only
 //! inside a loop (V921), replicate swizzles (V922), reserved token bits (V923), read
 //! ports ([`profile::read_ports`]: V924), operand restrictions
-//! ([`profile::OPERAND_RULES`]: V925), declarations (V926) and dependent texture reads
-//! (V927).
+//! ([`profile::OPERAND_RULES`]: V925), declarations (V926), dependent texture reads
+//! (V927) and the ps_1_x texture matrix sequences (V928).
 
 pub mod aon9;
 pub mod caps;
