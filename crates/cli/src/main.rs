@@ -110,9 +110,9 @@ enum Command {
         /// counts of 3_0), as key=value,... : dynamic-flow-depth=0..24,
         /// static-flow-depth=0..4 (loop/rep and call nesting; vs_2_x devices have 1..4),
         /// temps=12..32, predication=0|1, arbitrary-swizzle=0|1, gradients=0|1,
-        /// no-tex-limit=0|1, ps-slots=96..512, slots-3-0=512..32768, vs-constants=96..8192.
-        /// Keys not given keep their default: the most capable device (24, 4, 32, 1, 1, 1,
-        /// 1, 512, 32768, 256) for a raw program, what the feature level promises for the
+        /// no-tex-limit=0|1, no-dependent-read-limit=0|1, ps-slots=96..512,
+        /// slots-3-0=512..32768, vs-constants=96..8192. Keys not given keep their default:
+        /// the most capable device (24, 4, 32, 1, 1, 1, 1, 1, 512, 32768, 256) for a raw program, what the feature level promises for the
         /// Level 9 program at 9_x (9_1/9_2: 0, 1, 12, no predication; 9_3: the most capable).
         #[arg(long, value_name = "KEY=N,...")]
         caps: Option<String>,

@@ -40,7 +40,7 @@ fn program(version: u32, body: &[(u16, u8, &[u32])]) -> Vec<u8> {
 
 const I0: u32 = 0xf0e4_0000; // i0 (type 7), .xyzw
 const C0X: u32 = 0xa000_0000; // c0.x
-const C1X: u32 = 0xa000_0001; // c1.x
+const R1X: u32 = 0x8000_0001; // r1.x
 const R0: u32 = 0x800f_0000; // r0.xyzw
 const C0: u32 = 0xa0e4_0000; // c0.xyzw
 
@@ -70,8 +70,8 @@ fn raw_program_with_caps() {
 
 #[test]
 fn dynamic_flow_depth_zero_refuses_if_comp() {
-    // if_gt c0.x, c1.x / endif
-    let bytes = program(0xfffe_0201, &[(41, 1, &[C0X, C1X]), (43, 0, &[])]);
+    // if_gt c0.x, r1.x / endif
+    let bytes = program(0xfffe_0201, &[(41, 1, &[C0X, R1X]), (43, 0, &[])]);
     let out = dxref(&["validate", "-", "--caps", "dynamic-flow-depth=24"], Some(&bytes));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     let out = dxref(&["validate", "-", "--caps", "dynamic-flow-depth=0", "--json"], Some(&bytes));

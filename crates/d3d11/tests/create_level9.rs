@@ -56,8 +56,8 @@ const I0: u32 = 0xf0e4_0000;
 const REP: u32 = 38 | 1 << 24;
 const ENDREP: u32 = 39;
 const C0X: u32 = 0xa000_0000;
-const C1X: u32 = 0xa000_0001;
-/// `if_gt c0.x, c1.x`.
+const R1X: u32 = 0x8000_0001; // r1.x
+/// `if_gt c0.x, r1.x`.
 const IFGT: u32 = 41 | 1 << 16 | 2 << 24;
 const ENDIF: u32 = 43;
 
@@ -130,12 +130,12 @@ fn level9_program_rules_at_9_x() {
     // 9_3: dynamic flow control (vs_2_a's depth 24).
     let mut tokens = vec![0xfffe_0201];
     for _ in 0..24 {
-        tokens.extend_from_slice(&[IFGT, C0X, C1X]);
+        tokens.extend_from_slice(&[IFGT, C0X, R1X]);
     }
     tokens.extend(std::iter::repeat_n(ENDIF, 24));
     let deep = with_level9_program(&vs, &program(&tokens));
     assert_eq!(create(&device(FeatureLevel::L9_3), ProgramType::Vertex, &deep).0.hr, S_OK);
-    tokens.splice(1..1, [IFGT, C0X, C1X]);
+    tokens.splice(1..1, [IFGT, C0X, R1X]);
     tokens.push(ENDIF);
     let deeper = with_level9_program(&vs, &program(&tokens));
     let (created, _) = create(&device(FeatureLevel::L9_3), ProgramType::Vertex, &deeper);

@@ -83,35 +83,35 @@ fn al_in_a_subroutine_depends_on_its_calls() {
 
 #[test]
 fn comparisons_in_flow_control_need_replicate_swizzles() {
-    valid("vs_3_0\nif_gt c0.x, c1.y\nendif\n");
+    valid("vs_3_0\nif_gt c0.x, r1.y\nendif\n");
     valid("ps_3_0\nif_lt r0.w, c1.z\nendif\nmov oC0, c0\n");
-    valid("vs_3_0\nrep i0\nbreak_ge c0.z, c1.z\nendrep\n");
-    refused_with("vs_3_0\nif_gt c0, c1.x\nendif\n", Code::D3d9Replicate, 0, "operand 0 of `if_gt` has swizzle .xyzw");
-    refused_with("vs_3_0\nif_gt c0.x, c1.xy\nendif\n", Code::D3d9Replicate, 0, "operand 1");
-    refused_with("ps_3_0\nrep i0\nbreak_ne c0.x, c1.yxzw\nendrep\n", Code::D3d9Replicate, 1, "operand 1 of `break_ne`");
-    refused_with("vs_2_x\nrep i0\nbreak_eq c0.xy, c1.x\nendrep\n", Code::D3d9Replicate, 1, "operand 0");
+    valid("vs_3_0\nrep i0\nbreak_ge c0.z, r1.z\nendrep\n");
+    refused_with("vs_3_0\nif_gt c0, r1.x\nendif\n", Code::D3d9Replicate, 0, "operand 0 of `if_gt` has swizzle .xyzw");
+    refused_with("vs_3_0\nif_gt c0.x, r1.xy\nendif\n", Code::D3d9Replicate, 0, "operand 1");
+    refused_with("ps_3_0\nrep i0\nbreak_ne c0.x, r1.yxzw\nendrep\n", Code::D3d9Replicate, 1, "operand 1 of `break_ne`");
+    refused_with("vs_2_x\nrep i0\nbreak_eq c0.xy, r1.x\nendrep\n", Code::D3d9Replicate, 1, "operand 0");
 }
 
 #[test]
 fn predicate_operands_need_replicate_swizzles() {
-    valid("vs_3_0\nsetp_gt p0, c0, c1\nif p0.z\nendif\n");
-    valid("vs_3_0\nsetp_gt p0, c0, c1\nrep i0\nbreakp !p0.w\nendrep\n");
-    valid("vs_3_0\nsetp_gt p0, c0, c1\ncallnz l0, p0.y\nret\nlabel l0\nret\n");
-    refused_with("vs_3_0\nsetp_gt p0, c0, c1\nif p0\nendif\n", Code::D3d9Replicate, 1, "operand 0 of `if`");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\nif p0.z\nendif\n");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\nrep i0\nbreakp !p0.w\nendrep\n");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\ncallnz l0, p0.y\nret\nlabel l0\nret\n");
+    refused_with("vs_3_0\nsetp_gt p0, c0, r1\nif p0\nendif\n", Code::D3d9Replicate, 1, "operand 0 of `if`");
     refused_with(
-        "ps_3_0\nsetp_gt p0, c0, c1\nrep i0\nbreakp p0.xy\nendrep\nmov oC0, c0\n",
+        "ps_3_0\nsetp_gt p0, c0, r1\nrep i0\nbreakp p0.xy\nendrep\nmov oC0, c0\n",
         Code::D3d9Replicate,
         2,
         "breakp",
     );
     refused_with(
-        "vs_3_0\nsetp_gt p0, c0, c1\ncallnz l0, p0.xyzw\nret\nlabel l0\nret\n",
+        "vs_3_0\nsetp_gt p0, c0, r1\ncallnz l0, p0.xyzw\nret\nlabel l0\nret\n",
         Code::D3d9Replicate,
         1,
         "operand 1 of `callnz`",
     );
     // setp itself compares per component: any swizzle.
-    valid("vs_3_0\nsetp_gt p0, c0.yxwz, c1\n");
+    valid("vs_3_0\nsetp_gt p0, c0.yxwz, r1\n");
 }
 
 #[test]
@@ -173,8 +173,8 @@ fn reserved_bits_of_the_instruction_token() {
 
 #[test]
 fn comparison_and_texld_controls() {
-    // if_gt c0.x, c1.x: the comparison is 1..6.
-    let ifc = "vs_3_0\nif_gt c0.x, c1.x\nendif\n";
+    // if_gt c0.x, r1.x: the comparison is 1..6.
+    let ifc = "vs_3_0\nif_gt c0.x, r1.x\nendif\n";
     let w = words(ifc);
     let gt = (w[1] >> 16) & 7;
     flipped(ifc, 1, gt << 16, Some("controls (bits 16-23) 0x00")); // comparison 0
@@ -223,13 +223,12 @@ fn reserved_bit_of_a_comment_token() {
 // V924: read ports.
 
 #[test]
-fn one_constant_read_port_in_vs_1_1() {
+fn one_constant_read_port() {
     valid("vs_1_1\nadd r0, c0, c0.x\n");
     valid("vs_1_1\nmad r0, c0, r1, c0.y\n");
     refused_with("vs_1_1\nadd r0, c0, c1\n", Code::D3d9ReadPorts, 0, "reads 2 different c# registers (c0, c1)");
     refused_with("vs_1_1\nmad r0, c0, r1, c2\n", Code::D3d9ReadPorts, 0, "c# has 1 read port in vs_1_1");
-    // The table has the pages' value for 2_0-3_0 as well; it is not enforced there (see
-    // docs/VALIDATION.md, "not modelled").
+    // The pages give c# one read port in 2_0-3_0 as well.
     for p in ["vs_2_0", "vs_3_0", "ps_2_0", "ps_3_0"] {
         assert_eq!(
             validate::d3d9::profile::read_ports(d3dbc::Profile::from_name(p).unwrap())
@@ -240,7 +239,9 @@ fn one_constant_read_port_in_vs_1_1() {
             "{p}"
         );
     }
-    valid("vs_2_0\nadd r0, c0, c1\n");
+    refused_with("vs_2_0\nadd r0, c0, c1\n", Code::D3d9ReadPorts, 0, "c# has 1 read port in vs_2_0");
+    refused_with("ps_3_0\nadd r0, c0, c1\nmov oC0, r0\n", Code::D3d9ReadPorts, 0, "c# has 1 read port in ps_3_0");
+    valid("vs_3_0\nmad r0, c0.x, c0.y, c0\n");
     // No limit in the software profiles.
     valid("vs_2_sw\ndcl_position v0\ndcl_normal v1\nadd r0, v0, v1\n");
     valid("ps_3_sw\ndcl_texcoord v0\ndcl_color v1\nadd r0, v0, v1\nmov oC0, r0\n");
@@ -482,7 +483,7 @@ fn sat_and_centroid_by_instruction() {
 
 #[test]
 fn predicated_sincos_in_shader_model_2() {
-    let sm2 = "def c1, 1, 2, 3, 4\ndef c2, 1, 2, 3, 4\nmov r1, c0\nsetp_gt p0, c0, c3\n";
+    let sm2 = "def c1, 1, 2, 3, 4\ndef c2, 1, 2, 3, 4\nmov r1, c0\nsetp_gt p0, c0, r3\n";
     valid(&format!("vs_2_x\n{sm2}(p0.x) sincos r0.xy, r1.x, c1, c2\n"));
     refused_with(
         &format!("vs_2_x\n{sm2}(p0) sincos r0.xy, r1.x, c1, c2\n"),
@@ -491,7 +492,7 @@ fn predicated_sincos_in_shader_model_2() {
         "predicate of `sincos`",
     );
     // vs_3_0: "without any restriction".
-    valid("vs_3_0\nmov r1, c0\nsetp_gt p0, c0, c3\n(p0) sincos r0.xy, r1.x\n");
+    valid("vs_3_0\nmov r1, c0\nsetp_gt p0, c0, r3\n(p0) sincos r0.xy, r1.x\n");
 }
 
 #[test]

@@ -58,7 +58,7 @@ fn instructions_by_profile() {
         // slt: vertex shaders only.
         (
             "slt",
-            |p| p.op(12, 0, &[dst(TEMP, 0, 0xf), src(CONST, 0, XYZW), src(CONST, 1, XYZW)]),
+            |p| p.op(12, 0, &[dst(TEMP, 0, 0xf), src(CONST, 0, XYZW), src(TEMP, 1, XYZW)]),
             &[VS_2_0],
             &[PS_2_0, PS_3_0],
         ),
@@ -108,7 +108,7 @@ fn capabilities_of_2_x() {
     // A predicated instruction.
     let mut p = Prog::new(VS_2_X);
     p.setp();
-    let at = p.predicated(ADD, dst(TEMP, 0, 0xf), &[src(CONST, 0, XYZW), src(CONST, 1, XYZW)]);
+    let at = p.predicated(ADD, dst(TEMP, 0, 0xf), &[src(CONST, 0, XYZW), src(TEMP, 1, XYZW)]);
     accepted(&p, &caps());
     let r = run(&p, &no_pred);
     assert_eq!(r.diagnostics.len(), 2, "{:#?}", r.diagnostics);
@@ -464,12 +464,12 @@ fn instruction_slots() {
     p.setp();
     let mut last = 0;
     for _ in 0..127 {
-        last = p.predicated(ADD, dst(TEMP, 0, 0xf), &[src(CONST, 0, XYZW), src(CONST, 1, XYZW)]);
+        last = p.predicated(ADD, dst(TEMP, 0, 0xf), &[src(CONST, 0, XYZW), src(TEMP, 1, XYZW)]);
     }
     accepted(&p, &caps());
     p.mov();
     accepted(&p, &caps());
-    let at = p.predicated(ADD, dst(TEMP, 0, 0xf), &[src(CONST, 0, XYZW), src(CONST, 1, XYZW)]);
+    let at = p.predicated(ADD, dst(TEMP, 0, 0xf), &[src(CONST, 0, XYZW), src(TEMP, 1, XYZW)]);
     refused_at(&p, &caps(), Code::D3d9Slots, at, "add");
     let _ = last;
 }

@@ -17,7 +17,7 @@ dcl_position o0
 defi i0, 3, 0, 1, 0
 defb b0, true
 def c0, 1, 2, 3, 4
-setp_gt p0, c0, c1
+setp_gt p0, c0, r1
 if b0
 if_lt c0.x, c0.y
 rep i0

@@ -30,8 +30,8 @@ fn valid(text: &str) {
 #[test]
 fn if_takes_a_boolean_constant_or_the_predicate() {
     valid("vs_3_0\nif b0\nendif\n");
-    valid("vs_3_0\nsetp_gt p0, c0, c1\nif p0.x\nendif\n");
-    valid("vs_3_0\nsetp_gt p0, c0, c1\nif !p0.y\nendif\n");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\nif p0.x\nendif\n");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\nif !p0.y\nendif\n");
     for reg in ["r0.x", "c0.x", "i0"] {
         refused_with(&format!("vs_3_0\nif {reg}\nendif\n"), Code::D3d9RegisterType, 0);
         refused_with(&format!("ps_3_0\nif {reg}\nendif\n"), Code::D3d9RegisterType, 0);
@@ -42,7 +42,7 @@ fn if_takes_a_boolean_constant_or_the_predicate() {
 #[test]
 fn callnz_takes_a_boolean_constant_or_the_predicate() {
     valid("vs_3_0\ncallnz l0, b0\nret\nlabel l0\nret\n");
-    valid("vs_3_0\nsetp_gt p0, c0, c1\ncallnz l0, p0.x\nret\nlabel l0\nret\n");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\ncallnz l0, p0.x\nret\nlabel l0\nret\n");
     refused_with("vs_3_0\ncallnz l0, r0.x\nret\nlabel l0\nret\n", Code::D3d9RegisterType, 0);
     refused_with("vs_2_0\ncallnz l0, c0.x\nret\nlabel l0\nret\n", Code::D3d9RegisterType, 0);
 }
@@ -58,7 +58,7 @@ fn rep_and_loop_take_an_integer_constant() {
 
 #[test]
 fn breakp_takes_the_predicate_and_setp_writes_it() {
-    valid("vs_3_0\nsetp_gt p0, c0, c1\nrep i0\nbreakp p0.x\nendrep\n");
+    valid("vs_3_0\nsetp_gt p0, c0, r1\nrep i0\nbreakp p0.x\nendrep\n");
     refused_with("vs_3_0\nrep i0\nbreakp r0.x\nendrep\n", Code::D3d9RegisterType, 1);
     refused_with("vs_3_0\nsetp_gt r0, c0, c1\n", Code::D3d9RegisterType, 0);
     refused_with("ps_3_0\nsetp_gt r0, c0, c1\n", Code::D3d9RegisterType, 0);
@@ -77,8 +77,8 @@ fn integer_and_boolean_constants_only_in_flow_control() {
 
 #[test]
 fn flow_control_is_not_predicated() {
-    valid("vs_3_0\nsetp_gt p0, c0, c1\n(p0) mov r0, c0\n");
-    refused_with("vs_3_0\nsetp_gt p0, c0, c1\n(p0) rep i0\nendrep\n", Code::D3d9RegisterType, 1);
-    refused_with("vs_3_0\nsetp_gt p0, c0, c1\n(p0) call l0\nret\nlabel l0\nret\n", Code::D3d9RegisterType, 1);
-    refused_with("vs_3_0\nsetp_gt p0, c0, c1\nrep i0\n(p0) break\nendrep\n", Code::D3d9RegisterType, 2);
+    valid("vs_3_0\nsetp_gt p0, c0, r1\n(p0) mov r0, c0\n");
+    refused_with("vs_3_0\nsetp_gt p0, c0, r1\n(p0) rep i0\nendrep\n", Code::D3d9RegisterType, 1);
+    refused_with("vs_3_0\nsetp_gt p0, c0, r1\n(p0) call l0\nret\nlabel l0\nret\n", Code::D3d9RegisterType, 1);
+    refused_with("vs_3_0\nsetp_gt p0, c0, r1\nrep i0\n(p0) break\nendrep\n", Code::D3d9RegisterType, 2);
 }

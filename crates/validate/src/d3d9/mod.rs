@@ -771,12 +771,6 @@ impl<'c> Pass<'c> {
                 continue; // Counted with the first of its file.
             }
             let Some(&(_, limit)) = ports.iter().find(|p| p.0 == file) else { continue };
-            if file == RegFile::Const && self.ver >= d3dbc::table::V2_0 {
-                // The pages give c# one read port in 2_0-3_0 too; not enforced there yet
-                // (see docs/VALIDATION.md, "not modelled"): other suites' programs
-                // (seed 002's `setp_gt p0, c0, c1`) read two constants.
-                continue;
-            }
             let count = seen.iter().filter(|k| k.0 == file).count();
             if count as u32 <= limit {
                 continue;

@@ -122,9 +122,9 @@ impl Prog {
     pub fn if_b(&mut self) -> usize {
         self.op(IF, 0, &[src(CONSTBOOL, 0, XXXX)])
     }
-    /// `if_gt c0.x, c1.x`.
+    /// `if_gt c0.x, r1.x` (one constant: c# has one read port from 2_0 on).
     pub fn if_c(&mut self) -> usize {
-        self.op(IFC, 1, &[src(CONST, 0, XXXX), src(CONST, 1, XXXX)])
+        self.op(IFC, 1, &[src(CONST, 0, XXXX), src(TEMP, 1, XXXX)])
     }
     /// `if p0.x`.
     pub fn if_p(&mut self) -> usize {
@@ -151,9 +151,9 @@ impl Prog {
     pub fn break_(&mut self) -> usize {
         self.op(BREAK, 0, &[])
     }
-    /// `break_gt c0.x, c1.x`.
+    /// `break_gt c0.x, r1.x`.
     pub fn break_c(&mut self) -> usize {
-        self.op(BREAKC, 1, &[src(CONST, 0, XXXX), src(CONST, 1, XXXX)])
+        self.op(BREAKC, 1, &[src(CONST, 0, XXXX), src(TEMP, 1, XXXX)])
     }
     /// `breakp p0.x`.
     pub fn break_p(&mut self) -> usize {
@@ -176,9 +176,9 @@ impl Prog {
     pub fn label(&mut self, label: u16) -> usize {
         self.op(LABEL_OP, 0, &[src(LABEL, label, XYZW)])
     }
-    /// `setp_gt p0, c0, c1`.
+    /// `setp_gt p0, c0, r1`.
     pub fn setp(&mut self) -> usize {
-        self.op(SETP, 1, &[dst(PREDICATE, 0, 0xf), src(CONST, 0, XYZW), src(CONST, 1, XYZW)])
+        self.op(SETP, 1, &[dst(PREDICATE, 0, 0xf), src(CONST, 0, XYZW), src(TEMP, 1, XYZW)])
     }
     /// `mov r0, c0`.
     pub fn mov(&mut self) -> usize {
