@@ -1,0 +1,100 @@
+/* dxref oracle runner: a tiny Windows console program, run under wine, that feeds
+ * our own inputs to Microsoft's d3dcompiler_47.dll and writes back what it produced.
+ *
+ *   runner.exe JOBS RESULTS
+ *
+ * JOBS and RESULTS are sequences of records; every field is a little-endian u32 or
+ * a byte string (u32 length, then the bytes).
+ *
+ *   job 'C' (compile):  source, entry, profile, flags1, flags2, strip, ndis, dis[ndis]
+ *     -> hr, errors, blob (after D3DStripShader(strip) when strip != 0), then for each
+ *        dis flag: hr, text   (no disassembly when compiling failed)
+ *   job 'D' (disassemble): blob, ndis, dis[ndis]
+ *     -> for each dis flag: hr, text
+ *
+ * A result record starts with the job's kind byte. Nothing else is printed. */
+#include <windows.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Blob Blob;
+typedef struct {
+    void *QueryInterface;
+    ULONG(__stdcall *AddRef)(Blob *);
+    ULONG(__stdcall *Release)(Blob *);
+    void *(__stdcall *GetBufferPointer)(Blob *);
+    SIZE_T(__stdcall *GetBufferSize)(Blob *);
+} BlobVtbl;
+struct Blob { BlobVtbl *v; };
+
+typedef HRESULT(WINAPI *CompileFn)(const void *, SIZE_T, const char *, const void *, void *,
+                                   const char *, const char *, UINT, UINT, Blob **, Blob **);
+typedef HRESULT(WINAPI *DisasmFn)(const void *, SIZE_T, UINT, const char *, Blob **);
+typedef HRESULT(WINAPI *StripFn)(const void *, SIZE_T, UINT, Blob **);
+
+static FILE *in, *out;
+
+static int rd_u32(unsigned *v) { unsigned char b[4]; if (fread(b, 1, 4, in) != 4) return 0; *v = b[0] | b[1] << 8 | b[2] << 16 | (unsigned)b[3] << 24; return 1; }
+static char *rd_bytes(unsigned *n) {
+    char *p; if (!rd_u32(n)) { fprintf(stderr, "truncated job\n"); exit(3); }
+    p = malloc(*n + 1); if (!p) exit(4);
+    if (*n && fread(p, 1, *n, in) != *n) { fprintf(stderr, "truncated job\n"); exit(3); }
+    p[*n] = 0; return p;
+}
+static void wr_u32(unsigned v) { unsigned char b[4] = { v, v >> 8, v >> 16, v >> 24 }; fwrite(b, 1, 4, out); }
+static void wr_bytes(const void *p, unsigned n) { wr_u32(n); if (n) fwrite(p, 1, n, out); }
+static void wr_blob(Blob *b) {
+    if (!b) { wr_bytes(0, 0); return; }
+    wr_bytes(b->v->GetBufferPointer(b), (unsigned)b->v->GetBufferSize(b));
+    b->v->Release(b);
+}
+
+static DisasmFn disasm;
+
+static void disassemble(const void *p, unsigned n) {
+    unsigned nd, i, f; rd_u32(&nd);
+    for (i = 0; i < nd; i++) {
+        Blob *t = 0; HRESULT hr; rd_u32(&f);
+        hr = p ? disasm(p, n, f, 0, &t) : E_FAIL;
+        wr_u32((unsigned)hr); wr_blob(t);
+    }
+}
+
+int main(int argc, char **argv) {
+    HMODULE m; CompileFn compile; StripFn strip; int kind;
+    if (argc != 3) { fprintf(stderr, "usage: runner JOBS RESULTS\n"); return 2; }
+    m = LoadLibraryA("d3dcompiler_47.dll");
+    if (!m) { fprintf(stderr, "d3dcompiler_47.dll not found\n"); return 2; }
+    compile = (CompileFn)GetProcAddress(m, "D3DCompile");
+    disasm = (DisasmFn)GetProcAddress(m, "D3DDisassemble");
+    strip = (StripFn)GetProcAddress(m, "D3DStripShader");
+    if (!compile || !disasm || !strip) { fprintf(stderr, "missing exports\n"); return 2; }
+    in = fopen(argv[1], "rb"); out = fopen(argv[2], "wb");
+    if (!in || !out) { fprintf(stderr, "cannot open files\n"); return 2; }
+    while ((kind = fgetc(in)) != EOF) {
+        fputc(kind, out);
+        if (kind == 'C') {
+            unsigned ns, ne, np, f1, f2, st; Blob *code = 0, *err = 0; HRESULT hr;
+            char *src = rd_bytes(&ns), *entry = rd_bytes(&ne), *prof = rd_bytes(&np);
+            rd_u32(&f1); rd_u32(&f2); rd_u32(&st);
+            hr = compile(src, ns, "gen.hlsl", 0, 0, entry, prof, f1, f2, &code, &err);
+            if (SUCCEEDED(hr) && code && st) {
+                Blob *s = 0;
+                HRESULT h2 = strip(code->v->GetBufferPointer(code), code->v->GetBufferSize(code), st, &s);
+                if (SUCCEEDED(h2) && s) { code->v->Release(code); code = s; } else hr = h2;
+            }
+            wr_u32((unsigned)hr); wr_blob(err);
+            if (SUCCEEDED(hr) && code) {
+                void *p = code->v->GetBufferPointer(code); unsigned n = (unsigned)code->v->GetBufferSize(code);
+                wr_bytes(p, n); disassemble(p, n); code->v->Release(code);
+            } else { if (code) code->v->Release(code); wr_bytes(0, 0); disassemble(0, 0); }
+            free(src); free(entry); free(prof);
+        } else if (kind == 'D') {
+            unsigned n; char *p = rd_bytes(&n);
+            disassemble(p, n); free(p);
+        } else { fprintf(stderr, "unknown job kind %d\n", kind); return 3; }
+    }
+    fclose(out);
+    return 0;
+}
