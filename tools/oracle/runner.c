@@ -12,11 +12,14 @@
  *   job 'D' (disassemble): blob, ndis, dis[ndis]
  *     -> for each dis flag: hr, text
  *
+ * An access violation inside D3DDisassemble is answered with hr 0xDEAD0001 and no text.
+ *
  * A result record starts with the job's kind byte. Nothing else is printed. */
 #include <windows.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
 
 typedef struct Blob Blob;
 typedef struct {
@@ -52,11 +55,35 @@ static void wr_blob(Blob *b) {
 
 static DisasmFn disasm;
 
+/* A fault inside the DLL (D3DDisassemble reads past malformed streams) jumps back to
+ * the job loop, which answers that call with CRASHED and goes on. */
+#define CRASHED 0xDEAD0001u
+static jmp_buf fault;
+static volatile int guarded;
+static LONG CALLBACK on_fault(EXCEPTION_POINTERS *e) {
+    DWORD c = e->ExceptionRecord->ExceptionCode;
+    if (guarded && (c == EXCEPTION_ACCESS_VIOLATION || c == EXCEPTION_STACK_OVERFLOW ||
+                    c == EXCEPTION_INT_DIVIDE_BY_ZERO || c == EXCEPTION_ILLEGAL_INSTRUCTION ||
+                    c == EXCEPTION_ARRAY_BOUNDS_EXCEEDED || c == EXCEPTION_IN_PAGE_ERROR)) {
+        guarded = 0;
+        longjmp(fault, 1);
+    }
+    return EXCEPTION_CONTINUE_SEARCH;
+}
+
 static void disassemble(const void *p, unsigned n) {
     unsigned nd, i, f; rd_u32(&nd);
     for (i = 0; i < nd; i++) {
-        Blob *t = 0; HRESULT hr; rd_u32(&f);
-        hr = p ? disasm(p, n, f, 0, &t) : E_FAIL;
+        Blob *volatile t = 0; volatile HRESULT hr = E_FAIL; rd_u32(&f);
+        if (p) {
+            if (setjmp(fault) == 0) {
+                guarded = 1;
+                hr = disasm(p, n, f, 0, (Blob **)&t);
+                guarded = 0;
+            } else {
+                hr = (HRESULT)CRASHED; t = 0;
+            }
+        }
         wr_u32((unsigned)hr); wr_blob(t);
     }
 }
@@ -70,6 +97,8 @@ int main(int argc, char **argv) {
     disasm = (DisasmFn)GetProcAddress(m, "D3DDisassemble");
     strip = (StripFn)GetProcAddress(m, "D3DStripShader");
     if (!compile || !disasm || !strip) { fprintf(stderr, "missing exports\n"); return 2; }
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+    AddVectoredExceptionHandler(1, on_fault);
     in = fopen(argv[1], "rb"); out = fopen(argv[2], "wb");
     if (!in || !out) { fprintf(stderr, "cannot open files\n"); return 2; }
     while ((kind = fgetc(in)) != EOF) {
@@ -89,10 +118,10 @@ int main(int argc, char **argv) {
                 void *p = code->v->GetBufferPointer(code); unsigned n = (unsigned)code->v->GetBufferSize(code);
                 wr_bytes(p, n); disassemble(p, n); code->v->Release(code);
             } else { if (code) code->v->Release(code); wr_bytes(0, 0); disassemble(0, 0); }
-            free(src); free(entry); free(prof);
+            free(src); free(entry); free(prof); fflush(out);
         } else if (kind == 'D') {
             unsigned n; char *p = rd_bytes(&n);
-            disassemble(p, n); free(p);
+            disassemble(p, n); free(p); fflush(out);
         } else { fprintf(stderr, "unknown job kind %d\n", kind); return 3; }
     }
     fclose(out);

@@ -89,7 +89,6 @@ fn decode(jobs: &[Job], data: &[u8]) -> Vec<Answer> {
     let mut c = Cursor(data, 0);
     let mut out = Vec::new();
     for j in jobs {
-        let start = c.1;
         let Some(&kind) = data.get(c.1) else { break };
         c.1 += 1;
         let one = (|| {
@@ -119,10 +118,7 @@ fn decode(jobs: &[Job], data: &[u8]) -> Vec<Answer> {
         })();
         match one {
             Some(a) => out.push(a),
-            None => {
-                c.1 = start;
-                break;
-            }
+            None => break,
         }
     }
     out
@@ -178,8 +174,8 @@ pub fn run(jobs: &[Job], threads: usize, batch: usize) -> Vec<Answer> {
     let chunks: Vec<&[Job]> = jobs.chunks(batch.max(1)).collect();
     let mut results: Vec<Vec<Answer>> = vec![Vec::new(); chunks.len()];
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::sync::Mutex::new(&mut results);
     std::thread::scope(|s| {
-        let out = std::sync::Mutex::new(&mut results);
         for t in 0..threads.max(1) {
             let (chunks, next, out) = (&chunks, &next, &out);
             s.spawn(move || loop {
