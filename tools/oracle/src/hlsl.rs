@@ -196,7 +196,7 @@ impl Caps {
         self.modern() || self.sm == 30 || (self.sm == 21 && self.stage == Stage::Vs)
     }
     fn minp(&self) -> bool {
-        self.sm >= 40
+        self.sm >= 40 && self.l9 == 0
     }
     fn cs4(&self) -> bool {
         self.stage == Stage::Cs && self.sm < 50
@@ -400,6 +400,8 @@ struct Gen {
     sb_struct: bool,
 }
 
+const SAFE_FLITS: &[&str] = &["0.5", "0.25", "0.125", "0.75", "0.333", "0.9", "0.6"];
+
 const FLITS: &[&str] = &[
     "0.5", "1.0", "2.0", "-1.5", "0.25", "3.0", "10.0", "0.125", "-0.75", "0.001", "100.0", "-4.0",
     "0.333", "7.5",
@@ -508,10 +510,13 @@ impl Gen {
     }
 
     fn flit(&mut self, n: u8) -> String {
+        // SM2/3 and level 9 refuse NaN/infinity literals, which constant folding of
+        // negative or large literals produces; they get small positive ones.
+        let set = if self.c.modern() { FLITS } else { SAFE_FLITS };
         if n == 1 {
-            return self.r.pick(FLITS).to_string();
+            return self.r.pick(set).to_string();
         }
-        let xs: Vec<&str> = (0..n).map(|_| *self.r.pick(FLITS)).collect();
+        let xs: Vec<&str> = (0..n).map(|_| *self.r.pick(set)).collect();
         format!("float{n}({})", xs.join(", "))
     }
 
@@ -532,7 +537,7 @@ impl Gen {
 
     fn fx(&mut self, n: u8, d: u32) -> String {
         if d == 0 || self.r.chance(20) {
-            if self.r.chance(80) {
+            if self.r.chance(if self.c.modern() { 80 } else { 92 }) {
                 if let Some(s) = self.leaf(B::F, n) {
                     return s;
                 }
@@ -957,6 +962,7 @@ impl Gen {
 
     fn block(&mut self, n: usize) {
         let keep = self.vars.len();
+        let keep_arr = self.arrays.len();
         self.ind += 1;
         self.div += 1;
         for _ in 0..n {
@@ -965,6 +971,7 @@ impl Gen {
         self.div -= 1;
         self.ind -= 1;
         self.vars.truncate(keep);
+        self.arrays.truncate(keep_arr);
     }
 
     fn stmt(&mut self) {
@@ -1260,7 +1267,10 @@ impl Gen {
         let mut methods: Vec<u8> = Vec::new();
         if res.sampled() && float {
             if ps_ok {
-                methods.extend_from_slice(&[0, 0, 3]);
+                methods.extend_from_slice(&[0, 0]);
+                if c.l9 == 0 {
+                    methods.push(3);
+                }
                 if res.cmp() && !self.cmp_samplers.is_empty() && c.l9 == 0 {
                     methods.push(4);
                 }
@@ -1276,8 +1286,8 @@ impl Gen {
                 if res.gather() && c.sm41() && (res != Res::TCA || c.sm5()) {
                     methods.extend_from_slice(&[6, 6]);
                 }
-            } else if ps_ok {
-                methods.push(2);
+            } else if ps_ok && c.l9 == 3 {
+                methods.push(3);
             }
         }
         if res.load() > 0 && c.l9 == 0 {
@@ -1286,7 +1296,7 @@ impl Gen {
         if matches!(res, Res::SB | Res::BAB) {
             methods.extend_from_slice(&[8, 8, 8]);
         }
-        if c.l9 == 0 {
+        if c.l9 == 0 && (c.sm5() || !matches!(res, Res::Buf | Res::SB | Res::BAB)) {
             methods.push(9);
         }
         if methods.is_empty() {
@@ -1659,7 +1669,7 @@ impl Gen {
             return;
         };
         let c = self.c;
-        let own = if c.cs4() { "gi".to_string() } else { self.index(len) };
+        let own = if c.cs4() { "gi".to_string() } else { format!("(gi + {}) % {len}", self.r.below(len)) };
         if is_uint {
             let e = self.ix(1, false, 1);
             if c.sm5() && self.r.chance(50) {
@@ -1708,8 +1718,8 @@ impl Gen {
         }
         let ncb = self.r.range(1, 2);
         for k in 0..ncb {
-            let reg = if self.r.chance(25) { format!(" : register(b{})", k + 1) } else { String::new() };
             let kw = if k == 1 && c.modern() && self.r.chance(40) { "tbuffer" } else { "cbuffer" };
+            let reg = if kw == "cbuffer" && self.r.chance(25) { format!(" : register(b{})", k + 1) } else { String::new() };
             let _ = writeln!(self.glob, "{kw} CB{k}{reg}\n{{");
             let nm = self.r.range(2, 6);
             for j in 0..nm {
@@ -1767,7 +1777,10 @@ impl Gen {
         // resources
         let mut res: Vec<Res> = vec![Res::T2, Res::T2, Res::TC];
         if c.l9 == 0 {
-            res.extend_from_slice(&[Res::T1, Res::T1A, Res::T2A, Res::T2MS, Res::T2MSA, Res::T3, Res::Buf, Res::T2A, Res::T3]);
+            res.extend_from_slice(&[Res::T1, Res::T1A, Res::T2A, Res::T3, Res::Buf, Res::T2A, Res::T3]);
+            if c.ps() || c.sm41() {
+                res.extend_from_slice(&[Res::T2MS, Res::T2MSA]);
+            }
             if c.sm41() {
                 res.push(Res::TCA);
             }
@@ -1804,7 +1817,7 @@ impl Gen {
                     let s = *self.r.pick(&[2, 4, 8]);
                     format!("{}<{elem}, {s}> {name};", rs.decl())
                 }
-                _ if self.r.chance(20) && n == 4 && float => format!("{} {name};", rs.decl()),
+                _ if self.r.chance(20) && n == 4 && float && rs != Res::SB => format!("{} {name};", rs.decl()),
                 _ => format!("{}<{elem}> {name};", rs.decl()),
             };
             self.glob.push_str(&decl);
@@ -1814,8 +1827,8 @@ impl Gen {
         if self.texs.iter().any(|t| t.res.sampled()) {
             let ns = self.r.range(1, 2);
             for k in 0..ns {
-                let _ = writeln!(self.glob, "SamplerState s{k};");
-                self.samplers.push(format!("s{k}"));
+                let _ = writeln!(self.glob, "SamplerState ss{k};");
+                self.samplers.push(format!("ss{k}"));
             }
             if c.l9 == 0 && self.r.chance(40) {
                 self.glob.push_str("SamplerComparisonState sc0;\n");
@@ -1850,7 +1863,7 @@ impl Gen {
                     Uav::Append,
                     Uav::Consume,
                 ]);
-                let name = format!("u{}", k + 1);
+                let name = format!("rw{}", k + 1);
                 let (b, n) = *self.r.pick(&[(B::F, 4u8), (B::U, 1), (B::I, 1), (B::F, 1), (B::U, 1)]);
                 let mut counter = false;
                 let decl = match kind {
@@ -1985,6 +1998,10 @@ impl Gen {
         while self.budget > 0 {
             self.stmt();
         }
+        // an interface declared but never called is an internal compiler error
+        for i in self.ifaces.clone() {
+            self.line(&format!("r = {i}.f(r);"));
+        }
     }
 
     fn stmt_count(&mut self) -> i32 {
@@ -2086,7 +2103,7 @@ impl Gen {
     fn ps(&mut self) -> String {
         let c = self.c;
         let mut out = String::new();
-        out.push_str("struct PSIn\n{\n    float4 pos : SV_Position;\n");
+        out.push_str("struct PSIn\n{\n    @POS@float4 pos : SV_Position;\n");
         let nin = self.r.range(1, 3);
         for k in 0..nin {
             let mut mods = vec!["", "", "linear ", "centroid ", "noperspective ", "linear centroid ", "noperspective centroid "];
@@ -2106,16 +2123,18 @@ impl Gen {
             self.var(&format!("i.v{k}"), B::F, n, false);
         }
         out.push_str("};\n");
-        self.var("i.pos", B::F, 4, false);
+        if c.l9 == 0 {
+            self.var("i.pos", B::F, 4, false);
+        }
         let mut params = vec!["PSIn i".to_string()];
         if c.modern() {
-            if self.r.chance(25) {
-                params.push("bool ff : SV_IsFrontFace".into());
-                self.var("ff", B::Bo, 1, false);
-            }
             if self.r.chance(20) {
                 params.push("uint pid : SV_PrimitiveID".into());
                 self.var("pid", B::U, 1, false);
+            }
+            if self.r.chance(25) {
+                params.push("bool ff : SV_IsFrontFace".into());
+                self.var("ff", B::Bo, 1, false);
             }
             if c.sm41() && self.r.chance(15) {
                 params.push("uint si : SV_SampleIndex".into());
@@ -2138,6 +2157,8 @@ impl Gen {
             ""
         };
         let cov = c.sm41() && self.r.chance(10);
+        let posmod = if depth.len() > 8 { *self.r.pick(&["noperspective centroid ", "noperspective sample "]) } else { "" };
+        out = out.replace("@POS@", posmod);
         out.push_str("struct PSOut\n{\n");
         let mut slots: Vec<usize> = (0..maxrt).collect();
         let mut used = Vec::new();
@@ -2160,7 +2181,13 @@ impl Gen {
             out.push_str("    uint cov : SV_Coverage;\n");
         }
         out.push_str("};\n");
-        self.line("float4 r = i.pos;");
+        if c.l9 == 0 {
+            self.line("float4 r = i.pos;");
+        } else {
+            let v0 = self.vars[0].clone();
+            let init = self.rexpr_to4(&v0.name, v0.n);
+            self.line(&format!("float4 r = {init};"));
+        }
         self.var("r", B::F, 4, true);
         let n = self.stmt_count();
         self.body_stmts(n);
@@ -2410,6 +2437,10 @@ impl Gen {
         self.var("gtid", B::U, 3, false);
         self.var("gi", B::U, 1, false);
         self.line("float4 r = (float4)dtid.xyzx;");
+        if let Some((g, _, len)) = self.gshared.clone() {
+            self.line(&format!("{g}[gi % {len}] = 0;"));
+            self.line("GroupMemoryBarrierWithGroupSync();");
+        }
         self.var("r", B::F, 4, true);
         let n = self.stmt_count();
         self.body_stmts(n);
