@@ -698,6 +698,9 @@ impl Gen {
                 }
                 15 if !c.tiny() || self.r.chance(30) => {
                     let a = self.fx(n, d1);
+                    if a.contains('[') {
+                        continue;
+                    }
                     let f = *self.r.pick(&["isnan", "isinf", "isfinite"]);
                     let b = self.fx(n, d1);
                     return format!("({f}({a}) ? {b} : {a})");
@@ -875,6 +878,9 @@ impl Gen {
             4 if !self.c.tiny() => {
                 let f = *self.r.pick(&["isnan", "isinf", "isfinite"]);
                 let a = self.fx(1, d);
+                if a.contains('[') {
+                    return self.cond(1, d);
+                }
                 format!("{f}({a})")
             }
             _ => self.cond(1, d),
@@ -896,6 +902,16 @@ impl Gen {
             format!("({a} & {})", len - 1)
         } else {
             format!("(uint)({a}) % {len}u")
+        }
+    }
+
+    /// A multisample index: a literal in range (SM4.0 wants literals), else dynamic.
+    fn sample_index(&mut self) -> String {
+        if self.c.sm41() && self.r.chance(50) {
+            let e = self.ix(1, true, 0);
+            format!("({e} & 1)")
+        } else {
+            format!("{}", self.r.below(2))
         }
     }
 
@@ -1012,7 +1028,8 @@ impl Gen {
             *self.r.pick(&["", "[flatten] "])
         };
         let b = self.bx(1);
-        self.line(&format!("{attr}if ({b})"));
+        let at = self.body.len();
+        self.line(&format!("if ({b})"));
         self.line("{");
         let k = self.r.range(1, 2);
         self.block(k);
@@ -1023,6 +1040,9 @@ impl Gen {
             self.block(1);
             self.line("}");
         }
+        let attr = if attr == "[flatten] " && side_effects(&self.body[at..]) { "" } else { attr };
+        let pad = self.body[at..].len() - self.body[at..].trim_start().len();
+        self.body.insert_str(at + pad, attr);
     }
 
     fn loop_stmt(&mut self) {
@@ -1090,22 +1110,34 @@ impl Gen {
         let attr = *self.r.pick(&["", "[branch] ", "[flatten] ", "[forcecase] ", "[call] "]);
         let e = self.ix(1, true, 1);
         let cases = self.r.range(1, 4);
-        self.line(&format!("{attr}switch ({e} & 3)"));
+        let at = self.body.len();
+        self.line(&format!("switch ({e} & 3)"));
         self.line("{");
         for k in 0..cases {
             self.line(&format!("case {k}:"));
             if k + 1 < cases && self.r.chance(25) {
                 continue;
             }
+            self.line("    {");
+            self.ind += 1;
             self.block(1);
             self.line("    break;");
+            self.ind -= 1;
+            self.line("    }");
         }
         if self.r.chance(60) {
             self.line("default:");
+            self.line("    {");
+            self.ind += 1;
             self.block(1);
             self.line("    break;");
+            self.ind -= 1;
+            self.line("    }");
         }
         self.line("}");
+        let attr = if attr == "[flatten] " && side_effects(&self.body[at..]) { "" } else { attr };
+        let pad = self.body[at..].len() - self.body[at..].trim_start().len();
+        self.body.insert_str(at + pad, attr);
     }
 
     fn out_params(&mut self) {
@@ -1231,7 +1263,11 @@ impl Gen {
             0 => self.tex_op(),
             1 => self.uav_op(),
             2 => {
-                let i = self.ifaces[self.r.below(self.ifaces.len())].clone();
+                let mut i = self.ifaces[self.r.below(self.ifaces.len())].clone();
+                if i == "g_if[]" {
+                    let k = self.index(2);
+                    i = format!("g_if[{k}]");
+                }
                 self.line(&format!("r = {i}.f(r);"));
             }
             _ => self.gshared_op(),
@@ -1271,7 +1307,7 @@ impl Gen {
                 if c.l9 == 0 {
                     methods.push(3);
                 }
-                if res.cmp() && !self.cmp_samplers.is_empty() && c.l9 == 0 {
+                if res.cmp() && !self.cmp_samplers.is_empty() && c.l9 == 0 && (c.sm41() || matches!(res, Res::T1 | Res::T2)) {
                     methods.push(4);
                 }
                 if c.sm41() {
@@ -1280,7 +1316,7 @@ impl Gen {
             }
             if c.l9 == 0 {
                 methods.extend_from_slice(&[1, 1, 2]);
-                if res.cmp() && !self.cmp_samplers.is_empty() {
+                if res.cmp() && !self.cmp_samplers.is_empty() && (c.sm41() || matches!(res, Res::T1 | Res::T2)) {
                     methods.push(5);
                 }
                 if res.gather() && c.sm41() && (res != Res::TCA || c.sm5()) {
@@ -1396,7 +1432,7 @@ impl Gen {
                 _ => {
                     let l = self.ix(res.load(), true, 1);
                     let sample = if matches!(res, Res::T2MS | Res::T2MSA) {
-                        let si = self.ix(1, true, 0);
+                        let si = self.sample_index();
                         format!(", {si}")
                     } else {
                         String::new()
@@ -1414,12 +1450,12 @@ impl Gen {
                 };
                 if matches!(res, Res::T2MS | Res::T2MSA) {
                     if c.sm41() && self.r.chance(50) {
-                        let si = self.ix(1, true, 0);
+                        let si = self.sample_index();
                         e = format!("{name}.GetSamplePosition({si})");
                         out_n = 2;
                         out_b = B::F;
                     } else {
-                        let si = self.ix(1, false, 0);
+                        let si = self.sample_index();
                         let l = self.ix(l, false, 1);
                         e = format!("{name}.sample[{si}][{l}]");
                     }
@@ -1920,8 +1956,7 @@ impl Gen {
             self.mats = save_mats;
             if self.r.chance(30) {
                 self.glob.push_str("IF0 g_if[2];\n");
-                let i = if self.r.chance(50) { "0" } else { "1" };
-                self.ifaces.push(format!("g_if[{i}]"));
+                self.ifaces.push("g_if[]".to_string());
             } else {
                 self.glob.push_str("IF0 g_if;\n");
                 self.ifaces.push("g_if".to_string());
@@ -1940,7 +1975,7 @@ impl Gen {
         let c = self.c;
         let nm = self.r.range(1, 4);
         for j in 0..nm {
-            let name = format!("k{j}");
+            let name = format!("lg{j}");
             match self.r.below(6) {
                 0..=2 => {
                     let n = self.r.range(1, 4) as u8;
@@ -2000,7 +2035,11 @@ impl Gen {
         }
         // an interface declared but never called is an internal compiler error
         for i in self.ifaces.clone() {
-            self.line(&format!("r = {i}.f(r);"));
+            if i == "g_if[]" {
+                self.line("r = g_if[1].f(g_if[0].f(r));");
+            } else {
+                self.line(&format!("r = {i}.f(r);"));
+            }
         }
     }
 
@@ -2570,6 +2609,11 @@ impl Gen {
         let _ = write!(out, "POut main({})\n{{\n{body}}}\n", params.join(", "));
         out
     }
+}
+
+/// Whether generated statements write memory or stop the invocation ([flatten] refuses them).
+fn side_effects(s: &str) -> bool {
+    ["Store", "Interlocked", "Append", "Consume", "Counter", "rw", "g_sh[", "discard", "clip(", "uo"].iter().any(|k| s.contains(k))
 }
 
 #[cfg(test)]
