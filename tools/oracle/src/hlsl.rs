@@ -657,6 +657,10 @@ impl Gen {
                     if n == 1 && rows == cols && !c.tiny() {
                         return format!("determinant({m})");
                     }
+                    if rows == n && self.r.chance(50) {
+                        let v = self.fx(rows, d1);
+                        return format!("mul({v}, transpose({m}))");
+                    }
                     if cols == n && c.modern() {
                         let i = self.ix(1, true, 0);
                         return format!("{m}[{i} & {}]", if rows == 4 { 3 } else { 1 });
@@ -979,6 +983,7 @@ impl Gen {
     fn block(&mut self, n: usize) {
         let keep = self.vars.len();
         let keep_arr = self.arrays.len();
+        let keep_mats = self.mats.len();
         self.ind += 1;
         self.div += 1;
         for _ in 0..n {
@@ -988,6 +993,7 @@ impl Gen {
         self.ind -= 1;
         self.vars.truncate(keep);
         self.arrays.truncate(keep_arr);
+        self.mats.truncate(keep_mats);
     }
 
     fn stmt(&mut self) {
@@ -1016,6 +1022,7 @@ impl Gen {
             16 if !self.arrays.is_empty() || self.r.chance(50) => self.local_array(),
             17 if c.minp() && !c.tiny() => self.minp_block(),
             18 if c.sm5() && !c.cs4() => self.double_block(),
+            19 if !c.tiny() => self.local_matrix(),
             _ => self.accumulate(),
         }
     }
@@ -1164,6 +1171,24 @@ impl Gen {
         self.var(&b, B::F, n, true);
     }
 
+    fn local_matrix(&mut self) {
+        let (rows, cols) = *self.r.pick(&[(3u8, 3u8), (4, 4), (2, 3), (3, 4), (2, 2)]);
+        let m = self.fresh("mx");
+        let maj = if self.c.sm >= 40 { *self.r.pick(&["", "row_major ", "column_major "]) } else { "" };
+        let rs: Vec<String> = (0..rows).map(|_| self.fx(cols, 1)).collect();
+        self.line(&format!("{maj}float{rows}x{cols} {m} = float{rows}x{cols}({});", rs.join(", ")));
+        if self.r.chance(40) {
+            let e = self.fx(cols, 1);
+            // a matrix row is written with a literal index (rows are not addressable)
+            let i = self.r.below(rows as usize);
+            self.line(&format!("{m}[{i}] = {e};"));
+        }
+        let v = self.fx(rows, 1);
+        let r4 = self.rexpr_to4(&format!("mul({v}, {m})"), cols);
+        self.line(&format!("r += {r4};"));
+        self.mats.push((m, rows, cols));
+    }
+
     fn local_array(&mut self) {
         let c = self.c;
         let len = *self.r.pick(&[2usize, 3, 4, 8]);
@@ -1265,8 +1290,8 @@ impl Gen {
             2 => {
                 let mut i = self.ifaces[self.r.below(self.ifaces.len())].clone();
                 if i == "g_if[]" {
-                    let k = self.index(2);
-                    i = format!("g_if[{k}]");
+                    // the index of an interface call must be uniform
+                    i = format!("g_if[{}]", self.r.below(2));
                 }
                 self.line(&format!("r = {i}.f(r);"));
             }
@@ -2248,6 +2273,9 @@ impl Gen {
         }
         self.line("return o;");
         let body = self.take_body();
+        if c.sm5() && self.uavs.is_empty() && self.r.chance(10) {
+            out.push_str("[earlydepthstencil]\n");
+        }
         let _ = write!(out, "PSOut main({})\n{{\n{body}}}\n", params.join(", "));
         out
     }
@@ -2325,6 +2353,7 @@ impl Gen {
         }
         let body = self.take_body();
         let mut attrs = format!("[maxvertexcount({maxv})]\n");
+        let _ = c;
         if inst {
             let _ = writeln!(attrs, "[instance({})]", self.r.range(1, 8));
         }
@@ -2460,7 +2489,7 @@ impl Gen {
         let threads = x * y * z;
         if self.r.chance(50) {
             let is_uint = c.sm5() && self.r.chance(50);
-            let len = threads.next_power_of_two().clamp(4, 256);
+            let len = threads.next_power_of_two().max(4);
             let len = if c.cs4() { threads } else { len };
             let t = if is_uint { "uint" } else { "float4" };
             let _ = writeln!(out, "groupshared {t} g_sh[{len}];");
