@@ -64,12 +64,7 @@ pub fn generate(profile: &str, seed: u64, count: usize) -> Vec<Shader> {
             let rng = Rng(mix(base ^ (i as u64).wrapping_mul(0xA24B_AED4_963E_E407)));
             let mut g = Gen::new(caps, rng);
             let source = g.program();
-            Shader {
-                name: format!("{prof}-s{seed}-{i:05}"),
-                source,
-                entry: "main".to_string(),
-                profile: prof,
-            }
+            Shader { name: format!("{prof}-s{seed}-{i:05}"), source, entry: "main".to_string(), profile: prof }
         })
         .collect()
 }
@@ -398,14 +393,14 @@ struct Gen {
     budget: i32,
     max_depth: u32,
     sb_struct: bool,
+    /// Set while writing a patch-constant function: dynamically indexed arrays there
+    /// make d3dcompiler_47 abort ("compilation aborted unexpectedly").
+    no_arrays: bool,
 }
 
 const SAFE_FLITS: &[&str] = &["0.5", "0.25", "0.125", "0.75", "0.333", "0.9", "0.6"];
 
-const FLITS: &[&str] = &[
-    "0.5", "1.0", "2.0", "-1.5", "0.25", "3.0", "10.0", "0.125", "-0.75", "0.001", "100.0", "-4.0",
-    "0.333", "7.5",
-];
+const FLITS: &[&str] = &["0.5", "1.0", "2.0", "-1.5", "0.25", "3.0", "10.0", "0.125", "-0.75", "0.001", "100.0", "-4.0", "0.333", "7.5"];
 
 impl Gen {
     fn new(c: Caps, r: Rng) -> Gen {
@@ -437,6 +432,7 @@ impl Gen {
             budget: 0,
             max_depth,
             sb_struct: false,
+            no_arrays: false,
         }
     }
 
@@ -558,8 +554,8 @@ impl Gen {
                     let mut fs: Vec<&str> = vec!["abs", "frac", "floor", "saturate", "exp2", "log2", "sqrt", "rsqrt", "sin", "cos", "ceil"];
                     if !c.tiny() {
                         fs.extend_from_slice(&[
-                            "exp", "log", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "log10", "degrees", "radians",
-                            "round", "trunc", "-",
+                            "exp", "log", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "log10", "degrees", "radians", "round",
+                            "trunc", "-",
                         ]);
                     }
                     if c.sm5() {
@@ -963,19 +959,14 @@ impl Gen {
     }
 
     fn modify(&mut self) {
-        let cands: Vec<usize> = (0..self.vars.len())
-            .filter(|&i| self.vars[i].mutable && (self.vars[i].b == B::F || self.vars[i].b.inty()))
-            .collect();
+        let cands: Vec<usize> =
+            (0..self.vars.len()).filter(|&i| self.vars[i].mutable && (self.vars[i].b == B::F || self.vars[i].b.inty())).collect();
         if cands.is_empty() {
             return self.accumulate();
         }
         let v = self.vars[*self.r.pick(&cands)].clone();
         let d = self.depth();
-        let e = if v.b == B::F {
-            self.fx(v.n, d)
-        } else {
-            self.ix(v.n, v.b == B::I, d)
-        };
+        let e = if v.b == B::F { self.fx(v.n, d) } else { self.ix(v.n, v.b == B::I, d) };
         let op = *self.r.pick(&["=", "+=", "*="]);
         self.line(&format!("{} {op} {e};", v.name));
     }
@@ -1019,7 +1010,7 @@ impl Gen {
                     self.line(&format!("if ({b}) discard;"));
                 }
             }
-            16 if !self.arrays.is_empty() || self.r.chance(50) => self.local_array(),
+            16 if !self.no_arrays && (!self.arrays.is_empty() || self.r.chance(50)) => self.local_array(),
             17 if c.minp() && !c.tiny() => self.minp_block(),
             18 if c.sm5() && !c.cs4() => self.double_block(),
             19 if !c.tiny() => self.local_matrix(),
@@ -1029,11 +1020,7 @@ impl Gen {
 
     fn if_stmt(&mut self) {
         let c = self.c;
-        let attr = if c.dyn_flow() {
-            *self.r.pick(&["", "[branch] ", "[flatten] ", ""])
-        } else {
-            *self.r.pick(&["", "[flatten] "])
-        };
+        let attr = if c.dyn_flow() { *self.r.pick(&["", "[branch] ", "[flatten] ", ""]) } else { *self.r.pick(&["", "[flatten] "]) };
         let b = self.bx(1);
         let at = self.body.len();
         self.line(&format!("if ({b})"));
@@ -1363,11 +1350,7 @@ impl Gen {
         if methods.is_empty() {
             return self.accumulate();
         }
-        let s = if self.samplers.is_empty() {
-            String::new()
-        } else {
-            self.samplers[self.r.below(self.samplers.len())].clone()
-        };
+        let s = if self.samplers.is_empty() { String::new() } else { self.samplers[self.r.below(self.samplers.len())].clone() };
         let cd = res.coord();
         match *self.r.pick(&methods) {
             0 => {
@@ -2209,7 +2192,13 @@ impl Gen {
                 self.var("cin", B::U, 1, false);
             }
         }
-        let maxrt = if c.l9 == 1 { 1 } else if c.l9 == 3 { 4 } else { 8 };
+        let maxrt = if c.l9 == 1 {
+            1
+        } else if c.l9 == 3 {
+            4
+        } else {
+            8
+        };
         let nrt = if self.r.chance(70) { 1 } else { self.r.range(1, maxrt) };
         let depth = if self.r.chance(20) {
             if c.sm5() {
@@ -2296,11 +2285,7 @@ impl Gen {
         out.push_str("};\n");
         let (prim, nv) = *self.r.pick(&[("point", 1), ("line", 2), ("triangle", 3), ("triangle", 3), ("lineadj", 4), ("triangleadj", 6)]);
         let streams = if c.sm5() && self.r.chance(25) { self.r.range(2, 4) } else { 1 };
-        let st = if streams > 1 {
-            "PointStream"
-        } else {
-            *self.r.pick(&["PointStream", "LineStream", "TriangleStream", "TriangleStream"])
-        };
+        let st = if streams > 1 { "PointStream" } else { *self.r.pick(&["PointStream", "LineStream", "TriangleStream", "TriangleStream"]) };
         let maxv = self.r.range(1, 12);
         let inst = c.sm5() && self.r.chance(25);
         let mut params = vec![format!("{prim} GSIn gi[{nv}]")];
@@ -2392,7 +2377,11 @@ impl Gen {
         self.line("float4 r = ip[0].pos;");
         self.var("r", B::F, 4, true);
         let n = self.r.range(1, 4) as i32;
+        let arrays = std::mem::take(&mut self.arrays);
+        self.no_arrays = true;
         self.body_stmts(n);
+        self.no_arrays = false;
+        self.arrays = arrays;
         self.line("PC o;");
         for k in 0..e {
             self.line(&format!("o.e[{k}] = abs(r[{}]) + 1.0;", k % 4));
@@ -2410,6 +2399,7 @@ impl Gen {
         // control-point function
         self.vars.clear();
         self.arrays.retain(|a| !a.0.starts_with("la"));
+        self.mats.retain(|m| !m.0.starts_with("mx"));
         self.var("ip[0].pos", B::F, 4, false);
         self.var("ip[0].v0", B::F, 4, false);
         self.var("id", B::U, 1, false);
@@ -2437,10 +2427,8 @@ impl Gen {
         if self.r.chance(60) {
             let _ = writeln!(out, "[maxtessfactor({}.0)]", self.r.range(1, 64));
         }
-        let _ = write!(
-            out,
-            "CP main(InputPatch<CP, {nin}> ip, uint id : SV_OutputControlPointID, uint pid : SV_PrimitiveID)\n{{\n{body}}}\n"
-        );
+        let _ =
+            write!(out, "CP main(InputPatch<CP, {nin}> ip, uint id : SV_OutputControlPointID, uint pid : SV_PrimitiveID)\n{{\n{body}}}\n");
         out
     }
 
@@ -2456,7 +2444,8 @@ impl Gen {
         self.var(&format!("op[{}].v0", ncp - 1), B::F, 4, false);
         self.var("pc.extra", B::F, 4, false);
         self.var("pc.e[0]", B::F, 1, false);
-        let mut params = vec!["PC pc".to_string(), format!("float{dl} uvw : SV_DomainLocation"), format!("const OutputPatch<CP, {ncp}> op")];
+        let mut params =
+            vec!["PC pc".to_string(), format!("float{dl} uvw : SV_DomainLocation"), format!("const OutputPatch<CP, {ncp}> op")];
         if self.r.chance(30) {
             params.push("uint pid : SV_PrimitiveID".into());
             self.var("pid", B::U, 1, false);
