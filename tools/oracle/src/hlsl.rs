@@ -1315,15 +1315,16 @@ impl Gen {
         let mut methods: Vec<u8> = Vec::new();
         if res.sampled() && float {
             if ps_ok {
-                methods.extend_from_slice(&[0, 0]);
+                // pixel-only methods are weighted up: they are only possible outside flow control
+                methods.extend_from_slice(&[0, 0, 0, 0]);
                 if c.l9 == 0 {
-                    methods.push(3);
+                    methods.extend_from_slice(&[3, 3]);
                 }
                 if res.cmp() && !self.cmp_samplers.is_empty() && c.l9 == 0 && (c.sm41() || matches!(res, Res::T1 | Res::T2)) {
-                    methods.push(4);
+                    methods.extend_from_slice(&[4, 4, 4]);
                 }
                 if c.sm41() {
-                    methods.push(7);
+                    methods.extend_from_slice(&[7, 7]);
                 }
             }
             if c.l9 == 0 {
