@@ -32,6 +32,12 @@ pub fn blessing() -> bool {
     std::env::var_os(BLESS_VAR).is_some_and(|v| v == "1")
 }
 
+/// `s` as one line for an outcome: every tab, carriage return and line break becomes a
+/// space, and the result is trimmed.
+pub fn one_line(s: &str) -> String {
+    s.replace(['\t', '\r', '\n'], " ").trim().to_string()
+}
+
 /// An expectation file's entries and its kept comment lines.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct File {
