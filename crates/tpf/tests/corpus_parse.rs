@@ -49,8 +49,8 @@ fn corpus_listings_parse_back_to_their_bytes() {
                         Some(k) => {
                             outcome += &format!(" in operand {k}");
                             format!(
-                            "operand {k}:\n    original: {:?}\n    parsed:   {:?}",
-                            x.operands[k], y.operands[k]
+                                "operand {k}:\n    original: {:?}\n    parsed:   {:?}",
+                                x.operands[k], y.operands[k]
                             )
                         }
                         None => format!("\n    original: {a:?}\n    parsed:   {b:?}"),

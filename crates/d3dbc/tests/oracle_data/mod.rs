@@ -135,7 +135,12 @@ pub fn all_cases() -> Vec<Case> {
     let mut out = Vec::new();
     for &(p, v, count, text) in DATA {
         let cases = parse(p, v, text);
-        assert_eq!(cases.len(), count, "tests/oracle/{p}.txt: {} cases, {count} are pinned in oracle_data::DATA", cases.len());
+        assert_eq!(
+            cases.len(),
+            count,
+            "tests/oracle/{p}.txt: {} cases, {count} are pinned in oracle_data::DATA",
+            cases.len()
+        );
         out.extend(cases);
     }
     out
