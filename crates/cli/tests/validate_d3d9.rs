@@ -106,33 +106,23 @@ fn help_documents_caps() {
     }
 }
 
-/// Corpus entries as (path of the .bin, profile, container), read from the manifests
-/// (the `corpus` crate is not a dependency of the command's tests); `None` with a
-/// visible SKIP when the corpus is absent.
+/// Corpus entries as (path of the .bin, profile, container), read by the `corpus` crate
+/// (which fails closed on a broken corpus); `None` with a visible SKIP when the corpus
+/// is absent.
 fn corpus_entries() -> Option<Vec<(std::path::PathBuf, String, String)>> {
-    let root = match std::env::var_os("DXREF_CORPUS") {
-        Some(d) => std::path::PathBuf::from(d),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    let Ok(dirs) = std::fs::read_dir(&root) else {
-        eprintln!("SKIP cli::validate_d3d9 corpus test: the fxc corpus was not found");
-        return None;
-    };
-    let mut out = Vec::new();
-    let mut dirs: Vec<_> = dirs.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    dirs.sort();
-    for dir in dirs {
-        let Ok(manifest) = std::fs::read_to_string(dir.join("MANIFEST.tsv")) else { continue };
-        let mut lines = manifest.lines();
-        let header: Vec<&str> = lines.next()?.split('\t').collect();
-        let col = |n: &str| header.iter().position(|h| *h == n);
-        let (name, profile, container) = (col("name")?, col("profile")?, col("container")?);
-        for line in lines.filter(|l| !l.is_empty()) {
-            let f: Vec<&str> = line.split('\t').collect();
-            out.push((dir.join(format!("{}.bin", f[name])), f[profile].to_string(), f[container].to_string()));
-        }
-    }
-    Some(out)
+    let entries = corpus::entries("cli::validate_d3d9::corpus_level9_and_raw_programs")?;
+    Some(
+        entries
+            .into_iter()
+            .map(|e| {
+                let container = match e.container {
+                    corpus::Container::Dxbc => "dxbc",
+                    corpus::Container::D3dbc => "d3dbc",
+                };
+                (e.bin, e.profile, container.to_string())
+            })
+            .collect(),
+    )
 }
 
 /// The corpus's Level 9 blobs at 9_1 (their vs_2_0 / ps_2_0 programs are validated),

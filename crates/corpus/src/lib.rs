@@ -1,14 +1,39 @@
-//! Test support: locate and read the fxc shader corpus.
+//! Test support: locate and read the fxc shader corpus, and compare per-entry outcomes
+//! with checked-in expectation files.
 //!
 //! The corpus is not part of dxref and is never copied into it. Tests find it at
-//! `$DXREF_CORPUS` or at `../shared/corpus` beside the workspace; where it is absent,
-//! [`entries`] prints a visible `SKIP` message and returns `None`, so a fresh clone
-//! elsewhere still passes its tests.
+//! `$DXREF_CORPUS` or at `../shared/corpus` beside the workspace.
+//!
+//! Reading fails closed:
+//! - where the corpus is absent, [`entries`] prints a visible `SKIP` line and returns
+//!   `None`, so a fresh clone elsewhere still passes its tests; with
+//!   `DXREF_REQUIRE_CORPUS=1` in the environment (CI sets it) an absent corpus panics;
+//! - where it is present, every problem panics with a message naming the file and the
+//!   line: an unreadable or malformed `MANIFEST.tsv`, a missing column, a row with the
+//!   wrong number of fields or an unknown value, a missing or empty `.bin`/`.asm`, a
+//!   source folder that is missing or not known, or a number of rows per source other
+//!   than the one pinned in [`SOURCES`].
+//!
+//! [`expect::check`] compares every entry's outcome with an expectation file, both ways;
+//! `DXREF_BLESS=1` rewrites the file instead.
+
+pub mod expect;
 
 pub mod oracle;
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// Every source folder of the corpus and its number of entries (MANIFEST rows). A
+/// corpus whose folders or counts differ is refused: a test must never pass on a part.
+pub const SOURCES: &[(&str, usize)] =
+    &[("dxtk", 173), ("hlslcc", 129), ("sdl", 21), ("slimshader", 27), ("xenia", 112)];
+
+/// The environment variable that turns an absent corpus into a failure.
+pub const REQUIRE_VAR: &str = "DXREF_REQUIRE_CORPUS";
+
+/// The MANIFEST columns the reader uses.
+const COLUMNS: [&str; 6] = ["name", "profile", "container", "chunks", "trailing_ws", "creator"];
 
 /// The kind of bytes an entry's `.bin` holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,64 +102,161 @@ pub fn root() -> Option<PathBuf> {
     p.is_dir().then(|| p.canonicalize().unwrap_or(p))
 }
 
-/// Every entry of the corpus, sorted by source then name; `None` (after printing a
-/// `SKIP` line naming `test`) when the corpus is absent.
-pub fn entries(test: &str) -> Option<Vec<Entry>> {
-    let Some(root) = root() else {
-        // Written to the process's stderr directly, past the test harness's output
-        // capture, so that the skip is visible in a passing run.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIP {test}: the fxc corpus was not found (set DXREF_CORPUS or place it at ../shared/corpus)"
-        );
-        return None;
-    };
-    let mut out = Vec::new();
-    let mut dirs: Vec<_> = fs::read_dir(&root)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.join("MANIFEST.tsv").is_file())
-        .collect();
-    dirs.sort();
-    for dir in dirs {
-        let source = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).ok()?;
-        let mut lines = manifest.lines();
-        let header: Vec<&str> = lines.next()?.split('\t').collect();
-        let col = |name: &str| header.iter().position(|h| *h == name);
-        let (c_name, c_profile, c_container, c_chunks, c_ws, c_creator) =
-            (col("name")?, col("profile")?, col("container")?, col("chunks")?, col("trailing_ws")?, col("creator")?);
-        for line in lines.filter(|l| !l.is_empty()) {
-            let f: Vec<&str> = line.split('\t').collect();
-            let name = f[c_name].to_string();
-            out.push(Entry {
-                source: source.clone(),
-                profile: f[c_profile].to_string(),
-                container: if f[c_container] == "dxbc" { Container::Dxbc } else { Container::D3dbc },
-                chunks: match f[c_chunks] {
-                    "-" => Vec::new(),
-                    s => s.split(',').map(str::to_string).collect(),
-                },
-                trailing_ws: match f[c_ws] {
-                    "intact" => TrailingWs::Intact,
-                    "stripped" => TrailingWs::Stripped,
-                    _ => TrailingWs::NotApplicable,
-                },
-                creator: f[c_creator].to_string(),
-                bin: dir.join(format!("{name}.bin")),
-                asm: dir.join(format!("{name}.asm")),
-                name,
-            });
-        }
+/// True when `DXREF_REQUIRE_CORPUS=1`: an absent corpus is then a failure.
+pub fn required() -> bool {
+    std::env::var_os(REQUIRE_VAR).is_some_and(|v| v == "1")
+}
+
+/// The corpus root for `test`, or `None` after a visible `SKIP` line when the corpus is
+/// absent; panics instead of skipping when [`required`].
+pub fn root_for(test: &str) -> Option<PathBuf> {
+    if let Some(r) = root() {
+        return Some(r);
     }
-    Some(out)
+    let where_ = match std::env::var_os("DXREF_CORPUS") {
+        Some(d) => format!("DXREF_CORPUS={} is not a folder", Path::new(&d).display()),
+        None => "set DXREF_CORPUS or place it at ../shared/corpus".to_string(),
+    };
+    assert!(!required(), "{test}: the fxc corpus was not found ({where_}) and {REQUIRE_VAR}=1 requires it");
+    // Written to the process's stderr directly, past the test harness's output capture,
+    // so that the skip is visible in a passing run.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIP {test}: the fxc corpus was not found ({where_})");
+    None
+}
+
+/// Every entry of the corpus, sorted by source then name; `None` (after printing a
+/// `SKIP` line naming `test`) when the corpus is absent. Panics when the corpus is
+/// present but broken (see the module documentation), or absent while [`required`].
+pub fn entries(test: &str) -> Option<Vec<Entry>> {
+    let root = root_for(test)?;
+    Some(entries_in(&root).unwrap_or_else(|e| panic!("{test}: the fxc corpus at {} is broken: {e}", root.display())))
 }
 
 /// Only the DXBC entries.
 pub fn dxbc_entries(test: &str) -> Option<Vec<Entry>> {
     entries(test).map(|v| v.into_iter().filter(|e| e.container == Container::Dxbc).collect())
+}
+
+/// Every entry of the corpus at `root`, checked against the pinned [`SOURCES`].
+pub fn entries_in(root: &Path) -> Result<Vec<Entry>, String> {
+    entries_with(root, SOURCES)
+}
+
+/// Every entry of the corpus at `root`, whose source folders must be exactly `sources`
+/// with exactly that many MANIFEST rows each. The error names the file and line.
+pub fn entries_with(root: &Path, sources: &[(&str, usize)]) -> Result<Vec<Entry>, String> {
+    let listing = fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut found = Vec::new();
+    for d in listing {
+        let d = d.map_err(|e| format!("{}: {e}", root.display()))?;
+        let path = d.path();
+        if path.is_dir() {
+            found.push(d.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found.sort();
+    for f in &found {
+        if !sources.iter().any(|(s, _)| s == f) {
+            return Err(format!("{}: source folder {f:?} is not one of the pinned sources", root.join(f).display()));
+        }
+    }
+    let mut sorted: Vec<(&str, usize)> = sources.to_vec();
+    sorted.sort();
+    let mut out = Vec::new();
+    for (source, count) in sorted {
+        let dir = root.join(source);
+        if !dir.is_dir() {
+            return Err(format!("{}: source folder {source:?} is missing", dir.display()));
+        }
+        let rows = read_manifest(source, &dir)?;
+        if rows.len() != count {
+            return Err(format!(
+                "{}: source {source:?} has {} entries, {count} are pinned (corpus::SOURCES)",
+                dir.join("MANIFEST.tsv").display(),
+                rows.len()
+            ));
+        }
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
+/// One source folder's MANIFEST rows, each with a non-empty `.bin` and `.asm`.
+fn read_manifest(source: &str, dir: &Path) -> Result<Vec<Entry>, String> {
+    let path = dir.join("MANIFEST.tsv");
+    let at = |line: usize| format!("{}:{line}", path.display());
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines().enumerate();
+    let header: Vec<&str> = match lines.next() {
+        Some((_, h)) if !h.is_empty() => h.split('\t').collect(),
+        _ => return Err(format!("{}: no header line", at(1))),
+    };
+    let mut cols = [0usize; COLUMNS.len()];
+    for (slot, name) in cols.iter_mut().zip(COLUMNS) {
+        *slot = header
+            .iter()
+            .position(|h| *h == name)
+            .ok_or_else(|| format!("{}: the header has no column {name:?}", at(1)))?;
+    }
+    let [c_name, c_profile, c_container, c_chunks, c_ws, c_creator] = cols;
+    let mut out: Vec<Entry> = Vec::new();
+    for (i, line) in lines {
+        let n = i + 1;
+        if line.is_empty() {
+            return Err(format!("{}: empty row", at(n)));
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != header.len() {
+            return Err(format!("{}: {} fields, the header has {}", at(n), f.len(), header.len()));
+        }
+        let name = f[c_name];
+        if name.is_empty() || name.contains(['/', '\\']) {
+            return Err(format!("{}: bad name {name:?}", at(n)));
+        }
+        if out.iter().any(|e| e.name == name) {
+            return Err(format!("{}: name {name:?} appears twice", at(n)));
+        }
+        let container = match f[c_container] {
+            "dxbc" => Container::Dxbc,
+            "d3dbc" => Container::D3dbc,
+            v => return Err(format!("{}: {name}: unknown container {v:?}", at(n))),
+        };
+        let trailing_ws = match f[c_ws] {
+            "intact" => TrailingWs::Intact,
+            "stripped" => TrailingWs::Stripped,
+            "-" => TrailingWs::NotApplicable,
+            v => return Err(format!("{}: {name}: unknown trailing_ws {v:?}", at(n))),
+        };
+        let profile = f[c_profile];
+        if profile.is_empty() {
+            return Err(format!("{}: {name}: empty profile", at(n)));
+        }
+        let (bin, asm) = (dir.join(format!("{name}.bin")), dir.join(format!("{name}.asm")));
+        for p in [&bin, &asm] {
+            match fs::metadata(p) {
+                Ok(m) if m.is_file() && m.len() > 0 => {}
+                Ok(_) => return Err(format!("{}: {name}: {} is empty or not a file", at(n), p.display())),
+                Err(e) => return Err(format!("{}: {name}: {}: {e}", at(n), p.display())),
+            }
+        }
+        out.push(Entry {
+            source: source.to_string(),
+            name: name.to_string(),
+            profile: profile.to_string(),
+            container,
+            chunks: match f[c_chunks] {
+                "-" => Vec::new(),
+                s => s.split(',').map(str::to_string).collect(),
+            },
+            trailing_ws,
+            creator: f[c_creator].to_string(),
+            bin,
+            asm,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
 }
 
 /// xorshift64*: a small deterministic generator for mutation tests, so that every

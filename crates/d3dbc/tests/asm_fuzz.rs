@@ -30,8 +30,8 @@ fn check(text: &str) -> bool {
             assert!(!errors.is_empty());
             for e in &errors {
                 assert_eq!(e.severity, Severity::Error);
-                assert!(e.line >= 1 && e.line <= lines + 1, "{e} in {text:?}");
-                assert!(e.column >= 1 && e.length >= 1, "{e} in {text:?}");
+                assert!((1..=lines + 1).contains(&e.line), "{e} in {text:?}");
+                assert!(e.column > 0 && e.length > 0, "{e} in {text:?}");
                 assert!(e.expected.is_some(), "{e} has no hint, in {text:?}");
             }
             assert!(errors.windows(2).all(|w| (w[0].line, w[0].column) <= (w[1].line, w[1].column)));

@@ -1,8 +1,10 @@
 //! Every vertex and geometry shader of the corpus compiles and runs on generated
 //! inputs: pseudo-random input registers (system values as small integers), every
 //! declared constant buffer filled with pseudo-random floats, a buffer or texture of
-//! pseudo-random data for every declared `t#`/`u#`, default samplers. The corpus is
-//! optional: without it the test prints SKIP and passes.
+//! pseudo-random data for every declared `t#`/`u#`, default samplers. Every entry's
+//! outcome (ran, which instruction or declaration the executor does not support, or
+//! another stage) is checked against `tests/expect/corpus_run.txt`. The corpus is
+//! optional: without it the test prints SKIP and passes (unless `DXREF_REQUIRE_CORPUS=1`).
 
 use std::collections::BTreeMap;
 
@@ -260,15 +262,21 @@ fn corpus_vertex_and_geometry_shaders_run() {
     let mut failures = Vec::new();
     let mut retried = 0;
     let mut emits = 0;
+    let mut outcomes: BTreeMap<String, String> = BTreeMap::new();
     for e in &entries {
         let bytes = e.bytes();
-        let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
-        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
-        let Ok(program) = tpf::decode(chunk.data) else { continue };
+        let container = dxbc::Container::parse(&bytes).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+        let chunk = container
+            .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
+            .unwrap_or_else(|| panic!("{}: no program chunk", e.id()));
+        let program = tpf::decode(chunk.data).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
         let stage = match program.version.ty {
             ProgramType::Vertex => "vs",
             ProgramType::Geometry => "gs",
-            _ => continue,
+            _ => {
+                outcomes.insert(e.id(), "not a vertex or geometry shader".to_string());
+                continue;
+            }
         };
         let counts = by_stage.entry(stage).or_default();
         counts[0] += 1;
@@ -277,37 +285,48 @@ fn corpus_vertex_and_geometry_shaders_run() {
             Err(err) => match &err.kind {
                 ExecErrorKind::Unsupported(what) => {
                     unsupported.entry(what.clone()).or_default().push(e.id());
+                    outcomes.insert(e.id(), corpus::expect::one_line(&format!("unsupported: {what}")));
                     continue;
                 }
                 _ => {
                     failures.push(format!("{}: compile: {err}", e.id()));
+                    outcomes.insert(e.id(), corpus::expect::one_line(&format!("compile error: {err}")));
                     continue;
                 }
             },
         };
         let seed = e.id().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
         let mut result = exercise(&plan, &program, seed, 0);
-        for mode in [1, 2] {
+        let mut data = "floats";
+        for (mode, what) in [(1, "small integers"), (2, "positive integers")] {
             if matches!(&result, Err(err) if matches!(err.kind, ExecErrorKind::StepLimit(_))) {
                 // Loop counts read from float data can be huge, and some loops only end
                 // for positive values: again with small (then positive) integers.
                 retried += 1;
+                data = what;
                 result = exercise(&plan, &program, seed, mode);
             }
         }
-        match result {
+        let outcome = match result {
             Ok(n) => {
                 counts[1] += 1;
                 emits += n;
+                format!("ran on {data}")
             }
-            Err(err) => failures.push(format!("{}: run: {err}", e.id())),
-        }
+            Err(err) => {
+                failures.push(format!("{}: run: {err}", e.id()));
+                corpus::expect::one_line(&format!("run error on {data}: {err}"))
+            }
+        };
+        outcomes.insert(e.id(), outcome);
     }
     println!("corpus_run: stage → [shaders, ran]: {by_stage:?}; {emits} GS emits; {retried} reruns with integer data");
     for (what, ids) in &unsupported {
         println!("corpus_run: unsupported ({} shaders): {what}: {}", ids.len(), ids.join(", "));
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    // Which shaders run and which the executor refuses (and why), entry by entry.
+    corpus::expect::check(corpus::expect_file!("corpus_run.txt"), &outcomes);
 }
 
 /// Corrupted programs (random token changes in the corpus's vertex and geometry

@@ -15,8 +15,8 @@ fn check(text: &str) {
             assert!(!errors.is_empty());
             let lines = text.split('\n').count();
             for e in &errors {
-                assert!(e.line >= 1 && e.line <= lines + 1, "{e} in {text:?}");
-                assert!(e.column >= 1);
+                assert!((1..=lines + 1).contains(&e.line), "{e} in {text:?}");
+                assert!(e.column > 0);
             }
         }
     }

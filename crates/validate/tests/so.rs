@@ -655,7 +655,7 @@ fn arbitrary_declarations_do_not_panic() {
         let len = (rng.next() % 16) as usize;
         let text: String = (0..len).map(|_| rng.pick(&alphabet)).collect();
         if let Err(e) = parse_entries(&text) {
-            assert!(e.column >= 1 && e.column <= text.chars().count() + 1, "{text:?}: {e}");
+            assert!((1..=text.chars().count() + 1).contains(&e.column), "{text:?}: {e}");
         }
     }
 }

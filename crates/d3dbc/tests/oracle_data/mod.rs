@@ -17,25 +17,27 @@
 
 #![allow(dead_code)]
 
-/// Each profile's data, with its version token (0: the tokens carry their own).
-pub const DATA: &[(&str, u32, &str)] = &[
-    ("vs_1_1", 0xfffe_0101, include_str!("../oracle/vs_1_1.txt")),
-    ("vs_2_0", 0xfffe_0200, include_str!("../oracle/vs_2_0.txt")),
-    ("vs_2_x", 0xfffe_0201, include_str!("../oracle/vs_2_x.txt")),
-    ("vs_2_sw", 0xfffe_02ff, include_str!("../oracle/vs_2_sw.txt")),
-    ("vs_3_0", 0xfffe_0300, include_str!("../oracle/vs_3_0.txt")),
-    ("vs_3_sw", 0xfffe_03ff, include_str!("../oracle/vs_3_sw.txt")),
-    ("ps_1_1", 0xffff_0101, include_str!("../oracle/ps_1_1.txt")),
-    ("ps_1_2", 0xffff_0102, include_str!("../oracle/ps_1_2.txt")),
-    ("ps_1_3", 0xffff_0103, include_str!("../oracle/ps_1_3.txt")),
-    ("ps_1_4", 0xffff_0104, include_str!("../oracle/ps_1_4.txt")),
-    ("ps_2_0", 0xffff_0200, include_str!("../oracle/ps_2_0.txt")),
-    ("ps_2_x", 0xffff_0201, include_str!("../oracle/ps_2_x.txt")),
-    ("ps_2_sw", 0xffff_02ff, include_str!("../oracle/ps_2_sw.txt")),
-    ("ps_3_0", 0xffff_0300, include_str!("../oracle/ps_3_0.txt")),
-    ("ps_3_sw", 0xffff_03ff, include_str!("../oracle/ps_3_sw.txt")),
+/// Each profile's data, with its version token (0: the tokens carry their own) and its
+/// number of cases, pinned so that a truncated or partly deleted file fails instead of
+/// passing on fewer cases.
+pub const DATA: &[(&str, u32, usize, &str)] = &[
+    ("vs_1_1", 0xfffe_0101, 96, include_str!("../oracle/vs_1_1.txt")),
+    ("vs_2_0", 0xfffe_0200, 179, include_str!("../oracle/vs_2_0.txt")),
+    ("vs_2_x", 0xfffe_0201, 163, include_str!("../oracle/vs_2_x.txt")),
+    ("vs_2_sw", 0xfffe_02ff, 132, include_str!("../oracle/vs_2_sw.txt")),
+    ("vs_3_0", 0xfffe_0300, 198, include_str!("../oracle/vs_3_0.txt")),
+    ("vs_3_sw", 0xfffe_03ff, 151, include_str!("../oracle/vs_3_sw.txt")),
+    ("ps_1_1", 0xffff_0101, 85, include_str!("../oracle/ps_1_1.txt")),
+    ("ps_1_2", 0xffff_0102, 49, include_str!("../oracle/ps_1_2.txt")),
+    ("ps_1_3", 0xffff_0103, 50, include_str!("../oracle/ps_1_3.txt")),
+    ("ps_1_4", 0xffff_0104, 83, include_str!("../oracle/ps_1_4.txt")),
+    ("ps_2_0", 0xffff_0200, 121, include_str!("../oracle/ps_2_0.txt")),
+    ("ps_2_x", 0xffff_0201, 171, include_str!("../oracle/ps_2_x.txt")),
+    ("ps_2_sw", 0xffff_02ff, 133, include_str!("../oracle/ps_2_sw.txt")),
+    ("ps_3_0", 0xffff_0300, 196, include_str!("../oracle/ps_3_0.txt")),
+    ("ps_3_sw", 0xffff_03ff, 149, include_str!("../oracle/ps_3_sw.txt")),
     // Version tokens that name no profile (`vs_1_0`, `ps_2_254`, `vs_10_1`...).
-    ("versions", 0, include_str!("../oracle/versions.txt")),
+    ("versions", 0, 14, include_str!("../oracle/versions.txt")),
 ];
 
 /// The footer's prefix.
@@ -128,6 +130,18 @@ pub fn parse(profile: &'static str, version: u32, text: &str) -> Vec<Case> {
 }
 
 /// Every case of every file, in `DATA` order.
+/// Panics when a file does not hold its pinned number of cases.
 pub fn all_cases() -> Vec<Case> {
-    DATA.iter().flat_map(|&(p, v, text)| parse(p, v, text)).collect()
+    let mut out = Vec::new();
+    for &(p, v, count, text) in DATA {
+        let cases = parse(p, v, text);
+        assert_eq!(
+            cases.len(),
+            count,
+            "tests/oracle/{p}.txt: {} cases, {count} are pinned in oracle_data::DATA",
+            cases.len()
+        );
+        out.extend(cases);
+    }
+    out
 }
