@@ -12,7 +12,8 @@
  *   job 'D' (disassemble): blob, ndis, dis[ndis]
  *     -> for each dis flag: hr, text
  *
- * An access violation inside D3DDisassemble is answered with hr 0xDEAD0001 and no text.
+ * A fault inside D3DDisassemble is answered with hr 0xDEAD0001 and no text; a call that
+ * hangs ends the process after 10 s (the driver records hr 0xDEAD0002 for that job).
  *
  * A result record starts with the job's kind byte. Nothing else is printed. */
 #include <windows.h>
@@ -55,18 +56,31 @@ static void wr_blob(Blob *b) {
 
 static DisasmFn disasm;
 
-/* A fault inside the DLL (D3DDisassemble reads past malformed streams) jumps back to
- * the job loop, which answers that call with CRASHED and goes on. */
+/* A call that runs longer than this (D3DDisassemble loops forever on some malformed
+ * streams) ends the process; the driver sees the missing answer and goes on after it. */
+#define WATCHDOG_MS 10000
+static volatile LONG busy_since;
+static DWORD WINAPI watchdog(void *arg) {
+    (void)arg;
+    for (;;) {
+        LONG t = busy_since;
+        Sleep(250);
+        if (t && t == busy_since && (LONG)(GetTickCount() - (DWORD)t) > WATCHDOG_MS) TerminateProcess(GetCurrentProcess(), 5);
+    }
+    return 0;
+}
+static void busy(int on) { busy_since = on ? (LONG)(GetTickCount() | 1) : 0; }
+
+/* A fault inside the DLL that nothing in it handles (D3DDisassemble reads past some
+ * malformed streams) jumps back to the job loop, which answers that call with CRASHED and goes on. */
 #define CRASHED 0xDEAD0001u
-static jmp_buf fault;
+static void *fault[5];
 static volatile int guarded;
-static LONG CALLBACK on_fault(EXCEPTION_POINTERS *e) {
-    DWORD c = e->ExceptionRecord->ExceptionCode;
-    if (guarded && (c == EXCEPTION_ACCESS_VIOLATION || c == EXCEPTION_STACK_OVERFLOW ||
-                    c == EXCEPTION_INT_DIVIDE_BY_ZERO || c == EXCEPTION_ILLEGAL_INSTRUCTION ||
-                    c == EXCEPTION_ARRAY_BOUNDS_EXCEEDED || c == EXCEPTION_IN_PAGE_ERROR)) {
+static LONG WINAPI on_fault(EXCEPTION_POINTERS *e) {
+    (void)e;
+    if (guarded) {
         guarded = 0;
-        longjmp(fault, 1);
+        __builtin_longjmp(fault, 1);
     }
     return EXCEPTION_CONTINUE_SEARCH;
 }
@@ -76,12 +90,12 @@ static void disassemble(const void *p, unsigned n) {
     for (i = 0; i < nd; i++) {
         Blob *volatile t = 0; volatile HRESULT hr = E_FAIL; rd_u32(&f);
         if (p) {
-            if (setjmp(fault) == 0) {
-                guarded = 1;
+            if (__builtin_setjmp(fault) == 0) {
+                guarded = 1; busy(1);
                 hr = disasm(p, n, f, 0, (Blob **)&t);
-                guarded = 0;
+                guarded = 0; busy(0);
             } else {
-                hr = (HRESULT)CRASHED; t = 0;
+                busy(0); hr = (HRESULT)CRASHED; t = 0;
             }
         }
         wr_u32((unsigned)hr); wr_blob(t);
@@ -98,7 +112,8 @@ int main(int argc, char **argv) {
     strip = (StripFn)GetProcAddress(m, "D3DStripShader");
     if (!compile || !disasm || !strip) { fprintf(stderr, "missing exports\n"); return 2; }
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
-    AddVectoredExceptionHandler(1, on_fault);
+    SetUnhandledExceptionFilter(on_fault);
+    CreateThread(0, 0, watchdog, 0, 0, 0);
     in = fopen(argv[1], "rb"); out = fopen(argv[2], "wb");
     if (!in || !out) { fprintf(stderr, "cannot open files\n"); return 2; }
     while ((kind = fgetc(in)) != EOF) {
@@ -107,7 +122,9 @@ int main(int argc, char **argv) {
             unsigned ns, ne, np, f1, f2, st; Blob *code = 0, *err = 0; HRESULT hr;
             char *src = rd_bytes(&ns), *entry = rd_bytes(&ne), *prof = rd_bytes(&np);
             rd_u32(&f1); rd_u32(&f2); rd_u32(&st);
+            busy(1);
             hr = compile(src, ns, "gen.hlsl", 0, 0, entry, prof, f1, f2, &code, &err);
+            busy(0);
             if (SUCCEEDED(hr) && code && st) {
                 Blob *s = 0;
                 HRESULT h2 = strip(code->v->GetBufferPointer(code), code->v->GetBufferSize(code), st, &s);

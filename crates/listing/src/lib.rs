@@ -123,7 +123,15 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     let mut decoder = tpf::Decoder::new(chunk.data).map_err(program_error)?;
 
     let mut text = String::with_capacity(chunk.data.len() * 8);
-    header::write_header(&mut text, &container, style)?;
+    // Microsoft's disassembler prints the comment header and the slot line only when it
+    // can reflect the shader, which takes an input and an output signature: a container
+    // without one of them (whatever else it holds, RDEF and STAT included) is listed as
+    // its program alone (learned from d3dcompiler_47 on containers we built).
+    let reflected = container.chunk_any(&[FourCc::ISGN, FourCc::ISG1]).is_some()
+        && container.chunk_any(&[FourCc::OSGN, FourCc::OSG1, FourCc::OSG5]).is_some();
+    if reflected {
+        header::write_header(&mut text, &container, style)?;
+    }
     if container.chunk(FourCc::AON9).is_some() {
         let part = level9_listing::level9_part(&container).map_err(|e| Error::Level9(Box::new(e)))?;
         text.push_str(&part);
@@ -142,11 +150,13 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         }
         printer.instruction(&ins, &mut text);
     }
-    let slots = container
-        .chunk(FourCc::STAT)
-        .and_then(|c| dxbc::Stat::parse(c.data).ok())
-        .map_or(0, |stat| stat.instruction_count);
-    text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
+    if reflected {
+        let slots = container
+            .chunk(FourCc::STAT)
+            .and_then(|c| dxbc::Stat::parse(c.data).ok())
+            .map_or(0, |stat| stat.instruction_count);
+        text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
+    }
     Ok(Listing { text, warnings })
 }
 

@@ -161,28 +161,30 @@ fn hlsl(per_profile: usize, seed: u64, only: Option<&str>) {
 
 fn tokens() {
     let listings = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/tpf/tests/listings");
-    let streams = tokens::generate(&listings);
-    let jobs: Vec<wine::Job> =
-        streams.iter().map(|s| wine::Job::Disassemble { blob: s.blob.clone(), dis: DIS.to_vec() }).collect();
-    eprint!("tokens: {} streams ", jobs.len());
-    let answers = wine::run(&jobs, 2, 2000);
-    let mut records = Vec::new();
-    let mut seen = HashSet::new();
-    for (s, a) in streams.into_iter().zip(answers) {
-        if a.crashed || !seen.insert(s.blob.clone()) {
-            continue;
+    let (base, mutants) = tokens::generate(&listings);
+    for (file, streams) in [("tokens-sm4-5.dxo", base), ("mutants-sm4-5.dxo", mutants)] {
+        let jobs: Vec<wine::Job> =
+            streams.iter().map(|s| wine::Job::Disassemble { blob: s.blob.clone(), dis: DIS.to_vec() }).collect();
+        eprint!("{file}: {} streams ", jobs.len());
+        let answers = wine::run(&jobs, 2, 2000);
+        let mut records = Vec::new();
+        let mut seen = HashSet::new();
+        for (s, a) in streams.into_iter().zip(answers) {
+            if !seen.insert(s.blob.clone()) {
+                continue;
+            }
+            records.push(Record {
+                name: s.name,
+                profile: s.profile,
+                flags1: 0,
+                flags2: 0,
+                strip: 0,
+                blob: s.blob,
+                texts: a.listings.into_iter().map(|(flags, hr, text)| Text { flags, hr, text }).collect(),
+            });
         }
-        records.push(Record {
-            name: s.name,
-            profile: s.profile,
-            flags1: 0,
-            flags2: 0,
-            strip: 0,
-            blob: s.blob,
-            texts: a.listings.into_iter().map(|(flags, hr, text)| Text { flags, hr, text }).collect(),
-        });
+        write_archive(file, &records);
     }
-    write_archive("tokens-sm4-5.dxo", &records);
 }
 
 fn main() {

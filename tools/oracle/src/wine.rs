@@ -4,6 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The HRESULT recorded for a call during which the runner died (it hung or faulted
+/// beyond recovery); the runner itself answers a recovered fault with 0xDEAD0001.
+pub const HUNG: u32 = 0xDEAD_0002;
+
 /// One question for Microsoft's DLL.
 #[derive(Debug, Clone)]
 pub enum Job {
@@ -152,7 +156,7 @@ fn run_once(jobs: &[Job], tag: &str) -> Vec<Answer> {
         .spawn()
         .expect("starting wine (run tools/oracle/setup.sh first)");
     // A generous deadline: a hung compile must not stop the generator.
-    let deadline = Instant::now() + Duration::from_secs(60 + jobs.len() as u64 * 2);
+    let deadline = Instant::now() + Duration::from_secs(120 + jobs.len() as u64 / 4);
     loop {
         if child.try_wait().expect("waiting for wine").is_some() {
             break;
@@ -183,10 +187,15 @@ pub fn run(jobs: &[Job], threads: usize, batch: usize) -> Vec<Answer> {
                 let Some(chunk) = chunks.get(i) else { break };
                 let mut done = Vec::with_capacity(chunk.len());
                 while done.len() < chunk.len() {
-                    let got = run_once(&chunk[done.len()..], &format!("{t}"));
+                    let got = run_once(&chunk[done.len()..], &format!("{}-{t}", std::process::id()));
                     if got.is_empty() {
-                        // The runner died on the first remaining job.
-                        done.push(Answer { crashed: true, ..Answer::default() });
+                        // The runner died on the first remaining job (a hang the
+                        // watchdog ended, or a fault it could not recover from).
+                        let dis = match &chunk[done.len()] {
+                            Job::Compile { dis, .. } | Job::Disassemble { dis, .. } => dis,
+                        };
+                        let listings = dis.iter().map(|&f| (f, HUNG, String::new())).collect();
+                        done.push(Answer { crashed: true, hr: HUNG, listings, ..Answer::default() });
                     } else {
                         done.extend(got);
                     }
