@@ -264,13 +264,14 @@ pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failur
         }
         return Ok(bytes);
     }
-    if bytes.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&bytes) {
+    if bytes.starts_with(b"DXBC") || !listing::text::is_text(&bytes) {
         if var.is_some() {
             return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
         }
         return Ok(bytes);
     }
-    let text = String::from_utf8_lossy(&bytes);
+    // UTF-8 (with or without a byte-order mark), UTF-16, a terminating NUL.
+    let text = listing::text::decode(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
     listing::fxh::pick(&text, var).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")))
 }
 
