@@ -127,17 +127,17 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, TextError> {
     }
 }
 
-/// True when `bytes` hold text dxref would read as a listing or header: they decode
-/// ([`decode`]) and their first 4 KiB of text has no control characters but white
-/// space.
+/// True when `bytes` are meant as text (a listing or header) rather than a binary
+/// blob: a byte-order mark, UTF-16 by its NUL pattern, or bytes before the first NUL
+/// (in the first 4 KiB) with no control characters but white space. [`decode`] may
+/// still refuse them, with the offset of the fault.
 pub fn is_text(bytes: &[u8]) -> bool {
-    match decode(bytes) {
-        Ok(text) => {
-            let head = text.char_indices().take_while(|(i, _)| *i < 4096).map(|(_, c)| c);
-            !text.is_empty() && head.into_iter().all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t' | '\x0c'))
-        }
-        Err(_) => false,
+    if bytes.starts_with(&[0xef, 0xbb, 0xbf]) || encoding(bytes) != Encoding::Utf8 {
+        return true;
     }
+    let head = &bytes[..bytes.len().min(4096)];
+    let head = &head[..head.iter().position(|&b| b == 0).unwrap_or(head.len())];
+    !head.is_empty() && head.iter().all(|&b| b >= 0x20 && b != 0x7f || matches!(b, b'\n' | b'\r' | b'\t' | 0x0c))
 }
 
 #[cfg(test)]
@@ -210,5 +210,9 @@ mod tests {
         assert!(!is_text(&[0x00, 0x02, 0xfe, 0xff, 0x1f, 0, 0, 2]));
         assert!(!is_text(b""));
         assert!(!is_text(b"ab\x01cd"));
+        assert!(!is_text(b"\0\0"));
+        // Text that does not decode is still text: decode reports where it fails.
+        assert!(is_text(b"// \xff\n"));
+        assert!(is_text(b"ret\0 mov"));
     }
 }
