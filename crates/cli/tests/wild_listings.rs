@@ -300,3 +300,86 @@ fn check_expectations(outcomes: &BTreeMap<String, String>) {
         wrong.join("\n")
     );
 }
+
+// --- --style: the disassemblers of older d3dcompiler DLLs ---
+
+/// `container` without its RDEF chunk (what `D3DStripShader` leaves of the reflection).
+fn without_rdef(bytes: &[u8]) -> Vec<u8> {
+    let c = dxbc::Container::parse(bytes).unwrap();
+    let mut b = dxbc::Builder::new();
+    for ch in c.chunks().iter().filter(|ch| ch.fourcc != dxbc::FourCc::RDEF) {
+        b.push(ch.fourcc, ch.data.to_vec());
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn older_disassemblers_print_their_spellings_and_assemble_back() {
+    let Some(entries) = corpus::entries("older_disassemblers_print_their_spellings_and_assemble_back") else {
+        return;
+    };
+    // A pixel shader with a constant buffer and texel offsets.
+    let e = entries.iter().find(|e| e.id() == "hlslcc/ps5__sample1DLod").expect("corpus entry");
+    let dir = temp_dir("styles");
+    let stripped = without_rdef(&e.bytes());
+    let blob = dir.join("stripped.dxbc");
+    std::fs::write(&blob, &stripped).unwrap();
+    let mut texts = BTreeMap::new();
+    for style in ["d3dcompiler_43", "d3dcompiler_46", "d3dcompiler_47-6.3", "d3dcompiler_47", "disassembler", "default"]
+    {
+        let mut args = vec!["disasm", blob.to_str().unwrap()];
+        if style != "default" {
+            args.extend(["--style", style]);
+        }
+        let out = dxref(&args);
+        assert!(out.status.success(), "{style}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        // Each assembles back to the program and the signatures.
+        let file = dir.join(format!("{style}.asm"));
+        std::fs::write(&file, &text).unwrap();
+        let back = dir.join(format!("{style}.dxbc"));
+        let out = dxref(&["asm", file.to_str().unwrap(), "-o", back.to_str().unwrap()]);
+        assert!(out.status.success(), "{style}: {}", String::from_utf8_lossy(&out.stderr));
+        let (a, b) = (std::fs::read(&back).unwrap(), stripped.clone());
+        let (ours, theirs) = (dxbc::Container::parse(&a).unwrap(), dxbc::Container::parse(&b).unwrap());
+        for f in [dxbc::FourCc::SHEX, dxbc::FourCc::ISGN, dxbc::FourCc::OSGN] {
+            assert_eq!(ours.chunk(f).map(|c| c.data), theirs.chunk(f).map(|c| c.data), "{style}: {f}");
+        }
+        texts.insert(style, text);
+    }
+    let t = |s: &str| texts[s].as_str();
+    // Constant buffers: `cb#` before the Windows 10 SDK's d3dcompiler_47, `CB#` after.
+    for s in ["d3dcompiler_43", "d3dcompiler_46", "d3dcompiler_47-6.3"] {
+        assert!(t(s).contains("\ndcl_constantbuffer cb0[") && !t(s).contains("CB0"), "{s}");
+    }
+    assert!(
+        t("d3dcompiler_47").contains("\ndcl_constantbuffer CB0[")
+            && !t("d3dcompiler_47").contains("dcl_constantbuffer cb")
+    );
+    // The signatures' Format column: 6 wide for d3dcompiler_43, 7 for the others.
+    let six = "// Name                 Index   Mask Register SysValue Format   Used\n// -------------------- ----- ------ -------- -------- ------ ------\n";
+    let seven = "// Name                 Index   Mask Register SysValue  Format   Used\n// -------------------- ----- ------ -------- -------- ------- ------\n";
+    assert!(t("d3dcompiler_43").contains(six) && !t("d3dcompiler_43").contains(seven));
+    for s in ["d3dcompiler_46", "d3dcompiler_47-6.3", "d3dcompiler_47"] {
+        assert!(t(s).contains(seven) && !t(s).contains(six), "{s}");
+    }
+    // Texel offsets: `_aoffimmi` from d3dcompiler_46 on.
+    assert!(!t("d3dcompiler_43").contains("_aoffimmi") && t("d3dcompiler_43").contains("sample_l_indexable(1,0,0)"));
+    for s in ["d3dcompiler_46", "d3dcompiler_47-6.3", "d3dcompiler_47"] {
+        assert!(t(s).contains("sample_l_aoffimmi_indexable(1,0,0)"), "{s}");
+    }
+    // Nothing else differs: d3dcompiler_46 and the 6.3.9600 build print the same text,
+    // the Windows 10 build differs from them in the spelling of the buffer alone, and
+    // `disassembler` is its alias and the default for a blob without a creator.
+    assert_eq!(t("d3dcompiler_46"), t("d3dcompiler_47-6.3"));
+    assert_eq!(t("d3dcompiler_47-6.3").replace("dcl_constantbuffer cb", "dcl_constantbuffer CB"), t("d3dcompiler_47"));
+    assert_eq!(t("d3dcompiler_47"), t("disassembler"));
+    assert_eq!(t("d3dcompiler_47"), t("default"));
+    // d3dcompiler_43 against d3dcompiler_46: the spacing of the tables and `_aoffimmi`
+    // only.
+    let words =
+        |s: &str| s.replace(six, seven).replace("_aoffimmi", "").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_ne!(t("d3dcompiler_43"), t("d3dcompiler_46"));
+    assert_eq!(words(t("d3dcompiler_43")), words(t("d3dcompiler_46")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
