@@ -52,7 +52,7 @@ pub fn encoding(bytes: &[u8]) -> Encoding {
     // Without a mark: the first characters (up to 4, before any terminating NUL) are
     // in U+0001..U+00FF, with their zero byte on one side. Read as UTF-8 such a file
     // would be text after a NUL, which is refused, so the choice is unambiguous.
-    if bytes.len() % 2 == 0 {
+    if bytes.len().is_multiple_of(2) {
         let units = || bytes.chunks_exact(2).take(4).take_while(|u| u != &[0, 0]);
         if units().count() > 0 {
             if units().all(|u| u[0] != 0 && u[1] == 0) {
@@ -88,7 +88,7 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, TextError> {
                 .map_err(|e| TextError::InvalidUtf8 { offset: bom + e.valid_up_to() })
         }
         e @ (Encoding::Utf16Le | Encoding::Utf16Be) => {
-            if bytes.len() % 2 != 0 {
+            if !bytes.len().is_multiple_of(2) {
                 return Err(TextError::OddUtf16Length { len: bytes.len() });
             }
             let unit = |c: &[u8]| match e {
