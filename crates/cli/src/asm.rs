@@ -70,13 +70,15 @@ fn fh_header(name: &str, bytes: &[u8], listing: &str) -> String {
 
 pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool, check: bool) -> Result<(), Failure> {
     let name = if file == "-" { "<stdin>" } else { file };
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
-        s
+    let bytes = if file == "-" {
+        let mut b = Vec::new();
+        std::io::stdin().read_to_end(&mut b).map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
+        b
     } else {
-        std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
+        std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
+    // UTF-8 (with or without a byte-order mark), UTF-16, a terminating NUL.
+    let text = listing::text::decode(&bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
     let options = listing::asm::AsmOptions { statistics };
     let assembled = match listing::asm::assemble(&text, &options) {
         Ok(a) => a,

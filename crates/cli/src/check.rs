@@ -124,11 +124,11 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
             crate::input::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
         return Ok(raw[one.range].to_vec());
     }
-    if raw.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&raw) {
+    if raw.starts_with(b"DXBC") || crate::input::family(&raw).is_some() || !listing::text::is_text(&raw) {
         // Binary: let the validator say where the container is broken.
         return Ok(raw);
     }
-    let text = String::from_utf8_lossy(&raw);
+    let text = listing::text::decode(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
     // Text: an fxc /Fh header holds a byte array; anything else is taken as a listing.
     if let Ok(arrays) = listing::fxh::arrays(&text) {
         if !arrays.is_empty() {

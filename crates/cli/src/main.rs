@@ -151,8 +151,19 @@ enum StyleArg {
     /// fxc 10.1 (Windows 10 SDK).
     #[value(name = "fxc-10.1")]
     Fxc101,
-    /// D3DDisassemble on a blob without compiler information.
-    Disassembler,
+    /// D3DDisassemble of d3dcompiler_43.dll (June 2010 DirectX SDK, 9.29.952.3111).
+    #[value(name = "d3dcompiler_43")]
+    D3dcompiler43,
+    /// D3DDisassemble of d3dcompiler_46.dll (Windows 8 SDK, 9.30.9200).
+    #[value(name = "d3dcompiler_46")]
+    D3dcompiler46,
+    /// D3DDisassemble of d3dcompiler_47.dll 6.3.9600 (Windows 8.1 SDK).
+    #[value(name = "d3dcompiler_47-6.3")]
+    D3dcompiler47Win81,
+    /// D3DDisassemble of today's d3dcompiler_47.dll (Windows 10 SDK, fxc 10.1's), as on
+    /// a blob without compiler information.
+    #[value(name = "d3dcompiler_47", alias = "disassembler")]
+    D3dcompiler47,
 }
 
 impl StyleArg {
@@ -162,7 +173,10 @@ impl StyleArg {
             StyleArg::Fxc929 => Style { version: V(9, 29, 952, 3111), disassembler: false },
             StyleArg::Fxc930 => Style { version: V(9, 30, 9200, 20499), disassembler: false },
             StyleArg::Fxc101 => Style { version: V::LATEST, disassembler: false },
-            StyleArg::Disassembler => Style::default(),
+            StyleArg::D3dcompiler43 => Style::D3DCOMPILER_43,
+            StyleArg::D3dcompiler46 => Style::D3DCOMPILER_46,
+            StyleArg::D3dcompiler47Win81 => Style::D3DCOMPILER_47_6_3,
+            StyleArg::D3dcompiler47 => Style::D3DCOMPILER_47,
         }
     }
 }
@@ -264,13 +278,14 @@ pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failur
         }
         return Ok(bytes);
     }
-    if bytes.starts_with(b"DXBC") || !listing::fxh::looks_like_header(&bytes) {
+    if bytes.starts_with(b"DXBC") || !listing::text::is_text(&bytes) {
         if var.is_some() {
             return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
         }
         return Ok(bytes);
     }
-    let text = String::from_utf8_lossy(&bytes);
+    // UTF-8 (with or without a byte-order mark), UTF-16, a terminating NUL.
+    let text = listing::text::decode(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
     listing::fxh::pick(&text, var).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")))
 }
 

@@ -137,19 +137,27 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             }
             continue;
         }
-        // A lone `/` before code: what is left of a comment line some repositories
-        // stripped. Read on, with a warning.
+        // A lone `/` before code. fxc 9.30 prints one before the version line of a
+        // program without constants (`/    vs_2_x`): read silently. Elsewhere it is
+        // what is left of a comment line some repositories stripped: read on, with a
+        // warning.
         let lead = code.len() - code.trim_start().len();
         let mut start = 0;
         if code[lead..].starts_with('/') {
-            p.warnings.push(Diagnostic::new(
-                Severity::Warning,
-                n,
-                column_of(raw, lead),
-                1,
-                "stray `/` at the start of the line (the rest of a damaged comment?) ignored",
-                None,
-            ));
+            let fxc_930_version = p.version.is_none() && lead == 0 && {
+                let word = code[1..].split_whitespace().next().unwrap_or("");
+                word.starts_with("vs_") || word.starts_with("ps_")
+            };
+            if !fxc_930_version {
+                p.warnings.push(Diagnostic::new(
+                    Severity::Warning,
+                    n,
+                    column_of(raw, lead),
+                    1,
+                    "stray `/` at the start of the line (the rest of a damaged comment?) ignored",
+                    None,
+                ));
+            }
             start = lead + 1;
             if code[start..].trim().is_empty() {
                 continue;

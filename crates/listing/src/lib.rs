@@ -20,6 +20,7 @@ pub mod level9;
 pub mod level9_listing;
 pub mod reflect;
 pub mod stat;
+pub mod text;
 
 use dxbc::{Container, FourCc};
 use thiserror::Error;

@@ -65,11 +65,49 @@ pub struct Style {
 
 impl Default for Style {
     fn default() -> Self {
-        Style { version: CompilerVersion::LATEST, disassembler: true }
+        Style::D3DCOMPILER_47
     }
 }
 
+/// The text `D3DDisassemble` of each `d3dcompiler_*.dll` prints for a blob, whatever
+/// compiler built it (the DLL does not follow the blob's creator string: the 6.3.9600
+/// build of d3dcompiler_47 prints a 9.29.952 blob with its own 7-wide Format column).
+///
+/// The differences these styles show on a blob without reflection, and the evidence
+/// for each (fxc `/Fc` listings are printed by the `D3DDisassemble` of the DLL fxc
+/// ships with; the corpus holds listings of each):
+///
+/// | | `dcl_constantbuffer` | signature Format column | texel offsets |
+/// |---|---|---|---|
+/// | d3dcompiler_43 (9.29.952.3111) | `cb0[4]` | 6 wide | `sample_l(1,0,0)` |
+/// | d3dcompiler_46 (9.30.9200) | `cb0[4]` | 7 wide | `sample_l_aoffimmi(1,0,0)` |
+/// | d3dcompiler_47 6.3.9600 | `cb0[4]` | 7 wide | `sample_l_aoffimmi(1,0,0)` |
+/// | d3dcompiler_47 10.0 (fxc 10.1) | `CB0[4]` | 7 wide | `sample_l_aoffimmi(1,0,0)` |
+///
+/// - d3dcompiler_43: the June 2010 DirectX SDK's fxc 9.29.952.3111 listings: every
+///   constant buffer `cb#`, every signature table with the 6-wide Format column,
+///   texel offsets without `_aoffimmi` (`sample_l_indexable(0,-1,0)(texture2d)...`).
+///   The DLL itself cannot be run here.
+/// - d3dcompiler_46: the Windows 8 SDK's fxc 9.30.9200 listings: `cb#`, 7 wide,
+///   `_aoffimmi`. The DLL itself cannot be run here. Those listings also hold a
+///   stray `///` line after the creator (a `/` before a raw program's version line);
+///   taken for fxc's own, it is printed by the `fxc-9.30` style only (unverified).
+/// - d3dcompiler_47 6.3.9600.16384 (the Windows 8.1 build, run under wine): a blob
+///   compiled and stripped of its reflection (`D3DStripShader`, flag 1) prints
+///   `dcl_constantbuffer cb0[1]`, the 7-wide column and `ld_aoffimmi(0,1,0)`.
+/// - d3dcompiler_47 10.0 (the Windows 10 SDK's build, behind fxc 10.1): the corpus's
+///   `Microsoft (R) D3D Shader Disassembler` listings of stripped blobs spell `CB0`.
+///   This is [`Style::default`].
 impl Style {
+    /// d3dcompiler_43.dll (June 2010 DirectX SDK, 9.29.952.3111).
+    pub const D3DCOMPILER_43: Style = Style { version: CompilerVersion(9, 29, 952, 3111), disassembler: true };
+    /// d3dcompiler_46.dll (Windows 8 SDK, 9.30.9200).
+    pub const D3DCOMPILER_46: Style = Style { version: CompilerVersion(9, 30, 9200, 16384), disassembler: true };
+    /// d3dcompiler_47.dll as first shipped (Windows 8.1 SDK, 6.3.9600.16384).
+    pub const D3DCOMPILER_47_6_3: Style = Style { version: CompilerVersion(6, 3, 9600, 16384), disassembler: true };
+    /// d3dcompiler_47.dll of the Windows 10 SDK (fxc 10.1's): the default.
+    pub const D3DCOMPILER_47: Style = Style { version: CompilerVersion::LATEST, disassembler: true };
+
     /// The style for a blob whose RDEF creator string is `creator` (or which has none).
     /// A creator that is not a Microsoft compiler gets the newest fxc format.
     pub fn for_creator(creator: Option<&str>) -> Style {

@@ -48,7 +48,10 @@ pub(crate) struct Flavor {
 impl Flavor {
     fn of(style: Style) -> Flavor {
         let v = style.version;
-        Flavor { fxc_9_29: v.0 == 9 && v.1 < 30, fxc_9_30: v.0 == 9 && v.1 == 30, old_bindings: v.0 < 10 }
+        // The `///` line is seen in fxc 9.30's `/Fc` listings only; the styles of the
+        // DLL's own `D3DDisassemble` (`Style::D3DCOMPILER_46`) leave it out.
+        let fxc_9_30 = v.0 == 9 && v.1 == 30 && !style.disassembler;
+        Flavor { fxc_9_29: v.0 == 9 && v.1 < 30, fxc_9_30, old_bindings: v.0 < 10 }
     }
 }
 
