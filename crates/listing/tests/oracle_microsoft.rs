@@ -47,10 +47,18 @@ fn first_difference(ours: &str, theirs: &str) -> String {
     format!("line {}: Microsoft {:?}, dxref {:?}", i + 1, short(b.get(i).unwrap_or(&"<end>")), short(a.get(i).unwrap_or(&"<end>")))
 }
 
+/// The listing options that reproduce the oracle's DLL: a blob names its compiler in
+/// its creator string (6.3.9600 for what the oracle compiled), so the default follows
+/// it; a blob without one is printed as d3dcompiler_47 6.3.9600's disassembler does.
+fn oracle_options(blob: &[u8]) -> Options {
+    let has_creator = Container::parse(blob).is_ok_and(|c| c.chunk(FourCc::RDEF).is_some());
+    Options { style: (!has_creator && !listing::is_d3dbc(blob)).then_some(listing::Style::D3DCOMPILER_47_6_3), ..Options::default() }
+}
+
 /// The listing check of one record under the default flags.
 fn listing_outcome(r: &Record) -> Option<String> {
     let theirs = r.text(0).unwrap_or_else(|| panic!("{}: no text under the default flags", r.name));
-    let ours = disassemble(&r.blob, &Options::default());
+    let ours = disassemble(&r.blob, &oracle_options(&r.blob));
     match (theirs.hr, ours) {
         (FAULTED | HUNG, _) => None,
         (0, Ok(l)) => {
