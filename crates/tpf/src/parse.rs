@@ -127,6 +127,12 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
     }
 }
 
+/// Instructions fxc ends with one zero token after their last operand (the length
+/// counts it): `samplepos`, whatever its operands (learned from d3dcompiler_47's
+/// output for immediate and register sample indices). The parser writes it too, so
+/// that a listing of an fxc blob assembles to the same tokens.
+const FXC_PADDED: &[Opcode] = &[Opcode::SamplePos];
+
 /// The length of the columns `D3DDisassemble` prints before a line under its numbering
 /// and offset flags (`  12: `, `0x000001A0: `, `  12  0x000001A0: `, and the six
 /// spaces before declarations), which the parser skips; 0 when the line has none.
@@ -817,6 +823,7 @@ impl Parser {
             ));
         }
         slot.ext = ext;
+        slot.trailing = if FXC_PADDED.contains(&opcode) { Words::from_tokens(&[0]) } else { Words::empty() };
         Ok(())
     }
 
