@@ -1985,12 +1985,13 @@ fn parse_float_text(text: &str) -> Option<f64> {
 /// `1.#INF00`-style spellings, either with `D3DDisassemble`'s `l` suffix, or its 64 bits as `0x` and 16 hex digits (what
 /// [`crate::print::Format::exact_floats`] prints for infinities and NaNs).
 fn parse_double_text(text: &str) -> Option<u64> {
+    // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
+    let text = text.strip_suffix('l').unwrap_or(text);
     let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"));
     if let Some(hex) = digits {
         return (hex.len() == 16).then(|| u64::from_str_radix(hex, 16).ok()).flatten();
     }
-    // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
-    parse_float_text(text.strip_suffix('l').unwrap_or(text)).map(f64::to_bits)
+    parse_float_text(text).map(f64::to_bits)
 }
 
 /// `0x` and at most 8 hex digits: one 32-bit word.
@@ -2294,6 +2295,24 @@ mod tests {
             .unwrap();
         let at: Vec<(usize, usize)> = p.warnings.iter().map(|w| (w.line, w.column)).collect();
         assert_eq!(at, [(2, 33), (3, 13)]);
+    }
+
+    #[test]
+    fn exact_floats_read_back_to_their_bits() {
+        use crate::print::{push_exact_double, push_exact_float};
+        for bits in [0x4049_0fdb, 0x8000_0000, 0x0000_0001, 0x007f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0001, 0xffff_ffff, 0x3580_0000, 0x4b80_0000]
+        {
+            let mut text = String::new();
+            push_exact_float(f32::from_bits(bits), &mut text);
+            assert!(text.contains(['.', 'e', 'x']), "{text}");
+            assert_eq!(parse_value(&text, Ty::F), Ok((bits, false)), "{text}");
+        }
+        for bits in [0x3ff1_9999_9999_999a_u64, 0x8000_0000_0000_0000, 1, 0x7ff8_0000_0000_0001, 0xfff0_0000_0000_0000] {
+            let mut text = String::new();
+            push_exact_double(f64::from_bits(bits), &mut text);
+            text.push('l');
+            assert_eq!(parse_double_text(&text), Some(bits), "{text}");
+        }
     }
 
     #[test]

@@ -348,6 +348,8 @@ impl Printer {
                     } else {
                         push_double(f64::from_bits(bits), self.style, out);
                     }
+                    // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
+                    out.push('l');
                 }
                 out.push(')');
             }
