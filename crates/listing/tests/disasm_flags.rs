@@ -31,8 +31,11 @@ const KNOWN_DIFFERENCES: &[(&str, u32, &str)] = &[
 /// Listings that are not assembled back: with numbering or offsets, a Level9
 /// listing's Shader Model 2 part carries `D3DDisassemble`'s columns too, which dxref
 /// neither prints nor reads yet.
-const NOT_REASSEMBLED: &[(&str, u32)] =
-    &[("dxtk/AlphaTestEffect_PSAlphaTestEqNe", 0x4), ("dxtk/AlphaTestEffect_PSAlphaTestEqNe", 0x20), ("dxtk/AlphaTestEffect_PSAlphaTestEqNe", 0xa4)];
+const NOT_REASSEMBLED: &[(&str, u32)] = &[
+    ("dxtk/AlphaTestEffect_PSAlphaTestEqNe", 0x4),
+    ("dxtk/AlphaTestEffect_PSAlphaTestEqNe", 0x20),
+    ("dxtk/AlphaTestEffect_PSAlphaTestEqNe", 0xa4),
+];
 
 fn options(flags: u32) -> listing::Options {
     listing::Options {

@@ -2077,7 +2077,10 @@ fn is_fixed_six(text: &str) -> bool {
     let body = text.strip_prefix('-').unwrap_or(text);
     match body.split_once('.') {
         Some((int, dec)) => {
-            !int.is_empty() && int.bytes().all(|b| b.is_ascii_digit()) && dec.len() == 6 && dec.bytes().all(|b| b.is_ascii_digit())
+            !int.is_empty()
+                && int.bytes().all(|b| b.is_ascii_digit())
+                && dec.len() == 6
+                && dec.bytes().all(|b| b.is_ascii_digit())
         }
         None => false,
     }
@@ -2291,8 +2294,10 @@ mod tests {
         assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
         let w = &p.warnings[0];
         assert_eq!((w.severity, w.line, w.column), (Severity::Warning, 2, 13));
-        let p = parse_program("ps_5_0\ndcl_immediateConstantBuffer { { 1.500000, 0, 0, 0},\n  { 0.1, 0, 0.100000, 0} }\nret\n")
-            .unwrap();
+        let p = parse_program(
+            "ps_5_0\ndcl_immediateConstantBuffer { { 1.500000, 0, 0, 0},\n  { 0.1, 0, 0.100000, 0} }\nret\n",
+        )
+        .unwrap();
         let at: Vec<(usize, usize)> = p.warnings.iter().map(|w| (w.line, w.column)).collect();
         assert_eq!(at, [(2, 33), (3, 13)]);
     }
@@ -2300,14 +2305,25 @@ mod tests {
     #[test]
     fn exact_floats_read_back_to_their_bits() {
         use crate::print::{push_exact_double, push_exact_float};
-        for bits in [0x4049_0fdb, 0x8000_0000, 0x0000_0001, 0x007f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0001, 0xffff_ffff, 0x3580_0000, 0x4b80_0000]
-        {
+        for bits in [
+            0x4049_0fdb,
+            0x8000_0000,
+            0x0000_0001,
+            0x007f_ffff,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0001,
+            0xffff_ffff,
+            0x3580_0000,
+            0x4b80_0000,
+        ] {
             let mut text = String::new();
             push_exact_float(f32::from_bits(bits), &mut text);
             assert!(text.contains(['.', 'e', 'x']), "{text}");
             assert_eq!(parse_value(&text, Ty::F), Ok((bits, false)), "{text}");
         }
-        for bits in [0x3ff1_9999_9999_999a_u64, 0x8000_0000_0000_0000, 1, 0x7ff8_0000_0000_0001, 0xfff0_0000_0000_0000] {
+        for bits in [0x3ff1_9999_9999_999a_u64, 0x8000_0000_0000_0000, 1, 0x7ff8_0000_0000_0001, 0xfff0_0000_0000_0000]
+        {
             let mut text = String::new();
             push_exact_double(f64::from_bits(bits), &mut text);
             text.push('l');
@@ -2317,8 +2333,11 @@ mod tests {
 
     #[test]
     fn reads_numbered_offset_and_hex_listings() {
-        let plain = parse_program("ps_5_0\ndcl_temps 1\nmov r0.x, l(1.000000)\ndmov r0.xy, d(1.000000l, -2.000000l)\nret\n").unwrap();
-        let text = "      0x00000000: ps_5_0\n      0x00000008: dcl_temps 1\n   0  0x00000010: mov r0.x, l(0x3f800000)\n\
+        let plain =
+            parse_program("ps_5_0\ndcl_temps 1\nmov r0.x, l(1.000000)\ndmov r0.xy, d(1.000000l, -2.000000l)\nret\n")
+                .unwrap();
+        let text =
+            "      0x00000000: ps_5_0\n      0x00000008: dcl_temps 1\n   0  0x00000010: mov r0.x, l(0x3f800000)\n\
                       1: dmov r0.xy, d(0x00000000, 0x3ff00000, 0x00000000, 0xc0000000)\n0x00000040: ret \n";
         let hex = parse_program(text).unwrap();
         assert_eq!(hex.program, plain.program);
