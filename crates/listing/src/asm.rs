@@ -56,7 +56,12 @@ pub fn is_d3dbc_listing(text: &str) -> bool {
 
 /// True for a line holding an SM4/SM5 version token (`ps_4_0`, `cs_5_1`).
 fn is_sm4_version_line(line: &str) -> bool {
+    // After `D3DDisassemble`'s byte-offset column (`0x00000000: ps_5_0`), if any.
     let t = line.trim();
+    let t = match t.split_once(": ") {
+        Some((offset, rest)) if offset.len() == 10 && offset.starts_with("0x") => rest.trim(),
+        _ => t,
+    };
     let mut parts = t.split('_');
     let ok_ty = parts.next().is_some_and(|p| matches!(p, "vs" | "ps" | "gs" | "hs" | "ds" | "cs"));
     let ok_major = parts.next().is_some_and(|p| p == "4" || p == "5");

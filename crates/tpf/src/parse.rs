@@ -56,10 +56,11 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             continue;
         }
         let mut c = Cursor::new(code, n);
+        c.pos = line_prefix_len(code);
         c.skip_ws();
         if p.version.is_none() {
             let mut v = Cursor::new(code, n);
-            v.skip_ws();
+            v.pos = c.pos;
             match parse_version(&mut v) {
                 Ok(version) => {
                     p.version = Some(version);
@@ -124,6 +125,44 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         p.errors.sort_by_key(|d| (d.line, d.column));
         Err(p.errors)
     }
+}
+
+/// Instructions fxc ends with one zero token after their last operand (the length
+/// counts it): `samplepos`, whatever its operands (learned from d3dcompiler_47's
+/// output for immediate and register sample indices). The parser writes it too, so
+/// that a listing of an fxc blob assembles to the same tokens.
+const FXC_PADDED: &[Opcode] = &[Opcode::SamplePos];
+
+/// The length of the columns `D3DDisassemble` prints before a line under its numbering
+/// and offset flags (`  12: `, `0x000001A0: `, `  12  0x000001A0: `, and the six
+/// spaces before declarations), which the parser skips; 0 when the line has none.
+fn line_prefix_len(line: &str) -> usize {
+    let rest = line.trim_start();
+    let at = line.len() - rest.len();
+    let b = line.as_bytes();
+    let digits = |from: usize| b[from..].iter().take_while(|ch| ch.is_ascii_digit()).count();
+    let offset_at = |from: usize| {
+        b.len() >= from + 11
+            && b[from] == b'0'
+            && b[from + 1] == b'x'
+            && b[from + 2..from + 10].iter().all(u8::is_ascii_hexdigit)
+            && b[from + 10] == b':'
+    };
+    if offset_at(at) {
+        return at + 11;
+    }
+    let n = digits(at);
+    if n > 0 {
+        if b.get(at + n) == Some(&b':') {
+            return at + n + 1;
+        }
+        let after = at + n;
+        let spaces = b[after..].iter().take_while(|ch| **ch == b' ').count();
+        if spaces > 0 && offset_at(after + spaces) {
+            return after + spaces + 11;
+        }
+    }
+    0
 }
 
 fn closer_of(op: Opcode) -> &'static str {
@@ -784,6 +823,7 @@ impl Parser {
             ));
         }
         slot.ext = ext;
+        slot.trailing = if FXC_PADDED.contains(&opcode) { Words::from_tokens(&[0]) } else { Words::empty() };
         Ok(())
     }
 
@@ -1005,6 +1045,29 @@ impl Parser {
         o.ext = None;
         o.reserved = 0;
         o.imm = [0; 4];
+        // `D3DDisassemble`'s hex literals print each double as its low and high words.
+        let words = values.len() % 2 == 0 && values.iter().all(|(_, t)| is_hex_word(t));
+        if double && words {
+            o.ty = OperandType::Immediate64;
+            (o.components, o.selection) = match values.len() {
+                2 => (ComponentCount::One, Selection::None),
+                4 => (ComponentCount::Four, Selection::Mask(Mask::NONE)),
+                _ => {
+                    return Err(c.err_at(
+                        values[0].0,
+                        1,
+                        "a double immediate in words has 2 or 4 values",
+                        Some("`d(low, high)` or `d(low, high, low, high)`"),
+                    ))
+                }
+            };
+            for (i, (at, text)) in values.iter().enumerate() {
+                o.imm[i] = parse_value(text, Ty::U)
+                    .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a 32-bit hex value")))?
+                    .0;
+            }
+            return Ok(());
+        }
         if double {
             o.ty = OperandType::Immediate64;
             let (components, count) = match values.len() {
@@ -1023,10 +1086,9 @@ impl Parser {
             o.selection =
                 if components == ComponentCount::Four { Selection::Mask(Mask::NONE) } else { Selection::None };
             for (i, (at, text)) in values.iter().enumerate().take(count) {
-                let v: f64 = parse_float_text(text).ok_or_else(|| {
+                let bits = parse_double_text(text).ok_or_else(|| {
                     c.err_at(*at, text.len(), &format!("`{text}` is not a number"), Some("a decimal number"))
                 })?;
-                let bits = v.to_bits();
                 o.imm[2 * i] = bits as u32;
                 o.imm[2 * i + 1] = (bits >> 32) as u32;
             }
@@ -1052,8 +1114,12 @@ impl Parser {
             }
         }
         for (i, (at, text)) in values.iter().enumerate() {
-            o.imm[i] = parse_value(text, ty)
+            let (bits, ambiguous) = parse_value(text, ty)
                 .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a float, an integer or a hex value")))?;
+            if ambiguous {
+                self.warnings.push(ambiguity_warning(c.line, c.column(*at), text, bits));
+            }
+            o.imm[i] = bits;
         }
         Ok(())
     }
@@ -1765,7 +1831,13 @@ impl Parser {
                 let lead = item.len() - item.trim_start().len();
                 let v = item.trim();
                 match parse_value(v, Ty::Any) {
-                    Ok(bits) => values.push(bits),
+                    Ok((bits, ambiguous)) => {
+                        if ambiguous {
+                            let (l, col) = locate(item_off + lead);
+                            self.warnings.push(ambiguity_warning(l, col, v, bits));
+                        }
+                        values.push(bits)
+                    }
                     Err(msg) => {
                         error(item_off + lead, v.len(), &msg, "a float, an integer or a hex value");
                         return None;
@@ -1909,14 +1981,60 @@ fn parse_float_text(text: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-/// A 32-bit immediate value in a slot of type `ty`.
-fn parse_value(text: &str, ty: Ty) -> Result<u32, String> {
+/// A double immediate's value: a decimal (read as the nearest double), fxc's
+/// `1.#INF00`-style spellings, either with `D3DDisassemble`'s `l` suffix, or its 64 bits as `0x` and 16 hex digits (what
+/// [`crate::print::Format::exact_floats`] prints for infinities and NaNs).
+fn parse_double_text(text: &str) -> Option<u64> {
+    // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
+    let text = text.strip_suffix('l').unwrap_or(text);
+    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"));
+    if let Some(hex) = digits {
+        return (hex.len() == 16).then(|| u64::from_str_radix(hex, 16).ok()).flatten();
+    }
+    parse_float_text(text).map(f64::to_bits)
+}
+
+/// `0x` and at most 8 hex digits: one 32-bit word.
+fn is_hex_word(text: &str) -> bool {
+    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"));
+    digits.is_some_and(|h| !h.is_empty() && h.len() <= 8 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A 32-bit float's text read as the nearest `f32` (correctly rounded, not through a
+/// double); fxc's `1.#INF00`/`1.#QNAN0`/`-1.#IND00` spellings as infinity and the
+/// default quiet NaNs.
+fn parse_f32_text(text: &str) -> Option<f32> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text),
+    };
+    let v = match body {
+        "1.#INF00" | "inf" | "INF" => f32::INFINITY,
+        "1.#QNAN0" | "1.#IND00" | "nan" | "NAN" => f32::NAN,
+        _ => {
+            if !body
+                .chars()
+                .all(|ch| ch.is_ascii_digit() || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' || ch == '-')
+            {
+                return None;
+            }
+            body.parse::<f32>().ok()?
+        }
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// A 32-bit immediate value in a slot of type `ty`, and whether its text is ambiguous
+/// (see [`float_bits`]).
+fn parse_value(text: &str, ty: Ty) -> Result<(u32, bool), String> {
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        return u32::from_str_radix(hex, 16).map_err(|_| format!("`{text}` is not a 32-bit hex value"));
+        return u32::from_str_radix(hex, 16)
+            .map(|v| (v, false))
+            .map_err(|_| format!("`{text}` is not a 32-bit hex value"));
     }
     let is_float = text.contains(['.', '#', 'e', 'E', 'n', 'i']) && !text.is_empty();
     if is_float || ty == Ty::F {
-        let v = parse_float_text(text).ok_or_else(|| format!("`{text}` is not a number"))?;
+        let v = parse_f32_text(text).ok_or_else(|| format!("`{text}` is not a number"))?;
         if is_float && matches!(ty, Ty::I | Ty::U) {
             return Err(format!("`{text}` is a float where an integer is expected"));
         }
@@ -1926,49 +2044,106 @@ fn parse_value(text: &str, ty: Ty) -> Result<u32, String> {
     if v < i32::MIN as i64 || v > u32::MAX as i64 {
         return Err(format!("`{text}` does not fit in 32 bits"));
     }
-    Ok(v as u32)
+    Ok((v as u32, false))
+}
+
+/// The warning for an immediate whose text more than one float prints as.
+fn ambiguity_warning(line: usize, column: usize, text: &str, bits: u32) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Warning,
+        line,
+        column,
+        text.len(),
+        &format!(
+            "`{text}` is printed by more than one float; read as {} (0x{bits:08x}); \
+             `dxref disasm --exact-floats` prints floats that assemble exactly",
+            f32::from_bits(bits)
+        ),
+        None,
+    )
 }
 
 /// Largest denominator tried when recovering a fraction from six decimals.
 const MAX_DENOMINATOR: u32 = 16;
 /// Most significant bits of a binary fraction recovered from six decimals.
 const MAX_DYADIC_BITS: i32 = 6;
+/// Fewest significant digits a six-decimal text needs before a fraction is recovered
+/// from it.
+const MIN_RECOVERY_DIGITS: usize = 2;
 
-/// The f32 bits for a decimal the listing printed with six decimals.
+/// True when `text` has `%f`'s fixed shape: an optional `-`, digits, `.` and exactly
+/// six decimals.
+fn is_fixed_six(text: &str) -> bool {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    match body.split_once('.') {
+        Some((int, dec)) => {
+            !int.is_empty()
+                && int.bytes().all(|b| b.is_ascii_digit())
+                && dec.len() == 6
+                && dec.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// True when the float `f` prints as `text` under `%f` (the exact value rounded to six
+/// decimals).
+fn prints_as(f: f32, text: &str) -> bool {
+    f.is_finite() && format!("{:.6}", f as f64) == text
+}
+
+/// The f32 bits for a float's text, and whether the text is ambiguous.
 ///
-/// Six decimals do not always identify a float, so this picks the value a compiler
-/// most likely wrote: a fraction with a small denominator (`0.333333` is 1/3, from
-/// constant folding), else a binary fraction with few significant bits (`0.000031`
-/// is 2^-15), else the float nearest to the text. On the fxc corpus this makes 398
-/// of 441 programs reassemble exactly, against 388 with the nearest float alone;
-/// values with more digits than the listing shows cannot be recovered by any rule.
-fn float_bits(text: &str, v: f64) -> u32 {
-    let nearest = v as f32;
-    if !v.is_finite() || v == 0.0 || !text.contains('.') || text.contains(['e', 'E']) {
-        return nearest.to_bits();
+/// A text is ambiguous when it has `%f`'s fixed shape (six decimals, no exponent) and
+/// more than one `f32` prints as it — the nearest float to the text and one of its
+/// neighbours both do. Every other text means the nearest float (correctly rounded).
+///
+/// For an ambiguous text with at least [`MIN_RECOVERY_DIGITS`] significant digits
+/// (counted from its first non-zero digit, so `0.000001` has one and `0.000031` two),
+/// the value a compiler most likely folded is recovered, among the floats that print as
+/// the text: the first fraction p/q with q from 2 to [`MAX_DENOMINATOR`] (`0.333333` is
+/// 1/3), else the binary fraction with the fewest significant bits, up to
+/// [`MAX_DYADIC_BITS`] (`0.000031` is 2^-15); else the nearest float. On the fxc
+/// corpus this makes more programs reassemble exactly than the nearest float alone; a
+/// hand-written value with one significant digit (`0.000001`) is kept as written.
+fn float_bits(text: &str, nearest: f32) -> (u32, bool) {
+    let ambiguous = is_fixed_six(text)
+        && prints_as(nearest, text)
+        && (prints_as(next_toward(nearest, true), text) || prints_as(next_toward(nearest, false), text));
+    if !ambiguous {
+        return (nearest.to_bits(), false);
     }
-    let decimals = text.rsplit('.').next().map_or(0, str::len);
-    if decimals != 6 {
-        return nearest.to_bits();
+    let significant = text.bytes().filter(u8::is_ascii_digit).skip_while(|b| *b == b'0').count();
+    if nearest == 0.0 || significant < MIN_RECOVERY_DIGITS {
+        return (nearest.to_bits(), true);
     }
-    // Every value within half a unit of the sixth decimal prints as `text`.
-    let half = 0.5e-6;
-    let inside = |c: f64| (c - v).abs() < half;
+    let v = nearest as f64;
     let exponent = v.abs().log2().floor() as i32;
     for q in 2..=MAX_DENOMINATOR {
         let cand = ((v * q as f64).round() / q as f64) as f32;
-        if inside(cand as f64) {
-            return cand.to_bits();
+        if prints_as(cand, text) {
+            return (cand.to_bits(), true);
         }
     }
     for bits in 1..=MAX_DYADIC_BITS {
         let scale = 2f64.powi(bits - 1 - exponent);
-        let cand = (v * scale).round() / scale;
-        if inside(cand) {
-            return (cand as f32).to_bits();
+        let cand = ((v * scale).round() / scale) as f32;
+        if prints_as(cand, text) {
+            return (cand.to_bits(), true);
         }
     }
-    nearest.to_bits()
+    (nearest.to_bits(), true)
+}
+
+/// The next float after `f` upwards or downwards (finite `f`).
+fn next_toward(f: f32, up: bool) -> f32 {
+    if f == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let bits = f.to_bits();
+    let away = (f > 0.0) == up;
+    f32::from_bits(if away { bits + 1 } else { bits - 1 })
 }
 
 #[cfg(test)]
@@ -2090,11 +2265,81 @@ mod tests {
 
     #[test]
     fn recovers_simple_fractions() {
-        assert_eq!(float_bits("0.333333", 0.333333), (1.0f32 / 3.0).to_bits());
-        assert_eq!(float_bits("1.000000", 1.0), 1.0f32.to_bits());
-        assert_eq!(float_bits("0.500000", 0.5), 0.5f32.to_bits());
-        assert_eq!(float_bits("0.000031", 0.000031), 2f32.powi(-15).to_bits());
+        let bits = |t: &str| parse_value(t, Ty::F).unwrap();
+        assert_eq!(bits("0.333333"), ((1.0f32 / 3.0).to_bits(), true));
+        assert_eq!(bits("1.000000"), (1.0f32.to_bits(), true));
+        assert_eq!(bits("0.500000"), (0.5f32.to_bits(), true));
+        assert_eq!(bits("0.000031"), (2f32.powi(-15).to_bits(), true));
         // Not a simple fraction: the nearest float.
-        assert_eq!(float_bits("0.212673", 0.212673), 0.212673f32.to_bits());
+        assert_eq!(bits("0.212673"), (0.212673f32.to_bits(), true));
+        // One significant digit: kept as written.
+        assert_eq!(bits("0.000001"), (1e-6f32.to_bits(), true));
+        assert_eq!(bits("-0.000002"), ((-2e-6f32).to_bits(), true));
+        // Not ambiguous: the nearest float, no warning.
+        assert_eq!(bits("0.5"), (0.5f32.to_bits(), false));
+        assert_eq!(bits("3.1415927"), (std::f32::consts::PI.to_bits(), false));
+        assert_eq!(bits("1e-6"), (1e-6f32.to_bits(), false));
+        assert_eq!(bits("0x7fc00001"), (0x7fc0_0001, false));
+        // Six decimals that only one float prints: 16777216 is exact, its neighbours
+        // print other texts.
+        assert_eq!(bits("16777216.000000"), (16777216f32.to_bits(), false));
+        // Correctly rounded, not through a double: 1.00000005960464477539062500000001
+        // is just above the midpoint between 1 and the next float.
+        assert_eq!(bits("1.00000005960464477539062500000001"), (0x3f80_0001, false));
+    }
+
+    #[test]
+    fn ambiguous_immediates_warn_at_their_column() {
+        let p = parse_program("ps_5_0\nmov r0.x, l(0.333333)\nmov r0.y, l(0.33333334)\nret\n").unwrap();
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        let w = &p.warnings[0];
+        assert_eq!((w.severity, w.line, w.column), (Severity::Warning, 2, 13));
+        let p = parse_program(
+            "ps_5_0\ndcl_immediateConstantBuffer { { 1.500000, 0, 0, 0},\n  { 0.1, 0, 0.100000, 0} }\nret\n",
+        )
+        .unwrap();
+        let at: Vec<(usize, usize)> = p.warnings.iter().map(|w| (w.line, w.column)).collect();
+        assert_eq!(at, [(2, 33), (3, 13)]);
+    }
+
+    #[test]
+    fn exact_floats_read_back_to_their_bits() {
+        use crate::print::{push_exact_double, push_exact_float};
+        for bits in [
+            0x4049_0fdb,
+            0x8000_0000,
+            0x0000_0001,
+            0x007f_ffff,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0001,
+            0xffff_ffff,
+            0x3580_0000,
+            0x4b80_0000,
+        ] {
+            let mut text = String::new();
+            push_exact_float(f32::from_bits(bits), &mut text);
+            assert!(text.contains(['.', 'e', 'x']), "{text}");
+            assert_eq!(parse_value(&text, Ty::F), Ok((bits, false)), "{text}");
+        }
+        for bits in [0x3ff1_9999_9999_999a_u64, 0x8000_0000_0000_0000, 1, 0x7ff8_0000_0000_0001, 0xfff0_0000_0000_0000]
+        {
+            let mut text = String::new();
+            push_exact_double(f64::from_bits(bits), &mut text);
+            text.push('l');
+            assert_eq!(parse_double_text(&text), Some(bits), "{text}");
+        }
+    }
+
+    #[test]
+    fn reads_numbered_offset_and_hex_listings() {
+        let plain =
+            parse_program("ps_5_0\ndcl_temps 1\nmov r0.x, l(1.000000)\ndmov r0.xy, d(1.000000l, -2.000000l)\nret\n")
+                .unwrap();
+        let text =
+            "      0x00000000: ps_5_0\n      0x00000008: dcl_temps 1\n   0  0x00000010: mov r0.x, l(0x3f800000)\n\
+                      1: dmov r0.xy, d(0x00000000, 0x3ff00000, 0x00000000, 0xc0000000)\n0x00000040: ret \n";
+        let hex = parse_program(text).unwrap();
+        assert_eq!(hex.program, plain.program);
     }
 }

@@ -5,6 +5,11 @@
 //! prints decimal, or `0x%08x` when the value is large; a typeless slot (`mov`,
 //! `movc`, the immediate constant buffer) prints each value as a float when its bits
 //! look like a float and as an integer otherwise.
+//!
+//! [`Format`] holds the optional spellings: `D3DDisassemble`'s instruction numbering,
+//! byte offsets and hex literals (`D3D_DISASM_ENABLE_INSTRUCTION_NUMBERING`,
+//! `D3D_DISASM_ENABLE_INSTRUCTION_OFFSET`, `D3D_DISASM_PRINT_HEX_LITERALS` on the
+//! `D3DDisassemble` reference page; fxc `/Ni`, `/No`, `/Lx`), and dxref's exact floats.
 
 use std::fmt::Write;
 
@@ -16,11 +21,40 @@ use crate::table::{Opcode, Ty};
 /// Prints a whole program: the version line and every instruction, each line ending
 /// in `\n`.
 pub fn print_program(program: &Program<'_>, style: Style, out: &mut String) {
-    let mut p = Printer::new(program.version, style);
+    print_program_with(program, style, Format::default(), out)
+}
+
+/// As [`print_program`], with the optional spellings of `format`. Byte offsets are
+/// those of the program's encoding (an instruction that cannot be encoded counts as
+/// its opcode token alone).
+pub fn print_program_with(program: &Program<'_>, style: Style, format: Format, out: &mut String) {
+    let mut p = Printer::with_format(program.version, style, format);
     p.version_line(out);
     for ins in &program.instructions {
         p.instruction(ins, out);
     }
+}
+
+/// The optional spellings of a program listing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Format {
+    /// dxref's exact floats: every float is printed as the shortest decimal that reads
+    /// back as the same value (`3.1415927`, `1e-6`, never six decimals in `%f`'s
+    /// shape), and infinities and NaNs as their bits (`0x7fc00001`), so that the
+    /// listing assembles to the same bytes.
+    pub exact_floats: bool,
+    /// `D3D_DISASM_PRINT_HEX_LITERALS` (fxc `/Lx`): every value of an `l(...)` or
+    /// `d(...)` immediate and of the immediate constant buffer as `0x%08x` (a double
+    /// as its low and high words); `dcl_hs_max_tessfactor` keeps its decimal.
+    pub hex_literals: bool,
+    /// `D3D_DISASM_ENABLE_INSTRUCTION_NUMBERING` (fxc `/Ni`): `%4d: ` before each
+    /// instruction, counting from 0; six spaces before the version line and each
+    /// declaration (`dcl_*`, `hs_decls`, the immediate constant buffer).
+    pub numbering: bool,
+    /// `D3D_DISASM_ENABLE_INSTRUCTION_OFFSET` (fxc `/No`): `0x%08X: `, the byte offset
+    /// in the program chunk, before every line. With numbering, an instruction's number
+    /// and its offset are separated by two spaces (`%4d  0x%08X: `).
+    pub offsets: bool,
 }
 
 /// Prints instructions one at a time, keeping the indentation state between them.
@@ -28,24 +62,79 @@ pub struct Printer {
     version: Version,
     style: Style,
     depth: usize,
+    format: Format,
+    /// The next instruction number.
+    number: usize,
+    /// The byte offset of the next instruction, for [`Printer::instruction`].
+    offset: u32,
 }
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Printer {
     pub fn new(version: Version, style: Style) -> Printer {
-        Printer { version, style, depth: 0 }
+        Printer::with_format(version, style, Format::default())
+    }
+
+    /// A printer with the optional spellings of `format`.
+    pub fn with_format(version: Version, style: Style, format: Format) -> Printer {
+        Printer { version, style, depth: 0, format, number: 0, offset: 8 }
     }
 
     /// `vs_5_0` and a newline.
     pub fn version_line(&mut self, out: &mut String) {
+        self.line_prefix(None, 0, out);
         out.push_str(&self.version.profile());
         out.push('\n');
     }
 
-    /// One instruction (one or more lines for data blocks).
+    /// The numbering and offset columns of one line: `number` is `None` for the
+    /// version line and declarations.
+    fn line_prefix(&mut self, number: Option<usize>, offset: u32, out: &mut String) {
+        let f = self.format;
+        if f.numbering {
+            match number {
+                Some(n) => {
+                    let _ = write!(out, "{n:4}");
+                    out.push_str(if f.offsets { "  " } else { ": " });
+                }
+                None => out.push_str("      "),
+            }
+        }
+        if f.offsets {
+            let _ = write!(out, "0x{offset:08X}: ");
+        }
+    }
+
+    /// One instruction (one or more lines for data blocks). The byte offset shown
+    /// under [`Format::offsets`] is counted from the instructions printed before; use
+    /// [`Printer::instruction_at`] to give it.
     pub fn instruction(&mut self, ins: &Instruction<'_>, out: &mut String) {
+        let offset = self.offset;
+        self.instruction_at(ins, offset, out);
+        if self.format.offsets {
+            let mut tokens = Vec::new();
+            let len = match crate::encode::encode_instruction(ins, self.number, &mut tokens) {
+                Ok(()) => tokens.len().max(1),
+                Err(_) => 1,
+            };
+            self.offset = offset.wrapping_add(4 * len as u32);
+        }
+    }
+
+    /// One instruction that starts at byte `offset` of the program.
+    pub fn instruction_at(&mut self, ins: &Instruction<'_>, offset: u32, out: &mut String) {
         let info = ins.opcode.info();
+        // Declarations (and `hs_decls`, the immediate constant buffer) are not numbered.
+        let declaration = matches!(info.shape, crate::table::Shape::Decl(_) | crate::table::Shape::CustomData)
+            || ins.opcode == Opcode::HsDecls;
+        let number = if declaration {
+            None
+        } else {
+            self.number += 1;
+            Some(self.number - 1)
+        };
+        self.line_prefix(number, offset, out);
         // Indentation: the block closers and `else` are printed one level out.
         use crate::table::Flow;
         match info.flow {
@@ -69,6 +158,35 @@ impl Printer {
         match info.flow {
             Flow::If | Flow::Else | Flow::Loop | Flow::Switch => self.depth += 1,
             _ => {}
+        }
+    }
+
+    /// A 32-bit immediate value in a slot of type `ty`, in the printer's format.
+    fn value(&self, v: u32, ty: Ty, out: &mut String) {
+        if self.format.hex_literals {
+            let _ = write!(out, "0x{v:08x}");
+        } else if self.format.exact_floats {
+            let as_float = match ty {
+                Ty::F => true,
+                Ty::Any => looks_like_float(v),
+                _ => false,
+            };
+            if as_float {
+                push_exact_float(f32::from_bits(v), out)
+            } else {
+                push_int(v, out)
+            }
+        } else {
+            push_value(v, ty, self.style, out)
+        }
+    }
+
+    /// A float outside an immediate's values (`dcl_hs_max_tessfactor`).
+    fn float(&self, f: f32, out: &mut String) {
+        if self.format.exact_floats {
+            push_exact_float(f, out)
+        } else {
+            push_float(f, self.style, out)
         }
     }
 
@@ -202,7 +320,18 @@ impl Printer {
                     if i > 0 {
                         out.push_str(if ty == Ty::Any { "," } else { ", " });
                     }
-                    push_value(*v, ty, self.style, out);
+                    self.value(*v, ty, out);
+                }
+                out.push(')');
+            }
+            OperandType::Immediate64 if self.format.hex_literals => {
+                // Each double as its low and high words.
+                out.push_str("d(");
+                for (i, v) in o.imm[..o.immediate_count()].iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "0x{v:08x}");
                 }
                 out.push(')');
             }
@@ -214,7 +343,13 @@ impl Printer {
                         out.push_str(", ");
                     }
                     let bits = (o.imm[2 * i] as u64) | ((o.imm[2 * i + 1] as u64) << 32);
-                    push_double(f64::from_bits(bits), self.style, out);
+                    if self.format.exact_floats {
+                        push_exact_double(f64::from_bits(bits), out);
+                    } else {
+                        push_double(f64::from_bits(bits), self.style, out);
+                    }
+                    // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
+                    out.push('l');
                 }
                 out.push(')');
             }
@@ -511,7 +646,8 @@ impl Printer {
             }
             Decl::HsMaxTessFactor(bits) => {
                 out.push_str("dcl_hs_max_tessfactor l(");
-                push_float(f32::from_bits(*bits), self.style, out);
+                // Printed as a float even with hex literals (as `D3DDisassemble` does).
+                self.float(f32::from_bits(*bits), out);
                 out.push(')');
             }
             Decl::PhaseInstanceCount(n) => {
@@ -571,7 +707,7 @@ impl Printer {
                         if col > 0 {
                             out.push_str(", ");
                         }
-                        push_value(*v, Ty::Any, self.style, out);
+                        self.value(*v, Ty::Any, out);
                     }
                     out.push('}');
                 }
@@ -689,6 +825,41 @@ fn push_int(v: u32, out: &mut String) {
         let _ = write!(out, "{s}");
     } else {
         let _ = write!(out, "0x{v:08x}");
+    }
+}
+
+/// A float as the shortest decimal that reads back as the same `f32` ([`Format::
+/// exact_floats`]): always with a decimal point or an exponent, in exponent form when
+/// that is shorter or when the decimal form has exactly six decimals (the shape of
+/// `%f`, whose text the parser may read as a recovered fraction); infinities and NaNs
+/// as their bits, `0x%08x`.
+pub fn push_exact_float(f: f32, out: &mut String) {
+    if !f.is_finite() {
+        let _ = write!(out, "0x{:08x}", f.to_bits());
+        return;
+    }
+    shortest(format!("{f}"), format!("{f:e}"), out)
+}
+
+/// A double as the shortest decimal that reads back as the same `f64`, in the form of
+/// [`push_exact_float`]; infinities and NaNs as their 64 bits, `0x%016x`.
+pub fn push_exact_double(d: f64, out: &mut String) {
+    if !d.is_finite() {
+        let _ = write!(out, "0x{:016x}", d.to_bits());
+        return;
+    }
+    shortest(format!("{d}"), format!("{d:e}"), out)
+}
+
+fn shortest(mut plain: String, exponent: String, out: &mut String) {
+    if !plain.contains('.') {
+        plain.push_str(".0");
+    }
+    let decimals = plain.rsplit('.').next().map_or(0, str::len);
+    if decimals == 6 || exponent.len() < plain.len() {
+        out.push_str(&exponent);
+    } else {
+        out.push_str(&plain);
     }
 }
 
