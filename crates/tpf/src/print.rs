@@ -677,10 +677,12 @@ pub fn push_value(v: u32, ty: Ty, style: Style, out: &mut String) {
 }
 
 /// True when a typeless value's bits are better shown as a float: a normal float
-/// (exponent neither all zeros nor all ones).
+/// (exponent neither all zeros nor all ones), or negative zero, which
+/// d3dcompiler_47's disassembler prints as `-0.000000` (denormals, infinities and
+/// NaNs print as integers: `0x807fffff`, `0x7f800000`).
 fn looks_like_float(v: u32) -> bool {
     let exp = (v >> 23) & 0xff;
-    exp != 0 && exp != 0xff
+    (exp != 0 && exp != 0xff) || v == 0x8000_0000
 }
 
 fn push_int(v: u32, out: &mut String) {
