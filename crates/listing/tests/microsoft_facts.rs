@@ -66,3 +66,20 @@ fn untyped_negative_zero_prints_as_a_float() {
     let ms = check("untyped_icb");
     assert!(ms.contains("dcl_immediateConstantBuffer { { -0.000000, 1.000000, 0, 0} }\n"));
 }
+
+/// d3dcompiler_47 prints the test of a condition that is an immediate
+/// (`discard_nz l(-1)`, `if_nz l(1)`); fxc 9.29 left `_nz` out (`discard l(-1)` in its
+/// listing of the corpus's RaycastTerrainShootRayPS), and both read back the same.
+#[test]
+fn test_of_an_immediate_condition_is_printed() {
+    let ms = check("test_of_immediate");
+    for line in ["discard_nz l(-1)\n", "discard_z l(0)\n", "if_nz l(1)\n", "  breakc_nz l(1)\n", "retc_nz l(1)\n"] {
+        assert!(ms.contains(line), "{line}");
+    }
+    let old = listing::Style::for_creator(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"));
+    let text = ms.replace("discard_nz l(-1)", "discard l(-1)");
+    let program = tpf::parse::parse_program(&text[text.find("ps_5_0").unwrap()..]).unwrap().program;
+    let mut printed = String::new();
+    tpf::print::print_program(&program, old, &mut printed);
+    assert!(printed.contains("\ndiscard l(-1)\n") && printed.contains("\ndiscard_z l(0)\n"), "{printed}");
+}

@@ -831,7 +831,7 @@ impl Parser {
         let control = if let Some(t) = m.test {
             OpControl::Test(t)
         } else if info.controls == crate::table::Controls::Test {
-            // fxc prints no test on an immediate condition; it encodes `_nz`.
+            // fxc 9.x prints no test on an immediate condition; it encodes `_nz`.
             OpControl::Test(Test::NonZero)
         } else if let Some(f) = m.sync {
             OpControl::Sync(f)
@@ -894,8 +894,6 @@ impl Parser {
                 Some(&format!("{expected} operands")),
             ));
         }
-        // A condition that is an immediate is printed without its test; the
-        // printer would print `_nz`, so only `_nz` round-trips from a test.
         out.saturate = m.saturate;
         out.precise = precise;
         out.control = control;
@@ -2045,8 +2043,12 @@ mod tests {
 
     #[test]
     fn nothing_is_lost_through_text() {
-        // A test on an immediate condition: `_z` is printed (only `_nz` is implied).
-        round_trips("ps_4_0\ndiscard_z l(0)\ndiscard l(-1)\nret \n");
+        // A test on an immediate condition: d3dcompiler_47 prints both tests; fxc 9.x
+        // leaves `_nz` out, which is what a condition without a test means.
+        round_trips("ps_4_0\ndiscard_z l(0)\ndiscard_nz l(-1)\nret \n");
+        let old = parse_program("ps_4_0\ndiscard l(-1)\nret \n").unwrap().program;
+        let new = parse_program("ps_4_0\ndiscard_nz l(-1)\nret \n").unwrap().program;
+        assert_eq!(old, new);
         // Integers in double-typed slots are bits, as the printer prints them.
         round_trips("cs_5_0\ndadd r0.xy, r1.xyxy, l(0x3f800000, 0, 0, 0)\nret \n");
         // An immediate constant buffer whose length is not a multiple of four.

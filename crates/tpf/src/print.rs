@@ -127,8 +127,10 @@ impl Printer {
         let info = ins.opcode.info();
         out.push_str(info.mnemonic);
         if let OpControl::Test(t) = op.control {
-            // fxc leaves out the `_nz` of a condition that is an immediate (`discard l(-1)`).
-            if t == Test::Zero || op.operands.first().is_none_or(|o| o.ty != OperandType::Immediate32) {
+            // fxc 9.x leaves out the `_nz` of a condition that is an immediate
+            // (`discard l(-1)`); d3dcompiler_47 and fxc 10 print it (`discard_nz l(-1)`).
+            let immediate = op.operands.first().is_some_and(|o| o.ty == OperandType::Immediate32);
+            if t == Test::Zero || !immediate || !self.style.older_than(10, 0) {
                 out.push_str(t.suffix());
             }
         }
