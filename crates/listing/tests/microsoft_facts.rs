@@ -83,3 +83,20 @@ fn test_of_an_immediate_condition_is_printed() {
     tpf::print::print_program(&program, old, &mut printed);
     assert!(printed.contains("\ndiscard l(-1)\n") && printed.contains("\ndiscard_z l(0)\n"), "{printed}");
 }
+
+/// Microsoft prints a resource instruction's words (`_aoffimmi`, `_indexable`), then
+/// `_sat`, then ` [precise]`, then its groups, then the return type `_uint`.
+#[test]
+fn precise_goes_before_the_groups() {
+    let ms = check("precise_resource_ops");
+    assert!(ms.contains(
+        "sample_l_aoffimmi_indexable [precise](1,-1,0)(texture2d)(float,float,float,float) r0.xyzw, v0.xyxx, t0.xyzw, s0, l(0.000000)\n"
+    ));
+    assert!(ms.contains("ld_indexable [precise](buffer)(float,float,float,float) r1.xyzw, r1.xxxx, t1.xyzw\n"));
+    assert!(ms.contains("resinfo_indexable [precise(x)](texture2d)(float,float,float,float)_uint r1.x, l(0), t0.xyzw\n"));
+    let ms = check("precise_saturate_groups");
+    assert!(ms.contains("ld_indexable_sat [precise(x)](texture2d)(float,float,float,float) r0.xyzw, r0.xyzw, t0.xyzw\n"));
+    assert!(ms.contains("ld_aoffimmi_sat [precise(x)](1,0,0) r0.xyzw, r0.xyzw, t0.xyzw\n"));
+    let ms = check("precise_return_type");
+    assert!(ms.contains("resinfo_sat [precise(x)]_uint r0.xyzw, l(0), t0.xyzw\n"));
+}

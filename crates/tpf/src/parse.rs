@@ -266,6 +266,9 @@ struct Mnemonic {
     indexable: bool,
     /// `_aoffimmi` was written: an offsets group must follow.
     aoffimmi: bool,
+    /// ` [precise(...)]` written inside the mnemonic, before its groups, where
+    /// Microsoft prints it (`ld_indexable [precise](texture2d)(float,float,float,float)`).
+    precise: Option<Mask>,
 }
 
 /// Mnemonic spellings of Microsoft's reference pages that fxc does not print.
@@ -309,9 +312,25 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     let start = c.pos;
     let mut name = String::new();
     let mut groups: Vec<(usize, &str)> = Vec::new();
+    let mut precise = None;
     loop {
         let w = c.word();
         name.push_str(w);
+        // ` [precise]` between the name and its groups (or its `_uint` suffix).
+        if precise.is_none() && !name.is_empty() {
+            let rest = c.rest();
+            let after = rest.trim_start_matches(' ');
+            if after.starts_with("[precise") {
+                if let Some(close) = after.find(']') {
+                    let next = after[close + 1..].chars().next();
+                    if matches!(next, Some('(' | '_')) {
+                        c.pos += rest.len() - after.len();
+                        precise = Some(parse_precise(c)?);
+                        continue;
+                    }
+                }
+            }
+        }
         if c.peek() == Some('(') {
             let open = c.pos;
             let Some(close) = c.rest().find(')') else {
@@ -337,7 +356,7 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             Some("an instruction or declaration mnemonic"),
         )
     };
-    let mut m = Mnemonic::default();
+    let mut m = Mnemonic { precise, ..Mnemonic::default() };
     let mut base: &str = &name;
 
     // Whole names first (`round_z` is an opcode, not `round` + `_z`).
@@ -355,6 +374,13 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             } else if let Some(b) = base.strip_suffix("_rcpFloat") {
                 m.resinfo = Some(ResInfoReturnType::RcpFloat);
                 base = b;
+            }
+            // Microsoft prints `_sat` before the return-type suffix (`resinfo_sat_uint`).
+            if !m.saturate {
+                if let Some(b) = base.strip_suffix("_sat") {
+                    m.saturate = true;
+                    base = b;
+                }
             }
             if let Some(b) = base.strip_suffix("_indexable") {
                 m.indexable = true;
@@ -690,19 +716,10 @@ impl Parser {
         let mnemonic_end = c.pos;
         self.track_blocks(opcode, c, start, mnemonic_end)?;
 
-        let mut precise = Mask::NONE;
+        let mut precise = m.precise.unwrap_or(Mask::NONE);
         c.skip_ws();
-        if c.eat("[precise") {
-            precise = Mask::XYZW;
-            if c.eat("(") {
-                let at = c.pos;
-                let letters = c.letters();
-                precise = parse_mask(letters).ok_or_else(|| {
-                    c.err_at(at, letters.len(), "not a component mask", Some("components in the order x, y, z, w"))
-                })?;
-                c.expect(")")?;
-            }
-            c.expect("]")?;
+        if m.precise.is_none() && c.rest().starts_with("[precise") {
+            precise = parse_precise(c)?;
         }
 
         let mut ext: ArrayVec<ExtOpcode, MAX_EXTENDED> = ArrayVec::new();
@@ -1905,6 +1922,22 @@ fn parse_float_text(text: &str) -> Option<f64> {
         }
     };
     Some(if neg { -v } else { v })
+}
+
+/// `[precise]` or `[precise(xy)]`: the components whose results must not be refactored.
+fn parse_precise(c: &mut Cursor<'_>) -> PResult<Mask> {
+    c.expect("[precise")?;
+    let mut precise = Mask::XYZW;
+    if c.eat("(") {
+        let at = c.pos;
+        let letters = c.letters();
+        precise = parse_mask(letters).ok_or_else(|| {
+            c.err_at(at, letters.len(), "not a component mask", Some("components in the order x, y, z, w"))
+        })?;
+        c.expect(")")?;
+    }
+    c.expect("]")?;
+    Ok(precise)
 }
 
 /// A 32-bit immediate value in a slot of type `ty`.

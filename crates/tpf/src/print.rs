@@ -77,8 +77,10 @@ impl Printer {
     }
 
     /// The `_aoffimmi(...)`, `_indexable(...)` and `(types)` suffixes of a
-    /// resource instruction's extended opcode tokens.
-    fn ext_suffixes(&self, ins: &Instruction<'_>, out: &mut String) {
+    /// resource instruction's extended opcode tokens. Microsoft prints the words first,
+    /// then `_sat` and ` [precise]`, then the groups:
+    /// `sample_l_aoffimmi_indexable [precise](1,-1,0)(texture2d)(float,float,float,float)`.
+    fn ext_suffixes(&self, ins: &Instruction<'_>, op: &Op, out: &mut String) {
         let mut offsets = None;
         let mut dim = None;
         let mut types = None;
@@ -97,6 +99,18 @@ impl Printer {
         }
         if dim.is_some() {
             out.push_str("_indexable");
+        }
+        if op.saturate {
+            out.push_str("_sat");
+        }
+        if !op.precise.is_empty() {
+            out.push_str(" [precise");
+            if op.precise != Mask::XYZW {
+                out.push('(');
+                push_mask(op.precise, out);
+                out.push(')');
+            }
+            out.push(']');
         }
         if let Some(o) = offsets {
             let _ = write!(out, "({},{},{})", o[0], o[1], o[2]);
@@ -148,23 +162,12 @@ impl Printer {
                 out.push_str("_t");
             }
         }
-        self.ext_suffixes(ins, out);
+        self.ext_suffixes(ins, op, out);
+        // The return type comes last (`resinfo_sat [precise(x)]_uint`).
         match op.control {
             OpControl::ResInfo(rt) => out.push_str(rt.listing_name().unwrap_or("")),
             OpControl::ReturnType(rt) => out.push_str(rt.listing_name().unwrap_or("")),
             _ => {}
-        }
-        if op.saturate {
-            out.push_str("_sat");
-        }
-        if !op.precise.is_empty() {
-            out.push_str(" [precise");
-            if op.precise != Mask::XYZW {
-                out.push('(');
-                push_mask(op.precise, out);
-                out.push(')');
-            }
-            out.push(']');
         }
         if op.operands.is_empty() && ins.opcode == Opcode::Sync {
             return; // the one operand-less instruction fxc prints without a trailing space
