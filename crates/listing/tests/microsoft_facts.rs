@@ -100,3 +100,23 @@ fn precise_goes_before_the_groups() {
     let ms = check("precise_return_type");
     assert!(ms.contains("resinfo_sat [precise(x)]_uint r0.xyzw, l(0), t0.xyzw\n"));
 }
+
+/// A geometry shader's `SV_PrimitiveID` input has no register number; its Register
+/// column reads `primID`.
+#[test]
+fn primitive_id_register_column() {
+    let ms = check("gs_primitive_id");
+    assert!(ms.contains("// SV_PrimitiveID           0    N/A   primID   PRIMID    uint    YES\n"));
+}
+
+/// `dcl_input_ps_sgv` is printed without its interpolation mode, though the compiler
+/// stores `constant` there (fxc 9.29 and 9.30 print it the same way in the corpus);
+/// `dcl_input_ps_siv` prints it. Assembling gives `constant` back.
+#[test]
+fn sgv_inputs_print_no_interpolation_mode() {
+    let ms = check("ps_sgv_inputs");
+    assert!(ms.contains("\ndcl_input_ps_sgv v1.x, primitive_id\ndcl_input_ps_sgv v2.x, is_front_face\n"));
+    let ms = check("sgv_constant");
+    assert!(ms.contains("\ndcl_input_ps_sgv v1.x, primitive_id\n"));
+    assert!(ms.contains("\ndcl_input_ps_siv constant v3.x, viewport_array_index\n"));
+}
