@@ -120,3 +120,15 @@ fn sgv_inputs_print_no_interpolation_mode() {
     assert!(ms.contains("\ndcl_input_ps_sgv v1.x, primitive_id\n"));
     assert!(ms.contains("\ndcl_input_ps_siv constant v3.x, viewport_array_index\n"));
 }
+
+/// d3dcompiler_47 prints every double of a `d(...)` immediate with an `l` suffix, in
+/// every instruction that takes one (the fxc 9.x listings of the corpus have none).
+#[test]
+fn double_immediates_have_an_l_suffix() {
+    let ms = check("double_immediates_hlsl");
+    assert!(ms.contains("dmul r0.xy, r0.xyxy, d(0.156250l, 0.000000l)\n"));
+    assert!(ms.contains("dadd r0.xy, r0.xyxy, d(2.500000l, 0.000000l)\n"));
+    let ms = check("double_immediates");
+    assert!(ms.contains("dmovc r0.xy, r0.xxxx, d(1.000000l, 2.500000l), r0.xyxy\n"));
+    assert!(ms.contains("dtof r0.xy, d(1.000000l, 2.500000l)\n"));
+}

@@ -1038,7 +1038,9 @@ impl Parser {
             o.selection =
                 if components == ComponentCount::Four { Selection::Mask(Mask::NONE) } else { Selection::None };
             for (i, (at, text)) in values.iter().enumerate().take(count) {
-                let v: f64 = parse_float_text(text).ok_or_else(|| {
+                // `0.159155l`: the `l` suffix Microsoft prints on a double.
+                let digits = text.strip_suffix(['l', 'L']).filter(|t| !t.ends_with('#')).unwrap_or(text);
+                let v: f64 = parse_float_text(digits).ok_or_else(|| {
                     c.err_at(*at, text.len(), &format!("`{text}` is not a number"), Some("a decimal number"))
                 })?;
                 let bits = v.to_bits();

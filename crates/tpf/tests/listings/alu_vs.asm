@@ -129,7 +129,7 @@ deq r0.x, r1.xyxx, r2.zwzw
 dge r0.x, r1.xyxx, r2.zwzw
 dlt r0.x, r1.xyxx, r2.zwzw
 dne r0.x, r1.xyxx, r2.zwzw
-dmov r0.xy, d(1.000000, -2.500000)
+dmov r0.xy, d(1.000000l, -2.500000l)
 dmovc r0.xy, r2.x, r1.xyxx, r2.zwzw
 dtof r0.x, r1.xyxx
 ftod r0.xy, r1.x
