@@ -132,3 +132,30 @@ fn double_immediates_have_an_l_suffix() {
     assert!(ms.contains("dmovc r0.xy, r0.xxxx, d(1.000000l, 2.500000l), r0.xyxy\n"));
     assert!(ms.contains("dtof r0.xy, d(1.000000l, 2.500000l)\n"));
 }
+
+/// The chunks of `bytes`: FourCC and contents.
+fn chunks(bytes: &[u8]) -> Vec<(FourCc, Vec<u8>)> {
+    Container::parse(bytes).unwrap().chunks().iter().map(|c| (c.fourcc, c.data.to_vec())).collect()
+}
+
+/// A Shader Model 4 program that uses raw or structured resources or UAVs, or any
+/// cs_4_x program, goes in an `SHEX` chunk, as d3dcompiler_47 writes it; one that uses
+/// none stays in `SHDR`. A vs_4_0 reading a StructuredBuffer needs SFI0 bit 1; a cs_4_0
+/// needs no SFI0 chunk.
+#[test]
+fn shader_model_4_extensions_go_in_shex() {
+    for (name, fourcc, sfi0) in [
+        ("cs40_raw_structured", FourCc::SHEX, None),
+        ("vs40_structured", FourCc::SHEX, Some(vec![2u8, 0, 0, 0, 0, 0, 0, 0])),
+        ("vs40_typed_buffer", FourCc::SHDR, None),
+    ] {
+        let ms = check(name);
+        let (bin, _) = read(name);
+        assert_eq!(program_chunk(&bin).0, fourcc, "{name}: Microsoft's chunk");
+        let ours = assemble(&ms, &AsmOptions::default()).unwrap().bytes;
+        let kinds = |b: &[u8]| chunks(b).into_iter().map(|c| c.0).collect::<Vec<_>>();
+        assert_eq!(kinds(&ours), kinds(&bin), "{name}: the chunks");
+        let sfi = |b: &[u8]| chunks(b).into_iter().find(|c| c.0 == FourCc::SFI0).map(|c| c.1);
+        assert_eq!(sfi(&ours), sfi0, "{name}: SFI0");
+    }
+}

@@ -11,7 +11,10 @@ use tpf::ProgramType;
 /// How the listing names each `D3D_SHADER_REQUIRES_*` flag.
 const FEATURES: &[(ShaderFeatures, &str)] = &[
     (ShaderFeatures::DOUBLES, "Double-precision floating point"),
-    (ShaderFeatures::EARLY_DEPTH_STENCIL, "Early depth-stencil"),
+    // Bit 1 (the reflection's `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL` value; in the
+    // container, raw and structured buffers in Shader Model 4.x) gets no line:
+    // d3dcompiler_47 prints no note for the SFI0 = 2 of a vs_4_0 reading a
+    // StructuredBuffer.
     (ShaderFeatures::UAVS_AT_EVERY_STAGE, "UAVs at every shader stage"),
     (ShaderFeatures::UAVS_64, "64 UAV slots"),
     (ShaderFeatures::MINIMUM_PRECISION, "Minimum-precision data types"),
