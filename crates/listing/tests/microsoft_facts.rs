@@ -159,3 +159,29 @@ fn shader_model_4_extensions_go_in_shex() {
         assert_eq!(sfi(&ours), sfi0, "{name}: SFI0");
     }
 }
+
+/// Microsoft prints `undecipherable custom data` for a custom-data block that is not
+/// an immediate constant buffer (comment, debug information, an unknown class). The
+/// text does not hold the block, so it assembles to an empty comment block, which
+/// prints the same line again.
+#[test]
+fn undecipherable_custom_data() {
+    for class in [0, 1, 100] {
+        let name = format!("custom_data_class_{class}");
+        let (bin, ms) = read(&name);
+        assert!(ms.contains("\ndcl_globalFlags refactoringAllowed\nundecipherable custom data\ndcl_temps 1\n"), "{name}");
+        let got = disassemble(&bin, &Options::default()).unwrap();
+        assert_eq!(got.text, common::with_dxref_creator(&ms), "{name}");
+        assert_eq!(got.warnings.len(), 1, "{name}");
+        let assembled = assemble(&ms, &AsmOptions::default()).unwrap();
+        assert_eq!(assembled.warnings.len(), 1, "{name}: {:?}", assembled.warnings);
+        let (_, code) = program_chunk(&assembled.bytes);
+        let program = tpf::decode(&code).unwrap();
+        let block = program.instructions.iter().find_map(|i| match &i.body {
+            tpf::Body::CustomData(c) => Some((c.class, c.data.len())),
+            _ => None,
+        });
+        assert_eq!(block, Some((tpf::CustomDataClass::Comment, 0)), "{name}");
+        assert_eq!(disassemble(&assembled.bytes, &Options::default()).unwrap().text, got.text, "{name}");
+    }
+}

@@ -85,6 +85,24 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                 }
             }
         }
+        // What Microsoft prints for a custom-data block it cannot show: its class and
+        // contents are not in the text, so it becomes an empty comment block.
+        if c.rest().trim_end() == crate::print::UNDECIPHERABLE_CUSTOM_DATA {
+            p.warnings.push(Diagnostic {
+                severity: Severity::Warning,
+                line: n,
+                column: c.pos + 1,
+                length: crate::print::UNDECIPHERABLE_CUSTOM_DATA.len(),
+                message: "the listing does not say what this custom-data block held; it is assembled as an empty comment block".into(),
+                expected: None,
+            });
+            instructions.push(Instruction::new(
+                Opcode::CustomData,
+                Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::empty() }),
+            ));
+            instruction_lines.push(n);
+            continue;
+        }
         if c.rest().starts_with("dcl_immediateConstantBuffer") {
             if let Some(ins) = p.icb(&mut c, &mut lines) {
                 instructions.push(ins);

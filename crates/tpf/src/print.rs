@@ -588,17 +588,16 @@ impl Printer {
                 }
                 out.push_str(" }");
             }
-            other => {
-                let _ = write!(
-                    out,
-                    "// {} block of {} tokens",
-                    other.listing_name().unwrap_or("custom data"),
-                    c.data.len()
-                );
-            }
+            // Microsoft's disassembler prints this one line for every other class
+            // (comment, debug information, opaque, shader messages, unknown ones).
+            _ => out.push_str(UNDECIPHERABLE_CUSTOM_DATA),
         }
     }
 }
+
+/// The line d3dcompiler_47 prints for a custom-data block that is not an immediate
+/// constant buffer.
+pub const UNDECIPHERABLE_CUSTOM_DATA: &str = "undecipherable custom data";
 
 type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
 
