@@ -185,3 +185,11 @@ fn undecipherable_custom_data() {
         assert_eq!(disassemble(&assembled.bytes, &Options::default()).unwrap().text, got.text, "{name}");
     }
 }
+
+/// The `Note:` block says "Early depth-stencil" when the program's global flags force
+/// it, with no SFI0 chunk in the blob.
+#[test]
+fn early_depth_stencil_note_follows_the_global_flag() {
+    let ms = check("force_early_depth_stencil");
+    assert!(ms.contains("// Note: shader requires additional functionality:\n//       Early depth-stencil\n//\n//\n"));
+}

@@ -4,17 +4,14 @@
 use std::fmt::Write;
 
 use dxbc::stat::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
-use dxbc::{Ifce, Sfi0, ShaderFeatures, Stat};
+use dxbc::{Ifce, ShaderFeatures, Stat};
 
 use tpf::ProgramType;
 
 /// How the listing names each `D3D_SHADER_REQUIRES_*` flag.
 const FEATURES: &[(ShaderFeatures, &str)] = &[
     (ShaderFeatures::DOUBLES, "Double-precision floating point"),
-    // Bit 1 (the reflection's `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL` value; in the
-    // container, raw and structured buffers in Shader Model 4.x) gets no line:
-    // d3dcompiler_47 prints no note for the SFI0 = 2 of a vs_4_0 reading a
-    // StructuredBuffer.
+    (ShaderFeatures::EARLY_DEPTH_STENCIL, "Early depth-stencil"),
     (ShaderFeatures::UAVS_AT_EVERY_STAGE, "UAVs at every shader stage"),
     (ShaderFeatures::UAVS_64, "64 UAV slots"),
     (ShaderFeatures::MINIMUM_PRECISION, "Minimum-precision data types"),
@@ -32,8 +29,18 @@ const FEATURES: &[(ShaderFeatures, &str)] = &[
     ),
 ];
 
-pub(super) fn write_feature_note(out: &mut String, sfi0: &Sfi0<'_>) {
-    let names: Vec<&str> = FEATURES.iter().filter(|(f, _)| sfi0.features.contains(*f)).map(|(_, n)| *n).collect();
+/// The `Note:` block for `features`. SFI0 bit 1 (in the container, raw and structured
+/// buffers in Shader Model 4.x) shares its value with the reflection's
+/// `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL`; d3dcompiler_47 prints "Early
+/// depth-stencil" only for `forceEarlyDepthStencil` (`early_depth_stencil`), and no
+/// line for the SFI0 = 2 of a vs_4_0 reading a StructuredBuffer.
+pub(super) fn write_feature_note(out: &mut String, features: ShaderFeatures, early_depth_stencil: bool) {
+    let names: Vec<&str> = FEATURES
+        .iter()
+        .filter(|(f, _)| features.contains(*f))
+        .filter(|(f, _)| *f != ShaderFeatures::EARLY_DEPTH_STENCIL || early_depth_stencil)
+        .map(|(_, n)| *n)
+        .collect();
     if names.is_empty() {
         return;
     }
