@@ -193,3 +193,20 @@ fn early_depth_stencil_note_follows_the_global_flag() {
     let ms = check("force_early_depth_stencil");
     assert!(ms.contains("// Note: shader requires additional functionality:\n//       Early depth-stencil\n//\n//\n"));
 }
+
+/// Microsoft prints `resinfo_rcpfloat` and the global flags in its own order
+/// (`enableRawAndStructuredBuffers` before `forceEarlyDepthStencil`); the assembler
+/// reads both names in any case (`_rcpFloat`, `ENABLERAWANDSTRUCTUREDBUFFERS`).
+#[test]
+fn rcpfloat_and_global_flag_names() {
+    let ms = check("global_flags_resinfo");
+    assert!(ms.contains("\nresinfo_rcpfloat r0.xyzw, l(0), t0.xyzw\n"));
+    assert!(ms.contains("| enableRawAndStructuredBuffers | forceEarlyDepthStencil |"));
+    let user = ms
+        .replace("resinfo_rcpfloat", "resinfo_rcpFloat")
+        .replace("enableRawAndStructuredBuffers", "ENABLERAWANDSTRUCTUREDBUFFERS")
+        .replace("refactoringAllowed", "RefactoringAllowed");
+    let a = assemble(&user, &AsmOptions::default()).unwrap();
+    let b = assemble(&ms, &AsmOptions::default()).unwrap();
+    assert_eq!(program_chunk(&a.bytes), program_chunk(&b.bytes));
+}

@@ -319,6 +319,13 @@ fn spellings() -> &'static [(&'static str, Opcode)] {
     })
 }
 
+/// `text` without `suffix`, compared without regard to ASCII case (Microsoft prints
+/// `_rcpfloat`; its documentation writes `_rcpFloat`).
+fn strip_suffix_ignore_case<'s>(text: &'s str, suffix: &str) -> Option<&'s str> {
+    let at = text.len().checked_sub(suffix.len())?;
+    (text.is_char_boundary(at) && text[at..].eq_ignore_ascii_case(suffix)).then(|| &text[..at])
+}
+
 fn lookup(name: &str) -> Option<Opcode> {
     let table = spellings();
     table.binary_search_by_key(&name, |(n, _)| n).ok().map(|i| table[i].1)
@@ -389,7 +396,7 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
                 m.resinfo = Some(ResInfoReturnType::Uint);
                 m.ret_uint = Some(InstructionReturnType::Uint);
                 base = b;
-            } else if let Some(b) = base.strip_suffix("_rcpFloat") {
+            } else if let Some(b) = strip_suffix_ignore_case(base, "_rcpfloat") {
                 m.resinfo = Some(ResInfoReturnType::RcpFloat);
                 base = b;
             }
@@ -1354,7 +1361,7 @@ impl Parser {
                     c.skip_ws();
                     let at = c.pos;
                     let w = c.word();
-                    let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
+                    let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)).ok_or_else(|| {
                         c.err_at(
                             at,
                             w.len().max(1),
