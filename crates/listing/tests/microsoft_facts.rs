@@ -210,3 +210,28 @@ fn rcpfloat_and_global_flag_names() {
     let b = assemble(&ms, &AsmOptions::default()).unwrap();
     assert_eq!(program_chunk(&a.bytes), program_chunk(&b.bytes));
 }
+
+/// A class instance without a constant buffer, texture or sampler shows `-` in that
+/// column of `Available Class Instances`, and reads back as 0xffff (the IFCE chunk
+/// assembled from the text has Microsoft's instance bindings).
+#[test]
+fn unbound_class_instance_columns_print_a_dash() {
+    let ms = check("class_instances_unbound");
+    assert!(ms.contains("// g_tex                          2  -         -       0       0\n"));
+    assert!(ms.contains("// g_notex                        0  -         -       -       -\n"));
+    let (bin, _) = read("class_instances_unbound");
+    let ours = assemble(&ms, &AsmOptions::default()).unwrap().bytes;
+    let bindings = |b: &[u8]| {
+        let data = chunks(b).into_iter().find(|c| c.0 == FourCc::IFCE).expect("an IFCE chunk").1;
+        let ifce = dxbc::Ifce::parse(&data).unwrap();
+        let rows: Vec<_> = ifce
+            .instances
+            .iter()
+            .map(|i| (i.name.to_string(), i.constant_buffer, i.constant_buffer_offset, i.texture, i.sampler))
+            .collect();
+        rows
+    };
+    let want = bindings(&bin);
+    assert_eq!(want[1], ("g_notex".to_string(), 0xffff, 0xffff, 0xffff, 0xffff));
+    assert_eq!(bindings(&ours), want);
+}

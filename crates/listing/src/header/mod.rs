@@ -12,7 +12,7 @@ mod bindings;
 mod buffers;
 pub(crate) mod names;
 mod signatures;
-mod tables;
+pub(crate) mod tables;
 
 use dxbc::rdef::Rdef;
 use dxbc::{ChunkData, Container, FourCc, Ifce, Sfi0, ShaderFeatures, Signature, Stat};

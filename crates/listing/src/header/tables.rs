@@ -51,6 +51,19 @@ pub(super) fn write_feature_note(out: &mut String, features: ShaderFeatures, ear
     out.push_str("//\n//\n");
 }
 
+/// A class instance's binding column: the slot, or `-` for none (0xffff), as
+/// d3dcompiler_47 prints an instance without a constant buffer, texture or sampler.
+pub(crate) fn bound(v: u16) -> String {
+    if v == UNBOUND {
+        "-".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The slot value of an unbound class-instance column.
+pub(crate) const UNBOUND: u16 = 0xffff;
+
 /// `// Pixel Shader runs at sample frequency`, from STAT.
 pub(super) fn write_sample_frequency(out: &mut String, stat: &Stat<'_>, stage: Option<ProgramType>) {
     if stage == Some(ProgramType::Pixel) && stat.sample_frequency != 0 {
@@ -110,10 +123,12 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         out.push_str("// Name                        Type CB CB Offset Texture Sampler\n");
         out.push_str("// --------------------------- ---- -- --------- ------- -------\n");
         for i in &ifce.instances {
+            let (cb, offset, texture, sampler) =
+                (bound(i.constant_buffer), bound(i.constant_buffer_offset), bound(i.texture), bound(i.sampler));
             let _ = writeln!(
                 out,
-                "// {:<27} {:>4} {:>2} {:>9} {:>7} {:>7}",
-                i.name, i.type_index, i.constant_buffer, i.constant_buffer_offset, i.texture, i.sampler
+                "// {:<27} {:>4} {cb:>2} {offset:>9} {texture:>7} {sampler:>7}",
+                i.name, i.type_index
             );
         }
         out.push_str("//\n");
