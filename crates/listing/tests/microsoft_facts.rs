@@ -235,3 +235,34 @@ fn unbound_class_instance_columns_print_a_dash() {
     assert_eq!(want[1], ("g_notex".to_string(), 0xffff, 0xffff, 0xffff, 0xffff));
     assert_eq!(bindings(&ours), want);
 }
+
+/// A default value longer than four words goes on over further lines, four words a
+/// line, indented under the first (d3dcompiler_47 prints default values under flags 0
+/// and `D3D_DISASM_ENABLE_DEFAULT_VALUE_PRINTS` alike); the header reader reads the
+/// whole value back into RDEF.
+#[test]
+fn default_values_over_several_lines() {
+    let ms = check("default_values");
+    assert!(ms.contains(concat!(
+        "//   float4 arr[3];                     // Offset:   64 Size:    48\n",
+        "//      = 0x3f800000 0x40000000 0x40400000 0x40800000 \n",
+        "//        0x3f000000 0x3e800000 0x00000000 0xbf800000 \n",
+        "//        0x40e00000 0x41000000 0x41100000 0x41200000 \n",
+        "//   float s;",
+    )));
+    let (bin, _) = read("default_values");
+    let ours = assemble(&ms, &AsmOptions::default()).unwrap().bytes;
+    let defaults = |b: &[u8]| {
+        let data = chunks(b).into_iter().find(|c| c.0 == FourCc::RDEF).expect("an RDEF chunk").1;
+        let rdef = dxbc::rdef::Rdef::parse(&data).unwrap();
+        let values: Vec<(String, Option<Vec<u8>>)> = rdef.constant_buffers[0]
+            .variables
+            .iter()
+            .map(|v| (v.name.to_string(), v.default_value.map(<[u8]>::to_vec)))
+            .collect();
+        values
+    };
+    let want = defaults(&bin);
+    assert_eq!(want[0].1.as_ref().map(Vec::len), Some(64));
+    assert_eq!(defaults(&ours), want);
+}
