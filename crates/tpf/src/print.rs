@@ -142,9 +142,10 @@ impl Printer {
         out.push_str(info.mnemonic);
         if let OpControl::Test(t) = op.control {
             // fxc 9.x leaves out the `_nz` of a condition that is an immediate
-            // (`discard l(-1)`); d3dcompiler_47 and fxc 10 print it (`discard_nz l(-1)`).
+            // (`discard l(-1)`); d3dcompiler_47 (which names itself 6.3.9600) and fxc 10
+            // print it (`discard_nz l(-1)`).
             let immediate = op.operands.first().is_some_and(|o| o.ty == OperandType::Immediate32);
-            if t == Test::Zero || !immediate || !self.style.older_than(10, 0) {
+            if t == Test::Zero || !immediate || self.style.version.0 != 9 {
                 out.push_str(t.suffix());
             }
         }
