@@ -316,10 +316,8 @@ fn feature_flags_from_declarations_and_instructions() {
     // cs40_raw_structured.bin), and bit 1 for a vs_4_0 whose global flags say
     // `enableRawAndStructuredBuffers` (tests/microsoft/vs40_structured.bin).
     assert_eq!(flags(&program(ProgramType::Compute, 4, vec![]), FXC_10), 0);
-    let raw = decl(
-        Opcode::DclGlobalFlags,
-        Decl::GlobalFlags(GlobalFlags(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS)),
-    );
+    let raw =
+        decl(Opcode::DclGlobalFlags, Decl::GlobalFlags(GlobalFlags(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS)));
     assert_eq!(flags(&program(ProgramType::Vertex, 4, vec![raw]), FXC_10), 0x2);
 }
 

@@ -75,7 +75,9 @@ fn forces_early_depth_stencil(code: &[u8]) -> bool {
     let mut ins = tpf::Instruction::placeholder();
     while let Some(Ok(_)) = decoder.next_into(&mut ins) {
         match &ins.body {
-            tpf::Body::Decl(tpf::Decl::GlobalFlags(g)) => return g.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL),
+            tpf::Body::Decl(tpf::Decl::GlobalFlags(g)) => {
+                return g.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)
+            }
             tpf::Body::Decl(_) | tpf::Body::CustomData(_) => {}
             _ => return false,
         }
@@ -84,8 +86,7 @@ fn forces_early_depth_stencil(code: &[u8]) -> bool {
 }
 
 fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
-    let mut c =
-        Chunks {
+    let mut c = Chunks {
         rdef: None,
         input: None,
         output: None,

@@ -125,11 +125,8 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         for i in &ifce.instances {
             let (cb, offset, texture, sampler) =
                 (bound(i.constant_buffer), bound(i.constant_buffer_offset), bound(i.texture), bound(i.sampler));
-            let _ = writeln!(
-                out,
-                "// {:<27} {:>4} {cb:>2} {offset:>9} {texture:>7} {sampler:>7}",
-                i.name, i.type_index
-            );
+            let _ =
+                writeln!(out, "// {:<27} {:>4} {cb:>2} {offset:>9} {texture:>7} {sampler:>7}", i.name, i.type_index);
         }
         out.push_str("//\n");
     }

@@ -265,9 +265,7 @@ fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d:
                 }
             }
             match items.last_mut() {
-                Some(item) if item.default.is_none() => {
-                    item.default = parse_default(line, values, &more, item.size, d)
-                }
+                Some(item) if item.default.is_none() => item.default = parse_default(line, values, &more, item.size, d),
                 _ => d.error_at(line, t, "a default value must follow a variable"),
             }
             continue;
