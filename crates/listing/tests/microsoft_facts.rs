@@ -139,6 +139,9 @@ fn double_immediates_have_an_l_suffix() {
     let ms = check("double_immediates");
     assert!(ms.contains("dmovc r0.xy, r0.xxxx, d(1.000000l, 2.500000l), r0.xyxy\n"));
     assert!(ms.contains("dtof r0.xy, d(1.000000l, 2.500000l)\n"));
+    // Infinities and NaNs too.
+    let ms = check("double_immediates_special");
+    assert!(ms.contains("dmov r0.xy, d(1.#INF00l, -1.#IND00l)\ndmov r0.xy, d(-1.#INF00l, 1.#QNAN0l)\n"));
 }
 
 /// The chunks of `bytes`: FourCC and contents.

@@ -220,13 +220,9 @@ impl Printer {
                         out.push_str(", ");
                     }
                     let bits = (o.imm[2 * i] as u64) | ((o.imm[2 * i + 1] as u64) << 32);
-                    let d = f64::from_bits(bits);
-                    push_double(d, self.style, out);
-                    // d3dcompiler_47 marks a double as `l` (`d(0.159155l, 0.000000l)`);
-                    // an infinity or NaN prints without it (`d(1.#INF00, -1.#IND00)`).
-                    if d.is_finite() {
-                        out.push('l');
-                    }
+                    push_double(f64::from_bits(bits), self.style, out);
+                    // d3dcompiler_47 marks every double `l`: `d(0.159155l, 1.#INF00l)`.
+                    out.push('l');
                 }
                 out.push(')');
             }
