@@ -621,11 +621,15 @@ pub enum HeaderStyle {
 
 impl HeaderStyle {
     /// The style of the compiler named in a creator string.
-    /// (Measured on the corpus: 9.30.9200 writes the slash, 9.29.952 and 10.1 do not.)
+    /// (Measured on the corpus: 9.30.9200 writes the slash, 9.29.952 and 10.1 do not.
+    /// d3dcompiler_47 names itself 6.3.9600 and prints its own disassembler's layout:
+    /// no `//` after the creator line of a program without constants.)
     pub fn for_creator(creator: &str) -> HeaderStyle {
         let version = creator.rsplit(' ').next().unwrap_or("");
         if version.starts_with("9.30.") {
             HeaderStyle::Slash
+        } else if version.starts_with("6.3.") {
+            HeaderStyle::Disassembler
         } else {
             HeaderStyle::Plain
         }

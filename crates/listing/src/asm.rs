@@ -31,6 +31,30 @@ pub struct Assembled {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// True when the program goes in an `SHEX` chunk: every Shader Model 5 program, and
+/// the Shader Model 4 programs that use what Direct3D 11 added to 4.x (compute
+/// shaders, raw and structured resources, UAVs), as d3dcompiler_47 writes them; other
+/// Shader Model 4 programs go in `SHDR`.
+fn uses_shader_extensions(program: &Program<'_>) -> bool {
+    use tpf::{Body, Decl, GlobalFlags};
+    if program.version.major >= 5 || program.version.ty == ProgramType::Compute {
+        return true;
+    }
+    program.instructions.iter().any(|ins| match &ins.body {
+        Body::Decl(Decl::GlobalFlags(g)) => g.contains(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS),
+        Body::Decl(
+            Decl::ResourceRaw { .. }
+            | Decl::ResourceStructured { .. }
+            | Decl::UavTyped { .. }
+            | Decl::UavRaw { .. }
+            | Decl::UavStructured { .. }
+            | Decl::TgsmRaw { .. }
+            | Decl::TgsmStructured { .. },
+        ) => true,
+        _ => false,
+    })
+}
+
 /// True when the listing's first line that is neither blank nor a comment names a
 /// Shader Model 1–3 profile (`vs_2_0`, `ps_3_0`, `vs_2_a`...) and no Shader Model 4
 /// part follows: a raw d3dbc listing (a Level9 listing has a Shader Model 4 part).
@@ -152,7 +176,7 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
         let line = index.and_then(|i| parsed.lines.get(i)).copied().unwrap_or(first_line);
         vec![error(line, 1, e.to_string())]
     })?;
-    let code_fourcc = if program.version.major >= 5 { FourCc::SHEX } else { FourCc::SHDR };
+    let code_fourcc = if uses_shader_extensions(&program) { FourCc::SHEX } else { FourCc::SHDR };
 
     let sfi0 = crate::stat::features(&program, compiler).map(|s| s.to_bytes());
     let stat = with_statistics.then(|| crate::stat::statistics(&program, compiler).to_bytes());

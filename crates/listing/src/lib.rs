@@ -72,8 +72,9 @@ pub enum Warning {
     /// No longer produced: the Level9 part of the listing is printed.
     Level9PartOmitted,
     /// The program holds a custom-data block other than an immediate constant buffer
-    /// (a comment, debug information ...), which the listing shows only as a comment:
-    /// assembling the listing leaves it out.
+    /// (a comment, debug information ...), which the listing shows, as Microsoft's
+    /// does, only as `undecipherable custom data`: assembling the listing gives an
+    /// empty comment block in its place.
     CustomDataAsComment { class: String, tokens: usize },
 }
 
@@ -88,7 +89,7 @@ impl fmt::Display for Warning {
             }
             Warning::CustomDataAsComment { class, tokens } => write!(
                 f,
-                "a {class} block of {tokens} tokens is shown as a comment; reassembling the listing leaves it out"
+                "a {class} block of {tokens} tokens is shown as `undecipherable custom data`; reassembling the listing gives an empty comment block"
             ),
         }
     }
@@ -229,6 +230,6 @@ mod tests {
             .unwrap();
         let listing = disassemble(&blob, &Options::default()).unwrap();
         assert_eq!(listing.warnings, [Warning::CustomDataAsComment { class: "comment".into(), tokens: 2 }]);
-        assert!(listing.text.contains("// comment block of 2 tokens\n"), "{}", listing.text);
+        assert!(listing.text.contains("\nundecipherable custom data\nret \n"), "{}", listing.text);
     }
 }

@@ -645,10 +645,10 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
             _ => None,
         })
         .collect();
-    // Compute shaders of Shader Model 4 need the same hardware option as raw and
-    // structured buffers there (SFI0 bit 1).
-    let mut flags =
-        if sm4 && stage == ProgramType::Compute { ShaderFeatures::EARLY_DEPTH_STENCIL } else { ShaderFeatures::EMPTY };
+    // A Shader Model 4 compute shader needs no flag of its own: d3dcompiler_47 writes
+    // no SFI0 chunk for a cs_4_0 that reads a ByteAddressBuffer and writes a
+    // RWStructuredBuffer (its global flags do not say `enableRawAndStructuredBuffers`).
+    let mut flags = ShaderFeatures::EMPTY;
     let mut set = |f: ShaderFeatures| flags = flags | f;
     for ins in &program.instructions {
         match &ins.body {

@@ -321,8 +321,13 @@ fn feature_flags_from_declarations_and_instructions() {
     assert_eq!(flags(&program(ProgramType::Compute, 5, vec![msad]), FXC_10), 0x40);
     let min = decl(Opcode::DclGlobalFlags, Decl::GlobalFlags(GlobalFlags(GlobalFlags::ENABLE_MINIMUM_PRECISION)));
     assert_eq!(flags(&program(ProgramType::Pixel, 5, vec![min]), FXC_930), 0x10);
-    // Compute shaders of Shader Model 4.
-    assert_eq!(flags(&program(ProgramType::Compute, 4, vec![]), FXC_10), 0x2);
+    // Shader Model 4: d3dcompiler_47 writes no flag for a cs_4_0 (tests/microsoft/
+    // cs40_raw_structured.bin), and bit 1 for a vs_4_0 whose global flags say
+    // `enableRawAndStructuredBuffers` (tests/microsoft/vs40_structured.bin).
+    assert_eq!(flags(&program(ProgramType::Compute, 4, vec![]), FXC_10), 0);
+    let raw =
+        decl(Opcode::DclGlobalFlags, Decl::GlobalFlags(GlobalFlags(GlobalFlags::ENABLE_RAW_AND_STRUCTURED_BUFFERS)));
+    assert_eq!(flags(&program(ProgramType::Vertex, 4, vec![raw]), FXC_10), 0x2);
 }
 
 #[test]

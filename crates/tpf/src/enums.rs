@@ -349,7 +349,7 @@ field_enum! {
     /// Return type of `resinfo` (opcode token bits 12:11).
     ResInfoReturnType: u8 {
         Float = 0 => Some(""),
-        RcpFloat = 1 => Some("_rcpFloat"),
+        RcpFloat = 1 => Some("_rcpfloat"),
         Uint = 2 => Some("_uint"),
     }
 }
@@ -424,8 +424,9 @@ impl Mask {
 pub const GLOBAL_FLAG_NAMES: &[(u32, &str)] = &[
     (1 << 11, "refactoringAllowed"),
     (1 << 12, "enableDoublePrecisionFloatOps"),
-    (1 << 13, "forceEarlyDepthStencil"),
+    // d3dcompiler_47 prints these two out of bit order.
     (1 << 14, "enableRawAndStructuredBuffers"),
+    (1 << 13, "forceEarlyDepthStencil"),
     (1 << 15, "skipOptimization"),
     (1 << 16, "enableMinimumPrecision"),
     (1 << 17, "enable11_1DoubleExtensions"),

@@ -86,6 +86,24 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                 }
             }
         }
+        // What Microsoft prints for a custom-data block it cannot show: its class and
+        // contents are not in the text, so it becomes an empty comment block.
+        if c.rest().trim_end() == crate::print::UNDECIPHERABLE_CUSTOM_DATA {
+            p.warnings.push(Diagnostic {
+                severity: Severity::Warning,
+                line: n,
+                column: c.pos + 1,
+                length: crate::print::UNDECIPHERABLE_CUSTOM_DATA.len(),
+                message: "the listing does not say what this custom-data block held; it is assembled as an empty comment block".into(),
+                expected: None,
+            });
+            instructions.push(Instruction::new(
+                Opcode::CustomData,
+                Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::empty() }),
+            ));
+            instruction_lines.push(n);
+            continue;
+        }
         if c.rest().starts_with("dcl_immediateConstantBuffer") {
             if let Some(ins) = p.icb(&mut c, &mut lines) {
                 instructions.push(ins);
@@ -305,6 +323,9 @@ struct Mnemonic {
     indexable: bool,
     /// `_aoffimmi` was written: an offsets group must follow.
     aoffimmi: bool,
+    /// ` [precise(...)]` written inside the mnemonic, before its groups, where
+    /// Microsoft prints it (`ld_indexable [precise](texture2d)(float,float,float,float)`).
+    precise: Option<Mask>,
 }
 
 /// Mnemonic spellings of Microsoft's reference pages that fxc does not print.
@@ -337,6 +358,13 @@ fn spellings() -> &'static [(&'static str, Opcode)] {
     })
 }
 
+/// `text` without `suffix`, compared without regard to ASCII case (Microsoft prints
+/// `_rcpfloat`; its documentation writes `_rcpFloat`).
+fn strip_suffix_ignore_case<'s>(text: &'s str, suffix: &str) -> Option<&'s str> {
+    let at = text.len().checked_sub(suffix.len())?;
+    (text.is_char_boundary(at) && text[at..].eq_ignore_ascii_case(suffix)).then(|| &text[..at])
+}
+
 fn lookup(name: &str) -> Option<Opcode> {
     let table = spellings();
     table.binary_search_by_key(&name, |(n, _)| n).ok().map(|i| table[i].1)
@@ -348,9 +376,25 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     let start = c.pos;
     let mut name = String::new();
     let mut groups: Vec<(usize, &str)> = Vec::new();
+    let mut precise = None;
     loop {
         let w = c.word();
         name.push_str(w);
+        // ` [precise]` between the name and its groups (or its `_uint` suffix).
+        if precise.is_none() && !name.is_empty() {
+            let rest = c.rest();
+            let after = rest.trim_start_matches(' ');
+            if after.starts_with("[precise") {
+                if let Some(close) = after.find(']') {
+                    let next = after[close + 1..].chars().next();
+                    if matches!(next, Some('(' | '_')) {
+                        c.pos += rest.len() - after.len();
+                        precise = Some(parse_precise(c)?);
+                        continue;
+                    }
+                }
+            }
+        }
         if c.peek() == Some('(') {
             let open = c.pos;
             let Some(close) = c.rest().find(')') else {
@@ -376,7 +420,7 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             Some("an instruction or declaration mnemonic"),
         )
     };
-    let mut m = Mnemonic::default();
+    let mut m = Mnemonic { precise, ..Mnemonic::default() };
     let mut base: &str = &name;
 
     // Whole names first (`round_z` is an opcode, not `round` + `_z`).
@@ -391,9 +435,16 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
                 m.resinfo = Some(ResInfoReturnType::Uint);
                 m.ret_uint = Some(InstructionReturnType::Uint);
                 base = b;
-            } else if let Some(b) = base.strip_suffix("_rcpFloat") {
+            } else if let Some(b) = strip_suffix_ignore_case(base, "_rcpfloat") {
                 m.resinfo = Some(ResInfoReturnType::RcpFloat);
                 base = b;
+            }
+            // Microsoft prints `_sat` before the return-type suffix (`resinfo_sat_uint`).
+            if !m.saturate {
+                if let Some(b) = base.strip_suffix("_sat") {
+                    m.saturate = true;
+                    base = b;
+                }
             }
             if let Some(b) = base.strip_suffix("_indexable") {
                 m.indexable = true;
@@ -729,19 +780,10 @@ impl Parser {
         let mnemonic_end = c.pos;
         self.track_blocks(opcode, c, start, mnemonic_end)?;
 
-        let mut precise = Mask::NONE;
+        let mut precise = m.precise.unwrap_or(Mask::NONE);
         c.skip_ws();
-        if c.eat("[precise") {
-            precise = Mask::XYZW;
-            if c.eat("(") {
-                let at = c.pos;
-                let letters = c.letters();
-                precise = parse_mask(letters).ok_or_else(|| {
-                    c.err_at(at, letters.len(), "not a component mask", Some("components in the order x, y, z, w"))
-                })?;
-                c.expect(")")?;
-            }
-            c.expect("]")?;
+        if m.precise.is_none() && c.rest().starts_with("[precise") {
+            precise = parse_precise(c)?;
         }
 
         let mut ext: ArrayVec<ExtOpcode, MAX_EXTENDED> = ArrayVec::new();
@@ -871,7 +913,7 @@ impl Parser {
         let control = if let Some(t) = m.test {
             OpControl::Test(t)
         } else if info.controls == crate::table::Controls::Test {
-            // fxc prints no test on an immediate condition; it encodes `_nz`.
+            // fxc 9.x prints no test on an immediate condition; it encodes `_nz`.
             OpControl::Test(Test::NonZero)
         } else if let Some(f) = m.sync {
             OpControl::Sync(f)
@@ -934,8 +976,6 @@ impl Parser {
                 Some(&format!("{expected} operands")),
             ));
         }
-        // A condition that is an immediate is printed without its test; the
-        // printer would print `_nz`, so only `_nz` round-trips from a test.
         out.saturate = m.saturate;
         out.precise = precise;
         out.control = control;
@@ -1385,14 +1425,15 @@ impl Parser {
                     c.skip_ws();
                     let at = c.pos;
                     let w = c.word();
-                    let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
-                        c.err_at(
-                            at,
-                            w.len().max(1),
-                            &format!("`{w}` is not a global flag"),
-                            Some("a flag such as refactoringAllowed"),
-                        )
-                    })?;
+                    let (bit, _) =
+                        GLOBAL_FLAG_NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)).ok_or_else(|| {
+                            c.err_at(
+                                at,
+                                w.len().max(1),
+                                &format!("`{w}` is not a global flag"),
+                                Some("a flag such as refactoringAllowed"),
+                            )
+                        })?;
                     bits |= bit;
                     c.skip_ws();
                     if !c.eat("|") {
@@ -1981,12 +2022,28 @@ fn parse_float_text(text: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
+/// `[precise]` or `[precise(xy)]`: the components whose results must not be refactored.
+fn parse_precise(c: &mut Cursor<'_>) -> PResult<Mask> {
+    c.expect("[precise")?;
+    let mut precise = Mask::XYZW;
+    if c.eat("(") {
+        let at = c.pos;
+        let letters = c.letters();
+        precise = parse_mask(letters).ok_or_else(|| {
+            c.err_at(at, letters.len(), "not a component mask", Some("components in the order x, y, z, w"))
+        })?;
+        c.expect(")")?;
+    }
+    c.expect("]")?;
+    Ok(precise)
+}
+
 /// A double immediate's value: a decimal (read as the nearest double), fxc's
 /// `1.#INF00`-style spellings, either with `D3DDisassemble`'s `l` suffix, or its 64 bits as `0x` and 16 hex digits (what
 /// [`crate::print::Format::exact_floats`] prints for infinities and NaNs).
 fn parse_double_text(text: &str) -> Option<u64> {
     // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
-    let text = text.strip_suffix('l').unwrap_or(text);
+    let text = text.strip_suffix(['l', 'L']).unwrap_or(text);
     let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X"));
     if let Some(hex) = digits {
         return (hex.len() == 16).then(|| u64::from_str_radix(hex, 16).ok()).flatten();
@@ -2220,8 +2277,12 @@ mod tests {
 
     #[test]
     fn nothing_is_lost_through_text() {
-        // A test on an immediate condition: `_z` is printed (only `_nz` is implied).
-        round_trips("ps_4_0\ndiscard_z l(0)\ndiscard l(-1)\nret \n");
+        // A test on an immediate condition: d3dcompiler_47 prints both tests; fxc 9.x
+        // leaves `_nz` out, which is what a condition without a test means.
+        round_trips("ps_4_0\ndiscard_z l(0)\ndiscard_nz l(-1)\nret \n");
+        let old = parse_program("ps_4_0\ndiscard l(-1)\nret \n").unwrap().program;
+        let new = parse_program("ps_4_0\ndiscard_nz l(-1)\nret \n").unwrap().program;
+        assert_eq!(old, new);
         // Integers in double-typed slots are bits, as the printer prints them.
         round_trips("cs_5_0\ndadd r0.xy, r1.xyxy, l(0x3f800000, 0, 0, 0)\nret \n");
         // An immediate constant buffer whose length is not a multiple of four.

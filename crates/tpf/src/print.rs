@@ -195,8 +195,10 @@ impl Printer {
     }
 
     /// The `_aoffimmi(...)`, `_indexable(...)` and `(types)` suffixes of a
-    /// resource instruction's extended opcode tokens.
-    fn ext_suffixes(&self, ins: &Instruction<'_>, out: &mut String) {
+    /// resource instruction's extended opcode tokens. Microsoft prints the words first,
+    /// then `_sat` and ` [precise]`, then the groups:
+    /// `sample_l_aoffimmi_indexable [precise](1,-1,0)(texture2d)(float,float,float,float)`.
+    fn ext_suffixes(&self, ins: &Instruction<'_>, op: &Op, out: &mut String) {
         let mut offsets = None;
         let mut dim = None;
         let mut types = None;
@@ -215,6 +217,18 @@ impl Printer {
         }
         if dim.is_some() {
             out.push_str("_indexable");
+        }
+        if op.saturate {
+            out.push_str("_sat");
+        }
+        if !op.precise.is_empty() {
+            out.push_str(" [precise");
+            if op.precise != Mask::XYZW {
+                out.push('(');
+                push_mask(op.precise, out);
+                out.push(')');
+            }
+            out.push(']');
         }
         if let Some(o) = offsets {
             let _ = write!(out, "({},{},{})", o[0], o[1], o[2]);
@@ -245,8 +259,11 @@ impl Printer {
         let info = ins.opcode.info();
         out.push_str(info.mnemonic);
         if let OpControl::Test(t) = op.control {
-            // fxc leaves out the `_nz` of a condition that is an immediate (`discard l(-1)`).
-            if t == Test::Zero || op.operands.first().is_none_or(|o| o.ty != OperandType::Immediate32) {
+            // fxc 9.x leaves out the `_nz` of a condition that is an immediate
+            // (`discard l(-1)`); d3dcompiler_47 (which names itself 6.3.9600) and fxc 10
+            // print it (`discard_nz l(-1)`).
+            let immediate = op.operands.first().is_some_and(|o| o.ty == OperandType::Immediate32);
+            if t == Test::Zero || !immediate || self.style.version.0 != 9 {
                 out.push_str(t.suffix());
             }
         }
@@ -264,23 +281,12 @@ impl Printer {
                 out.push_str("_t");
             }
         }
-        self.ext_suffixes(ins, out);
+        self.ext_suffixes(ins, op, out);
+        // The return type comes last (`resinfo_sat [precise(x)]_uint`).
         match op.control {
             OpControl::ResInfo(rt) => out.push_str(rt.listing_name().unwrap_or("")),
             OpControl::ReturnType(rt) => out.push_str(rt.listing_name().unwrap_or("")),
             _ => {}
-        }
-        if op.saturate {
-            out.push_str("_sat");
-        }
-        if !op.precise.is_empty() {
-            out.push_str(" [precise");
-            if op.precise != Mask::XYZW {
-                out.push('(');
-                push_mask(op.precise, out);
-                out.push(')');
-            }
-            out.push(']');
         }
         if op.operands.is_empty() && ins.opcode == Opcode::Sync {
             return; // the one operand-less instruction fxc prints without a trailing space
@@ -348,7 +354,7 @@ impl Printer {
                     } else {
                         push_double(f64::from_bits(bits), self.style, out);
                     }
-                    // `D3DDisassemble` ends each double with `l` (`d(1.100000l, 0.000000l)`).
+                    // d3dcompiler_47 marks every double `l`: `d(0.159155l, 1.#INF00l)`.
                     out.push('l');
                 }
                 out.push(')');
@@ -713,17 +719,16 @@ impl Printer {
                 }
                 out.push_str(" }");
             }
-            other => {
-                let _ = write!(
-                    out,
-                    "// {} block of {} tokens",
-                    other.listing_name().unwrap_or("custom data"),
-                    c.data.len()
-                );
-            }
+            // Microsoft's disassembler prints this one line for every other class
+            // (comment, debug information, opaque, shader messages, unknown ones).
+            _ => out.push_str(UNDECIPHERABLE_CUSTOM_DATA),
         }
     }
 }
+
+/// The line d3dcompiler_47 prints for a custom-data block that is not an immediate
+/// constant buffer.
+pub const UNDECIPHERABLE_CUSTOM_DATA: &str = "undecipherable custom data";
 
 type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
 
@@ -813,10 +818,12 @@ pub fn push_value(v: u32, ty: Ty, style: Style, out: &mut String) {
 }
 
 /// True when a typeless value's bits are better shown as a float: a normal float
-/// (exponent neither all zeros nor all ones).
+/// (exponent neither all zeros nor all ones), or negative zero, which
+/// d3dcompiler_47's disassembler prints as `-0.000000` (denormals, infinities and
+/// NaNs print as integers: `0x807fffff`, `0x7f800000`).
 fn looks_like_float(v: u32) -> bool {
     let exp = (v >> 23) & 0xff;
-    exp != 0 && exp != 0xff
+    (exp != 0 && exp != 0xff) || v == 0x8000_0000
 }
 
 fn push_int(v: u32, out: &mut String) {

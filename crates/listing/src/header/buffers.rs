@@ -39,13 +39,16 @@ fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>) {
         }
         write_variable(out, 3, &v.ty, v.name, v.start_offset, &tail);
         if let Some(d) = v.default_value {
-            out.push_str("//      =");
-            for w in d.chunks(4) {
-                let mut b = [0u8; 4];
-                b[..w.len()].copy_from_slice(w);
-                let _ = write!(out, " 0x{:08x}", u32::from_le_bytes(b));
+            // Four words a line; the further lines are indented under the first word.
+            for (row, words) in d.chunks(16).enumerate() {
+                out.push_str(if row == 0 { "//      =" } else { "//       " });
+                for w in words.chunks(4) {
+                    let mut b = [0u8; 4];
+                    b[..w.len()].copy_from_slice(w);
+                    let _ = write!(out, " 0x{:08x}", u32::from_le_bytes(b));
+                }
+                out.push_str(" \n");
             }
-            out.push_str(" \n");
         }
     }
     out.push_str("//\n// }\n//\n");

@@ -12,10 +12,10 @@ mod bindings;
 mod buffers;
 pub(crate) mod names;
 mod signatures;
-mod tables;
+pub(crate) mod tables;
 
 use dxbc::rdef::Rdef;
-use dxbc::{ChunkData, Container, FourCc, Ifce, Sfi0, Signature, Stat};
+use dxbc::{ChunkData, Container, FourCc, Ifce, Sfi0, ShaderFeatures, Signature, Stat};
 use tpf::ProgramType;
 
 use crate::Style;
@@ -66,11 +66,40 @@ struct Chunks<'a> {
     /// The shader stage, from the program chunk's version token (or the RDEF target);
     /// `None` when neither names a defined stage.
     stage: Option<ProgramType>,
+    /// The program's global flags say `forceEarlyDepthStencil`.
+    early_depth_stencil: bool,
+}
+
+/// True when the program's `dcl_globalFlags` (among its declarations) include
+/// `forceEarlyDepthStencil`. A program that does not decode has no such flag here; its
+/// errors are reported when it is printed.
+fn forces_early_depth_stencil(code: &[u8]) -> bool {
+    let Ok(mut decoder) = tpf::Decoder::new(code) else { return false };
+    let mut ins = tpf::Instruction::placeholder();
+    while let Some(Ok(_)) = decoder.next_into(&mut ins) {
+        match &ins.body {
+            tpf::Body::Decl(tpf::Decl::GlobalFlags(g)) => {
+                return g.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)
+            }
+            tpf::Body::Decl(_) | tpf::Body::CustomData(_) => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
-    let mut c =
-        Chunks { rdef: None, input: None, output: None, patch: None, stat: None, sfi0: None, ifce: None, stage: None };
+    let mut c = Chunks {
+        rdef: None,
+        input: None,
+        output: None,
+        patch: None,
+        stat: None,
+        sfi0: None,
+        ifce: None,
+        stage: None,
+        early_depth_stencil: false,
+    };
     for chunk in container.chunks() {
         let slot_free = |fourccs: &[&[u8; 4]], taken: bool| !taken && fourccs.iter().any(|f| **f == chunk.fourcc.0);
         let wanted = slot_free(&[b"RDEF"], c.rdef.is_some())
@@ -85,6 +114,7 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
                 let ty = tpf::decode::decode_version(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ty;
                 c.stage = Some(ty).filter(|t| !matches!(t, ProgramType::Unknown(_)));
             }
+            c.early_depth_stencil = forces_early_depth_stencil(chunk.data);
             continue;
         }
         if !wanted {
@@ -143,10 +173,14 @@ pub fn write_header_with(
     if flavor.fxc_9_30 {
         out.push_str("///\n");
     }
-    if let Some(sfi0) = &c.sfi0 {
-        if !flavor.fxc_9_29 {
-            tables::write_feature_note(out, sfi0);
+    if !flavor.fxc_9_29 {
+        // The note lists the SFI0 flags, and early depth-stencil when the program's
+        // global flags force it (d3dcompiler_47 prints it so with no SFI0 chunk).
+        let mut features = c.sfi0.as_ref().map_or(ShaderFeatures::EMPTY, |s| s.features);
+        if c.early_depth_stencil {
+            features = features | ShaderFeatures::EARLY_DEPTH_STENCIL;
         }
+        tables::write_feature_note(out, features, c.early_depth_stencil);
     }
     if let Some(rdef) = &c.rdef {
         buffers::write_buffer_definitions(out, rdef);

@@ -96,6 +96,9 @@ pub(crate) const NAMED_REGISTERS: Names<SystemValue> = Names(&[
     (SystemValue::DepthLessEqual, "oDepthLE"),
     (SystemValue::Coverage, "oMask"),
     (SystemValue::StencilRef, "oStencilRef"),
+    // A geometry shader's `SV_PrimitiveID` input is the `vPrim` register, which
+    // d3dcompiler_47 names `primID` in this column.
+    (SystemValue::PrimitiveId, "primID"),
 ]);
 
 /// The Format column: component type and minimum precision. A minimum precision names

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use dxbc::stat::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
-use dxbc::{Ifce, Sfi0, ShaderFeatures, Stat};
+use dxbc::{Ifce, ShaderFeatures, Stat};
 
 use tpf::ProgramType;
 
@@ -29,8 +29,18 @@ const FEATURES: &[(ShaderFeatures, &str)] = &[
     ),
 ];
 
-pub(super) fn write_feature_note(out: &mut String, sfi0: &Sfi0<'_>) {
-    let names: Vec<&str> = FEATURES.iter().filter(|(f, _)| sfi0.features.contains(*f)).map(|(_, n)| *n).collect();
+/// The `Note:` block for `features`. SFI0 bit 1 (in the container, raw and structured
+/// buffers in Shader Model 4.x) shares its value with the reflection's
+/// `D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL`; d3dcompiler_47 prints "Early
+/// depth-stencil" only for `forceEarlyDepthStencil` (`early_depth_stencil`), and no
+/// line for the SFI0 = 2 of a vs_4_0 reading a StructuredBuffer.
+pub(super) fn write_feature_note(out: &mut String, features: ShaderFeatures, early_depth_stencil: bool) {
+    let names: Vec<&str> = FEATURES
+        .iter()
+        .filter(|(f, _)| features.contains(*f))
+        .filter(|(f, _)| *f != ShaderFeatures::EARLY_DEPTH_STENCIL || early_depth_stencil)
+        .map(|(_, n)| *n)
+        .collect();
     if names.is_empty() {
         return;
     }
@@ -40,6 +50,19 @@ pub(super) fn write_feature_note(out: &mut String, sfi0: &Sfi0<'_>) {
     }
     out.push_str("//\n//\n");
 }
+
+/// A class instance's binding column: the slot, or `-` for none (0xffff), as
+/// d3dcompiler_47 prints an instance without a constant buffer, texture or sampler.
+pub(crate) fn bound(v: u16) -> String {
+    if v == UNBOUND {
+        "-".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The slot value of an unbound class-instance column.
+pub(crate) const UNBOUND: u16 = 0xffff;
 
 /// `// Pixel Shader runs at sample frequency`, from STAT.
 pub(super) fn write_sample_frequency(out: &mut String, stat: &Stat<'_>, stage: Option<ProgramType>) {
@@ -100,11 +123,10 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         out.push_str("// Name                        Type CB CB Offset Texture Sampler\n");
         out.push_str("// --------------------------- ---- -- --------- ------- -------\n");
         for i in &ifce.instances {
-            let _ = writeln!(
-                out,
-                "// {:<27} {:>4} {:>2} {:>9} {:>7} {:>7}",
-                i.name, i.type_index, i.constant_buffer, i.constant_buffer_offset, i.texture, i.sampler
-            );
+            let (cb, offset, texture, sampler) =
+                (bound(i.constant_buffer), bound(i.constant_buffer_offset), bound(i.texture), bound(i.sampler));
+            let _ =
+                writeln!(out, "// {:<27} {:>4} {cb:>2} {offset:>9} {texture:>7} {sampler:>7}", i.name, i.type_index);
         }
         out.push_str("//\n");
     }

@@ -79,6 +79,15 @@ pub(crate) fn parse_types<'h>(title: &Line<'h>, body: &[Line<'h>], d: &mut Diags
     out
 }
 
+/// A binding column of a class instance: a number, or `-` for none (0xffff).
+fn slot(line: &Line<'_>, cell: &super::text::Cell<'_>, d: &mut Diags) -> u16 {
+    if cell.text == "-" {
+        crate::header::tables::UNBOUND
+    } else {
+        small(line, cell, d)
+    }
+}
+
 /// Reads `// Available Class Instances:`.
 pub(crate) fn parse_instances<'h>(title: &Line<'h>, body: &[Line<'h>], d: &mut Diags) -> Vec<ClassInstance<'h>> {
     let Some(rows) = rows(title, body, 6, "class instance", d) else { return Vec::new() };
@@ -87,10 +96,10 @@ pub(crate) fn parse_instances<'h>(title: &Line<'h>, body: &[Line<'h>], d: &mut D
             name: c[0].text,
             type_index: small(&line, &c[1], d),
             unknown: 0,
-            constant_buffer: small(&line, &c[2], d),
-            constant_buffer_offset: small(&line, &c[3], d),
-            texture: small(&line, &c[4], d),
-            sampler: small(&line, &c[5], d),
+            constant_buffer: slot(&line, &c[2], d),
+            constant_buffer_offset: slot(&line, &c[3], d),
+            texture: slot(&line, &c[4], d),
+            sampler: slot(&line, &c[5], d),
         })
         .collect()
 }

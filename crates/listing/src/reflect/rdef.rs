@@ -253,8 +253,19 @@ fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d:
             continue;
         }
         if let Some(values) = t.strip_prefix('=') {
+            // The value goes on over the lines that hold only words (four a line).
+            let mut more = Vec::new();
+            while let Some(next) = body.get(*i) {
+                match next.body().map(str::trim) {
+                    Some(w) if w.starts_with("0x") => {
+                        more.push((next, w));
+                        *i += 1;
+                    }
+                    _ => break,
+                }
+            }
             match items.last_mut() {
-                Some(item) if item.default.is_none() => item.default = parse_default(line, values, item.size, d),
+                Some(item) if item.default.is_none() => item.default = parse_default(line, values, &more, item.size, d),
                 _ => d.error_at(line, t, "a default value must follow a variable"),
             }
             continue;
@@ -399,16 +410,24 @@ fn parse_struct<'h>(
     })
 }
 
-/// Reads `= 0x3f800000 0x00000000 ...`: the variable's bytes, little-endian words cut
-/// to its size.
-fn parse_default(line: &Line<'_>, values: &str, size: Option<u32>, d: &mut Diags) -> Option<Vec<u8>> {
+/// Reads `= 0x3f800000 0x00000000 ...` and its continuation lines (`more`): the
+/// variable's bytes, little-endian words cut to its size.
+fn parse_default(
+    line: &Line<'_>,
+    values: &str,
+    more: &[(&Line<'_>, &str)],
+    size: Option<u32>,
+    d: &mut Diags,
+) -> Option<Vec<u8>> {
     let mut bytes = Vec::new();
-    for w in values.split_whitespace() {
-        let Some(v) = w.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) else {
-            d.error_at(line, w, format!("`{w}` is not a hexadecimal word"));
-            return None;
-        };
-        bytes.extend_from_slice(&v.to_le_bytes());
+    for (l, text) in std::iter::once((line, values)).chain(more.iter().copied()) {
+        for w in text.split_whitespace() {
+            let Some(v) = w.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) else {
+                d.error_at(l, w, format!("`{w}` is not a hexadecimal word"));
+                return None;
+            };
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
     }
     let size = size.unwrap_or(0) as usize;
     if bytes.len() != size.div_ceil(4) * 4 {

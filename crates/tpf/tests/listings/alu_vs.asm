@@ -97,7 +97,7 @@ ld_raw r0.xyzw, r2.y, t3.xyzw
 ld_structured r0.xyzw, r2.y, l(4), t4.xyzw
 resinfo_uint r0.xyzw, l(0), t0.xyzw
 resinfo r0.xyzw, l(0), t0.xyzw
-resinfo_rcpFloat r0.xyzw, l(0), t0.xyzw
+resinfo_rcpfloat r0.xyzw, l(0), t0.xyzw
 sample_l_aoffimmi(1,-2,0) r0.xyzw, r0.xyxx, t0.xyzw, s0, l(0.000000)
 sample_c_lz r0.x, r0.xyxx, t0.xxxx, s0, r0.z
 sample_d r0.xyzw, r0.xyxx, t0.xyzw, s0, r1.xyxx, r1.zwzz
