@@ -26,7 +26,6 @@ open(sys.argv[2] + "/d3dcompiler_47.dll", "wb").write(z.read("PyQt5/Qt5/bin/d3dc
 PY
   rm -rf "$tmp"
 fi
-# The DLL the data was made with (version 6.3.9600.16384, the Windows 8.1 compiler).
 # The data in the repository was made with the DLL whose SHA-256 is
 # e994847e01a6f1e4cbdc5a864616ac262f67ee4f14db194984661a8d927ab7f4 (6.3.9600.16384).
 sha256sum "$cache/d3dcompiler_47.dll"
