@@ -202,13 +202,12 @@ fn program_of(e: &corpus::Entry, bytes: &[u8]) -> Result<Vec<u8>, String> {
     }
 }
 
-/// The expectation file: one `source/name<TAB>outcome` line per entry.
-const EXPECT: &str = "tests/expect/disasm_asm.tsv";
-
-#[test]
-fn disasm_then_asm_gives_back_every_program() {
-    let Some(entries) = corpus::entries("disasm_then_asm_gives_back_every_program") else { return };
-    let dir = temp_dir("roundtrip");
+/// `dxref disasm` (with `extra` arguments), then `dxref asm` of each listing, over every
+/// corpus program; the outcome per entry (`same`, or how it differs) is checked against
+/// `expect` (a `corpus::expect` file: both ways, `DXREF_BLESS=1` rewrites it).
+fn disasm_then_asm(test: &str, extra: &[&str], expect: &str) {
+    let Some(entries) = corpus::entries(test) else { return };
+    let dir = temp_dir(test);
     // One `disasm -o DIR` per source folder (names are unique within a folder).
     let mut by_source: BTreeMap<&str, Vec<&corpus::Entry>> = BTreeMap::new();
     for e in &entries {
@@ -218,6 +217,7 @@ fn disasm_then_asm_gives_back_every_program() {
     for (source, list) in &by_source {
         let out_dir = dir.join(source);
         let mut args = vec!["disasm".to_string()];
+        args.extend(extra.iter().map(|a| a.to_string()));
         args.extend(list.iter().map(|e| e.bin.to_str().unwrap().to_string()));
         args.extend(["-o".to_string(), out_dir.to_str().unwrap().to_string()]);
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -229,75 +229,44 @@ fn disasm_then_asm_gives_back_every_program() {
             let out = dxref(&["asm", asm.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
             let outcome = if !out.status.success() {
                 let err = String::from_utf8_lossy(&out.stderr);
-                format!("asm-error\t{}", err.lines().next().unwrap_or(""))
+                format!("asm-error: {}", err.lines().next().unwrap_or(""))
             } else {
                 let want = program_of(e, &e.bytes()).unwrap();
                 match program_of(e, &std::fs::read(&bin).unwrap()) {
                     Ok(got) if got == want => "same".to_string(),
                     Ok(got) => {
                         let i = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
-                        format!("differs\tfirst at token {} ({} and {} bytes)", i / 4, got.len(), want.len())
+                        format!("differs: first at token {} ({} and {} bytes)", i / 4, got.len(), want.len())
                     }
-                    Err(err) => format!("undecodable\t{err}"),
+                    Err(err) => format!("undecodable: {err}"),
                 }
             };
-            outcomes.insert(e.id(), outcome);
+            outcomes.insert(e.id(), corpus::expect::one_line(&outcome));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
     let counts = outcomes.values().fold(BTreeMap::<&str, usize>::new(), |mut m, o| {
-        *m.entry(o.split('\t').next().unwrap()).or_default() += 1;
+        *m.entry(o.split(':').next().unwrap()).or_default() += 1;
         m
     });
-    println!("disasm then asm over {} programs: {counts:?}", outcomes.len());
-    check_expectations(&outcomes);
+    println!("disasm {extra:?} then asm over {} programs: {counts:?}", outcomes.len());
+    corpus::expect::check(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expect").join(expect), &outcomes);
 }
 
-/// Compares each entry's outcome (its first column) with the expectation file, both
-/// ways; `DXREF_BLESS=1` rewrites the file instead.
-fn check_expectations(outcomes: &BTreeMap<String, String>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECT);
-    if std::env::var_os("DXREF_BLESS").is_some_and(|v| v == "1") {
-        let mut s = String::from(
-            "# dxref disasm then dxref asm, per corpus entry: same | differs | asm-error | undecodable, then detail.\n\
-             # Compared: the SHDR/SHEX chunk of a container; the instruction tokens of a raw SM1-3 stream.\n\
-             # `differs`: the text does not show every bit: float immediates printed with six decimals (fewer digits\n\
-             # than the value has), or an extended opcode token it does not print (slimshader/Internal__Textures_PS samplepos).\n",
-        );
-        for (id, o) in outcomes {
-            s.push_str(&format!("{id}\t{o}\n"));
-        }
-        std::fs::write(&path, s).unwrap();
-        return;
-    }
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let expected: BTreeMap<&str, &str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .filter_map(|l| {
-            let mut f = l.splitn(3, '\t');
-            Some((f.next()?, f.next()?))
-        })
-        .collect();
-    let mut wrong = Vec::new();
-    for (id, o) in outcomes {
-        let got = o.split('\t').next().unwrap();
-        match expected.get(id.as_str()) {
-            Some(want) if *want == got => {}
-            Some(want) => wrong.push(format!("{id}: expected {want}, got {o}")),
-            None => wrong.push(format!("{id}: not in {EXPECT} (got {o})")),
-        }
-    }
-    for id in expected.keys() {
-        if !outcomes.contains_key(*id) {
-            wrong.push(format!("{id}: in {EXPECT} but not in the corpus"));
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "{} entries disagree with {EXPECT} (DXREF_BLESS=1 rewrites it):\n{}",
-        wrong.len(),
-        wrong.join("\n")
+/// What fxc prints: the programs whose six-decimal floats have more digits than the
+/// text shows come back different (each listed with where).
+#[test]
+fn disasm_then_asm_gives_back_every_program() {
+    disasm_then_asm("disasm_then_asm_gives_back_every_program", &[], "disasm_asm.txt");
+}
+
+/// With `--exact-floats` every program comes back byte for byte.
+#[test]
+fn disasm_exact_floats_then_asm_gives_back_every_program() {
+    disasm_then_asm(
+        "disasm_exact_floats_then_asm_gives_back_every_program",
+        &["--exact-floats"],
+        "disasm_exact_asm.txt",
     );
 }
 

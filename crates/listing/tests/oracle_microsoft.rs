@@ -46,7 +46,12 @@ fn short(s: &str) -> String {
 fn first_difference(ours: &str, theirs: &str) -> String {
     let (a, b): (Vec<&str>, Vec<&str>) = (ours.split('\n').collect(), theirs.split('\n').collect());
     let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(0);
-    format!("line {}: Microsoft {:?}, dxref {:?}", i + 1, short(b.get(i).unwrap_or(&"<end>")), short(a.get(i).unwrap_or(&"<end>")))
+    format!(
+        "line {}: Microsoft {:?}, dxref {:?}",
+        i + 1,
+        short(b.get(i).unwrap_or(&"<end>")),
+        short(a.get(i).unwrap_or(&"<end>"))
+    )
 }
 
 /// The listing options that reproduce the oracle's DLL under the disassembly `flags`: a
