@@ -152,7 +152,12 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
         let line = index.and_then(|i| parsed.lines.get(i)).copied().unwrap_or(first_line);
         vec![error(line, 1, e.to_string())]
     })?;
-    let code_fourcc = if program.version.major >= 5 { FourCc::SHEX } else { FourCc::SHDR };
+    // A Shader Model 4 program with minimum precision is stored as `SHEX` too.
+    let code_fourcc = if program.version.major >= 5 || crate::reflect::signatures::uses_minimum_precision(&program) {
+        FourCc::SHEX
+    } else {
+        FourCc::SHDR
+    };
 
     let sfi0 = crate::stat::features(&program, compiler).map(|s| s.to_bytes());
     let stat = with_statistics.then(|| crate::stat::statistics(&program, compiler).to_bytes());
