@@ -2102,7 +2102,8 @@ fn prints_as(f: f32, text: &str) -> bool {
 /// (counted from its first non-zero digit, so `0.000001` has one and `0.000031` two),
 /// the value a compiler most likely folded is recovered, among the floats that print as
 /// the text: the first fraction p/q with q from 2 to [`MAX_DENOMINATOR`] (`0.333333` is
-/// 1/3), else the binary fraction with the fewest significant bits, up to
+/// 1/3), else a constant HLSL's intrinsics expand to (`1.570796` is π/2, see
+/// `folded.rs`), else the binary fraction with the fewest significant bits, up to
 /// [`MAX_DYADIC_BITS`] (`0.000031` is 2^-15); else the nearest float. On the fxc
 /// corpus this makes more programs reassemble exactly than the nearest float alone; a
 /// hand-written value with one significant digit (`0.000001`) is kept as written.
@@ -2124,6 +2125,9 @@ fn float_bits(text: &str, nearest: f32) -> (u32, bool) {
         if prints_as(cand, text) {
             return (cand.to_bits(), true);
         }
+    }
+    if let Some(c) = crate::folded::folded_constant(nearest, |c| prints_as(c, text)) {
+        return (c.to_bits(), true);
     }
     for bits in 1..=MAX_DYADIC_BITS {
         let scale = 2f64.powi(bits - 1 - exponent);
