@@ -174,8 +174,13 @@ fn closer_of(op: Opcode) -> &'static str {
     }
 }
 
-/// Removes a `//` comment.
+/// Removes a `//` comment, and a whole `#line 12 "file.hlsl"` line (the source position
+/// a listing of a blob with debug information prints before an instruction; the program
+/// does not hold it).
 fn strip_comment(line: &str) -> &str {
+    if line.trim_start().starts_with("#line") {
+        return "";
+    }
     match line.find("//") {
         Some(i) => &line[..i],
         None => line,
@@ -973,14 +978,21 @@ impl Parser {
         } else {
             self.register_operand_into(c, role, o)?;
         }
-        if abs && !c.eat("|") {
-            return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
+        if abs {
+            // d3dcompiler_47 6.3.9600 prints an operand's precision inside the bars:
+            // `|v0.xwxx {def32 as min16f}|`.
+            self.operand_suffixes(c, o)?;
+            if !c.eat("|") {
+                return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
+            }
         }
         if modifier != Modifier::None {
             if role == Role::Dst {
                 return Err(c.err_at(start, c.pos - start, "a destination takes no `-` or `|...|` modifier", None));
             }
-            o.ext = Some(ExtOperand::modifier(modifier));
+            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
+            ext.modifier = modifier;
+            o.ext = Some(ext);
         }
         self.operand_suffixes(c, o)?;
         Ok(())
