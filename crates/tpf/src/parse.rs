@@ -2050,7 +2050,16 @@ fn parse_value(text: &str, ty: Ty) -> Result<(u32, bool), String> {
         if is_float && matches!(ty, Ty::I | Ty::U) {
             return Err(format!("`{text}` is a float where an integer is expected"));
         }
-        return Ok(float_bits(text, v));
+        let (bits, ambiguous) = float_bits(text, v);
+        if ty == Ty::Any && is_fixed_six(text) && !text.starts_with('-') && (bits >> 23) & 0xff == 0 {
+            // In a typeless slot fxc prints zero and denormal bits as integers: a
+            // positive six-decimal text there (`mov r0.x, l(0.000000)`) is a normal
+            // float too small for six decimals. It is read as the nearest, the smallest
+            // normal float, which prints as the same text. (`-0.000000` there is -0.0,
+            // which d3dcompiler_47 prints so, or a negative normal float: read as -0.0.)
+            return Ok((0x0080_0000, true));
+        }
+        return Ok((bits, ambiguous));
     }
     let v: i64 = text.parse().map_err(|_| format!("`{text}` is not a number"))?;
     if v < i32::MIN as i64 || v > u32::MAX as i64 {

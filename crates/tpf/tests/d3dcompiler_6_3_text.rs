@@ -30,3 +30,15 @@ fn skips_line_directives() {
     assert_eq!(p.program.instructions.len(), 3);
     assert_eq!(p.lines, [2, 4, 6]);
 }
+
+#[test]
+fn reads_a_six_decimal_zero_in_a_typeless_slot_as_a_tiny_normal_float() {
+    // fxc prints zero bits in a typeless slot as `0`: `0.000000` there is a normal float.
+    let p = parse_program("vs_5_0\nmov r0.xyzw, l(0,0.000000,-0.000000,0.0)\nadd r1.x, r0.x, l(0.000000)\n")
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let Body::Op(mov) = &p.program.instructions[0].body else { panic!("not an operation") };
+    assert_eq!(mov.operands[1].imm, [0, 0x0080_0000, 0x8000_0000, 0]);
+    // In a float slot zero prints as `0.000000` itself.
+    let Body::Op(add) = &p.program.instructions[1].body else { panic!("not an operation") };
+    assert_eq!(add.operands[2].imm[0], 0);
+}
