@@ -158,20 +158,30 @@ fn assemble_outcome(r: &Record) -> Option<String> {
         return Some("not a container".into());
     };
     let mut bad = Vec::new();
+    let mut signature_differs = false;
     for chunk in original.chunks() {
         let f = chunk.fourcc;
-        let wanted = f == FourCc::SHEX
-            || f == FourCc::SHDR
-            || f == FourCc::AON9
-            || dxbc::SignatureFormat::for_fourcc(f).is_some();
+        let signature = dxbc::SignatureFormat::for_fourcc(f).is_some();
+        let wanted = f == FourCc::SHEX || f == FourCc::SHDR || f == FourCc::AON9 || signature;
         if wanted && ours.chunk(f).map(|c| c.data) != Some(chunk.data) {
             bad.push(f.to_string());
+            signature_differs |= signature;
         }
     }
     if bad.is_empty() {
         return None;
     }
     let mut out = format!("{} differ", bad.join("+"));
+    // Signature chunks dxref wrote under another name (`OSG5` for `OSGN` ...).
+    let other: Vec<String> = ours
+        .chunks()
+        .iter()
+        .filter(|c| dxbc::SignatureFormat::for_fourcc(c.fourcc).is_some() && original.chunk(c.fourcc).is_none())
+        .map(|c| c.fourcc.to_string())
+        .collect();
+    if signature_differs && !other.is_empty() {
+        out.push_str(&format!(" (dxref wrote {})", other.join("+")));
+    }
     if let Some(program) = original.chunk_any(&[FourCc::SHEX, FourCc::SHDR]) {
         if bad.contains(&program.fourcc.to_string()) {
             let cause = match ours.chunk_any(&[FourCc::SHEX, FourCc::SHDR]) {
@@ -225,20 +235,23 @@ fn program_difference(theirs: &[u8], ours: &[u8]) -> String {
         }
         let line = |t: &str| short(t.lines().next().unwrap_or("").trim());
         if tx != ty {
-            return format!("instruction {i}: Microsoft `{}`, dxref `{}`", line(&tx), line(&ty));
+            return format!("instruction {i} prints as `{}` from Microsoft's bits, `{}` from dxref's", line(&tx), line(&ty));
         }
         if without_immediates(x) == without_immediates(y) {
             ambiguous += 1;
             first_ambiguous.get_or_insert((i, line(&tx)));
+        } else if x.trailing.len() != y.trailing.len() {
+            let what = format!("ends with {} token(s) after its operands, dxref's {}", x.trailing.len(), y.trailing.len());
+            hidden.get_or_insert((i, line(&tx), what));
         } else {
-            hidden.get_or_insert((i, line(&tx)));
+            hidden.get_or_insert((i, line(&tx), "encodes differently".into()));
         }
     }
     if a.instructions.len() != b.instructions.len() {
         return format!("{} instructions, dxref {}", a.instructions.len(), b.instructions.len());
     }
-    if let Some((i, t)) = hidden {
-        return format!("instruction {i} `{t}` encodes differently in what its text does not show");
+    if let Some((i, t, what)) = hidden {
+        return format!("instruction {i} `{t}` {what}, which its text does not show");
     }
     match first_ambiguous {
         Some((i, t)) => format!(
