@@ -396,7 +396,8 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
                 m.resinfo = Some(ResInfoReturnType::Uint);
                 m.ret_uint = Some(InstructionReturnType::Uint);
                 base = b;
-            } else if let Some(b) = base.strip_suffix("_rcpFloat") {
+            } else if let Some(b) = base.strip_suffix("_rcpFloat").or_else(|| base.strip_suffix("_rcpfloat")) {
+                // d3dcompiler_47 6.3.9600 spells it `_rcpfloat`.
                 m.resinfo = Some(ResInfoReturnType::RcpFloat);
                 base = b;
             }

@@ -42,3 +42,10 @@ fn reads_a_six_decimal_zero_in_a_typeless_slot_as_a_tiny_normal_float() {
     let Body::Op(add) = &p.program.instructions[1].body else { panic!("not an operation") };
     assert_eq!(add.operands[2].imm[0], 0);
 }
+
+#[test]
+fn reads_the_lower_case_rcpfloat_suffix() {
+    let lower = parse_program("vs_4_1\nresinfo_rcpfloat r0.xyzw, l(0), t0.xyzw\n").unwrap_or_else(|e| panic!("{e:?}"));
+    let upper = parse_program("vs_4_1\nresinfo_rcpFloat r0.xyzw, l(0), t0.xyzw\n").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(lower.program, upper.program);
+}
