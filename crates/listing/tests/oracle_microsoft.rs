@@ -46,7 +46,12 @@ fn short(s: &str) -> String {
 fn first_difference(ours: &str, theirs: &str) -> String {
     let (a, b): (Vec<&str>, Vec<&str>) = (ours.split('\n').collect(), theirs.split('\n').collect());
     let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(0);
-    format!("line {}: Microsoft {:?}, dxref {:?}", i + 1, short(b.get(i).unwrap_or(&"<end>")), short(a.get(i).unwrap_or(&"<end>")))
+    format!(
+        "line {}: Microsoft {:?}, dxref {:?}",
+        i + 1,
+        short(b.get(i).unwrap_or(&"<end>")),
+        short(a.get(i).unwrap_or(&"<end>"))
+    )
 }
 
 /// The listing options that reproduce the oracle's DLL under the disassembly `flags`: a
@@ -235,13 +240,18 @@ fn program_difference(theirs: &[u8], ours: &[u8]) -> String {
         }
         let line = |t: &str| short(t.lines().next().unwrap_or("").trim());
         if tx != ty {
-            return format!("instruction {i} prints as `{}` from Microsoft's bits, `{}` from dxref's", line(&tx), line(&ty));
+            return format!(
+                "instruction {i} prints as `{}` from Microsoft's bits, `{}` from dxref's",
+                line(&tx),
+                line(&ty)
+            );
         }
         if without_immediates(x) == without_immediates(y) {
             ambiguous += 1;
             first_ambiguous.get_or_insert((i, line(&tx)));
         } else if x.trailing.len() != y.trailing.len() {
-            let what = format!("ends with {} token(s) after its operands, dxref's {}", x.trailing.len(), y.trailing.len());
+            let what =
+                format!("ends with {} token(s) after its operands, dxref's {}", x.trailing.len(), y.trailing.len());
             hidden.get_or_insert((i, line(&tx), what));
         } else {
             hidden.get_or_insert((i, line(&tx), "encodes differently".into()));

@@ -25,7 +25,8 @@ fn reads_a_precision_inside_absolute_value_bars() {
 
 #[test]
 fn skips_line_directives() {
-    let text = "vs_5_0\ndcl_output o0.xyzw\n#line 49 \"Z:\\work\\gen.hlsl\"\nmov o0.xyzw, l(0,0,0,0)\n  #line 50\nret\n";
+    let text =
+        "vs_5_0\ndcl_output o0.xyzw\n#line 49 \"Z:\\work\\gen.hlsl\"\nmov o0.xyzw, l(0,0,0,0)\n  #line 50\nret\n";
     let p = parse_program(text).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(p.program.instructions.len(), 3);
     assert_eq!(p.lines, [2, 4, 6]);
