@@ -11,7 +11,11 @@
 
 use core::f32::consts::{E, FRAC_1_SQRT_2, FRAC_PI_2, FRAC_PI_4, LN_10, LN_2, LOG10_2, LOG2_10, LOG2_E, PI, SQRT_2};
 
-/// The constants, positive (a text's sign is matched separately).
+/// Fewest significant digits a text needs before a constant times a power of two
+/// other than 1 is read from it.
+const MIN_SCALED_DIGITS: usize = 4;
+
+/// The constants, positive (a text's sign and power of two are matched separately).
 pub(crate) const FOLDED_CONSTANTS: &[f32] = &[
     PI,
     FRAC_PI_2,
@@ -41,10 +45,24 @@ pub(crate) const FOLDED_CONSTANTS: &[f32] = &[
     0.020_835_1,
 ];
 
-/// The folded constant, with the sign of `nearest`, that prints as `text` (under
-/// `prints_as`), if one does.
-pub(crate) fn folded_constant(nearest: f32, prints_as: impl Fn(f32) -> bool) -> Option<f32> {
-    FOLDED_CONSTANTS.iter().map(|&c| if nearest < 0.0 { -c } else { c }).find(|&c| prints_as(c))
+/// The folded constant, or a constant times a power of two (an exact product that
+/// folding `x * 2`, `x / 4` ... gives: `0.034907` is 2·π/180), with the sign and
+/// exponent of `nearest`, that prints as the text (`prints_as`), if one does. A
+/// scaled constant is tried only for a text with at least [`MIN_SCALED_DIGITS`]
+/// significant digits (`significant`): with fewer, some power of two of one of the
+/// constants prints as many texts.
+pub(crate) fn folded_constant(nearest: f32, significant: usize, prints_as: impl Fn(f32) -> bool) -> Option<f32> {
+    const EXPONENT: u32 = 0x7f80_0000;
+    let exponent = nearest.to_bits() & EXPONENT;
+    if exponent == 0 || exponent == EXPONENT {
+        return None;
+    }
+    let sign_exponent = nearest.to_bits() & (0x8000_0000 | EXPONENT);
+    FOLDED_CONSTANTS
+        .iter()
+        .filter(|&&c| significant >= MIN_SCALED_DIGITS || c.to_bits() & EXPONENT == exponent)
+        .map(|&c| f32::from_bits(sign_exponent | (c.to_bits() & 0x007f_ffff)))
+        .find(|&c| prints_as(c))
 }
 
 #[cfg(test)]
@@ -61,5 +79,17 @@ mod tests {
         assert_eq!(0.330_299_5f32.to_bits(), 0x3ea9_1d04);
         assert_eq!(0.020_835_1f32.to_bits(), 0x3caa_ae5f);
         assert_eq!(0.018_729_3f32.to_bits(), 0x3c99_6e30);
+    }
+
+    #[test]
+    fn scales_a_constant_by_the_power_of_two_of_the_text() {
+        let prints = |text: &'static str| move |f: f32| format!("{:.6}", f as f64) == text;
+        assert_eq!(folded_constant(1.570_796, 7, prints("1.570796")), Some(FRAC_PI_2));
+        assert_eq!(folded_constant(-0.069_813, 5, prints("-0.069813")).map(f32::to_bits), Some(0xbd8e_fa35));
+        assert_eq!(folded_constant(0.353_553, 6, prints("0.353553")), Some(SQRT_2 / 4.0));
+        // 0.085133 / 256 prints as `0.000333`, three digits: not read so.
+        assert_eq!(folded_constant(0.000_333, 3, prints("0.000333")), None);
+        assert_eq!(folded_constant(0.5, 1, prints("0.500000")), None);
+        assert_eq!(folded_constant(0.0, 0, prints("0.000000")), None);
     }
 }

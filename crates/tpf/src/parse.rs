@@ -2148,7 +2148,7 @@ fn float_bits(text: &str, nearest: f32) -> (u32, bool) {
             return (cand.to_bits(), true);
         }
     }
-    if let Some(c) = crate::folded::folded_constant(nearest, |c| prints_as(c, text)) {
+    if let Some(c) = crate::folded::folded_constant(nearest, significant, |c| prints_as(c, text)) {
         return (c.to_bits(), true);
     }
     for bits in 1..=MAX_DYADIC_BITS {
