@@ -176,7 +176,14 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
         let line = index.and_then(|i| parsed.lines.get(i)).copied().unwrap_or(first_line);
         vec![error(line, 1, e.to_string())]
     })?;
-    let code_fourcc = if uses_shader_extensions(&program) { FourCc::SHEX } else { FourCc::SHDR };
+    // Shader Model 4 programs that use raw/structured resources, UAVs or TGSM, and those
+    // with minimum precision, are stored as `SHEX` too.
+    let code_fourcc =
+        if uses_shader_extensions(&program) || crate::reflect::signatures::uses_minimum_precision(&program) {
+            FourCc::SHEX
+        } else {
+            FourCc::SHDR
+        };
 
     let sfi0 = crate::stat::features(&program, compiler).map(|s| s.to_bytes());
     let stat = with_statistics.then(|| crate::stat::statistics(&program, compiler).to_bytes());

@@ -163,17 +163,112 @@ fn assemble_outcome(r: &Record) -> Option<String> {
         return Some("not a container".into());
     };
     let mut bad = Vec::new();
+    let mut signature_differs = false;
     for chunk in original.chunks() {
         let f = chunk.fourcc;
-        let wanted = f == FourCc::SHEX
-            || f == FourCc::SHDR
-            || f == FourCc::AON9
-            || dxbc::SignatureFormat::for_fourcc(f).is_some();
+        let signature = dxbc::SignatureFormat::for_fourcc(f).is_some();
+        let wanted = f == FourCc::SHEX || f == FourCc::SHDR || f == FourCc::AON9 || signature;
         if wanted && ours.chunk(f).map(|c| c.data) != Some(chunk.data) {
             bad.push(f.to_string());
+            signature_differs |= signature;
         }
     }
-    (!bad.is_empty()).then(|| format!("{} differ", bad.join("+")))
+    if bad.is_empty() {
+        return None;
+    }
+    let mut out = format!("{} differ", bad.join("+"));
+    // Signature chunks dxref wrote under another name (`OSG5` for `OSGN` ...).
+    let other: Vec<String> = ours
+        .chunks()
+        .iter()
+        .filter(|c| dxbc::SignatureFormat::for_fourcc(c.fourcc).is_some() && original.chunk(c.fourcc).is_none())
+        .map(|c| c.fourcc.to_string())
+        .collect();
+    if signature_differs && !other.is_empty() {
+        out.push_str(&format!(" (dxref wrote {})", other.join("+")));
+    }
+    if let Some(program) = original.chunk_any(&[FourCc::SHEX, FourCc::SHDR]) {
+        if bad.contains(&program.fourcc.to_string()) {
+            let cause = match ours.chunk_any(&[FourCc::SHEX, FourCc::SHDR]) {
+                Some(assembled) => program_difference(program.data, assembled.data),
+                None => "dxref wrote no program".into(),
+            };
+            out.push_str(": ");
+            out.push_str(&cause);
+        }
+    }
+    Some(out)
+}
+
+/// An instruction with every immediate value cleared (operands' `l(...)`/`d(...)` and
+/// the immediate constant buffer's values), to tell a difference in immediates alone.
+fn without_immediates<'a>(ins: &tpf::Instruction<'a>) -> tpf::Instruction<'a> {
+    let mut ins = ins.clone();
+    match &mut ins.body {
+        tpf::Body::Op(op) => op.operands.iter_mut().for_each(|o| o.imm = [0; 4]),
+        tpf::Body::CustomData(c) if c.class == tpf::CustomDataClass::ImmediateConstantBuffer => {
+            c.data = tpf::Words::default()
+        }
+        _ => {}
+    }
+    ins
+}
+
+/// Why an assembled program differs from Microsoft's: the instructions whose encoding
+/// differs, told apart by whether Microsoft's text of the instruction shows the
+/// difference. Where dxref's instruction prints as Microsoft's did and only immediates
+/// differ, the text does not pin the value down (a six-decimal `%f` float is printed by
+/// more than one `f32`); any other difference is dxref misreading the text.
+fn program_difference(theirs: &[u8], ours: &[u8]) -> String {
+    let (a, b) = match (tpf::decode(theirs), tpf::decode(ours)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) => return format!("Microsoft's program does not decode: {}", short(&e.to_string())),
+        (_, Err(e)) => return format!("dxref's program does not decode: {}", short(&e.to_string())),
+    };
+    if a.version != b.version {
+        return format!("version {:?}, dxref {:?}", a.version, b.version);
+    }
+    let style = listing::Style::D3DCOMPILER_47_6_3;
+    let (mut pa, mut pb) = (tpf::print::Printer::new(a.version, style), tpf::print::Printer::new(b.version, style));
+    let (mut ambiguous, mut first_ambiguous, mut hidden) = (0usize, None, None);
+    for (i, (x, y)) in a.instructions.iter().zip(&b.instructions).enumerate() {
+        let (mut tx, mut ty) = (String::new(), String::new());
+        pa.instruction(x, &mut tx);
+        pb.instruction(y, &mut ty);
+        if x == y {
+            continue;
+        }
+        let line = |t: &str| short(t.lines().next().unwrap_or("").trim());
+        if tx != ty {
+            return format!(
+                "instruction {i} prints as `{}` from Microsoft's bits, `{}` from dxref's",
+                line(&tx),
+                line(&ty)
+            );
+        }
+        if without_immediates(x) == without_immediates(y) {
+            ambiguous += 1;
+            first_ambiguous.get_or_insert((i, line(&tx)));
+        } else if x.trailing.len() != y.trailing.len() {
+            let what =
+                format!("ends with {} token(s) after its operands, dxref's {}", x.trailing.len(), y.trailing.len());
+            hidden.get_or_insert((i, line(&tx), what));
+        } else {
+            hidden.get_or_insert((i, line(&tx), "encodes differently".into()));
+        }
+    }
+    if a.instructions.len() != b.instructions.len() {
+        return format!("{} instructions, dxref {}", a.instructions.len(), b.instructions.len());
+    }
+    if let Some((i, t, what)) = hidden {
+        return format!("instruction {i} `{t}` {what}, which its text does not show");
+    }
+    match first_ambiguous {
+        Some((i, t)) => format!(
+            "only immediates the six-decimal text does not pin down, in {ambiguous} instruction(s), first {i} `{t}`"
+        ),
+        None => "the instructions are the same (the chunk differs elsewhere)".into(),
+    }
 }
 
 /// Where an assembled raw SM1–3 stream differs from Microsoft's: its instructions, or

@@ -11,6 +11,7 @@ pub mod decode;
 pub mod encode;
 pub mod enums;
 pub mod error;
+mod folded;
 pub mod ir;
 pub mod parse;
 pub mod print;

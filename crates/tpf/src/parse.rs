@@ -192,8 +192,13 @@ fn closer_of(op: Opcode) -> &'static str {
     }
 }
 
-/// Removes a `//` comment.
+/// Removes a `//` comment, and a whole `#line 12 "file.hlsl"` line (the source position
+/// a listing of a blob with debug information prints before an instruction; the program
+/// does not hold it).
 fn strip_comment(line: &str) -> &str {
+    if line.trim_start().starts_with("#line") {
+        return "";
+    }
     match line.find("//") {
         Some(i) => &line[..i],
         None => line,
@@ -1013,14 +1018,21 @@ impl Parser {
         } else {
             self.register_operand_into(c, role, o)?;
         }
-        if abs && !c.eat("|") {
-            return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
+        if abs {
+            // d3dcompiler_47 6.3.9600 prints an operand's precision inside the bars:
+            // `|v0.xwxx {def32 as min16f}|`.
+            self.operand_suffixes(c, o)?;
+            if !c.eat("|") {
+                return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
+            }
         }
         if modifier != Modifier::None {
             if role == Role::Dst {
                 return Err(c.err_at(start, c.pos - start, "a destination takes no `-` or `|...|` modifier", None));
             }
-            o.ext = Some(ExtOperand::modifier(modifier));
+            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
+            ext.modifier = modifier;
+            o.ext = Some(ext);
         }
         self.operand_suffixes(c, o)?;
         Ok(())
@@ -2095,7 +2107,16 @@ fn parse_value(text: &str, ty: Ty) -> Result<(u32, bool), String> {
         if is_float && matches!(ty, Ty::I | Ty::U) {
             return Err(format!("`{text}` is a float where an integer is expected"));
         }
-        return Ok(float_bits(text, v));
+        let (bits, ambiguous) = float_bits(text, v);
+        if ty == Ty::Any && is_fixed_six(text) && !text.starts_with('-') && (bits >> 23) & 0xff == 0 {
+            // In a typeless slot fxc prints zero and denormal bits as integers: a
+            // positive six-decimal text there (`mov r0.x, l(0.000000)`) is a normal
+            // float too small for six decimals. It is read as the nearest, the smallest
+            // normal float, which prints as the same text. (`-0.000000` there is -0.0,
+            // which d3dcompiler_47 prints so, or a negative normal float: read as -0.0.)
+            return Ok((0x0080_0000, true));
+        }
+        return Ok((bits, ambiguous));
     }
     let v: i64 = text.parse().map_err(|_| format!("`{text}` is not a number"))?;
     if v < i32::MIN as i64 || v > u32::MAX as i64 {
@@ -2159,7 +2180,8 @@ fn prints_as(f: f32, text: &str) -> bool {
 /// (counted from its first non-zero digit, so `0.000001` has one and `0.000031` two),
 /// the value a compiler most likely folded is recovered, among the floats that print as
 /// the text: the first fraction p/q with q from 2 to [`MAX_DENOMINATOR`] (`0.333333` is
-/// 1/3), else the binary fraction with the fewest significant bits, up to
+/// 1/3), else a constant HLSL's intrinsics expand to (`1.570796` is π/2, see
+/// `folded.rs`), else the binary fraction with the fewest significant bits, up to
 /// [`MAX_DYADIC_BITS`] (`0.000031` is 2^-15); else the nearest float. On the fxc
 /// corpus this makes more programs reassemble exactly than the nearest float alone; a
 /// hand-written value with one significant digit (`0.000001`) is kept as written.
@@ -2181,6 +2203,9 @@ fn float_bits(text: &str, nearest: f32) -> (u32, bool) {
         if prints_as(cand, text) {
             return (cand.to_bits(), true);
         }
+    }
+    if let Some(c) = crate::folded::folded_constant(nearest, significant, |c| prints_as(c, text)) {
+        return (c.to_bits(), true);
     }
     for bits in 1..=MAX_DYADIC_BITS {
         let scale = 2f64.powi(bits - 1 - exponent);

@@ -25,7 +25,7 @@
 
 mod ifce;
 mod rdef;
-mod signatures;
+pub(crate) mod signatures;
 mod text;
 
 pub use text::Diagnostic;

@@ -4,7 +4,7 @@
 
 use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
 use dxbc::{FourCc, Signature, SignatureElement, SignatureFormat};
-use tpf::{Body, Decl, Opcode, OperandType, Program, ProgramType, SystemName};
+use tpf::{Body, Decl, GlobalFlags, Opcode, OperandType, Program, ProgramType, SystemName};
 
 use super::text::{number, Diags, Line, Ruler};
 use crate::header::names::{
@@ -237,6 +237,16 @@ pub(crate) fn elements<'h>(table: &Table<'h>, stage: ProgramType) -> Vec<Signatu
         .collect()
 }
 
+/// Whether the program declares `dcl_globalFlags enableMinimumPrecision`. fxc then
+/// writes the signatures in their Shader Model 5.1 form (`ISG1`, `OSG1`, `PSG1`, whose
+/// elements carry a minimum precision) and the program as `SHEX`, for every target
+/// (`vs_4_0` too), even where no signature element has a minimum precision.
+pub(crate) fn uses_minimum_precision(program: &Program<'_>) -> bool {
+    program.instructions.iter().any(
+        |ins| matches!(&ins.body, Body::Decl(Decl::GlobalFlags(g)) if g.contains(GlobalFlags::ENABLE_MINIMUM_PRECISION)),
+    )
+}
+
 /// The chunks for the three signatures, in fxc's container order: input, output,
 /// patch constants (hull shaders), or input, patch constants, output (domain shaders).
 /// `patch` is `None` when the shader has no patch-constant signature.
@@ -247,8 +257,8 @@ pub(crate) fn chunks(
     patch: Option<Vec<SignatureElement<'_>>>,
 ) -> Vec<(FourCc, Vec<u8>)> {
     let v = program.version;
-    let min_precision =
-        input.iter().chain(&output).chain(patch.iter().flatten()).any(|e| e.min_precision != MinPrecision::Default);
+    let min_precision = uses_minimum_precision(program)
+        || input.iter().chain(&output).chain(patch.iter().flatten()).any(|e| e.min_precision != MinPrecision::Default);
     let (in_cc, out_cc, patch_cc, in_f, out_f) = if min_precision {
         (FourCc::ISG1, FourCc::OSG1, FourCc::PSG1, SignatureFormat::Sm51, SignatureFormat::Sm51)
     } else if v.ty == ProgramType::Geometry && v.major >= 5 {
