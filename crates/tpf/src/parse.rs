@@ -320,6 +320,8 @@ const ALIASES: &[(&str, Opcode)] = &[
     ("dcl_constantBuffer", Opcode::DclConstantBuffer),
     ("emitThenCut", Opcode::EmitThenCut),
     ("emitThenCut_stream", Opcode::EmitThenCutStream),
+    // d3dcompiler_47 6.3.9600's spelling of a `dcl_globalFlags` without flags.
+    ("dcl_globalFlagsnone", Opcode::DclGlobalFlags),
 ];
 
 /// Every accepted spelling, sorted for binary search.
@@ -1381,7 +1383,9 @@ impl Parser {
         let d = match kind {
             DeclKind::GlobalFlags => {
                 let mut bits = 0u32;
-                loop {
+                // No flag: `dcl_globalFlagsnone` (6.3.9600) or `dcl_globalFlags` alone.
+                let none = c.rest().trim_start().is_empty() || c.rest().trim_start().starts_with("//");
+                while !none {
                     c.skip_ws();
                     let at = c.pos;
                     let w = c.word();

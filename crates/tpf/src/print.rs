@@ -463,6 +463,10 @@ impl Printer {
         let sm51 = self.is_sm51();
         match d {
             Decl::GlobalFlags(f) => {
+                if f.0 == 0 && self.style.spells_no_global_flags_none() {
+                    out.push_str("dcl_globalFlagsnone");
+                    return;
+                }
                 out.push_str("dcl_globalFlags ");
                 let mut first = true;
                 for (bit, name) in GLOBAL_FLAG_NAMES {

@@ -126,6 +126,20 @@ impl Style {
         self.disassembler || self.version.0 < 10
     }
 
+    /// True for the d3dcompiler_47 6.3.9600 build (the Windows 8.1 SDK's), whose
+    /// disassembler differs from both the 9.x listings and fxc 10.1's in a few spellings.
+    pub fn is_d3dcompiler_47_6_3(&self) -> bool {
+        (self.version.0, self.version.1) == (6, 3)
+    }
+
+    /// True when a `dcl_globalFlags` without any flag is printed `dcl_globalFlagsnone`.
+    /// d3dcompiler_47 6.3.9600 prints `dcl_globalFlagsnone` (no space) for a program whose
+    /// global flags are 0 (the oracle's HLSL archives); no corpus listing of another
+    /// compiler holds such a declaration, so the others keep `dcl_globalFlags `.
+    pub fn spells_no_global_flags_none(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)
