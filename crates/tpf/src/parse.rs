@@ -593,6 +593,8 @@ const REGISTER_NAMES: &[(&str, OperandType)] = &[
     ("U", OperandType::UnorderedAccessView),
     ("g", OperandType::ThreadGroupSharedMemory),
     ("m", OperandType::Stream),
+    // d3dcompiler_47 6.3.9600 spells labels `label0`, later compilers `l0`.
+    ("label", OperandType::Label),
     ("l", OperandType::Label),
 ];
 

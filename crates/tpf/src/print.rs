@@ -399,7 +399,10 @@ impl Printer {
 
     /// The register name with its indices: `r0`, `v[2][1]`, `cb0[r0.x + 3]`, `CB1[1][4]`.
     fn register(&self, ty: OperandType, indices: &[Index], out: &mut String) {
-        let name = register_prefix(ty, self.is_sm51());
+        let name = match ty {
+            OperandType::Label if self.style.spells_label_register_label() => "label",
+            _ => register_prefix(ty, self.is_sm51()),
+        };
         out.push_str(name);
         let inline_first = match ty {
             OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => indices.len() == 1,

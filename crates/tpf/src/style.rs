@@ -140,6 +140,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when the label register file is spelled `label` (`call label0`,
+    /// `label label0`, `callc_z r2.x, label1`) rather than `l` (`call l0`).
+    /// d3dcompiler_47 6.3.9600 prints `label#` in every oracle listing with a label
+    /// operand; no corpus listing of another compiler holds one (their `label fb0` lines
+    /// name function bodies), so the others keep `l#`.
+    pub fn spells_label_register_label(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

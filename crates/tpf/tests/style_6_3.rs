@@ -28,3 +28,15 @@ fn global_flags_none() {
     assert!(old.contains("\ndcl_globalFlagsnone\n"), "{old}");
     assert!(new.contains("\ndcl_globalFlags \n") || new.contains("\ndcl_globalFlags\n"), "{new}");
 }
+
+#[test]
+fn label_register_file() {
+    let src = "ps_5_0\ncall l0\ncallc_z r2.x, l1\nret\nlabel l0\nret\nlabel l1\nret\n";
+    let (old, new) = both(src);
+    for l in ["\ncall label0\n", "\ncallc_z r2.x, label1\n", "\nlabel label0\n", "\nlabel label1\n"] {
+        assert!(old.contains(l), "{l} in {old}");
+    }
+    for l in ["\ncall l0\n", "\ncallc_z r2.x, l1\n", "\nlabel l0\n"] {
+        assert!(new.contains(l), "{l} in {new}");
+    }
+}
