@@ -149,6 +149,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when the hull shader's `Power of 2` partitioning is printed
+    /// `Integer Power of 2` in the tessellation table.
+    /// d3dcompiler_47 6.3.9600 prints `// Clockwise Triangles            Integer Power of 2`
+    /// (the oracle's hs_5_0 archive, every `partitioning("pow2")` entry); no corpus
+    /// listing of another compiler holds a pow2 hull shader, so the others keep `Power of 2`.
+    pub fn spells_pow2_partitioning_integer(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)
