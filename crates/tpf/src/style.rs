@@ -158,6 +158,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when the Resource Bindings table's Dim column spells a multisampled 2D
+    /// array `2darrayMS` (`2darrayMS4`) rather than `2dMSarray`.
+    /// d3dcompiler_47 6.3.9600 prints `texture  float4  2darrayMS4` (the oracle's HLSL
+    /// archives, every `Texture2DMSArray`); no corpus listing of another compiler holds
+    /// one, so the others keep `2dMSarray`.
+    pub fn spells_ms_array_dimension_2darrayms(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

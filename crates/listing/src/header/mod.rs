@@ -45,6 +45,8 @@ pub(crate) struct Flavor {
     pub old_bindings: bool,
     /// `Integer Power of 2` in the tessellation table ([`Style::spells_pow2_partitioning_integer`]).
     pub pow2_integer: bool,
+    /// `2darrayMS` in the Dim column ([`Style::spells_ms_array_dimension_2darrayms`]).
+    pub array_ms: bool,
 }
 
 impl Flavor {
@@ -58,6 +60,7 @@ impl Flavor {
             fxc_9_30,
             old_bindings: v.0 < 10,
             pow2_integer: style.spells_pow2_partitioning_integer(),
+            array_ms: style.spells_ms_array_dimension_2darrayms(),
         }
     }
 }
