@@ -69,3 +69,42 @@ fn multisampled_array_dimension_reads_back() {
     }
     assert!(checked > 0, "every header with a 2darrayMS binding was refused");
 }
+
+/// A structure variable followed by another variable, without the `//   ` line the
+/// other compilers print between them.
+#[test]
+fn variables_after_a_structure_read_back() {
+    let records: Vec<_> = records_with("//   } ")
+        .into_iter()
+        .filter(|(_, h, _)| {
+            h.lines().zip(h.lines().skip(1)).any(|(a, b)| {
+                a.starts_with("//   } ")
+                    && b.starts_with("//   ")
+                    && b.len() > 5
+                    && !b.starts_with("//   }")
+                    && !b.starts_with("//   struct")
+            })
+        })
+        .collect();
+    assert!(!records.is_empty(), "no oracle listing holds a variable right after a structure");
+    let mut checked = 0;
+    for (name, header, blob) in &records {
+        let Some((got, want)) = rebuilt_rdef(name, header, blob, "Buffer") else {
+            continue;
+        };
+        checked += 1;
+        let (got, want) = (Rdef::parse(&got).unwrap(), Rdef::parse(&want).unwrap());
+        let vars = |r: &Rdef<'_>| -> Vec<_> {
+            r.constant_buffers
+                .iter()
+                .flat_map(|cb| {
+                    cb.variables
+                        .iter()
+                        .map(move |v| (cb.name.to_string(), v.name.to_string(), v.start_offset, v.size, v.flags))
+                })
+                .collect()
+        };
+        assert_eq!(vars(&got), vars(&want), "{name}");
+    }
+    assert!(checked > 0, "every header with a variable after a structure was refused");
+}

@@ -167,6 +167,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when the Buffer Definitions table separates a structure from the variable
+    /// before it only (`//   ` before `struct`), not from the variable after it.
+    /// d3dcompiler_47 6.3.9600 prints `//   } c0_1;  // Offset: 16 Size: 28` directly
+    /// followed by `//   float1 c0_2[2];` (the oracle's HLSL archives); the fxc 9.29,
+    /// 9.30 and 10.1 listings of the corpus put a `//   ` line between them.
+    pub fn separates_structures_before_only(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

@@ -47,6 +47,8 @@ pub(crate) struct Flavor {
     pub pow2_integer: bool,
     /// `2darrayMS` in the Dim column ([`Style::spells_ms_array_dimension_2darrayms`]).
     pub array_ms: bool,
+    /// No `//   ` line after a structure variable ([`Style::separates_structures_before_only`]).
+    pub struct_gap_before_only: bool,
 }
 
 impl Flavor {
@@ -61,6 +63,7 @@ impl Flavor {
             old_bindings: v.0 < 10,
             pow2_integer: style.spells_pow2_partitioning_integer(),
             array_ms: style.spells_ms_array_dimension_2darrayms(),
+            struct_gap_before_only: style.separates_structures_before_only(),
         }
     }
 }
@@ -159,7 +162,7 @@ pub fn write_header_with(
         }
     }
     if let Some(rdef) = &c.rdef {
-        buffers::write_buffer_definitions(out, rdef);
+        buffers::write_buffer_definitions(out, rdef, flavor);
         bindings::write_resource_bindings(out, rdef, flavor);
         out.push_str("//\n");
     }
