@@ -977,14 +977,21 @@ impl Parser {
         } else {
             self.register_operand_into(c, role, o)?;
         }
-        if abs && !c.eat("|") {
-            return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
+        if abs {
+            // d3dcompiler_47 6.3.9600 writes the precision inside the bars: `|r0.x {min16f}|`.
+            self.operand_suffixes(c, o)?;
+            c.skip_ws();
+            if !c.eat("|") {
+                return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
+            }
         }
         if modifier != Modifier::None {
             if role == Role::Dst {
                 return Err(c.err_at(start, c.pos - start, "a destination takes no `-` or `|...|` modifier", None));
             }
-            o.ext = Some(ExtOperand::modifier(modifier));
+            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(modifier));
+            ext.modifier = modifier;
+            o.ext = Some(ext);
         }
         self.operand_suffixes(c, o)?;
         Ok(())

@@ -297,7 +297,15 @@ impl Printer {
             } else {
                 (info.src.get(i - ndst).copied().unwrap_or(Ty::Any), false)
             };
-            let precision_ctx = if is_dst { None } else { dst_precision };
+            let precision_ctx = if is_dst {
+                None
+            } else if self.style.notes_precision_conversion_by_type()
+                && !takes_destination_precision_6_3(ins.opcode, i - ndst)
+            {
+                None
+            } else {
+                dst_precision
+            };
             self.operand(operand, ty, precision_ctx, is_dst, out);
         }
     }
@@ -358,9 +366,10 @@ impl Printer {
                 self.selection(o.selection, out);
             }
         }
-        match modifier {
-            Modifier::Abs | Modifier::AbsNeg => out.push('|'),
-            _ => {}
+        let abs = matches!(modifier, Modifier::Abs | Modifier::AbsNeg);
+        let inside = abs && self.style.notes_precision_inside_absolute_value();
+        if abs && !inside {
+            out.push('|');
         }
         let own = o.min_precision();
         match (is_dst, dst_precision) {
@@ -371,6 +380,9 @@ impl Printer {
                 let _ = write!(out, " {{{}}}", precision_name(own));
             }
             _ => {}
+        }
+        if inside {
+            out.push('|');
         }
         if o.ext.is_some_and(|e| e.non_uniform) {
             out.push_str(" {nonuniform}");
@@ -733,6 +745,33 @@ impl Printer {
 }
 
 type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
+
+/// The sources d3dcompiler_47 6.3.9600 treats unlike their table types when it notes a
+/// precision: the source positions that take the destination's precision (`{a as b}`),
+/// for the instructions where these are not the sources typed like the destination.
+/// Its listings (the oracle's HLSL archives) show `ushr r1.x {min16u}, r0.x {def32 as
+/// min16u}, l(1)` (the shift count noted as its own), `ubfe r1.x {min16u}, l(31) {def32
+/// as min16u}, l(0), vPrim` and `ibfe r1.x {min16i}, l(31) {def32 as min16i}, l(0),
+/// vGSInstanceID.x` (the width alone), `uge r0.z, r1.x {min16u}, l(255)` and `ult`
+/// likewise (comparisons).
+const PRECISION_SOURCES_6_3: &[(Opcode, &[usize])] =
+    &[(Opcode::Ushr, &[0]), (Opcode::Ubfe, &[0]), (Opcode::Ibfe, &[0]), (Opcode::Uge, &[]), (Opcode::Ult, &[])];
+
+/// True when d3dcompiler_47 6.3.9600 notes source `i` of `opcode` as converted to the
+/// destination's precision (`{def32 as min16u}`): a source typed like the destination,
+/// of an instruction that reads no resource, except as [`PRECISION_SOURCES_6_3`] says.
+/// Conversions (`utof`), comparisons (`lt`) and resource reads (`sample`, `lod`) note
+/// their sources' own precision only.
+fn takes_destination_precision_6_3(opcode: Opcode, i: usize) -> bool {
+    if let Some((_, sources)) = PRECISION_SOURCES_6_3.iter().find(|(op, _)| *op == opcode) {
+        return sources.contains(&i);
+    }
+    let info = opcode.info();
+    if info.src.contains(&Ty::R) {
+        return false;
+    }
+    info.src.get(i).is_some_and(|t| Some(t) == info.dst.first())
+}
 
 /// The register-file prefix: `r`, `v`, `cb`, or (SM5.1) `CB`, `T`, `S`, `U`.
 fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {

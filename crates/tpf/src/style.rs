@@ -176,6 +176,25 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when a source's minimum-precision note says `{a as b}` only where the source
+    /// takes the destination's type (see `print::takes_destination_precision_6_3`), and
+    /// otherwise gives the source's own precision alone (`{min16u}`, nothing for 32 bits).
+    /// d3dcompiler_47 6.3.9600 prints `utof r0.x, r1.x {min16u}`, `lt r6.xyz, r4.xyzx
+    /// {min16f}, ...` and `ushr r1.x {min16u}, r0.x {def32 as min16u}, l(1)` (the oracle's
+    /// HLSL archives); the fxc 9.30 listings of the corpus note every source
+    /// (`mov o1.x {min16u}, l(1) {def32 as min16u}`), as dxref does for the other styles.
+    pub fn notes_precision_conversion_by_type(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when a source's precision note stands inside its `|...|` (`|r0.x {min16f}|`).
+    /// d3dcompiler_47 6.3.9600 prints `mul r0.xyzw {min16f}, |r0.xyzw {min16f}|, ...` and
+    /// `mov o0.xyzw, |r0.xyzw {min16f as def32}|` (the oracle's HLSL archives); no corpus
+    /// listing of another compiler holds an absolute value with a precision.
+    pub fn notes_precision_inside_absolute_value(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

@@ -40,3 +40,29 @@ fn label_register_file() {
         assert!(new.contains(l), "{l} in {new}");
     }
 }
+
+#[test]
+fn minimum_precision_notes() {
+    let src = "ps_5_0\n\
+               utof r0.x, r1.x {min16u as def32}\n\
+               lt r2.x, l(1.000000), |r1.x| {min16f as def32}\n\
+               ushr r1.x {min16u}, r0.x {def32 as min16u}, l(1) {def32 as min16u}\n\
+               ubfe r1.x {min16u}, l(31) {def32 as min16u}, l(0) {def32 as min16u}, r2.x {def32 as min16u}\n\
+               mul r0.xyzw {min16f}, |r0.xyzw| {min16f}, r1.xyzw {def32 as min16f}\n\
+               movc r1.x {min16i}, r0.x {def32 as min16i}, l(0) {def32 as min16i}, l(3) {def32 as min16i}\n\
+               ret\n";
+    let (old, new) = both(src);
+    for l in [
+        "\nutof r0.x, r1.x {min16u}\n",
+        "\nlt r2.x, l(1.000000), |r1.x {min16f}|\n",
+        "\nushr r1.x {min16u}, r0.x {def32 as min16u}, l(1)\n",
+        "\nubfe r1.x {min16u}, l(31) {def32 as min16u}, l(0), r2.x\n",
+        "\nmul r0.xyzw {min16f}, |r0.xyzw {min16f}|, r1.xyzw {def32 as min16f}\n",
+        "\nmovc r1.x {min16i}, r0.x, l(0) {def32 as min16i}, l(3) {def32 as min16i}\n",
+    ] {
+        assert!(old.contains(l), "{l} in {old}");
+    }
+    for l in src.lines().skip(1) {
+        assert!(new.lines().any(|x| x.trim_end() == l), "{l} in {new}");
+    }
+}
