@@ -306,7 +306,16 @@ impl Printer {
             } else {
                 dst_precision
             };
+            let at = out.len();
             self.operand(operand, ty, precision_ctx, is_dst, out);
+            if operand.ty == OperandType::Immediate32
+                && self.style.packs_condition_and_address_immediates()
+                && PACKED_IMMEDIATES_6_3.contains(&(ins.opcode, i))
+            {
+                let packed = out[at..].replace(", ", ",");
+                out.truncate(at);
+                out.push_str(&packed);
+            }
         }
     }
 
@@ -745,6 +754,12 @@ impl Printer {
 }
 
 type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
+
+/// The operands (instruction, operand position) whose immediates d3dcompiler_47
+/// 6.3.9600 writes with `,` between values although their table type is an integer:
+/// `movc`'s condition and `store_uav_typed`'s address
+/// ([`Style::packs_condition_and_address_immediates`]).
+const PACKED_IMMEDIATES_6_3: &[(Opcode, usize)] = &[(Opcode::Movc, 1), (Opcode::StoreUavTyped, 1)];
 
 /// The sources d3dcompiler_47 6.3.9600 treats unlike their table types when it notes a
 /// precision: the source positions that take the destination's precision (`{a as b}`),

@@ -195,6 +195,17 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when the immediate condition of `movc` and the immediate address of
+    /// `store_uav_typed` separate their values with `,` alone, as typeless immediates do,
+    /// though they print as integers (see `print::PACKED_IMMEDIATES_6_3`).
+    /// d3dcompiler_47 6.3.9600 prints `movc r0.xyz, l(1,-1,0,0), r1.xyzx, r2.xyzx` and
+    /// `store_uav_typed u0.xyzw, l(1,2,0,0), r0.xxxx` (the oracle's HLSL archives, every
+    /// such line), but `ld r0.xyzw, l(0, 3, 0, 0), t1.xyzw`; no corpus listing of
+    /// another compiler holds either, so the others keep `, `.
+    pub fn packs_condition_and_address_immediates(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

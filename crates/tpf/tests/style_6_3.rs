@@ -66,3 +66,26 @@ fn minimum_precision_notes() {
         assert!(new.lines().any(|x| x.trim_end() == l), "{l} in {new}");
     }
 }
+
+#[test]
+fn condition_and_address_immediates() {
+    let src = "cs_5_0\n\
+               dcl_uav_typed_texture2d (float,float,float,float) u0\n\
+               dcl_temps 3\n\
+               dcl_thread_group 1, 1, 1\n\
+               movc r0.xyz, l(1, -1, 0, 0), r1.xyzx, r2.xyzx\n\
+               store_uav_typed u0.xyzw, l(1, 2, 0, 0), r0.xxxx\n\
+               ld_uav_typed_indexable(texture2d)(float,float,float,float) r0.x, l(1, 2, 0, 0), u0.xyzw\n\
+               ret\n";
+    let (old, new) = both(src);
+    for l in [
+        "movc r0.xyz, l(1,-1,0,0), r1.xyzx, r2.xyzx",
+        "store_uav_typed u0.xyzw, l(1,2,0,0), r0.xxxx",
+        "ld_uav_typed_indexable(texture2d)(float,float,float,float) r0.x, l(1, 2, 0, 0), u0.xyzw",
+    ] {
+        assert!(old.lines().any(|x| x == l), "{l} in {old}");
+    }
+    for l in src.lines().skip(4) {
+        assert!(new.lines().any(|x| x.trim_end() == l), "{l} in {new}");
+    }
+}
