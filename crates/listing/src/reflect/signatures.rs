@@ -247,8 +247,16 @@ pub(crate) fn chunks(
     patch: Option<Vec<SignatureElement<'_>>>,
 ) -> Vec<(FourCc, Vec<u8>)> {
     let v = program.version;
-    let min_precision =
-        input.iter().chain(&output).chain(patch.iter().flatten()).any(|e| e.min_precision != MinPrecision::Default);
+    // The minimum-precision forms when an element has a precision, or when the program
+    // enables minimum precision at all: every blob d3dcompiler_47 6.3.9600 compiled
+    // with `dcl_globalFlags ... enableMinimumPrecision` carries `ISG1` / `OSG1` / `PSG1`,
+    // every other one `ISGN` / `OSGN` (`OSG5`) / `PCSG` (the oracle's HLSL archives), and
+    // the corpus's fxc blobs agree.
+    let enables_min_precision = program.instructions.iter().any(|ins| {
+        matches!(&ins.body, Body::Decl(Decl::GlobalFlags(g)) if g.contains(tpf::GlobalFlags::ENABLE_MINIMUM_PRECISION))
+    });
+    let min_precision = enables_min_precision
+        || input.iter().chain(&output).chain(patch.iter().flatten()).any(|e| e.min_precision != MinPrecision::Default);
     let (in_cc, out_cc, patch_cc, in_f, out_f) = if min_precision {
         (FourCc::ISG1, FourCc::OSG1, FourCc::PSG1, SignatureFormat::Sm51, SignatureFormat::Sm51)
     } else if v.ty == ProgramType::Geometry && v.major >= 5 {
