@@ -52,7 +52,10 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
     let mut instruction_lines = Vec::with_capacity(instructions.capacity());
     while let Some((n, raw)) = lines.next() {
         let code = strip_comment(raw);
-        if code.trim().is_empty() {
+        // The source positions of a program compiled with debug information
+        // (`#line 49 "file.hlsl"`, d3dcompiler_47 6.3.9600's listings of such blobs)
+        // are not part of the program.
+        if code.trim().is_empty() || code.trim_start().starts_with("#line") {
             continue;
         }
         let mut c = Cursor::new(code, n);

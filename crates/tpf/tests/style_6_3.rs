@@ -89,3 +89,10 @@ fn condition_and_address_immediates() {
         assert!(new.lines().any(|x| x.trim_end() == l), "{l} in {new}");
     }
 }
+
+#[test]
+fn line_directives_are_not_instructions() {
+    let with = "vs_5_0\ndcl_output o0.xyzw\n#line 49 \"Z:\\gen.hlsl\"\nmov o0.xyzw, l(0,0,0,0)  // o0.x <- r.x\n\n#line 40\nret\n";
+    let without = "vs_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0,0,0,0)\nret\n";
+    assert_eq!(print(with, Style::D3DCOMPILER_47_6_3), print(without, Style::D3DCOMPILER_47_6_3));
+}
