@@ -925,6 +925,41 @@ fn shortest(mut plain: String, exponent: String, out: &mut String) {
 }
 
 /// `%f` as Microsoft's C runtime prints it.
+/// `%f` of a finite `d` from its exact decimal expansion, the 7th decimal and beyond
+/// rounding the 6th half away from zero ([`Style::rounds_exact_digits_half_away`]).
+fn push_exact_half_away(d: f64, out: &mut String) {
+    // Every finite double's expansion ends within 1074 decimals: this is exact.
+    let exact = format!("{:.1100}", d.abs());
+    let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes().take(6)).map(|b| b - b'0').collect();
+    if frac.as_bytes().get(6).is_some_and(|&b| b >= b'5') {
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    if d.is_sign_negative() {
+        out.push('-');
+    }
+    let split = digits.len() - 6;
+    for (i, &dg) in digits.iter().enumerate() {
+        if i == split {
+            out.push('.');
+        }
+        out.push((b'0' + dg) as char);
+    }
+}
+
 pub fn push_float(f: f32, style: Style, out: &mut String) {
     push_double(f as f64, style, out)
 }
@@ -936,6 +971,10 @@ fn push_double(d: f64, style: Style, out: &mut String) {
     }
     if d.is_infinite() {
         out.push_str(if d < 0.0 { "-1.#INF00" } else { "1.#INF00" });
+        return;
+    }
+    if style.rounds_exact_digits_half_away() {
+        push_exact_half_away(d, out);
         return;
     }
     if !style.rounds_from_17_digits() {

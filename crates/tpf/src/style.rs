@@ -206,6 +206,16 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when `%f` rounds the value's exact decimal expansion half away from zero
+    /// (neither the 17 significant digits of the older runtimes nor ties to even).
+    /// d3dcompiler_47 6.3.9600 prints `1267650600228229401496703205376.000000` for 2^100
+    /// (all its digits, where the 17-digit runtimes print `...229400000000000000.000000`)
+    /// and `1.007813` for 1.0078125 (a tie, away from zero), with and without a creator
+    /// string (the oracle's HLSL and token-stream archives).
+    pub fn rounds_exact_digits_half_away(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

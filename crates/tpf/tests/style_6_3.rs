@@ -96,3 +96,23 @@ fn line_directives_are_not_instructions() {
     let without = "vs_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(0,0,0,0)\nret\n";
     assert_eq!(print(with, Style::D3DCOMPILER_47_6_3), print(without, Style::D3DCOMPILER_47_6_3));
 }
+
+#[test]
+fn floats_from_their_exact_digits() {
+    let show = |f: f32, style| {
+        let mut s = String::new();
+        tpf::print::push_float(f, style, &mut s);
+        s
+    };
+    let old = Style::D3DCOMPILER_47_6_3;
+    assert_eq!(show(2f32.powi(100), old), "1267650600228229401496703205376.000000");
+    assert_eq!(show(1.0078125, old), "1.007813");
+    assert_eq!(show(-0.0078125, old), "-0.007813");
+    assert_eq!(show(0.001953125, old), "0.001953");
+    assert_eq!(show(0.9999995, old), "1.000000");
+    assert_eq!(show(0.9999994, old), "0.999999");
+    assert_eq!(show(999999.94, old), "999999.937500");
+    assert_eq!(show(0.5, old), "0.500000");
+    // The other styles keep their rounding.
+    assert_eq!(show(2f32.powi(100), Style::D3DCOMPILER_46), "1267650600228229400000000000000.000000");
+}
