@@ -608,7 +608,7 @@ impl Printer {
                 out.push_str(info.mnemonic);
                 out.push(' ');
                 self.operand(operand, Ty::R, None, true, out);
-                let _ = write!(out, ", {}", system_name(*name));
+                let _ = write!(out, ", {}", system_name(*name, self.style));
             }
             Decl::InputPs { interpolation, operand } => {
                 out.push_str("dcl_input_ps ");
@@ -623,7 +623,7 @@ impl Printer {
                     push_interpolation(*interpolation, out);
                 }
                 self.operand(operand, Ty::R, None, true, out);
-                let _ = write!(out, ", {}", system_name(*name));
+                let _ = write!(out, ", {}", system_name(*name, self.style));
             }
             Decl::Temps(n) => {
                 let _ = write!(out, "dcl_temps {n}");
@@ -814,9 +814,10 @@ fn precision_name(p: MinPrecision) -> &'static str {
     p.listing_name().unwrap_or("min_unknown")
 }
 
-fn system_name(n: SystemName) -> String {
+fn system_name(n: SystemName, style: Style) -> String {
     match n.listing_name() {
         Some(s) => s.to_string(),
+        None if style.spells_unknown_system_name_empty() => String::new(),
         None => format!("name{}", n.raw()),
     }
 }

@@ -216,6 +216,14 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when a system-value name the DLL does not know prints as nothing
+    /// (`dcl_output_siv o1.x, `) rather than `name<N>`.
+    /// d3dcompiler_47 6.3.9600 prints `dcl_input_sgv v1.x, ` for every unknown name of
+    /// the oracle's mutated token streams; no corpus listing holds an unknown name.
+    pub fn spells_unknown_system_name_empty(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)
