@@ -427,6 +427,11 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             } else if let Some(flags) = base.strip_prefix("sync") {
                 let mut f = 0u8;
                 let mut rest = flags;
+                // d3dcompiler_47 6.3.9600 spells the UAV-group bit `_sat` (`sync_sat_uglobal_g_t`).
+                if let Some(r) = rest.strip_prefix("_sat") {
+                    f |= SyncFlags::UAV_GROUP;
+                    rest = r;
+                }
                 for (suffix, bit) in [
                     ("_uglobal", SyncFlags::UAV_GLOBAL),
                     ("_ugroup", SyncFlags::UAV_GROUP),

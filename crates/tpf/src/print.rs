@@ -251,10 +251,14 @@ impl Printer {
             }
         }
         if let OpControl::Sync(f) = op.control {
+            let sat_spelling = self.style.spells_sync_group_bit_sat();
+            if sat_spelling && f.0 & SyncFlags::UAV_GROUP != 0 {
+                out.push_str("_sat");
+            }
             if f.0 & SyncFlags::UAV_GLOBAL != 0 {
                 out.push_str("_uglobal");
             }
-            if f.0 & SyncFlags::UAV_GROUP != 0 {
+            if f.0 & SyncFlags::UAV_GROUP != 0 && !(sat_spelling && f.0 & SyncFlags::UAV_GLOBAL != 0) {
                 out.push_str("_ugroup");
             }
             if f.0 & SyncFlags::TGSM != 0 {

@@ -224,6 +224,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when `sync`'s UAV-group bit (opcode token bit 13, the bit of `_sat`) prints
+    /// as `_sat` before the other flags, `_ugroup` only without `_uglobal`.
+    /// d3dcompiler_47 6.3.9600 prints `sync_sat_ugroup_g_t` and, with both UAV bits,
+    /// `sync_sat_uglobal_g_t` (the oracle's token streams); the corpus's fxc listings
+    /// show `sync_g_t` only.
+    pub fn spells_sync_group_bit_sat(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

@@ -116,3 +116,15 @@ fn floats_from_their_exact_digits() {
     // The other styles keep their rounding.
     assert_eq!(show(2f32.powi(100), Style::D3DCOMPILER_46), "1267650600228229400000000000000.000000");
 }
+
+#[test]
+fn sync_group_bit() {
+    let src = "cs_5_0\ndcl_thread_group 1, 1, 1\nsync_ugroup_g_t\nsync_uglobal_ugroup_g\nsync_uglobal_t\nret\n";
+    let (old, new) = both(src);
+    for l in ["sync_sat_ugroup_g_t", "sync_sat_uglobal_g", "sync_uglobal_t"] {
+        assert!(old.lines().any(|x| x == l), "{l} in {old}");
+    }
+    for l in src.lines().skip(2).take(3) {
+        assert!(new.lines().any(|x| x == l), "{l} in {new}");
+    }
+}
