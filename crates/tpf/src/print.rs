@@ -224,6 +224,9 @@ impl Printer {
                 ResourceDimension::StructuredBuffer => {
                     let _ = write!(out, "(structured_buffer, stride={stride})");
                 }
+                _ if stride != 0 && self.style.shows_stride_of_every_dimension() => {
+                    let _ = write!(out, "({}, stride={stride})", d.listing_name().unwrap_or("unknown"));
+                }
                 _ => {
                     let _ = write!(out, "({})", d.listing_name().unwrap_or("unknown"));
                 }

@@ -233,6 +233,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when a resource-dimension group shows a nonzero stride whatever the
+    /// dimension (`ld_indexable(texture2d, stride=512)`), not for structured buffers only.
+    /// d3dcompiler_47 6.3.9600 prints `exp_indexable(texture1d, stride=512) r, r0.w` for
+    /// the oracle's mutated token streams; real programs carry a stride with structured
+    /// buffers only, so no corpus listing shows another compiler's spelling.
+    pub fn shows_stride_of_every_dimension(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)
