@@ -313,6 +313,14 @@ impl Printer {
             } else {
                 dst_precision
             };
+            let ty = if ty == Ty::F
+                && self.style.prints_rcp_and_lod_immediates_as_integers()
+                && INTEGER_IMMEDIATES_6_3.contains(&ins.opcode)
+            {
+                Ty::U
+            } else {
+                ty
+            };
             let at = out.len();
             self.operand(operand, ty, precision_ctx, is_dst, out);
             if operand.ty == OperandType::Immediate32
@@ -761,6 +769,10 @@ impl Printer {
 }
 
 type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
+
+/// The instructions whose float immediates d3dcompiler_47 6.3.9600 prints as integers
+/// ([`Style::prints_rcp_and_lod_immediates_as_integers`]).
+const INTEGER_IMMEDIATES_6_3: &[Opcode] = &[Opcode::Rcp, Opcode::Lod];
 
 /// The operands (instruction, operand position) whose immediates d3dcompiler_47
 /// 6.3.9600 writes with `,` between values although their table type is an integer:

@@ -242,6 +242,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when the immediates of `rcp` and `lod` print as integers (`0x3e800000`), as
+    /// if the instructions took integers (see `print::INTEGER_IMMEDIATES_6_3`).
+    /// d3dcompiler_47 6.3.9600 prints `rcp r2.xyzw, l(0x3e800000, 0x3a83126f, 0x3f000000,
+    /// 0x41200000)` and `lod r1.y, l(0x3f800000, 0x3f800000, 0, 0), t0.x, s0` (every such
+    /// line of the oracle's archives); the corpus holds neither with an immediate.
+    pub fn prints_rcp_and_lod_immediates_as_integers(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

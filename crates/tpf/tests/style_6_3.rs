@@ -128,3 +128,22 @@ fn sync_group_bit() {
         assert!(new.lines().any(|x| x == l), "{l} in {new}");
     }
 }
+
+#[test]
+fn rcp_and_lod_immediates() {
+    let src =
+        "ps_5_0\ndcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\ndcl_temps 3\n\
+               rcp r2.xyzw, l(0.250000, 0.001000, 0.500000, 10.000000)\n\
+               lod r1.y, l(1.000000, 1.000000, 0.000000, 0.000000), t0.x, s0\n\
+               ret\n";
+    let (old, new) = both(src);
+    for l in [
+        "rcp r2.xyzw, l(0x3e800000, 0x3a83126f, 0x3f000000, 0x41200000)",
+        "lod r1.y, l(0x3f800000, 0x3f800000, 0, 0), t0.x, s0",
+    ] {
+        assert!(old.lines().any(|x| x == l), "{l} in {old}");
+    }
+    for l in src.lines().skip(4).take(2) {
+        assert!(new.lines().any(|x| x == l), "{l} in {new}");
+    }
+}
