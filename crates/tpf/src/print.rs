@@ -225,10 +225,10 @@ impl Printer {
                     let _ = write!(out, "(structured_buffer, stride={stride})");
                 }
                 _ if stride != 0 && self.style.shows_stride_of_every_dimension() => {
-                    let _ = write!(out, "({}, stride={stride})", d.listing_name().unwrap_or("unknown"));
+                    let _ = write!(out, "({}, stride={stride})", self.dimension_name(d));
                 }
                 _ => {
-                    let _ = write!(out, "({})", d.listing_name().unwrap_or("unknown"));
+                    let _ = write!(out, "({})", self.dimension_name(d));
                 }
             }
         }
@@ -433,6 +433,13 @@ impl Printer {
         }
     }
 
+    /// A resource dimension's name, `unknown` (or 6.3.9600's `<unknown dimension>`) for
+    /// one without a name.
+    fn dimension_name(&self, d: ResourceDimension) -> &'static str {
+        let unknown = if self.style.spells_unknown_dimension_in_angles() { "<unknown dimension>" } else { "unknown" };
+        d.listing_name().unwrap_or(unknown)
+    }
+
     /// The register name with its indices: `r0`, `v[2][1]`, `cb0[r0.x + 3]`, `CB1[1][4]`.
     fn register(&self, ty: OperandType, indices: &[Index], out: &mut String) {
         let name = match ty {
@@ -540,7 +547,7 @@ impl Printer {
                 self.space(*space, out);
             }
             Decl::Resource { operand, dim, sample_count, return_type, space } => {
-                let _ = write!(out, "dcl_resource_{}", dim.listing_name().unwrap_or("unknown"));
+                let _ = write!(out, "dcl_resource_{}", self.dimension_name(*dim));
                 if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
                     let _ = write!(out, "({sample_count})");
                 }
@@ -567,7 +574,7 @@ impl Printer {
                 }
             }
             Decl::UavTyped { operand, dim, flags, return_type, space } => {
-                let _ = write!(out, "dcl_uav_typed_{}", dim.listing_name().unwrap_or("unknown"));
+                let _ = write!(out, "dcl_uav_typed_{}", self.dimension_name(*dim));
                 push_uav_flags(flags, out);
                 out.push(' ');
                 push_return_types(return_type, out);

@@ -251,6 +251,15 @@ impl Style {
         self.is_d3dcompiler_47_6_3()
     }
 
+    /// True when a resource dimension the DLL does not know prints `<unknown dimension>`
+    /// (`dcl_resource_<unknown dimension>`, `ld_indexable(<unknown dimension>, ...)`)
+    /// rather than `unknown`.
+    /// d3dcompiler_47 6.3.9600 prints so for the oracle's mutated token streams; no
+    /// corpus listing holds an unknown dimension.
+    pub fn spells_unknown_dimension_in_angles(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)
