@@ -1402,22 +1402,24 @@ impl Parser {
                 let mut bits = 0u32;
                 // No flag: `dcl_globalFlagsnone` (6.3.9600) or `dcl_globalFlags` alone.
                 let none = c.rest().trim_start().is_empty() || c.rest().trim_start().starts_with("//");
-                while !none {
-                    c.skip_ws();
-                    let at = c.pos;
-                    let w = c.word();
-                    let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
-                        c.err_at(
-                            at,
-                            w.len().max(1),
-                            &format!("`{w}` is not a global flag"),
-                            Some("a flag such as refactoringAllowed"),
-                        )
-                    })?;
-                    bits |= bit;
-                    c.skip_ws();
-                    if !c.eat("|") {
-                        break;
+                if !none {
+                    loop {
+                        c.skip_ws();
+                        let at = c.pos;
+                        let w = c.word();
+                        let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| *n == w).ok_or_else(|| {
+                            c.err_at(
+                                at,
+                                w.len().max(1),
+                                &format!("`{w}` is not a global flag"),
+                                Some("a flag such as refactoringAllowed"),
+                            )
+                        })?;
+                        bits |= bit;
+                        c.skip_ws();
+                        if !c.eat("|") {
+                            break;
+                        }
                     }
                 }
                 self.duplicate_check("globalFlags".into(), c, start)?;

@@ -304,11 +304,8 @@ impl Printer {
             } else {
                 (info.src.get(i - ndst).copied().unwrap_or(Ty::Any), false)
             };
-            let precision_ctx = if is_dst {
-                None
-            } else if self.style.notes_precision_conversion_by_type()
-                && !takes_destination_precision_6_3(ins.opcode, i - ndst)
-            {
+            let by_type = self.style.notes_precision_conversion_by_type();
+            let precision_ctx = if is_dst || (by_type && !takes_destination_precision_6_3(ins.opcode, i - ndst)) {
                 None
             } else {
                 dst_precision
