@@ -52,7 +52,10 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
     let mut instruction_lines = Vec::with_capacity(instructions.capacity());
     while let Some((n, raw)) = lines.next() {
         let code = strip_comment(raw);
-        if code.trim().is_empty() {
+        // The source positions of a program compiled with debug information
+        // (`#line 49 "file.hlsl"`, d3dcompiler_47 6.3.9600's listings of such blobs)
+        // are not part of the program.
+        if code.trim().is_empty() || code.trim_start().starts_with("#line") {
             continue;
         }
         let mut c = Cursor::new(code, n);
@@ -346,6 +349,8 @@ const ALIASES: &[(&str, Opcode)] = &[
     ("dcl_constantBuffer", Opcode::DclConstantBuffer),
     ("emitThenCut", Opcode::EmitThenCut),
     ("emitThenCut_stream", Opcode::EmitThenCutStream),
+    // d3dcompiler_47 6.3.9600's spelling of a `dcl_globalFlags` without flags.
+    ("dcl_globalFlagsnone", Opcode::DclGlobalFlags),
 ];
 
 /// Every accepted spelling, sorted for binary search.
@@ -478,6 +483,11 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             } else if let Some(flags) = base.strip_prefix("sync") {
                 let mut f = 0u8;
                 let mut rest = flags;
+                // d3dcompiler_47 6.3.9600 spells the UAV-group bit `_sat` (`sync_sat_uglobal_g_t`).
+                if let Some(r) = rest.strip_prefix("_sat") {
+                    f |= SyncFlags::UAV_GROUP;
+                    rest = r;
+                }
                 for (suffix, bit) in [
                     ("_uglobal", SyncFlags::UAV_GLOBAL),
                     ("_ugroup", SyncFlags::UAV_GROUP),
@@ -647,6 +657,8 @@ const REGISTER_NAMES: &[(&str, OperandType)] = &[
     ("U", OperandType::UnorderedAccessView),
     ("g", OperandType::ThreadGroupSharedMemory),
     ("m", OperandType::Stream),
+    // d3dcompiler_47 6.3.9600 spells labels `label0`, later compilers `l0`.
+    ("label", OperandType::Label),
     ("l", OperandType::Label),
 ];
 
@@ -1019,9 +1031,9 @@ impl Parser {
             self.register_operand_into(c, role, o)?;
         }
         if abs {
-            // d3dcompiler_47 6.3.9600 prints an operand's precision inside the bars:
-            // `|v0.xwxx {def32 as min16f}|`.
+            // d3dcompiler_47 6.3.9600 writes the precision inside the bars: `|r0.x {min16f}|`.
             self.operand_suffixes(c, o)?;
+            c.skip_ws();
             if !c.eat("|") {
                 return Err(c.err("expected the closing `|` of an absolute value", Some("`|`")));
             }
@@ -1433,12 +1445,14 @@ impl Parser {
         let d = match kind {
             DeclKind::GlobalFlags => {
                 let mut bits = 0u32;
-                loop {
-                    c.skip_ws();
-                    let at = c.pos;
-                    let w = c.word();
-                    let (bit, _) =
-                        GLOBAL_FLAG_NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)).ok_or_else(|| {
+                // No flag: `dcl_globalFlagsnone` (6.3.9600) or `dcl_globalFlags` alone.
+                let none = c.rest().trim_start().is_empty() || c.rest().trim_start().starts_with("//");
+                if !none {
+                    loop {
+                        c.skip_ws();
+                        let at = c.pos;
+                        let w = c.word();
+                        let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)).ok_or_else(|| {
                             c.err_at(
                                 at,
                                 w.len().max(1),
@@ -1446,10 +1460,11 @@ impl Parser {
                                 Some("a flag such as refactoringAllowed"),
                             )
                         })?;
-                    bits |= bit;
-                    c.skip_ws();
-                    if !c.eat("|") {
-                        break;
+                        bits |= bit;
+                        c.skip_ws();
+                        if !c.eat("|") {
+                            break;
+                        }
                     }
                 }
                 self.duplicate_check("globalFlags".into(), c, start)?;

@@ -238,8 +238,11 @@ impl Printer {
                 ResourceDimension::StructuredBuffer => {
                     let _ = write!(out, "(structured_buffer, stride={stride})");
                 }
+                _ if stride != 0 && self.style.shows_stride_of_every_dimension() => {
+                    let _ = write!(out, "({}, stride={stride})", self.dimension_name(d));
+                }
                 _ => {
-                    let _ = write!(out, "({})", d.listing_name().unwrap_or("unknown"));
+                    let _ = write!(out, "({})", self.dimension_name(d));
                 }
             }
         }
@@ -268,10 +271,14 @@ impl Printer {
             }
         }
         if let OpControl::Sync(f) = op.control {
+            let sat_spelling = self.style.spells_sync_group_bit_sat();
+            if sat_spelling && f.0 & SyncFlags::UAV_GROUP != 0 {
+                out.push_str("_sat");
+            }
             if f.0 & SyncFlags::UAV_GLOBAL != 0 {
                 out.push_str("_uglobal");
             }
-            if f.0 & SyncFlags::UAV_GROUP != 0 {
+            if f.0 & SyncFlags::UAV_GROUP != 0 && !(sat_spelling && f.0 & SyncFlags::UAV_GLOBAL != 0) {
                 out.push_str("_ugroup");
             }
             if f.0 & SyncFlags::TGSM != 0 {
@@ -303,8 +310,30 @@ impl Printer {
             } else {
                 (info.src.get(i - ndst).copied().unwrap_or(Ty::Any), false)
             };
-            let precision_ctx = if is_dst { None } else { dst_precision };
+            let by_type = self.style.notes_precision_conversion_by_type();
+            let precision_ctx = if is_dst || (by_type && !takes_destination_precision_6_3(ins.opcode, i - ndst)) {
+                None
+            } else {
+                dst_precision
+            };
+            let ty = if ty == Ty::F
+                && self.style.prints_rcp_and_lod_immediates_as_integers()
+                && INTEGER_IMMEDIATES_6_3.contains(&ins.opcode)
+            {
+                Ty::U
+            } else {
+                ty
+            };
+            let at = out.len();
             self.operand(operand, ty, precision_ctx, is_dst, out);
+            if operand.ty == OperandType::Immediate32
+                && self.style.packs_condition_and_address_immediates()
+                && PACKED_IMMEDIATES_6_3.contains(&(ins.opcode, i))
+            {
+                let packed = out[at..].replace(", ", ",");
+                out.truncate(at);
+                out.push_str(&packed);
+            }
         }
     }
 
@@ -364,9 +393,10 @@ impl Printer {
                 self.selection(o.selection, out);
             }
         }
-        match modifier {
-            Modifier::Abs | Modifier::AbsNeg => out.push('|'),
-            _ => {}
+        let abs = matches!(modifier, Modifier::Abs | Modifier::AbsNeg);
+        let inside = abs && self.style.notes_precision_inside_absolute_value();
+        if abs && !inside {
+            out.push('|');
         }
         let own = o.min_precision();
         match (is_dst, dst_precision) {
@@ -377,6 +407,9 @@ impl Printer {
                 let _ = write!(out, " {{{}}}", precision_name(own));
             }
             _ => {}
+        }
+        if inside {
+            out.push('|');
         }
         if o.ext.is_some_and(|e| e.non_uniform) {
             out.push_str(" {nonuniform}");
@@ -403,9 +436,19 @@ impl Printer {
         }
     }
 
+    /// A resource dimension's name, `unknown` (or 6.3.9600's `<unknown dimension>`) for
+    /// one without a name.
+    fn dimension_name(&self, d: ResourceDimension) -> &'static str {
+        let unknown = if self.style.spells_unknown_dimension_in_angles() { "<unknown dimension>" } else { "unknown" };
+        d.listing_name().unwrap_or(unknown)
+    }
+
     /// The register name with its indices: `r0`, `v[2][1]`, `cb0[r0.x + 3]`, `CB1[1][4]`.
     fn register(&self, ty: OperandType, indices: &[Index], out: &mut String) {
-        let name = register_prefix(ty, self.is_sm51());
+        let name = match ty {
+            OperandType::Label if self.style.spells_label_register_label() => "label",
+            _ => register_prefix(ty, self.is_sm51()),
+        };
         out.push_str(name);
         let inline_first = match ty {
             OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => indices.len() == 1,
@@ -469,6 +512,10 @@ impl Printer {
         let sm51 = self.is_sm51();
         match d {
             Decl::GlobalFlags(f) => {
+                if f.0 == 0 && self.style.spells_no_global_flags_none() {
+                    out.push_str("dcl_globalFlagsnone");
+                    return;
+                }
                 out.push_str("dcl_globalFlags ");
                 let mut first = true;
                 for (bit, name) in GLOBAL_FLAG_NAMES {
@@ -503,7 +550,7 @@ impl Printer {
                 self.space(*space, out);
             }
             Decl::Resource { operand, dim, sample_count, return_type, space } => {
-                let _ = write!(out, "dcl_resource_{}", dim.listing_name().unwrap_or("unknown"));
+                let _ = write!(out, "dcl_resource_{}", self.dimension_name(*dim));
                 if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
                     let _ = write!(out, "({sample_count})");
                 }
@@ -530,7 +577,7 @@ impl Printer {
                 }
             }
             Decl::UavTyped { operand, dim, flags, return_type, space } => {
-                let _ = write!(out, "dcl_uav_typed_{}", dim.listing_name().unwrap_or("unknown"));
+                let _ = write!(out, "dcl_uav_typed_{}", self.dimension_name(*dim));
                 push_uav_flags(flags, out);
                 out.push(' ');
                 push_return_types(return_type, out);
@@ -586,7 +633,7 @@ impl Printer {
                 out.push_str(info.mnemonic);
                 out.push(' ');
                 self.operand(operand, Ty::R, None, true, out);
-                let _ = write!(out, ", {}", system_name(*name));
+                let _ = write!(out, ", {}", system_name(*name, self.style));
             }
             Decl::InputPs { interpolation, operand } => {
                 out.push_str("dcl_input_ps ");
@@ -601,7 +648,7 @@ impl Printer {
                     push_interpolation(*interpolation, out);
                 }
                 self.operand(operand, Ty::R, None, true, out);
-                let _ = write!(out, ", {}", system_name(*name));
+                let _ = write!(out, ", {}", system_name(*name, self.style));
             }
             Decl::Temps(n) => {
                 let _ = write!(out, "dcl_temps {n}");
@@ -732,6 +779,43 @@ pub const UNDECIPHERABLE_CUSTOM_DATA: &str = "undecipherable custom data";
 
 type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
 
+/// The instructions whose float immediates d3dcompiler_47 6.3.9600 prints as integers
+/// ([`Style::prints_rcp_and_lod_immediates_as_integers`]).
+const INTEGER_IMMEDIATES_6_3: &[Opcode] = &[Opcode::Rcp, Opcode::Lod];
+
+/// The operands (instruction, operand position) whose immediates d3dcompiler_47
+/// 6.3.9600 writes with `,` between values although their table type is an integer:
+/// `movc`'s condition and `store_uav_typed`'s address
+/// ([`Style::packs_condition_and_address_immediates`]).
+const PACKED_IMMEDIATES_6_3: &[(Opcode, usize)] = &[(Opcode::Movc, 1), (Opcode::StoreUavTyped, 1)];
+
+/// The sources d3dcompiler_47 6.3.9600 treats unlike their table types when it notes a
+/// precision: the source positions that take the destination's precision (`{a as b}`),
+/// for the instructions where these are not the sources typed like the destination.
+/// Its listings (the oracle's HLSL archives) show `ushr r1.x {min16u}, r0.x {def32 as
+/// min16u}, l(1)` (the shift count noted as its own), `ubfe r1.x {min16u}, l(31) {def32
+/// as min16u}, l(0), vPrim` and `ibfe r1.x {min16i}, l(31) {def32 as min16i}, l(0),
+/// vGSInstanceID.x` (the width alone), `uge r0.z, r1.x {min16u}, l(255)` and `ult`
+/// likewise (comparisons).
+const PRECISION_SOURCES_6_3: &[(Opcode, &[usize])] =
+    &[(Opcode::Ushr, &[0]), (Opcode::Ubfe, &[0]), (Opcode::Ibfe, &[0]), (Opcode::Uge, &[]), (Opcode::Ult, &[])];
+
+/// True when d3dcompiler_47 6.3.9600 notes source `i` of `opcode` as converted to the
+/// destination's precision (`{def32 as min16u}`): a source typed like the destination,
+/// of an instruction that reads no resource, except as [`PRECISION_SOURCES_6_3`] says.
+/// Conversions (`utof`), comparisons (`lt`) and resource reads (`sample`, `lod`) note
+/// their sources' own precision only.
+fn takes_destination_precision_6_3(opcode: Opcode, i: usize) -> bool {
+    if let Some((_, sources)) = PRECISION_SOURCES_6_3.iter().find(|(op, _)| *op == opcode) {
+        return sources.contains(&i);
+    }
+    let info = opcode.info();
+    if info.src.contains(&Ty::R) {
+        return false;
+    }
+    info.src.get(i).is_some_and(|t| Some(t) == info.dst.first())
+}
+
 /// The register-file prefix: `r`, `v`, `cb`, or (SM5.1) `CB`, `T`, `S`, `U`.
 fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
     if sm51 {
@@ -758,9 +842,10 @@ fn precision_name(p: MinPrecision) -> &'static str {
     p.listing_name().unwrap_or("min_unknown")
 }
 
-fn system_name(n: SystemName) -> String {
+fn system_name(n: SystemName, style: Style) -> String {
     match n.listing_name() {
         Some(s) => s.to_string(),
+        None if style.spells_unknown_system_name_empty() => String::new(),
         None => format!("name{}", n.raw()),
     }
 }
@@ -871,6 +956,41 @@ fn shortest(mut plain: String, exponent: String, out: &mut String) {
 }
 
 /// `%f` as Microsoft's C runtime prints it.
+/// `%f` of a finite `d` from its exact decimal expansion, the 7th decimal and beyond
+/// rounding the 6th half away from zero ([`Style::rounds_exact_digits_half_away`]).
+fn push_exact_half_away(d: f64, out: &mut String) {
+    // Every finite double's expansion ends within 1074 decimals: this is exact.
+    let exact = format!("{:.1100}", d.abs());
+    let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes().take(6)).map(|b| b - b'0').collect();
+    if frac.as_bytes().get(6).is_some_and(|&b| b >= b'5') {
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    if d.is_sign_negative() {
+        out.push('-');
+    }
+    let split = digits.len() - 6;
+    for (i, &dg) in digits.iter().enumerate() {
+        if i == split {
+            out.push('.');
+        }
+        out.push((b'0' + dg) as char);
+    }
+}
+
 pub fn push_float(f: f32, style: Style, out: &mut String) {
     push_double(f as f64, style, out)
 }
@@ -882,6 +1002,10 @@ fn push_double(d: f64, style: Style, out: &mut String) {
     }
     if d.is_infinite() {
         out.push_str(if d < 0.0 { "-1.#INF00" } else { "1.#INF00" });
+        return;
+    }
+    if style.rounds_exact_digits_half_away() {
+        push_exact_half_away(d, out);
         return;
     }
     if !style.rounds_from_17_digits() {

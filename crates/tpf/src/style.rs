@@ -126,6 +126,140 @@ impl Style {
         self.disassembler || self.version.0 < 10
     }
 
+    /// True for the d3dcompiler_47 6.3.9600 build (the Windows 8.1 SDK's), whose
+    /// disassembler differs from both the 9.x listings and fxc 10.1's in a few spellings.
+    pub fn is_d3dcompiler_47_6_3(&self) -> bool {
+        (self.version.0, self.version.1) == (6, 3)
+    }
+
+    /// True when a `dcl_globalFlags` without any flag is printed `dcl_globalFlagsnone`.
+    /// d3dcompiler_47 6.3.9600 prints `dcl_globalFlagsnone` (no space) for a program whose
+    /// global flags are 0 (the oracle's HLSL archives); no corpus listing of another
+    /// compiler holds such a declaration, so the others keep `dcl_globalFlags `.
+    pub fn spells_no_global_flags_none(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when the label register file is spelled `label` (`call label0`,
+    /// `label label0`, `callc_z r2.x, label1`) rather than `l` (`call l0`).
+    /// d3dcompiler_47 6.3.9600 prints `label#` in every oracle listing with a label
+    /// operand; no corpus listing of another compiler holds one (their `label fb0` lines
+    /// name function bodies), so the others keep `l#`.
+    pub fn spells_label_register_label(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when the hull shader's `Power of 2` partitioning is printed
+    /// `Integer Power of 2` in the tessellation table.
+    /// d3dcompiler_47 6.3.9600 prints `// Clockwise Triangles            Integer Power of 2`
+    /// (the oracle's hs_5_0 archive, every `partitioning("pow2")` entry); no corpus
+    /// listing of another compiler holds a pow2 hull shader, so the others keep `Power of 2`.
+    pub fn spells_pow2_partitioning_integer(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when the Resource Bindings table's Dim column spells a multisampled 2D
+    /// array `2darrayMS` (`2darrayMS4`) rather than `2dMSarray`.
+    /// d3dcompiler_47 6.3.9600 prints `texture  float4  2darrayMS4` (the oracle's HLSL
+    /// archives, every `Texture2DMSArray`); no corpus listing of another compiler holds
+    /// one, so the others keep `2dMSarray`.
+    pub fn spells_ms_array_dimension_2darrayms(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when the Buffer Definitions table separates a structure from the variable
+    /// before it only (`//   ` before `struct`), not from the variable after it.
+    /// d3dcompiler_47 6.3.9600 prints `//   } c0_1;  // Offset: 16 Size: 28` directly
+    /// followed by `//   float1 c0_2[2];` (the oracle's HLSL archives); the fxc 9.29,
+    /// 9.30 and 10.1 listings of the corpus put a `//   ` line between them.
+    pub fn separates_structures_before_only(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when a source's minimum-precision note says `{a as b}` only where the source
+    /// takes the destination's type (see `print::takes_destination_precision_6_3`), and
+    /// otherwise gives the source's own precision alone (`{min16u}`, nothing for 32 bits).
+    /// d3dcompiler_47 6.3.9600 prints `utof r0.x, r1.x {min16u}`, `lt r6.xyz, r4.xyzx
+    /// {min16f}, ...` and `ushr r1.x {min16u}, r0.x {def32 as min16u}, l(1)` (the oracle's
+    /// HLSL archives); the fxc 9.30 listings of the corpus note every source
+    /// (`mov o1.x {min16u}, l(1) {def32 as min16u}`), as dxref does for the other styles.
+    pub fn notes_precision_conversion_by_type(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when a source's precision note stands inside its `|...|` (`|r0.x {min16f}|`).
+    /// d3dcompiler_47 6.3.9600 prints `mul r0.xyzw {min16f}, |r0.xyzw {min16f}|, ...` and
+    /// `mov o0.xyzw, |r0.xyzw {min16f as def32}|` (the oracle's HLSL archives); no corpus
+    /// listing of another compiler holds an absolute value with a precision.
+    pub fn notes_precision_inside_absolute_value(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when the immediate condition of `movc` and the immediate address of
+    /// `store_uav_typed` separate their values with `,` alone, as typeless immediates do,
+    /// though they print as integers (see `print::PACKED_IMMEDIATES_6_3`).
+    /// d3dcompiler_47 6.3.9600 prints `movc r0.xyz, l(1,-1,0,0), r1.xyzx, r2.xyzx` and
+    /// `store_uav_typed u0.xyzw, l(1,2,0,0), r0.xxxx` (the oracle's HLSL archives, every
+    /// such line), but `ld r0.xyzw, l(0, 3, 0, 0), t1.xyzw`; no corpus listing of
+    /// another compiler holds either, so the others keep `, `.
+    pub fn packs_condition_and_address_immediates(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when `%f` rounds the value's exact decimal expansion half away from zero
+    /// (neither the 17 significant digits of the older runtimes nor ties to even).
+    /// d3dcompiler_47 6.3.9600 prints `1267650600228229401496703205376.000000` for 2^100
+    /// (all its digits, where the 17-digit runtimes print `...229400000000000000.000000`)
+    /// and `1.007813` for 1.0078125 (a tie, away from zero), with and without a creator
+    /// string (the oracle's HLSL and token-stream archives).
+    pub fn rounds_exact_digits_half_away(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when a system-value name the DLL does not know prints as nothing
+    /// (`dcl_output_siv o1.x, `) rather than `name<N>`.
+    /// d3dcompiler_47 6.3.9600 prints `dcl_input_sgv v1.x, ` for every unknown name of
+    /// the oracle's mutated token streams; no corpus listing holds an unknown name.
+    pub fn spells_unknown_system_name_empty(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when `sync`'s UAV-group bit (opcode token bit 13, the bit of `_sat`) prints
+    /// as `_sat` before the other flags, `_ugroup` only without `_uglobal`.
+    /// d3dcompiler_47 6.3.9600 prints `sync_sat_ugroup_g_t` and, with both UAV bits,
+    /// `sync_sat_uglobal_g_t` (the oracle's token streams); the corpus's fxc listings
+    /// show `sync_g_t` only.
+    pub fn spells_sync_group_bit_sat(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when a resource-dimension group shows a nonzero stride whatever the
+    /// dimension (`ld_indexable(texture2d, stride=512)`), not for structured buffers only.
+    /// d3dcompiler_47 6.3.9600 prints `exp_indexable(texture1d, stride=512) r, r0.w` for
+    /// the oracle's mutated token streams; real programs carry a stride with structured
+    /// buffers only, so no corpus listing shows another compiler's spelling.
+    pub fn shows_stride_of_every_dimension(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when the immediates of `rcp` and `lod` print as integers (`0x3e800000`), as
+    /// if the instructions took integers (see `print::INTEGER_IMMEDIATES_6_3`).
+    /// d3dcompiler_47 6.3.9600 prints `rcp r2.xyzw, l(0x3e800000, 0x3a83126f, 0x3f000000,
+    /// 0x41200000)` and `lod r1.y, l(0x3f800000, 0x3f800000, 0, 0), t0.x, s0` (every such
+    /// line of the oracle's archives); the corpus holds neither with an immediate.
+    pub fn prints_rcp_and_lod_immediates_as_integers(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
+    /// True when a resource dimension the DLL does not know prints `<unknown dimension>`
+    /// (`dcl_resource_<unknown dimension>`, `ld_indexable(<unknown dimension>, ...)`)
+    /// rather than `unknown`.
+    /// d3dcompiler_47 6.3.9600 prints so for the oracle's mutated token streams; no
+    /// corpus listing holds an unknown dimension.
+    pub fn spells_unknown_dimension_in_angles(&self) -> bool {
+        self.is_d3dcompiler_47_6_3()
+    }
+
     /// True for compilers older than `major.minor` (e.g. `older_than(10, 0)` for the 9.x family).
     pub fn older_than(&self, major: u32, minor: u32) -> bool {
         (self.version.0, self.version.1) < (major, minor)

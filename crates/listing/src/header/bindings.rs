@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use dxbc::rdef::{Rdef, ResourceBinding, ShaderInputType};
+use dxbc::rdef::{Rdef, ResourceBinding, ResourceDimension, ShaderInputType};
 
-use super::names::{binding_kind, DIMENSIONS, MULTISAMPLED, NA, RETURN_TYPES};
+use super::names::{binding_kind, DIMENSIONS, MULTISAMPLED, NA, RETURN_TYPES, TEXTURE2DMS_ARRAY_6_3};
 use super::Flavor;
 
 pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor: Flavor) {
@@ -30,7 +30,7 @@ pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor:
         out.push_str("// ------------------------------ ---------- ------- ----------- -------------- ------\n");
     }
     for b in &rdef.bindings {
-        let (kind, format, dim) = columns(b, flavor.old_bindings);
+        let (kind, format, dim) = columns(b, flavor);
         let _ = write!(out, "// {:<30} {kind:>10} {format:>7} {dim:>11}", b.name);
         let _ = if flavor.old_bindings {
             writeln!(out, " {:>4} {:>8}", b.bind_point, b.bind_count)
@@ -59,7 +59,8 @@ fn count(n: u32) -> String {
 
 /// The Type, Format and Dim columns. The Dim column of the old layout adds the sample
 /// count of multisampled textures.
-fn columns(b: &ResourceBinding<'_>, with_samples: bool) -> (&'static str, String, String) {
+fn columns(b: &ResourceBinding<'_>, flavor: Flavor) -> (&'static str, String, String) {
+    let with_samples = flavor.old_bindings;
     let kind = binding_kind(b.input_type, b.flags);
     let type_name = match (kind, b.input_type) {
         (Some(k), _) => k.kind,
@@ -83,7 +84,10 @@ fn columns(b: &ResourceBinding<'_>, with_samples: bool) -> (&'static str, String
     let dim = match kind.and_then(|k| k.dim) {
         Some(d) => d.to_string(),
         None => {
-            let name = DIMENSIONS.name(b.dimension).unwrap_or(NA);
+            let name = match b.dimension {
+                ResourceDimension::Texture2DMsArray if flavor.array_ms => TEXTURE2DMS_ARRAY_6_3,
+                d => DIMENSIONS.name(d).unwrap_or(NA),
+            };
             let samples = with_samples && b.num_samples != 0 && b.num_samples != u32::MAX;
             if samples && MULTISAMPLED.contains(&b.dimension) {
                 format!("{name}{}", b.num_samples)

@@ -6,22 +6,23 @@ use std::fmt::Write;
 use dxbc::rdef::{variable_flags, ConstantBuffer, Rdef, ShaderType, VariableClass};
 
 use super::names::{BASE_TYPES, BUFFER_KINDS};
+use super::Flavor;
 
 /// Column (after the leading `//`) where a variable's `// Offset:` comment starts.
 const COMMENT_COLUMN: usize = 38;
 
-pub(super) fn write_buffer_definitions(out: &mut String, rdef: &Rdef<'_>) {
+pub(super) fn write_buffer_definitions(out: &mut String, rdef: &Rdef<'_>, flavor: Flavor) {
     if rdef.constant_buffers.is_empty() {
         return;
     }
     out.push_str("// Buffer Definitions: \n//\n");
     for cb in &rdef.constant_buffers {
-        write_buffer(out, cb);
+        write_buffer(out, cb, flavor);
     }
     out.push_str("//\n");
 }
 
-fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>) {
+fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>, flavor: Flavor) {
     // A kind the table does not name prints as a `cbuffer`.
     let kind = BUFFER_KINDS.name(cb.kind).unwrap_or("cbuffer");
     let _ = writeln!(out, "// {kind} {}", cb.name);
@@ -29,7 +30,7 @@ fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>) {
     let mut prev_struct = false;
     for (i, v) in cb.variables.iter().enumerate() {
         let is_struct = v.ty.class == VariableClass::Struct;
-        if i > 0 && (is_struct || prev_struct) {
+        if i > 0 && (is_struct || (prev_struct && !flavor.struct_gap_before_only)) {
             out.push_str("//   \n");
         }
         prev_struct = is_struct;

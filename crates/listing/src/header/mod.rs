@@ -43,6 +43,12 @@ pub(crate) struct Flavor {
     pub fxc_9_30: bool,
     /// Compilers before 10.x: `Slot Elements` binding table.
     pub old_bindings: bool,
+    /// `Integer Power of 2` in the tessellation table ([`Style::spells_pow2_partitioning_integer`]).
+    pub pow2_integer: bool,
+    /// `2darrayMS` in the Dim column ([`Style::spells_ms_array_dimension_2darrayms`]).
+    pub array_ms: bool,
+    /// No `//   ` line after a structure variable ([`Style::separates_structures_before_only`]).
+    pub struct_gap_before_only: bool,
 }
 
 impl Flavor {
@@ -51,7 +57,14 @@ impl Flavor {
         // The `///` line is seen in fxc 9.30's `/Fc` listings only; the styles of the
         // DLL's own `D3DDisassemble` (`Style::D3DCOMPILER_46`) leave it out.
         let fxc_9_30 = v.0 == 9 && v.1 == 30 && !style.disassembler;
-        Flavor { fxc_9_29: v.0 == 9 && v.1 < 30, fxc_9_30, old_bindings: v.0 < 10 }
+        Flavor {
+            fxc_9_29: v.0 == 9 && v.1 < 30,
+            fxc_9_30,
+            old_bindings: v.0 < 10,
+            pow2_integer: style.spells_pow2_partitioning_integer(),
+            array_ms: style.spells_ms_array_dimension_2darrayms(),
+            struct_gap_before_only: style.separates_structures_before_only(),
+        }
     }
 }
 
@@ -183,14 +196,14 @@ pub fn write_header_with(
         tables::write_feature_note(out, features, c.early_depth_stencil);
     }
     if let Some(rdef) = &c.rdef {
-        buffers::write_buffer_definitions(out, rdef);
+        buffers::write_buffer_definitions(out, rdef, flavor);
         bindings::write_resource_bindings(out, rdef, flavor);
         out.push_str("//\n");
     }
     signatures::write_signatures(out, &c, flavor);
     if let Some(stat) = &c.stat {
         tables::write_sample_frequency(out, stat, c.stage);
-        tables::write_tessellation(out, stat, c.stage);
+        tables::write_tessellation(out, stat, c.stage, flavor);
     }
     if let Some(ifce) = &c.ifce {
         tables::write_class_linkage(out, ifce);

@@ -319,6 +319,10 @@ pub(crate) const DIMENSIONS: Names<ResourceDimension> = Names(&[
     (ResourceDimension::BufferEx, "bufex"),
 ]);
 
+/// d3dcompiler_47 6.3.9600's name for [`ResourceDimension::Texture2DMsArray`] in the Dim
+/// column (`2darrayMS4`); the other compilers' is [`DIMENSIONS`]'s `2dMSarray`.
+pub(crate) const TEXTURE2DMS_ARRAY_6_3: &str = "2darrayMS";
+
 /// The dimensions printed with a sample count.
 pub(crate) const MULTISAMPLED: [ResourceDimension; 2] =
     [ResourceDimension::Texture2DMs, ResourceDimension::Texture2DMsArray];

@@ -8,6 +8,8 @@ use dxbc::{Ifce, ShaderFeatures, Stat};
 
 use tpf::ProgramType;
 
+use super::Flavor;
+
 /// How the listing names each `D3D_SHADER_REQUIRES_*` flag.
 const FEATURES: &[(ShaderFeatures, &str)] = &[
     (ShaderFeatures::DOUBLES, "Double-precision floating point"),
@@ -71,7 +73,7 @@ pub(super) fn write_sample_frequency(out: &mut String, stat: &Stat<'_>, stage: O
     }
 }
 
-pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Option<ProgramType>) {
+pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Option<ProgramType>, flavor: Flavor) {
     let Some(sm5) = &stat.sm5 else { return };
     if !matches!(stage, Some(ProgramType::Hull | ProgramType::Domain)) {
         return;
@@ -97,6 +99,7 @@ pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Optio
     };
     let partitioning = match sm5.hs_partitioning {
         TessellatorPartitioning::Integer => "Integer",
+        TessellatorPartitioning::Pow2 if flavor.pow2_integer => "Integer Power of 2",
         TessellatorPartitioning::Pow2 => "Power of 2",
         TessellatorPartitioning::FractionalOdd => "Odd Fractional",
         TessellatorPartitioning::FractionalEven => "Even Fractional",

@@ -13,7 +13,7 @@ use tpf::{Body, Decl, Program};
 use super::text::{number, Cell, Diags, Line, Ruler};
 use crate::header::names::{
     binding_kind_of, is_numeric, rdef_program_type, BASE_TYPES, BINDING_KINDS, BUFFER_KINDS, BYTE, DIMENSIONS,
-    MULTISAMPLED, NA, RETURN_TYPES, STRUCT,
+    MULTISAMPLED, NA, RETURN_TYPES, STRUCT, TEXTURE2DMS_ARRAY_6_3,
 };
 
 /// How deeply structures may nest before the header is rejected.
@@ -585,14 +585,20 @@ fn parse_binding<'h>(
     let mut samples = None;
     let dimension = if let Some(dimension) = DIMENSIONS.value(dim.text) {
         dimension
+    } else if dim.text == TEXTURE2DMS_ARRAY_6_3 {
+        ResourceDimension::Texture2DMsArray
     } else if BINDING_KINDS.iter().any(|k| k.dim == Some(dim.text)) {
         ResourceDimension::Buffer
     } else {
         // A multisampled dimension followed by its sample count (old layout only).
-        let counted = MULTISAMPLED.iter().find_map(|&m| {
-            let rest = dim.text.strip_prefix(DIMENSIONS.name(m)?)?;
-            number(rest).map(|n| (m, n))
-        });
+        let counted = MULTISAMPLED
+            .iter()
+            .map(|&m| (m, DIMENSIONS.name(m)))
+            .chain([(ResourceDimension::Texture2DMsArray, Some(TEXTURE2DMS_ARRAY_6_3))])
+            .find_map(|(m, name)| {
+                let rest = dim.text.strip_prefix(name?)?;
+                number(rest).map(|n| (m, n))
+            });
         match counted {
             Some((m, n)) if layout == BindingLayout::Old => {
                 samples = Some(n);

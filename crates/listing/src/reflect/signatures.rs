@@ -257,6 +257,11 @@ pub(crate) fn chunks(
     patch: Option<Vec<SignatureElement<'_>>>,
 ) -> Vec<(FourCc, Vec<u8>)> {
     let v = program.version;
+    // The minimum-precision forms when an element has a precision, or when the program
+    // enables minimum precision at all: every blob d3dcompiler_47 6.3.9600 compiled
+    // with `dcl_globalFlags ... enableMinimumPrecision` carries `ISG1` / `OSG1` / `PSG1`,
+    // every other one `ISGN` / `OSGN` (`OSG5`) / `PCSG` (the oracle's HLSL archives), and
+    // the corpus's fxc blobs agree.
     let min_precision = uses_minimum_precision(program)
         || input.iter().chain(&output).chain(patch.iter().flatten()).any(|e| e.min_precision != MinPrecision::Default);
     let (in_cc, out_cc, patch_cc, in_f, out_f) = if min_precision {
