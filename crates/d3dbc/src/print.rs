@@ -18,7 +18,7 @@ use std::fmt::{self, Write as _};
 
 use crate::ctab::ConstantTable;
 use crate::ir::*;
-use crate::table::{Controls, Layout, Opcode};
+use crate::table::{Controls, Opcode};
 
 /// Why a listing could not be printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +61,9 @@ pub const MAX_INDENT_DEPTH: usize = 64;
 ///   column, `%4d: ` (`%4d  ` when the offsets follow), holding the arithmetic slots
 ///   counted before the instruction (the count [`SlotCount`] keeps, so a texture
 ///   instruction shows the number of the next arithmetic one and a three-slot `if`
-///   advances it by three); blank for `dcl`, `def`, `defi` and `defb`;
+///   advances it by three); blank for the instructions
+///   [`crate::table::numbered_in_listing`] leaves out (`dcl`, the `def`s, `nop`,
+///   `label`, co-issued instructions);
 /// - `offsets` (`D3D_DISASM_ENABLE_INSTRUCTION_OFFSET`, fxc `/No`): `0x%08X: `, the
 ///   byte offset of the instruction token in the token stream (the version token at 0,
 ///   comment blocks included);
@@ -126,9 +128,7 @@ impl Printer {
         let number = self.slots.arithmetic;
         self.slots.add(self.version, ins);
         if self.format.numbering {
-            let declaration =
-                matches!(ins.opcode.info().layout, Layout::Dcl | Layout::Def | Layout::DefI | Layout::DefB);
-            if declaration {
+            if !crate::table::numbered_in_listing(self.version, ins) {
                 out.push_str("      ");
             } else {
                 let _ = write!(out, "{number:4}{}", if self.format.offsets { "  " } else { ": " });
