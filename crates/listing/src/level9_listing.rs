@@ -22,6 +22,18 @@ use crate::level9::{print_tables, BYTECODE_TITLE};
 use crate::Warning;
 use crate::{Listing, Options};
 
+/// The Shader Model 1–3 printer's format for the listing options (a raw d3dbc stream,
+/// and the Level9 part): the disassembly flags.
+impl From<&Options> for d3dbc::print::Format {
+    fn from(options: &Options) -> d3dbc::print::Format {
+        d3dbc::print::Format {
+            numbering: options.number_instructions,
+            offsets: options.byte_offsets,
+            hex_literals: options.hex_literals,
+        }
+    }
+}
+
 /// Why the Level9 part could not be printed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Level9Error {

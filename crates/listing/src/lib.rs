@@ -64,18 +64,6 @@ impl Options {
     }
 }
 
-impl Options {
-    /// The Shader Model 1–3 printer's format for these options (raw d3dbc streams and
-    /// the Level9 part).
-    pub fn d3dbc_format(&self) -> d3dbc::print::Format {
-        d3dbc::print::Format {
-            numbering: self.number_instructions,
-            offsets: self.byte_offsets,
-            hex_literals: self.hex_literals,
-        }
-    }
-}
-
 /// Something worth telling the user that did not stop the listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Warning {
@@ -172,7 +160,7 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         header::write_header_with(&mut text, &container, style, options.generated_by.unwrap_or(header::DXREF))?;
     }
     if container.chunk(FourCc::AON9).is_some() {
-        let part = level9_listing::level9_part_with(&container, options.d3dbc_format())
+        let part = level9_listing::level9_part_with(&container, options.into())
             .map_err(|e| Error::Level9(Box::new(e)))?;
         text.push_str(&part);
     }
@@ -201,7 +189,8 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
 }
 
 /// A raw Shader Model 1–3 stream: the header in the style of the compiler its constant
-/// table names (or of `options.style`), the program, the slot line.
+/// table names (or of `options.style`), the program (with the columns and literals of
+/// the disassembly flags in `options`), the slot line.
 fn disassemble_d3dbc(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     use d3dbc::print::HeaderStyle;
     let header = options.style.map(|style| {
@@ -213,7 +202,7 @@ fn disassemble_d3dbc(bytes: &[u8], options: &Options) -> Result<Listing, Error> 
             HeaderStyle::Plain
         }
     });
-    let text = d3dbc::print::listing_with(bytes, header, options.d3dbc_format())?;
+    let text = d3dbc::print::listing_with(bytes, header, options.into())?;
     Ok(Listing { text, warnings: Vec::new() })
 }
 
