@@ -141,8 +141,11 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         // program without constants (`/    vs_2_x`): read silently. Elsewhere it is
         // what is left of a comment line some repositories stripped: read on, with a
         // warning.
-        let lead = code.len() - code.trim_start().len();
-        let mut start = 0;
+        // The instruction-number and byte-offset columns of `D3DDisassemble`'s
+        // disassembly flags are read past (they follow from the program).
+        let columns = if p.version.is_some() { columns_len(code) } else { 0 };
+        let lead = code.len() - code[columns..].trim_start().len();
+        let mut start = columns;
         if code[lead..].starts_with('/') {
             let fxc_930_version = p.version.is_none() && lead == 0 && {
                 let word = code[1..].split_whitespace().next().unwrap_or("");
@@ -256,7 +259,12 @@ pub fn level9_part(listing: &str) -> Option<(&str, usize)> {
         match start {
             None if l == TITLE => start = Some((offset + line.len(), i + 2)),
             Some((s, first)) => {
-                let t = l.trim();
+                // After the instruction-number and byte-offset columns, if any
+                // (`0x00000000: ps_4_0`).
+                let cols = columns_len(l);
+                let (l, t) = if cols > 0 { (l[cols..].trim_start(), l[cols..].trim()) } else { (l, l.trim()) };
+                let numbered = cols == 0 && l.len() > 6 && l.starts_with("      ") && !l[6..].starts_with(' ');
+                let l = if numbered { &l[6..] } else { l };
                 let sm4 = t.len() >= 6
                     && (t.starts_with("vs_") || t.starts_with("ps_"))
                     && matches!(t.as_bytes()[3], b'4' | b'5')
@@ -270,6 +278,41 @@ pub fn level9_part(listing: &str) -> Option<(&str, usize)> {
         offset += line.len();
     }
     start.map(|(s, first)| (&listing[s..], first))
+}
+
+/// The length of the instruction-number and byte-offset columns that
+/// `D3DDisassemble` prints before an instruction under its disassembly flags
+/// (`   3: `, `0x000000D4: `, `   3  0x000000D4: `, or the six blanks of an unnumbered
+/// `dcl` / `def` before an offset); 0 when the line starts with neither.
+pub fn columns_len(line: &str) -> usize {
+    let b = line.as_bytes();
+    let skip_ws = |mut i: usize| {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let offset_end = |i: usize| {
+        let hex = b.get(i + 2..i + 10)?;
+        let ok = b[i..].starts_with(b"0x") && hex.iter().all(u8::is_ascii_hexdigit) && b.get(i + 10) == Some(&b':');
+        ok.then_some(i + 11)
+    };
+    let i = skip_ws(0);
+    if let Some(end) = offset_end(i) {
+        // The offset alone (after the six blanks of an unnumbered line, if any).
+        return end;
+    }
+    let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 {
+        let after = i + digits;
+        if b.get(after) == Some(&b':') {
+            // The number alone.
+            return after + 1;
+        }
+        // The number, then the offset.
+        return offset_end(skip_ws(after)).unwrap_or(0);
+    }
+    0
 }
 
 fn closer_name(op: Opcode) -> &'static str {
@@ -1384,6 +1427,12 @@ fn float_literal(c: &mut Cursor<'_>) -> PResult<u32> {
     if let Some(bits) = special {
         return Ok(bits | sign);
     }
+    // The bits, as `D3DDisassemble` prints them under `D3D_DISASM_PRINT_HEX_LITERALS`.
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return u32::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with('+')).ok_or_else(|| {
+            c.err_at(start, text.len(), "not a 32-bit hexadecimal value", Some("bits such as `0x3f800000`"))
+        });
+    }
     let ok_chars = !body.is_empty()
         && body.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '.' | 'e' | 'E' | '-' | '+'))
         && body.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.');
@@ -1398,6 +1447,11 @@ fn int_literal(c: &mut Cursor<'_>) -> PResult<i32> {
     c.skip_ws();
     let start = c.pos;
     let text = c.take_while(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '+' | '.'));
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return u32::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with('+')).map(|u| u as i32).ok_or_else(
+            || c.err_at(start, text.len(), "not a 32-bit hexadecimal value", Some("bits such as `0x00000004`")),
+        );
+    }
     text.parse::<i32>().map_err(|_| c.err_at(start, text.len(), "not a 32-bit integer", Some("an integer such as `4`")))
 }
 
@@ -1713,4 +1767,37 @@ fn set_once(bits: &mut u8, bit: u8) -> Result<(), ()> {
 
 fn u_to_u8(u: Usage) -> u8 {
     (0..32u8).find(|&i| Usage::from_u8(i) == u).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod flag_column_tests {
+    use super::*;
+
+    #[test]
+    fn columns() {
+        assert_eq!(columns_len("   0:     mov r0, r1"), 5);
+        assert_eq!(columns_len("  12:       add r1.xyz, -r0, r1"), 5);
+        assert_eq!(columns_len("0x0000008C:     def c1, 0, 0, 0, 0"), 11);
+        assert_eq!(columns_len("   7  0x00000120:       add r1.xyz, -r0, r1"), 17);
+        assert_eq!(columns_len("      0x000000A4:     defi i0, 5, 0, 0, 0"), 17);
+        assert_eq!(columns_len("    mov r0, r1"), 0);
+        assert_eq!(columns_len("          def c0, 1, 2, 3, 4"), 0);
+        assert_eq!(columns_len("   3  mov r0, r1"), 0);
+        assert_eq!(columns_len("0x0000: mov"), 0);
+        assert_eq!(columns_len(""), 0);
+    }
+
+    #[test]
+    fn flagged_listing_reads_back() {
+        let text = "    ps_3_0\n      0x0000008C:     def c3, 0x00000000, 0x3eaa7efa, 0x3f400000, 0xffc00001\n      \
+                    0x000000A4:     defi i0, 5, 0, 0, 0\n   0  0x000000D4:     mov r1.xyz, c3\n   1:     rep i0\n   \
+                    4:       add r1.xyz, -r1, r1\n   5:     endrep\n0x00000134:     mov oC0, r1\n";
+        let p = parse_program(text).unwrap().program;
+        let ins: Vec<_> = p.instructions().collect();
+        assert_eq!(ins.len(), 7);
+        assert_eq!(ins[0].body, Body::Def([0, 0x3eaa7efa, 0x3f400000, 0xffc00001]));
+        assert_eq!(ins[1].body, Body::DefI([5, 0, 0, 0]));
+        assert!(parse_program("    ps_3_0\n    def c0, 0x1ffffffff, 0, 0, 0\n").is_err());
+        assert!(parse_program("    ps_3_0\n    def c0, 0x+1, 0, 0, 0\n").is_err());
+    }
 }

@@ -50,11 +50,42 @@ impl From<crate::DecodeError> for ListingError {
 /// the indentation stays at this level and the listing stays linear in the program.
 pub const MAX_INDENT_DEPTH: usize = 64;
 
+/// What `D3DDisassemble`'s disassembly flags add to the listing of a Shader Model 1–3
+/// program (learned from d3dcompiler_47 on the oracle's programs; see Microsoft's
+/// `D3DDisassemble` page for the flags).
+///
+/// The columns come before the instruction's indentation, on instruction lines only (not
+/// on the version line, the comment header, `#line` lines or the slot line):
+///
+/// - `numbering` (`D3D_DISASM_ENABLE_INSTRUCTION_NUMBERING`, fxc `/Ni`): a six-character
+///   column, `%4d: ` (`%4d  ` when the offsets follow), holding the arithmetic slots
+///   counted before the instruction (the count [`SlotCount`] keeps, so a texture
+///   instruction shows the number of the next arithmetic one and a three-slot `if`
+///   advances it by three); blank for the instructions
+///   [`crate::table::numbered_in_listing`] leaves out (`dcl`, the `def`s, `nop`,
+///   `label`, co-issued instructions);
+/// - `offsets` (`D3D_DISASM_ENABLE_INSTRUCTION_OFFSET`, fxc `/No`): `0x%08X: `, the
+///   byte offset of the instruction token in the token stream (the version token at 0,
+///   comment blocks included);
+/// - `hex_literals` (`D3D_DISASM_PRINT_HEX_LITERALS`, fxc `/Lx`): `def` values as their
+///   bits, `0x%08x`; `defi` and `defb` values are printed as without the flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Format {
+    /// Instruction numbering.
+    pub numbering: bool,
+    /// Byte offsets.
+    pub offsets: bool,
+    /// Hexadecimal `def` values.
+    pub hex_literals: bool,
+}
+
 /// Prints instructions of one program, keeping the flow-control nesting between calls.
 #[derive(Debug, Clone)]
 pub struct Printer {
     version: Version,
     depth: usize,
+    format: Format,
+    slots: SlotCount,
 }
 
 const SPACES: &str = "                                                                ";
@@ -71,7 +102,42 @@ fn indent(out: &mut String, n: usize) {
 impl Printer {
     /// A printer for a program of `version`, at nesting depth 0.
     pub fn new(version: Version) -> Printer {
-        Printer { version, depth: 0 }
+        Printer::with_format(version, Format::default())
+    }
+
+    /// A printer for a program of `version` in `format`.
+    pub fn with_format(version: Version, format: Format) -> Printer {
+        Printer { version, depth: 0, format, slots: SlotCount::default() }
+    }
+
+    /// The columns the printer adds.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Writes one instruction line that starts at byte `offset` of the token stream,
+    /// with its newline.
+    pub fn instruction_at(&mut self, ins: &Instruction, offset: u32, out: &mut String) {
+        self.instruction_text_at(ins, offset, out);
+        out.push('\n');
+    }
+
+    /// Writes one instruction line that starts at byte `offset` of the token stream,
+    /// with the columns of the printer's [`Format`] and without its newline.
+    pub fn instruction_text_at(&mut self, ins: &Instruction, offset: u32, out: &mut String) {
+        let number = self.slots.arithmetic;
+        self.slots.add(self.version, ins);
+        if self.format.numbering {
+            if !crate::table::numbered_in_listing(self.version, ins) {
+                out.push_str("      ");
+            } else {
+                let _ = write!(out, "{number:4}{}", if self.format.offsets { "  " } else { ": " });
+            }
+        }
+        if self.format.offsets {
+            let _ = write!(out, "0x{offset:08X}: ");
+        }
+        self.instruction_text(ins, out);
     }
 
     /// The program's version.
@@ -176,7 +242,11 @@ impl Printer {
                 }
                 for x in vals {
                     out.push_str(", ");
-                    write_float(out, f32::from_bits(x));
+                    if self.format.hex_literals {
+                        let _ = write!(out, "0x{x:08x}");
+                    } else {
+                        write_float(out, f32::from_bits(x));
+                    }
                 }
                 return;
             }
@@ -591,6 +661,37 @@ pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbu
     }
 }
 
+/// As [`print_program_with_debug`], for the token stream `bytes`, with the columns of
+/// `format` (the byte offsets are those of the instructions in `bytes`).
+pub fn print_stream_with_debug(
+    bytes: &[u8],
+    debug: Option<&crate::dbug::DebugInfo<'_>>,
+    format: Format,
+    out: &mut String,
+) -> Result<(), crate::DecodeError> {
+    let mut dec = crate::Decoder::new(bytes)?;
+    let mut p = Printer::with_format(dec.version(), format);
+    p.version_line(out);
+    let mut lines = crate::dbug::LineTracker::new();
+    let mut ins = Instruction::new(Opcode::Nop);
+    let mut index = 0usize;
+    while let Some(step) = dec.next_into(&mut ins) {
+        let crate::decode::Step::Instruction(at) = step? else { continue };
+        if let Some(d) = debug {
+            if let Some(info) = d.instructions.get(index) {
+                lines.before(info, &d.files, out);
+            }
+        }
+        p.instruction_text_at(&ins, 4 * at as u32, out);
+        if let Some(d) = debug {
+            d.annotation(index as u32, out);
+        }
+        out.push('\n');
+        index += 1;
+    }
+    Ok(())
+}
+
 /// The Level9 part of a listing after its `// Level9 shader bytecode:` and `//` lines:
 /// the Shader Model 2 program with the debug information of its `DBUG` block (when it
 /// has one that parses), a blank line and the slot line.
@@ -601,6 +702,18 @@ pub fn level9_program(program: &Program<'_>) -> String {
     out.push('\n');
     slot_count(program).write_line(&mut out);
     out
+}
+
+/// As [`level9_program`], for the Shader Model 2 token stream `bytes`, with the
+/// columns of `format`.
+pub fn level9_stream(bytes: &[u8], format: Format) -> Result<String, ListingError> {
+    let program = crate::decode(bytes)?;
+    let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment(b).ok());
+    let mut out = String::with_capacity(64 + 64 * program.items.len());
+    print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
+    out.push('\n');
+    slot_count(&program).write_line(&mut out);
+    Ok(out)
 }
 
 /// How the comment header before the program is laid out; the compilers differ.
@@ -697,16 +810,32 @@ pub fn listing_program(program: &Program<'_>, style: HeaderStyle) -> String {
     out
 }
 
+/// The whole listing of the raw d3dbc stream `bytes` in `style` (`None`: the style of
+/// the compiler its constant table names), with the columns of `format`.
+pub fn listing_with(bytes: &[u8], style: Option<HeaderStyle>, format: Format) -> Result<String, ListingError> {
+    let program = crate::decode(bytes)?;
+    let style = style.unwrap_or_else(|| style_of(&program));
+    let mut out = header(&program, style).unwrap_or_default();
+    out.reserve(64 + 48 * program.items.len());
+    print_stream_with_debug(bytes, None, format, &mut out)?;
+    out.push('\n');
+    slot_count(&program).write_line(&mut out);
+    Ok(out)
+}
+
+fn style_of(program: &Program<'_>) -> HeaderStyle {
+    program
+        .comment_with(b"CTAB")
+        .and_then(|b| ConstantTable::parse_comment(b).ok())
+        .map(|t| HeaderStyle::for_creator(&t.creator))
+        .unwrap_or(HeaderStyle::Disassembler)
+}
+
 /// fxc's listing (`fxc /Fc`) of a raw d3dbc stream: the header in the style of the
 /// compiler its constant table names, the program, the slot line.
 pub fn listing(bytes: &[u8]) -> Result<String, ListingError> {
     let program = crate::decode(bytes)?;
-    let style = program
-        .comment_with(b"CTAB")
-        .and_then(|b| ConstantTable::parse_comment(b).ok())
-        .map(|t| HeaderStyle::for_creator(&t.creator))
-        .unwrap_or(HeaderStyle::Disassembler);
-    Ok(listing_program(&program, style))
+    Ok(listing_program(&program, style_of(&program)))
 }
 
 /// What `D3DDisassemble` prints for a raw d3dbc stream.

@@ -235,6 +235,15 @@ pub fn listing_slots(version: crate::ir::Version, ins: &crate::ir::Instruction, 
     (t, a + ins.predicate.is_some() as u32)
 }
 
+/// Whether `D3DDisassemble`'s instruction numbering gives the instruction a number
+/// (learned from d3dcompiler_47): every instruction the closing line counts slots for
+/// ([`OpInfo::listed`], the predicate's extra slot left out), and `phase`; not a
+/// co-issued instruction, nor `nop`, `label`, `dcl` and the `def`s.
+pub fn numbered_in_listing(version: crate::ir::Version, ins: &crate::ir::Instruction) -> bool {
+    let (t, a) = ins.opcode.info().listed.get(version.kind, version.ver());
+    !ins.coissue && (t + a > 0 || ins.opcode == Opcode::Phase)
+}
+
 impl OpInfo {
     /// True when the opcode exists in shaders of `kind` at version `v`.
     pub fn exists_in(&self, kind: ShaderKind, v: Ver) -> bool {

@@ -33,6 +33,18 @@ fn printing_instructions_allocates_nothing() {
         let after = corpus::allocations();
         assert!(out.len() < 1 << 16);
         assert_eq!(after, before, "printing allocated");
+        // With every column and hexadecimal `def` values (the disassembly flags).
+        out.clear();
+        let all = d3dbc::print::Format { numbering: true, offsets: true, hex_literals: true };
+        let before = corpus::allocations();
+        let mut p = d3dbc::print::Printer::with_format(program.version, all);
+        p.version_line(&mut out);
+        for (i, ins) in program.instructions().enumerate() {
+            p.instruction_at(ins, 4 * i as u32, &mut out);
+        }
+        let after = corpus::allocations();
+        assert!(out.len() < 1 << 16);
+        assert_eq!(after, before, "printing with the disassembly flags allocated");
     }
     println!("{n} instructions of {} programs printed without allocating", programs.len());
     assert!(n > 1000);

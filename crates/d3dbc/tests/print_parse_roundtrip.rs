@@ -112,3 +112,38 @@ fn corpus_programs_print_parse_encode() {
     assert!(t.lossy.is_empty() && t.hidden_bits.is_empty(), "{t:?}");
     assert_eq!((t.streams, t.exact), (150, 150));
 }
+
+/// Printed with the columns and literals of the disassembly flags (instruction numbers,
+/// byte offsets, `def` values as bits), every stream that prints and parses back exactly
+/// without them parses back to the same instructions: the parser reads past the columns
+/// and reads the bits.
+#[test]
+fn streams_printed_under_the_disassembly_flags_parse_back() {
+    use d3dbc::print::{print_stream_with_debug, Format};
+    let mut streams: Vec<(String, Vec<u8>)> = oracle_streams();
+    if let Some(programs) = common::programs("streams_printed_under_the_disassembly_flags_parse_back") {
+        streams.extend(programs.into_iter().map(|p| (p.id.clone(), p.bytes.clone())));
+    }
+    let (mut n, mut failures) = (0, Vec::new());
+    for (id, bytes) in &streams {
+        let Ok(program) = d3dbc::decode(bytes) else { continue };
+        let plain = parse_program(&print_program(&program));
+        if !plain.is_ok_and(|p| instructions_only(&p.program) == instructions_only(&program)) {
+            continue;
+        }
+        for bits in 1..8u8 {
+            let format = Format { numbering: bits & 1 != 0, offsets: bits & 2 != 0, hex_literals: bits & 4 != 0 };
+            let mut text = String::new();
+            print_stream_with_debug(bytes, None, format, &mut text).expect("decodes");
+            n += 1;
+            match parse_program(&text) {
+                Ok(p) if instructions_only(&p.program) == instructions_only(&program) => {}
+                Ok(_) => failures.push(format!("{id} {format:?}: parses to other instructions")),
+                Err(e) => failures.push(format!("{id} {format:?}: {}", e[0])),
+            }
+        }
+    }
+    println!("{n} listings under the disassembly flags parsed back");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(n > 0);
+}

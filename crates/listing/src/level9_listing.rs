@@ -22,6 +22,18 @@ use crate::level9::{print_tables, BYTECODE_TITLE};
 use crate::Warning;
 use crate::{Listing, Options};
 
+/// The Shader Model 1–3 printer's format for the listing options (a raw d3dbc stream,
+/// and the Level9 part): the disassembly flags.
+impl From<&Options> for d3dbc::print::Format {
+    fn from(options: &Options) -> d3dbc::print::Format {
+        d3dbc::print::Format {
+            numbering: options.number_instructions,
+            offsets: options.byte_offsets,
+            hex_literals: options.hex_literals,
+        }
+    }
+}
+
 /// Why the Level9 part could not be printed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Level9Error {
@@ -48,17 +60,24 @@ impl From<crate::Error> for Level9Error {
 /// The Level9 part of the listing of `container`: everything between the comment
 /// header and the Shader Model 4 program (see the module documentation).
 pub fn level9_part(container: &Container<'_>) -> Result<String, Level9Error> {
+    level9_part_with(container, d3dbc::print::Format::default())
+}
+
+/// As [`level9_part`], with the instruction columns and literals of `format` (the
+/// disassembly flags; the byte offsets are those in the Shader Model 2 token stream).
+pub fn level9_part_with(container: &Container<'_>, format: d3dbc::print::Format) -> Result<String, Level9Error> {
     let chunk = container.chunk(FourCc::AON9).ok_or(Level9Error::NoAon9)?;
     let aon9 = Aon9::parse(chunk.data).map_err(Level9Error::Aon9)?;
-    let program = d3dbc::decode(aon9.program).map_err(|error| Level9Error::Program {
-        offset: aon9.program.as_ptr() as usize - chunk.data.as_ptr() as usize,
-        error,
+    let program_error =
+        |error| Level9Error::Program { offset: aon9.program.as_ptr() as usize - chunk.data.as_ptr() as usize, error };
+    let part = d3dbc::print::level9_stream(aon9.program, format).map_err(|e| match e {
+        d3dbc::print::ListingError::Decode(error) => program_error(error),
     })?;
-    let mut out = String::with_capacity(1024 + aon9.program.len() * 8);
+    let mut out = String::with_capacity(1024 + part.len());
     print_tables(&mut out, &aon9);
     out.push_str(BYTECODE_TITLE);
     out.push_str("\n//\n");
-    out.push_str(&d3dbc::print::level9_program(&program));
+    out.push_str(&part);
     Ok(out)
 }
 

@@ -160,7 +160,8 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         header::write_header_with(&mut text, &container, style, options.generated_by.unwrap_or(header::DXREF))?;
     }
     if container.chunk(FourCc::AON9).is_some() {
-        let part = level9_listing::level9_part(&container).map_err(|e| Error::Level9(Box::new(e)))?;
+        let part = level9_listing::level9_part_with(&container, options.into())
+            .map_err(|e| Error::Level9(Box::new(e)))?;
         text.push_str(&part);
     }
     // The program is printed as it is decoded, one reused instruction at a time.
@@ -188,23 +189,20 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
 }
 
 /// A raw Shader Model 1–3 stream: the header in the style of the compiler its constant
-/// table names (or of `options.style`), the program, the slot line.
+/// table names (or of `options.style`), the program (with the columns and literals of
+/// the disassembly flags in `options`), the slot line.
 fn disassemble_d3dbc(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     use d3dbc::print::HeaderStyle;
-    let text = match options.style {
-        None => d3dbc::print::listing(bytes)?,
-        Some(style) => {
-            let program = d3dbc::decode(bytes).map_err(d3dbc::print::ListingError::Decode)?;
-            let header = if style.disassembler {
-                HeaderStyle::Disassembler
-            } else if (style.version.0, style.version.1) == (9, 30) {
-                HeaderStyle::Slash
-            } else {
-                HeaderStyle::Plain
-            };
-            d3dbc::print::listing_program(&program, header)
+    let header = options.style.map(|style| {
+        if style.disassembler {
+            HeaderStyle::Disassembler
+        } else if (style.version.0, style.version.1) == (9, 30) {
+            HeaderStyle::Slash
+        } else {
+            HeaderStyle::Plain
         }
-    };
+    });
+    let text = d3dbc::print::listing_with(bytes, header, options.into())?;
     Ok(Listing { text, warnings: Vec::new() })
 }
 
