@@ -160,8 +160,8 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         header::write_header_with(&mut text, &container, style, options.generated_by.unwrap_or(header::DXREF))?;
     }
     if container.chunk(FourCc::AON9).is_some() {
-        let part = level9_listing::level9_part_with(&container, options.into())
-            .map_err(|e| Error::Level9(Box::new(e)))?;
+        let part =
+            level9_listing::level9_part_with(&container, options.into()).map_err(|e| Error::Level9(Box::new(e)))?;
         text.push_str(&part);
     }
     // The program is printed as it is decoded, one reused instruction at a time.

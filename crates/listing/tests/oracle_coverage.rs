@@ -23,7 +23,7 @@ fn oracle_coverage_of_the_tables_and_chunks() {
     let mut tpf_seen: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut d3dbc_seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut chunks: BTreeMap<String, usize> = BTreeMap::new();
-    let mut sm13 = |program: &[u8], seen: &mut BTreeMap<String, usize>| {
+    let sm13 = |program: &[u8], seen: &mut BTreeMap<String, usize>| {
         if let Ok(p) = d3dbc::decode(program) {
             let mut here = std::collections::BTreeSet::new();
             for i in p.instructions() {

@@ -1452,14 +1452,15 @@ impl Parser {
                         c.skip_ws();
                         let at = c.pos;
                         let w = c.word();
-                        let (bit, _) = GLOBAL_FLAG_NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)).ok_or_else(|| {
-                            c.err_at(
-                                at,
-                                w.len().max(1),
-                                &format!("`{w}` is not a global flag"),
-                                Some("a flag such as refactoringAllowed"),
-                            )
-                        })?;
+                        let (bit, _) =
+                            GLOBAL_FLAG_NAMES.iter().find(|(_, n)| n.eq_ignore_ascii_case(w)).ok_or_else(|| {
+                                c.err_at(
+                                    at,
+                                    w.len().max(1),
+                                    &format!("`{w}` is not a global flag"),
+                                    Some("a flag such as refactoringAllowed"),
+                                )
+                            })?;
                         bits |= bit;
                         c.skip_ws();
                         if !c.eat("|") {
