@@ -955,30 +955,27 @@ fn shortest(mut plain: String, exponent: String, out: &mut String) {
     }
 }
 
-/// `%f` as Microsoft's C runtime prints it.
-/// `%f` of a finite `d` from its exact decimal expansion, the 7th decimal and beyond
-/// rounding the 6th half away from zero ([`Style::rounds_exact_digits_half_away`]).
-fn push_exact_half_away(d: f64, out: &mut String) {
-    // Every finite double's expansion ends within 1074 decimals: this is exact.
-    let exact = format!("{:.1100}", d.abs());
-    let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
-    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes().take(6)).map(|b| b - b'0').collect();
-    if frac.as_bytes().get(6).is_some_and(|&b| b >= b'5') {
-        let mut i = digits.len();
-        loop {
-            if i == 0 {
-                digits.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if digits[i] == 9 {
-                digits[i] = 0;
-            } else {
-                digits[i] += 1;
-                break;
-            }
+/// Adds one unit in the last place of the decimal digits `digits` (a carry out of the
+/// first digit prepends a 1): the half-away-from-zero rounding of Microsoft's `%f`.
+fn round_up(digits: &mut Vec<u8>) {
+    let mut i = digits.len();
+    loop {
+        if i == 0 {
+            digits.insert(0, 1);
+            return;
+        }
+        i -= 1;
+        if digits[i] == 9 {
+            digits[i] = 0;
+        } else {
+            digits[i] += 1;
+            return;
         }
     }
+}
+
+/// `digits` (the integer part, then six decimals) as `%f` text, with `d`'s sign.
+fn push_six_decimals(d: f64, digits: &[u8], out: &mut String) {
     if d.is_sign_negative() {
         out.push('-');
     }
@@ -991,6 +988,20 @@ fn push_exact_half_away(d: f64, out: &mut String) {
     }
 }
 
+/// `%f` of a finite `d` from its exact decimal expansion, the 7th decimal and beyond
+/// rounding the 6th half away from zero ([`Style::rounds_exact_digits_half_away`]).
+fn push_exact_half_away(d: f64, out: &mut String) {
+    // Every finite double's expansion ends within 1074 decimals: this is exact.
+    let exact = format!("{:.1100}", d.abs());
+    let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes().take(6)).map(|b| b - b'0').collect();
+    if frac.as_bytes().get(6).is_some_and(|&b| b >= b'5') {
+        round_up(&mut digits);
+    }
+    push_six_decimals(d, &digits, out);
+}
+
+/// `%f` as Microsoft's C runtime prints it.
 pub fn push_float(f: f32, style: Style, out: &mut String) {
     push_double(f as f64, style, out)
 }
@@ -1034,30 +1045,7 @@ fn push_double(d: f64, style: Style, out: &mut String) {
         }
     }
     if round_digit >= 5 {
-        let mut i = total;
-        loop {
-            if i == 0 {
-                digits.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if digits[i] == 9 {
-                digits[i] = 0;
-            } else {
-                digits[i] += 1;
-                break;
-            }
-        }
+        round_up(&mut digits);
     }
-    let split = digits.len() - 6;
-    if d.is_sign_negative() {
-        out.push('-');
-    }
-    for &dg in &digits[..split] {
-        out.push((b'0' + dg) as char);
-    }
-    out.push('.');
-    for &dg in &digits[split..] {
-        out.push((b'0' + dg) as char);
-    }
+    push_six_decimals(d, &digits, out);
 }
