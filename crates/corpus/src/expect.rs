@@ -80,8 +80,15 @@ pub fn render(comments: &[String], entries: &BTreeMap<String, String>) -> String
     for o in entries.values() {
         *tally.entry(o.as_str()).or_default() += 1;
     }
-    let exact = tally.get("exact").copied().unwrap_or(0);
-    let _ = writeln!(out, "#= {} entries: {exact} exact, {} not", entries.len(), entries.len() - exact);
+    // The outcomes and how many entries have each (`exact`, `same`, causes...).
+    let mut common: Vec<(&str, usize)> = tally.into_iter().collect();
+    common.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let top: Vec<String> = common
+        .iter()
+        .take(3)
+        .map(|(o, n)| format!("{n} {}", one_line(o).chars().take(40).collect::<String>()))
+        .collect();
+    let _ = writeln!(out, "#= {} entries; most frequent outcomes: {}", entries.len(), top.join(", "));
     for (id, o) in entries {
         let _ = writeln!(out, "{id}\t{o}");
     }
