@@ -28,7 +28,7 @@ impl DeviceDesc {
         self
     }
 
-    /// UAVs at every shader stage (what the seed 004 remarks call a device that
+    /// UAVs at every shader stage (what Microsoft's ID3D11Device::CreateGeometryShader page's remarks call a device that
     /// supports UAVs at every shader stage; the 11.1 runtime is needed too).
     pub fn uavs_at_every_stage(mut self, on: bool) -> DeviceDesc {
         self.caps.uavs_at_every_stage = on;
@@ -232,7 +232,7 @@ impl Device {
         self.create(ProgramType::Domain, bytecode, length, None, linkage, out)
     }
 
-    /// `ID3D11Device::CreateGeometryShader` (seed 004).
+    /// `ID3D11Device::CreateGeometryShader` (Microsoft's reference page).
     pub fn create_geometry_shader(
         &self,
         bytecode: &[u8],

@@ -25,7 +25,7 @@
 //! checksum must match, the shader's type must be the call's, the model and stage must
 //! exist at the feature level), instructions and registers per stage and model (V2xx),
 //! geometry-shader limits and streams (V3xx, V4xx), UAVs outside pixel and compute
-//! shaders, which the seed 004 page (`CreateGeometryShader`) allows only on the 11.1
+//! shaders, which Microsoft's ID3D11Device::CreateGeometryShader page (`CreateGeometryShader`) allows only on the 11.1
 //! runtime with a device that supports UAVs at every stage (V5xx), optional features,
 //! stream-output declarations (V6xx) and register and resource limits (V7xx).
 //!
@@ -41,7 +41,7 @@
 //!   before the call).
 //! - Accepted, out parameter `None`: [`HResult::S_FALSE`] — "if this is NULL, all other
 //!   parameters are validated and, if they pass, S_FALSE is returned instead of S_OK"
-//!   (seed 004). Nothing is created, so nothing is registered with the linkage.
+//!   (Microsoft's ID3D11Device::CreateGeometryShader page). Nothing is created, so nothing is registered with the linkage.
 //! - Accepted, out parameter given: [`HResult::S_OK`] and a [`Shader`], which owns a
 //!   copy of the bytecode and keeps its stage, model, [`validate::ProgramFacts`],
 //!   stream-output declaration and class linkage.

@@ -84,7 +84,7 @@ pub trait EmitSink {
 pub struct GsRun {
     /// Vertices emitted (all streams).
     pub emitted: u32,
-    /// The invocation ended because it reached `dcl_maxout` (seed 000).
+    /// The invocation ended because it reached `dcl_maxout` (Microsoft's dcl_maxOutputVertexCount page).
     pub hit_max_vertex_count: bool,
 }
 
@@ -168,7 +168,7 @@ impl Machine {
     /// Runs one geometry-shader invocation. `inputs` is `v[vertex][register]` flattened:
     /// `plan.input_vertices` vertices of `plan.input_registers` registers each. Emits
     /// and cuts go to `sink`; the invocation ends after `plan.max_vertex_count` emits
-    /// (seed 000) or at its end.
+    /// (Microsoft's dcl_maxOutputVertexCount page) or at its end.
     ///
     /// Missing inputs read 0; relative vertex indices out of range read 0. Temps and
     /// outputs start at 0, and keep their values across emits.

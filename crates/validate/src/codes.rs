@@ -68,7 +68,7 @@ impl Serialize for Code {
 codes! {
     // ---- V1xx: the call and the container ----
     /// The length passed with the bytecode is not the container's size.
-    BytecodeLength = "V101", "bytecode length disagrees with the container size", "CreateGeometryShader (seed 004): pShaderBytecode, BytecodeLength";
+    BytecodeLength = "V101", "bytecode length disagrees with the container size", "Microsoft's ID3D11Device::CreateGeometryShader page: pShaderBytecode, BytecodeLength";
     /// The container cannot be parsed.
     ContainerUnreadable = "V102", "container cannot be read", "DXBC container format";
     /// The stored checksum is not the checksum of the bytes.
@@ -119,9 +119,9 @@ codes! {
     /// `dcl_inputprimitive`, `dcl_outputtopology` or `dcl_maxout` missing.
     GsMissingDeclaration = "V301", "geometry shader declaration missing", "functional spec 22.3.5, 22.3.6, 22.3.8";
     /// `dcl_maxout` outside 1..=1024.
-    GsMaxVertexCount = "V302", "dcl_maxOutputVertexCount outside 1..1024", "seed 000 (dcl_maxOutputVertexCount); D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES";
+    GsMaxVertexCount = "V302", "dcl_maxOutputVertexCount outside 1..1024", "Microsoft's dcl_maxOutputVertexCount page; D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES";
     /// Declared output scalars × maximum vertex count over 1024.
-    GsOutputRecordSize = "V303", "output scalars x max vertex count exceeds 1024", "seed 000; functional spec 13.3, 22.3.5";
+    GsOutputRecordSize = "V303", "output scalars x max vertex count exceeds 1024", "Microsoft's dcl_maxOutputVertexCount page; functional spec 13.3, 22.3.5";
     /// `dcl_gsinstances` outside 1..=32.
     GsInstanceCount = "V304", "GS instance count outside 1..32", "functional spec 22.3.7; D3D11_GS_MAX_INSTANCE_COUNT";
     /// Instance count × maximum vertex count over 1024.
@@ -135,13 +135,13 @@ codes! {
 
     // ---- V4xx: geometry-shader streams ----
     /// The stream operand is not an immediate `m0`..`m3`.
-    StreamOperand = "V401", "stream operand is not an immediate stream 0..3", "seed 003 (cut_stream); functional spec 22.8.2, 22.8.4, 22.8.6";
+    StreamOperand = "V401", "stream operand is not an immediate stream 0..3", "Microsoft's cut_stream page; functional spec 22.8.2, 22.8.4, 22.8.6";
     /// The stream named is not declared.
-    StreamNotDeclared = "V402", "stream not declared", "seed 003 (cut_stream); functional spec 22.8.2";
+    StreamNotDeclared = "V402", "stream not declared", "Microsoft's cut_stream page; functional spec 22.8.2";
     /// `emit`, `cut` or `emit_then_cut` when streams are declared.
     PlainEmitWithStreams = "V403", "emit/cut used although streams are declared", "functional spec 22.8.1, 22.8.3, 22.8.5";
     /// `emit_stream`, `cut_stream` or `emit_then_cut_stream` when no stream is declared.
-    StreamEmitWithoutStreams = "V404", "_stream instruction used although no stream is declared", "seed 003 (cut_stream); functional spec 22.8.2";
+    StreamEmitWithoutStreams = "V404", "_stream instruction used although no stream is declared", "Microsoft's cut_stream page; functional spec 22.8.2";
     /// A stream declared twice.
     StreamDeclaredTwice = "V405", "stream declared twice", "functional spec 22.3.9";
     /// `dcl_stream` after an output or topology declaration.
@@ -153,11 +153,11 @@ codes! {
 
     // ---- V5xx: UAVs and optional features ----
     /// UAV use outside pixel and compute shaders on the 11.0 runtime.
-    UavStageRuntime = "V501", "UAVs outside pixel and compute shaders need the Direct3D 11.1 runtime", "seed 004 (CreateGeometryShader remarks)";
+    UavStageRuntime = "V501", "UAVs outside pixel and compute shaders need the Direct3D 11.1 runtime", "Microsoft's ID3D11Device::CreateGeometryShader page, remarks";
     /// UAV use outside pixel and compute shaders on a device without UAVs at every stage.
-    UavStageDevice = "V502", "device does not support UAVs at every shader stage", "seed 004 (CreateGeometryShader remarks)";
+    UavStageDevice = "V502", "device does not support UAVs at every shader stage", "Microsoft's ID3D11Device::CreateGeometryShader page, remarks";
     /// A UAV slot beyond the device's range.
-    UavSlot = "V503", "UAV slot beyond the device's supported range", "seed 004; D3D11_PS_CS_UAV_REGISTER_COUNT, D3D11_1_UAV_SLOT_COUNT, D3D11_CS_4_X_UAV_REGISTER_COUNT";
+    UavSlot = "V503", "UAV slot beyond the device's supported range", "Microsoft's ID3D11Device::CreateGeometryShader page; D3D11_PS_CS_UAV_REGISTER_COUNT, D3D11_1_UAV_SLOT_COUNT, D3D11_CS_4_X_UAV_REGISTER_COUNT";
     /// The shader needs an optional feature the device does not have.
     FeatureUnsupported = "V504", "shader requires a feature the device does not support", "SFI0 / D3D_SHADER_REQUIRES_*; ID3D11Device::CheckFeatureSupport";
     /// A Shader Model 4.x compute shader uses a UAV kind it cannot have.
@@ -245,15 +245,15 @@ codes! {
     /// Labels, calls and returns out of place.
     D3d9Subroutine = "V913", "subroutine, label or call invalid", "label, call, callnz, ret pages";
     /// Static nesting over the limit.
-    D3d9StaticNesting = "V914", "static flow-control nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps)";
+    D3d9StaticNesting = "V914", "static flow-control nesting over the limit", "Microsoft's vertex-shader flow-control limits page (vs); Flow Control Limitations (ps)";
     /// Dynamic nesting over the limit.
-    D3d9DynamicNesting = "V915", "dynamic flow-control nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps); DynamicFlowControlDepth";
+    D3d9DynamicNesting = "V915", "dynamic flow-control nesting over the limit", "Microsoft's vertex-shader flow-control limits page (vs); Flow Control Limitations (ps); DynamicFlowControlDepth";
     /// Loop/rep nesting over the limit.
-    D3d9LoopNesting = "V916", "loop/rep nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps); StaticFlowControlDepth";
+    D3d9LoopNesting = "V916", "loop/rep nesting over the limit", "Microsoft's vertex-shader flow-control limits page (vs); Flow Control Limitations (ps); StaticFlowControlDepth";
     /// Call nesting over the limit.
-    D3d9CallNesting = "V917", "call nesting over the limit", "seed 002 (vs); Flow Control Limitations (ps); StaticFlowControlDepth";
+    D3d9CallNesting = "V917", "call nesting over the limit", "Microsoft's vertex-shader flow-control limits page (vs); Flow Control Limitations (ps); StaticFlowControlDepth";
     /// Static flow count over the limit.
-    D3d9StaticFlowCount = "V918", "static flow count over the limit", "seed 002 (vs_2_0, vs_2_x: 16)";
+    D3d9StaticFlowCount = "V918", "static flow count over the limit", "Microsoft's vertex-shader flow-control limits page (vs_2_0, vs_2_x: 16)";
     /// The call graph is too large to walk.
     D3d9FlowTooComplex = "V919", "flow control too complex to check", "dxref (walk budget)";
     /// The Level 9 program's type is not the container program's.

@@ -71,7 +71,7 @@ pub struct ProgramFacts {
     pub min_precision: Option<At>,
     /// Declares interfaces (class linkage).
     pub interfaces: bool,
-    /// Uses a UAV outside pixel and compute shaders (the seed 004 rule decides).
+    /// Uses a UAV outside pixel and compute shaders (Microsoft's ID3D11Device::CreateGeometryShader page rule decides).
     pub uav_outside_ps_cs: bool,
     /// The highest UAV slot declared (`u#`), if any.
     pub max_uav_slot: Option<u64>,
@@ -374,7 +374,7 @@ impl Walker<'_> {
         }
     }
 
-    /// UAV use in a stage other than pixel and compute: the seed 004 rule.
+    /// UAV use in a stage other than pixel and compute: Microsoft's ID3D11Device::CreateGeometryShader page rule.
     fn uav_stage(&mut self, at: At, what: &str, out: &mut Vec<Diagnostic>) {
         if matches!(self.stage, ProgramType::Pixel | ProgramType::Compute) {
             return;
@@ -1056,7 +1056,7 @@ impl Walker<'_> {
                 }
             }
         }
-        // The 1024-scalar output limit (seed 000) and the instance limits.
+        // The 1024-scalar output limit (Microsoft's dcl_maxOutputVertexCount page) and the instance limits.
         if let Some(count) = f.max_output_vertex_count.filter(|c| (1..=GS_OUTPUT_SCALAR_LIMIT).contains(c)) {
             let scalars = f.output_scalars();
             if scalars as u64 * count as u64 > GS_OUTPUT_SCALAR_LIMIT as u64 {

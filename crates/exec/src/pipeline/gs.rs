@@ -10,11 +10,11 @@
 //!   last cut) is `(k, k+1, k+2)` for even `k` and `(k, k+2, k+1)` for odd `k`: the
 //!   leading vertex stays first (8.14) and the winding is made consistent.
 //! - `cut` ends the current strip: an incomplete primitive (one vertex of a line, one
-//!   or two of a triangle) is discarded and counted nowhere (13.7, seed 003).
+//!   or two of a triangle) is discarded and counted nowhere (13.7, Microsoft's cut_stream page).
 //! - The end of an invocation (every GS instance is an invocation) is an implicit cut
-//!   on every stream (seed 003: "as if a cut_stream were the last instruction").
+//!   on every stream (Microsoft's cut_stream page: "as if a cut_stream were the last instruction").
 //! - `dcl_maxout` is the machine's: it ends the invocation after that many emits
-//!   (seed 000); the sink never sees more.
+//!   (Microsoft's dcl_maxOutputVertexCount page); the sink never sees more.
 //!
 //! A stream whose topology is not declared ignores its emits.
 

@@ -1,4 +1,4 @@
-//! The flow-control nesting counters of Direct3D 9 shaders (seed 002, Microsoft's "Flow
+//! The flow-control nesting counters of Direct3D 9 shaders (Microsoft's vertex-shader flow-control limits page, Microsoft's "Flow
 //! Control Nesting Limits" for vertex shaders and "Flow Control Limitations" for pixel
 //! shaders), as data, and the walk that applies them to a program.
 //!
@@ -290,7 +290,7 @@ const fn without_loop(rows: [Row; 17]) -> [Row; 17] {
     rows
 }
 
-const SEED_VS: &str = "seed 002; Flow Control Nesting Limits (vs)";
+const SEED_VS: &str = "Microsoft's vertex-shader flow-control limits page; Flow Control Nesting Limits (vs)";
 const SEED_PS: &str = "Flow Control Limitations (ps): Pixel Shader Instruction Depth Counts";
 
 /// `vs_2_0`.

@@ -13,7 +13,7 @@
 //! - result and source modifiers (V909) and pixel-shader source swizzles (V910);
 //! - instruction slots against the profile's limit (V911);
 //! - flow control: block structure (V912), subroutines and labels (V913), and the
-//!   seed 002 nesting counters ([`flow`]: V914–V918, V919).
+//!   Microsoft's vertex-shader flow-control limits page nesting counters ([`flow`]: V914–V918, V919).
 //!
 //! and the rules the instruction and register pages state beyond the tables: `aL` only
 //! inside a loop (V921), replicate swizzles (V922), reserved token bits (V923), read
