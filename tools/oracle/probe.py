@@ -4,6 +4,9 @@
   probe.py compile FILE.hlsl PROFILE [--entry main] [--flags1 HEX] [--flags2 HEX]
                                      [--strip HEX] [--dis HEX,...] [-o BLOB]
   probe.py disasm FILE [--dis HEX,...]
+  probe.py assemble FILE.asm [--flags1 HEX] [--include] [--dis HEX,...] [-o BLOB]
+      (D3DAssemble of Shader Model 1-3 assembly text; --include resolves #include
+       against the file's own directory)
 
 Prints the HRESULT, the compiler's messages and each D3DDisassemble text (one per
 --dis flag set; default 0). Needs tools/oracle/setup.sh to have run. The generator
@@ -59,7 +62,7 @@ def text(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["compile", "disasm"])
+    ap.add_argument("cmd", choices=["compile", "disasm", "assemble"])
     ap.add_argument("file")
     ap.add_argument("profile", nargs="?")
     ap.add_argument("--entry", default="main")
@@ -67,6 +70,7 @@ def main():
     ap.add_argument("--flags2", default="0")
     ap.add_argument("--strip", default="0")
     ap.add_argument("--dis", default="0")
+    ap.add_argument("--include", action="store_true")
     ap.add_argument("-o")
     a = ap.parse_args()
     dis = [int(x, 16) for x in a.dis.split(",")]
@@ -74,14 +78,17 @@ def main():
     data = open(a.file, "rb").read()
     if a.cmd == "compile":
         job = b"C" + b(data) + b(a.entry) + b(a.profile) + u(int(a.flags1, 16)) + u(int(a.flags2, 16)) + u(int(a.strip, 16)) + disj
+    elif a.cmd == "assemble":
+        name = "Z:" + os.path.abspath(a.file).replace("/", "\\")
+        job = b"A" + b(data) + b(name) + u(int(a.flags1, 16)) + u(1 if a.include else 0) + disj
     else:
         job = b"D" + b(data) + disj
     r = Reader(run(job))
     assert r.d[0:1] == job[0:1]
     r.p = 1
-    if a.cmd == "compile":
+    if a.cmd in ("compile", "assemble"):
         hr = r.u32()
-        print(f"== compile hr=0x{hr:08x}")
+        print(f"== {a.cmd} hr=0x{hr:08x}")
         err = text(r.bytes())
         if err:
             print(err)

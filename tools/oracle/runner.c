@@ -11,6 +11,10 @@
  *        dis flag: hr, text   (no disassembly when compiling failed)
  *   job 'D' (disassemble): blob, ndis, dis[ndis]
  *     -> for each dis flag: hr, text
+ *   job 'A' (D3DAssemble, Shader Model 1-3 assembly text): source, file name, flags,
+ *        include (1: D3D_COMPILE_STANDARD_FILE_INCLUDE, files beside the named file;
+ *        0: none), ndis, dis[ndis]
+ *     -> hr, errors, blob, then for each dis flag: hr, text (none when assembling failed)
  *
  * A fault inside D3DDisassemble is answered with hr 0xDEAD0001 and no text; a call that
  * hangs ends the process after 10 s (the driver records hr 0xDEAD0002 for that job).
@@ -36,6 +40,7 @@ typedef HRESULT(WINAPI *CompileFn)(const void *, SIZE_T, const char *, const voi
                                    const char *, const char *, UINT, UINT, Blob **, Blob **);
 typedef HRESULT(WINAPI *DisasmFn)(const void *, SIZE_T, UINT, const char *, Blob **);
 typedef HRESULT(WINAPI *StripFn)(const void *, SIZE_T, UINT, Blob **);
+typedef HRESULT(WINAPI *AssembleFn)(const void *, SIZE_T, const char *, const void *, void *, UINT, Blob **, Blob **);
 
 static FILE *in, *out;
 
@@ -103,14 +108,15 @@ static void disassemble(const void *p, unsigned n) {
 }
 
 int main(int argc, char **argv) {
-    HMODULE m; CompileFn compile; StripFn strip; int kind;
+    HMODULE m; CompileFn compile; StripFn strip; AssembleFn assemble; int kind;
     if (argc != 3) { fprintf(stderr, "usage: runner JOBS RESULTS\n"); return 2; }
     m = LoadLibraryA("d3dcompiler_47.dll");
     if (!m) { fprintf(stderr, "d3dcompiler_47.dll not found\n"); return 2; }
     compile = (CompileFn)GetProcAddress(m, "D3DCompile");
     disasm = (DisasmFn)GetProcAddress(m, "D3DDisassemble");
     strip = (StripFn)GetProcAddress(m, "D3DStripShader");
-    if (!compile || !disasm || !strip) { fprintf(stderr, "missing exports\n"); return 2; }
+    assemble = (AssembleFn)GetProcAddress(m, "D3DAssemble");
+    if (!compile || !disasm || !strip || !assemble) { fprintf(stderr, "missing exports\n"); return 2; }
     SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
     SetUnhandledExceptionFilter(on_fault);
     CreateThread(0, 0, watchdog, 0, 0, 0);
@@ -136,6 +142,23 @@ int main(int argc, char **argv) {
                 wr_bytes(p, n); disassemble(p, n); code->v->Release(code);
             } else { if (code) code->v->Release(code); wr_bytes(0, 0); disassemble(0, 0); }
             free(src); free(entry); free(prof); fflush(out);
+        } else if (kind == 'A') {
+            unsigned ns, nf, fl, inc; Blob *volatile code = 0, *volatile err = 0; volatile HRESULT hr = E_FAIL;
+            char *src = rd_bytes(&ns), *file = rd_bytes(&nf);
+            rd_u32(&fl); rd_u32(&inc);
+            if (__builtin_setjmp(fault) == 0) {
+                guarded = 1; busy(1);
+                hr = assemble(src, ns, nf ? file : 0, 0, inc ? (void *)1 : 0, fl, (Blob **)&code, (Blob **)&err);
+                guarded = 0; busy(0);
+            } else {
+                busy(0); hr = (HRESULT)CRASHED; code = 0; err = 0;
+            }
+            wr_u32((unsigned)hr); wr_blob(err);
+            if (SUCCEEDED(hr) && code) {
+                void *p = code->v->GetBufferPointer(code); unsigned n = (unsigned)code->v->GetBufferSize(code);
+                wr_bytes(p, n); disassemble(p, n); code->v->Release(code);
+            } else { if (code) code->v->Release(code); wr_bytes(0, 0); disassemble(0, 0); }
+            free(src); free(file); fflush(out);
         } else if (kind == 'D') {
             unsigned n; char *p = rd_bytes(&n);
             disassemble(p, n); free(p); fflush(out);
