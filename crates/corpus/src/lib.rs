@@ -19,6 +19,7 @@
 
 pub mod expect;
 
+pub mod asm_oracle;
 pub mod oracle;
 
 use std::fs;

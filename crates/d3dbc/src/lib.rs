@@ -18,6 +18,7 @@ pub mod error;
 pub mod ir;
 pub mod parse;
 pub mod print;
+pub mod rules;
 pub mod table;
 
 pub use decode::{decode, Decoder};

@@ -2,12 +2,16 @@
 //!
 //!   cargo run --release --manifest-path tools/oracle/Cargo.toml -- hlsl [--per-profile N] [--seed S] [--only PROFILE]
 //!   cargo run --release --manifest-path tools/oracle/Cargo.toml -- tokens
+//!   cargo run --release --manifest-path tools/oracle/Cargo.toml -- asm [grammar|rules]
 //!
 //! Each command asks Microsoft's d3dcompiler_47.dll (under wine, set up by
 //! tools/oracle/setup.sh) about inputs generated here, and writes the answers as
-//! archives under crates/listing/tests/oracle/, with their record counts pinned in that
-//! folder's MANIFEST.tsv.
+//! archives under crates/listing/tests/oracle/ (the assembler's under
+//! crates/d3dbc/tests/asm-oracle/), with their record counts pinned in that folder's
+//! MANIFEST.tsv.
 
+mod asm_grammar;
+mod asm_rules;
 mod hlsl;
 mod tokens;
 mod wine;
@@ -80,12 +84,16 @@ fn out_dir() -> PathBuf {
 }
 
 fn write_archive(file: &str, records: &[Record]) {
-    let dir = out_dir();
-    std::fs::create_dir_all(&dir).unwrap();
-    let raw = corpus::oracle::encode(records);
-    let packed = zstd::bulk::compress(&raw, 19).expect("zstd");
+    write_packed(&out_dir(), file, &corpus::oracle::encode(records), records.len());
+}
+
+/// Writes the compressed archive `raw` of `count` records as `dir/file` and pins the
+/// count in `dir/MANIFEST.tsv`.
+fn write_packed(dir: &Path, file: &str, raw: &[u8], count: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    let packed = zstd::bulk::compress(raw, 19).expect("zstd");
     std::fs::write(dir.join(file), &packed).unwrap();
-    eprintln!("{file}: {} records, {} bytes ({} uncompressed)", records.len(), packed.len(), raw.len());
+    eprintln!("{file}: {count} records, {} bytes ({} uncompressed)", packed.len(), raw.len());
     // Pin the count in the manifest (one row per archive, sorted by file).
     let manifest = dir.join("MANIFEST.tsv");
     let mut rows: BTreeMap<String, usize> = BTreeMap::new();
@@ -96,7 +104,7 @@ fn write_archive(file: &str, records: &[Record]) {
             }
         }
     }
-    rows.insert(file.to_string(), records.len());
+    rows.insert(file.to_string(), count);
     let mut text = String::from("file\trecords\n");
     for (f, n) in rows {
         text.push_str(&format!("{f}\t{n}\n"));
@@ -187,6 +195,57 @@ fn tokens() {
     }
 }
 
+/// One generated assembly source for `D3DAssemble`.
+pub struct AsmCase {
+    /// `family/what/index`, unique within its archive.
+    pub name: String,
+    pub source: String,
+    /// Files beside the source for `#include` (none: no include handler).
+    pub includes: Vec<(String, String)>,
+    /// `D3DAssemble`'s flags (corpus::asm_oracle::ASM_*).
+    pub flags: u32,
+}
+
+/// Asks `D3DAssemble` about every case of the generator `which` and writes
+/// `crates/d3dbc/tests/asm-oracle/asm-<which>.dxo`.
+fn asm(which: &str) {
+    let cases = match which {
+        "grammar" => asm_grammar::generate(),
+        "rules" => asm_rules::generate(),
+        _ => {
+            eprintln!("asm: unknown generator {which:?} (grammar, rules)");
+            std::process::exit(2);
+        }
+    };
+    let mut names = HashSet::new();
+    for c in &cases {
+        assert!(names.insert(c.name.as_str()), "asm-{which}: two cases named {}", c.name);
+    }
+    let jobs: Vec<wine::Job> = cases
+        .iter()
+        .map(|c| wine::Job::Assemble { source: c.source.clone(), includes: c.includes.clone(), flags: c.flags, dis: Vec::new() })
+        .collect();
+    eprint!("asm-{which}: {} sources ", jobs.len());
+    let answers = wine::run(&jobs, 2, 500);
+    let records: Vec<corpus::asm_oracle::Assembly> = cases
+        .into_iter()
+        .zip(answers)
+        .map(|(c, a)| corpus::asm_oracle::Assembly {
+            name: c.name,
+            source: c.source,
+            includes: c.includes,
+            flags: c.flags,
+            hr: a.hr,
+            errors: a.errors,
+            blob: a.blob,
+        })
+        .collect();
+    let accepted = records.iter().filter(|r| r.accepted()).count();
+    eprintln!("asm-{which}: {accepted} accepted, {} refused", records.len() - accepted);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/d3dbc/tests/asm-oracle");
+    write_packed(&dir, &format!("asm-{which}.dxo"), &corpus::asm_oracle::encode(&records), records.len());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opt = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
@@ -197,8 +256,15 @@ fn main() {
             opt("--only").as_deref(),
         ),
         Some("tokens") => tokens(),
+        Some("asm") => {
+            let which: Vec<&str> = match args.get(1) {
+                Some(w) => vec![w.as_str()],
+                None => vec!["grammar", "rules"],
+            };
+            which.into_iter().for_each(asm);
+        }
         _ => {
-            eprintln!("usage: dxref-oracle hlsl [--per-profile N] [--seed S] [--only PROFILE] | tokens");
+            eprintln!("usage: dxref-oracle hlsl [--per-profile N] [--seed S] [--only PROFILE] | tokens | asm [grammar|rules]");
             std::process::exit(2);
         }
     }

@@ -16,6 +16,19 @@ pub enum Job {
     Compile { source: String, entry: String, profile: String, flags1: u32, flags2: u32, strip: u32, dis: Vec<u32> },
     /// `D3DDisassemble(blob)` under each of `dis`.
     Disassemble { blob: Vec<u8>, dis: Vec<u32> },
+    /// `D3DAssemble(source)` of Shader Model 1–3 assembly text named `main.asm`, with
+    /// `flags`; when `includes` is not empty, those files are written beside `main.asm`
+    /// and the standard file include handler is passed. Then `D3DDisassemble` of the
+    /// token stream under each of `dis`.
+    Assemble { source: String, includes: Vec<(String, String)>, flags: u32, dis: Vec<u32> },
+}
+
+impl Job {
+    fn dis(&self) -> &[u32] {
+        match self {
+            Job::Compile { dis, .. } | Job::Disassemble { dis, .. } | Job::Assemble { dis, .. } => dis,
+        }
+    }
 }
 
 /// What came back for one job.
@@ -38,9 +51,9 @@ fn put(out: &mut Vec<u8>, b: &[u8]) {
     out.extend_from_slice(b);
 }
 
-fn encode(jobs: &[Job]) -> Vec<u8> {
+fn encode(jobs: &[Job], tag: &str) -> Vec<u8> {
     let mut out = Vec::new();
-    for j in jobs {
+    for (i, j) in jobs.iter().enumerate() {
         match j {
             Job::Compile { source, entry, profile, flags1, flags2, strip, dis } => {
                 out.push(b'C');
@@ -48,6 +61,28 @@ fn encode(jobs: &[Job]) -> Vec<u8> {
                 put(&mut out, entry.as_bytes());
                 put(&mut out, profile.as_bytes());
                 for v in [*flags1, *flags2, *strip, dis.len() as u32] {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+                for f in dis {
+                    out.extend_from_slice(&f.to_le_bytes());
+                }
+            }
+            Job::Assemble { source, includes, flags, dis } => {
+                // Each job's files in a folder of their own, so that `#include` finds
+                // only this job's files.
+                let dir = cache().join("tmp").join(format!("asm-{tag}-{i}"));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).expect("creating an include folder");
+                let main = dir.join("main.asm");
+                std::fs::write(&main, source).expect("writing main.asm");
+                for (name, text) in includes {
+                    std::fs::write(dir.join(name), text).expect("writing an include file");
+                }
+                out.push(b'A');
+                put(&mut out, source.as_bytes());
+                put(&mut out, winpath(&main).as_bytes());
+                let include = u32::from(!includes.is_empty());
+                for v in [*flags, include, dis.len() as u32] {
                     out.extend_from_slice(&v.to_le_bytes());
                 }
                 for f in dis {
@@ -98,8 +133,8 @@ fn decode(jobs: &[Job], data: &[u8]) -> Vec<Answer> {
         let one = (|| {
             let mut a = Answer::default();
             let dis = match j {
-                Job::Compile { dis, .. } => {
-                    if kind != b'C' {
+                Job::Compile { dis, .. } | Job::Assemble { dis, .. } => {
+                    if kind != if matches!(j, Job::Compile { .. }) { b'C' } else { b'A' } {
                         return None;
                     }
                     a.hr = c.u32()?;
@@ -141,7 +176,7 @@ fn run_once(jobs: &[Job], tag: &str) -> Vec<Answer> {
     let dir = cache().join("tmp");
     std::fs::create_dir_all(&dir).expect("creating tools/oracle/.cache/tmp");
     let (jp, rp) = (dir.join(format!("jobs-{tag}.bin")), dir.join(format!("results-{tag}.bin")));
-    std::fs::write(&jp, encode(jobs)).expect("writing the job file");
+    std::fs::write(&jp, encode(jobs, tag)).expect("writing the job file");
     let _ = std::fs::remove_file(&rp);
     let mut child = Command::new("wine")
         .arg(cache().join("runner.exe"))
@@ -191,9 +226,7 @@ pub fn run(jobs: &[Job], threads: usize, batch: usize) -> Vec<Answer> {
                     if got.is_empty() {
                         // The runner died on the first remaining job (a hang the
                         // watchdog ended, or a fault it could not recover from).
-                        let dis = match &chunk[done.len()] {
-                            Job::Compile { dis, .. } | Job::Disassemble { dis, .. } => dis,
-                        };
+                        let dis = chunk[done.len()].dis();
                         let listings = dis.iter().map(|&f| (f, HUNG, String::new())).collect();
                         done.push(Answer { crashed: true, hr: HUNG, listings, ..Answer::default() });
                     } else {

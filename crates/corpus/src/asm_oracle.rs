@@ -1,0 +1,245 @@
+//! The Microsoft oracle's verdicts on Shader Model 1–3 assembly text: what
+//! `D3DAssemble` (in `d3dcompiler_47.dll`) answered for sources dxref generated
+//! (tools/oracle writes them with its `asm` command; docs/ORACLE.md describes it).
+//!
+//! An archive file (`*.dxo`, zstd-compressed) holds records: a case's name, the source
+//! and the files beside it that `#include` may name, `D3DAssemble`'s flags, its
+//! HRESULT, its messages and the token stream it produced. The layout, after
+//! decompression:
+//!
+//! ```text
+//! "DXREF-ASM-ORACLE 1\n"
+//! per record: 'A', name, source (strings), n (u32), n × { file name, text (strings) },
+//!             flags, hr (u32), errors (string), blob (bytes)
+//! 'E', record count (u32)
+//! ```
+//!
+//! Strings and byte runs are a little-endian u32 length and the bytes. The trailer makes
+//! a truncated file an error, never a shorter list.
+
+use std::path::{Path, PathBuf};
+
+/// `D3DCOMPILE_DEBUG`: `D3DAssemble` adds a debug comment block.
+pub const ASM_DEBUG: u32 = 0x1;
+/// `D3DCOMPILE_SKIP_VALIDATION`: `D3DAssemble` skips the Direct3D 9 validator.
+pub const ASM_SKIP_VALIDATION: u32 = 0x2;
+
+/// One source and what `D3DAssemble` made of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assembly {
+    /// The case's name: the generator's family and index (`grammar/dotted-version/3`).
+    pub name: String,
+    /// The source text given to `D3DAssemble` (its file name is `main.asm`).
+    pub source: String,
+    /// Files beside `main.asm` that `#include` may name, as (file name, text). When
+    /// there are none, `D3DAssemble` was given no include handler.
+    pub includes: Vec<(String, String)>,
+    /// `D3DAssemble`'s flags ([`ASM_DEBUG`], [`ASM_SKIP_VALIDATION`]).
+    pub flags: u32,
+    /// Its HRESULT (0 = S_OK).
+    pub hr: u32,
+    /// Its messages (errors and warnings), as printed.
+    pub errors: String,
+    /// The token stream it produced; empty when it refused the source.
+    pub blob: Vec<u8>,
+}
+
+impl Assembly {
+    /// `D3DAssemble` accepted the source.
+    pub fn accepted(&self) -> bool {
+        self.hr == 0 && !self.blob.is_empty()
+    }
+}
+
+const MAGIC: &[u8] = b"DXREF-ASM-ORACLE 1\n";
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+fn put(out: &mut Vec<u8>, b: &[u8]) {
+    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    out.extend_from_slice(b);
+}
+
+/// The uncompressed archive of `records`.
+pub fn encode(records: &[Assembly]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for r in records {
+        out.push(b'A');
+        put(&mut out, r.name.as_bytes());
+        put(&mut out, r.source.as_bytes());
+        out.extend_from_slice(&(r.includes.len() as u32).to_le_bytes());
+        for (f, t) in &r.includes {
+            put(&mut out, f.as_bytes());
+            put(&mut out, t.as_bytes());
+        }
+        out.extend_from_slice(&r.flags.to_le_bytes());
+        out.extend_from_slice(&r.hr.to_le_bytes());
+        put(&mut out, r.errors.as_bytes());
+        put(&mut out, &r.blob);
+    }
+    out.push(b'E');
+    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
+    out
+}
+
+struct Cursor<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.data.len());
+        let end = end.ok_or_else(|| format!("truncated at byte {} (wanted {n} more bytes)", self.at))?;
+        let s = &self.data[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn bytes(&mut self) -> Result<&'a [u8], String> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+    fn string(&mut self) -> Result<String, String> {
+        let at = self.at;
+        let b = self.bytes()?;
+        String::from_utf8(b.to_vec()).map_err(|e| format!("string at byte {at} is not UTF-8: {e}"))
+    }
+}
+
+/// Decodes an archive (zstd-compressed or not). Errors name the byte offset in the
+/// uncompressed data.
+pub fn decode(data: &[u8]) -> Result<Vec<Assembly>, String> {
+    let owned;
+    let data = if data.starts_with(&ZSTD_MAGIC) {
+        use std::io::Read;
+        let mut d = ruzstd::decoding::StreamingDecoder::new(data).map_err(|e| format!("zstd: {e}"))?;
+        let mut v = Vec::new();
+        d.read_to_end(&mut v).map_err(|e| format!("zstd: {e}"))?;
+        owned = v;
+        &owned[..]
+    } else {
+        data
+    };
+    if !data.starts_with(MAGIC) {
+        return Err("not an assembler oracle archive (no `DXREF-ASM-ORACLE 1` line)".into());
+    }
+    let mut c = Cursor { data, at: MAGIC.len() };
+    let mut out = Vec::new();
+    loop {
+        let at = c.at;
+        match c.take(1)?[0] {
+            b'A' => {
+                let name = c.string()?;
+                let source = c.string()?;
+                let n = c.u32()? as usize;
+                if n > 64 {
+                    return Err(format!("record `{name}` at byte {at} claims {n} include files"));
+                }
+                let mut includes = Vec::with_capacity(n);
+                for _ in 0..n {
+                    includes.push((c.string()?, c.string()?));
+                }
+                let (flags, hr) = (c.u32()?, c.u32()?);
+                let errors = c.string()?;
+                let blob = c.bytes()?.to_vec();
+                out.push(Assembly { name, source, includes, flags, hr, errors, blob });
+            }
+            b'E' => {
+                let n = c.u32()? as usize;
+                if n != out.len() {
+                    return Err(format!("the trailer counts {n} records, the archive holds {}", out.len()));
+                }
+                if c.at != data.len() {
+                    return Err(format!("{} bytes after the trailer", data.len() - c.at));
+                }
+                return Ok(out);
+            }
+            b => return Err(format!("byte {at}: expected a record ('A') or the trailer ('E'), found 0x{b:02x}")),
+        }
+    }
+}
+
+/// Reads an archive file; panics naming the file on any fault (for tests: data that is
+/// present but broken is a failure).
+pub fn read(path: &Path) -> Vec<Assembly> {
+    let data = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The assembler oracle data folder of the repository (`crates/d3dbc/tests/asm-oracle`).
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../d3dbc/tests/asm-oracle")
+}
+
+/// The archive `file` of [`data_dir`], checked against the record count that the
+/// folder's `MANIFEST.tsv` (`file`, `records` columns) pins for it; panics naming the
+/// file and row on any fault, and when the manifest has no row for `file`.
+pub fn archive(file: &str) -> Vec<Assembly> {
+    let dir = data_dir();
+    let manifest = dir.join("MANIFEST.tsv");
+    let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| panic!("reading {}: {e}", manifest.display()));
+    for (i, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [name, count, ..] = f[..] else {
+            panic!("{}:{}: expected `file<TAB>records`, found {line:?}", manifest.display(), i + 1)
+        };
+        if name != file {
+            continue;
+        }
+        let count: usize =
+            count.parse().unwrap_or_else(|_| panic!("{}:{}: bad record count {count:?}", manifest.display(), i + 1));
+        let records = read(&dir.join(file));
+        assert_eq!(
+            records.len(),
+            count,
+            "{}:{}: {file} holds {} records, the manifest pins {count}",
+            manifest.display(),
+            i + 1,
+            records.len()
+        );
+        assert!(count > 0, "{}:{}: {file} pins no records", manifest.display(), i + 1);
+        return records;
+    }
+    panic!("{}: no row for {file}", manifest.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Assembly> {
+        vec![Assembly {
+            name: "grammar/x/0".into(),
+            source: "vs.1.1\n#include \"a.inc\"\n".into(),
+            includes: vec![("a.inc".into(), "mov oPos, v0\n".into())],
+            flags: ASM_SKIP_VALIDATION,
+            hr: 0,
+            errors: String::new(),
+            blob: vec![1, 1, 0xfe, 0xff, 0xff, 0xff, 0, 0],
+        }]
+    }
+
+    #[test]
+    fn round_trip() {
+        assert_eq!(decode(&encode(&sample())).unwrap(), sample());
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let bytes = encode(&sample());
+        for n in 0..bytes.len() {
+            assert!(decode(&bytes[..n]).is_err(), "prefix of {n} bytes accepted");
+        }
+    }
+
+    #[test]
+    fn a_wrong_trailer_count_is_an_error() {
+        let mut bytes = encode(&sample());
+        let n = bytes.len();
+        bytes[n - 4] = 2;
+        assert!(decode(&bytes).unwrap_err().contains("trailer counts 2"));
+    }
+}
