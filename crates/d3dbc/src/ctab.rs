@@ -39,7 +39,7 @@ pub const MEMBER_INFO_SIZE: usize = 8;
 /// fxc's padding byte.
 pub const PAD: u8 = 0xab;
 /// The deepest struct nesting accepted (a guard against cyclic type offsets).
-pub const MAX_TYPE_DEPTH: usize = 16;
+pub use crate::limits::MAX_TYPE_DEPTH;
 /// The most type records read for one table, counting a shared record once per use (a
 /// guard against members that all point at one struct).
 pub const MAX_TYPE_RECORDS: usize = 1 << 14;
