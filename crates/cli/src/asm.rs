@@ -9,28 +9,21 @@ use tpf::parse::{Diagnostic, Severity};
 
 use crate::Failure;
 
-/// Byte offset in `text` of a 1-based line and column (in characters).
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let line_text = text[start.min(text.len())..].split('\n').next().unwrap_or("");
-    let within: usize = line_text.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
-    (start + within).min(text.len())
-}
-
 /// Prints diagnostics like a compiler: file:line:column, the source line, a caret
-/// under the culprit and what was expected.
+/// under the culprit and what was expected. At most [`diagnostic::MAX_PRINTED`] are
+/// printed, then one line counts the rest; positions come from one index of the text,
+/// so the report is linear in the file and the number of diagnostics.
 fn report(name: &str, text: &str, diagnostics: &[Diagnostic]) {
     let file = SimpleFile::new(name, text);
+    let lines = diagnostic::LineIndex::new(text);
     use std::io::IsTerminal;
     let color =
         if std::io::stderr().is_terminal() { termcolor::ColorChoice::Auto } else { termcolor::ColorChoice::Never };
     let writer = termcolor::StandardStream::stderr(color);
     let config = term::Config::default();
-    for d in diagnostics {
-        let start = offset_of(text, d.line, d.column);
-        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let end = (start + d.length).min(line_end).max(start);
-        let mut label = Label::primary((), start..end);
+    let (shown, rest) = diagnostics.split_at(diagnostics.len().min(diagnostic::MAX_PRINTED));
+    for d in shown {
+        let mut label = Label::primary((), lines.span(d));
         if let Some(e) = &d.expected {
             label = label.with_message(format!("expected {e}"));
         }
@@ -41,6 +34,9 @@ fn report(name: &str, text: &str, diagnostics: &[Diagnostic]) {
         .with_message(format!("{name}:{}:{}: {}", d.line, d.column, d.message))
         .with_labels(vec![label]);
         let _ = term::emit_to_write_style(&mut writer.lock(), &config, &file, &report);
+    }
+    if let Some(line) = diagnostic::not_shown(rest) {
+        eprintln!("{name}: {line}");
     }
 }
 

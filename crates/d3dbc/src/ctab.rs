@@ -38,11 +38,8 @@ pub const TYPE_INFO_SIZE: usize = 16;
 pub const MEMBER_INFO_SIZE: usize = 8;
 /// fxc's padding byte.
 pub const PAD: u8 = 0xab;
-/// The deepest struct nesting accepted (a guard against cyclic type offsets).
-pub const MAX_TYPE_DEPTH: usize = 16;
-/// The most type records read for one table, counting a shared record once per use (a
-/// guard against members that all point at one struct).
-pub const MAX_TYPE_RECORDS: usize = 1 << 14;
+/// The deepest struct nesting and the type-record budget (see [`crate::limits`]).
+pub use crate::limits::{MAX_TYPE_DEPTH, MAX_TYPE_RECORDS};
 
 /// A constant table could not be parsed. `offset` is from the start of the table (just
 /// after the `CTAB` FourCC).

@@ -48,8 +48,7 @@ pub const REGISTER_INFO_SIZE: usize = 12;
 pub const NO_FILE: u16 = 0xffff;
 /// A component a register record does not map.
 pub const NO_COMPONENT: u16 = 0xffff;
-/// The most type records read (a guard against shared members pointing at one struct).
-const MAX_TYPE_RECORDS: usize = 1 << 14;
+use crate::limits::MAX_TYPE_RECORDS;
 
 /// Debug information could not be parsed. `offset` is from just after the FourCC.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -16,6 +16,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod ir;
+pub mod limits;
 pub mod parse;
 pub mod print;
 pub mod rules;

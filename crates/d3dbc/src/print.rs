@@ -43,12 +43,8 @@ impl From<crate::DecodeError> for ListingError {
     }
 }
 
-/// The deepest nesting the printer indents for. Microsoft's disassembler indents
-/// without bound (checked at 200 levels: `4 + 2 x depth` spaces), which makes a listing
-/// grow with the square of the nesting. No profile allows more than 52 levels (24 static,
-/// 24 dynamic, 4 loop), so beyond this depth (only in programs every runtime refuses)
-/// the indentation stays at this level and the listing stays linear in the program.
-pub const MAX_INDENT_DEPTH: usize = 64;
+/// The deepest nesting the printer indents for (see [`crate::limits`]).
+pub use crate::limits::MAX_INDENT_DEPTH;
 
 /// What `D3DDisassemble`'s disassembly flags add to the listing of a Shader Model 1–3
 /// program (learned from d3dcompiler_47 on the oracle's programs; see Microsoft's

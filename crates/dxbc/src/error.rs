@@ -73,7 +73,7 @@ pub enum Error {
         /// Bytes after the chunk header up to the end of the container.
         available: usize,
     },
-    /// A string is longer than a name can be (see `util::MAX_STRING`).
+    /// A string is longer than a name can be (see `limits::MAX_STRING`).
     #[error("string at byte {offset} is longer than {limit} bytes")]
     StringTooLong {
         /// Where the string starts.

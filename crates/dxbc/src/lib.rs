@@ -24,6 +24,7 @@ mod container;
 mod error;
 mod fourcc;
 pub mod ifce;
+pub mod limits;
 pub mod rdef;
 pub mod sfi0;
 pub mod signature;

@@ -517,8 +517,7 @@ pub struct Rdef<'a> {
 }
 
 const SM4_HEADER: usize = 28;
-const MAX_TYPE_DEPTH: usize = 64;
-const MAX_TYPE_NODES: usize = 1 << 16;
+use crate::limits::{MAX_RDEF_TYPE_DEPTH as MAX_TYPE_DEPTH, MAX_RDEF_TYPE_NODES as MAX_TYPE_NODES};
 
 struct Sizes {
     binding: usize,

@@ -73,8 +73,8 @@ impl<'a> Bytes<'a> {
     }
 }
 
-/// The longest name (in bytes, without its NUL) a chunk may hold.
-pub const MAX_STRING: usize = 1024;
+/// The longest name a chunk may hold (see [`crate::limits`]).
+pub use crate::limits::MAX_STRING;
 
 /// Records which bytes of a chunk a decoder interpreted; the rest are kept verbatim.
 pub(crate) struct Coverage {

@@ -48,9 +48,15 @@ pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
     while let Some(found) = src[rest..].find("[]") {
         let at = rest + found;
         rest = at + 2;
-        // The identifier right before `[]`.
+        // The identifier right before `[]`: letters (beyond ASCII too, as the Microsoft
+        // C/C++ compiler reads names), digits and `_`. It starts after the last other
+        // character, whatever that character's length in bytes.
         let before = src[..at].trim_end();
-        let name_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        let name_start = before
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let name = &before[name_start..];
         if name.is_empty() {
             continue;

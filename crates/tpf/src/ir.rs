@@ -14,8 +14,8 @@ use crate::words::Words;
 
 /// The most operands an instruction has (`sample_d_cl_s`: 2 destinations, 6 sources).
 pub const MAX_OPERANDS: usize = 8;
-/// The most extended opcode tokens kept for one instruction.
-pub const MAX_EXTENDED: usize = 4;
+/// The most extended opcode tokens kept for one instruction (see [`crate::limits`]).
+pub use crate::limits::MAX_EXTENDED;
 
 /// The version token: program type and shader model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

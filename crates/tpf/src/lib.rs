@@ -13,6 +13,7 @@ pub mod enums;
 pub mod error;
 mod folded;
 pub mod ir;
+pub mod limits;
 pub mod parse;
 pub mod print;
 pub mod style;

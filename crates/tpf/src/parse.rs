@@ -126,7 +126,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         p.errors.push(Diagnostic::error(first_line, 1, 1, "no shader version line", Some("a line such as `vs_5_0`")));
         return Err(p.errors);
     };
-    for (opcode, line, column) in p.blocks.drain(..) {
+    for (opcode, line, column, _) in p.blocks.drain(..) {
         p.errors.push(Diagnostic::error(
             line,
             column,
@@ -764,8 +764,9 @@ struct Parser {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
     version: Option<Version>,
-    /// Open `if` / `loop` / `switch` blocks: opcode, line, column.
-    blocks: Vec<(Opcode, usize, usize)>,
+    /// Open `if` / `loop` / `switch` blocks: opcode, line, column, and the line of the
+    /// `if`'s `else` once one is seen (an `if` has at most one).
+    blocks: Vec<(Opcode, usize, usize, Option<usize>)>,
     /// Declarations seen: key and position, for duplicate detection.
     decls: Vec<(String, usize, usize)>,
 }
@@ -889,17 +890,26 @@ impl Parser {
     fn track_blocks(&mut self, opcode: Opcode, c: &Cursor<'_>, start: usize, end: usize) -> PResult<()> {
         let col = c.column(start);
         match opcode.info().flow {
-            Flow::If | Flow::Loop | Flow::Switch => self.blocks.push((opcode, c.line, col)),
+            Flow::If | Flow::Loop | Flow::Switch => self.blocks.push((opcode, c.line, col, None)),
             Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => {
                 let opener = match opcode.info().flow {
                     Flow::Else | Flow::EndIf => Opcode::If,
                     Flow::EndLoop => Opcode::Loop,
                     _ => Opcode::Switch,
                 };
-                match self.blocks.last() {
-                    Some((op, ..)) if *op == opener => {
+                match self.blocks.last_mut() {
+                    Some((op, _, _, else_line)) if *op == opener => {
                         if opcode.info().flow != Flow::Else {
                             self.blocks.pop();
+                        } else if let Some(first) = *else_line {
+                            return Err(c.err_at(
+                                start,
+                                end - start,
+                                &format!("a second `else` in one `if` (its `else` is on line {first})"),
+                                Some("`endif`"),
+                            ));
+                        } else {
+                            *else_line = Some(c.line);
                         }
                     }
                     _ => {

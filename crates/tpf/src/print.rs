@@ -141,7 +141,9 @@ impl Printer {
             Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => self.depth = self.depth.saturating_sub(1),
             _ => {}
         }
-        for _ in 0..self.depth {
+        // Microsoft's indentation, up to a depth no runtime accepts (the listing of a
+        // deeper program would grow with the square of its nesting).
+        for _ in 0..self.depth.min(crate::limits::MAX_INDENT_DEPTH) {
             out.push_str("  ");
         }
         match &ins.body {

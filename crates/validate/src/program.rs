@@ -164,7 +164,8 @@ struct Walker<'t> {
     input_arrays: Vec<(At, u32)>,
     temps: u64,
     indexable_temps: u64,
-    tgsm_bytes: u64,
+    /// Thread-group shared memory declared so far, in bytes (u128: see `Decl::Tgsm*`).
+    tgsm_bytes: u128,
     thread_group: Option<At>,
     /// Where `dcl_maxout`, `dcl_gsinstances`, each stream's `dcl_stream` and
     /// `dcl_outputtopology` are, for the diagnostics about them.
@@ -664,23 +665,27 @@ impl Walker<'_> {
                 self.thread_group = Some(at);
                 let (max_xy, max_z, max_total) =
                     if self.model < Model::SM5_0 { (768, 1, 768) } else { (1024, 64, 1024) };
-                let total = *x as u64 * *y as u64 * *z as u64;
+                // Three 32-bit sizes: their product needs 96 bits, so it is taken in u128.
+                let total = u128::from(*x) * u128::from(*y) * u128::from(*z);
                 if *x == 0 || *y == 0 || *z == 0 || *x > max_xy || *y > max_xy || *z > max_z || total > max_total {
                     out.push(Diagnostic::new(
                         Code::ThreadGroupSize,
                         at.loc(),
                         format!(
-                            "thread group {x}x{y}x{z}: x and y must be 1..{max_xy}, z 1..{max_z}, and x*y*z at most {max_total}"
+                            "thread group {x}x{y}x{z} ({total} threads): x and y must be 1..{max_xy}, z 1..{max_z}, and x*y*z at most {max_total}"
                         ),
                     ));
                 }
             }
+            // Each declaration is at most (2^32 - 1)^2 bytes, under 2^64; a program has
+            // fewer than 2^32 of them, so the u128 sum cannot reach 2^96 (saturating all
+            // the same, so no input can wrap it).
             Decl::TgsmRaw { byte_count, .. } => {
-                self.tgsm_bytes += *byte_count as u64;
+                self.tgsm_bytes = self.tgsm_bytes.saturating_add(u128::from(*byte_count));
                 self.check_tgsm(at, out);
             }
             Decl::TgsmStructured { stride, count, .. } => {
-                self.tgsm_bytes += *stride as u64 * *count as u64;
+                self.tgsm_bytes = self.tgsm_bytes.saturating_add(u128::from(*stride) * u128::from(*count));
                 self.check_tgsm(at, out);
             }
             Decl::ConstantBuffer { operand, size, .. } => {

@@ -36,6 +36,7 @@ use std::borrow::Cow;
 use super::{parse_program, Diagnostic, Parsed, Severity};
 use crate::ctab::{self, Constant, ConstantTable, Member, ParamClass, ParamType, RegisterSet, TypeInfo};
 use crate::ir::{Comment, Item};
+use crate::limits;
 
 /// The header of a raw listing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -295,7 +296,7 @@ pub(super) fn parse_header(lines: &[(usize, usize, &str)]) -> Result<Option<Head
             }
             Section::Parameters => {
                 if t == "struct" {
-                    match parse_struct(lines, &mut i, n) {
+                    match parse_struct(lines, &mut i, n, 0) {
                         Ok((name, ty)) => h.parameters.push(Parameter { line: n, name, ty }),
                         Err(d) => {
                             errors.push(d);
@@ -366,13 +367,43 @@ fn array_name(s: &str) -> Result<(String, u16), String> {
 }
 
 /// A struct declaration spanning lines: `struct`, `{`, members, `} name;` (`i` is the
-/// index of the line after `struct`).
+/// index of the line after `struct`; `level` the number of structs it is inside).
+///
+/// Nesting is bounded by [`limits::MAX_TYPE_DEPTH`], the depth the constant-table
+/// reader accepts: a struct one level deeper is one error, and the lines up to the end
+/// of the outermost struct are skipped (so 200,000 nested structs cost one pass and
+/// one diagnostic, not a stack overflow).
 fn parse_struct(
     lines: &[(usize, usize, &str)],
     i: &mut usize,
     first: usize,
+    level: usize,
 ) -> Result<(String, TypeInfo<'static>), Diagnostic> {
     let bad = |n: usize, m: &str| Diagnostic::new(Severity::Error, n, 1, 2, m, Some("`{`, members, `} name;`"));
+    if level >= limits::MAX_TYPE_DEPTH {
+        // This struct and the `level` structs around it are open: skip to where the
+        // outermost closes.
+        let mut open = level.saturating_add(1);
+        while let Some(&(_, _, text)) = lines.get(*i) {
+            *i += 1;
+            let t = text.trim();
+            if t == "struct" {
+                open = open.saturating_add(1);
+            } else if t.starts_with('}') {
+                open -= 1;
+                if open == 0 {
+                    break;
+                }
+            }
+        }
+        return Err(bad(
+            first,
+            &format!(
+                "struct types nested more than {} deep (the constant table holds no deeper)",
+                limits::MAX_TYPE_DEPTH
+            ),
+        ));
+    }
     let brace = lines.get(*i).ok_or_else(|| bad(first, "`struct` without `{`"))?;
     if brace.2.trim() != "{" {
         return Err(bad(brace.0, "expected `{` after `struct`"));
@@ -387,14 +418,23 @@ fn parse_struct(
             let rest = rest.trim();
             let Some(name_text) = rest.strip_suffix(';') else { return Err(bad(n, "expected `} name;`")) };
             let (name, elements) = array_name(name_text.trim()).map_err(|m| bad(n, &m))?;
-            let columns = members.iter().map(|m: &Member<'_>| size_of(&m.ty)).sum::<u32>().min(u16::MAX as u32) as u16;
+            if members.len() > usize::from(u16::MAX) {
+                return Err(bad(first, &format!("a struct has at most {} members", u16::MAX)));
+            }
+            // Components, saturating: nested arrays of 65535 exceed 32 bits, and the
+            // record's column count is 16 bits anyway.
+            let columns = members
+                .iter()
+                .map(|m: &Member<'_>| size_of(&m.ty))
+                .fold(0u32, u32::saturating_add)
+                .min(u32::from(u16::MAX)) as u16;
             let mut ty = TypeInfo::new(ParamClass::Struct, ParamType::Void, 1, columns);
             ty.elements = elements;
             ty.members = members;
             return Ok((name, ty));
         }
         if t == "struct" {
-            let (name, ty) = parse_struct(lines, i, n)?;
+            let (name, ty) = parse_struct(lines, i, n, level + 1)?;
             members.push(Member { name: Cow::Owned(name), ty });
             continue;
         }
@@ -404,13 +444,14 @@ fn parse_struct(
 }
 
 /// Components of a type (struct columns are the sum over members; not seen in the
-/// corpus).
+/// corpus), saturating at `u32::MAX`. The recursion is as deep as the struct nesting,
+/// which [`parse_struct`] bounds.
 fn size_of(t: &TypeInfo<'_>) -> u32 {
     let one = match t.class {
-        ParamClass::Struct => t.members.iter().map(|m| size_of(&m.ty)).sum(),
-        _ => t.rows as u32 * t.columns as u32,
+        ParamClass::Struct => t.members.iter().map(|m| size_of(&m.ty)).fold(0u32, u32::saturating_add),
+        _ => u32::from(t.rows) * u32::from(t.columns),
     };
-    one * t.elements.max(1) as u32
+    one.saturating_mul(u32::from(t.elements.max(1)))
 }
 
 /// Name, register set, index and count of a register row.

@@ -16,8 +16,9 @@ use crate::header::names::{
     MULTISAMPLED, NA, RETURN_TYPES, STRUCT, TEXTURE2DMS_ARRAY_6_3,
 };
 
-/// How deeply structures may nest before the header is rejected.
-const MAX_DEPTH: usize = 32;
+/// How deeply structures may nest before the header is rejected (see
+/// [`dxbc::limits`]).
+use dxbc::limits::MAX_LISTING_STRUCT_DEPTH as MAX_DEPTH;
 
 /// A variable's or member's type as read from a declaration.
 #[derive(Debug, Clone)]
