@@ -300,27 +300,9 @@ impl Device {
         if let Some(slot) = out.as_deref_mut() {
             *slot = None;
         }
-        if validate::d3d9::is_d3dbc(bytecode) {
-            // The validator answers for a raw Shader Model 1-3 program against its
-            // profile (a Direct3D 9 device's question); a Direct3D 11 create call takes
-            // DXBC containers only. Feature level 9 devices run the Level 9 program of a
-            // `*_4_0_level_9_x` container, which the validator checks with the
-            // Direct3D 9 profile rules.
-            let version = bytecode.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            let kind = if version >> 16 == 0xfffe { "vs" } else { "ps" };
-            return Created {
-                hr: HResult::E_INVALIDARG,
-                diagnostics: vec![Diagnostic::new(
-                    validate::Code::ContainerUnreadable,
-                    validate::Location::Byte { offset: 0 },
-                    format!(
-                        "a raw Shader Model {}.{} {kind} program (version token {version:#010x}): Direct3D 11 create calls take DXBC containers (a Direct3D 9 program runs at feature level 9 as the Level 9 part of a *_4_0_level_9_x shader)",
-                        version >> 8 & 0xff,
-                        version & 0xff
-                    ),
-                )],
-            };
-        }
+        // A raw Shader Model 1-3 program is refused by the validator (V116): Direct3D 11
+        // create calls take DXBC containers; feature level 9 devices run the Level 9
+        // program of a `*_4_0_level_9_x` container.
         let report: Report = match so {
             // CreateGeometryShaderWithStreamOutput takes vertex, domain and geometry
             // shaders: the validator's stream-output rules check the stage, so the

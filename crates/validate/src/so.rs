@@ -46,7 +46,7 @@
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
 use crate::program::ProgramFacts;
-use crate::target::{stage_name, FeatureLevel};
+use crate::target::{stage_name, Api, FeatureLevel};
 use dxbc::{Container, FourCc, Signature, SignatureElement, SignatureFormat};
 use std::collections::HashMap;
 use tpf::ProgramType;
@@ -94,8 +94,8 @@ pub struct StreamOutputDesc {
 pub struct SoContext<'a> {
     pub stage: ProgramType,
     pub model: (u8, u8),
-    /// The device's feature level; `None` for Direct3D 12.
-    pub level: Option<FeatureLevel>,
+    /// The API (and the device's feature level).
+    pub api: Api,
     /// The output signature's elements (with their streams).
     pub outputs: &'a [SignatureElement<'a>],
     pub facts: &'a ProgramFacts,
@@ -190,8 +190,8 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
     let whole = Location::StreamOutput { entry: None };
     let at = |i: usize| Location::StreamOutput { entry: Some(i) };
     // Feature level 10_0 / 10_1 (the Direct3D 10 stream-output model).
-    let level10 = ctx.level.filter(|l| *l < FeatureLevel::L11_0);
-    if let Some(level) = ctx.level {
+    let level10 = ctx.api.level().filter(|l| *l < FeatureLevel::L11_0);
+    if let Some(level) = ctx.api.level() {
         if level.is_9_x() {
             out.push(Diagnostic::new(
                 Code::SoFeatureLevel,
