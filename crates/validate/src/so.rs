@@ -22,7 +22,10 @@
 //!   semantic index (`TEXCOORD1` is `TEXCOORD`, index 1; no digits is index 0). Names
 //!   match the output signature case-insensitively.
 //! - `.<MASK>` — the components written, contiguous and in order, from `xyzw` or
-//!   `rgba` (either case): `.yz` is `StartComponent` 1, `ComponentCount` 2. Without a mask the entry
+//!   `rgba` (either case): `.yz` is `StartComponent` 1, `ComponentCount` 2. Like
+//!   `StartComponent`, the letters count from the element's first component, not the
+//!   register's: for `TEXCOORD1` declared in `o1.zw`, `TEXCOORD1.x` is its first
+//!   component (the register's `z`) and `TEXCOORD1.xy` all of it. Without a mask the entry
 //!   takes the element's components: it is stored with `ComponentCount` 0 until
 //!   [`StreamOutputDesc::resolve_masks`] (or [`StreamOutputDesc::resolve_masks_in`])
 //!   looks the element up in the output signature; an entry left unresolved is
@@ -115,6 +118,18 @@ fn mask_text(mask: u32) -> String {
     }
 }
 
+/// An element's first component (0 = x) and its number of components, from its first
+/// to its last (elements are contiguous runs of a register: `.zw` is 2, 2).
+pub fn element_span(mask: u8) -> (u32, u32) {
+    let mask = u32::from(mask) & 0xf;
+    if mask == 0 {
+        return (0, 0);
+    }
+    let first = mask.trailing_zeros();
+    let last = 31 - mask.leading_zeros();
+    (first, last - first + 1)
+}
+
 /// `TEXCOORD1`-style name of an entry's element (`SV_Position` for index 0).
 fn element_text(name: &str, index: u32) -> String {
     if index == 0 {
@@ -175,7 +190,9 @@ fn stream_list(streams: u8) -> String {
 ///   `StartComponent` 0..3, within the 4 components of a register;
 /// - V606: the semantic and index name an element of the output signature on the
 ///   entry's stream (names compare case-insensitively);
-/// - V607: the components are all in that element's mask;
+/// - V607: the components are the element's: `StartComponent` counts from the
+///   element's first component (an element in `.zw` has components 0 and 1), so
+///   `StartComponent + ComponentCount` is at most the element's width;
 /// - V612: no component of an element (on one stream) is written twice;
 /// - V608: an output slot receives entries from one stream only;
 /// - V614: an output slot does not receive only gaps;
@@ -357,20 +374,33 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             continue;
         };
         if range_ok[i] {
-            let wanted = ((1u32 << count) - 1) << start;
+            // StartComponent counts from the element's first component, not from the
+            // register's x: an element packed in `.z` is written StartComponent 0,
+            // ComponentCount 1 (the functional spec 14.3: the API uses "component counts
+            // / offsets to identify data within elements", where the DDI has register
+            // masks).
             let have = u32::from(element.mask) & 0xf;
+            let (first, width) = element_span(element.mask);
+            let wanted = ((1u32 << count) - 1) << (start + first);
             let missing = wanted & !have;
-            if missing != 0 {
+            if start + count > width || missing != 0 {
+                let mut not_in = Vec::new();
+                if missing & 0xf != 0 {
+                    not_in.push(format!("the register's {}", mask_text(missing & 0xf)));
+                }
+                if missing >> 4 != 0 {
+                    not_in.push("components past the register's w".to_string());
+                }
                 out.push(Diagnostic::new(
                     Code::SoComponentsNotOutput,
                     at(i),
                     format!(
-                        "{} is written as {} but the output element has mask {} (register {}): {} not output",
+                        "{} has {width} component{} (o{}{}); StartComponent {start} and ComponentCount {count} count from its first component and take {}, which the element does not output",
                         element_text(name, e.semantic_index),
-                        mask_text(wanted),
-                        mask_text(have),
+                        if width == 1 { "" } else { "s" },
                         element.register,
-                        mask_text(missing)
+                        mask_text(have),
+                        not_in.join(" and "),
                     ),
                 ));
             }
@@ -612,7 +642,8 @@ impl StreamOutputDesc {
     /// Gives every entry with a semantic and `ComponentCount` 0 (what the text form
     /// stores for an entry written without a mask) the components of its element in
     /// `outputs` (same stream, semantic name compared case-insensitively, same index):
-    /// from the element's first component to its last. Returns the indices of the
+    /// all of them, `StartComponent` 0 (which is the element's first component, where
+    /// the register's may be later) and `ComponentCount` the element's width. Returns the indices of the
     /// entries left unresolved (no such element), which the checks then refuse.
     pub fn resolve_masks(&mut self, outputs: &[SignatureElement<'_>]) -> Vec<usize> {
         self.resolve_with(|stream, name, index| {
@@ -650,10 +681,10 @@ impl StreamOutputDesc {
                 unresolved.push(i);
                 continue;
             }
-            let first = mask.trailing_zeros() as u8;
-            let last = 7 - mask.leading_zeros() as u8;
-            e.start_component = first;
-            e.component_count = last - first + 1;
+            // StartComponent counts from the element's first component.
+            let (_, width) = element_span(mask);
+            e.start_component = 0;
+            e.component_count = width as u8;
         }
         unresolved
     }
