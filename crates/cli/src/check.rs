@@ -3,7 +3,9 @@
 use std::io::Write as _;
 
 use serde_json::json;
-use validate::{Api, Caps, Caps9, FeatureLevel, Report, Runtime, StreamOutputDesc, Target, NO_RASTERIZED_STREAM};
+use validate::{
+    Api, Caps, Caps9, FeatureLevel, Report, Runtime, SoArguments, StreamOutputDesc, Target, NO_RASTERIZED_STREAM,
+};
 
 use crate::{display_name, Failure};
 
@@ -17,6 +19,7 @@ pub struct Options {
     pub uav_all_stages: Option<bool>,
     pub no_doubles: bool,
     pub so: Option<String>,
+    pub so_json: Option<String>,
     pub so_strides: Option<String>,
     pub so_rasterized: Option<String>,
     /// `--caps key=value,...`: Direct3D 9 capabilities.
@@ -118,10 +121,6 @@ impl Options {
             Failure::input(format!("--caps: {e}\nkeys (key=value, comma-separated):\n{}", Caps9::keys().trim_end()))
         })
     }
-
-    fn stream_output(&self) -> Result<Option<StreamOutputDesc>, Failure> {
-        stream_output(self.so.as_deref(), self.so_strides.as_deref(), self.so_rasterized.as_deref())
-    }
 }
 
 /// Why the API is `d3d9` when `--api` was not given.
@@ -133,8 +132,64 @@ fn raw_note(bytes: &[u8], defaulted: bool) -> &'static str {
     }
 }
 
-/// The stream-output declaration of `--so DECL [--so-strides N,...] [--so-rasterized
-/// N|none]` (shared by `validate` and `run`).
+/// The stream-output options: `--so DECL [--so-strides N,...] [--so-rasterized
+/// N|none]` or `--so-json FILE` (shared by `validate` and `run`).
+pub(crate) struct SoOptions<'a> {
+    pub so: Option<&'a str>,
+    pub json: Option<&'a str>,
+    pub strides: Option<&'a str>,
+    pub rasterized: Option<&'a str>,
+}
+
+impl SoOptions<'_> {
+    pub fn given(&self) -> bool {
+        self.so.is_some() || self.json.is_some()
+    }
+
+    /// The call's stream-output arguments for `api`. The text form's entries without
+    /// a mask are resolved against the output signature in `bytes`; no entries is a
+    /// NULL `pSODeclaration`. The JSON form is taken as it is.
+    pub fn arguments(&self, api: Api, bytes: &[u8]) -> Result<Option<SoArguments>, Failure> {
+        if self.so.is_some() && self.json.is_some() {
+            return Err(Failure::input("--so and --so-json are two forms of one declaration: give one".into()));
+        }
+        if let Some(file) = self.json {
+            if self.strides.is_some() || self.rasterized.is_some() {
+                return Err(Failure::input(
+                    "--so-strides and --so-rasterized go with --so; the --so-json file holds the strides and the rasterized stream".into(),
+                ));
+            }
+            let text = std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            let args: SoArguments = serde_json::from_str(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            args.check_shape(api).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            return Ok(Some(args));
+        }
+        let Some(mut desc) = stream_output(self.so, self.strides, self.rasterized)? else { return Ok(None) };
+        // Entries written without a mask take the output element's components; the
+        // unresolved ones are reported by the checks (V605).
+        desc.resolve_masks_in(bytes);
+        let mut args = SoArguments::from_desc(&desc);
+        if let Api::D3D10 { .. } = api {
+            if self.rasterized.is_some() {
+                return Err(Failure::input(
+                    "--so-rasterized: ID3D10Device::CreateGeometryShaderWithStreamOutput has no RasterizedStream (Direct3D 10 rasterizes stream 0)".into(),
+                ));
+            }
+            if desc.strides.len() > 1 {
+                return Err(Failure::input(format!(
+                    "--so-strides {}: ID3D10Device::CreateGeometryShaderWithStreamOutput takes one OutputStreamStride",
+                    self.strides.unwrap_or_default()
+                )));
+            }
+            args.output_stream_stride = desc.strides.first().copied();
+            args.strides = None;
+            args.rasterized_stream = None;
+        }
+        args.check_shape(api).map_err(|e| Failure::input(format!("--so: {e}")))?;
+        Ok(Some(args))
+    }
+}
+
 pub(crate) fn stream_output(
     so: Option<&str>,
     strides: Option<&str>,
@@ -205,22 +260,26 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
 }
 
 pub fn run(file: &str, options: &Options) -> Result<(), Failure> {
-    let mut so = options.stream_output()?;
-    if so.is_some() && options.caps.is_some() {
+    let so_options = SoOptions {
+        so: options.so.as_deref(),
+        json: options.so_json.as_deref(),
+        strides: options.so_strides.as_deref(),
+        rasterized: options.so_rasterized.as_deref(),
+    };
+    if so_options.given() && options.caps.is_some() {
         return Err(Failure::input(
             "--caps applies to Direct3D 9 programs; --so validates a Shader Model 4+ shader with stream output".into(),
         ));
     }
+    if !so_options.given() && (options.so_strides.is_some() || options.so_rasterized.is_some()) {
+        return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
+    }
     let bytes = read_shader(file)?;
     let target = options.target(&bytes)?;
     let caps9 = options.caps9(&target)?;
-    if let Some(so) = &mut so {
-        // Entries written without a mask take the output element's components; the
-        // unresolved ones are reported by the checks (V606).
-        so.resolve_masks_in(&bytes);
-    }
+    let so = so_options.arguments(target.api, &bytes)?;
     let report = match (&so, &caps9) {
-        (Some(so), _) => validate::validate_with_stream_output(&bytes, bytes.len(), &target, so),
+        (Some(so), _) => validate::validate_with_so_arguments(&bytes, bytes.len(), &target, so),
         (None, Some(caps)) => validate::validate_with_d3d9_caps(&bytes, bytes.len(), &target, caps),
         (None, None) => validate::validate(&bytes, &target),
     };

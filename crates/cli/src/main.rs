@@ -132,7 +132,16 @@ enum Command {
         /// (`s1:0:TEXCOORD0.xy; $SKIP.x; ...`, see the README).
         #[arg(long, value_name = "DECL")]
         so: Option<String>,
-        /// Stream-output buffer strides in bytes, comma-separated.
+        /// Validate as CreateGeometryShaderWithStreamOutput with the arguments in this
+        /// JSON file, as a program passes them: {"declaration": [{"stream", "semantic_name"
+        /// (null: a gap), "semantic_index", "start_component", "component_count",
+        /// "output_slot"}] or null, "num_entries", "strides": [...] or null,
+        /// "num_strides", "rasterized_stream"}; with --api d3d10 "output_stream_stride"
+        /// instead of the strides and rasterized stream (see docs/VALIDATION.md).
+        #[arg(long = "so-json", value_name = "FILE")]
+        so_json: Option<String>,
+        /// Stream-output buffer strides in bytes, comma-separated (--api d3d10: one,
+        /// the OutputStreamStride).
         #[arg(long = "so-strides", value_name = "N,...")]
         so_strides: Option<String>,
         /// The rasterized stream: 0..3 or `none`.
@@ -247,6 +256,7 @@ fn main() -> ExitCode {
             no_uav_all_stages,
             no_doubles,
             so,
+            so_json,
             so_strides,
             so_rasterized,
             caps,
@@ -270,6 +280,7 @@ fn main() -> ExitCode {
                     },
                     no_doubles,
                     so,
+                    so_json,
                     so_strides,
                     so_rasterized,
                     caps,

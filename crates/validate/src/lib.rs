@@ -27,7 +27,7 @@ pub use codes::{Code, Rule, RULES};
 pub use d3d9::Caps9;
 pub use diag::{Diagnostic, Location};
 pub use program::ProgramFacts;
-pub use so::{SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
+pub use so::{SoArguments, SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
 pub use target::{parse_stage, stage_name, Api, Caps, FeatureLevel, Runtime, Target};
 
 use dxbc::{Container, FourCc, Signature, SignatureFormat};
@@ -84,6 +84,14 @@ pub fn validate_call(bytes: &[u8], length: usize, target: &Target) -> Report {
 /// `CreateGeometryShaderWithStreamOutput` does (the shader may be a vertex, domain or
 /// geometry shader).
 pub fn validate_with_stream_output(bytes: &[u8], length: usize, target: &Target, so: &StreamOutputDesc) -> Report {
+    validate_inner(bytes, length, target, Some(&SoArguments::from_desc(so)), None)
+}
+
+/// [`validate_with_stream_output`] with the stream-output arguments exactly as a
+/// program passes them ([`SoArguments`]: NULL or not, the counts apart from the
+/// arrays; Direct3D 10's `OutputStreamStride` for an [`Api::D3D10`] target). Fields the
+/// target's call does not have are not checked here: see [`SoArguments::check_shape`].
+pub fn validate_with_so_arguments(bytes: &[u8], length: usize, target: &Target, so: &SoArguments) -> Report {
     validate_inner(bytes, length, target, Some(so), None)
 }
 
@@ -98,11 +106,18 @@ fn validate_inner(
     bytes: &[u8],
     length: usize,
     target: &Target,
-    so: Option<&StreamOutputDesc>,
+    so: Option<&SoArguments>,
     caps9: Option<&Caps9>,
 ) -> Report {
     let mut report = Report::default();
     let out = &mut report.diagnostics;
+    // What the call reads of its stream-output arguments, and the pointer rules.
+    let so = so.map(|args| {
+        let (desc, diagnostics, count_refused) = args.read();
+        out.extend(diagnostics);
+        (desc, count_refused)
+    });
+    let so = so.as_ref();
     if length != bytes.len() {
         out.push(Diagnostic::new(
             Code::BytecodeLength,
@@ -112,7 +127,7 @@ fn validate_inner(
     }
     if d3d9::is_d3dbc(bytes) {
         if target.api == Api::D3D9 {
-            validate_d3dbc(bytes, target, so, caps9.copied().unwrap_or_default(), &mut report);
+            validate_d3dbc(bytes, target, so.is_some(), caps9.copied().unwrap_or_default(), &mut report);
         } else {
             out.push(raw_program_refused(bytes, target.api));
         }
@@ -237,9 +252,17 @@ fn validate_inner(
             check_level9(&container, level, stage, &caps, out);
         }
     }
-    if let Some(so) = so {
+    if let Some((so, entry_count_refused)) = so {
         let elements = outputs.as_ref().map(|s| s.elements.as_slice()).unwrap_or(&[]);
-        let ctx = so::SoContext { stage, model: facts.model, api: target.api, outputs: elements, facts: &facts };
+        let ctx = so::SoContext {
+            stage,
+            model: facts.model,
+            api: target.api,
+            outputs: elements,
+            facts: &facts,
+            entry_count_refused: *entry_count_refused,
+            signature_only: false,
+        };
         so::check(so, &ctx, out);
     }
     report.facts = Some(facts);
@@ -250,7 +273,7 @@ fn validate_inner(
 /// when the container has no output signature either.
 fn signature_only(
     container: &Container<'_>,
-    so: &StreamOutputDesc,
+    (so, entry_count_refused): &(StreamOutputDesc, bool),
     target: &Target,
     out: &mut Vec<Diagnostic>,
 ) -> Option<ProgramFacts> {
@@ -276,7 +299,17 @@ fn signature_only(
         api: target.api,
         outputs: &signature.elements,
         facts: &facts,
+        entry_count_refused: *entry_count_refused,
+        signature_only: true,
     };
+    if so.entries.is_empty() && !entry_count_refused {
+        // Functional spec 14.3: with no geometry shader "NumEntries must be > 0".
+        out.push(Diagnostic::new(
+            Code::SoEntryCount,
+            Location::StreamOutput { entry: None },
+            "no entries: an output signature without a geometry shader creates nothing but stream output, so it needs at least one entry",
+        ));
+    }
     so::check(so, &ctx, out);
     Some(facts)
 }
@@ -309,7 +342,7 @@ fn raw_program_refused(bytes: &[u8], api: Api) -> Diagnostic {
 
 /// A raw Shader Model 1–3 program on a Direct3D 9 device: its own profile's rules (a
 /// create call of another stage is refused).
-fn validate_d3dbc(bytes: &[u8], target: &Target, so: Option<&StreamOutputDesc>, caps: Caps9, report: &mut Report) {
+fn validate_d3dbc(bytes: &[u8], target: &Target, so: bool, caps: Caps9, report: &mut Report) {
     let out = &mut report.diagnostics;
     let Some(info) = d3d9::check(bytes, 0, &caps, out) else { return };
     let stage = match info.version.kind {
@@ -330,7 +363,7 @@ fn validate_d3dbc(bytes: &[u8], target: &Target, so: Option<&StreamOutputDesc>, 
             ));
         }
     }
-    if so.is_some() {
+    if so {
         out.push(Diagnostic::new(
             Code::SoStage,
             Location::Shader,
