@@ -86,7 +86,14 @@ pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool, check: 
     };
     report(name, &text, &assembled.warnings);
     if check {
-        let verdict = validate::validate(&assembled.bytes, &validate::Target::default());
+        // A Shader Model 1-3 listing gives a raw program: its own profile's rules (a
+        // Direct3D 9 device); anything else a feature level 11_1 device.
+        let target = if validate::d3d9::is_d3dbc(&assembled.bytes) {
+            validate::Target::d3d9()
+        } else {
+            validate::Target::default()
+        };
+        let verdict = validate::validate(&assembled.bytes, &target);
         if !verdict.is_valid() {
             for d in &verdict.diagnostics {
                 eprintln!("{name}: {} {}: {} [{}]", d.code, d.location, d.message, d.code.title());

@@ -3,19 +3,23 @@
 use std::io::Write as _;
 
 use serde_json::json;
-use validate::{Api, Caps, Caps9, FeatureLevel, Report, Runtime, StreamOutputDesc, Target, NO_RASTERIZED_STREAM};
+use validate::{
+    Api, Caps, Caps9, FeatureLevel, Report, Runtime, SoArguments, StreamOutputDesc, Target, NO_RASTERIZED_STREAM,
+};
 
 use crate::{display_name, Failure};
 
 /// The device and call the shader is validated for.
 pub struct Options {
     pub stage: Option<String>,
-    pub api: String,
-    pub feature_level: String,
-    pub runtime: String,
+    /// `--api`; `None`: `d3d9` for a raw Shader Model 1–3 program, else `d3d11`.
+    pub api: Option<String>,
+    pub feature_level: Option<String>,
+    pub runtime: Option<String>,
     pub uav_all_stages: Option<bool>,
     pub no_doubles: bool,
     pub so: Option<String>,
+    pub so_json: Option<String>,
     pub so_strides: Option<String>,
     pub so_rasterized: Option<String>,
     /// `--caps key=value,...`: Direct3D 9 capabilities.
@@ -24,19 +28,60 @@ pub struct Options {
 }
 
 impl Options {
-    fn target(&self) -> Result<Target, Failure> {
+    /// The target for `bytes`: `--api` (by default `d3d9` for a raw Shader Model 1–3
+    /// program, `d3d11` for anything else) with its device options.
+    fn target(&self, bytes: &[u8]) -> Result<Target, Failure> {
         let usage = |m: String| Failure::input(m);
-        let mut target = match self.api.as_str() {
+        let api = match &self.api {
+            Some(api) => api.as_str(),
+            None if validate::d3d9::is_d3dbc(bytes) => "d3d9",
+            None => "d3d11",
+        };
+        let device_option = |what: &str, given: bool| -> Result<(), Failure> {
+            if given {
+                Err(usage(format!(
+                    "{what} applies to --api d3d10 and d3d11; this is --api {api}{}",
+                    raw_note(bytes, self.api.is_none())
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        if !matches!(api, "d3d10" | "d3d11") {
+            device_option("--feature-level", self.feature_level.is_some())?;
+        }
+        if api != "d3d11" {
+            let what =
+                if self.runtime.is_some() { "--runtime" } else { "--uav-all-stages/--no-uav-all-stages/--no-doubles" };
+            if self.runtime.is_some() || self.uav_all_stages.is_some() || self.no_doubles {
+                return Err(usage(format!(
+                    "{what} applies to --api d3d11; this is --api {api}{}",
+                    raw_note(bytes, self.api.is_none())
+                )));
+            }
+        }
+        let mut target = match api {
+            "d3d9" => Target::d3d9(),
             "d3d12" => Target::d3d12(),
+            "d3d10" => {
+                let text = self.feature_level.as_deref().unwrap_or("10_0");
+                let level = FeatureLevel::parse(text)
+                    .filter(|l| matches!(l, FeatureLevel::L10_0 | FeatureLevel::L10_1))
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "--feature-level {text}: --api d3d10 is a Direct3D 10 device (10_0) or a Direct3D 10.1 device (10_0 or 10_1)"
+                        ))
+                    })?;
+                Target::d3d10(level)
+            }
             "d3d11" => {
-                let level = FeatureLevel::parse(&self.feature_level).ok_or_else(|| {
-                    usage(format!(
-                        "--feature-level {}: expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1",
-                        self.feature_level
-                    ))
+                let text = self.feature_level.as_deref().unwrap_or("11_1");
+                let level = FeatureLevel::parse(text).ok_or_else(|| {
+                    usage(format!("--feature-level {text}: expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1"))
                 })?;
-                let runtime = Runtime::parse(&self.runtime)
-                    .ok_or_else(|| usage(format!("--runtime {}: expected 11.0 or 11.1", self.runtime)))?;
+                let text = self.runtime.as_deref().unwrap_or("11.1");
+                let runtime =
+                    Runtime::parse(text).ok_or_else(|| usage(format!("--runtime {text}: expected 11.0 or 11.1")))?;
                 let mut caps = Caps::typical(level, runtime);
                 if let Some(uav) = self.uav_all_stages {
                     caps.uavs_at_every_stage = uav;
@@ -47,7 +92,7 @@ impl Options {
                 }
                 Target { api: Api::D3D11 { level, runtime, caps }, stage: None }
             }
-            other => return Err(usage(format!("--api {other}: expected d3d11 or d3d12"))),
+            other => return Err(usage(format!("--api {other}: expected d3d9, d3d10, d3d11 or d3d12"))),
         };
         if let Some(s) = &self.stage {
             let stage = validate::parse_stage(s)
@@ -64,20 +109,87 @@ impl Options {
         let Some(text) = &self.caps else { return Ok(None) };
         let base = match target.api {
             Api::D3D11 { level, .. } if level.is_9_x() => Caps9::for_level(level),
-            _ => Caps9::default(),
+            Api::D3D9 => Caps9::default(),
+            api => {
+                return Err(Failure::input(format!(
+                    "--caps applies to Direct3D 9 programs (--api d3d9) and to Level 9 programs at feature level 9_x (--api d3d11); this is --api {}",
+                    api.name()
+                )))
+            }
         };
         base.parse_over(text).map(Some).map_err(|e| {
             Failure::input(format!("--caps: {e}\nkeys (key=value, comma-separated):\n{}", Caps9::keys().trim_end()))
         })
     }
+}
 
-    fn stream_output(&self) -> Result<Option<StreamOutputDesc>, Failure> {
-        stream_output(self.so.as_deref(), self.so_strides.as_deref(), self.so_rasterized.as_deref())
+/// Why the API is `d3d9` when `--api` was not given.
+fn raw_note(bytes: &[u8], defaulted: bool) -> &'static str {
+    if defaulted && validate::d3d9::is_d3dbc(bytes) {
+        " (a raw Shader Model 1-3 program is validated for Direct3D 9 unless --api names another API; Direct3D 10 and 11 create calls refuse it)"
+    } else {
+        ""
     }
 }
 
-/// The stream-output declaration of `--so DECL [--so-strides N,...] [--so-rasterized
-/// N|none]` (shared by `validate` and `run`).
+/// The stream-output options: `--so DECL [--so-strides N,...] [--so-rasterized
+/// N|none]` or `--so-json FILE` (shared by `validate` and `run`).
+pub(crate) struct SoOptions<'a> {
+    pub so: Option<&'a str>,
+    pub json: Option<&'a str>,
+    pub strides: Option<&'a str>,
+    pub rasterized: Option<&'a str>,
+}
+
+impl SoOptions<'_> {
+    pub fn given(&self) -> bool {
+        self.so.is_some() || self.json.is_some()
+    }
+
+    /// The call's stream-output arguments for `api`. The text form's entries without
+    /// a mask are resolved against the output signature in `bytes`; no entries is a
+    /// NULL `pSODeclaration`. The JSON form is taken as it is.
+    pub fn arguments(&self, api: Api, bytes: &[u8]) -> Result<Option<SoArguments>, Failure> {
+        if self.so.is_some() && self.json.is_some() {
+            return Err(Failure::input("--so and --so-json are two forms of one declaration: give one".into()));
+        }
+        if let Some(file) = self.json {
+            if self.strides.is_some() || self.rasterized.is_some() {
+                return Err(Failure::input(
+                    "--so-strides and --so-rasterized go with --so; the --so-json file holds the strides and the rasterized stream".into(),
+                ));
+            }
+            let text = std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            let args: SoArguments = serde_json::from_str(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            args.check_shape(api).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            return Ok(Some(args));
+        }
+        let Some(mut desc) = stream_output(self.so, self.strides, self.rasterized)? else { return Ok(None) };
+        // Entries written without a mask take the output element's components; the
+        // unresolved ones are reported by the checks (V605).
+        desc.resolve_masks_in(bytes);
+        let mut args = SoArguments::from_desc(&desc);
+        if let Api::D3D10 { .. } = api {
+            if self.rasterized.is_some() {
+                return Err(Failure::input(
+                    "--so-rasterized: ID3D10Device::CreateGeometryShaderWithStreamOutput has no RasterizedStream (Direct3D 10 rasterizes stream 0)".into(),
+                ));
+            }
+            if desc.strides.len() > 1 {
+                return Err(Failure::input(format!(
+                    "--so-strides {}: ID3D10Device::CreateGeometryShaderWithStreamOutput takes one OutputStreamStride",
+                    self.strides.unwrap_or_default()
+                )));
+            }
+            args.output_stream_stride = desc.strides.first().copied();
+            args.strides = None;
+            args.rasterized_stream = None;
+        }
+        args.check_shape(api).map_err(|e| Failure::input(format!("--so: {e}")))?;
+        Ok(Some(args))
+    }
+}
+
 pub(crate) fn stream_output(
     so: Option<&str>,
     strides: Option<&str>,
@@ -148,22 +260,26 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
 }
 
 pub fn run(file: &str, options: &Options) -> Result<(), Failure> {
-    let target = options.target()?;
-    let mut so = options.stream_output()?;
-    let caps9 = options.caps9(&target)?;
-    if so.is_some() && caps9.is_some() {
+    let so_options = SoOptions {
+        so: options.so.as_deref(),
+        json: options.so_json.as_deref(),
+        strides: options.so_strides.as_deref(),
+        rasterized: options.so_rasterized.as_deref(),
+    };
+    if so_options.given() && options.caps.is_some() {
         return Err(Failure::input(
             "--caps applies to Direct3D 9 programs; --so validates a Shader Model 4+ shader with stream output".into(),
         ));
     }
-    let bytes = read_shader(file)?;
-    if let Some(so) = &mut so {
-        // Entries written without a mask take the output element's components; the
-        // unresolved ones are reported by the checks (V606).
-        so.resolve_masks_in(&bytes);
+    if !so_options.given() && (options.so_strides.is_some() || options.so_rasterized.is_some()) {
+        return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
     }
+    let bytes = read_shader(file)?;
+    let target = options.target(&bytes)?;
+    let caps9 = options.caps9(&target)?;
+    let so = so_options.arguments(target.api, &bytes)?;
     let report = match (&so, &caps9) {
-        (Some(so), _) => validate::validate_with_stream_output(&bytes, bytes.len(), &target, so),
+        (Some(so), _) => validate::validate_with_so_arguments(&bytes, bytes.len(), &target, so),
         (None, Some(caps)) => validate::validate_with_d3d9_caps(&bytes, bytes.len(), &target, caps),
         (None, None) => validate::validate(&bytes, &target),
     };

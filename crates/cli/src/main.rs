@@ -85,15 +85,18 @@ enum Command {
         #[arg(long)]
         stat: bool,
         /// Validate the result for its own stage on a feature level 11_1 device with the
-        /// 11.1 runtime (`dxref validate` for other devices); write nothing and exit 1 if
-        /// the runtime would refuse it.
+        /// 11.1 runtime (a Shader Model 1-3 program: against its own Direct3D 9 profile;
+        /// `dxref validate` for other devices); write nothing and exit 1 if the runtime
+        /// would refuse it.
         #[arg(long)]
         validate: bool,
     },
     /// Validate a shader as the Direct3D runtime does when it is created
-    /// (ID3D11Device::Create*Shader): print `valid` or each diagnostic; exit 0 when
+    /// (ID3D11Device::Create*Shader, ID3D10Device::Create*Shader,
+    /// IDirect3DDevice9::Create*Shader): print `valid` or each diagnostic; exit 0 when
     /// valid, 1 when refused, 2 when the input cannot be read. A raw Shader Model 1-3
-    /// program (vs_1_1 ... ps_3_sw) is validated against its own profile; the Level 9
+    /// program (vs_1_1 ... ps_3_sw) is validated against its own profile (--api d3d9, the
+    /// default for such a program); Direct3D 10 and 11 create calls refuse it. The Level 9
     /// program of a `*_4_0_level_9_x` blob is validated when --feature-level is 9_x.
     Validate {
         /// A DXBC blob, a raw Shader Model 1-3 program, an fxc /Fh header, a listing
@@ -103,15 +106,19 @@ enum Command {
         /// The create call: vs, hs, ds, gs, ps or cs (default: the shader's own stage).
         #[arg(long)]
         stage: Option<String>,
-        /// d3d11 (a device: feature level, runtime, caps) or d3d12 (Shader Model 4.0-5.1 instruction rules).
-        #[arg(long, default_value = "d3d11")]
-        api: String,
-        /// The device's feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1.
-        #[arg(long = "feature-level", default_value = "11_1")]
-        feature_level: String,
-        /// The Direct3D 11 runtime: 11.0 or 11.1.
-        #[arg(long, default_value = "11.1")]
-        runtime: String,
+        /// d3d11 (a device: feature level, runtime, caps; the default for a DXBC
+        /// container), d3d10 (ID3D10Device at 10_0, ID3D10Device1 at 10_1), d3d9 (a raw
+        /// Shader Model 1-3 program against its profile; the default for such a program)
+        /// or d3d12 (Shader Model 4.0-5.1 instruction rules).
+        #[arg(long)]
+        api: Option<String>,
+        /// The device's feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1 (default
+        /// 11_1; with --api d3d10: 10_0 or 10_1, default 10_0).
+        #[arg(long = "feature-level")]
+        feature_level: Option<String>,
+        /// The Direct3D 11 runtime: 11.0 or 11.1 (default 11.1).
+        #[arg(long)]
+        runtime: Option<String>,
         /// The device supports UAVs at every shader stage (default: yes for 11_1 on the 11.1 runtime).
         #[arg(long = "uav-all-stages", overrides_with = "no_uav_all_stages")]
         uav_all_stages: bool,
@@ -125,7 +132,16 @@ enum Command {
         /// (`s1:0:TEXCOORD0.xy; $SKIP.x; ...`, see the README).
         #[arg(long, value_name = "DECL")]
         so: Option<String>,
-        /// Stream-output buffer strides in bytes, comma-separated.
+        /// Validate as CreateGeometryShaderWithStreamOutput with the arguments in this
+        /// JSON file, as a program passes them: {"declaration": [{"stream", "semantic_name"
+        /// (null: a gap), "semantic_index", "start_component", "component_count",
+        /// "output_slot"}] or null, "num_entries", "strides": [...] or null,
+        /// "num_strides", "rasterized_stream"}; with --api d3d10 "output_stream_stride"
+        /// instead of the strides and rasterized stream (see docs/VALIDATION.md).
+        #[arg(long = "so-json", value_name = "FILE")]
+        so_json: Option<String>,
+        /// Stream-output buffer strides in bytes, comma-separated (--api d3d10: one,
+        /// the OutputStreamStride).
         #[arg(long = "so-strides", value_name = "N,...")]
         so_strides: Option<String>,
         /// The rasterized stream: 0..3 or `none`.
@@ -240,6 +256,7 @@ fn main() -> ExitCode {
             no_uav_all_stages,
             no_doubles,
             so,
+            so_json,
             so_strides,
             so_rasterized,
             caps,
@@ -263,6 +280,7 @@ fn main() -> ExitCode {
                     },
                     no_doubles,
                     so,
+                    so_json,
                     so_strides,
                     so_rasterized,
                     caps,

@@ -12,7 +12,7 @@ use exec::pipeline::{
 };
 use exec::{Format, Plan, Resources};
 use serde_json::{json, Value};
-use validate::{FeatureLevel, Runtime, StreamOutputDesc};
+use validate::{FeatureLevel, Runtime, SoArguments, StreamOutputDesc};
 
 use crate::check::read_shader;
 use crate::{display_name, Failure};
@@ -41,6 +41,10 @@ pub struct Options {
     /// Stream output declaration (the syntax of `dxref validate --so`).
     #[arg(long, value_name = "DECL")]
     pub so: Option<String>,
+    /// Stream output as the call's raw arguments in a JSON file (the form of `dxref
+    /// validate --so-json`).
+    #[arg(long = "so-json", value_name = "FILE")]
+    pub so_json: Option<String>,
     /// Stream-output buffer strides in bytes, comma-separated.
     #[arg(long = "so-strides", value_name = "N,...")]
     pub so_strides: Option<String>,
@@ -82,19 +86,12 @@ struct Loaded {
     plan: Plan,
 }
 
-fn load(
-    device: &Device,
-    file: &str,
-    stage: tpf::ProgramType,
-    so: Option<&StreamOutputDesc>,
-) -> Result<Loaded, Failure> {
+fn load(device: &Device, file: &str, stage: tpf::ProgramType, so: Option<&SoArguments>) -> Result<Loaded, Failure> {
     let bytes = read_shader(file)?;
     let name = display_name(file).to_string();
     let mut out = None;
     let created = match (stage, so) {
-        (_, Some(so)) => {
-            device.create_geometry_shader_with_stream_output(&bytes, bytes.len(), so, None, Some(&mut out))
-        }
+        (_, Some(so)) => device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), so, None, Some(&mut out)),
         (tpf::ProgramType::Vertex, None) => device.create_vertex_shader(&bytes, bytes.len(), None, Some(&mut out)),
         _ => device.create_geometry_shader(&bytes, bytes.len(), None, Some(&mut out)),
     };
@@ -502,26 +499,32 @@ pub fn run(options: &Options) -> Result<(), Failure> {
             options.so_buffer_size
         )));
     }
-    let mut so = crate::check::stream_output(
-        options.so.as_deref(),
-        options.so_strides.as_deref(),
-        options.so_rasterized.as_deref(),
-    )?;
+    let so_options = crate::check::SoOptions {
+        so: options.so.as_deref(),
+        json: options.so_json.as_deref(),
+        strides: options.so_strides.as_deref(),
+        rasterized: options.so_rasterized.as_deref(),
+    };
+    if !so_options.given() && (options.so_strides.is_some() || options.so_rasterized.is_some()) {
+        return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
+    }
     if options.vs.is_none() && options.gs.is_none() {
         return Err(Failure::input("run needs --vs, --gs or both".into()));
     }
     // Stream output goes with the last stage before the rasterizer.
     let last_is_gs = options.gs.is_some();
-    if let (Some(desc), Some(file)) = (&mut so, if last_is_gs { &options.gs } else { &options.vs }) {
-        let bytes = read_shader(file)?;
-        desc.resolve_masks_in(&bytes);
-    }
+    let so_args = match (so_options.given(), if last_is_gs { &options.gs } else { &options.vs }) {
+        (true, Some(file)) => so_options.arguments(device.desc().target(None).api, &read_shader(file)?)?,
+        _ => None,
+    };
+    // What the call reads of them: the declaration the pipeline writes.
+    let so: Option<StreamOutputDesc> = so_args.as_ref().map(|a| a.read().0);
     let vs = match &options.vs {
-        Some(f) => Some(load(&device, f, tpf::ProgramType::Vertex, if last_is_gs { None } else { so.as_ref() })?),
+        Some(f) => Some(load(&device, f, tpf::ProgramType::Vertex, if last_is_gs { None } else { so_args.as_ref() })?),
         None => None,
     };
     let gs = match &options.gs {
-        Some(f) => Some(load(&device, f, tpf::ProgramType::Geometry, so.as_ref())?),
+        Some(f) => Some(load(&device, f, tpf::ProgramType::Geometry, so_args.as_ref())?),
         None => None,
     };
     let first = vs.as_ref().or(gs.as_ref()).expect("one stage");

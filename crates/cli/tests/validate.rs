@@ -186,3 +186,80 @@ fn stream_output_declaration() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("column"), "{}", text(&out.stderr));
 }
+
+/// A file in the temporary directory, unique to this test process.
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("dxref-validate-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// `--so-json FILE`: the raw arguments of CreateGeometryShaderWithStreamOutput (NULL
+/// apart from an empty array, counts, gaps, strides, rasterized stream); `--api d3d10`
+/// with Direct3D 10's OutputStreamStride.
+#[test]
+fn stream_output_as_raw_arguments() {
+    let gs = "gs_4_0\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_outputtopology pointlist \ndcl_output_siv o0.xyzw, position\ndcl_output o1.xyz\ndcl_maxout 1\nemit \nret \n";
+    let gs_file = temp_file("gs.asm", gs);
+    let gs_path = gs_file.to_str().unwrap();
+    let run = |json: &str, extra: &[&str]| {
+        let file = temp_file("so.json", json);
+        let mut args = vec!["validate", gs_path, "--so-json", file.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = dxref(&args, None);
+        let _ = std::fs::remove_file(&file);
+        out
+    };
+    let ok = r#"{ "declaration": [ { "semantic_name": "SV_Position", "component_count": 4 },
+                                  { "semantic_name": null, "component_count": 1 } ],
+                  "strides": [20], "rasterized_stream": 4294967295 }"#;
+    let out = run(ok, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    // A pointer to no entries is refused; NULL is a geometry shader without stream output.
+    let out = run(r#"{ "declaration": [] }"#, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V602"), "{}", text(&out.stdout));
+    let out = run(r#"{ "declaration": null }"#, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = run(r#"{ "declaration": null, "num_entries": 2 }"#, &[]);
+    assert!(text(&out.stdout).contains("V602"), "{}", text(&out.stdout));
+    // Malformed JSON or a missing field: exit 2 with its line and column.
+    let out = run(r#"{ "declaration": [ { "semantic_name": "X" } ] }"#, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("component_count") && text(&out.stderr).contains("column"),
+        "{}",
+        text(&out.stderr)
+    );
+    // --so and --so-json together, or --so-strides with --so-json: usage errors.
+    let out = run(ok, &["--so", "SV_Position"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(ok, &["--so-strides", "16"]);
+    assert_eq!(out.status.code(), Some(2));
+    // Direct3D 10: OutputStreamStride; no strides array, streams or rasterized stream.
+    let d10 = r#"{ "declaration": [ { "semantic_name": "SV_Position", "component_count": 4 } ], "output_stream_stride": 16 }"#;
+    let out = run(d10, &["--api", "d3d10"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    let out = run(&d10.replace("16", "12"), &["--api", "d3d10"]);
+    assert!(text(&out.stdout).contains("V609"), "{}", text(&out.stdout));
+    let out = run(d10, &[]);
+    assert_eq!(out.status.code(), Some(2), "output_stream_stride is not Direct3D 11's");
+    let out = run(ok, &["--api", "d3d10"]);
+    assert_eq!(out.status.code(), Some(2), "strides are not Direct3D 10's");
+    let gap5 = r#"{ "declaration": [ { "semantic_name": "SV_Position", "component_count": 4 }, { "semantic_name": null, "component_count": 5 } ] }"#;
+    let out = run(gap5, &["--api", "d3d10"]);
+    assert!(text(&out.stdout).contains("V605"), "{}", text(&out.stdout));
+    let out = run(gap5, &["--feature-level", "10_0"]);
+    assert_eq!(out.status.code(), Some(0), "Direct3D 11 at 10_0: {}", text(&out.stdout));
+    // The text form with --api d3d10: one stride, no rasterized stream.
+    let text_form = |extra: &[&str]| {
+        let mut args = vec!["validate", gs_path, "--api", "d3d10", "--so", "SV_Position.xyzw"];
+        args.extend_from_slice(extra);
+        dxref(&args, None)
+    };
+    assert_eq!(text_form(&["--so-strides", "16"]).status.code(), Some(0));
+    assert_eq!(text_form(&["--so-strides", "16,16"]).status.code(), Some(2));
+    assert_eq!(text_form(&["--so-rasterized", "0"]).status.code(), Some(2));
+    assert_eq!(text_form(&["--feature-level", "11_0"]).status.code(), Some(2));
+    let _ = std::fs::remove_file(&gs_file);
+}

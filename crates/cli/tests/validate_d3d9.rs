@@ -165,3 +165,47 @@ fn effect_with_one_program() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("V916"), "{}", text(&out.stdout));
 }
+
+/// A raw program is a Direct3D 9 device's (`--api d3d9`, the default for it); a
+/// Direct3D 10 or 11 create call refuses it at every feature level (V116, Microsoft's
+/// ID3D11Device::CreateVertexShader page: the bytecode is a compiled shader, a DXBC
+/// container), and a Direct3D 9 call refuses a container.
+#[test]
+fn raw_programs_are_direct3d_9_programs() {
+    let bytes = two_reps();
+    let out = dxref(&["validate", "-", "--api", "d3d9"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    for args in [
+        &["--api", "d3d11"][..],
+        &["--api", "d3d11", "--feature-level", "9_3"],
+        &["--api", "d3d11", "--feature-level", "9_1", "--stage", "vs"],
+        &["--api", "d3d10"],
+        &["--api", "d3d10", "--feature-level", "10_1"],
+        &["--api", "d3d12"],
+    ] {
+        let mut all = vec!["validate", "-", "--json"];
+        all.extend_from_slice(args);
+        let out = dxref(&all, Some(&bytes));
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let codes: Vec<&str> =
+            v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+        assert_eq!(codes, ["V116"], "{args:?}");
+        assert!(v["diagnostics"][0]["message"].as_str().unwrap().contains("DXBC"), "{args:?}");
+    }
+    // The device options of another API are usage errors, and say why the API is d3d9.
+    let out = dxref(&["validate", "-", "--feature-level", "9_3"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--api"), "{}", text(&out.stderr));
+    let out = dxref(&["validate", "-", "--api", "d3d10", "--feature-level", "11_0"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(2));
+    let out = dxref(&["validate", "-", "--api", "d3d12", "--caps", "temps=12"], Some(&bytes));
+    assert_eq!(out.status.code(), Some(2));
+    // A container given to a Direct3D 9 call.
+    let vs = "vs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret \n";
+    let out = dxref(&["validate", "-", "--api", "d3d9"], Some(vs.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("V116"), "{}", text(&out.stdout));
+    let out = dxref(&["validate", "-"], Some(vs.as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}

@@ -4,7 +4,9 @@ use crate::hresult::HResult;
 use crate::linkage::ClassLinkage;
 use std::sync::Arc;
 use tpf::ProgramType;
-use validate::{Api, Caps, Diagnostic, FeatureLevel, ProgramFacts, Report, Runtime, StreamOutputDesc, Target};
+use validate::{
+    Api, Caps, Diagnostic, FeatureLevel, ProgramFacts, Report, Runtime, SoArguments, StreamOutputDesc, Target,
+};
 
 /// What the device is: its feature level, the runtime it runs on, and the optional
 /// capabilities its driver reports.
@@ -277,6 +279,33 @@ impl Device {
         linkage: Option<&ClassLinkage>,
         out: Option<&mut Option<Shader>>,
     ) -> Created {
+        self.create(ProgramType::Geometry, bytecode, length, Some(&SoArguments::from_desc(so)), linkage, out)
+    }
+
+    /// [`create_geometry_shader_with_stream_output`](Self::create_geometry_shader_with_stream_output)
+    /// with the arguments exactly as a program passes them ([`SoArguments`]: a NULL
+    /// `pSODeclaration` or `pBufferStrides` apart from an empty array, counts apart
+    /// from the arrays). Fields Direct3D 11's call does not have
+    /// (`output_stream_stride`) are refused (`E_INVALIDARG`, V613).
+    pub fn create_geometry_shader_with_so_arguments(
+        &self,
+        bytecode: &[u8],
+        length: usize,
+        so: &SoArguments,
+        linkage: Option<&ClassLinkage>,
+        out: Option<&mut Option<Shader>>,
+    ) -> Created {
+        if let Err(message) = so.check_shape(self.desc.target(None).api) {
+            if let Some(slot) = out {
+                *slot = None;
+            }
+            let diagnostic = Diagnostic::new(
+                validate::Code::SoFeatureLevel,
+                validate::Location::StreamOutput { entry: None },
+                message,
+            );
+            return Created { hr: HResult::E_INVALIDARG, diagnostics: vec![diagnostic] };
+        }
         self.create(ProgramType::Geometry, bytecode, length, Some(so), linkage, out)
     }
 
@@ -292,7 +321,7 @@ impl Device {
         kind: ProgramType,
         bytecode: &[u8],
         length: usize,
-        so: Option<&StreamOutputDesc>,
+        so: Option<&SoArguments>,
         linkage: Option<&ClassLinkage>,
         mut out: Option<&mut Option<Shader>>,
     ) -> Created {
@@ -300,32 +329,14 @@ impl Device {
         if let Some(slot) = out.as_deref_mut() {
             *slot = None;
         }
-        if validate::d3d9::is_d3dbc(bytecode) {
-            // The validator answers for a raw Shader Model 1-3 program against its
-            // profile (a Direct3D 9 device's question); a Direct3D 11 create call takes
-            // DXBC containers only. Feature level 9 devices run the Level 9 program of a
-            // `*_4_0_level_9_x` container, which the validator checks with the
-            // Direct3D 9 profile rules.
-            let version = bytecode.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            let kind = if version >> 16 == 0xfffe { "vs" } else { "ps" };
-            return Created {
-                hr: HResult::E_INVALIDARG,
-                diagnostics: vec![Diagnostic::new(
-                    validate::Code::ContainerUnreadable,
-                    validate::Location::Byte { offset: 0 },
-                    format!(
-                        "a raw Shader Model {}.{} {kind} program (version token {version:#010x}): Direct3D 11 create calls take DXBC containers (a Direct3D 9 program runs at feature level 9 as the Level 9 part of a *_4_0_level_9_x shader)",
-                        version >> 8 & 0xff,
-                        version & 0xff
-                    ),
-                )],
-            };
-        }
+        // A raw Shader Model 1-3 program is refused by the validator (V116): Direct3D 11
+        // create calls take DXBC containers; feature level 9 devices run the Level 9
+        // program of a `*_4_0_level_9_x` container.
         let report: Report = match so {
             // CreateGeometryShaderWithStreamOutput takes vertex, domain and geometry
             // shaders: the validator's stream-output rules check the stage, so the
             // target names none.
-            Some(so) => validate::validate_with_stream_output(bytecode, length, &self.desc.target(None), so),
+            Some(so) => validate::validate_with_so_arguments(bytecode, length, &self.desc.target(None), so),
             None => validate::validate_call(bytecode, length, &self.desc.target(Some(kind))),
         };
         if !report.is_valid() {
@@ -355,7 +366,7 @@ impl Device {
             program: info.program,
             bytecode: Arc::from(bytes),
             facts,
-            stream_output: so.cloned(),
+            stream_output: so.map(|so| so.read().0),
             linkage: linkage.cloned(),
         })));
         Created { hr: HResult::S_OK, diagnostics: Vec::new() }

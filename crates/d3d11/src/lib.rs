@@ -93,6 +93,6 @@ pub use hresult::{HResult, DXGI_ERROR_UNSUPPORTED, E_FAIL, E_INVALIDARG, E_NOTIM
 pub use linkage::{ClassInstance, ClassInstanceDesc, ClassInstanceInfo, ClassLinkage, ClassTypeInfo, InstanceBinding};
 pub use tpf::ProgramType;
 pub use validate::{
-    Caps, Code, Diagnostic, FeatureLevel, Location, ProgramFacts, Runtime, SoEntry, StreamOutputDesc, Target,
-    NO_RASTERIZED_STREAM,
+    Caps, Code, Diagnostic, FeatureLevel, Location, ProgramFacts, Runtime, SoArguments, SoEntry, StreamOutputDesc,
+    Target, NO_RASTERIZED_STREAM,
 };

@@ -97,6 +97,11 @@ codes! {
     Level9ProgramMissing = "V114", "no Level 9 program (Aon9) for a feature level 9 device", "Direct3D feature levels: 9_x";
     /// The Level 9 program needs a higher 9_x level.
     Level9Version = "V115", "Level 9 program needs a higher feature level", "Direct3D feature levels: 9_x";
+    /// A raw Shader Model 1–3 program given to a Direct3D 10, 11 or 12 create call, or
+    /// a DXBC container given to a Direct3D 9 one.
+    BytecodeApi = "V116", "bytecode of another API's format", "Microsoft's ID3D11Device::CreateVertexShader and ID3D10Device::CreateVertexShader pages (a compiled shader, Getting a Pointer to a Compiled Shader); IDirect3DDevice9::CreateVertexShader page (pFunction: the shader function token array)";
+    /// Hull, domain and compute shaders have no create call in Direct3D 10.
+    StageApi = "V117", "no create call for this stage in Direct3D 10", "Microsoft's ID3D10Device interface page (CreateVertexShader, CreateGeometryShader, CreatePixelShader)";
 
     // ---- V2xx: instruction and register tables ----
     /// The instruction does not exist in this stage.

@@ -27,7 +27,7 @@ pub use codes::{Code, Rule, RULES};
 pub use d3d9::Caps9;
 pub use diag::{Diagnostic, Location};
 pub use program::ProgramFacts;
-pub use so::{SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
+pub use so::{SoArguments, SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
 pub use target::{parse_stage, stage_name, Api, Caps, FeatureLevel, Runtime, Target};
 
 use dxbc::{Container, FourCc, Signature, SignatureFormat};
@@ -84,6 +84,14 @@ pub fn validate_call(bytes: &[u8], length: usize, target: &Target) -> Report {
 /// `CreateGeometryShaderWithStreamOutput` does (the shader may be a vertex, domain or
 /// geometry shader).
 pub fn validate_with_stream_output(bytes: &[u8], length: usize, target: &Target, so: &StreamOutputDesc) -> Report {
+    validate_inner(bytes, length, target, Some(&SoArguments::from_desc(so)), None)
+}
+
+/// [`validate_with_stream_output`] with the stream-output arguments exactly as a
+/// program passes them ([`SoArguments`]: NULL or not, the counts apart from the
+/// arrays; Direct3D 10's `OutputStreamStride` for an [`Api::D3D10`] target). Fields the
+/// target's call does not have are not checked here: see [`SoArguments::check_shape`].
+pub fn validate_with_so_arguments(bytes: &[u8], length: usize, target: &Target, so: &SoArguments) -> Report {
     validate_inner(bytes, length, target, Some(so), None)
 }
 
@@ -98,11 +106,18 @@ fn validate_inner(
     bytes: &[u8],
     length: usize,
     target: &Target,
-    so: Option<&StreamOutputDesc>,
+    so: Option<&SoArguments>,
     caps9: Option<&Caps9>,
 ) -> Report {
     let mut report = Report::default();
     let out = &mut report.diagnostics;
+    // What the call reads of its stream-output arguments, and the pointer rules.
+    let so = so.map(|args| {
+        let (desc, diagnostics, count_refused) = args.read();
+        out.extend(diagnostics);
+        (desc, count_refused)
+    });
+    let so = so.as_ref();
     if length != bytes.len() {
         out.push(Diagnostic::new(
             Code::BytecodeLength,
@@ -111,7 +126,23 @@ fn validate_inner(
         ));
     }
     if d3d9::is_d3dbc(bytes) {
-        validate_d3dbc(bytes, target, so, caps9.copied().unwrap_or_default(), &mut report);
+        if target.api == Api::D3D9 {
+            validate_d3dbc(bytes, target, so.is_some(), caps9.copied().unwrap_or_default(), &mut report);
+        } else {
+            out.push(raw_program_refused(bytes, target.api));
+        }
+        return report;
+    }
+    if target.api == Api::D3D9 {
+        let what =
+            if bytes.starts_with(b"DXBC") { "a DXBC container" } else { "not a Shader Model 1–3 token stream" };
+        out.push(Diagnostic::new(
+            Code::BytecodeApi,
+            Location::Byte { offset: 0 },
+            format!(
+                "{what}: a Direct3D 9 create call takes a raw Shader Model 1–3 program (first token 0xFFFE____ for vs, 0xFFFF____ for ps); validate a container with --api d3d10, d3d11 or d3d12"
+            ),
+        ));
         return report;
     }
     let container = match Container::parse(bytes) {
@@ -214,20 +245,25 @@ fn validate_inner(
     }
     let level_refused =
         out.iter().any(|d| matches!(d.code, Code::StageFeatureLevel | Code::ModelFeatureLevel | Code::Direct3D12Only));
-    if let (Api::D3D11 { level, runtime, caps }, false) = (target.api, level_refused) {
+    if let (Some((level, runtime, caps)), false) = (target.api.device(), level_refused) {
         program::check_features(&container, &facts, level, runtime, caps, out);
         if level.is_9_x() && matches!(stage, ProgramType::Vertex | ProgramType::Pixel) {
             let caps = caps9.copied().unwrap_or_else(|| Caps9::for_level(level));
             check_level9(&container, level, stage, &caps, out);
         }
     }
-    if let Some(so) = so {
+    if let Some((so, entry_count_refused)) = so {
         let elements = outputs.as_ref().map(|s| s.elements.as_slice()).unwrap_or(&[]);
-        let level = match target.api {
-            Api::D3D11 { level, .. } => Some(level),
-            Api::D3D12 => None,
+        let ctx = so::SoContext {
+            stage,
+            model: facts.model,
+            api: target.api,
+            outputs: elements,
+            facts: &facts,
+            entry_count_refused: *entry_count_refused,
+            signature_only: false,
         };
-        so::check(so, &so::SoContext { stage, model: facts.model, level, outputs: elements, facts: &facts }, out);
+        so::check(so, &ctx, out);
     }
     report.facts = Some(facts);
     report
@@ -237,7 +273,7 @@ fn validate_inner(
 /// when the container has no output signature either.
 fn signature_only(
     container: &Container<'_>,
-    so: &StreamOutputDesc,
+    (so, entry_count_refused): &(StreamOutputDesc, bool),
     target: &Target,
     out: &mut Vec<Diagnostic>,
 ) -> Option<ProgramFacts> {
@@ -257,18 +293,56 @@ fn signature_only(
     // An OSG5/OSG1 signature carries streams: a Shader Model 5 geometry shader's outputs.
     let model = if chunk.fourcc == FourCc::OSGN { (4, 0) } else { (5, 0) };
     let facts = ProgramFacts::new(ProgramType::Geometry, model);
-    let level = match target.api {
-        Api::D3D11 { level, .. } => Some(level),
-        Api::D3D12 => None,
+    let ctx = so::SoContext {
+        stage: ProgramType::Geometry,
+        model,
+        api: target.api,
+        outputs: &signature.elements,
+        facts: &facts,
+        entry_count_refused: *entry_count_refused,
+        signature_only: true,
     };
-    let ctx = so::SoContext { stage: ProgramType::Geometry, model, level, outputs: &signature.elements, facts: &facts };
+    if so.entries.is_empty() && !entry_count_refused {
+        // Functional spec 14.3: with no geometry shader "NumEntries must be > 0".
+        out.push(Diagnostic::new(
+            Code::SoEntryCount,
+            Location::StreamOutput { entry: None },
+            "no entries: an output signature without a geometry shader creates nothing but stream output, so it needs at least one entry",
+        ));
+    }
     so::check(so, &ctx, out);
     Some(facts)
 }
 
-/// A raw Shader Model 1–3 program: its own profile's rules (the target's API and
-/// feature level do not apply; a create call of another stage is refused).
-fn validate_d3dbc(bytes: &[u8], target: &Target, so: Option<&StreamOutputDesc>, caps: Caps9, report: &mut Report) {
+/// A raw Shader Model 1–3 program given to a Direct3D 10, 11 or 12 create call: those
+/// calls take DXBC containers (`E_INVALIDARG`).
+fn raw_program_refused(bytes: &[u8], api: Api) -> Diagnostic {
+    let version = bytes.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let kind = if version >> 16 == 0xfffe { "vs" } else { "ps" };
+    let name = match api {
+        Api::D3D10 { .. } => "Direct3D 10",
+        Api::D3D12 => "Direct3D 12",
+        _ => "Direct3D 11",
+    };
+    let level9 = if matches!(api, Api::D3D12) {
+        ""
+    } else {
+        "; a Direct3D 9 program runs at feature level 9 as the Level 9 part of a *_4_0_level_9_x container"
+    };
+    Diagnostic::new(
+        Code::BytecodeApi,
+        Location::Byte { offset: 0 },
+        format!(
+            "a raw Shader Model {}.{} {kind} program (version token {version:#010x}): {name} create calls take DXBC containers{level9} (validate it with --api d3d9)",
+            version >> 8 & 0xff,
+            version & 0xff
+        ),
+    )
+}
+
+/// A raw Shader Model 1–3 program on a Direct3D 9 device: its own profile's rules (a
+/// create call of another stage is refused).
+fn validate_d3dbc(bytes: &[u8], target: &Target, so: bool, caps: Caps9, report: &mut Report) {
     let out = &mut report.diagnostics;
     let Some(info) = d3d9::check(bytes, 0, &caps, out) else { return };
     let stage = match info.version.kind {
@@ -289,7 +363,7 @@ fn validate_d3dbc(bytes: &[u8], target: &Target, so: Option<&StreamOutputDesc>, 
             ));
         }
     }
-    if so.is_some() {
+    if so {
         out.push(Diagnostic::new(
             Code::SoStage,
             Location::Shader,

@@ -228,7 +228,7 @@ pub(crate) fn check(
     }
     let mut facts = ProgramFacts::new(stage, (version.major, version.minor));
     check_version(stage, model, target, stream_output, base, out);
-    if matches!(target.api, Api::D3D11 { .. }) && model >= Model::SM5_1 {
+    if target.api.device().is_some() && model >= Model::SM5_1 {
         // The D3D11 verdict is already given; the instruction rules are Direct3D 12's.
         return Some(facts);
     }
@@ -314,12 +314,22 @@ fn check_version(
             ));
         }
     }
-    let Api::D3D11 { level, caps, .. } = target.api else { return };
+    let Some((level, _, caps)) = target.api.device() else { return };
+    if let (Api::D3D10 { .. }, ProgramType::Hull | ProgramType::Domain | ProgramType::Compute) = (target.api, stage) {
+        out.push(Diagnostic::new(
+            Code::StageApi,
+            at,
+            format!(
+                "{name}: Direct3D 10 creates vertex, geometry and pixel shaders only (ID3D10Device has no CreateHullShader, CreateDomainShader or CreateComputeShader)"
+            ),
+        ));
+        return;
+    }
     if model >= Model::SM5_1 {
         out.push(Diagnostic::new(
             Code::Direct3D12Only,
             at,
-            format!("{name} is a Direct3D 12 shader (Shader Model 5.1); Direct3D 11 runs Shader Models 4.0 to 5.0 (validate with --api d3d12)"),
+            format!("{name} is a Direct3D 12 shader (Shader Model 5.1); Direct3D 10 and 11 run Shader Models 4.0 to 5.0 (validate with --api d3d12)"),
         ));
         return;
     }
@@ -362,7 +372,8 @@ fn check_version(
 impl Walker<'_> {
     fn uav_slots(&self) -> u32 {
         match self.target.api {
-            Api::D3D12 => u32::MAX,
+            Api::D3D12 | Api::D3D9 => u32::MAX,
+            Api::D3D10 { .. } => 8,
             Api::D3D11 { level, runtime, .. } => {
                 if self.stage == ProgramType::Compute && self.model < Model::SM5_0 {
                     1
@@ -381,7 +392,7 @@ impl Walker<'_> {
             return;
         }
         self.facts.uav_outside_ps_cs = true;
-        let Api::D3D11 { runtime, caps, .. } = self.target.api else { return };
+        let Some((_, runtime, caps)) = self.target.api.device() else { return };
         let stage = stage_name(self.stage);
         if runtime == Runtime::D3D11_0 {
             out.push(Diagnostic::new(

@@ -22,7 +22,10 @@
 //!   semantic index (`TEXCOORD1` is `TEXCOORD`, index 1; no digits is index 0). Names
 //!   match the output signature case-insensitively.
 //! - `.<MASK>` — the components written, contiguous and in order, from `xyzw` or
-//!   `rgba` (either case): `.yz` is `StartComponent` 1, `ComponentCount` 2. Without a mask the entry
+//!   `rgba` (either case): `.yz` is `StartComponent` 1, `ComponentCount` 2. Like
+//!   `StartComponent`, the letters count from the element's first component, not the
+//!   register's: for `TEXCOORD1` declared in `o1.zw`, `TEXCOORD1.x` is its first
+//!   component (the register's `z`) and `TEXCOORD1.xy` all of it. Without a mask the entry
 //!   takes the element's components: it is stored with `ComponentCount` 0 until
 //!   [`StreamOutputDesc::resolve_masks`] (or [`StreamOutputDesc::resolve_masks_in`])
 //!   looks the element up in the output signature; an entry left unresolved is
@@ -46,8 +49,9 @@
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
 use crate::program::ProgramFacts;
-use crate::target::{stage_name, FeatureLevel};
+use crate::target::{stage_name, Api, FeatureLevel};
 use dxbc::{Container, FourCc, Signature, SignatureElement, SignatureFormat};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use tpf::ProgramType;
 
@@ -68,19 +72,43 @@ pub const BUFFER_MAX_STRIDE_IN_BYTES: u32 = 2048;
 /// D3D11_SO_OUTPUT_COMPONENT_COUNT`.
 pub const MAX_ENTRIES: usize = (STREAM_COUNT * OUTPUT_COMPONENT_COUNT) as usize;
 
-/// One `D3D11_SO_DECLARATION_ENTRY`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `D3D10_SO_SINGLE_BUFFER_COMPONENT_LIMIT`... and the Direct3D 10 page's `NumEntries`:
+/// "Minimum 0, maximum 64".
+pub const MAX_ENTRIES_10: usize = 64;
+
+/// One `D3D11_SO_DECLARATION_ENTRY` (a `D3D10_SO_DECLARATION_ENTRY` is the same
+/// without `Stream`, which is then 0). In JSON (`--so-json`) the fields are
+/// `stream`, `semantic_name` (a string, or `null` for a gap; required),
+/// `semantic_index`, `start_component`, `component_count` (required) and
+/// `output_slot`, or their `D3D11_SO_DECLARATION_ENTRY` names (`Stream`,
+/// `SemanticName`, ...); the others default to 0.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SoEntry {
+    #[serde(default, alias = "Stream")]
     pub stream: u32,
     /// `None`: a gap of `component_count` components.
+    #[serde(alias = "SemanticName", deserialize_with = "required_option")]
     pub semantic_name: Option<String>,
+    #[serde(default, alias = "SemanticIndex")]
     pub semantic_index: u32,
+    #[serde(default, alias = "StartComponent")]
     pub start_component: u8,
+    #[serde(alias = "ComponentCount")]
     pub component_count: u8,
+    #[serde(default, alias = "OutputSlot")]
     pub output_slot: u8,
 }
 
-/// The stream-output arguments of `CreateGeometryShaderWithStreamOutput`.
+/// An `Option` field that must be present (`null` for `None`).
+fn required_option<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
+}
+
+/// The stream-output arguments of `CreateGeometryShaderWithStreamOutput`, as arrays:
+/// `pSODeclaration` points to `entries` (`NumEntries` is their number) or is NULL when
+/// there are none; `pBufferStrides` likewise. [`SoArguments`] says anything else a
+/// program can pass (a pointer with zero entries, NULL with a count).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StreamOutputDesc {
     pub entries: Vec<SoEntry>,
@@ -90,15 +118,183 @@ pub struct StreamOutputDesc {
     pub rasterized_stream: u32,
 }
 
+/// The stream-output arguments exactly as a program passes them: the raw fields of
+/// `ID3D11Device::CreateGeometryShaderWithStreamOutput` (`pSODeclaration`,
+/// `NumEntries`, `pBufferStrides`, `NumStrides`, `RasterizedStream`) or of
+/// `ID3D10Device::CreateGeometryShaderWithStreamOutput` (`pSODeclaration`,
+/// `NumEntries`, `OutputStreamStride`). The `--so-json` file:
+///
+/// ```json
+/// { "declaration": [ { "stream": 0, "semantic_name": "SV_Position", "semantic_index": 0,
+///                      "start_component": 0, "component_count": 4, "output_slot": 0 },
+///                    { "semantic_name": null, "component_count": 2 } ],
+///   "strides": [24], "rasterized_stream": 0 }
+/// ```
+///
+/// `declaration` `null` (or left out) is a NULL `pSODeclaration`, `[]` a pointer to no
+/// entries; `num_entries` defaults to the array's length (0 for NULL) and may be less
+/// than it (the call reads that many). `strides` / `num_strides` likewise for
+/// `pBufferStrides`; `rasterized_stream` defaults to 0 (`4294967295` is
+/// `D3D11_SO_NO_RASTERIZED_STREAM`). For Direct3D 10, `output_stream_stride` replaces
+/// `strides`, `num_strides` and `rasterized_stream`, and entries have no stream.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoArguments {
+    /// `pSODeclaration`: `None` is NULL.
+    #[serde(default, alias = "pSODeclaration")]
+    pub declaration: Option<Vec<SoEntry>>,
+    /// `NumEntries`; `None`: the array's length (0 for NULL).
+    #[serde(default, alias = "NumEntries")]
+    pub num_entries: Option<u32>,
+    /// `pBufferStrides`: `None` is NULL.
+    #[serde(default, alias = "pBufferStrides")]
+    pub strides: Option<Vec<u32>>,
+    /// `NumStrides`; `None`: the array's length (0 for NULL).
+    #[serde(default, alias = "NumStrides")]
+    pub num_strides: Option<u32>,
+    /// `RasterizedStream`; `None`: 0.
+    #[serde(default, alias = "RasterizedStream")]
+    pub rasterized_stream: Option<u32>,
+    /// Direct3D 10's `OutputStreamStride`.
+    #[serde(default, alias = "OutputStreamStride")]
+    pub output_stream_stride: Option<u32>,
+}
+
+impl SoArguments {
+    /// The arguments `desc` stands for: NULL pointers for empty arrays.
+    pub fn from_desc(desc: &StreamOutputDesc) -> SoArguments {
+        SoArguments {
+            declaration: (!desc.entries.is_empty()).then(|| desc.entries.clone()),
+            num_entries: None,
+            strides: (!desc.strides.is_empty()).then(|| desc.strides.clone()),
+            num_strides: None,
+            rasterized_stream: Some(desc.rasterized_stream),
+            output_stream_stride: None,
+        }
+    }
+
+    /// Fields the call of `api` does not have: Direct3D 10's has no streams, buffer
+    /// stride array or rasterized stream; Direct3D 11's no `OutputStreamStride`.
+    /// `Err` names the first such field.
+    pub fn check_shape(&self, api: Api) -> Result<(), String> {
+        let d3d10 = matches!(api, Api::D3D10 { .. });
+        if d3d10 {
+            for (field, given) in [
+                ("strides", self.strides.is_some()),
+                ("num_strides", self.num_strides.is_some()),
+                ("rasterized_stream", self.rasterized_stream.is_some()),
+            ] {
+                if given {
+                    return Err(format!(
+                        "`{field}`: ID3D10Device::CreateGeometryShaderWithStreamOutput has no such argument (it takes one OutputStreamStride: `output_stream_stride`)"
+                    ));
+                }
+            }
+            if let Some((i, e)) = self.declaration.iter().flatten().enumerate().find(|(_, e)| e.stream != 0) {
+                return Err(format!(
+                    "entry {i}: stream {}: D3D10_SO_DECLARATION_ENTRY has no Stream (Direct3D 10 has stream 0 only)",
+                    e.stream
+                ));
+            }
+        } else if self.output_stream_stride.is_some() {
+            return Err(
+                "`output_stream_stride` is Direct3D 10's argument (--api d3d10); Direct3D 11 takes `strides`".into()
+            );
+        }
+        Ok(())
+    }
+
+    /// What the call reads: the first `NumEntries` entries and `NumStrides` strides
+    /// (none through a NULL pointer), and the diagnostics of the pointer rules —
+    /// Microsoft's ID3D11Device::CreateGeometryShaderWithStreamOutput page:
+    /// pSODeclaration "Cannot be NULL if NumEntries > 0" (V602); a pointer given with
+    /// `NumEntries` 0 is refused too (V602); `pBufferStrides` NULL with `NumStrides` > 0
+    /// (V609); a count beyond the array given is refused (the call would read past it).
+    /// The bool is true when the entry count is already refused.
+    pub fn read(&self) -> (StreamOutputDesc, Vec<Diagnostic>, bool) {
+        let whole = Location::StreamOutput { entry: None };
+        let mut out = Vec::new();
+        let mut count_refused = false;
+        let entries = match (&self.declaration, self.num_entries) {
+            (None, None | Some(0)) => Vec::new(),
+            (None, Some(n)) => {
+                out.push(Diagnostic::new(
+                    Code::SoEntryCount,
+                    whole.clone(),
+                    format!("pSODeclaration is NULL but NumEntries is {n} (it cannot be NULL if NumEntries > 0)"),
+                ));
+                count_refused = true;
+                Vec::new()
+            }
+            (Some(v), n) => {
+                let n = n.map_or(v.len(), |n| n as usize);
+                if n == 0 {
+                    out.push(Diagnostic::new(
+                        Code::SoEntryCount,
+                        whole.clone(),
+                        "pSODeclaration points to a declaration but NumEntries is 0: a declaration has at least one entry (pass NULL to create a geometry shader without stream-output entries)",
+                    ));
+                    count_refused = true;
+                } else if n > v.len() {
+                    out.push(Diagnostic::new(
+                        Code::SoEntryCount,
+                        whole.clone(),
+                        format!("NumEntries is {n} but pSODeclaration holds {} entries", v.len()),
+                    ));
+                    count_refused = true;
+                }
+                v[..n.min(v.len())].to_vec()
+            }
+        };
+        let strides = if let Some(stride) = self.output_stream_stride {
+            // Direct3D 10: "only used when the output slot is 0 for all entries".
+            if entries.iter().all(|e| e.output_slot == 0) {
+                vec![stride]
+            } else {
+                Vec::new()
+            }
+        } else {
+            match (&self.strides, self.num_strides) {
+                (None, None | Some(0)) => Vec::new(),
+                (None, Some(n)) => {
+                    out.push(Diagnostic::new(
+                        Code::SoStride,
+                        whole.clone(),
+                        format!("pBufferStrides is NULL but NumStrides is {n}"),
+                    ));
+                    Vec::new()
+                }
+                (Some(v), n) => {
+                    let n = n.map_or(v.len(), |n| n as usize);
+                    if n > v.len() {
+                        out.push(Diagnostic::new(
+                            Code::SoStride,
+                            whole.clone(),
+                            format!("NumStrides is {n} but pBufferStrides holds {} strides", v.len()),
+                        ));
+                    }
+                    v[..n.min(v.len())].to_vec()
+                }
+            }
+        };
+        let desc = StreamOutputDesc { entries, strides, rasterized_stream: self.rasterized_stream.unwrap_or(0) };
+        (desc, out, count_refused)
+    }
+}
+
 /// What the checks know about the shader and the device.
 pub struct SoContext<'a> {
     pub stage: ProgramType,
     pub model: (u8, u8),
-    /// The device's feature level; `None` for Direct3D 12.
-    pub level: Option<FeatureLevel>,
+    /// The API (and the device's feature level).
+    pub api: Api,
     /// The output signature's elements (with their streams).
     pub outputs: &'a [SignatureElement<'a>],
     pub facts: &'a ProgramFacts,
+    /// The entry count is already refused (by [`SoArguments::read`]'s pointer rules).
+    pub entry_count_refused: bool,
+    /// The bytecode is an output signature alone (no geometry shader): stream 0 only.
+    pub signature_only: bool,
 }
 
 // ---------------------------------------------------------------------------------
@@ -113,6 +309,18 @@ fn mask_text(mask: u32) -> String {
     } else {
         format!(".{s}")
     }
+}
+
+/// An element's first component (0 = x) and its number of components, from its first
+/// to its last (elements are contiguous runs of a register: `.zw` is 2, 2).
+pub fn element_span(mask: u8) -> (u32, u32) {
+    let mask = u32::from(mask) & 0xf;
+    if mask == 0 {
+        return (0, 0);
+    }
+    let first = mask.trailing_zeros();
+    let last = 31 - mask.leading_zeros();
+    (first, last - first + 1)
 }
 
 /// `TEXCOORD1`-style name of an entry's element (`SV_Position` for index 0).
@@ -133,7 +341,7 @@ fn shader_text(ctx: &SoContext<'_>) -> String {
 /// `dcl_stream` declarations (or, when it declares none, stream 0); stream 0 for
 /// everything else.
 fn available_streams(ctx: &SoContext<'_>) -> u8 {
-    if ctx.stage != ProgramType::Geometry || ctx.model.0 < 5 {
+    if ctx.stage != ProgramType::Geometry || ctx.model.0 < 5 || ctx.signature_only {
         return 1;
     }
     let mut declared = ctx.facts.streams & 0xf;
@@ -163,7 +371,8 @@ fn stream_list(streams: u8) -> String {
 ///   are on stream 0, at most one stride is given (Direct3D 10's single
 ///   `OutputStreamStride`), and either every entry goes to slot 0 or every slot has at
 ///   most one entry (`D3D10_SO_MULTIPLE_BUFFER_ELEMENTS_PER_BUFFER`);
-/// - V602: at most 512 entries (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`);
+/// - V602: at most 512 entries (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`;
+///   64 for Direct3D 10's call, whose page gives NumEntries "Minimum 0, maximum 64");
 ///   none is allowed only with a geometry shader (the call then just chooses the
 ///   rasterized stream);
 /// - V603: an entry's stream is 0..3 and one the shader has: the streams a Shader
@@ -171,11 +380,14 @@ fn stream_list(streams: u8) -> String {
 ///   none), stream 0 for other shaders;
 /// - V604: an output slot is 0..3;
 /// - V605: a gap has `StartComponent` 0, `SemanticIndex` 0 and at least one component
-///   (it may have more than 4); a regular entry has 1..4 components from
+///   (it may have more than 4 in Direct3D 11, not in Direct3D 10, whose
+///   D3D10_SO_DECLARATION_ENTRY page gives ComponentCount 1..4 with no exception); a regular entry has 1..4 components from
 ///   `StartComponent` 0..3, within the 4 components of a register;
 /// - V606: the semantic and index name an element of the output signature on the
 ///   entry's stream (names compare case-insensitively);
-/// - V607: the components are all in that element's mask;
+/// - V607: the components are the element's: `StartComponent` counts from the
+///   element's first component (an element in `.zw` has components 0 and 1), so
+///   `StartComponent + ComponentCount` is at most the element's width;
 /// - V612: no component of an element (on one stream) is written twice;
 /// - V608: an output slot receives entries from one stream only;
 /// - V614: an output slot does not receive only gaps;
@@ -190,8 +402,8 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
     let whole = Location::StreamOutput { entry: None };
     let at = |i: usize| Location::StreamOutput { entry: Some(i) };
     // Feature level 10_0 / 10_1 (the Direct3D 10 stream-output model).
-    let level10 = ctx.level.filter(|l| *l < FeatureLevel::L11_0);
-    if let Some(level) = ctx.level {
+    let level10 = ctx.api.level().filter(|l| *l < FeatureLevel::L11_0);
+    if let Some(level) = ctx.api.level() {
         if level.is_9_x() {
             out.push(Diagnostic::new(
                 Code::SoFeatureLevel,
@@ -211,7 +423,16 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             format!("{n} entries; at most {MAX_ENTRIES} (D3D11_SO_STREAM_COUNT x D3D11_SO_OUTPUT_COMPONENT_COUNT)"),
         ));
     }
-    if n == 0 && ctx.stage != ProgramType::Geometry {
+    if let (Api::D3D10 { .. }, true) = (ctx.api, n > MAX_ENTRIES_10) {
+        out.push(Diagnostic::new(
+            Code::SoEntryCount,
+            whole.clone(),
+            format!(
+                "{n} entries; ID3D10Device::CreateGeometryShaderWithStreamOutput takes at most {MAX_ENTRIES_10} (NumEntries: minimum 0, maximum 64)"
+            ),
+        ));
+    }
+    if n == 0 && ctx.stage != ProgramType::Geometry && !ctx.entry_count_refused {
         out.push(Diagnostic::new(
             Code::SoEntryCount,
             whole.clone(),
@@ -242,7 +463,9 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                 format!("stream {}: feature level {level} has stream 0 only (several streams need 11_0)", e.stream),
             ));
         } else if streams & (1 << e.stream) == 0 {
-            let why = if ctx.stage != ProgramType::Geometry || ctx.model.0 < 5 {
+            let why = if ctx.signature_only {
+                "without a geometry shader (an output signature alone) stream output takes stream 0 only (functional spec 14.3: a \"NULL\" GS with a declaration for Stream 0 only)".to_string()
+            } else if ctx.stage != ProgramType::Geometry || ctx.model.0 < 5 {
                 format!(
                     "a {} shader has stream 0 only (several streams need a Shader Model 5 geometry shader that declares them with dcl_stream)",
                     shader_text(ctx)
@@ -275,6 +498,14 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                         Code::SoComponents,
                         at(i),
                         "a gap of 0 components (ComponentCount must be at least 1)",
+                    ));
+                } else if let (Api::D3D10 { .. }, true) = (ctx.api, count > 4) {
+                    out.push(Diagnostic::new(
+                        Code::SoComponents,
+                        at(i),
+                        format!(
+                            "a gap of {count} components: D3D10_SO_DECLARATION_ENTRY's ComponentCount is 1..4 (gaps longer than 4 components are Direct3D 11's; chain gaps of 4)"
+                        ),
                     ));
                 } else if start != 0 || e.semantic_index != 0 {
                     out.push(Diagnostic::new(
@@ -357,20 +588,33 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             continue;
         };
         if range_ok[i] {
-            let wanted = ((1u32 << count) - 1) << start;
+            // StartComponent counts from the element's first component, not from the
+            // register's x: an element packed in `.z` is written StartComponent 0,
+            // ComponentCount 1 (the functional spec 14.3: the API uses "component counts
+            // / offsets to identify data within elements", where the DDI has register
+            // masks).
             let have = u32::from(element.mask) & 0xf;
+            let (first, width) = element_span(element.mask);
+            let wanted = ((1u32 << count) - 1) << (start + first);
             let missing = wanted & !have;
-            if missing != 0 {
+            if start + count > width || missing != 0 {
+                let mut not_in = Vec::new();
+                if missing & 0xf != 0 {
+                    not_in.push(format!("the register's {}", mask_text(missing & 0xf)));
+                }
+                if missing >> 4 != 0 {
+                    not_in.push("components past the register's w".to_string());
+                }
                 out.push(Diagnostic::new(
                     Code::SoComponentsNotOutput,
                     at(i),
                     format!(
-                        "{} is written as {} but the output element has mask {} (register {}): {} not output",
+                        "{} has {width} component{} (o{}{}); StartComponent {start} and ComponentCount {count} count from its first component and take {}, which the element does not output",
                         element_text(name, e.semantic_index),
-                        mask_text(wanted),
-                        mask_text(have),
+                        if width == 1 { "" } else { "s" },
                         element.register,
-                        mask_text(missing)
+                        mask_text(have),
+                        not_in.join(" and "),
                     ),
                 ));
             }
@@ -612,7 +856,8 @@ impl StreamOutputDesc {
     /// Gives every entry with a semantic and `ComponentCount` 0 (what the text form
     /// stores for an entry written without a mask) the components of its element in
     /// `outputs` (same stream, semantic name compared case-insensitively, same index):
-    /// from the element's first component to its last. Returns the indices of the
+    /// all of them, `StartComponent` 0 (which is the element's first component, where
+    /// the register's may be later) and `ComponentCount` the element's width. Returns the indices of the
     /// entries left unresolved (no such element), which the checks then refuse.
     pub fn resolve_masks(&mut self, outputs: &[SignatureElement<'_>]) -> Vec<usize> {
         self.resolve_with(|stream, name, index| {
@@ -650,10 +895,10 @@ impl StreamOutputDesc {
                 unresolved.push(i);
                 continue;
             }
-            let first = mask.trailing_zeros() as u8;
-            let last = 7 - mask.leading_zeros() as u8;
-            e.start_component = first;
-            e.component_count = last - first + 1;
+            // StartComponent counts from the element's first component.
+            let (_, width) = element_span(mask);
+            e.start_component = 0;
+            e.component_count = width as u8;
         }
         unresolved
     }

@@ -121,13 +121,67 @@ impl Caps {
 }
 
 /// The API a shader is validated for.
+///
+/// Direct3D 10, 11 and 12 create calls take DXBC containers; a Direct3D 9 create call
+/// (`IDirect3DDevice9::CreateVertexShader` / `CreatePixelShader`) takes a raw Shader
+/// Model 1–3 token stream. Bytecode of the other kind is refused (V116).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Api {
+    /// A Direct3D 9 device: a raw Shader Model 1–3 program against its own profile's
+    /// rules, with the device's [`Caps9`](crate::Caps9) (`validate_with_d3d9_caps`).
+    D3D9,
+    /// A Direct3D 10 device (`ID3D10Device`, feature level 10_0, Shader Model 4.0) or a
+    /// Direct3D 10.1 device (`ID3D10Device1`, 10_0 or 10_1, Shader Model 4.0 and 4.1):
+    /// vertex, geometry and pixel shaders, and Direct3D 10's stream output.
+    D3D10 { level: FeatureLevel },
     /// A Direct3D 11 device: feature level, runtime and capabilities.
     D3D11 { level: FeatureLevel, runtime: Runtime, caps: Caps },
     /// Direct3D 12: Shader Model 4.0 to 5.1, the instruction-level rules only
     /// (stage, model, registers, geometry-shader limits and streams).
     D3D12,
+}
+
+impl Api {
+    /// The feature level of a Direct3D 10 or 11 device.
+    pub fn level(self) -> Option<FeatureLevel> {
+        match self {
+            Api::D3D10 { level } | Api::D3D11 { level, .. } => Some(level),
+            Api::D3D9 | Api::D3D12 => None,
+        }
+    }
+
+    /// The device a Direct3D 10 or 11 create call checks a container against: its
+    /// feature level, runtime and capabilities. A Direct3D 10 device is modelled as
+    /// the Direct3D 11.0 runtime's device of its level with no optional capabilities
+    /// (no compute shaders, no doubles, no UAVs outside pixel shaders).
+    pub fn device(self) -> Option<(FeatureLevel, Runtime, Caps)> {
+        match self {
+            Api::D3D11 { level, runtime, caps } => Some((level, runtime, caps)),
+            Api::D3D10 { level } => Some((
+                level,
+                Runtime::D3D11_0,
+                Caps {
+                    uavs_at_every_stage: false,
+                    doubles: false,
+                    extended_doubles: false,
+                    shader_extensions_11_1: false,
+                    compute_on_10_x: false,
+                    level9_comparison_filtering: false,
+                },
+            )),
+            Api::D3D9 | Api::D3D12 => None,
+        }
+    }
+
+    /// `d3d9`, `d3d10`, `d3d11`, `d3d12`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::D3D9 => "d3d9",
+            Api::D3D10 { .. } => "d3d10",
+            Api::D3D11 { .. } => "d3d11",
+            Api::D3D12 => "d3d12",
+        }
+    }
 }
 
 /// What to validate against.
@@ -143,6 +197,14 @@ impl Target {
     /// A Direct3D 11 device with the typical capabilities of its level.
     pub fn d3d11(level: FeatureLevel, runtime: Runtime) -> Target {
         Target { api: Api::D3D11 { level, runtime, caps: Caps::typical(level, runtime) }, stage: None }
+    }
+    /// A Direct3D 10 device of `level` (10_0 or 10_1; [`Api::D3D10`]).
+    pub fn d3d10(level: FeatureLevel) -> Target {
+        Target { api: Api::D3D10 { level }, stage: None }
+    }
+    /// A Direct3D 9 device: raw Shader Model 1–3 programs.
+    pub fn d3d9() -> Target {
+        Target { api: Api::D3D9, stage: None }
     }
     /// Direct3D 12.
     pub fn d3d12() -> Target {

@@ -6,11 +6,11 @@ use validate::{validate, Code, Location, Target};
 
 fn report(text: &str) -> validate::Report {
     let bytes = d3dbc::parse::assemble(text).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{text}"));
-    validate(&bytes, &Target::default())
+    validate(&bytes, &Target::d3d9())
 }
 
 fn report_bytes(bytes: &[u8]) -> validate::Report {
-    validate(bytes, &Target::default())
+    validate(bytes, &Target::d3d9())
 }
 
 /// The program is refused with `code` at instruction `index`, and the message holds `needle`.
@@ -560,7 +560,7 @@ fn third_order_dependent_reads_are_the_limit() {
     valid(&deep);
     let caps = validate::Caps9 { no_dependent_read_limit: false, ..validate::Caps9::default() };
     let bytes = d3dbc::parse::assemble(&deep).unwrap();
-    let r = validate::validate_with_d3d9_caps(&bytes, bytes.len(), &Target::default(), &caps);
+    let r = validate::validate_with_d3d9_caps(&bytes, bytes.len(), &Target::d3d9(), &caps);
     assert_eq!(r.diagnostics.iter().filter(|d| d.code == Code::D3d9DependentRead).count(), 2, "{:#?}", r.diagnostics);
     assert!(validate::Caps9::default()
         .parse_over("no-dependent-read-limit=0")

@@ -487,7 +487,7 @@ fn versions_and_decoding() {
     p.mov();
     let mut bytes = p.bytes();
     bytes.truncate(bytes.len() - 4);
-    let r = validate::validate(&bytes, &Target::default());
+    let r = validate::validate(&bytes, &Target::d3d9());
     assert_eq!(r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::D3d9Unreadable]);
     // Unknown opcode.
     let mut p = Prog::new(VS_2_0);
@@ -495,25 +495,39 @@ fn versions_and_decoding() {
     assert_eq!(codes(&p, &caps()), [Code::D3d9Unreadable]);
 }
 
-/// The create call's stage: a vertex program given to a pixel-shader call is refused
-/// (V109); the feature level does not matter to a raw program.
+/// The create call's stage: a vertex program given to a Direct3D 9 pixel-shader call
+/// is refused (V109). Direct3D 10, 11 and 12 create calls take DXBC containers, so a raw
+/// program is refused by them at every feature level (V116: Microsoft's
+/// ID3D11Device::CreateVertexShader page, pShaderBytecode "a pointer to the compiled
+/// shader"; IDirect3DDevice9::CreateVertexShader takes the token array), and a DXBC
+/// container by a Direct3D 9 call.
 #[test]
 fn raw_programs_and_the_target() {
     let mut p = Prog::new(VS_2_0);
     p.mov();
     let bytes = p.bytes();
-    let r = validate::validate(&bytes, &Target::default().for_stage(tpf::ProgramType::Pixel));
+    let r = validate::validate(&bytes, &Target::d3d9().for_stage(tpf::ProgramType::Pixel));
     assert_eq!(r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::WrongStage]);
-    let r = validate::validate(&bytes, &Target::default().for_stage(tpf::ProgramType::Vertex));
+    let r = validate::validate(&bytes, &Target::d3d9().for_stage(tpf::ProgramType::Vertex));
     assert!(r.is_valid());
     let info = r.shader.unwrap();
     assert_eq!((info.stage, info.model, info.level9), (tpf::ProgramType::Vertex, (2, 0), false));
-    for level in FeatureLevel::ALL {
-        assert!(validate::validate(&bytes, &Target::d3d11(level, Runtime::D3D11_0)).is_valid());
+    let mut others: Vec<Target> = FeatureLevel::ALL.iter().map(|&l| Target::d3d11(l, Runtime::D3D11_0)).collect();
+    others.extend([Target::d3d12(), Target::d3d10(FeatureLevel::L10_0), Target::d3d10(FeatureLevel::L10_1)]);
+    for target in others {
+        let r = validate::validate(&bytes, &target);
+        assert_eq!(r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::BytecodeApi], "{target:?}");
+        assert!(r.shader.is_none());
     }
-    assert!(validate::validate(&bytes, &Target::d3d12()).is_valid());
+    // A pixel program too, through every create call's stage.
+    let ps = Prog::new(0xffff_0200).bytes();
+    let r = validate::validate(&ps, &Target::default().for_stage(tpf::ProgramType::Pixel));
+    assert_eq!(r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::BytecodeApi]);
+    // A DXBC container (or anything else) given to a Direct3D 9 call.
+    let r = validate::validate(b"DXBC not really", &Target::d3d9());
+    assert_eq!(r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::BytecodeApi]);
     // The length argument still applies.
-    let r = validate::validate_call(&bytes, bytes.len() + 4, &Target::default());
+    let r = validate::validate_call(&bytes, bytes.len() + 4, &Target::d3d9());
     assert_eq!(r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), [Code::BytecodeLength]);
 }
 

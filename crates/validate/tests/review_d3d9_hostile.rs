@@ -117,12 +117,12 @@ fn all_entry_points(bytes: &[u8]) -> bool {
         let _ = d3dbc::parse::parse_program(&text);
     }
     let _ = d3dbc::print::disassemble(bytes);
-    let report = validate(bytes, &Target::default());
+    let report = validate(bytes, &Target::d3d9());
     for d in &report.diagnostics {
         assert!(!d.message.is_empty(), "empty message for {}", d.code);
     }
     for caps in [Caps9::for_level(FeatureLevel::L9_1), Caps9 { dynamic_flow_depth: 0, ..Caps9::default() }] {
-        let _ = validate::validate_with_d3d9_caps(bytes, bytes.len(), &Target::default(), &caps);
+        let _ = validate::validate_with_d3d9_caps(bytes, bytes.len(), &Target::d3d9(), &caps);
         let _ = validate::d3d9::walk_program(bytes, &caps);
     }
     report.is_valid()
@@ -179,7 +179,7 @@ fn huge_and_lying_comment_blocks() {
     for version in [VS_3_0, PS_2_0] {
         let b = words(&[version, comment(0x7fff), END]);
         assert!(!all_entry_points(&b));
-        let report = validate(&b, &Target::default());
+        let report = validate(&b, &Target::d3d9());
         assert_eq!(report.diagnostics[0].code, Code::D3d9Unreadable, "{:?}", report.diagnostics);
         // The same comment present in full, full of 0xff, then a real end.
         let mut ws = vec![version, comment(0x7fff)];
@@ -271,20 +271,20 @@ fn deep_and_long_programs_answer() {
         ws.push(END);
         words(&ws)
     };
-    let report = validate(&deep, &Target::default());
+    let report = validate(&deep, &Target::d3d9());
     let codes: Vec<Code> = report.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, [Code::D3d9StaticNesting], "{:?}", report.diagnostics);
     // Opened and never closed; closed and never opened.
     let open = repeated(vs_3_sw, &[], &IF_B0, N, &[]);
-    assert!(!validate(&open, &Target::default()).is_valid());
+    assert!(!validate(&open, &Target::d3d9()).is_valid());
     let close = repeated(vs_3_sw, &[], &ENDIF, N, &[]);
-    assert!(!validate(&close, &Target::default()).is_valid());
+    assert!(!validate(&close, &Target::d3d9()).is_valid());
     // 100k plain instructions.
     let long = repeated(vs_3_sw, &[], &MOV_R0_C0, 100_000, &[]);
-    assert!(validate(&long, &Target::default()).is_valid());
+    assert!(validate(&long, &Target::d3d9()).is_valid());
     // 100k instructions are over vs_3_0's 32768 slots: one diagnostic, at the first one past.
     let long30 = repeated(VS_3_0, &[], &MOV_R0_C0, 100_000, &[]);
-    let report = validate(&long30, &Target::default());
+    let report = validate(&long30, &Target::d3d9());
     assert_eq!(report.diagnostics.len(), 1, "{:?}", report.diagnostics);
     assert!(matches!(report.diagnostics[0].location, validate::Location::Instruction { index: 32768, .. }));
     // 2000 subroutines each calling the next (a chain past the call-nesting limit).
@@ -300,7 +300,7 @@ fn deep_and_long_programs_answer() {
     }
     ws.push(END);
     let chain = words(&ws);
-    let report = validate(&chain, &Target::default());
+    let report = validate(&chain, &Target::d3d9());
     let codes: Vec<Code> = report.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, [Code::D3d9CallNesting], "{:?}", report.diagnostics);
     // A fan: the main program calls each of 200 subroutines from inside 0..23 nested
@@ -327,7 +327,7 @@ fn deep_and_long_programs_answer() {
     }
     ws.push(END);
     let fan = words(&ws);
-    let report = validate(&fan, &Target::default());
+    let report = validate(&fan, &Target::d3d9());
     assert!(
         report.diagnostics.iter().all(|d| matches!(d.code, Code::D3d9CallNesting | Code::D3d9FlowTooComplex)),
         "{:?}",

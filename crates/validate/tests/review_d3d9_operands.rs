@@ -11,7 +11,7 @@ use validate::{validate, Code, Target};
 
 fn report(text: &str) -> validate::Report {
     let bytes = d3dbc::parse::assemble(text).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{text}"));
-    validate(&bytes, &Target::default())
+    validate(&bytes, &Target::d3d9())
 }
 
 fn refused_with(text: &str, code: Code, index: usize) {

@@ -346,6 +346,69 @@ fn components_must_be_in_the_element_mask() {
     ok(&gs, "s1:NORMAL.yz");
 }
 
+/// vs_4_0 with packed outputs: TEXCOORD0 in `o1.xy`, TEXCOORD1 in `o1.z`, TEXCOORD2 in
+/// `o1.w`, TEXCOORD3 in `o2.x`, TEXCOORD4 in `o2.yzw`.
+fn vs_packed() -> Vec<u8> {
+    assemble(&listing(
+        "vs_4_0",
+        false,
+        &[
+            out(0, "SV_Position", 0, 0, "xyzw"),
+            out(0, "TEXCOORD", 0, 1, "xy"),
+            out(0, "TEXCOORD", 1, 1, "z"),
+            out(0, "TEXCOORD", 2, 1, "w"),
+            out(0, "TEXCOORD", 3, 2, "x"),
+            out(0, "TEXCOORD", 4, 2, "yzw"),
+        ],
+    ))
+}
+
+/// `StartComponent` counts from the element's first component, not the register's x:
+/// an element packed in `.z` is written `StartComponent 0, ComponentCount 1`. Sources:
+/// the functional spec 14.3 ("the API ... using string names for elements in a shader
+/// output signature, and component counts / offets to identify data within elements",
+/// where the DDI uses register masks), and D3D11_SO_DECLARATION_ENTRY ("Which
+/// component of the entry to begin writing out to"). Each edge: the element's last
+/// component accepted, one past it refused (V607).
+#[test]
+fn start_component_counts_from_the_element() {
+    let vs = vs_packed();
+    let one = |index, start, count| {
+        let d = run_desc(&vs, &desc(vec![entry(0, Some("TEXCOORD"), index, start, count, 0)]), &l11());
+        ids(&d).into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    // TEXCOORD1 in o1.z: one component, StartComponent 0.
+    assert!(one(1, 0, 1).is_empty());
+    assert_eq!(one(1, 2, 1), ["V607"], "the register's z is not the element's component 2");
+    assert_eq!(one(1, 0, 2), ["V607"]);
+    // TEXCOORD2 in o1.w.
+    assert!(one(2, 0, 1).is_empty());
+    assert_eq!(one(2, 3, 1), ["V607"]);
+    assert_eq!(one(2, 1, 1), ["V607"]);
+    // TEXCOORD4 in o2.yzw: components 0..2.
+    assert!(one(4, 0, 3).is_empty());
+    assert!(one(4, 2, 1).is_empty());
+    assert!(one(4, 1, 2).is_empty());
+    assert_eq!(one(4, 1, 3), ["V607"]);
+    assert_eq!(one(4, 3, 1), ["V607"]);
+    // TEXCOORD0 in o1.xy (first component x: both readings agree).
+    assert!(one(0, 1, 1).is_empty());
+    assert_eq!(one(0, 2, 1), ["V607"]);
+    let d = run_desc(&vs, &desc(vec![entry(0, Some("TEXCOORD"), 4, 1, 3, 0)]), &l11());
+    assert!(d[0].message.contains("TEXCOORD4 has 3 components"), "{}", d[0].message);
+    // The text form counts the same way, and an entry without a mask is all of the element.
+    ok(&vs, "TEXCOORD1.x; TEXCOORD2.x; TEXCOORD3.x; TEXCOORD4.xyz; TEXCOORD0.xy");
+    refused(&vs, "TEXCOORD1.z", &["V607"]);
+    refused(&vs, "TEXCOORD4.yzw", &["V607"]);
+    let mut d: StreamOutputDesc = "TEXCOORD1; TEXCOORD4; SV_Position".parse().unwrap();
+    assert!(d.resolve_masks_in(&vs).is_empty());
+    let ranges: Vec<(u8, u8)> = d.entries.iter().map(|e| (e.start_component, e.component_count)).collect();
+    assert_eq!(ranges, [(0, 1), (0, 3), (0, 4)]);
+    assert!(run_desc(&vs, &d, &l11()).is_empty());
+    // Writing a packed element's component twice is still a duplicate.
+    refused(&vs, "TEXCOORD4.y; TEXCOORD4.xy", &["V612"]);
+}
+
 #[test]
 fn the_same_component_twice() {
     let gs = gs_streams();
@@ -512,6 +575,8 @@ fn masks_left_out_are_resolved_against_the_signature() {
     assert_eq!(unresolved, [4]);
     let ranges: Vec<(u8, u8)> = desc.entries.iter().map(|e| (e.start_component, e.component_count)).collect();
     assert_eq!(ranges, [(0, 4), (0, 2), (0, 3), (2, 2), (0, 0)]);
+    // (Every element here starts at x; vs_packed's start later, see
+    // start_component_counts_from_the_element.)
     // The entry left unresolved is refused.
     let d = run_desc(&gs, &desc, &l11());
     assert_eq!(ids(&d), ["V605", "V606"], "{d:#?}");

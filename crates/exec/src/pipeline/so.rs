@@ -51,8 +51,10 @@ pub(crate) struct SoLayout {
 impl SoLayout {
     /// Resolves `desc`: each entry's element is found by semantic name
     /// (case-insensitively) and index among `signature`'s elements of the entry's
-    /// stream; an entry without a component count takes the element's components from
-    /// its start component on.
+    /// stream; its `StartComponent` counts from the element's first component (the
+    /// register component written first is the element's first plus `StartComponent`);
+    /// an entry without a component count takes the element's components from its
+    /// start component on.
     pub fn new(desc: &StreamOutputDesc, signature: &[SigElement]) -> Result<SoLayout, ExecError> {
         let mut layout = SoLayout::default();
         let mut size = [0u32; SLOTS];
@@ -90,7 +92,10 @@ impl SoLayout {
                                 e.stream
                             ))
                         })?;
-                    let start = e.start_component.min(3);
+                    // StartComponent counts from the element's first component: an
+                    // element packed in `.z` is StartComponent 0, ComponentCount 1.
+                    let (first, _) = validate::so::element_span(element.mask);
+                    let start = (first as u8).saturating_add(e.start_component).min(3);
                     let count = if e.component_count == 0 {
                         // Unresolved mask: the element's contiguous components from `start`.
                         let m = (element.mask & 0xf) >> start;
@@ -298,6 +303,33 @@ mod tests {
         assert_eq!(w.statistics[1], SoStatistics { num_primitives_written: 1, primitives_storage_needed: 1 });
         assert_eq!(w.statistics[2], SoStatistics::default());
         assert_eq!(words(&b1), vec![7, 0]);
+    }
+
+    /// StartComponent counts from the element's first component (functional spec 14.3:
+    /// the API identifies data by "component counts / offsets ... within elements"):
+    /// `A` packed in `o1.z` is StartComponent 0, `B` in `o1.w` too, and the second
+    /// component of `C` in `o2.yz` is StartComponent 1.
+    #[test]
+    fn start_component_is_relative_to_the_element() {
+        let signature = [sig(0, "A", 0, 1, 0b0100), sig(0, "B", 0, 1, 0b1000), sig(0, "C", 0, 2, 0b0110)];
+        let desc = StreamOutputDesc {
+            entries: vec![
+                entry(0, Some("A"), 0, 0, 1, 0),
+                entry(0, Some("B"), 0, 0, 1, 0),
+                entry(0, Some("C"), 0, 1, 1, 0),
+                entry(0, Some("C"), 0, 0, 0, 0), // unresolved: all of C
+            ],
+            strides: vec![],
+            rasterized_stream: 0,
+        };
+        let layout = SoLayout::new(&desc, &signature).unwrap();
+        assert_eq!(layout.strides[0], 20);
+        let mut b0 = vec![0u8; 20];
+        let mut targets = [Some(SoTarget { data: &mut b0, offset: 0 }), None, None, None];
+        let mut w = SoWriter::new(layout, &mut targets);
+        let v = [[0; 4], [10, 11, 12, 13], [20, 21, 22, 23]];
+        assert!(w.primitive(0, &[&v]));
+        assert_eq!(words(&b0), vec![12, 13, 22, 21, 22]);
     }
 
     #[test]

@@ -201,7 +201,7 @@ impl Prog {
 /// Validates `p` as a raw program with `caps`.
 pub fn run(p: &Prog, caps: &Caps9) -> Report {
     let bytes = p.bytes();
-    validate::validate_with_d3d9_caps(&bytes, bytes.len(), &Target::default(), caps)
+    validate::validate_with_d3d9_caps(&bytes, bytes.len(), &Target::d3d9(), caps)
 }
 
 /// The codes of `p`'s report.
