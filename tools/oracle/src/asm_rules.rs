@@ -46,7 +46,9 @@ fn program(v: &str, probe: &str, after: &str) -> String {
         ("dcl v0\n", "mov oC0, v0\n")
     };
     let mut s = format!("{v}\n{head}");
-    for l in probe.lines() {
+    // Declarations and definitions first, as the validator wants them.
+    let first = |l: &str| l.starts_with("dcl") || l.starts_with("def");
+    for l in probe.lines().filter(|l| first(l)).chain(probe.lines().filter(|l| !first(l))) {
         s.push_str(l);
         s.push('\n');
     }
@@ -114,7 +116,7 @@ fn set_a0(v: &str) -> &'static str {
 fn registers(g: &mut Gen) {
     let numbers: &[(&str, &[u32])] = &[
         ("r", &[1, 2, 5, 6, 11, 12, 31, 32]),
-        ("v", &[1, 2, 9, 10, 15, 16, 17]),
+        ("v", &[1, 2, 9, 10, 11, 12, 13, 14, 15, 16, 17]),
         ("c", &[7, 8, 31, 32, 95, 96, 223, 224, 255, 256, 2047, 2048, 8191]),
         ("t", &[0, 3, 4, 5, 6, 7, 8]),
         ("s", &[0, 3, 4, 15, 16]),
@@ -304,9 +306,7 @@ fn dcl(g: &mut Gen) {
 fn instructions(g: &mut Gen) {
     for v in VERSIONS {
         let ([a, b, c], init) = sources(v);
-        let r = |s: &str| {
-            s.replace("$a", a).replace("$b", b).replace("$c", c)
-        };
+        let r = |s: &str| s.replace("$a", a).replace("$b", b).replace("$c", c);
         let arith: Vec<(&str, String)> = vec![
             ("nop", "nop".into()),
             ("mov", r("mov r0, $a")),
@@ -415,6 +415,24 @@ fn instructions(g: &mut Gen) {
     }
 }
 
+/// A definition after an instruction (the validator refuses it; the assembler does
+/// not): written out, not reordered.
+fn order(g: &mut Gen) {
+    for v in VERSIONS {
+        let mut source = program(v, "", "");
+        let at = source.find('\n').map_or(0, |i| i + 1);
+        source.insert_str(at, "mov r0, c0\ndef c1, 1, 0, 0, 0\n");
+        for flags in [0u32, 2] {
+            g.out.push(AsmCase {
+                name: format!("rules/order/def-after-instruction/{v}/{flags}"),
+                source: source.clone(),
+                includes: Vec::new(),
+                flags,
+            });
+        }
+    }
+}
+
 /// Every rules case.
 pub fn generate() -> Vec<AsmCase> {
     let mut g = Gen { out: Vec::new() };
@@ -424,5 +442,6 @@ pub fn generate() -> Vec<AsmCase> {
     instruction_modifiers(&mut g);
     dcl(&mut g);
     instructions(&mut g);
+    order(&mut g);
     g.out
 }
