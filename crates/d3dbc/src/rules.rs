@@ -49,6 +49,8 @@ struct LineView<'a> {
     predicate: Option<(usize, usize)>,
     word: (usize, &'a str),
     operands: Vec<(usize, &'a str)>,
+    /// The byte offset of the `,` before each operand after the first.
+    commas: Vec<usize>,
 }
 
 impl<'a> LineView<'a> {
@@ -76,7 +78,10 @@ impl<'a> LineView<'a> {
         pos += wlen;
         if !code[pos..].trim().is_empty() {
             let mut at = pos;
-            for part in code[pos..].split(',') {
+            for (k, part) in code[pos..].split(',').enumerate() {
+                if k > 0 {
+                    v.commas.push(at - 1);
+                }
                 let lead = part.len() - part.trim_start().len();
                 v.operands.push((at + lead, part.trim()));
                 at += part.len() + 1;
@@ -89,8 +94,6 @@ impl<'a> LineView<'a> {
 /// One operand as written: modifiers, register name and number, index, suffix.
 #[derive(Debug, Default)]
 struct Operand<'a> {
-    /// Where the operand starts.
-    at: usize,
     complement: bool,
     /// The register name and number and where they start.
     name: &'a str,
@@ -104,7 +107,7 @@ struct Operand<'a> {
 
 impl<'a> Operand<'a> {
     fn new(at: usize, s: &'a str) -> Operand<'a> {
-        let mut o = Operand { at, ..Operand::default() };
+        let mut o = Operand::default();
         let mut i = 0;
         let b = s.as_bytes();
         let skip_ws = |mut i: usize| {
@@ -230,9 +233,15 @@ impl Checker<'_, '_> {
             let want = dst as usize + srcs as usize;
             let found = ins.dst.is_some() as usize + ins.srcs.len();
             if want != found && !matches!(ins.opcode, Opcode::Breakp) {
+                // Too many: at the `,` before the first extra operand, as D3DAssemble
+                // reports it; too few: at the instruction.
+                let (at, len) = match want.checked_sub(1).and_then(|k| v.commas.get(k)) {
+                    Some(&comma) if found > want => (comma, 1),
+                    _ => (wat, word.len().max(1)),
+                };
                 self.error(
-                    wat,
-                    word.len().max(1),
+                    at,
+                    len,
                     format!(
                         "`{base}` takes {want} operand{} in {}; found {found}",
                         if want == 1 { "" } else { "s" },
@@ -243,8 +252,15 @@ impl Checker<'_, '_> {
                 );
             }
         }
-        if let (true, Some(at)) = (ins.coissue && !r.coissue, v.coissue) {
-            self.error(at, 1, format!("co-issue (`+`) does not exist in {}", r.name), "co-issue", source::COISSUE);
+        if let (true, Some(_)) = (ins.coissue && !r.coissue, v.coissue) {
+            // At the instruction after the `+`, as D3DAssemble reports it.
+            self.error(
+                wat,
+                word.len().max(1),
+                format!("co-issue (`+`) does not exist in {}", r.name),
+                "co-issue",
+                source::COISSUE,
+            );
         }
         if let (true, Some((at, len))) = (ins.predicate.is_some() && !r.predication, v.predicate) {
             self.error(at, len, format!("{} has no predication", r.name), "predication", source::PREDICATION);
@@ -268,7 +284,7 @@ impl Checker<'_, '_> {
             self.register(&op);
             let is_src = !(has_dst && k == 0);
             if is_src {
-                self.source_modifiers(&op);
+                self.source_modifiers(&op, v.word);
             }
         }
     }
@@ -276,10 +292,7 @@ impl Checker<'_, '_> {
     /// `_sat`, `_pp`, `_centroid` and the shifts after an instruction's mnemonic.
     fn modifiers(&mut self, wat: usize, word: &str) {
         let r = self.rules;
-        let mut at = wat;
         for (k, part) in word.split('_').enumerate() {
-            let here = at;
-            at += part.len() + 1;
             if k == 0 {
                 continue;
             }
@@ -293,10 +306,11 @@ impl Checker<'_, '_> {
                 _ => continue,
             };
             if !ok {
+                // At the instruction word, as D3DAssemble reports it.
                 self.error(
-                    here - 1,
-                    part.len() + 1,
-                    format!("{what} is not an instruction modifier of {}", r.name),
+                    wat,
+                    word.len(),
+                    format!("{what} (`_{part}`) is not an instruction modifier of {}", r.name),
                     "instruction modifiers by version",
                     source::INSTRUCTION_MODIFIERS,
                 );
@@ -322,8 +336,12 @@ impl Checker<'_, '_> {
                 parts.next();
             }
             Some(p) if !is_modifier(p) => {
+                let name = p.trim_end_matches(|ch: char| ch.is_ascii_digit());
+                let index = &p[name.len()..];
                 if !d.usage {
                     bad.push((at, p.len() + 1, format!("`dcl_{p}`: a `dcl` of {} takes no usage", r.name)));
+                } else if !d.position0 && name == "position" && index.trim_start_matches('0').is_empty() {
+                    bad.push((at, p.len() + 1, format!("`dcl_{p}`: the position input of {} is `vPos`", r.name)));
                 }
                 at += p.len() + 1;
                 parts.next();
@@ -349,8 +367,9 @@ impl Checker<'_, '_> {
             }
             at += p.len() + 1;
         }
-        for (at, len, what) in bad {
-            self.error(at, len, what, "dcl modifiers", source::DCL);
+        // At the `dcl` word, as D3DAssemble reports it.
+        for (_, _, what) in bad {
+            self.error(wat, word.len(), what, "dcl modifiers", source::DCL);
         }
     }
 
@@ -389,14 +408,14 @@ impl Checker<'_, '_> {
                     }
                 }
                 if let Some((iat, index)) = op.index {
-                    self.index(file, &written, iat, index);
+                    self.index(file, op, &written, iat, index);
                 }
             }
         }
     }
 
     /// The address register inside `[...]`.
-    fn index(&mut self, file: &data::RegFile, written: &str, iat: usize, index: &str) {
+    fn index(&mut self, file: &data::RegFile, op: &Operand<'_>, written: &str, iat: usize, index: &str) {
         let r = self.rules;
         let Some(start) = index.find(|ch: char| ch.is_ascii_alphabetic()) else { return };
         let rest = &index[start..];
@@ -429,12 +448,21 @@ impl Checker<'_, '_> {
                     r.name
                 )
             };
-            self.error(at, len, m, "relative addressing", &format!("\"{}\"; {}", r.register_page, source::RELATIVE));
-        }
-        if addr == "aL" && rest[len..].trim_start().starts_with('.') {
+            // At the indexed register, as D3DAssemble reports it.
             self.error(
-                at,
-                len + 1,
+                op.reg_at,
+                op.len(),
+                m,
+                "relative addressing",
+                &format!("\"{}\"; {}", r.register_page, source::RELATIVE),
+            );
+        }
+        if let (true, Some(dot)) = (addr == "aL", rest[len..].trim_start().strip_prefix('.')) {
+            // At the swizzle, as D3DAssemble reports it.
+            let sw = at + rest.len() - dot.len();
+            self.error(
+                sw,
+                dot.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(dot.len()).max(1),
                 "`aL` is read without a swizzle".to_string(),
                 "relative addressing",
                 source::SCALAR,
@@ -443,19 +471,20 @@ impl Checker<'_, '_> {
     }
 
     /// `1 -`, `_bias`, `_bx2`, `_x2`, `_dz`, `_dw`, `_abs` on a source.
-    fn source_modifiers(&mut self, op: &Operand<'_>) {
+    fn source_modifiers(&mut self, op: &Operand<'_>, (wat, word): (usize, &str)) {
         let r = self.rules;
         let s = r.source;
         if op.complement && !s.complement {
+            // At the instruction word, as D3DAssemble reports it.
             self.error(
-                op.at,
-                op.reg_at - op.at,
+                wat,
+                word.len().max(1),
                 format!("the `1 -` (complement) source modifier does not exist in {}", r.name),
                 "source modifiers by version",
                 source::COMPLEMENT,
             );
         }
-        if let Some((at, w)) = op.suffix {
+        if let Some((_, w)) = op.suffix {
             let ok = match w {
                 "bias" | "bx2" => s.bias_bx2,
                 "x2" => s.x2,
@@ -464,9 +493,11 @@ impl Checker<'_, '_> {
                 _ => true,
             };
             if !ok {
+                // At the register the suffix is read as part of, as D3DAssemble
+                // reports it.
                 self.error(
-                    at,
-                    w.len() + 1,
+                    op.reg_at,
+                    op.len() + w.len() + 1,
                     format!("the `_{w}` source modifier does not exist in {}", r.name),
                     "source modifiers by version",
                     source::SOURCE_MODIFIERS,

@@ -71,3 +71,61 @@ fn assembler_verdicts_agree_with_d3dassemble() {
         &differences,
     );
 }
+
+/// Where `D3DAssemble` put its first error: `main.asm(line,col)` or `(line,col-col)`.
+fn first_position(errors: &str) -> Option<(usize, usize)> {
+    let line = errors.lines().find(|l| l.contains("error"))?;
+    let (_, rest) = line.split_once(".asm(")?;
+    let (pos, _) = rest.split_once(')')?;
+    let (l, c) = pos.split_once(',')?;
+    let c = c.split('-').next()?;
+    Some((l.parse().ok()?, c.parse().ok()?))
+}
+
+/// Where dxref puts its errors for a source (the parser's, else the rules').
+fn our_positions(source: &str) -> Vec<(usize, usize)> {
+    let errors = match parse_program(source) {
+        Err(e) => e,
+        Ok(p) => d3dbc::rules::check(&p, source),
+    };
+    errors.iter().filter(|d| d.severity == Severity::Error).map(|d| (d.line, d.column)).collect()
+}
+
+/// Where both refuse a source (with skip validation), `D3DAssemble`'s first error is at
+/// a line and column where dxref reports one too; the records where it is not are
+/// listed in `tests/expect/asm_rules_oracle_positions.txt` with both positions.
+#[test]
+fn errors_are_where_d3dassemble_puts_them() {
+    let records = corpus::asm_oracle::archive("asm-rules.dxo");
+    let mut differences = BTreeMap::new();
+    let (mut both, mut same) = (0, 0);
+    for r in records.iter().filter(|r| r.flags & ASM_SKIP_VALIDATION != 0 && !r.accepted()) {
+        let ours = our_positions(&r.source);
+        let Some(theirs) = first_position(&r.errors) else { continue };
+        if ours.is_empty() {
+            continue;
+        }
+        both += 1;
+        if ours.contains(&theirs) {
+            same += 1;
+        } else {
+            let o: Vec<String> = ours.iter().map(|(l, c)| format!("{l}:{c}")).collect();
+            let outcome = format!(
+                "D3DAssemble at {}:{} ({}); dxref at {}",
+                theirs.0,
+                theirs.1,
+                first_error(&r.errors),
+                o.join(", ")
+            );
+            differences.insert(r.name.clone(), corpus::expect::one_line(&outcome));
+        }
+    }
+    eprintln!(
+        "asm rules positions: {same}/{both} refused by both have D3DAssemble's first error position among dxref's"
+    );
+    assert!(both > 0);
+    corpus::expect::check_differences(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle_positions.txt"),
+        &differences,
+    );
+}

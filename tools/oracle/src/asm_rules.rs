@@ -300,6 +300,31 @@ fn dcl(g: &mut Gen) {
             g.case("dcl", what, v, probe, "");
         }
     }
+    // Every usage, on an input and (vs_3_0) an output.
+    let usages = [
+        "position",
+        "blendweight",
+        "blendindices",
+        "normal",
+        "psize",
+        "texcoord",
+        "tangent",
+        "binormal",
+        "tessfactor",
+        "positiont",
+        "color",
+        "fog",
+        "depth",
+        "sample",
+    ];
+    for v in VERSIONS {
+        for u in usages {
+            g.case("dcl-usage", &format!("{u}-v"), v, &format!("dcl_{u}1 v1"), "");
+            g.case("dcl-usage", &format!("{u}-o"), v, &format!("dcl_{u}1 o1"), "");
+            g.case("dcl-usage", &format!("{u}0-v"), v, &format!("dcl_{u} v1"), "");
+        }
+        g.case("dcl-usage", "texcoord15-v", v, "dcl_texcoord15 v1", "");
+    }
 }
 
 /// Every instruction in every version: a form of it that is valid where it exists.

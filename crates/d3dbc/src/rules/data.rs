@@ -64,6 +64,9 @@ pub struct DclForms {
     pub texture_type: bool,
     /// `_pp` and `_centroid` after the `dcl` word.
     pub pp_centroid: bool,
+    /// `dcl_position0` (the position is `vPos` in ps_3_0: "ps_3_0 Registers", and
+    /// D3DAssemble refuses it, X2024).
+    pub position0: bool,
 }
 
 /// Everything the assembler of one version checks.
@@ -268,15 +271,18 @@ const PS1_SRC: SourceModifiers =
 
 /// Vertex shaders: a usage on every `dcl` of an input or output; sampler types from
 /// 3_0; no modifier on a `dcl` ("dcl_usage input (sm2, sm3 - vs asm)").
-const VS_DCL: DclForms = DclForms { plain: false, usage: true, texture_type: false, pp_centroid: false };
+const VS_DCL: DclForms =
+    DclForms { plain: false, usage: true, texture_type: false, pp_centroid: false, position0: true };
 const VS3_DCL: DclForms = DclForms { texture_type: true, ..VS_DCL };
 /// ps_1_x has no `dcl`.
-const PS1_DCL: DclForms = DclForms { plain: false, usage: false, texture_type: false, pp_centroid: false };
+const PS1_DCL: DclForms =
+    DclForms { plain: false, usage: false, texture_type: false, pp_centroid: false, position0: false };
 /// ps_2_0 and 2_x: `dcl v#` / `dcl t#` with no usage, sampler types, `_pp` and
 /// `_centroid` ("dcl_usage input (sm2, sm3 - ps asm)", "dcl_samplerType (sm2, sm3 - ps
 /// asm)").
-const PS2_DCL: DclForms = DclForms { plain: true, usage: false, texture_type: true, pp_centroid: true };
-/// ps_3_0: usages on `v#` too.
+const PS2_DCL: DclForms =
+    DclForms { plain: true, usage: false, texture_type: true, pp_centroid: true, position0: false };
+/// ps_3_0: usages on `v#` too, but for `position0`.
 const PS3_DCL: DclForms = DclForms { usage: true, ..PS2_DCL };
 
 const fn vs(name: &'static str, page: &'static str, registers: &'static [RegFile]) -> VersionRules {
