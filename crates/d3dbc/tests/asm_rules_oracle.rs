@@ -1,0 +1,131 @@
+//! The assembler's rules against Microsoft's `D3DAssemble`: every source of
+//! `tests/asm-oracle/asm-rules.dxo` (tools/oracle's `asm rules` generator: programs
+//! just inside and just outside each per-version rule) gets dxref's accept/refuse
+//! verdict, compared with what `D3DAssemble` answered.
+//!
+//! - Records made with `D3DCOMPILE_SKIP_VALIDATION` (the assembler alone): dxref's
+//!   verdict is the parser's and [`d3dbc::rules::check`]'s.
+//! - Records made with flags 0 (the assembler, then the Direct3D 9 validator): the
+//!   same, then the Direct3D 9 profile rules of `validate` on the assembled stream.
+//!
+//! Every record whose verdicts differ is listed with its cause in
+//! `tests/expect/asm_rules_oracle.txt` (both ways: a new difference fails, and so does
+//! a listed one that starts to agree).
+
+use corpus::asm_oracle::{Assembly, ASM_SKIP_VALIDATION};
+use d3dbc::parse::{parse_program, Severity};
+use std::collections::BTreeMap;
+
+/// dxref's verdict: `Ok(())` when it accepts, else the first reason.
+fn verdict(r: &Assembly) -> Result<(), String> {
+    let parsed =
+        parse_program(&r.source).map_err(|e| format!("parse {}:{} {}", e[0].line, e[0].column, e[0].message))?;
+    let errors: Vec<_> =
+        d3dbc::rules::check(&parsed, &r.source).into_iter().filter(|d| d.severity == Severity::Error).collect();
+    if let Some(e) = errors.first() {
+        return Err(format!("rules {}:{} {}", e.line, e.column, e.message));
+    }
+    if r.flags & ASM_SKIP_VALIDATION == 0 {
+        let bytes = d3dbc::parse::assemble(&r.source).map_err(|e| format!("assemble: {}", e[0].message))?;
+        let report = validate::validate(&bytes, &validate::Target::default());
+        if !report.is_valid() {
+            let d = report.diagnostics.first().map_or(String::new(), |d| format!("{:?}: {}", d.code, d.message));
+            return Err(format!("validate {d}"));
+        }
+    }
+    Ok(())
+}
+
+/// The first error line of `D3DAssemble`'s messages, without the file name.
+fn first_error(errors: &str) -> String {
+    let line = errors.lines().find(|l| l.contains("error")).unwrap_or("");
+    line.rsplit_once(".asm").map_or(line, |(_, rest)| rest).trim().to_string()
+}
+
+#[test]
+fn assembler_verdicts_agree_with_d3dassemble() {
+    let records = corpus::asm_oracle::archive("asm-rules.dxo");
+    let mut differences = BTreeMap::new();
+    let (mut agree, mut total) = ([0usize; 2], [0usize; 2]);
+    for r in &records {
+        let k = (r.flags & ASM_SKIP_VALIDATION != 0) as usize;
+        total[k] += 1;
+        let ours = verdict(r);
+        let outcome = match (r.accepted(), &ours) {
+            (true, Ok(())) | (false, Err(_)) => {
+                agree[k] += 1;
+                continue;
+            }
+            (true, Err(why)) => format!("D3DAssemble accepts; dxref refuses: {why}"),
+            (false, Ok(())) => format!("D3DAssemble refuses ({}); dxref accepts", first_error(&r.errors)),
+        };
+        differences.insert(r.name.clone(), corpus::expect::one_line(&outcome));
+    }
+    eprintln!(
+        "asm rules: {}/{} agree with the assembler alone (skip validation), {}/{} with assembler and validator",
+        agree[1], total[1], agree[0], total[0]
+    );
+    assert!(total[0] > 0 && total[1] > 0, "the archive holds both flag sets");
+    corpus::expect::check_differences(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle.txt"),
+        &differences,
+    );
+}
+
+/// Where `D3DAssemble` put its first error: `main.asm(line,col)` or `(line,col-col)`.
+fn first_position(errors: &str) -> Option<(usize, usize)> {
+    let line = errors.lines().find(|l| l.contains("error"))?;
+    let (_, rest) = line.split_once(".asm(")?;
+    let (pos, _) = rest.split_once(')')?;
+    let (l, c) = pos.split_once(',')?;
+    let c = c.split('-').next()?;
+    Some((l.parse().ok()?, c.parse().ok()?))
+}
+
+/// Where dxref puts its errors for a source (the parser's, else the rules').
+fn our_positions(source: &str) -> Vec<(usize, usize)> {
+    let errors = match parse_program(source) {
+        Err(e) => e,
+        Ok(p) => d3dbc::rules::check(&p, source),
+    };
+    errors.iter().filter(|d| d.severity == Severity::Error).map(|d| (d.line, d.column)).collect()
+}
+
+/// Where both refuse a source (with skip validation), `D3DAssemble`'s first error is at
+/// a line and column where dxref reports one too; the records where it is not are
+/// listed in `tests/expect/asm_rules_oracle_positions.txt` with both positions.
+#[test]
+fn errors_are_where_d3dassemble_puts_them() {
+    let records = corpus::asm_oracle::archive("asm-rules.dxo");
+    let mut differences = BTreeMap::new();
+    let (mut both, mut same) = (0, 0);
+    for r in records.iter().filter(|r| r.flags & ASM_SKIP_VALIDATION != 0 && !r.accepted()) {
+        let ours = our_positions(&r.source);
+        let Some(theirs) = first_position(&r.errors) else { continue };
+        if ours.is_empty() {
+            continue;
+        }
+        both += 1;
+        if ours.contains(&theirs) {
+            same += 1;
+        } else {
+            let o: Vec<String> = ours.iter().map(|(l, c)| format!("{l}:{c}")).collect();
+            let outcome = format!(
+                "D3DAssemble at {}:{} ({}); dxref at {}",
+                theirs.0,
+                theirs.1,
+                first_error(&r.errors),
+                o.join(", ")
+            );
+            differences.insert(r.name.clone(), corpus::expect::one_line(&outcome));
+        }
+    }
+    eprintln!(
+        "asm rules positions: {same}/{both} refused by both have D3DAssemble's first error position among dxref's"
+    );
+    assert!(both > 0);
+    corpus::expect::check_differences(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle_positions.txt"),
+        &differences,
+    );
+}
