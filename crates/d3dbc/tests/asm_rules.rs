@@ -301,7 +301,7 @@ fn no_output_dcl_in_pixel_shaders_is_the_validators() {
     let src = "ps_3_0\ndcl oC0\nmov oC0, c0\n";
     accepted(src);
     let bytes = d3dbc::parse::assemble(src).expect("assembles");
-    let report = validate::validate(&bytes, &validate::Target::default());
+    let report = validate::validate(&bytes, &validate::Target::d3d9());
     assert!(!report.is_valid(), "{:#?}", report.diagnostics);
 }
 

@@ -27,7 +27,7 @@ fn verdict(r: &Assembly) -> Result<(), String> {
     }
     if r.flags & ASM_SKIP_VALIDATION == 0 {
         let bytes = d3dbc::parse::assemble(&r.source).map_err(|e| format!("assemble: {}", e[0].message))?;
-        let report = validate::validate(&bytes, &validate::Target::default());
+        let report = validate::validate(&bytes, &validate::Target::d3d9());
         if !report.is_valid() {
             let d = report.diagnostics.first().map_or(String::new(), |d| format!("{:?}: {}", d.code, d.message));
             return Err(format!("validate {d}"));
