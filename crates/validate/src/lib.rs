@@ -433,9 +433,26 @@ fn check_level9(
         ));
     }
     let (major, minor) = (version.major, version.minor);
-    // vs_2_0 / ps_2_0 run from 9_1; vs_2_x / ps_2_x (minor 1) need 9_3.
+    // vs_2_0 / ps_2_0 run from 9_1; vs_2_x / ps_2_x (minor 1) at 9_3, and at 9_1 and 9_2
+    // when the program uses nothing 2_0 lacks (see `uses_only_2_0`).
     let needed = match (major, minor) {
         (2, 0) => FeatureLevel::L9_1,
+        (2, 1) if level < FeatureLevel::L9_3 => match uses_only_2_0(program, base, caps) {
+            Ok(()) => return,
+            Err(why) => {
+                out.push(Diagnostic::new(
+                    Code::Level9Version,
+                    Location::Byte { offset: base },
+                    format!(
+                        "the Level 9 program is {} and uses what {} does not have ({why}); a 9_1 or 9_2 device runs 2_0 programs, and 2_x programs that use 2_0 features only",
+                        version.name(),
+                        version.name().replace("_x", "_0"),
+                    ),
+                ));
+                d3d9::check(program, base, caps, out);
+                return;
+            }
+        },
         (2, 1) => FeatureLevel::L9_3,
         _ => {
             out.push(Diagnostic::new(
@@ -457,6 +474,28 @@ fn check_level9(
         ));
     }
     d3d9::check(program, base, caps, out);
+}
+
+/// Whether a vs_2_x / ps_2_x Level 9 program uses only what vs_2_0 / ps_2_0 have: the
+/// same tokens under a 2_0 version token pass the 2_0 profile's rules (instructions,
+/// registers and their counts, modifiers, swizzles, slots, flow control). fxc gives
+/// `*_4_0_level_9_3` blobs a 2_x program whatever they use, and Windows creates those
+/// that use only 2_0 features on 9_1 and 9_2 devices (docs/VALIDATION.md, "Level 9
+/// programs"). `Err` gives the first thing 2_0 lacks.
+fn uses_only_2_0(program: &[u8], base: usize, caps: &Caps9) -> Result<(), String> {
+    let mut as_2_0 = program.to_vec();
+    // The version token's minor version (byte 0) 1 -> 0.
+    as_2_0[0] = 0;
+    let mut found = Vec::new();
+    d3d9::check(&as_2_0, base, caps, &mut found);
+    match found.first() {
+        None => Ok(()),
+        Some(d) => {
+            let more = found.len() - 1;
+            let more = if more > 0 { format!("; {more} more") } else { String::new() };
+            Err(format!("{}: {}{more}", d.location, d.message))
+        }
+    }
 }
 
 fn chunk_location(chunk: &dxbc::Chunk<'_>) -> Location {
