@@ -10,9 +10,10 @@
 //! entry.
 //!
 //! Direct3D 9 shaders are validated by the [`d3d9`] rules: a raw Shader Model 1–3
-//! token stream (first token `0xFFFE____` / `0xFFFF____`) against its own profile, and
-//! the Level 9 program of a `*_4_0_level_9_x` container when the target is a feature
-//! level 9 device.
+//! token stream (first token `0xFFFE____` / `0xFFFF____`) against its own profile when
+//! the target is a Direct3D 9 device ([`Api::D3D9`]; Direct3D 10, 11 and 12 create
+//! calls refuse it, V116), and the Level 9 program of a `*_4_0_level_9_x` container when
+//! the target is a feature level 9 device.
 //!
 //! Nothing here panics on any input: malformed bytes become diagnostics.
 
@@ -69,7 +70,8 @@ impl Report {
 
 /// Validates a whole container for `target`, as the create call of `target.stage` (or
 /// of the shader's own stage) would. A raw Shader Model 1–3 program is validated
-/// against its own profile with the most capable device's [`Caps9`].
+/// against its own profile with the most capable device's [`Caps9`] for an
+/// [`Api::D3D9`] target, and refused by any other (V116).
 pub fn validate(bytes: &[u8], target: &Target) -> Report {
     validate_inner(bytes, bytes.len(), target, None, None)
 }
