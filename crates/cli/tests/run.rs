@@ -189,3 +189,45 @@ fn stream_output_buffer_size_is_bounded() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("--so-buffer-size"), "{}", text(&out.stderr));
 }
+
+/// `--so-json`: the same declaration as raw arguments (the form of `dxref validate
+/// --so-json`) writes the same buffer; a pointer to no entries is refused by the create
+/// call (exit 1), a malformed file is an input error (exit 2).
+#[test]
+fn stream_output_as_raw_arguments() {
+    let csv = temp("points-json.csv");
+    std::fs::write(
+        &csv,
+        "SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w,COLOR.x,COLOR.y,COLOR.z,COLOR.w\n0,0,0,1,1,1,1,1\n",
+    )
+    .unwrap();
+    let gs = example("point_to_quad_gs.asm");
+    let run = |so: &[&str]| {
+        let mut args = vec!["run", "--gs", &gs, "--input", csv.to_str().unwrap()];
+        args.extend_from_slice(so);
+        args.extend_from_slice(&["--out", "-"]);
+        dxref(&args)
+    };
+    let text_form = run(&["--so", "SV_Position.xy; $SKIP.x; TEXCOORD.xy", "--so-strides", "20"]);
+    assert_eq!(text_form.status.code(), Some(0), "{}", text(&text_form.stderr));
+    let json = temp("so.json");
+    std::fs::write(
+        &json,
+        r#"{ "declaration": [
+              { "semantic_name": "SV_Position", "start_component": 0, "component_count": 2 },
+              { "semantic_name": null, "component_count": 1 },
+              { "semantic_name": "TEXCOORD", "component_count": 2 } ],
+            "strides": [20] }"#,
+    )
+    .unwrap();
+    let json_form = run(&["--so-json", json.to_str().unwrap()]);
+    assert_eq!(json_form.status.code(), Some(0), "{}", text(&json_form.stderr));
+    let buffers = |o: &Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["stream_output"].clone();
+    assert_eq!(buffers(&json_form), buffers(&text_form));
+    std::fs::write(&json, r#"{ "declaration": [] }"#).unwrap();
+    let out = run(&["--so-json", json.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("V602"), "{}", text(&out.stderr));
+    std::fs::write(&json, r#"{ "declaration": [ { "semantic_name": "X" } ] }"#).unwrap();
+    assert_eq!(run(&["--so-json", json.to_str().unwrap()]).status.code(), Some(2));
+}

@@ -27,7 +27,13 @@
 //! geometry-shader limits and streams (V3xx, V4xx), UAVs outside pixel and compute
 //! shaders, which Microsoft's ID3D11Device::CreateGeometryShader page (`CreateGeometryShader`) allows only on the 11.1
 //! runtime with a device that supports UAVs at every stage (V5xx), optional features,
-//! stream-output declarations (V6xx) and register and resource limits (V7xx).
+//! stream-output declarations (V6xx) and register and resource limits (V7xx). A raw
+//! Shader Model 1–3 program is refused at every feature level (V116): the calls take
+//! DXBC containers, and a 9_x device runs the Level 9 program of a
+//! `*_4_0_level_9_x` container. `CreateGeometryShaderWithStreamOutput` takes its
+//! declaration as arrays ([`StreamOutputDesc`], no entries being a NULL pointer) or as
+//! the raw arguments ([`SoArguments`]: NULL apart from an empty array, the counts apart
+//! from the arrays) with [`Device::create_geometry_shader_with_so_arguments`].
 //!
 //! # HRESULTs and the out parameter
 //!

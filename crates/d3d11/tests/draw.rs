@@ -715,3 +715,82 @@ fn texture_views_in_a_draw_cube_array_slices_and_multisampled() {
     // Slice 1 of the view is slice 4 of the texture; the view has 2 slices.
     assert_eq!(c.last_draw().unwrap().streams[0].primitives[0][0].registers[0], [40, 7, 4, 2]);
 }
+
+/// Stream output of packed elements: `StartComponent` counts from the element's first
+/// component (functional spec 14.3: "component counts / offets to identify data within
+/// elements"), so `TEXCOORD1` in `o1.z` is written `StartComponent 0, ComponentCount 1`
+/// and gives the register's z. The declaration is passed as raw arguments
+/// (`SoArguments`); a pointer to no entries is refused and leaves no shader.
+#[test]
+fn stream_output_of_packed_elements() {
+    let device = device_11_0();
+    let vs_text = format!(
+        "{}{}vs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\ndcl_output o1.xy\ndcl_output o1.z\ndcl_output o1.w\n\
+         mov o0.xyzw, v0.xyzw\nmov o1.xyzw, l(10, 11, 12, 13)\nret\n",
+        signature("Input signature", &[("POSITION", 0, "xyzw", 0, "NONE", "float")]),
+        signature(
+            "Output signature",
+            &[
+                ("SV_Position", 0, "xyzw", 0, "POS", "float"),
+                ("TEXCOORD", 0, "xy", 1, "NONE", "uint"),
+                ("TEXCOORD", 1, "z", 1, "NONE", "uint"),
+                ("TEXCOORD", 2, "w", 1, "NONE", "uint"),
+            ]
+        ),
+    );
+    let vs = vertex_shader(&device, &vs_text);
+    let e = |index, start, count| SoEntry {
+        stream: 0,
+        semantic_name: Some("TEXCOORD".into()),
+        semantic_index: index,
+        start_component: start,
+        component_count: count,
+        output_slot: 0,
+    };
+    let args = SoArguments {
+        declaration: Some(vec![e(1, 0, 1), e(2, 0, 1), e(0, 1, 1), e(0, 0, 1)]),
+        strides: Some(vec![16]),
+        ..SoArguments::default()
+    };
+    let bytes = vs.bytecode().to_vec();
+    let mut out = None;
+    let created = device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), &args, None, Some(&mut out));
+    assert_eq!(created.hr, S_OK, "{:?}", created.diagnostics);
+    let so_gs = out.unwrap();
+    // The register's z read as TEXCOORD1's component 2: refused (V607).
+    let wrong = SoArguments { declaration: Some(vec![e(1, 2, 1)]), ..SoArguments::default() };
+    let mut none = None;
+    let created = device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), &wrong, None, Some(&mut none));
+    assert_eq!(created.hr, E_INVALIDARG);
+    assert!(created.has(Code::SoComponentsNotOutput), "{:?}", created.diagnostics);
+    // A pointer to no entries, and NULL with a count: refused; NULL for a vertex shader too.
+    for bad in [
+        SoArguments { declaration: Some(vec![]), ..SoArguments::default() },
+        SoArguments { num_entries: Some(1), ..SoArguments::default() },
+        SoArguments::default(),
+    ] {
+        let mut slot = Some(so_gs.clone());
+        let created = device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), &bad, None, Some(&mut slot));
+        assert_eq!(created.hr, E_INVALIDARG, "{bad:?}");
+        assert!(created.has(Code::SoEntryCount), "{:?}", created.diagnostics);
+        assert!(slot.is_none());
+    }
+    // Direct3D 10's OutputStreamStride is not an argument of Direct3D 11's call.
+    let d10 = SoArguments { output_stream_stride: Some(16), ..args.clone() };
+    assert_eq!(device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), &d10, None, None).hr, E_INVALIDARG);
+    // The draw writes the register components first + StartComponent onward.
+    let layout =
+        device.create_input_layout(&[element("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)], vs.bytecode()).unwrap();
+    let vb = buffer(&device, BindFlags::VERTEX_BUFFER, &bytes_f32(&[0.0, 0.0, 0.0, 1.0]));
+    let so = buffer(&device, BindFlags::STREAM_OUTPUT, &[0; 64]);
+    let mut c = device.immediate_context();
+    c.ia_set_input_layout(Some(&layout));
+    c.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
+    c.ia_set_primitive_topology(Topology::PointList);
+    c.vs_set_shader(Some(&vs)).unwrap();
+    c.gs_set_shader(Some(&so_gs)).unwrap();
+    c.so_set_targets(&[Some(so.clone())], &[0]);
+    c.draw(1, 0).unwrap();
+    assert_eq!(so.filled_size(), 16);
+    assert_eq!(words(&so.bytes()[..16]), [12, 13, 11, 10]);
+}

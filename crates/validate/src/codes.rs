@@ -172,21 +172,21 @@ codes! {
     /// Stream output given for a shader that is not a VS, DS or GS.
     SoStage = "V601", "stream output needs a vertex, domain or geometry shader", "CreateGeometryShaderWithStreamOutput";
     /// Too many declaration entries, or none where the call creates only stream output.
-    SoEntryCount = "V602", "stream-output entry count out of range", "D3D11_SO_STREAM_COUNT x D3D11_SO_OUTPUT_COMPONENT_COUNT; functional spec 14.3 (NumEntries)";
+    SoEntryCount = "V602", "stream-output entry count out of range", "Microsoft's ID3D11Device::CreateGeometryShaderWithStreamOutput and ID3D10Device::CreateGeometryShaderWithStreamOutput pages (pSODeclaration, NumEntries); functional spec 14.3 (NumEntries)";
     /// An entry's stream is not 0..3, or not 0 where only one stream exists.
     SoStream = "V603", "stream-output entry names an invalid stream", "D3D11_SO_STREAM_COUNT; functional spec 14";
     /// An entry's output slot is not 0..3.
     SoOutputSlot = "V604", "stream-output slot outside 0..3", "D3D11_SO_BUFFER_SLOT_COUNT";
     /// Start component / component count out of range.
-    SoComponents = "V605", "stream-output component range invalid", "D3D11_SO_DECLARATION_ENTRY";
+    SoComponents = "V605", "stream-output component range invalid", "D3D11_SO_DECLARATION_ENTRY; D3D10_SO_DECLARATION_ENTRY";
     /// The semantic is not an output of the shader (on that stream).
     SoSemanticNotFound = "V606", "stream-output semantic not in the output signature", "D3D11_SO_DECLARATION_ENTRY";
     /// The components are not all written by the output element.
-    SoComponentsNotOutput = "V607", "stream-output components not in the output element's mask", "D3D11_SO_DECLARATION_ENTRY";
+    SoComponentsNotOutput = "V607", "stream-output components not in the output element's mask", "D3D11_SO_DECLARATION_ENTRY (StartComponent); functional spec 14.3 (offsets within elements; RegisterMask a subset of the output's mask)";
     /// One buffer receives data from more than one stream.
     SoSlotStreams = "V608", "one stream-output buffer receives data from several streams", "functional spec 13.5.1";
     /// Stride count or stride value invalid.
-    SoStride = "V609", "stream-output buffer stride invalid", "D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES; CreateGeometryShaderWithStreamOutput";
+    SoStride = "V609", "stream-output buffer stride invalid", "Microsoft's CreateGeometryShaderWithStreamOutput pages (pBufferStrides, NumStrides; OutputStreamStride); functional spec 14.3; D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES";
     /// Rasterized stream not 0..3 or D3D11_SO_NO_RASTERIZED_STREAM.
     SoRasterizedStream = "V610", "rasterized stream invalid", "D3D11_SO_NO_RASTERIZED_STREAM";
     /// Too many components in one stream.
@@ -194,7 +194,7 @@ codes! {
     /// The same output component written twice.
     SoDuplicate = "V612", "stream-output component declared twice", "CreateGeometryShaderWithStreamOutput";
     /// Restrictions of feature level 10.x stream output.
-    SoFeatureLevel = "V613", "stream-output declaration not supported at this feature level", "Direct3D 10 stream output";
+    SoFeatureLevel = "V613", "stream-output declaration not supported at this feature level", "functional spec 14 (changes from D3D10); Microsoft's ID3D10Device::CreateGeometryShaderWithStreamOutput page";
     /// An output slot that receives nothing but gaps.
     SoOnlyGaps = "V614", "stream-output buffer receives only gaps", "D3D11_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_CANTHAVEONLYGAPS";
 

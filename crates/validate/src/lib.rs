@@ -10,9 +10,10 @@
 //! entry.
 //!
 //! Direct3D 9 shaders are validated by the [`d3d9`] rules: a raw Shader Model 1–3
-//! token stream (first token `0xFFFE____` / `0xFFFF____`) against its own profile, and
-//! the Level 9 program of a `*_4_0_level_9_x` container when the target is a feature
-//! level 9 device.
+//! token stream (first token `0xFFFE____` / `0xFFFF____`) against its own profile when
+//! the target is a Direct3D 9 device ([`Api::D3D9`]; Direct3D 10, 11 and 12 create
+//! calls refuse it, V116), and the Level 9 program of a `*_4_0_level_9_x` container when
+//! the target is a feature level 9 device.
 //!
 //! Nothing here panics on any input: malformed bytes become diagnostics.
 
@@ -69,7 +70,8 @@ impl Report {
 
 /// Validates a whole container for `target`, as the create call of `target.stage` (or
 /// of the shader's own stage) would. A raw Shader Model 1–3 program is validated
-/// against its own profile with the most capable device's [`Caps9`].
+/// against its own profile with the most capable device's [`Caps9`] for an
+/// [`Api::D3D9`] target, and refused by any other (V116).
 pub fn validate(bytes: &[u8], target: &Target) -> Report {
     validate_inner(bytes, bytes.len(), target, None, None)
 }
@@ -433,9 +435,26 @@ fn check_level9(
         ));
     }
     let (major, minor) = (version.major, version.minor);
-    // vs_2_0 / ps_2_0 run from 9_1; vs_2_x / ps_2_x (minor 1) need 9_3.
+    // vs_2_0 / ps_2_0 run from 9_1; vs_2_x / ps_2_x (minor 1) at 9_3, and at 9_1 and 9_2
+    // when the program uses nothing 2_0 lacks (see `uses_only_2_0`).
     let needed = match (major, minor) {
         (2, 0) => FeatureLevel::L9_1,
+        (2, 1) if level < FeatureLevel::L9_3 => match uses_only_2_0(program, base, caps) {
+            Ok(()) => return,
+            Err(why) => {
+                out.push(Diagnostic::new(
+                    Code::Level9Version,
+                    Location::Byte { offset: base },
+                    format!(
+                        "the Level 9 program is {} and uses what {} does not have ({why}); a 9_1 or 9_2 device runs 2_0 programs, and 2_x programs that use 2_0 features only",
+                        version.name(),
+                        version.name().replace("_x", "_0"),
+                    ),
+                ));
+                d3d9::check(program, base, caps, out);
+                return;
+            }
+        },
         (2, 1) => FeatureLevel::L9_3,
         _ => {
             out.push(Diagnostic::new(
@@ -457,6 +476,28 @@ fn check_level9(
         ));
     }
     d3d9::check(program, base, caps, out);
+}
+
+/// Whether a vs_2_x / ps_2_x Level 9 program uses only what vs_2_0 / ps_2_0 have: the
+/// same tokens under a 2_0 version token pass the 2_0 profile's rules (instructions,
+/// registers and their counts, modifiers, swizzles, slots, flow control). fxc gives
+/// `*_4_0_level_9_3` blobs a 2_x program whatever they use, and Windows creates those
+/// that use only 2_0 features on 9_1 and 9_2 devices (docs/VALIDATION.md, "Level 9
+/// programs"). `Err` gives the first thing 2_0 lacks.
+fn uses_only_2_0(program: &[u8], base: usize, caps: &Caps9) -> Result<(), String> {
+    let mut as_2_0 = program.to_vec();
+    // The version token's minor version (byte 0) 1 -> 0.
+    as_2_0[0] = 0;
+    let mut found = Vec::new();
+    d3d9::check(&as_2_0, base, caps, &mut found);
+    match found.first() {
+        None => Ok(()),
+        Some(d) => {
+            let more = found.len() - 1;
+            let more = if more > 0 { format!("; {more} more") } else { String::new() };
+            Err(format!("{}: {}{more}", d.location, d.message))
+        }
+    }
 }
 
 fn chunk_location(chunk: &dxbc::Chunk<'_>) -> Location {

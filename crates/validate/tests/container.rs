@@ -188,7 +188,8 @@ fn patch_version(bytes: &mut Vec<u8>, token: u32) {
 }
 
 /// Feature level 9 devices run the Level 9 (Aon9) program: 2.0 programs from 9_1,
-/// 2.x programs from 9_3.
+/// 2.x programs from 9_3, and at 9_1 and 9_2 when they use 2_0 features only (the
+/// verdict recorded on Windows; see level9_programs.rs for fxc's blobs).
 #[test]
 fn level_9_needs_its_program() {
     use FeatureLevel::*;
@@ -197,24 +198,30 @@ fn level_9_needs_its_program() {
         assert_eq!(codes(&validate::validate(&bytes, &device(level, Runtime::D3D11_1))), [Code::Level9ProgramMissing]);
     }
     assert!(validate::validate(&bytes, &device(L10_0, Runtime::D3D11_1)).is_valid());
-    let with = |token: u32| {
+    let with_body = |token: u32, body: &[u32]| {
         rebuild(&bytes, |c| {
             // A chunk as fxc lays it out (no mapping tables) around the program: its
-            // version token and the end token.
-            let program: Vec<u8> = [token, 0x0000_ffff].iter().flat_map(|w| w.to_le_bytes()).collect();
+            // version token, the instructions and the end token.
+            let words: Vec<u32> = [token].iter().chain(body).chain(&[0x0000_ffff]).copied().collect();
+            let program: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             let data = dxbc::Aon9::new(&program, Default::default()).build().unwrap();
             c.insert(0, (FourCc::AON9, data));
         })
     };
+    let with = |token: u32| with_body(token, &[]);
     let v20 = with(0xfffe_0200);
     let v2x = with(0xfffe_0201);
     for level in [L9_1, L9_2, L9_3, L10_0, L11_1] {
         assert!(validate::validate(&v20, &device(level, Runtime::D3D11_1)).is_valid(), "{level}");
+        assert!(validate::validate(&v2x, &device(level, Runtime::D3D11_1)).is_valid(), "{level}: 2_0 features only");
     }
+    // vs_2_x with `if_gt c0.x, r1.x` / `endif`: dynamic flow control, which vs_2_0 lacks.
+    let dynamic = with_body(0xfffe_0201, &[41 | 1 << 16 | 2 << 24, 0xa000_0000, 0x8000_0001, 43]);
     for level in [L9_1, L9_2] {
-        assert_eq!(codes(&validate::validate(&v2x, &device(level, Runtime::D3D11_1))), [Code::Level9Version]);
+        let found = codes(&validate::validate(&dynamic, &device(level, Runtime::D3D11_1)));
+        assert_eq!(found[0], Code::Level9Version, "{level}: {found:?}");
     }
-    assert!(validate::validate(&v2x, &device(L9_3, Runtime::D3D11_1)).is_valid());
+    assert!(validate::validate(&dynamic, &device(L9_3, Runtime::D3D11_1)).is_valid());
     let v30 = with(0xfffe_0300);
     assert_eq!(codes(&validate::validate(&v30, &device(L9_3, Runtime::D3D11_1))), [Code::Level9Version]);
 }

@@ -201,6 +201,9 @@ fn desc(entries: Vec<SoEntry>) -> StreamOutputDesc {
 // Valid declarations
 // ---------------------------------------------------------------------------------
 
+/// Microsoft's ID3D11Device::CreateGeometryShaderWithStreamOutput page,
+/// pShaderBytecode: "You can also pass a pointer to the compiled shader for the prior
+/// stage (for example, the vertex-shader stage or domain-shader stage)".
 #[test]
 fn vertex_shader_with_stream_output_is_accepted() {
     let vs = vs();
@@ -214,6 +217,8 @@ fn vertex_shader_with_stream_output_is_accepted() {
     assert!(d.is_empty(), "{d:#?}");
 }
 
+/// Functional spec 14.1: "Stream Output can send data from any Stream to up to 4
+/// Buffers", each stream to its own buffers.
 #[test]
 fn multi_stream_geometry_shader_with_stream_output_is_accepted() {
     let gs = gs_streams();
@@ -226,6 +231,9 @@ fn multi_stream_geometry_shader_with_stream_output_is_accepted() {
     }
 }
 
+/// The CreateGeometryShaderWithStreamOutput page: NumEntries "ranges from 0";
+/// functional spec 14.3: with no stream declared "Stream Output is not being used
+/// (pShaderCode MUST have a GS in this case)".
 #[test]
 fn a_geometry_shader_may_come_without_entries() {
     // Only to choose the rasterized stream.
@@ -237,6 +245,8 @@ fn a_geometry_shader_may_come_without_entries() {
 // Each rule: the limit, and one past it
 // ---------------------------------------------------------------------------------
 
+/// The CreateGeometryShaderWithStreamOutput page: NumEntries "ranges from 0 to
+/// D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT" (512).
 #[test]
 fn entry_count_512_accepted_513_refused() {
     let gs = gs_four_streams();
@@ -258,12 +268,18 @@ fn entry_count_512_accepted_513_refused() {
     assert!(d[0].message.contains("513"), "{}", d[0].message);
 }
 
+/// Functional spec 14.3: without a geometry shader "stream output is being defined
+/// (NumEntries must be > 0)"; a vertex shader is accepted with an entry
+/// (vertex_shader_with_stream_output_is_accepted).
 #[test]
 fn no_entries_refused_for_a_vertex_shader() {
     let d = run(&vs(), "", &[], 0, &l11());
     assert_eq!(ids(&d), ["V602"], "{d:#?}");
 }
 
+/// D3D11_SO_DECLARATION_ENTRY: Stream, "Zero-based, stream number"; functional spec
+/// 14.1: "Up to 4 Streams can be present when the GS is used, otherwise there is a
+/// single Stream, Stream 0", and 13.5 (the streams a geometry shader declares).
 #[test]
 fn streams_declared_accepted_undeclared_refused() {
     let gs = gs_streams();
@@ -284,6 +300,7 @@ fn streams_declared_accepted_undeclared_refused() {
     assert_eq!(ids(&d), ["V613"], "{d:#?}");
 }
 
+/// D3D11_SO_DECLARATION_ENTRY: "The valid range for OutputSlot is 0 to 3".
 #[test]
 fn output_slot_3_accepted_4_refused() {
     let vs = vs();
@@ -294,6 +311,9 @@ fn output_slot_3_accepted_4_refused() {
     assert_eq!(ids(&d), ["V604"], "{d:#?}");
 }
 
+/// D3D11_SO_DECLARATION_ENTRY: StartComponent "Valid values are 0 to 3", ComponentCount
+/// "Valid values are 1 to 4", and with a NULL SemanticName "ComponentCount can be
+/// greater than 4" (a gap).
 #[test]
 fn component_ranges() {
     let vs = vs();
@@ -322,6 +342,9 @@ fn component_ranges() {
     }
 }
 
+/// D3D11_SO_DECLARATION_ENTRY: SemanticName and SemanticIndex name an output element;
+/// functional spec 14.3: the API uses "string names for elements in a shader output
+/// signature".
 #[test]
 fn semantic_must_be_an_output_of_the_stream() {
     let gs = gs_streams();
@@ -335,6 +358,8 @@ fn semantic_must_be_an_output_of_the_stream() {
     ok(&gs, "s1:NORMAL.xyz");
 }
 
+/// Functional spec 14.3, RegisterMask: "This must be a subset of the mask for the
+/// register in the source Pipeline Stage's output".
 #[test]
 fn components_must_be_in_the_element_mask() {
     let gs = gs_streams();
@@ -409,6 +434,9 @@ fn start_component_counts_from_the_element() {
     refused(&vs, "TEXCOORD4.y; TEXCOORD4.xy", &["V612"]);
 }
 
+/// Functional spec 14.3, RegisterIndex: a register may appear several times "as long as
+/// the RegisterMask does not overlap for repeated registers within a Stream"; 14.1:
+/// "Stream data cannot be replicated across multiple buffers".
 #[test]
 fn the_same_component_twice() {
     let gs = gs_streams();
@@ -422,6 +450,8 @@ fn the_same_component_twice() {
     ok(&gs, "TEXCOORD1.xy; s1:1:TEXCOORD1.xy");
 }
 
+/// Functional spec 14.1: "Data from multiple Streams cannot go to a single Buffer, but
+/// each Stream can send its output to multiple Buffers".
 #[test]
 fn one_slot_one_stream() {
     let gs = gs_streams();
@@ -431,6 +461,9 @@ fn one_slot_one_stream() {
     assert!(d[0].message.contains("slot 0"), "{}", d[0].message);
 }
 
+/// The debug layer's
+/// D3D11_MESSAGE_ID_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT_CANTHAVEONLYGAPS
+/// (d3d11sdklayers.h).
 #[test]
 fn a_slot_of_gaps_only() {
     let vs = vs();
@@ -439,6 +472,10 @@ fn a_slot_of_gaps_only() {
     assert_eq!(d[0].location, Location::StreamOutput { entry: Some(1) });
 }
 
+/// The CreateGeometryShaderWithStreamOutput page: NumStrides "ranges from 0 to
+/// D3D11_SO_BUFFER_SLOT_COUNT"; functional spec 14.3: "The stride value must be >= the
+/// declared size of the stream output structure (including gaps), up to 2048 bytes max"
+/// (D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES).
 #[test]
 fn strides() {
     let vs = vs();
@@ -466,6 +503,9 @@ fn strides() {
     assert!(d[0].message.contains("slot 1"), "{}", d[0].message);
 }
 
+/// The CreateGeometryShaderWithStreamOutput page: RasterizedStream "ranges from 0 to
+/// D3D11_SO_STREAM_COUNT - 1", or D3D11_SO_NO_RASTERIZED_STREAM; below 11_0 only stream
+/// 0 exists (functional spec 14, changes from D3D10).
 #[test]
 fn rasterized_stream() {
     let gs = gs_streams();
@@ -502,6 +542,9 @@ fn padded(total: u32) -> String {
     decl
 }
 
+/// Functional spec 14.3: "Maximum count is 128 per Stream"
+/// (D3D11_SO_OUTPUT_COMPONENT_COUNT), gaps included: "how many Elements (including gaps
+/// ...)".
 #[test]
 fn components_per_stream_128_accepted_129_refused() {
     let gs = gs_streams();
@@ -526,6 +569,9 @@ fn components_per_stream_128_accepted_129_refused() {
     refused(&wide, &format!("{}; $SKIP.x", all.join(";")), &["V611"]);
 }
 
+/// Functional spec 14, changes from D3D10: "Total number of scalars in a Stream Output
+/// declaration increased from 64 to 128" (D3D10_SO_SINGLE_BUFFER_COMPONENT_LIMIT at
+/// 10_0 and 10_1).
 #[test]
 fn components_per_stream_64_at_10_0() {
     let gs4 = gs4();
@@ -539,6 +585,10 @@ fn components_per_stream_64_at_10_0() {
     assert!(run(&gs4, &padded(65), &[], 0, &l11()).is_empty());
 }
 
+/// Functional spec 14, changes from D3D10: "Removed D3D10 constraint that when
+/// streaming to multiple Buffers, they can only have one element each"
+/// (D3D10_SO_MULTIPLE_BUFFER_ELEMENTS_PER_BUFFER), and Direct3D 10's single
+/// OutputStreamStride (ID3D10Device::CreateGeometryShaderWithStreamOutput page).
 #[test]
 fn feature_level_10_buffer_layout() {
     let gs4 = gs4();
@@ -559,12 +609,27 @@ fn feature_level_10_buffer_layout() {
     assert!(run(&gs4, "SV_Position; 1:TEXCOORD0; 1:TEXCOORD1", &[16, 32], 0, &l11()).is_empty());
 }
 
+/// Direct3D feature levels: 9_x has no geometry-shader stage and no stream output; 10_0
+/// has both.
 #[test]
 fn no_stream_output_at_feature_level_9() {
     let l9 = Target::d3d11(FeatureLevel::L9_3, Runtime::D3D11_1);
     let vs = vs();
     let report = validate_with_stream_output(&vs, vs.len(), &l9, &"SV_Position".parse().unwrap());
     assert!(report.diagnostics.iter().any(|d| d.code.id() == "V613"), "{:#?}", report.diagnostics);
+    assert!(run(&vs, "SV_Position", &[], 0, &l10()).is_empty());
+}
+
+/// The CreateGeometryShaderWithStreamOutput page: pShaderBytecode is a geometry shader,
+/// the prior stage's compiled shader (vertex or domain) or its output signature; a
+/// pixel, hull or compute shader is refused (V601).
+#[test]
+fn stream_output_takes_a_vertex_domain_or_geometry_shader() {
+    ok(&vs(), "SV_Position");
+    ok(&gs5_single(), "SV_Position");
+    let ps = assemble(&listing("ps_4_0", false, &[out(0, "SV_Target", 0, 0, "xyzw")]));
+    let report = validate_with_stream_output(&ps, ps.len(), &l11(), &"SV_Target".parse().unwrap());
+    assert!(report.diagnostics.iter().any(|d| d.code.id() == "V601"), "{:#?}", report.diagnostics);
 }
 
 #[test]
