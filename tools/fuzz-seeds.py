@@ -63,12 +63,13 @@ def main():
         write("fxh", fh_header("g_" + path.stem.replace("-", "_"), blob, listing).encode())
         if blob[:4] == b"DXBC":
             write("container", blob)
+            write("exec_draw", bytes(8) + blob)
+            write("device", bytes(256) + blob)
             for fourcc, data in chunks(blob):
                 if fourcc in CHUNK_KINDS:
                     write("chunks", bytes([CHUNK_KINDS.index(fourcc)]) + data)
                 if fourcc in (b"SHDR", b"SHEX"):
                     write("tpf_roundtrip", b"\x00" + data)
-                    write("exec_draw", data)
         else:
             write("d3dbc_roundtrip", blob)
         if listing:
