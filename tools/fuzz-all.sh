@@ -21,7 +21,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(cargo fuzz list)
 fi
-cargo fuzz build -O -s "$sanitizer" "${targets[@]/#/--bin=}" >/dev/null 2>&1 || cargo fuzz build -O -s "$sanitizer" || exit 2
+cargo fuzz build -O -s "$sanitizer" || exit 2
 status=0
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
