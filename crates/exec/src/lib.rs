@@ -28,5 +28,5 @@ pub mod resources;
 pub use error::{ExecError, ExecErrorKind};
 pub use format::Format;
 pub use machine::{EmitSink, GsRun, GsSystemValues, Machine};
-pub use plan::Plan;
+pub use plan::{Binding, BindingKind, Plan};
 pub use resources::Resources;

@@ -76,6 +76,9 @@ pub struct Plan {
     /// The program reads `vPrim` / `vGSInstanceID`.
     pub uses_primitive_id: bool,
     pub uses_gs_instance_id: bool,
+    /// The slots the program declares (`dcl_constantbuffer`, `dcl_resource*`,
+    /// `dcl_sampler`, `dcl_uav*`), in declaration order: what a draw binds for it.
+    pub bindings: Vec<Binding>,
     /// The compiled instructions (private to the machine).
     #[allow(dead_code)]
     pub(crate) code: crate::machine::Code,
@@ -128,4 +131,76 @@ impl Plan {
     pub fn stream_outputs(&self, stream: u32) -> impl Iterator<Item = &OutputDecl> {
         self.outputs.iter().filter(move |o| o.stream == stream)
     }
+}
+
+/// How a program declares one slot: which [`crate::Resources`] field binds it, and
+/// with what kind of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BindingKind {
+    /// `cb#` (`Resources::constant_buffers`): the declared size in 16-byte vectors.
+    ConstantBuffer { vectors: u32 },
+    /// `t#` declared with `dcl_resource_*` (`Srv::Buffer` for a buffer, else
+    /// `Srv::Texture`): its dimension and, for multisampled textures, sample count.
+    Texture { dimension: tpf::ResourceDimension, samples: u8 },
+    /// `t#` declared with `dcl_resource_raw` (`Srv::Raw`).
+    RawBuffer,
+    /// `t#` declared with `dcl_resource_structured` (`Srv::Structured`).
+    StructuredBuffer { stride: u32 },
+    /// `s#` (`Resources::samplers`); `comparison` for `mode_comparison`.
+    Sampler { comparison: bool },
+    /// `u#` declared with `dcl_uav_typed_*` (`Uav::Buffer` or `Uav::Texture`).
+    TypedUav { dimension: tpf::ResourceDimension },
+    /// `u#` declared with `dcl_uav_raw` (`Uav::Raw`).
+    RawUav,
+    /// `u#` declared with `dcl_uav_structured` (`Uav::Structured`).
+    StructuredUav { stride: u32 },
+}
+
+/// One declared slot: its register number (the lower bound of a Shader Model 5.1
+/// range) and kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    pub slot: u32,
+    pub kind: BindingKind,
+}
+
+/// The slots `program` declares, in declaration order.
+pub(crate) fn declared_bindings(program: &tpf::Program<'_>) -> Vec<Binding> {
+    use tpf::{Body, Decl};
+    let mut out = Vec::new();
+    for ins in &program.instructions {
+        let Body::Decl(d) = &ins.body else { continue };
+        // SM5.1 declares `T0[lo:hi]` (an ID, then the range): the first index names
+        // the slot before 5.1, the second from 5.1 on.
+        let slot = |operand: &tpf::Operand| -> Option<u32> {
+            let i = if program.version.major == 5 && program.version.minor >= 1 { 1 } else { 0 };
+            operand.indices.get(i).map(|x| u32::try_from(x.immediate()).unwrap_or(u32::MAX))
+        };
+        let (operand, kind) = match d {
+            Decl::ConstantBuffer { operand, size, .. } => {
+                let vectors = size
+                    .or_else(|| operand.indices.get(1).map(|i| u32::try_from(i.immediate()).unwrap_or(u32::MAX)))
+                    .unwrap_or(0);
+                (operand, BindingKind::ConstantBuffer { vectors })
+            }
+            Decl::Resource { operand, dim, sample_count, .. } => {
+                (operand, BindingKind::Texture { dimension: *dim, samples: *sample_count })
+            }
+            Decl::ResourceRaw { operand, .. } => (operand, BindingKind::RawBuffer),
+            Decl::ResourceStructured { operand, stride, .. } => {
+                (operand, BindingKind::StructuredBuffer { stride: *stride })
+            }
+            Decl::Sampler { operand, mode, .. } => {
+                (operand, BindingKind::Sampler { comparison: *mode == tpf::SamplerMode::Comparison })
+            }
+            Decl::UavTyped { operand, dim, .. } => (operand, BindingKind::TypedUav { dimension: *dim }),
+            Decl::UavRaw { operand, .. } => (operand, BindingKind::RawUav),
+            Decl::UavStructured { operand, stride, .. } => (operand, BindingKind::StructuredUav { stride: *stride }),
+            _ => continue,
+        };
+        if let Some(slot) = slot(operand) {
+            out.push(Binding { slot, kind });
+        }
+    }
+    out
 }

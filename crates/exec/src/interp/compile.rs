@@ -1489,6 +1489,7 @@ pub(crate) fn compile(
         instance_count: d.instance_count.unwrap_or(1).max(1),
         uses_primitive_id: d.uses_prim,
         uses_gs_instance_id: d.uses_instance,
+        bindings: crate::plan::declared_bindings(program),
         code,
     })
 }
