@@ -24,13 +24,14 @@ use crate::table::{Layout, Opcode};
 use data::VersionRules;
 
 /// The rule violations of a parsed program; `text` is the text it was parsed from
-/// (line numbers in `parsed` count from 1 at its start). A version with no table
-/// (`vs_1_0`, `ps_1_0`) has no rules here.
+/// (line numbers in `parsed` count from 1 at its start). Errors and warnings (a
+/// retired version read as another); callers refuse the program on any error.
 pub fn check(parsed: &Parsed, text: &str) -> Vec<Diagnostic> {
     let version = parsed.program.version;
     let Some(rules) = data::version(&version.name()) else { return Vec::new() };
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     let mut out = Vec::new();
+    version_line(parsed, &lines, &mut out);
     for (i, item) in parsed.program.items.iter().enumerate() {
         let Item::Instruction(ins) = item else { continue };
         let line_no = parsed.lines.get(i).copied().unwrap_or(0);
@@ -40,6 +41,29 @@ pub fn check(parsed: &Parsed, text: &str) -> Vec<Diagnostic> {
     }
     out.sort_by_key(|d| (d.line, d.column));
     out
+}
+
+/// The version line as written: the compiler targets D3DAssemble does not read, and
+/// the retired versions it reads as another.
+fn version_line(parsed: &Parsed, lines: &[&str], out: &mut Vec<Diagnostic>) {
+    let written = parsed.version_text.split_whitespace().next().unwrap_or("");
+    let name = written.replace('.', "_").to_ascii_lowercase();
+    let raw = parsed.version_line.checked_sub(1).and_then(|l| lines.get(l)).copied().unwrap_or("");
+    let col = raw.find(written).filter(|_| !written.is_empty()).map_or(1, |at| column(raw, at));
+    let len = written.chars().count().max(1);
+    if let Some((_, instead)) = data::COMPILER_TARGETS.iter().find(|(t, _)| *t == name) {
+        let m = format!(
+            "`{written}` is a compiler target, not a version D3DAssemble reads (write `{instead}`) [versions: D3DAssemble X2001, \"shader version expected\"]"
+        );
+        out.push(Diagnostic::new(Severity::Error, parsed.version_line, col, len, &m, Some(&format!("`{instead}`"))));
+    }
+    if let Some((_, instead)) = data::RETIRED.iter().find(|(t, _)| *t == name) {
+        let m = format!(
+            "`{written}` is read as `{instead}` and checked by its rules [versions: D3DAssemble X2015, \"{written} \
+             is no longer supported; using {instead}\"]"
+        );
+        out.push(Diagnostic::new(Severity::Warning, parsed.version_line, col, len, &m, None));
+    }
 }
 
 /// Where the parts of one instruction line are (byte offsets into the line).

@@ -353,3 +353,18 @@ fn messages_name_rule_and_source() {
     let _ = d3dbc::rules::check(&p, "");
     let _ = d3dbc::rules::check(&p, "vs_2_0\n+(((,,,[[[\n");
 }
+
+/// The version line: `vs_2_a`, `ps_2_a` and `ps_2_b` are compiler targets that
+/// D3DAssemble does not read (X2001, "shader version expected"); `vs_1_0` and `ps_1_0`
+/// it reads as `vs_1_1` and `ps_1_1` with a warning (X2015) [rules/version/frame/*].
+#[test]
+fn version_lines() {
+    accepted("ps_2_x\ndcl v0\nmov oC0, v0\n");
+    refused("ps_2_b\ndcl v0\nmov oC0, v0\n", 1, 1, "write `ps_2_x`");
+    refused("  vs_2_a\ndcl_position v0\nmov oPos, v0\n", 1, 3, "write `vs_2_x`");
+    accepted("ps_1_0\nmov r0, v0\n");
+    refused("ps_1_0\nmov r2, c0\nmov r0, v0\n", 2, 5, "ps_1_1 has 2 `r#` registers");
+    let src = "vs_1_0\nmov oPos, v0\n";
+    let w = d3dbc::rules::check(&parse_program(src).unwrap(), src);
+    assert!(w.len() == 1 && w[0].severity == Severity::Warning && w[0].message.contains("read as `vs_1_1`"), "{w:#?}");
+}

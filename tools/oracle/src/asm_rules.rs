@@ -458,6 +458,17 @@ fn order(g: &mut Gen) {
     }
 }
 
+/// The version line: every name a version could be written with.
+fn versions(g: &mut Gen) {
+    let names = [
+        "vs_1_0", "vs_1_1", "vs_2_0", "vs_2_a", "vs_2_x", "vs_2_sw", "vs_3_0", "vs_3_sw", "ps_1_0", "ps_1_1", "ps_1_2",
+        "ps_1_3", "ps_1_4", "ps_2_0", "ps_2_a", "ps_2_b", "ps_2_x", "ps_2_sw", "ps_3_0", "ps_3_sw",
+    ];
+    for v in names {
+        g.case("version", "frame", v, "", "");
+    }
+}
+
 /// Every rules case.
 pub fn generate() -> Vec<AsmCase> {
     let mut g = Gen { out: Vec::new() };
@@ -468,5 +479,6 @@ pub fn generate() -> Vec<AsmCase> {
     dcl(&mut g);
     instructions(&mut g);
     order(&mut g);
+    versions(&mut g);
     g.out
 }
