@@ -206,6 +206,9 @@ mod source {
         "the version's instruction page (\"vs_2_0 Instructions\", \"ps_1_X Instructions\" ...); D3DAssemble X2023";
     pub const OPERANDS: &str =
         "the instruction's page (\"texld - ps_2_0 and up\", \"sincos - vs\", \"sincos - ps\" ...); D3DAssemble X2000";
+    pub const COMPARISON: &str =
+        "\"setp_comp - vs\", \"if_comp - vs\", \"break_comp - vs\" (and ps); D3DAssemble X2000";
+    pub const MASK: &str = "D3DAssemble X2000 (a `.` with no component)";
     pub const COISSUE: &str = "\"Instruction Modifiers\" / co-issue, ps_1_1 to ps_1_4 only; D3DAssemble X2027";
     pub const PREDICATION: &str = "\"Predicate Register\" (vs_2_x, vs_3_0, ps_2_x, ps_3_0); D3DAssemble X2028";
     pub const INSTRUCTION_MODIFIERS: &str =
@@ -288,6 +291,29 @@ impl Checker<'_, '_> {
         }
         if let (true, Some((at, len))) = (ins.predicate.is_some() && !r.predication, v.predicate) {
             self.error(at, len, format!("{} has no predication", r.name), "predication", source::PREDICATION);
+        }
+        // A comparison instruction names its comparison (`setp_gt`, `if_lt`, `break_ne`):
+        // D3DAssemble reads `setp` alone as no instruction, and `if` / `break` with two
+        // operands as the one-operand forms, refusing the `,` (X2000).
+        if matches!(ins.opcode, Opcode::Ifc | Opcode::Breakc | Opcode::Setp) && ins.comparison().is_none() {
+            let (at, len) = match (ins.opcode, v.commas.first()) {
+                (Opcode::Ifc | Opcode::Breakc, Some(&comma)) => (comma, 1),
+                _ => (wat, word.len().max(1)),
+            };
+            self.error(
+                at,
+                len,
+                format!("`{base}` without a comparison (`{base}_gt`, `_eq`, `_ge`, `_lt`, `_ne`, `_le`)"),
+                "comparisons",
+                source::COMPARISON,
+            );
+        }
+        // An empty write mask (`r0.`): D3DAssemble wants a component after the `.`.
+        if let (true, Some(&(_, dst))) = (ins.dst.is_some(), v.operands.first()) {
+            if dst.ends_with('.') {
+                let at = v.commas.first().copied().unwrap_or(v.operands[0].0 + dst.len());
+                self.error(at, 1, "an empty write mask".to_string(), "write masks", source::MASK);
+            }
         }
         if ins.opcode == Opcode::Dcl {
             self.dcl_word(wat, word);
@@ -446,10 +472,15 @@ impl Checker<'_, '_> {
         let len = rest.find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(rest.len());
         let addr = &rest[..len];
         let at = iat + start;
+        // The address registers are `a0` and `aL`; D3DAssemble's assembler reads any
+        // register of the version there from vs_2_0 on (`c0[r1.x]`; the validator
+        // refuses it), vs_1_1 only `a0.x` (X2007).
+        let name_len = addr.find(|ch: char| ch.is_ascii_digit()).unwrap_or(addr.len());
+        let any = addr != "a0" && addr != "aL";
         let known = match addr {
             "a0" => r.register("a").is_some(),
             "aL" => r.register("aL").is_some(),
-            _ => false,
+            _ => !r.a0_x_only && r.register(&addr[..name_len]).is_some(),
         };
         if !known {
             self.error(
@@ -461,7 +492,7 @@ impl Checker<'_, '_> {
             );
             return;
         }
-        if !file.rel.contains(&addr) {
+        if !file.rel.contains(&addr) && !(any && !file.rel.is_empty()) {
             let m = if file.rel.is_empty() {
                 format!("`{written}`: `{}#` registers are not indexed in {}", file.name, r.name)
             } else {

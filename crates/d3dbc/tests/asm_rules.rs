@@ -368,3 +368,33 @@ fn version_lines() {
     let w = d3dbc::rules::check(&parse_program(src).unwrap(), src);
     assert!(w.len() == 1 && w[0].severity == Severity::Warning && w[0].message.contains("read as `vs_1_1`"), "{w:#?}");
 }
+
+/// Comparison instructions name their comparison: D3DAssemble reads `setp` alone as no
+/// instruction and `if` / `break` with two operands as the one-operand forms, refusing
+/// the `,` (X2000; "setp_comp - vs", "if_comp - vs") [rules/forms/setp-no-comparison,
+/// if-no-comparison].
+#[test]
+fn comparisons_are_named() {
+    accepted("vs_2_x\nsetp_gt p0, c0, c1\nmov oPos, c0\n");
+    refused("vs_2_x\nsetp p0, c0, c1\nmov oPos, c0\n", 2, 1, "comparisons");
+    accepted("ps_3_0\nif_lt c0.x, c1.x\nendif\nmov oC0, c0\n");
+    refused("ps_3_0\nif c0.x, c1.x\nendif\nmov oC0, c0\n", 2, 8, "comparisons");
+}
+
+/// An empty write mask (`r0.`, how Microsoft's disassembler prints a mask of no
+/// components) is a syntax error to D3DAssemble, at the `,` (X2000)
+/// [rules/forms/empty-mask].
+#[test]
+fn empty_write_mask() {
+    refused("vs_2_0\nmov r0., c0\nmov oPos, c0\n", 2, 8, "write masks");
+}
+
+/// The address register: D3DAssemble's assembler reads any register of the version in
+/// an index from vs_2_0 (`c0[r1.x]`; the validator refuses it), `aL` only where the
+/// version has it [rules/forms/index-r, index-i, relative/c-aL-outside-loop].
+#[test]
+fn address_registers() {
+    accepted("vs_2_0\nmov r1, c0\nmov r0, c0[r1.x]\nmov oPos, r0\n");
+    accepted("vs_3_0\ndcl_position o0\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov o0, r0\n");
+    refused("ps_3_0\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov oC0, r0\n", 3, 9, "are not indexed in ps_3_0");
+}
