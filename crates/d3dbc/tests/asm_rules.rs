@@ -398,3 +398,50 @@ fn address_registers() {
     accepted("vs_3_0\ndcl_position o0\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov o0, r0\n");
     refused("ps_3_0\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov oC0, r0\n", 3, 9, "are not indexed in ps_3_0");
 }
+
+/// The validator's register tables (`validate::d3d9::profile`, the register pages with
+/// the device's counts) never allow a register the assembler's tables refuse: every
+/// file a profile's validator table has, the assembler's table of that version has,
+/// with at least as many registers (so a program refused by the assembler is never one
+/// the validator alone would be tested on for that rule).
+#[test]
+fn validator_register_files_are_within_the_assemblers() {
+    use validate::d3d9::profile::{registers, RegFile as F};
+    let caps = validate::Caps9::default();
+    for p in d3dbc::Profile::ALL {
+        let name = p.name();
+        let Some(asm) = d3dbc::rules::data::version(name) else { panic!("no assembler table for {name}") };
+        for rule in registers(*p) {
+            let file = match rule.file {
+                F::Temp => "r",
+                F::Input => "v",
+                F::Const => "c",
+                F::Addr => "a",
+                F::ConstInt => "i",
+                F::ConstBool => "b",
+                F::Loop => "aL",
+                F::Predicate => "p",
+                F::Sampler => "s",
+                F::Texture => "t",
+                F::Output => "o",
+                F::Position => "oPos",
+                F::Fog => "oFog",
+                F::PointSize => "oPts",
+                F::ColorOutVs => "oD",
+                F::TexCoordOut => "oT",
+                F::ColorOut => "oC",
+                F::Depth => "oDepth",
+                F::Face => "vFace",
+                F::PixelPos => "vPos",
+                F::Label => "l",
+            };
+            let a = asm.register(file).unwrap_or_else(|| panic!("{name}: the validator has {file}, the assembler not"));
+            assert!(
+                rule.count(&caps) <= a.count,
+                "{name}: the validator allows {} `{file}`, the assembler {}",
+                rule.count(&caps),
+                a.count
+            );
+        }
+    }
+}
