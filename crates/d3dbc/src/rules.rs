@@ -289,8 +289,10 @@ impl Checker<'_, '_> {
                 source::COISSUE,
             );
         }
-        if let (true, Some((at, len))) = (ins.predicate.is_some() && !r.predication, v.predicate) {
-            self.error(at, len, format!("{} has no predication", r.name), "predication", source::PREDICATION);
+        if let (true, Some(_)) = (ins.predicate.is_some() && !r.predication, v.predicate) {
+            // At the instruction after the predicate, as D3DAssemble reports it.
+            let m = format!("{} has no predication", r.name);
+            self.error(wat, word.len().max(1), m, "predication", source::PREDICATION);
         }
         // A comparison instruction names its comparison (`setp_gt`, `if_lt`, `break_ne`):
         // D3DAssemble reads `setp` alone as no instruction, and `if` / `break` with two

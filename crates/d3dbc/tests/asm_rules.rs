@@ -254,7 +254,7 @@ fn coissue_in_ps_1_x_only() {
 #[test]
 fn predication() {
     accepted("vs_2_x\nsetp_gt p0, c0, c1\n(p0) mov r0, c0\nmov oPos, c0\n");
-    refused("vs_2_0\nmov r1, c0\n(p0) mov r0, c0\nmov oPos, c0\n", 3, 1, "predication");
+    refused("vs_2_0\nmov r1, c0\n(p0) mov r0, c0\nmov oPos, c0\n", 3, 6, "predication");
 }
 
 // ---------------------------------------------------------------------------------
