@@ -445,3 +445,16 @@ fn validator_register_files_are_within_the_assemblers() {
         }
     }
 }
+
+proptest::proptest! {
+    /// Any text, parsed or not, beside any parsed program: `check` answers, never
+    /// panics (the text a caller passes may not be the parsed one).
+    #[test]
+    fn check_never_panics(text in "(vs_2_0|ps_1_4|ps_3_0|vs_3_0)\n([ +(),.\\[\\]_!0-9a-zA-Zé;/-]{0,40}\n){0,6}") {
+        if let Ok(p) = parse_program(&text) {
+            let _ = d3dbc::rules::check(&p, &text);
+        }
+        let p = parse_program("ps_1_4\nadd_x2 r0, 1 - c0, c1_bias\n+mov r0.a, c1\ntexld r1, t0_dz\n").unwrap();
+        let _ = d3dbc::rules::check(&p, &text);
+    }
+}
