@@ -494,7 +494,9 @@ impl Checker<'_, '_> {
             );
             return;
         }
-        if !file.rel.contains(&addr) && !(any && !file.rel.is_empty()) {
+        // Any register indexes a file that takes an index at all.
+        let indexable = if any { !file.rel.is_empty() } else { file.rel.contains(&addr) };
+        if !indexable {
             let m = if file.rel.is_empty() {
                 format!("`{written}`: `{}#` registers are not indexed in {}", file.name, r.name)
             } else {
