@@ -134,8 +134,7 @@ fn errors_are_where_d3dassemble_puts_them() {
 /// lenient `parse::assemble`, to the token stream it wrote; the records that do not are
 /// listed with the first differing token in `tests/expect/asm_rules_oracle_bytes.txt`
 /// (outside ps_1_x D3DAssemble writes `sub` as `add` with a negated source; it writes
-/// `vs_1_0` / `ps_1_0` as
-/// version 1_1).
+/// `vs_1_0` / `ps_1_0` as version 1_1).
 #[test]
 fn accepted_sources_assemble_to_d3dassembles_stream() {
     let records = corpus::asm_oracle::archive("asm-rules.dxo");
