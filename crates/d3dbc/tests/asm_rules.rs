@@ -458,3 +458,20 @@ proptest::proptest! {
         let _ = d3dbc::rules::check(&p, &text);
     }
 }
+
+/// The rules decide on the parsed program, the text only places the errors: text that
+/// does not show the operands (a macro a preprocessor expanded) gives no error of its
+/// own, and loses none.
+#[test]
+fn rules_decide_on_the_parsed_program() {
+    let p = parse_program("vs_1_1\nmov oPos, s0\n").unwrap();
+    for text in ["vs_1_1\nmov OUT, SAMPLER\n", "vs_1_1\nMOVE_IT\n", ""] {
+        let e = d3dbc::rules::check(&p, text);
+        assert!(e.len() == 1 && e[0].line == 2 && e[0].message.contains("`s0` is not a register of vs_1_1"), "{e:#?}");
+    }
+    let p = parse_program("ps_2_0\nmov r0, c0\nmov oC0, r0\n").unwrap();
+    assert!(d3dbc::rules::check(&p, "ps_2_0\nmov R, C\nmov OUT, R\n").is_empty());
+    let p = parse_program("ps_2_0\nmov r0.rgb, c0\n+mov r0.a, c1\nmov oC0, r0\n").unwrap();
+    let e = d3dbc::rules::check(&p, "ps_2_0\nA\nB\nC\n");
+    assert!(e.len() == 1 && e[0].line == 3 && e[0].message.contains("co-issue"), "{e:#?}");
+}
