@@ -18,19 +18,26 @@
 
 pub mod data;
 
-use crate::ir::{Instruction, Item, ShaderKind};
+use crate::ir::{
+    Body, Instruction, Item, Register, RegisterType, Relative, ResultModifiers, ShaderKind, SrcModifier, Swizzle,
+};
 use crate::parse::{columns_len, Diagnostic, Parsed, Severity};
 use crate::table::{Layout, Opcode};
 use data::VersionRules;
 
 /// The rule violations of a parsed program; `text` is the text it was parsed from
-/// (line numbers in `parsed` count from 1 at its start). A version with no table
-/// (`vs_1_0`, `ps_1_0`) has no rules here.
+/// (after any preprocessing; line numbers in `parsed` count from 1 at its start). The
+/// rules decide on the parsed program; the text places the errors and tells what the
+/// tokens do not (`t0` or `a0`, `oT0` or `o0`, whether a `dcl` names a usage, a shift on
+/// a `dcl`). Where the text does not show an operand (a caller's other text), the
+/// error is placed at the instruction. Errors and warnings (a
+/// retired version read as another); callers refuse the program on any error.
 pub fn check(parsed: &Parsed, text: &str) -> Vec<Diagnostic> {
     let version = parsed.program.version;
     let Some(rules) = data::version(&version.name()) else { return Vec::new() };
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     let mut out = Vec::new();
+    version_line(parsed, &lines, &mut out);
     for (i, item) in parsed.program.items.iter().enumerate() {
         let Item::Instruction(ins) = item else { continue };
         let line_no = parsed.lines.get(i).copied().unwrap_or(0);
@@ -42,11 +49,32 @@ pub fn check(parsed: &Parsed, text: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// The version line as written: the compiler targets D3DAssemble does not read, and
+/// the retired versions it reads as another.
+fn version_line(parsed: &Parsed, lines: &[&str], out: &mut Vec<Diagnostic>) {
+    let written = parsed.version_text.split_whitespace().next().unwrap_or("");
+    let name = written.replace('.', "_").to_ascii_lowercase();
+    let raw = parsed.version_line.checked_sub(1).and_then(|l| lines.get(l)).copied().unwrap_or("");
+    let col = raw.find(written).filter(|_| !written.is_empty()).map_or(1, |at| column(raw, at));
+    let len = written.chars().count().max(1);
+    if let Some((_, instead)) = data::COMPILER_TARGETS.iter().find(|(t, _)| *t == name) {
+        let m = format!(
+            "`{written}` is a compiler target, not a version D3DAssemble reads (write `{instead}`) [versions: D3DAssemble X2001, \"shader version expected\"]"
+        );
+        out.push(Diagnostic::new(Severity::Error, parsed.version_line, col, len, &m, Some(&format!("`{instead}`"))));
+    }
+    if let Some((_, instead)) = data::RETIRED.iter().find(|(t, _)| *t == name) {
+        let m = format!(
+            "`{written}` is read as `{instead}` and checked by its rules [versions: D3DAssemble X2015, \"{written} \
+             is no longer supported; using {instead}\"]"
+        );
+        out.push(Diagnostic::new(Severity::Warning, parsed.version_line, col, len, &m, None));
+    }
+}
+
 /// Where the parts of one instruction line are (byte offsets into the line).
 #[derive(Debug, Default)]
 struct LineView<'a> {
-    coissue: Option<usize>,
-    predicate: Option<(usize, usize)>,
     word: (usize, &'a str),
     operands: Vec<(usize, &'a str)>,
     /// The byte offset of the `,` before each operand after the first.
@@ -65,12 +93,10 @@ impl<'a> LineView<'a> {
             pos = skip(pos + 1);
         }
         if code[pos..].starts_with('+') {
-            v.coissue = Some(pos);
             pos = skip(pos + 1);
         }
         if code[pos..].starts_with('(') {
             let end = code[pos..].find(')').map_or(code.len(), |e| pos + e + 1);
-            v.predicate = Some((pos, end - pos));
             pos = skip(end);
         }
         let wlen = code[pos..].find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).unwrap_or(code.len() - pos);
@@ -167,6 +193,96 @@ impl<'a> Operand<'a> {
     }
 }
 
+/// The address register of an index: its name (`a0`, `aL`, `r1`), where it is, and
+/// where a swizzle on it is.
+struct Index {
+    addr: String,
+    at: usize,
+    len: usize,
+    swizzle: Option<(usize, usize)>,
+}
+
+impl Index {
+    /// From the text inside `[...]`, which starts at byte `iat` of the line.
+    fn of_text(iat: usize, index: &str) -> Option<Index> {
+        let start = index.find(|ch: char| ch.is_ascii_alphabetic())?;
+        let rest = &index[start..];
+        let len = rest.find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(rest.len());
+        let at = iat + start;
+        let swizzle = rest[len..].trim_start().strip_prefix('.').map(|dot| {
+            let sw = at + rest.len() - dot.len();
+            (sw, dot.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(dot.len()).max(1))
+        });
+        Some(Index { addr: rest[..len].to_string(), at, len, swizzle })
+    }
+
+    /// From the parameter, placed at byte `at` (when the text does not show it).
+    fn of_parameter(rel: &Relative, kind: ShaderKind, ver: u16, at: usize) -> Option<Index> {
+        let (addr, swizzle) = match rel {
+            Relative::None => return None,
+            Relative::Implicit => ("a0".to_string(), None),
+            Relative::Token(a) => {
+                let swizzled = a.reg.ty == RegisterType::Loop && a.swizzle != Swizzle::IDENTITY;
+                (ir_spelling(a.reg, kind, ver), swizzled.then_some((at, 1)))
+            }
+        };
+        Some(Index { len: 1, addr, at, swizzle })
+    }
+}
+
+/// How a register of type `ty` may be written in a shader of `kind` at `ver`.
+fn spellings(ty: RegisterType, kind: ShaderKind, ver: u16) -> &'static [&'static str] {
+    use RegisterType as T;
+    match ty {
+        T::Temp => &["r"],
+        T::Input => &["v"],
+        T::Const | T::Const2 | T::Const3 | T::Const4 => &["c"],
+        T::AddrOrTexture => &["a", "t"],
+        T::RastOut => &["oPos", "oFog", "oPts", "oX"],
+        T::AttrOut => &["oD"],
+        T::Output if kind == ShaderKind::Vertex && ver >= crate::table::V3_0 => &["o", "oT"],
+        T::Output => &["oT", "o"],
+        T::ConstInt => &["i"],
+        T::ColorOut => &["oC"],
+        T::DepthOut => &["oDepth"],
+        T::Sampler => &["s"],
+        T::ConstBool => &["b"],
+        T::Loop => &["aL"],
+        T::Misc => &["vPos", "vFace", "m"],
+        T::Label => &["l"],
+        T::Predicate => &["p"],
+        _ => &[],
+    }
+}
+
+/// The register as Microsoft's disassembler writes it (`r1`, `oPos`, `c2050`).
+fn ir_spelling(reg: Register, kind: ShaderKind, ver: u16) -> String {
+    use RegisterType as T;
+    let n = reg.num as u32;
+    let numbered = |name: &str, n: u32| format!("{name}{n}");
+    match reg.ty {
+        T::Const2 => numbered("c", 2048 + n),
+        T::Const3 => numbered("c", 4096 + n),
+        T::Const4 => numbered("c", 6144 + n),
+        T::AddrOrTexture if kind == ShaderKind::Vertex => numbered("a", n),
+        T::AddrOrTexture => numbered("t", n),
+        T::RastOut => match n {
+            0..=2 => ["oPos", "oFog", "oPts"][n as usize].to_string(),
+            _ => numbered("oX", n),
+        },
+        T::Misc => match n {
+            0 | 1 => ["vPos", "vFace"][n as usize].to_string(),
+            _ => numbered("m", n),
+        },
+        T::DepthOut => "oDepth".to_string(),
+        T::Loop => "aL".to_string(),
+        ty => match spellings(ty, kind, ver).first() {
+            Some(name) => numbered(name, n),
+            None => numbered("x", n),
+        },
+    }
+}
+
 struct Checker<'r, 'o> {
     rules: &'static VersionRules,
     kind: ShaderKind,
@@ -182,6 +298,9 @@ mod source {
         "the version's instruction page (\"vs_2_0 Instructions\", \"ps_1_X Instructions\" ...); D3DAssemble X2023";
     pub const OPERANDS: &str =
         "the instruction's page (\"texld - ps_2_0 and up\", \"sincos - vs\", \"sincos - ps\" ...); D3DAssemble X2000";
+    pub const COMPARISON: &str =
+        "\"setp_comp - vs\", \"if_comp - vs\", \"break_comp - vs\" (and ps); D3DAssemble X2000";
+    pub const MASK: &str = "D3DAssemble X2000 (a `.` with no component)";
     pub const COISSUE: &str = "\"Instruction Modifiers\" / co-issue, ps_1_1 to ps_1_4 only; D3DAssemble X2027";
     pub const PREDICATION: &str = "\"Predicate Register\" (vs_2_x, vs_3_0, ps_2_x, ps_3_0); D3DAssemble X2028";
     pub const INSTRUCTION_MODIFIERS: &str =
@@ -252,7 +371,7 @@ impl Checker<'_, '_> {
                 );
             }
         }
-        if let (true, Some(_)) = (ins.coissue && !r.coissue, v.coissue) {
+        if ins.coissue && !r.coissue {
             // At the instruction after the `+`, as D3DAssemble reports it.
             self.error(
                 wat,
@@ -262,55 +381,108 @@ impl Checker<'_, '_> {
                 source::COISSUE,
             );
         }
-        if let (true, Some((at, len))) = (ins.predicate.is_some() && !r.predication, v.predicate) {
-            self.error(at, len, format!("{} has no predication", r.name), "predication", source::PREDICATION);
+        if ins.predicate.is_some() && !r.predication {
+            // At the instruction after the predicate, as D3DAssemble reports it.
+            let m = format!("{} has no predication", r.name);
+            self.error(wat, word.len().max(1), m, "predication", source::PREDICATION);
+        }
+        // A comparison instruction names its comparison (`setp_gt`, `if_lt`, `break_ne`):
+        // D3DAssemble reads `setp` alone as no instruction, and `if` / `break` with two
+        // operands as the one-operand forms, refusing the `,` (X2000).
+        if matches!(ins.opcode, Opcode::Ifc | Opcode::Breakc | Opcode::Setp) && ins.comparison().is_none() {
+            let (at, len) = match (ins.opcode, v.commas.first()) {
+                (Opcode::Ifc | Opcode::Breakc, Some(&comma)) => (comma, 1),
+                _ => (wat, word.len().max(1)),
+            };
+            self.error(
+                at,
+                len,
+                format!("`{base}` without a comparison (`{base}_gt`, `_eq`, `_ge`, `_lt`, `_ne`, `_le`)"),
+                "comparisons",
+                source::COMPARISON,
+            );
+        }
+        // An empty write mask (`r0.`): D3DAssemble wants a component after the `.`.
+        if ins.dst.is_some_and(|d| d.mask.0 == 0) {
+            let end = v.operands.first().map_or(wat, |&(at, t)| at + t.len());
+            let at = v.commas.first().copied().unwrap_or(end);
+            self.error(at, 1, "an empty write mask".to_string(), "write masks", source::MASK);
         }
         if ins.opcode == Opcode::Dcl {
-            self.dcl_word(wat, word);
+            self.dcl_word(ins, wat, word);
         } else {
-            self.modifiers(wat, word);
+            self.modifiers(ins, wat, word);
         }
         // Operands.
         let has_dst = ins.dst.is_some();
-        let register_operands = match info.layout {
+        let parameters = match info.layout {
             Layout::Def | Layout::DefI | Layout::DefB | Layout::Dcl => 1,
-            _ => v.operands.len(),
+            _ => has_dst as usize + ins.srcs.len(),
         };
-        for (k, &(at, text)) in v.operands.iter().take(register_operands).enumerate() {
-            let op = Operand::new(at, text);
-            if op.name.is_empty() {
-                continue;
-            }
+        for k in 0..parameters {
+            // The operand's text, or (a line that does not show it) the instruction's.
+            let (at, text) = v.operands.get(k).copied().unwrap_or((wat, ""));
+            // The parameter the operand was parsed into: the rules decide on it; the
+            // text gives the positions, and the spelling where `t0` and `a0` (or `o0`
+            // and `oT0`) are one register type.
+            let (reg, rel, modifier) = match (has_dst, k) {
+                (true, 0) => match &ins.dst {
+                    Some(d) => (d.reg, d.rel, None),
+                    None => continue,
+                },
+                _ => match ins.srcs.get(k - has_dst as usize) {
+                    Some(s) => (s.reg, s.rel, Some(s.modifier)),
+                    None => continue,
+                },
+            };
+            let written = Operand::new(at, text);
+            let spelled = spellings(reg.ty, self.kind, self.ver).contains(&written.name)
+                && written.index.is_some() == rel.is_relative();
+            let fallback;
+            let op = if spelled {
+                written
+            } else {
+                // The text is not the parsed operand (a caller passed other text):
+                // the register as the parameter names it, at the operand.
+                fallback = ir_spelling(reg, self.kind, self.ver);
+                let name_len = fallback.find(|ch: char| ch.is_ascii_digit()).unwrap_or(fallback.len());
+                let (name, digits) = fallback.split_at(name_len);
+                Operand { complement: false, name, digits, reg_at: at, index: None, suffix: written.suffix }
+            };
             self.register(&op);
-            let is_src = !(has_dst && k == 0);
-            if is_src {
-                self.source_modifiers(&op, v.word);
+            let index = match op.index {
+                Some((iat, text)) => Index::of_text(iat, text),
+                None => Index::of_parameter(&rel, self.kind, self.ver, op.reg_at),
+            };
+            if let (Some(index), Some(file)) = (index, self.rules.register(op.name)) {
+                self.index(file, &op, &index);
+            }
+            if let Some(m) = modifier {
+                self.source_modifiers(&op, m, v.word);
             }
         }
     }
 
     /// `_sat`, `_pp`, `_centroid` and the shifts after an instruction's mnemonic.
-    fn modifiers(&mut self, wat: usize, word: &str) {
+    fn modifiers(&mut self, ins: &Instruction, wat: usize, word: &str) {
         let r = self.rules;
-        for (k, part) in word.split('_').enumerate() {
-            if k == 0 {
-                continue;
-            }
-            let (ok, what) = match part {
-                "sat" => (r.sat, "`_sat`"),
-                "pp" => (r.pp, "`_pp`"),
-                // D3DAssemble reads `_centroid` on `dcl` only (it refuses
-                // `texld_centroid` too).
-                "centroid" => (false, "`_centroid` (on `dcl` only)"),
-                p if SHIFTS.contains(&p) => (r.shifts, "a result shift"),
-                _ => continue,
-            };
-            if !ok {
+        let Some(dst) = &ins.dst else { return };
+        let m = dst.modifiers.0;
+        let checks = [
+            (m & ResultModifiers::SATURATE != 0, r.sat, "`_sat`"),
+            (m & ResultModifiers::PARTIAL_PRECISION != 0, r.pp, "`_pp`"),
+            // D3DAssemble reads `_centroid` on `dcl` only (it refuses `texld_centroid`
+            // too).
+            (m & ResultModifiers::CENTROID != 0, false, "`_centroid` (on `dcl` only)"),
+            (dst.shift != 0, r.shifts, "a result shift"),
+        ];
+        for (present, ok, what) in checks {
+            if present && !ok {
                 // At the instruction word, as D3DAssemble reports it.
                 self.error(
                     wat,
-                    word.len(),
-                    format!("{what} (`_{part}`) is not an instruction modifier of {}", r.name),
+                    word.len().max(1),
+                    format!("{what} is not an instruction modifier of {}", r.name),
                     "instruction modifiers by version",
                     source::INSTRUCTION_MODIFIERS,
                 );
@@ -319,57 +491,53 @@ impl Checker<'_, '_> {
     }
 
     /// The parts of a `dcl` word: a usage or a sampler type, then modifiers.
-    fn dcl_word(&mut self, wat: usize, word: &str) {
+    fn dcl_word(&mut self, ins: &Instruction, wat: usize, word: &str) {
         let r = self.rules;
         let d = r.dcl;
-        let mut parts = word.split('_').skip(1).peekable();
-        let mut at = wat + 3;
         let mut bad = Vec::new();
-        let first = parts.peek().copied();
+        let texture = matches!(ins.body, Body::Dcl(t) if t.texture_type != 0);
+        // Whether a usage is named, the word says (`dcl v1` and `dcl_position v1` are
+        // one token); text that is not a `dcl` word says nothing.
         let is_modifier = |p: &str| matches!(p, "sat" | "pp" | "centroid") || SHIFTS.contains(&p);
-        match first {
-            Some(p) if matches!(p, "1d" | "2d" | "cube" | "volume") => {
-                if !d.texture_type {
-                    bad.push((at, p.len() + 1, format!("`dcl_{p}`: {} has no sampler-type declaration", r.name)));
-                }
-                at += p.len() + 1;
-                parts.next();
+        let usage = word.starts_with("dcl").then(|| {
+            word.split('_').nth(1).filter(|p| !is_modifier(p) && !matches!(*p, "1d" | "2d" | "cube" | "volume"))
+        });
+        if texture {
+            if !d.texture_type {
+                bad.push(format!("`{word}`: {} has no sampler-type declaration", r.name));
             }
-            Some(p) if !is_modifier(p) => {
-                let name = p.trim_end_matches(|ch: char| ch.is_ascii_digit());
-                let index = &p[name.len()..];
-                if !d.usage {
-                    bad.push((at, p.len() + 1, format!("`dcl_{p}`: a `dcl` of {} takes no usage", r.name)));
-                } else if !d.position0 && name == "position" && index.trim_start_matches('0').is_empty() {
-                    bad.push((at, p.len() + 1, format!("`dcl_{p}`: the position input of {} is `vPos`", r.name)));
+        } else {
+            match usage {
+                Some(Some(p)) => {
+                    let name = p.trim_end_matches(|ch: char| ch.is_ascii_digit());
+                    let index = &p[name.len()..];
+                    if !d.usage {
+                        bad.push(format!("`dcl_{p}`: a `dcl` of {} takes no usage", r.name));
+                    } else if !d.position0 && name == "position" && index.trim_start_matches('0').is_empty() {
+                        bad.push(format!("`dcl_{p}`: the position input of {} is `vPos`", r.name));
+                    }
                 }
-                at += p.len() + 1;
-                parts.next();
-            }
-            _ => {
-                if !d.plain {
-                    bad.push((wat, 3, format!("a `dcl` of {} names a usage (`dcl_texcoord0`)", r.name)));
-                }
+                Some(None) if !d.plain => bad.push(format!("a `dcl` of {} names a usage (`dcl_texcoord0`)", r.name)),
+                _ => {}
             }
         }
-        for p in parts {
-            let ok = match p {
-                "pp" | "centroid" => d.pp_centroid,
-                _ => false,
-            };
-            if !ok {
-                let what = if matches!(p, "pp" | "centroid") {
-                    format!("`_{p}` on a `dcl` of {}", r.name)
-                } else {
-                    format!("`_{p}` on a `dcl` (a declaration takes `_pp` and `_centroid` only, in pixel shaders)")
-                };
-                bad.push((at, p.len() + 1, what));
+        if let Some(dst) = &ins.dst {
+            let m = dst.modifiers.0;
+            // (The parser keeps no shift on a `dcl`: the word shows it.)
+            let shift = dst.shift != 0 || word.split('_').skip(1).any(|p| SHIFTS.contains(&p));
+            if m & ResultModifiers::SATURATE != 0 || shift {
+                bad.push(
+                    "`_sat` or a shift on a `dcl` (a declaration takes `_pp` and `_centroid` only, in pixel shaders)"
+                        .to_string(),
+                );
             }
-            at += p.len() + 1;
+            if m & (ResultModifiers::PARTIAL_PRECISION | ResultModifiers::CENTROID) != 0 && !d.pp_centroid {
+                bad.push(format!("`_pp` or `_centroid` on a `dcl` of {}", r.name));
+            }
         }
         // At the `dcl` word, as D3DAssemble reports it.
-        for (_, _, what) in bad {
-            self.error(wat, word.len(), what, "dcl modifiers", source::DCL);
+        for what in bad {
+            self.error(wat, word.len().max(1), what, "dcl modifiers", source::DCL);
         }
     }
 
@@ -407,25 +575,24 @@ impl Checker<'_, '_> {
                         );
                     }
                 }
-                if let Some((iat, index)) = op.index {
-                    self.index(file, op, &written, iat, index);
-                }
             }
         }
     }
 
     /// The address register inside `[...]`.
-    fn index(&mut self, file: &data::RegFile, op: &Operand<'_>, written: &str, iat: usize, index: &str) {
+    fn index(&mut self, file: &data::RegFile, op: &Operand<'_>, index: &Index) {
         let r = self.rules;
-        let Some(start) = index.find(|ch: char| ch.is_ascii_alphabetic()) else { return };
-        let rest = &index[start..];
-        let len = rest.find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(rest.len());
-        let addr = &rest[..len];
-        let at = iat + start;
+        let written = format!("{}{}", op.name, op.digits);
+        let (addr, at, len) = (index.addr.as_str(), index.at, index.len);
+        // The address registers are `a0` and `aL`; D3DAssemble's assembler reads any
+        // register of the version there from vs_2_0 on (`c0[r1.x]`; the validator
+        // refuses it), vs_1_1 only `a0.x` (X2007).
+        let name_len = addr.find(|ch: char| ch.is_ascii_digit()).unwrap_or(addr.len());
+        let any = addr != "a0" && addr != "aL";
         let known = match addr {
             "a0" => r.register("a").is_some(),
             "aL" => r.register("aL").is_some(),
-            _ => false,
+            _ => !r.a0_x_only && r.register(&addr[..name_len]).is_some(),
         };
         if !known {
             self.error(
@@ -437,7 +604,9 @@ impl Checker<'_, '_> {
             );
             return;
         }
-        if !file.rel.contains(&addr) {
+        // Any register indexes a file that takes an index at all.
+        let indexable = if any { !file.rel.is_empty() } else { file.rel.contains(&addr) };
+        if !indexable {
             let m = if file.rel.is_empty() {
                 format!("`{written}`: `{}#` registers are not indexed in {}", file.name, r.name)
             } else {
@@ -457,24 +626,31 @@ impl Checker<'_, '_> {
                 &format!("\"{}\"; {}", r.register_page, source::RELATIVE),
             );
         }
-        if let (true, Some(dot)) = (addr == "aL", rest[len..].trim_start().strip_prefix('.')) {
+        if let (true, Some((sw, sw_len))) = (addr == "aL", index.swizzle) {
             // At the swizzle, as D3DAssemble reports it.
-            let sw = at + rest.len() - dot.len();
-            self.error(
-                sw,
-                dot.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(dot.len()).max(1),
-                "`aL` is read without a swizzle".to_string(),
-                "relative addressing",
-                source::SCALAR,
-            );
+            self.error(sw, sw_len, "`aL` is read without a swizzle".to_string(), "relative addressing", source::SCALAR);
         }
     }
 
     /// `1 -`, `_bias`, `_bx2`, `_x2`, `_dz`, `_dw`, `_abs` on a source.
-    fn source_modifiers(&mut self, op: &Operand<'_>, (wat, word): (usize, &str)) {
+    fn source_modifiers(&mut self, op: &Operand<'_>, m: SrcModifier, (wat, word): (usize, &str)) {
+        use SrcModifier as M;
         let r = self.rules;
         let s = r.source;
-        if op.complement && !s.complement {
+        let (ok, w) = match m {
+            M::Comp => (s.complement, "1 -"),
+            M::Bias | M::BiasNeg => (s.bias_bx2, "_bias"),
+            M::Sign | M::SignNeg => (s.bias_bx2, "_bx2"),
+            M::X2 | M::X2Neg => (s.x2, "_x2"),
+            M::Dz => (s.dz_dw, "_dz"),
+            M::Dw => (s.dz_dw, "_dw"),
+            M::Abs | M::AbsNeg => (s.abs, "_abs"),
+            _ => (true, ""),
+        };
+        if ok {
+            return;
+        }
+        if m == M::Comp {
             // At the instruction word, as D3DAssemble reports it.
             self.error(
                 wat,
@@ -483,26 +659,16 @@ impl Checker<'_, '_> {
                 "source modifiers by version",
                 source::COMPLEMENT,
             );
-        }
-        if let Some((_, w)) = op.suffix {
-            let ok = match w {
-                "bias" | "bx2" => s.bias_bx2,
-                "x2" => s.x2,
-                "dz" | "db" | "dw" | "da" => s.dz_dw,
-                "abs" => s.abs,
-                _ => true,
-            };
-            if !ok {
-                // At the register the suffix is read as part of, as D3DAssemble
-                // reports it.
-                self.error(
-                    op.reg_at,
-                    op.len() + w.len() + 1,
-                    format!("the `_{w}` source modifier does not exist in {}", r.name),
-                    "source modifiers by version",
-                    source::SOURCE_MODIFIERS,
-                );
-            }
+        } else {
+            // At the register the suffix is read as part of, as D3DAssemble reports it.
+            let suffix_len = op.suffix.map_or(0, |(_, t)| t.len() + 1);
+            self.error(
+                op.reg_at,
+                op.len() + suffix_len,
+                format!("the `{w}` source modifier does not exist in {}", r.name),
+                "source modifiers by version",
+                source::SOURCE_MODIFIERS,
+            );
         }
     }
 }

@@ -254,7 +254,7 @@ fn coissue_in_ps_1_x_only() {
 #[test]
 fn predication() {
     accepted("vs_2_x\nsetp_gt p0, c0, c1\n(p0) mov r0, c0\nmov oPos, c0\n");
-    refused("vs_2_0\nmov r1, c0\n(p0) mov r0, c0\nmov oPos, c0\n", 3, 1, "predication");
+    refused("vs_2_0\nmov r1, c0\n(p0) mov r0, c0\nmov oPos, c0\n", 3, 6, "predication");
 }
 
 // ---------------------------------------------------------------------------------
@@ -352,4 +352,126 @@ fn messages_name_rule_and_source() {
     let p = parse_program("vs_2_0\nmov oPos, c0\n").unwrap();
     let _ = d3dbc::rules::check(&p, "");
     let _ = d3dbc::rules::check(&p, "vs_2_0\n+(((,,,[[[\n");
+}
+
+/// The version line: `vs_2_a`, `ps_2_a` and `ps_2_b` are compiler targets that
+/// D3DAssemble does not read (X2001, "shader version expected"); `vs_1_0` and `ps_1_0`
+/// it reads as `vs_1_1` and `ps_1_1` with a warning (X2015) [rules/version/frame/*].
+#[test]
+fn version_lines() {
+    accepted("ps_2_x\ndcl v0\nmov oC0, v0\n");
+    refused("ps_2_b\ndcl v0\nmov oC0, v0\n", 1, 1, "write `ps_2_x`");
+    refused("  vs_2_a\ndcl_position v0\nmov oPos, v0\n", 1, 3, "write `vs_2_x`");
+    accepted("ps_1_0\nmov r0, v0\n");
+    refused("ps_1_0\nmov r2, c0\nmov r0, v0\n", 2, 5, "ps_1_1 has 2 `r#` registers");
+    let src = "vs_1_0\nmov oPos, v0\n";
+    let w = d3dbc::rules::check(&parse_program(src).unwrap(), src);
+    assert!(w.len() == 1 && w[0].severity == Severity::Warning && w[0].message.contains("read as `vs_1_1`"), "{w:#?}");
+}
+
+/// Comparison instructions name their comparison: D3DAssemble reads `setp` alone as no
+/// instruction and `if` / `break` with two operands as the one-operand forms, refusing
+/// the `,` (X2000; "setp_comp - vs", "if_comp - vs") [rules/forms/setp-no-comparison,
+/// if-no-comparison].
+#[test]
+fn comparisons_are_named() {
+    accepted("vs_2_x\nsetp_gt p0, c0, c1\nmov oPos, c0\n");
+    refused("vs_2_x\nsetp p0, c0, c1\nmov oPos, c0\n", 2, 1, "comparisons");
+    accepted("ps_3_0\nif_lt c0.x, c1.x\nendif\nmov oC0, c0\n");
+    refused("ps_3_0\nif c0.x, c1.x\nendif\nmov oC0, c0\n", 2, 8, "comparisons");
+}
+
+/// An empty write mask (`r0.`, how Microsoft's disassembler prints a mask of no
+/// components) is a syntax error to D3DAssemble, at the `,` (X2000)
+/// [rules/forms/empty-mask].
+#[test]
+fn empty_write_mask() {
+    refused("vs_2_0\nmov r0., c0\nmov oPos, c0\n", 2, 8, "write masks");
+}
+
+/// The address register: D3DAssemble's assembler reads any register of the version in
+/// an index from vs_2_0 (`c0[r1.x]`; the validator refuses it), `aL` only where the
+/// version has it [rules/forms/index-r, index-i, relative/c-aL-outside-loop].
+#[test]
+fn address_registers() {
+    accepted("vs_2_0\nmov r1, c0\nmov r0, c0[r1.x]\nmov oPos, r0\n");
+    accepted("vs_3_0\ndcl_position o0\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov o0, r0\n");
+    refused("ps_3_0\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov oC0, r0\n", 3, 9, "are not indexed in ps_3_0");
+}
+
+/// The validator's register tables (`validate::d3d9::profile`, the register pages with
+/// the device's counts) never allow a register the assembler's tables refuse: every
+/// file a profile's validator table has, the assembler's table of that version has,
+/// with at least as many registers (so a program refused by the assembler is never one
+/// the validator alone would be tested on for that rule).
+#[test]
+fn validator_register_files_are_within_the_assemblers() {
+    use validate::d3d9::profile::{registers, RegFile as F};
+    let caps = validate::Caps9::default();
+    for p in d3dbc::Profile::ALL {
+        let name = p.name();
+        let Some(asm) = d3dbc::rules::data::version(name) else { panic!("no assembler table for {name}") };
+        for rule in registers(*p) {
+            let file = match rule.file {
+                F::Temp => "r",
+                F::Input => "v",
+                F::Const => "c",
+                F::Addr => "a",
+                F::ConstInt => "i",
+                F::ConstBool => "b",
+                F::Loop => "aL",
+                F::Predicate => "p",
+                F::Sampler => "s",
+                F::Texture => "t",
+                F::Output => "o",
+                F::Position => "oPos",
+                F::Fog => "oFog",
+                F::PointSize => "oPts",
+                F::ColorOutVs => "oD",
+                F::TexCoordOut => "oT",
+                F::ColorOut => "oC",
+                F::Depth => "oDepth",
+                F::Face => "vFace",
+                F::PixelPos => "vPos",
+                F::Label => "l",
+            };
+            let a = asm.register(file).unwrap_or_else(|| panic!("{name}: the validator has {file}, the assembler not"));
+            assert!(
+                rule.count(&caps) <= a.count,
+                "{name}: the validator allows {} `{file}`, the assembler {}",
+                rule.count(&caps),
+                a.count
+            );
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Any text, parsed or not, beside any parsed program: `check` answers, never
+    /// panics (the text a caller passes may not be the parsed one).
+    #[test]
+    fn check_never_panics(text in "(vs_2_0|ps_1_4|ps_3_0|vs_3_0)\n([ +(),.\\[\\]_!0-9a-zA-Zé;/-]{0,40}\n){0,6}") {
+        if let Ok(p) = parse_program(&text) {
+            let _ = d3dbc::rules::check(&p, &text);
+        }
+        let p = parse_program("ps_1_4\nadd_x2 r0, 1 - c0, c1_bias\n+mov r0.a, c1\ntexld r1, t0_dz\n").unwrap();
+        let _ = d3dbc::rules::check(&p, &text);
+    }
+}
+
+/// The rules decide on the parsed program, the text only places the errors: text that
+/// does not show the operands (a macro a preprocessor expanded) gives no error of its
+/// own, and loses none.
+#[test]
+fn rules_decide_on_the_parsed_program() {
+    let p = parse_program("vs_1_1\nmov oPos, s0\n").unwrap();
+    for text in ["vs_1_1\nmov OUT, SAMPLER\n", "vs_1_1\nMOVE_IT\n", ""] {
+        let e = d3dbc::rules::check(&p, text);
+        assert!(e.len() == 1 && e[0].line == 2 && e[0].message.contains("`s0` is not a register of vs_1_1"), "{e:#?}");
+    }
+    let p = parse_program("ps_2_0\nmov r0, c0\nmov oC0, r0\n").unwrap();
+    assert!(d3dbc::rules::check(&p, "ps_2_0\nmov R, C\nmov OUT, R\n").is_empty());
+    let p = parse_program("ps_2_0\nmov r0.rgb, c0\n+mov r0.a, c1\nmov oC0, r0\n").unwrap();
+    let e = d3dbc::rules::check(&p, "ps_2_0\nA\nB\nC\n");
+    assert!(e.len() == 1 && e[0].line == 3 && e[0].message.contains("co-issue"), "{e:#?}");
 }

@@ -129,3 +129,40 @@ fn errors_are_where_d3dassemble_puts_them() {
         &differences,
     );
 }
+
+/// The sources `D3DAssemble` accepted (with skip validation) assemble, through the
+/// lenient `parse::assemble`, to the token stream it wrote; the records that do not are
+/// listed with the first differing token in `tests/expect/asm_rules_oracle_bytes.txt`
+/// (outside ps_1_x D3DAssemble writes `sub` as `add` with a negated source; it writes
+/// `vs_1_0` / `ps_1_0` as version 1_1).
+#[test]
+fn accepted_sources_assemble_to_d3dassembles_stream() {
+    let records = corpus::asm_oracle::archive("asm-rules.dxo");
+    let mut differences = BTreeMap::new();
+    let (mut n, mut same) = (0, 0);
+    let token = |b: &[u8], i: usize| {
+        b.get(i * 4..i * 4 + 4)
+            .map_or("none".to_string(), |t| format!("{:08x}", u32::from_le_bytes([t[0], t[1], t[2], t[3]])))
+    };
+    for r in records.iter().filter(|r| r.accepted() && r.flags & ASM_SKIP_VALIDATION != 0) {
+        n += 1;
+        let outcome = match d3dbc::parse::assemble(&r.source) {
+            Ok(b) if b == r.blob => {
+                same += 1;
+                continue;
+            }
+            Ok(b) => {
+                let i = (0..b.len().max(r.blob.len()) / 4).find(|&i| token(&b, i) != token(&r.blob, i)).unwrap_or(0);
+                format!("token {i}: D3DAssemble {}, dxref {}", token(&r.blob, i), token(&b, i))
+            }
+            Err(e) => format!("dxref does not assemble it: {}:{} {}", e[0].line, e[0].column, e[0].message),
+        };
+        differences.insert(r.name.clone(), corpus::expect::one_line(&outcome));
+    }
+    eprintln!("asm rules bytes: {same}/{n} accepted sources assemble to D3DAssemble's stream");
+    assert!(n > 0);
+    corpus::expect::check_differences(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle_bytes.txt"),
+        &differences,
+    );
+}

@@ -458,6 +458,57 @@ fn order(g: &mut Gen) {
     }
 }
 
+/// The version line: every name a version could be written with.
+fn versions(g: &mut Gen) {
+    let names = [
+        "vs_1_0", "vs_1_1", "vs_2_0", "vs_2_a", "vs_2_x", "vs_2_sw", "vs_3_0", "vs_3_sw", "ps_1_0", "ps_1_1", "ps_1_2",
+        "ps_1_3", "ps_1_4", "ps_2_0", "ps_2_a", "ps_2_b", "ps_2_x", "ps_2_sw", "ps_3_0", "ps_3_sw",
+    ];
+    for v in names {
+        g.case("version", "frame", v, "", "");
+    }
+}
+
+/// Forms the token format encodes that the parser reads with a warning: a `def*` of
+/// another register file, `loop` on another register, a comparison instruction without
+/// its comparison, a predicate other than `p0`, `!` on another register, an index
+/// through another register or more than one component, `a0` written by `mov` where
+/// `mova` exists, an empty write mask.
+fn forms(g: &mut Gen) {
+    let cases: &[(&str, &str)] = &[
+        ("def-r", "def r0, 1, 0, 0, 0"),
+        ("def-i", "def i0, 1, 0, 0, 0"),
+        ("defi-c", "defi c0, 1, 0, 0, 0"),
+        ("defb-i", "defb i0, true"),
+        ("defb-c", "defb c0, true"),
+        ("loop-a0", "defi i0, 1, 0, 0, 0\nloop a0, i0\nendloop"),
+        ("loop-r", "defi i0, 1, 0, 0, 0\nloop r0, i0\nendloop"),
+        ("setp-no-comparison", "setp p0, c0, c1"),
+        ("if-no-comparison", "if c0.x, c1.x\nendif"),
+        ("pred-b0", "defb b0, true\n(b0) mov r0, c0"),
+        ("pred-p0-swizzle", "setp_gt p0, c0, c1\n(p0.x) mov r0, c0"),
+        ("not-r", "mov r1, c0\nmov r0, !r1"),
+        ("not-c", "mov r0, !c0"),
+        ("index-r", "mov r1, c0\nmov r0, c0[r1.x]"),
+        ("index-i", "defi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]"),
+        ("index-a0.xy", "mova a0, c0\nmov r0, c0[a0.xy]"),
+        ("index-a0-no-swizzle", "mova a0, c0\nmov r0, c0[a0]"),
+        ("index-offset-first", "mova a0.x, c0.x\nmov r0, c[4 + a0.x]"),
+        ("mov-a0", "mov a0.x, c0.x"),
+        ("mova-a0", "mova a0.x, c0.x"),
+        ("empty-mask", "mov r0., c0"),
+        ("label-2047", "call l2047"),
+        ("oX3", "mov oX3, c0"),
+        ("m2", "mov r0, m2"),
+    ];
+    for v in VERSIONS {
+        for (what, probe) in cases {
+            let after = if what.starts_with("label") { "ret\nlabel l2047\nret" } else { "" };
+            g.case("forms", what, v, probe, after);
+        }
+    }
+}
+
 /// Every rules case.
 pub fn generate() -> Vec<AsmCase> {
     let mut g = Gen { out: Vec::new() };
@@ -468,5 +519,7 @@ pub fn generate() -> Vec<AsmCase> {
     dcl(&mut g);
     instructions(&mut g);
     order(&mut g);
+    versions(&mut g);
+    forms(&mut g);
     g.out
 }

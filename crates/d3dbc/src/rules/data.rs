@@ -372,15 +372,24 @@ pub const VERSIONS: &[VersionRules] = &[
     },
 ];
 
-/// The table of version `name` (`vs_2_0`; `vs_2_a`, `ps_2_a` and `ps_2_b` are 2_x).
+/// The table of version `name` (`vs_2_0`). `vs_1_0` and `ps_1_0` are read as `vs_1_1`
+/// and `ps_1_1` (D3DAssemble: "X2015: ps_1_0 is no longer supported; using ps_1_1").
 pub fn version(name: &str) -> Option<&'static VersionRules> {
     let name = match name {
-        "vs_2_a" => "vs_2_x",
-        "ps_2_a" | "ps_2_b" => "ps_2_x",
+        "vs_1_0" => "vs_1_1",
+        "ps_1_0" => "ps_1_1",
         n => n,
     };
     VERSIONS.iter().find(|v| v.name == name)
 }
+
+/// The version lines D3DAssemble refuses although fxc's listings print them: the
+/// compiler targets `vs_2_a`, `ps_2_a` and `ps_2_b`, whose programs are `vs_2_x` and
+/// `ps_2_x` ("X2001: shader version expected"), with the version to write instead.
+pub const COMPILER_TARGETS: &[(&str, &str)] = &[("vs_2_a", "vs_2_x"), ("ps_2_a", "ps_2_x"), ("ps_2_b", "ps_2_x")];
+
+/// The versions D3DAssemble reads as another, with a warning.
+pub const RETIRED: &[(&str, &str)] = &[("vs_1_0", "vs_1_1"), ("ps_1_0", "ps_1_1")];
 
 impl VersionRules {
     /// The register file written `name`, if the version has it.
