@@ -17,6 +17,7 @@ pub mod encode;
 pub mod error;
 pub mod ir;
 pub mod parse;
+pub mod preprocess;
 pub mod print;
 pub mod rules;
 pub mod table;

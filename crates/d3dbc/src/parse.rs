@@ -30,10 +30,12 @@ use crate::ir::*;
 use crate::table::{Controls, Flow, Layout, OpInfo, Opcode, Ver, TABLE, V1_4, V2_0, V3_0};
 
 mod header;
+mod source;
 
 pub use header::{assemble, assemble_with, AsmOptions, Header, Parameter, RegisterRow};
 
 pub use diagnostic::{Diagnostic, Severity};
+pub use source::{assemble_source, looks_like_source, parse_source, SourceOptions, Statement};
 
 /// A `#line` position: the source file (an index into [`Parsed::files`]) and line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,6 +94,9 @@ pub struct Parsed {
     pub header: Option<Header>,
     /// The instruction-slot line after the program, if there is one.
     pub slots: Option<SlotCount>,
+    /// For hand-written source ([`parse_source`]): each instruction's tokens and where
+    /// they came from, parallel to `program.items`; empty for a listing.
+    pub statements: Vec<Statement>,
 }
 
 /// Parses a program listing: an optional comment header, the version line (`ps_2_0`),
@@ -240,6 +245,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             files,
             header,
             slots,
+            statements: Vec::new(),
         })
     } else {
         p.errors.sort_by_key(|d| (d.line, d.column));
@@ -403,11 +409,14 @@ struct Cursor<'t> {
     pos: usize,
     end: usize,
     line: usize,
+    /// Hand-written source (see [`assemble_source`]): the spellings `D3DAssemble`
+    /// takes that a listing never shows.
+    source: bool,
 }
 
 impl<'t> Cursor<'t> {
     fn new(text: &'t str, line: usize) -> Cursor<'t> {
-        Cursor { text, pos: 0, end: text.len(), line }
+        Cursor { text, pos: 0, end: text.len(), line, source: false }
     }
     fn rest(&self) -> &'t str {
         self.text.get(self.pos..self.end).unwrap_or("")
@@ -1009,8 +1018,21 @@ impl Parser {
             })?)
         };
         let mut rel = Relative::None;
+        let mut read = None;
         if c.peek() == Some('[') {
-            let (offset, addr, at) = relative(c, version, &mut self.warnings)?;
+            read = Some(if c.source {
+                relative_source(c, version, &mut self.warnings)?
+            } else {
+                let (o, a, at) = relative(c, version, &mut self.warnings)?;
+                (o, Some(a), at)
+            });
+        }
+        if let Some((offset, None, at)) = read {
+            // A constant index (`c[2 + 10]`, `c4[2]`) adds to the register number.
+            let n = number.unwrap_or(0).checked_add(offset);
+            number = Some(n.ok_or_else(|| c.err_at(at, c.pos - at, "register number too large", None))?);
+        }
+        if let Some((offset, Some(addr), at)) = read {
             number = Some(number.unwrap_or(0).saturating_add(offset));
             rel = if version.is_sm1() {
                 // Shader Model 1 reads `a0.x` without an address token; Microsoft's
@@ -1102,6 +1124,55 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
         c.expect("+", "`+` and an address register")?;
         c.skip_ws();
     }
+    let addr = address(c, version, warnings)?;
+    c.skip_ws();
+    if !lead && c.eat("+") {
+        offset = c.uint("an offset")?;
+    }
+    c.expect("]", "`]`")?;
+    Ok((offset, addr, at))
+}
+
+/// `[2 + a0.x + 12]`, `[2 + 10]`, `[aL + 1]` in hand-written source: a sum of
+/// offsets and at most one address register, as `D3DAssemble` reads it. The offset,
+/// the address token (`None`: a constant index), and where the bracket started.
+fn relative_source(
+    c: &mut Cursor<'_>,
+    version: Version,
+    warnings: &mut Vec<Diagnostic>,
+) -> PResult<(u32, Option<AddrToken>, usize)> {
+    let at = c.pos;
+    c.pos += 1;
+    let mut offset = 0u32;
+    let mut addr: Option<AddrToken> = None;
+    loop {
+        c.skip_ws();
+        let t0 = c.pos;
+        if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+            let n = c.uint("an offset")?;
+            offset = offset.checked_add(n).ok_or_else(|| {
+                c.err_at(t0, c.pos - t0, "the index does not fit in 32 bits", Some("a register number below 8192"))
+            })?;
+        } else if c.peek().is_some_and(|ch| ch.is_ascii_alphabetic()) {
+            let a = address(c, version, warnings)?;
+            if addr.is_some() {
+                return Err(c.err_at(t0, c.pos - t0, "an index has one address register", Some("an offset")));
+            }
+            addr = Some(a);
+        } else {
+            return Err(c.err("expected an offset or an address register", Some("`a0.x`, `aL` or a number")));
+        }
+        c.skip_ws();
+        if c.eat("+") {
+            continue;
+        }
+        c.expect("]", "`+` or `]`")?;
+        return Ok((offset, addr, at));
+    }
+}
+
+/// The address register of a relative index (`a0.x`, `aL`), with its swizzle.
+fn address(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>) -> PResult<AddrToken> {
     let rstart = c.pos;
     let name = c.take_while(|ch| ch.is_ascii_alphabetic());
     let digits = c.take_while(|ch| ch.is_ascii_digit());
@@ -1133,6 +1204,9 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
     let mut swizzle = Swizzle::IDENTITY;
     if c.peek() == Some('.') {
         c.pos += 1;
+        if c.source {
+            c.skip_ws();
+        }
         let s0 = c.pos;
         swizzle = swizzle_of(c)?;
         let comps = swizzle.components();
@@ -1144,12 +1218,7 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
             ));
         }
     }
-    c.skip_ws();
-    if !lead && c.eat("+") {
-        offset = c.uint("an offset")?;
-    }
-    c.expect("]", "`]`")?;
-    Ok((offset, AddrToken { reg, swizzle, modifier: SrcModifier::None, reserved: 0 }, at))
+    Ok(AddrToken { reg, swizzle, modifier: SrcModifier::None, reserved: 0 })
 }
 
 /// The source modifiers a version has, for hints.
@@ -1371,7 +1440,8 @@ fn mask(c: &mut Cursor<'_>) -> PResult<Mask> {
     let mut rgba = None;
     for ch in letters.chars() {
         let Some((i, color)) = component(ch) else { return Err(bad(&format!("`{ch}` is not a component"))) };
-        if rgba.is_some_and(|r| r != color) {
+        // `D3DAssemble` reads each letter as its component, whichever set it is from.
+        if rgba.is_some_and(|r| r != color) && !c.source {
             return Err(bad("a mask is written in `xyzw` or in `rgba`, not both"));
         }
         rgba = Some(color);
@@ -1396,7 +1466,7 @@ fn swizzle_of(c: &mut Cursor<'_>) -> PResult<Swizzle> {
     let mut rgba = None;
     for (k, ch) in letters.chars().enumerate() {
         let Some((i, color)) = component(ch) else { return Err(bad(&format!("`{ch}` is not a component"))) };
-        if rgba.is_some_and(|r| r != color) {
+        if rgba.is_some_and(|r| r != color) && !c.source {
             return Err(bad("a swizzle is written in `xyzw` or in `rgba`, not both"));
         }
         rgba = Some(color);
@@ -1433,6 +1503,11 @@ fn float_literal(c: &mut Cursor<'_>) -> PResult<u32> {
             c.err_at(start, text.len(), "not a 32-bit hexadecimal value", Some("bits such as `0x3f800000`"))
         });
     }
+    // `1.0f`: the float suffix of hand-written source.
+    let body = match body.strip_suffix(['f', 'F']) {
+        Some(b) if c.source && b.ends_with(|ch: char| ch.is_ascii_digit() || ch == '.') => b,
+        _ => body,
+    };
     let ok_chars = !body.is_empty()
         && body.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '.' | 'e' | 'E' | '-' | '+'))
         && body.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.');
@@ -1471,7 +1546,15 @@ fn bool_literal(c: &mut Cursor<'_>) -> PResult<u32> {
 /// `ps_2_b`, which are `2_x` programs).
 fn parse_version(c: &mut Cursor<'_>) -> PResult<Version> {
     let start = c.pos;
-    let w = c.word();
+    let mut w = c.word();
+    // `vs.1.1`, `ps.2.x`: the spelling of hand-written source.
+    let dotted;
+    if c.source && matches!(w, "vs" | "ps") && c.peek() == Some('.') {
+        let rest = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '.');
+        dotted = format!("{w}{}", rest.replace('.', "_"));
+        w = &dotted;
+    }
+    let w = w;
     let bad = || {
         c.err_at(
             start,

@@ -114,11 +114,11 @@ fn compiler_of(header: &str) -> Option<CompilerVersion> {
 }
 
 fn warning(line: usize, column: usize, message: String) -> Diagnostic {
-    Diagnostic { severity: Severity::Warning, line, column, length: 1, message, expected: None }
+    Diagnostic { severity: Severity::Warning, line, column, length: 1, message, expected: None, file: None }
 }
 
 fn error(line: usize, column: usize, message: String) -> Diagnostic {
-    Diagnostic { severity: Severity::Error, line, column, length: 1, message, expected: None }
+    Diagnostic { severity: Severity::Error, line, column, length: 1, message, expected: None, file: None }
 }
 
 /// Assembles a listing into a DXBC container. On failure, every error found (with its
