@@ -736,7 +736,7 @@ impl Parser {
                 for i in 0..nsrc {
                     if c.at_end() {
                         let total = nsrc as usize + has_dst as usize;
-                        if !sm1 {
+                        if !sm1 && !c.source {
                             // A Shader Model 2+ token states its length: fewer sources
                             // are encodable.
                             let found = i as usize + has_dst as usize;
@@ -770,6 +770,7 @@ impl Parser {
                 // length, up to the IR's limit.
                 let mut warned = false;
                 while !sm1
+                    && !c.source
                     && !c.at_end()
                     && (c.rest().trim_start().starts_with(',') || (!has_dst && ins.srcs.is_empty()))
                     && !ins.srcs.is_full()
@@ -1019,6 +1020,15 @@ impl Parser {
         };
         let mut rel = Relative::None;
         let mut read = None;
+        if c.peek() == Some('[') && c.source && version.is_pixel() && !(name == "v" && version.ver() >= V3_0) {
+            // `D3DAssemble` reads an index in a pixel shader only on ps_3_0's inputs.
+            return Err(c.err_at(
+                start,
+                c.pos - start + c.rest().find(']').map_or(1, |i| i + 1),
+                &format!("`{name}{digits}[...]`: an index is not a register of {}", version.name()),
+                Some(if version.ver() >= V3_0 { "`v#[aL]`" } else { "a register without an index" }),
+            ));
+        }
         if c.peek() == Some('[') {
             read = Some(if c.source {
                 relative_source(c, version, &mut self.warnings)?
@@ -1149,7 +1159,14 @@ fn relative_source(
         c.skip_ws();
         let t0 = c.pos;
         if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
-            let n = c.uint("an offset")?;
+            let n = if c.rest().starts_with("0x") || c.rest().starts_with("0X") {
+                c.pos += 2;
+                let h = c.take_while(|ch| ch.is_ascii_hexdigit());
+                u32::from_str_radix(h, 16)
+                    .map_err(|_| c.err_at(t0, c.pos - t0, "not a hexadecimal offset", Some("`0x10`")))?
+            } else {
+                c.uint("an offset")?
+            };
             offset = offset.checked_add(n).ok_or_else(|| {
                 c.err_at(t0, c.pos - t0, "the index does not fit in 32 bits", Some("a register number below 8192"))
             })?;
@@ -1497,14 +1514,22 @@ fn float_literal(c: &mut Cursor<'_>) -> PResult<u32> {
     if let Some(bits) = special {
         return Ok(bits | sign);
     }
+    // In source, an integer written in hexadecimal is that number (`0x10` is 16.0).
+    if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")).filter(|_| c.source) {
+        return u32::from_str_radix(hex, 16)
+            .ok()
+            .filter(|_| !hex.starts_with('+'))
+            .map(|v| (v as f32).to_bits() | sign)
+            .ok_or_else(|| c.err_at(start, text.len(), "not a 32-bit hexadecimal integer", Some("a number")));
+    }
     // The bits, as `D3DDisassemble` prints them under `D3D_DISASM_PRINT_HEX_LITERALS`.
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         return u32::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with('+')).ok_or_else(|| {
             c.err_at(start, text.len(), "not a 32-bit hexadecimal value", Some("bits such as `0x3f800000`"))
         });
     }
-    // `1.0f`: the float suffix of hand-written source.
-    let body = match body.strip_suffix(['f', 'F']) {
+    // `1.0f`, `1.0h`, `1.0l`: the float suffixes of hand-written source.
+    let body = match body.strip_suffix(['f', 'F', 'h', 'H', 'l', 'L']) {
         Some(b) if c.source && b.ends_with(|ch: char| ch.is_ascii_digit() || ch == '.') => b,
         _ => body,
     };
@@ -1579,13 +1604,17 @@ fn parse_version(c: &mut Cursor<'_>) -> PResult<Version> {
         (_, 2 | 3, Some("0")) => 0,
         (ShaderKind::Vertex, 1, Some(m @ ("0" | "1"))) => m.parse().unwrap_or(1),
         (ShaderKind::Pixel, 1, Some(m @ ("0" | "1" | "2" | "3" | "4"))) => m.parse().unwrap_or(1),
-        (_, 2, Some("x" | "a")) | (ShaderKind::Pixel, 2, Some("b")) => 1,
+        (_, 2, Some("x")) => 1,
+        // Profile names, not version lines, to `D3DAssemble`.
+        (_, 2, Some("a")) | (ShaderKind::Pixel, 2, Some("b")) if !c.source => 1,
         (_, 2 | 3, Some("sw")) => 0xff,
         _ => return Err(bad()),
     };
     if parts.next().is_some() || !c.at_end() {
         return Err(bad());
     }
+    // `D3DAssemble` writes version 1.0 as 1.1.
+    let minor = if c.source && major == 1 && minor == 0 { 1 } else { minor };
     Ok(Version::new(kind, major, minor))
 }
 

@@ -26,7 +26,8 @@ use diagnostic::{Diagnostic, Severity};
 /// The preprocessor's bounds, in one place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Files open at once through `#include` (the main source is depth 0).
+    /// Files open at once through `#include` (the main source is depth 0): 31, as
+    /// `D3DAssemble` allows (a 32nd nested `#include` is its error X1506).
     pub include_depth: usize,
     /// Macro invocations nested inside macro arguments.
     pub argument_depth: usize,
@@ -42,7 +43,7 @@ pub struct Limits {
 
 /// The bounds [`preprocess`] keeps.
 pub const LIMITS: Limits = Limits {
-    include_depth: 32,
+    include_depth: 31,
     argument_depth: 64,
     conditional_depth: 256,
     expansions: 200_000,
@@ -221,7 +222,7 @@ fn is_ident(c: char) -> bool {
 
 /// Lexes a whole file into logical lines (continuations joined, comments dropped).
 /// Positions are raw (physical line and column in `file`).
-fn lex(text: &str, file: u32) -> Vec<Line> {
+fn lex(text: &str, file: u32) -> (Vec<Line>, Option<Origin>) {
     // Characters with their positions, line continuations removed.
     let mut chars: Vec<(char, u32, u32)> = Vec::with_capacity(text.len());
     let (mut line, mut col) = (1u32, 1u32);
@@ -256,6 +257,7 @@ fn lex(text: &str, file: u32) -> Vec<Line> {
         i += 1;
     }
     let mut lines = Vec::new();
+    let mut unclosed = None;
     let mut cur = Line { tokens: Vec::new(), line: 1 };
     let mut space = true;
     let mut i = 0;
@@ -286,6 +288,9 @@ fn lex(text: &str, file: u32) -> Vec<Line> {
             i += 2;
             while i < chars.len() && !(chars[i].0 == '*' && at(i + 1) == Some('/')) {
                 i += 1;
+            }
+            if i >= chars.len() {
+                unclosed = Some(origin);
             }
             i = (i + 2).min(chars.len());
             space = true;
@@ -338,7 +343,7 @@ fn lex(text: &str, file: u32) -> Vec<Line> {
     if !cur.tokens.is_empty() {
         lines.push(cur);
     }
-    lines
+    (lines, unclosed)
 }
 
 /// `0x1e+` is not an exponent: the number is hexadecimal.
@@ -391,7 +396,17 @@ impl Pre<'_> {
             self.halted = true;
             return;
         }
-        let lines = lex(text, file);
+        let (lines, unclosed) = lex(text, file);
+        // The end of this file, where `D3DAssemble` reports what is left open.
+        let eof = Origin {
+            file,
+            line: (text.matches('\n').count() + 1).min(u32::MAX as usize) as u32,
+            column: (text.rsplit('\n').next().unwrap_or("").chars().count() + 1).min(u32::MAX as usize) as u32,
+        };
+        if let Some(o) = unclosed {
+            let m = format!("the comment opened at {}:{} continues past the end of the file", o.line, o.column);
+            self.error(eof, 1, &m, Some("`*/`"));
+        }
         // `#line`: the presumed file and the difference between presumed and raw lines.
         let mut presumed = file;
         let mut delta: i64 = 0;
@@ -417,7 +432,13 @@ impl Pre<'_> {
                 continue;
             }
             let hash = toks[0].origin;
-            let Some(dname) = toks.get(1) else { continue };
+            let Some(dname) = toks.get(1) else {
+                // `D3DAssemble` has no null directive.
+                if active {
+                    self.error(hash, 1, "a `#` with no directive", Some("a directive such as `#define`"));
+                }
+                continue;
+            };
             let args = &toks[2..];
             let dir = dname.text.as_str();
             let conditional = matches!(dir, "if" | "ifdef" | "ifndef" | "elif" | "else" | "endif");
@@ -524,12 +545,8 @@ impl Pre<'_> {
                     }
                 }
                 "include" => {
-                    let expanded = if args.first().is_some_and(|t| t.kind == Kind::Str || t.text == "<") {
-                        args.to_vec()
-                    } else {
-                        self.expand_list(args.to_vec(), 0)
-                    };
-                    let (name, system) = match expanded.as_slice() {
+                    // The name is written out: `D3DAssemble` does not expand macros there.
+                    let (name, system) = match args {
                         [s] if s.kind == Kind::Str && s.text.len() >= 2 => {
                             (s.text[1..s.text.len() - 1].to_string(), false)
                         }
@@ -542,7 +559,12 @@ impl Pre<'_> {
                         }
                     };
                     if depth + 1 > LIMITS.include_depth {
-                        self.error(o, 7, &format!("`#include` nested more than {} deep", LIMITS.include_depth), None);
+                        self.error(
+                            args[0].origin,
+                            args.iter().map(|t| t.text.len()).sum(),
+                            &format!("`#include` nested more than {} deep", LIMITS.include_depth),
+                            None,
+                        );
                         self.halted = true;
                         return;
                     }
@@ -577,7 +599,8 @@ impl Pre<'_> {
             self.flush(pending);
         }
         for c in conds {
-            self.error(c.origin, 1, "`#if` without `#endif`", Some("`#endif`"));
+            let m = format!("the `#if` at {}:{} has no `#endif`", c.origin.line, c.origin.column);
+            self.error(eof, 1, &m, Some("`#endif`"));
         }
     }
 
@@ -611,11 +634,6 @@ impl Pre<'_> {
             let mut ok = false;
             loop {
                 match rest.get(i) {
-                    Some(t) if t.text == ")" && list.is_empty() => {
-                        ok = true;
-                        i += 1;
-                        break;
-                    }
                     Some(t) if t.kind == Kind::Ident => {
                         list.push(t.text.clone());
                         match rest.get(i + 1) {
@@ -836,6 +854,7 @@ impl Pre<'_> {
                 let left = out.pop().expect("checked");
                 let text = format!("{}{}", left.tok.text, right.tok.text);
                 let kind = lex(&text, 0)
+                    .0
                     .first()
                     .and_then(|l| (l.tokens.len() == 1).then(|| l.tokens[0].kind))
                     .unwrap_or(Kind::Punct);
@@ -924,14 +943,15 @@ fn join_text(toks: &[Token]) -> String {
     s
 }
 
-/// A C integer expression (`#if`): identifiers left after expansion are 0.
+/// A C integer expression (`#if`) in unsigned 32-bit arithmetic: identifiers left after
+/// expansion are 0.
 struct Expr<'t> {
     toks: &'t [Token],
     at: usize,
     depth: usize,
 }
 
-type EResult = Result<i64, (usize, String)>;
+type EResult = Result<u32, (usize, String)>;
 
 impl Expr<'_> {
     fn peek(&self) -> Option<&str> {
@@ -969,7 +989,8 @@ impl Expr<'_> {
         Ok(v)
     }
     fn binary(&mut self, level: usize) -> EResult {
-        const LEVELS: [&[&str]; 10] = [
+        // `D3DAssemble`'s preprocessor has no `%`, `<<`, `>>` or `~`.
+        const LEVELS: [&[&str]; 9] = [
             &["||"],
             &["&&"],
             &["|"],
@@ -977,9 +998,8 @@ impl Expr<'_> {
             &["&"],
             &["==", "!="],
             &["<", ">", "<=", ">="],
-            &["<<", ">>"],
             &["+", "-"],
-            &["*", "/", "%"],
+            &["*", "/"],
         ];
         if level == LEVELS.len() {
             return self.unary();
@@ -990,19 +1010,17 @@ impl Expr<'_> {
             self.at += 1;
             let r = self.binary(level + 1)?;
             l = match op.as_str() {
-                "||" => ((l != 0) || (r != 0)) as i64,
-                "&&" => ((l != 0) && (r != 0)) as i64,
+                "||" => ((l != 0) || (r != 0)) as u32,
+                "&&" => ((l != 0) && (r != 0)) as u32,
                 "|" => l | r,
                 "^" => l ^ r,
                 "&" => l & r,
-                "==" => (l == r) as i64,
-                "!=" => (l != r) as i64,
-                "<" => (l < r) as i64,
-                ">" => (l > r) as i64,
-                "<=" => (l <= r) as i64,
-                ">=" => (l >= r) as i64,
-                "<<" => l.wrapping_shl(r as u32),
-                ">>" => l.wrapping_shr(r as u32),
+                "==" => (l == r) as u32,
+                "!=" => (l != r) as u32,
+                "<" => (l < r) as u32,
+                ">" => (l > r) as u32,
+                "<=" => (l <= r) as u32,
+                ">=" => (l >= r) as u32,
                 "+" => l.wrapping_add(r),
                 "-" => l.wrapping_sub(r),
                 "*" => l.wrapping_mul(r),
@@ -1010,11 +1028,7 @@ impl Expr<'_> {
                     if r == 0 {
                         return Err((at, "division by zero in `#if`".into()));
                     }
-                    if op == "/" {
-                        l.wrapping_div(r)
-                    } else {
-                        l.wrapping_rem(r)
-                    }
+                    l / r
                 }
             };
         }
@@ -1026,9 +1040,7 @@ impl Expr<'_> {
             return Err((self.at, "the expression is nested too deep".into()));
         }
         let v = if self.eat("!") {
-            (self.unary()? == 0) as i64
-        } else if self.eat("~") {
-            !self.unary()?
+            (self.unary()? == 0) as u32
         } else if self.eat("-") {
             self.unary()?.wrapping_neg()
         } else if self.eat("+") {
@@ -1053,8 +1065,10 @@ impl Expr<'_> {
     }
 }
 
-/// A C integer literal (decimal, `0x` hexadecimal, `0` octal, `u` / `l` suffixes).
-fn int_value(text: &str) -> Option<i64> {
+/// A C integer literal (decimal, `0x` hexadecimal, `0` octal, `u` / `l` suffixes),
+/// kept to 32 bits: `D3DAssemble`'s preprocessor computes in unsigned 32-bit integers
+/// (`4294967295 + 1 == 0`, `-1 > 0`).
+fn int_value(text: &str) -> Option<u32> {
     let t = text.trim_end_matches(['u', 'U', 'l', 'L']);
     let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         u64::from_str_radix(h, 16).ok()?
@@ -1063,5 +1077,5 @@ fn int_value(text: &str) -> Option<i64> {
     } else {
         t.parse::<u64>().ok()?
     };
-    Some(v as i64)
+    Some(v as u32)
 }

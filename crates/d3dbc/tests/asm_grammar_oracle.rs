@@ -7,7 +7,9 @@
 //! (no `CTAB`, no creator string) unless asked for debug information
 //! (`D3DCOMPILE_DEBUG`); for a case asked with that flag the comment blocks are left out
 //! on both sides. Each case's outcome is checked against
-//! `tests/expect/asm_grammar_oracle.txt`, both ways.
+//! `tests/expect/asm_grammar_oracle.txt`, both ways. Where both refuse, the outcome also
+//! says whether dxref's first error is on the line (and in the file) of Microsoft's
+//! first.
 
 use std::collections::BTreeMap;
 
@@ -43,6 +45,17 @@ fn first_message(errors: &str) -> String {
     corpus::expect::one_line(line).chars().take(90).collect()
 }
 
+/// The file (its name without folders) and line of Microsoft's first error:
+/// `Z:\\...\\main.asm(7,11-12): error X2000: ...`.
+fn first_position(errors: &str) -> Option<(String, usize)> {
+    let line = errors.lines().find(|l| l.contains("): error"))?;
+    let head = &line[..line.find("): error")?];
+    let open = head.rfind('(')?;
+    let file = head[..open].rsplit(['\\', '/']).next()?.to_string();
+    let num = head[open + 1..].split(',').next()?.parse().ok()?;
+    Some((file, num))
+}
+
 #[test]
 fn source_verdicts_and_streams_match_d3dassemble() {
     let records = archive("asm-grammar.dxo");
@@ -74,13 +87,26 @@ fn source_verdicts_and_streams_match_d3dassemble() {
                     )
                 }
             }
-            (false, Err(_)) => "refused".to_string(),
+            (false, Err(e)) => match (first_position(&r.errors), e.first()) {
+                // The first error on the line (of the file) Microsoft's first names.
+                // (Microsoft names no file for an empty source.)
+                (Some((file, line)), Some(d))
+                    if (!file.is_empty() && d.file.as_deref() != Some(file.as_str())) || d.line != line =>
+                {
+                    format!(
+                        "refused; the first error at {}:{}, Microsoft's at {file}:{line}",
+                        d.file.as_deref().unwrap_or("?"),
+                        d.line
+                    )
+                }
+                _ => "refused".to_string(),
+            },
             (true, Err(e)) => {
                 format!("Microsoft accepts; ours refuses: {}", corpus::expect::one_line(&e[0].to_string()))
             }
             (false, Ok(_)) => format!("Microsoft refuses ({}); ours accepts", first_message(&r.errors)),
         };
-        if outcome.starts_with("accepted, same") || outcome == "refused" {
+        if outcome.starts_with("accepted, same") || outcome.starts_with("refused") {
             same += 1;
         } else {
             differ += 1;

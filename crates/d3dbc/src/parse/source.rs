@@ -80,9 +80,18 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
     let mut statements = Vec::new();
     let mut version_line = 0;
     let mut first_origin = None;
+    // Where the main source ends: what an instruction cut short at the end reaches.
+    let eof = Origin {
+        file: 0,
+        line: (text.matches('\n').count() + 1).min(u32::MAX as usize) as u32,
+        column: (text.rsplit('\n').next().unwrap_or("").chars().count() + 1).min(u32::MAX as usize) as u32,
+    };
     for range in split(&pre.tokens) {
+        // An instruction that ends early is reported where the next token is (or at
+        // the end of the source), as `D3DAssemble` reports it.
+        let next = pre.tokens.get(range.end).map_or(eof, |t| t.origin);
         let toks = &pre.tokens[range];
-        let (canon, origins) = canonical(toks);
+        let (canon, origins) = canonical(toks, next);
         first_origin.get_or_insert(origins[0]);
         let (ne, nw, ni) = (p.errors.len(), p.warnings.len(), items.len());
         let had_version = p.version.is_some();
@@ -91,6 +100,10 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
         p.code_line(&mut c, &mut version_line, &mut items, &mut lines, &mut debug, None, None);
         for d in p.errors[ne..].iter_mut().chain(p.warnings[nw..].iter_mut()) {
             place(d, &origins);
+        }
+        // One macro expanding to many bad tokens: one error for that position.
+        if p.errors.len() > ne && ne > 0 && p.errors[ne] == p.errors[ne - 1] {
+            p.errors.truncate(ne);
         }
         if !had_version {
             version_line = origins[0].line as usize;
@@ -271,6 +284,10 @@ fn operand(tokens: &[Token], mut i: usize) -> usize {
         signs += 1;
     }
     match kind(i) {
+        // `1.#INF`, `-1.#IND`: the text Microsoft's disassembler prints.
+        Some(Kind::Number) if text(i + 1) == "#" && !tokens[i + 1].space_before && kind(i + 2) == Some(Kind::Ident) => {
+            i + 3
+        }
         Some(Kind::Number) => i + 1,
         Some(Kind::Ident) => {
             i += 1;
@@ -293,9 +310,10 @@ fn operand(tokens: &[Token], mut i: usize) -> usize {
     }
 }
 
-/// The tokens as one line for the parser, with the origin of each character: blanks
-/// only between two tokens that would otherwise run together (words and numbers).
-fn canonical(tokens: &[Token]) -> (String, Vec<Origin>) {
+/// The tokens as one line for the parser, with the origin of each character (and, for
+/// the end of the line, `end`): blanks only between two tokens that would otherwise run
+/// together (words and numbers).
+fn canonical(tokens: &[Token], end: Origin) -> (String, Vec<Origin>) {
     let mut s = String::new();
     let mut origins = Vec::new();
     let wordish = |k: Kind| matches!(k, Kind::Ident | Kind::Number | Kind::Str);
@@ -315,13 +333,6 @@ fn canonical(tokens: &[Token]) -> (String, Vec<Origin>) {
             origins.push(o);
         }
     }
-    let end = tokens.last().map_or(Origin { file: 0, line: 1, column: 1 }, |t| {
-        let mut o = t.origin;
-        if !t.expanded {
-            o.column = o.column.saturating_add(t.text.chars().count() as u32);
-        }
-        o
-    });
     origins.push(end);
     (s, origins)
 }
