@@ -94,6 +94,7 @@ pub fn generate() -> Vec<AsmCase> {
         signs(&mut g, v, dotted);
         preprocessor(&mut g, v, dotted);
         includes(&mut g, v, dotted);
+        programs(&mut g, v, dotted);
     }
     other_versions(&mut g);
     g.out
@@ -589,5 +590,48 @@ fn includes(g: &mut Gen, v: &str, dotted: &str) {
             })
             .collect();
         g.add_with("include", v, &format!("chain-{n}"), format!("{dotted}\n{d}#include \"chain1.inc\"\n"), files, 0);
+    }
+}
+
+/// Whole hand-written programs of each version, in the style of the DirectX SDK's
+/// samples (dotted version, `;` comments, `def` with suffixed floats, relative
+/// addressing with the address register written first), asked with validation on.
+fn programs(g: &mut Gen, v: &str, dotted: &str) {
+    let progs: Vec<(&str, String)> = match v {
+        "vs_1_1" => vec![
+            ("transform", format!("{dotted} ; transform and light\ndcl_position v0\ndcl_normal v3\ndp4 oPos.x, v0, c0\ndp4 oPos.y, v0, c1\ndp4 oPos.z, v0, c2\ndp4 oPos.w, v0, c3\ndp3 r0.x, v3, c4 ; n.l\nmax r0.x, r0.x, c5.x\nmul oD0, r0.x, c6\n")),
+            ("relative", format!("{dotted}\ndcl_position v0\ndcl_blendindices v1\ndef c95, 3.0f, 0.0f, 1.0f, 0.5f\nmul r0.x, v1.x, c95.x\nmov a0.x, r0.x\ndp4 oPos.x, v0, c[a0.x + 10]\ndp4 oPos.y, v0, c[11 + a0.x]\ndp4 oPos.z, v0, c[a0.x + 4 + 8]\nmov oPos.w, c95.z\n")),
+            ("macros", format!("#define TRANSFORM(o, p, m) \\\n  dp4 o.x, p, c[m]     \\\n  dp4 o.y, p, c[m + 1] \\\n  dp4 o.z, p, c[m + 2] \\\n  dp4 o.w, p, c[m + 3]\n{dotted}\ndcl_position v0\nTRANSFORM(oPos, v0, 0)\nmov oT0.xy, v0\n")),
+        ],
+        "vs_2_0" | "vs_2_x" => vec![
+            ("loop", format!("{dotted}\ndcl_position v0\ndefi i0, 3, 0, 1, 0\ndef c90, 0.0f, 0, 0, 0\nmov r0, c90.x\nloop aL, i0\n  add r0, r0, c[aL + 1]\nendloop\nadd oPos, r0, v0\n")),
+            ("relative", format!("{dotted}\ndcl_position v0\ndcl_blendindices v1\nmova a0.x, v1.x\ndp4 oPos.x, v0, c[a0.x + 10]\ndp4 oPos.y, v0, c[2 + a0.x + 9]\ndp4 oPos.z, v0, c12[a0.x]\ndp4 oPos.w, v0, c[a0.x + 13]\n")),
+            ("branch", format!("{dotted}\ndcl_position v0\ndefb b0, true\nif b0\n  mov oPos, v0\nelse\n  mov oPos, -v0\nendif\n")),
+        ],
+        "vs_3_0" => vec![
+            ("loop", format!("{dotted}\ndcl_position v0\ndcl_position o0\ndefi i0, 3, 0, 1, 0\ndef c90, 0.0f, 0, 0, 0\nmov r0, c90.x\nloop aL, i0\n  add r0, r0, c[aL + 1]\nendloop\nadd o0, r0, v0\n")),
+            ("texld", format!("{dotted}\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_2d s0\ntexldl r0, v1, s0\nadd o0, r0, v0\n")),
+        ],
+        "ps_1_1" | "ps_1_2" | "ps_1_3" => vec![
+            ("modulate", format!("{dotted} ; modulate\ndef c0, 1.0f, 0.5f, 0.25f, 1.0f\ntex t0\nmul r0, t0, v0\nmul_x2 r0.rgb, r0, c0\n+mov r0.a, c0.a\n")),
+            ("lerp", format!("{dotted}\ntex t0\ntex t1\nlrp r0, v0.a, t0, t1 // blend\n")),
+        ],
+        "ps_1_4" => vec![
+            ("phases",
+                format!(
+                    "{dotted}\ndef c0, 1.0f, 0.5f, 0.25f, 1.0f\ntexcrd r1.rgb, t1\nphase\ntexld r0, t0\ntexld r2, r1\nmul r0, r0, r2\nmul_x2 r0.rgb, r0, c0\n"
+                )),
+        ],
+        "ps_2_0" | "ps_2_x" => vec![
+            ("texld", format!("{dotted}\ndcl t0.xy\ndcl v0\ndcl_2d s0\ndef c0, 1.0f, 0.5f, .25f, 1.f\ntexld r0, t0, s0\nmul r0, r0, v0\nmad r0, r0, c0, c0.w\nmov oC0, r0\n")),
+        ],
+        "ps_3_0" => vec![
+            ("texld", format!("{dotted}\ndcl_texcoord v0.xy\ndcl_color v1\ndcl_2d s0\ndef c0, 1.0f, 0.5f, .25f, 1.f\ntexld r0, v0, s0\nmul r0, r0, v1\nmad oC0, r0, c0, c0.w\n")),
+            ("input-loop", format!("{dotted}\ndcl_texcoord v0\ndcl_texcoord1 v1\ndcl_texcoord2 v2\ndefi i0, 3, 0, 1, 0\ndef c0, 0.0f, 0, 0, 0\nmov r0, c0\nloop aL, i0\n  add r0, r0, v[aL]\nendloop\nmov oC0, r0\n")),
+        ],
+        _ => Vec::new(),
+    };
+    for (what, source) in progs {
+        g.add("program", v, what, source, 0);
     }
 }
