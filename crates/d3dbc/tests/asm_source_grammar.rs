@@ -288,3 +288,12 @@ fn several_errors_in_one_run_and_no_panic() {
         let _ = assemble_source(text, &SourceOptions::default());
     }
 }
+
+#[test]
+fn an_unclosed_block_is_a_warning_at_its_opener() {
+    let (_, warnings) =
+        assemble_source("vs.2.0\ndefb b0, true\nmov oPos, c0 if b0\n  mov oPos, c1\n", &SourceOptions::default())
+            .unwrap();
+    let w: Vec<String> = warnings.iter().map(|d| d.to_string()).collect();
+    assert!(w.iter().any(|d| d.starts_with("main.asm:3:14: warning: `if` is never closed")), "{w:?}");
+}

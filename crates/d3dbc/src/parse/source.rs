@@ -86,6 +86,8 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
         line: (text.matches('\n').count() + 1).min(u32::MAX as usize) as u32,
         column: (text.rsplit('\n').next().unwrap_or("").chars().count() + 1).min(u32::MAX as usize) as u32,
     };
+    // Each statement's origins, by statement number (the parser's line number).
+    let mut all_origins: Vec<Vec<Origin>> = Vec::new();
     for range in split(&pre.tokens) {
         // An instruction that ends early is reported where the next token is (or at
         // the end of the source), as `D3DAssemble` reports it.
@@ -95,7 +97,7 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
         first_origin.get_or_insert(origins[0]);
         let (ne, nw, ni) = (p.errors.len(), p.warnings.len(), items.len());
         let had_version = p.version.is_some();
-        let mut c = Cursor::new(&canon, 1);
+        let mut c = Cursor::new(&canon, all_origins.len() + 1);
         c.source = true;
         p.code_line(&mut c, &mut version_line, &mut items, &mut lines, &mut debug, None, None);
         for d in p.errors[ne..].iter_mut().chain(p.warnings[nw..].iter_mut()) {
@@ -116,8 +118,9 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
             if let Some(dbg) = debug.last_mut() {
                 dbg.source = Some(SourceLine { file: Some(o.file as usize), line: o.line });
             }
-            statements.push(Statement { text: canon, origins });
+            statements.push(Statement { text: canon, origins: origins.clone() });
         }
+        all_origins.push(origins);
     }
     p.warnings.extend(pre.warnings);
     let Some(version) = p.version else {
@@ -133,11 +136,11 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
         p.errors.push(d.in_file(files.get(o.file as usize).map_or(name, |s| s.as_str())));
         return Err(p.errors);
     };
-    for (opcode, _line, _column, _) in std::mem::take(&mut p.blocks) {
+    for (opcode, line, column, _) in std::mem::take(&mut p.blocks) {
         let m = opcode.info().mnemonic;
-        // The block's opener: the first statement of that mnemonic still open is not
-        // tracked by position here; the warning names the program's end.
-        let o = statements.last().and_then(|s: &Statement| s.origins.last().copied()).unwrap_or_default();
+        // At the opener: the parser's line is the statement's number.
+        let at = all_origins.get(line.wrapping_sub(1)).and_then(|o| o.get(column.saturating_sub(1)).or(o.last()));
+        let o = at.copied().unwrap_or_default();
         let d = Diagnostic::new(
             Severity::Warning,
             o.line as usize,
@@ -175,7 +178,11 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
 pub fn assemble_source(text: &str, options: &SourceOptions<'_>) -> Result<(Vec<u8>, Vec<Diagnostic>), Vec<Diagnostic>> {
     let parsed = parse_source(text, options)?;
     if !options.lenient {
-        let mut broken: Vec<Diagnostic> = crate::rules::check(&parsed, text);
+        // What the parser already knows the profile forbids (a register file, modifier
+        // or instruction the version does not have), then the per-version rules.
+        let mut broken: Vec<Diagnostic> =
+            parsed.warnings.iter().filter(|d| d.message.ends_with(OUTSIDE_RULES)).cloned().collect();
+        broken.extend(crate::rules::check(&parsed, text));
         if !broken.is_empty() {
             for d in &mut broken {
                 d.severity = Severity::Error;
@@ -209,6 +216,9 @@ pub fn looks_like_source(text: &str) -> bool {
             code.contains(';') || code.contains("/*") || (t.starts_with('#') && !t.starts_with("#line"))
         })
 }
+
+/// How the parser's warnings about forms the profile's rules forbid end.
+const OUTSIDE_RULES: &str = "outside the profile's rules";
 
 /// The mnemonics (before any `_` suffix) that take no operands.
 const NO_OPERANDS: [&str; 8] = ["nop", "else", "endif", "endloop", "endrep", "ret", "phase", "break"];
