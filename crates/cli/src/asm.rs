@@ -1,4 +1,5 @@
-//! `dxref asm`: a listing to a DXBC container or a raw Shader Model 1-3 stream (binary, or an fxc-style `/Fh` header).
+//! `dxref asm`: a listing to a DXBC container or a raw Shader Model 1-3 stream (binary, or an fxc-style `/Fh` header),
+//! or hand-written Shader Model 1-3 source (as `D3DAssemble` reads it) to a raw stream.
 
 use std::io::{Read, Write};
 
@@ -23,6 +24,11 @@ fn report(name: &str, text: &str, diagnostics: &[Diagnostic]) {
     let config = term::Config::default();
     let (shown, rest) = diagnostics.split_at(diagnostics.len().min(diagnostic::MAX_PRINTED));
     for d in shown {
+        // In a file the source includes: the position, without the line.
+        if d.file.as_deref().is_some_and(|f| f != name) {
+            eprintln!("{d}");
+            continue;
+        }
         let mut label = Label::primary((), lines.span(d));
         if let Some(e) = &d.expected {
             label = label.with_message(format!("expected {e}"));
@@ -64,7 +70,14 @@ fn fh_header(name: &str, bytes: &[u8], listing: &str) -> String {
     s
 }
 
-pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool, check: bool) -> Result<(), Failure> {
+pub fn run(
+    file: &str,
+    output: &str,
+    fh: Option<&str>,
+    statistics: bool,
+    check: bool,
+    lenient: bool,
+) -> Result<(), Failure> {
     let name = if file == "-" { "<stdin>" } else { file };
     let bytes = if file == "-" {
         let mut b = Vec::new();
@@ -76,7 +89,28 @@ pub fn run(file: &str, output: &str, fh: Option<&str>, statistics: bool, check: 
     // UTF-8 (with or without a byte-order mark), UTF-16, a terminating NUL.
     let text = listing::text::decode(&bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
     let options = listing::asm::AsmOptions { statistics };
-    let assembled = match listing::asm::assemble(&text, &options) {
+    // Hand-written Shader Model 1-3 source: `#include` reads files beside it (beside the
+    // working folder for standard input), as Microsoft's standard include handler does.
+    let source = listing::asm::is_d3dbc_source(&text);
+    let dir = match std::path::Path::new(file).parent() {
+        Some(p) if file != "-" && !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let include = d3dbc::preprocess::FileInclude::new(dir);
+    let source_options = d3dbc::parse::SourceOptions { lenient, include: Some(&include), file_name: Some(name) };
+    let result = if source {
+        listing::asm::assemble_source(&text, &source_options)
+    } else {
+        match listing::asm::assemble(&text, &options) {
+            // A Shader Model 1-3 text the listing grammar refuses: read as source (its
+            // includes beside it) when that takes it.
+            Err(e) if listing::asm::is_d3dbc_listing(&text) => {
+                listing::asm::assemble_source(&text, &source_options).map_err(|_| e)
+            }
+            r => r,
+        }
+    };
+    let assembled = match result {
         Ok(a) => a,
         Err(errors) => {
             report(name, &text, &errors);

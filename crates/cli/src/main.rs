@@ -71,7 +71,9 @@ enum Command {
         flags: DisasmFlags,
     },
     /// Assemble a listing (fxc's /Fc text, or hand-written in the same grammar) into a DXBC
-    /// container (Shader Model 4/5, Level9), or a raw token stream for a Shader Model 1-3 listing.
+    /// container (Shader Model 4/5, Level9), or a raw token stream for a Shader Model 1-3 listing
+    /// or hand-written Shader Model 1-3 source as D3DAssemble reads it (`vs.1.1`, `;` comments,
+    /// the preprocessor; #include relative to the source's folder).
     Asm {
         /// The listing, or `-` for standard input.
         file: String,
@@ -90,6 +92,10 @@ enum Command {
         /// would refuse it.
         #[arg(long)]
         validate: bool,
+        /// Shader Model 1-3 source: encode what the per-version rules forbid but the token
+        /// format can hold (with warnings), instead of refusing it.
+        #[arg(long)]
+        lenient: bool,
     },
     /// Validate a shader as the Direct3D runtime does when it is created
     /// (ID3D11Device::Create*Shader, ID3D10Device::Create*Shader,
@@ -244,7 +250,9 @@ fn main() -> ExitCode {
             disasm(&files, output.as_deref(), var.as_deref(), style, &flags)
         }
         Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
-        Command::Asm { file, output, fh, stat, validate } => asm::run(&file, &output, fh.as_deref(), stat, validate),
+        Command::Asm { file, output, fh, stat, validate, lenient } => {
+            asm::run(&file, &output, fh.as_deref(), stat, validate, lenient)
+        }
         Command::Run(options) => run::run(&options),
         Command::Validate {
             file,

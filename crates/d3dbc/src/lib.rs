@@ -18,6 +18,7 @@ pub mod error;
 pub mod ir;
 pub mod limits;
 pub mod parse;
+pub mod preprocess;
 pub mod print;
 pub mod rules;
 pub mod table;

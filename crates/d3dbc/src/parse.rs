@@ -30,10 +30,12 @@ use crate::ir::*;
 use crate::table::{Controls, Flow, Layout, OpInfo, Opcode, Ver, TABLE, V1_4, V2_0, V3_0};
 
 mod header;
+mod source;
 
 pub use header::{assemble, assemble_with, AsmOptions, Header, Parameter, RegisterRow};
 
 pub use diagnostic::{Diagnostic, Severity};
+pub use source::{assemble_source, looks_like_source, parse_source, SourceOptions, Statement};
 
 /// A `#line` position: the source file (an index into [`Parsed::files`]) and line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,6 +94,9 @@ pub struct Parsed {
     pub header: Option<Header>,
     /// The instruction-slot line after the program, if there is one.
     pub slots: Option<SlotCount>,
+    /// For hand-written source ([`parse_source`]): each instruction's tokens and where
+    /// they came from, parallel to `program.items`; empty for a listing.
+    pub statements: Vec<Statement>,
 }
 
 /// Parses a program listing: an optional comment header, the version line (`ps_2_0`),
@@ -240,6 +245,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             files,
             header,
             slots,
+            statements: Vec::new(),
         })
     } else {
         p.errors.sort_by_key(|d| (d.line, d.column));
@@ -403,11 +409,14 @@ struct Cursor<'t> {
     pos: usize,
     end: usize,
     line: usize,
+    /// Hand-written source (see [`assemble_source`]): the spellings `D3DAssemble`
+    /// takes that a listing never shows.
+    source: bool,
 }
 
 impl<'t> Cursor<'t> {
     fn new(text: &'t str, line: usize) -> Cursor<'t> {
-        Cursor { text, pos: 0, end: text.len(), line }
+        Cursor { text, pos: 0, end: text.len(), line, source: false }
     }
     fn rest(&self) -> &'t str {
         self.text.get(self.pos..self.end).unwrap_or("")
@@ -727,7 +736,7 @@ impl Parser {
                 for i in 0..nsrc {
                     if c.at_end() {
                         let total = nsrc as usize + has_dst as usize;
-                        if !sm1 {
+                        if !sm1 && !c.source {
                             // A Shader Model 2+ token states its length: fewer sources
                             // are encodable.
                             let found = i as usize + has_dst as usize;
@@ -761,6 +770,7 @@ impl Parser {
                 // length, up to the IR's limit.
                 let mut warned = false;
                 while !sm1
+                    && !c.source
                     && !c.at_end()
                     && (c.rest().trim_start().starts_with(',') || (!has_dst && ins.srcs.is_empty()))
                     && !ins.srcs.is_full()
@@ -1009,8 +1019,30 @@ impl Parser {
             })?)
         };
         let mut rel = Relative::None;
+        let mut read = None;
+        if c.peek() == Some('[') && c.source && version.is_pixel() && !(name == "v" && version.ver() >= V3_0) {
+            // `D3DAssemble` reads an index in a pixel shader only on ps_3_0's inputs.
+            return Err(c.err_at(
+                start,
+                c.pos - start + c.rest().find(']').map_or(1, |i| i + 1),
+                &format!("`{name}{digits}[...]`: an index is not a register of {}", version.name()),
+                Some(if version.ver() >= V3_0 { "`v#[aL]`" } else { "a register without an index" }),
+            ));
+        }
         if c.peek() == Some('[') {
-            let (offset, addr, at) = relative(c, version, &mut self.warnings)?;
+            read = Some(if c.source {
+                relative_source(c, version, &mut self.warnings)?
+            } else {
+                let (o, a, at) = relative(c, version, &mut self.warnings)?;
+                (o, Some(a), at)
+            });
+        }
+        if let Some((offset, None, at)) = read {
+            // A constant index (`c[2 + 10]`, `c4[2]`) adds to the register number.
+            let n = number.unwrap_or(0).checked_add(offset);
+            number = Some(n.ok_or_else(|| c.err_at(at, c.pos - at, "register number too large", None))?);
+        }
+        if let Some((offset, Some(addr), at)) = read {
             number = Some(number.unwrap_or(0).saturating_add(offset));
             rel = if version.is_sm1() {
                 // Shader Model 1 reads `a0.x` without an address token; Microsoft's
@@ -1102,6 +1134,62 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
         c.expect("+", "`+` and an address register")?;
         c.skip_ws();
     }
+    let addr = address(c, version, warnings)?;
+    c.skip_ws();
+    if !lead && c.eat("+") {
+        offset = c.uint("an offset")?;
+    }
+    c.expect("]", "`]`")?;
+    Ok((offset, addr, at))
+}
+
+/// `[2 + a0.x + 12]`, `[2 + 10]`, `[aL + 1]` in hand-written source: a sum of
+/// offsets and at most one address register, as `D3DAssemble` reads it. The offset,
+/// the address token (`None`: a constant index), and where the bracket started.
+fn relative_source(
+    c: &mut Cursor<'_>,
+    version: Version,
+    warnings: &mut Vec<Diagnostic>,
+) -> PResult<(u32, Option<AddrToken>, usize)> {
+    let at = c.pos;
+    c.pos += 1;
+    let mut offset = 0u32;
+    let mut addr: Option<AddrToken> = None;
+    loop {
+        c.skip_ws();
+        let t0 = c.pos;
+        if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+            let n = if c.rest().starts_with("0x") || c.rest().starts_with("0X") {
+                c.pos += 2;
+                let h = c.take_while(|ch| ch.is_ascii_hexdigit());
+                u32::from_str_radix(h, 16)
+                    .map_err(|_| c.err_at(t0, c.pos - t0, "not a hexadecimal offset", Some("`0x10`")))?
+            } else {
+                c.uint("an offset")?
+            };
+            offset = offset.checked_add(n).ok_or_else(|| {
+                c.err_at(t0, c.pos - t0, "the index does not fit in 32 bits", Some("a register number below 8192"))
+            })?;
+        } else if c.peek().is_some_and(|ch| ch.is_ascii_alphabetic()) {
+            let a = address(c, version, warnings)?;
+            if addr.is_some() {
+                return Err(c.err_at(t0, c.pos - t0, "an index has one address register", Some("an offset")));
+            }
+            addr = Some(a);
+        } else {
+            return Err(c.err("expected an offset or an address register", Some("`a0.x`, `aL` or a number")));
+        }
+        c.skip_ws();
+        if c.eat("+") {
+            continue;
+        }
+        c.expect("]", "`+` or `]`")?;
+        return Ok((offset, addr, at));
+    }
+}
+
+/// The address register of a relative index (`a0.x`, `aL`), with its swizzle.
+fn address(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>) -> PResult<AddrToken> {
     let rstart = c.pos;
     let name = c.take_while(|ch| ch.is_ascii_alphabetic());
     let digits = c.take_while(|ch| ch.is_ascii_digit());
@@ -1133,6 +1221,9 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
     let mut swizzle = Swizzle::IDENTITY;
     if c.peek() == Some('.') {
         c.pos += 1;
+        if c.source {
+            c.skip_ws();
+        }
         let s0 = c.pos;
         swizzle = swizzle_of(c)?;
         let comps = swizzle.components();
@@ -1144,12 +1235,7 @@ fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>
             ));
         }
     }
-    c.skip_ws();
-    if !lead && c.eat("+") {
-        offset = c.uint("an offset")?;
-    }
-    c.expect("]", "`]`")?;
-    Ok((offset, AddrToken { reg, swizzle, modifier: SrcModifier::None, reserved: 0 }, at))
+    Ok(AddrToken { reg, swizzle, modifier: SrcModifier::None, reserved: 0 })
 }
 
 /// The source modifiers a version has, for hints.
@@ -1371,7 +1457,8 @@ fn mask(c: &mut Cursor<'_>) -> PResult<Mask> {
     let mut rgba = None;
     for ch in letters.chars() {
         let Some((i, color)) = component(ch) else { return Err(bad(&format!("`{ch}` is not a component"))) };
-        if rgba.is_some_and(|r| r != color) {
+        // `D3DAssemble` reads each letter as its component, whichever set it is from.
+        if rgba.is_some_and(|r| r != color) && !c.source {
             return Err(bad("a mask is written in `xyzw` or in `rgba`, not both"));
         }
         rgba = Some(color);
@@ -1396,7 +1483,7 @@ fn swizzle_of(c: &mut Cursor<'_>) -> PResult<Swizzle> {
     let mut rgba = None;
     for (k, ch) in letters.chars().enumerate() {
         let Some((i, color)) = component(ch) else { return Err(bad(&format!("`{ch}` is not a component"))) };
-        if rgba.is_some_and(|r| r != color) {
+        if rgba.is_some_and(|r| r != color) && !c.source {
             return Err(bad("a swizzle is written in `xyzw` or in `rgba`, not both"));
         }
         rgba = Some(color);
@@ -1427,12 +1514,25 @@ fn float_literal(c: &mut Cursor<'_>) -> PResult<u32> {
     if let Some(bits) = special {
         return Ok(bits | sign);
     }
+    // In source, an integer written in hexadecimal is that number (`0x10` is 16.0).
+    if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")).filter(|_| c.source) {
+        return u32::from_str_radix(hex, 16)
+            .ok()
+            .filter(|_| !hex.starts_with('+'))
+            .map(|v| (v as f32).to_bits() | sign)
+            .ok_or_else(|| c.err_at(start, text.len(), "not a 32-bit hexadecimal integer", Some("a number")));
+    }
     // The bits, as `D3DDisassemble` prints them under `D3D_DISASM_PRINT_HEX_LITERALS`.
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         return u32::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with('+')).ok_or_else(|| {
             c.err_at(start, text.len(), "not a 32-bit hexadecimal value", Some("bits such as `0x3f800000`"))
         });
     }
+    // `1.0f`, `1.0h`, `1.0l`: the float suffixes of hand-written source.
+    let body = match body.strip_suffix(['f', 'F', 'h', 'H', 'l', 'L']) {
+        Some(b) if c.source && b.ends_with(|ch: char| ch.is_ascii_digit() || ch == '.') => b,
+        _ => body,
+    };
     let ok_chars = !body.is_empty()
         && body.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '.' | 'e' | 'E' | '-' | '+'))
         && body.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.');
@@ -1471,7 +1571,15 @@ fn bool_literal(c: &mut Cursor<'_>) -> PResult<u32> {
 /// `ps_2_b`, which are `2_x` programs).
 fn parse_version(c: &mut Cursor<'_>) -> PResult<Version> {
     let start = c.pos;
-    let w = c.word();
+    let mut w = c.word();
+    // `vs.1.1`, `ps.2.x`: the spelling of hand-written source.
+    let dotted;
+    if c.source && matches!(w, "vs" | "ps") && c.peek() == Some('.') {
+        let rest = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '.');
+        dotted = format!("{w}{}", rest.replace('.', "_"));
+        w = &dotted;
+    }
+    let w = w;
     let bad = || {
         c.err_at(
             start,
@@ -1496,13 +1604,17 @@ fn parse_version(c: &mut Cursor<'_>) -> PResult<Version> {
         (_, 2 | 3, Some("0")) => 0,
         (ShaderKind::Vertex, 1, Some(m @ ("0" | "1"))) => m.parse().unwrap_or(1),
         (ShaderKind::Pixel, 1, Some(m @ ("0" | "1" | "2" | "3" | "4"))) => m.parse().unwrap_or(1),
-        (_, 2, Some("x" | "a")) | (ShaderKind::Pixel, 2, Some("b")) => 1,
+        (_, 2, Some("x")) => 1,
+        // Profile names, not version lines, to `D3DAssemble`.
+        (_, 2, Some("a")) | (ShaderKind::Pixel, 2, Some("b")) if !c.source => 1,
         (_, 2 | 3, Some("sw")) => 0xff,
         _ => return Err(bad()),
     };
     if parts.next().is_some() || !c.at_end() {
         return Err(bad());
     }
+    // `D3DAssemble` writes version 1.0 as 1.1.
+    let minor = if c.source && major == 1 && minor == 0 { 1 } else { minor };
     Ok(Version::new(kind, major, minor))
 }
 

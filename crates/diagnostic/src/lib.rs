@@ -22,6 +22,9 @@ pub struct Diagnostic {
     pub message: String,
     /// What would have been accepted there, if that can be said.
     pub expected: Option<String>,
+    /// The file the position is in, when the text came from several (an assembly
+    /// source and the files it includes); `None`: the one text given.
+    pub file: Option<String>,
 }
 
 impl Diagnostic {
@@ -41,7 +44,14 @@ impl Diagnostic {
             length: length.max(1),
             message: message.to_string(),
             expected: expected.map(str::to_string),
+            file: None,
         }
+    }
+
+    /// The same diagnostic, placed in `file`.
+    pub fn in_file(mut self, file: &str) -> Diagnostic {
+        self.file = Some(file.to_string());
+        self
     }
 }
 
@@ -58,6 +68,9 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        if let Some(file) = &self.file {
+            write!(f, "{file}:")?;
+        }
         write!(f, "{}:{}: {kind}: {}", self.line, self.column, self.message)?;
         if let Some(e) = &self.expected {
             write!(f, " (expected {e})")?;
@@ -175,5 +188,6 @@ mod tests {
         assert_eq!(d.to_string(), "3:7: error: unknown register `q7` (expected a register)");
         let w = Diagnostic { expected: None, severity: Severity::Warning, ..d };
         assert_eq!(w.to_string(), "3:7: warning: unknown register `q7`");
+        assert_eq!(w.in_file("a.inc").to_string(), "a.inc:3:7: warning: unknown register `q7`");
     }
 }

@@ -99,6 +99,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                 length: crate::print::UNDECIPHERABLE_CUSTOM_DATA.len(),
                 message: "the listing does not say what this custom-data block held; it is assembled as an empty comment block".into(),
                 expected: None,
+                file: None,
             });
             instructions.push(Instruction::new(
                 Opcode::CustomData,
