@@ -176,13 +176,23 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
 /// per-version rules ([`crate::rules::check`]) are errors. Returns the stream and the
 /// warnings.
 pub fn assemble_source(text: &str, options: &SourceOptions<'_>) -> Result<(Vec<u8>, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let parsed = parse_source(text, options)?;
+    let mut parsed = parse_source(text, options)?;
     if !options.lenient {
         // What the parser already knows the profile forbids (a register file, modifier
-        // or instruction the version does not have), then the per-version rules.
+        // or instruction the version does not have), then the per-version rules: their
+        // errors refuse the program, their warnings are kept.
         let mut broken: Vec<Diagnostic> =
             parsed.warnings.iter().filter(|d| d.message.ends_with(OUTSIDE_RULES)).cloned().collect();
-        broken.extend(crate::rules::check(&parsed, text));
+        let main = options.file_name.unwrap_or("main.asm");
+        for mut d in crate::rules::check(&parsed, text) {
+            if d.file.is_none() {
+                d.file = Some(main.to_string());
+            }
+            match d.severity {
+                Severity::Error => broken.push(d),
+                Severity::Warning => parsed.warnings.push(d),
+            }
+        }
         if !broken.is_empty() {
             for d in &mut broken {
                 d.severity = Severity::Error;
