@@ -230,13 +230,12 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
     } else {
         std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
-    if crate::input::is_effect(&raw) {
+    if inputs::is_effect(&raw) {
         // An effect holding one shader: that shader.
-        let one =
-            crate::input::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
+        let one = inputs::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
         return Ok(raw[one.range].to_vec());
     }
-    if raw.starts_with(b"DXBC") || crate::input::family(&raw).is_some() || !listing::text::is_text(&raw) {
+    if raw.starts_with(b"DXBC") || inputs::family(&raw).is_some() || !listing::text::is_text(&raw) {
         // Binary: let the validator say where the container is broken.
         return Ok(raw);
     }
