@@ -18,3 +18,12 @@ proptest! {
         let _ = inputs::single_shader(&bytes);
     }
 }
+
+proptest! {
+    #[test]
+    fn stream_output_readers_take_any_text(decl in ".{0,64}", strides in proptest::option::of(".{0,16}"), rasterized in proptest::option::of(".{0,8}"), json in ".{0,128}") {
+        let _ = inputs::so::declaration(&decl, strides.as_deref(), rasterized.as_deref());
+        let _ = inputs::so::arguments_json(&json, validate::Target::d3d12().api);
+        let _ = inputs::so::arguments_json(&decl, validate::Target::d3d12().api);
+    }
+}
