@@ -27,3 +27,11 @@ proptest! {
         let _ = inputs::so::arguments_json(&decl, validate::Target::d3d12().api);
     }
 }
+
+proptest! {
+    #[test]
+    fn vertex_reader_takes_any_text(text in "(?s).{0,256}", csv in "([A-Z0-9_.,\n ]|x|w|NaN|inf|-|1|\\[|\\]|\\{|\\}|\"|:){0,128}") {
+        let _ = inputs::vertices::read(&text);
+        let _ = inputs::vertices::read(&csv);
+    }
+}
