@@ -3,9 +3,7 @@
 use std::io::Write as _;
 
 use serde_json::json;
-use validate::{
-    Api, Caps, Caps9, FeatureLevel, Report, Runtime, SoArguments, StreamOutputDesc, Target, NO_RASTERIZED_STREAM,
-};
+use validate::{Api, Caps, Caps9, FeatureLevel, Report, Runtime, SoArguments, StreamOutputDesc, Target};
 
 use crate::{display_name, Failure};
 
@@ -160,8 +158,7 @@ impl SoOptions<'_> {
                 ));
             }
             let text = std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?;
-            let args: SoArguments = serde_json::from_str(&text).map_err(|e| Failure::input(format!("{file}: {e}")))?;
-            args.check_shape(api).map_err(|e| Failure::input(format!("{file}: {e}")))?;
+            let args = inputs::so::arguments_json(&text, api).map_err(|e| Failure::input(format!("{file}: {e}")))?;
             return Ok(Some(args));
         }
         let Some(mut desc) = stream_output(self.so, self.strides, self.rasterized)? else { return Ok(None) };
@@ -201,20 +198,13 @@ pub(crate) fn stream_output(
         }
         return Ok(None);
     };
-    let mut desc: StreamOutputDesc = decl.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
-    if let Some(strides) = strides {
-        desc.strides = strides
-            .split(',')
-            .map(|s| s.trim().parse::<u32>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| Failure::input(format!("--so-strides {strides}: expected numbers separated by commas")))?;
-    }
-    if let Some(r) = rasterized {
-        desc.rasterized_stream = match r.trim() {
-            "none" => NO_RASTERIZED_STREAM,
-            n => n.parse().map_err(|_| Failure::input(format!("--so-rasterized {r}: expected 0..3 or none")))?,
-        };
-    }
+    let desc = inputs::so::declaration(decl, strides, rasterized).map_err(|e| {
+        Failure::input(match e {
+            inputs::so::SoError::Declaration(_) => format!("--so: {e}"),
+            inputs::so::SoError::Strides => format!("--so-strides {}: {e}", strides.unwrap_or_default()),
+            inputs::so::SoError::Rasterized => format!("--so-rasterized {}: {e}", rasterized.unwrap_or_default()),
+        })
+    })?;
     Ok(Some(desc))
 }
 
@@ -230,13 +220,12 @@ pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
     } else {
         std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
-    if crate::input::is_effect(&raw) {
+    if inputs::is_effect(&raw) {
         // An effect holding one shader: that shader.
-        let one =
-            crate::input::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
+        let one = inputs::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
         return Ok(raw[one.range].to_vec());
     }
-    if raw.starts_with(b"DXBC") || crate::input::family(&raw).is_some() || !listing::text::is_text(&raw) {
+    if raw.starts_with(b"DXBC") || inputs::family(&raw).is_some() || !listing::text::is_text(&raw) {
         // Binary: let the validator say where the container is broken.
         return Ok(raw);
     }

@@ -124,7 +124,7 @@ pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> 
 fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -> Result<(), Failure> {
     let blob = read_blob(file, var)?;
     let name = if file == "-" { "<stdin>" } else { file };
-    if crate::input::family(&blob) == Some(crate::input::Family::D3dbc) {
+    if inputs::family(&blob) == Some(inputs::Family::D3dbc) {
         return d3dbc_report(name, &blob, as_json, out);
     }
     let r = report(name, &blob)?;

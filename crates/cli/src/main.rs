@@ -13,7 +13,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod asm;
 mod check;
 mod info;
-mod input;
 mod run;
 
 #[derive(Parser)]
@@ -318,14 +317,14 @@ pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failur
     } else {
         std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
-    if input::is_effect(&bytes) {
+    if inputs::is_effect(&bytes) {
         if var.is_some() {
             return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is an effect file")));
         }
-        let one = input::single_shader(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
+        let one = inputs::single_shader(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
         return Ok(bytes[one.range].to_vec());
     }
-    if input::family(&bytes) == Some(input::Family::D3dbc) {
+    if inputs::family(&bytes) == Some(inputs::Family::D3dbc) {
         if var.is_some() {
             return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
         }

@@ -106,15 +106,7 @@ fn load(device: &Device, file: &str, stage: tpf::ProgramType, so: Option<&SoArgu
     Ok(Loaded { name, plan })
 }
 
-/// One input vertex: values by (semantic name upper-cased, index).
-type InputVertex = Vec<(String, u32, Vec<Value>)>;
-
-/// `TEXCOORD1` -> (`TEXCOORD`, 1); `SV_Position` -> (`SV_Position`, 0).
-fn split_semantic(key: &str) -> (String, u32) {
-    let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let (name, index) = key.split_at(key.len() - digits);
-    (name.to_string(), index.parse().unwrap_or(0))
-}
+use inputs::vertices::{special_float, InputVertex};
 
 /// Reads the vertices: a JSON array of objects keyed by semantic (`"TEXCOORD1": [u, v]`),
 /// or CSV with columns `SEMANTIC[INDEX].c` (c in x, y, z, w).
@@ -128,116 +120,8 @@ fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
         std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
     let name = display_name(file);
-    // A UTF-8 byte-order mark is not part of the data.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    if text.trim_start().starts_with('[') || text.trim_start().starts_with('{') {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| Failure::input(format!("{name}:{}:{}: {e}", e.line(), e.column())))?;
-        let list = match &value {
-            Value::Array(a) => a,
-            Value::Object(o) => o.get("vertices").and_then(Value::as_array).ok_or_else(|| {
-                Failure::input(format!("{name}: expected an array of vertices (or {{\"vertices\": [...]}})"))
-            })?,
-            _ => return Err(Failure::input(format!("{name}: expected an array of vertices"))),
-        };
-        let mut vertices = Vec::with_capacity(list.len());
-        for (i, v) in list.iter().enumerate() {
-            let Value::Object(fields) = v else {
-                return Err(Failure::input(format!("{name}: vertex {i} is not an object keyed by semantic")));
-            };
-            let mut vertex = Vec::new();
-            for (key, value) in fields {
-                let values = match value {
-                    Value::Array(a) => a.clone(),
-                    Value::Number(_) | Value::String(_) => vec![value.clone()],
-                    _ => {
-                        return Err(Failure::input(format!(
-                            "{name}: vertex {i}, {key}: expected a number or an array of up to 4 numbers"
-                        )))
-                    }
-                };
-                if values.len() > 4 || values.iter().any(|x| !is_component(x)) {
-                    return Err(Failure::input(format!(
-                        "{name}: vertex {i}, {key}: expected up to 4 numbers (or \"NaN\", \"inf\", \"-inf\")"
-                    )));
-                }
-                let (semantic, index) = split_semantic(key);
-                vertex.push((semantic.to_ascii_uppercase(), index, values));
-            }
-            vertices.push(vertex);
-        }
-        return Ok(vertices);
-    }
-    // CSV.
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else { return Ok(Vec::new()) };
-    let mut columns = Vec::new();
-    for (c, h) in header.split(',').enumerate() {
-        let h = h.trim();
-        let (key, comp) = h.rsplit_once('.').ok_or_else(|| {
-            Failure::input(format!("{name}:1: column {} `{h}`: expected SEMANTIC[INDEX].x|y|z|w", c + 1))
-        })?;
-        let comp = match comp {
-            "x" | "r" => 0,
-            "y" | "g" => 1,
-            "z" | "b" => 2,
-            "w" | "a" => 3,
-            _ => {
-                return Err(Failure::input(format!("{name}:1: column {} `{h}`: component must be x, y, z or w", c + 1)))
-            }
-        };
-        let (semantic, index) = split_semantic(key);
-        columns.push((semantic.to_ascii_uppercase(), index, comp));
-    }
-    let mut vertices = Vec::new();
-    for (line, row) in lines {
-        let cells: Vec<&str> = row.split(',').map(str::trim).collect();
-        if cells.len() != columns.len() {
-            return Err(Failure::input(format!(
-                "{name}:{}: {} values; the header has {} columns",
-                line + 1,
-                cells.len(),
-                columns.len()
-            )));
-        }
-        let mut vertex: InputVertex = Vec::new();
-        for ((semantic, index, comp), cell) in columns.iter().zip(cells) {
-            let number: Value = serde_json::from_str(cell)
-                .ok()
-                .filter(Value::is_number)
-                .or_else(|| special_float(cell).map(|_| Value::String(cell.to_string())))
-                .ok_or_else(|| Failure::input(format!("{name}:{}: `{cell}` is not a number", line + 1)))?;
-            let slot = match vertex.iter().position(|(s, i, _)| s == semantic && i == index) {
-                Some(p) => p,
-                None => {
-                    vertex.push((semantic.clone(), *index, Vec::new()));
-                    vertex.len() - 1
-                }
-            };
-            let values = &mut vertex[slot].2;
-            while values.len() <= *comp {
-                values.push(json!(0));
-            }
-            values[*comp] = number;
-        }
-        vertices.push(vertex);
-    }
-    Ok(vertices)
-}
-
-/// `NaN`, `inf`, `-inf` (also `Infinity`, any case): the floats JSON cannot spell.
-fn special_float(s: &str) -> Option<f32> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "nan" => Some(f32::NAN),
-        "inf" | "+inf" | "infinity" | "+infinity" => Some(f32::INFINITY),
-        "-inf" | "-infinity" => Some(f32::NEG_INFINITY),
-        _ => None,
-    }
-}
-
-/// A component value of an input file: a number or one of [`special_float`]'s names.
-fn is_component(v: &Value) -> bool {
-    v.is_number() || v.as_str().is_some_and(|s| special_float(s).is_some())
+    inputs::vertices::read(&text)
+        .map_err(|e| Failure::input(if e.has_line() { format!("{name}:{e}") } else { format!("{name}: {e}") }))
 }
 
 /// The 32-bit word for component value `v` of an element of component type `kind`

@@ -6,19 +6,24 @@
 //!   `vs_*`/`ps_*` 1.x–3.x target): version token first, `0x0000ffff` last;
 //! - an effect (`.fxo`, fxc `/T fx_2_0`, `fx_4_0`, `fx_4_1`, `fx_5_0`) holding exactly one
 //!   shader: the embedded d3dbc stream or DXBC container is taken out of it;
-//! - fxc `/Fh` C headers are read elsewhere ([`listing::fxh`]).
+//! - fxc `/Fh` C headers are read elsewhere (`listing::fxh`).
+//!
+//! Every function here takes any bytes: none panics, and each looks at a byte at most a
+//! bounded number of times per candidate offset.
 
 use std::ops::Range;
 
+use thiserror::Error;
+
 /// The family of a shader blob.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Family {
+pub enum Family {
     Dxbc,
     D3dbc,
 }
 
 /// The family of `bytes`, from its first bytes; `None` when it is neither.
-pub(crate) fn family(bytes: &[u8]) -> Option<Family> {
+pub fn family(bytes: &[u8]) -> Option<Family> {
     if bytes.starts_with(b"DXBC") {
         return Some(Family::Dxbc);
     }
@@ -28,13 +33,13 @@ pub(crate) fn family(bytes: &[u8]) -> Option<Family> {
 
 /// True when `bytes` starts with an effect's version token (`fx_2_0`: 0xfeff0901;
 /// `fx_4_0`/`fx_4_1`/`fx_5_0`: 0xfeff1001/0xfeff1011/0xfeff2001).
-pub(crate) fn is_effect(bytes: &[u8]) -> bool {
-    bytes.len() >= 4 && bytes[2..4] == [0xff, 0xfe]
+pub fn is_effect(bytes: &[u8]) -> bool {
+    bytes.get(2..4) == Some(&[0xff, 0xfe][..])
 }
 
 /// Where a shader lies in an effect.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Embedded {
+pub struct Embedded {
     pub family: Family,
     pub range: Range<usize>,
 }
@@ -42,47 +47,53 @@ pub(crate) struct Embedded {
 /// Every shader embedded in an effect, in file order: DXBC containers (whose size field
 /// is inside the file) and Shader Model 1–3 streams (a version token at a token-aligned
 /// offset from which the whole stream decodes up to its end token).
-pub(crate) fn embedded_shaders(bytes: &[u8]) -> Vec<Embedded> {
+pub fn embedded_shaders(bytes: &[u8]) -> Vec<Embedded> {
     let mut found = Vec::new();
-    let mut at = 4;
-    while at + 8 <= bytes.len() {
-        if let Some(e) = shader_at(bytes, at) {
-            at = e.range.end.next_multiple_of(4);
-            found.push(e);
-        } else {
-            at += 4;
+    let mut at: usize = 4;
+    while at.checked_add(8).is_some_and(|end| end <= bytes.len()) {
+        match shader_at(bytes, at) {
+            Some(e) => {
+                at = e.range.end.next_multiple_of(4);
+                found.push(e);
+            }
+            None => at = at.saturating_add(4),
         }
     }
     found
 }
 
 fn shader_at(bytes: &[u8], at: usize) -> Option<Embedded> {
-    let rest = &bytes[at..];
+    let rest = bytes.get(at..)?;
     if rest.starts_with(b"DXBC") {
-        let size = u32::from_le_bytes(rest.get(24..28)?.try_into().ok()?) as usize;
-        if size < 32 || size > rest.len() || dxbc::Container::parse(&rest[..size]).is_err() {
+        let size = usize::try_from(u32::from_le_bytes(rest.get(24..28)?.try_into().ok()?)).ok()?;
+        let container = rest.get(..size)?;
+        if size < 32 || dxbc::Container::parse(container).is_err() {
             return None;
         }
-        return Some(Embedded { family: Family::Dxbc, range: at..at + size });
+        return Some(Embedded { family: Family::Dxbc, range: at..at.checked_add(size)? });
     }
     let token = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
     d3dbc::Version::from_token(token)?;
     let end = d3dbc_end(rest)?;
     // A stream of a version token and the end token alone is not a shader.
-    (end > 8).then(|| Embedded { family: Family::D3dbc, range: at..at + end })
+    if end > 8 {
+        Some(Embedded { family: Family::D3dbc, range: at..at.checked_add(end)? })
+    } else {
+        None
+    }
 }
 
 /// Byte length of the Shader Model 1–3 stream at the start of `bytes` (through its end
 /// token), if one decodes there; bytes after the end token are allowed.
-pub(crate) fn d3dbc_end(bytes: &[u8]) -> Option<usize> {
-    let whole = &bytes[..bytes.len() / 4 * 4];
+pub fn d3dbc_end(bytes: &[u8]) -> Option<usize> {
+    let whole = bytes.get(..bytes.len() - bytes.len() % 4)?;
     let mut decoder = d3dbc::Decoder::new(whole).ok()?;
     let mut ins = d3dbc::Instruction::new(d3dbc::Opcode::Nop);
     while let Some(step) = decoder.next_into(&mut ins) {
         if let Err(e) = step {
             // The end token was read and more bytes follow: the stream ends there.
             return match e.kind {
-                d3dbc::DecodeErrorKind::TrailingData(_) => Some(e.token * 4),
+                d3dbc::DecodeErrorKind::TrailingData(_) => e.token.checked_mul(4),
                 _ => None,
             };
         }
@@ -90,17 +101,28 @@ pub(crate) fn d3dbc_end(bytes: &[u8]) -> Option<usize> {
     decoder.end_offset()
 }
 
+/// Why an effect does not hold exactly one shader.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EffectError {
+    /// No embedded DXBC container or Shader Model 1–3 stream was found.
+    #[error("an effect file with no shader dxref can find")]
+    NoShader,
+    /// More than one; the byte offset of each, in file order.
+    #[error(
+        "an effect file with {} shaders (at byte offsets {}); dxref reads effects holding one shader",
+        .offsets.len(),
+        .offsets.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    Several { offsets: Vec<usize> },
+}
+
 /// The one shader of an effect, or why there is not exactly one.
-pub(crate) fn single_shader(bytes: &[u8]) -> Result<Embedded, String> {
+pub fn single_shader(bytes: &[u8]) -> Result<Embedded, EffectError> {
     let shaders = embedded_shaders(bytes);
     match shaders.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err("an effect file with no shader dxref can find".into()),
-        many => Err(format!(
-            "an effect file with {} shaders (at byte offsets {}); dxref reads effects holding one shader",
-            many.len(),
-            many.iter().map(|e| e.range.start.to_string()).collect::<Vec<_>>().join(", ")
-        )),
+        [] => Err(EffectError::NoShader),
+        many => Err(EffectError::Several { offsets: many.iter().map(|e| e.range.start).collect() }),
     }
 }
 
@@ -137,11 +159,14 @@ mod tests {
     #[test]
     fn effects_with_none_or_two() {
         let empty = tokens(&[0xfeff_0901, 1, 2, 3]);
-        assert!(single_shader(&empty).unwrap_err().contains("no shader"));
+        assert_eq!(single_shader(&empty), Err(EffectError::NoShader));
+        assert!(single_shader(&empty).unwrap_err().to_string().contains("no shader"));
         let mut two = tokens(&[0xfeff_0901]);
         two.extend(tokens(&PS));
         two.extend(tokens(&PS));
         let e = single_shader(&two).unwrap_err();
+        assert_eq!(e, EffectError::Several { offsets: vec![4, 24] });
+        let e = e.to_string();
         assert!(e.contains("2 shaders") && e.contains("4, 24"), "{e}");
     }
 
