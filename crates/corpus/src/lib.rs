@@ -19,6 +19,7 @@
 
 pub mod expect;
 
+mod archive;
 pub mod asm_oracle;
 pub mod oracle;
 

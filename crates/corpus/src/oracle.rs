@@ -15,6 +15,7 @@
 //! Strings and byte runs are a little-endian u32 length and the bytes. The trailer makes
 //! a truncated file an error, never a shorter list.
 
+use crate::archive::{put, unpack, Cursor};
 use std::path::Path;
 
 /// `D3D_DISASM_ENABLE_INSTRUCTION_NUMBERING`.
@@ -59,12 +60,6 @@ impl Record {
 }
 
 const MAGIC: &[u8] = b"DXREF-ORACLE 1\n";
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
-fn put(out: &mut Vec<u8>, b: &[u8]) {
-    out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-    out.extend_from_slice(b);
-}
 
 /// The uncompressed archive of `records`.
 pub fn encode(records: &[Record]) -> Vec<u8> {
@@ -89,48 +84,11 @@ pub fn encode(records: &[Record]) -> Vec<u8> {
     out
 }
 
-struct Cursor<'a> {
-    data: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.data.len());
-        let end = end.ok_or_else(|| format!("truncated at byte {} (wanted {n} more bytes)", self.at))?;
-        let s = &self.data[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn bytes(&mut self) -> Result<&'a [u8], String> {
-        let n = self.u32()? as usize;
-        self.take(n)
-    }
-    fn string(&mut self) -> Result<String, String> {
-        let at = self.at;
-        let b = self.bytes()?;
-        String::from_utf8(b.to_vec()).map_err(|e| format!("string at byte {at} is not UTF-8: {e}"))
-    }
-}
-
 /// Decodes an archive (zstd-compressed or not). Errors name the byte offset in the
 /// uncompressed data.
 pub fn decode(data: &[u8]) -> Result<Vec<Record>, String> {
-    let owned;
-    let data = if data.starts_with(&ZSTD_MAGIC) {
-        use std::io::Read;
-        let mut d = ruzstd::decoding::StreamingDecoder::new(data).map_err(|e| format!("zstd: {e}"))?;
-        let mut v = Vec::new();
-        d.read_to_end(&mut v).map_err(|e| format!("zstd: {e}"))?;
-        owned = v;
-        &owned[..]
-    } else {
-        data
-    };
+    let unpacked = unpack(data)?;
+    let data = &unpacked[..];
     if !data.starts_with(MAGIC) {
         return Err("not an oracle archive (no `DXREF-ORACLE 1` line)".into());
     }
