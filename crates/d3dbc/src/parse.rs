@@ -665,6 +665,7 @@ impl Parser {
                 operand(c)?;
                 let mut d = self.dst(c, version)?;
                 d.modifiers = ResultModifiers(head.modifiers);
+                d.shift = head.shift;
                 ins.dst = Some(d);
                 let dcl = head.dcl.unwrap_or(DclToken { usage: 0, usage_index: 0, texture_type: 0, reserved: 0 });
                 if dcl.texture_type != 0 && d.reg.ty != RegisterType::Sampler {
@@ -679,7 +680,11 @@ impl Parser {
             }
             Layout::Def | Layout::DefI | Layout::DefB => {
                 operand(c)?;
-                let d = self.dst(c, version)?;
+                // Modifiers and a shift written on a definition are encoded as written
+                // (the printer prints them), for the validator to judge.
+                let mut d = self.dst(c, version)?;
+                d.modifiers = ResultModifiers(head.modifiers);
+                d.shift = head.shift;
                 ins.dst = Some(d);
                 let want = match info.layout {
                     Layout::Def => RegisterType::Const,
