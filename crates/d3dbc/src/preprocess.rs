@@ -530,11 +530,11 @@ impl Pre<'_> {
                                 continue;
                             };
                             if let Some(f) = rest.first() {
-                                if f.kind != Kind::Str || f.text.len() < 2 {
+                                let Some(name) = quoted(f) else {
                                     self.error(f.origin, f.text.len(), "not a file name", Some("`\"file\"`"));
                                     continue;
-                                }
-                                presumed = self.file_index(&f.text[1..f.text.len() - 1]);
+                                };
+                                presumed = self.file_index(name);
                             }
                             // The line after the directive is line `num`.
                             delta = i64::from(num) - (i64::from(line.line) + 1);
@@ -547,9 +547,7 @@ impl Pre<'_> {
                 "include" => {
                     // The name is written out: `D3DAssemble` does not expand macros there.
                     let (name, system) = match args {
-                        [s] if s.kind == Kind::Str && s.text.len() >= 2 => {
-                            (s.text[1..s.text.len() - 1].to_string(), false)
-                        }
+                        [s] if quoted(s).is_some() => (quoted(s).unwrap_or_default().to_string(), false),
                         [lt, mid @ .., gt] if lt.text == "<" && gt.text == ">" && !mid.is_empty() => {
                             (mid.iter().map(|t| t.text.as_str()).collect::<String>(), true)
                         }
@@ -1078,4 +1076,13 @@ fn int_value(text: &str) -> Option<u32> {
         t.parse::<u64>().ok()?
     };
     Some(v as u32)
+}
+
+/// The text between the quotes of a string token; `None` when it is not one or its
+/// closing quote is missing (an unterminated string).
+fn quoted(t: &Token) -> Option<&str> {
+    if t.kind != Kind::Str {
+        return None;
+    }
+    t.text.strip_prefix('"')?.strip_suffix('"')
 }

@@ -568,7 +568,7 @@ impl Checker<'_, '_> {
                                 if file.count == 1 { "" } else { "s" },
                                 file.name,
                                 file.name,
-                                file.count - 1
+                                file.count.saturating_sub(1)
                             ),
                             "register numbers by version",
                             &format!("\"{}\"; {}", r.register_page, source::REGISTERS),

@@ -240,3 +240,16 @@ fn no_panic_on_broken_directives() {
         let _ = run(src, &[]);
     }
 }
+
+/// An unterminated string in `#include` or `#line` is a positioned error, whatever its
+/// last character (a multibyte one used to panic on a char boundary, and an ASCII one
+/// lost its last character).
+#[test]
+fn unterminated_strings_in_directives_are_errors() {
+    for text in ["vs.1.1\n#include \"é\n", "vs.1.1\n#line 3 \"é\n", "vs.1.1\n#include \"ab\n", "vs.1.1\n#line 3 \"ab\n"]
+    {
+        let e = d3dbc::parse::assemble_source(text, &d3dbc::parse::SourceOptions::default())
+            .expect_err(&format!("{text:?} is refused"));
+        assert!(e.iter().any(|d| d.line == 2), "{text:?}: {e:?}");
+    }
+}
