@@ -137,31 +137,11 @@ pub fn data_dir() -> PathBuf {
 /// file and row on any fault, and when the manifest has no row for `file`.
 pub fn archive(file: &str) -> Vec<Assembly> {
     let dir = data_dir();
-    let manifest = dir.join("MANIFEST.tsv");
-    let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| panic!("reading {}: {e}", manifest.display()));
-    for (i, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let [name, count, ..] = f[..] else {
-            panic!("{}:{}: expected `file<TAB>records`, found {line:?}", manifest.display(), i + 1)
-        };
-        if name != file {
-            continue;
-        }
-        let count: usize =
-            count.parse().unwrap_or_else(|_| panic!("{}:{}: bad record count {count:?}", manifest.display(), i + 1));
-        let records = read(&dir.join(file));
-        assert_eq!(
-            records.len(),
-            count,
-            "{}:{}: {file} holds {} records, the manifest pins {count}",
-            manifest.display(),
-            i + 1,
-            records.len()
-        );
-        assert!(count > 0, "{}:{}: {file} pins no records", manifest.display(), i + 1);
-        return records;
-    }
-    panic!("{}: no row for {file}", manifest.display())
+    let all = crate::archive::pinned(&dir, read);
+    let records = all.into_iter().find(|(f, _)| f == file).map(|(_, r)| r);
+    let records = records.unwrap_or_else(|| panic!("{}: no row for {file}", dir.join("MANIFEST.tsv").display()));
+    assert!(!records.is_empty(), "{}: {file} pins no records", dir.display());
+    records
 }
 
 #[cfg(test)]

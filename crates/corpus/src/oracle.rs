@@ -143,30 +143,7 @@ pub fn data_dir() -> std::path::PathBuf {
 /// Every archive listed in the folder's `MANIFEST.tsv` (`file`, `records` columns), each
 /// checked against its pinned record count; panics naming the file and row on any fault.
 pub fn archives() -> Vec<(String, Vec<Record>)> {
-    let dir = data_dir();
-    let manifest = dir.join("MANIFEST.tsv");
-    let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| panic!("reading {}: {e}", manifest.display()));
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let [file, count, ..] = f[..] else {
-            panic!("{}:{}: expected `file<TAB>records`, found {line:?}", manifest.display(), i + 1)
-        };
-        let count: usize =
-            count.parse().unwrap_or_else(|_| panic!("{}:{}: bad record count {count:?}", manifest.display(), i + 1));
-        let records = read(&dir.join(file));
-        assert_eq!(
-            records.len(),
-            count,
-            "{}:{}: {file} holds {} records, the manifest pins {count}",
-            manifest.display(),
-            i + 1,
-            records.len()
-        );
-        out.push((file.to_string(), records));
-    }
-    assert!(!out.is_empty(), "{}: lists no archive", manifest.display());
-    out
+    crate::archive::pinned(&data_dir(), read)
 }
 
 #[cfg(test)]
