@@ -19,6 +19,7 @@ pub mod print;
 pub mod style;
 pub mod table;
 pub mod words;
+mod written;
 
 pub use decode::{decode, Decoder};
 pub use encode::encode;

@@ -20,6 +20,7 @@ use crate::enums::*;
 use crate::ir::*;
 use crate::table::{DeclKind, Flow, Opcode, Shape, Ty};
 use crate::words::Words;
+use crate::written::{bare_encoding, is_object_file, lettered_mode, Note, Role};
 
 pub use diagnostic::{Diagnostic, Severity};
 
@@ -604,14 +605,6 @@ fn special_decl(name: &str, m: &mut Mnemonic) -> Option<Opcode> {
     Some(op)
 }
 
-/// Where an operand stands: its encoding defaults differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Dst,
-    Src,
-    Decl,
-}
-
 /// Register-file names, longest first where one is a prefix of another.
 const REGISTER_NAMES: &[(&str, OperandType)] = &[
     ("vThreadIDInGroupFlattened", OperandType::InputThreadIdInGroupFlattened),
@@ -662,77 +655,6 @@ const REGISTER_NAMES: &[(&str, OperandType)] = &[
     ("label", OperandType::Label),
     ("l", OperandType::Label),
 ];
-
-/// Register files that hold one value rather than a 4-vector.
-fn is_scalar_file(ty: OperandType) -> bool {
-    use OperandType::*;
-    matches!(
-        ty,
-        InputPrimitiveId
-            | OutputDepth
-            | OutputDepthGreaterEqual
-            | OutputDepthLessEqual
-            | OutputCoverageMask
-            | OutputStencilRef
-            | OutputControlPointId
-            | InputForkInstanceId
-            | InputJoinInstanceId
-            | InputGsInstanceId
-            | InputCoverageMask
-            | InputThreadIdInGroupFlattened
-            | InnerCoverage
-            | CycleCounter
-    )
-}
-
-/// Register files that are not data (bound objects, code, streams).
-fn is_object_file(ty: OperandType) -> bool {
-    use OperandType::*;
-    matches!(
-        ty,
-        Sampler
-            | Resource
-            | UnorderedAccessView
-            | Stream
-            | FunctionBody
-            | FunctionTable
-            | Interface
-            | Label
-            | Null
-            | Rasterizer
-            | ThreadGroupSharedMemory
-    )
-}
-
-/// The encoding fxc uses for a register written without a selection.
-fn bare_encoding(ty: OperandType, role: Role, sm51: bool) -> (ComponentCount, Selection) {
-    use OperandType::*;
-    const IDENTITY: Selection = Selection::Swizzle([0, 1, 2, 3]);
-    match role {
-        Role::Decl => match ty {
-            ConstantBuffer => (ComponentCount::Four, IDENTITY),
-            Sampler | Resource | UnorderedAccessView if sm51 => (ComponentCount::Four, IDENTITY),
-            OutputDepth
-            | OutputDepthGreaterEqual
-            | OutputDepthLessEqual
-            | InputCoverageMask
-            | OutputStencilRef
-            | InnerCoverage => (ComponentCount::One, Selection::None),
-            _ if is_scalar_file(ty) || is_object_file(ty) => (ComponentCount::Zero, Selection::None),
-            _ => (ComponentCount::Four, Selection::Mask(Mask::NONE)),
-        },
-        Role::Dst => match ty {
-            _ if is_scalar_file(ty) && ty != Null => (ComponentCount::One, Selection::None),
-            _ if is_object_file(ty) => (ComponentCount::Zero, Selection::None),
-            _ => (ComponentCount::Four, Selection::Mask(Mask::NONE)),
-        },
-        Role::Src => match ty {
-            _ if is_scalar_file(ty) => (ComponentCount::One, Selection::None),
-            _ if is_object_file(ty) => (ComponentCount::Zero, Selection::None),
-            _ => (ComponentCount::Four, IDENTITY),
-        },
-    }
-}
 
 fn component_index(ch: char) -> Option<u8> {
     match ch {
@@ -1218,27 +1140,24 @@ impl Parser {
         o.ext = None;
         o.reserved = 0;
         o.imm = [0; 4];
+        self.selection_into(c, role, o)
+    }
+
+    /// The component letters and encoding note after a register (`.xy`, ` {mask}`),
+    /// or the encoding fxc gives a register written bare.
+    fn selection_into(&mut self, c: &mut Cursor<'_>, role: Role, o: &mut Operand) -> PResult<()> {
+        let ty = o.ty;
         let sel_at = c.pos;
+        let mut letters: ArrayVec<u8, 4> = ArrayVec::new();
+        let mut letters_text = "";
+        let at = c.pos + 1;
         if c.eat(".") {
-            let at = c.pos;
-            let letters = c.letters();
+            letters_text = c.letters();
             let comps: Option<ArrayVec<u8, 4>> =
-                if letters.len() > 4 { None } else { letters.chars().map(component_index).collect() };
-            let bad = |what: &str| c.err_at(at, letters.len().max(1), what, None);
-            let comps =
-                comps.filter(|v| !v.is_empty() && v.len() <= 4).ok_or_else(|| bad("not a component selection"))?;
-            o.components = ComponentCount::Four;
-            o.selection = match role {
-                Role::Dst | Role::Decl => Selection::Mask(
-                    parse_mask(letters)
-                        .ok_or_else(|| bad("a write mask lists components once each, in the order x, y, z, w"))?,
-                ),
-                Role::Src => match comps.len() {
-                    1 => Selection::Select1(comps[0]),
-                    4 => Selection::Swizzle([comps[0], comps[1], comps[2], comps[3]]),
-                    _ => return Err(bad("a source selects 1 component or swizzles 4")),
-                },
-            };
+                if letters_text.len() > 4 { None } else { letters_text.chars().map(component_index).collect() };
+            letters = comps
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| c.err_at(at, letters_text.len().max(1), "not a component selection", None))?;
             if is_object_file(ty)
                 && !matches!(
                     ty,
@@ -1250,12 +1169,60 @@ impl Parser {
             {
                 return Err(c.err_at(sel_at, c.pos - sel_at, "this register takes no component selection", None));
             }
-        } else {
-            let (components, selection) = bare_encoding(ty, role, self.sm51());
-            o.components = components;
-            o.selection = selection;
         }
+        let sel_end = c.pos;
+        let note = self.encoding_note(c)?;
+        let bad = |c: &Cursor<'_>, what: &str| c.err_at(at, letters_text.len().max(1), what, None);
+        let mode = match note {
+            Some(note) => note,
+            None if letters.is_empty() => {
+                (o.components, o.selection) = bare_encoding(ty, role, self.sm51());
+                return Ok(());
+            }
+            None => lettered_mode(role, letters.len())
+                .ok_or_else(|| bad(c, "a source selects 1 component or swizzles 4"))?,
+        };
+        (o.components, o.selection) = match mode {
+            Note::Mask => {
+                let mask = if letters.is_empty() { Some(Mask::NONE) } else { parse_mask(letters_text) };
+                let mask =
+                    mask.ok_or_else(|| bad(c, "a write mask lists components once each, in the order x, y, z, w"))?;
+                (ComponentCount::Four, Selection::Mask(mask))
+            }
+            Note::Swizzle if letters.len() == 4 => {
+                (ComponentCount::Four, Selection::Swizzle([letters[0], letters[1], letters[2], letters[3]]))
+            }
+            Note::Select1 if letters.len() == 1 => (ComponentCount::Four, Selection::Select1(letters[0])),
+            Note::Mode3 if letters.is_empty() => (ComponentCount::Four, Selection::Mode3),
+            Note::Count(n) if letters.is_empty() => (n, Selection::None),
+            _ => {
+                return Err(c.err_at(
+                    sel_at,
+                    (sel_end - sel_at).max(1),
+                    &format!("these letters do not fit the note {{{}}}", mode.spelling()),
+                    Some("4 letters with {swizzle}, 1 with {select1}, none with {mode3} or a component count"),
+                ))
+            }
+        };
         Ok(())
+    }
+
+    /// dxref's encoding note after a register (`r1 {1 component}`, `r1.xy {mask}`),
+    /// which exact listings write where fxc's text cannot show the encoding; other
+    /// `{...}` suffixes (precisions) are left to the caller.
+    fn encoding_note(&mut self, c: &mut Cursor<'_>) -> PResult<Option<Note>> {
+        let save = c.pos;
+        c.skip_ws();
+        if let Some(rest) = c.rest().strip_prefix('{') {
+            if let Some(close) = rest.find('}') {
+                if let Some(note) = Note::from_spelling(&rest[..close]) {
+                    c.pos += close + 2;
+                    return Ok(Some(note));
+                }
+            }
+        }
+        c.pos = save;
+        Ok(None)
     }
 
     /// A register name with its indices.
@@ -1398,9 +1365,8 @@ impl Parser {
         let mut o = Operand::EMPTY;
         o.ty = ty;
         o.indices = [id, lo, hi].into_iter().map(Index::Imm32).collect();
-        let (components, selection) = bare_encoding(ty, Role::Decl, true);
-        o.components = components;
-        o.selection = selection;
+        // Exact listings write letters and a note where the encoding is not fxc's.
+        self.selection_into(c, Role::Decl, &mut o)?;
         Ok(o)
     }
 

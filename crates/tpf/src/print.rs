@@ -17,6 +17,7 @@ use crate::enums::*;
 use crate::ir::*;
 use crate::style::Style;
 use crate::table::{Opcode, Ty};
+use crate::written::{bare_encoding, needed_note, normalized, Role};
 
 /// Prints a whole program: the version line and every instruction, each line ending
 /// in `\n`.
@@ -150,8 +151,9 @@ impl Printer {
             Body::Op(op) => self.op(ins, op, out),
             Body::InterfaceCall { function, interface } => {
                 out.push_str("fcall ");
-                self.operand(interface, Ty::R, None, false, out);
+                self.operand_in(interface, Ty::R, None, None, out);
                 let _ = write!(out, "[{function}]");
+                self.encoding_note(interface, Role::Src, out);
             }
             Body::Decl(d) => self.decl(ins, d, out),
             Body::CustomData(c) => self.custom_data(c, out),
@@ -342,6 +344,21 @@ impl Printer {
     /// Prints an operand. `dst_precision` is the precision of the instruction's
     /// destination (for a source's `{a as b}` note); `is_dst` marks destinations.
     pub fn operand(&self, o: &Operand, ty: Ty, dst_precision: Option<MinPrecision>, is_dst: bool, out: &mut String) {
+        let role = if is_dst { Role::Dst } else { Role::Src };
+        self.operand_in(o, ty, dst_precision, Some(role), out);
+    }
+
+    /// [`Printer::operand`] for an operand standing as `role` (`None`: write no
+    /// encoding note, the caller writes it where the assembler reads it).
+    fn operand_in(
+        &self,
+        o: &Operand,
+        ty: Ty,
+        dst_precision: Option<MinPrecision>,
+        role: Option<Role>,
+        out: &mut String,
+    ) {
+        let is_dst = role != Some(Role::Src);
         let modifier = o.modifier();
         match modifier {
             Modifier::Neg => out.push('-'),
@@ -392,7 +409,12 @@ impl Printer {
             }
             _ => {
                 self.register(o.ty, &o.indices, out);
-                self.selection(o.selection, out);
+                if o.components == ComponentCount::Four {
+                    self.selection(o.selection, out);
+                }
+                if let Some(role) = role {
+                    self.encoding_note(o, role, out);
+                }
             }
         }
         let abs = matches!(modifier, Modifier::Abs | Modifier::AbsNeg);
@@ -415,6 +437,17 @@ impl Printer {
         }
         if o.ext.is_some_and(|e| e.non_uniform) {
             out.push_str(" {nonuniform}");
+        }
+    }
+
+    /// In exact listings, ` {1 component}`, ` {mask}`...: the encoding where the
+    /// assembler would take the printed register for another one ([`crate::written`]).
+    fn encoding_note(&self, o: &Operand, role: Role, out: &mut String) {
+        if !self.format.exact_floats {
+            return;
+        }
+        if let Some(note) = needed_note(o.ty, role, self.is_sm51(), o.components, o.selection) {
+            let _ = write!(out, " {{{}}}", note.spelling());
         }
     }
 
@@ -614,7 +647,7 @@ impl Printer {
             }
             Decl::IndexRange { operand, count } => {
                 out.push_str("dcl_indexrange ");
-                self.operand(operand, Ty::R, None, true, out);
+                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
                 let _ = write!(out, " {count}");
             }
             Decl::OutputTopology(t) => {
@@ -629,18 +662,18 @@ impl Printer {
             Decl::Register(operand) | Decl::Stream(operand) => {
                 out.push_str(info.mnemonic);
                 out.push(' ');
-                self.operand(operand, Ty::R, None, true, out);
+                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
             }
             Decl::RegisterName { operand, name, .. } => {
                 out.push_str(info.mnemonic);
                 out.push(' ');
-                self.operand(operand, Ty::R, None, true, out);
+                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
                 let _ = write!(out, ", {}", system_name(*name, self.style));
             }
             Decl::InputPs { interpolation, operand } => {
                 out.push_str("dcl_input_ps ");
                 push_interpolation(*interpolation, out);
-                self.operand(operand, Ty::R, None, true, out);
+                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
             }
             Decl::InputPsName { interpolation, operand, name, .. } => {
                 out.push_str(info.mnemonic);
@@ -649,7 +682,7 @@ impl Printer {
                 if ins.opcode == Opcode::DclInputPsSiv {
                     push_interpolation(*interpolation, out);
                 }
-                self.operand(operand, Ty::R, None, true, out);
+                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
                 let _ = write!(out, ", {}", system_name(*name, self.style));
             }
             Decl::Temps(n) => {
@@ -724,6 +757,15 @@ impl Printer {
             self.range_indices(o, out);
         } else {
             self.register(o.ty, &o.indices, out);
+        }
+        // fxc writes a declared register bare; an exact listing writes the letters and
+        // note of any other encoding.
+        let bare = bare_encoding(o.ty, Role::Decl, self.is_sm51());
+        if self.format.exact_floats && normalized(o.components, o.selection) != bare {
+            if o.components == ComponentCount::Four {
+                self.selection(o.selection, out);
+            }
+            self.encoding_note(o, Role::Decl, out);
         }
     }
 
