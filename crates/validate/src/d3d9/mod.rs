@@ -238,6 +238,8 @@ struct Pass<'c> {
     executable: bool,
     /// Semantics declared (usage << 4 | index) for ps_3_0 inputs and vs_3_0 outputs.
     semantics: [u16; 16],
+    /// The vertex-input usage+index pairs declared so far (one bit per index).
+    input_semantics: [u16; 16],
     /// Components declared of each ps_3_0 input / vs_3_0 output register (V926).
     dcl_masks: [u8; 16],
     /// Uses of each [`profile::OPERAND_RULES`] row with a per-shader maximum; whether a
@@ -314,6 +316,7 @@ impl<'c> Pass<'c> {
             al: LoopCounter::default(),
             executable: false,
             semantics: [0; 16],
+            input_semantics: [0; 16],
             dcl_masks: [0; 16],
             rule_uses: vec![0; profile::OPERAND_RULES.len()],
             after_phase: false,
@@ -1124,6 +1127,16 @@ impl<'c> Pass<'c> {
                 }
             }
         }
+        if matches!(with, With::Usage) {
+            self.dcl_usage(file, t, dst.mask.0, at, out);
+        }
+        let mut refuse = |m: String| {
+            out.push(Diagnostic::new(
+                Code::D3d9Dcl,
+                at.loc(),
+                format!("`{}`: {m} ({})", at.mnemonic, self.profile.name()),
+            ))
+        };
         if matches!(with, With::Usage) && ((ps3 && file == RegFile::Input) || (vs3 && file == RegFile::Output)) {
             let u = t.usage();
             if matches!(u, d3dbc::Usage::Position | d3dbc::Usage::PSize) && vs3 && dst.mask.0 != 0xf {
@@ -1155,6 +1168,49 @@ impl<'c> Pass<'c> {
         }
         if file == RegFile::PixelPos && !matches!(dst.mask.0, 1..=3) {
             refuse(format!("vPos is declared .x, .y or .xy, not {}", mask_text(dst.mask.0)));
+        }
+    }
+
+    /// The usage+index a declared input or output may carry (V929). Microsoft's dcl
+    /// pages list the usages; which of them each register takes is D3DAssemble's
+    /// recorded verdict (errors X5637, X5638, X5537, X5972-X5978, X5980, X5982).
+    fn dcl_usage(&mut self, file: RegFile, t: &d3dbc::DclToken, mask: u8, at: At, out: &mut Vec<Diagnostic>) {
+        use d3dbc::Usage as U;
+        let u = t.usage();
+        let index = t.usage_index;
+        let name = u.name().unwrap_or("?");
+        let vs = self.kind == ShaderKind::Vertex;
+        let why = match (vs, file, u) {
+            (true, RegFile::Input, U::PositionT) if index == 0 => {
+                Some("a vertex input cannot be declared positiont0 (vertex data with it skips vertex processing)")
+            }
+            (true, RegFile::Input, U::TessFactor) => Some("a vertex input cannot be declared tessfactor"),
+            (true, RegFile::Output, U::Sample) => Some("an output cannot be declared with usage sample"),
+            (true, RegFile::Output, U::TessFactor) if index != 0 || mask != 1 => {
+                Some("a tessfactor output is declared with usage index 0 and an .x mask")
+            }
+            (false, RegFile::Input, U::PSize | U::PositionT) if index == 0 => {
+                Some("a pixel shader cannot declare this usage+index")
+            }
+            (false, RegFile::Input, U::TessFactor | U::Sample) => Some("a pixel shader cannot declare this usage"),
+            _ => None,
+        };
+        let mut refuse = |m: String| {
+            out.push(Diagnostic::new(
+                Code::D3d9DclUsage,
+                at.loc(),
+                format!("`{}`: {name}{index}: {m} ({})", at.mnemonic, self.profile.name()),
+            ))
+        };
+        if let Some(why) = why {
+            refuse(why.to_string());
+        }
+        if vs && file == RegFile::Input {
+            let (key, bit) = ((t.usage as usize) & 15, 1u16 << (index & 15));
+            if self.input_semantics[key] & bit != 0 {
+                refuse("this usage+index is already declared on another input".to_string());
+            }
+            self.input_semantics[key] |= bit;
         }
     }
 

@@ -1,0 +1,54 @@
+//! Direct3D 9 rules D3DAssemble's validator applies (its recorded verdicts, in
+//! d3dbc's `asm_rules_oracle` test), each at its edge: accepted one step inside,
+//! refused at the edge.
+
+use validate::{validate, Code, Target};
+
+fn codes(text: &str) -> Vec<Code> {
+    let bytes = d3dbc::parse::assemble(text).unwrap_or_else(|e| panic!("does not assemble: {e:?}\n{text}"));
+    validate(&bytes, &Target::d3d9()).diagnostics.iter().map(|d| d.code).collect()
+}
+
+fn accepted(text: &str) {
+    let c = codes(text);
+    assert!(c.is_empty(), "expected valid:\n{text}\ngot {c:?}");
+}
+
+fn refused(text: &str, code: Code) {
+    let c = codes(text);
+    assert!(c.contains(&code), "expected {code}:\n{text}\ngot {c:?}");
+}
+
+// V929: dcl usage+index.
+
+#[test]
+fn a_vertex_input_semantic_is_declared_once() {
+    accepted("vs_2_0\ndcl_position v0\ndcl_position1 v1\nmov oPos, v0\n");
+    refused("vs_2_0\ndcl_position v0\ndcl_position v1\nmov oPos, v0\n", Code::D3d9DclUsage);
+    // Inputs and outputs are separate sets in vs_3_0.
+    accepted("vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n");
+    refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_position v1\nmov o0, v0\n", Code::D3d9DclUsage);
+}
+
+#[test]
+fn positiont0_and_tessfactor_are_not_vertex_inputs() {
+    accepted("vs_1_1\ndcl_position v0\ndcl_positiont1 v1\nmov oPos, v0\n");
+    refused("vs_1_1\ndcl_position v0\ndcl_positiont v1\nmov oPos, v0\n", Code::D3d9DclUsage);
+    refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor v1\nmov o0, v0\n", Code::D3d9DclUsage);
+}
+
+#[test]
+fn pixel_inputs_take_no_psize0_positiont0_tessfactor_or_sample() {
+    accepted("ps_3_0\ndcl_color v0\ndcl_psize1 v1\ndcl_positiont1 v2\nmov oC0, v0\n");
+    for u in ["psize", "positiont", "tessfactor1", "sample"] {
+        refused(&format!("ps_3_0\ndcl_color v0\ndcl_{u} v1\nmov oC0, v0\n"), Code::D3d9DclUsage);
+    }
+}
+
+#[test]
+fn a_tessfactor_output_is_index_0_x_and_sample_is_no_output() {
+    accepted("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor o1.x\nmov o0, v0\nmov o1.x, v0\n");
+    refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor1 o1.x\nmov o0, v0\n", Code::D3d9DclUsage);
+    refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor o1.xy\nmov o0, v0\n", Code::D3d9DclUsage);
+    refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_sample1 o1\nmov o0, v0\n", Code::D3d9DclUsage);
+}
