@@ -362,6 +362,15 @@ impl<'c> Pass<'c> {
         if matches!(self.profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3) {
             self.tex_matrix(ins, at, out);
         }
+        if decl && ins.opcode != Opcode::Dcl && self.executable && profile::is_ps1(self.profile) {
+            // D3DAssemble's errors X5063 / X5155: "Const declaration (def) must appear
+            // before other instructions" (ps_1_x).
+            out.push(Diagnostic::new(
+                Code::D3d9Dcl,
+                at.loc(),
+                format!("`{}` after the first instruction ({}: every def comes first)", at.mnemonic, self.name()),
+            ));
+        }
         if ins.opcode == Opcode::Dcl {
             self.dcl(ins, at, out);
         } else if !decl {
@@ -500,6 +509,18 @@ impl<'c> Pass<'c> {
                 if f != RegFile::Predicate {
                     refuse(format!("`{}` writes the predicate register p0, not {}", at.mnemonic, f.name()));
                 }
+            }
+        }
+        // "def - vs/ps", "defi - vs/ps", "defb - vs/ps": the destination is c#, i#, b#.
+        let defined = match ins.opcode {
+            Opcode::Def => Some((RegFile::Const, "c#")),
+            Opcode::Defi => Some((RegFile::ConstInt, "i#")),
+            Opcode::Defb => Some((RegFile::ConstBool, "b#")),
+            _ => None,
+        };
+        if let (Some((want, name)), Some(f)) = (defined, ins.dst.as_ref().and_then(|d| file(d.reg))) {
+            if f != want {
+                refuse(format!("`{}` defines a {name} register, not {}", at.mnemonic, f.name()));
             }
         }
         // Integer and boolean constants elsewhere (their definitions aside).
@@ -1122,6 +1143,13 @@ impl<'c> Pass<'c> {
                 }
             }
             With::SamplerType => {
+                // D3DAssemble's errors X5968 / X5969: "dcl s# does not support any modifiers".
+                if dst.modifiers.0 != 0 {
+                    refuse(format!(
+                        "a sampler is declared without modifiers (_pp, _centroid); given {}",
+                        dst.modifiers.0
+                    ));
+                }
                 if !matches!(t.texture_type, 2..=4) {
                     refuse(format!("sampler type {} is not one of _2d (2), _cube (3), _volume (4)", t.texture_type));
                 }

@@ -397,7 +397,7 @@ pub fn register(profile: Profile, file: RegFile) -> Option<&'static RegRule> {
 // Modifiers.
 
 /// The profile families the modifier tables are written in.
-fn is_ps1(p: Profile) -> bool {
+pub(crate) fn is_ps1(p: Profile) -> bool {
     matches!(p, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3 | Profile::Ps1_4)
 }
 fn is_3_0(p: Profile) -> bool {
@@ -458,6 +458,11 @@ pub fn result_modifiers(profile: Profile, bits: u8, shift: u8) -> Result<(), &'s
         }
         if !matches!(shift, 1 | 2 | 3 | 13 | 14 | 15) {
             return Err("the shift is not one of _x2, _x4, _x8, _d2, _d4, _d8");
+        }
+        // "Instruction Modifiers - ps": _x8, _d4 and _d8 are ps_1_4 only (D3DAssemble's
+        // error X5045 "Invalid dst shift" below it).
+        if matches!(shift, 3 | 13 | 14) && matches!(profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3) {
+            return Err("the shifts _x8, _d4 and _d8 exist in ps_1_4 only (ps_1_1 to ps_1_3: _x2, _x4, _d2)");
         }
     }
     Ok(())
