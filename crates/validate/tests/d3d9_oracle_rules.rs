@@ -52,3 +52,25 @@ fn a_tessfactor_output_is_index_0_x_and_sample_is_no_output() {
     refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor o1.xy\nmov o0, v0\n", Code::D3d9DclUsage);
     refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_sample1 o1\nmov o0, v0\n", Code::D3d9DclUsage);
 }
+
+// V906: the register counts D3DAssemble's validator applies.
+
+#[test]
+fn vertex_constants_reach_the_last_encodable_c8191() {
+    for v in ["vs_1_1", "vs_2_0", "vs_3_0"] {
+        let o = if v == "vs_3_0" { "dcl_position o0\nmov o0, v0\n" } else { "mov oPos, v0\n" };
+        accepted(&format!("{v}\ndcl_position v0\n{o}mov r0, c8191\n"));
+    }
+    // A device with fewer constants (its MaxVertexShaderConst) still refuses past them.
+    let bytes = d3dbc::parse::assemble("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov r0, c256\n").unwrap();
+    let caps = validate::Caps9 { vs_constants: 256, ..Default::default() };
+    let r = validate::validate_with_d3d9_caps(&bytes, bytes.len(), &Target::d3d9(), &caps);
+    assert!(r.diagnostics.iter().any(|d| d.code == Code::D3d9RegisterRange), "{:?}", r.diagnostics);
+}
+
+#[test]
+fn ps_3_sw_has_fourteen_inputs() {
+    accepted("ps_3_sw\ndcl_color v0\ndcl_texcoord v13\nmov r0, v13\nmov oC0, v0\n");
+    refused("ps_3_sw\ndcl_color v0\ndcl_texcoord v14\nmov r0, v14\nmov oC0, v0\n", Code::D3d9RegisterRange);
+    refused("ps_3_0\ndcl_color v0\ndcl_texcoord v10\nmov r0, v10\nmov oC0, v0\n", Code::D3d9RegisterRange);
+}

@@ -171,10 +171,10 @@ fn register_counts() {
     }
     // Constants: read c#.
     let consts: &[(u32, u16, Caps9)] = &[
-        (VS_2_0, 255, caps()),
+        (VS_2_0, 255, Caps9 { vs_constants: 256, ..caps() }),
         (VS_2_0, 511, Caps9 { vs_constants: 512, ..caps() }),
         (VS_1_1, 95, Caps9 { vs_constants: 96, ..caps() }),
-        (VS_3_0, 255, caps()),
+        (VS_3_0, 255, Caps9 { vs_constants: 256, ..caps() }),
         (PS_2_0, 31, caps()),
         (PS_2_X, 31, caps()),
         (PS_3_0, 223, caps()),

@@ -352,9 +352,10 @@ const PS_3_0: &[RegRule] = &[
     reg(F::ColorOut, n(4), NO, false),
     reg(F::Depth, n(1), NO, false),
 ];
-/// ps_3_sw: ps_3_0 with 8192 float and 2048 integer and boolean constants.
+/// ps_3_sw: ps_3_0 with 8192 float and 2048 integer and boolean constants, and v# 14
+/// (recorded D3DAssemble verdicts: v13 accepted, v14 refused).
 const PS_3_SW: &[RegRule] = &[
-    reg(F::Input, n(10), AL, true),
+    reg(F::Input, n(14), AL, true),
     reg(F::Temp, n(32), NO, false),
     reg(F::Const, n(8192), NO, false),
     reg(F::ConstInt, n(2048), NO, false),
