@@ -74,3 +74,42 @@ fn ps_3_sw_has_fourteen_inputs() {
     refused("ps_3_sw\ndcl_color v0\ndcl_texcoord v14\nmov r0, v14\nmov oC0, v0\n", Code::D3d9RegisterRange);
     refused("ps_3_0\ndcl_color v0\ndcl_texcoord v10\nmov r0, v10\nmov oC0, v0\n", Code::D3d9RegisterRange);
 }
+
+// V909: the ps_1_1-ps_1_3 result shifts.
+
+#[test]
+fn x8_d4_d8_are_ps_1_4_only() {
+    for m in ["x2", "x4", "d2"] {
+        accepted(&format!("ps_1_3\nmov_{m} r0, c0\n"));
+    }
+    for m in ["x8", "d4", "d8"] {
+        accepted(&format!("ps_1_4\nmov_{m} r0, c0\n"));
+        refused(&format!("ps_1_3\nmov_{m} r0, c0\n"), Code::D3d9Modifier);
+    }
+}
+
+// V926: a sampler is declared without modifiers; ps_1_x defines before instructions.
+
+#[test]
+fn a_sampler_dcl_takes_no_modifier() {
+    accepted("ps_2_0\ndcl_2d s0\nmov oC0, c0\n");
+    refused("ps_2_0\ndcl_2d_pp s0\nmov oC0, c0\n", Code::D3d9Dcl);
+    refused("ps_3_0\ndcl_cube_centroid s0\nmov oC0, c0\n", Code::D3d9Dcl);
+}
+
+#[test]
+fn ps_1_x_defines_before_its_instructions() {
+    accepted("ps_1_4\ndef c1, 1, 0, 0, 0\nmov r0, c0\n");
+    refused("ps_1_4\nmov r0, c0\ndef c1, 1, 0, 0, 0\n", Code::D3d9Dcl);
+    refused("ps_1_1\nmov r0, c0\ndef c1, 1, 0, 0, 0\n", Code::D3d9Dcl);
+}
+
+// V905: def writes c#, defi i#, defb b#.
+
+#[test]
+fn definitions_write_their_own_register_file() {
+    accepted("vs_2_0\ndef c0, 1, 0, 0, 0\ndefi i0, 1, 0, 0, 0\ndefb b0, true\ndcl_position v0\nmov oPos, v0\n");
+    for d in ["def r0, 1, 0, 0, 0", "def i0, 1, 0, 0, 0", "defi c0, 1, 0, 0, 0", "defb c0, true", "defb i0, true"] {
+        refused(&format!("vs_2_0\n{d}\ndcl_position v0\nmov oPos, v0\n"), Code::D3d9RegisterType);
+    }
+}
