@@ -113,3 +113,26 @@ fn definitions_write_their_own_register_file() {
         refused(&format!("vs_2_0\n{d}\ndcl_position v0\nmov oPos, v0\n"), Code::D3d9RegisterType);
     }
 }
+
+// V905 / V922: vFace, s# and a0 operands.
+
+#[test]
+fn vface_is_read_by_the_comparisons_and_cmp_only() {
+    accepted("ps_3_0\ndcl vFace\ndef c0, 0, 1, 0, 0\nif_gt vFace, c0.x\nendif\nmov oC0, c0\n");
+    accepted("ps_3_0\ndcl vFace\ndef c0, 0, 1, 0, 0\ncmp r0, vFace, c0.x, c0.y\nmov oC0, r0\n");
+    refused("ps_3_0\ndcl vFace\ndef c0, 0, 1, 0, 0\ncmp r0, c0.x, vFace, c0.y\nmov oC0, r0\n", Code::D3d9RegisterType);
+    refused("ps_3_0\ndcl vFace\nmov r0, vFace\nmov oC0, r0\n", Code::D3d9RegisterType);
+}
+
+#[test]
+fn a_sampler_is_read_by_texld_only() {
+    accepted("ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n");
+    refused("ps_2_0\ndcl_2d s0\nmov r0, s0\nmov oC0, c0\n", Code::D3d9RegisterType);
+}
+
+#[test]
+fn from_vs_2_0_only_mova_writes_a0() {
+    accepted("vs_1_1\ndcl_position v0\nmov a0.x, c0.x\nmov oPos, v0\n");
+    accepted("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, v0\n");
+    refused("vs_2_0\ndcl_position v0\nmov a0.x, c0.x\nmov oPos, v0\n", Code::D3d9RegisterType);
+}

@@ -511,6 +511,34 @@ impl<'c> Pass<'c> {
                 }
             }
         }
+        // "Registers - ps_3_0": vFace is read only by the comparisons (if_comp,
+        // break_comp, setp_comp) and as the condition of cmp (D3DAssemble's error X5692).
+        for (i, src) in ins.srcs.iter().enumerate() {
+            if file(src.reg) == Some(RegFile::Face)
+                && !matches!(flow, d3dbc::Flow::IfComp | d3dbc::Flow::BreakComp | d3dbc::Flow::Setp)
+                && !(ins.opcode == Opcode::Cmp && i == 0)
+            {
+                refuse(format!(
+                    "operand {i} of `{}` reads vFace: vFace is read by if_comp, break_comp, setp_comp and as the condition of cmp only",
+                    at.mnemonic
+                ));
+            }
+            // s# is read by the texture-load instructions only (D3DAssemble's errors
+            // X5199, X5679, X5681: "Invalid source register type").
+            if file(src.reg) == Some(RegFile::Sampler)
+                && !matches!(ins.opcode, Opcode::Tex | Opcode::Texldl | Opcode::Texldd)
+            {
+                refuse(format!("operand {i} of `{}` reads a sampler: s# is read by texld* only", at.mnemonic));
+            }
+        }
+        // "mova - vs": from vs_2_0, only mova writes a0 (D3DAssemble's errors X5711, X5712).
+        if self.kind == ShaderKind::Vertex
+            && self.ver >= d3dbc::table::V2_0
+            && ins.opcode != Opcode::Mova
+            && ins.dst.as_ref().and_then(|d| file(d.reg)) == Some(RegFile::Addr)
+        {
+            refuse(format!("`{}` writes a0: from vs_2_0 only mova writes the address register", at.mnemonic));
+        }
         // "def - vs/ps", "defi - vs/ps", "defb - vs/ps": the destination is c#, i#, b#.
         let defined = match ins.opcode {
             Opcode::Def => Some((RegFile::Const, "c#")),
@@ -653,7 +681,10 @@ impl<'c> Pass<'c> {
         };
         for &i in operands {
             if let Some(src) = ins.srcs.get(i) {
-                if !replicate(src.swizzle) {
+                // vFace is a scalar: its swizzle selects nothing (recorded D3DAssemble
+                // verdict: `if_gt vFace, c0.x` is accepted).
+                let face = profile::classify(self.kind, self.ver, src.reg).is_ok_and(|x| x.0 == RegFile::Face);
+                if !replicate(src.swizzle) && !face {
                     out.push(Diagnostic::new(
                         Code::D3d9Replicate,
                         at.loc(),
