@@ -136,3 +136,27 @@ fn from_vs_2_0_only_mova_writes_a0() {
     accepted("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, v0\n");
     refused("vs_2_0\ndcl_position v0\nmov a0.x, c0.x\nmov oPos, v0\n", Code::D3d9RegisterType);
 }
+
+// V907 / V925: vs_3_0 input relative addressing; bem and frc operands.
+
+#[test]
+fn vs_3_0_inputs_are_indexed_by_al_only() {
+    let head = "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_texcoord v1\ndefi i0, 1, 0, 0, 0\n";
+    accepted(&format!("{head}loop aL, i0\nmov r0, v0[aL]\nendloop\nmov o0, v0\n"));
+    refused(&format!("{head}mova a0.x, c0.x\nmov r0, v0[a0.x]\nmov o0, v0\n"), Code::D3d9RelativeAddressing);
+}
+
+#[test]
+fn bem_reads_a_temporary_second() {
+    accepted("ps_1_4\ntexld r1, t0\ntexld r2, t1\nbem r0.rg, r1, r2\n");
+    refused("ps_1_4\ntexld r1, t0\nbem r0.rg, r1, c0\n", Code::D3d9Operands);
+}
+
+#[test]
+fn vs_1_1_frc_writes_y_or_xy() {
+    for m in [".y", ".xy"] {
+        accepted(&format!("vs_1_1\ndcl_position v0\nfrc r0{m}, v0\nmov oPos, v0\n"));
+    }
+    refused("vs_1_1\ndcl_position v0\nfrc r0, v0\nmov oPos, v0\n", Code::D3d9Operands);
+    accepted("vs_2_0\ndcl_position v0\nfrc r0, v0\nmov oPos, v0\n");
+}

@@ -258,10 +258,11 @@ const VS_2_SW: &[RegRule] = &[
     reg(F::ColorOutVs, n(2), NO, false),
     reg(F::TexCoordOut, n(8), NO, false),
 ];
-/// vs_3_0: v# 16 (a0 / aL), r# 32, c# (at least 256, a0 / aL), a0, b# 16, i# 16, aL,
-/// p0, s# 4; o# 12 (aL).
+/// vs_3_0: v# 16 (aL: the page lists relative addressing; D3DAssemble's validator takes
+/// aL only, error X5964), r# 32, c# (at least 256, a0 / aL), a0, b# 16, i# 16, aL, p0,
+/// s# 4; o# 12 (aL).
 const VS_3_0: &[RegRule] = &[
-    reg(F::Input, n(16), A0_AL, true),
+    reg(F::Input, n(16), AL, true),
     reg(F::Temp, n(32), NO, false),
     reg(F::Const, Count::VsConstants, A0_AL, false),
     reg(F::Addr, n(1), NO, false),
@@ -274,7 +275,7 @@ const VS_3_0: &[RegRule] = &[
 ];
 /// vs_3_sw: vs_3_0 with 16 outputs, 8192 float and 2048 integer and boolean constants.
 const VS_3_SW: &[RegRule] = &[
-    reg(F::Input, n(16), A0_AL, true),
+    reg(F::Input, n(16), AL, true),
     reg(F::Temp, n(32), NO, false),
     reg(F::Const, n(8192), A0_AL, false),
     reg(F::Addr, n(1), NO, false),
@@ -709,7 +710,8 @@ use d3dbc::Opcode as O;
 /// source registers"; `bem` (ps_1_4) "must appear in the first phase", "Only one use of
 /// this instruction is allowed per shader", "Destination writemask must be .rg",
 /// "cannot be co-issued"; `dp4` in ps_1_2/1_3 "a maximum of four dp4 instructions", and
-/// in 1_x "cannot be co-issued". (`lrp`, `texldd`, `dsx`, `dsy` state no operand
+/// in 1_x "cannot be co-issued"; `frc` in vs_1_1 ".y" or ".xy" only. D3DAssemble's
+/// recorded verdicts add `bem`'s second source `r#` (error X5150). (`lrp`, `texldd`, `dsx`, `dsy` state no operand
 /// restriction.)
 pub const OPERAND_RULES: &[OperandRule] = &[
     matrix(O::M4x4, &[0xf], 4),
@@ -757,11 +759,13 @@ pub const OPERAND_RULES: &[OperandRule] = &[
         kind: Some(ShaderKind::Pixel),
         only: &[Profile::Ps1_4],
         masks: &[0x3],
+        files: &[(1, &[RegFile::Temp])],
         max_per_shader: Some(1),
         no_coissue: true,
         first_phase: true,
         ..rule(O::Bem)
     },
+    OperandRule { kind: Some(ShaderKind::Vertex), only: &[Profile::Vs1_1], masks: &[0x2, 0x3], ..rule(O::Frc) },
     OperandRule {
         kind: Some(ShaderKind::Pixel),
         only: &[Profile::Ps1_2, Profile::Ps1_3],
