@@ -160,3 +160,14 @@ fn vs_1_1_frc_writes_y_or_xy() {
     refused("vs_1_1\ndcl_position v0\nfrc r0, v0\nmov oPos, v0\n", Code::D3d9Operands);
     accepted("vs_2_0\ndcl_position v0\nfrc r0, v0\nmov oPos, v0\n");
 }
+
+// V909: ps_1_4's _dz / _dw.
+
+#[test]
+fn divide_modifiers_on_texld_and_texcrd_only() {
+    accepted("ps_1_4\ntexcrd r1.rgb, t0\nphase\ntexld r0, r1_dz\n");
+    refused("ps_1_4\ntexld r0, t0_dw\n", Code::D3d9Modifier);
+    refused("ps_1_4\ntexld r0, t0_dz\n", Code::D3d9Modifier);
+    refused("ps_1_4\ntexcrd r0.rgb, t0_dz\n", Code::D3d9Modifier);
+    refused("ps_1_4\nmov r1, c0\nmov r0, r1_dz\n", Code::D3d9Modifier);
+}

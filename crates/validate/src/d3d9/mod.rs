@@ -450,6 +450,13 @@ impl<'c> Pass<'c> {
             }
             let Some((file, _)) = self.register(src.reg, &src.rel, false, false, at, out) else { continue };
             self.source_modifier(src, file, at, out);
+            if let Some(why) = divide_modifier(ins.opcode, src, file) {
+                out.push(Diagnostic::new(
+                    Code::D3d9Modifier,
+                    at.loc(),
+                    format!("`{}`: {why} ({})", at.mnemonic, self.name()),
+                ));
+            }
             let swizzled = !matches!(
                 file,
                 RegFile::Sampler | RegFile::Label | RegFile::ConstBool | RegFile::ConstInt | RegFile::Loop
@@ -1613,4 +1620,28 @@ fn swizzle_text(s: d3dbc::Swizzle) -> String {
         t.push(names[c as usize & 3]);
     }
     t
+}
+
+/// Where ps_1_4's divide source modifiers go ("Source Register Modifiers - ps": `_dz`
+/// and `_dw` on `texld` and `texcrd` sources; D3DAssemble's errors X5115, X5101, X5103,
+/// X5105): `_dz` on a `texld` source that is `r#`, `_dw` on a `texld` / `texcrd` source
+/// selecting `.xyw`.
+fn divide_modifier(opcode: Opcode, src: &SrcParam, file: RegFile) -> Option<&'static str> {
+    match src.modifier {
+        d3dbc::SrcModifier::Dz if opcode == Opcode::Texcoord => {
+            Some("_dz is not available on a texcrd source (texld only)")
+        }
+        d3dbc::SrcModifier::Dz if opcode == Opcode::Tex && file != RegFile::Temp => {
+            Some("_dz on a texld source needs a temporary register r#")
+        }
+        d3dbc::SrcModifier::Dw
+            if matches!(opcode, Opcode::Tex | Opcode::Texcoord) && src.swizzle.components() != [0, 1, 3, 3] =>
+        {
+            Some("_dw needs the source selector .xyw (.rga)")
+        }
+        d3dbc::SrcModifier::Dz | d3dbc::SrcModifier::Dw if !matches!(opcode, Opcode::Tex | Opcode::Texcoord) => {
+            Some("_dz and _dw apply to texld and texcrd sources only")
+        }
+        _ => None,
+    }
 }
