@@ -171,3 +171,14 @@ fn divide_modifiers_on_texld_and_texcrd_only() {
     refused("ps_1_4\ntexcrd r0.rgb, t0_dz\n", Code::D3d9Modifier);
     refused("ps_1_4\nmov r1, c0\nmov r0, r1_dz\n", Code::D3d9Modifier);
 }
+
+// V905: ps_2_0 writes each oC# once, without gaps.
+
+#[test]
+fn ps_2_0_writes_each_color_once_without_gaps() {
+    accepted("ps_2_0\nmov oC0, c0\nmov oC1, c0\n");
+    refused("ps_2_0\nmov oC0, c0\nmov oC0, c1\n", Code::D3d9RegisterType);
+    refused("ps_2_0\nmov oC0, c0\nmov oC2, c0\n", Code::D3d9RegisterType);
+    // ps_2_x has neither rule in D3DAssemble's verdicts.
+    accepted("ps_2_x\nmov oC0, c0\nmov oC0, c1\n");
+}

@@ -240,6 +240,8 @@ struct Pass<'c> {
     semantics: [u16; 16],
     /// The vertex-input usage+index pairs declared so far (one bit per index).
     input_semantics: [u16; 16],
+    /// ps_2_0: the oC# written so far, and the last instruction writing one.
+    color_writes: (u8, Option<At>),
     /// Components declared of each ps_3_0 input / vs_3_0 output register (V926).
     dcl_masks: [u8; 16],
     /// Uses of each [`profile::OPERAND_RULES`] row with a per-shader maximum; whether a
@@ -317,6 +319,7 @@ impl<'c> Pass<'c> {
             executable: false,
             semantics: [0; 16],
             input_semantics: [0; 16],
+            color_writes: (0, None),
             dcl_masks: [0; 16],
             rule_uses: vec![0; profile::OPERAND_RULES.len()],
             after_phase: false,
@@ -388,6 +391,19 @@ impl<'c> Pass<'c> {
                         }
                     }
                 } else if !decl {
+                    if self.profile == Profile::Ps2_0 && file.0 == RegFile::ColorOut && file.1 < 8 {
+                        // "Registers - ps_2_0" (oC#: written once each); D3DAssemble's error
+                        // X5411 "oCn registers can only be written at most once each".
+                        let bit = 1u8 << file.1;
+                        if self.color_writes.0 & bit != 0 {
+                            out.push(Diagnostic::new(
+                                Code::D3d9RegisterType,
+                                at.loc(),
+                                format!("oC{} is written a second time (ps_2_0 writes each oC# at most once)", file.1),
+                            ));
+                        }
+                        self.color_writes = (self.color_writes.0 | bit, Some(at));
+                    }
                     if self.profile == Profile::Vs1_1 && file.0 == RegFile::Addr && dst.mask.0 != 1 {
                         // "Only .x channel is available" (Registers - vs_1_1, note 3).
                         out.push(Diagnostic::new(
@@ -1507,6 +1523,24 @@ impl<'c> Pass<'c> {
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
         self.loop_counter_finish(out);
+        // D3DAssemble's error X5573: "When a ps_2_0 shader writes to oCn, it must write to
+        // all of oC(n-1) down to oC0 (no gaps)".
+        if let (written, Some(at)) = self.color_writes {
+            if written & written.wrapping_add(1) != 0 {
+                out.push(Diagnostic::new(
+                    Code::D3d9RegisterType,
+                    at.loc(),
+                    format!(
+                        "the program writes oC# {}: a ps_2_0 program writing oCn writes every oC below it",
+                        (0..8)
+                            .filter(|i| written & (1 << i) != 0)
+                            .map(|i| format!("oC{i}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
         if let Some(seq) = self.tex_matrix.take() {
             out.push(Diagnostic::new(
                 Code::D3d9TexMatrix,
