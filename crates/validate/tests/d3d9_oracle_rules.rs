@@ -182,3 +182,18 @@ fn ps_2_0_writes_each_color_once_without_gaps() {
     // ps_2_x has neither rule in D3DAssemble's verdicts.
     accepted("ps_2_x\nmov oC0, c0\nmov oC0, c1\n");
 }
+
+// V913: the highest label number.
+
+#[test]
+fn label_numbers_reach_2047_in_ps_2_x_and_15_in_vs_2_sw() {
+    let prog = |v: &str, l: u32| {
+        let (head, tail) =
+            if v.starts_with("vs") { ("dcl_position v0\n", "mov oPos, v0\n") } else { ("", "mov oC0, c0\n") };
+        format!("{v}\n{head}call l{l}\n{tail}ret\nlabel l{l}\nret\n")
+    };
+    accepted(&prog("ps_2_x", 2047));
+    accepted(&prog("vs_2_sw", 15));
+    refused(&prog("vs_2_sw", 16), Code::D3d9Subroutine);
+    refused(&prog("vs_2_0", 16), Code::D3d9Subroutine);
+}
