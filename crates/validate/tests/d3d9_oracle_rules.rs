@@ -197,3 +197,13 @@ fn label_numbers_reach_2047_in_ps_2_x_and_15_in_vs_2_sw() {
     refused(&prog("vs_2_sw", 16), Code::D3d9Subroutine);
     refused(&prog("vs_2_0", 16), Code::D3d9Subroutine);
 }
+
+// V925: no dependent read inside a ps_1_4 block of texture instructions.
+
+#[test]
+fn ps_1_4_texture_block_has_no_dependent_read() {
+    accepted("ps_1_4\ntexcrd r5.rgb, t0\nphase\ntexdepth r5\n");
+    accepted("ps_1_4\ntexcrd r1.rgb, t0\nphase\ntexld r0, r1\n");
+    refused("ps_1_4\ntexcrd r5.rgb, t0\ntexdepth r5\n", Code::D3d9Operands);
+    refused("ps_1_4\ntexcrd r1.rgb, t0\ntexld r0, r1\n", Code::D3d9Operands);
+}

@@ -248,6 +248,8 @@ struct Pass<'c> {
     /// ps_1_4 `phase` was seen.
     rule_uses: Vec<u32>,
     after_phase: bool,
+    /// ps_1_4: the r# written by texture instructions in the current phase.
+    tex_block_writes: u32,
     /// A ps_1_x texm3x2/texm3x3 sequence in progress (V928).
     tex_matrix: Option<TexMatrix>,
     /// Dependent-read order each temporary depends on (V927), and the temporaries written.
@@ -323,6 +325,7 @@ impl<'c> Pass<'c> {
             dcl_masks: [0; 16],
             rule_uses: vec![0; profile::OPERAND_RULES.len()],
             after_phase: false,
+            tex_block_writes: 0,
             tex_matrix: None,
             dependent: [0; 32],
             temps_written: 0,
@@ -883,10 +886,42 @@ impl<'c> Pass<'c> {
     fn operands(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
         if ins.opcode == Opcode::Phase {
             self.after_phase = true;
+            self.tex_block_writes = 0;
+        }
+        if self.profile == Profile::Ps1_4 {
+            self.tex_block(ins, at, out);
         }
         for (i, rule) in profile::operand_rules(ins.opcode, self.profile) {
             self.rule_uses[i] = self.rule_uses[i].saturating_add(1);
             self.operand_rule(rule, self.rule_uses[i], ins, at, out);
+        }
+    }
+
+    /// ps_1_4: "Dependent reads are not permitted within a single block of tex*
+    /// instructions" (D3DAssemble's error X5122): a `texld`, `texcrd` or `texdepth`
+    /// reads no r# an earlier one of the same phase wrote (`texdepth` reads its own).
+    fn tex_block(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        if !matches!(ins.opcode, Opcode::Tex | Opcode::Texcoord | Opcode::Texdepth) {
+            return;
+        }
+        let temp = |r: &d3dbc::Register| (r.ty == d3dbc::RegisterType::Temp && r.num < 32).then_some(r.num as u32);
+        let mut read: Vec<u32> = ins.srcs.iter().filter_map(|s| temp(&s.reg)).collect();
+        let written = ins.dst.as_ref().and_then(|d| temp(&d.reg));
+        if ins.opcode == Opcode::Texdepth {
+            read.extend(written);
+        }
+        if let Some(r) = read.iter().find(|&&r| self.tex_block_writes & (1 << r) != 0) {
+            out.push(Diagnostic::new(
+                Code::D3d9Operands,
+                at.loc(),
+                format!(
+                    "`{}` reads r{r}, written by an earlier texture instruction of the same phase (a dependent read needs a phase between)",
+                    at.mnemonic
+                ),
+            ));
+        }
+        if let Some(w) = written {
+            self.tex_block_writes |= 1 << w;
         }
     }
 
