@@ -567,8 +567,9 @@ fn subroutine_structure() {
     let r = run(&p, &caps);
     assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
     assert_eq!(r.diagnostics[0].code, Code::D3d9Subroutine);
-    // Label numbers: 0..15 in vs_2_0 / vs_2_x, 0..2047 from vs_2_sw.
-    for (version, max) in [(VS_2_0, 15u16), (VS_2_X, 15), (VS_2_SW, 2047), (VS_3_0, 2047)] {
+    // Label numbers: 0..15 in vs_2_0 / vs_2_x and (D3DAssemble's verdict, error X5819)
+    // vs_2_sw, 0..2047 in vs_3_0.
+    for (version, max) in [(VS_2_0, 15u16), (VS_2_X, 15), (VS_2_SW, 15), (VS_3_0, 2047)] {
         let prog = |l: u16| {
             let mut p = Prog::new(version);
             p.call(l);

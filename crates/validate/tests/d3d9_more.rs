@@ -600,11 +600,11 @@ fn pixel_1_x_instruction_rules() {
         2,
         "cannot be co-issued",
     );
-    // bem: once, first phase, .xy.
-    valid("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, c0\nphase\ntexld r2, r2\nmov r0, r2\n");
-    refused_with("ps_1_4\ntexld r1, t0\nbem r2, r1, c0\n", Code::D3d9Operands, 1, "mask .xyzw is not one of .xy");
-    refused_with("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, c0\nbem r3.xy, r1, c0\n", Code::D3d9Operands, 2, "at most 1");
-    refused_with("ps_1_4\ntexld r1, t0\nphase\nbem r2.xy, r1, c0\n", Code::D3d9Operands, 2, "first phase");
+    // bem: once, first phase, .xy, its second source r# (D3DAssemble refuses `bem r0.rg, r1, c0`).
+    valid("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, r1\nphase\ntexld r2, r2\nmov r0, r2\n");
+    refused_with("ps_1_4\ntexld r1, t0\nbem r2, r1, r1\n", Code::D3d9Operands, 1, "mask .xyzw is not one of .xy");
+    refused_with("ps_1_4\ntexld r1, t0\nbem r2.xy, r1, r1\nbem r3.xy, r1, r1\n", Code::D3d9Operands, 2, "at most 1");
+    refused_with("ps_1_4\ntexld r1, t0\nphase\nbem r2.xy, r1, r1\n", Code::D3d9Operands, 2, "first phase");
 }
 
 // ---------------------------------------------------------------------------------

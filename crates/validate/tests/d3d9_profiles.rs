@@ -171,10 +171,10 @@ fn register_counts() {
     }
     // Constants: read c#.
     let consts: &[(u32, u16, Caps9)] = &[
-        (VS_2_0, 255, caps()),
+        (VS_2_0, 255, Caps9 { vs_constants: 256, ..caps() }),
         (VS_2_0, 511, Caps9 { vs_constants: 512, ..caps() }),
         (VS_1_1, 95, Caps9 { vs_constants: 96, ..caps() }),
-        (VS_3_0, 255, caps()),
+        (VS_3_0, 255, Caps9 { vs_constants: 256, ..caps() }),
         (PS_2_0, 31, caps()),
         (PS_2_X, 31, caps()),
         (PS_3_0, 223, caps()),
@@ -238,10 +238,11 @@ fn register_types() {
     let mut p = Prog::new(VS_2_0);
     let at = unary(&mut p, MOV, (TEMP, 0), (OUTPUT, 0));
     refused_at(&p, &caps(), Code::D3d9RegisterType, at, "mov");
-    // vFace and vPos exist in ps_3_0 only.
+    // vFace and vPos exist in ps_3_0 only (vFace read as cmp's condition: a mov of it
+    // is refused, D3DAssemble's error X5692).
     let mut p = Prog::new(PS_3_0);
     dcl(&mut p, 0, (MISC, 1));
-    unary(&mut p, MOV, (TEMP, 0), (MISC, 1));
+    p.op(88, 0, &[dst(TEMP, 0, 0xf), src(MISC, 1, XYZW), src(CONST, 0, XYZW), src(TEMP, 1, XYZW)]);
     accepted(&p, &caps());
     let mut p = Prog::new(PS_2_X);
     let at = unary(&mut p, MOV, (TEMP, 0), (MISC, 1));

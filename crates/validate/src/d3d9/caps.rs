@@ -40,14 +40,16 @@ pub struct Caps9 {
     /// 32768).
     pub slots_3_0: u16,
     /// `MaxVertexShaderConst`: float constants of the hardware vertex profiles (at
-    /// least 96 for vs_1_1, 256 for vs_2_0 and later).
+    /// least 96 for vs_1_1, 256 for vs_2_0 and later). D3DAssemble's validator does
+    /// not check it (it accepts c8191, the last encodable constant, in every vertex
+    /// profile: recorded verdicts); the device does, when the shader is created.
     pub vs_constants: u16,
 }
 
 impl Default for Caps9 {
     /// The most capable device: dynamic depth 24, static depth 4, 32 temporaries,
-    /// predication, every ps_2_x feature, 512 ps_2_x slots, 32768 slots for 3_0, 256
-    /// vertex-shader constants (the count every vs_2_0 and later device has).
+    /// predication, every ps_2_x feature, 512 ps_2_x slots, 32768 slots for 3_0, 8192
+    /// vertex-shader constants (every encodable c#, as D3DAssemble's validator allows).
     fn default() -> Caps9 {
         Caps9 {
             dynamic_flow_depth: 24,
@@ -60,7 +62,7 @@ impl Default for Caps9 {
             no_dependent_read_limit: true,
             ps_2_x_slots: 512,
             slots_3_0: 32768,
-            vs_constants: 256,
+            vs_constants: 8192,
         }
     }
 }

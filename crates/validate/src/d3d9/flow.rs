@@ -401,11 +401,13 @@ pub fn table_for(profile: Profile) -> Option<&'static FlowTable> {
     })
 }
 
-/// The highest label number of a profile: 15 in `vs_2_0`, `vs_2_x` and `ps_2_x`, 2047
-/// in the software profiles and 3_0 (the `label` pages).
+/// The highest label number of a profile: 15 in `vs_2_0`, `vs_2_x` and `vs_2_sw`, 2047
+/// in `ps_2_x`, `ps_2_sw` and 3_0. The `label` pages give 15 for ps_2_x and 2047 for the
+/// software profiles; D3DAssemble's validator (recorded verdicts) accepts `l2047` in
+/// ps_2_x and refuses it in vs_2_sw (error X5819, "Maximum label number is 15").
 pub fn max_label(profile: Profile) -> u32 {
     match profile {
-        Profile::Vs2_0 | Profile::Vs2_x | Profile::Ps2_x => 15,
+        Profile::Vs2_0 | Profile::Vs2_x | Profile::Vs2_sw => 15,
         _ => 2047,
     }
 }

@@ -238,12 +238,18 @@ struct Pass<'c> {
     executable: bool,
     /// Semantics declared (usage << 4 | index) for ps_3_0 inputs and vs_3_0 outputs.
     semantics: [u16; 16],
+    /// The vertex-input usage+index pairs declared so far (one bit per index).
+    input_semantics: [u16; 16],
+    /// ps_2_0: the oC# written so far, and the last instruction writing one.
+    color_writes: (u8, Option<At>),
     /// Components declared of each ps_3_0 input / vs_3_0 output register (V926).
     dcl_masks: [u8; 16],
     /// Uses of each [`profile::OPERAND_RULES`] row with a per-shader maximum; whether a
     /// ps_1_4 `phase` was seen.
     rule_uses: Vec<u32>,
     after_phase: bool,
+    /// ps_1_4: the r# written by texture instructions in the current phase.
+    tex_block_writes: u32,
     /// A ps_1_x texm3x2/texm3x3 sequence in progress (V928).
     tex_matrix: Option<TexMatrix>,
     /// Dependent-read order each temporary depends on (V927), and the temporaries written.
@@ -314,9 +320,12 @@ impl<'c> Pass<'c> {
             al: LoopCounter::default(),
             executable: false,
             semantics: [0; 16],
+            input_semantics: [0; 16],
+            color_writes: (0, None),
             dcl_masks: [0; 16],
             rule_uses: vec![0; profile::OPERAND_RULES.len()],
             after_phase: false,
+            tex_block_writes: 0,
             tex_matrix: None,
             dependent: [0; 32],
             temps_written: 0,
@@ -359,6 +368,15 @@ impl<'c> Pass<'c> {
         if matches!(self.profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3) {
             self.tex_matrix(ins, at, out);
         }
+        if decl && ins.opcode != Opcode::Dcl && self.executable && profile::is_ps1(self.profile) {
+            // D3DAssemble's errors X5063 / X5155: "Const declaration (def) must appear
+            // before other instructions" (ps_1_x).
+            out.push(Diagnostic::new(
+                Code::D3d9Dcl,
+                at.loc(),
+                format!("`{}` after the first instruction ({}: every def comes first)", at.mnemonic, self.name()),
+            ));
+        }
         if ins.opcode == Opcode::Dcl {
             self.dcl(ins, at, out);
         } else if !decl {
@@ -376,6 +394,19 @@ impl<'c> Pass<'c> {
                         }
                     }
                 } else if !decl {
+                    if self.profile == Profile::Ps2_0 && file.0 == RegFile::ColorOut && file.1 < 8 {
+                        // "Registers - ps_2_0" (oC#: written once each); D3DAssemble's error
+                        // X5411 "oCn registers can only be written at most once each".
+                        let bit = 1u8 << file.1;
+                        if self.color_writes.0 & bit != 0 {
+                            out.push(Diagnostic::new(
+                                Code::D3d9RegisterType,
+                                at.loc(),
+                                format!("oC{} is written a second time (ps_2_0 writes each oC# at most once)", file.1),
+                            ));
+                        }
+                        self.color_writes = (self.color_writes.0 | bit, Some(at));
+                    }
                     if self.profile == Profile::Vs1_1 && file.0 == RegFile::Addr && dst.mask.0 != 1 {
                         // "Only .x channel is available" (Registers - vs_1_1, note 3).
                         out.push(Diagnostic::new(
@@ -438,6 +469,13 @@ impl<'c> Pass<'c> {
             }
             let Some((file, _)) = self.register(src.reg, &src.rel, false, false, at, out) else { continue };
             self.source_modifier(src, file, at, out);
+            if let Some(why) = divide_modifier(ins.opcode, src, file) {
+                out.push(Diagnostic::new(
+                    Code::D3d9Modifier,
+                    at.loc(),
+                    format!("`{}`: {why} ({})", at.mnemonic, self.name()),
+                ));
+            }
             let swizzled = !matches!(
                 file,
                 RegFile::Sampler | RegFile::Label | RegFile::ConstBool | RegFile::ConstInt | RegFile::Loop
@@ -497,6 +535,46 @@ impl<'c> Pass<'c> {
                 if f != RegFile::Predicate {
                     refuse(format!("`{}` writes the predicate register p0, not {}", at.mnemonic, f.name()));
                 }
+            }
+        }
+        // "Registers - ps_3_0": vFace is read only by the comparisons (if_comp,
+        // break_comp, setp_comp) and as the condition of cmp (D3DAssemble's error X5692).
+        for (i, src) in ins.srcs.iter().enumerate() {
+            if file(src.reg) == Some(RegFile::Face)
+                && !matches!(flow, d3dbc::Flow::IfComp | d3dbc::Flow::BreakComp | d3dbc::Flow::Setp)
+                && !(ins.opcode == Opcode::Cmp && i == 0)
+            {
+                refuse(format!(
+                    "operand {i} of `{}` reads vFace: vFace is read by if_comp, break_comp, setp_comp and as the condition of cmp only",
+                    at.mnemonic
+                ));
+            }
+            // s# is read by the texture-load instructions only (D3DAssemble's errors
+            // X5199, X5679, X5681: "Invalid source register type").
+            if file(src.reg) == Some(RegFile::Sampler)
+                && !matches!(ins.opcode, Opcode::Tex | Opcode::Texldl | Opcode::Texldd)
+            {
+                refuse(format!("operand {i} of `{}` reads a sampler: s# is read by texld* only", at.mnemonic));
+            }
+        }
+        // "mova - vs": from vs_2_0, only mova writes a0 (D3DAssemble's errors X5711, X5712).
+        if self.kind == ShaderKind::Vertex
+            && self.ver >= d3dbc::table::V2_0
+            && ins.opcode != Opcode::Mova
+            && ins.dst.as_ref().and_then(|d| file(d.reg)) == Some(RegFile::Addr)
+        {
+            refuse(format!("`{}` writes a0: from vs_2_0 only mova writes the address register", at.mnemonic));
+        }
+        // "def - vs/ps", "defi - vs/ps", "defb - vs/ps": the destination is c#, i#, b#.
+        let defined = match ins.opcode {
+            Opcode::Def => Some((RegFile::Const, "c#")),
+            Opcode::Defi => Some((RegFile::ConstInt, "i#")),
+            Opcode::Defb => Some((RegFile::ConstBool, "b#")),
+            _ => None,
+        };
+        if let (Some((want, name)), Some(f)) = (defined, ins.dst.as_ref().and_then(|d| file(d.reg))) {
+            if f != want {
+                refuse(format!("`{}` defines a {name} register, not {}", at.mnemonic, f.name()));
             }
         }
         // Integer and boolean constants elsewhere (their definitions aside).
@@ -629,7 +707,10 @@ impl<'c> Pass<'c> {
         };
         for &i in operands {
             if let Some(src) = ins.srcs.get(i) {
-                if !replicate(src.swizzle) {
+                // vFace is a scalar: its swizzle selects nothing (recorded D3DAssemble
+                // verdict: `if_gt vFace, c0.x` is accepted).
+                let face = profile::classify(self.kind, self.ver, src.reg).is_ok_and(|x| x.0 == RegFile::Face);
+                if !replicate(src.swizzle) && !face {
                     out.push(Diagnostic::new(
                         Code::D3d9Replicate,
                         at.loc(),
@@ -805,10 +886,42 @@ impl<'c> Pass<'c> {
     fn operands(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
         if ins.opcode == Opcode::Phase {
             self.after_phase = true;
+            self.tex_block_writes = 0;
+        }
+        if self.profile == Profile::Ps1_4 {
+            self.tex_block(ins, at, out);
         }
         for (i, rule) in profile::operand_rules(ins.opcode, self.profile) {
             self.rule_uses[i] = self.rule_uses[i].saturating_add(1);
             self.operand_rule(rule, self.rule_uses[i], ins, at, out);
+        }
+    }
+
+    /// ps_1_4: "Dependent reads are not permitted within a single block of tex*
+    /// instructions" (D3DAssemble's error X5122): a `texld`, `texcrd` or `texdepth`
+    /// reads no r# an earlier one of the same phase wrote (`texdepth` reads its own).
+    fn tex_block(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        if !matches!(ins.opcode, Opcode::Tex | Opcode::Texcoord | Opcode::Texdepth) {
+            return;
+        }
+        let temp = |r: &d3dbc::Register| (r.ty == d3dbc::RegisterType::Temp && r.num < 32).then_some(r.num as u32);
+        let mut read: Vec<u32> = ins.srcs.iter().filter_map(|s| temp(&s.reg)).collect();
+        let written = ins.dst.as_ref().and_then(|d| temp(&d.reg));
+        if ins.opcode == Opcode::Texdepth {
+            read.extend(written);
+        }
+        if let Some(r) = read.iter().find(|&&r| self.tex_block_writes & (1 << r) != 0) {
+            out.push(Diagnostic::new(
+                Code::D3d9Operands,
+                at.loc(),
+                format!(
+                    "`{}` reads r{r}, written by an earlier texture instruction of the same phase (a dependent read needs a phase between)",
+                    at.mnemonic
+                ),
+            ));
+        }
+        if let Some(w) = written {
+            self.tex_block_writes |= 1 << w;
         }
     }
 
@@ -1119,11 +1232,28 @@ impl<'c> Pass<'c> {
                 }
             }
             With::SamplerType => {
+                // D3DAssemble's errors X5968 / X5969: "dcl s# does not support any modifiers".
+                if dst.modifiers.0 != 0 {
+                    refuse(format!(
+                        "a sampler is declared without modifiers (_pp, _centroid); given {}",
+                        dst.modifiers.0
+                    ));
+                }
                 if !matches!(t.texture_type, 2..=4) {
                     refuse(format!("sampler type {} is not one of _2d (2), _cube (3), _volume (4)", t.texture_type));
                 }
             }
         }
+        if matches!(with, With::Usage) {
+            self.dcl_usage(file, t, dst.mask.0, at, out);
+        }
+        let mut refuse = |m: String| {
+            out.push(Diagnostic::new(
+                Code::D3d9Dcl,
+                at.loc(),
+                format!("`{}`: {m} ({})", at.mnemonic, self.profile.name()),
+            ))
+        };
         if matches!(with, With::Usage) && ((ps3 && file == RegFile::Input) || (vs3 && file == RegFile::Output)) {
             let u = t.usage();
             if matches!(u, d3dbc::Usage::Position | d3dbc::Usage::PSize) && vs3 && dst.mask.0 != 0xf {
@@ -1155,6 +1285,49 @@ impl<'c> Pass<'c> {
         }
         if file == RegFile::PixelPos && !matches!(dst.mask.0, 1..=3) {
             refuse(format!("vPos is declared .x, .y or .xy, not {}", mask_text(dst.mask.0)));
+        }
+    }
+
+    /// The usage+index a declared input or output may carry (V929). Microsoft's dcl
+    /// pages list the usages; which of them each register takes is D3DAssemble's
+    /// recorded verdict (errors X5637, X5638, X5537, X5972-X5978, X5980, X5982).
+    fn dcl_usage(&mut self, file: RegFile, t: &d3dbc::DclToken, mask: u8, at: At, out: &mut Vec<Diagnostic>) {
+        use d3dbc::Usage as U;
+        let u = t.usage();
+        let index = t.usage_index;
+        let name = u.name().unwrap_or("?");
+        let vs = self.kind == ShaderKind::Vertex;
+        let why = match (vs, file, u) {
+            (true, RegFile::Input, U::PositionT) if index == 0 => {
+                Some("a vertex input cannot be declared positiont0 (vertex data with it skips vertex processing)")
+            }
+            (true, RegFile::Input, U::TessFactor) => Some("a vertex input cannot be declared tessfactor"),
+            (true, RegFile::Output, U::Sample) => Some("an output cannot be declared with usage sample"),
+            (true, RegFile::Output, U::TessFactor) if index != 0 || mask != 1 => {
+                Some("a tessfactor output is declared with usage index 0 and an .x mask")
+            }
+            (false, RegFile::Input, U::PSize | U::PositionT) if index == 0 => {
+                Some("a pixel shader cannot declare this usage+index")
+            }
+            (false, RegFile::Input, U::TessFactor | U::Sample) => Some("a pixel shader cannot declare this usage"),
+            _ => None,
+        };
+        let mut refuse = |m: String| {
+            out.push(Diagnostic::new(
+                Code::D3d9DclUsage,
+                at.loc(),
+                format!("`{}`: {name}{index}: {m} ({})", at.mnemonic, self.profile.name()),
+            ))
+        };
+        if let Some(why) = why {
+            refuse(why.to_string());
+        }
+        if vs && file == RegFile::Input {
+            let (key, bit) = ((t.usage as usize) & 15, 1u16 << (index & 15));
+            if self.input_semantics[key] & bit != 0 {
+                refuse("this usage+index is already declared on another input".to_string());
+            }
+            self.input_semantics[key] |= bit;
         }
     }
 
@@ -1385,6 +1558,24 @@ impl<'c> Pass<'c> {
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
         self.loop_counter_finish(out);
+        // D3DAssemble's error X5573: "When a ps_2_0 shader writes to oCn, it must write to
+        // all of oC(n-1) down to oC0 (no gaps)".
+        if let (written, Some(at)) = self.color_writes {
+            if written & written.wrapping_add(1) != 0 {
+                out.push(Diagnostic::new(
+                    Code::D3d9RegisterType,
+                    at.loc(),
+                    format!(
+                        "the program writes oC# {}: a ps_2_0 program writing oCn writes every oC below it",
+                        (0..8)
+                            .filter(|i| written & (1 << i) != 0)
+                            .map(|i| format!("oC{i}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+        }
         if let Some(seq) = self.tex_matrix.take() {
             out.push(Diagnostic::new(
                 Code::D3d9TexMatrix,
@@ -1498,4 +1689,28 @@ fn swizzle_text(s: d3dbc::Swizzle) -> String {
         t.push(names[c as usize & 3]);
     }
     t
+}
+
+/// Where ps_1_4's divide source modifiers go ("Source Register Modifiers - ps": `_dz`
+/// and `_dw` on `texld` and `texcrd` sources; D3DAssemble's errors X5115, X5101, X5103,
+/// X5105): `_dz` on a `texld` source that is `r#`, `_dw` on a `texld` / `texcrd` source
+/// selecting `.xyw`.
+fn divide_modifier(opcode: Opcode, src: &SrcParam, file: RegFile) -> Option<&'static str> {
+    match src.modifier {
+        d3dbc::SrcModifier::Dz if opcode == Opcode::Texcoord => {
+            Some("_dz is not available on a texcrd source (texld only)")
+        }
+        d3dbc::SrcModifier::Dz if opcode == Opcode::Tex && file != RegFile::Temp => {
+            Some("_dz on a texld source needs a temporary register r#")
+        }
+        d3dbc::SrcModifier::Dw
+            if matches!(opcode, Opcode::Tex | Opcode::Texcoord) && src.swizzle.components() != [0, 1, 3, 3] =>
+        {
+            Some("_dw needs the source selector .xyw (.rga)")
+        }
+        d3dbc::SrcModifier::Dz | d3dbc::SrcModifier::Dw if !matches!(opcode, Opcode::Tex | Opcode::Texcoord) => {
+            Some("_dz and _dw apply to texld and texcrd sources only")
+        }
+        _ => None,
+    }
 }

@@ -258,10 +258,11 @@ const VS_2_SW: &[RegRule] = &[
     reg(F::ColorOutVs, n(2), NO, false),
     reg(F::TexCoordOut, n(8), NO, false),
 ];
-/// vs_3_0: v# 16 (a0 / aL), r# 32, c# (at least 256, a0 / aL), a0, b# 16, i# 16, aL,
-/// p0, s# 4; o# 12 (aL).
+/// vs_3_0: v# 16 (aL: the page lists relative addressing; D3DAssemble's validator takes
+/// aL only, error X5964), r# 32, c# (at least 256, a0 / aL), a0, b# 16, i# 16, aL, p0,
+/// s# 4; o# 12 (aL).
 const VS_3_0: &[RegRule] = &[
-    reg(F::Input, n(16), A0_AL, true),
+    reg(F::Input, n(16), AL, true),
     reg(F::Temp, n(32), NO, false),
     reg(F::Const, Count::VsConstants, A0_AL, false),
     reg(F::Addr, n(1), NO, false),
@@ -274,7 +275,7 @@ const VS_3_0: &[RegRule] = &[
 ];
 /// vs_3_sw: vs_3_0 with 16 outputs, 8192 float and 2048 integer and boolean constants.
 const VS_3_SW: &[RegRule] = &[
-    reg(F::Input, n(16), A0_AL, true),
+    reg(F::Input, n(16), AL, true),
     reg(F::Temp, n(32), NO, false),
     reg(F::Const, n(8192), A0_AL, false),
     reg(F::Addr, n(1), NO, false),
@@ -352,9 +353,10 @@ const PS_3_0: &[RegRule] = &[
     reg(F::ColorOut, n(4), NO, false),
     reg(F::Depth, n(1), NO, false),
 ];
-/// ps_3_sw: ps_3_0 with 8192 float and 2048 integer and boolean constants.
+/// ps_3_sw: ps_3_0 with 8192 float and 2048 integer and boolean constants, and v# 14
+/// (recorded D3DAssemble verdicts: v13 accepted, v14 refused).
 const PS_3_SW: &[RegRule] = &[
-    reg(F::Input, n(10), AL, true),
+    reg(F::Input, n(14), AL, true),
     reg(F::Temp, n(32), NO, false),
     reg(F::Const, n(8192), NO, false),
     reg(F::ConstInt, n(2048), NO, false),
@@ -397,7 +399,7 @@ pub fn register(profile: Profile, file: RegFile) -> Option<&'static RegRule> {
 // Modifiers.
 
 /// The profile families the modifier tables are written in.
-fn is_ps1(p: Profile) -> bool {
+pub(crate) fn is_ps1(p: Profile) -> bool {
     matches!(p, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3 | Profile::Ps1_4)
 }
 fn is_3_0(p: Profile) -> bool {
@@ -458,6 +460,11 @@ pub fn result_modifiers(profile: Profile, bits: u8, shift: u8) -> Result<(), &'s
         }
         if !matches!(shift, 1 | 2 | 3 | 13 | 14 | 15) {
             return Err("the shift is not one of _x2, _x4, _x8, _d2, _d4, _d8");
+        }
+        // "Instruction Modifiers - ps": _x8, _d4 and _d8 are ps_1_4 only (D3DAssemble's
+        // error X5045 "Invalid dst shift" below it).
+        if matches!(shift, 3 | 13 | 14) && matches!(profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3) {
+            return Err("the shifts _x8, _d4 and _d8 exist in ps_1_4 only (ps_1_1 to ps_1_3: _x2, _x4, _d2)");
         }
     }
     Ok(())
@@ -703,7 +710,8 @@ use d3dbc::Opcode as O;
 /// source registers"; `bem` (ps_1_4) "must appear in the first phase", "Only one use of
 /// this instruction is allowed per shader", "Destination writemask must be .rg",
 /// "cannot be co-issued"; `dp4` in ps_1_2/1_3 "a maximum of four dp4 instructions", and
-/// in 1_x "cannot be co-issued". (`lrp`, `texldd`, `dsx`, `dsy` state no operand
+/// in 1_x "cannot be co-issued"; `frc` in vs_1_1 ".y" or ".xy" only. D3DAssemble's
+/// recorded verdicts add `bem`'s second source `r#` (error X5150). (`lrp`, `texldd`, `dsx`, `dsy` state no operand
 /// restriction.)
 pub const OPERAND_RULES: &[OperandRule] = &[
     matrix(O::M4x4, &[0xf], 4),
@@ -751,11 +759,13 @@ pub const OPERAND_RULES: &[OperandRule] = &[
         kind: Some(ShaderKind::Pixel),
         only: &[Profile::Ps1_4],
         masks: &[0x3],
+        files: &[(1, &[RegFile::Temp])],
         max_per_shader: Some(1),
         no_coissue: true,
         first_phase: true,
         ..rule(O::Bem)
     },
+    OperandRule { kind: Some(ShaderKind::Vertex), only: &[Profile::Vs1_1], masks: &[0x2, 0x3], ..rule(O::Frc) },
     OperandRule {
         kind: Some(ShaderKind::Pixel),
         only: &[Profile::Ps1_2, Profile::Ps1_3],
