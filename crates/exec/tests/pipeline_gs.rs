@@ -1,7 +1,7 @@
 //! The geometry shader in the pipeline: the input primitive of every topology
 //! (adjacency in the spec's order), `vPrim` and `vGSInstanceID`, GS instancing order,
-//! `dcl_maxout` ending the invocation (seed 000), cuts discarding incomplete strips and
-//! the implicit cut at the end of every invocation (seed 003), `emit_then_cut`, strips
+//! `dcl_maxout` ending the invocation (Microsoft's page `dcl_maxOutputVertexCount (sm4 - asm)`), cuts discarding incomplete strips and
+//! the implicit cut at the end of every invocation (the `cut_stream (sm5 - asm)` page), `emit_then_cut`, strips
 //! to lists, four streams, and the GS statistics.
 
 mod common_pipeline;

@@ -1,6 +1,6 @@
 //! Review: random geometry shaders (emits, cuts, early returns on vPrim bits, random
 //! output topology, dcl_maxout, instances) drawn as point lists; the pipeline's
-//! captured primitives and statistics must equal a simple model of 13.x/seed 000/003
+//! captured primitives and statistics must equal a simple model of the functional spec's section 13 (Geometry Shader Stage) and the `dcl_maxOutputVertexCount` and `cut_stream` pages
 //! applied to what the machine emits invocation by invocation.
 
 mod common_pipeline;
