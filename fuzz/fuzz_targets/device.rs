@@ -37,17 +37,7 @@ enum Call {
     ClearState,
 }
 
-const TOPOLOGIES: [Topology; 9] = [
-    Topology::PointList,
-    Topology::LineList,
-    Topology::LineStrip,
-    Topology::TriangleList,
-    Topology::TriangleStrip,
-    Topology::LineListAdj,
-    Topology::LineStripAdj,
-    Topology::TriangleListAdj,
-    Topology::TriangleStripAdj,
-];
+const TOPOLOGIES: [Topology; 9] = Topology::ALL;
 
 fn run(u: &mut Unstructured<'_>, bytecode: &[u8]) -> arbitrary::Result<()> {
     let level = FeatureLevel::ALL[usize::from(u8::arbitrary(u)?) % FeatureLevel::ALL.len()];

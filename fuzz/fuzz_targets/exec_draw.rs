@@ -9,17 +9,7 @@ use exec::resources::{Dimension, Sampler, Srv, TextureView, Uav};
 use exec::{BindingKind, Format, Plan, Resources};
 use libfuzzer_sys::fuzz_target;
 
-const TOPOLOGIES: [Topology; 9] = [
-    Topology::PointList,
-    Topology::LineList,
-    Topology::LineStrip,
-    Topology::TriangleList,
-    Topology::TriangleStrip,
-    Topology::LineListAdj,
-    Topology::LineStripAdj,
-    Topology::TriangleListAdj,
-    Topology::TriangleStripAdj,
-];
+const TOPOLOGIES: [Topology; 9] = Topology::ALL;
 
 /// A small texture of the declared dimension (4x4, 2 slices where it has slices).
 fn texture(dimension: tpf::ResourceDimension, samples: u8, data: &[u8]) -> Option<TextureView<'_>> {

@@ -10,17 +10,7 @@ use exec::pipeline::{DrawCall, IndexFormat, InputElement, Topology, APPEND_ALIGN
 use exec::Format;
 use proptest::prelude::*;
 
-const TOPOLOGIES: [Topology; 9] = [
-    Topology::PointList,
-    Topology::LineList,
-    Topology::LineStrip,
-    Topology::TriangleList,
-    Topology::TriangleStrip,
-    Topology::LineListAdj,
-    Topology::LineStripAdj,
-    Topology::TriangleListAdj,
-    Topology::TriangleStripAdj,
-];
+const TOPOLOGIES: [Topology; 9] = Topology::ALL;
 
 fn call() -> impl Strategy<Value = DrawCall> {
     let start = prop_oneof![0u32..8, Just(u32::MAX), Just(u32::MAX - 3), any::<u32>()];

@@ -11,17 +11,7 @@ use exec::pipeline::{
 use exec::{Format, Plan, Resources};
 use tpf::ProgramType;
 
-const TOPOLOGIES: [Topology; 9] = [
-    Topology::PointList,
-    Topology::LineList,
-    Topology::LineStrip,
-    Topology::TriangleList,
-    Topology::TriangleStrip,
-    Topology::LineListAdj,
-    Topology::LineStripAdj,
-    Topology::TriangleListAdj,
-    Topology::TriangleStripAdj,
-];
+const TOPOLOGIES: [Topology; 9] = Topology::ALL;
 
 fn layout(plan: &Plan) -> Vec<InputElement> {
     let mut l: Vec<InputElement> = Vec::new();

@@ -59,6 +59,19 @@ pub enum Topology {
 }
 
 impl Topology {
+    /// Every topology, in the order above.
+    pub const ALL: [Topology; 9] = [
+        Topology::PointList,
+        Topology::LineList,
+        Topology::LineStrip,
+        Topology::TriangleList,
+        Topology::TriangleStrip,
+        Topology::LineListAdj,
+        Topology::LineStripAdj,
+        Topology::TriangleListAdj,
+        Topology::TriangleStripAdj,
+    ];
+
     /// `pointlist`, `trianglestrip_adj`... (also D3D11's `D3D11_PRIMITIVE_TOPOLOGY_`
     /// names).
     pub fn parse(s: &str) -> Option<Topology> {
