@@ -59,6 +59,7 @@ def main():
         asm = path.with_suffix(".asm")
         listing = asm.read_text(errors="replace") if asm.exists() else ""
         write("disassemble", b"\x00" + blob)
+        write("inputs", b"\x00" + blob)
         write("validate", b"\x0e\x3f" + blob)
         write("fxh", fh_header("g_" + path.stem.replace("-", "_"), blob, listing).encode())
         if blob[:4] == b"DXBC":
@@ -74,6 +75,16 @@ def main():
             write("d3dbc_roundtrip", blob)
         if listing:
             write("assemble", listing.encode())
+    # The command line's other input readers (first byte: 1 vertices, 2 `--so` text,
+    # 3 `--so-json`).
+    write("inputs", b"\x01" + (ROOT / "examples" / "points.json").read_bytes())
+    write("inputs", b"\x01SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w,COLOR.x,COLOR.y\n0,0,0,1,1,1\n0.5,0.5,0,1,nan,-inf\n")
+    write("inputs", b"\x02s0:0:SV_Position.xyzw; $SKIP.xy; 1:TEXCOORD3.zw\x0016,32\x000")
+    write("inputs", b"\x02s1:0:COLOR0.x; s2:1:$SKIP.x\x00\x00none")
+    write("inputs", b'\x03{ "declaration": [ { "stream": 0, "semantic_name": "SV_Position", "semantic_index": 0, '
+          b'"start_component": 0, "component_count": 4, "output_slot": 0 }, { "semantic_name": null, '
+          b'"component_count": 2 } ], "strides": [24], "num_strides": 1, "rasterized_stream": 4294967295 }')
+    write("inputs", b'\x07{ "declaration": [], "num_entries": 0, "output_stream_stride": 16 }')
     # SM1-3 listings are rare in the corpus: the disassembly of each raw stream seeds
     # the assembler too, written by the listings beside them.
     print(f"{len(bins)} corpus files -> {OUT}")
