@@ -667,15 +667,11 @@ impl Parser {
                 d.modifiers = ResultModifiers(head.modifiers);
                 d.shift = head.shift;
                 ins.dst = Some(d);
+                // A texture type on a register that is not a sampler (`dcl_2d t0` in
+                // ps_2_0) is encoded as written, in the `dcl` token's texture-type bits:
+                // `D3DAssemble` takes it so (recorded D3DAssemble bytes: `dcl_2d t0` in
+                // ps_2_0 is `0200001f 90000000 b00f0000`).
                 let dcl = head.dcl.unwrap_or(DclToken { usage: 0, usage_index: 0, texture_type: 0, reserved: 0 });
-                if dcl.texture_type != 0 && d.reg.ty != RegisterType::Sampler {
-                    return Err(c.err_at(
-                        mstart,
-                        word.len(),
-                        "a texture-type declaration declares a sampler `s#`",
-                        Some("`dcl_2d s#`"),
-                    ));
-                }
                 ins.body = Body::Dcl(dcl);
             }
             Layout::Def | Layout::DefI | Layout::DefB => {

@@ -53,7 +53,6 @@ fn positions_and_messages() {
     check("vs_2_0\ndefb b0, maybe\n", 2, 10, 5, "not a boolean");
     check("vs_2_0\ndcl_foo v0\n", 2, 5, 3, "not a declaration usage");
     check("vs_2_0\ndcl_texcoord16 v0\n", 2, 13, 2, "usage index above 15");
-    check("ps_2_0\ndcl_2d t0\n", 2, 1, 6, "declares a sampler");
     check("ps_2_0\nmov r0, c0[]\n", 2, 12, 1, "expected an address register");
     check("vs_1_1\nmov r0, c[a0.y]\n", 2, 10, 6, "reads `a0.x` only");
     check("vs_2_0\nmov r0, c0[a0.x\n", 2, 16, 1, "expected `]`");
