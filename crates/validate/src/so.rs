@@ -45,6 +45,7 @@
 //! From the API reference (`ID3D11Device::CreateGeometryShaderWithStreamOutput`,
 //! `D3D11_SO_DECLARATION_ENTRY`), the functional spec (13.5, 14) and the `d3d11.h` /
 //! `d3d10_1.h` constants; see [`check`] for the list.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
@@ -243,7 +244,7 @@ impl SoArguments {
                     ));
                     count_refused = true;
                 }
-                v[..n.min(v.len())].to_vec()
+                v.iter().take(n).cloned().collect()
             }
         };
         let strides = if let Some(stride) = self.output_stream_stride {
@@ -273,7 +274,7 @@ impl SoArguments {
                             format!("NumStrides is {n} but pBufferStrides holds {} strides", v.len()),
                         ));
                     }
-                    v[..n.min(v.len())].to_vec()
+                    v.iter().take(n).copied().collect()
                 }
             }
         };
@@ -319,11 +320,23 @@ pub fn element_span(mask: u8) -> (u32, u32) {
         return (0, 0);
     }
     let first = mask.trailing_zeros();
-    let last = 31 - mask.leading_zeros();
-    (first, last - first + 1)
+    let last = 31u32.saturating_sub(mask.leading_zeros());
+    (first, last.saturating_sub(first).saturating_add(1))
 }
 
 /// `TEXCOORD1`-style name of an entry's element (`SV_Position` for index 0).
+/// Whether entry `i` passed the check whose per-entry results `flags` holds.
+fn flag(flags: &[bool], i: usize) -> bool {
+    flags.get(i).copied().unwrap_or(false)
+}
+
+/// Records that entry `i` passed the check whose per-entry results `flags` holds.
+fn set(flags: &mut [bool], i: usize) {
+    if let Some(f) = flags.get_mut(i) {
+        *f = true;
+    }
+}
+
 fn element_text(name: &str, index: u32) -> String {
     if index == 0 {
         name.to_string()
@@ -475,7 +488,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             };
             out.push(Diagnostic::new(Code::SoStream, at(i), format!("stream {} does not exist: {why}", e.stream)));
         } else {
-            stream_ok[i] = true;
+            set(&mut stream_ok, i);
         }
 
         // Output slot.
@@ -486,7 +499,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                 format!("output slot {} is not 0..3 (D3D11_SO_BUFFER_SLOT_COUNT is 4)", e.output_slot),
             ));
         } else {
-            slot_ok[i] = true;
+            set(&mut slot_ok, i);
         }
 
         // Component range.
@@ -517,7 +530,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                         ),
                     ));
                 } else {
-                    range_ok[i] = true;
+                    set(&mut range_ok, i);
                 }
             }
             Some(name) => {
@@ -530,7 +543,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                             element_text(name, e.semantic_index)
                         ),
                     ));
-                } else if count > 4 || start > 3 || start + count > 4 {
+                } else if count > 4 || start > 3 || start.saturating_add(count) > 4 {
                     out.push(Diagnostic::new(
                         Code::SoComponents,
                         at(i),
@@ -540,14 +553,14 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                         ),
                     ));
                 } else {
-                    range_ok[i] = true;
+                    set(&mut range_ok, i);
                 }
             }
         }
 
         // The element in the output signature.
         let Some(name) = &e.semantic_name else { continue };
-        if !stream_ok[i] {
+        if !flag(&stream_ok, i) {
             continue;
         }
         let element = ctx.outputs.iter().find(|el| {
@@ -587,7 +600,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             ));
             continue;
         };
-        if range_ok[i] {
+        if flag(&range_ok, i) {
             // StartComponent counts from the element's first component, not from the
             // register's x: an element packed in `.z` is written StartComponent 0,
             // ComponentCount 1 (the functional spec 14.3: the API uses "component counts
@@ -595,9 +608,10 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             // masks).
             let have = u32::from(element.mask) & 0xf;
             let (first, width) = element_span(element.mask);
-            let wanted = ((1u32 << count) - 1) << (start + first);
+            // count is 1..4 and start + first at most 6 here (range_ok).
+            let wanted = ((1u32 << count).wrapping_sub(1)).wrapping_shl(start.saturating_add(first));
             let missing = wanted & !have;
-            if start + count > width || missing != 0 {
+            if start.saturating_add(count) > width || missing != 0 {
                 let mut not_in = Vec::new();
                 if missing & 0xf != 0 {
                     not_in.push(format!("the register's {}", mask_text(missing & 0xf)));
@@ -625,7 +639,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
     let mut written: HashMap<(u32, String, u32), [Option<usize>; 4]> = HashMap::new();
     for (i, e) in desc.entries.iter().enumerate() {
         let Some(name) = &e.semantic_name else { continue };
-        if !range_ok[i] || e.stream >= STREAM_COUNT {
+        if !flag(&range_ok, i) || e.stream >= STREAM_COUNT {
             continue;
         }
         let key = (e.stream, name.to_ascii_uppercase(), e.semantic_index);
@@ -665,22 +679,32 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
     // (stream, slot) -> (entries, gaps, first entry)
     let mut groups: [[(usize, usize, usize); 4]; 4] = [[(0, 0, 0); 4]; 4];
     for (i, e) in desc.entries.iter().enumerate() {
-        if !slot_ok[i] {
+        if !flag(&slot_ok, i) {
             continue;
         }
         let slot = usize::from(e.output_slot);
-        if range_ok[i] {
-            slot_bytes[slot] += 4 * u64::from(e.component_count);
+        // slot_ok: the slot is 0..3.
+        let (Some(bytes), Some(first), Some(entries), Some(stream_of), Some(mixed)) = (
+            slot_bytes.get_mut(slot),
+            slot_first.get_mut(slot),
+            slot_entries.get_mut(slot),
+            slot_stream.get_mut(slot),
+            slot_mixed.get_mut(slot),
+        ) else {
+            continue;
+        };
+        if flag(&range_ok, i) {
+            *bytes = bytes.saturating_add(4 * u64::from(e.component_count));
         }
-        slot_first[slot].get_or_insert(i);
-        slot_entries[slot] += 1;
+        first.get_or_insert(i);
+        *entries = entries.saturating_add(1);
         if e.stream >= STREAM_COUNT {
             continue;
         }
-        match slot_stream[slot] {
-            None => slot_stream[slot] = Some((e.stream, i)),
-            Some((s, j)) if s != e.stream && !slot_mixed[slot] => {
-                slot_mixed[slot] = true;
+        match *stream_of {
+            None => *stream_of = Some((e.stream, i)),
+            Some((s, j)) if s != e.stream && !*mixed => {
+                *mixed = true;
                 out.push(Diagnostic::new(
                     Code::SoSlotStreams,
                     at(i),
@@ -692,13 +716,13 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
             }
             Some(_) => {}
         }
-        let g = &mut groups[e.stream as usize][slot];
+        let Some(g) = groups.get_mut(e.stream as usize).and_then(|row| row.get_mut(slot)) else { continue };
         if g.0 == 0 {
             g.2 = i;
         }
-        g.0 += 1;
+        g.0 = g.0.saturating_add(1);
         if e.semantic_name.is_none() {
-            g.1 += 1;
+            g.1 = g.1.saturating_add(1);
         }
     }
     for (stream, row) in groups.iter().enumerate() {
@@ -721,13 +745,15 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
     let mut totals = [0u64; 4];
     let mut past: [Option<usize>; 4] = [None; 4];
     for (i, e) in desc.entries.iter().enumerate() {
-        if e.stream >= STREAM_COUNT || !range_ok[i] {
+        if e.stream >= STREAM_COUNT || !flag(&range_ok, i) {
             continue;
         }
-        let s = e.stream as usize;
-        totals[s] += u64::from(e.component_count);
-        if totals[s] > u64::from(limit) {
-            past[s].get_or_insert(i);
+        let (Some(total), Some(past)) = (totals.get_mut(e.stream as usize), past.get_mut(e.stream as usize)) else {
+            continue;
+        };
+        *total = total.saturating_add(u64::from(e.component_count));
+        if *total > u64::from(limit) {
+            past.get_or_insert(i);
         }
     }
     for (s, first_past) in past.iter().enumerate() {
@@ -741,7 +767,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                 at(i),
                 format!(
                     "stream {s} declares {} components per vertex (gaps included) and this entry goes past the limit: {limit_text}",
-                    totals[s]
+                    totals.get(s).copied().unwrap_or(0)
                 ),
             ));
         }
@@ -782,8 +808,8 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
         }
     }
     if ns > 0 {
-        for slot in 0..4 {
-            let Some(first) = slot_first[slot] else { continue };
+        for (slot, (&first, &bytes)) in slot_first.iter().zip(&slot_bytes).enumerate() {
+            let Some(first) = first else { continue };
             match desc.strides.get(slot) {
                 None => out.push(Diagnostic::new(
                     Code::SoStride,
@@ -792,12 +818,11 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                         "output slot {slot} is used (entry {first}) but only {ns} stride(s) are given; when strides are given, every used slot needs one"
                     ),
                 )),
-                Some(&stride) if u64::from(stride) < slot_bytes[slot] => out.push(Diagnostic::new(
+                Some(&stride) if u64::from(stride) < bytes => out.push(Diagnostic::new(
                     Code::SoStride,
                     whole.clone(),
                     format!(
-                        "the stride of buffer {slot} is {stride} bytes but its entries take {} bytes per vertex (gaps included)",
-                        slot_bytes[slot]
+                        "the stride of buffer {slot} is {stride} bytes but its entries take {bytes} bytes per vertex (gaps included)"
                     ),
                 )),
                 Some(_) => {}
@@ -824,7 +849,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
 
     // Direct3D 10 buffer layout: one buffer (slot 0), or one entry per buffer.
     if let Some(level) = level10 {
-        let all_in_slot0 = desc.entries.iter().enumerate().all(|(i, e)| !slot_ok[i] || e.output_slot == 0);
+        let all_in_slot0 = desc.entries.iter().enumerate().all(|(i, e)| !flag(&slot_ok, i) || e.output_slot == 0);
         if !all_in_slot0 {
             for (slot, &count) in slot_entries.iter().enumerate() {
                 if count > 1 {
@@ -832,7 +857,7 @@ pub fn check(desc: &StreamOutputDesc, ctx: &SoContext<'_>, out: &mut Vec<Diagnos
                         .entries
                         .iter()
                         .enumerate()
-                        .filter(|(i, e)| slot_ok[*i] && usize::from(e.output_slot) == slot)
+                        .filter(|(i, e)| flag(&slot_ok, *i) && usize::from(e.output_slot) == slot)
                         .nth(1)
                         .map_or(0, |(i, _)| i);
                     out.push(Diagnostic::new(
@@ -999,17 +1024,21 @@ struct Cursor<'s> {
 
 impl<'s> Cursor<'s> {
     fn column(&self, pos: usize) -> usize {
-        self.text[..pos].chars().count() + 1
+        column_of(self.text, pos)
     }
     fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+        self.text.get(self.pos..).and_then(|rest| rest.chars().next())
+    }
+    /// Moves past `c`, the character at the position (`peek`).
+    fn bump(&mut self, c: char) {
+        self.pos = self.pos.saturating_add(c.len_utf8());
     }
     fn skip_ws(&mut self) {
         while let Some(c) = self.peek() {
             if !c.is_whitespace() {
                 break;
             }
-            self.pos += c.len_utf8();
+            self.bump(c);
         }
     }
     /// A run of `[A-Za-z0-9_$]`.
@@ -1019,13 +1048,18 @@ impl<'s> Cursor<'s> {
             if !(c.is_ascii_alphanumeric() || c == '_' || c == '$') {
                 break;
             }
-            self.pos += 1;
+            self.bump(c);
         }
-        (start, &self.text[start..self.pos])
+        (start, self.text.get(start..self.pos).unwrap_or(""))
     }
     fn error(&self, pos: usize, kind: SoParseErrorKind) -> SoParseError {
         SoParseError { column: self.column(pos), kind }
     }
+}
+
+/// The 1-based column (in characters) of byte `pos` of `text`.
+fn column_of(text: &str, pos: usize) -> usize {
+    text.get(..pos).unwrap_or(text).chars().count().saturating_add(1)
 }
 
 fn is_gap(word: &str) -> bool {
@@ -1035,7 +1069,7 @@ fn is_gap(word: &str) -> bool {
 /// Parses one entry of `text` spanning bytes `start..end`.
 fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseError> {
     use SoParseErrorKind as K;
-    let mut cur = Cursor { text: &text[..end], pos: start };
+    let mut cur = Cursor { text: text.get(..end).unwrap_or(text), pos: start };
     let mut stream: Option<u32> = None;
     let mut slot: Option<u8> = None;
     cur.skip_ws();
@@ -1052,7 +1086,7 @@ fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseE
         if cur.peek() != Some(':') {
             break (at, word);
         }
-        cur.pos += 1;
+        cur.bump(':');
         cur.skip_ws();
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         if let Some(number) = word.strip_prefix(['s', 'S']).filter(|n| digits(n)) {
@@ -1083,11 +1117,13 @@ fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseE
             return Err(cur.error(word_at, K::BadSemantic(word.to_string())));
         }
         let name = word.trim_end_matches(|c: char| c.is_ascii_digit());
-        let digits = &word[name.len()..];
+        let digits = word.get(name.len()..).unwrap_or("");
         let index = if digits.is_empty() {
             0
         } else {
-            digits.parse::<u32>().map_err(|_| cur.error(word_at + name.len(), K::IndexTooLarge(digits.to_string())))?
+            digits
+                .parse::<u32>()
+                .map_err(|_| cur.error(word_at.saturating_add(name.len()), K::IndexTooLarge(digits.to_string())))?
         };
         (Some(name.to_string()), index)
     };
@@ -1096,7 +1132,7 @@ fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseE
     let mut start_component = 0u8;
     let mut component_count = 0u8;
     if cur.peek() == Some('.') {
-        cur.pos += 1;
+        cur.bump('.');
         cur.skip_ws();
         let mask_at = cur.pos;
         let mut mask = String::new();
@@ -1105,7 +1141,7 @@ fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseE
                 break;
             }
             mask.push(c);
-            cur.pos += 1;
+            cur.bump(c);
         }
         if mask.is_empty() {
             return Err(match cur.peek() {
@@ -1126,18 +1162,20 @@ fn parse_entry(text: &str, start: usize, end: usize) -> Result<SoEntry, SoParseE
                 let (this_set, p) = match ("xyzw".find(lower), "rgba".find(lower)) {
                     (Some(p), _) => ("xyzw", p),
                     (None, Some(p)) => ("rgba", p),
-                    (None, None) => return Err(cur.error(mask_at + k, K::BadComponent(c))),
+                    (None, None) => return Err(cur.error(mask_at.saturating_add(k), K::BadComponent(c))),
                 };
                 if *set.get_or_insert(this_set) != this_set {
                     return Err(cur.error(mask_at, K::MixedComponentSets(mask)));
                 }
                 positions.push(p);
             }
-            let contiguous = positions.windows(2).all(|w| w[1] == w[0] + 1);
+            let contiguous = positions.windows(2).all(|w| matches!(w, [a, b] if *b == a.saturating_add(1)));
             if !contiguous {
                 return Err(cur.error(mask_at, K::MaskNotContiguous(mask)));
             }
-            start_component = positions[0] as u8;
+            // Each position is 0..3 (one of four letters) and a contiguous run of them
+            // has at most four.
+            start_component = positions.first().map_or(0, |&p| p as u8);
             component_count = positions.len() as u8;
             if gap && start_component != 0 {
                 return Err(cur.error(mask_at, K::GapMaskStart(mask)));
@@ -1171,24 +1209,22 @@ pub fn parse_entries(text: &str) -> Result<Vec<SoEntry>, SoParseError> {
     let pieces: Vec<(usize, usize)> = {
         let mut v = Vec::new();
         let mut start = 0;
-        for (i, c) in text.char_indices() {
-            if c == ';' {
-                v.push((start, i));
-                start = i + 1;
-            }
+        for (i, _) in text.match_indices(';') {
+            v.push((start, i));
+            start = i.saturating_add(1);
         }
         v.push((start, text.len()));
         v
     };
-    let last = pieces.len() - 1;
+    let last = pieces.len().saturating_sub(1);
     for (k, &(start, end)) in pieces.iter().enumerate() {
-        if text[start..end].trim().is_empty() {
+        if text.get(start..end).unwrap_or("").trim().is_empty() {
             if k == last && k > 0 {
                 break; // a trailing `;`
             }
             // Point at the `;` that ends the empty entry (or at its start).
             let at = if end < text.len() { end } else { start };
-            return Err(SoParseError { column: text[..at].chars().count() + 1, kind: SoParseErrorKind::EmptyEntry });
+            return Err(SoParseError { column: column_of(text, at), kind: SoParseErrorKind::EmptyEntry });
         }
         entries.push(parse_entry(text, start, end)?);
     }
