@@ -378,6 +378,8 @@ struct Reader<'b> {
     budget: std::cell::Cell<usize>,
 }
 
+// The reader: offsets and counts come from the input.
+#[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 impl<'b> Reader<'b> {
     fn slice(&self, off: usize, size: usize, what: &'static str) -> Result<&'b [u8], CtabError> {
         off.checked_add(size)
@@ -386,16 +388,16 @@ impl<'b> Reader<'b> {
     }
     fn u32(&self, off: usize, what: &'static str) -> Result<u32, CtabError> {
         let s = self.slice(off, 4, what)?;
-        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        Ok(u32::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
     }
     fn u16(&self, off: usize, what: &'static str) -> Result<u16, CtabError> {
         let s = self.slice(off, 2, what)?;
-        Ok(u16::from_le_bytes([s[0], s[1]]))
+        Ok(u16::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
     }
     fn str(&self, off: usize) -> Result<&'b str, CtabError> {
         let rest = self.b.get(off..).ok_or(err(off, CtabErrorKind::UnterminatedString))?;
         let n = rest.iter().position(|&c| c == 0).ok_or(err(off, CtabErrorKind::UnterminatedString))?;
-        std::str::from_utf8(&rest[..n]).map_err(|_| err(off, CtabErrorKind::BadString))
+        std::str::from_utf8(rest.get(..n).unwrap_or_default()).map_err(|_| err(off, CtabErrorKind::BadString))
     }
     fn ty(&self, off: usize, depth: usize) -> Result<TypeInfo<'b>, CtabError> {
         if depth > MAX_TYPE_DEPTH {
@@ -405,17 +407,18 @@ impl<'b> Reader<'b> {
         if left == 0 {
             return Err(err(off, CtabErrorKind::TooManyTypes));
         }
-        self.budget.set(left - 1);
+        self.budget.set(left.saturating_sub(1));
+        // The whole record is inside the input, so offsets within it do not overflow.
         self.slice(off, TYPE_INFO_SIZE, "type record")?;
-        let h = |i: usize| self.u16(off + 2 * i, "type record");
+        let h = |i: usize| self.u16(off.saturating_add(i.saturating_mul(2)), "type record");
         let nmembers = h(5)? as usize;
-        let moff = self.u32(off + 12, "type record")? as usize;
+        let moff = self.u32(off.saturating_add(12), "type record")? as usize;
         let mut members = Vec::with_capacity(nmembers.min(64));
         for i in 0..nmembers {
-            let at = moff.saturating_add(i * MEMBER_INFO_SIZE);
+            let at = moff.saturating_add(i.saturating_mul(MEMBER_INFO_SIZE));
             let name = self.u32(at, "struct member record")? as usize;
-            let toff = self.u32(at + 4, "struct member record")? as usize;
-            members.push(Member { name: Cow::Borrowed(self.str(name)?), ty: self.ty(toff, depth + 1)? });
+            let toff = self.u32(at.saturating_add(4), "struct member record")? as usize;
+            members.push(Member { name: Cow::Borrowed(self.str(name)?), ty: self.ty(toff, depth.saturating_add(1))? });
         }
         Ok(TypeInfo {
             class: ParamClass::from_u16(h(0)?),
@@ -438,6 +441,7 @@ impl<'a> ConstantTable<'a> {
     }
 
     /// Parses a table (the bytes after the FourCC).
+    #[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
     pub fn parse(bytes: &'a [u8]) -> Result<ConstantTable<'a>, CtabError> {
         let r = Reader { b: bytes, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
         r.slice(0, HEADER_SIZE as usize, "header")?;
@@ -452,22 +456,24 @@ impl<'a> ConstantTable<'a> {
         r.slice(info, count.saturating_mul(CONSTANT_INFO_SIZE), "constant records")?;
         let mut constants = Vec::with_capacity(count);
         for i in 0..count {
-            let at = info + i * CONSTANT_INFO_SIZE;
+            // Inside the records checked above: no overflow.
+            let at = info.saturating_add(i.saturating_mul(CONSTANT_INFO_SIZE));
+            let field = |k: usize| at.saturating_add(k);
             let name = r.str(r.u32(at, "constant record")? as usize)?;
-            let register_count = r.u16(at + 8, "constant record")?;
-            let dv = r.u32(at + 16, "constant record")? as usize;
+            let register_count = r.u16(field(8), "constant record")?;
+            let dv = r.u32(field(16), "constant record")? as usize;
             let default_value = if dv == 0 {
                 None
             } else {
-                Some(Cow::Borrowed(r.slice(dv, register_count as usize * 16, "default value")?))
+                Some(Cow::Borrowed(r.slice(dv, usize::from(register_count).saturating_mul(16), "default value")?))
             };
             constants.push(Constant {
                 name: Cow::Borrowed(name),
-                register_set: RegisterSet::from_u16(r.u16(at + 4, "constant record")?),
-                register_index: r.u16(at + 6, "constant record")?,
+                register_set: RegisterSet::from_u16(r.u16(field(4), "constant record")?),
+                register_index: r.u16(field(6), "constant record")?,
                 register_count,
-                reserved: r.u16(at + 10, "constant record")?,
-                ty: r.ty(r.u32(at + 12, "constant record")? as usize, 0)?,
+                reserved: r.u16(field(10), "constant record")?,
+                ty: r.ty(r.u32(field(12), "constant record")? as usize, 0)?,
                 default_value,
             });
         }

@@ -168,6 +168,8 @@ struct Reader<'b> {
     budget: std::cell::Cell<usize>,
 }
 
+// The reader: offsets and counts come from the input.
+#[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 impl<'b> Reader<'b> {
     fn slice(&self, off: usize, size: usize, what: &'static str) -> Result<&'b [u8], DbugError> {
         off.checked_add(size)
@@ -176,16 +178,16 @@ impl<'b> Reader<'b> {
     }
     fn u32(&self, off: usize, what: &'static str) -> Result<u32, DbugError> {
         let s = self.slice(off, 4, what)?;
-        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        Ok(u32::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
     }
     fn u16(&self, off: usize, what: &'static str) -> Result<u16, DbugError> {
         let s = self.slice(off, 2, what)?;
-        Ok(u16::from_le_bytes([s[0], s[1]]))
+        Ok(u16::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
     }
     fn str(&self, off: usize) -> Result<&'b str, DbugError> {
         let rest = self.b.get(off..).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
         let n = rest.iter().position(|&c| c == 0).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
-        std::str::from_utf8(&rest[..n]).map_err(|_| err(off, DbugErrorKind::BadString))
+        std::str::from_utf8(rest.get(..n).unwrap_or_default()).map_err(|_| err(off, DbugErrorKind::BadString))
     }
     /// The index of the type record at `off` in `types`, reading it (and its members)
     /// on first sight.
@@ -200,9 +202,10 @@ impl<'b> Reader<'b> {
         if left == 0 {
             return Err(err(off, DbugErrorKind::TooManyTypes));
         }
-        self.budget.set(left - 1);
+        self.budget.set(left.saturating_sub(1));
+        // The whole record is inside the input, so offsets within it do not overflow.
         self.slice(off, TYPE_INFO_SIZE, "type record")?;
-        let h = |i: usize| self.u16(off + 2 * i, "type record");
+        let h = |i: usize| self.u16(off.saturating_add(i.saturating_mul(2)), "type record");
         let index = types.list.len();
         types.list.push(TypeRecord {
             class: ParamClass::from_u16(h(0)?),
@@ -215,21 +218,25 @@ impl<'b> Reader<'b> {
         });
         types.seen.push((off, index));
         let nmembers = h(5)? as usize;
-        let moff = self.u32(off + 12, "type record")? as usize;
+        let moff = self.u32(off.saturating_add(12), "type record")? as usize;
+        let mut shared_with = None;
         if nmembers > 0 {
             match types.member_tables.iter().find(|(o, _)| *o == moff) {
-                Some(&(_, first)) => types.list[index].members_shared_with = Some(first),
+                Some(&(_, first)) => shared_with = Some(first),
                 None => types.member_tables.push((moff, index)),
             }
         }
         let mut members = Vec::with_capacity(nmembers.min(64));
         for i in 0..nmembers {
-            let at = moff.saturating_add(i * MEMBER_INFO_SIZE);
+            let at = moff.saturating_add(i.saturating_mul(MEMBER_INFO_SIZE));
             let name = self.u32(at, "struct member record")? as usize;
-            let toff = self.u32(at + 4, "struct member record")? as usize;
-            members.push((Cow::Borrowed(self.str(name)?), self.ty(toff, depth + 1, types)?));
+            let toff = self.u32(at.saturating_add(4), "struct member record")? as usize;
+            members.push((Cow::Borrowed(self.str(name)?), self.ty(toff, depth.saturating_add(1), types)?));
         }
-        types.list[index].members = members;
+        if let Some(record) = types.list.get_mut(index) {
+            record.members_shared_with = shared_with;
+            record.members = members;
+        }
         Ok(index)
     }
     /// A record array of `count` records of `size` bytes at `off` (checked whole).
@@ -250,9 +257,10 @@ impl<'a> DebugInfo<'a> {
     }
 
     /// Parses the block after its FourCC.
+    #[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
     pub fn parse(b: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
         let r = Reader { b, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
-        let h = |i: usize| r.u32(4 * i, "header");
+        let h = |i: usize| r.u32(i.saturating_mul(4), "header");
         let header_size = h(0)?;
         let creator = match h(1)? {
             0 => "",
@@ -266,24 +274,25 @@ impl<'a> DebugInfo<'a> {
         let at = r.array(file_off, nfiles, 4, "file records")?;
         let mut files = Vec::with_capacity(nfiles.min(1024) as usize);
         for i in 0..nfiles as usize {
-            files.push(Cow::Borrowed(r.str(r.u32(at + 4 * i, "file record")? as usize)?));
+            // Inside the array checked above: no overflow.
+            files.push(Cow::Borrowed(r.str(r.u32(at.saturating_add(i.saturating_mul(4)), "file record")? as usize)?));
         }
         let at = r.array(ins_off, nins, INSTRUCTION_INFO_SIZE, "instruction records")?;
         let mut instructions = Vec::with_capacity(nins as usize);
         for i in 0..nins as usize {
-            let o = at + i * INSTRUCTION_INFO_SIZE;
+            let o = at.saturating_add(i.saturating_mul(INSTRUCTION_INFO_SIZE));
             instructions.push(InstructionInfo {
                 line: r.u16(o, "instruction record")?,
-                file: r.u16(o + 2, "instruction record")?,
-                offset: r.u32(o + 4, "instruction record")?,
+                file: r.u16(o.saturating_add(2), "instruction record")?,
+                offset: r.u32(o.saturating_add(4), "instruction record")?,
             });
         }
         let at = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
         let mut variables = Vec::with_capacity(nvars as usize);
         let mut types = Types { list: Vec::new(), seen: Vec::new(), member_tables: Vec::new() };
         for i in 0..nvars as usize {
-            let o = at + i * VARIABLE_INFO_SIZE;
-            let f = |k: usize| r.u32(o + 4 * k, "variable record");
+            let o = at.saturating_add(i.saturating_mul(VARIABLE_INFO_SIZE));
+            let f = |k: usize| r.u32(o.saturating_add(k.saturating_mul(4)), "variable record");
             let scope = match f(0)? {
                 0 => None,
                 s => Some(Cow::Borrowed(r.str(s as usize)?)),
@@ -294,8 +303,8 @@ impl<'a> DebugInfo<'a> {
             let rat = r.array(reg_off, nreg, REGISTER_INFO_SIZE, "register records")?;
             let mut registers = Vec::with_capacity(nreg as usize);
             for k in 0..nreg as usize {
-                let q = rat + k * REGISTER_INFO_SIZE;
-                let c = |j: usize| r.u16(q + 4 + 2 * j, "register record");
+                let q = rat.saturating_add(k.saturating_mul(REGISTER_INFO_SIZE));
+                let c = |j: usize| r.u16(q.saturating_add(4).saturating_add(j.saturating_mul(2)), "register record");
                 registers.push(RegisterInfo {
                     instruction: r.u32(q, "register record")?,
                     components: [c(0)?, c(1)?, c(2)?, c(3)?],

@@ -14,6 +14,7 @@
 //! the table ([`OpInfo::operands`]). From Shader Model 2 on, the decoder follows the
 //! length the stream states, reading a destination if the opcode has one, the
 //! predicate if bit 28 is set, and then every remaining parameter as a source.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::ir::*;
@@ -55,10 +56,19 @@ pub struct Decoder<'a> {
     failed: bool,
 }
 
+/// Token `i` of `bytes`, if `bytes` holds it.
 #[inline]
-fn word(bytes: &[u8], i: usize) -> u32 {
-    let b = &bytes[i * 4..i * 4 + 4];
-    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+fn word(bytes: &[u8], i: usize) -> Option<u32> {
+    let b = bytes.get(i.checked_mul(4)?..)?.first_chunk::<4>()?;
+    Some(u32::from_le_bytes(*b))
+}
+
+/// Tokens `start..start + len` of `bytes` as bytes, if `bytes` holds them.
+#[inline]
+fn token_bytes(bytes: &[u8], start: usize, len: usize) -> Option<&[u8]> {
+    let from = start.checked_mul(4)?;
+    let to = start.checked_add(len)?.checked_mul(4)?;
+    bytes.get(from..to)
 }
 
 impl<'a> Decoder<'a> {
@@ -70,7 +80,7 @@ impl<'a> Decoder<'a> {
         if bytes.is_empty() {
             return Err(DecodeError::at(0, K::Empty));
         }
-        let vt = word(bytes, 0);
+        let vt = word(bytes, 0).ok_or(DecodeError::at(0, K::Empty))?;
         let version = Version::from_token(vt).ok_or(DecodeError::at(0, K::BadVersion(vt)))?;
         Ok(Decoder { bytes, pos: 1, ntokens: bytes.len() / 4, version, end: None, failed: false })
     }
@@ -82,12 +92,12 @@ impl<'a> Decoder<'a> {
 
     /// Tokens not yet decoded.
     pub fn remaining_tokens(&self) -> usize {
-        self.ntokens - self.pos
+        self.ntokens.saturating_sub(self.pos)
     }
 
     /// Byte offset just past the end token, once it has been read.
     pub fn end_offset(&self) -> Option<usize> {
-        self.end.map(|t| t * 4 + 4)
+        self.end.and_then(|t| t.checked_add(1)?.checked_mul(4))
     }
 
     /// Decodes the next item. An instruction is decoded into `ins` (every field is
@@ -110,31 +120,31 @@ impl<'a> Decoder<'a> {
 
     fn step(&mut self, ins: &mut Instruction) -> Result<Option<Step<'a>>, DecodeError> {
         let t = self.pos;
-        if t >= self.ntokens {
+        let Some(tok) = word(self.bytes, t) else {
             return Err(DecodeError::at(t, K::MissingEnd));
-        }
-        let tok = word(self.bytes, t);
+        };
+        // t < ntokens, which is at most usize::MAX / 4: t + 1 does not overflow, and
+        // neither does anything up to ntokens.
+        let next = t.saturating_add(1);
+        let remaining = self.ntokens.saturating_sub(next);
         let code = tok as u16;
         match code {
             0xffff => {
                 if tok != 0x0000_ffff {
                     return Err(DecodeError::at(t, K::BadEndToken(tok)));
                 }
-                if t + 1 != self.ntokens {
-                    return Err(DecodeError::at(t + 1, K::TrailingData((self.ntokens - t - 1) * 4)));
+                if remaining != 0 {
+                    return Err(DecodeError::at(next, K::TrailingData(remaining.saturating_mul(4))));
                 }
                 self.end = Some(t);
                 return Ok(None);
             }
             0xfffe => {
                 let length = (tok >> 16) & 0x7fff;
-                let remaining = self.ntokens - t - 1;
-                if length as usize > remaining {
+                let Some(data) = token_bytes(self.bytes, next, length as usize) else {
                     return Err(DecodeError::at(t, K::CommentPastEnd { length, remaining }));
-                }
-                let start = (t + 1) * 4;
-                let data = &self.bytes[start..start + length as usize * 4];
-                self.pos = t + 1 + length as usize;
+                };
+                self.pos = next.saturating_add(length as usize);
                 let c = Comment { data: std::borrow::Cow::Borrowed(data), reserved: tok >> 31 != 0 };
                 return Ok(Some(Step::Comment(t, c)));
             }
@@ -151,28 +161,27 @@ impl<'a> Decoder<'a> {
         ins.body = Body::None;
         let (params, predicated) = if sm1 {
             ins.reserved = tok & 0xbf00_0000;
-            (&self.bytes[(t + 1) * 4..], false)
+            (token_bytes(self.bytes, next, remaining).unwrap_or(&[]), false)
         } else {
             ins.reserved = tok & 0xa000_0000;
             let len = (tok >> 24 & 0xf) as usize;
-            let remaining = self.ntokens - t - 1;
-            if len > remaining {
+            let Some(params) = token_bytes(self.bytes, next, len) else {
                 return Err(DecodeError::at(
                     t,
                     K::InstructionPastEnd { mnemonic: info.mnemonic, length: len, remaining },
                 ));
-            }
-            (&self.bytes[(t + 1) * 4..(t + 1 + len) * 4], tok >> 28 & 1 != 0)
+            };
+            (params, tok >> 28 & 1 != 0)
         };
         let mut cur = Cursor { bytes: params, pos: 0, sm1, mnemonic: info.mnemonic, at: t };
         decode_params(info, self.version, &mut cur, predicated, ins)?;
-        if !sm1 && cur.pos * 4 != params.len() {
+        if !sm1 && cur.pos != params.len() / 4 {
             return Err(DecodeError::at(
                 t,
                 K::BadLength { mnemonic: info.mnemonic, stated: (params.len() / 4) as u32, used: cur.pos },
             ));
         }
-        self.pos = t + 1 + cur.pos;
+        self.pos = next.saturating_add(cur.pos);
         Ok(Some(Step::Instruction(t)))
     }
 }
@@ -189,15 +198,13 @@ struct Cursor<'b> {
 
 impl Cursor<'_> {
     fn has_more(&self) -> bool {
-        self.pos * 4 < self.bytes.len()
+        self.pos < self.bytes.len() / 4
     }
 
     fn next(&mut self) -> Result<u32, DecodeError> {
-        if !self.has_more() {
-            return Err(DecodeError::at(self.at, K::Truncated { mnemonic: self.mnemonic }));
-        }
-        let w = word(self.bytes, self.pos);
-        self.pos += 1;
+        let w = word(self.bytes, self.pos)
+            .ok_or_else(|| DecodeError::at(self.at, K::Truncated { mnemonic: self.mnemonic }))?;
+        self.pos = self.pos.saturating_add(1);
         Ok(w)
     }
 
