@@ -16,6 +16,7 @@
 //! of the macro's name where it was used. Expansion is bounded: the nesting of includes,
 //! of macro arguments and of conditionals, the number of expansions and the number of
 //! tokens are capped by [`LIMITS`], and going past a cap is an error, never a hang.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -228,23 +229,22 @@ fn lex(text: &str, file: u32) -> (Vec<Line>, Option<Origin>) {
     let (mut line, mut col) = (1u32, 1u32);
     let raw: Vec<char> = text.chars().collect();
     let mut i = 0;
-    while i < raw.len() {
-        let c = raw[i];
+    while let Some(&c) = raw.get(i) {
         if c == '\\' {
-            let nl = match (raw.get(i + 1), raw.get(i + 2)) {
+            let nl = match (raw.get(i.saturating_add(1)), raw.get(i.saturating_add(2))) {
                 (Some('\n'), _) => Some(2),
                 (Some('\r'), Some('\n')) => Some(3),
                 _ => None,
             };
             if let Some(n) = nl {
-                i += n;
+                i = i.saturating_add(n);
                 line = line.saturating_add(1);
                 col = 1;
                 continue;
             }
         }
-        if c == '\r' && raw.get(i + 1) == Some(&'\n') {
-            i += 1;
+        if c == '\r' && raw.get(i.saturating_add(1)) == Some(&'\n') {
+            i = i.saturating_add(1);
             continue;
         }
         chars.push((c, line, col));
@@ -254,7 +254,7 @@ fn lex(text: &str, file: u32) -> (Vec<Line>, Option<Origin>) {
         } else {
             col = col.saturating_add(1);
         }
-        i += 1;
+        i = i.saturating_add(1);
     }
     let mut lines = Vec::new();
     let mut unclosed = None;
@@ -262,68 +262,67 @@ fn lex(text: &str, file: u32) -> (Vec<Line>, Option<Origin>) {
     let mut space = true;
     let mut i = 0;
     let at = |i: usize| chars.get(i).map(|&(c, _, _)| c);
-    while i < chars.len() {
-        let (c, l, cl) = chars[i];
+    while let Some(&(c, l, cl)) = chars.get(i) {
         let origin = Origin { file, line: l, column: cl };
         if c == '\n' {
             lines.push(std::mem::replace(&mut cur, Line { tokens: Vec::new(), line: l.saturating_add(1) }));
             space = true;
-            i += 1;
+            i = i.saturating_add(1);
             continue;
         }
         if c.is_whitespace() {
             space = true;
-            i += 1;
+            i = i.saturating_add(1);
             continue;
         }
         // Comments: `//` and `;` to the end of the line, `/* */` (a space).
-        if c == ';' || (c == '/' && at(i + 1) == Some('/')) {
-            while i < chars.len() && chars[i].0 != '\n' {
-                i += 1;
+        if c == ';' || (c == '/' && at(i.saturating_add(1)) == Some('/')) {
+            while at(i).is_some_and(|c| c != '\n') {
+                i = i.saturating_add(1);
             }
             space = true;
             continue;
         }
-        if c == '/' && at(i + 1) == Some('*') {
-            i += 2;
-            while i < chars.len() && !(chars[i].0 == '*' && at(i + 1) == Some('/')) {
-                i += 1;
+        if c == '/' && at(i.saturating_add(1)) == Some('*') {
+            i = i.saturating_add(2);
+            while at(i).is_some_and(|c| !(c == '*' && at(i.saturating_add(1)) == Some('/'))) {
+                i = i.saturating_add(1);
             }
             if i >= chars.len() {
                 unclosed = Some(origin);
             }
-            i = (i + 2).min(chars.len());
+            i = (i.saturating_add(2)).min(chars.len());
             space = true;
             continue;
         }
         let start = i;
         let kind = if is_ident_start(c) {
             while at(i).is_some_and(is_ident) {
-                i += 1;
+                i = i.saturating_add(1);
             }
             Kind::Ident
-        } else if c.is_ascii_digit() || (c == '.' && at(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-            i += 1;
+        } else if c.is_ascii_digit() || (c == '.' && at(i.saturating_add(1)).is_some_and(|d| d.is_ascii_digit())) {
+            i = i.saturating_add(1);
             while let Some(d) = at(i) {
                 let exp_sign = matches!(d, '+' | '-')
-                    && matches!(chars[i - 1].0, 'e' | 'E' | 'p' | 'P')
+                    && matches!(at(i.saturating_sub(1)), Some('e' | 'E' | 'p' | 'P'))
                     && !is_hex_before(&chars, start, i);
                 if is_ident(d) || d == '.' || exp_sign {
-                    i += 1;
+                    i = i.saturating_add(1);
                 } else {
                     break;
                 }
             }
             Kind::Number
         } else if c == '"' {
-            i += 1;
+            i = i.saturating_add(1);
             while let Some(d) = at(i) {
-                i += 1;
+                i = i.saturating_add(1);
                 if d == '"' {
                     break;
                 }
                 if d == '\\' && at(i).is_some_and(|e| e != '\n') {
-                    i += 1;
+                    i = i.saturating_add(1);
                 }
                 if at(i) == Some('\n') {
                     break;
@@ -332,11 +331,11 @@ fn lex(text: &str, file: u32) -> (Vec<Line>, Option<Origin>) {
             Kind::Str
         } else {
             const TWO: [&str; 10] = ["##", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "->"];
-            let pair: String = [c, at(i + 1).unwrap_or(' ')].iter().collect();
-            i += if TWO.contains(&pair.as_str()) { 2 } else { 1 };
+            let pair: String = [c, at(i.saturating_add(1)).unwrap_or(' ')].iter().collect();
+            i = i.saturating_add(if TWO.contains(&pair.as_str()) { 2 } else { 1 });
             Kind::Punct
         };
-        let text: String = chars[start..i].iter().map(|&(c, _, _)| c).collect();
+        let text: String = chars.get(start..i).unwrap_or_default().iter().map(|&(c, _, _)| c).collect();
         cur.tokens.push(Token { kind, text, space_before: space, origin, expanded: false });
         space = false;
     }
@@ -348,10 +347,11 @@ fn lex(text: &str, file: u32) -> (Vec<Line>, Option<Origin>) {
 
 /// `0x1e+` is not an exponent: the number is hexadecimal.
 fn is_hex_before(chars: &[(char, u32, u32)], start: usize, i: usize) -> bool {
-    i >= start + 2
-        && chars[start].0 == '0'
-        && matches!(chars[start + 1].0, 'x' | 'X')
-        && !matches!(chars[i - 1].0, 'p' | 'P')
+    let at = |k: usize| chars.get(k).map(|&(c, _, _)| c);
+    i >= start.saturating_add(2)
+        && at(start) == Some('0')
+        && matches!(at(start.saturating_add(1)), Some('x' | 'X'))
+        && !matches!(at(i.saturating_sub(1)), Some('p' | 'P'))
 }
 
 /// An open conditional block.
@@ -382,7 +382,7 @@ impl Pre<'_> {
             Some(i) => i as u32,
             None => {
                 self.files.push(name.to_string());
-                (self.files.len() - 1) as u32
+                self.files.len().saturating_sub(1) as u32
             }
         }
     }
@@ -400,8 +400,9 @@ impl Pre<'_> {
         // The end of this file, where `D3DAssemble` reports what is left open.
         let eof = Origin {
             file,
-            line: (text.matches('\n').count() + 1).min(u32::MAX as usize) as u32,
-            column: (text.rsplit('\n').next().unwrap_or("").chars().count() + 1).min(u32::MAX as usize) as u32,
+            line: text.matches('\n').count().saturating_add(1).min(u32::MAX as usize) as u32,
+            column: text.rsplit('\n').next().unwrap_or("").chars().count().saturating_add(1).min(u32::MAX as usize)
+                as u32,
         };
         if let Some(o) = unclosed {
             let m = format!("the comment opened at {}:{} continues past the end of the file", o.line, o.column);
@@ -419,7 +420,7 @@ impl Pre<'_> {
             let place = |t: &Token, presumed: u32, delta: i64| -> Token {
                 let mut t = t.clone();
                 t.origin.file = presumed;
-                t.origin.line = (i64::from(t.origin.line) + delta).clamp(1, i64::from(u32::MAX)) as u32;
+                t.origin.line = i64::from(t.origin.line).saturating_add(delta).clamp(1, i64::from(u32::MAX)) as u32;
                 t
             };
             let active = conds.last().is_none_or(|c| c.active);
@@ -431,7 +432,7 @@ impl Pre<'_> {
                 }
                 continue;
             }
-            let hash = toks[0].origin;
+            let Some(hash) = toks.first().map(|t| t.origin) else { continue };
             let Some(dname) = toks.get(1) else {
                 // `D3DAssemble` has no null directive.
                 if active {
@@ -439,7 +440,7 @@ impl Pre<'_> {
                 }
                 continue;
             };
-            let args = &toks[2..];
+            let args = toks.get(2..).unwrap_or_default();
             let dir = dname.text.as_str();
             let conditional = matches!(dir, "if" | "ifdef" | "ifndef" | "elif" | "else" | "endif");
             if !active && !conditional {
@@ -501,8 +502,8 @@ impl Pre<'_> {
                     } else {
                         false
                     };
-                    if dir == "else" && !args.is_empty() {
-                        self.warning(args[0].origin, args[0].text.len(), "text after `#else` ignored");
+                    if let (true, Some(first)) = (dir == "else", args.first()) {
+                        self.warning(first.origin, first.text.len(), "text after `#else` ignored");
                     }
                     let top = conds.last_mut().expect("checked above");
                     top.active = value;
@@ -537,7 +538,7 @@ impl Pre<'_> {
                                 presumed = self.file_index(name);
                             }
                             // The line after the directive is line `num`.
-                            delta = i64::from(num) - (i64::from(line.line) + 1);
+                            delta = i64::from(num).saturating_sub(i64::from(line.line).saturating_add(1));
                         }
                         _ => {
                             self.error(o, 4, "`#line` takes a line number and a file name", Some("`#line 12 \"file\"`"))
@@ -556,9 +557,9 @@ impl Pre<'_> {
                             continue;
                         }
                     };
-                    if depth + 1 > LIMITS.include_depth {
+                    if depth >= LIMITS.include_depth {
                         self.error(
-                            args[0].origin,
+                            args.first().map_or(o, |t| t.origin),
                             args.iter().map(|t| t.text.len()).sum(),
                             &format!("`#include` nested more than {} deep", LIMITS.include_depth),
                             None,
@@ -572,7 +573,7 @@ impl Pre<'_> {
                             // Each inclusion reads the file again under its own index when
                             // its name is new; the same name shares one.
                             let idx = self.file_index(&name);
-                            self.file(&text, idx, depth + 1);
+                            self.file(&text, idx, depth.saturating_add(1));
                         }
                         Err(e) => {
                             let at = args.first().map_or(o, |t| t.origin);
@@ -605,7 +606,7 @@ impl Pre<'_> {
     /// Expands a run of text lines into the output.
     fn flush(&mut self, run: Vec<PTok>) {
         if let Some(done) = self.expand(run, 0) {
-            if self.out.len() + done.len() > LIMITS.tokens {
+            if self.out.len().saturating_add(done.len()) > LIMITS.tokens {
                 let o = done.first().map(|t| t.tok.origin).unwrap_or_default();
                 self.error(o, 1, &format!("the source expands to more than {} tokens", LIMITS.tokens), None);
                 self.halted = true;
@@ -624,7 +625,7 @@ impl Pre<'_> {
             self.error(name.origin, 7, "`defined` cannot be a macro name", None);
             return;
         }
-        let mut rest = &args[1..];
+        let mut rest = args.get(1..).unwrap_or_default();
         let mut params = None;
         if rest.first().is_some_and(|t| t.text == "(" && !t.space_before) {
             let mut list = Vec::new();
@@ -634,11 +635,11 @@ impl Pre<'_> {
                 match rest.get(i) {
                     Some(t) if t.kind == Kind::Ident => {
                         list.push(t.text.clone());
-                        match rest.get(i + 1) {
-                            Some(s) if s.text == "," => i += 2,
+                        match rest.get(i.saturating_add(1)) {
+                            Some(s) if s.text == "," => i = i.saturating_add(2),
                             Some(s) if s.text == ")" => {
                                 ok = true;
-                                i += 2;
+                                i = i.saturating_add(2);
                                 break;
                             }
                             _ => break,
@@ -652,7 +653,7 @@ impl Pre<'_> {
                 self.error(at, 1, "bad macro parameter list", Some("`(a, b)`"));
                 return;
             }
-            rest = &rest[i..];
+            rest = rest.get(i..).unwrap_or_default();
             params = Some(list);
         }
         let body: Vec<Token> = rest.to_vec();
@@ -660,7 +661,7 @@ impl Pre<'_> {
             Some(m) => m.id,
             None => {
                 self.macro_names.push(name.text.clone());
-                (self.macro_names.len() - 1) as u32
+                self.macro_names.len().saturating_sub(1) as u32
             }
         };
         if let Some(old) = self.macros.get(&name.text) {
@@ -692,7 +693,7 @@ impl Pre<'_> {
                     continue;
                 }
             };
-            self.expansions += 1;
+            self.expansions = self.expansions.saturating_add(1);
             if self.expansions > LIMITS.expansions {
                 self.error(
                     t.tok.origin,
@@ -720,12 +721,12 @@ impl Pre<'_> {
                     let mut closed = false;
                     while let Some(a) = input.pop_front() {
                         match a.tok.text.as_str() {
-                            "(" => level += 1,
+                            "(" => level = level.saturating_add(1),
                             ")" if level == 0 => {
                                 closed = true;
                                 break;
                             }
-                            ")" => level -= 1,
+                            ")" => level = level.saturating_sub(1),
                             "," if level == 0 => {
                                 args.push(Vec::new());
                                 continue;
@@ -745,7 +746,7 @@ impl Pre<'_> {
                         );
                         return None;
                     }
-                    if params.is_empty() && args.len() == 1 && args[0].is_empty() {
+                    if params.is_empty() && matches!(args.as_slice(), [only] if only.is_empty()) {
                         args.clear();
                     }
                     if args.len() != params.len() {
@@ -757,7 +758,7 @@ impl Pre<'_> {
                         );
                         return None;
                     }
-                    if depth + 1 > LIMITS.argument_depth {
+                    if depth >= LIMITS.argument_depth {
                         self.error(
                             t.tok.origin,
                             t.tok.text.len(),
@@ -784,7 +785,7 @@ impl Pre<'_> {
                     n.tok.space_before |= t.tok.space_before;
                 }
             }
-            if input.len() + body.len() + out.len() > LIMITS.tokens {
+            if input.len().saturating_add(body.len()).saturating_add(out.len()) > LIMITS.tokens {
                 self.error(
                     t.tok.origin,
                     t.tok.text.len(),
@@ -816,30 +817,40 @@ impl Pre<'_> {
         let body = &m.body;
         let mut i = 0;
         let mut paste_next = false;
-        while i < body.len() {
-            let b = &body[i];
-            let next_is_paste = body.get(i + 1).is_some_and(|n| n.text == "##");
-            let mut piece: Vec<PTok> = if b.text == "#" && body.get(i + 1).and_then(param).is_some() {
+        while let Some(b) = body.get(i) {
+            let next_is_paste = body.get(i.saturating_add(1)).is_some_and(|n| n.text == "##");
+            let mut piece: Vec<PTok> = if b.text == "#" && body.get(i.saturating_add(1)).and_then(param).is_some() {
                 // `#param`: the argument as a string.
-                let k = body.get(i + 1).and_then(param).unwrap_or(0);
-                i += 1;
+                let k = body.get(i.saturating_add(1)).and_then(param).unwrap_or(0);
+                i = i.saturating_add(1);
                 let text = format!(
                     "\"{}\"",
-                    join_text(&args[k].iter().map(|a| a.tok.clone()).collect::<Vec<_>>()).replace('"', "\\\"")
+                    join_text(
+                        &args.get(k).map(|a| a.iter().map(|a| a.tok.clone()).collect::<Vec<_>>()).unwrap_or_default()
+                    )
+                    .replace('"', "\\\"")
                 );
                 vec![PTok { tok: Token { kind: Kind::Str, text, ..b.clone() }, hide: hide.clone() }]
             } else if let Some(k) = param(b) {
+                // `param` gives indices of the macro's parameters, and args has one per
+                // parameter (checked by the caller).
+                let arg = args.get(k).cloned().unwrap_or_default();
                 if paste_next || next_is_paste {
-                    args[k].clone()
+                    arg
                 } else {
-                    if expanded[k].is_none() {
-                        expanded[k] = Some(self.expand(args[k].clone(), depth + 1)?);
+                    match expanded.get_mut(k) {
+                        Some(Some(done)) => done.clone(),
+                        Some(slot) => {
+                            let done = self.expand(arg, depth.saturating_add(1))?;
+                            *slot = Some(done.clone());
+                            done
+                        }
+                        None => Vec::new(),
                     }
-                    expanded[k].clone().unwrap_or_default()
                 }
             } else if b.text == "##" {
                 paste_next = true;
-                i += 1;
+                i = i.saturating_add(1);
                 continue;
             } else {
                 vec![PTok { tok: b.clone(), hide: hide.clone() }]
@@ -854,7 +865,10 @@ impl Pre<'_> {
                 let kind = lex(&text, 0)
                     .0
                     .first()
-                    .and_then(|l| (l.tokens.len() == 1).then(|| l.tokens[0].kind))
+                    .and_then(|l| match l.tokens.as_slice() {
+                        [only] => Some(only.kind),
+                        _ => None,
+                    })
                     .unwrap_or(Kind::Punct);
                 out.push(PTok { tok: Token { kind, text, ..left.tok }, hide: hide.clone() });
             }
@@ -869,7 +883,7 @@ impl Pre<'_> {
                 p.hide = Rc::from(h);
                 out.push(p);
             }
-            i += 1;
+            i = i.saturating_add(1);
             if out.len() > LIMITS.tokens {
                 let o = b.origin;
                 self.error(o, 1, &format!("the source expands to more than {} tokens", LIMITS.tokens), None);
@@ -885,27 +899,28 @@ impl Pre<'_> {
         // `defined X` and `defined(X)` before expansion.
         let mut toks = Vec::with_capacity(args.len());
         let mut i = 0;
-        while i < args.len() {
-            let t = &args[i];
+        while let Some(t) = args.get(i) {
             if t.kind == Kind::Ident && t.text == "defined" {
-                let (name, skip) = match (args.get(i + 1), args.get(i + 2), args.get(i + 3)) {
-                    (Some(p), Some(n), Some(c)) if p.text == "(" && c.text == ")" && n.kind == Kind::Ident => {
-                        (Some(n), 4)
-                    }
-                    (Some(n), ..) if n.kind == Kind::Ident => (Some(n), 2),
-                    _ => (None, 1),
-                };
+                let (name, skip) =
+                    match (args.get(i.saturating_add(1)), args.get(i.saturating_add(2)), args.get(i.saturating_add(3)))
+                    {
+                        (Some(p), Some(n), Some(c)) if p.text == "(" && c.text == ")" && n.kind == Kind::Ident => {
+                            (Some(n), 4)
+                        }
+                        (Some(n), ..) if n.kind == Kind::Ident => (Some(n), 2),
+                        _ => (None, 1),
+                    };
                 let Some(name) = name else {
                     self.error(t.origin, 7, "`defined` takes a macro name", Some("`defined(NAME)`"));
                     return false;
                 };
                 let v = self.macros.contains_key(&name.text);
                 toks.push(Token { kind: Kind::Number, text: if v { "1" } else { "0" }.into(), ..t.clone() });
-                i += skip;
+                i = i.saturating_add(skip);
                 continue;
             }
             toks.push(t.clone());
-            i += 1;
+            i = i.saturating_add(1);
         }
         let toks = self.expand_list(toks, 0);
         if toks.is_empty() {
@@ -957,14 +972,14 @@ impl Expr<'_> {
     }
     fn eat(&mut self, s: &str) -> bool {
         if self.peek() == Some(s) {
-            self.at += 1;
+            self.at = self.at.saturating_add(1);
             true
         } else {
             false
         }
     }
     fn ternary(&mut self) -> EResult {
-        self.depth += 1;
+        self.depth = self.depth.saturating_add(1);
         if self.depth > 256 {
             return Err((self.at, "the expression is nested too deep".into()));
         }
@@ -983,7 +998,7 @@ impl Expr<'_> {
         } else {
             c
         };
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         Ok(v)
     }
     fn binary(&mut self, level: usize) -> EResult {
@@ -1002,11 +1017,12 @@ impl Expr<'_> {
         if level == LEVELS.len() {
             return self.unary();
         }
-        let mut l = self.binary(level + 1)?;
-        while let Some(op) = self.peek().filter(|p| LEVELS[level].contains(p)).map(str::to_string) {
+        let mut l = self.binary(level.saturating_add(1))?;
+        let ops = LEVELS.get(level).copied().unwrap_or_default();
+        while let Some(op) = self.peek().filter(|p| ops.contains(p)).map(str::to_string) {
             let at = self.at;
-            self.at += 1;
-            let r = self.binary(level + 1)?;
+            self.at = self.at.saturating_add(1);
+            let r = self.binary(level.saturating_add(1))?;
             l = match op.as_str() {
                 "||" => ((l != 0) || (r != 0)) as u32,
                 "&&" => ((l != 0) && (r != 0)) as u32,
@@ -1026,14 +1042,14 @@ impl Expr<'_> {
                     if r == 0 {
                         return Err((at, "division by zero in `#if`".into()));
                     }
-                    l / r
+                    l.checked_div(r).unwrap_or(0)
                 }
             };
         }
         Ok(l)
     }
     fn unary(&mut self) -> EResult {
-        self.depth += 1;
+        self.depth = self.depth.saturating_add(1);
         if self.depth > 256 {
             return Err((self.at, "the expression is nested too deep".into()));
         }
@@ -1051,14 +1067,16 @@ impl Expr<'_> {
             v
         } else {
             let Some(t) = self.toks.get(self.at) else { return Err((self.at, "the expression ends early".into())) };
-            self.at += 1;
+            self.at = self.at.saturating_add(1);
             match t.kind {
                 Kind::Ident => 0,
-                Kind::Number => int_value(&t.text).ok_or((self.at - 1, format!("`{}` is not an integer", t.text)))?,
-                _ => return Err((self.at - 1, format!("unexpected `{}` in the expression", t.text))),
+                Kind::Number => {
+                    int_value(&t.text).ok_or((self.at.saturating_sub(1), format!("`{}` is not an integer", t.text)))?
+                }
+                _ => return Err((self.at.saturating_sub(1), format!("unexpected `{}` in the expression", t.text))),
             }
         };
-        self.depth -= 1;
+        self.depth = self.depth.saturating_sub(1);
         Ok(v)
     }
 }
