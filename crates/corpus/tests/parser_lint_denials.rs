@@ -12,6 +12,7 @@ const WHOLE_MODULES: &[&str] = &[
     "crates/d3dbc/src/decode.rs",
     "crates/d3dbc/src/preprocess.rs",
     "crates/d3dbc/src/parse/header.rs",
+    "crates/validate/src/program.rs",
     "crates/validate/src/so.rs",
 ];
 

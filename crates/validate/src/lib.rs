@@ -187,7 +187,7 @@ fn validate_inner(
         out.push(Diagnostic::new(Code::MissingProgram, Location::Shader, "the container has no SHDR or SHEX chunk"));
         return report;
     };
-    for extra in &programs[1..] {
+    for extra in programs.get(1..).unwrap_or_default() {
         out.push(Diagnostic::new(
             Code::DuplicateProgram,
             chunk_location(extra),
@@ -228,7 +228,11 @@ fn validate_inner(
             None if needed => out.push(Diagnostic::new(
                 Code::MissingSignature,
                 Location::Shader,
-                format!("a {} shader needs an {what} signature chunk ({})", stage_name(stage), fourccs[0]),
+                format!(
+                    "a {} shader needs an {what} signature chunk ({})",
+                    stage_name(stage),
+                    fourccs.first().map(ToString::to_string).unwrap_or_default()
+                ),
             )),
             None => {}
         }
@@ -319,7 +323,7 @@ fn signature_only(
 /// A raw Shader Model 1–3 program given to a Direct3D 10, 11 or 12 create call: those
 /// calls take DXBC containers (`E_INVALIDARG`).
 fn raw_program_refused(bytes: &[u8], api: Api) -> Diagnostic {
-    let version = bytes.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let version = bytes.first_chunk().map_or(0, |b| u32::from_le_bytes(*b));
     let kind = if version >> 16 == 0xfffe { "vs" } else { "ps" };
     let name = match api {
         Api::D3D10 { .. } => "Direct3D 10",
@@ -404,16 +408,14 @@ fn check_level9(
         Err(e) => {
             out.push(Diagnostic::new(
                 Code::ChunkUnreadable,
-                Location::Byte { offset: chunk.data_offset() + e.offset },
+                Location::Byte { offset: chunk.data_offset().saturating_add(e.offset) },
                 e.message,
             ));
             return;
         }
     };
-    let base = chunk.data_offset() + at;
-    let Some(version) =
-        program.get(..4).and_then(|b| d3dbc::Version::from_token(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
-    else {
+    let base = chunk.data_offset().saturating_add(at);
+    let Some(version) = program.first_chunk().and_then(|b| d3dbc::Version::from_token(u32::from_le_bytes(*b))) else {
         // The d3d9 rules say why (V901).
         d3d9::check(program, base, caps, out);
         return;
@@ -487,13 +489,15 @@ fn check_level9(
 fn uses_only_2_0(program: &[u8], base: usize, caps: &Caps9) -> Result<(), String> {
     let mut as_2_0 = program.to_vec();
     // The version token's minor version (byte 0) 1 -> 0.
-    as_2_0[0] = 0;
+    if let Some(minor) = as_2_0.first_mut() {
+        *minor = 0;
+    }
     let mut found = Vec::new();
     d3d9::check(&as_2_0, base, caps, &mut found);
     match found.first() {
         None => Ok(()),
         Some(d) => {
-            let more = found.len() - 1;
+            let more = found.len().saturating_sub(1);
             let more = if more > 0 { format!("; {more} more") } else { String::new() };
             Err(format!("{}: {}{more}", d.location, d.message))
         }

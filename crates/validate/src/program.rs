@@ -5,6 +5,7 @@
 //!
 //! One pass over the program with [`tpf::Decoder::next_into`] (no allocation per
 //! instruction); what the later rules need is gathered into [`ProgramFacts`].
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
@@ -129,7 +130,7 @@ pub fn primitive_vertices(p: Primitive) -> Option<u32> {
         Primitive::LineAdj => 4,
         Primitive::TriangleAdj => 6,
         Primitive::Unknown(_) | Primitive::Undefined => return None,
-        other => other.raw() as u32 - Primitive::Patch1.raw() as u32 + 1,
+        other => (other.raw() as u32).saturating_sub(Primitive::Patch1.raw() as u32).saturating_add(1),
     })
 }
 
@@ -265,9 +266,10 @@ pub(crate) fn check(
     while let Some(next) = decoder.next_into(&mut ins) {
         match next {
             Ok(token) => {
-                let at = At { index, token, offset: base + token * 4, mnemonic: ins.opcode.mnemonic() };
+                let offset = base.saturating_add(token.saturating_mul(4));
+                let at = At { index, token, offset, mnemonic: ins.opcode.mnemonic() };
                 w.instruction(&ins, at, out);
-                index += 1;
+                index = index.saturating_add(1);
             }
             Err(e) => {
                 let e = e.rebased(base);
@@ -550,7 +552,7 @@ impl Walker<'_> {
         let stage = self.stage;
         let sm51 = self.model >= Model::SM5_1;
         let mut once = |slot: usize, out: &mut Vec<Diagnostic>| {
-            if std::mem::replace(&mut self.seen_decl[slot], true) {
+            if self.seen_decl.get_mut(slot).is_some_and(|seen| std::mem::replace(seen, true)) {
                 out.push(Diagnostic::new(
                     Code::DuplicateDeclaration,
                     at.loc(),
@@ -566,7 +568,7 @@ impl Walker<'_> {
                 self.check_temps(at, out);
             }
             Decl::IndexableTemp { count, .. } => {
-                self.indexable_temps += *count as u64;
+                self.indexable_temps = self.indexable_temps.saturating_add(u64::from(*count));
                 self.check_temps(at, out);
             }
             Decl::InputPrimitive(p) => {
@@ -661,7 +663,9 @@ impl Walker<'_> {
                             ));
                         }
                         self.facts.streams |= 1 << s;
-                        self.stream_at[s as usize] = Some(at);
+                        if let Some(first) = self.stream_at.get_mut(s as usize) {
+                            *first = Some(at);
+                        }
                         self.current_stream = Some(s);
                     }
                     None => out.push(Diagnostic::new(
@@ -677,7 +681,7 @@ impl Walker<'_> {
                 let (max_xy, max_z, max_total) =
                     if self.model < Model::SM5_0 { (768, 1, 768) } else { (1024, 64, 1024) };
                 // Three 32-bit sizes: their product needs 96 bits, so it is taken in u128.
-                let total = u128::from(*x) * u128::from(*y) * u128::from(*z);
+                let total = u128::from(*x).saturating_mul(u128::from(*y)).saturating_mul(u128::from(*z));
                 if *x == 0 || *y == 0 || *z == 0 || *x > max_xy || *y > max_xy || *z > max_z || total > max_total {
                     out.push(Diagnostic::new(
                         Code::ThreadGroupSize,
@@ -696,7 +700,8 @@ impl Walker<'_> {
                 self.check_tgsm(at, out);
             }
             Decl::TgsmStructured { stride, count, .. } => {
-                self.tgsm_bytes = self.tgsm_bytes.saturating_add(u128::from(*stride) * u128::from(*count));
+                self.tgsm_bytes =
+                    self.tgsm_bytes.saturating_add(u128::from(*stride).saturating_mul(u128::from(*count)));
                 self.check_tgsm(at, out);
             }
             Decl::ConstantBuffer { operand, size, .. } => {
@@ -744,7 +749,7 @@ impl Walker<'_> {
                         out.push(Diagnostic::new(
                             Code::UavSlot,
                             at.loc(),
-                            format!("u{r}: the device supports UAV slots u0..u{}", slots - 1),
+                            format!("u{r}: the device supports UAV slots u0..u{}", slots.saturating_sub(1)),
                         ));
                     }
                 }
@@ -816,7 +821,11 @@ impl Walker<'_> {
                     out.push(Diagnostic::new(
                         Code::RegisterRange,
                         at.loc(),
-                        format!("input register v{r}: {} shaders have v0..v{}", self.stage_model(), inputs - 1),
+                        format!(
+                            "input register v{r}: {} shaders have v0..v{}",
+                            self.stage_model(),
+                            inputs.saturating_sub(1)
+                        ),
                     ));
                 }
             }
@@ -826,7 +835,11 @@ impl Walker<'_> {
                     out.push(Diagnostic::new(
                         Code::RegisterRange,
                         at.loc(),
-                        format!("output register o{r}: {} shaders have o0..o{}", self.stage_model(), outputs - 1),
+                        format!(
+                            "output register o{r}: {} shaders have o0..o{}",
+                            self.stage_model(),
+                            outputs.saturating_sub(1)
+                        ),
                     ));
                 }
                 self.output_declared = true;
@@ -854,7 +867,7 @@ impl Walker<'_> {
     }
 
     fn check_temps(&self, at: At, out: &mut Vec<Diagnostic>) {
-        let total = self.temps + self.indexable_temps;
+        let total = self.temps.saturating_add(self.indexable_temps);
         if total > 4096 {
             out.push(Diagnostic::new(
                 Code::TempCount,
@@ -1024,15 +1037,17 @@ impl Walker<'_> {
         let declared: Vec<usize> =
             if streams == 0 { vec![0] } else { (0..4).filter(|s| streams & (1 << s) != 0).collect() };
         for &s in &declared {
-            match f.output_topology[s] {
+            let stream_at = self.stream_at.get(s).copied().flatten().map_or(Location::Shader, At::loc);
+            let topology_at = self.topology_at.get(s).copied().flatten().map_or(Location::Shader, At::loc);
+            match f.output_topology.get(s).copied().flatten() {
                 None if streams != 0 && f.output_topology.iter().any(Option::is_some) => out.push(Diagnostic::new(
                     Code::StreamTopologyMissing,
-                    self.stream_at[s].map_or(Location::Shader, At::loc),
+                    stream_at,
                     format!("stream m{s} has no dcl_outputtopology"),
                 )),
                 Some(t) if declared.len() > 1 && t != PrimitiveTopology::PointList => out.push(Diagnostic::new(
                     Code::MultiStreamTopology,
-                    self.topology_at[s].map_or(Location::Shader, At::loc),
+                    topology_at,
                     format!(
                         "stream m{s} outputs `{}`: with several streams every stream outputs pointlist",
                         t.listing_name().unwrap_or("?")
@@ -1075,26 +1090,29 @@ impl Walker<'_> {
         // The 1024-scalar output limit (Microsoft's dcl_maxOutputVertexCount page) and the instance limits.
         if let Some(count) = f.max_output_vertex_count.filter(|c| (1..=GS_OUTPUT_SCALAR_LIMIT).contains(c)) {
             let scalars = f.output_scalars();
-            if scalars as u64 * count as u64 > GS_OUTPUT_SCALAR_LIMIT as u64 {
+            // Saturating: scalars and count come from the program.
+            let size = u64::from(scalars).saturating_mul(u64::from(count));
+            if size > u64::from(GS_OUTPUT_SCALAR_LIMIT) {
                 out.push(Diagnostic::new(
                     Code::GsOutputRecordSize,
                     self.maxout_at.map_or(Location::Shader, At::loc),
                     format!(
                         "{count} vertices x {scalars} output scalars = {} > 1024: at most {} vertices of this size",
-                        count as u64 * scalars as u64,
-                        GS_OUTPUT_SCALAR_LIMIT / scalars.max(1)
+                        size,
+                        GS_OUTPUT_SCALAR_LIMIT.checked_div(scalars).unwrap_or(GS_OUTPUT_SCALAR_LIMIT)
                     ),
                 ));
             }
             if let Some(instances) = f.gs_instance_count.filter(|n| (1..=GS_MAX_INSTANCES).contains(n)) {
-                if instances * count > GS_MAX_VERTICES_ACROSS_INSTANCES {
+                let across = instances.saturating_mul(count);
+                if across > GS_MAX_VERTICES_ACROSS_INSTANCES {
                     out.push(Diagnostic::new(
                         Code::GsInstanceVertexCount,
                         self.instances_at.map_or(Location::Shader, At::loc),
                         format!(
                             "{instances} instances x {count} vertices = {} > 1024 (at most {} vertices with {instances} instances)",
-                            instances * count,
-                            GS_MAX_VERTICES_ACROSS_INSTANCES / instances
+                            across,
+                            GS_MAX_VERTICES_ACROSS_INSTANCES.checked_div(instances).unwrap_or(0)
                         ),
                     ));
                 }
@@ -1177,8 +1195,8 @@ fn immediate_stream(operand: &Operand) -> Option<u32> {
     if operand.ty != OperandType::Stream || operand.indices.len() != 1 {
         return None;
     }
-    match operand.indices[0] {
-        Index::Imm32(s) if s < 4 => Some(s),
+    match operand.indices.first() {
+        Some(&Index::Imm32(s)) if s < 4 => Some(s),
         _ => None,
     }
 }
