@@ -11,8 +11,15 @@
 # (default `address`) is passed as `-s`; `none` builds without a sanitizer.
 # FUZZ_RSS_MB (default 2048) and FUZZ_TIMEOUT (default 5, seconds per input) are the
 # memory and hang limits. Exit status 1 if any target crashed.
+#
+# Without seed corpora (fuzz/corpus/, not committed) the script writes them first with
+# tools/fuzz-seeds.py when the fxc corpus is there, so that short runs (CI's smoke)
+# start from real shaders instead of empty inputs; FUZZ_SEEDS=0 skips that.
 set -uo pipefail
 cd "$(dirname "$0")/../fuzz"
+if [ ! -d corpus ] && [ "${FUZZ_SEEDS:-1}" != 0 ] && command -v python3 >/dev/null 2>&1; then
+    python3 ../tools/fuzz-seeds.py >/dev/null || echo "fuzz seeds: not written (no fxc corpus?); starting from empty inputs"
+fi
 seconds=${1:-60}
 shift || true
 export RUSTC_BOOTSTRAP=${RUSTC_BOOTSTRAP:-1}
