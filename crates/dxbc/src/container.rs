@@ -5,7 +5,7 @@
 
 use crate::checksum::{checksum_bytes, compute_checksum};
 use crate::error::{Error, Result};
-use crate::util::{Bytes, Coverage, Gap};
+use crate::util::{write_at, Bytes, Coverage, Gap};
 use crate::{ChunkData, FourCc};
 
 /// Size of the fixed part of the header: magic, checksum, version, total size, count.
@@ -191,21 +191,21 @@ impl<'a> Container<'a> {
         let total = self.total_size as usize;
         let mut out = vec![0u8; total];
         // Every range below was checked against the total size when the container was
-        // parsed (the parts are private and come only from `parse`); `put` skips any other.
-        put(&mut out, 0, b"DXBC");
-        put(&mut out, 4, &self.checksum);
-        put(&mut out, 20, &self.version.to_le_bytes());
-        put(&mut out, 24, &self.total_size.to_le_bytes());
-        put(&mut out, 28, &(self.chunks.len() as u32).to_le_bytes());
+        // parsed (the parts are private and come only from `parse`); `write_at` skips any other.
+        write_at(&mut out, 0, b"DXBC");
+        write_at(&mut out, 4, &self.checksum);
+        write_at(&mut out, 20, &self.version.to_le_bytes());
+        write_at(&mut out, 24, &self.total_size.to_le_bytes());
+        write_at(&mut out, 28, &(self.chunks.len() as u32).to_le_bytes());
         for (i, c) in self.chunks.iter().enumerate() {
             let f = HEADER_SIZE.saturating_add(i.saturating_mul(4));
-            put(&mut out, f, &(c.offset as u32).to_le_bytes());
-            put(&mut out, c.offset, &c.fourcc.0);
-            put(&mut out, c.offset.saturating_add(4), &(c.data.len() as u32).to_le_bytes());
-            put(&mut out, c.offset.saturating_add(8), c.data);
+            write_at(&mut out, f, &(c.offset as u32).to_le_bytes());
+            write_at(&mut out, c.offset, &c.fourcc.0);
+            write_at(&mut out, c.offset.saturating_add(4), &(c.data.len() as u32).to_le_bytes());
+            write_at(&mut out, c.offset.saturating_add(8), c.data);
         }
         for g in &self.gaps {
-            put(&mut out, g.offset, g.bytes);
+            write_at(&mut out, g.offset, g.bytes);
         }
         out.extend_from_slice(self.trailing);
         out
@@ -277,7 +277,7 @@ impl<'a> Builder<'a> {
             out.resize(out.len().next_multiple_of(4), 0);
         }
         let sum = checksum_bytes(compute_checksum(&out));
-        put(&mut out, 4, &sum);
+        write_at(&mut out, 4, &sum);
         Ok(out)
     }
 }
@@ -286,11 +286,4 @@ impl<'a> Builder<'a> {
 /// (saturating: `build` refuses any size past 4 GiB).
 fn padded(d: &[u8]) -> usize {
     d.len().checked_next_multiple_of(4).unwrap_or(usize::MAX).saturating_add(8)
-}
-
-/// Copies `bytes` into `out` at `at` if the range lies inside `out`.
-fn put(out: &mut [u8], at: usize, bytes: &[u8]) {
-    if let Some(slot) = at.checked_add(bytes.len()).and_then(|end| out.get_mut(at..end)) {
-        slot.copy_from_slice(bytes);
-    }
 }

@@ -212,6 +212,14 @@ impl Canvas {
     }
 }
 
+/// Copies `bytes` into `out` at `at` if the range lies inside `out` (encoders write
+/// only into space they reserved; a range outside it is skipped, never a panic).
+pub(crate) fn write_at(out: &mut [u8], at: usize, bytes: &[u8]) {
+    if let Some(slot) = at.checked_add(bytes.len()).and_then(|end| out.get_mut(at..end)) {
+        slot.copy_from_slice(bytes);
+    }
+}
+
 /// Appending little-endian writer used for fresh (fxc-like) layouts.
 #[derive(Default)]
 pub(crate) struct Writer {
@@ -247,9 +255,7 @@ impl Writer {
         at
     }
     pub fn set_u32(&mut self, at: usize, v: u32) {
-        if let Some(slot) = at.checked_add(4).and_then(|end| self.buf.get_mut(at..end)) {
-            slot.copy_from_slice(&v.to_le_bytes());
-        }
+        write_at(&mut self.buf, at, &v.to_le_bytes());
     }
 }
 
