@@ -44,8 +44,10 @@
 //! disassembler prints as `Instance ID`; the compiler refuses `SV_InstanceID` for
 //! Level 9 targets, so no compiled chunk with it was seen.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::{Error, Result};
-use crate::util::{code_enum, Bytes, Canvas, Coverage, Gap};
+use crate::util::{code_enum, write_at, Bytes, Canvas, Coverage, Gap};
 
 /// Size of the fixed header before the tables.
 pub const HEADER_SIZE: usize = 36;
@@ -100,7 +102,7 @@ impl ConstantTarget {
     /// The target as stored.
     pub fn from_raw(raw: u16) -> ConstantTarget {
         if raw >= CLIP_PLANE_BASE {
-            ConstantTarget::ClipPlane(raw - CLIP_PLANE_BASE)
+            ConstantTarget::ClipPlane(raw.saturating_sub(CLIP_PLANE_BASE))
         } else {
             ConstantTarget::Register(raw)
         }
@@ -209,7 +211,7 @@ impl Table {
 
     /// Where the table's (count, offset) pair is in the header.
     fn field(self) -> usize {
-        16 + 4 * self as usize
+        (self as usize).saturating_mul(4).saturating_add(16)
     }
 
     fn what(self) -> &'static str {
@@ -316,7 +318,7 @@ impl<'a> Aon9<'a> {
     /// a 2.x one (9_3 targets). 0 if the program is shorter than a token.
     pub fn version_for(program: &[u8]) -> u32 {
         match program.get(0..4) {
-            Some(b) => (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & 0xffff_0000) | 0x0200,
+            Some(b) => (Bytes::new(b).u32(0, "version").unwrap_or(0) & 0xffff_0000) | 0x0200,
             None => 0,
         }
     }
@@ -330,7 +332,7 @@ impl<'a> Aon9<'a> {
         let program_size = b.u32(8, "Aon9 program size")?;
         let program_offset = b.u32(12, "Aon9 program offset")?;
         let start = b.array(12, program_offset, program_size, 1, "Aon9 program")?;
-        let program = &data[start..start + program_size as usize];
+        let program = b.slice(start, program_size as usize, "Aon9 program")?;
         let mut cover = Coverage::new(data.len());
         cover.mark(0, HEADER_SIZE);
         cover.mark(start, program.len());
@@ -338,17 +340,21 @@ impl<'a> Aon9<'a> {
         let mut table_offsets = [0u16; 5];
         for t in Table::ALL {
             let count = b.u16(t.field(), "Aon9 table count")?;
-            let offset = b.u16(t.field() + 2, "Aon9 table offset")?;
-            table_offsets[t as usize] = offset;
+            let offset_field = t.field().saturating_add(2);
+            let offset = b.u16(offset_field, "Aon9 table offset")?;
+            if let Some(slot) = table_offsets.get_mut(t as usize) {
+                *slot = offset;
+            }
             let size = t.record_size();
-            let at = b.array(t.field() + 2, offset as u32, count as u32, size, t.what())?;
-            cover.mark(at, count as usize * size);
+            let at = b.array(offset_field, offset as u32, count as u32, size, t.what())?;
+            // `array` checked that `count * size` bytes from `at` lie inside the data.
+            cover.mark(at, (count as usize).saturating_mul(size));
             for i in 0..count as usize {
-                let r = at + i * size;
-                let u16_at = |k: usize| b.u16(r + 2 * k, t.what());
+                let r = at.saturating_add(i.saturating_mul(size));
+                let u16_at = |k: usize| b.u16(r.saturating_add(k.saturating_mul(2)), t.what());
                 match t {
                     Table::Constants => {
-                        let c = b.slice(r + 8, 4, t.what())?;
+                        let c: [u8; 4] = b.array_of(r.saturating_add(8), t.what())?;
                         m.constants.push(ConstantMapping {
                             buffer: u16_at(0)?,
                             start_reg: u16_at(1)?,
@@ -371,7 +377,7 @@ impl<'a> Aon9<'a> {
                         }
                     }
                     Table::Samplers => {
-                        let s = b.slice(r, 4, t.what())?;
+                        let s: [u8; 4] = b.array_of(r, t.what())?;
                         m.samplers.push(SamplerMapping {
                             source_resource: s[0],
                             source_sampler: s[1],
@@ -420,11 +426,13 @@ impl<'a> Aon9<'a> {
                 value: count as u64,
             })?;
             let offset = u16::try_from(out.len()).map_err(|_| Error::Invalid {
-                offset: t.field() + 2,
+                offset: t.field().saturating_add(2),
                 what: "Aon9 table offset",
                 value: out.len() as u64,
             })?;
-            header[t as usize] = (count, offset);
+            if let Some(slot) = header.get_mut(t as usize) {
+                *slot = (count, offset);
+            }
             self.mappings.encode(t, &mut out)?;
         }
         let program_offset = out.len();
@@ -434,13 +442,14 @@ impl<'a> Aon9<'a> {
             what: "Aon9 chunk size",
             value: out.len() as u64,
         })?;
-        out[0..4].copy_from_slice(&total.to_le_bytes());
-        out[4..8].copy_from_slice(&self.version.to_le_bytes());
-        out[8..12].copy_from_slice(&(self.program.len() as u32).to_le_bytes());
-        out[12..16].copy_from_slice(&(program_offset as u32).to_le_bytes());
+        // The header's HEADER_SIZE bytes were reserved above.
+        write_at(&mut out, 0, &total.to_le_bytes());
+        write_at(&mut out, 4, &self.version.to_le_bytes());
+        write_at(&mut out, 8, &(self.program.len() as u32).to_le_bytes());
+        write_at(&mut out, 12, &(program_offset as u32).to_le_bytes());
         for (t, (count, offset)) in Table::ALL.iter().zip(header) {
-            out[t.field()..t.field() + 2].copy_from_slice(&count.to_le_bytes());
-            out[t.field() + 2..t.field() + 4].copy_from_slice(&offset.to_le_bytes());
+            write_at(&mut out, t.field(), &count.to_le_bytes());
+            write_at(&mut out, t.field().saturating_add(2), &offset.to_le_bytes());
         }
         Ok(out)
     }
@@ -454,9 +463,9 @@ impl<'a> Aon9<'a> {
         c.put(raw.program_offset as usize, self.program);
         let mut records = Vec::new();
         for t in Table::ALL {
-            let offset = raw.table_offsets[t as usize];
+            let offset = *raw.table_offsets.get(t as usize)?;
             c.u16(t.field(), u16::try_from(self.mappings.count(t)).ok()?);
-            c.u16(t.field() + 2, offset);
+            c.u16(t.field().saturating_add(2), offset);
             records.clear();
             self.mappings.encode(t, &mut records).ok()?;
             c.put(offset as usize, &records);

@@ -7,6 +7,8 @@
 //! or alone at the start of an extra block, and the block's last word holds
 //! `(bits >> 2) | 1`. The four state words are the checksum, stored little-endian.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use md5::block_api::compress;
 
 const INIT: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
@@ -29,21 +31,30 @@ pub fn checksum_of(data: &[u8]) -> [u32; 4] {
     let last_word = (bits >> 2) | 1;
     let mut block = [0u8; 64];
     if tail.len() < 56 {
-        block[..4].copy_from_slice(&bits.to_le_bytes());
-        block[4..4 + tail.len()].copy_from_slice(tail);
-        block[4 + tail.len()] = 0x80;
-        block[60..].copy_from_slice(&last_word.to_le_bytes());
+        put(&mut block, 0, &bits.to_le_bytes());
+        put(&mut block, 4, tail);
+        put(&mut block, tail.len().saturating_add(4), &[0x80]);
+        put(&mut block, 60, &last_word.to_le_bytes());
         compress(&mut state, &[block]);
     } else {
-        block[..tail.len()].copy_from_slice(tail);
-        block[tail.len()] = 0x80;
+        put(&mut block, 0, tail);
+        put(&mut block, tail.len(), &[0x80]);
         compress(&mut state, &[block]);
         let mut last = [0u8; 64];
-        last[..4].copy_from_slice(&bits.to_le_bytes());
-        last[60..].copy_from_slice(&last_word.to_le_bytes());
+        put(&mut last, 0, &bits.to_le_bytes());
+        put(&mut last, 60, &last_word.to_le_bytes());
         compress(&mut state, &[last]);
     }
     state
+}
+
+/// Copies `bytes` into `block` at `at`. Every caller's range lies inside the block: the
+/// tail of a message is shorter than a block (`chunks_exact` leaves under 64 bytes), and
+/// the marker byte follows it inside the block.
+fn put(block: &mut [u8; 64], at: usize, bytes: &[u8]) {
+    if let Some(slot) = at.checked_add(bytes.len()).and_then(|end| block.get_mut(at..end)) {
+        slot.copy_from_slice(bytes);
+    }
 }
 
 /// The checksum a container made of `bytes` should store: the checksum of
@@ -55,8 +66,8 @@ pub fn compute_checksum(bytes: &[u8]) -> [u32; 4] {
 /// The checksum as the 16 bytes stored at offset 4 of the container.
 pub fn checksum_bytes(sum: [u32; 4]) -> [u8; 16] {
     let mut out = [0u8; 16];
-    for (i, w) in sum.iter().enumerate() {
-        out[i * 4..i * 4 + 4].copy_from_slice(&w.to_le_bytes());
+    for (slot, w) in out.chunks_exact_mut(4).zip(sum) {
+        slot.copy_from_slice(&w.to_le_bytes());
     }
     out
 }

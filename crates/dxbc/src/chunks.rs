@@ -1,5 +1,7 @@
 //! Dispatch from a chunk's FourCC to its codec.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::Result;
 use crate::{FourCc, Ifce, Rdef, Sfi0, Signature, SignatureFormat, Stat};
 

@@ -1,9 +1,11 @@
 //! The container: header, chunk directory, chunks; parsing, exact re-serialisation and
 //! building.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::checksum::{checksum_bytes, compute_checksum};
 use crate::error::{Error, Result};
-use crate::util::{Bytes, Coverage, Gap};
+use crate::util::{write_at, Bytes, Coverage, Gap};
 use crate::{ChunkData, FourCc};
 
 /// Size of the fixed part of the header: magic, checksum, version, total size, count.
@@ -54,37 +56,38 @@ impl<'a> Container<'a> {
     /// [`trailing`](Container::trailing) bytes.
     pub fn parse(bytes: &'a [u8]) -> Result<Container<'a>> {
         let b = Bytes::new(bytes);
-        let magic = b.slice(0, 4, "container magic")?;
-        if magic != b"DXBC" {
-            return Err(Error::BadMagic { offset: 0, found: [magic[0], magic[1], magic[2], magic[3]] });
+        let magic: [u8; 4] = b.array_of(0, "container magic")?;
+        if &magic != b"DXBC" {
+            return Err(Error::BadMagic { offset: 0, found: magic });
         }
         b.slice(0, HEADER_SIZE, "container header")?;
-        let mut checksum = [0u8; 16];
-        checksum.copy_from_slice(&bytes[4..20]);
+        let checksum: [u8; 16] = b.array_of(4, "container checksum")?;
         let version = b.u32(20, "container version")?;
         if version != 1 {
             return Err(Error::BadVersion { offset: 20, version });
         }
         let total_size = b.u32(24, "total size")?;
         let total = total_size as usize;
-        if total > bytes.len() || total < HEADER_SIZE {
-            return Err(Error::BadTotalSize { offset: 24, declared: total_size, actual: bytes.len() });
+        let bad_total = Error::BadTotalSize { offset: 24, declared: total_size, actual: bytes.len() };
+        if total < HEADER_SIZE {
+            return Err(bad_total);
         }
-        let body = Bytes::new(&bytes[..total]);
+        let (within, trailing) = bytes.split_at_checked(total).ok_or(bad_total)?;
+        let body = Bytes::new(within);
         let count = body.u32(28, "chunk count")?;
         let table_len = (count as usize).checked_mul(4).ok_or(Error::Truncated {
             offset: HEADER_SIZE,
             what: "chunk offset table",
             needed: usize::MAX,
-            available: total - HEADER_SIZE,
+            available: total.saturating_sub(HEADER_SIZE),
         })?;
         body.slice(HEADER_SIZE, table_len, "chunk offset table")?;
-        let table_end = HEADER_SIZE + table_len;
+        // The table was just read from inside the body, so its end is at most `total`.
+        let table_end = HEADER_SIZE.saturating_add(table_len);
         let mut cover = Coverage::new(total);
         cover.mark(0, table_end);
         let mut chunks = Vec::with_capacity(count as usize);
-        for i in 0..count as usize {
-            let field = HEADER_SIZE + 4 * i;
+        for field in (0..count as usize).map(|i| HEADER_SIZE.saturating_add(i.saturating_mul(4))) {
             let at = body.u32(field, "chunk offset")?;
             let off = at as usize;
             if !matches!(off.checked_add(8), Some(end) if end <= total) {
@@ -97,18 +100,20 @@ impl<'a> Container<'a> {
                     value: at as u64,
                 });
             }
-            let fourcc = FourCc([bytes[off], bytes[off + 1], bytes[off + 2], bytes[off + 3]]);
-            let size = body.u32(off + 4, "chunk size")?;
-            let available = total - off - 8;
-            if size as usize > available {
-                return Err(Error::ChunkOutOfBounds { offset: off, fourcc, size, available });
-            }
-            let data = &bytes[off + 8..off + 8 + size as usize];
-            cover.mark(off, 8 + size as usize);
+            // `off + 8 <= total` was checked above.
+            let fourcc = FourCc(body.array_of(off, "chunk fourcc")?);
+            let size = body.u32(off.saturating_add(4), "chunk size")?;
+            let data_at = off.saturating_add(8);
+            let available = total.saturating_sub(data_at);
+            let data = within
+                .get(data_at..)
+                .and_then(|rest| rest.get(..size as usize))
+                .ok_or(Error::ChunkOutOfBounds { offset: off, fourcc, size, available })?;
+            cover.mark(off, data.len().saturating_add(8));
             chunks.push(Chunk { fourcc, data, offset: off });
         }
-        let gaps = cover.gaps(&bytes[..total]);
-        Ok(Container { raw: bytes, checksum, version, total_size, chunks, gaps, trailing: &bytes[total..] })
+        let gaps = cover.gaps(within);
+        Ok(Container { raw: bytes, checksum, version, total_size, chunks, gaps, trailing })
     }
 
     /// The chunks in directory order.
@@ -163,14 +168,15 @@ impl<'a> Container<'a> {
     pub fn is_canonical_layout(&self) -> bool {
         self.gaps.is_empty()
             && self.trailing.is_empty()
-            && self.chunks.iter().try_fold(HEADER_SIZE + 4 * self.chunks.len(), |pos, c| {
-                (c.offset == pos && c.data.len() % 4 == 0).then_some(pos + 8 + c.data.len())
+            && self.chunks.iter().try_fold(self.chunks.len().saturating_mul(4).saturating_add(HEADER_SIZE), |pos, c| {
+                (c.offset == pos && c.data.len().is_multiple_of(4))
+                    .then_some(pos.saturating_add(8).saturating_add(c.data.len()))
             }) == Some(self.total_size as usize)
     }
 
     /// The checksum the container's bytes should carry (of bytes 20 to total size).
     pub fn computed_checksum(&self) -> [u32; 4] {
-        compute_checksum(&self.raw[..self.total_size as usize])
+        compute_checksum(self.raw.get(..self.total_size as usize).unwrap_or(self.raw))
     }
 
     /// True when the stored checksum matches the bytes.
@@ -184,20 +190,22 @@ impl<'a> Container<'a> {
     pub fn to_bytes(&self) -> Vec<u8> {
         let total = self.total_size as usize;
         let mut out = vec![0u8; total];
-        out[0..4].copy_from_slice(b"DXBC");
-        out[4..20].copy_from_slice(&self.checksum);
-        out[20..24].copy_from_slice(&self.version.to_le_bytes());
-        out[24..28].copy_from_slice(&self.total_size.to_le_bytes());
-        out[28..32].copy_from_slice(&(self.chunks.len() as u32).to_le_bytes());
+        // Every range below was checked against the total size when the container was
+        // parsed (the parts are private and come only from `parse`); `write_at` skips any other.
+        write_at(&mut out, 0, b"DXBC");
+        write_at(&mut out, 4, &self.checksum);
+        write_at(&mut out, 20, &self.version.to_le_bytes());
+        write_at(&mut out, 24, &self.total_size.to_le_bytes());
+        write_at(&mut out, 28, &(self.chunks.len() as u32).to_le_bytes());
         for (i, c) in self.chunks.iter().enumerate() {
-            let f = HEADER_SIZE + 4 * i;
-            out[f..f + 4].copy_from_slice(&(c.offset as u32).to_le_bytes());
-            out[c.offset..c.offset + 4].copy_from_slice(&c.fourcc.0);
-            out[c.offset + 4..c.offset + 8].copy_from_slice(&(c.data.len() as u32).to_le_bytes());
-            out[c.offset + 8..c.offset + 8 + c.data.len()].copy_from_slice(c.data);
+            let f = HEADER_SIZE.saturating_add(i.saturating_mul(4));
+            write_at(&mut out, f, &(c.offset as u32).to_le_bytes());
+            write_at(&mut out, c.offset, &c.fourcc.0);
+            write_at(&mut out, c.offset.saturating_add(4), &(c.data.len() as u32).to_le_bytes());
+            write_at(&mut out, c.offset.saturating_add(8), c.data);
         }
         for g in &self.gaps {
-            out[g.offset..g.offset + g.bytes.len()].copy_from_slice(g.bytes);
+            write_at(&mut out, g.offset, g.bytes);
         }
         out.extend_from_slice(self.trailing);
         out
@@ -243,12 +251,9 @@ impl<'a> Builder<'a> {
     /// unpadded length). Fails if the result would exceed 4 GiB.
     pub fn build(&self) -> Result<Vec<u8>> {
         let too_big = |value: usize| Error::Invalid { offset: 24, what: "container size", value: value as u64 };
-        let mut size = HEADER_SIZE + 4 * self.chunks.len();
+        let mut size = self.chunks.len().saturating_mul(4).saturating_add(HEADER_SIZE);
         for (_, d) in &self.chunks {
-            size = size
-                .checked_add(8 + d.len().next_multiple_of(4))
-                .filter(|&s| s <= u32::MAX as usize)
-                .ok_or(too_big(usize::MAX))?;
+            size = size.checked_add(padded(d)).filter(|&s| s <= u32::MAX as usize).ok_or(too_big(usize::MAX))?;
         }
         if size > u32::MAX as usize {
             return Err(too_big(size));
@@ -259,10 +264,11 @@ impl<'a> Builder<'a> {
         out.extend_from_slice(&1u32.to_le_bytes());
         out.extend_from_slice(&(size as u32).to_le_bytes());
         out.extend_from_slice(&(self.chunks.len() as u32).to_le_bytes());
-        let mut pos = HEADER_SIZE + 4 * self.chunks.len();
+        // `size` bounds every position below (checked above).
+        let mut pos = self.chunks.len().saturating_mul(4).saturating_add(HEADER_SIZE);
         for (_, d) in &self.chunks {
             out.extend_from_slice(&(pos as u32).to_le_bytes());
-            pos += 8 + d.len().next_multiple_of(4);
+            pos = pos.saturating_add(padded(d));
         }
         for (fourcc, d) in &self.chunks {
             out.extend_from_slice(&fourcc.0);
@@ -271,7 +277,13 @@ impl<'a> Builder<'a> {
             out.resize(out.len().next_multiple_of(4), 0);
         }
         let sum = checksum_bytes(compute_checksum(&out));
-        out[4..20].copy_from_slice(&sum);
+        write_at(&mut out, 4, &sum);
         Ok(out)
     }
+}
+
+/// Bytes a chunk takes in fxc's layout: its header and its data padded to four bytes
+/// (saturating: `build` refuses any size past 4 GiB).
+fn padded(d: &[u8]) -> usize {
+    d.len().checked_next_multiple_of(4).unwrap_or(usize::MAX).saturating_add(8)
 }

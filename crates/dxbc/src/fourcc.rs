@@ -1,5 +1,7 @@
 //! Four-character codes naming chunks.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use std::fmt;
 
 /// A chunk's four-character code, as the four bytes stored in the container.

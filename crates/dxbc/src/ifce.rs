@@ -1,8 +1,10 @@
 //! `IFCE`: class linkage (Shader Model 5 interfaces): class types, class instances and
 //! interface slots.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::Result;
-use crate::util::{Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
+use crate::util::{write_at, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
 
 /// A class type available to the shader.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,62 +92,62 @@ impl<'a> Ifce<'a> {
 
         let mut slots = Vec::new();
         let rec_start = b.array(24, rec_off, record_count, 16, "interface slot records")?;
-        cover.mark(rec_start, record_count as usize * 16);
+        cover.mark(rec_start, (record_count as usize).saturating_mul(16));
         for i in 0..record_count as usize {
-            let at = rec_start + i * 16;
+            let at = rec_start.saturating_add(i.saturating_mul(16));
             let slot_span = b.u32(at, "slot span")?;
-            let count = b.u32(at + 4, "slot type count")?;
-            let ids_off = b.u32(at + 8, "type ID offset")?;
-            let tables_off = b.u32(at + 12, "table ID offset")?;
-            let ids_at = b.array(at + 8, ids_off, count, 2, "type IDs")?;
-            let tables_at = b.array(at + 12, tables_off, count, 4, "table IDs")?;
-            cover.mark(ids_at, count as usize * 2);
-            cover.mark(tables_at, count as usize * 4);
+            let count = b.u32(at.saturating_add(4), "slot type count")?;
+            let ids_off = b.u32(at.saturating_add(8), "type ID offset")?;
+            let tables_off = b.u32(at.saturating_add(12), "table ID offset")?;
+            let ids_at = b.array(at.saturating_add(8), ids_off, count, 2, "type IDs")?;
+            let tables_at = b.array(at.saturating_add(12), tables_off, count, 4, "table IDs")?;
+            cover.mark(ids_at, (count as usize).saturating_mul(2));
+            cover.mark(tables_at, (count as usize).saturating_mul(4));
             offsets.extend([ids_off, tables_off]);
             let mut type_ids = Vec::with_capacity(count as usize);
             let mut table_ids = Vec::with_capacity(count as usize);
             for j in 0..count as usize {
-                type_ids.push(b.u16(ids_at + j * 2, "type ID")?);
-                table_ids.push(b.u32(tables_at + j * 4, "table ID")?);
+                type_ids.push(b.u16(ids_at.saturating_add(j.saturating_mul(2)), "type ID")?);
+                table_ids.push(b.u32(tables_at.saturating_add(j.saturating_mul(4)), "table ID")?);
             }
             slots.push(InterfaceSlot { slot_span, type_ids, table_ids });
         }
 
         let mut types = Vec::new();
         let type_start = b.array(20, type_off, type_count, 12, "class types")?;
-        cover.mark(type_start, type_count as usize * 12);
+        cover.mark(type_start, (type_count as usize).saturating_mul(12));
         for i in 0..type_count as usize {
-            let at = type_start + i * 12;
+            let at = type_start.saturating_add(i.saturating_mul(12));
             let name_off = b.u32(at, "class type name offset")?;
             let (name, len) = b.cstr(at, name_off)?;
             cover.mark(name_off as usize, len);
             offsets.push(name_off);
             types.push(ClassType {
                 name,
-                id: b.u16(at + 4, "class type ID")?,
-                cb_stride: b.u16(at + 6, "class type CB stride")?,
-                texture: b.u16(at + 8, "class type texture")?,
-                sampler: b.u16(at + 10, "class type sampler")?,
+                id: b.u16(at.saturating_add(4), "class type ID")?,
+                cb_stride: b.u16(at.saturating_add(6), "class type CB stride")?,
+                texture: b.u16(at.saturating_add(8), "class type texture")?,
+                sampler: b.u16(at.saturating_add(10), "class type sampler")?,
             });
         }
 
         let mut instances = Vec::new();
         let inst_start = b.array(16, inst_off, instance_count, 16, "class instances")?;
-        cover.mark(inst_start, instance_count as usize * 16);
+        cover.mark(inst_start, (instance_count as usize).saturating_mul(16));
         for i in 0..instance_count as usize {
-            let at = inst_start + i * 16;
+            let at = inst_start.saturating_add(i.saturating_mul(16));
             let name_off = b.u32(at, "class instance name offset")?;
             let (name, len) = b.cstr(at, name_off)?;
             cover.mark(name_off as usize, len);
             offsets.push(name_off);
             instances.push(ClassInstance {
                 name,
-                type_index: b.u16(at + 4, "class instance type")?,
-                unknown: b.u16(at + 6, "class instance")?,
-                constant_buffer: b.u16(at + 8, "class instance constant buffer")?,
-                constant_buffer_offset: b.u16(at + 10, "class instance CB offset")?,
-                texture: b.u16(at + 12, "class instance texture")?,
-                sampler: b.u16(at + 14, "class instance sampler")?,
+                type_index: b.u16(at.saturating_add(4), "class instance type")?,
+                unknown: b.u16(at.saturating_add(6), "class instance")?,
+                constant_buffer: b.u16(at.saturating_add(8), "class instance constant buffer")?,
+                constant_buffer_offset: b.u16(at.saturating_add(10), "class instance CB offset")?,
+                texture: b.u16(at.saturating_add(12), "class instance texture")?,
+                sampler: b.u16(at.saturating_add(14), "class instance sampler")?,
             });
         }
 
@@ -183,19 +185,19 @@ impl<'a> Ifce<'a> {
 
     fn type_record(t: &ClassType<'_>, name_off: u32) -> [u8; 12] {
         let mut r = [0u8; 12];
-        r[0..4].copy_from_slice(&name_off.to_le_bytes());
+        write_at(&mut r, 0, &name_off.to_le_bytes());
         for (i, v) in [t.id, t.cb_stride, t.texture, t.sampler].into_iter().enumerate() {
-            r[4 + 2 * i..6 + 2 * i].copy_from_slice(&v.to_le_bytes());
+            write_at(&mut r, i.saturating_mul(2).saturating_add(4), &v.to_le_bytes());
         }
         r
     }
 
     fn instance_record(t: &ClassInstance<'_>, name_off: u32) -> [u8; 16] {
         let mut r = [0u8; 16];
-        r[0..4].copy_from_slice(&name_off.to_le_bytes());
+        write_at(&mut r, 0, &name_off.to_le_bytes());
         let fields = [t.type_index, t.unknown, t.constant_buffer, t.constant_buffer_offset, t.texture, t.sampler];
         for (i, v) in fields.into_iter().enumerate() {
-            r[4 + 2 * i..6 + 2 * i].copy_from_slice(&v.to_le_bytes());
+            write_at(&mut r, i.saturating_mul(2).saturating_add(4), &v.to_le_bytes());
         }
         r
     }
@@ -205,31 +207,31 @@ impl<'a> Ifce<'a> {
         let mut o = Offsets::new(&raw.offsets);
         let (inst_off, type_off, rec_off) = (o.next(), o.next(), o.next());
         for (i, w) in self.header(inst_off, type_off, rec_off).into_iter().enumerate() {
-            c.u32(i * 4, w);
+            c.u32(i.saturating_mul(4), w);
         }
         for (i, s) in self.slots.iter().enumerate() {
-            let at = (rec_off as usize).checked_add(i * 16)?;
+            let at = (rec_off as usize).checked_add(i.saturating_mul(16))?;
             let (ids_off, tables_off) = (o.next(), o.next());
             if s.type_ids.len() != s.table_ids.len() {
                 return None;
             }
             for (k, v) in [s.slot_span, s.type_ids.len() as u32, ids_off, tables_off].into_iter().enumerate() {
-                c.u32(at + 4 * k, v);
+                c.u32(at.saturating_add(k.saturating_mul(4)), v);
             }
             for (j, (&t, &tab)) in s.type_ids.iter().zip(&s.table_ids).enumerate() {
-                c.u16(ids_off as usize + 2 * j, t);
-                c.u32(tables_off as usize + 4 * j, tab);
+                c.u16((ids_off as usize).saturating_add(j.saturating_mul(2)), t);
+                c.u32((tables_off as usize).saturating_add(j.saturating_mul(4)), tab);
             }
         }
         for (i, t) in self.types.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, t.name);
-            c.put((type_off as usize).checked_add(i * 12)?, &Self::type_record(t, name_off));
+            c.put((type_off as usize).checked_add(i.saturating_mul(12))?, &Self::type_record(t, name_off));
         }
         for (i, t) in self.instances.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, t.name);
-            c.put((inst_off as usize).checked_add(i * 16)?, &Self::instance_record(t, name_off));
+            c.put((inst_off as usize).checked_add(i.saturating_mul(16))?, &Self::instance_record(t, name_off));
         }
         if !o.done() {
             return None;
@@ -241,39 +243,39 @@ impl<'a> Ifce<'a> {
         let mut w = Writer::default();
         let header = w.reserve(HEADER);
         let rec_off = w.pos();
-        let recs = w.reserve(self.slots.len() * 16);
+        let recs = w.reserve(self.slots.len().saturating_mul(16));
         let type_off = w.pos();
-        let types = w.reserve(self.types.len() * 12);
+        let types = w.reserve(self.types.len().saturating_mul(12));
         let inst_off = w.pos();
-        let insts = w.reserve(self.instances.len() * 16);
+        let insts = w.reserve(self.instances.len().saturating_mul(16));
         for (i, s) in self.slots.iter().enumerate() {
             let n = s.type_ids.len().min(s.table_ids.len());
             let ids_off = w.pos();
-            s.type_ids[..n].iter().for_each(|&t| w.u16(t));
+            s.type_ids.iter().take(n).for_each(|&t| w.u16(t));
             w.align4();
             let tables_off = w.pos();
-            s.table_ids[..n].iter().for_each(|&t| w.u32(t));
-            let at = recs + i * 16;
+            s.table_ids.iter().take(n).for_each(|&t| w.u32(t));
+            let at = recs.saturating_add(i.saturating_mul(16));
             for (k, v) in [s.slot_span, n as u32, ids_off, tables_off].into_iter().enumerate() {
-                w.set_u32(at + 4 * k, v);
+                w.set_u32(at.saturating_add(k.saturating_mul(4)), v);
             }
         }
         for (i, t) in self.types.iter().enumerate() {
             let name_off = w.pos();
             w.cstr(t.name);
             w.align4();
-            let at = types + i * 12;
-            w.buf[at..at + 12].copy_from_slice(&Self::type_record(t, name_off));
+            let at = types.saturating_add(i.saturating_mul(12));
+            write_at(&mut w.buf, at, &Self::type_record(t, name_off));
         }
         for (i, t) in self.instances.iter().enumerate() {
             let name_off = w.pos();
             w.cstr(t.name);
             w.align4();
-            let at = insts + i * 16;
-            w.buf[at..at + 16].copy_from_slice(&Self::instance_record(t, name_off));
+            let at = insts.saturating_add(i.saturating_mul(16));
+            write_at(&mut w.buf, at, &Self::instance_record(t, name_off));
         }
         for (i, v) in self.header(inst_off, type_off, rec_off).into_iter().enumerate() {
-            w.set_u32(header + 4 * i, v);
+            w.set_u32(header.saturating_add(i.saturating_mul(4)), v);
         }
         w.buf
     }

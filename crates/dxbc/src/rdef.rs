@@ -6,10 +6,12 @@
 //! types with a name and a subtype) and Shader Model 5.1 (same, with the extension's
 //! magic reversed and 40-byte bindings carrying a register space and a range ID).
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
-use crate::util::{code_enum, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
+use crate::util::{code_enum, write_at, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
 
 code_enum! {
     /// The program type stored in the version word (`D3D11_SHVER_*` as in the legacy
@@ -560,7 +562,7 @@ impl<'a> Decoder<'a, '_> {
     }
 
     fn ty(&mut self, field: usize, off: u32, depth: usize) -> Result<ShaderType<'a>> {
-        self.nodes += 1;
+        self.nodes = self.nodes.saturating_add(1);
         if depth > MAX_TYPE_DEPTH || self.nodes > MAX_TYPE_NODES {
             return Err(Error::Invalid { offset: field, what: "type nesting (cyclic or too deep)", value: off as u64 });
         }
@@ -568,41 +570,45 @@ impl<'a> Decoder<'a, '_> {
         let at = self.b.array(field, off, 1, self.type_size, "type")?;
         self.cover.mark(at, self.type_size);
         let b = self.b;
-        let member_count = b.u16(at + 10, "member count")?;
-        let member_off = b.u32(at + 12, "member offset")?;
+        let member_count = b.u16(at.saturating_add(10), "member count")?;
+        let member_off = b.u32(at.saturating_add(12), "member offset")?;
         self.offsets.push(member_off);
         let (mut name, mut subtype, mut reserved) = (None, None, [0; 3]);
         if self.sm5 {
-            let sub_off = b.u32(at + 16, "subtype offset")?;
-            reserved = [b.u32(at + 20, "type")?, b.u32(at + 24, "type")?, b.u32(at + 28, "type")?];
-            let name_off = b.u32(at + 32, "type name offset")?;
+            let sub_off = b.u32(at.saturating_add(16), "subtype offset")?;
+            reserved = [
+                b.u32(at.saturating_add(20), "type")?,
+                b.u32(at.saturating_add(24), "type")?,
+                b.u32(at.saturating_add(28), "type")?,
+            ];
+            let name_off = b.u32(at.saturating_add(32), "type name offset")?;
             self.offsets.push(sub_off);
             if sub_off != 0 {
-                subtype = Some(Box::new(self.ty(at + 16, sub_off, depth + 1)?));
+                subtype = Some(Box::new(self.ty(at.saturating_add(16), sub_off, depth.saturating_add(1))?));
             }
             if name_off != 0 {
-                name = Some(self.string(at + 32, name_off)?);
+                name = Some(self.string(at.saturating_add(32), name_off)?);
             }
             self.offsets.push(name_off);
         }
         let mut members = Vec::new();
         if member_count > 0 {
-            let m_at = b.array(at + 12, member_off, member_count as u32, 12, "members")?;
-            self.cover.mark(m_at, member_count as usize * 12);
+            let m_at = b.array(at.saturating_add(12), member_off, member_count as u32, 12, "members")?;
+            self.cover.mark(m_at, (member_count as usize).saturating_mul(12));
             for i in 0..member_count as usize {
-                let f = m_at + i * 12;
+                let f = m_at.saturating_add(i.saturating_mul(12));
                 let name = self.string(f, b.u32(f, "member name offset")?)?;
-                let ty_off = b.u32(f + 4, "member type offset")?;
-                let ty = self.ty(f + 4, ty_off, depth + 1)?;
-                members.push(Member { name, offset: b.u32(f + 8, "member offset")?, ty });
+                let ty_off = b.u32(f.saturating_add(4), "member type offset")?;
+                let ty = self.ty(f.saturating_add(4), ty_off, depth.saturating_add(1))?;
+                members.push(Member { name, offset: b.u32(f.saturating_add(8), "member offset")?, ty });
             }
         }
         Ok(ShaderType {
             class: b.u16(at, "type class")?.into(),
-            base: b.u16(at + 2, "base type")?.into(),
-            rows: b.u16(at + 4, "rows")?,
-            columns: b.u16(at + 6, "columns")?,
-            elements: b.u16(at + 8, "elements")?,
+            base: b.u16(at.saturating_add(2), "base type")?.into(),
+            rows: b.u16(at.saturating_add(4), "rows")?,
+            columns: b.u16(at.saturating_add(6), "columns")?,
+            elements: b.u16(at.saturating_add(8), "elements")?,
             members,
             name,
             subtype,
@@ -625,7 +631,7 @@ impl<'a> Rdef<'a> {
         let mut cover = Coverage::new(data.len());
         let mut offsets = vec![cb_off, rb_off];
         let rd11 = if target.major >= 5 {
-            let w = |i: usize| b.u32(SM4_HEADER + 4 * i, "RD11 header");
+            let w = |i: usize| b.u32(SM4_HEADER.saturating_add(i.saturating_mul(4)), "RD11 header");
             let h = Rd11Header {
                 magic: w(0)?,
                 header_size: w(1)?,
@@ -646,7 +652,7 @@ impl<'a> Rdef<'a> {
             ];
             for (rel, v, ok, what) in checks {
                 if !ok.contains(&v) {
-                    return Err(Error::Invalid { offset: SM4_HEADER + rel, what, value: v as u64 });
+                    return Err(Error::Invalid { offset: SM4_HEADER.saturating_add(rel), what, value: v as u64 });
                 }
             }
             cover.mark(0, 60);
@@ -670,67 +676,70 @@ impl<'a> Rdef<'a> {
         rdef.creator = d.string(24, creator_off)?;
 
         let rb_at = b.array(12, rb_off, rb_count, sizes.binding, "bindings")?;
-        d.cover.mark(rb_at, rb_count as usize * sizes.binding);
+        d.cover.mark(rb_at, (rb_count as usize).saturating_mul(sizes.binding));
         for i in 0..rb_count as usize {
-            let at = rb_at + i * sizes.binding;
+            let at = rb_at.saturating_add(i.saturating_mul(sizes.binding));
             let name = d.string(at, b.u32(at, "binding name offset")?)?;
-            let (space, id) =
-                if sizes.space_id { (b.u32(at + 32, "binding space")?, b.u32(at + 36, "binding ID")?) } else { (0, 0) };
+            let (space, id) = if sizes.space_id {
+                (b.u32(at.saturating_add(32), "binding space")?, b.u32(at.saturating_add(36), "binding ID")?)
+            } else {
+                (0, 0)
+            };
             rdef.bindings.push(ResourceBinding {
                 name,
-                input_type: b.u32(at + 4, "binding type")?.into(),
-                return_type: b.u32(at + 8, "binding return type")?.into(),
-                dimension: b.u32(at + 12, "binding dimension")?.into(),
-                num_samples: b.u32(at + 16, "binding sample count")?,
-                bind_point: b.u32(at + 20, "bind point")?,
-                bind_count: b.u32(at + 24, "bind count")?,
-                flags: b.u32(at + 28, "binding flags")?,
+                input_type: b.u32(at.saturating_add(4), "binding type")?.into(),
+                return_type: b.u32(at.saturating_add(8), "binding return type")?.into(),
+                dimension: b.u32(at.saturating_add(12), "binding dimension")?.into(),
+                num_samples: b.u32(at.saturating_add(16), "binding sample count")?,
+                bind_point: b.u32(at.saturating_add(20), "bind point")?,
+                bind_count: b.u32(at.saturating_add(24), "bind count")?,
+                flags: b.u32(at.saturating_add(28), "binding flags")?,
                 space,
                 id,
             });
         }
 
         let cb_at = b.array(4, cb_off, cb_count, 24, "constant buffers")?;
-        d.cover.mark(cb_at, cb_count as usize * 24);
+        d.cover.mark(cb_at, (cb_count as usize).saturating_mul(24));
         for i in 0..cb_count as usize {
-            let at = cb_at + i * 24;
+            let at = cb_at.saturating_add(i.saturating_mul(24));
             let name = d.string(at, b.u32(at, "constant buffer name offset")?)?;
-            let var_count = b.u32(at + 4, "variable count")?;
-            let var_off = b.u32(at + 8, "variable offset")?;
+            let var_count = b.u32(at.saturating_add(4), "variable count")?;
+            let var_off = b.u32(at.saturating_add(8), "variable offset")?;
             d.offsets.push(var_off);
-            let v_at = b.array(at + 8, var_off, var_count, sizes.variable, "variables")?;
-            d.cover.mark(v_at, var_count as usize * sizes.variable);
+            let v_at = b.array(at.saturating_add(8), var_off, var_count, sizes.variable, "variables")?;
+            d.cover.mark(v_at, (var_count as usize).saturating_mul(sizes.variable));
             let mut variables = Vec::with_capacity(var_count as usize);
             for j in 0..var_count as usize {
-                let f = v_at + j * sizes.variable;
+                let f = v_at.saturating_add(j.saturating_mul(sizes.variable));
                 let name = d.string(f, b.u32(f, "variable name offset")?)?;
-                let size = b.u32(f + 8, "variable size")?;
-                let ty_off = b.u32(f + 16, "variable type offset")?;
-                let ty = d.ty(f + 16, ty_off, 0)?;
-                let def_off = b.u32(f + 20, "default value offset")?;
+                let size = b.u32(f.saturating_add(8), "variable size")?;
+                let ty_off = b.u32(f.saturating_add(16), "variable type offset")?;
+                let ty = d.ty(f.saturating_add(16), ty_off, 0)?;
+                let def_off = b.u32(f.saturating_add(20), "default value offset")?;
                 d.offsets.push(def_off);
                 let default_value = if def_off != 0 {
-                    let s = b.array(f + 20, def_off, 1, size as usize, "default value")?;
+                    let s = b.array(f.saturating_add(20), def_off, 1, size as usize, "default value")?;
                     d.cover.mark(s, size as usize);
-                    Some(&data[s..s + size as usize])
+                    Some(b.slice(s, size as usize, "default value")?)
                 } else {
                     None
                 };
                 let (st, ts, ss, sz) = if sizes.sm5 {
                     (
-                        b.u32(f + 24, "variable")?,
-                        b.u32(f + 28, "variable")?,
-                        b.u32(f + 32, "variable")?,
-                        b.u32(f + 36, "variable")?,
+                        b.u32(f.saturating_add(24), "variable")?,
+                        b.u32(f.saturating_add(28), "variable")?,
+                        b.u32(f.saturating_add(32), "variable")?,
+                        b.u32(f.saturating_add(36), "variable")?,
                     )
                 } else {
                     (u32::MAX, 0, u32::MAX, 0)
                 };
                 variables.push(Variable {
                     name,
-                    start_offset: b.u32(f + 4, "variable start offset")?,
+                    start_offset: b.u32(f.saturating_add(4), "variable start offset")?,
                     size,
-                    flags: b.u32(f + 12, "variable flags")?,
+                    flags: b.u32(f.saturating_add(12), "variable flags")?,
                     ty,
                     default_value,
                     start_texture: st,
@@ -742,9 +751,9 @@ impl<'a> Rdef<'a> {
             rdef.constant_buffers.push(ConstantBuffer {
                 name,
                 variables,
-                size: b.u32(at + 12, "constant buffer size")?,
-                flags: b.u32(at + 16, "constant buffer flags")?,
-                kind: b.u32(at + 20, "constant buffer type")?.into(),
+                size: b.u32(at.saturating_add(12), "constant buffer size")?,
+                flags: b.u32(at.saturating_add(16), "constant buffer flags")?,
+                kind: b.u32(at.saturating_add(20), "constant buffer type")?.into(),
             });
         }
         if rdef.fresh_bytes() != data {
@@ -839,13 +848,13 @@ impl<'a> Rdef<'a> {
         let creator_off = o.next();
         c.cstr(creator_off as usize, self.creator);
         for (i, w) in self.header_words(cb_off, rb_off, creator_off).into_iter().enumerate() {
-            c.u32(i * 4, w);
+            c.u32(i.saturating_mul(4), w);
         }
         let sizes = self.sizes();
         for (i, r) in self.bindings.iter().enumerate() {
             let name_off = o.next();
             c.cstr(name_off as usize, r.name);
-            c.put((rb_off as usize).checked_add(i * sizes.binding)?, &self.binding_record(r, name_off));
+            c.put((rb_off as usize).checked_add(i.saturating_mul(sizes.binding))?, &self.binding_record(r, name_off));
         }
         for (i, cb) in self.constant_buffers.iter().enumerate() {
             let name_off = o.next();
@@ -855,7 +864,7 @@ impl<'a> Rdef<'a> {
             for w in [name_off, cb.variables.len() as u32, var_off, cb.size, cb.flags, cb.kind.into()] {
                 rec.extend_from_slice(&w.to_le_bytes());
             }
-            c.put((cb_off as usize).checked_add(i * 24)?, &rec);
+            c.put((cb_off as usize).checked_add(i.saturating_mul(24))?, &rec);
             for (j, v) in cb.variables.iter().enumerate() {
                 let name_off = o.next();
                 c.cstr(name_off as usize, v.name);
@@ -866,7 +875,7 @@ impl<'a> Rdef<'a> {
                     None if def_off == 0 => {}
                     _ => return None,
                 }
-                let at = (var_off as usize).checked_add(j * sizes.variable)?;
+                let at = (var_off as usize).checked_add(j.saturating_mul(sizes.variable))?;
                 c.put(at, &self.variable_record(v, name_off, ty_off, def_off));
             }
         }
@@ -888,7 +897,7 @@ impl<'a> Rdef<'a> {
             sub_off = o.next();
             match (&t.subtype, sub_off) {
                 (Some(s), 1..) => {
-                    self.raw_type(c, o, s, depth + 1)?;
+                    self.raw_type(c, o, s, depth.saturating_add(1))?;
                 }
                 (None, 0) => {}
                 _ => return None,
@@ -907,12 +916,12 @@ impl<'a> Rdef<'a> {
         for (i, m) in t.members.iter().enumerate() {
             let m_name = o.next();
             c.cstr(m_name as usize, m.name);
-            let m_ty = self.raw_type(c, o, &m.ty, depth + 1)?;
+            let m_ty = self.raw_type(c, o, &m.ty, depth.saturating_add(1))?;
             let mut rec = [0u8; 12];
             rec[0..4].copy_from_slice(&m_name.to_le_bytes());
             rec[4..8].copy_from_slice(&m_ty.to_le_bytes());
             rec[8..12].copy_from_slice(&m.offset.to_le_bytes());
-            c.put((member_off as usize).checked_add(i * 12)?, &rec);
+            c.put((member_off as usize).checked_add(i.saturating_mul(12))?, &rec);
         }
         c.put(off as usize, &self.type_record(t, member_off, sub_off, name_off));
         Some(off)
@@ -999,15 +1008,15 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
         let header_len = if rdef.rd11.is_some() { 60 } else { SM4_HEADER };
         self.w.reserve(header_len);
         let rb_off = self.w.pos();
-        let rb_at = self.w.reserve(rdef.bindings.len() * sizes.binding);
+        let rb_at = self.w.reserve(rdef.bindings.len().saturating_mul(sizes.binding));
         let mut names = Vec::with_capacity(rdef.bindings.len());
         for r in &rdef.bindings {
             names.push(self.string(r.name));
         }
         for (i, (r, n)) in rdef.bindings.iter().zip(names).enumerate() {
             let rec = rdef.binding_record(r, n);
-            let at = rb_at + i * sizes.binding;
-            self.w.buf[at..at + rec.len()].copy_from_slice(&rec);
+            let at = rb_at.saturating_add(i.saturating_mul(sizes.binding));
+            write_at(&mut self.w.buf, at, &rec);
         }
         let cb_off = if rdef.constant_buffers.is_empty() {
             0
@@ -1015,15 +1024,15 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
             self.w.align4();
             self.w.pos()
         };
-        let cb_at = self.w.reserve(rdef.constant_buffers.len() * 24);
+        let cb_at = self.w.reserve(rdef.constant_buffers.len().saturating_mul(24));
         let mut cb_names = Vec::with_capacity(rdef.constant_buffers.len());
         for cb in &rdef.constant_buffers {
             cb_names.push(self.string(cb.name));
         }
-        for (i, cb) in rdef.constant_buffers.iter().enumerate() {
+        for (i, (cb, &cb_name)) in rdef.constant_buffers.iter().zip(&cb_names).enumerate() {
             self.w.align4();
             let var_off = self.w.pos();
-            let var_at = self.w.reserve(cb.variables.len() * sizes.variable);
+            let var_at = self.w.reserve(cb.variables.len().saturating_mul(sizes.variable));
             for (j, v) in cb.variables.iter().enumerate() {
                 let name_off = self.string(v.name);
                 let ty_off = self.ty(&v.ty);
@@ -1041,19 +1050,19 @@ impl<'r, 'a> FreshWriter<'r, 'a> {
                     None => 0,
                 };
                 let rec = rdef.variable_record(v, name_off, ty_off, def_off);
-                let at = var_at + j * sizes.variable;
-                self.w.buf[at..at + rec.len()].copy_from_slice(&rec);
+                let at = var_at.saturating_add(j.saturating_mul(sizes.variable));
+                write_at(&mut self.w.buf, at, &rec);
             }
-            let at = cb_at + i * 24;
-            let words = [cb_names[i], cb.variables.len() as u32, var_off, cb.size, cb.flags, cb.kind.into()];
+            let at = cb_at.saturating_add(i.saturating_mul(24));
+            let words = [cb_name, cb.variables.len() as u32, var_off, cb.size, cb.flags, cb.kind.into()];
             for (k, v) in words.into_iter().enumerate() {
-                self.w.set_u32(at + 4 * k, v);
+                self.w.set_u32(at.saturating_add(k.saturating_mul(4)), v);
             }
         }
         let creator_off = self.string(rdef.creator);
         self.w.align4();
         for (i, v) in rdef.header_words(cb_off, rb_off, creator_off).into_iter().enumerate() {
-            self.w.set_u32(4 * i, v);
+            self.w.set_u32(i.saturating_mul(4), v);
         }
         self.w.buf
     }

@@ -1,6 +1,8 @@
 //! `SFI0`: the optional features a shader needs (`D3D_SHADER_REQUIRES_*`), a 64-bit
 //! flag set.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::Result;
 use crate::util::Bytes;
 use std::fmt;
@@ -109,7 +111,7 @@ impl<'a> Sfi0<'a> {
         let b = Bytes::new(data);
         let lo = b.u32(0, "SFI0 flags")? as u64;
         let hi = b.u32(4, "SFI0 flags")? as u64;
-        Ok(Sfi0 { features: ShaderFeatures(lo | hi << 32), trailing: &data[8..] })
+        Ok(Sfi0 { features: ShaderFeatures(lo | hi << 32), trailing: data.get(8..).unwrap_or_default() })
     }
 
     /// Serialises the chunk.

@@ -2,8 +2,10 @@
 //! elements), `OSG5` (28 bytes, with a stream index) and `ISG1`, `OSG1`, `PSG1`
 //! (Shader Model 5.1, 32 bytes, with stream and minimum precision).
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::Result;
-use crate::util::{code_enum, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
+use crate::util::{code_enum, write_at, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
 use crate::FourCc;
 
 code_enum! {
@@ -184,32 +186,32 @@ impl<'a> Signature<'a> {
         let mut offsets = vec![elem_off];
         let mut elements = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
-            let at = start + i * size;
+            let at = start.saturating_add(i.saturating_mul(size));
             let (stream, base) = match format {
                 SignatureFormat::Basic => (0, at),
-                _ => (b.u32(at, "stream")?, at + 4),
+                _ => (b.u32(at, "stream")?, at.saturating_add(4)),
             };
             let name_off = b.u32(base, "semantic name offset")?;
             let (name, name_len) = b.cstr(base, name_off)?;
             cover.mark(name_off as usize, name_len);
             offsets.push(name_off);
             let min_precision = match format {
-                SignatureFormat::Sm51 => MinPrecision::from(b.u32(base + 24, "min precision")?),
+                SignatureFormat::Sm51 => MinPrecision::from(b.u32(base.saturating_add(24), "min precision")?),
                 _ => MinPrecision::Default,
             };
-            cover.mark(at, base + 22 - at);
+            cover.mark(at, base.saturating_add(22).saturating_sub(at));
             if format == SignatureFormat::Sm51 {
-                cover.mark(base + 24, 4);
+                cover.mark(base.saturating_add(24), 4);
             }
             elements.push(SignatureElement {
                 stream,
                 semantic_name: name,
-                semantic_index: b.u32(base + 4, "semantic index")?,
-                system_value: SystemValue::from(b.u32(base + 8, "system value")?),
-                component_type: ComponentType::from(b.u32(base + 12, "component type")?),
-                register: b.u32(base + 16, "register")?,
-                mask: b.u8(base + 20, "mask")?,
-                rw_mask: b.u8(base + 21, "read/write mask")?,
+                semantic_index: b.u32(base.saturating_add(4), "semantic index")?,
+                system_value: SystemValue::from(b.u32(base.saturating_add(8), "system value")?),
+                component_type: ComponentType::from(b.u32(base.saturating_add(12), "component type")?),
+                register: b.u32(base.saturating_add(16), "register")?,
+                mask: b.u8(base.saturating_add(20), "mask")?,
+                rw_mask: b.u8(base.saturating_add(21), "read/write mask")?,
                 min_precision,
             });
         }
@@ -239,14 +241,14 @@ impl<'a> Signature<'a> {
             base = 4;
         }
         put(base, name_off, 4);
-        put(base + 4, e.semantic_index, 4);
-        put(base + 8, e.system_value.into(), 4);
-        put(base + 12, e.component_type.into(), 4);
-        put(base + 16, e.register, 4);
-        put(base + 20, e.mask as u32, 1);
-        put(base + 21, e.rw_mask as u32, 1);
+        put(base.saturating_add(4), e.semantic_index, 4);
+        put(base.saturating_add(8), e.system_value.into(), 4);
+        put(base.saturating_add(12), e.component_type.into(), 4);
+        put(base.saturating_add(16), e.register, 4);
+        put(base.saturating_add(20), e.mask as u32, 1);
+        put(base.saturating_add(21), e.rw_mask as u32, 1);
         if self.format == SignatureFormat::Sm51 {
-            put(base + 24, e.min_precision.into(), 4);
+            put(base.saturating_add(24), e.min_precision.into(), 4);
         }
     }
 
@@ -262,8 +264,8 @@ impl<'a> Signature<'a> {
             c.cstr(name_off as usize, e.semantic_name);
             let at = elem_off.checked_add(i.checked_mul(size)?)?;
             self.write_element(e, name_off, &mut |rel, v, w| match w {
-                1 => c.put(at + rel, &[v as u8]),
-                _ => c.u32(at + rel, v),
+                1 => c.put(at.saturating_add(rel), &[v as u8]),
+                _ => c.u32(at.saturating_add(rel), v),
             });
         }
         if !offs.done() {
@@ -277,7 +279,7 @@ impl<'a> Signature<'a> {
         let mut w = Writer::default();
         w.u32(self.elements.len() as u32);
         w.u32(8);
-        let table = w.reserve(self.elements.len() * size);
+        let table = w.reserve(self.elements.len().saturating_mul(size));
         let mut names: Vec<(&str, u32)> = Vec::new();
         let mut name_offs = Vec::with_capacity(self.elements.len());
         for e in &self.elements {
@@ -295,9 +297,9 @@ impl<'a> Signature<'a> {
         w.align4();
         let mut buf = w.buf;
         for (i, (e, &name_off)) in self.elements.iter().zip(&name_offs).enumerate() {
-            let at = table + i * size;
+            let at = table.saturating_add(i.saturating_mul(size));
             self.write_element(e, name_off, &mut |rel, v, width| {
-                buf[at + rel..at + rel + width].copy_from_slice(&v.to_le_bytes()[..width]);
+                write_at(&mut buf, at.saturating_add(rel), v.to_le_bytes().get(..width).unwrap_or_default());
             });
         }
         buf

@@ -5,6 +5,8 @@
 //! counters). Field meanings follow `D3D11_SHADER_DESC`; where the reflection API has no
 //! name the field is named after what the corpus shows it counting.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::{Error, Result};
 use crate::util::{code_enum, Bytes};
 
@@ -34,7 +36,7 @@ impl Primitive {
     /// of control points.
     pub fn patch_control_points(self) -> Option<u32> {
         match self {
-            Primitive::Unknown(v @ 8..=39) => Some(v - 7),
+            Primitive::Unknown(v @ 8..=39) => v.checked_sub(7),
             _ => None,
         }
     }
@@ -210,7 +212,7 @@ impl<'a> Stat<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Stat<'a>> {
         let b = Bytes::new(data);
         b.slice(0, STAT_SM4_SIZE, "STAT")?;
-        let w = |i: usize| b.u32(i * 4, "STAT word");
+        let w = |i: usize| b.u32(i.saturating_mul(4), "STAT word");
         let sm5 = if data.len() >= STAT_SM5_SIZE {
             Some(StatSm5 {
                 gs_instance_count: w(29)?,

@@ -1,6 +1,8 @@
 //! Bounds-checked little-endian reading, byte coverage tracking and layout-preserving
 //! writing shared by the chunk codecs.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::error::{Error, Result};
 
 /// A bounds-checked view of a chunk's bytes. Every read names its offset on failure.
@@ -17,23 +19,29 @@ impl<'a> Bytes<'a> {
     pub fn slice(&self, offset: usize, len: usize, what: &'static str) -> Result<&'a [u8]> {
         let available = self.data.len().saturating_sub(offset);
         match offset.checked_add(len) {
-            Some(end) if end <= self.data.len() => Ok(&self.data[offset..end]),
-            _ => Err(Error::Truncated { offset, what, needed: len, available }),
+            Some(end) => self.data.get(offset..end).ok_or(Error::Truncated { offset, what, needed: len, available }),
+            None => Err(Error::Truncated { offset, what, needed: len, available }),
         }
     }
 
+    /// `N` bytes at `offset` as an array.
+    pub fn array_of<const N: usize>(&self, offset: usize, what: &'static str) -> Result<[u8; N]> {
+        let b = self.slice(offset, N, what)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(b);
+        Ok(out)
+    }
+
     pub fn u32(&self, offset: usize, what: &'static str) -> Result<u32> {
-        let b = self.slice(offset, 4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        Ok(u32::from_le_bytes(self.array_of(offset, what)?))
     }
 
     pub fn u16(&self, offset: usize, what: &'static str) -> Result<u16> {
-        let b = self.slice(offset, 2, what)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
+        Ok(u16::from_le_bytes(self.array_of(offset, what)?))
     }
 
     pub fn u8(&self, offset: usize, what: &'static str) -> Result<u8> {
-        Ok(self.slice(offset, 1, what)?[0])
+        Ok(u8::from_le_bytes(self.array_of(offset, what)?))
     }
 
     /// The start of an array of `count` records of `size` bytes at `offset`, checked to
@@ -54,22 +62,26 @@ impl<'a> Bytes<'a> {
     /// into an enormous listing.
     pub fn cstr(&self, field: usize, offset: u32) -> Result<(&'a str, usize)> {
         let start = offset as usize;
-        if start >= self.data.len() {
-            return Err(Error::OffsetOutOfBounds {
-                offset: field,
-                what: "string",
-                target: offset as u64,
-                len: self.data.len(),
-            });
-        }
-        let rest = &self.data[start..];
+        let rest = match self.data.get(start..) {
+            Some(rest) if !rest.is_empty() => rest,
+            _ => {
+                return Err(Error::OffsetOutOfBounds {
+                    offset: field,
+                    what: "string",
+                    target: offset as u64,
+                    len: self.data.len(),
+                })
+            }
+        };
         let nul = rest.iter().take(MAX_STRING + 1).position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
             Error::StringTooLong { offset: start, limit: MAX_STRING }
         } else {
             Error::UnterminatedString { offset: start }
         })?;
-        let s = std::str::from_utf8(&rest[..nul]).map_err(|_| Error::BadString { offset: start })?;
-        Ok((s, nul + 1))
+        // `nul` is a position inside `rest`, so the prefix exists and `nul + 1 <= rest.len()`.
+        let s =
+            std::str::from_utf8(rest.get(..nul).unwrap_or_default()).map_err(|_| Error::BadString { offset: start })?;
+        Ok((s, nul.saturating_add(1)))
     }
 }
 
@@ -89,25 +101,27 @@ impl Coverage {
     /// Marks `len` bytes at `offset` (clamped to the data) as interpreted.
     pub fn mark(&mut self, offset: usize, len: usize) {
         let end = offset.saturating_add(len).min(self.covered.len());
-        if offset < end {
-            self.covered[offset..end].iter_mut().for_each(|c| *c = true);
+        if let Some(run) = self.covered.get_mut(offset..end) {
+            run.iter_mut().for_each(|c| *c = true);
         }
     }
 
     /// The runs of bytes no decoder interpreted, borrowed from `data`.
     pub fn gaps<'a>(&self, data: &'a [u8]) -> Vec<Gap<'a>> {
         let mut out = Vec::new();
-        let mut i = 0;
-        while i < self.covered.len() {
-            if self.covered[i] {
-                i += 1;
-                continue;
+        let mut start = None;
+        // One step past the end closes a run that reaches it.
+        for (i, covered) in self.covered.iter().copied().chain(std::iter::once(true)).enumerate() {
+            match (covered, start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    if let Some(bytes) = data.get(s..i) {
+                        out.push(Gap { offset: s, bytes });
+                    }
+                    start = None;
+                }
+                _ => {}
             }
-            let start = i;
-            while i < self.covered.len() && !self.covered[i] {
-                i += 1;
-            }
-            out.push(Gap { offset: start, bytes: &data[start..i] });
         }
         out
     }
@@ -160,13 +174,17 @@ impl Canvas {
             self.ok = false;
             return;
         };
-        for (i, &b) in (offset..end).zip(bytes) {
-            if self.written[i] && self.buf[i] != b {
+        let (Some(buf), Some(written)) = (self.buf.get_mut(offset..end), self.written.get_mut(offset..end)) else {
+            self.ok = false;
+            return;
+        };
+        for ((slot, w), &b) in buf.iter_mut().zip(written.iter_mut()).zip(bytes) {
+            if *w && *slot != b {
                 self.ok = false;
                 return;
             }
-            self.buf[i] = b;
-            self.written[i] = true;
+            *slot = b;
+            *w = true;
         }
     }
 
@@ -191,6 +209,14 @@ impl Canvas {
             self.put(g.offset, g.bytes);
         }
         (self.ok && self.written.iter().all(|&w| w)).then_some(self.buf)
+    }
+}
+
+/// Copies `bytes` into `out` at `at` if the range lies inside `out` (encoders write
+/// only into space they reserved; a range outside it is skipped, never a panic).
+pub(crate) fn write_at(out: &mut [u8], at: usize, bytes: &[u8]) {
+    if let Some(slot) = at.checked_add(bytes.len()).and_then(|end| out.get_mut(at..end)) {
+        slot.copy_from_slice(bytes);
     }
 }
 
@@ -225,11 +251,11 @@ impl Writer {
     }
     pub fn reserve(&mut self, n: usize) -> usize {
         let at = self.buf.len();
-        self.buf.resize(at + n, 0);
+        self.buf.resize(at.saturating_add(n), 0);
         at
     }
     pub fn set_u32(&mut self, at: usize, v: u32) {
-        self.buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        write_at(&mut self.buf, at, &v.to_le_bytes());
     }
 }
 
@@ -285,7 +311,7 @@ impl<'l> Offsets<'l> {
     pub fn next(&mut self) -> u32 {
         match self.list.get(self.next) {
             Some(&v) => {
-                self.next += 1;
+                self.next = self.next.saturating_add(1);
                 v
             }
             None => {

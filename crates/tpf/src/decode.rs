@@ -5,6 +5,8 @@
 //! end of the current instruction, and every failure is a [`DecodeError`] naming the
 //! token where it happened.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use crate::enums::*;
 use crate::error::{DecodeError, DecodeErrorKind as E};
 use crate::ir::*;
@@ -64,9 +66,10 @@ impl<'a> Decoder<'a> {
         if available < 2 {
             return Err(DecodeError::at(0, E::MissingHeader));
         }
-        let tok = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap());
-        let version = decode_version(tok(0));
-        let declared = tok(1);
+        let (Some(first), Some(declared)) = (token(bytes, 0), token(bytes, 1)) else {
+            return Err(DecodeError::at(0, E::MissingHeader));
+        };
+        let version = decode_version(first);
         if declared < 2 {
             return Err(DecodeError::at(1, E::LengthTooSmall(declared)));
         }
@@ -83,7 +86,7 @@ impl<'a> Decoder<'a> {
 
     /// Tokens not yet read.
     pub fn remaining_tokens(&self) -> usize {
-        self.end - self.pos
+        self.end.saturating_sub(self.pos)
     }
 
     /// Decodes the next instruction into `ins`, reusing its storage (the fastest
@@ -132,14 +135,17 @@ impl<'a> Cursor<'a> {
         if self.pos >= self.end {
             return Err(DecodeError::at(self.pos, E::InstructionTruncated(self.mnemonic)));
         }
-        let i = self.pos * 4;
-        self.pos += 1;
-        Ok(u32::from_le_bytes([self.bytes[i], self.bytes[i + 1], self.bytes[i + 2], self.bytes[i + 3]]))
+        let t = token(self.bytes, self.pos)
+            .ok_or_else(|| DecodeError::at(self.pos, E::InstructionTruncated(self.mnemonic)))?;
+        // `pos < end <= token count`, so this cannot saturate.
+        self.pos = self.pos.saturating_add(1);
+        Ok(t)
     }
 
     #[inline]
     fn remaining(&self) -> usize {
-        self.end - self.pos
+        // The cursor never moves past `end`.
+        self.end.saturating_sub(self.pos)
     }
 
     fn read_opt(&mut self) -> Result<Option<u32>, DecodeError> {
@@ -154,37 +160,58 @@ impl<'a> Cursor<'a> {
         if count > self.remaining() {
             return Err(DecodeError::at(self.end, E::InstructionTruncated(self.mnemonic)));
         }
-        let w = Words::borrowed(&self.bytes[self.pos * 4..(self.pos + count) * 4]);
-        self.pos += count;
+        let truncated = || DecodeError::at(self.end, E::InstructionTruncated(self.mnemonic));
+        let from = self.pos.checked_mul(4).ok_or_else(truncated)?;
+        let to = self.pos.checked_add(count).and_then(|e| e.checked_mul(4)).ok_or_else(truncated)?;
+        let w = Words::borrowed(self.bytes.get(from..to).ok_or_else(truncated)?);
+        // `count <= remaining`, checked above.
+        self.pos = self.pos.saturating_add(count);
         Ok(w)
     }
 }
 
+/// Token `i` of `bytes`, if the bytes hold it.
 #[inline]
-fn token_at(bytes: &[u8], i: usize) -> u32 {
-    u32::from_le_bytes([bytes[i * 4], bytes[i * 4 + 1], bytes[i * 4 + 2], bytes[i * 4 + 3]])
+fn token(bytes: &[u8], i: usize) -> Option<u32> {
+    bytes.get(i.checked_mul(4)?..)?.first_chunk::<4>().map(|b| u32::from_le_bytes(*b))
+}
+
+/// Token `i` of an instruction being decoded. Callers read only tokens below the
+/// program's end, which the length token was checked against, so the error (the
+/// instruction is cut short) is not expected to arise.
+#[inline]
+fn token_at(bytes: &[u8], i: usize) -> Result<u32, DecodeError> {
+    token(bytes, i).ok_or_else(|| DecodeError::at(i, E::InstructionTruncated("instruction")))
 }
 
 /// Decodes the instruction at token `start`; returns it and the index of the next one.
 /// Decodes the instruction at token `start` into `ins`; returns the index of the next.
 fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruction<'a>) -> Result<usize, DecodeError> {
-    let tok0 = token_at(bytes, start);
+    let tok0 = token_at(bytes, start)?;
     let number = (tok0 & 0x7ff) as u16;
 
     if number == Opcode::CustomData as u16 {
-        let remaining = end - start;
+        // The decoder calls with `start < end`.
+        let remaining = end.saturating_sub(start);
         if remaining < 2 {
             return Err(DecodeError::at(start, E::CustomDataTooShort(remaining as u32)));
         }
-        let length = token_at(bytes, start + 1);
+        let length = token_at(bytes, start.saturating_add(1))?;
         if length < 2 {
-            return Err(DecodeError::at(start + 1, E::CustomDataTooShort(length)));
+            return Err(DecodeError::at(start.saturating_add(1), E::CustomDataTooShort(length)));
         }
         if length as usize > remaining {
-            return Err(DecodeError::at(start + 1, E::CustomDataPastEnd { length, remaining }));
+            return Err(DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }));
         }
-        let next = start + length as usize;
-        let data = Words::borrowed(&bytes[(start + 2) * 4..next * 4]);
+        // `length <= remaining`: `next <= end`.
+        let next = start.saturating_add(length as usize);
+        // `2 <= length <= remaining`: the block lies inside the program.
+        let data_range = start.saturating_add(2).saturating_mul(4)..next.saturating_mul(4);
+        let data = Words::borrowed(
+            bytes
+                .get(data_range)
+                .ok_or_else(|| DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }))?,
+        );
         ins.opcode = Opcode::CustomData;
         ins.body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
         ins.ext.clear();
@@ -198,19 +225,20 @@ fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruct
     let info = opcode.info();
     let mut length = (tok0 >> 24) & 0x7f;
     let mut length_enc = LengthEncoding::Inline;
-    let mut cur = Cursor { bytes, pos: start + 1, end, mnemonic: info.mnemonic };
+    let mut cur = Cursor { bytes, pos: start.saturating_add(1), end, mnemonic: info.mnemonic };
     if length == 0 {
         length = cur.read()?;
         length_enc = LengthEncoding::Separate;
         if length == 0 {
-            return Err(DecodeError::at(start + 1, E::ZeroLength(info.mnemonic)));
+            return Err(DecodeError::at(start.saturating_add(1), E::ZeroLength(info.mnemonic)));
         }
     }
-    let remaining = end - start;
+    let remaining = end.saturating_sub(start);
     if length as usize > remaining {
         return Err(DecodeError::at(start, E::InstructionPastEnd { mnemonic: info.mnemonic, length, remaining }));
     }
-    let next = start + length as usize;
+    // `length <= remaining`: `next <= end`.
+    let next = start.saturating_add(length as usize);
     cur.end = next;
     if cur.pos > cur.end {
         return Err(DecodeError::at(start, E::InstructionTruncated(info.mnemonic)));
@@ -311,7 +339,7 @@ fn decode_ext_opcode(t: u32) -> ExtOpcode {
             reserved: t & !(0x3f | (0x1f << 6) | (0xfff << 11) | 0x8000_0000),
         },
         ExtendedOpcodeKind::ResourceReturnType => ExtOpcode::ReturnType {
-            types: [0, 1, 2, 3].map(|c| ReturnType::from_raw(((t >> (6 + 4 * c)) & 0xf) as u8)),
+            types: [6, 10, 14, 18].map(|shift| ReturnType::from_raw(((t >> shift) & 0xf) as u8)),
             reserved: t & !(0x3f | (0xffff << 6) | 0x8000_0000),
         },
         _ => ExtOpcode::Other { kind, raw: t & 0x7fff_ffc0 },
@@ -345,7 +373,7 @@ fn decode_head(t: u32) -> OperandHead {
             }
             1 => {
                 known |= 0xff << 4;
-                Selection::Swizzle([0, 1, 2, 3].map(|c| ((t >> (4 + 2 * c)) & 3) as u8))
+                Selection::Swizzle([4, 6, 8, 10].map(|shift| ((t >> shift) & 3) as u8))
             }
             2 => {
                 known |= 0x3 << 4;
@@ -358,8 +386,7 @@ fn decode_head(t: u32) -> OperandHead {
     };
     let dims = ((t >> 20) & 3) as u8;
     let mut reprs = [0u8; 3];
-    for (d, r) in reprs.iter_mut().enumerate().take(dims as usize) {
-        let shift = 22 + 3 * d as u32;
+    for (shift, r) in [22u32, 25, 28].into_iter().zip(reprs.iter_mut()).take(dims as usize) {
         *r = ((t >> shift) & 7) as u8;
         known |= 7 << shift;
     }
@@ -416,9 +443,9 @@ fn decode_operand_into(cur: &mut Cursor<'_>, o: &mut Operand) -> Result<(), Deco
     o.reserved = head.reserved;
     o.ext = if t & 0x8000_0000 != 0 { Some(decode_ext_operand(cur)?) } else { None };
     o.indices.clear();
-    for d in 0..head.dims as usize {
+    for &repr in head.reprs.iter().take(head.dims as usize) {
         let at = cur.pos;
-        let index = match head.reprs[d] {
+        let index = match repr {
             0 => Index::Imm32(cur.read()?),
             1 => Index::Imm64(read_u64(cur)?),
             2 => Index::Relative(decode_rel(cur)?),
@@ -435,8 +462,9 @@ fn decode_operand_into(cur: &mut Cursor<'_>, o: &mut Operand) -> Result<(), Deco
         o.indices.push(index);
     }
     o.imm = [0; 4];
-    for i in 0..o.immediate_count() {
-        o.imm[i] = cur.read()?;
+    let count = o.immediate_count();
+    for slot in o.imm.iter_mut().take(count) {
+        *slot = cur.read()?;
     }
     Ok(())
 }
@@ -474,7 +502,7 @@ fn decode_rel(cur: &mut Cursor<'_>) -> Result<RelOperand, DecodeError> {
 
 fn decode_return_types(t: u32) -> ReturnTypes {
     ReturnTypes {
-        types: [0, 1, 2, 3].map(|c| ReturnType::from_raw(((t >> (4 * c)) & 0xf) as u8)),
+        types: [0, 4, 8, 12].map(|shift| ReturnType::from_raw(((t >> shift) & 0xf) as u8)),
         reserved: (t >> 16) as u16,
     }
 }
@@ -491,10 +519,15 @@ fn uav_flags(tok0: u32) -> UavFlags {
     }
 }
 
+/// A mask of the low `width` bits (all 32 for `width >= 32`).
+fn low_bits(width: u32) -> u32 {
+    u32::MAX.checked_shr(32u32.saturating_sub(width)).unwrap_or(0)
+}
+
 /// Decodes a declaration; returns it with the mask of opcode-token bits it used.
 fn decode_decl<'a>(kind: DeclKind, tok0: u32, cur: &mut Cursor<'a>) -> Result<(Decl<'a>, u32), DecodeError> {
-    let bits = |shift: u32, width: u32| (tok0 >> shift) & ((1 << width) - 1);
-    let field = |shift: u32, width: u32| ((1u32 << width) - 1) << shift;
+    let bits = |shift: u32, width: u32| (tok0 >> shift) & low_bits(width);
+    let field = |shift: u32, width: u32| low_bits(width) << shift;
     const UAV_FLAGS: u32 = (1 << 16) | (1 << 17);
     Ok(match kind {
         DeclKind::Resource => {

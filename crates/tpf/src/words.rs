@@ -1,6 +1,8 @@
 //! [`Words`]: a run of little-endian 32-bit tokens, borrowed from the input when
 //! decoded (zero-copy, any alignment) or owned when built.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use std::borrow::Cow;
 use std::fmt;
 
@@ -40,13 +42,13 @@ impl<'a> Words<'a> {
     /// Token `i`, if there is one.
     #[inline]
     pub fn get(&self, i: usize) -> Option<u32> {
-        let b = self.0.get(i * 4..i * 4 + 4)?;
-        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.0.get(i.checked_mul(4)?..)?.first_chunk::<4>().map(|b| u32::from_le_bytes(*b))
     }
 
     /// The tokens in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
-        self.0.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        // `chunks_exact(4)` yields 4-byte chunks only, so the fallback never applies.
+        self.0.chunks_exact(4).map(|b| b.first_chunk::<4>().map_or(0, |b| u32::from_le_bytes(*b)))
     }
 
     /// The raw little-endian bytes.
