@@ -2273,7 +2273,9 @@ fn next_toward(f: f32, up: bool) -> f32 {
     f32::from_bits(if away { bits.saturating_add(1) } else { bits.saturating_sub(1) })
 }
 
+// Test code indexes its own fixed expectations, not input.
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
