@@ -14,6 +14,8 @@
 //! Errors carry a 1-based line and column and a length for a caret; the parser goes
 //! on after an error and reports every one it finds.
 
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
 use arrayvec::ArrayVec;
 
 use crate::enums::*;
@@ -48,7 +50,8 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
     // A guess at the instruction count, capped: blank lines must not drive a huge
     // reservation (an instruction is large).
     let mut instructions = Vec::with_capacity((text.len() / 24).min(4096));
-    let mut lines = text.split('\n').enumerate().map(|(i, l)| (i + first_line, l.strip_suffix('\r').unwrap_or(l)));
+    let mut lines =
+        text.split('\n').enumerate().map(|(i, l)| (i.saturating_add(first_line), l.strip_suffix('\r').unwrap_or(l)));
     let mut version_line = 0;
     let mut instruction_lines = Vec::with_capacity(instructions.capacity());
     while let Some((n, raw)) = lines.next() {
@@ -79,11 +82,8 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                     p.version = Some(Version::new(ProgramType::Vertex, 5, 0));
                     version_line = n;
                     let b = c.rest().as_bytes();
-                    let attempt = b.len() > 3
-                        && b[0].is_ascii_alphabetic()
-                        && b[1].is_ascii_alphabetic()
-                        && b[2] == b'_'
-                        && b[3].is_ascii_digit();
+                    let attempt = matches!(b, [x, y, b'_', z, ..]
+                        if x.is_ascii_alphabetic() && y.is_ascii_alphabetic() && z.is_ascii_digit());
                     if attempt {
                         continue;
                     }
@@ -96,7 +96,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             p.warnings.push(Diagnostic {
                 severity: Severity::Warning,
                 line: n,
-                column: c.pos + 1,
+                column: c.pos.saturating_add(1),
                 length: crate::print::UNDECIPHERABLE_CUSTOM_DATA.len(),
                 message: "the listing does not say what this custom-data block held; it is assembled as an empty comment block".into(),
                 expected: None,
@@ -161,28 +161,24 @@ const FXC_PADDED: &[Opcode] = &[Opcode::SamplePos];
 /// spaces before declarations), which the parser skips; 0 when the line has none.
 fn line_prefix_len(line: &str) -> usize {
     let rest = line.trim_start();
-    let at = line.len() - rest.len();
+    let at = line.len().saturating_sub(rest.len());
     let b = line.as_bytes();
-    let digits = |from: usize| b[from..].iter().take_while(|ch| ch.is_ascii_digit()).count();
-    let offset_at = |from: usize| {
-        b.len() >= from + 11
-            && b[from] == b'0'
-            && b[from + 1] == b'x'
-            && b[from + 2..from + 10].iter().all(u8::is_ascii_hexdigit)
-            && b[from + 10] == b':'
-    };
+    let tail = |from: usize| b.get(from..).unwrap_or_default();
+    let digits = |from: usize| tail(from).iter().take_while(|ch| ch.is_ascii_digit()).count();
+    // `0x` and eight hex digits, then `:`.
+    let offset_at = |from: usize| matches!(tail(from).get(..11), Some([b'0', b'x', hex @ .., b':']) if hex.iter().all(u8::is_ascii_hexdigit));
     if offset_at(at) {
-        return at + 11;
+        return at.saturating_add(11);
     }
     let n = digits(at);
     if n > 0 {
-        if b.get(at + n) == Some(&b':') {
-            return at + n + 1;
+        if b.get(at.saturating_add(n)) == Some(&b':') {
+            return at.saturating_add(n).saturating_add(1);
         }
-        let after = at + n;
-        let spaces = b[after..].iter().take_while(|ch| **ch == b' ').count();
-        if spaces > 0 && offset_at(after + spaces) {
-            return after + spaces + 11;
+        let after = at.saturating_add(n);
+        let spaces = tail(after).iter().take_while(|ch| **ch == b' ').count();
+        if spaces > 0 && offset_at(after.saturating_add(spaces)) {
+            return after.saturating_add(spaces).saturating_add(11);
         }
     }
     0
@@ -231,14 +227,14 @@ impl<'t> Cursor<'t> {
     }
     fn skip_ws(&mut self) {
         let rest = self.rest();
-        self.pos += rest.len() - rest.trim_start().len();
+        self.pos = self.pos.saturating_add(rest.len().saturating_sub(rest.trim_start().len()));
     }
     fn at_end(&self) -> bool {
         self.rest().trim().is_empty()
     }
     /// 1-based column of byte offset `at`, counted in characters.
     fn column(&self, at: usize) -> usize {
-        self.text[..at.min(self.text.len())].chars().count() + 1
+        self.text[..at.min(self.text.len())].chars().count().saturating_add(1)
     }
     fn err_at(&self, at: usize, len: usize, message: &str, expected: Option<&str>) -> Diagnostic {
         Diagnostic::error(self.line, self.column(at), len, message, expected)
@@ -250,7 +246,7 @@ impl<'t> Cursor<'t> {
     }
     fn eat(&mut self, s: &str) -> bool {
         if self.rest().starts_with(s) {
-            self.pos += s.len();
+            self.pos = self.pos.saturating_add(s.len());
             true
         } else {
             false
@@ -268,13 +264,13 @@ impl<'t> Cursor<'t> {
     fn word(&mut self) -> &'t str {
         let rest = self.rest();
         let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        self.pos += n;
+        self.pos = self.pos.saturating_add(n);
         &rest[..n]
     }
     fn letters(&mut self) -> &'t str {
         let rest = self.rest();
         let n = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-        self.pos += n;
+        self.pos = self.pos.saturating_add(n);
         &rest[..n]
     }
     /// An unsigned decimal integer.
@@ -286,7 +282,7 @@ impl<'t> Cursor<'t> {
         if n == 0 {
             return Err(self.err(&format!("expected {what}"), Some(what)));
         }
-        self.pos += n;
+        self.pos = self.pos.saturating_add(n);
         rest[..n].parse::<u32>().map_err(|_| self.err_at(start, n, &format!("{what} does not fit in 32 bits"), None))
     }
 }
@@ -379,7 +375,7 @@ fn strip_suffix_ignore_case<'s>(text: &'s str, suffix: &str) -> Option<&'s str> 
 
 fn lookup(name: &str) -> Option<Opcode> {
     let table = spellings();
-    table.binary_search_by_key(&name, |(n, _)| n).ok().map(|i| table[i].1)
+    table.binary_search_by_key(&name, |(n, _)| n).ok().and_then(|i| table.get(i)).map(|e| e.1)
 }
 
 /// Splits the mnemonic word into its name (identifier parts joined) and its
@@ -398,9 +394,9 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             let after = rest.trim_start_matches(' ');
             if after.starts_with("[precise") {
                 if let Some(close) = after.find(']') {
-                    let next = after[close + 1..].chars().next();
+                    let next = after[close.saturating_add(1)..].chars().next();
                     if matches!(next, Some('(' | '_')) {
-                        c.pos += rest.len() - after.len();
+                        c.pos = c.pos.saturating_add(rest.len().saturating_sub(after.len()));
                         precise = Some(parse_precise(c)?);
                         continue;
                     }
@@ -412,8 +408,9 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             let Some(close) = c.rest().find(')') else {
                 return Err(c.err_at(open, 1, "unclosed `(` in the mnemonic", Some("`)`")));
             };
-            groups.push((open + 1, &c.text[open + 1..open + close]));
-            c.pos = open + close + 1;
+            // `close` is the offset of `)` from `open`.
+            groups.push((open.saturating_add(1), &c.text[open.saturating_add(1)..open.saturating_add(close)]));
+            c.pos = open.saturating_add(close).saturating_add(1);
             continue;
         }
         if w.is_empty() {
@@ -427,7 +424,7 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     let unknown = || {
         c.err_at(
             start,
-            end - start,
+            end.saturating_sub(start),
             &format!("unknown instruction `{name}`"),
             Some("an instruction or declaration mnemonic"),
         )
@@ -530,11 +527,13 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             if o.iter().any(|v| !(-8..=7).contains(v)) {
                 return Err(c.err_at(at, g.len(), "texel offsets must lie in -8..7", Some("offsets between -8 and 7")));
             }
-            m.offsets = Some([o[0], o[1], o[2]]);
+            // Three items, checked above.
+            m.offsets = o.try_into().ok();
         } else if items.len() == 4 && items.iter().all(|s| ReturnType::from_listing_name(s).is_some()) {
             let t: Vec<ReturnType> = items.iter().map(|s| ReturnType::from_listing_name(s).unwrap()).collect();
-            m.types = Some([t[0], t[1], t[2], t[3]]);
-        } else if let Some(d) = ResourceDimension::from_listing_name(items[0]) {
+            // Four items, checked above.
+            m.types = t.try_into().ok();
+        } else if let Some(d) = items.first().and_then(|s| ResourceDimension::from_listing_name(s)) {
             let stride = match items.get(1) {
                 Some(s) => s
                     .strip_prefix("stride=")
@@ -552,7 +551,12 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
         }
     }
     let suffix_error = |what: &str| {
-        c.err_at(start, end - start, &format!("`{name}` {what}"), Some("the suffix's parenthesised group"))
+        c.err_at(
+            start,
+            end.saturating_sub(start),
+            &format!("`{name}` {what}"),
+            Some("the suffix's parenthesised group"),
+        )
     };
     if m.indexable && m.dim.is_none() {
         return Err(suffix_error("says `_indexable` but gives no resource dimension such as `(texture2d)`"));
@@ -749,7 +753,12 @@ impl Parser {
             }
             Shape::InterfaceCall => {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
-                    return Err(c.err_at(start, mnemonic_end - start, "`fcall` takes no instruction suffixes", None));
+                    return Err(c.err_at(
+                        start,
+                        mnemonic_end.saturating_sub(start),
+                        "`fcall` takes no instruction suffixes",
+                        None,
+                    ));
                 }
                 c.skip_ws();
                 let at = c.pos;
@@ -759,7 +768,7 @@ impl Parser {
                     _ => {
                         return Err(c.err_at(
                             at,
-                            c.pos - at,
+                            c.pos.saturating_sub(at),
                             "`fcall` takes an interface and a function index",
                             Some("`fp<N>[<array index>][<function>]`"),
                         ))
@@ -771,7 +780,7 @@ impl Parser {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
                     return Err(c.err_at(
                         start,
-                        mnemonic_end - start,
+                        mnemonic_end.saturating_sub(start),
                         "a declaration takes no instruction suffixes",
                         None,
                     ));
@@ -780,8 +789,8 @@ impl Parser {
                 // Long function tables and interfaces carry their length in a token of
                 // its own: the opcode token's length field holds at most 127.
                 let tokens = match &decl {
-                    Decl::FunctionTable { bodies, .. } => 3 + bodies.len(),
-                    Decl::Interface { tables, .. } => 4 + tables.len(),
+                    Decl::FunctionTable { bodies, .. } => bodies.len().saturating_add(3),
+                    Decl::Interface { tables, .. } => tables.len().saturating_add(4),
                     _ => 0,
                 };
                 slot.length = if tokens > 127 { LengthEncoding::Separate } else { LengthEncoding::Inline };
@@ -790,7 +799,7 @@ impl Parser {
             Shape::CustomData => {
                 return Err(c.err_at(
                     start,
-                    mnemonic_end - start,
+                    mnemonic_end.saturating_sub(start),
                     "custom data blocks other than `dcl_immediateConstantBuffer` have no listing syntax",
                     None,
                 ))
@@ -827,7 +836,7 @@ impl Parser {
                         } else if let Some(first) = *else_line {
                             return Err(c.err_at(
                                 start,
-                                end - start,
+                                end.saturating_sub(start),
                                 &format!("a second `else` in one `if` (its `else` is on line {first})"),
                                 Some("`endif`"),
                             ));
@@ -838,7 +847,7 @@ impl Parser {
                     _ => {
                         return Err(c.err_at(
                             start,
-                            end - start,
+                            end.saturating_sub(start),
                             &format!("`{}` without an open `{}`", opcode.mnemonic(), opener.mnemonic()),
                             None,
                         ));
@@ -884,7 +893,7 @@ impl Parser {
         if misplaced {
             return Err(c.err_at(
                 start,
-                c.pos - start,
+                c.pos.saturating_sub(start),
                 &format!("a suffix that `{}` does not take", info.mnemonic),
                 None,
             ));
@@ -908,12 +917,21 @@ impl Parser {
                 return Err(c.err_at(
                     c.pos,
                     c.rest().trim_end().len(),
-                    &operand_count_message(opcode, i + 1),
+                    &operand_count_message(opcode, i.saturating_add(1)),
                     Some(&format!("{expected} operands")),
                 ));
             }
-            let (role, ty) =
-                if i < info.dst.len() { (Role::Dst, info.dst[i]) } else { (Role::Src, info.src[i - info.dst.len()]) };
+            // `i < expected`, the number of destinations and sources together.
+            let Some((role, ty)) =
+                info.dst.iter().map(|&t| (Role::Dst, t)).chain(info.src.iter().map(|&t| (Role::Src, t))).nth(i)
+            else {
+                return Err(c.err_at(
+                    c.pos,
+                    c.rest().trim_end().len(),
+                    &operand_count_message(opcode, i.saturating_add(1)),
+                    Some(&format!("{expected} operands")),
+                ));
+            };
             operands.push(Operand::EMPTY);
             let slot = operands.last_mut().expect("just pushed");
             self.operand_into(c, role, ty, slot)?;
@@ -973,7 +991,12 @@ impl Parser {
         }
         if modifier != Modifier::None {
             if role == Role::Dst {
-                return Err(c.err_at(start, c.pos - start, "a destination takes no `-` or `|...|` modifier", None));
+                return Err(c.err_at(
+                    start,
+                    c.pos.saturating_sub(start),
+                    "a destination takes no `-` or `|...|` modifier",
+                    None,
+                ));
             }
             let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
             ext.modifier = modifier;
@@ -994,8 +1017,8 @@ impl Parser {
             }
             let at = c.pos;
             let close = c.rest().find('}').ok_or_else(|| c.err("unclosed `{`", Some("`}`")))?;
-            let inner = &c.text[at..at + close];
-            c.pos = at + close + 1;
+            let inner = &c.text[at..at.saturating_add(close)];
+            c.pos = at.saturating_add(close).saturating_add(1);
             let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
             if inner == "nonuniform" {
                 ext.non_uniform = true;
@@ -1023,25 +1046,27 @@ impl Parser {
 
     fn immediate_into(&mut self, c: &mut Cursor<'_>, ty: Ty, o: &mut Operand) -> PResult<()> {
         let double = c.rest().starts_with('d');
-        c.pos += 2;
+        c.pos = c.pos.saturating_add(2);
         let mut values: ArrayVec<(usize, &str), 4> = ArrayVec::new();
         loop {
             c.skip_ws();
             let at = c.pos;
             let n = c.rest().find([',', ')']).ok_or_else(|| c.err_at(at, 1, "unclosed immediate", Some("`)`")))?;
-            if values.try_push((at, c.text[at..at + n].trim_end())).is_err() {
+            if values.try_push((at, c.text[at..at.saturating_add(n)].trim_end())).is_err() {
                 return Err(c.err_at(at, n.max(1), "an immediate has at most 4 values", Some("`)`")));
             }
-            c.pos = at + n;
+            c.pos = at.saturating_add(n);
             if c.eat(")") {
                 break;
             }
-            c.pos += 1;
+            c.pos = c.pos.saturating_add(1);
         }
         o.indices.clear();
         o.ext = None;
         o.reserved = 0;
         o.imm = [0; 4];
+        // The loop above pushed at least one value.
+        let first_at = values.first().map_or(c.pos, |v| v.0);
         // `D3DDisassemble`'s hex literals print each double as its low and high words.
         let words = values.len() % 2 == 0 && values.iter().all(|(_, t)| is_hex_word(t));
         if double && words {
@@ -1051,15 +1076,15 @@ impl Parser {
                 4 => (ComponentCount::Four, Selection::Mask(Mask::NONE)),
                 _ => {
                     return Err(c.err_at(
-                        values[0].0,
+                        first_at,
                         1,
                         "a double immediate in words has 2 or 4 values",
                         Some("`d(low, high)` or `d(low, high, low, high)`"),
                     ))
                 }
             };
-            for (i, (at, text)) in values.iter().enumerate() {
-                o.imm[i] = parse_value(text, Ty::U)
+            for (slot, (at, text)) in o.imm.iter_mut().zip(&values) {
+                *slot = parse_value(text, Ty::U)
                     .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a 32-bit hex value")))?
                     .0;
             }
@@ -1072,7 +1097,7 @@ impl Parser {
                 2 => (ComponentCount::Four, 2),
                 _ => {
                     return Err(c.err_at(
-                        values[0].0,
+                        first_at,
                         1,
                         "a double immediate has 1 or 2 values",
                         Some("`d(a)` or `d(a, b)`"),
@@ -1082,12 +1107,11 @@ impl Parser {
             o.components = components;
             o.selection =
                 if components == ComponentCount::Four { Selection::Mask(Mask::NONE) } else { Selection::None };
-            for (i, (at, text)) in values.iter().enumerate().take(count) {
+            for (pair, (at, text)) in o.imm.chunks_exact_mut(2).zip(values.iter().take(count)) {
                 let bits = parse_double_text(text).ok_or_else(|| {
                     c.err_at(*at, text.len(), &format!("`{text}` is not a number"), Some("a decimal number"))
                 })?;
-                o.imm[2 * i] = bits as u32;
-                o.imm[2 * i + 1] = (bits >> 32) as u32;
+                pair.copy_from_slice(&[bits as u32, (bits >> 32) as u32]);
             }
             return Ok(());
         }
@@ -1103,20 +1127,20 @@ impl Parser {
             }
             n => {
                 return Err(c.err_at(
-                    values[0].0,
+                    first_at,
                     1,
                     &format!("an immediate has 1 or 4 values, not {n}"),
                     Some("`l(a)` or `l(a, b, c, d)`"),
                 ))
             }
         }
-        for (i, (at, text)) in values.iter().enumerate() {
+        for (slot, (at, text)) in o.imm.iter_mut().zip(&values) {
             let (bits, ambiguous) = parse_value(text, ty)
                 .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a float, an integer or a hex value")))?;
             if ambiguous {
                 self.warnings.push(ambiguity_warning(c.line, c.column(*at), text, bits));
             }
-            o.imm[i] = bits;
+            *slot = bits;
         }
         Ok(())
     }
@@ -1150,7 +1174,7 @@ impl Parser {
         let sel_at = c.pos;
         let mut letters: ArrayVec<u8, 4> = ArrayVec::new();
         let mut letters_text = "";
-        let at = c.pos + 1;
+        let at = c.pos.saturating_add(1);
         if c.eat(".") {
             letters_text = c.letters();
             let comps: Option<ArrayVec<u8, 4>> =
@@ -1167,7 +1191,12 @@ impl Parser {
                         | OperandType::ThreadGroupSharedMemory
                 )
             {
-                return Err(c.err_at(sel_at, c.pos - sel_at, "this register takes no component selection", None));
+                return Err(c.err_at(
+                    sel_at,
+                    c.pos.saturating_sub(sel_at),
+                    "this register takes no component selection",
+                    None,
+                ));
             }
         }
         let sel_end = c.pos;
@@ -1190,15 +1219,17 @@ impl Parser {
                 (ComponentCount::Four, Selection::Mask(mask))
             }
             Note::Swizzle if letters.len() == 4 => {
-                (ComponentCount::Four, Selection::Swizzle([letters[0], letters[1], letters[2], letters[3]]))
+                (ComponentCount::Four, Selection::Swizzle(letters.as_slice().try_into().unwrap_or_default()))
             }
-            Note::Select1 if letters.len() == 1 => (ComponentCount::Four, Selection::Select1(letters[0])),
+            Note::Select1 if letters.len() == 1 => {
+                (ComponentCount::Four, Selection::Select1(letters.first().copied().unwrap_or_default()))
+            }
             Note::Mode3 if letters.is_empty() => (ComponentCount::Four, Selection::Mode3),
             Note::Count(n) if letters.is_empty() => (n, Selection::None),
             _ => {
                 return Err(c.err_at(
                     sel_at,
-                    (sel_end - sel_at).max(1),
+                    (sel_end.saturating_sub(sel_at)).max(1),
                     &format!("these letters do not fit the note {{{}}}", mode.spelling()),
                     Some("4 letters with {swizzle}, 1 with {select1}, none with {mode3} or a component count"),
                 ))
@@ -1216,7 +1247,7 @@ impl Parser {
         if let Some(rest) = c.rest().strip_prefix('{') {
             if let Some(close) = rest.find('}') {
                 if let Some(note) = Note::from_spelling(&rest[..close]) {
-                    c.pos += close + 2;
+                    c.pos = c.pos.saturating_add(close.saturating_add(2));
                     return Ok(Some(note));
                 }
             }
@@ -1246,19 +1277,19 @@ impl Parser {
                 Some("a register such as r0, v1, o2, cb0[3], t0, s0, l(...)"),
             ));
         };
-        c.pos += name_len;
+        c.pos = c.pos.saturating_add(name_len);
         indices.clear();
         let digits = c.rest().find(|ch: char| !ch.is_ascii_digit()).unwrap_or(c.rest().len());
         if digits > 0 {
             let at = c.pos;
             let v: u64 =
                 c.rest()[..digits].parse().map_err(|_| c.err_at(at, digits, "register number too large", None))?;
-            c.pos += digits;
+            c.pos = c.pos.saturating_add(digits);
             indices.push(index_value(v));
         }
         while c.peek() == Some('[') {
             let at = c.pos;
-            c.pos += 1;
+            c.pos = c.pos.saturating_add(1);
             if indices.is_full() {
                 return Err(c.err_at(at, 1, "an operand has at most 3 indices", None));
             }
@@ -1269,16 +1300,22 @@ impl Parser {
         }
         if !self.sm51() {
             if let (Some(limit), Some(first)) = (register_limit(ty), indices.first()) {
-                let reg = if matches!(ty, OperandType::Input | OperandType::InputControlPoint) && indices.len() == 2 {
-                    indices[1].immediate()
-                } else {
-                    first.immediate()
+                let reg = match indices.get(1) {
+                    Some(second)
+                        if matches!(ty, OperandType::Input | OperandType::InputControlPoint) && indices.len() == 2 =>
+                    {
+                        second.immediate()
+                    }
+                    _ => first.immediate(),
                 };
                 if first.relative().is_none() && reg >= limit {
                     return Err(c.err_at(
                         start,
-                        c.pos - start,
-                        &format!("register index {reg} is out of range for `{name}` (at most {})", limit - 1),
+                        c.pos.saturating_sub(start),
+                        &format!(
+                            "register index {reg} is out of range for `{name}` (at most {})",
+                            limit.saturating_sub(1)
+                        ),
                         None,
                     ));
                 }
@@ -1294,7 +1331,7 @@ impl Parser {
             let at = c.pos;
             let digits = c.rest().find(|ch: char| !ch.is_ascii_digit()).unwrap_or(c.rest().len());
             let v: u64 = c.rest()[..digits].parse().map_err(|_| c.err_at(at, digits, "index too large", None))?;
-            c.pos += digits;
+            c.pos = c.pos.saturating_add(digits);
             c.skip_ws();
             return Ok(index_value(v));
         }
@@ -1309,10 +1346,17 @@ impl Parser {
             ext: None,
             reserved: 0,
         };
-        for (i, idx) in indices.iter().enumerate() {
+        for (slot, idx) in rel.index.iter_mut().zip(&indices) {
             match idx {
-                Index::Imm32(v) => rel.index[i] = *v,
-                _ => return Err(c.err_at(at, c.pos - at, "an index register takes only immediate indices", None)),
+                Index::Imm32(v) => *slot = *v,
+                _ => {
+                    return Err(c.err_at(
+                        at,
+                        c.pos.saturating_sub(at),
+                        "an index register takes only immediate indices",
+                        None,
+                    ))
+                }
             }
         }
         if !c.eat(".") {
@@ -1384,7 +1428,7 @@ impl Parser {
         if let Some((_, line, col)) = self.decls.iter().find(|(k, ..)| *k == key) {
             return Err(c.err_at(
                 start,
-                c.text.trim_end().len() - start,
+                c.text.trim_end().len().saturating_sub(start),
                 &format!("duplicate declaration (first declared at {line}:{col})"),
                 None,
             ));
@@ -1466,7 +1510,7 @@ impl Parser {
                     if id >= 15 {
                         return Err(c.err_at(
                             at,
-                            c.pos - at,
+                            c.pos.saturating_sub(at),
                             &format!("constant buffer {id} is out of range (cb0 to cb14)"),
                             None,
                         ));
@@ -1495,7 +1539,7 @@ impl Parser {
                     )
                 })?;
                 let space = self.space(c)?;
-                self.duplicate_check(format!("cb{}", operand.indices[0].immediate()), c, start)?;
+                self.duplicate_check(format!("cb{}", operand.indices.first().map_or(0, |i| i.immediate())), c, start)?;
                 Decl::ConstantBuffer { operand, access, size, space }
             }
             DeclKind::Sampler => {
@@ -1659,7 +1703,7 @@ impl Parser {
                     InterpolationMode::from_listing_name(&text).ok_or_else(|| {
                         c.err_at(
                             start,
-                            c.pos - start,
+                            c.pos.saturating_sub(start),
                             &format!("`{text}` is not an interpolation mode"),
                             Some("constant, linear, linear centroid, linear noperspective ..."),
                         )
@@ -1701,7 +1745,12 @@ impl Parser {
                 c.expect(",")?;
                 let components = c.uint("a component count")?;
                 if !(1..=4).contains(&components) {
-                    return Err(c.err_at(at, c.pos - at, "an indexable temp has 1 to 4 components", None));
+                    return Err(c.err_at(
+                        at,
+                        c.pos.saturating_sub(at),
+                        "an indexable temp has 1 to 4 components",
+                        None,
+                    ));
                 }
                 self.duplicate_check(format!("x{register}"), c, start)?;
                 Decl::IndexableTemp { register, count, components }
@@ -1745,7 +1794,7 @@ impl Parser {
             DeclKind::ControlPointCount => {
                 let n = c.uint("a control point count")?;
                 if n > 32 {
-                    return Err(c.err_at(start, c.pos - start, "at most 32 control points", None));
+                    return Err(c.err_at(start, c.pos.saturating_sub(start), "at most 32 control points", None));
                 }
                 Decl::ControlPointCount(n as u8)
             }
@@ -1806,12 +1855,12 @@ impl Parser {
     ) -> Option<Instruction<'static>> {
         const KEYWORD: &str = "dcl_immediateConstantBuffer";
         let (start_line, start_col) = (c.line, c.column(c.pos));
-        c.pos += KEYWORD.len();
+        c.pos = c.pos.saturating_add(KEYWORD.len());
         let first_col = c.column(c.pos);
         let mut text = String::from(&c.text[c.pos..]);
         // (line number, offset in `text` where that line starts), in order.
         let mut positions = vec![(c.line, 0usize)];
-        let depth_of = |s: &str| s.matches('{').count() as i64 - s.matches('}').count() as i64;
+        let depth_of = |s: &str| (s.matches('{').count() as i64).saturating_sub(s.matches('}').count() as i64);
         let mut depth = depth_of(&text);
         let mut opened = text.contains('{');
         // Gather lines until the braces balance (running totals: linear in the block).
@@ -1829,20 +1878,21 @@ impl Parser {
             let l = strip_comment(l);
             text.push('\n');
             positions.push((n, text.len()));
-            depth += depth_of(l);
+            depth = depth.saturating_add(depth_of(l));
             opened |= l.contains('{');
             text.push_str(l);
         }
         let locate = |off: usize| -> (usize, usize) {
             let i = positions.partition_point(|(_, start)| *start <= off).saturating_sub(1);
-            let (line, start) = positions[i];
-            (line, if i == 0 { first_col + off } else { off - start + 1 })
+            // `positions` starts with the first line, so `i` is in range.
+            let (line, start) = positions.get(i).copied().unwrap_or_default();
+            (line, if i == 0 { first_col.saturating_add(off) } else { off.saturating_sub(start).saturating_add(1) })
         };
         let mut error = |off: usize, len: usize, message: &str, expected: &str| {
             let (l, col) = locate(off);
             self.errors.push(Diagnostic::error(l, col, len, message, Some(expected)));
         };
-        let open = text.len() - text.trim_start().len();
+        let open = text.len().saturating_sub(text.trim_start().len());
         let close = text.trim_end().len();
         if !text[open..].starts_with('{') || !text[..close].ends_with('}') || close <= open {
             error(open, 1, "expected `{ { a, b, c, d}, ... }`", "`{`");
@@ -1850,15 +1900,17 @@ impl Parser {
         }
         // The rows, with their offsets in `text`.
         let mut rows: Vec<(usize, &str)> = Vec::new();
-        let mut off = open + 1;
-        for row in text[open + 1..close - 1].split('}') {
-            let lead = row.len() - row.trim_start_matches(|ch: char| ch.is_whitespace() || ch == ',').len();
+        let mut off = open.saturating_add(1);
+        // `text[open]` is `{` and `text[close - 1]` is `}`, with `open < close - 1`.
+        for row in text[open.saturating_add(1)..close.saturating_sub(1)].split('}') {
+            let lead =
+                row.len().saturating_sub(row.trim_start_matches(|ch: char| ch.is_whitespace() || ch == ',').len());
             if !row.trim_matches(|ch: char| ch.is_whitespace() || ch == ',').is_empty() {
-                rows.push((off + lead, row[lead..].trim_end()));
+                rows.push((off.saturating_add(lead), row[lead..].trim_end()));
             }
-            off += row.len() + 1;
+            off = off.saturating_add(row.len().saturating_add(1));
         }
-        let mut values = Vec::with_capacity(rows.len() * 4);
+        let mut values = Vec::with_capacity(rows.len().saturating_mul(4));
         let last = rows.len().saturating_sub(1);
         for (i, (row_off, row)) in rows.iter().enumerate() {
             let Some(items) = row.strip_prefix('{') else {
@@ -1872,24 +1924,24 @@ impl Parser {
                 error(*row_off, row.len(), &format!("a row has 4 values, not {count}"), "4 values");
                 return None;
             }
-            let mut item_off = row_off + 1;
+            let mut item_off = row_off.saturating_add(1);
             for item in items.split(',') {
-                let lead = item.len() - item.trim_start().len();
+                let lead = item.len().saturating_sub(item.trim_start().len());
                 let v = item.trim();
                 match parse_value(v, Ty::Any) {
                     Ok((bits, ambiguous)) => {
                         if ambiguous {
-                            let (l, col) = locate(item_off + lead);
+                            let (l, col) = locate(item_off.saturating_add(lead));
                             self.warnings.push(ambiguity_warning(l, col, v, bits));
                         }
                         values.push(bits)
                     }
                     Err(msg) => {
-                        error(item_off + lead, v.len(), &msg, "a float, an integer or a hex value");
+                        error(item_off.saturating_add(lead), v.len(), &msg, "a float, an integer or a hex value");
                         return None;
                     }
                 }
-                item_off += item.len() + 1;
+                item_off = item_off.saturating_add(item.len().saturating_add(1));
             }
         }
         Some(Instruction::new(
@@ -1931,7 +1983,7 @@ fn expect_type(c: &Cursor<'_>, o: &Operand, want: OperandType, start: usize) -> 
     } else {
         Err(c.err_at(
             start,
-            c.pos - start,
+            c.pos.saturating_sub(start),
             &format!("this declaration declares `{}` registers", want.listing_name().unwrap_or("?")),
             None,
         ))
@@ -1969,10 +2021,10 @@ fn parse_return_types(c: &mut Cursor<'_>) -> PResult<ReturnTypes> {
     c.expect("(")?;
     let at = c.pos;
     let close = c.rest().find(')').ok_or_else(|| c.err("unclosed `(`", Some("`)`")))?;
-    let inner = &c.text[at..at + close];
+    let inner = &c.text[at..at.saturating_add(close)];
     let items: Vec<&str> = inner.split(',').map(str::trim).collect();
     let types: Option<Vec<ReturnType>> = items.iter().map(|s| ReturnType::from_listing_name(s)).collect();
-    let types = types.filter(|t| t.len() == 4).ok_or_else(|| {
+    let types: [ReturnType; 4] = types.and_then(|t| t.try_into().ok()).ok_or_else(|| {
         c.err_at(
             at,
             close.max(1),
@@ -1980,8 +2032,8 @@ fn parse_return_types(c: &mut Cursor<'_>) -> PResult<ReturnTypes> {
             Some("four of unorm, snorm, sint, uint, float, mixed, double, continued, unused"),
         )
     })?;
-    c.pos = at + close + 1;
-    Ok(ReturnTypes { types: [types[0], types[1], types[2], types[3]], reserved: 0 })
+    c.pos = at.saturating_add(close).saturating_add(1);
+    Ok(ReturnTypes { types, reserved: 0 })
 }
 
 fn parse_mask(letters: &str) -> Option<Mask> {
@@ -2201,7 +2253,7 @@ fn float_bits(text: &str, nearest: f32) -> (u32, bool) {
         return (c.to_bits(), true);
     }
     for bits in 1..=MAX_DYADIC_BITS {
-        let scale = 2f64.powi(bits - 1 - exponent);
+        let scale = 2f64.powi(bits.saturating_sub(1).saturating_sub(exponent));
         let cand = ((v * scale).round() / scale) as f32;
         if prints_as(cand, text) {
             return (cand.to_bits(), true);
@@ -2218,10 +2270,12 @@ fn next_toward(f: f32, up: bool) -> f32 {
     }
     let bits = f.to_bits();
     let away = (f > 0.0) == up;
-    f32::from_bits(if away { bits + 1 } else { bits - 1 })
+    f32::from_bits(if away { bits.saturating_add(1) } else { bits.saturating_sub(1) })
 }
 
+// Test code indexes its own fixed expectations, not input.
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
