@@ -212,11 +212,14 @@ impl Canvas {
     }
 }
 
-/// Copies `bytes` into `out` at `at` if the range lies inside `out` (encoders write
-/// only into space they reserved; a range outside it is skipped, never a panic).
+/// Copies `bytes` into `out` at `at` if the range lies inside `out`. Encoders write
+/// only into space they reserved, so a range outside it is a bug in the encoder: a
+/// debug build (the tests) stops on it, a release build skips the write rather than
+/// abort.
 pub(crate) fn write_at(out: &mut [u8], at: usize, bytes: &[u8]) {
-    if let Some(slot) = at.checked_add(bytes.len()).and_then(|end| out.get_mut(at..end)) {
-        slot.copy_from_slice(bytes);
+    match at.checked_add(bytes.len()).and_then(|end| out.get_mut(at..end)) {
+        Some(slot) => slot.copy_from_slice(bytes),
+        None => debug_assert!(false, "write of {} bytes at {at} outside {} reserved bytes", bytes.len(), out.len()),
     }
 }
 
