@@ -4,7 +4,8 @@
 //! verdict, compared with what `D3DAssemble` answered.
 //!
 //! - Records made with `D3DCOMPILE_SKIP_VALIDATION` (the assembler alone): dxref's
-//!   verdict is the parser's and [`d3dbc::rules::check`]'s.
+//!   verdict is the source reader's ([`d3dbc::parse::parse_source`]: the records are
+//!   the source text given to `D3DAssemble`) and [`d3dbc::rules::check`]'s.
 //! - Records made with flags 0 (the assembler, then the Direct3D 9 validator): the
 //!   same, then the Direct3D 9 profile rules of `validate` on the assembled stream.
 //!
@@ -13,20 +14,31 @@
 //! a listed one that starts to agree).
 
 use corpus::asm_oracle::{Assembly, ASM_SKIP_VALIDATION};
-use d3dbc::parse::{parse_program, Severity};
+use d3dbc::parse::{assemble_source, parse_program, parse_source, Parsed, Severity, SourceOptions};
 use std::collections::BTreeMap;
+
+/// The record's source read as `D3DAssemble` reads it: the source reader (file name
+/// `main.asm`, no include handler).
+fn parse(source: &str) -> Result<Parsed, Vec<d3dbc::parse::Diagnostic>> {
+    parse_source(source, &SourceOptions::default())
+}
+
+/// The record's source assembled by the source reader's grammar alone (`lenient`: the
+/// per-version rules are judged apart, by [`d3dbc::rules::check`]).
+fn assemble(source: &str) -> Result<Vec<u8>, Vec<d3dbc::parse::Diagnostic>> {
+    assemble_source(source, &SourceOptions { lenient: true, ..SourceOptions::default() }).map(|(b, _)| b)
+}
 
 /// dxref's verdict: `Ok(())` when it accepts, else the first reason.
 fn verdict(r: &Assembly) -> Result<(), String> {
-    let parsed =
-        parse_program(&r.source).map_err(|e| format!("parse {}:{} {}", e[0].line, e[0].column, e[0].message))?;
+    let parsed = parse(&r.source).map_err(|e| format!("parse {}:{} {}", e[0].line, e[0].column, e[0].message))?;
     let errors: Vec<_> =
         d3dbc::rules::check(&parsed, &r.source).into_iter().filter(|d| d.severity == Severity::Error).collect();
     if let Some(e) = errors.first() {
         return Err(format!("rules {}:{} {}", e.line, e.column, e.message));
     }
     if r.flags & ASM_SKIP_VALIDATION == 0 {
-        let bytes = d3dbc::parse::assemble(&r.source).map_err(|e| format!("assemble: {}", e[0].message))?;
+        let bytes = assemble(&r.source).map_err(|e| format!("assemble: {}", e[0].message))?;
         let report = validate::validate(&bytes, &validate::Target::d3d9());
         if !report.is_valid() {
             let d = report.diagnostics.first().map_or(String::new(), |d| format!("{:?}: {}", d.code, d.message));
@@ -82,7 +94,10 @@ fn first_position(errors: &str) -> Option<(usize, usize)> {
     Some((l.parse().ok()?, c.parse().ok()?))
 }
 
-/// Where dxref puts its errors for a source (the parser's, else the rules').
+/// Where dxref puts its errors for a source: the listing parser's, else the rules'.
+/// (The listing parser refuses outright what the source reader keeps as a warning for
+/// the rules, an instruction or register the version does not have, and places it as
+/// `D3DAssemble` does for these one-instruction-a-line programs.)
 fn our_positions(source: &str) -> Vec<(usize, usize)> {
     let errors = match parse_program(source) {
         Err(e) => e,
@@ -131,10 +146,9 @@ fn errors_are_where_d3dassemble_puts_them() {
 }
 
 /// The sources `D3DAssemble` accepted (with skip validation) assemble, through the
-/// lenient `parse::assemble`, to the token stream it wrote; the records that do not are
-/// listed with the first differing token in `tests/expect/asm_rules_oracle_bytes.txt`
-/// (outside ps_1_x D3DAssemble writes `sub` as `add` with a negated source; it writes
-/// `vs_1_0` / `ps_1_0` as version 1_1).
+/// lenient source reader (`assemble_source`), to the token stream it wrote; the records
+/// that do not are listed with the first differing token in
+/// `tests/expect/asm_rules_oracle_bytes.txt`.
 #[test]
 fn accepted_sources_assemble_to_d3dassembles_stream() {
     let records = corpus::asm_oracle::archive("asm-rules.dxo");
@@ -146,7 +160,7 @@ fn accepted_sources_assemble_to_d3dassembles_stream() {
     };
     for r in records.iter().filter(|r| r.accepted() && r.flags & ASM_SKIP_VALIDATION != 0) {
         n += 1;
-        let outcome = match d3dbc::parse::assemble(&r.source) {
+        let outcome = match assemble(&r.source) {
             Ok(b) if b == r.blob => {
                 same += 1;
                 continue;

@@ -280,10 +280,10 @@ codes! {
     /// A ps_1_x texm3x2 / texm3x3 matrix sequence incomplete or out of order.
     D3d9TexMatrix = "V928", "texm3x2/texm3x3 instruction sequence invalid", "texm3x2pad, texm3x2tex, texm3x2depth, texm3x3pad, texm3x3, texm3x3tex, texm3x3spec, texm3x3vspec - ps";
     /// A dcl usage+index the register cannot carry: a vertex input semantic declared
-    /// twice, positiont0 or tessfactor on a vertex input, psize0 / positiont0 /
-    /// tessfactor / sample on a pixel input, sample on a vertex output, tessfactor on an
+    /// twice, positiont0 or tessfactor on a vertex input, position0 (a ps_3_0 `dcl v#`
+    /// without a usage) / psize0 / positiont0 / tessfactor / sample on a pixel input, sample on a vertex output, tessfactor on an
     /// output other than index 0 with an .x mask.
-    D3d9DclUsage = "V929", "dcl usage+index not allowed on this register", "dcl_usage input (vs); dcl_usage output (vs); dcl_semantics (ps); recorded D3DAssemble verdicts, errors X5637, X5638, X5537, X5972-X5978, X5980, X5982";
+    D3d9DclUsage = "V929", "dcl usage+index not allowed on this register", "dcl_usage input (vs); dcl_usage output (vs); dcl_semantics (ps); recorded D3DAssemble verdicts, errors X5637, X5638, X5537, X5971-X5978, X5980, X5982";
 }
 
 #[cfg(test)]

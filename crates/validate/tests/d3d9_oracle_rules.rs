@@ -46,11 +46,36 @@ fn pixel_inputs_take_no_psize0_positiont0_tessfactor_or_sample() {
 }
 
 #[test]
+fn a_ps_3_0_input_is_not_position0() {
+    // A plain `dcl v1` declares usage 0 index 0 (position0): D3DAssemble's X5971, "dcl for
+    // input v# register must specify usage+index".
+    accepted("ps_3_0\ndcl_color v0\ndcl_position1 v1\nmov oC0, v0\n");
+    for v in ["ps_3_0", "ps_3_sw"] {
+        refused(&format!("{v}\ndcl_color v0\ndcl v1\nmov oC0, v0\n"), Code::D3d9DclUsage);
+    }
+    // ps_2_0 inputs are declared without a usage.
+    accepted("ps_2_0\ndcl v0\nmov oC0, v0\n");
+}
+
+#[test]
 fn a_tessfactor_output_is_index_0_x_and_sample_is_no_output() {
     accepted("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor o1.x\nmov o0, v0\nmov o1.x, v0\n");
     refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor1 o1.x\nmov o0, v0\n", Code::D3d9DclUsage);
     refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_tessfactor o1.xy\nmov o0, v0\n", Code::D3d9DclUsage);
     refused("vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_sample1 o1\nmov o0, v0\n", Code::D3d9DclUsage);
+}
+
+// V923: reserved bits.
+
+#[test]
+fn only_a_sampler_dcl_has_a_texture_type() {
+    // Bits 27-30 of the dcl token: a sampler's texture type, reserved elsewhere
+    // (D3DAssemble's X5487, "Reserved bit(s) set in dcl info token").
+    for v in ["ps_2_0", "ps_2_x", "ps_2_sw"] {
+        accepted(&format!("{v}\ndcl v0\ndcl_2d s0\nmov oC0, v0\n"));
+        refused(&format!("{v}\ndcl v0\ndcl_2d t0\nmov oC0, v0\n"), Code::D3d9Reserved);
+        accepted(&format!("{v}\ndcl v0\ndcl t0\nmov oC0, v0\n"));
+    }
 }
 
 // V906: the register counts D3DAssemble's validator applies.

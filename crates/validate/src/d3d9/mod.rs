@@ -761,7 +761,8 @@ impl<'c> Pass<'c> {
     /// instruction token's bits 29 and 31 (24–28 too in Shader Model 1 streams), its
     /// co-issue bit outside pixel 1.x, controls an opcode does not define; parameter
     /// tokens' bits 14–15 and bit 31 (1); relative-addressing tokens' bits 13–15 and 31;
-    /// the `dcl` token's bits outside usage, index and texture type.
+    /// the `dcl` token's bits outside usage, index and texture type, and its texture
+    /// type outside a sampler's declaration.
     fn reserved(&self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
         let mut report = |what: String| {
             out.push(Diagnostic::new(Code::D3d9Reserved, at.loc(), format!("`{}`: {what}", at.mnemonic)))
@@ -819,6 +820,18 @@ impl<'c> Pass<'c> {
         if let d3dbc::Body::Dcl(d) = &ins.body {
             if let Some(m) = param(d.reserved) {
                 report(format!("dcl token: {m}"));
+            }
+            // Bits 27-30 are the texture type of a sampler's dcl token and reserved in
+            // every other register's (D3DAssemble's validator: error X5487, "Reserved
+            // bit(s) set in dcl info token").
+            let sampler = ins.dst.as_ref().is_some_and(|dst| {
+                matches!(profile::classify(self.kind, self.ver, dst.reg), Ok((RegFile::Sampler, _)))
+            });
+            if d.texture_type != 0 && !sampler {
+                report(format!(
+                    "dcl token: bits 27-30 (texture type {}) are set on a register that is not a sampler (reserved, must be 0)",
+                    d.texture_type
+                ));
             }
         }
     }
@@ -1290,7 +1303,7 @@ impl<'c> Pass<'c> {
 
     /// The usage+index a declared input or output may carry (V929). Microsoft's dcl
     /// pages list the usages; which of them each register takes is D3DAssemble's
-    /// recorded verdict (errors X5637, X5638, X5537, X5972-X5978, X5980, X5982).
+    /// recorded verdict (errors X5637, X5638, X5537, X5971-X5978, X5980, X5982).
     fn dcl_usage(&mut self, file: RegFile, t: &d3dbc::DclToken, mask: u8, at: At, out: &mut Vec<Diagnostic>) {
         use d3dbc::Usage as U;
         let u = t.usage();
@@ -1306,7 +1319,7 @@ impl<'c> Pass<'c> {
             (true, RegFile::Output, U::TessFactor) if index != 0 || mask != 1 => {
                 Some("a tessfactor output is declared with usage index 0 and an .x mask")
             }
-            (false, RegFile::Input, U::PSize | U::PositionT) if index == 0 => {
+            (false, RegFile::Input, U::Position | U::PSize | U::PositionT) if index == 0 => {
                 Some("a pixel shader cannot declare this usage+index")
             }
             (false, RegFile::Input, U::TessFactor | U::Sample) => Some("a pixel shader cannot declare this usage"),
