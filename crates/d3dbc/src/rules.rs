@@ -49,6 +49,28 @@ pub fn check(parsed: &Parsed, text: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// Every error of a listing-grammar program (one instruction a line), in line order:
+/// the parser's, and the rules' ([`check`]) for the lines before the parser's first
+/// error (`D3DAssemble` reports every error it meets, in order, so a rule broken on an
+/// earlier line comes before a later line the grammar refuses). Warnings are kept when
+/// the program parses.
+pub fn check_listing(text: &str) -> Vec<Diagnostic> {
+    let mut out = match crate::parse::parse_program(text) {
+        Ok(p) => return check(&p, text),
+        Err(e) => e,
+    };
+    let first = out.iter().map(|d| d.line).min().unwrap_or(0);
+    if first > 1 {
+        // The lines before the first error, line numbers unchanged.
+        let before: String = text.split_inclusive('\n').take(first - 1).collect();
+        if let Ok(p) = crate::parse::parse_program(&before) {
+            out.extend(check(&p, &before).into_iter().filter(|d| d.severity == Severity::Error));
+        }
+    }
+    out.sort_by_key(|d| (d.line, d.column));
+    out
+}
+
 /// The version line as written: the compiler targets D3DAssemble does not read, and
 /// the retired versions it reads as another.
 fn version_line(parsed: &Parsed, lines: &[&str], out: &mut Vec<Diagnostic>) {

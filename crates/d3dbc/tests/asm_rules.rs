@@ -475,3 +475,20 @@ fn rules_decide_on_the_parsed_program() {
     let e = d3dbc::rules::check(&p, "ps_2_0\nA\nB\nC\n");
     assert!(e.len() == 1 && e[0].line == 3 && e[0].message.contains("co-issue"), "{e:#?}");
 }
+
+/// A rule broken before the line the grammar refuses is reported too, first, as
+/// `D3DAssemble` reports it (asm-rules.dxo, `rules/forms/index-i/ps_1_1`: X2000 at 2:1,
+/// then X2005 at 3:12).
+#[test]
+fn rules_before_a_grammar_error_are_reported() {
+    let text = "ps_1_1\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov r0, v0\n";
+    let at: Vec<(usize, usize)> = d3dbc::rules::check_listing(text).iter().map(|d| (d.line, d.column)).collect();
+    assert_eq!(at.first(), Some(&(2, 1)), "{at:?}");
+    assert!(at.iter().any(|&(l, _)| l == 3), "{at:?}");
+    // A program that parses: the rules' errors alone.
+    let at: Vec<(usize, usize)> = d3dbc::rules::check_listing("ps_1_1\ndefi i0, 1, 0, 0, 0\nmov r0, v0\n")
+        .iter()
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(at.first(), Some(&(2, 1)), "{at:?}");
+}
