@@ -183,12 +183,14 @@ fn no_relative_addressing_in_ps_2_0() {
 // Source modifiers: "Pixel Shader Source Register Modifiers", "Vertex Shader Source
 // Register Modifiers"; X2029, X2005.
 
-/// `1 - r` below ps_2_0 only (X2029, reported at the instruction)
-/// [rules/source-modifier/comp/ps_1_4, comp/ps_2_0].
+/// `1 - r` below ps_2_0 only (X2029, reported at the token after the instruction: the
+/// next line's first, or the end of the text) [rules/source-modifier/comp/ps_1_4,
+/// comp/ps_2_0].
 #[test]
 fn complement_below_ps_2_0() {
     accepted("ps_1_4\nmov r0, 1 - c0\n");
-    refused("ps_2_0\nmov r0, 1 - c0\nmov oC0, r0\n", 2, 1, "source modifiers by version");
+    refused("ps_2_0\nmov r0, 1 - c0\n\n  // a comment\n  mov oC0, r0\n", 5, 3, "source modifiers by version");
+    refused("ps_2_0\nmov r0, 1 - c0", 2, 15, "source modifiers by version");
 }
 
 /// `_x2`, `_bias`, `_bx2` on sources in ps_1_x only (D3DAssemble reads `_x2` in every
