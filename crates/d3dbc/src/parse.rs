@@ -1699,9 +1699,11 @@ fn resolve(
                     ));
                 }
                 let Some(u) = Usage::from_name(name) else {
+                    // At the start of the word, as `D3DAssemble` reports the word
+                    // (X2000, "unexpected token 'dcl_x2'").
                     return Err(c.err_at(
-                        ppos,
-                        p.len(),
+                        at,
+                        ppos + p.len() - at,
                         &format!("`{p}` is not a declaration usage or texture type"),
                         Some(
                             "a usage such as `texcoord1`, `position`, `color` or a sampler type `2d`, `cube`, `volume`",

@@ -42,8 +42,31 @@ pub fn check(parsed: &Parsed, text: &str) -> Vec<Diagnostic> {
         let Item::Instruction(ins) = item else { continue };
         let line_no = parsed.lines.get(i).copied().unwrap_or(0);
         let raw = line_no.checked_sub(1).and_then(|l| lines.get(l)).copied().unwrap_or("");
-        let mut c = Checker { rules, kind: version.kind, ver: version.ver(), line: line_no, raw, out: &mut out };
+        let next = next_token(&lines, line_no);
+        let mut c = Checker { rules, kind: version.kind, ver: version.ver(), line: line_no, raw, next, out: &mut out };
         c.instruction(ins, &LineView::new(raw));
+    }
+    out.sort_by_key(|d| (d.line, d.column));
+    out
+}
+
+/// Every error of a listing-grammar program (one instruction a line), in line order:
+/// the parser's, and the rules' ([`check`]) for the lines before the parser's first
+/// error (`D3DAssemble` reports every error it meets, in order, so a rule broken on an
+/// earlier line comes before a later line the grammar refuses). Warnings are kept when
+/// the program parses.
+pub fn check_listing(text: &str) -> Vec<Diagnostic> {
+    let mut out = match crate::parse::parse_program(text) {
+        Ok(p) => return check(&p, text),
+        Err(e) => e,
+    };
+    let first = out.iter().map(|d| d.line).min().unwrap_or(0);
+    if first > 1 {
+        // The lines before the first error, line numbers unchanged.
+        let before: String = text.split_inclusive('\n').take(first - 1).collect();
+        if let Ok(p) = crate::parse::parse_program(&before) {
+            out.extend(check(&p, &before).into_iter().filter(|d| d.severity == Severity::Error));
+        }
     }
     out.sort_by_key(|d| (d.line, d.column));
     out
@@ -289,6 +312,9 @@ struct Checker<'r, 'o> {
     ver: u16,
     line: usize,
     raw: &'r str,
+    /// Where the next token after this instruction's line is (line, column): the first
+    /// code on a later line, else the end of the text.
+    next: (usize, usize),
     out: &'o mut Vec<Diagnostic>,
 }
 
@@ -315,6 +341,20 @@ mod source {
 }
 
 const SHIFTS: &[&str] = &["x2", "x4", "x8", "d2", "d4", "d8"];
+
+/// The position of the first token after line `line_no` (1-based): the first line
+/// after it with code (not blank, not only a `//` or `;` comment), at its first
+/// non-blank character; else the end of the text.
+fn next_token(lines: &[&str], line_no: usize) -> (usize, usize) {
+    for (i, l) in lines.iter().enumerate().skip(line_no) {
+        let t = l.trim_start();
+        if !t.is_empty() && !t.starts_with("//") && !t.starts_with(';') {
+            return (i + 1, l.chars().count() - t.chars().count() + 1);
+        }
+    }
+    let last = lines.len().max(1);
+    (last, lines.last().map_or(0, |l| l.chars().count()) + 1)
+}
 
 fn column(raw: &str, at: usize) -> usize {
     raw.get(..at).map_or(at, |s| s.chars().count()) + 1
@@ -633,7 +673,7 @@ impl Checker<'_, '_> {
     }
 
     /// `1 -`, `_bias`, `_bx2`, `_x2`, `_dz`, `_dw`, `_abs` on a source.
-    fn source_modifiers(&mut self, op: &Operand<'_>, m: SrcModifier, (wat, word): (usize, &str)) {
+    fn source_modifiers(&mut self, op: &Operand<'_>, m: SrcModifier, _word: (usize, &str)) {
         use SrcModifier as M;
         let r = self.rules;
         let s = r.source;
@@ -651,14 +691,14 @@ impl Checker<'_, '_> {
             return;
         }
         if m == M::Comp {
-            // At the instruction word, as D3DAssemble reports it.
-            self.error(
-                wat,
-                word.len().max(1),
-                format!("the `1 -` (complement) source modifier does not exist in {}", r.name),
-                "source modifiers by version",
-                source::COMPLEMENT,
+            // At the token after the instruction (where it ends), as D3DAssemble
+            // reports it.
+            let message = format!(
+                "the `1 -` (complement) source modifier does not exist in {} [source modifiers by version: {}]",
+                r.name,
+                source::COMPLEMENT
             );
+            self.out.push(Diagnostic::new(Severity::Error, self.next.0, self.next.1, 1, &message, None));
         } else {
             // At the register the suffix is read as part of, as D3DAssemble reports it.
             let suffix_len = op.suffix.map_or(0, |(_, t)| t.len() + 1);

@@ -51,7 +51,8 @@ fn positions_and_messages() {
     check("ps_2_0\ndef c0, 1, 2, x, 4\n", 2, 15, 1, "not a number");
     check("vs_2_0\ndefi i0, 1, 2, 3.5, 4\n", 2, 16, 3, "not a 32-bit integer");
     check("vs_2_0\ndefb b0, maybe\n", 2, 10, 5, "not a boolean");
-    check("vs_2_0\ndcl_foo v0\n", 2, 5, 3, "not a declaration usage");
+    // The whole word, where D3DAssemble reports it (X2000, "unexpected token 'dcl_x2'").
+    check("vs_2_0\ndcl_foo v0\n", 2, 1, 7, "not a declaration usage");
     check("vs_2_0\ndcl_texcoord16 v0\n", 2, 13, 2, "usage index above 15");
     check("ps_2_0\nmov r0, c0[]\n", 2, 12, 1, "expected an address register");
     check("vs_1_1\nmov r0, c[a0.y]\n", 2, 10, 6, "reads `a0.x` only");

@@ -183,12 +183,14 @@ fn no_relative_addressing_in_ps_2_0() {
 // Source modifiers: "Pixel Shader Source Register Modifiers", "Vertex Shader Source
 // Register Modifiers"; X2029, X2005.
 
-/// `1 - r` below ps_2_0 only (X2029, reported at the instruction)
-/// [rules/source-modifier/comp/ps_1_4, comp/ps_2_0].
+/// `1 - r` below ps_2_0 only (X2029, reported at the token after the instruction: the
+/// next line's first, or the end of the text) [rules/source-modifier/comp/ps_1_4,
+/// comp/ps_2_0].
 #[test]
 fn complement_below_ps_2_0() {
     accepted("ps_1_4\nmov r0, 1 - c0\n");
-    refused("ps_2_0\nmov r0, 1 - c0\nmov oC0, r0\n", 2, 1, "source modifiers by version");
+    refused("ps_2_0\nmov r0, 1 - c0\n\n  // a comment\n  mov oC0, r0\n", 5, 3, "source modifiers by version");
+    refused("ps_2_0\nmov r0, 1 - c0", 2, 15, "source modifiers by version");
 }
 
 /// `_x2`, `_bias`, `_bx2` on sources in ps_1_x only (D3DAssemble reads `_x2` in every
@@ -474,4 +476,21 @@ fn rules_decide_on_the_parsed_program() {
     let p = parse_program("ps_2_0\nmov r0.rgb, c0\n+mov r0.a, c1\nmov oC0, r0\n").unwrap();
     let e = d3dbc::rules::check(&p, "ps_2_0\nA\nB\nC\n");
     assert!(e.len() == 1 && e[0].line == 3 && e[0].message.contains("co-issue"), "{e:#?}");
+}
+
+/// A rule broken before the line the grammar refuses is reported too, first, as
+/// `D3DAssemble` reports it (asm-rules.dxo, `rules/forms/index-i/ps_1_1`: X2000 at 2:1,
+/// then X2005 at 3:12).
+#[test]
+fn rules_before_a_grammar_error_are_reported() {
+    let text = "ps_1_1\ndefi i0, 1, 0, 0, 0\nmov r0, c0[i0.x]\nmov r0, v0\n";
+    let at: Vec<(usize, usize)> = d3dbc::rules::check_listing(text).iter().map(|d| (d.line, d.column)).collect();
+    assert_eq!(at.first(), Some(&(2, 1)), "{at:?}");
+    assert!(at.iter().any(|&(l, _)| l == 3), "{at:?}");
+    // A program that parses: the rules' errors alone.
+    let at: Vec<(usize, usize)> = d3dbc::rules::check_listing("ps_1_1\ndefi i0, 1, 0, 0, 0\nmov r0, v0\n")
+        .iter()
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(at.first(), Some(&(2, 1)), "{at:?}");
 }

@@ -14,7 +14,7 @@
 //! a listed one that starts to agree).
 
 use corpus::asm_oracle::{Assembly, ASM_SKIP_VALIDATION};
-use d3dbc::parse::{assemble_source, parse_program, parse_source, Parsed, Severity, SourceOptions};
+use d3dbc::parse::{assemble_source, parse_source, Parsed, Severity, SourceOptions};
 use std::collections::BTreeMap;
 
 /// The record's source read as `D3DAssemble` reads it: the source reader (file name
@@ -94,15 +94,13 @@ fn first_position(errors: &str) -> Option<(usize, usize)> {
     Some((l.parse().ok()?, c.parse().ok()?))
 }
 
-/// Where dxref puts its errors for a source: the listing parser's, else the rules'.
-/// (The listing parser refuses outright what the source reader keeps as a warning for
-/// the rules, an instruction or register the version does not have, and places it as
-/// `D3DAssemble` does for these one-instruction-a-line programs.)
+/// Where dxref puts its errors for a source: the listing parser's, and the rules' for
+/// the lines before its first error ([`d3dbc::rules::check_listing`]). (The listing
+/// parser refuses outright what the source reader leaves to the rules, an instruction
+/// or register the version does not have, and places it as `D3DAssemble` does for these
+/// one-instruction-a-line programs.)
 fn our_positions(source: &str) -> Vec<(usize, usize)> {
-    let errors = match parse_program(source) {
-        Err(e) => e,
-        Ok(p) => d3dbc::rules::check(&p, source),
-    };
+    let errors = d3dbc::rules::check_listing(source);
     errors.iter().filter(|d| d.severity == Severity::Error).map(|d| (d.line, d.column)).collect()
 }
 

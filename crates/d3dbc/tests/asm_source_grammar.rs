@@ -344,3 +344,27 @@ fn damaged_sources_are_answered() {
     }
     assert_eq!(runs, records.len() * 6);
 }
+
+/// Outside ps_1_x `D3DAssemble` writes `sub d, a, b` as `add d, a, -b` (asm-rules.dxo,
+/// `rules/instruction/sub/*`); ps_1_x keeps `sub`, and so does the listing parser.
+#[test]
+fn sub_is_written_as_add_with_a_negated_source_outside_ps_1_x() {
+    for v in ["vs_1_1", "vs_2_0", "vs_3_0"] {
+        same(&format!("{v}\ndcl_position v0\nsub r0, v0, c0\n"), &format!("{v}\ndcl_position v0\nadd r0, v0, -c0\n"));
+    }
+    for v in ["vs_3_0"] {
+        same(
+            &format!("{v}\ndcl_position v0\nsub r0, v0, c0_abs\n"),
+            &format!("{v}\ndcl_position v0\nadd r0, v0, -c0_abs\n"),
+        );
+    }
+    same("ps_2_0\ndcl t0\nsub r0, t0, c0\nmov oC0, r0\n", "ps_2_0\ndcl t0\nadd r0, t0, -c0\nmov oC0, r0\n");
+    // Already negated: encoded as written.
+    same("vs_2_0\ndcl_position v0\nsub r0, v0, -c0\n", "vs_2_0\ndcl_position v0\nsub r0, v0, -c0\n");
+    // ps_1_x keeps `sub`.
+    same("ps_1_4\nsub r0, v0, c0\n", "ps_1_4\nsub r0, v0, c0\n");
+    assert_ne!(
+        listing("vs_2_0\ndcl_position v0\nsub r0, v0, c0\n"),
+        listing("vs_2_0\ndcl_position v0\nadd r0, v0, -c0\n")
+    );
+}

@@ -111,6 +111,9 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
             version_line = origins[0].line as usize;
         }
         if items.len() > ni {
+            if let (Some(v), Some(Item::Instruction(ins))) = (p.version, items.last_mut()) {
+                sub_as_add(v, ins);
+            }
             let o = origins[0];
             if let Some(l) = lines.last_mut() {
                 *l = o.line as usize;
@@ -169,6 +172,24 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
         slots: None,
         statements,
     })
+}
+
+/// `D3DAssemble` writes `sub d, a, b` as `add d, a, -b` outside ps_1_x (its recorded
+/// token streams: opcode 2, the second source negated); ps_1_x keeps the `sub` opcode.
+/// Only a second source without a negation is rewritten (`b` or `b_abs`): the streams
+/// recorded show no other, so `sub` with `-b` is encoded as written.
+fn sub_as_add(version: Version, ins: &mut Instruction) {
+    let ps1 = version.kind == ShaderKind::Pixel && version.major == 1;
+    if ins.opcode != Opcode::Sub || ps1 || ins.srcs.len() != 2 {
+        return;
+    }
+    let negated = match ins.srcs[1].modifier {
+        SrcModifier::None => SrcModifier::Neg,
+        SrcModifier::Abs => SrcModifier::AbsNeg,
+        _ => return,
+    };
+    ins.srcs[1].modifier = negated;
+    ins.opcode = Opcode::Add;
 }
 
 /// Assembles hand-written source to a token stream (no comment blocks: `D3DAssemble`
