@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! The assembler: a listing (what `fxc /Fc` prints, or hand-written text in the same
 //! grammar) to a complete DXBC container.
 //!

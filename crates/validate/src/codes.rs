@@ -284,6 +284,8 @@ codes! {
     /// without a usage) / psize0 / positiont0 / tessfactor / sample on a pixel input, sample on a vertex output, tessfactor on an
     /// output other than index 0 with an .x mask.
     D3d9DclUsage = "V929", "dcl usage+index not allowed on this register", "dcl_usage input (vs); dcl_usage output (vs); dcl_semantics (ps); recorded D3DAssemble verdicts, errors X5637, X5638, X5537, X5971-X5978, X5980, X5982";
+    /// ps_1_4: an r#'s alpha read after the phase marker before being written again.
+    D3d9PhaseAlpha = "V930", "r# alpha read after phase before it is written", "phase - ps; recorded D3DAssemble verdicts, error X5119";
 }
 
 #[cfg(test)]

@@ -232,3 +232,29 @@ fn ps_1_4_texture_block_has_no_dependent_read() {
     refused("ps_1_4\ntexcrd r5.rgb, t0\ntexdepth r5\n", Code::D3d9Operands);
     refused("ps_1_4\ntexcrd r1.rgb, t0\ntexld r0, r1\n", Code::D3d9Operands);
 }
+
+// V930: the phase marker loses the alpha of every r# (the phase - ps page; D3DAssemble's
+// X5119 "Read of uninitialized component ... In order to read alpha from an r# register
+// after the phase marker, write to it first").
+
+#[test]
+fn ps_1_4_alpha_of_r_is_lost_at_phase() {
+    // The recorded case: r1 written in the first phase, read whole after it.
+    refused("ps_1_4\ntexld r1, t0\nphase\nmov r0, r1\n", Code::D3d9PhaseAlpha);
+    // Its colour survives; only alpha is lost.
+    accepted("ps_1_4\ntexld r1, t0\nphase\nmov r0.rgb, r1\nmov r0.a, c0\n");
+    // Alpha written again after the phase may be read.
+    accepted("ps_1_4\ntexld r1, t0\nphase\nmov r1.a, c0\nmov r0, r1\n");
+    // A replicated alpha read by one component, and dp4, read it too; dp3 does not.
+    refused("ps_1_4\ntexld r1, t0\nphase\nmov r0.rgb, c0\nmov r0.a, r1.a\n", Code::D3d9PhaseAlpha);
+    refused("ps_1_4\ntexld r1, t0\nphase\ndp4 r0, r1, c0\n", Code::D3d9PhaseAlpha);
+    accepted("ps_1_4\ntexld r1, t0\nphase\ndp3 r0, r1, c0\n");
+    // Before the phase nothing is lost.
+    accepted("ps_1_4\ntexld r1, t0\nmov r0, r1\n");
+}
+
+#[test]
+fn ps_1_4_colour_half_of_a_coissued_pair_reads_no_alpha() {
+    accepted("ps_1_4\ntexld r0, t0\nphase\nmul r0, r0, c1\n+mov r0.a, c0.a\n");
+    refused("ps_1_4\ntexld r0, t0\nphase\nmul r0, r0, c1\n", Code::D3d9PhaseAlpha);
+}

@@ -250,6 +250,12 @@ struct Pass<'c> {
     after_phase: bool,
     /// ps_1_4: the r# written by texture instructions in the current phase.
     tex_block_writes: u32,
+    /// ps_1_4, after `phase`: the r# whose alpha the phase marker lost and no
+    /// instruction has written since (bit n: r#n).
+    alpha_lost: u32,
+    /// The V930 refusals of the last instruction, held until the next one says whether
+    /// it was the colour half of a co-issued pair (which reads no alpha).
+    alpha_reads: Vec<Diagnostic>,
     /// A ps_1_x texm3x2/texm3x3 sequence in progress (V928).
     tex_matrix: Option<TexMatrix>,
     /// Dependent-read order each temporary depends on (V927), and the temporaries written.
@@ -326,6 +332,8 @@ impl<'c> Pass<'c> {
             rule_uses: vec![0; profile::OPERAND_RULES.len()],
             after_phase: false,
             tex_block_writes: 0,
+            alpha_lost: 0,
+            alpha_reads: Vec::new(),
             tex_matrix: None,
             dependent: [0; 32],
             temps_written: 0,
@@ -903,10 +911,85 @@ impl<'c> Pass<'c> {
         }
         if self.profile == Profile::Ps1_4 {
             self.tex_block(ins, at, out);
+            self.phase_alpha(ins, at, out);
         }
         for (i, rule) in profile::operand_rules(ins.opcode, self.profile) {
             self.rule_uses[i] = self.rule_uses[i].saturating_add(1);
             self.operand_rule(rule, self.rule_uses[i], ins, at, out);
+        }
+    }
+
+    /// ps_1_4: the phase marker loses the alpha of every r# (the phase - ps page:
+    /// hardware may discard it; D3DAssemble's error X5119 "Read of uninitialized
+    /// component ... values previously written to alpha in any r# register ... are
+    /// lost. In order to read alpha from an r# register after the phase marker, write
+    /// to it first"): after `phase`, an instruction that reads an r#'s alpha before one
+    /// writes it is refused (V930). The components read are those of the destination's
+    /// write mask through the swizzle for per-component instructions, x, y and z for
+    /// `dp3`, `texld` and `texcrd` (w too with `_dw`), all four for `dp4`; other
+    /// instructions are not checked. The first instruction of a co-issued pair (`+` on
+    /// the next) runs in the colour pipe and reads no alpha.
+    fn phase_alpha(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
+        if ins.coissue {
+            self.alpha_reads.clear();
+        } else {
+            out.append(&mut self.alpha_reads);
+        }
+        if ins.opcode == Opcode::Phase {
+            // r0..r5, the temporaries of ps_1_4.
+            self.alpha_lost = 0x3f;
+            return;
+        }
+        if self.alpha_lost == 0 {
+            return;
+        }
+        let dst_mask = ins.dst.as_ref().map_or(0, |d| d.mask.0 & 0xf);
+        for src in ins.srcs.iter() {
+            if src.reg.ty != d3dbc::RegisterType::Temp || u32::from(src.reg.num) >= 6 {
+                continue;
+            }
+            let r = u32::from(src.reg.num);
+            if self.alpha_lost & (1 << r) == 0 {
+                continue;
+            }
+            // The source components the instruction reads (positions before the swizzle).
+            let positions: u8 = match ins.opcode {
+                Opcode::Dp3 => 0b0111,
+                Opcode::Dp4 => 0b1111,
+                Opcode::Tex | Opcode::Texcoord if src.modifier == d3dbc::SrcModifier::Dw => 0b1111,
+                Opcode::Tex | Opcode::Texcoord => 0b0111,
+                Opcode::Mov
+                | Opcode::Add
+                | Opcode::Sub
+                | Opcode::Mul
+                | Opcode::Mad
+                | Opcode::Lrp
+                | Opcode::Cnd
+                | Opcode::Cmp => dst_mask,
+                _ => 0,
+            };
+            let reads_alpha = (0..4).any(|i| positions & (1 << i) != 0 && (src.swizzle.0 >> (2 * i)) & 3 == 3);
+            if reads_alpha {
+                self.alpha_reads.push(Diagnostic::new(
+                    Code::D3d9PhaseAlpha,
+                    at.loc(),
+                    format!(
+                        "`{}` reads the alpha of r{r}, which the phase marker lost: after `phase`, write r{r}.a before reading it",
+                        at.mnemonic
+                    ),
+                ));
+                // Once per register.
+                self.alpha_lost &= !(1 << r);
+            }
+        }
+        if let Some(dst) = &ins.dst {
+            if ins.opcode != Opcode::Texkill
+                && dst.reg.ty == d3dbc::RegisterType::Temp
+                && u32::from(dst.reg.num) < 6
+                && dst_mask & 0b1000 != 0
+            {
+                self.alpha_lost &= !(1 << u32::from(dst.reg.num));
+            }
         }
     }
 
@@ -1570,6 +1653,7 @@ impl<'c> Pass<'c> {
     }
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
+        out.append(&mut self.alpha_reads);
         self.loop_counter_finish(out);
         // D3DAssemble's error X5573: "When a ps_2_0 shader writes to oCn, it must write to
         // all of oC(n-1) down to oC0 (no gaps)".
