@@ -22,6 +22,19 @@ const READER_ITEMS: &[(&str, usize)] = &[("crates/d3dbc/src/ctab.rs", 2), ("crat
 
 const LINTS: &str = "deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)";
 
+/// The same denial with `clippy::string_slice` added, for the text parsers: slicing a
+/// `&str` at a byte position inside a multi-byte character panics, which the two
+/// lints above do not catch.
+const TEXT_LINTS: &str = "deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)";
+
+/// Modules that parse text: denied as a whole with [`TEXT_LINTS`].
+const TEXT_MODULES: &[&str] = &[
+    "crates/tpf/src/parse.rs",
+    "crates/d3dbc/src/preprocess.rs",
+    "crates/d3dbc/src/parse/header.rs",
+    "crates/validate/src/so.rs",
+];
+
 fn read(rel: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -31,7 +44,8 @@ fn read(rel: &str) -> String {
 fn whole_modules_deny_unchecked_arithmetic_and_indexing() {
     for rel in WHOLE_MODULES {
         let text = read(rel);
-        assert!(text.contains(&format!("#![{LINTS}]")), "{rel} lacks `#![{LINTS}]`");
+        let denied = if TEXT_MODULES.contains(rel) { TEXT_LINTS } else { LINTS };
+        assert!(text.contains(&format!("#![{denied}]")), "{rel} lacks `#![{denied}]`");
     }
 }
 
@@ -40,5 +54,13 @@ fn reader_items_deny_unchecked_arithmetic_and_indexing() {
     for &(rel, at_least) in READER_ITEMS {
         let n = read(rel).matches(&format!("#[{LINTS}]")).count();
         assert!(n >= at_least, "{rel}: `#[{LINTS}]` on {n} items, expected at least {at_least}");
+    }
+}
+
+#[test]
+fn text_parsers_deny_string_slicing() {
+    for rel in TEXT_MODULES {
+        let text = read(rel);
+        assert!(text.contains(&format!("#![{TEXT_LINTS}]")), "{rel} lacks `#![{TEXT_LINTS}]`");
     }
 }

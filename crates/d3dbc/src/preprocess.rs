@@ -16,7 +16,7 @@
 //! of the macro's name where it was used. Expansion is bounded: the nesting of includes,
 //! of macro arguments and of conditionals, the number of expansions and the number of
 //! tokens are capped by [`LIMITS`], and going past a cap is an error, never a hang.
-#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -1088,8 +1088,8 @@ fn int_value(text: &str) -> Option<u32> {
     let t = text.trim_end_matches(['u', 'U', 'l', 'L']);
     let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         u64::from_str_radix(h, 16).ok()?
-    } else if t.len() > 1 && t.starts_with('0') {
-        u64::from_str_radix(&t[1..], 8).ok()?
+    } else if let Some(o) = t.strip_prefix('0').filter(|o| !o.is_empty()) {
+        u64::from_str_radix(o, 8).ok()?
     } else {
         t.parse::<u64>().ok()?
     };

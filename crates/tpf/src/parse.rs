@@ -14,7 +14,7 @@
 //! Errors carry a 1-based line and column and a length for a caret; the parser goes
 //! on after an error and reports every one it finds.
 
-#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use arrayvec::ArrayVec;
 
@@ -201,7 +201,8 @@ fn strip_comment(line: &str) -> &str {
         return "";
     }
     match line.find("//") {
-        Some(i) => &line[..i],
+        // `i` is where `find` matched, a char boundary.
+        Some(i) => line.get(..i).unwrap_or(line),
         None => line,
     }
 }
@@ -220,7 +221,8 @@ impl<'t> Cursor<'t> {
         Cursor { text, pos: 0, line }
     }
     fn rest(&self) -> &'t str {
-        &self.text[self.pos..]
+        // `pos` only ever moves by lengths of matched text, so it is a char boundary.
+        self.text.get(self.pos..).unwrap_or("")
     }
     fn peek(&self) -> Option<char> {
         self.rest().chars().next()
@@ -234,7 +236,7 @@ impl<'t> Cursor<'t> {
     }
     /// 1-based column of byte offset `at`, counted in characters.
     fn column(&self, at: usize) -> usize {
-        self.text[..at.min(self.text.len())].chars().count().saturating_add(1)
+        self.text.char_indices().take_while(|&(i, _)| i < at).count().saturating_add(1)
     }
     fn err_at(&self, at: usize, len: usize, message: &str, expected: Option<&str>) -> Diagnostic {
         Diagnostic::error(self.line, self.column(at), len, message, expected)
@@ -265,13 +267,15 @@ impl<'t> Cursor<'t> {
         let rest = self.rest();
         let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
         self.pos = self.pos.saturating_add(n);
-        &rest[..n]
+        // `n` is where `find` matched (or the end), a char boundary.
+        rest.get(..n).unwrap_or("")
     }
     fn letters(&mut self) -> &'t str {
         let rest = self.rest();
         let n = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
         self.pos = self.pos.saturating_add(n);
-        &rest[..n]
+        // `n` is where `find` matched (or the end), a char boundary.
+        rest.get(..n).unwrap_or("")
     }
     /// An unsigned decimal integer.
     fn uint(&mut self, what: &str) -> PResult<u32> {
@@ -283,7 +287,10 @@ impl<'t> Cursor<'t> {
             return Err(self.err(&format!("expected {what}"), Some(what)));
         }
         self.pos = self.pos.saturating_add(n);
-        rest[..n].parse::<u32>().map_err(|_| self.err_at(start, n, &format!("{what} does not fit in 32 bits"), None))
+        rest.get(..n)
+            .unwrap_or("")
+            .parse::<u32>()
+            .map_err(|_| self.err_at(start, n, &format!("{what} does not fit in 32 bits"), None))
     }
 }
 
@@ -370,7 +377,8 @@ fn spellings() -> &'static [(&'static str, Opcode)] {
 /// `_rcpfloat`; its documentation writes `_rcpFloat`).
 fn strip_suffix_ignore_case<'s>(text: &'s str, suffix: &str) -> Option<&'s str> {
     let at = text.len().checked_sub(suffix.len())?;
-    (text.is_char_boundary(at) && text[at..].eq_ignore_ascii_case(suffix)).then(|| &text[..at])
+    let (head, tail) = text.split_at_checked(at)?;
+    tail.eq_ignore_ascii_case(suffix).then_some(head)
 }
 
 fn lookup(name: &str) -> Option<Opcode> {
@@ -394,7 +402,8 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             let after = rest.trim_start_matches(' ');
             if after.starts_with("[precise") {
                 if let Some(close) = after.find(']') {
-                    let next = after[close.saturating_add(1)..].chars().next();
+                    // `close` is where `]` (one byte) was found.
+                    let next = after.get(close.saturating_add(1)..).and_then(|t| t.chars().next());
                     if matches!(next, Some('(' | '_')) {
                         c.pos = c.pos.saturating_add(rest.len().saturating_sub(after.len()));
                         precise = Some(parse_precise(c)?);
@@ -409,7 +418,11 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
                 return Err(c.err_at(open, 1, "unclosed `(` in the mnemonic", Some("`)`")));
             };
             // `close` is the offset of `)` from `open`.
-            groups.push((open.saturating_add(1), &c.text[open.saturating_add(1)..open.saturating_add(close)]));
+            // Both ends are next to the one-byte `(` and `)`, so char boundaries.
+            groups.push((
+                open.saturating_add(1),
+                c.text.get(open.saturating_add(1)..open.saturating_add(close)).unwrap_or(""),
+            ));
             c.pos = open.saturating_add(close).saturating_add(1);
             continue;
         }
@@ -1017,7 +1030,8 @@ impl Parser {
             }
             let at = c.pos;
             let close = c.rest().find('}').ok_or_else(|| c.err("unclosed `{`", Some("`}`")))?;
-            let inner = &c.text[at..at.saturating_add(close)];
+            // `close` is where `find` matched the one-byte `}`.
+            let inner = c.text.get(at..at.saturating_add(close)).unwrap_or("");
             c.pos = at.saturating_add(close).saturating_add(1);
             let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
             if inner == "nonuniform" {
@@ -1052,7 +1066,8 @@ impl Parser {
             c.skip_ws();
             let at = c.pos;
             let n = c.rest().find([',', ')']).ok_or_else(|| c.err_at(at, 1, "unclosed immediate", Some("`)`")))?;
-            if values.try_push((at, c.text[at..at.saturating_add(n)].trim_end())).is_err() {
+            // `n` is where `find` matched, a char boundary.
+            if values.try_push((at, c.text.get(at..at.saturating_add(n)).unwrap_or("").trim_end())).is_err() {
                 return Err(c.err_at(at, n.max(1), "an immediate has at most 4 values", Some("`)`")));
             }
             c.pos = at.saturating_add(n);
@@ -1246,7 +1261,7 @@ impl Parser {
         c.skip_ws();
         if let Some(rest) = c.rest().strip_prefix('{') {
             if let Some(close) = rest.find('}') {
-                if let Some(note) = Note::from_spelling(&rest[..close]) {
+                if let Some(note) = rest.get(..close).and_then(Note::from_spelling) {
                     c.pos = c.pos.saturating_add(close.saturating_add(2));
                     return Ok(Some(note));
                 }
@@ -1268,7 +1283,8 @@ impl Parser {
         let start = c.pos;
         let rest = c.rest();
         let name_len = rest.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(rest.len());
-        let name = &rest[..name_len];
+        // `name_len` is where `find` matched (or the end), a char boundary.
+        let name = rest.get(..name_len).unwrap_or("");
         let Some(&(_, ty)) = REGISTER_NAMES.iter().find(|(n, _)| *n == name) else {
             return Err(c.err_at(
                 start,
@@ -1282,8 +1298,12 @@ impl Parser {
         let digits = c.rest().find(|ch: char| !ch.is_ascii_digit()).unwrap_or(c.rest().len());
         if digits > 0 {
             let at = c.pos;
-            let v: u64 =
-                c.rest()[..digits].parse().map_err(|_| c.err_at(at, digits, "register number too large", None))?;
+            let v: u64 = c
+                .rest()
+                .get(..digits)
+                .unwrap_or("")
+                .parse()
+                .map_err(|_| c.err_at(at, digits, "register number too large", None))?;
             c.pos = c.pos.saturating_add(digits);
             indices.push(index_value(v));
         }
@@ -1330,7 +1350,12 @@ impl Parser {
         if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
             let at = c.pos;
             let digits = c.rest().find(|ch: char| !ch.is_ascii_digit()).unwrap_or(c.rest().len());
-            let v: u64 = c.rest()[..digits].parse().map_err(|_| c.err_at(at, digits, "index too large", None))?;
+            let v: u64 = c
+                .rest()
+                .get(..digits)
+                .unwrap_or("")
+                .parse()
+                .map_err(|_| c.err_at(at, digits, "index too large", None))?;
             c.pos = c.pos.saturating_add(digits);
             c.skip_ws();
             return Ok(index_value(v));
@@ -1857,7 +1882,7 @@ impl Parser {
         let (start_line, start_col) = (c.line, c.column(c.pos));
         c.pos = c.pos.saturating_add(KEYWORD.len());
         let first_col = c.column(c.pos);
-        let mut text = String::from(&c.text[c.pos..]);
+        let mut text = String::from(c.rest());
         // (line number, offset in `text` where that line starts), in order.
         let mut positions = vec![(c.line, 0usize)];
         let depth_of = |s: &str| (s.matches('{').count() as i64).saturating_sub(s.matches('}').count() as i64);
@@ -1894,7 +1919,9 @@ impl Parser {
         };
         let open = text.len().saturating_sub(text.trim_start().len());
         let close = text.trim_end().len();
-        if !text[open..].starts_with('{') || !text[..close].ends_with('}') || close <= open {
+        // `open` and `close` come from trimming, so they are char boundaries.
+        let (inside, head) = (text.get(open..).unwrap_or(""), text.get(..close).unwrap_or(""));
+        if !inside.starts_with('{') || !head.ends_with('}') || close <= open {
             error(open, 1, "expected `{ { a, b, c, d}, ... }`", "`{`");
             return None;
         }
@@ -1902,11 +1929,12 @@ impl Parser {
         let mut rows: Vec<(usize, &str)> = Vec::new();
         let mut off = open.saturating_add(1);
         // `text[open]` is `{` and `text[close - 1]` is `}`, with `open < close - 1`.
-        for row in text[open.saturating_add(1)..close.saturating_sub(1)].split('}') {
+        // Just inside the one-byte braces, so char boundaries.
+        for row in text.get(open.saturating_add(1)..close.saturating_sub(1)).unwrap_or("").split('}') {
             let lead =
                 row.len().saturating_sub(row.trim_start_matches(|ch: char| ch.is_whitespace() || ch == ',').len());
             if !row.trim_matches(|ch: char| ch.is_whitespace() || ch == ',').is_empty() {
-                rows.push((off.saturating_add(lead), row[lead..].trim_end()));
+                rows.push((off.saturating_add(lead), row.get(lead..).unwrap_or("").trim_end()));
             }
             off = off.saturating_add(row.len().saturating_add(1));
         }
@@ -2021,7 +2049,8 @@ fn parse_return_types(c: &mut Cursor<'_>) -> PResult<ReturnTypes> {
     c.expect("(")?;
     let at = c.pos;
     let close = c.rest().find(')').ok_or_else(|| c.err("unclosed `(`", Some("`)`")))?;
-    let inner = &c.text[at..at.saturating_add(close)];
+    // `close` is where `find` matched the one-byte `)`.
+    let inner = c.text.get(at..at.saturating_add(close)).unwrap_or("");
     let items: Vec<&str> = inner.split(',').map(str::trim).collect();
     let types: Option<Vec<ReturnType>> = items.iter().map(|s| ReturnType::from_listing_name(s)).collect();
     let types: [ReturnType; 4] = types.and_then(|t| t.try_into().ok()).ok_or_else(|| {

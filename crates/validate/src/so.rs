@@ -45,7 +45,7 @@
 //! From the API reference (`ID3D11Device::CreateGeometryShaderWithStreamOutput`,
 //! `D3D11_SO_DECLARATION_ENTRY`), the functional spec (13.5, 14) and the `d3d11.h` /
 //! `d3d10_1.h` constants; see [`check`] for the list.
-#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};

@@ -30,7 +30,7 @@
 //! the header shows one, switches on; the target [`ctab::target_for`] the version;
 //! `Reserved` 0), and [`AsmOptions`] sets them otherwise. Default values are not in the
 //! listing either; none are written.
-#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use std::borrow::Cow;
 
@@ -473,14 +473,16 @@ fn parse_register_row(t: &str) -> Result<RowFields<'_>, (usize, usize, String)> 
     let &[(_, name), (rat, reg), (sat, size)] = fields.as_slice() else {
         return Err((0, t.len(), "expected three columns: name, register, size".to_string()));
     };
-    let set = match reg.chars().next() {
+    let mut reg_chars = reg.chars();
+    let set = match reg_chars.next() {
         Some('b') => RegisterSet::Bool,
         Some('i') => RegisterSet::Int4,
         Some('c') => RegisterSet::Float4,
         Some('s') => RegisterSet::Sampler,
         _ => return Err((rat, reg.len(), format!("`{reg}` is not a constant register (`b#`, `i#`, `c#`, `s#`)"))),
     };
-    let index = reg[1..].parse::<u16>().map_err(|_| (rat, reg.len(), format!("`{reg}`: bad register number")))?;
+    let index =
+        reg_chars.as_str().parse::<u16>().map_err(|_| (rat, reg.len(), format!("`{reg}`: bad register number")))?;
     let count = size.parse::<u16>().map_err(|_| (sat, size.len(), format!("`{size}` is not a register count")))?;
     Ok((name, set, index, count))
 }
