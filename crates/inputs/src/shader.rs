@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! What a shader input file holds, and how to get the shader out of it.
 //!
 //! - a DXBC container (`.cso`, `.dxbc`, fxc `/Fo` output of a Shader Model 4/5 or Level9
@@ -86,7 +87,7 @@ fn shader_at(bytes: &[u8], at: usize) -> Option<Embedded> {
 /// Byte length of the Shader Model 1–3 stream at the start of `bytes` (through its end
 /// token), if one decodes there; bytes after the end token are allowed.
 pub fn d3dbc_end(bytes: &[u8]) -> Option<usize> {
-    let whole = bytes.get(..bytes.len() - bytes.len() % 4)?;
+    let whole = bytes.get(..bytes.len().saturating_sub(bytes.len().checked_rem(4)?))?;
     let mut decoder = d3dbc::Decoder::new(whole).ok()?;
     let mut ins = d3dbc::Instruction::new(d3dbc::Opcode::Nop);
     while let Some(step) = decoder.next_into(&mut ins) {

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! Stream-output declarations as a user writes them: the text form
 //! (`s1:0:TEXCOORD0.xy; $SKIP.x`, with the buffer strides and the rasterized stream
 //! beside it) and the JSON form of the call's raw arguments.

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! The vertices of a draw as a user writes them: JSON objects keyed by semantic, or CSV
 //! with one column per component.
 
@@ -49,8 +50,8 @@ pub type InputVertex = Vec<(String, u32, Vec<Value>)>;
 
 /// `TEXCOORD1` -> (`TEXCOORD`, 1); `SV_Position` -> (`SV_Position`, 0).
 pub fn split_semantic(key: &str) -> (String, u32) {
-    let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let (name, index) = key.split_at(key.len() - digits);
+    let name = key.trim_end_matches(|c: char| c.is_ascii_digit());
+    let index = key.get(name.len()..).unwrap_or("");
     (name.to_string(), index.parse().unwrap_or(0))
 }
 
@@ -99,14 +100,17 @@ pub fn read(text: &str) -> Result<Vec<InputVertex>, VertexError> {
     let mut columns = Vec::new();
     for (c, h) in header.split(',').enumerate() {
         let h = h.trim();
-        let (key, comp) =
-            h.rsplit_once('.').ok_or_else(|| VertexError::Column { line: 1, column: c + 1, header: h.to_string() })?;
+        let (key, comp) = h.rsplit_once('.').ok_or_else(|| VertexError::Column {
+            line: 1,
+            column: c.saturating_add(1),
+            header: h.to_string(),
+        })?;
         let comp = match comp {
             "x" | "r" => 0,
             "y" | "g" => 1,
             "z" | "b" => 2,
             "w" | "a" => 3,
-            _ => return Err(VertexError::Component { line: 1, column: c + 1, header: h.to_string() }),
+            _ => return Err(VertexError::Component { line: 1, column: c.saturating_add(1), header: h.to_string() }),
         };
         let (semantic, index) = split_semantic(key);
         columns.push((semantic.to_ascii_uppercase(), index, comp));
@@ -115,7 +119,11 @@ pub fn read(text: &str) -> Result<Vec<InputVertex>, VertexError> {
     for (line, row) in lines {
         let cells: Vec<&str> = row.split(',').map(str::trim).collect();
         if cells.len() != columns.len() {
-            return Err(VertexError::Count { line: line + 1, values: cells.len(), columns: columns.len() });
+            return Err(VertexError::Count {
+                line: line.saturating_add(1),
+                values: cells.len(),
+                columns: columns.len(),
+            });
         }
         let mut vertex: InputVertex = Vec::new();
         for ((semantic, index, comp), cell) in columns.iter().zip(cells) {
@@ -123,19 +131,22 @@ pub fn read(text: &str) -> Result<Vec<InputVertex>, VertexError> {
                 .ok()
                 .filter(Value::is_number)
                 .or_else(|| special_float(cell).map(|_| Value::String(cell.to_string())))
-                .ok_or_else(|| VertexError::NotANumber { line: line + 1, cell: cell.to_string() })?;
+                .ok_or_else(|| VertexError::NotANumber { line: line.saturating_add(1), cell: cell.to_string() })?;
             let slot = match vertex.iter().position(|(s, i, _)| s == semantic && i == index) {
                 Some(p) => p,
                 None => {
                     vertex.push((semantic.clone(), *index, Vec::new()));
-                    vertex.len() - 1
+                    vertex.len().saturating_sub(1)
                 }
             };
-            let values = &mut vertex[slot].2;
-            while values.len() <= *comp {
-                values.push(json!(0));
+            if let Some((_, _, values)) = vertex.get_mut(slot) {
+                while values.len() <= *comp {
+                    values.push(json!(0));
+                }
+                if let Some(value) = values.get_mut(*comp) {
+                    *value = number;
+                }
             }
-            values[*comp] = number;
         }
         vertices.push(vertex);
     }

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! Reading the byte arrays of an fxc `/Fh` header.
 //!
 //! `fxc /Fh` writes a compiled shader as a C array, after its listing in `#if 0`:
@@ -35,64 +36,71 @@ pub struct FxhError {
 /// True when `bytes` look like C source rather than a binary blob: text (no NUL
 /// bytes, no control characters but white space) in their first 4 KiB.
 pub fn looks_like_header(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(4096)];
+    let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
     !head.is_empty() && head.iter().all(|&b| b >= 0x20 || matches!(b, b'\n' | b'\r' | b'\t' | 0x0c))
 }
 
 /// Every byte array in `text`, in order.
 pub fn arrays(text: &str) -> Result<Vec<Array>, FxhError> {
     let src = strip_comments(text);
+    // Every offset below is a character boundary of `src` found by its own searches,
+    // and below its length: `get` never fails and saturating never saturates.
+    let at_ = |a: usize| src.get(a..).unwrap_or_default();
     let mut out = Vec::new();
     let mut rest = 0usize;
     let (mut line, mut counted) = (1usize, 0usize);
-    while let Some(found) = src[rest..].find("[]") {
-        let at = rest + found;
-        rest = at + 2;
+    while let Some(found) = at_(rest).find("[]") {
+        let at = rest.saturating_add(found);
+        rest = at.saturating_add(2);
         // The identifier right before `[]`: letters (beyond ASCII too, as the Microsoft
         // C/C++ compiler reads names), digits and `_`. It starts after the last other
         // character, whatever that character's length in bytes.
-        let before = src[..at].trim_end();
+        let before = src.get(..at).unwrap_or_default().trim_end();
         let name_start = before
             .char_indices()
             .rev()
             .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'))
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        let name = &before[name_start..];
+            .map_or(0, |(i, c)| i.saturating_add(c.len_utf8()));
+        let name = before.get(name_start..).unwrap_or_default();
         if name.is_empty() {
             continue;
         }
         // `= {` after it.
-        let after = src[rest..].trim_start();
+        let after = at_(rest).trim_start();
         let Some(after_eq) = after.strip_prefix('=') else {
             continue;
         };
-        let open = rest + (src[rest..].len() - after.len()) + 1 + (after_eq.len() - after_eq.trim_start().len());
-        if !src[open..].starts_with('{') {
+        let open = rest
+            .saturating_add(at_(rest).len().saturating_sub(after.len()))
+            .saturating_add(1)
+            .saturating_add(after_eq.len().saturating_sub(after_eq.trim_start().len()));
+        if !at_(open).starts_with('{') {
             continue;
         }
-        let close = src[open..]
+        let close = at_(open)
             .find('}')
-            .map(|i| open + i)
+            .map(|i| open.saturating_add(i))
             .ok_or_else(|| err(&src, open, "this array's `{` is never closed"))?;
         let mut bytes = Vec::new();
-        let mut pos = open + 1;
-        for item in src[open + 1..close].split(',') {
-            let lead = item.len() - item.trim_start().len();
+        let mut pos = open.saturating_add(1);
+        for item in src.get(pos..close).unwrap_or_default().split(',') {
+            let lead = item.len().saturating_sub(item.trim_start().len());
             let literal = item.trim();
             if !literal.is_empty() {
-                let value = parse_int(literal)
-                    .ok_or_else(|| err(&src, pos + lead, &format!("`{literal}` is not an integer literal")))?;
+                let value = parse_int(literal).ok_or_else(|| {
+                    err(&src, pos.saturating_add(lead), &format!("`{literal}` is not an integer literal"))
+                })?;
                 let byte = u8::try_from(value)
-                    .map_err(|_| err(&src, pos + lead, &format!("`{literal}` does not fit in a byte")))?;
+                    .map_err(|_| err(&src, pos.saturating_add(lead), &format!("`{literal}` does not fit in a byte")))?;
                 bytes.push(byte);
             }
-            pos += item.len() + 1;
+            pos = pos.saturating_add(item.len()).saturating_add(1);
         }
         // Lines counted incrementally from the previous array: linear in the file.
-        line += src[counted..at].matches('\n').count();
+        line = line.saturating_add(src.get(counted..at).unwrap_or_default().matches('\n').count());
         counted = at;
         out.push(Array { name: name.to_string(), bytes, line });
-        rest = close + 1;
+        rest = close.saturating_add(1);
     }
     Ok(out)
 }
@@ -120,8 +128,10 @@ pub fn pick(text: &str, var: Option<&str>) -> Result<Array, FxhError> {
 }
 
 fn err(src: &str, at: usize, message: &str) -> FxhError {
-    let line = src[..at].matches('\n').count() + 1;
-    let column = at - src[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    // `at` is a character boundary of `src` (see `arrays`); positions fit in usize.
+    let before = src.get(..at).unwrap_or_default();
+    let line = before.matches('\n').count().saturating_add(1);
+    let column = at.saturating_sub(before.rfind('\n').map_or(0, |i| i.saturating_add(1))).saturating_add(1);
     FxhError { line, column, message: message.to_string() }
 }
 
@@ -130,7 +140,7 @@ fn parse_int(s: &str) -> Option<u64> {
     if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         u64::from_str_radix(hex, 16).ok()
     } else if s.len() > 1 && s.starts_with('0') {
-        u64::from_str_radix(&s[1..], 8).ok()
+        u64::from_str_radix(s.get(1..)?, 8).ok()
     } else {
         s.parse().ok()
     }
@@ -143,27 +153,34 @@ fn strip_comments(text: &str) -> String {
     let b = text.as_bytes();
     let mut i = 0;
     let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
-        for c in &mut out[from..to] {
+        for c in out.get_mut(from..to).into_iter().flatten() {
             if *c != b'\n' {
                 *c = b' ';
             }
         }
     };
-    while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            let end = b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p);
+    // `i` stays below `b.len()` and every `end` at most `b.len()`: saturating never
+    // saturates; the `text` slices start at ASCII bytes, so on character boundaries.
+    while let Some(here) = b.get(i..).filter(|r| !r.is_empty()) {
+        if here.starts_with(b"//") {
+            let end = here.iter().position(|&c| c == b'\n').map_or(b.len(), |p| i.saturating_add(p));
             blank(&mut out, i, end);
             i = end;
-        } else if b[i..].starts_with(b"/*") {
-            let end = text[i + 2..].find("*/").map_or(b.len(), |p| i + 2 + p + 2);
+        } else if here.starts_with(b"/*") {
+            let from = i.saturating_add(2);
+            let end = text
+                .get(from..)
+                .and_then(|t| t.find("*/"))
+                .map_or(b.len(), |p| from.saturating_add(p).saturating_add(2));
             blank(&mut out, i, end);
             i = end;
-        } else if (i == 0 || b[i - 1] == b'\n') && b[i..].starts_with(b"#if 0") {
-            let end = text[i..].find("#endif").map_or(b.len(), |p| i + p + 6);
+        } else if i.checked_sub(1).is_none_or(|p| b.get(p) == Some(&b'\n')) && here.starts_with(b"#if 0") {
+            let end =
+                text.get(i..).and_then(|t| t.find("#endif")).map_or(b.len(), |p| i.saturating_add(p).saturating_add(6));
             blank(&mut out, i, end);
             i = end;
         } else {
-            i += 1;
+            i = i.saturating_add(1);
         }
     }
     String::from_utf8(out).unwrap_or_default()

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! The whole listing of a Level9 blob (`*_4_0_level_9_*`, with an `Aon9` chunk), as fxc
 //! prints it:
 //!
@@ -68,12 +69,14 @@ pub fn level9_part(container: &Container<'_>) -> Result<String, Level9Error> {
 pub fn level9_part_with(container: &Container<'_>, format: d3dbc::print::Format) -> Result<String, Level9Error> {
     let chunk = container.chunk(FourCc::AON9).ok_or(Level9Error::NoAon9)?;
     let aon9 = Aon9::parse(chunk.data).map_err(Level9Error::Aon9)?;
-    let program_error =
-        |error| Level9Error::Program { offset: aon9.program.as_ptr() as usize - chunk.data.as_ptr() as usize, error };
+    let program_error = |error| Level9Error::Program {
+        offset: (aon9.program.as_ptr() as usize).saturating_sub(chunk.data.as_ptr() as usize),
+        error,
+    };
     let part = d3dbc::print::level9_stream(aon9.program, format).map_err(|e| match e {
         d3dbc::print::ListingError::Decode(error) => program_error(error),
     })?;
-    let mut out = String::with_capacity(1024 + part.len());
+    let mut out = String::with_capacity(part.len().saturating_add(1024));
     print_tables(&mut out, &aon9);
     out.push_str(BYTECODE_TITLE);
     out.push_str("\n//\n");

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! Reading a listing or `/Fh` header file's bytes as text.
 //!
 //! Listings reach dxref from many editors and tools, not only from fxc: [`decode`]
@@ -55,10 +56,10 @@ pub fn encoding(bytes: &[u8]) -> Encoding {
     if bytes.len().is_multiple_of(2) {
         let units = || bytes.chunks_exact(2).take(4).take_while(|u| u != &[0, 0]);
         if units().count() > 0 {
-            if units().all(|u| u[0] != 0 && u[1] == 0) {
+            if units().all(|u| matches!(u, [a, 0] if *a != 0)) {
                 return Encoding::Utf16Le;
             }
-            if units().all(|u| u[0] == 0 && u[1] != 0) {
+            if units().all(|u| matches!(u, [0, b] if *b != 0)) {
                 return Encoding::Utf16Be;
             }
         }
@@ -73,50 +74,62 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, TextError> {
     match encoding(bytes) {
         Encoding::Utf8 => {
             let bom = if bytes.starts_with(&[0xef, 0xbb, 0xbf]) { 3 } else { 0 };
-            let end = match bytes[bom..].iter().position(|&b| b == 0) {
+            let body = bytes.get(bom..).unwrap_or_default();
+            let text = match body.iter().position(|&b| b == 0) {
                 Some(i) => {
-                    let nul = bom + i;
-                    if let Some(j) = bytes[nul..].iter().position(|&b| b != 0 && !b.is_ascii_whitespace()) {
-                        return Err(TextError::TextAfterNul { nul, text: nul + j });
+                    // Offsets below the input's length: saturating never saturates.
+                    let nul = bom.saturating_add(i);
+                    let (text, tail) = body.split_at_checked(i).unwrap_or((body, &[]));
+                    if let Some(j) = tail.iter().position(|&b| b != 0 && !b.is_ascii_whitespace()) {
+                        return Err(TextError::TextAfterNul { nul, text: nul.saturating_add(j) });
                     }
-                    nul
+                    text
                 }
-                None => bytes.len(),
+                None => body,
             };
-            std::str::from_utf8(&bytes[bom..end])
+            std::str::from_utf8(text)
                 .map(Cow::Borrowed)
-                .map_err(|e| TextError::InvalidUtf8 { offset: bom + e.valid_up_to() })
+                .map_err(|e| TextError::InvalidUtf8 { offset: bom.saturating_add(e.valid_up_to()) })
         }
         e @ (Encoding::Utf16Le | Encoding::Utf16Be) => {
             if !bytes.len().is_multiple_of(2) {
                 return Err(TextError::OddUtf16Length { len: bytes.len() });
             }
-            let unit = |c: &[u8]| match e {
-                Encoding::Utf16Le => u16::from_le_bytes([c[0], c[1]]),
-                _ => u16::from_be_bytes([c[0], c[1]]),
+            // `chunks_exact(2)` gives pairs only; the last arm is never taken.
+            let unit = |c: &[u8]| match (e, c) {
+                (Encoding::Utf16Le, &[a, b]) => u16::from_le_bytes([a, b]),
+                (_, &[a, b]) => u16::from_be_bytes([a, b]),
+                _ => 0,
             };
             let units: Vec<u16> = bytes.chunks_exact(2).map(unit).collect();
             let start = usize::from(units.first() == Some(&0xfeff));
-            let end = match units[start..].iter().position(|&u| u == 0) {
+            let body = units.get(start..).unwrap_or_default();
+            let body = match body.iter().position(|&u| u == 0) {
                 Some(i) => {
-                    let nul = start + i;
+                    // Unit indices below half the input's length: byte offsets
+                    // (twice them) fit, and saturating never saturates.
+                    let nul = start.saturating_add(i);
+                    let (text, tail) = body.split_at_checked(i).unwrap_or((body, &[]));
                     let white = |u: u16| u == 0 || u8::try_from(u).is_ok_and(|b| b.is_ascii_whitespace());
-                    if let Some(j) = units[nul..].iter().position(|&u| !white(u)) {
-                        return Err(TextError::TextAfterNul { nul: nul * 2, text: (nul + j) * 2 });
+                    if let Some(j) = tail.iter().position(|&u| !white(u)) {
+                        return Err(TextError::TextAfterNul {
+                            nul: nul.saturating_mul(2),
+                            text: nul.saturating_add(j).saturating_mul(2),
+                        });
                     }
-                    nul
+                    text
                 }
-                None => units.len(),
+                None => body,
             };
-            let mut text = String::with_capacity(end - start);
-            for c in char::decode_utf16(units[start..end].iter().copied()) {
+            let mut text = String::with_capacity(body.len());
+            for c in char::decode_utf16(body.iter().copied()) {
                 match c {
                     Ok(c) => text.push(c),
                     Err(err) => {
                         // Characters before it may be surrogate pairs: count units.
                         let before: usize = text.chars().map(char::len_utf16).sum();
                         return Err(TextError::InvalidUtf16 {
-                            offset: (start + before) * 2,
+                            offset: start.saturating_add(before).saturating_mul(2),
                             unit: err.unpaired_surrogate(),
                         });
                     }
@@ -135,8 +148,8 @@ pub fn is_text(bytes: &[u8]) -> bool {
     if bytes.starts_with(&[0xef, 0xbb, 0xbf]) || encoding(bytes) != Encoding::Utf8 {
         return true;
     }
-    let head = &bytes[..bytes.len().min(4096)];
-    let head = &head[..head.iter().position(|&b| b == 0).unwrap_or(head.len())];
+    let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
+    let head = head.get(..head.iter().position(|&b| b == 0).unwrap_or(head.len())).unwrap_or(head);
     !head.is_empty() && head.iter().all(|&b| b >= 0x20 && b != 0x7f || matches!(b, b'\n' | b'\r' | b'\t' | 0x0c))
 }
 
