@@ -48,11 +48,23 @@ pub struct Embedded {
 /// Every shader embedded in an effect, in file order: DXBC containers (whose size field
 /// is inside the file) and Shader Model 1–3 streams (a version token at a token-aligned
 /// offset from which the whole stream decodes up to its end token).
+///
+/// The scan is linear in the file's size: a stream that fails to decode marks the
+/// item positions it walked through as dead for its version, and a later candidate
+/// whose walk reaches one stops there (from a given position, decoding depends only on
+/// the version token), so a file of version tokens each followed by a comment that
+/// skips the next costs one walk, not one per candidate.
 pub fn embedded_shaders(bytes: &[u8]) -> Vec<Embedded> {
+    embedded_shaders_scan(bytes).0
+}
+
+/// [`embedded_shaders`] and the number of stream items it decoded.
+fn embedded_shaders_scan(bytes: &[u8]) -> (Vec<Embedded>, usize) {
     let mut found = Vec::new();
+    let mut scan = Scan::default();
     let mut at: usize = 4;
     while at.checked_add(8).is_some_and(|end| end <= bytes.len()) {
-        match shader_at(bytes, at) {
+        match shader_at(bytes, at, &mut scan) {
             Some(e) => {
                 at = e.range.end.next_multiple_of(4);
                 found.push(e);
@@ -60,10 +72,78 @@ pub fn embedded_shaders(bytes: &[u8]) -> Vec<Embedded> {
             None => at = at.saturating_add(4),
         }
     }
-    found
+    (found, scan.items)
 }
 
-fn shader_at(bytes: &[u8], at: usize) -> Option<Embedded> {
+/// What a scan has learnt: per version token, the token positions (absolute, in
+/// tokens) from which decoding is known to fail; and the items decoded so far.
+#[derive(Default)]
+struct Scan {
+    dead: std::collections::HashMap<u32, Vec<u64>>,
+    items: usize,
+}
+
+impl Scan {
+    fn is_dead(&self, version: u32, token: usize) -> bool {
+        self.dead
+            .get(&version)
+            .and_then(|bits| bits.get(token / 64))
+            .is_some_and(|word| word & (1u64 << (token % 64)) != 0)
+    }
+
+    fn mark_dead(&mut self, version: u32, tokens: &[usize]) {
+        let bits = self.dead.entry(version).or_default();
+        for &t in tokens {
+            let (word, bit) = (t / 64, t % 64);
+            if bits.len() <= word {
+                bits.resize(word.saturating_add(1), 0);
+            }
+            if let Some(w) = bits.get_mut(word) {
+                *w |= 1u64 << bit;
+            }
+        }
+    }
+}
+
+/// [`d3dbc_end`] for the stream at byte `at` of `bytes` (token-aligned), using and
+/// extending what `scan` knows about failing positions.
+fn scanned_d3dbc_end(bytes: &[u8], at: usize, scan: &mut Scan) -> Option<usize> {
+    let rest = bytes.get(at..)?;
+    let whole = rest.get(..rest.len().saturating_sub(rest.len().checked_rem(4)?))?;
+    let version = u32::from_le_bytes(whole.get(..4)?.try_into().ok()?);
+    let first = at / 4;
+    let mut decoder = d3dbc::Decoder::new(whole).ok()?;
+    let mut ins = d3dbc::Instruction::new(d3dbc::Opcode::Nop);
+    let mut walked = vec![first];
+    let fail = |scan: &mut Scan, walked: &[usize]| {
+        scan.mark_dead(version, walked);
+        None
+    };
+    while let Some(step) = decoder.next_into(&mut ins) {
+        scan.items = scan.items.saturating_add(1);
+        let t = match step {
+            Ok(d3dbc::decode::Step::Instruction(t) | d3dbc::decode::Step::Comment(t, _)) => t,
+            // The end token was read and more bytes follow: the stream ends there.
+            Err(e) => {
+                return match e.kind {
+                    d3dbc::DecodeErrorKind::TrailingData(_) => e.token.checked_mul(4),
+                    _ => fail(scan, &walked),
+                };
+            }
+        };
+        let abs = first.saturating_add(t);
+        if scan.is_dead(version, abs) {
+            return fail(scan, &walked);
+        }
+        walked.push(abs);
+    }
+    match decoder.end_offset() {
+        Some(end) => Some(end),
+        None => fail(scan, &walked),
+    }
+}
+
+fn shader_at(bytes: &[u8], at: usize, scan: &mut Scan) -> Option<Embedded> {
     let rest = bytes.get(at..)?;
     if rest.starts_with(b"DXBC") {
         let size = usize::try_from(u32::from_le_bytes(rest.get(24..28)?.try_into().ok()?)).ok()?;
@@ -75,7 +155,7 @@ fn shader_at(bytes: &[u8], at: usize) -> Option<Embedded> {
     }
     let token = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
     d3dbc::Version::from_token(token)?;
-    let end = d3dbc_end(rest)?;
+    let end = scanned_d3dbc_end(bytes, at, scan)?;
     // A stream of a version token and the end token alone is not a shader.
     if end > 8 {
         Some(Embedded { family: Family::D3dbc, range: at..at.checked_add(end)? })
@@ -169,6 +249,27 @@ mod tests {
         assert_eq!(e, EffectError::Several { offsets: vec![4, 24] });
         let e = e.to_string();
         assert!(e.contains("2 shaders") && e.contains("4, 24"), "{e}");
+    }
+
+    #[test]
+    fn the_scan_is_linear_in_comment_chains() {
+        // Version tokens each followed by a one-token comment that hides the next
+        // version token, and no end token: every candidate walks to the end of the
+        // file unless failed walks are remembered.
+        let n = 20_000;
+        let mut fx = tokens(&[0xfeff_0901]);
+        for _ in 0..n {
+            fx.extend(tokens(&[0xfffe_0200, 0x0001_fffe]));
+        }
+        let (found, items) = embedded_shaders_scan(&fx);
+        assert!(found.is_empty());
+        // One walk through n comment items, and a few items per later candidate.
+        assert!(items <= 4 * n, "{items} items decoded for {n} candidates");
+        // The scan still finds a shader after such a chain.
+        fx.extend(tokens(&PS));
+        let (found, _) = embedded_shaders_scan(&fx);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].range.end, fx.len());
     }
 
     #[test]
