@@ -324,7 +324,6 @@ pub fn element_span(mask: u8) -> (u32, u32) {
     (first, last.saturating_sub(first).saturating_add(1))
 }
 
-/// `TEXCOORD1`-style name of an entry's element (`SV_Position` for index 0).
 /// Whether entry `i` passed the check whose per-entry results `flags` holds.
 fn flag(flags: &[bool], i: usize) -> bool {
     flags.get(i).copied().unwrap_or(false)
@@ -337,6 +336,7 @@ fn set(flags: &mut [bool], i: usize) {
     }
 }
 
+/// `TEXCOORD1`-style name of an entry's element (`SV_Position` for index 0).
 fn element_text(name: &str, index: u32) -> String {
     if index == 0 {
         name.to_string()

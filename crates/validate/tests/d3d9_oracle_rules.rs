@@ -254,7 +254,15 @@ fn ps_1_4_alpha_of_r_is_lost_at_phase() {
 }
 
 #[test]
-fn ps_1_4_colour_half_of_a_coissued_pair_reads_no_alpha() {
+fn ps_1_4_colour_half_of_a_coissued_pair_reads_and_writes_no_alpha() {
+    // The colour half (mask not `.a`) of a pair runs in the colour pipe: r, g, b only.
     accepted("ps_1_4\ntexld r0, t0\nphase\nmul r0, r0, c1\n+mov r0.a, c0.a\n");
     refused("ps_1_4\ntexld r0, t0\nphase\nmul r0, r0, c1\n", Code::D3d9PhaseAlpha);
+    // It writes no alpha either: r0.a is still lost after the pair.
+    refused("ps_1_4\ntexld r0, t0\nphase\nmul r0, r0, c1\n+mov r2.a, c0.a\nmov r3, r0\n", Code::D3d9PhaseAlpha);
+    // A replicated alpha it reads is read all the same, and so is the alpha half's.
+    refused("ps_1_4\ntexld r1, t0\nphase\nmul r0.rgb, c0, r1.a\n+mov r0.a, c0\n", Code::D3d9PhaseAlpha);
+    refused("ps_1_4\ntexld r1, t0\nphase\nmul r0.rgb, c0, c1\n+mov r0.a, r1.a\n", Code::D3d9PhaseAlpha);
+    // A register read in a pair keeps its lost alpha for later reads.
+    refused("ps_1_4\ntexld r1, t0\nphase\nmul r0, r1, c1\n+mov r0.a, c0.a\nmov r2, r1\n", Code::D3d9PhaseAlpha);
 }

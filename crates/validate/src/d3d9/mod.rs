@@ -139,6 +139,7 @@ fn run(bytes: &[u8], base: usize, caps: &Caps9, out: &mut Vec<Diagnostic>) -> Op
             }
             Err(e) => {
                 let e = e.rebased(base);
+                pass.phase_alpha_finish(out);
                 out.push(Diagnostic::new(Code::D3d9Unreadable, Location::Byte { offset: e.offset }, e.to_string()));
                 info.instructions = pass.index;
                 return Some((info, None, pass.sites));
@@ -253,9 +254,9 @@ struct Pass<'c> {
     /// ps_1_4, after `phase`: the r# whose alpha the phase marker lost and no
     /// instruction has written since (bit n: r#n).
     alpha_lost: u32,
-    /// The V930 refusals of the last instruction, held until the next one says whether
-    /// it was the colour half of a co-issued pair (which reads no alpha).
-    alpha_reads: Vec<Diagnostic>,
+    /// ps_1_4 after `phase`: the last instruction, checked for V930 when the next one
+    /// says whether it is the first member of a co-issued pair.
+    alpha_held: Option<(Instruction, At)>,
     /// A ps_1_x texm3x2/texm3x3 sequence in progress (V928).
     tex_matrix: Option<TexMatrix>,
     /// Dependent-read order each temporary depends on (V927), and the temporaries written.
@@ -333,7 +334,7 @@ impl<'c> Pass<'c> {
             after_phase: false,
             tex_block_writes: 0,
             alpha_lost: 0,
-            alpha_reads: Vec::new(),
+            alpha_held: None,
             tex_matrix: None,
             dependent: [0; 32],
             temps_written: 0,
@@ -927,23 +928,41 @@ impl<'c> Pass<'c> {
     /// writes it is refused (V930). The components read are those of the destination's
     /// write mask through the swizzle for per-component instructions, x, y and z for
     /// `dp3`, `texld` and `texcrd` (w too with `_dw`), all four for `dp4`; other
-    /// instructions are not checked. The first instruction of a co-issued pair (`+` on
-    /// the next) runs in the colour pipe and reads no alpha.
+    /// instructions are not checked.
+    ///
+    /// Of a co-issued pair (`+` on the second), the member whose mask is not `.a` runs
+    /// in the colour pipe: it reads and writes only r, g and b. Whether an instruction
+    /// is the first member of a pair shows only at the next one, so each instruction
+    /// is checked when the next arrives (or at the end of the program).
     fn phase_alpha(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
-        if ins.coissue {
-            self.alpha_reads.clear();
-        } else {
-            out.append(&mut self.alpha_reads);
+        if let Some((prev, prev_at)) = self.alpha_held.take() {
+            let colour = ins.coissue && prev.dst.as_ref().is_some_and(|d| d.mask.0 & 0xf != 0b1000);
+            self.alpha_check(&prev, prev_at, colour, out);
         }
         if ins.opcode == Opcode::Phase {
             // r0..r5, the temporaries of ps_1_4.
             self.alpha_lost = 0x3f;
             return;
         }
-        if self.alpha_lost == 0 {
-            return;
+        if self.alpha_lost != 0 {
+            self.alpha_held = Some((ins.clone(), at));
         }
-        let dst_mask = ins.dst.as_ref().map_or(0, |d| d.mask.0 & 0xf);
+    }
+
+    /// The end of the program (or of what could be read): checks the instruction
+    /// [`Self::phase_alpha`] holds.
+    fn phase_alpha_finish(&mut self, out: &mut Vec<Diagnostic>) {
+        if let Some((prev, prev_at)) = self.alpha_held.take() {
+            self.alpha_check(&prev, prev_at, false, out);
+        }
+    }
+
+    fn alpha_check(&mut self, ins: &Instruction, at: At, colour: bool, out: &mut Vec<Diagnostic>) {
+        let mut dst_mask = ins.dst.as_ref().map_or(0, |d| d.mask.0 & 0xf);
+        // The second member of a pair is the colour half when its mask is not `.a`.
+        if colour || (ins.coissue && dst_mask != 0b1000) {
+            dst_mask &= 0b0111;
+        }
         for src in ins.srcs.iter() {
             if src.reg.ty != d3dbc::RegisterType::Temp || u32::from(src.reg.num) >= 6 {
                 continue;
@@ -970,7 +989,7 @@ impl<'c> Pass<'c> {
             };
             let reads_alpha = (0..4).any(|i| positions & (1 << i) != 0 && (src.swizzle.0 >> (2 * i)) & 3 == 3);
             if reads_alpha {
-                self.alpha_reads.push(Diagnostic::new(
+                out.push(Diagnostic::new(
                     Code::D3d9PhaseAlpha,
                     at.loc(),
                     format!(
@@ -978,8 +997,6 @@ impl<'c> Pass<'c> {
                         at.mnemonic
                     ),
                 ));
-                // Once per register.
-                self.alpha_lost &= !(1 << r);
             }
         }
         if let Some(dst) = &ins.dst {
@@ -1653,7 +1670,7 @@ impl<'c> Pass<'c> {
     }
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
-        out.append(&mut self.alpha_reads);
+        self.phase_alpha_finish(out);
         self.loop_counter_finish(out);
         // D3DAssemble's error X5573: "When a ps_2_0 shader writes to oCn, it must write to
         // all of oC(n-1) down to oC0 (no gaps)".
