@@ -30,7 +30,7 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The seed 000 example: position and colour (7 scalars), 147 vertices.
+/// The example of Microsoft's dcl_maxOutputVertexCount page: position and colour (7 scalars), 147 vertices.
 const TOO_MANY: &str = "gs_4_0\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point \ndcl_outputtopology pointlist \ndcl_output_siv o0.xyzw, position\ndcl_output o1.xyz\ndcl_maxout 147\nemit \nret \n";
 
 #[test]

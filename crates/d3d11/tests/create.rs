@@ -1,5 +1,5 @@
 //! The create calls: HRESULTs, the out object, the diagnostics, the device's runtime
-//! and capabilities (seed 004's UAV remarks), stream output.
+//! and capabilities (the UAV remarks of Microsoft's ID3D11Device::CreateGeometryShader page), stream output.
 
 mod common;
 use common::*;

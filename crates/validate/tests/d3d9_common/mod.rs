@@ -16,7 +16,7 @@ pub const PS_2_0: u32 = 0xffff_0200;
 pub const PS_2_X: u32 = 0xffff_0201;
 pub const PS_3_0: u32 = 0xffff_0300;
 
-/// The five vertex profiles of seed 002, with their names.
+/// The five vertex profiles of Microsoft's Flow Control Nesting Limits page (vertex shaders), with their names.
 pub const VS_PROFILES: [(&str, u32); 5] =
     [("vs_2_0", VS_2_0), ("vs_2_x", VS_2_X), ("vs_2_sw", VS_2_SW), ("vs_3_0", VS_3_0), ("vs_3_sw", VS_3_SW)];
 
