@@ -167,19 +167,7 @@ fn shader_at(bytes: &[u8], at: usize, scan: &mut Scan) -> Option<Embedded> {
 /// Byte length of the Shader Model 1–3 stream at the start of `bytes` (through its end
 /// token), if one decodes there; bytes after the end token are allowed.
 pub fn d3dbc_end(bytes: &[u8]) -> Option<usize> {
-    let whole = bytes.get(..bytes.len().saturating_sub(bytes.len().checked_rem(4)?))?;
-    let mut decoder = d3dbc::Decoder::new(whole).ok()?;
-    let mut ins = d3dbc::Instruction::new(d3dbc::Opcode::Nop);
-    while let Some(step) = decoder.next_into(&mut ins) {
-        if let Err(e) = step {
-            // The end token was read and more bytes follow: the stream ends there.
-            return match e.kind {
-                d3dbc::DecodeErrorKind::TrailingData(_) => e.token.checked_mul(4),
-                _ => None,
-            };
-        }
-    }
-    decoder.end_offset()
+    scanned_d3dbc_end(bytes, 0, &mut Scan::default())
 }
 
 /// Why an effect does not hold exactly one shader.
