@@ -12,8 +12,10 @@ pub struct Aon9Error {
 /// The program bytes inside the `Aon9` chunk data, and their offset in the data.
 pub fn program(data: &[u8]) -> Result<(&[u8], usize), Aon9Error> {
     let chunk = dxbc::Aon9::parse(data).map_err(|e| Aon9Error { offset: e.offset(), message: e.to_string() })?;
-    // The program is a sub-slice of `data`.
-    let offset = chunk.program.as_ptr() as usize - data.as_ptr() as usize;
+    // The program is a sub-slice of `data`, so its start is at or after the data's.
+    let offset = (chunk.program.as_ptr() as usize)
+        .checked_sub(data.as_ptr() as usize)
+        .ok_or_else(|| Aon9Error { offset: 0, message: "the program is not inside the chunk data".into() })?;
     Ok((chunk.program, offset))
 }
 

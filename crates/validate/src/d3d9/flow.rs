@@ -88,6 +88,30 @@ impl Counter {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// This counter's cell of `cells` (one per counter, in [`Counter::ALL`] order).
+    pub fn cell<T>(self, cells: &[T; 5]) -> &T {
+        let [s, d, l, c, f] = cells;
+        match self {
+            Counter::StaticNesting => s,
+            Counter::DynamicNesting => d,
+            Counter::LoopNesting => l,
+            Counter::CallNesting => c,
+            Counter::StaticFlowCount => f,
+        }
+    }
+
+    /// This counter's cell of `cells`, to change.
+    pub fn cell_mut<T>(self, cells: &mut [T; 5]) -> &mut T {
+        let [s, d, l, c, f] = cells;
+        match self {
+            Counter::StaticNesting => s,
+            Counter::DynamicNesting => d,
+            Counter::LoopNesting => l,
+            Counter::CallNesting => c,
+            Counter::StaticFlowCount => f,
+        }
+    }
 }
 
 /// The seventeen instructions of the tables, in their row order.
@@ -232,7 +256,8 @@ pub struct FlowTable {
 impl FlowTable {
     /// The row of `op`.
     pub fn row(&self, op: FlowOp) -> Row {
-        self.rows[op.index()]
+        // Every instruction has a row (17 of each), so the fallback is never taken.
+        self.rows.get(op.index()).copied().unwrap_or(Row::Refused)
     }
 
     /// The limits for a device with `caps`: `None` where the counter has no limit or
@@ -284,9 +309,11 @@ const ROWS_3_0: [Row; 17] = [
 ];
 
 const fn without_loop(rows: [Row; 17]) -> [Row; 17] {
+    const LOOP: usize = FlowOp::Loop as usize;
+    const ENDLOOP: usize = FlowOp::Endloop as usize;
     let mut rows = rows;
-    rows[FlowOp::Loop as usize] = R;
-    rows[FlowOp::Endloop as usize] = R;
+    rows[LOOP] = R;
+    rows[ENDLOOP] = R;
     rows
 }
 
@@ -571,10 +598,9 @@ pub fn walk(sites: &[Site], table: &FlowTable, limits: [Option<u32>; 5], max_lab
     }
     // Subroutines no call reaches: as if called from the main program's top level.
     for (i, (_, sub)) in subs.iter().enumerate() {
-        if !walker.called[i] {
+        if walker.mark_called(i) {
             let mut counters = [0i32; 5];
-            counters[Counter::CallNesting.index()] = 1;
-            walker.called[i] = true;
+            *Counter::CallNesting.cell_mut(&mut counters) = 1;
             if walker.routine(*sub, &mut counters, 1, Some(FlowOp::Call)).is_err() {
                 walker.too_complex();
                 return result;
@@ -591,17 +617,16 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
     let mut push =
         |kind, site: Option<usize>, message: String| problems.push(Problem::Structure { kind, site, message });
     let mut routines: Vec<(Option<u32>, Routine)> = Vec::new();
-    let mut i = 0;
     let mut current: Option<(Option<u32>, usize)> = Some((None, 0));
     let mut blocks: Vec<(Block, usize)> = Vec::new();
-    while i < sites.len() {
-        let site = &sites[i];
+    for (i, site) in sites.iter().enumerate() {
         match current {
             None => {
                 // Between routines: only a label may stand here.
                 match site.kind {
                     SiteKind::Label(n) => {
-                        current = Some((Some(n), i + 1));
+                        // `i` indexes `sites`, so `i + 1` is at most its length.
+                        current = Some((Some(n), i.saturating_add(1)));
                     }
                     _ => push(
                         StructureKind::Subroutine,
@@ -629,7 +654,7 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
                                 Some(open),
                                 format!(
                                     "`{}` is not closed before the `ret` that ends the {}",
-                                    sites[open].mnemonic,
+                                    mnemonic(sites, open),
                                     routine_name(label)
                                 ),
                             );
@@ -637,19 +662,18 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
                         routines.push((label, Routine { start, ret: Some(i), end: i }));
                         current = None;
                     } else {
-                        block(op, i, sites, &mut blocks, &mut push);
+                        block(op, i, site.mnemonic, &mut blocks, &mut push);
                     }
                 }
             },
         }
-        i += 1;
     }
     if let Some((label, start)) = current {
         for (_, open) in blocks.drain(..).rev() {
             push(
                 StructureKind::Construct,
                 Some(open),
-                format!("`{}` is not closed at the end of the {}", sites[open].mnemonic, routine_name(label)),
+                format!("`{}` is not closed at the end of the {}", mnemonic(sites, open), routine_name(label)),
             );
         }
         if label.is_some() {
@@ -662,7 +686,8 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
     let mut by_label: HashMap<u32, usize> = HashMap::new();
     for (label, r) in routines.iter().skip(1) {
         let Some(n) = *label else { continue };
-        let at = r.start - 1;
+        // A subroutine's body starts one past its `label`, so `start` is at least 1.
+        let at = r.start.saturating_sub(1);
         if n > max_label {
             push(StructureKind::Subroutine, Some(at), format!("label l{n} is out of range (l0..l{max_label})"));
         }
@@ -681,7 +706,7 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
             if !op.is_call() {
                 continue;
             }
-            match target.and_then(|t| by_label.get(&t).map(|&k| (t, subs[k].1))) {
+            match target.and_then(|t| by_label.get(&t).and_then(|&k| subs.get(k)).map(|&(_, r)| (t, r))) {
                 None => push(
                     StructureKind::Subroutine,
                     Some(i),
@@ -706,6 +731,11 @@ fn structure(sites: &[Site], max_label: u32, problems: &mut Vec<Problem>) -> Opt
     Some((main, subs))
 }
 
+/// The mnemonic of site `i` (sites' indices come from `sites` itself).
+fn mnemonic(sites: &[Site], i: usize) -> &'static str {
+    sites.get(i).map_or("?", |s| s.mnemonic)
+}
+
 fn routine_name(label: Option<u32>) -> String {
     match label {
         None => "main program".to_string(),
@@ -717,12 +747,12 @@ fn routine_name(label: Option<u32>) -> String {
 fn block(
     op: FlowOp,
     i: usize,
-    sites: &[Site],
+    mnemonic: &str,
     blocks: &mut Vec<(Block, usize)>,
     push: &mut impl FnMut(StructureKind, Option<usize>, String),
 ) {
     let mut outside = |what: &str| {
-        push(StructureKind::Construct, Some(i), format!("`{}` {what}", sites[i].mnemonic));
+        push(StructureKind::Construct, Some(i), format!("`{mnemonic}` {what}"));
     };
     match op {
         FlowOp::IfBool => blocks.push((Block::If { opener: Opener::IfBool, has_else: false }, i)),
@@ -789,15 +819,28 @@ impl Walker<'_> {
         self.result.problems.push(Problem::TooComplex);
     }
 
+    /// Marks subroutine `k` called; true the first time.
+    fn mark_called(&mut self, k: usize) -> bool {
+        self.called.get_mut(k).is_some_and(|c| !std::mem::replace(c, true))
+    }
+
+    /// Marks `site` visited; true the first time.
+    fn visit(&mut self, site: usize) -> bool {
+        self.visited.get_mut(site).is_some_and(|v| !std::mem::replace(v, true))
+    }
+
     /// Records the step of `site` and checks the counters against their limits.
     fn step(&mut self, site: usize, before: Counters, after: Counters, extra: Counters, depth: u32) {
         let mut peak = after;
-        for c in 0..5 {
-            peak[c] = peak[c].max(before[c] + extra[c]);
-            if let Some(limit) = self.limits[c] {
-                if peak[c] > limit as i32 && !self.reported[c] {
-                    self.reported[c] = true;
-                    self.result.problems.push(Problem::Limit { counter: Counter::ALL[c], limit, value: peak[c], site });
+        for ((p, b), e) in peak.iter_mut().zip(before).zip(extra) {
+            *p = (*p).max(b.saturating_add(e));
+        }
+        let cells = peak.iter().zip(self.limits).zip(self.reported.iter_mut()).zip(Counter::ALL);
+        for (((&value, limit), reported), counter) in cells {
+            if let Some(limit) = limit {
+                if over(value, limit) && !*reported {
+                    *reported = true;
+                    self.result.problems.push(Problem::Limit { counter, limit, value, site });
                 }
             }
         }
@@ -810,27 +853,31 @@ impl Walker<'_> {
     fn apply(&mut self, site: usize, op: FlowOp, counters: &mut Counters, opener: Option<Opener>) -> Counters {
         let mut extra = [0i32; 5];
         let Row::Counts(cells) = self.table.row(op) else { return extra };
-        let first_visit = !std::mem::replace(&mut self.visited[site], true);
-        for (c, cell) in cells.iter().enumerate() {
+        let first_visit = self.visit(site);
+        for (((cell, count), extra), counter) in
+            cells.iter().zip(counters.iter_mut()).zip(extra.iter_mut()).zip(Counter::ALL)
+        {
             let d = match *cell {
                 Delta::NotCounted => 0,
-                Delta::Add(n) => n as i32,
+                Delta::Add(n) => i32::from(n),
                 Delta::After(o, n) => {
                     if Some(o) == opener {
-                        n as i32
+                        i32::from(n)
                     } else {
                         0
                     }
                 }
                 Delta::UpDown => {
-                    extra[c] = 1;
+                    *extra = 1;
                     0
                 }
             };
-            if c == Counter::StaticFlowCount.index() && !first_visit {
+            if counter == Counter::StaticFlowCount && !first_visit {
                 continue;
             }
-            counters[c] += d;
+            // Each step changes a counter by at most 1 and a walk has at most
+            // `STEP_BUDGET` steps, so the counters never saturate.
+            *count = count.saturating_add(d);
         }
         extra
     }
@@ -848,7 +895,7 @@ impl Walker<'_> {
         for i in r.start..r.end {
             // Every instruction visited counts against the budget.
             self.budget = self.budget.checked_sub(1).ok_or(OverBudget)?;
-            let SiteKind::Flow { op, target } = self.sites[i].kind else { continue };
+            let Some(&Site { kind: SiteKind::Flow { op, target }, .. }) = self.sites.get(i) else { continue };
             let before = *counters;
             match op {
                 FlowOp::IfBool => openers.push(Some(Opener::IfBool)),
@@ -875,7 +922,7 @@ impl Walker<'_> {
                 let opener = (called_by == Some(FlowOp::CallnzPred)).then_some(Opener::CallnzPred);
                 self.apply(ret, FlowOp::Ret, counters, opener);
             } else {
-                self.visited[ret] = true;
+                self.visit(ret);
             }
             self.step(ret, before, *counters, [0; 5], depth);
         }
@@ -887,33 +934,41 @@ impl Walker<'_> {
     /// counters).
     fn call(&mut self, op: FlowOp, target: Option<u32>, counters: &mut Counters, depth: u32) -> Result<(), OverBudget> {
         let Some(k) = target.and_then(|t| self.by_label.get(&t).copied()) else { return Ok(()) };
-        self.called[k] = true;
-        let ci = Counter::CallNesting.index();
-        if let Some(limit) = self.limits[ci] {
-            if counters[ci] > limit as i32 {
+        let Some(&(_, r)) = self.subs.get(k) else { return Ok(()) };
+        self.mark_called(k);
+        // Calls go forward only, so the walk is at most as many calls deep as there are
+        // sites: `depth + 1` never saturates.
+        let inner = depth.saturating_add(1);
+        let ci = Counter::CallNesting;
+        if let Some(limit) = *ci.cell(&self.limits) {
+            if over(*ci.cell(counters), limit) {
                 // Reported at the call; entering would only repeat it.
                 let opener = (op == FlowOp::CallnzPred).then_some(Opener::CallnzPred);
-                let r = self.subs[k].1;
                 if let Some(ret) = r.ret {
                     let before = *counters;
                     self.apply(ret, FlowOp::Ret, counters, opener);
-                    self.step(ret, before, *counters, [0; 5], depth + 1);
+                    self.step(ret, before, *counters, [0; 5], inner);
                 }
                 return Ok(());
             }
         }
-        let r = self.subs[k].1;
-        let key = (k, [counters[0], counters[1], counters[2], counters[3]]);
+        let [s, d, l, c, _] = *counters;
+        let key = (k, [s, d, l, c]);
         if self.memo.contains(&key) && r.ret.is_some() {
             // Already walked from these counters: only the return.
             let ret = r.ret.unwrap_or(r.end);
             let opener = (op == FlowOp::CallnzPred).then_some(Opener::CallnzPred);
             let before = *counters;
             self.apply(ret, FlowOp::Ret, counters, opener);
-            self.step(ret, before, *counters, [0; 5], depth + 1);
+            self.step(ret, before, *counters, [0; 5], inner);
             return Ok(());
         }
         self.memo.insert(key);
-        self.routine(r, counters, depth + 1, Some(op))
+        self.routine(r, counters, inner, Some(op))
     }
+}
+
+/// Whether a counter's `value` is over its `limit`.
+fn over(value: i32, limit: u32) -> bool {
+    i64::from(value) > i64::from(limit)
 }

@@ -20,6 +20,7 @@
 //! ports ([`profile::read_ports`]: V924), operand restrictions
 //! ([`profile::OPERAND_RULES`]: V925), declarations (V926), dependent texture reads
 //! (V927) and the ps_1_x texture matrix sequences (V928).
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 pub mod aon9;
 pub mod caps;

@@ -107,15 +107,16 @@ impl RegFile {
 /// why it names none (a register type the format does not define, or one with no
 /// register in this kind of shader).
 pub fn classify(kind: ShaderKind, ver: u16, reg: Register) -> Result<(RegFile, u32), String> {
-    let n = reg.num as u32;
+    let n = u32::from(reg.num);
     let vs = kind == ShaderKind::Vertex;
     Ok(match reg.ty {
         RegisterType::Temp => (RegFile::Temp, n),
         RegisterType::Input => (RegFile::Input, n),
         RegisterType::Const => (RegFile::Const, n),
-        RegisterType::Const2 => (RegFile::Const, 2048 + n),
-        RegisterType::Const3 => (RegFile::Const, 4096 + n),
-        RegisterType::Const4 => (RegFile::Const, 6144 + n),
+        // `n` is at most `u16::MAX`, so the bank offsets never saturate.
+        RegisterType::Const2 => (RegFile::Const, n.saturating_add(2048)),
+        RegisterType::Const3 => (RegFile::Const, n.saturating_add(4096)),
+        RegisterType::Const4 => (RegFile::Const, n.saturating_add(6144)),
         RegisterType::AddrOrTexture if vs => (RegFile::Addr, n),
         RegisterType::AddrOrTexture => (RegFile::Texture, n),
         RegisterType::RastOut if vs => match n {
