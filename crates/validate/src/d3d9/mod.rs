@@ -128,15 +128,17 @@ fn run(bytes: &[u8], base: usize, caps: &Caps9, out: &mut Vec<Diagnostic>) -> Op
                 if c.reserved {
                     out.push(Diagnostic::new(
                         Code::D3d9Reserved,
-                        Location::Byte { offset: base + token * 4 },
+                        Location::Byte { offset: token_offset(base, token) },
                         format!("comment token {token}: bit 31 is set (reserved, must be 0)"),
                     ));
                 }
             }
             Ok(DecStep::Instruction(token)) => {
-                let at = At { index: pass.index, token, offset: base + token * 4, mnemonic: mnemonic(&ins, version) };
+                let offset = token_offset(base, token);
+                let at = At { index: pass.index, token, offset, mnemonic: mnemonic(&ins, version) };
                 pass.instruction(&ins, at, out);
-                pass.index += 1;
+                // Bounded by the number of tokens: never saturates.
+                pass.index = pass.index.saturating_add(1);
             }
             Err(e) => {
                 let e = e.rebased(base);
@@ -151,6 +153,12 @@ fn run(bytes: &[u8], base: usize, caps: &Caps9, out: &mut Vec<Diagnostic>) -> Op
     info.instructions = pass.index;
     info.slots = (pass.arithmetic_total, pass.texture_total);
     Some((info, walk, pass.sites))
+}
+
+/// The byte offset of token `token` of a program found at byte `base`. Both are
+/// positions in the input, so the sum only saturates on an input no slice can hold.
+fn token_offset(base: usize, token: usize) -> usize {
+    base.saturating_add(token.saturating_mul(4))
 }
 
 /// The walk's view of an instruction.
@@ -205,13 +213,20 @@ fn mnemonic(ins: &Instruction, version: Version) -> &'static str {
     const IF: [&str; 6] = ["if_gt", "if_eq", "if_ge", "if_lt", "if_ne", "if_le"];
     const BREAK: [&str; 6] = ["break_gt", "break_eq", "break_ge", "break_lt", "break_ne", "break_le"];
     const SETP: [&str; 6] = ["setp_gt", "setp_eq", "setp_ge", "setp_lt", "setp_ne", "setp_le"];
-    let cmp = ins.comparison().map(|c: Comparison| c.to_u8() as usize - 1);
-    match (ins.opcode, cmp) {
-        (Opcode::Ifc, Some(i)) => IF[i],
-        (Opcode::Breakc, Some(i)) => BREAK[i],
-        (Opcode::Setp, Some(i)) => SETP[i],
-        (Opcode::Tex, _) if version.major >= 2 && ins.is_bias() => "texldb",
-        (Opcode::Tex, _) if version.major >= 2 && ins.is_project() => "texldp",
+    // Comparisons are 1-6: the suffixed names are in that order.
+    let cmp = ins.comparison().and_then(|c: Comparison| usize::from(c.to_u8()).checked_sub(1));
+    let suffixed = match ins.opcode {
+        Opcode::Ifc => Some(&IF),
+        Opcode::Breakc => Some(&BREAK),
+        Opcode::Setp => Some(&SETP),
+        _ => None,
+    };
+    if let Some(&name) = suffixed.zip(cmp).and_then(|(names, i)| names.get(i)) {
+        return name;
+    }
+    match ins.opcode {
+        Opcode::Tex if version.major >= 2 && ins.is_bias() => "texldb",
+        Opcode::Tex if version.major >= 2 && ins.is_project() => "texldp",
         _ => ins.opcode.info().mnemonic_for(version.kind, version.ver()),
     }
 }
@@ -346,6 +361,11 @@ impl<'c> Pass<'c> {
         self.profile.name()
     }
 
+    /// The declared registers of `file`, when it needs a declaration.
+    fn declared_mut(&mut self, file: RegFile) -> Option<&mut u64> {
+        dcl_slot(file).and_then(|slot| self.declared.get_mut(slot))
+    }
+
     /// `vs_2_x` or `ps_2_x`: the profiles whose features depend on caps.
     fn is_2_x(&self) -> bool {
         matches!(self.profile, Profile::Vs2_x | Profile::Ps2_x)
@@ -398,9 +418,9 @@ impl<'c> Pass<'c> {
             let written = ins.opcode != Opcode::Texkill;
             if let Some(file) = self.register(dst.reg, &dst.rel, written, decl, at, out) {
                 if ins.opcode == Opcode::Dcl {
-                    if let Some(slot) = dcl_slot(file.0) {
+                    if let Some(declared) = self.declared_mut(file.0) {
                         if file.1 < 64 {
-                            self.declared[slot] |= 1 << file.1;
+                            *declared |= 1 << file.1;
                         }
                     }
                 } else if !decl {
@@ -657,7 +677,8 @@ impl<'c> Pass<'c> {
             }
         }
         match class {
-            FlowClass::Loop => self.al.depth += 1,
+            // Bounded by the number of instructions: never saturates.
+            FlowClass::Loop => self.al.depth = self.al.depth.saturating_add(1),
             FlowClass::Endloop => self.al.depth = self.al.depth.saturating_sub(1),
             _ => {}
         }
@@ -854,33 +875,33 @@ impl<'c> Pass<'c> {
         if ports.is_empty() {
             return;
         }
-        // (file, index, relative addressing) of each different source, at most four.
-        let mut seen = [(RegFile::Temp, 0u32, Relative::None); d3dbc::MAX_SRCS];
-        let mut n = 0;
+        // (file, index, relative addressing) of each different source, at most four, in
+        // the order first read.
+        let mut keys: [Option<(RegFile, u32, Relative)>; d3dbc::MAX_SRCS] = [None; d3dbc::MAX_SRCS];
         // sincos's Shader Model 2 constants (D3DSINCOSCONST1, D3DSINCOSCONST2) are two
         // different c# by definition (its page): not counted.
         let counted = if ins.opcode == Opcode::Sincos { 1 } else { d3dbc::MAX_SRCS };
         for src in ins.srcs.iter().take(counted) {
             let Ok((file, index)) = profile::classify(self.kind, self.ver, src.reg) else { continue };
-            let key = (file, index, src.rel);
-            if !seen[..n].contains(&key) && n < seen.len() {
-                seen[n] = key;
-                n += 1;
+            let key = Some((file, index, src.rel));
+            if !keys.contains(&key) {
+                if let Some(free) = keys.iter_mut().find(|k| k.is_none()) {
+                    *free = key;
+                }
             }
         }
-        let seen = &seen[..n];
+        let seen = || keys.iter().flatten();
 
-        for (i, &(file, ..)) in seen.iter().enumerate() {
-            if seen[..i].iter().any(|k| k.0 == file) {
+        for (i, &(file, ..)) in seen().enumerate() {
+            if seen().take(i).any(|k| k.0 == file) {
                 continue; // Counted with the first of its file.
             }
             let Some(&(_, limit)) = ports.iter().find(|p| p.0 == file) else { continue };
-            let count = seen.iter().filter(|k| k.0 == file).count();
+            let count = seen().filter(|k| k.0 == file).count();
             if count as u32 <= limit {
                 continue;
             }
-            let regs: Vec<String> = seen
-                .iter()
+            let regs: Vec<String> = seen()
                 .filter(|k| k.0 == file)
                 .map(|&(f, n, rel)| {
                     let name = f.name().trim_end_matches('#');
@@ -916,8 +937,11 @@ impl<'c> Pass<'c> {
             self.phase_alpha(ins, at, out);
         }
         for (i, rule) in profile::operand_rules(ins.opcode, self.profile) {
-            self.rule_uses[i] = self.rule_uses[i].saturating_add(1);
-            self.operand_rule(rule, self.rule_uses[i], ins, at, out);
+            // One use per instruction: bounded by the input's length.
+            let Some(uses) = self.rule_uses.get_mut(i) else { continue };
+            *uses = uses.saturating_add(1);
+            let uses = *uses;
+            self.operand_rule(rule, uses, ins, at, out);
         }
     }
 
@@ -988,7 +1012,8 @@ impl<'c> Pass<'c> {
                 | Opcode::Cmp => dst_mask,
                 _ => 0,
             };
-            let reads_alpha = (0..4).any(|i| positions & (1 << i) != 0 && (src.swizzle.0 >> (2 * i)) & 3 == 3);
+            let reads_alpha =
+                src.swizzle.components().into_iter().enumerate().any(|(i, c)| positions & (1 << i) != 0 && c == 3);
             if reads_alpha {
                 out.push(Diagnostic::new(
                     Code::D3d9PhaseAlpha,
@@ -1133,21 +1158,18 @@ impl<'c> Pass<'c> {
         }
         if let Some((i, rows)) = rule.matrix {
             if let Some(m) = ins.srcs.get(i) {
-                let hit = m.reg.ty == dst.reg.ty
-                    && !m.rel.is_relative()
-                    && !dst.rel.is_relative()
-                    && (dst.reg.num as u32).wrapping_sub(m.reg.num as u32) < rows;
-                if hit {
+                // The row of the matrix the destination is, if it is one.
+                let row = u32::from(dst.reg.num).checked_sub(u32::from(m.reg.num)).filter(|&r| r < rows);
+                let row = row.filter(|_| m.reg.ty == dst.reg.ty && !m.rel.is_relative() && !dst.rel.is_relative());
+                if let Some(row) = row {
                     refuse(format!(
-                        "the destination is row {} of the matrix (source {i} and the {} registers after it)",
-                        dst.reg.num - m.reg.num,
-                        rows - 1
+                        "the destination is row {row} of the matrix (source {i} and the {} registers after it)",
+                        rows.saturating_sub(1)
                     ));
                 }
             }
         }
-        if rule.sincos_constants && ins.srcs.len() == 3 {
-            let (a, b) = (&ins.srcs[1], &ins.srcs[2]);
+        if let (true, [_, a, b]) = (rule.sincos_constants, ins.srcs.as_slice()) {
             let is_c = |s: &SrcParam| {
                 matches!(profile::classify(self.kind, self.ver, s.reg), Ok((RegFile::Const, _))) && !s.rel.is_relative()
             };
@@ -1188,7 +1210,13 @@ impl<'c> Pass<'c> {
             return;
         }
         let temp = |r: &d3dbc::Register| (r.ty == d3dbc::RegisterType::Temp && r.num < 32).then_some(r.num as usize);
-        let read = ins.srcs.iter().filter_map(|s| temp(&s.reg)).map(|n| self.dependent[n]).max().unwrap_or(0);
+        let read = ins
+            .srcs
+            .iter()
+            .filter_map(|s| temp(&s.reg))
+            .filter_map(|n| self.dependent.get(n).copied())
+            .max()
+            .unwrap_or(0);
         let Some(dst) = ins.dst.as_ref() else { return };
         let Some(d) = temp(&dst.reg) else { return };
         let rewritten = self.temps_written & (1 << d) != 0;
@@ -1222,18 +1250,22 @@ impl<'c> Pass<'c> {
         }
         // A full unpredicated write replaces what the register depended on.
         let full = dst.mask.0 == 0xf && ins.predicate.is_none();
-        self.dependent[d] = if full { order } else { order.max(self.dependent[d]) };
+        if let Some(dependent) = self.dependent.get_mut(d) {
+            *dependent = if full { order } else { order.max(*dependent) };
+        }
         self.temps_written |= 1 << d;
     }
 
     /// The texm3x2 / texm3x3 sequences of ps_1_1-ps_1_3 (V928).
     fn tex_matrix(&mut self, ins: &Instruction, at: At, out: &mut Vec<Diagnostic>) {
         use Opcode as O;
-        let (rows, last) = match ins.opcode {
-            O::Texm3x2pad => (2, false),
-            O::Texm3x2tex | O::Texm3x2depth => (2, true),
-            O::Texm3x3pad => (3, false),
-            O::Texm3x3 | O::Texm3x3tex | O::Texm3x3spec | O::Texm3x3vspec => (3, true),
+        // The matrix's rows, its pads (one per row but the last), and whether the
+        // instruction is the last row.
+        let (rows, pads, last) = match ins.opcode {
+            O::Texm3x2pad => (2, 1, false),
+            O::Texm3x2tex | O::Texm3x2depth => (2, 1, true),
+            O::Texm3x3pad => (3, 2, false),
+            O::Texm3x3 | O::Texm3x3tex | O::Texm3x3spec | O::Texm3x3vspec => (3, 2, true),
             _ => return,
         };
         let mut refuse =
@@ -1246,20 +1278,22 @@ impl<'c> Pass<'c> {
         };
         let pad_name = if rows == 2 { "texm3x2pad" } else { "texm3x3pad" };
         match self.tex_matrix {
-            Some(seq) if seq.rows == rows && (seq.pads < rows - 1) != last => {
+            Some(seq) if seq.rows == rows && (seq.pads < pads) != last => {
+                // `row` is less than `rows` (at most 3) and `m` a register number: the
+                // sums never saturate.
                 let row = seq.pads;
-                if dst != seq.m + row || src != seq.n {
+                if Some(dst) != seq.m.checked_add(row) || src != seq.n {
                     refuse(format!(
                         "row {} of the matrix started at instruction {} writes t{} from t{} (the sequence is t(m+{row}), t(n): t{}, t{})",
-                        row + 1,
+                        row.saturating_add(1),
                         seq.at.index,
                         dst,
                         src,
-                        seq.m + row,
+                        seq.m.saturating_add(row),
                         seq.n
                     ));
                 }
-                self.tex_matrix = if last { None } else { Some(TexMatrix { pads: seq.pads + 1, ..seq }) };
+                self.tex_matrix = if last { None } else { Some(TexMatrix { pads: row.saturating_add(1), ..seq }) };
             }
             Some(seq) => {
                 refuse(format!(
@@ -1276,7 +1310,7 @@ impl<'c> Pass<'c> {
                 }
             }
             None if last => {
-                refuse(format!("it completes a matrix and needs {} `{pad_name}` before it", rows - 1));
+                refuse(format!("it completes a matrix and needs {pads} `{pad_name}` before it"));
             }
             None => {
                 if dst <= src {
@@ -1377,12 +1411,13 @@ impl<'c> Pass<'c> {
                     mask_text(dst.mask.0)
                 ));
             }
-            let key = (t.usage as usize & 15) << 4 | (t.usage_index as usize & 15);
-            let bit = 1u16 << (key & 15);
-            if self.semantics[key >> 4] & bit != 0 {
-                refuse(format!("the semantic {}{} is declared twice", u.name().unwrap_or("?"), t.usage_index));
+            let bit = 1u16 << (t.usage_index & 15);
+            if let Some(declared) = self.semantics.get_mut(t.usage as usize & 15) {
+                if *declared & bit != 0 {
+                    refuse(format!("the semantic {}{} is declared twice", u.name().unwrap_or("?"), t.usage_index));
+                }
+                *declared |= bit;
             }
-            self.semantics[key >> 4] |= bit;
             // "The same output register may be declared multiple times, each time with a
             // unique write mask."
             if let Some(seen) = self.dcl_masks.get_mut(index as usize) {
@@ -1437,11 +1472,13 @@ impl<'c> Pass<'c> {
             refuse(why.to_string());
         }
         if vs && file == RegFile::Input {
-            let (key, bit) = ((t.usage as usize) & 15, 1u16 << (index & 15));
-            if self.input_semantics[key] & bit != 0 {
-                refuse("this usage+index is already declared on another input".to_string());
+            let bit = 1u16 << (index & 15);
+            if let Some(declared) = self.input_semantics.get_mut(t.usage as usize & 15) {
+                if *declared & bit != 0 {
+                    refuse("this usage+index is already declared on another input".to_string());
+                }
+                *declared |= bit;
             }
-            self.input_semantics[key] |= bit;
         }
     }
 
@@ -1501,23 +1538,23 @@ impl<'c> Pass<'c> {
         if ins.predicate.is_some() && info.flow == d3dbc::Flow::None {
             // "Applying the predicate register to an arithmetic or texture instruction
             // increases its instruction slot count by 1."
-            n += 1;
+            n = n.saturating_add(1);
         }
+        // The counts saturate: a count at `u32::MAX` is still over every limit.
         if info.class == SlotClass::Texture {
-            self.texture += n;
-            self.texture_total += n;
+            self.texture = self.texture.saturating_add(n);
+            self.texture_total = self.texture_total.saturating_add(n);
         } else {
-            self.arithmetic += n;
-            self.arithmetic_total += n;
+            self.arithmetic = self.arithmetic.saturating_add(n);
+            self.arithmetic_total = self.arithmetic_total.saturating_add(n);
         }
+        let used = self.arithmetic.saturating_add(self.texture);
         if self.slots_reported {
             return;
         }
         let over = match profile::slot_limit(self.profile, self.caps) {
             SlotLimit::Unlimited => None,
-            SlotLimit::Total(max) => {
-                (self.arithmetic + self.texture > max).then(|| format!("more than {max} instruction slots"))
-            }
+            SlotLimit::Total(max) => (used > max).then(|| format!("more than {max} instruction slots")),
             SlotLimit::Split { arithmetic, texture } => {
                 if self.arithmetic > arithmetic {
                     Some(format!("more than {arithmetic} arithmetic instruction slots"))
@@ -1528,7 +1565,7 @@ impl<'c> Pass<'c> {
                 }
             }
             SlotLimit::TotalAndTexture { total, texture } => {
-                if self.arithmetic + self.texture > total {
+                if used > total {
                     Some(format!("more than {total} instruction slots (MaxPixelShaderInstructionSlots)"))
                 } else if texture.is_some_and(|t| self.texture > t) {
                     Some(format!(
@@ -1639,8 +1676,9 @@ impl<'c> Pass<'c> {
             }
         }
         if rule.dcl && !decl {
-            if let Some(slot) = dcl_slot(file) {
-                if index < 64 && self.declared[slot] & (1 << index) == 0 && index < count {
+            let profile_name = self.name();
+            if let Some(declared) = self.declared_mut(file) {
+                if index < 64 && *declared & (1 << index) == 0 && index < count {
                     let name = file.name().trim_end_matches('#');
                     let shown = if matches!(file, RegFile::Face | RegFile::PixelPos) {
                         name.to_string()
@@ -1651,13 +1689,12 @@ impl<'c> Pass<'c> {
                         Code::D3d9Declaration,
                         at.loc(),
                         format!(
-                            "{shown} is used without a dcl before it ({} requires one in {})",
+                            "{shown} is used without a dcl before it ({} requires one in {profile_name})",
                             file.name(),
-                            self.name()
                         ),
                     ));
                     // One report per register.
-                    self.declared[slot] |= 1 << index;
+                    *declared |= 1 << index;
                 }
             }
         }
@@ -1668,6 +1705,12 @@ impl<'c> Pass<'c> {
         if let Err(why) = profile::source_modifier(self.profile, src.modifier, file) {
             out.push(Diagnostic::new(Code::D3d9Modifier, at.loc(), format!("{why} ({})", self.name())));
         }
+    }
+
+    /// Where walk site `site` is, and its mnemonic (the walk's sites are this pass's:
+    /// the start of the program if one were not).
+    fn site_at(&self, site: usize) -> (Location, &'static str) {
+        self.sites.get(site).map_or((Location::Byte { offset: self.base }, "?"), |s| (site_loc(s), s.mnemonic))
     }
 
     fn finish(&mut self, out: &mut Vec<Diagnostic>) -> Option<flow::Walk> {
@@ -1706,18 +1749,19 @@ impl<'c> Pass<'c> {
         for p in walk.problems.iter().cloned() {
             match p {
                 Problem::Refused { site } => {
-                    let s = &self.sites[site];
                     // Indices were pushed in increasing order.
-                    if self.refused.binary_search(&s.index).is_err() {
+                    let refused = self.sites.get(site).is_some_and(|s| self.refused.binary_search(&s.index).is_ok());
+                    if !refused {
+                        let (loc, mnemonic) = self.site_at(site);
                         out.push(Diagnostic::new(
                             Code::D3d9Instruction,
-                            site_loc(s),
-                            format!("`{}` is n/a in the {} flow-control table", s.mnemonic, table.name),
+                            loc,
+                            format!("`{mnemonic}` is n/a in the {} flow-control table", table.name),
                         ));
                     }
                 }
                 Problem::Limit { counter, limit, value, site } => {
-                    let s = &self.sites[site];
+                    let (loc, mnemonic) = self.site_at(site);
                     let code = match counter {
                         Counter::StaticNesting => Code::D3d9StaticNesting,
                         Counter::DynamicNesting => Code::D3d9DynamicNesting,
@@ -1727,11 +1771,10 @@ impl<'c> Pass<'c> {
                     };
                     out.push(Diagnostic::new(
                         code,
-                        site_loc(s),
+                        loc,
                         format!(
-                            "{} reaches {value} at this `{}`; the {} limit of {} is {limit}{}",
+                            "{} reaches {value} at this `{mnemonic}`; the {} limit of {} is {limit}{}",
                             counter.name(),
-                            s.mnemonic,
                             counter.name(),
                             self.name(),
                             limit_note(table, counter)
@@ -1769,7 +1812,7 @@ fn site_loc(s: &Site) -> Location {
 
 /// Where a cap-dependent limit comes from, for the message.
 fn limit_note(table: &flow::FlowTable, counter: Counter) -> &'static str {
-    match table.limits[counter.index()] {
+    match counter.cell(&table.limits) {
         flow::Limit::DynamicFlowDepth => " (DynamicFlowControlDepth)",
         flow::Limit::StaticFlowDepth => " (StaticFlowControlDepth)",
         flow::Limit::FixedIfStaticFlow(_) => " (24 when StaticFlowControlDepth > 0, else 0)",
@@ -1798,10 +1841,14 @@ fn mask_text(m: u8) -> String {
 }
 
 fn swizzle_text(s: d3dbc::Swizzle) -> String {
-    let names = ['x', 'y', 'z', 'w'];
     let mut t = String::from(".");
     for c in s.components() {
-        t.push(names[c as usize & 3]);
+        t.push(match c & 3 {
+            0 => 'x',
+            1 => 'y',
+            2 => 'z',
+            _ => 'w',
+        });
     }
     t
 }
