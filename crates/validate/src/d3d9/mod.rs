@@ -1719,6 +1719,8 @@ impl<'c> Pass<'c> {
         // D3DAssemble's error X5573: "When a ps_2_0 shader writes to oCn, it must write to
         // all of oC(n-1) down to oC0 (no gaps)".
         if let (written, Some(at)) = self.color_writes {
+            // Written without gaps is a run of low bits, `2^n - 1`: adding 1 clears it
+            // (all eight, 0xFF, wraps to 0 — the wrap is the intended arithmetic).
             if written & written.wrapping_add(1) != 0 {
                 out.push(Diagnostic::new(
                     Code::D3d9RegisterType,
