@@ -1402,7 +1402,9 @@ fn components(sel: Selection, lanes: u8, width: usize) -> u8 {
     }
 }
 
+// Test code indexes its own fixed expectations, not input.
 #[cfg(test)]
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use tpf::{ComponentCount, Instruction, Mask, OpControl, Test, Version};
