@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! The Direct3D 9 mapping tables of a Level9 listing, both ways: printed from an
 //! `Aon9` chunk ([`print_tables`]) and read back from listing text ([`parse_tables`]).
 //!
@@ -70,13 +71,16 @@ const SAMPLER_RULE: &str = "// -------------- --------------- ----------------";
 /// of `header`, and the 1-based line number it starts at — what [`parse_tables`] reads.
 /// `None` when the header has no Level9 part.
 pub fn tables_region(header: &str) -> Option<(&str, usize)> {
-    let mut offset = 0;
-    for (i, line) in header.split_inclusive('\n').enumerate() {
-        let l = line.trim_end();
-        if [CONSTANTS_TITLE, RUNTIME_TITLE, SAMPLERS_TITLE, BYTECODE_TITLE].contains(&l) {
-            return Some((&header[offset..], i + 1));
+    let mut rest = header;
+    let mut no = 1usize;
+    while !rest.is_empty() {
+        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        if [CONSTANTS_TITLE, RUNTIME_TITLE, SAMPLERS_TITLE, BYTECODE_TITLE].contains(&line.trim_end()) {
+            return Some((rest, no));
         }
-        offset += line.len();
+        rest = after;
+        // At most one per byte of `header`.
+        no = no.saturating_add(1);
     }
     None
 }
@@ -230,11 +234,10 @@ struct Line<'a> {
 impl Line<'_> {
     /// The 1-based character column of byte offset `at` of the line.
     fn column(&self, at: usize) -> usize {
-        let mut at = at.min(self.raw.len());
-        while !self.raw.is_char_boundary(at) {
-            at -= 1;
-        }
-        self.raw[..at].chars().count() + 1
+        // The characters before `at`, or before the character `at` falls inside.
+        let at = at.min(self.raw.len());
+        let before = (0..=at).rev().find_map(|a| self.raw.get(..a)).map_or(0, |s| s.chars().count());
+        before.saturating_add(1)
     }
 
     fn error(&self, at: usize, message: impl Into<String>) -> Diagnostic {
@@ -284,7 +287,7 @@ pub fn parse_tables(text: &str, first_line: usize) -> Result<Mappings, Vec<Diagn
             break; // after the newline that ends the last line
         }
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let line = Line { no: first_line + i, raw, text: raw.trim_end() };
+        let line = Line { no: first_line.saturating_add(i), raw, text: raw.trim_end() };
         if line.text == BYTECODE_TITLE {
             break;
         }
@@ -329,7 +332,7 @@ pub fn parse_tables(text: &str, first_line: usize) -> Result<Mappings, Vec<Diagn
                 if line.text != rows.rule() {
                     errors.push(line.error(0, "expected the table's rule line"));
                 }
-                State::Rows { block, tables: tables + 1, rows }
+                State::Rows { block, tables: tables.saturating_add(1), rows }
             }
             State::Rows { block, tables, .. } if line.text == "//" => State::Block { block, tables },
             State::Rows { rows, .. } => {
@@ -343,7 +346,7 @@ pub fn parse_tables(text: &str, first_line: usize) -> Result<Mappings, Vec<Diagn
     if !matches!(state, State::Outside) {
         let last = text.trim_end_matches('\n').split('\n').count();
         errors.push(Diagnostic {
-            line: first_line + last.saturating_sub(1),
+            line: first_line.saturating_add(last.saturating_sub(1)),
             column: 1,
             message: "the text ends inside a block (a block ends with two `//` lines)".into(),
         });
@@ -374,26 +377,27 @@ fn parse_row(line: &Line<'_>, rows: Rows, m: &mut Mappings) -> Result<(), Diagno
     let Some(body) = line.text.strip_prefix("//") else {
         return Err(line.error(0, "expected a `//` comment line"));
     };
-    let ws: Vec<Word<'_>> = words(body).into_iter().map(|w| Word { at: w.at + 2, text: w.text }).collect();
-    let need = |n: usize| -> Result<(), Diagnostic> {
-        if ws.len() < n {
-            Err(line.error(line.text.len(), format!("expected {n} columns, found {}", ws.len())))
-        } else {
-            Ok(())
-        }
-    };
+    // Offsets in the line: `//` is two bytes.
+    let ws: Vec<Word<'_>> =
+        words(body).into_iter().map(|w| Word { at: w.at.saturating_add(2), text: w.text }).collect();
+    // The first `N` words, or an error naming how many the row has.
+    fn columns<'a, const N: usize>(line: &Line<'_>, ws: &[Word<'a>]) -> Result<[Word<'a>; N], Diagnostic> {
+        ws.first_chunk::<N>()
+            .copied()
+            .ok_or_else(|| line.error(line.text.len(), format!("expected {N} columns, found {}", ws.len())))
+    }
     match rows {
         Rows::Registers => {
-            need(4)?;
-            if ws.len() > 4 {
-                return Err(line.error(ws[4].at, "unexpected text after the component column"));
+            let [target, buffer, source, component] = columns(line, &ws)?;
+            if let Some(extra) = ws.get(4) {
+                return Err(line.error(extra.at, "unexpected text after the component column"));
             }
-            let (prefix, booleans) = if ws[0].text.starts_with('b') { ("b", true) } else { ("i", false) };
+            let (prefix, booleans) = if target.text.starts_with('b') { ("b", true) } else { ("i", false) };
             let r = RegisterMapping {
-                target_reg: number(line, ws[0], prefix, "a `b#` or `i#` target register")?,
-                buffer: number(line, ws[1], "cb", "a constant buffer")?,
-                source_reg: number(line, ws[2], "", "a source register")?,
-                component: number(line, ws[3], "", "a component")?,
+                target_reg: number(line, target, prefix, "a `b#` or `i#` target register")?,
+                buffer: number(line, buffer, "cb", "a constant buffer")?,
+                source_reg: number(line, source, "", "a source register")?,
+                component: number(line, component, "", "a component")?,
             };
             if booleans {
                 m.booleans.push(r);
@@ -402,35 +406,38 @@ fn parse_row(line: &Line<'_>, rows: Rows, m: &mut Mappings) -> Result<(), Diagno
             }
         }
         Rows::Constants => {
-            need(5)?;
-            let target = if ws[0].text.starts_with("clip") {
-                ConstantTarget::ClipPlane(number(line, ws[0], "clip", "a clip plane")?)
+            let [target_word, buffer, start_reg, reg_count, conversions] = columns(line, &ws)?;
+            let target = if target_word.text.starts_with("clip") {
+                ConstantTarget::ClipPlane(number(line, target_word, "clip", "a clip plane")?)
             } else {
-                ConstantTarget::Register(number(line, ws[0], "c", "a `c#` or `clip#` target")?)
+                ConstantTarget::Register(number(line, target_word, "c", "a `c#` or `clip#` target")?)
             };
             if target.to_raw().is_none() {
-                return Err(line.error(ws[0].at, "target register out of range (c0 to c4095, clip0 to clip61439)"));
+                return Err(
+                    line.error(target_word.at, "target register out of range (c0 to c4095, clip0 to clip61439)")
+                );
             }
-            let buffer = number(line, ws[1], "cb", "a constant buffer")?;
-            let start_reg = number(line, ws[2], "", "a start register")?;
-            let reg_count = number(line, ws[3], "", "a register count")?;
+            let buffer = number(line, buffer, "cb", "a constant buffer")?;
+            let start_reg = number(line, start_reg, "", "a start register")?;
+            let reg_count = number(line, reg_count, "", "a register count")?;
             // The conversions: `(` four names separated by `,` `)`, spaces free.
-            let at = ws[4].at;
+            let at = conversions.at;
             let rest = &line.text[at..];
             let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
                 return Err(line.error(at, "expected the data conversions in parentheses"));
             };
             let mut conversion = [DataConversion::Float; 4];
-            let mut n = 0;
-            let mut offset = at + 1;
+            let mut slots = conversion.iter_mut();
+            // Byte offsets in the line, which they cannot pass.
+            let mut offset = at.saturating_add(1);
             for part in inner.split(',') {
                 let name = part.trim();
-                let name_at = offset + (part.len() - part.trim_start().len());
-                offset += part.len() + 1;
-                if n == 4 {
+                let name_at = offset.saturating_add(part.len().saturating_sub(part.trim_start().len()));
+                offset = offset.saturating_add(part.len()).saturating_add(1);
+                let Some(slot) = slots.next() else {
                     return Err(line.error(name_at, "more than four data conversions"));
-                }
-                conversion[n] = match name {
+                };
+                *slot = match name {
                     "FLT" => DataConversion::Float,
                     "BOOL" => DataConversion::Bool,
                     "INT" => DataConversion::Int,
@@ -443,17 +450,18 @@ fn parse_row(line: &Line<'_>, rows: Rows, m: &mut Mappings) -> Result<(), Diagno
                     }
                     _ => return Err(line.error(name_at, format!("unknown data conversion `{name}`"))),
                 };
-                n += 1;
             }
-            if n != 4 {
+            if slots.next().is_some() {
+                // Every name was read: as many as there are parts.
+                let n = inner.split(',').count();
                 return Err(line.error(at, format!("expected four data conversions, found {n}")));
             }
             m.constants.push(ConstantMapping { buffer, start_reg, reg_count, target, conversion });
         }
         Rows::Runtime => {
-            need(2)?;
-            let target_reg = number(line, ws[0], "c", "a `c#` target register")?;
-            let at = ws[1].at;
+            let [target, description] = columns(line, &ws)?;
+            let target_reg = number(line, target, "c", "a `c#` target register")?;
+            let at = description.at;
             let kind = match &line.text[at..] {
                 "Vertex Shader position offset" => RuntimeConstantKind::VertexShaderPositionOffset,
                 "Instance ID" => RuntimeConstantKind::InstanceId,
@@ -469,14 +477,14 @@ fn parse_row(line: &Line<'_>, rows: Rows, m: &mut Mappings) -> Result<(), Diagno
             m.runtime_constants.push(RuntimeConstantMapping { kind, target_reg });
         }
         Rows::Samplers => {
-            need(3)?;
-            if ws.len() > 3 {
-                return Err(line.error(ws[3].at, "unexpected text after the source resource"));
+            let [target, source, resource] = columns(line, &ws)?;
+            if let Some(extra) = ws.get(3) {
+                return Err(line.error(extra.at, "unexpected text after the source resource"));
             }
             m.samplers.push(SamplerMapping {
-                target_sampler: number(line, ws[0], "s", "a target sampler")?,
-                source_sampler: number(line, ws[1], "s", "a source sampler")?,
-                source_resource: number(line, ws[2], "t", "a source resource")?,
+                target_sampler: number(line, target, "s", "a target sampler")?,
+                source_sampler: number(line, source, "s", "a source sampler")?,
+                source_resource: number(line, resource, "t", "a source resource")?,
                 reserved: 0,
             });
         }

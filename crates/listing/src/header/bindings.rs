@@ -71,7 +71,8 @@ fn columns(b: &ResourceBinding<'_>, flavor: Flavor) -> (&'static str, String, St
         Some(f) => f.to_string(),
         None => match RETURN_TYPES.name(b.return_type) {
             Some(base) => {
-                let components = ((b.flags >> 2) & 3) + 1;
+                // Two bits: 1 to 4 components, never saturates.
+                let components = ((b.flags >> 2) & 3).saturating_add(1);
                 if components == 1 {
                     base.to_string()
                 } else {

@@ -45,7 +45,7 @@ fn write_buffer(out: &mut String, cb: &ConstantBuffer<'_>, flavor: Flavor) {
                 out.push_str(if row == 0 { "//      =" } else { "//       " });
                 for w in words.chunks(4) {
                     let mut b = [0u8; 4];
-                    b[..w.len()].copy_from_slice(w);
+                    b.iter_mut().zip(w).for_each(|(b, w)| *b = *w);
                     let _ = write!(out, " 0x{:08x}", u32::from_le_bytes(b));
                 }
                 out.push_str(" \n");
@@ -66,7 +66,7 @@ fn write_variable(out: &mut String, indent: usize, ty: &ShaderType<'_>, name: &s
             None => writeln!(out, "//{pad}struct"),
         };
         let _ = writeln!(out, "//{pad}{{");
-        let inner = " ".repeat(indent + 4);
+        let inner = " ".repeat(indent.saturating_add(4));
         let mut prev_struct = false;
         for (i, m) in ty.members.iter().enumerate() {
             let is_struct = m.ty.class == VariableClass::Struct;
@@ -74,7 +74,7 @@ fn write_variable(out: &mut String, indent: usize, ty: &ShaderType<'_>, name: &s
                 let _ = writeln!(out, "//{inner}");
             }
             // Member offsets print from the start of the buffer.
-            write_variable(out, indent + 4, &m.ty, m.name, offset.wrapping_add(m.offset), "");
+            write_variable(out, indent.saturating_add(4), &m.ty, m.name, offset.wrapping_add(m.offset), "");
             prev_struct = is_struct;
         }
         out.push_str("//\n");

@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! fxc's comment header: everything a `/Fc` listing (or `D3DDisassemble`) prints from
 //! the container's chunks before the shader-version line.
 //!
@@ -123,8 +124,8 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
             || slot_free(&[b"SFI0"], c.sfi0.is_some())
             || slot_free(&[b"IFCE"], c.ifce.is_some());
         if matches!(&chunk.fourcc.0, b"SHDR" | b"SHEX") && c.stage.is_none() {
-            if let Some(b) = chunk.data.get(0..4) {
-                let ty = tpf::decode::decode_version(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ty;
+            if let Some(&b) = chunk.data.first_chunk::<4>() {
+                let ty = tpf::decode::decode_version(u32::from_le_bytes(b)).ty;
                 c.stage = Some(ty).filter(|t| !matches!(t, ProgramType::Unknown(_)));
             }
             c.early_depth_stencil = forces_early_depth_stencil(chunk.data);

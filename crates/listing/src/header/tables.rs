@@ -142,7 +142,8 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
     out.push_str(RULE);
     let mut first: u64 = 0;
     for s in &ifce.slots {
-        let last = first + u64::from(s.slot_span.max(1)) - 1;
+        // Slot numbers only feed the text; a sum of `u32` spans cannot reach `u64::MAX`.
+        let last = first.saturating_add(u64::from(s.slot_span.saturating_sub(1)));
         let slots = if last == first { first.to_string() } else { format!("{first}-{last}") };
         let _ = write!(out, "// | Type ID  |   {slots:<6}|");
         for t in &s.type_ids {
@@ -154,6 +155,6 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         }
         out.push('\n');
         out.push_str(RULE);
-        first = last + 1;
+        first = last.saturating_add(1);
     }
 }

@@ -4,41 +4,39 @@
 use dxbc::ifce::{ClassInstance, ClassType, InterfaceSlot};
 use dxbc::Ifce;
 
-use super::text::{number, Diags, Line, Ruler};
+use super::text::{number, skip_blank, Cell, Diags, Line, Ruler};
 
-/// The table rows after a header line and its rule, split into cells; `None` (after an
-/// error) if the table has no header or the wrong number of columns.
-fn rows<'h>(
+/// The table rows after a header line and its rule, split into their `N` cells; `None`
+/// (after an error) if the table has no header or not `N` columns.
+fn rows<'h, const N: usize>(
     title: &Line<'h>,
     body: &[Line<'h>],
-    columns: usize,
     what: &str,
     d: &mut Diags,
-) -> Option<Vec<(Line<'h>, Vec<super::text::Cell<'h>>)>> {
-    let mut i = 0;
-    while body.get(i).is_some_and(|l| l.is_blank_comment()) {
-        i += 1;
-    }
-    let header_ok = body.get(i).and_then(|l| l.body()).is_some_and(|b| b.trim_start().starts_with("Name"));
-    let Some(ruler) = body.get(i + 1).and_then(Ruler::parse).filter(|_| header_ok) else {
+) -> Option<Vec<(Line<'h>, [Cell<'h>; N])>> {
+    let header_rule = match skip_blank(body) {
+        [head, rule, table @ ..] => {
+            let header_ok = head.body().is_some_and(|b| b.trim_start().starts_with("Name"));
+            Ruler::parse(rule).filter(|_| header_ok).map(|ruler| (rule, ruler, table))
+        }
+        _ => None,
+    };
+    let Some((rule, ruler, table)) = header_rule else {
         d.error(title, 0, format!("the {what} table has no `// Name ...` header and `// ----` rule"));
         return None;
     };
-    if ruler.spans.len() != columns {
-        d.error(
-            &body[i + 1],
-            0,
-            format!("the {what} table has {columns} columns, this rule has {}", ruler.spans.len()),
-        );
+    if ruler.spans.len() != N {
+        d.error(rule, 0, format!("the {what} table has {N} columns, this rule has {}", ruler.spans.len()));
         return None;
     }
     let mut out = Vec::new();
-    for line in &body[i + 2..] {
+    for line in table {
         match line.body() {
             Some(b) if !b.trim().is_empty() => {}
             _ => break,
         }
-        match ruler.cells(line) {
+        // One cell per column of the rule.
+        match ruler.cells(line).and_then(|cells| <[Cell<'h>; N]>::try_from(cells).ok()) {
             Some(cells) => out.push((*line, cells)),
             None => d.error(line, 0, "the row does not line up with the table's columns"),
         }
@@ -47,7 +45,7 @@ fn rows<'h>(
 }
 
 /// A `u16` cell, or an error.
-fn small(line: &Line<'_>, cell: &super::text::Cell<'_>, d: &mut Diags) -> u16 {
+fn small(line: &Line<'_>, cell: &Cell<'_>, d: &mut Diags) -> u16 {
     match number(cell.text).and_then(|n| u16::try_from(n).ok()) {
         Some(n) => n,
         None => {
@@ -59,28 +57,29 @@ fn small(line: &Line<'_>, cell: &super::text::Cell<'_>, d: &mut Diags) -> u16 {
 
 /// Reads `// Available Class Types:`.
 pub(crate) fn parse_types<'h>(title: &Line<'h>, body: &[Line<'h>], d: &mut Diags) -> Vec<ClassType<'h>> {
-    let Some(rows) = rows(title, body, 5, "class type", d) else { return Vec::new() };
+    let Some(rows) = rows(title, body, "class type", d) else { return Vec::new() };
     let mut out = Vec::new();
-    for (line, c) in rows {
+    for (line, [name, id, cb_stride, texture, sampler]) in rows {
         // The ID column is the type's position; the chunk's own ID field is 0 in
         // every corpus blob and not printed.
-        let id = small(&line, &c[1], d);
+        let id_at = id.at;
+        let id = small(&line, &id, d);
         if usize::from(id) != out.len() {
-            d.warn(&line, c[1].at, format!("class type IDs count up from 0; expected {}", out.len()));
+            d.warn(&line, id_at, format!("class type IDs count up from 0; expected {}", out.len()));
         }
         out.push(ClassType {
-            name: c[0].text,
+            name: name.text,
             id: 0,
-            cb_stride: small(&line, &c[2], d),
-            texture: small(&line, &c[3], d),
-            sampler: small(&line, &c[4], d),
+            cb_stride: small(&line, &cb_stride, d),
+            texture: small(&line, &texture, d),
+            sampler: small(&line, &sampler, d),
         });
     }
     out
 }
 
 /// A binding column of a class instance: a number, or `-` for none (0xffff).
-fn slot(line: &Line<'_>, cell: &super::text::Cell<'_>, d: &mut Diags) -> u16 {
+fn slot(line: &Line<'_>, cell: &Cell<'_>, d: &mut Diags) -> u16 {
     if cell.text == "-" {
         crate::header::tables::UNBOUND
     } else {
@@ -90,16 +89,16 @@ fn slot(line: &Line<'_>, cell: &super::text::Cell<'_>, d: &mut Diags) -> u16 {
 
 /// Reads `// Available Class Instances:`.
 pub(crate) fn parse_instances<'h>(title: &Line<'h>, body: &[Line<'h>], d: &mut Diags) -> Vec<ClassInstance<'h>> {
-    let Some(rows) = rows(title, body, 6, "class instance", d) else { return Vec::new() };
+    let Some(rows) = rows(title, body, "class instance", d) else { return Vec::new() };
     rows.into_iter()
-        .map(|(line, c)| ClassInstance {
-            name: c[0].text,
-            type_index: small(&line, &c[1], d),
+        .map(|(line, [name, type_index, cb, cb_offset, texture, sampler])| ClassInstance {
+            name: name.text,
+            type_index: small(&line, &type_index, d),
             unknown: 0,
-            constant_buffer: slot(&line, &c[2], d),
-            constant_buffer_offset: slot(&line, &c[3], d),
-            texture: slot(&line, &c[4], d),
-            sampler: slot(&line, &c[5], d),
+            constant_buffer: slot(&line, &cb, d),
+            constant_buffer_offset: slot(&line, &cb_offset, d),
+            texture: slot(&line, &texture, d),
+            sampler: slot(&line, &sampler, d),
         })
         .collect()
 }
@@ -115,29 +114,29 @@ pub(crate) fn parse_slots(title: &Line<'_>, body: &[Line<'_>], d: &mut Diags) ->
     });
     let mut slots = Vec::new();
     let mut next_slot: u64 = 0;
-    let mut i = 0;
-    while i < body.len() {
-        let line = &body[i];
-        let Some(b) = line.body() else { break };
-        let cells: Vec<&str> = b.split('|').collect();
-        if cells.len() < 4 || cells[1].trim() != "Type ID" {
-            i += 1;
-            continue;
+    let mut rest = body;
+    while let Some((line, after)) = rest.split_first() {
+        rest = after;
+        if line.body().is_none() {
+            break;
         }
-        let range = cells[2].trim();
+        let Some((range_cell, type_cell)) = slot_cells(line, "Type ID") else { continue };
+        let range = range_cell.trim();
         let (first, last) = match range.split_once('-') {
             Some((a, z)) => (number(a), number(z)),
             None => (number(range), number(range)),
         };
         let span = match (first, last) {
-            (Some(a), Some(z)) if z >= a && u64::from(a) == next_slot && z - a < u32::MAX => z - a + 1,
-            _ => {
-                d.error_at(line, cells[2], format!("expected the slots `{next_slot}` or `{next_slot}-M`"));
-                0
-            }
+            (Some(a), Some(z)) if u64::from(a) == next_slot => z.checked_sub(a).and_then(|n| n.checked_add(1)),
+            _ => None,
         };
-        next_slot += u64::from(span);
-        let type_ids: Vec<u16> = cells[3]
+        let span = span.unwrap_or_else(|| {
+            d.error_at(line, range_cell, format!("expected the slots `{next_slot}` or `{next_slot}-M`"));
+            0
+        });
+        // A sum of `u32` spans, one per line: it does not reach `u64::MAX`.
+        next_slot = next_slot.saturating_add(u64::from(span));
+        let type_ids: Vec<u16> = type_cell
             .split_whitespace()
             .map(|w| {
                 number(w).and_then(|n| u16::try_from(n).ok()).unwrap_or_else(|| {
@@ -146,18 +145,13 @@ pub(crate) fn parse_slots(title: &Line<'_>, body: &[Line<'_>], d: &mut Diags) ->
                 })
             })
             .collect();
-        let table_line = body.get(i + 1).filter(|l| {
-            l.body()
-                .map(|b| b.split('|').collect::<Vec<_>>())
-                .is_some_and(|c| c.len() >= 4 && c[1].trim() == "Table ID")
-        });
-        let Some(table_line) = table_line else {
+        let table = after.split_first().and_then(|(l, tail)| Some((l, slot_cells(l, "Table ID")?.1, tail)));
+        let Some((table_line, table_cell, tail)) = table else {
             d.error(line, 0, "a `| Type ID |` line is followed by its `| Table ID |` line");
-            i += 1;
             continue;
         };
-        let table_cells: Vec<&str> = table_line.body().unwrap_or("").split('|').collect();
-        let table_ids: Vec<u32> = table_cells[3]
+        rest = tail;
+        let table_ids: Vec<u32> = table_cell
             .split_whitespace()
             .map(|w| {
                 number(w).unwrap_or_else(|| {
@@ -170,9 +164,16 @@ pub(crate) fn parse_slots(title: &Line<'_>, body: &[Line<'_>], d: &mut Diags) ->
             d.error(table_line, 0, format!("{} type IDs but {} table IDs", type_ids.len(), table_ids.len()));
         }
         slots.push(InterfaceSlot { slot_span: span, type_ids, table_ids });
-        i += 2;
     }
     (total, slots)
+}
+
+/// The slots and IDs cells of a `// | Type ID | ...` or `// | Table ID | ...` line
+/// (`label` names which).
+fn slot_cells<'h>(line: &Line<'h>, label: &str) -> Option<(&'h str, &'h str)> {
+    let mut cells = line.body()?.split('|');
+    let (_, name, slots, ids) = (cells.next()?, cells.next()?, cells.next()?, cells.next()?);
+    (name.trim() == label).then_some((slots, ids))
 }
 
 /// Assembles the IFCE chunk. The two header words fxc leaves uninitialised are 0.

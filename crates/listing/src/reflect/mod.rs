@@ -1,3 +1,4 @@
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 //! The comment header of a listing back into chunks: the exact inverse of
 //! [`crate::header`], for the assembler.
 //!
@@ -219,9 +220,13 @@ fn split<'a, 'h>(lines: &'a [Line<'h>], d: &mut Diags) -> Vec<Section<'a, 'h>> {
         }
     }
     let mut sections = Vec::with_capacity(titles.len());
-    for (n, &(k, t)) in titles.iter().enumerate() {
-        let stop = titles.get(n + 1).map_or(end, |&(next, _)| next);
-        sections.push(Section { title: t, line: lines[k], body: &lines[k + 1..stop.max(k + 1)] });
+    let stops = titles.iter().skip(1).map(|&(next, _)| next).chain(std::iter::once(end));
+    for (&(k, t), stop) in titles.iter().zip(stops) {
+        // `k < stop <= lines.len()`: `k` is a title's line, the next title or the end
+        // comes after it; a section always has its title line.
+        if let Some((&line, body)) = lines.get(k..stop).and_then(<[_]>::split_first) {
+            sections.push(Section { title: t, line, body });
+        }
     }
     sections
 }

@@ -10,7 +10,7 @@ use dxbc::rdef::{
 };
 use tpf::{Body, Decl, Program};
 
-use super::text::{number, Cell, Diags, Line, Ruler};
+use super::text::{number, skip_blank, Cell, Diags, Line, Ruler};
 use crate::header::names::{
     binding_kind_of, is_numeric, rdef_program_type, BASE_TYPES, BINDING_KINDS, BUFFER_KINDS, BYTE, DIMENSIONS,
     MULTISAMPLED, NA, RETURN_TYPES, STRUCT, TEXTURE2DMS_ARRAY_6_3,
@@ -120,7 +120,8 @@ impl<'h> TypeModel<'h> {
     fn components(&self) -> u32 {
         let one = match self.class {
             VariableClass::Struct => u32::from(self.columns),
-            _ => u32::from(self.rows) * u32::from(self.columns),
+            // Two `u16`s: the product fits.
+            _ => u32::from(self.rows).saturating_mul(u32::from(self.columns)),
         };
         one.saturating_mul(u32::from(self.elements.max(1)))
     }
@@ -156,11 +157,11 @@ struct DeclLine<'h> {
 }
 
 fn parse_decl_line<'h>(line: &Line<'h>, text: &'h str, d: &mut Diags) -> Option<DeclLine<'h>> {
-    let Some(pos) = text.find("// Offset:") else {
+    let Some((decl, comment)) = text.split_once("// Offset:") else {
         d.error_at(line, text, "expected a declaration with its `// Offset:` comment");
         return None;
     };
-    let decl = text[..pos].trim();
+    let decl = decl.trim();
     let Some(decl) = decl.strip_suffix(';') else {
         d.error_at(line, text, "a declaration ends with `;`");
         return None;
@@ -183,7 +184,6 @@ fn parse_decl_line<'h>(line: &Line<'h>, text: &'h str, d: &mut Diags) -> Option<
     };
     // The printer right-aligns the offset in 5 columns and the size in 6: a wider
     // number follows its colon directly (`// Offset:100000 Size:131072`).
-    let comment = &text[pos + "// Offset:".len()..];
     let (offset_text, mut rest) = next_word(comment);
     let Some(offset) = number(offset_text) else {
         d.error_at(line, comment, "the offset is not a number");
@@ -240,6 +240,19 @@ struct Item<'h> {
     default: Option<Vec<u8>>,
 }
 
+/// Moves the line index `i` of `body` on by one. It counts lines of the header, so it
+/// cannot reach `usize::MAX`.
+fn step(i: &mut usize) {
+    *i = i.saturating_add(1);
+}
+
+/// Moves the line index `i` of `body` past blank comment lines.
+fn skip_blank_at(body: &[Line<'_>], i: &mut usize) {
+    while body.get(*i).is_some_and(|l| l.is_blank_comment()) {
+        step(i);
+    }
+}
+
 /// Reads declarations until a line starting with `}` (left unread) or the end.
 fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d: &mut Diags) -> Vec<Item<'h>> {
     let mut items: Vec<Item<'h>> = Vec::new();
@@ -249,7 +262,7 @@ fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d:
         if t.starts_with('}') {
             return items;
         }
-        *i += 1;
+        step(i);
         if t.is_empty() {
             continue;
         }
@@ -260,7 +273,7 @@ fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d:
                 match next.body().map(str::trim) {
                     Some(w) if w.starts_with("0x") => {
                         more.push((next, w));
-                        *i += 1;
+                        step(i);
                     }
                     _ => break,
                 }
@@ -307,7 +320,7 @@ fn parse_items<'h>(body: &[Line<'h>], i: &mut usize, depth: usize, sm5: bool, d:
                     d.error_at(line, spelling, format!("unknown type `{spelling}`"));
                     continue;
                 };
-                if decl.type_words[0] == "row_major" {
+                if matches!(decl.type_words.as_slice(), ["row_major", _]) {
                     if class != VariableClass::MatrixColumns {
                         d.error_at(line, t, "`row_major` applies to matrices only");
                         continue;
@@ -358,20 +371,19 @@ fn parse_struct<'h>(
     d: &mut Diags,
 ) -> Option<Item<'h>> {
     let type_name = t["struct".len()..].trim();
-    while body.get(*i).is_some_and(|l| l.is_blank_comment()) {
-        *i += 1;
-    }
+    skip_blank_at(body, i);
     if body.get(*i).and_then(|l| l.body()).map(str::trim) != Some("{") {
         d.error_at(line, t, "expected `{` after `struct`");
         return None;
     }
-    *i += 1;
-    let members = parse_items(body, i, depth + 1, sm5, d);
+    step(i);
+    // At most `MAX_DEPTH`.
+    let members = parse_items(body, i, depth.saturating_add(1), sm5, d);
     let Some(close) = body.get(*i).copied() else {
         d.error_at(line, t, "the structure has no closing `}`");
         return None;
     };
-    *i += 1;
+    step(i);
     let close_text = close.body().unwrap_or("").trim();
     let decl = parse_decl_line(&close, close_text, d)?;
     if decl.type_words != ["}"] {
@@ -431,8 +443,10 @@ fn parse_default(
         }
     }
     let size = size.unwrap_or(0) as usize;
-    if bytes.len() != size.div_ceil(4) * 4 {
-        d.error_at(line, values, format!("a variable of {size} bytes has {} words of default value", size.div_ceil(4)));
+    // `bytes` holds whole words.
+    let words = size.div_ceil(4);
+    if bytes.len() / 4 != words {
+        d.error_at(line, values, format!("a variable of {size} bytes has {words} words of default value"));
         return None;
     }
     bytes.truncate(size);
@@ -444,9 +458,7 @@ pub(crate) fn parse_buffers<'h>(body: &[Line<'h>], sm5: bool, d: &mut Diags) -> 
     let mut out = Vec::new();
     let mut i = 0;
     loop {
-        while body.get(i).is_some_and(|l| l.is_blank_comment()) {
-            i += 1;
-        }
+        skip_blank_at(body, &mut i);
         let Some(line) = body.get(i) else { break };
         let Some(t) = line.body().map(str::trim) else { break };
         let head = BUFFER_KINDS.rows().find_map(|(k, p)| t.strip_prefix(p)?.strip_prefix(' ').map(|n| (k, n.trim())));
@@ -454,18 +466,16 @@ pub(crate) fn parse_buffers<'h>(body: &[Line<'h>], sm5: bool, d: &mut Diags) -> 
             d.error_at(line, t, "expected `cbuffer`, `tbuffer`, `interfaces` or `Resource bind info for`");
             break;
         };
-        i += 1;
-        while body.get(i).is_some_and(|l| l.is_blank_comment()) {
-            i += 1;
-        }
+        step(&mut i);
+        skip_blank_at(body, &mut i);
         if body.get(i).and_then(|l| l.body()).map(str::trim) != Some("{") {
             d.error_at(line, t, format!("expected `{{` after `{t}`"));
             break;
         }
-        i += 1;
+        step(&mut i);
         let items = parse_items(body, &mut i, 0, sm5, d);
         match body.get(i).and_then(|l| l.body()).map(str::trim) {
-            Some("}") => i += 1,
+            Some("}") => step(&mut i),
             _ => {
                 d.error_at(line, t, format!("`{t}` has no closing `}}`"));
                 break;
@@ -504,13 +514,14 @@ enum BindingLayout {
 
 /// Reads the Resource Bindings from the lines after their title.
 pub(crate) fn parse_bindings<'h>(title: Line<'h>, body: &[Line<'h>], d: &mut Diags) -> Vec<BindingModel<'h>> {
-    let mut i = 0;
-    while body.get(i).is_some_and(|l| l.is_blank_comment()) {
-        i += 1;
-    }
-    let header = body.get(i).and_then(|l| l.body()).filter(|b| b.trim_start().starts_with("Name"));
-    let ruler = body.get(i + 1).and_then(Ruler::parse);
-    let (Some(header), Some(ruler)) = (header, ruler) else {
+    let table = match skip_blank(body) {
+        [head, rule, rows @ ..] => {
+            let header = head.body().filter(|b| b.trim_start().starts_with("Name"));
+            header.zip(Ruler::parse(rule)).map(|(header, ruler)| (header, rule, ruler, rows))
+        }
+        _ => None,
+    };
+    let Some((header, rule, ruler, rows)) = table else {
         d.error(&title, 0, "the Resource Bindings table has no `// Name ...` header and `// ----` rule");
         return Vec::new();
     };
@@ -519,12 +530,12 @@ pub(crate) fn parse_bindings<'h>(title: Line<'h>, body: &[Line<'h>], d: &mut Dia
         6 => BindingLayout::Bind,
         7 => BindingLayout::Id,
         n => {
-            d.error(&body[i + 1], 0, format!("the Resource Bindings table has 6 or 7 columns, this rule has {n}"));
+            d.error(rule, 0, format!("the Resource Bindings table has 6 or 7 columns, this rule has {n}"));
             return Vec::new();
         }
     };
     let mut out = Vec::new();
-    for line in &body[i + 2..] {
+    for line in rows {
         let Some(b) = line.body() else { break };
         if b.trim().is_empty() {
             break;
@@ -548,10 +559,18 @@ fn parse_binding<'h>(
 ) -> Option<BindingModel<'h>> {
     use ShaderInputType as S;
     let errors = d.errors.len();
-    let (name, kind, format, dim) = (cells[0], cells[1], cells[2], cells[3]);
-    let (id_cell, bind_cell, count_cell) = match layout {
-        BindingLayout::Id => (Some(cells[4]), cells[5], cells[6]),
-        _ => (None, cells[4], cells[5]),
+    // One cell per column of the rule, whose count chose the layout.
+    let (name, kind, format, dim, id_cell, bind_cell, count_cell) = match (layout, cells) {
+        (BindingLayout::Id, &[name, kind, format, dim, id, bind, count]) => {
+            (name, kind, format, dim, Some(id), bind, count)
+        }
+        (BindingLayout::Old | BindingLayout::Bind, &[name, kind, format, dim, bind, count]) => {
+            (name, kind, format, dim, None, bind, count)
+        }
+        _ => {
+            d.error(line, 0, "the row does not line up with the table's columns");
+            return None;
+        }
     };
     // Kind, from the Type column and (for buffers) the Format and Dim columns.
     let (input_type, mut flags) = match binding_kind_of(kind.text, format.text, dim.text) {
@@ -567,11 +586,12 @@ fn parse_binding<'h>(
         STRUCT | BYTE => ReturnType::Mixed,
         f => {
             let digits = f.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-            let base = &f[..f.len() - digits.len()];
+            let base = f.strip_suffix(digits).unwrap_or(f);
             let count = if digits.is_empty() { Some(1) } else { number(digits).filter(|n| (1..=4).contains(n)) };
             match (RETURN_TYPES.value(base), count) {
                 (Some(rt), Some(n)) => {
-                    flags |= (n - 1) << 2;
+                    // 1 to 4 components in two bits.
+                    flags |= n.saturating_sub(1) << 2;
                     rt
                 }
                 _ => {
@@ -814,9 +834,16 @@ pub(crate) fn build(program: &Program<'_>, inputs: &RdefInputs<'_, '_>) -> Vec<u
         .map(|b| {
             use ShaderInputType as S;
             let (class, _) = b.input_type.register_class();
-            let class_index = ["cb", "s", "t", "u"].iter().position(|c| *c == class).unwrap_or(2);
-            let id = b.id.unwrap_or(next_id[class_index]);
-            next_id[class_index] = id.saturating_add(1);
+            // Counted per register class (`t` for anything else).
+            let [next_cb, next_s, next_t, next_u] = &mut next_id;
+            let next = match class {
+                "cb" => next_cb,
+                "s" => next_s,
+                "u" => next_u,
+                _ => next_t,
+            };
+            let id = b.id.unwrap_or(*next);
+            *next = id.saturating_add(1);
             let uav = class == "u";
             let key = if sm51 { id } else { b.bind_point };
             let space = if sm51 { b.space } else { 0 };

@@ -6,7 +6,7 @@ use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
 use dxbc::{FourCc, Signature, SignatureElement, SignatureFormat};
 use tpf::{Body, Decl, GlobalFlags, Opcode, OperandType, Program, ProgramType, SystemName};
 
-use super::text::{number, Diags, Line, Ruler};
+use super::text::{number, skip_blank, Diags, Line, Ruler};
 use crate::header::names::{
     pixel_output_system_value, FORMATS, NAMED_REGISTERS, NOT_APPLICABLE, PIXEL_OUTPUTS, SYSTEM_VALUES,
 };
@@ -78,13 +78,14 @@ fn components(s: &str) -> Option<u8> {
 /// Reads one signature table from the lines after its title.
 pub(crate) fn parse_table<'h>(title: Line<'h>, body: &[Line<'h>], kind: SigKind, d: &mut Diags) -> Table<'h> {
     let mut table = Table { kind, rows: Vec::new() };
-    let mut i = 0;
-    while i < body.len() && body[i].is_blank_comment() {
-        i += 1;
-    }
-    let header_ok = body.get(i).and_then(|l| l.body()).is_some_and(|b| b.trim_start().starts_with("Name"));
-    let ruler = body.get(i + 1).and_then(Ruler::parse);
-    let Some(ruler) = ruler.filter(|_| header_ok) else {
+    let header_rule = match skip_blank(body) {
+        [head, rule, rows @ ..] => {
+            let header_ok = head.body().is_some_and(|b| b.trim_start().starts_with("Name"));
+            Ruler::parse(rule).filter(|_| header_ok).map(|ruler| (rule, ruler, rows))
+        }
+        _ => None,
+    };
+    let Some((rule, ruler, rows)) = header_rule else {
         d.error(
             &title,
             0,
@@ -93,10 +94,10 @@ pub(crate) fn parse_table<'h>(title: Line<'h>, body: &[Line<'h>], kind: SigKind,
         return table;
     };
     if ruler.spans.len() != 7 {
-        d.error(&body[i + 1], 0, format!("a signature table has 7 columns, this rule has {}", ruler.spans.len()));
+        d.error(rule, 0, format!("a signature table has 7 columns, this rule has {}", ruler.spans.len()));
         return table;
     }
-    for line in &body[i + 2..] {
+    for line in rows {
         let Some(b) = line.body() else { break };
         if b.trim().is_empty() {
             break;
@@ -112,7 +113,10 @@ pub(crate) fn parse_table<'h>(title: Line<'h>, body: &[Line<'h>], kind: SigKind,
 }
 
 fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h>> {
-    let Some(cells) = ruler.cells(line) else {
+    // One cell per column of the rule, which has seven.
+    let Some(&[name_cell, index_cell, mask_cell, register_cell, system_value_cell, format_cell, used_cell]) =
+        ruler.cells(line).as_deref()
+    else {
         d.error(line, 0, "the row does not line up with the table's columns");
         return None;
     };
@@ -120,7 +124,6 @@ fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h
     let bad = |d: &mut Diags, at: usize, what: &str, text: &str| {
         d.error(line, at, format!("{what}: `{text}`"));
     };
-    let (name_cell, rest) = (cells[0], &cells[1..]);
     let (mut stream, mut name) = (0, name_cell.text);
     if let Some((m, n)) = name.split_once(':') {
         if let Some(s) = m.strip_prefix('m').and_then(number) {
@@ -131,46 +134,46 @@ fn parse_row<'h>(line: &Line<'h>, ruler: &Ruler, d: &mut Diags) -> Option<Row<'h
     if name.is_empty() {
         bad(d, name_cell.at, "missing semantic name", name_cell.text);
     }
-    let index = number(rest[0].text).unwrap_or_else(|| {
-        bad(d, rest[0].at, "the semantic index is not a number", rest[0].text);
+    let index = number(index_cell.text).unwrap_or_else(|| {
+        bad(d, index_cell.at, "the semantic index is not a number", index_cell.text);
         0
     });
-    let mask = if rest[1].text == NOT_APPLICABLE {
+    let mask = if mask_cell.text == NOT_APPLICABLE {
         None
     } else {
-        Some(components(rest[1].text).unwrap_or_else(|| {
-            bad(d, rest[1].at, "the mask is not a set of components xyzw", rest[1].text);
+        Some(components(mask_cell.text).unwrap_or_else(|| {
+            bad(d, mask_cell.at, "the mask is not a set of components xyzw", mask_cell.text);
             0
         }))
     };
-    let register = if rest[2].text == NOT_APPLICABLE || NAMED_REGISTERS.value(rest[2].text).is_some() {
+    let register = if register_cell.text == NOT_APPLICABLE || NAMED_REGISTERS.value(register_cell.text).is_some() {
         u32::MAX
     } else {
-        number(rest[2].text).unwrap_or_else(|| {
-            bad(d, rest[2].at, "the register is not a number", rest[2].text);
+        number(register_cell.text).unwrap_or_else(|| {
+            bad(d, register_cell.at, "the register is not a number", register_cell.text);
             0
         })
     };
-    let system_value = SYSTEM_VALUES.value(rest[3].text).unwrap_or_else(|| {
-        bad(d, rest[3].at, "unknown system value", rest[3].text);
+    let system_value = SYSTEM_VALUES.value(system_value_cell.text).unwrap_or_else(|| {
+        bad(d, system_value_cell.at, "unknown system value", system_value_cell.text);
         SystemValue::Undefined
     });
-    let (component_type, min_precision) = FORMATS.value(rest[4].text).unwrap_or_else(|| {
-        bad(d, rest[4].at, "unknown format", rest[4].text);
+    let (component_type, min_precision) = FORMATS.value(format_cell.text).unwrap_or_else(|| {
+        bad(d, format_cell.at, "unknown format", format_cell.text);
         (ComponentType::Unknown0, MinPrecision::Default)
     });
     let used = if mask.is_none() || register == u32::MAX {
-        match rest[5].text {
+        match used_cell.text {
             "YES" => 1,
             "NO" => 0,
             t => components(t).unwrap_or_else(|| {
-                bad(d, rest[5].at, "expected YES or NO in the Used column", t);
+                bad(d, used_cell.at, "expected YES or NO in the Used column", t);
                 0
             }),
         }
     } else {
-        components(rest[5].text).unwrap_or_else(|| {
-            bad(d, rest[5].at, "the Used column is not a set of components xyzw", rest[5].text);
+        components(used_cell.text).unwrap_or_else(|| {
+            bad(d, used_cell.at, "the Used column is not a set of components xyzw", used_cell.text);
             0
         })
     };
@@ -490,7 +493,8 @@ fn finish(elements: &mut [SignatureElement<'static>], is_output: bool) {
         };
         if let Some(c) = counter {
             e.semantic_index = *c;
-            *c += 1;
+            // At most one per element.
+            *c = c.saturating_add(1);
         }
         e.rw_mask = rw_mask(e.mask, is_output);
     }

@@ -42,28 +42,34 @@ impl<'a> Line<'a> {
 
     /// The 1-based character column of byte offset `at` (clamped to the line).
     pub fn column(&self, at: usize) -> usize {
-        let mut at = at.min(self.text.len());
-        while !self.text.is_char_boundary(at) {
-            at -= 1;
-        }
-        self.text[..at].chars().count() + 1
+        // The characters before `at`, or before the character `at` falls inside.
+        let at = at.min(self.text.len());
+        let before = (0..=at).rev().find_map(|a| self.text.get(..a)).map_or(0, |s| s.chars().count());
+        before.saturating_add(1)
     }
 
     /// The byte offset of `part`, which must be a slice of this line's text (else 0).
     pub fn offset_of(&self, part: &str) -> usize {
         let base = self.text.as_ptr() as usize;
-        let p = part.as_ptr() as usize;
-        if p >= base && p <= base + self.text.len() {
-            p - base
-        } else {
-            0
-        }
+        (part.as_ptr() as usize).checked_sub(base).filter(|&at| at <= self.text.len()).unwrap_or(0)
     }
+}
+
+/// `lines` from the first that is not a blank comment line.
+pub(crate) fn skip_blank<'a, 'h>(lines: &'a [Line<'h>]) -> &'a [Line<'h>] {
+    let mut rest = lines;
+    while let Some((_, after)) = rest.split_first().filter(|(l, _)| l.is_blank_comment()) {
+        rest = after;
+    }
+    rest
 }
 
 /// Splits `text` into numbered lines.
 pub(crate) fn lines(text: &str) -> Vec<Line<'_>> {
-    text.split('\n').enumerate().map(|(i, l)| Line { no: i + 1, text: l.strip_suffix('\r').unwrap_or(l) }).collect()
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| Line { no: i.saturating_add(1), text: l.strip_suffix('\r').unwrap_or(l) })
+        .collect()
 }
 
 /// Errors and warnings collected while reading the header.
@@ -104,19 +110,21 @@ impl Ruler {
         if !body.trim_start().starts_with('-') || body.trim().chars().any(|c| c != '-' && c != ' ') {
             return None;
         }
-        let bytes = line.text.as_bytes();
         let mut spans = Vec::new();
-        let mut i = 2;
-        while i < bytes.len() {
-            if bytes[i] == b'-' {
-                let start = i;
-                while i < bytes.len() && bytes[i] == b'-' {
-                    i += 1;
+        let mut start = None;
+        // After the `//`.
+        for (i, &b) in line.text.as_bytes().iter().enumerate().skip(2) {
+            match (b == b'-', start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    spans.push((s, i));
+                    start = None;
                 }
-                spans.push((start, i));
-            } else {
-                i += 1;
+                _ => {}
             }
+        }
+        if let Some(s) = start {
+            spans.push((s, line.text.len()));
         }
         Some(Ruler { spans })
     }
@@ -129,25 +137,27 @@ impl Ruler {
     pub fn cells<'a>(&self, line: &Line<'a>) -> Option<Vec<Cell<'a>>> {
         let text = line.text;
         let bytes = text.as_bytes();
+        // Byte offsets in the line (or the rule line), which sums of them cannot pass.
         let mut shift = 0usize;
         let mut out = Vec::with_capacity(self.spans.len());
         for &(s, e) in &self.spans {
-            let start = s + shift;
+            let start = s.saturating_add(shift);
             if start >= bytes.len() {
                 out.push(Cell { at: bytes.len(), text: "" });
                 continue;
             }
-            let mut end = (e + shift).min(bytes.len());
+            let column_end = e.saturating_add(shift);
+            let mut end = column_end.min(bytes.len());
             // The first column is left-aligned: a long name runs on past its column.
             // Any column's value may be wider than the column.
-            while end < bytes.len() && bytes[end] != b' ' {
-                end += 1;
+            while bytes.get(end).is_some_and(|&b| b != b' ') {
+                end = end.saturating_add(1);
             }
-            shift += end.saturating_sub(e + shift);
+            shift = shift.saturating_add(end.saturating_sub(column_end));
             let raw = text.get(start..end)?;
-            let lead = raw.len() - raw.trim_start().len();
+            let lead = raw.len().saturating_sub(raw.trim_start().len());
             let trimmed = raw.trim();
-            out.push(Cell { at: start + lead, text: trimmed });
+            out.push(Cell { at: start.saturating_add(lead), text: trimmed });
         }
         Some(out)
     }
