@@ -383,6 +383,8 @@ fn source_lines(debug: &[d3dbc::parse::DebugInfo]) -> Vec<Option<(u16, u16)>> {
 }
 
 #[cfg(test)]
+// Test code indexes its own fixed expectations, not input.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

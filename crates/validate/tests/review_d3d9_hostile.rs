@@ -183,7 +183,7 @@ fn huge_and_lying_comment_blocks() {
         assert_eq!(report.diagnostics[0].code, Code::D3d9Unreadable, "{:?}", report.diagnostics);
         // The same comment present in full, full of 0xff, then a real end.
         let mut ws = vec![version, comment(0x7fff)];
-        ws.extend(std::iter::repeat(0xffff_ffff).take(0x7fff));
+        ws.extend(std::iter::repeat_n(0xffff_ffff, 0x7fff));
         ws.push(END);
         let _ = all_entry_points(&words(&ws));
         // A CTAB comment whose counts and offsets are all huge.

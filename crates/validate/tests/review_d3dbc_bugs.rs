@@ -8,7 +8,7 @@ fn deep_ifs(n: usize) -> Vec<u8> {
         ws.extend([0x0100_0028, 0xe0e4_0800]);
     }
     ws.extend([0x0200_0001, 0x800f_0000, 0xa0e4_0000]);
-    ws.extend(std::iter::repeat(0x0000_002b).take(n));
+    ws.extend(std::iter::repeat_n(0x0000_002b, n));
     ws.push(0x0000_ffff);
     ws.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
