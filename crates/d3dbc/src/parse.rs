@@ -1960,8 +1960,8 @@ mod flag_column_tests {
         let p = parse_program(text).unwrap().program;
         let ins: Vec<_> = p.instructions().collect();
         assert_eq!(ins.len(), 7);
-        assert_eq!(ins[0].body, Body::Def([0, 0x3eaa7efa, 0x3f400000, 0xffc00001]));
-        assert_eq!(ins[1].body, Body::DefI([5, 0, 0, 0]));
+        assert_eq!(ins.first().map(|i| &i.body), Some(&Body::Def([0, 0x3eaa7efa, 0x3f400000, 0xffc00001])));
+        assert_eq!(ins.get(1).map(|i| &i.body), Some(&Body::DefI([5, 0, 0, 0])));
         assert!(parse_program("    ps_3_0\n    def c0, 0x1ffffffff, 0, 0, 0\n").is_err());
         assert!(parse_program("    ps_3_0\n    def c0, 0x+1, 0, 0, 0\n").is_err());
     }
