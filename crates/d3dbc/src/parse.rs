@@ -375,8 +375,9 @@ fn parse_line_directive(raw: &str, at: usize, n: usize, files: &mut Vec<String>)
         let idx = match files.iter().position(|f| f == name) {
             Some(i) => i,
             None => {
+                let i = files.len();
                 files.push(name.to_string());
-                files.len().saturating_sub(1)
+                i
             }
         };
         file = Some(idx);
