@@ -25,6 +25,7 @@
 //!
 //! Errors carry a 1-based line and column (in characters) and a length for a caret;
 //! the parser goes on after an error and reports every one it finds. It never panics.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use crate::ir::*;
 use crate::table::{Controls, Flow, Layout, OpInfo, Opcode, Ver, TABLE, V1_4, V2_0, V3_0};
@@ -118,11 +119,11 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
     let mut slots = None;
     let mut version_line = 0;
     for (i, raw) in text.split('\n').enumerate() {
-        let n = i + first_line;
+        // A line number: bounded by the line count (and the caller's start).
+        let n = i.saturating_add(first_line);
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let trimmed = raw.trim_start();
-        if trimmed.starts_with("#line") {
-            let at = raw.len() - trimmed.len();
+        if raw.trim_start().starts_with("#line") {
+            let at = blanks_len(raw);
             match parse_line_directive(raw, at, n, &mut files) {
                 Ok(s) => source = Some(SourceLine { file: s.file.or(source.and_then(|s| s.file)), line: s.line }),
                 Err(d) => p.errors.push(d),
@@ -133,7 +134,8 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         if code.trim().is_empty() {
             if p.version.is_none() {
                 if let Some(c) = comment {
-                    header_lines.push((n, column_of(raw, code.len() + 2), c));
+                    // The comment's text starts after the `//`.
+                    header_lines.push((n, column_of(raw, code.len().saturating_add(2)), c));
                 }
             } else if let Some(c) = comment {
                 if let Some(s) = parse_slots(c, n) {
@@ -149,11 +151,12 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         // The instruction-number and byte-offset columns of `D3DDisassemble`'s
         // disassembly flags are read past (they follow from the program).
         let columns = if p.version.is_some() { columns_len(code) } else { 0 };
-        let lead = code.len() - code[columns..].trim_start().len();
+        let after_columns = code.get(columns..).unwrap_or("").trim_start();
+        let lead = code.len().saturating_sub(after_columns.len());
         let mut start = columns;
-        if code[lead..].starts_with('/') {
+        if let Some(after_slash) = after_columns.strip_prefix('/') {
             let fxc_930_version = p.version.is_none() && lead == 0 && {
-                let word = code[1..].split_whitespace().next().unwrap_or("");
+                let word = after_slash.split_whitespace().next().unwrap_or("");
                 word.starts_with("vs_") || word.starts_with("ps_")
             };
             if !fxc_930_version {
@@ -166,8 +169,8 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                     None,
                 ));
             }
-            start = lead + 1;
-            if code[start..].trim().is_empty() {
+            start = lead.saturating_add(1);
+            if after_slash.trim().is_empty() {
                 continue;
             }
         }
@@ -207,17 +210,18 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             }
         }
         let (tex, alu) = (count.texture, count.arithmetic);
+        // Slot counts, bounded by the instruction count.
+        let total = tex.saturating_add(alu);
         let split_ok = s.split.is_none_or(|sp| sp == (tex, alu));
-        if s.total != tex + alu || !split_ok {
+        if s.total != total || !split_ok {
             p.warnings.push(Diagnostic::new(
                 Severity::Warning,
                 s.line,
                 1,
                 2,
                 &format!(
-                    "the listing counts {} instruction slots; the program takes {} ({tex} texture, {alu} arithmetic)",
+                    "the listing counts {} instruction slots; the program takes {total} ({tex} texture, {alu} arithmetic)",
                     s.total,
-                    tex + alu
                 ),
                 None,
             ));
@@ -258,32 +262,38 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
 /// [`parse_program_at`]). `None` when the listing has no such part.
 pub fn level9_part(listing: &str) -> Option<(&str, usize)> {
     const TITLE: &str = "// Level9 shader bytecode:";
-    let mut offset = 0;
+    let mut offset = 0usize;
     let mut start = None;
+    // `offset` and the line numbers are bounded by the listing's length.
     for (i, line) in listing.split_inclusive('\n').enumerate() {
         let l = line.trim_end_matches(['\n', '\r']);
         match start {
-            None if l == TITLE => start = Some((offset + line.len(), i + 2)),
+            None if l == TITLE => start = Some((offset.saturating_add(line.len()), i.saturating_add(2))),
             Some((s, first)) => {
                 // After the instruction-number and byte-offset columns, if any
                 // (`0x00000000: ps_4_0`).
                 let cols = columns_len(l);
-                let (l, t) = if cols > 0 { (l[cols..].trim_start(), l[cols..].trim()) } else { (l, l.trim()) };
-                let numbered = cols == 0 && l.len() > 6 && l.starts_with("      ") && !l[6..].starts_with(' ');
-                let l = if numbered { &l[6..] } else { l };
+                let (l, t) = if cols > 0 {
+                    let after = l.get(cols..).unwrap_or("");
+                    (after.trim_start(), after.trim())
+                } else {
+                    (l, l.trim())
+                };
+                let numbered = l.strip_prefix("      ").filter(|r| cols == 0 && !r.is_empty() && !r.starts_with(' '));
+                let l = numbered.unwrap_or(l);
                 let sm4 = t.len() >= 6
                     && (t.starts_with("vs_") || t.starts_with("ps_"))
-                    && matches!(t.as_bytes()[3], b'4' | b'5')
+                    && matches!(t.as_bytes().get(3), Some(b'4' | b'5'))
                     && !l.starts_with(' ');
                 if sm4 {
-                    return Some((&listing[s..offset], first));
+                    return listing.get(s..offset).map(|part| (part, first));
                 }
             }
             None => {}
         }
-        offset += line.len();
+        offset = offset.saturating_add(line.len());
     }
-    start.map(|(s, first)| (&listing[s..], first))
+    start.and_then(|(s, first)| Some((listing.get(s..)?, first)))
 }
 
 /// The length of the instruction-number and byte-offset columns that
@@ -292,31 +302,31 @@ pub fn level9_part(listing: &str) -> Option<(&str, usize)> {
 /// `dcl` / `def` before an offset); 0 when the line starts with neither.
 pub fn columns_len(line: &str) -> usize {
     let b = line.as_bytes();
-    let skip_ws = |mut i: usize| {
-        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-            i += 1;
-        }
-        i
-    };
-    let offset_end = |i: usize| {
-        let hex = b.get(i + 2..i + 10)?;
-        let ok = b[i..].starts_with(b"0x") && hex.iter().all(u8::is_ascii_hexdigit) && b.get(i + 10) == Some(&b':');
-        ok.then_some(i + 11)
-    };
-    let i = skip_ws(0);
-    if let Some(end) = offset_end(i) {
+    let blanks = |s: &[u8]| s.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    // `0x`, eight hex digits and `:` at the start of `s`.
+    let is_offset =
+        |s: &[u8]| matches!(s.get(..11), Some([b'0', b'x', hex @ .., b':']) if hex.iter().all(u8::is_ascii_hexdigit));
+    // The lengths added below are of parts of the line: the sums do not saturate.
+    const OFFSET_LEN: usize = "0x00000000:".len();
+    let i = blanks(b);
+    let rest = b.get(i..).unwrap_or_default();
+    if is_offset(rest) {
         // The offset alone (after the six blanks of an unnumbered line, if any).
-        return end;
+        return i.saturating_add(OFFSET_LEN);
     }
-    let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
     if digits > 0 {
-        let after = i + digits;
-        if b.get(after) == Some(&b':') {
+        let after = rest.get(digits..).unwrap_or_default();
+        let at = i.saturating_add(digits);
+        if after.first() == Some(&b':') {
             // The number alone.
-            return after + 1;
+            return at.saturating_add(1);
         }
         // The number, then the offset.
-        return offset_end(skip_ws(after)).unwrap_or(0);
+        let ws = blanks(after);
+        if is_offset(after.get(ws..).unwrap_or_default()) {
+            return at.saturating_add(ws).saturating_add(OFFSET_LEN);
+        }
     }
     0
 }
@@ -332,37 +342,42 @@ fn closer_name(op: Opcode) -> &'static str {
 
 /// Splits a line at its `//` comment: `(code, comment text after the slashes)`.
 fn split_comment(line: &str) -> (&str, Option<&str>) {
-    match line.find("//") {
-        Some(i) => (&line[..i], Some(&line[i + 2..])),
+    match line.split_once("//") {
+        Some((code, comment)) => (code, Some(comment)),
         None => (line, None),
     }
 }
 
 fn column_of(text: &str, at: usize) -> usize {
-    text.get(..at).map_or(at, |s| s.chars().count()) + 1
+    text.get(..at).map_or(at, |s| s.chars().count()).saturating_add(1)
+}
+
+/// The length in bytes of the blanks `s` starts with.
+fn blanks_len(s: &str) -> usize {
+    s.len().saturating_sub(s.trim_start().len())
 }
 
 /// `#line 12 "file"` / `#line 12`.
 fn parse_line_directive(raw: &str, at: usize, n: usize, files: &mut Vec<String>) -> PResult<SourceLine> {
     let mut c = Cursor::new(raw, n);
-    c.pos = at + "#line".len();
+    c.pos = at.saturating_add("#line".len());
     let num = c.uint("a line number after `#line`")?;
     c.skip_ws();
     let mut file = None;
     if c.peek() == Some('"') {
         let start = c.pos;
-        c.pos += 1;
+        c.advance(1);
         let rest = c.rest();
-        let Some(close) = rest.find('"') else {
-            return Err(c.err_at(start, rest.len() + 1, "file name is not closed", Some("`\"`")));
+        let Some((name, _)) = rest.split_once('"') else {
+            return Err(c.err_at(start, rest.len().saturating_add(1), "file name is not closed", Some("`\"`")));
         };
-        let name = &rest[..close];
-        c.pos += close + 1;
+        c.advance(name.len().saturating_add(1));
         let idx = match files.iter().position(|f| f == name) {
             Some(i) => i,
             None => {
+                let i = files.len();
                 files.push(name.to_string());
-                files.len() - 1
+                i
             }
         };
         file = Some(idx);
@@ -424,9 +439,17 @@ impl<'t> Cursor<'t> {
     fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
+    /// Moves on `n` bytes, over text the caller has read (positions stay within the
+    /// line: `saturating_add` never saturates, and `rest` is empty past the end).
+    fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n);
+    }
+    /// The length from `start` (an earlier position) to the current one.
+    fn since(&self, start: usize) -> usize {
+        self.pos.saturating_sub(start)
+    }
     fn skip_ws(&mut self) {
-        let rest = self.rest();
-        self.pos += rest.len() - rest.trim_start().len();
+        self.advance(blanks_len(self.rest()));
     }
     fn at_end(&self) -> bool {
         self.rest().trim().is_empty()
@@ -449,7 +472,7 @@ impl<'t> Cursor<'t> {
     }
     fn eat(&mut self, s: &str) -> bool {
         if self.rest().starts_with(s) {
-            self.pos += s.len();
+            self.advance(s.len());
             true
         } else {
             false
@@ -473,8 +496,10 @@ impl<'t> Cursor<'t> {
     fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'t str {
         let rest = self.rest();
         let n = rest.find(|c: char| !f(c)).unwrap_or(rest.len());
-        self.pos += n;
-        &rest[..n]
+        // `find` stops at a character boundary.
+        let taken = rest.get(..n).unwrap_or("");
+        self.advance(taken.len());
+        taken
     }
     /// Letters, digits and `_`.
     fn word(&mut self) -> &'t str {
@@ -564,7 +589,7 @@ impl Parser {
             if !ps1 {
                 self.outside(c, c.pos, 1, "co-issue (`+`) exists only in ps_1_x");
             }
-            c.pos += 1;
+            c.advance(1);
             c.skip_ws();
             ins.coissue = true;
         }
@@ -572,7 +597,7 @@ impl Parser {
         if c.peek() == Some('(') {
             let start = c.pos;
             if version.is_sm1() {
-                let len = c.rest().find(')').map_or(1, |i| i + 1);
+                let len = c.rest().find(')').map_or(1, |i| i.saturating_add(1));
                 return Err(c.err_at(
                     start,
                     len,
@@ -580,12 +605,13 @@ impl Parser {
                     Some("the instruction without a predicate"),
                 ));
             }
-            c.pos += 1;
+            c.advance(1);
             c.skip_ws();
             let mut p = self.src(c, version)?;
             c.expect(")", "`)` after the predicate")?;
             if p.reg != Register::new(RegisterType::Predicate, 0) {
-                self.outside(c, start + 1, c.pos - start - 2, "the predicate is `p0`");
+                // The register between the parentheses.
+                self.outside(c, start.saturating_add(1), c.since(start).saturating_sub(2), "the predicate is `p0`");
             }
             p.reserved = 0;
             ins.predicate = Some(p);
@@ -608,7 +634,7 @@ impl Parser {
         // and `break` with two operands are the comparison forms (as Microsoft's
         // disassembler prints a comparison value the format does not define), and
         // `break` with one is `breakp` as Microsoft's disassembler prints it.
-        let operands = if c.rest().trim().is_empty() { 0 } else { c.rest().matches(',').count() + 1 };
+        let operands = if c.rest().trim().is_empty() { 0 } else { c.rest().matches(',').count().saturating_add(1) };
         let head = resolve(word, version, c, mstart, operands, &mut self.warnings)?;
         let info = head.opcode.info();
         ins.opcode = head.opcode;
@@ -734,13 +760,15 @@ impl Parser {
                     ins.dst = Some(d);
                 }
                 let sm1 = version.is_sm1();
+                // Operand counts for messages: the table's few sources and a destination.
+                let with_dst = |srcs: usize| srcs.saturating_add(has_dst as usize);
+                let total = with_dst(nsrc as usize);
                 for i in 0..nsrc {
                     if c.at_end() {
-                        let total = nsrc as usize + has_dst as usize;
                         if !sm1 && !c.source {
                             // A Shader Model 2+ token states its length: fewer sources
                             // are encodable.
-                            let found = i as usize + has_dst as usize;
+                            let found = with_dst(i as usize);
                             self.outside(
                                 c,
                                 mstart,
@@ -757,7 +785,7 @@ impl Parser {
                                 word,
                                 if total == 1 { "" } else { "s" },
                                 version.name(),
-                                i as usize + has_dst as usize
+                                with_dst(i as usize)
                             ),
                             Some("`,` and another operand"),
                         ));
@@ -777,7 +805,6 @@ impl Parser {
                     && !ins.srcs.is_full()
                 {
                     if !warned {
-                        let total = nsrc as usize + has_dst as usize;
                         let m = format!(
                             "`{word}` takes {total} operand{} in {}",
                             if total == 1 { "" } else { "s" },
@@ -871,7 +898,7 @@ impl Parser {
         let at = c.pos;
         let d = self.dst_form(c, version)?;
         if d.mask.0 == 0 {
-            let dot = c.text.get(at..c.pos).and_then(|t| t.rfind('.')).map_or(at, |i| at + i);
+            let dot = c.text.get(at..c.pos).and_then(|t| t.rfind('.')).map_or(at, |i| at.saturating_add(i));
             self.warnings.push(c.warn_at(dot, 1, "an empty write mask: the instruction writes nothing"));
         }
         Ok(d)
@@ -883,7 +910,7 @@ impl Parser {
         let mut d = DstParam::new(reg, Mask::ALL);
         d.rel = rel;
         if c.peek() == Some('.') {
-            c.pos += 1;
+            c.advance(1);
             d.mask = mask(c)?;
         }
         if c.peek() == Some('_') {
@@ -904,7 +931,7 @@ impl Parser {
             c.skip_ws();
         } else if c.rest().starts_with('1') {
             let save = c.pos;
-            c.pos += 1;
+            c.advance(1);
             c.skip_ws();
             if c.eat("-") {
                 comp = true;
@@ -922,7 +949,7 @@ impl Parser {
         let rel = rel.0;
         let mut swizzle = Swizzle::IDENTITY;
         if c.peek() == Some('.') {
-            c.pos += 1;
+            c.advance(1);
             swizzle = swizzle_of(c)?;
         }
         if c.peek() == Some('_') {
@@ -944,16 +971,20 @@ impl Parser {
             (true, false, false, None) => M::Neg,
             (false, true, false, None) => M::Comp,
             (false, false, true, None) => M::Not,
-            (n, false, false, Some(Suffix::Bias)) => [M::Bias, M::BiasNeg][n as usize],
-            (n, false, false, Some(Suffix::Bx2)) => [M::Sign, M::SignNeg][n as usize],
-            (n, false, false, Some(Suffix::X2)) => [M::X2, M::X2Neg][n as usize],
-            (n, false, false, Some(Suffix::Abs)) => [M::Abs, M::AbsNeg][n as usize],
+            (false, false, false, Some(Suffix::Bias)) => M::Bias,
+            (true, false, false, Some(Suffix::Bias)) => M::BiasNeg,
+            (false, false, false, Some(Suffix::Bx2)) => M::Sign,
+            (true, false, false, Some(Suffix::Bx2)) => M::SignNeg,
+            (false, false, false, Some(Suffix::X2)) => M::X2,
+            (true, false, false, Some(Suffix::X2)) => M::X2Neg,
+            (false, false, false, Some(Suffix::Abs)) => M::Abs,
+            (true, false, false, Some(Suffix::Abs)) => M::AbsNeg,
             (false, false, false, Some(Suffix::Dz)) => M::Dz,
             (false, false, false, Some(Suffix::Dw)) => M::Dw,
             _ => {
                 return Err(c.err_at(
                     start,
-                    c.pos - start,
+                    c.since(start),
                     "these source modifiers do not combine",
                     Some("one of `-r0`, `1 - r0`, `!p0`, `r0_abs`, `-r0_abs`, `r0_bias`, `r0_bx2`, `r0_x2` (and negated), `r0_dz`, `r0_dw`"),
                 ));
@@ -976,7 +1007,7 @@ impl Parser {
             _ => None,
         };
         if let Some(m) = outside {
-            self.outside(c, start, c.pos - start, &m);
+            self.outside(c, start, c.since(start), &m);
         }
         Ok(SrcParam { reg, swizzle, modifier, rel, reserved: 0 })
     }
@@ -1013,7 +1044,7 @@ impl Parser {
             Some(digits.parse::<u32>().map_err(|_| {
                 c.err_at(
                     start,
-                    name.len() + digits.len(),
+                    name.len().saturating_add(digits.len()),
                     "register number too large",
                     Some("a register number below 2048"),
                 )
@@ -1025,7 +1056,7 @@ impl Parser {
             // `D3DAssemble` reads an index in a pixel shader only on ps_3_0's inputs.
             return Err(c.err_at(
                 start,
-                c.pos - start + c.rest().find(']').map_or(1, |i| i + 1),
+                c.since(start).saturating_add(c.rest().find(']').map_or(1, |i| i.saturating_add(1))),
                 &format!("`{name}{digits}[...]`: an index is not a register of {}", version.name()),
                 Some(if version.ver() >= V3_0 { "`v#[aL]`" } else { "a register without an index" }),
             ));
@@ -1041,7 +1072,7 @@ impl Parser {
         if let Some((offset, None, at)) = read {
             // A constant index (`c[2 + 10]`, `c4[2]`) adds to the register number.
             let n = number.unwrap_or(0).checked_add(offset);
-            number = Some(n.ok_or_else(|| c.err_at(at, c.pos - at, "register number too large", None))?);
+            number = Some(n.ok_or_else(|| c.err_at(at, c.since(at), "register number too large", None))?);
         }
         if let Some((offset, Some(addr), at)) = read {
             number = Some(number.unwrap_or(0).saturating_add(offset));
@@ -1051,12 +1082,12 @@ impl Parser {
                 let ok =
                     addr.reg == Register::new(RegisterType::AddrOrTexture, 0) && addr.swizzle == Swizzle::replicate(0);
                 if ok && version.kind == ShaderKind::Pixel {
-                    self.outside(c, at, c.pos - at, "relative addressing in a pixel shader 1.x");
+                    self.outside(c, at, c.since(at), "relative addressing in a pixel shader 1.x");
                 }
                 if !ok {
                     return Err(c.err_at(
                         at,
-                        c.pos - at,
+                        c.since(at),
                         &format!("relative addressing in {} reads `a0.x` only", version.name()),
                         Some("`[a0.x]`"),
                     ));
@@ -1101,8 +1132,10 @@ enum Suffix {
 
 /// Reads `_bias` ... at `at` (the `_`); returns it and its length.
 fn suffix_modifier(c: &mut Cursor<'_>, at: usize) -> PResult<(Suffix, usize)> {
-    c.pos = at + 1;
+    c.pos = at.saturating_add(1);
     let w = c.take_while(|ch| ch.is_ascii_alphanumeric());
+    // The suffix with its `_`.
+    let len = w.len().saturating_add(1);
     let s = match w {
         "bias" => Suffix::Bias,
         "bx2" => Suffix::Bx2,
@@ -1113,20 +1146,20 @@ fn suffix_modifier(c: &mut Cursor<'_>, at: usize) -> PResult<(Suffix, usize)> {
         _ => {
             return Err(c.err_at(
                 at,
-                w.len() + 1,
+                len,
                 &format!("`_{w}` is not a source modifier"),
                 Some("`_abs`, `_bias`, `_bx2`, `_x2`, `_dz` or `_dw`"),
             ))
         }
     };
-    Ok((s, w.len() + 1))
+    Ok((s, len))
 }
 
 /// `[a0.x]`, `[aL]`, `[a0.x + 4]`, `[4 + a0.x]`: the offset, the address token, and
 /// where the bracket started.
 fn relative(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>) -> PResult<(u32, AddrToken, usize)> {
     let at = c.pos;
-    c.pos += 1;
+    c.advance(1);
     c.skip_ws();
     let mut offset = 0u32;
     let lead = c.peek().is_some_and(|ch| ch.is_ascii_digit());
@@ -1153,7 +1186,7 @@ fn relative_source(
     warnings: &mut Vec<Diagnostic>,
 ) -> PResult<(u32, Option<AddrToken>, usize)> {
     let at = c.pos;
-    c.pos += 1;
+    c.advance(1);
     let mut offset = 0u32;
     let mut addr: Option<AddrToken> = None;
     loop {
@@ -1161,20 +1194,20 @@ fn relative_source(
         let t0 = c.pos;
         if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
             let n = if c.rest().starts_with("0x") || c.rest().starts_with("0X") {
-                c.pos += 2;
+                c.advance(2);
                 let h = c.take_while(|ch| ch.is_ascii_hexdigit());
                 u32::from_str_radix(h, 16)
-                    .map_err(|_| c.err_at(t0, c.pos - t0, "not a hexadecimal offset", Some("`0x10`")))?
+                    .map_err(|_| c.err_at(t0, c.since(t0), "not a hexadecimal offset", Some("`0x10`")))?
             } else {
                 c.uint("an offset")?
             };
             offset = offset.checked_add(n).ok_or_else(|| {
-                c.err_at(t0, c.pos - t0, "the index does not fit in 32 bits", Some("a register number below 8192"))
+                c.err_at(t0, c.since(t0), "the index does not fit in 32 bits", Some("a register number below 8192"))
             })?;
         } else if c.peek().is_some_and(|ch| ch.is_ascii_alphabetic()) {
             let a = address(c, version, warnings)?;
             if addr.is_some() {
-                return Err(c.err_at(t0, c.pos - t0, "an index has one address register", Some("an offset")));
+                return Err(c.err_at(t0, c.since(t0), "an index has one address register", Some("an offset")));
             }
             addr = Some(a);
         } else {
@@ -1203,7 +1236,12 @@ fn address(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>)
         // warns).
         ("t", "0") if version.is_pixel() && version.is_sm1() => Register::new(RegisterType::AddrOrTexture, 0),
         ("", _) => {
-            return Err(c.err_at(rstart, (name.len() + digits.len()).max(1), "expected an address register", expected))
+            return Err(c.err_at(
+                rstart,
+                name.len().saturating_add(digits.len()).max(1),
+                "expected an address register",
+                expected,
+            ))
         }
         _ => {
             // Any register is encodable in the address token (Microsoft's disassembler
@@ -1215,13 +1253,13 @@ fn address(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>)
                  outside the profile's rules",
                 address
             );
-            warnings.push(c.warn_at(rstart, c.pos - rstart, &m));
+            warnings.push(c.warn_at(rstart, c.since(rstart), &m));
             r
         }
     };
     let mut swizzle = Swizzle::IDENTITY;
     if c.peek() == Some('.') {
-        c.pos += 1;
+        c.advance(1);
         if c.source {
             c.skip_ws();
         }
@@ -1231,7 +1269,7 @@ fn address(c: &mut Cursor<'_>, version: Version, warnings: &mut Vec<Diagnostic>)
         if reg.ty == RegisterType::AddrOrTexture && comps.iter().any(|&x| x != comps[0]) {
             warnings.push(c.warn_at(
                 s0,
-                c.pos - s0,
+                c.since(s0),
                 "an address register is read through one component: encoded as written, outside the profile's rules",
             ));
         }
@@ -1288,7 +1326,7 @@ fn register(
     let ps = !vs;
     let v = version.ver();
     let sm1 = version.is_sm1();
-    let len = c.pos - start;
+    let len = c.since(start);
     // A register file the version's rules do not have (`oPos` in vs_3_0, `t0` in
     // ps_3_0): the name still says the register type, so it is encoded, with a warning.
     let mut what = |ok: bool, msg: &str| -> PResult<()> {
@@ -1412,14 +1450,16 @@ fn register(
     };
     let n = num.unwrap_or(0);
     if ty == T::Const {
-        let (ty, base) = match n {
-            0..=2047 => (T::Const, 0),
-            2048..=4095 => (T::Const2, 2048),
-            4096..=6143 => (T::Const3, 4096),
-            6144..=8191 => (T::Const4, 6144),
+        let ty = match n {
+            0..=2047 => T::Const,
+            2048..=4095 => T::Const2,
+            4096..=6143 => T::Const3,
+            6144..=8191 => T::Const4,
             _ => return Err(c.err_at(start, len, "constant register number above 8191", Some("c0 ... c8191"))),
         };
-        return Ok(Register::new(ty, (n - base) as u16));
+        // Four files of 2048: bits 11-12 of the number choose the file, bits 0-10 are
+        // the register in it.
+        return Ok(Register::new(ty, (n & 0x7ff) as u16));
     }
     if n > 2047 {
         return Err(c.err_at(start, len, "register number above 2047 (the token's 11 bits)", Some("0 ... 2047")));
@@ -1482,16 +1522,19 @@ fn swizzle_of(c: &mut Cursor<'_>) -> PResult<Swizzle> {
     }
     let mut comps = [0u8; 4];
     let mut rgba = None;
-    for (k, ch) in letters.chars().enumerate() {
-        let Some((i, color)) = component(ch) else { return Err(bad(&format!("`{ch}` is not a component"))) };
-        if rgba.is_some_and(|r| r != color) && !c.source {
-            return Err(bad("a swizzle is written in `xyzw` or in `rgba`, not both"));
+    let mut letters_left = letters.chars();
+    let mut last = 0;
+    for comp in &mut comps {
+        // After the letters, the last one repeated.
+        if let Some(ch) = letters_left.next() {
+            let Some((i, color)) = component(ch) else { return Err(bad(&format!("`{ch}` is not a component"))) };
+            if rgba.is_some_and(|r| r != color) && !c.source {
+                return Err(bad("a swizzle is written in `xyzw` or in `rgba`, not both"));
+            }
+            rgba = Some(color);
+            last = i;
         }
-        rgba = Some(color);
-        comps[k] = i;
-    }
-    for k in letters.len()..4 {
-        comps[k] = comps[letters.len() - 1];
+        *comp = last;
     }
     Ok(Swizzle::new(comps))
 }
@@ -1648,7 +1691,8 @@ fn resolve(
     let v: Ver = version.ver();
     let mut parts = word.split('_');
     let base = parts.next().unwrap_or("");
-    let mut pos = at + base.len();
+    // Offsets in the word, bounded by the line's length.
+    let mut pos = at.saturating_add(base.len());
     let mut head = Head { opcode: Opcode::Nop, controls: 0, modifiers: 0, shift: 0, dcl: None, breakp_form: false };
     let mut outside = |at: usize, len: usize, what: &str| {
         warnings.push(c.warn_at(at, len, &format!("{what}: encoded as written, outside the profile's rules")))
@@ -1656,8 +1700,8 @@ fn resolve(
     // The suffixes with the byte offset of each (after its `_`), read lazily.
     let mut rest = parts
         .map(move |p| {
-            let here = pos + 1;
-            pos += 1 + p.len();
+            let here = pos.saturating_add(1);
+            pos = here.saturating_add(p.len());
             (p, here)
         })
         .peekable();
@@ -1688,7 +1732,7 @@ fn resolve(
                 rest.next();
             } else if !is_result_modifier(p) {
                 let name = p.trim_end_matches(|ch: char| ch.is_ascii_digit());
-                let digits = &p[name.len()..];
+                let digits = p.strip_prefix(name).unwrap_or("");
                 if name == "unknown" {
                     return Err(c.err_at(
                         ppos,
@@ -1703,7 +1747,7 @@ fn resolve(
                     // (X2000, "unexpected token 'dcl_x2'").
                     return Err(c.err_at(
                         at,
-                        ppos + p.len() - at,
+                        ppos.saturating_add(p.len()).saturating_sub(at),
                         &format!("`{p}` is not a declaration usage or texture type"),
                         Some(
                             "a usage such as `texcoord1`, `position`, `color` or a sampler type `2d`, `cube`, `volume`",
@@ -1712,7 +1756,12 @@ fn resolve(
                 };
                 let index = if digits.is_empty() { Some(0) } else { digits.parse::<u8>().ok().filter(|&i| i < 16) };
                 let Some(index) = index else {
-                    return Err(c.err_at(ppos + name.len(), digits.len(), "usage index above 15", Some("0 ... 15")));
+                    return Err(c.err_at(
+                        ppos.saturating_add(name.len()),
+                        digits.len(),
+                        "usage index above 15",
+                        Some("0 ... 15"),
+                    ));
                 };
                 dcl.usage = u_to_u8(u);
                 dcl.usage_index = index;
@@ -1817,27 +1866,29 @@ fn resolve(
     }
     let ps1 = version.is_pixel() && version.is_sm1();
     for (p, ppos) in rest {
-        let bad = |m: &str, e: Option<&str>| c.err_at(ppos - 1, p.len() + 1, m, e);
+        // The suffix with its `_` (`ppos` is after the `_`).
+        let (us, us_len) = (ppos.saturating_sub(1), p.len().saturating_add(1));
+        let bad = |m: &str, e: Option<&str>| c.err_at(us, us_len, m, e);
         match p {
             "sat" => set_once(&mut head.modifiers, ResultModifiers::SATURATE)
                 .map_err(|_| bad("`_sat` twice", Some("one `_sat`")))?,
             "pp" => {
                 if version.is_sm1() {
-                    outside(ppos - 1, p.len() + 1, &format!("`_pp` does not exist in {}", version.name()));
+                    outside(us, us_len, &format!("`_pp` does not exist in {}", version.name()));
                 }
                 set_once(&mut head.modifiers, ResultModifiers::PARTIAL_PRECISION)
                     .map_err(|_| bad("`_pp` twice", Some("one `_pp`")))?
             }
             "centroid" => {
                 if version.is_sm1() {
-                    outside(ppos - 1, p.len() + 1, &format!("`_centroid` does not exist in {}", version.name()));
+                    outside(us, us_len, &format!("`_centroid` does not exist in {}", version.name()));
                 }
                 set_once(&mut head.modifiers, ResultModifiers::CENTROID)
                     .map_err(|_| bad("`_centroid` twice", Some("one `_centroid`")))?
             }
             "x2" | "x4" | "x8" | "d2" | "d4" | "d8" => {
                 if !ps1 {
-                    outside(ppos - 1, p.len() + 1, &format!("the result shift `_{p}` exists only in ps_1_x"));
+                    outside(us, us_len, &format!("the result shift `_{p}` exists only in ps_1_x"));
                 }
                 if head.shift != 0 {
                     return Err(bad(
@@ -1910,8 +1961,8 @@ mod flag_column_tests {
         let p = parse_program(text).unwrap().program;
         let ins: Vec<_> = p.instructions().collect();
         assert_eq!(ins.len(), 7);
-        assert_eq!(ins[0].body, Body::Def([0, 0x3eaa7efa, 0x3f400000, 0xffc00001]));
-        assert_eq!(ins[1].body, Body::DefI([5, 0, 0, 0]));
+        assert_eq!(ins.first().map(|i| &i.body), Some(&Body::Def([0, 0x3eaa7efa, 0x3f400000, 0xffc00001])));
+        assert_eq!(ins.get(1).map(|i| &i.body), Some(&Body::DefI([5, 0, 0, 0])));
         assert!(parse_program("    ps_3_0\n    def c0, 0x1ffffffff, 0, 0, 0\n").is_err());
         assert!(parse_program("    ps_3_0\n    def c0, 0x+1, 0, 0, 0\n").is_err());
     }

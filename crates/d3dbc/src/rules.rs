@@ -15,6 +15,7 @@
 //! `_centroid` on a sampler `dcl`, a `dcl` of `r#` or `c#`, `_x2` on a source below
 //! ps_1_4, the device's constant counts... are the validator's (`validate::d3d9`), not
 //! these.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod data;
 
@@ -61,9 +62,9 @@ pub fn check_listing(text: &str) -> Vec<Diagnostic> {
         Err(e) => e,
     };
     let first = out.iter().map(|d| d.line).min().unwrap_or(0);
-    if first > 1 {
+    if let Some(lines_before) = first.checked_sub(1).filter(|&n| n > 0) {
         // The lines before the first error, line numbers unchanged.
-        let before: String = text.split_inclusive('\n').take(first - 1).collect();
+        let before: String = text.split_inclusive('\n').take(lines_before).collect();
         if let Ok(p) = crate::parse::parse_program(&before) {
             out.extend(check(&p, &before).into_iter().filter(|d| d.severity == Severity::Error));
         }
@@ -107,37 +108,46 @@ struct LineView<'a> {
 impl<'a> LineView<'a> {
     fn new(raw: &'a str) -> LineView<'a> {
         let code_end = [raw.find("//"), raw.find(';')].into_iter().flatten().min().unwrap_or(raw.len());
-        let code = &raw[..code_end];
+        let code = raw.get(..code_end).unwrap_or(raw);
+        // Where `rest`, a tail of `code`, starts.
+        let at = |rest: &str| code.len().saturating_sub(rest.len());
         let mut v = LineView::default();
-        let mut pos = columns_len(code);
-        let skip = |p: usize| p + code[p..].len() - code[p..].trim_start().len();
-        pos = skip(pos);
-        if code[pos..].starts_with('/') {
-            pos = skip(pos + 1);
+        let mut rest = code.get(columns_len(code)..).unwrap_or("").trim_start();
+        if let Some(r) = rest.strip_prefix('/') {
+            rest = r.trim_start();
         }
-        if code[pos..].starts_with('+') {
-            pos = skip(pos + 1);
+        if let Some(r) = rest.strip_prefix('+') {
+            rest = r.trim_start();
         }
-        if code[pos..].starts_with('(') {
-            let end = code[pos..].find(')').map_or(code.len(), |e| pos + e + 1);
-            pos = skip(end);
+        if rest.starts_with('(') {
+            rest = rest.split_once(')').map_or("", |(_, after)| after).trim_start();
         }
-        let wlen = code[pos..].find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).unwrap_or(code.len() - pos);
-        v.word = (pos, &code[pos..pos + wlen]);
-        pos += wlen;
-        if !code[pos..].trim().is_empty() {
-            let mut at = pos;
-            for (k, part) in code[pos..].split(',').enumerate() {
-                if k > 0 {
-                    v.commas.push(at - 1);
-                }
-                let lead = part.len() - part.trim_start().len();
-                v.operands.push((at + lead, part.trim()));
-                at += part.len() + 1;
+        let wlen = rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')).unwrap_or(rest.len());
+        let (word, after) = split_at(rest, wlen);
+        v.word = (at(rest), word);
+        if !after.trim().is_empty() {
+            let mut part_rest = after;
+            loop {
+                let (part, next) = match part_rest.split_once(',') {
+                    Some((part, next)) => (part, Some(next)),
+                    None => (part_rest, None),
+                };
+                let lead = part.len().saturating_sub(part.trim_start().len());
+                v.operands.push((at(part_rest).saturating_add(lead), part.trim()));
+                let Some(next) = next else { break };
+                // The `,` is the byte before `next`.
+                v.commas.push(at(next).saturating_sub(1));
+                part_rest = next;
             }
         }
         v
     }
+}
+
+/// `s` split at byte `at` (a position `find` gave, so a character boundary); all of
+/// `s` and nothing where it is not.
+fn split_at(s: &str, at: usize) -> (&str, &str) {
+    s.split_at_checked(at).unwrap_or((s, ""))
 }
 
 /// One operand as written: modifiers, register name and number, index, suffix.
@@ -157,53 +167,54 @@ struct Operand<'a> {
 impl<'a> Operand<'a> {
     fn new(at: usize, s: &'a str) -> Operand<'a> {
         let mut o = Operand::default();
-        let mut i = 0;
         let b = s.as_bytes();
-        let skip_ws = |mut i: usize| {
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            i
-        };
+        // Byte offsets in `s`: each steps over ASCII bytes of `s`, so stays within its
+        // length (`saturating_add` never saturates) and on a character boundary.
+        let from = |i: usize| s.get(i..).unwrap_or("");
+        let count = |i: usize, f: fn(&u8) -> bool| b.get(i..).unwrap_or_default().iter().take_while(|c| f(c)).count();
+        let skip_ws = |i: usize| i.saturating_add(count(i, u8::is_ascii_whitespace));
+        let mut i = 0;
         if b.first() == Some(&b'-') {
             i = skip_ws(1);
         } else if b.first() == Some(&b'1') {
             let j = skip_ws(1);
             if b.get(j) == Some(&b'-') {
                 o.complement = true;
-                i = skip_ws(j + 1);
+                i = skip_ws(j.saturating_add(1));
             }
         }
         if b.get(i) == Some(&b'!') {
-            i = skip_ws(i + 1);
+            i = skip_ws(i.saturating_add(1));
         }
-        o.reg_at = at + i;
-        let name_end = i + s[i..].find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(s.len() - i);
-        let digits_end = name_end + s[name_end..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(s.len() - name_end);
-        o.name = &s[i..name_end];
-        o.digits = &s[name_end..digits_end];
-        let mut j = digits_end;
-        let suffix = |j: usize| -> (usize, &'a str) {
-            let end = j + 1 + s[j + 1..].find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(s.len() - j - 1);
-            (end, &s[j + 1..end])
-        };
+        o.reg_at = at.saturating_add(i);
+        let name = from(i);
+        let (name, after) = split_at(name, name.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(name.len()));
+        let (digits, _) = split_at(after, after.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(after.len()));
+        o.name = name;
+        o.digits = digits;
+        let mut j = i.saturating_add(o.len());
         loop {
             match b.get(j) {
                 Some(b'_') => {
-                    let (end, w) = suffix(j);
-                    o.suffix = Some((at + j, w));
-                    j = end;
+                    let w = from(j.saturating_add(1));
+                    let (w, _) = split_at(w, w.find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(w.len()));
+                    o.suffix = Some((at.saturating_add(j), w));
+                    j = j.saturating_add(1).saturating_add(w.len());
                 }
                 Some(b'[') => {
-                    let close = s[j..].find(']').map_or(s.len(), |c| j + c);
-                    o.index = Some((at + j + 1, &s[j + 1..close]));
-                    j = (close + 1).min(s.len());
+                    let iat = j.saturating_add(1);
+                    let inside = from(iat);
+                    let (text, end) = match inside.split_once(']') {
+                        // Past the `]`.
+                        Some((text, _)) => (text, iat.saturating_add(text.len()).saturating_add(1)),
+                        None => (inside, s.len()),
+                    };
+                    o.index = Some((at.saturating_add(iat), text));
+                    j = end;
                 }
                 Some(b'.') => {
-                    j += 1;
-                    while j < b.len() && b[j].is_ascii_alphabetic() {
-                        j += 1;
-                    }
+                    j = j.saturating_add(1);
+                    j = j.saturating_add(count(j, u8::is_ascii_alphabetic));
                 }
                 _ => break,
             }
@@ -212,7 +223,7 @@ impl<'a> Operand<'a> {
     }
 
     fn len(&self) -> usize {
-        self.name.len() + self.digits.len()
+        self.name.len().saturating_add(self.digits.len())
     }
 }
 
@@ -229,14 +240,16 @@ impl Index {
     /// From the text inside `[...]`, which starts at byte `iat` of the line.
     fn of_text(iat: usize, index: &str) -> Option<Index> {
         let start = index.find(|ch: char| ch.is_ascii_alphabetic())?;
-        let rest = &index[start..];
-        let len = rest.find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(rest.len());
-        let at = iat + start;
-        let swizzle = rest[len..].trim_start().strip_prefix('.').map(|dot| {
-            let sw = at + rest.len() - dot.len();
+        let rest = index.get(start..)?;
+        let (addr, after) = split_at(rest, rest.find(|ch: char| !ch.is_ascii_alphanumeric()).unwrap_or(rest.len()));
+        // Offsets in the line: bounded by its length.
+        let at = iat.saturating_add(start);
+        let swizzle = after.trim_start().strip_prefix('.').map(|dot| {
+            // `dot` is a tail of `rest`.
+            let sw = at.saturating_add(rest.len().saturating_sub(dot.len()));
             (sw, dot.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(dot.len()).max(1))
         });
-        Some(Index { addr: rest[..len].to_string(), at, len, swizzle })
+        Some(Index { addr: addr.to_string(), at, len: addr.len(), swizzle })
     }
 
     /// From the parameter, placed at byte `at` (when the text does not show it).
@@ -283,18 +296,23 @@ fn ir_spelling(reg: Register, kind: ShaderKind, ver: u16) -> String {
     use RegisterType as T;
     let n = reg.num as u32;
     let numbered = |name: &str, n: u32| format!("{name}{n}");
+    // The four constant files of 2048 are numbered on from one another (`n` is a
+    // 16-bit number: the sums do not saturate).
     match reg.ty {
-        T::Const2 => numbered("c", 2048 + n),
-        T::Const3 => numbered("c", 4096 + n),
-        T::Const4 => numbered("c", 6144 + n),
+        T::Const2 => numbered("c", n.saturating_add(2048)),
+        T::Const3 => numbered("c", n.saturating_add(4096)),
+        T::Const4 => numbered("c", n.saturating_add(6144)),
         T::AddrOrTexture if kind == ShaderKind::Vertex => numbered("a", n),
         T::AddrOrTexture => numbered("t", n),
         T::RastOut => match n {
-            0..=2 => ["oPos", "oFog", "oPts"][n as usize].to_string(),
+            0 => "oPos".to_string(),
+            1 => "oFog".to_string(),
+            2 => "oPts".to_string(),
             _ => numbered("oX", n),
         },
         T::Misc => match n {
-            0 | 1 => ["vPos", "vFace"][n as usize].to_string(),
+            0 => "vPos".to_string(),
+            1 => "vFace".to_string(),
             _ => numbered("m", n),
         },
         T::DepthOut => "oDepth".to_string(),
@@ -349,15 +367,18 @@ fn next_token(lines: &[&str], line_no: usize) -> (usize, usize) {
     for (i, l) in lines.iter().enumerate().skip(line_no) {
         let t = l.trim_start();
         if !t.is_empty() && !t.starts_with("//") && !t.starts_with(';') {
-            return (i + 1, l.chars().count() - t.chars().count() + 1);
+            // 1-based: the line number and the column after the blanks (bounded by
+            // the text's length).
+            let blanks = l.chars().count().saturating_sub(t.chars().count());
+            return (i.saturating_add(1), blanks.saturating_add(1));
         }
     }
     let last = lines.len().max(1);
-    (last, lines.last().map_or(0, |l| l.chars().count()) + 1)
+    (last, lines.last().map_or(0, |l| l.chars().count()).saturating_add(1))
 }
 
 fn column(raw: &str, at: usize) -> usize {
-    raw.get(..at).map_or(at, |s| s.chars().count()) + 1
+    raw.get(..at).map_or(at, |s| s.chars().count()).saturating_add(1)
 }
 
 impl Checker<'_, '_> {
@@ -389,8 +410,9 @@ impl Checker<'_, '_> {
         // Operand counts by version (`texld` takes two sources from ps_2_0, `sincos`
         // three in Shader Model 2 and one in 3_0).
         if let (true, Some((dst, srcs))) = (exists && !tex_control, info.operands(self.kind, self.ver)) {
-            let want = dst as usize + srcs as usize;
-            let found = ins.dst.is_some() as usize + ins.srcs.len();
+            // Operand counts: a few each.
+            let want = (dst as usize).saturating_add(srcs as usize);
+            let found = (ins.dst.is_some() as usize).saturating_add(ins.srcs.len());
             if want != found && !matches!(ins.opcode, Opcode::Breakp) {
                 // Too many: at the `,` before the first extra operand, as D3DAssemble
                 // reports it; too few: at the instruction.
@@ -444,7 +466,7 @@ impl Checker<'_, '_> {
         }
         // An empty write mask (`r0.`): D3DAssemble wants a component after the `.`.
         if ins.dst.is_some_and(|d| d.mask.0 == 0) {
-            let end = v.operands.first().map_or(wat, |&(at, t)| at + t.len());
+            let end = v.operands.first().map_or(wat, |&(at, t)| at.saturating_add(t.len()));
             let at = v.commas.first().copied().unwrap_or(end);
             self.error(at, 1, "an empty write mask".to_string(), "write masks", source::MASK);
         }
@@ -457,7 +479,7 @@ impl Checker<'_, '_> {
         let has_dst = ins.dst.is_some();
         let parameters = match info.layout {
             Layout::Def | Layout::DefI | Layout::DefB | Layout::Dcl => 1,
-            _ => has_dst as usize + ins.srcs.len(),
+            _ => (has_dst as usize).saturating_add(ins.srcs.len()),
         };
         for k in 0..parameters {
             // The operand's text, or (a line that does not show it) the instruction's.
@@ -470,7 +492,7 @@ impl Checker<'_, '_> {
                     Some(d) => (d.reg, d.rel, None),
                     None => continue,
                 },
-                _ => match ins.srcs.get(k - has_dst as usize) {
+                _ => match k.checked_sub(has_dst as usize).and_then(|s| ins.srcs.get(s)) {
                     Some(s) => (s.reg, s.rel, Some(s.modifier)),
                     None => continue,
                 },
@@ -550,7 +572,7 @@ impl Checker<'_, '_> {
             match usage {
                 Some(Some(p)) => {
                     let name = p.trim_end_matches(|ch: char| ch.is_ascii_digit());
-                    let index = &p[name.len()..];
+                    let index = p.strip_prefix(name).unwrap_or("");
                     if !d.usage {
                         bad.push(format!("`dcl_{p}`: a `dcl` of {} takes no usage", r.name));
                     } else if !d.position0 && name == "position" && index.trim_start_matches('0').is_empty() {
@@ -632,7 +654,7 @@ impl Checker<'_, '_> {
         let known = match addr {
             "a0" => r.register("a").is_some(),
             "aL" => r.register("aL").is_some(),
-            _ => !r.a0_x_only && r.register(&addr[..name_len]).is_some(),
+            _ => !r.a0_x_only && r.register(split_at(addr, name_len).0).is_some(),
         };
         if !known {
             self.error(
@@ -701,10 +723,11 @@ impl Checker<'_, '_> {
             self.out.push(Diagnostic::new(Severity::Error, self.next.0, self.next.1, 1, &message, None));
         } else {
             // At the register the suffix is read as part of, as D3DAssemble reports it.
-            let suffix_len = op.suffix.map_or(0, |(_, t)| t.len() + 1);
+            // The suffix with its `_`.
+            let suffix_len = op.suffix.map_or(0, |(_, t)| t.len().saturating_add(1));
             self.error(
                 op.reg_at,
-                op.len() + suffix_len,
+                op.len().saturating_add(suffix_len),
                 format!("the `{w}` source modifier does not exist in {}", r.name),
                 "source modifiers by version",
                 source::SOURCE_MODIFIERS,

@@ -9,6 +9,7 @@
 //! arithmetic (`c[2 + a0.x + 12]`, `c4[2]`) and blanks anywhere between tokens (`- c0`,
 //! `r0 . x`). Diagnostics are placed in the original files, through `#include` and
 //! `#line`.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use super::*;
 use crate::preprocess::{self, Include, Kind, NoInclude, Origin, Token};
@@ -83,8 +84,8 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
     // Where the main source ends: what an instruction cut short at the end reaches.
     let eof = Origin {
         file: 0,
-        line: (text.matches('\n').count() + 1).min(u32::MAX as usize) as u32,
-        column: (text.rsplit('\n').next().unwrap_or("").chars().count() + 1).min(u32::MAX as usize) as u32,
+        line: text.matches('\n').count().saturating_add(1).min(u32::MAX as usize) as u32,
+        column: text.rsplit('\n').next().unwrap_or("").chars().count().saturating_add(1).min(u32::MAX as usize) as u32,
     };
     // Each statement's origins, by statement number (the parser's line number).
     let mut all_origins: Vec<Vec<Origin>> = Vec::new();
@@ -92,29 +93,33 @@ pub fn parse_source(text: &str, options: &SourceOptions<'_>) -> Result<Parsed, V
         // An instruction that ends early is reported where the next token is (or at
         // the end of the source), as `D3DAssemble` reports it.
         let next = pre.tokens.get(range.end).map_or(eof, |t| t.origin);
-        let toks = &pre.tokens[range];
+        let toks = pre.tokens.get(range).unwrap_or_default();
         let (canon, origins) = canonical(toks, next);
-        first_origin.get_or_insert(origins[0]);
+        // `canonical` ends the origins with `next`: there is a first one.
+        let first = origins.first().copied().unwrap_or(next);
+        first_origin.get_or_insert(first);
         let (ne, nw, ni) = (p.errors.len(), p.warnings.len(), items.len());
         let had_version = p.version.is_some();
-        let mut c = Cursor::new(&canon, all_origins.len() + 1);
+        // The statement number, bounded by the token count.
+        let mut c = Cursor::new(&canon, all_origins.len().saturating_add(1));
         c.source = true;
         p.code_line(&mut c, &mut version_line, &mut items, &mut lines, &mut debug, None, None);
-        for d in p.errors[ne..].iter_mut().chain(p.warnings[nw..].iter_mut()) {
+        for d in p.errors.iter_mut().skip(ne).chain(p.warnings.iter_mut().skip(nw)) {
             place(d, &origins);
         }
         // One macro expanding to many bad tokens: one error for that position.
-        if p.errors.len() > ne && ne > 0 && p.errors[ne] == p.errors[ne - 1] {
+        let before = ne.checked_sub(1).and_then(|k| p.errors.get(k));
+        if before.is_some_and(|b| p.errors.get(ne) == Some(b)) {
             p.errors.truncate(ne);
         }
         if !had_version {
-            version_line = origins[0].line as usize;
+            version_line = first.line as usize;
         }
         if items.len() > ni {
             if let (Some(v), Some(Item::Instruction(ins))) = (p.version, items.last_mut()) {
                 sub_as_add(v, ins);
             }
-            let o = origins[0];
+            let o = first;
             if let Some(l) = lines.last_mut() {
                 *l = o.line as usize;
             }
@@ -183,12 +188,12 @@ fn sub_as_add(version: Version, ins: &mut Instruction) {
     if ins.opcode != Opcode::Sub || ps1 || ins.srcs.len() != 2 {
         return;
     }
-    let negated = match ins.srcs[1].modifier {
+    let Some(second) = ins.srcs.get_mut(1) else { return };
+    second.modifier = match second.modifier {
         SrcModifier::None => SrcModifier::Neg,
         SrcModifier::Abs => SrcModifier::AbsNeg,
         _ => return,
     };
-    ins.srcs[1].modifier = negated;
     ins.opcode = Opcode::Add;
 }
 
@@ -263,43 +268,48 @@ fn split(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     let n = tokens.len();
     let text = |i: usize| tokens.get(i).map_or("", |t| t.text.as_str());
     let kind = |i: usize| tokens.get(i).map(|t| t.kind);
+    let glued = |i: usize| tokens.get(i).is_some_and(|t| !t.space_before);
+    // Token indices stay within one past the token count: `saturating_add` never
+    // saturates.
+    let next = |i: usize| i.saturating_add(1);
     while i < n {
         let start = i;
         if out.is_empty() {
             // The version: `vs_1_1`, or `vs` and a number glued to it (`vs.1.1`).
-            i += 1;
+            i = next(i);
             if matches!(text(start), "vs" | "ps")
                 && kind(i) == Some(Kind::Number)
-                && !tokens[i].space_before
+                && glued(i)
                 && text(i).starts_with('.')
             {
-                i += 1;
+                i = next(i);
             }
             out.push(start..i);
             continue;
         }
         if text(i) == "+" {
-            i += 1;
+            i = next(i);
         }
         if text(i) == "(" {
-            let mut k = i + 1;
-            while k < n && k < i + 12 && text(k) != ")" {
-                k += 1;
+            let mut k = next(i);
+            while k < n && k < i.saturating_add(12) && text(k) != ")" {
+                k = next(k);
             }
-            i = if text(k) == ")" { k + 1 } else { i + 1 };
+            i = if text(k) == ")" { next(k) } else { next(i) };
         }
         if kind(i) != Some(Kind::Ident) {
-            out.push(start..(i + 1).min(n).max(start + 1));
-            i = (i + 1).min(n).max(start + 1);
+            let end = next(i).min(n).max(next(start));
+            out.push(start..end);
+            i = end;
             continue;
         }
         let base = text(i).split('_').next().unwrap_or("");
         let bare = !text(i).contains('_');
-        i += 1;
+        i = next(i);
         if !(NO_OPERANDS.contains(&base) && (bare || base != "break")) {
             i = operand(tokens, i);
             while text(i) == "," {
-                i = operand(tokens, i + 1);
+                i = operand(tokens, next(i));
             }
         }
         out.push(start..i);
@@ -312,37 +322,45 @@ fn split(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
 fn operand(tokens: &[Token], mut i: usize) -> usize {
     let text = |i: usize| tokens.get(i).map_or("", |t| t.text.as_str());
     let kind = |i: usize| tokens.get(i).map(|t| t.kind);
+    let glued = |i: usize| tokens.get(i).is_some_and(|t| !t.space_before);
+    // Token indices stay within a few past the token count: `saturating_add` never
+    // saturates.
+    let ahead = |i: usize, k: usize| i.saturating_add(k);
     if text(i) == "(" {
         // Not an operand form: let the parser say so.
-        return i + 1;
+        return ahead(i, 1);
     }
-    if kind(i) == Some(Kind::Number) && text(i + 1) == "-" && kind(i + 2) == Some(Kind::Ident) {
-        i += 2;
+    if kind(i) == Some(Kind::Number) && text(ahead(i, 1)) == "-" && kind(ahead(i, 2)) == Some(Kind::Ident) {
+        i = ahead(i, 2);
     }
-    let mut signs = 0;
-    while matches!(text(i), "-" | "+" | "!") && signs < 4 {
-        i += 1;
-        signs += 1;
+    // At most four signs.
+    for _ in 0..4 {
+        if !matches!(text(i), "-" | "+" | "!") {
+            break;
+        }
+        i = ahead(i, 1);
     }
     match kind(i) {
         // `1.#INF`, `-1.#IND`: the text Microsoft's disassembler prints.
-        Some(Kind::Number) if text(i + 1) == "#" && !tokens[i + 1].space_before && kind(i + 2) == Some(Kind::Ident) => {
-            i + 3
+        Some(Kind::Number)
+            if text(ahead(i, 1)) == "#" && glued(ahead(i, 1)) && kind(ahead(i, 2)) == Some(Kind::Ident) =>
+        {
+            ahead(i, 3)
         }
-        Some(Kind::Number) => i + 1,
+        Some(Kind::Number) => ahead(i, 1),
         Some(Kind::Ident) => {
-            i += 1;
+            i = ahead(i, 1);
             while text(i) == "[" {
-                let mut k = i + 1;
-                while k < tokens.len() && text(k) != "]" && text(k) != "," && k < i + 32 {
-                    k += 1;
+                let mut k = ahead(i, 1);
+                while k < tokens.len() && text(k) != "]" && text(k) != "," && k < ahead(i, 32) {
+                    k = ahead(k, 1);
                 }
-                i = if text(k) == "]" { k + 1 } else { k };
+                i = if text(k) == "]" { ahead(k, 1) } else { k };
             }
             if text(i) == "." {
-                i += 1;
+                i = ahead(i, 1);
                 if kind(i) == Some(Kind::Ident) {
-                    i += 1;
+                    i = ahead(i, 1);
                 }
             }
             i
@@ -358,10 +376,11 @@ fn canonical(tokens: &[Token], end: Origin) -> (String, Vec<Origin>) {
     let mut s = String::new();
     let mut origins = Vec::new();
     let wordish = |k: Kind| matches!(k, Kind::Ident | Kind::Number | Kind::Str);
-    for (k, t) in tokens.iter().enumerate() {
+    let mut before: Option<Kind> = None;
+    for t in tokens {
         // `vs.1.1` is a word and a number glued to it.
         let glued = t.kind == Kind::Number && t.text.starts_with('.') && !t.space_before;
-        if k > 0 && wordish(tokens[k - 1].kind) && wordish(t.kind) && !glued {
+        if before.is_some_and(wordish) && wordish(t.kind) && !glued {
             s.push(' ');
             origins.push(t.origin);
         }
@@ -373,6 +392,7 @@ fn canonical(tokens: &[Token], end: Origin) -> (String, Vec<Origin>) {
             }
             origins.push(o);
         }
+        before = Some(t.kind);
     }
     origins.push(end);
     (s, origins)

@@ -21,6 +21,7 @@
 //! vs asm)", "dcl_usage input (sm2, sm3 - ps asm)" and "dcl_samplerType (sm2, sm3 -
 //! ps asm)". Where a page and `D3DAssemble` differ, the table follows `D3DAssemble`'s
 //! recorded verdict (`crates/d3dbc/tests/asm-oracle/asm-rules.dxo`) and says so.
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use crate::table::Opcode;
 
