@@ -29,9 +29,7 @@ const WHOLE_MODULES: &[&str] = &[
     "crates/listing/src/asm.rs",
     "crates/listing/src/fxh.rs",
     "crates/listing/src/header/mod.rs",
-    "crates/listing/src/level9.rs",
     "crates/listing/src/level9_listing.rs",
-    "crates/listing/src/reflect/mod.rs",
     "crates/listing/src/stat.rs",
     "crates/listing/src/text.rs",
     "crates/tpf/src/decode.rs",
@@ -61,6 +59,8 @@ const TEXT_MODULES: &[&str] = &[
     "crates/d3dbc/src/parse/source.rs",
     "crates/d3dbc/src/preprocess.rs",
     "crates/d3dbc/src/rules.rs",
+    "crates/listing/src/level9.rs",
+    "crates/listing/src/reflect/mod.rs",
     "crates/validate/src/so.rs",
 ];
 

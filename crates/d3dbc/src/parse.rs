@@ -293,7 +293,7 @@ pub fn level9_part(listing: &str) -> Option<(&str, usize)> {
         }
         offset = offset.saturating_add(line.len());
     }
-    start.and_then(|(s, first)| Some((listing.get(s..)?, first)))
+    start.and_then(|(s, first)| listing.get(s..).map(|program| (program, first)))
 }
 
 /// The length of the instruction-number and byte-offset columns that

@@ -62,7 +62,8 @@ pub fn check_listing(text: &str) -> Vec<Diagnostic> {
         Err(e) => e,
     };
     let first = out.iter().map(|d| d.line).min().unwrap_or(0);
-    if let Some(lines_before) = first.checked_sub(1).filter(|&n| n > 0) {
+    if first > 1 {
+        let lines_before = first.saturating_sub(1);
         // The lines before the first error, line numbers unchanged.
         let before: String = text.split_inclusive('\n').take(lines_before).collect();
         if let Ok(p) = crate::parse::parse_program(&before) {

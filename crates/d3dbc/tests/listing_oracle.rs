@@ -49,7 +49,7 @@ fn disassembler_listings() {
         if got == want {
             exact += 1;
         } else {
-            failures.push(format!("{}: {}", c.id(), first_difference(&got, &want)));
+            failures.push(format!("{}: {}", c.id(), first_difference(&got, want)));
         }
     }
     println!(

@@ -1,4 +1,4 @@
-#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 //! The Direct3D 9 mapping tables of a Level9 listing, both ways: printed from an
 //! `Aon9` chunk ([`print_tables`]) and read back from listing text ([`parse_tables`]).
 //!
@@ -258,7 +258,7 @@ fn words(text: &str) -> Vec<Word<'_>> {
     for (i, ch) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
         match (ch == ' ' || ch == '\t', start) {
             (true, Some(s)) => {
-                out.push(Word { at: s, text: &text[s..i] });
+                out.push(Word { at: s, text: text.get(s..i).unwrap_or("") });
                 start = None;
             }
             (false, None) => start = Some(i),
@@ -422,7 +422,7 @@ fn parse_row(line: &Line<'_>, rows: Rows, m: &mut Mappings) -> Result<(), Diagno
             let reg_count = number(line, reg_count, "", "a register count")?;
             // The conversions: `(` four names separated by `,` `)`, spaces free.
             let at = conversions.at;
-            let rest = &line.text[at..];
+            let rest = line.text.get(at..).unwrap_or("");
             let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
                 return Err(line.error(at, "expected the data conversions in parentheses"));
             };
@@ -462,7 +462,7 @@ fn parse_row(line: &Line<'_>, rows: Rows, m: &mut Mappings) -> Result<(), Diagno
             let [target, description] = columns(line, &ws)?;
             let target_reg = number(line, target, "c", "a `c#` target register")?;
             let at = description.at;
-            let kind = match &line.text[at..] {
+            let kind = match line.text.get(at..).unwrap_or("") {
                 "Vertex Shader position offset" => RuntimeConstantKind::VertexShaderPositionOffset,
                 "Instance ID" => RuntimeConstantKind::InstanceId,
                 "Unknown Value" => {

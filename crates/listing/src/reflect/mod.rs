@@ -1,4 +1,4 @@
-#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 //! The comment header of a listing back into chunks: the exact inverse of
 //! [`crate::header`], for the assembler.
 //!

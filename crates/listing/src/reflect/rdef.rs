@@ -370,7 +370,7 @@ fn parse_struct<'h>(
     sm5: bool,
     d: &mut Diags,
 ) -> Option<Item<'h>> {
-    let type_name = t["struct".len()..].trim();
+    let type_name = t.strip_prefix("struct").unwrap_or(t).trim();
     skip_blank_at(body, i);
     if body.get(*i).and_then(|l| l.body()).map(str::trim) != Some("{") {
         d.error_at(line, t, "expected `{` after `struct`");

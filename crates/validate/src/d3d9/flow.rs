@@ -84,11 +84,6 @@ impl Counter {
         }
     }
 
-    /// The column index (0..5).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
     /// This counter's cell of `cells` (one per counter, in [`Counter::ALL`] order).
     pub fn cell<T>(self, cells: &[T; 5]) -> &T {
         let [s, d, l, c, f] = cells;
@@ -257,6 +252,7 @@ impl FlowTable {
     /// The row of `op`.
     pub fn row(&self, op: FlowOp) -> Row {
         // Every instruction has a row (17 of each), so the fallback is never taken.
+        debug_assert!(op.index() < self.rows.len(), "{op:?} has no row in the flow-control table");
         self.rows.get(op.index()).copied().unwrap_or(Row::Refused)
     }
 

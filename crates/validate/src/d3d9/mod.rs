@@ -1707,8 +1707,9 @@ impl<'c> Pass<'c> {
         }
     }
 
-    /// Where walk site `site` is, and its mnemonic (the walk's sites are this pass's:
-    /// the start of the program if one were not).
+    /// Where walk site `site` is, and its mnemonic. Site indices come from this pass's
+    /// `sites`; an index outside them (never produced) is placed at the program's start
+    /// with mnemonic `?`.
     fn site_at(&self, site: usize) -> (Location, &'static str) {
         self.sites.get(site).map_or((Location::Byte { offset: self.base }, "?"), |s| (site_loc(s), s.mnemonic))
     }
