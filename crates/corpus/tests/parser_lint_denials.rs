@@ -61,6 +61,7 @@ const TEXT_MODULES: &[&str] = &[
     "crates/d3dbc/src/parse/source.rs",
     "crates/d3dbc/src/preprocess.rs",
     "crates/d3dbc/src/rules.rs",
+    "crates/streamout/src/lib.rs",
     "crates/validate/src/so.rs",
 ];
 
