@@ -61,6 +61,7 @@ const TEXT_MODULES: &[&str] = &[
     "crates/d3dbc/src/rules.rs",
     "crates/listing/src/level9.rs",
     "crates/listing/src/reflect/mod.rs",
+    "crates/streamout/src/lib.rs",
     "crates/validate/src/so.rs",
 ];
 

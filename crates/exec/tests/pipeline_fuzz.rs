@@ -118,7 +118,7 @@ proptest! {
         let decls = [
             so_decl("TEXCOORD0.xyzw", &[16], 0),
             so_decl("TEXCOORD0.x; $SKIP.3; 1:TEXCOORD1.xy", &[], 0),
-            so_decl("TEXCOORD1.xyz", &[12], validate::NO_RASTERIZED_STREAM),
+            so_decl("TEXCOORD1.xyz", &[12], streamout::NO_RASTERIZED_STREAM),
             so_decl("NOPE.x", &[], 0),
         ];
         let so = decls.get(so_choice);

@@ -29,7 +29,7 @@ const POINTS: [[f32; 4]; 3] = [[1.0, 2.0, 0.25, 1.0], [-3.0, 4.0, 0.5, 1.0], [8.
 /// Draws `n` of [`POINTS`] through the quad GS with `so` to `memory`.
 fn quads(
     n: usize,
-    so: &validate::StreamOutputDesc,
+    so: &streamout::StreamOutputDesc,
     memory: &mut [Vec<u8>],
     offsets: &mut [u32; 4],
 ) -> exec::pipeline::DrawResult {
@@ -201,7 +201,7 @@ fn several_buffers_and_streams_and_the_rasterized_stream() {
     assert_eq!(r.so_statistics[3], st(2, 2));
     assert_eq!(words(&memory[3]), vec![3, 4, 30, 3, 4, 30, S]);
     // No rasterized stream: the clipper counts nothing.
-    let so = so_decl("s0:0:A.x", &[], validate::NO_RASTERIZED_STREAM);
+    let so = so_decl("s0:0:A.x", &[], streamout::NO_RASTERIZED_STREAM);
     let r = s.draw_so(draw(2), Some(&so), &mut memory, &mut offsets).unwrap();
     assert_eq!(r.rasterized_stream, None);
     assert_eq!((r.statistics.gs_primitives, r.statistics.c_invocations, r.statistics.c_primitives), (10, 0, 0));

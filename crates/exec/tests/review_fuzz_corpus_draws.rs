@@ -92,8 +92,8 @@ fn review_mutated_corpus_shaders_through_draws() {
             .collect();
         let buffers = [Some(VertexBuffer { data: &data, stride, offset: 0 })];
         let last = gs.or(vs).unwrap();
-        let so_desc = last.output_signature.first().map(|e| validate::StreamOutputDesc {
-            entries: vec![validate::SoEntry {
+        let so_desc = last.output_signature.first().map(|e| streamout::StreamOutputDesc {
+            entries: vec![streamout::SoEntry {
                 stream: e.stream,
                 semantic_name: Some(e.semantic_name.clone()),
                 semantic_index: e.semantic_index,

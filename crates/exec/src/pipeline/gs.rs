@@ -211,10 +211,10 @@ mod tests {
                 component_type: 1,
             })
             .collect();
-        let desc = validate::StreamOutputDesc {
+        let desc = streamout::StreamOutputDesc {
             entries: (0..4)
                 .filter(|&s| topologies[s as usize].is_some())
-                .map(|s| validate::SoEntry {
+                .map(|s| streamout::SoEntry {
                     stream: s,
                     semantic_name: Some("V".into()),
                     semantic_index: 0,

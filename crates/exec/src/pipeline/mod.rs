@@ -162,10 +162,10 @@ pub struct SoTarget<'a> {
 }
 
 /// The stream-output stage's state: the declaration, strides and rasterized stream
-/// (as validated by `validate::so`), and up to four target buffers.
+/// (as validated by `validate::so::check`), and up to four target buffers.
 #[derive(Debug)]
 pub struct StreamOutput<'a> {
-    pub declaration: &'a validate::StreamOutputDesc,
+    pub declaration: &'a streamout::StreamOutputDesc,
     pub targets: [Option<SoTarget<'a>>; 4],
 }
 

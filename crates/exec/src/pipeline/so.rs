@@ -5,7 +5,7 @@
 use super::{SoStatistics, SoTarget};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::SigElement;
-use validate::StreamOutputDesc;
+use streamout::StreamOutputDesc;
 
 /// Streams and buffer slots (`D3D11_SO_STREAM_COUNT`, `D3D11_SO_BUFFER_SLOT_COUNT`).
 const STREAMS: usize = 4;
@@ -94,7 +94,7 @@ impl SoLayout {
                         })?;
                     // StartComponent counts from the element's first component: an
                     // element packed in `.z` is StartComponent 0, ComponentCount 1.
-                    let (first, _) = validate::so::element_span(element.mask);
+                    let (first, _) = streamout::element_span(element.mask);
                     let start = (first as u8).saturating_add(e.start_component).min(3);
                     let count = if e.component_count == 0 {
                         // Unresolved mask: the element's contiguous components from `start`.
@@ -220,7 +220,7 @@ impl<'t, 'a> SoWriter<'t, 'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use validate::SoEntry;
+    use streamout::SoEntry;
 
     fn sig(stream: u32, name: &str, index: u32, register: u32, mask: u8) -> SigElement {
         SigElement {

@@ -130,7 +130,7 @@ impl<'a> Setup<'a> {
     pub fn draw_so(
         &mut self,
         call: DrawCall,
-        so: Option<&validate::StreamOutputDesc>,
+        so: Option<&streamout::StreamOutputDesc>,
         memory: &mut [Vec<u8>],
         offsets: &mut [u32; 4],
     ) -> Result<DrawResult, ExecError> {
@@ -307,8 +307,8 @@ pub fn position_layout() -> Vec<InputElement> {
 }
 
 /// A stream-output declaration from the `--so` text, with strides and rasterized stream.
-pub fn so_decl(text: &str, strides: &[u32], rasterized: u32) -> validate::StreamOutputDesc {
-    let mut d: validate::StreamOutputDesc = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+pub fn so_decl(text: &str, strides: &[u32], rasterized: u32) -> streamout::StreamOutputDesc {
+    let mut d: streamout::StreamOutputDesc = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
     d.strides = strides.to_vec();
     d.rasterized_stream = rasterized;
     d
