@@ -27,7 +27,7 @@ use std::borrow::Cow;
 
 use arrayvec::ArrayVec;
 
-use crate::table::{self, Flow, FlowClass, Opcode, Ver};
+use crate::table::{self, Flow, FlowClass, FlowOp, Opcode, Ver};
 
 /// The most source parameters an instruction has (`texldd`: coordinate, sampler, two
 /// gradients).
@@ -886,23 +886,23 @@ pub fn flow_class(ins: &Instruction) -> FlowClass {
     let pred_src = |i: usize| ins.srcs.get(i).is_some_and(|s| s.reg.ty == RegisterType::Predicate);
     match ins.opcode.info().flow {
         Flow::None => FlowClass::None,
-        Flow::If if pred_src(0) => FlowClass::IfPred,
-        Flow::If => FlowClass::IfBool,
-        Flow::IfComp => FlowClass::IfComp,
-        Flow::Else => FlowClass::Else,
-        Flow::Endif => FlowClass::Endif,
-        Flow::Rep => FlowClass::Rep,
-        Flow::Endrep => FlowClass::Endrep,
-        Flow::Loop => FlowClass::Loop,
-        Flow::Endloop => FlowClass::Endloop,
-        Flow::Break => FlowClass::Break,
-        Flow::BreakComp => FlowClass::BreakComp,
-        Flow::Breakp => FlowClass::Breakp,
-        Flow::Call => FlowClass::Call,
-        Flow::Callnz if pred_src(1) => FlowClass::CallnzPred,
-        Flow::Callnz => FlowClass::CallnzBool,
-        Flow::Ret => FlowClass::Ret,
-        Flow::Setp => FlowClass::SetpComp,
+        Flow::If if pred_src(0) => FlowClass::Op(FlowOp::IfPred),
+        Flow::If => FlowClass::Op(FlowOp::IfBool),
+        Flow::IfComp => FlowClass::Op(FlowOp::IfComp),
+        Flow::Else => FlowClass::Op(FlowOp::Else),
+        Flow::Endif => FlowClass::Op(FlowOp::Endif),
+        Flow::Rep => FlowClass::Op(FlowOp::Rep),
+        Flow::Endrep => FlowClass::Op(FlowOp::Endrep),
+        Flow::Loop => FlowClass::Op(FlowOp::Loop),
+        Flow::Endloop => FlowClass::Op(FlowOp::Endloop),
+        Flow::Break => FlowClass::Op(FlowOp::Break),
+        Flow::BreakComp => FlowClass::Op(FlowOp::BreakComp),
+        Flow::Breakp => FlowClass::Op(FlowOp::BreakP),
+        Flow::Call => FlowClass::Op(FlowOp::Call),
+        Flow::Callnz if pred_src(1) => FlowClass::Op(FlowOp::CallnzPred),
+        Flow::Callnz => FlowClass::Op(FlowOp::CallnzBool),
+        Flow::Ret => FlowClass::Op(FlowOp::Ret),
+        Flow::Setp => FlowClass::Op(FlowOp::SetpComp),
         Flow::Label => FlowClass::Label,
     }
 }

@@ -27,4 +27,6 @@ pub use decode::{decode, Decoder};
 pub use encode::{encode, encode_into};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use ir::*;
-pub use table::{listing_slots, lookup, Flow, FlowClass, Layout, ListedSlots, OpInfo, Opcode, SlotClass, TABLE};
+pub use table::{
+    listing_slots, lookup, Flow, FlowClass, FlowOp, Layout, ListedSlots, OpInfo, Opcode, SlotClass, TABLE,
+};

@@ -129,10 +129,24 @@ pub enum Flow {
     Label,
 }
 
-/// The flow-control class of one instruction, for the validator: [`Flow`] refined by the
-/// operands where the opcode alone does not decide (see [`crate::ir::flow_class`]).
+/// The flow-control class of one instruction, for the validator (see
+/// [`crate::ir::flow_class`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FlowClass {
+    /// One of the instructions of the flow-control tables.
+    Op(FlowOp),
+    /// `label`: starts a subroutine.
+    Label,
+    /// Anything else.
+    None,
+}
+
+/// The seventeen flow-control instructions of the Direct3D 9 flow-control tables
+/// (Microsoft's "Flow Control Limits" pages of the vs/ps reference), in the tables' row
+/// order: [`Flow`] refined by the operands where the opcode alone does not decide
+/// (`if` on a boolean constant or a predicate, `callnz` likewise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FlowOp {
     IfBool,
     IfComp,
     IfPred,
@@ -144,14 +158,67 @@ pub enum FlowClass {
     Endloop,
     Break,
     BreakComp,
-    Breakp,
+    BreakP,
     Call,
     CallnzBool,
     CallnzPred,
     Ret,
     SetpComp,
-    Label,
-    None,
+}
+
+impl FlowOp {
+    pub const ALL: [FlowOp; 17] = [
+        FlowOp::IfBool,
+        FlowOp::IfComp,
+        FlowOp::IfPred,
+        FlowOp::Else,
+        FlowOp::Endif,
+        FlowOp::Rep,
+        FlowOp::Endrep,
+        FlowOp::Loop,
+        FlowOp::Endloop,
+        FlowOp::Break,
+        FlowOp::BreakComp,
+        FlowOp::BreakP,
+        FlowOp::Call,
+        FlowOp::CallnzBool,
+        FlowOp::CallnzPred,
+        FlowOp::Ret,
+        FlowOp::SetpComp,
+    ];
+
+    /// The row's name in Microsoft's tables (`if bool`, `if_comp`, `callnz pred`...).
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowOp::IfBool => "if bool",
+            FlowOp::IfComp => "if_comp",
+            FlowOp::IfPred => "if pred",
+            FlowOp::Else => "else",
+            FlowOp::Endif => "endif",
+            FlowOp::Rep => "rep",
+            FlowOp::Endrep => "endrep",
+            FlowOp::Loop => "loop",
+            FlowOp::Endloop => "endloop",
+            FlowOp::Break => "break",
+            FlowOp::BreakComp => "break_comp",
+            FlowOp::BreakP => "breakp",
+            FlowOp::Call => "call",
+            FlowOp::CallnzBool => "callnz bool",
+            FlowOp::CallnzPred => "callnz pred",
+            FlowOp::Ret => "ret",
+            FlowOp::SetpComp => "setp_comp",
+        }
+    }
+
+    /// The row index (0..17).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `call` or either `callnz`.
+    pub fn is_call(self) -> bool {
+        matches!(self, FlowOp::Call | FlowOp::CallnzBool | FlowOp::CallnzPred)
+    }
 }
 
 /// How fxc's `(N texture, M arithmetic)` count classes an instruction in a pixel shader.

@@ -2,7 +2,7 @@
 //! instruction lengths, co-issue, implicit `a0.x` relative addressing, pixel 1.x
 //! operand layouts), predication, relative address tokens, comparisons.
 
-use d3dbc::{decode, encode, Body, Comparison, FlowClass, Opcode, RegisterType, Relative, SrcModifier};
+use d3dbc::{decode, encode, Body, Comparison, FlowClass, FlowOp, Opcode, RegisterType, Relative, SrcModifier};
 
 /// Bit 31 and the register type over bits 28–30 and 11–12.
 fn reg(ty: u32, n: u32) -> u32 {
@@ -135,17 +135,17 @@ fn shader_model_3_predication_relative_tokens_and_flow() {
     let ins: Vec<_> = prog.instructions().collect();
     assert_eq!(ins[0].comparison(), Some(Comparison::Gt));
     assert_eq!(ins[0].mnemonic(prog.version).to_string(), "setp_gt");
-    assert_eq!(ins[0].flow_class(), FlowClass::SetpComp);
+    assert_eq!(ins[0].flow_class(), FlowClass::Op(FlowOp::SetpComp));
     let p = ins[1].predicate.unwrap();
     assert_eq!((p.reg.ty, p.modifier), (RegisterType::Predicate, SrcModifier::Not));
     assert_eq!(ins[1].srcs.len(), 2);
-    assert_eq!(ins[2].flow_class(), FlowClass::Loop);
+    assert_eq!(ins[2].flow_class(), FlowClass::Op(FlowOp::Loop));
     match ins[3].dst.unwrap().rel {
         Relative::Token(a) => assert_eq!(a.reg.ty, RegisterType::Loop),
         r => panic!("{r:?}"),
     }
-    assert_eq!(ins[5].flow_class(), FlowClass::IfPred);
-    assert_eq!(ins[7].flow_class(), FlowClass::CallnzBool);
+    assert_eq!(ins[5].flow_class(), FlowClass::Op(FlowOp::IfPred));
+    assert_eq!(ins[7].flow_class(), FlowClass::Op(FlowOp::CallnzBool));
     // The stated length is followed: a `setp` stating 2 tokens has one source, and the
     // token after it is read as an instruction token (here a `nop` with reserved bits).
     let mut short = stream.clone();

@@ -348,7 +348,8 @@ fn the_tables_have_17_rows_each() {
 /// conditions kept).
 #[test]
 fn the_data_tables_are_the_seed() {
-    use validate::d3d9::flow::{self, Delta, FlowOp, Opener, Row};
+    use d3dbc::FlowOp;
+    use validate::d3d9::flow::{self, Delta, Opener, Row};
     let tables = [&flow::VS_2_0, &flow::VS_2_X, &flow::VS_2_SW, &flow::VS_3_0, &flow::VS_3_SW];
     for t in tables {
         for (name, cells) in rows(t.name) {
@@ -390,8 +391,8 @@ fn refused_rows_agree_with_the_instruction_table() {
         };
         assert_eq!(table.name, p.name());
         let has_p0 = profile::register(p, profile::RegFile::Predicate).is_some();
-        for op in flow::FlowOp::ALL {
-            use flow::FlowOp as F;
+        for op in d3dbc::FlowOp::ALL {
+            use d3dbc::FlowOp as F;
             let (opcode, pred) = match op {
                 F::IfBool => (Opcode::If, false),
                 F::IfComp => (Opcode::Ifc, false),

@@ -589,7 +589,8 @@ fn subroutine_structure() {
 /// Raw `walk` over hand-made sites: the engine does not depend on the decoder.
 #[test]
 fn the_engine_walks_sites() {
-    use validate::d3d9::flow::{self, FlowOp, Site, SiteKind};
+    use d3dbc::FlowOp;
+    use validate::d3d9::flow::{self, Site, SiteKind};
     let site = |kind, index| Site { kind, index, token: index + 1, offset: 4 * (index + 1), mnemonic: "x" };
     let f = |op| SiteKind::Flow { op, target: None };
     let sites = [site(f(FlowOp::IfComp), 0), site(f(FlowOp::BreakComp), 1), site(f(FlowOp::Endif), 2)];

@@ -51,7 +51,7 @@
 //! counter over its limit is reported, once per counter.
 
 use super::caps::Caps9;
-use d3dbc::Profile;
+use d3dbc::{FlowOp, Profile};
 use std::collections::{HashMap, HashSet};
 
 /// The five counters of the tables, in their column order.
@@ -106,82 +106,6 @@ impl Counter {
             Counter::CallNesting => c,
             Counter::StaticFlowCount => f,
         }
-    }
-}
-
-/// The seventeen instructions of the tables, in their row order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FlowOp {
-    IfBool,
-    IfComp,
-    IfPred,
-    Else,
-    Endif,
-    Rep,
-    Endrep,
-    Loop,
-    Endloop,
-    Break,
-    BreakComp,
-    BreakP,
-    Call,
-    CallnzBool,
-    CallnzPred,
-    Ret,
-    SetpComp,
-}
-
-impl FlowOp {
-    pub const ALL: [FlowOp; 17] = [
-        FlowOp::IfBool,
-        FlowOp::IfComp,
-        FlowOp::IfPred,
-        FlowOp::Else,
-        FlowOp::Endif,
-        FlowOp::Rep,
-        FlowOp::Endrep,
-        FlowOp::Loop,
-        FlowOp::Endloop,
-        FlowOp::Break,
-        FlowOp::BreakComp,
-        FlowOp::BreakP,
-        FlowOp::Call,
-        FlowOp::CallnzBool,
-        FlowOp::CallnzPred,
-        FlowOp::Ret,
-        FlowOp::SetpComp,
-    ];
-
-    /// The row's name in Microsoft's tables (`if bool`, `if_comp`, `callnz pred`...).
-    pub fn name(self) -> &'static str {
-        match self {
-            FlowOp::IfBool => "if bool",
-            FlowOp::IfComp => "if_comp",
-            FlowOp::IfPred => "if pred",
-            FlowOp::Else => "else",
-            FlowOp::Endif => "endif",
-            FlowOp::Rep => "rep",
-            FlowOp::Endrep => "endrep",
-            FlowOp::Loop => "loop",
-            FlowOp::Endloop => "endloop",
-            FlowOp::Break => "break",
-            FlowOp::BreakComp => "break_comp",
-            FlowOp::BreakP => "breakp",
-            FlowOp::Call => "call",
-            FlowOp::CallnzBool => "callnz bool",
-            FlowOp::CallnzPred => "callnz pred",
-            FlowOp::Ret => "ret",
-            FlowOp::SetpComp => "setp_comp",
-        }
-    }
-
-    /// The row index (0..17).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    fn is_call(self) -> bool {
-        matches!(self, FlowOp::Call | FlowOp::CallnzBool | FlowOp::CallnzPred)
     }
 }
 

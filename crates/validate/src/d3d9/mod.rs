@@ -33,9 +33,10 @@ use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
 use d3dbc::decode::Step as DecStep;
 use d3dbc::{
-    Comparison, Decoder, FlowClass, Instruction, Opcode, Profile, Relative, ShaderKind, SlotClass, SrcParam, Version,
+    Comparison, Decoder, FlowClass, FlowOp, Instruction, Opcode, Profile, Relative, ShaderKind, SlotClass, SrcParam,
+    Version,
 };
-use flow::{Counter, FlowOp, Problem, Site, SiteKind, StructureKind};
+use flow::{Counter, Problem, Site, SiteKind, StructureKind};
 use profile::{RegFile, SlotLimit};
 
 /// True when `bytes` starts with a Shader Model 1–3 version token (`0xFFFE____` vertex,
@@ -170,28 +171,8 @@ fn site(ins: &Instruction, at: At) -> Site {
             Some(n) => SiteKind::Label(n),
             None => SiteKind::Other,
         },
-        c => {
-            let op = match c {
-                FlowClass::IfBool => FlowOp::IfBool,
-                FlowClass::IfComp => FlowOp::IfComp,
-                FlowClass::IfPred => FlowOp::IfPred,
-                FlowClass::Else => FlowOp::Else,
-                FlowClass::Endif => FlowOp::Endif,
-                FlowClass::Rep => FlowOp::Rep,
-                FlowClass::Endrep => FlowOp::Endrep,
-                FlowClass::Loop => FlowOp::Loop,
-                FlowClass::Endloop => FlowOp::Endloop,
-                FlowClass::Break => FlowOp::Break,
-                FlowClass::BreakComp => FlowOp::BreakComp,
-                FlowClass::Breakp => FlowOp::BreakP,
-                FlowClass::Call => FlowOp::Call,
-                FlowClass::CallnzBool => FlowOp::CallnzBool,
-                FlowClass::CallnzPred => FlowOp::CallnzPred,
-                FlowClass::Ret => FlowOp::Ret,
-                FlowClass::SetpComp => FlowOp::SetpComp,
-                FlowClass::Label | FlowClass::None => unreachable_op(),
-            };
-            let target = if matches!(op, FlowOp::Call | FlowOp::CallnzBool | FlowOp::CallnzPred) {
+        FlowClass::Op(op) => {
+            let target = if op.is_call() {
                 ins.srcs.first().filter(|s| s.reg.ty == d3dbc::RegisterType::Label).map(|s| s.reg.num as u32)
             } else {
                 None
@@ -200,11 +181,6 @@ fn site(ins: &Instruction, at: At) -> Site {
         }
     };
     Site { kind, index: at.index, token: at.token, offset: at.offset, mnemonic: at.mnemonic }
-}
-
-/// `Label` and `None` are matched before; a value for the type checker.
-fn unreachable_op() -> FlowOp {
-    FlowOp::SetpComp
 }
 
 /// fxc's mnemonic with the comparison or `texld` suffix, as one static string (what a
@@ -651,7 +627,7 @@ impl<'c> Pass<'c> {
                 }
                 return;
             }
-            FlowClass::Call | FlowClass::CallnzBool | FlowClass::CallnzPred => {
+            FlowClass::Op(op) if op.is_call() => {
                 if let Some(l) = ins.srcs.first().filter(|s| s.reg.ty == d3dbc::RegisterType::Label) {
                     self.al.calls.push((self.al.routine, l.reg.num as u32, self.al.depth > 0));
                 }
@@ -660,7 +636,7 @@ impl<'c> Pass<'c> {
         }
         let is_al = |r: &d3dbc::Register| r.ty == d3dbc::RegisterType::Loop;
         let via = |rel: &Relative| matches!(rel, Relative::Token(t) if is_al(&t.reg));
-        let skip = usize::from(class == FlowClass::Loop);
+        let skip = usize::from(class == FlowClass::Op(FlowOp::Loop));
         let reads = ins.srcs.iter().skip(skip).any(|s| is_al(&s.reg) || via(&s.rel))
             || ins.dst.is_some_and(|d| via(&d.rel))
             || ins.predicate.is_some_and(|p| via(&p.rel));
@@ -678,8 +654,8 @@ impl<'c> Pass<'c> {
         }
         match class {
             // Bounded by the number of instructions: never saturates.
-            FlowClass::Loop => self.al.depth = self.al.depth.saturating_add(1),
-            FlowClass::Endloop => self.al.depth = self.al.depth.saturating_sub(1),
+            FlowClass::Op(FlowOp::Loop) => self.al.depth = self.al.depth.saturating_add(1),
+            FlowClass::Op(FlowOp::Endloop) => self.al.depth = self.al.depth.saturating_sub(1),
             _ => {}
         }
     }
@@ -731,9 +707,9 @@ impl<'c> Pass<'c> {
             c.iter().all(|&x| x == c[0])
         };
         let operands: &[usize] = match ins.flow_class() {
-            FlowClass::IfComp | FlowClass::BreakComp => &[0, 1],
-            FlowClass::IfPred | FlowClass::Breakp => &[0],
-            FlowClass::CallnzPred => &[1],
+            FlowClass::Op(FlowOp::IfComp) | FlowClass::Op(FlowOp::BreakComp) => &[0, 1],
+            FlowClass::Op(FlowOp::IfPred) | FlowClass::Op(FlowOp::BreakP) => &[0],
+            FlowClass::Op(FlowOp::CallnzPred) => &[1],
             _ => &[],
         };
         for &i in operands {
@@ -1490,16 +1466,20 @@ impl<'c> Pass<'c> {
         let class = ins.flow_class();
         let dynamic = matches!(
             class,
-            FlowClass::IfComp
-                | FlowClass::Break
-                | FlowClass::BreakComp
-                | FlowClass::IfPred
-                | FlowClass::CallnzPred
-                | FlowClass::Breakp
+            FlowClass::Op(FlowOp::IfComp)
+                | FlowClass::Op(FlowOp::Break)
+                | FlowClass::Op(FlowOp::BreakComp)
+                | FlowClass::Op(FlowOp::IfPred)
+                | FlowClass::Op(FlowOp::CallnzPred)
+                | FlowClass::Op(FlowOp::BreakP)
         );
-        let predication =
-            matches!(class, FlowClass::SetpComp | FlowClass::IfPred | FlowClass::CallnzPred | FlowClass::Breakp)
-                || ins.predicate.is_some();
+        let predication = matches!(
+            class,
+            FlowClass::Op(FlowOp::SetpComp)
+                | FlowClass::Op(FlowOp::IfPred)
+                | FlowClass::Op(FlowOp::CallnzPred)
+                | FlowClass::Op(FlowOp::BreakP)
+        ) || ins.predicate.is_some();
         let mut need = |what: &str| {
             out.push(Diagnostic::new(
                 Code::D3d9InstructionCap,
