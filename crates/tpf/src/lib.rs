@@ -7,6 +7,7 @@
 //! - [`encode()`]: IR to tokens, the exact inverse of decoding;
 //! - [`print`](mod@print): fxc's listing text for the program.
 
+pub mod blocks;
 pub mod decode;
 pub mod encode;
 pub mod enums;

@@ -18,6 +18,7 @@
 
 use arrayvec::ArrayVec;
 
+use crate::blocks::{BlockError, Blocks, Event};
 use crate::enums::*;
 use crate::ir::*;
 use crate::table::{DeclKind, Flow, Opcode, Shape, Ty};
@@ -46,7 +47,7 @@ pub fn parse_program(text: &str) -> Result<Parsed, Vec<Diagnostic>> {
 /// As [`parse_program`], for text that starts at line `first_line` of a file.
 pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Diagnostic>> {
     let mut p =
-        Parser { errors: Vec::new(), warnings: Vec::new(), version: None, blocks: Vec::new(), decls: Vec::new() };
+        Parser { errors: Vec::new(), warnings: Vec::new(), version: None, blocks: Blocks::new(), decls: Vec::new() };
     // A guess at the instruction count, capped: blank lines must not drive a huge
     // reservation (an instruction is large).
     let mut instructions = Vec::with_capacity((text.len() / 24).min(4096));
@@ -128,7 +129,8 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         p.errors.push(Diagnostic::error(first_line, 1, 1, "no shader version line", Some("a line such as `vs_5_0`")));
         return Err(p.errors);
     };
-    for (opcode, line, column, _) in p.blocks.drain(..) {
+    for block in p.blocks.drain() {
+        let (opcode, line, column, _) = block.data;
         p.errors.push(Diagnostic::error(
             line,
             column,
@@ -704,9 +706,10 @@ struct Parser {
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
     version: Option<Version>,
-    /// Open `if` / `loop` / `switch` blocks: opcode, line, column, and the line of the
-    /// `if`'s `else` once one is seen (an `if` has at most one).
-    blocks: Vec<(Opcode, usize, usize, Option<usize>)>,
+    /// Open `if` / `loop` / `switch` blocks (`tpf::blocks`, the structure the validator
+    /// and the interpreter check too), each with its opcode, line, column, and the line
+    /// of the `if`'s `else` once one is seen.
+    blocks: Blocks<(Opcode, usize, usize, Option<usize>)>,
     /// Declarations seen: key and position, for duplicate detection.
     decls: Vec<(String, usize, usize)>,
 }
@@ -833,43 +836,39 @@ impl Parser {
     }
 
     fn track_blocks(&mut self, opcode: Opcode, c: &Cursor<'_>, start: usize, end: usize) -> PResult<()> {
-        let col = c.column(start);
-        match opcode.info().flow {
-            Flow::If | Flow::Loop | Flow::Switch => self.blocks.push((opcode, c.line, col, None)),
-            Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => {
-                let opener = match opcode.info().flow {
-                    Flow::Else | Flow::EndIf => Opcode::If,
-                    Flow::EndLoop => Opcode::Loop,
-                    _ => Opcode::Switch,
-                };
-                match self.blocks.last_mut() {
-                    Some((op, _, _, else_line)) if *op == opener => {
-                        if opcode.info().flow != Flow::Else {
-                            self.blocks.pop();
-                        } else if let Some(first) = *else_line {
-                            return Err(c.err_at(
-                                start,
-                                end.saturating_sub(start),
-                                &format!("a second `else` in one `if` (its `else` is on line {first})"),
-                                Some("`endif`"),
-                            ));
-                        } else {
-                            *else_line = Some(c.line);
-                        }
-                    }
-                    _ => {
-                        return Err(c.err_at(
-                            start,
-                            end.saturating_sub(start),
-                            &format!("`{}` without an open `{}`", opcode.mnemonic(), opener.mnemonic()),
-                            None,
-                        ));
-                    }
+        let (line, col) = (c.line, c.column(start));
+        let refuse =
+            |why: String, expected: Option<&str>| Err(c.err_at(start, end.saturating_sub(start), &why, expected));
+        let mnemonic = opcode.mnemonic();
+        match self.blocks.step(opcode.info().flow, || (opcode, line, col, None)) {
+            Ok(Event::Else) => {
+                if let Some(block) = self.blocks.innermost_mut() {
+                    block.data.3 = Some(line);
                 }
+                Ok(())
             }
-            _ => {}
+            Ok(_) => Ok(()),
+            Err(BlockError::Unopened { expected, .. }) => {
+                refuse(format!("`{mnemonic}` without an open `{}`", expected.opener()), None)
+            }
+            Err(BlockError::SecondElse) => {
+                let first = self.blocks.innermost().and_then(|b| b.data.3).unwrap_or(line);
+                refuse(format!("a second `else` in one `if` (its `else` is on line {first})"), Some("`endif`"))
+            }
+            Err(BlockError::SecondDefault) => {
+                refuse("a second `default` in one `switch`".into(), Some("`case` or `endswitch`"))
+            }
+            Err(BlockError::CaseOutsideSwitch) => refuse(format!("`{mnemonic}` outside a `switch`"), None),
+            Err(BlockError::BreakOutside) => refuse(format!("`{mnemonic}` outside a loop or switch"), None),
+            Err(BlockError::ContinueOutside) => refuse(format!("`{mnemonic}` outside a loop"), None),
+            Err(BlockError::NotClosed(block)) => {
+                let (open, open_line, _, _) = block.data;
+                refuse(
+                    format!("`{mnemonic}` while the `{}` of line {open_line} is open", open.mnemonic()),
+                    Some(closer_of(open)),
+                )
+            }
         }
-        Ok(())
     }
 
     fn op(

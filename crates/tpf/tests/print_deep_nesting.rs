@@ -37,7 +37,7 @@ fn indentation_up_to_the_cap_is_two_spaces_per_level() {
         let out = listing(&nested(depth));
         let mov = out.lines().find(|l| l.trim_start().starts_with("mov ")).unwrap();
         assert_eq!(mov.len() - mov.trim_start().len(), 2 * depth, "{depth}");
-        let last_endif = out.lines().filter(|l| l.trim_start().starts_with("endif")).last().unwrap();
+        let last_endif = out.lines().rfind(|l| l.trim_start().starts_with("endif")).unwrap();
         assert_eq!(last_endif.len() - last_endif.trim_start().len(), 0);
     }
 }

@@ -11,6 +11,7 @@ use crate::codes::Code;
 use crate::diag::{Diagnostic, Location};
 use crate::target::{stage_name, Api, Caps, FeatureLevel, Runtime, Target};
 use dxbc::{Container, FourCc, ShaderFeatures};
+use tpf::blocks::{Block, BlockError, Blocks, Event};
 use tpf::table::{operand_availability, Flow, Model, Ty};
 use tpf::{
     Body, CustomDataClass, Decl, Decoder, Index, Instruction, Mask, OpControl, Opcode, Operand, OperandType, Primitive,
@@ -181,7 +182,7 @@ struct Walker<'t> {
     tess_partitioning: Option<(TessPartitioning, At)>,
     tess_output: Option<(TessOutputPrimitive, At)>,
     /// Open flow-control constructs (if/else, loop, switch), innermost last.
-    flow: Vec<(Flow, At)>,
+    flow: Blocks<At>,
     flow_error: bool,
     seen_decl: [bool; 8],
 }
@@ -252,7 +253,7 @@ pub(crate) fn check(
         instances_at: None,
         stream_at: [None; 4],
         topology_at: [None; 4],
-        flow: Vec::new(),
+        flow: Blocks::new(),
         flow_error: false,
         tess_input_cps: None,
         tess_output_cps: None,
@@ -913,78 +914,43 @@ impl Walker<'_> {
     }
 
     /// The structure of if/else/endif, loop/endloop, switch/case/default/endswitch,
-    /// break/continue, and the nesting limit. Labels (subroutine bodies) and hull-shader
-    /// phases start afresh. One structure diagnostic per program is enough.
+    /// break/continue (`tpf::blocks`, which the assembler and the interpreter share),
+    /// and the nesting limit. Labels (subroutine bodies) and hull-shader phases start
+    /// afresh. One structure diagnostic per program is enough.
     fn flow_control(&mut self, flow: Flow, at: At, out: &mut Vec<Diagnostic>) {
-        let mut wrong = |w: &mut Self, why: String| {
-            if !std::mem::replace(&mut w.flow_error, true) {
-                out.push(Diagnostic::new(Code::FlowControlStructure, at.loc(), why));
-            }
-        };
-        match flow {
-            Flow::If | Flow::Loop | Flow::Switch => {
-                self.flow.push((flow, at));
-                if self.flow.len() == 65 {
+        let why = match self.flow.step(flow, || at) {
+            Ok(Event::Opened) => {
+                if self.flow.depth() == 65 {
                     out.push(Diagnostic::new(
                         Code::FlowControlNesting,
                         at.loc(),
                         "flow control nested 65 deep; the limit is 64",
                     ));
                 }
+                return;
             }
-            Flow::Else => match self.flow.last_mut() {
-                Some((f @ Flow::If, _)) => *f = Flow::Else,
-                _ => wrong(self, "`else` without an open `if`".into()),
-            },
-            Flow::EndIf => match self.flow.last() {
-                Some((Flow::If | Flow::Else, _)) => {
-                    self.flow.pop();
-                }
-                _ => wrong(self, "`endif` without an open `if`".into()),
-            },
-            Flow::EndLoop => match self.flow.last() {
-                Some((Flow::Loop, _)) => {
-                    self.flow.pop();
-                }
-                _ => wrong(self, "`endloop` without an open `loop`".into()),
-            },
-            Flow::EndSwitch => match self.flow.last() {
-                Some((Flow::Switch, _)) => {
-                    self.flow.pop();
-                }
-                _ => wrong(self, "`endswitch` without an open `switch`".into()),
-            },
-            Flow::Case | Flow::Default if !matches!(self.flow.last(), Some((Flow::Switch, _))) => {
-                wrong(self, format!("`{}` outside a `switch`", at.mnemonic))
+            Ok(_) => return,
+            Err(BlockError::Unopened { expected, .. }) => {
+                (at.loc(), format!("`{}` without an open `{}`", at.mnemonic, expected.opener()))
             }
-            Flow::Break if !self.flow.iter().any(|(f, _)| matches!(f, Flow::Loop | Flow::Switch)) => {
-                wrong(self, format!("`{}` outside a loop or switch", at.mnemonic))
+            Err(BlockError::SecondElse) => (at.loc(), "`else` without an open `if`".to_string()),
+            Err(BlockError::SecondDefault) => (at.loc(), "a second `default` in one `switch`".to_string()),
+            Err(BlockError::CaseOutsideSwitch) => (at.loc(), format!("`{}` outside a `switch`", at.mnemonic)),
+            Err(BlockError::BreakOutside) => (at.loc(), format!("`{}` outside a loop or switch", at.mnemonic)),
+            Err(BlockError::ContinueOutside) => (at.loc(), format!("`{}` outside a loop", at.mnemonic)),
+            Err(BlockError::NotClosed(block)) => {
+                let open = block.data;
+                (open.loc(), format!("`{}` is not closed before `{}`", open.mnemonic, at.mnemonic))
             }
-            Flow::Continue if !self.flow.iter().any(|(f, _)| *f == Flow::Loop) => {
-                wrong(self, format!("`{}` outside a loop", at.mnemonic))
-            }
-            Flow::Label | Flow::Phase => self.close_flow(at, out),
-            _ => {}
+        };
+        if !std::mem::replace(&mut self.flow_error, true) {
+            out.push(Diagnostic::new(Code::FlowControlStructure, why.0, why.1));
         }
-    }
-
-    /// At a label, a phase or the end: every construct must be closed.
-    fn close_flow(&mut self, at: At, out: &mut Vec<Diagnostic>) {
-        if let Some((_, open)) = self.flow.first().copied() {
-            if !std::mem::replace(&mut self.flow_error, true) {
-                out.push(Diagnostic::new(
-                    Code::FlowControlStructure,
-                    open.loc(),
-                    format!("`{}` is not closed before `{}`", open.mnemonic, at.mnemonic),
-                ));
-            }
-        }
-        self.flow.clear();
     }
 
     /// The rules that need the whole program.
     fn finish(&mut self, out: &mut Vec<Diagnostic>) {
-        if let Some((_, open)) = self.flow.first().copied() {
+        if let Some(Block { data: open, .. }) = self.flow.finish() {
             if !std::mem::replace(&mut self.flow_error, true) {
                 out.push(Diagnostic::new(
                     Code::FlowControlStructure,

@@ -194,8 +194,8 @@ fn direct3d_12_rules() {
     assert_eq!(check(gs, &t), [Code::GsOutputRecordSize]);
 }
 
-/// Flow control: constructs closed in order, break/continue/case inside theirs, at
-/// most 64 levels deep.
+/// Flow control: constructs closed in order, break/continue/case inside theirs, one
+/// `else` per `if` and one `default` per `switch`, at most 64 levels deep.
 #[test]
 fn flow_control_structure_and_nesting() {
     let vs = |body: &str| format!("vs_5_0\ndcl_temps 1\n{body}ret \n");
@@ -214,6 +214,7 @@ fn flow_control_structure_and_nesting() {
         ("loop \nendloop \n", 22, NOP, "loop"),
         ("switch r0.x\ndefault \nbreak \nendswitch \n", 23, NOP, "switch"),
         ("if_nz r0.x\nendif \ncall l0\nret \nlabel l0\n", 21, NOP, "if"),
+        ("switch r0.x\ndefault \nbreak \nnop \nbreak \nendswitch \n", NOP, 10, "default"),
     ] {
         let mut bytes = asm(&vs(body));
         patch_opcode(&mut bytes, from, to);
