@@ -278,6 +278,21 @@ fn malformed_structure_is_refused() {
         compile_edited(lp, remove("switch")).kind,
         ExecErrorKind::Malformed("case or default outside a switch".into())
     );
+    // What the assembler refuses, made by editing the program: a second `else`, a
+    // second `default`.
+    let e = compile_edited(ife, |p| {
+        let at = p.instructions.iter().position(|i| i.opcode.mnemonic() == "else").unwrap();
+        let again = p.instructions[at].clone();
+        p.instructions.insert(at + 1, again);
+    });
+    assert_eq!(e.kind, ExecErrorKind::Malformed("else without if".into()));
+    let sw = "vs_5_0\ndcl_output o0.xyzw\nswitch l(0)\ndefault\nbreak\nendswitch\nret\n";
+    let e = compile_edited(sw, |p| {
+        let again = p.instructions[2].clone(); // default
+        p.instructions.insert(4, again);
+    });
+    assert_eq!(e.kind, ExecErrorKind::Malformed("two defaults in one switch".into()));
+    assert_eq!(e.instruction, Some(4));
     let e = try_plan("vs_5_0\ncall l3\nret\n").unwrap_err();
     assert_eq!(e.kind, ExecErrorKind::Malformed("call to l3, which is not defined".into()));
     assert_eq!(e.instruction, Some(0));

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use tpf::blocks::{BlockError, BlockKind, Blocks, Event};
 use tpf::table::{Flow, Ty};
 use tpf::{
     Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, Instruction, InstructionReturnType, Modifier,
@@ -334,11 +335,13 @@ fn stage_name(s: ProgramType) -> &'static str {
     }
 }
 
-/// An open flow-control block.
-enum Block {
-    If { jump: usize, else_jump: Option<usize> },
-    Loop { start: u32, breaks: Vec<usize> },
-    Switch { table: usize, breaks: Vec<usize> },
+/// The plan positions an open flow-control block needs patched or jumped to: `at` is
+/// where its opening instruction's code starts (the `if`'s conditional jump, the
+/// loop's first instruction, the `switch`), `else_jump` the jump an `else` adds.
+#[derive(Debug, Clone, Copy)]
+struct Jumps {
+    at: usize,
+    else_jump: Option<usize>,
 }
 
 struct Builder<'d> {
@@ -352,7 +355,11 @@ struct Builder<'d> {
     origin: Vec<u32>,
     constants: Vec<[u32; 4]>,
     konst_index: HashMap<[u32; 4], u32>,
-    blocks: Vec<Block>,
+    /// Open blocks (`tpf::blocks`: the structure the assembler and the validator
+    /// check too).
+    blocks: Blocks<Jumps>,
+    /// `break` jumps not yet patched: the depth of the block they leave, and where.
+    breaks: Vec<(usize, usize)>,
     switches: Vec<SwitchTable>,
     labels: HashMap<u32, u32>,
     calls: Vec<(usize, u32, usize)>,
@@ -655,16 +662,46 @@ impl Builder<'_> {
         matches!(op.control, OpControl::Test(Test::NonZero))
     }
 
-    /// Index of the innermost loop or switch block (for `break`).
-    fn breakable(&self) -> Option<usize> {
-        self.blocks.iter().rposition(|b| matches!(b, Block::Loop { .. } | Block::Switch { .. }))
+    /// Steps the block structure with instruction `i`; a block it opens starts at the
+    /// plan's current position.
+    fn structure(&mut self, i: usize, inst: &Instruction<'_>) -> Result<Event<Jumps>, ExecError> {
+        let here = self.insts.len();
+        self.blocks.step(inst.opcode.info().flow, || Jumps { at: here, else_jump: None }).map_err(|e| {
+            malformed(
+                i,
+                match e {
+                    BlockError::Unopened { expected, .. } => {
+                        format!("{} without {}", inst.opcode.mnemonic(), expected.opener())
+                    }
+                    BlockError::SecondElse => "else without if".into(),
+                    BlockError::SecondDefault => "two defaults in one switch".into(),
+                    BlockError::CaseOutsideSwitch => "case or default outside a switch".into(),
+                    BlockError::BreakOutside => "break outside a loop or switch".into(),
+                    BlockError::ContinueOutside => "continue outside a loop".into(),
+                    BlockError::NotClosed(_) => "label inside a flow-control block".into(),
+                },
+            )
+        })
     }
 
-    fn innermost_loop(&self) -> Option<u32> {
-        self.blocks.iter().rev().find_map(|b| match b {
-            Block::Loop { start, .. } => Some(*start),
-            _ => None,
-        })
+    /// The case table of the innermost block, if it is a `switch`.
+    fn innermost_switch(&mut self) -> Option<&mut SwitchTable> {
+        let block = self.blocks.innermost().filter(|b| b.kind == BlockKind::Switch)?;
+        let table = self.insts.get(block.data.at)?.a as usize;
+        self.switches.get_mut(table)
+    }
+
+    /// Points every pending `break` out of the block at `depth` to `target`.
+    fn patch_breaks(&mut self, depth: usize, target: u32) {
+        while let Some(&(d, at)) = self.breaks.last() {
+            if d < depth {
+                break;
+            }
+            self.breaks.pop();
+            if let Some(x) = self.insts.get_mut(at) {
+                x.a = target;
+            }
+        }
     }
 
     fn flow(&mut self, i: usize, inst: &Instruction<'_>, op: &TOp) -> Result<(), ExecError> {
@@ -677,48 +714,39 @@ impl Builder<'_> {
                 let mut x = Inst::new(Op::JmpIf);
                 x.src[0] = cond(self)?;
                 x.nz = !Self::test(op);
-                let at = self.push(i, x);
-                self.blocks.push(Block::If { jump: at, else_jump: None });
+                // The block starts at the conditional jump, which `else` or `endif` patch.
+                self.structure(i, inst)?;
+                self.push(i, x);
             }
             O::Else => {
+                self.structure(i, inst)?;
                 let at = self.push(i, Inst::new(Op::Jmp));
-                match self.blocks.last_mut() {
-                    Some(Block::If { jump, else_jump: e @ None }) => {
-                        *e = Some(at);
-                        let j = *jump;
-                        self.insts[j].a = at as u32 + 1;
-                    }
-                    _ => return Err(malformed(i, "else without if")),
+                if let Some(block) = self.blocks.innermost_mut() {
+                    block.data.else_jump = Some(at);
+                    let jump = block.data.at;
+                    self.insts[jump].a = at as u32 + 1;
                 }
             }
             O::EndIf => {
-                let pc = self.pc();
-                match self.blocks.pop() {
-                    Some(Block::If { jump, else_jump }) => match else_jump {
-                        Some(e) => self.insts[e].a = pc,
-                        None => self.insts[jump].a = pc,
-                    },
-                    _ => return Err(malformed(i, "endif without if")),
+                if let Event::Closed(block) = self.structure(i, inst)? {
+                    let pc = self.pc();
+                    self.insts[block.data.else_jump.unwrap_or(block.data.at)].a = pc;
                 }
             }
             O::Loop => {
-                let start = self.pc();
-                self.blocks.push(Block::Loop { start, breaks: Vec::new() });
+                self.structure(i, inst)?;
             }
-            O::EndLoop => match self.blocks.pop() {
-                Some(Block::Loop { start, breaks }) => {
+            O::EndLoop => {
+                if let Event::Closed(block) = self.structure(i, inst)? {
                     let mut x = Inst::new(Op::Jmp);
-                    x.a = start;
+                    x.a = block.data.at as u32;
                     self.push(i, x);
                     let pc = self.pc();
-                    for b in breaks {
-                        self.insts[b].a = pc;
-                    }
+                    self.patch_breaks(self.blocks.depth(), pc);
                 }
-                _ => return Err(malformed(i, "endloop without loop")),
-            },
+            }
             O::Break | O::Breakc => {
-                let Some(k) = self.breakable() else {
+                let Event::Break { block } = self.structure(i, inst)? else {
                     return Err(malformed(i, "break outside a loop or switch"));
                 };
                 let x = if inst.opcode == O::Breakc {
@@ -730,15 +758,13 @@ impl Builder<'_> {
                     Inst::new(Op::Jmp)
                 };
                 let at = self.push(i, x);
-                match &mut self.blocks[k] {
-                    Block::Loop { breaks, .. } | Block::Switch { breaks, .. } => breaks.push(at),
-                    Block::If { .. } => {}
-                }
+                self.breaks.push((block, at));
             }
             O::Continue | O::Continuec => {
-                let Some(start) = self.innermost_loop() else {
+                let Event::Continue { block } = self.structure(i, inst)? else {
                     return Err(malformed(i, "continue outside a loop"));
                 };
+                let start = self.blocks.open().get(block).map_or(0, |b| b.data.at as u32);
                 let mut x = if inst.opcode == O::Continuec {
                     let mut x = Inst::new(Op::JmpIf);
                     x.src[0] = cond(self)?;
@@ -756,19 +782,17 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, o, Ty::I)?;
                 x.a = self.switches.len() as u32;
                 self.switches.push(SwitchTable { cases: Vec::new(), default: u32::MAX });
+                // The block starts at the `Switch` instruction, which names its table.
+                self.structure(i, inst)?;
                 self.push(i, x);
-                self.blocks.push(Block::Switch { table: x.a as usize, breaks: Vec::new() });
             }
             O::Case | O::Default => {
+                self.structure(i, inst)?;
                 let pc = self.pc();
-                let Some(Block::Switch { table, .. }) = self.blocks.last() else {
+                let Some(t) = self.innermost_switch() else {
                     return Err(malformed(i, "case or default outside a switch"));
                 };
-                let t = &mut self.switches[*table];
                 if inst.opcode == O::Default {
-                    if t.default != u32::MAX {
-                        return Err(malformed(i, "two defaults in one switch"));
-                    }
                     t.default = pc;
                 } else {
                     let o = op.operands.first().ok_or_else(|| malformed(i, "case without a value"))?;
@@ -780,18 +804,18 @@ impl Builder<'_> {
                     }
                 }
             }
-            O::EndSwitch => match self.blocks.pop() {
-                Some(Block::Switch { table, breaks }) => {
+            O::EndSwitch => {
+                if let Event::Closed(block) = self.structure(i, inst)? {
                     let pc = self.pc();
-                    if self.switches[table].default == u32::MAX {
-                        self.switches[table].default = pc;
+                    let table = self.insts[block.data.at].a as usize;
+                    if let Some(t) = self.switches.get_mut(table) {
+                        if t.default == u32::MAX {
+                            t.default = pc;
+                        }
                     }
-                    for b in breaks {
-                        self.insts[b].a = pc;
-                    }
+                    self.patch_breaks(self.blocks.depth(), pc);
                 }
-                _ => return Err(malformed(i, "endswitch without switch")),
-            },
+            }
             O::Call | O::Callc => {
                 let mut x = Inst::new(if inst.opcode == O::Callc { Op::CallIf } else { Op::Call });
                 let label = if inst.opcode == O::Callc {
@@ -817,9 +841,7 @@ impl Builder<'_> {
                 self.push(i, x);
             }
             O::Label => {
-                if !self.blocks.is_empty() {
-                    return Err(malformed(i, "label inside a flow-control block"));
-                }
+                self.structure(i, inst)?;
                 let Some(n) = op.operands.first().filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
                     return Err(malformed(i, "label without a number"));
                 };
@@ -1381,7 +1403,8 @@ pub(crate) fn compile(
         origin: Vec::new(),
         constants: vec![[0; 4]],
         konst_index: HashMap::new(),
-        blocks: Vec::new(),
+        blocks: Blocks::new(),
+        breaks: Vec::new(),
         switches: Vec::new(),
         labels: HashMap::new(),
         calls: Vec::new(),
@@ -1431,12 +1454,8 @@ pub(crate) fn compile(
         }
     }
     let n = program.instructions.len();
-    if let Some(open) = b.blocks.last() {
-        let what = match open {
-            Block::If { .. } => "if without endif",
-            Block::Loop { .. } => "loop without endloop",
-            Block::Switch { .. } => "switch without endswitch",
-        };
+    if let Some(open) = b.blocks.innermost() {
+        let what = format!("{} without {}", open.kind.opener(), open.kind.closer());
         return Err(malformed(n.saturating_sub(1), what));
     }
     b.push(n.saturating_sub(1), Inst::new(Op::Ret));
