@@ -835,12 +835,21 @@ impl Parser {
         Ok(())
     }
 
+    /// The block structure the text must have to be one program: openers and closers
+    /// that match, one `else` per `if`, nothing left open at the end. What a token stream
+    /// carries whatever its place (a `break` outside a loop, a `case` outside a switch, a
+    /// second `default`, a label inside a block) is assembled as written: Microsoft's
+    /// disassembler prints such streams, and refusing them is the validator's job (it
+    /// walks the same structure, `tpf::blocks`).
     fn track_blocks(&mut self, opcode: Opcode, c: &Cursor<'_>, start: usize, end: usize) -> PResult<()> {
+        let flow = opcode.info().flow;
+        if matches!(flow, Flow::Label | Flow::Phase) {
+            return Ok(());
+        }
         let (line, col) = (c.line, c.column(start));
         let refuse =
             |why: String, expected: Option<&str>| Err(c.err_at(start, end.saturating_sub(start), &why, expected));
-        let mnemonic = opcode.mnemonic();
-        match self.blocks.step(opcode.info().flow, || (opcode, line, col, None)) {
+        match self.blocks.step(flow, || (opcode, line, col, None)) {
             Ok(Event::Else) => {
                 if let Some(block) = self.blocks.innermost_mut() {
                     block.data.3 = Some(line);
@@ -849,25 +858,19 @@ impl Parser {
             }
             Ok(_) => Ok(()),
             Err(BlockError::Unopened { expected, .. }) => {
-                refuse(format!("`{mnemonic}` without an open `{}`", expected.opener()), None)
+                refuse(format!("`{}` without an open `{}`", opcode.mnemonic(), expected.opener()), None)
             }
             Err(BlockError::SecondElse) => {
                 let first = self.blocks.innermost().and_then(|b| b.data.3).unwrap_or(line);
                 refuse(format!("a second `else` in one `if` (its `else` is on line {first})"), Some("`endif`"))
             }
-            Err(BlockError::SecondDefault) => {
-                refuse("a second `default` in one `switch`".into(), Some("`case` or `endswitch`"))
-            }
-            Err(BlockError::CaseOutsideSwitch) => refuse(format!("`{mnemonic}` outside a `switch`"), None),
-            Err(BlockError::BreakOutside) => refuse(format!("`{mnemonic}` outside a loop or switch"), None),
-            Err(BlockError::ContinueOutside) => refuse(format!("`{mnemonic}` outside a loop"), None),
-            Err(BlockError::NotClosed(block)) => {
-                let (open, open_line, _, _) = block.data;
-                refuse(
-                    format!("`{mnemonic}` while the `{}` of line {open_line} is open", open.mnemonic()),
-                    Some(closer_of(open)),
-                )
-            }
+            Err(
+                BlockError::SecondDefault
+                | BlockError::CaseOutsideSwitch
+                | BlockError::BreakOutside
+                | BlockError::ContinueOutside
+                | BlockError::NotClosed(_),
+            ) => Ok(()),
         }
     }
 
