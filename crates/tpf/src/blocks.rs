@@ -1,8 +1,8 @@
 //! The block structure of an SM4/5 program, defined once: `if`/`else`/`endif`,
 //! `loop`/`endloop`, `switch`/`case`/`default`/`endswitch`, and where `break`,
-//! `continue`, `case` and `default` may stand (the functional spec, 7.16 "Flow
-//! Control", and the instruction pages of `if`, `loop`, `switch`, `break`,
-//! `continue`). A label (a subroutine body) and a hull-shader phase start afresh: every
+//! `continue`, `case` and `default` may stand (the functional spec's flow-control
+//! section, 22.7, and Microsoft's `if`, `else`, `loop`, `switch`, `case`, `break` and
+//! `continue` (sm4 - asm) pages). A label (a subroutine body) and a hull-shader phase start afresh: every
 //! block must be closed before them, and at the end of the program.
 //!
 //! The assembler, the validator and the interpreter's compiler all feed their
