@@ -490,3 +490,50 @@ impl std::str::FromStr for StreamOutputDesc {
         Ok(StreamOutputDesc { entries: parse_entries(s)?, strides: Vec::new(), rasterized_stream: 0 })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_form_reads_prefixes_semantics_masks_and_gaps() {
+        let entries = parse_entries("SV_Position.xyzw; $SKIP.3; s1:2:TEXCOORD1.yz;").unwrap();
+        let gap = SoEntry {
+            stream: 0,
+            semantic_name: None,
+            semantic_index: 0,
+            start_component: 0,
+            component_count: 3,
+            output_slot: 0,
+        };
+        let texcoord = SoEntry {
+            stream: 1,
+            semantic_name: Some("TEXCOORD".into()),
+            semantic_index: 1,
+            start_component: 1,
+            component_count: 2,
+            output_slot: 2,
+        };
+        assert_eq!(entries.len(), 3);
+        assert_eq!(entries.get(1), Some(&gap));
+        assert_eq!(entries.get(2), Some(&texcoord));
+        assert_eq!(parse_entries("  "), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn errors_name_the_character_column() {
+        let e = parse_entries("é:POSITION").unwrap_err();
+        assert_eq!(e.column, 1);
+        let e = parse_entries("POSITION.xz").unwrap_err();
+        assert_eq!((e.column, e.kind), (10, SoParseErrorKind::MaskNotContiguous("xz".into())));
+        let e = parse_entries("A;;B").unwrap_err();
+        assert_eq!((e.column, e.kind), (3, SoParseErrorKind::EmptyEntry));
+    }
+
+    #[test]
+    fn element_spans_run_from_the_first_to_the_last_component() {
+        assert_eq!(element_span(0b1100), (2, 2));
+        assert_eq!(element_span(0b0101), (0, 3));
+        assert_eq!(element_span(0), (0, 0));
+    }
+}

@@ -2,7 +2,6 @@
 //! buffer strides and rasterized stream, checked against the shader's output
 //! signature and the limits of the API.
 //!
-//!
 //! The declaration types, the API's limits and the text form (`--so DECL`) are the
 //! `streamout` crate's, re-exported here.
 //!
