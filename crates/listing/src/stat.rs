@@ -10,7 +10,7 @@
 //! `SFI0` chunk); the comment on each rule names its evidence. What the corpus shows:
 //!
 //! - fxc 10.1 (d3dcompiler_47) counts the program it emits: every field follows from the
-//!   instructions by a category per opcode (`class`) and a few operand rules (a `mov`
+//!   instructions by a category per opcode (the `stat` column of `tpf::TABLE`) and a few operand rules (a `mov`
 //!   with a source modifier is arithmetic, a geometry shader's output writes are not
 //!   moves, a two-result `udiv` counts nowhere). 124 of its 130 blobs match byte for
 //!   byte, the 8 Level9 ones included (their `STAT` describes the Shader Model 4
@@ -36,6 +36,7 @@ use dxbc::stat::{
 };
 use std::collections::HashMap;
 use std::rc::Rc;
+use tpf::StatClass as Class;
 
 use tpf::{
     Body, CompilerVersion, CustomDataClass, Decl, ExtOperand, GlobalFlags, Instruction, InterpolationMode, Modifier,
@@ -67,143 +68,6 @@ impl Rules {
             (major, _) if major < 9 && major != 6 => Rules::Fxc929,
             _ => Rules::Fxc10,
         }
-    }
-}
-
-/// What fxc counts an opcode as. One row per opcode in [`class`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Class {
-    /// Declarations and data blocks: not instructions.
-    NotAnInstruction,
-    /// Counted as an instruction and nothing else.
-    Plain,
-    Float,
-    Int,
-    Uint,
-    Conversion,
-    Mov,
-    Movc,
-    /// `ret`, `else`, `break`, `continue`, `call`: flow whose path does not depend on data.
-    StaticFlow,
-    /// `loop`, `retc`, `callc`: always dynamic flow.
-    DynamicFlow,
-    /// `if` and `switch`: dynamic, or for fxc 9.x static when the condition is uniform.
-    Branch,
-    /// `breakc` (not counted), `continuec` (dynamic when its condition varies).
-    ConditionalJump,
-    Emit,
-    Cut,
-    EmitThenCut,
-    /// `sample`.
-    Sample,
-    /// `sample_l`: counted with the loads.
-    SampleLevel,
-    SampleCompare,
-    SampleBias,
-    SampleGradient,
-    /// `ld`, `ldms` (typed resource loads).
-    LoadTyped,
-    /// `ld_raw`, `ld_structured`, `ld_uav_typed` (buffer and UAV loads).
-    LoadBuffer,
-    Gather,
-    Lod,
-    Store,
-    Atomic,
-    Barrier,
-}
-
-/// The category of each opcode.
-fn class(op: Opcode) -> Class {
-    use Class::*;
-    use Opcode as O;
-    match op {
-        // Arithmetic on 32-bit floats, comparisons of floats included; 123 of the 129
-        // fxc 10.1 blobs match this set exactly (the others differ by counts fxc takes
-        // from the source: conversions of literals, `mov` with a modifier below).
-        O::Add | O::Div | O::Dp2 | O::Dp3 | O::Dp4 | O::Eq | O::Exp | O::Frc | O::Ge | O::Log | O::Lt | O::Mad => Float,
-        O::Min | O::Max | O::Mul | O::Ne | O::RoundNe | O::RoundNi | O::RoundPi | O::RoundZ | O::Rsq | O::Sqrt => Float,
-        O::SinCos => Float,
-        // `rcp` is not counted (vs5__rcp, 9.30: 3 `rcp`, 0 floats; no later evidence).
-        // Derivatives are float arithmetic: D3D11_PixelShader_Textures_PQ (10.1) counts
-        // 146 = 142 arithmetic instructions + its 4 `deriv_*_coarse`.
-        O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine => Float,
-        // Signed integer arithmetic: all 129 fxc 10.1 blobs (`ibfe` is not counted).
-        O::Iadd | O::Ieq | O::Ige | O::Ilt | O::Imad | O::Imax | O::Imin | O::Imul | O::Ine | O::Ineg => Int,
-        O::Ishl | O::Ishr => Int,
-        // Unsigned arithmetic and the bitwise operations (the bitwise word of `STAT`
-        // stays 0 in every blob): 128 of 129 fxc 10.1 blobs, the last one being the
-        // two-result `udiv` rule in `Counter::op`.
-        O::Udiv | O::Ult | O::Uge | O::Umul | O::Umax | O::Umin | O::Ushr | O::And | O::Or | O::Xor | O::Not => Uint,
-        // Conversions between floats and integers; `f16tof32`/`f32tof16` are not
-        // counted (xenia's resolve shaders use hundreds and count only these).
-        O::Itof | O::Utof | O::Ftoi | O::Ftou => Conversion,
-        O::Mov => Mov,
-        O::Movc => Movc,
-        // Double-precision instructions have no category: cs5__BasicCompute11Double
-        // (9.29) counts its `add` as its one float, not its `dadd`. (The corpus has
-        // no other double-precision program; the conversions and moves of doubles
-        // follow the same rule for want of evidence.)
-        // Flow: `ret`, `else` and `break` are static, `if` and `switch` dynamic in fxc 10
-        // (every fxc 10.1 blob: e.g. D3D11_Blit__g_BlitFromCube, one `switch` with six
-        // `case`, a `default` and seven `break`: 8 static = 7 + `ret`, 1 dynamic;
-        // `case`, `default` and the `end*` markers count nowhere).
-        O::Ret | O::Else | O::Break | O::Continue | O::Call => StaticFlow,
-        // A loop is one dynamic flow control, whatever its trip count (ExtrudeGS: 2
-        // `loop` counting to 3, 2 dynamic; HDAO: 2, with 1 data-dependent `if`: 3).
-        // `retc` is dynamic (ps5__retc: 2 `retc`, 2 dynamic).
-        O::Loop | O::Retc | O::Callc => DynamicFlow,
-        O::If | O::Switch => Branch,
-        O::Breakc | O::Continuec => ConditionalJump,
-        // Geometry output; `emit_then_cut` counts in both (no corpus blob has one).
-        // ExtrudeGS: 4 `emit`, 2 `cut`; primitive_rectangle_list_gs: 10 `emit_stream`,
-        // 2 `cut_stream`.
-        O::Emit | O::EmitStream => Emit,
-        O::Cut | O::CutStream => Cut,
-        O::EmitThenCut | O::EmitThenCutStream => EmitThenCut,
-        // Texture reads. `sample` is the "normal" kind (ps5__sample: 2); `sample_l`
-        // counts with the loads (D3D11_Blit__g_BlitFrom2D: 1 `sample_l`, 1 load);
-        // `sample_c` and `sample_c_lz` are comparisons (Internal__Textures_PS: 2),
-        // `sample_b` bias and `sample_d` gradient (ps5__sample: 2 each). The
-        // tiled-resource forms (`*_s`, no corpus blob) follow their base instruction.
-        O::Sample | O::SampleClampFeedback => Sample,
-        O::SampleL | O::SampleLFeedback => SampleLevel,
-        O::SampleC | O::SampleCLz | O::SampleCLzFeedback | O::SampleCClampFeedback => SampleCompare,
-        O::SampleB | O::SampleBClampFeedback => SampleBias,
-        O::SampleD | O::SampleDClampFeedback => SampleGradient,
-        // Loads (xenia: `ld`, `ldms` and `ld_raw` counted with `sample_l`).
-        O::Ld | O::LdMs | O::LdFeedback | O::LdMsFeedback => LoadTyped,
-        O::LdRaw | O::LdStructured | O::LdUavTyped => LoadBuffer,
-        O::LdRawFeedback | O::LdStructuredFeedback | O::LdUavTypedFeedback => LoadBuffer,
-        // Word 26 counts `gather4` (ps5__gather: 6; fxaa_cs: 2) and `gather4_po`, not
-        // the comparing gathers (ContactHardeningShadows11PS: 36 `gather4_c` and one
-        // `gather4_po`, 1).
-        O::Gather4 | O::Gather4Po | O::Gather4Feedback | O::Gather4PoFeedback => Gather,
-        // Word 27 counts `lod` (ps5__lod: 2).
-        O::Lod => Lod,
-        // UAV stores (word 36).
-        O::StoreRaw | O::StoreStructured | O::StoreUavTyped => Store,
-        // Every atomic, with or without a result, and the counter operations
-        // (ps5__atomic_counter: 2 `imm_atomic_alloc` + 2 `imm_atomic_consume` = 4;
-        // ps5__atomic_mem: 8; cs5__Issue34: 1).
-        O::AtomicAnd | O::AtomicOr | O::AtomicXor | O::AtomicCmpStore | O::AtomicIadd | O::AtomicImax => Atomic,
-        O::AtomicImin | O::AtomicUmax | O::AtomicUmin | O::ImmAtomicAlloc | O::ImmAtomicConsume => Atomic,
-        O::ImmAtomicIadd | O::ImmAtomicAnd | O::ImmAtomicOr | O::ImmAtomicXor | O::ImmAtomicExch => Atomic,
-        O::ImmAtomicCmpExch | O::ImmAtomicImax | O::ImmAtomicImin | O::ImmAtomicUmax | O::ImmAtomicUmin => Atomic,
-        // `sync`, whatever its flags (cs5__Issue11: 6).
-        O::Sync => Barrier,
-        // Hull-shader phase markers and function labels start a block; they are not
-        // instructions (hs5__basic: `hs_decls`, `hs_fork_phase`, 2 `mov`, `ret` = 3
-        // slots; SubroutinesPS: 18 instructions with 5 `label` = 13 slots).
-        O::HsDecls | O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase | O::Label => NotAnInstruction,
-        O::CustomData => NotAnInstruction,
-        _ if op.is_declaration() => NotAnInstruction,
-        // Everything else is an instruction of no category: the bit-field and
-        // bit-count instructions (`ubfe`, `ibfe`, `bfi`, `firstbit_*`: float24_round_ps,
-        // xenia's texture loads), half-precision conversions, `resinfo` and the other
-        // queries (ps4__resinfo: 3, none counted), `eval_*` (ps5__evaluateAttrib),
-        // `discard` (ps4__discard_nz), `rcp` and the double-precision instructions
-        // (see above), `nop`, `swapc`, `msad`, the carry/borrow arithmetic.
-        _ => Plain,
     }
 }
 
@@ -366,8 +230,10 @@ impl Counter {
     }
 
     fn op(&mut self, opcode: Opcode, op: &Op) {
-        let class = class(opcode);
-        if class == Class::NotAnInstruction {
+        // The category of each opcode is the `stat` column of the instruction table
+        // (`tpf::StatClass`, whose variants name the corpus evidence for each).
+        let class = opcode.info().stat;
+        if class == Class::None {
             return;
         }
         bump(&mut self.stat.instruction_count);
@@ -392,7 +258,7 @@ impl Counter {
             bump(&mut s.array_instruction_count);
         }
         match class {
-            Class::NotAnInstruction | Class::Plain => {}
+            Class::None | Class::Plain => {}
             Class::Float => {
                 // Arithmetic into a minimum-precision register is not counted
                 // (ps5__precision, 9.30: its one `mad`, into a min16f temp, 0 floats;
@@ -726,28 +592,21 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                     }
                 }
             }
-            Body::Op(op) => match ins.opcode {
-                Opcode::Ddiv
-                | Opcode::Dfma
-                | Opcode::Drcp
-                | Opcode::Dtoi
-                | Opcode::Dtou
-                | Opcode::Itod
-                | Opcode::Utod => {
-                    set(ShaderFeatures::DOUBLES);
-                    set(ShaderFeatures::DOUBLE_EXTENSIONS_11_1);
-                }
-                Opcode::Dadd | Opcode::Dmax | Opcode::Dmin | Opcode::Dmul | Opcode::Deq | Opcode::Dge | Opcode::Dlt => {
-                    set(ShaderFeatures::DOUBLES)
-                }
-                Opcode::Dne | Opcode::Dmov | Opcode::Dmovc | Opcode::Dtof | Opcode::Ftod => {
-                    set(ShaderFeatures::DOUBLES)
-                }
-                Opcode::Msad => set(ShaderFeatures::SHADER_EXTENSIONS_11_1),
-                Opcode::LdUavTyped | Opcode::LdUavTypedFeedback => {
-                    if ins.opcode == Opcode::LdUavTypedFeedback {
-                        set(ShaderFeatures::TILED_RESOURCES);
+            Body::Op(op) => {
+                // What the opcode needs by itself: the `features` column of the
+                // instruction table.
+                let needs = ins.opcode.info().features;
+                for (bit, flag) in [
+                    (tpf::OpFeatures::DOUBLES, ShaderFeatures::DOUBLES),
+                    (tpf::OpFeatures::DOUBLES_11_1, ShaderFeatures::DOUBLE_EXTENSIONS_11_1),
+                    (tpf::OpFeatures::SHADER_EXTENSIONS_11_1, ShaderFeatures::SHADER_EXTENSIONS_11_1),
+                    (tpf::OpFeatures::TILED, ShaderFeatures::TILED_RESOURCES),
+                ] {
+                    if needs.contains(bit) {
+                        set(flag);
                     }
+                }
+                if matches!(ins.opcode, Opcode::LdUavTyped | Opcode::LdUavTypedFeedback) {
                     // A typed UAV load of anything but one 32-bit component needs the
                     // additional formats of Direct3D 11.3: a load of several
                     // components, or from a UNORM/SNORM view. Only fxc 10 knows the
@@ -760,11 +619,7 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                         set(ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS);
                     }
                 }
-                // The tiled-resource forms: the `*_s` instructions returning a status,
-                // and `check_access_fully_mapped`.
-                o if (o as u16) >= Opcode::Gather4Feedback as u16 => set(ShaderFeatures::TILED_RESOURCES),
-                _ => {}
-            },
+            }
             _ => {}
         }
     }

@@ -28,5 +28,5 @@ pub use enums::*;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use ir::*;
 pub use style::{CompilerVersion, Style};
-pub use table::{OpInfo, Opcode, TABLE};
+pub use table::{OpFeatures, OpInfo, Opcode, StatClass, TABLE};
 pub use words::Words;

@@ -130,6 +130,108 @@ pub enum Flow {
     Phase,
 }
 
+/// What fxc's instruction statistics (the `STAT` chunk, the fields of
+/// `D3D11_SHADER_DESC`) count an opcode as. The rules were read off the fxc corpus;
+/// each variant names its evidence. Operand-dependent rules (a `mov` with a source
+/// modifier is arithmetic, a two-result `udiv` counts nowhere, the uniformity of a
+/// branch condition for fxc 9.x) live with the counter in the `listing` crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StatClass {
+    /// Declarations, data blocks, hull-shader phase markers and function labels: not
+    /// instructions (hs5__basic: `hs_decls`, `hs_fork_phase`, 2 `mov`, `ret` = 3 slots;
+    /// SubroutinesPS: 18 instructions with 5 `label` = 13 slots).
+    None,
+    /// Counted as an instruction of no category: the bit-field and bit-count
+    /// instructions (`ubfe`, `ibfe`, `bfi`, `firstbit_*`), half-precision conversions,
+    /// `resinfo` and the other queries (ps4__resinfo: 3, none counted), `eval_*`,
+    /// `discard`, `rcp` (vs5__rcp, 9.30: 3 `rcp`, 0 floats), the double-precision
+    /// instructions (cs5__BasicCompute11Double, 9.29, counts its `add` as its one float,
+    /// not its `dadd`), `nop`, `swapc`, `msad`, the carry/borrow arithmetic.
+    Plain,
+    /// Arithmetic on 32-bit floats, comparisons and derivatives included (123 of the
+    /// 129 fxc 10.1 blobs match this set exactly; D3D11_PixelShader_Textures_PQ counts
+    /// its 4 `deriv_*_coarse`).
+    Float,
+    /// Signed integer arithmetic (all 129 fxc 10.1 blobs; `ibfe` is not counted).
+    Int,
+    /// Unsigned arithmetic and the bitwise operations (the bitwise word of `STAT` stays
+    /// 0 in every blob).
+    Uint,
+    /// Conversions between floats and integers (`f16tof32`/`f32tof16` are not counted).
+    Conversion,
+    Mov,
+    Movc,
+    /// `ret`, `else`, `break`, `continue`, `call`: flow whose path does not depend on
+    /// data (D3D11_Blit__g_BlitFromCube: one `switch`, seven `break` and `ret`: 8 static).
+    StaticFlow,
+    /// `loop`, `retc`, `callc`: always dynamic flow (ExtrudeGS: 2 `loop`, 2 dynamic;
+    /// ps5__retc: 2 `retc`, 2 dynamic).
+    DynamicFlow,
+    /// `if` and `switch`: dynamic, or for fxc 9.x static when the condition is uniform.
+    Branch,
+    /// `breakc` (not counted), `continuec` (dynamic when its condition varies).
+    ConditionalJump,
+    /// Geometry output (ExtrudeGS: 4 `emit`, 2 `cut`; primitive_rectangle_list_gs: 10
+    /// `emit_stream`, 2 `cut_stream`); `emit_then_cut` counts in both.
+    Emit,
+    Cut,
+    EmitThenCut,
+    /// `sample`, the "normal" texture read (ps5__sample: 2); the tiled-resource forms
+    /// (`*_s`) follow their base instruction.
+    Sample,
+    /// `sample_l`: counted with the loads (D3D11_Blit__g_BlitFrom2D: 1 `sample_l`, 1 load).
+    SampleLevel,
+    /// `sample_c`, `sample_c_lz` (Internal__Textures_PS: 2).
+    SampleCompare,
+    /// `sample_b` (ps5__sample: 2).
+    SampleBias,
+    /// `sample_d` (ps5__sample: 2).
+    SampleGradient,
+    /// `ld`, `ldms`: typed resource loads.
+    LoadTyped,
+    /// `ld_raw`, `ld_structured`, `ld_uav_typed`: buffer and UAV loads.
+    LoadBuffer,
+    /// `gather4` and `gather4_po`, not the comparing gathers (ps5__gather: 6;
+    /// ContactHardeningShadows11PS: 36 `gather4_c` and one `gather4_po`, 1).
+    Gather,
+    /// `lod` (ps5__lod: 2).
+    Lod,
+    /// UAV stores.
+    Store,
+    /// Every atomic, with or without a result, and the counter operations
+    /// (ps5__atomic_counter: 2 `imm_atomic_alloc` + 2 `imm_atomic_consume` = 4).
+    Atomic,
+    /// `sync`, whatever its flags (cs5__Issue11: 6).
+    Barrier,
+}
+
+/// Optional hardware features an opcode needs by itself: the `SFI0` chunk's flags
+/// (`D3D_SHADER_REQUIRES_*`) and the device capabilities the runtime checks
+/// (`D3D11_FEATURE_DOUBLES`, `D3D11_FEATURE_D3D11_OPTIONS`:
+/// `ExtendedDoublesShaderInstructions`, `SAD4ShaderInstructions`; tiled resources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OpFeatures(pub u8);
+
+impl OpFeatures {
+    pub const NONE: OpFeatures = OpFeatures(0);
+    /// Double-precision arithmetic (`D3D_SHADER_REQUIRES_DOUBLES`).
+    pub const DOUBLES: OpFeatures = OpFeatures(1);
+    /// The Direct3D 11.1 double-precision extensions `ddiv`, `dfma`, `drcp` and the
+    /// double/integer conversions (`D3D_SHADER_REQUIRES_11_1_DOUBLE_EXTENSIONS`).
+    pub const DOUBLES_11_1: OpFeatures = OpFeatures(2);
+    /// The Direct3D 11.1 shader extensions: `msad`
+    /// (`D3D_SHADER_REQUIRES_11_1_SHADER_EXTENSIONS`).
+    pub const SHADER_EXTENSIONS_11_1: OpFeatures = OpFeatures(4);
+    /// Tiled resources: the `*_s` forms returning a status and
+    /// `check_access_fully_mapped` (`D3D_SHADER_REQUIRES_TILED_RESOURCES`).
+    pub const TILED: OpFeatures = OpFeatures(8);
+
+    /// True when every feature of `other` is in `self`.
+    pub const fn contains(self, other: OpFeatures) -> bool {
+        self.0 & other.0 == other.0 && other.0 != 0
+    }
+}
+
 /// A shader model, `major.minor`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Model(pub u8, pub u8);
@@ -208,6 +310,10 @@ pub struct OpInfo {
     pub min_model: Model,
     pub flow: Flow,
     pub controls: Controls,
+    /// What fxc's statistics count it as.
+    pub stat: StatClass,
+    /// Optional features it needs by itself.
+    pub features: OpFeatures,
 }
 
 impl OpInfo {
@@ -217,8 +323,10 @@ impl OpInfo {
     }
 }
 
+/// Builds [`Opcode`] and [`TABLE`] from the rows of [`for_each_opcode!`].
 macro_rules! table {
-    ($( $variant:ident = $num:literal, $mn:literal, $shape:expr, [$($d:ident)*], [$($s:ident)*], $stages:ident, $model:ident, $flow:ident, $ctl:ident; )*) => {
+    ($( $variant:ident = $num:literal, $mn:literal, $shape:ident $(($kind:ident))?, [$($d:ident)*], [$($s:ident)*],
+        $stages:ident, $model:ident, $flow:ident, $ctl:ident, $stat:ident, [$($feat:ident)*]; )*) => {
         /// An SM4/SM5 opcode (opcode token bits 10:0).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u16)]
@@ -231,253 +339,275 @@ macro_rules! table {
             $( OpInfo {
                 opcode: Opcode::$variant,
                 mnemonic: $mn,
-                shape: $shape,
+                shape: Shape::$shape $((DeclKind::$kind))?,
                 dst: &[$(Ty::$d),*],
                 src: &[$(Ty::$s),*],
                 stages: Stages::$stages,
                 min_model: Model::$model,
                 flow: Flow::$flow,
                 controls: Controls::$ctl,
+                stat: StatClass::$stat,
+                features: OpFeatures(0 $(| OpFeatures::$feat.0)*),
             }, )*
         ];
     };
 }
 
-use DeclKind as K;
-use Shape::{CustomData as Custom, Decl, InterfaceCall as Fcall, Ops};
+crate::for_each_opcode!(table);
 
-table! {
-    Add = 0, "add", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    And = 1, "and", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    Break = 2, "break", Ops, [], [], ALL, SM4_0, Break, Plain;
-    Breakc = 3, "breakc", Ops, [], [U], ALL, SM4_0, Break, Test;
-    Call = 4, "call", Ops, [], [R], ALL, SM4_0, Call, Plain;
-    Callc = 5, "callc", Ops, [], [U R], ALL, SM4_0, Call, Test;
-    Case = 6, "case", Ops, [], [U], ALL, SM4_0, Case, Plain;
-    Continue = 7, "continue", Ops, [], [], ALL, SM4_0, Continue, Plain;
-    Continuec = 8, "continuec", Ops, [], [U], ALL, SM4_0, Continue, Test;
-    Cut = 9, "cut", Ops, [], [], GS, SM4_0, Cut, Plain;
-    Default = 10, "default", Ops, [], [], ALL, SM4_0, Default, Plain;
-    DerivRtx = 11, "deriv_rtx", Ops, [F], [F], PS, SM4_0, None, Plain;
-    DerivRty = 12, "deriv_rty", Ops, [F], [F], PS, SM4_0, None, Plain;
-    Discard = 13, "discard", Ops, [], [U], PS, SM4_0, Discard, Test;
-    Div = 14, "div", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    Dp2 = 15, "dp2", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    Dp3 = 16, "dp3", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    Dp4 = 17, "dp4", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    Else = 18, "else", Ops, [], [], ALL, SM4_0, Else, Plain;
-    Emit = 19, "emit", Ops, [], [], GS, SM4_0, Emit, Plain;
-    EmitThenCut = 20, "emit_then_cut", Ops, [], [], GS, SM4_0, EmitThenCut, Plain;
-    EndIf = 21, "endif", Ops, [], [], ALL, SM4_0, EndIf, Plain;
-    EndLoop = 22, "endloop", Ops, [], [], ALL, SM4_0, EndLoop, Plain;
-    EndSwitch = 23, "endswitch", Ops, [], [], ALL, SM4_0, EndSwitch, Plain;
-    Eq = 24, "eq", Ops, [U], [F F], ALL, SM4_0, None, Plain;
-    Exp = 25, "exp", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    Frc = 26, "frc", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    Ftoi = 27, "ftoi", Ops, [I], [F], ALL, SM4_0, None, Plain;
-    Ftou = 28, "ftou", Ops, [U], [F], ALL, SM4_0, None, Plain;
-    Ge = 29, "ge", Ops, [U], [F F], ALL, SM4_0, None, Plain;
-    Iadd = 30, "iadd", Ops, [I], [I I], ALL, SM4_0, None, Plain;
-    If = 31, "if", Ops, [], [U], ALL, SM4_0, If, Test;
-    Ieq = 32, "ieq", Ops, [U], [I I], ALL, SM4_0, None, Plain;
-    Ige = 33, "ige", Ops, [U], [I I], ALL, SM4_0, None, Plain;
-    Ilt = 34, "ilt", Ops, [U], [I I], ALL, SM4_0, None, Plain;
-    Imad = 35, "imad", Ops, [I], [I I I], ALL, SM4_0, None, Plain;
-    Imax = 36, "imax", Ops, [I], [I I], ALL, SM4_0, None, Plain;
-    Imin = 37, "imin", Ops, [I], [I I], ALL, SM4_0, None, Plain;
-    Imul = 38, "imul", Ops, [I I], [I I], ALL, SM4_0, None, Plain;
-    Ine = 39, "ine", Ops, [U], [I I], ALL, SM4_0, None, Plain;
-    Ineg = 40, "ineg", Ops, [I], [I], ALL, SM4_0, None, Plain;
-    Ishl = 41, "ishl", Ops, [I], [I U], ALL, SM4_0, None, Plain;
-    Ishr = 42, "ishr", Ops, [I], [I U], ALL, SM4_0, None, Plain;
-    Itof = 43, "itof", Ops, [F], [I], ALL, SM4_0, None, Plain;
-    Label = 44, "label", Ops, [], [R], ALL, SM4_0, Label, Plain;
-    Ld = 45, "ld", Ops, [Any], [I R], ALL, SM4_0, None, Plain;
-    LdMs = 46, "ldms", Ops, [Any], [I R I], ALL, SM4_0, None, Plain;
-    Log = 47, "log", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    Loop = 48, "loop", Ops, [], [], ALL, SM4_0, Loop, Plain;
-    Lt = 49, "lt", Ops, [U], [F F], ALL, SM4_0, None, Plain;
-    Mad = 50, "mad", Ops, [F], [F F F], ALL, SM4_0, None, Plain;
-    Min = 51, "min", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    Max = 52, "max", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    CustomData = 53, "customdata", Custom, [], [], ALL, SM4_0, None, None;
-    Mov = 54, "mov", Ops, [Any], [Any], ALL, SM4_0, None, Plain;
-    Movc = 55, "movc", Ops, [Any], [U Any Any], ALL, SM4_0, None, Plain;
-    Mul = 56, "mul", Ops, [F], [F F], ALL, SM4_0, None, Plain;
-    Ne = 57, "ne", Ops, [U], [F F], ALL, SM4_0, None, Plain;
-    Nop = 58, "nop", Ops, [], [], ALL, SM4_0, None, Plain;
-    Not = 59, "not", Ops, [U], [U], ALL, SM4_0, None, Plain;
-    Or = 60, "or", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    ResInfo = 61, "resinfo", Ops, [Any], [U R], ALL, SM4_0, None, ResInfo;
-    Ret = 62, "ret", Ops, [], [], ALL, SM4_0, Return, Plain;
-    Retc = 63, "retc", Ops, [], [U], ALL, SM4_0, Return, Test;
-    RoundNe = 64, "round_ne", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    RoundNi = 65, "round_ni", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    RoundPi = 66, "round_pi", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    RoundZ = 67, "round_z", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    Rsq = 68, "rsq", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    Sample = 69, "sample", Ops, [Any], [F R R], PS, SM4_0, None, Plain;
-    SampleC = 70, "sample_c", Ops, [Any], [F R R F], PS, SM4_0, None, Plain;
-    SampleCLz = 71, "sample_c_lz", Ops, [Any], [F R R F], ALL, SM4_0, None, Plain;
-    SampleL = 72, "sample_l", Ops, [Any], [F R R F], ALL, SM4_0, None, Plain;
-    SampleD = 73, "sample_d", Ops, [Any], [F R R F F], ALL, SM4_0, None, Plain;
-    SampleB = 74, "sample_b", Ops, [Any], [F R R F], PS, SM4_0, None, Plain;
-    Sqrt = 75, "sqrt", Ops, [F], [F], ALL, SM4_0, None, Plain;
-    Switch = 76, "switch", Ops, [], [I], ALL, SM4_0, Switch, Plain;
-    SinCos = 77, "sincos", Ops, [F F], [F], ALL, SM4_0, None, Plain;
-    Udiv = 78, "udiv", Ops, [U U], [U U], ALL, SM4_0, None, Plain;
-    Ult = 79, "ult", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    Uge = 80, "uge", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    Umul = 81, "umul", Ops, [U U], [U U], ALL, SM4_0, None, Plain;
-    Umad = 82, "umad", Ops, [U], [U U U], ALL, SM4_0, None, Plain;
-    Umax = 83, "umax", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    Umin = 84, "umin", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    Ushr = 85, "ushr", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    Utof = 86, "utof", Ops, [F], [U], ALL, SM4_0, None, Plain;
-    Xor = 87, "xor", Ops, [U], [U U], ALL, SM4_0, None, Plain;
-    DclResource = 88, "dcl_resource", Decl(K::Resource), [], [], ALL, SM4_0, None, None;
-    DclConstantBuffer = 89, "dcl_constantbuffer", Decl(K::ConstantBuffer), [], [], ALL, SM4_0, None, None;
-    DclSampler = 90, "dcl_sampler", Decl(K::Sampler), [], [], ALL, SM4_0, None, None;
-    DclIndexRange = 91, "dcl_indexrange", Decl(K::IndexRange), [], [], GRAPHICS, SM4_0, None, None;
-    DclOutputTopology = 92, "dcl_outputtopology", Decl(K::OutputTopology), [], [], GS, SM4_0, None, None;
-    DclInputPrimitive = 93, "dcl_inputprimitive", Decl(K::InputPrimitive), [], [], GS, SM4_0, None, None;
-    DclMaxOutputVertexCount = 94, "dcl_maxout", Decl(K::MaxOutputVertexCount), [], [], GS, SM4_0, None, None;
-    DclInput = 95, "dcl_input", Decl(K::Register), [], [], ALL, SM4_0, None, None;
-    DclInputSgv = 96, "dcl_input_sgv", Decl(K::RegisterName), [], [], GRAPHICS, SM4_0, None, None;
-    DclInputSiv = 97, "dcl_input_siv", Decl(K::RegisterName), [], [], GRAPHICS, SM4_0, None, None;
-    DclInputPs = 98, "dcl_input_ps", Decl(K::InputPs), [], [], PS, SM4_0, None, None;
-    DclInputPsSgv = 99, "dcl_input_ps_sgv", Decl(K::InputPsName), [], [], PS, SM4_0, None, None;
-    DclInputPsSiv = 100, "dcl_input_ps_siv", Decl(K::InputPsName), [], [], PS, SM4_0, None, None;
-    DclOutput = 101, "dcl_output", Decl(K::Register), [], [], GRAPHICS, SM4_0, None, None;
-    DclOutputSgv = 102, "dcl_output_sgv", Decl(K::RegisterName), [], [], GRAPHICS, SM4_0, None, None;
-    DclOutputSiv = 103, "dcl_output_siv", Decl(K::RegisterName), [], [], GRAPHICS, SM4_0, None, None;
-    DclTemps = 104, "dcl_temps", Decl(K::Temps), [], [], ALL, SM4_0, None, None;
-    DclIndexableTemp = 105, "dcl_indexableTemp", Decl(K::IndexableTemp), [], [], ALL, SM4_0, None, None;
-    DclGlobalFlags = 106, "dcl_globalFlags", Decl(K::GlobalFlags), [], [], ALL, SM4_0, None, None;
-    Lod = 108, "lod", Ops, [F], [F R R], PS, SM4_1, None, Plain;
-    Gather4 = 109, "gather4", Ops, [Any], [F R R], ALL, SM4_1, None, Plain;
-    SamplePos = 110, "samplepos", Ops, [F], [R I], ALL, SM4_1, None, ReturnType;
-    SampleInfo = 111, "sampleinfo", Ops, [Any], [R], ALL, SM4_1, None, ReturnType;
-    HsDecls = 113, "hs_decls", Ops, [], [], HS, SM5_0, Phase, Plain;
-    HsControlPointPhase = 114, "hs_control_point_phase", Ops, [], [], HS, SM5_0, Phase, Plain;
-    HsForkPhase = 115, "hs_fork_phase", Ops, [], [], HS, SM5_0, Phase, Plain;
-    HsJoinPhase = 116, "hs_join_phase", Ops, [], [], HS, SM5_0, Phase, Plain;
-    EmitStream = 117, "emit_stream", Ops, [], [R], GS, SM5_0, Emit, Plain;
-    CutStream = 118, "cut_stream", Ops, [], [R], GS, SM5_0, Cut, Plain;
-    EmitThenCutStream = 119, "emit_then_cut_stream", Ops, [], [R], GS, SM5_0, EmitThenCut, Plain;
-    InterfaceCall = 120, "fcall", Fcall, [], [R], ALL, SM5_0, InterfaceCall, Plain;
-    BufInfo = 121, "bufinfo", Ops, [U], [R], ALL, SM5_0, None, Plain;
-    DerivRtxCoarse = 122, "deriv_rtx_coarse", Ops, [F], [F], PS, SM5_0, None, Plain;
-    DerivRtxFine = 123, "deriv_rtx_fine", Ops, [F], [F], PS, SM5_0, None, Plain;
-    DerivRtyCoarse = 124, "deriv_rty_coarse", Ops, [F], [F], PS, SM5_0, None, Plain;
-    DerivRtyFine = 125, "deriv_rty_fine", Ops, [F], [F], PS, SM5_0, None, Plain;
-    Gather4C = 126, "gather4_c", Ops, [Any], [F R R F], ALL, SM5_0, None, Plain;
-    Gather4Po = 127, "gather4_po", Ops, [Any], [F I R R], ALL, SM5_0, None, Plain;
-    Gather4PoC = 128, "gather4_po_c", Ops, [Any], [F I R R F], ALL, SM5_0, None, Plain;
-    Rcp = 129, "rcp", Ops, [F], [F], ALL, SM5_0, None, Plain;
-    F32ToF16 = 130, "f32tof16", Ops, [U], [F], ALL, SM5_0, None, Plain;
-    F16ToF32 = 131, "f16tof32", Ops, [F], [U], ALL, SM5_0, None, Plain;
-    Uaddc = 132, "uaddc", Ops, [U U], [U U], ALL, SM5_0, None, Plain;
-    Usubb = 133, "usubb", Ops, [U U], [U U], ALL, SM5_0, None, Plain;
-    CountBits = 134, "countbits", Ops, [U], [U], ALL, SM5_0, None, Plain;
-    FirstBitHi = 135, "firstbit_hi", Ops, [U], [U], ALL, SM5_0, None, Plain;
-    FirstBitLo = 136, "firstbit_lo", Ops, [U], [U], ALL, SM5_0, None, Plain;
-    FirstBitShi = 137, "firstbit_shi", Ops, [U], [I], ALL, SM5_0, None, Plain;
-    Ubfe = 138, "ubfe", Ops, [U], [U U U], ALL, SM5_0, None, Plain;
-    Ibfe = 139, "ibfe", Ops, [I], [U U I], ALL, SM5_0, None, Plain;
-    Bfi = 140, "bfi", Ops, [U], [U U U U], ALL, SM5_0, None, Plain;
-    Bfrev = 141, "bfrev", Ops, [U], [U], ALL, SM5_0, None, Plain;
-    Swapc = 142, "swapc", Ops, [Any Any], [U Any Any], ALL, SM5_0, None, Plain;
-    DclStream = 143, "dcl_stream", Decl(K::Stream), [], [], GS, SM5_0, None, None;
-    DclFunctionBody = 144, "dcl_function_body", Decl(K::FunctionBody), [], [], ALL, SM5_0, None, None;
-    DclFunctionTable = 145, "dcl_function_table", Decl(K::FunctionTable), [], [], ALL, SM5_0, None, None;
-    DclInterface = 146, "dcl_interface", Decl(K::Interface), [], [], ALL, SM5_0, None, None;
-    DclInputControlPointCount = 147, "dcl_input_control_point_count", Decl(K::ControlPointCount), [], [], HS_DS, SM5_0, None, None;
-    DclOutputControlPointCount = 148, "dcl_output_control_point_count", Decl(K::ControlPointCount), [], [], HS, SM5_0, None, None;
-    DclTessDomain = 149, "dcl_tessellator_domain", Decl(K::TessDomain), [], [], HS_DS, SM5_0, None, None;
-    DclTessPartitioning = 150, "dcl_tessellator_partitioning", Decl(K::TessPartitioning), [], [], HS, SM5_0, None, None;
-    DclTessOutputPrimitive = 151, "dcl_tessellator_output_primitive", Decl(K::TessOutputPrimitive), [], [], HS, SM5_0, None, None;
-    DclHsMaxTessFactor = 152, "dcl_hs_max_tessfactor", Decl(K::HsMaxTessFactor), [], [], HS, SM5_0, None, None;
-    DclHsForkPhaseInstanceCount = 153, "dcl_hs_fork_phase_instance_count", Decl(K::PhaseInstanceCount), [], [], HS, SM5_0, None, None;
-    DclHsJoinPhaseInstanceCount = 154, "dcl_hs_join_phase_instance_count", Decl(K::PhaseInstanceCount), [], [], HS, SM5_0, None, None;
-    DclThreadGroup = 155, "dcl_thread_group", Decl(K::ThreadGroup), [], [], CS, SM5_0, None, None;
-    DclUavTyped = 156, "dcl_uav_typed", Decl(K::UavTyped), [], [], UAV, SM5_0, None, None;
-    DclUavRaw = 157, "dcl_uav_raw", Decl(K::UavRaw), [], [], UAV, SM5_0, None, None;
-    DclUavStructured = 158, "dcl_uav_structured", Decl(K::UavStructured), [], [], UAV, SM5_0, None, None;
-    DclTgsmRaw = 159, "dcl_tgsm_raw", Decl(K::TgsmRaw), [], [], CS, SM5_0, None, None;
-    DclTgsmStructured = 160, "dcl_tgsm_structured", Decl(K::TgsmStructured), [], [], CS, SM5_0, None, None;
-    DclResourceRaw = 161, "dcl_resource_raw", Decl(K::ResourceRaw), [], [], ALL, SM5_0, None, None;
-    DclResourceStructured = 162, "dcl_resource_structured", Decl(K::ResourceStructured), [], [], ALL, SM5_0, None, None;
-    LdUavTyped = 163, "ld_uav_typed", Ops, [Any], [U R], UAV, SM5_0, None, Plain;
-    StoreUavTyped = 164, "store_uav_typed", Ops, [R], [U Any], UAV, SM5_0, None, Plain;
-    LdRaw = 165, "ld_raw", Ops, [Any], [U R], ALL, SM5_0, None, Plain;
-    StoreRaw = 166, "store_raw", Ops, [R], [U Any], UAV, SM5_0, None, Plain;
-    LdStructured = 167, "ld_structured", Ops, [Any], [U U R], ALL, SM5_0, None, Plain;
-    StoreStructured = 168, "store_structured", Ops, [R], [U U Any], UAV, SM5_0, None, Plain;
-    AtomicAnd = 169, "atomic_and", Ops, [R], [U U], UAV, SM5_0, None, Plain;
-    AtomicOr = 170, "atomic_or", Ops, [R], [U U], UAV, SM5_0, None, Plain;
-    AtomicXor = 171, "atomic_xor", Ops, [R], [U U], UAV, SM5_0, None, Plain;
-    AtomicCmpStore = 172, "atomic_cmp_store", Ops, [R], [U U U], UAV, SM5_0, None, Plain;
-    AtomicIadd = 173, "atomic_iadd", Ops, [R], [U I], UAV, SM5_0, None, Plain;
-    AtomicImax = 174, "atomic_imax", Ops, [R], [U I], UAV, SM5_0, None, Plain;
-    AtomicImin = 175, "atomic_imin", Ops, [R], [U I], UAV, SM5_0, None, Plain;
-    AtomicUmax = 176, "atomic_umax", Ops, [R], [U U], UAV, SM5_0, None, Plain;
-    AtomicUmin = 177, "atomic_umin", Ops, [R], [U U], UAV, SM5_0, None, Plain;
-    ImmAtomicAlloc = 178, "imm_atomic_alloc", Ops, [U], [R], UAV, SM5_0, None, Plain;
-    ImmAtomicConsume = 179, "imm_atomic_consume", Ops, [U], [R], UAV, SM5_0, None, Plain;
-    ImmAtomicIadd = 180, "imm_atomic_iadd", Ops, [I R], [U I], UAV, SM5_0, None, Plain;
-    ImmAtomicAnd = 181, "imm_atomic_and", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
-    ImmAtomicOr = 182, "imm_atomic_or", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
-    ImmAtomicXor = 183, "imm_atomic_xor", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
-    ImmAtomicExch = 184, "imm_atomic_exch", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
-    ImmAtomicCmpExch = 185, "imm_atomic_cmp_exch", Ops, [U R], [U U U], UAV, SM5_0, None, Plain;
-    ImmAtomicImax = 186, "imm_atomic_imax", Ops, [I R], [U I], UAV, SM5_0, None, Plain;
-    ImmAtomicImin = 187, "imm_atomic_imin", Ops, [I R], [U I], UAV, SM5_0, None, Plain;
-    ImmAtomicUmax = 188, "imm_atomic_umax", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
-    ImmAtomicUmin = 189, "imm_atomic_umin", Ops, [U R], [U U], UAV, SM5_0, None, Plain;
-    Sync = 190, "sync", Ops, [], [], UAV, SM5_0, None, Sync;
-    Dadd = 191, "dadd", Ops, [D], [D D], ALL, SM5_0, None, Plain;
-    Dmax = 192, "dmax", Ops, [D], [D D], ALL, SM5_0, None, Plain;
-    Dmin = 193, "dmin", Ops, [D], [D D], ALL, SM5_0, None, Plain;
-    Dmul = 194, "dmul", Ops, [D], [D D], ALL, SM5_0, None, Plain;
-    Deq = 195, "deq", Ops, [U], [D D], ALL, SM5_0, None, Plain;
-    Dge = 196, "dge", Ops, [U], [D D], ALL, SM5_0, None, Plain;
-    Dlt = 197, "dlt", Ops, [U], [D D], ALL, SM5_0, None, Plain;
-    Dne = 198, "dne", Ops, [U], [D D], ALL, SM5_0, None, Plain;
-    Dmov = 199, "dmov", Ops, [D], [D], ALL, SM5_0, None, Plain;
-    Dmovc = 200, "dmovc", Ops, [D], [U D D], ALL, SM5_0, None, Plain;
-    Dtof = 201, "dtof", Ops, [F], [D], ALL, SM5_0, None, Plain;
-    Ftod = 202, "ftod", Ops, [D], [F], ALL, SM5_0, None, Plain;
-    EvalSnapped = 203, "eval_snapped", Ops, [F], [F I], PS, SM5_0, None, Plain;
-    EvalSampleIndex = 204, "eval_sample_index", Ops, [F], [F I], PS, SM5_0, None, Plain;
-    EvalCentroid = 205, "eval_centroid", Ops, [F], [F], PS, SM5_0, None, Plain;
-    DclGsInstanceCount = 206, "dcl_gsinstances", Decl(K::GsInstanceCount), [], [], GS, SM5_0, None, None;
-    Abort = 207, "abort", Ops, [], [], ALL, SM5_0, Discard, Plain;
-    DebugBreak = 208, "debug_break", Ops, [], [], ALL, SM5_0, None, Plain;
-    Ddiv = 210, "ddiv", Ops, [D], [D D], ALL, SM5_0, None, Plain;
-    Dfma = 211, "dfma", Ops, [D], [D D D], ALL, SM5_0, None, Plain;
-    Drcp = 212, "drcp", Ops, [D], [D], ALL, SM5_0, None, Plain;
-    Msad = 213, "msad", Ops, [U], [U U U], ALL, SM5_0, None, Plain;
-    Dtoi = 214, "dtoi", Ops, [I], [D], ALL, SM5_0, None, Plain;
-    Dtou = 215, "dtou", Ops, [U], [D], ALL, SM5_0, None, Plain;
-    Itod = 216, "itod", Ops, [D], [I], ALL, SM5_0, None, Plain;
-    Utod = 217, "utod", Ops, [D], [U], ALL, SM5_0, None, Plain;
-    Gather4Feedback = 219, "gather4_s", Ops, [Any U], [F R R], ALL, SM5_0, None, Plain;
-    Gather4CFeedback = 220, "gather4_c_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain;
-    Gather4PoFeedback = 221, "gather4_po_s", Ops, [Any U], [F I R R], ALL, SM5_0, None, Plain;
-    Gather4PoCFeedback = 222, "gather4_po_c_s", Ops, [Any U], [F I R R F], ALL, SM5_0, None, Plain;
-    LdFeedback = 223, "ld_s", Ops, [Any U], [I R], ALL, SM5_0, None, Plain;
-    LdMsFeedback = 224, "ldms_s", Ops, [Any U], [I R I], ALL, SM5_0, None, Plain;
-    LdUavTypedFeedback = 225, "ld_uav_typed_s", Ops, [Any U], [U R], UAV, SM5_0, None, Plain;
-    LdRawFeedback = 226, "ld_raw_s", Ops, [Any U], [U R], ALL, SM5_0, None, Plain;
-    LdStructuredFeedback = 227, "ld_structured_s", Ops, [Any U], [U U R], ALL, SM5_0, None, Plain;
-    SampleLFeedback = 228, "sample_l_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain;
-    SampleCLzFeedback = 229, "sample_c_lz_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain;
-    SampleClampFeedback = 230, "sample_cl_s", Ops, [Any U], [F R R F], PS, SM5_0, None, Plain;
-    SampleBClampFeedback = 231, "sample_b_cl_s", Ops, [Any U], [F R R F F], PS, SM5_0, None, Plain;
-    SampleDClampFeedback = 232, "sample_d_cl_s", Ops, [Any U], [F R R F F F], ALL, SM5_0, None, Plain;
-    SampleCClampFeedback = 233, "sample_c_cl_s", Ops, [Any U], [F R R F F], PS, SM5_0, None, Plain;
-    CheckAccessFullyMapped = 234, "check_access_fully_mapped", Ops, [U], [U], ALL, SM5_0, None, Plain;
+/// The instruction table, row by row, handed to a macro of the caller's: the single
+/// source from which this crate builds [`Opcode`] and [`TABLE`], and from which other
+/// crates may generate their own per-opcode code (the pattern of wasmparser's
+/// `for_each_operator`).
+///
+/// Each row reads `Variant = number, "mnemonic", Shape(DeclKind)?, [destination types],
+/// [source types], stages, first model, flow effect, controls, STAT class, [features];`
+/// with the names of [`Shape`], [`DeclKind`], [`Ty`], [`Stages`], [`Model`], [`Flow`],
+/// [`Controls`], [`StatClass`] and [`OpFeatures`].
+///
+/// ```
+/// macro_rules! count {
+///     ($( $v:ident = $n:literal, $($rest:tt)*; )*) => { [$($n),*].len() };
+/// }
+/// assert_eq!(tpf::for_each_opcode!(count), tpf::TABLE.len());
+/// ```
+#[macro_export]
+macro_rules! for_each_opcode {
+    ($m:ident) => {
+        $m! {
+            Add = 0, "add", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            And = 1, "and", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Break = 2, "break", Ops, [], [], ALL, SM4_0, Break, Plain, StaticFlow, [];
+            Breakc = 3, "breakc", Ops, [], [U], ALL, SM4_0, Break, Test, ConditionalJump, [];
+            Call = 4, "call", Ops, [], [R], ALL, SM4_0, Call, Plain, StaticFlow, [];
+            Callc = 5, "callc", Ops, [], [U R], ALL, SM4_0, Call, Test, DynamicFlow, [];
+            Case = 6, "case", Ops, [], [U], ALL, SM4_0, Case, Plain, Plain, [];
+            Continue = 7, "continue", Ops, [], [], ALL, SM4_0, Continue, Plain, StaticFlow, [];
+            Continuec = 8, "continuec", Ops, [], [U], ALL, SM4_0, Continue, Test, ConditionalJump, [];
+            Cut = 9, "cut", Ops, [], [], GS, SM4_0, Cut, Plain, Cut, [];
+            Default = 10, "default", Ops, [], [], ALL, SM4_0, Default, Plain, Plain, [];
+            DerivRtx = 11, "deriv_rtx", Ops, [F], [F], PS, SM4_0, None, Plain, Float, [];
+            DerivRty = 12, "deriv_rty", Ops, [F], [F], PS, SM4_0, None, Plain, Float, [];
+            Discard = 13, "discard", Ops, [], [U], PS, SM4_0, Discard, Test, Plain, [];
+            Div = 14, "div", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Dp2 = 15, "dp2", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Dp3 = 16, "dp3", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Dp4 = 17, "dp4", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Else = 18, "else", Ops, [], [], ALL, SM4_0, Else, Plain, StaticFlow, [];
+            Emit = 19, "emit", Ops, [], [], GS, SM4_0, Emit, Plain, Emit, [];
+            EmitThenCut = 20, "emit_then_cut", Ops, [], [], GS, SM4_0, EmitThenCut, Plain, EmitThenCut, [];
+            EndIf = 21, "endif", Ops, [], [], ALL, SM4_0, EndIf, Plain, Plain, [];
+            EndLoop = 22, "endloop", Ops, [], [], ALL, SM4_0, EndLoop, Plain, Plain, [];
+            EndSwitch = 23, "endswitch", Ops, [], [], ALL, SM4_0, EndSwitch, Plain, Plain, [];
+            Eq = 24, "eq", Ops, [U], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Exp = 25, "exp", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Frc = 26, "frc", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Ftoi = 27, "ftoi", Ops, [I], [F], ALL, SM4_0, None, Plain, Conversion, [];
+            Ftou = 28, "ftou", Ops, [U], [F], ALL, SM4_0, None, Plain, Conversion, [];
+            Ge = 29, "ge", Ops, [U], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Iadd = 30, "iadd", Ops, [I], [I I], ALL, SM4_0, None, Plain, Int, [];
+            If = 31, "if", Ops, [], [U], ALL, SM4_0, If, Test, Branch, [];
+            Ieq = 32, "ieq", Ops, [U], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Ige = 33, "ige", Ops, [U], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Ilt = 34, "ilt", Ops, [U], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Imad = 35, "imad", Ops, [I], [I I I], ALL, SM4_0, None, Plain, Int, [];
+            Imax = 36, "imax", Ops, [I], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Imin = 37, "imin", Ops, [I], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Imul = 38, "imul", Ops, [I I], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Ine = 39, "ine", Ops, [U], [I I], ALL, SM4_0, None, Plain, Int, [];
+            Ineg = 40, "ineg", Ops, [I], [I], ALL, SM4_0, None, Plain, Int, [];
+            Ishl = 41, "ishl", Ops, [I], [I U], ALL, SM4_0, None, Plain, Int, [];
+            Ishr = 42, "ishr", Ops, [I], [I U], ALL, SM4_0, None, Plain, Int, [];
+            Itof = 43, "itof", Ops, [F], [I], ALL, SM4_0, None, Plain, Conversion, [];
+            Label = 44, "label", Ops, [], [R], ALL, SM4_0, Label, Plain, None, [];
+            Ld = 45, "ld", Ops, [Any], [I R], ALL, SM4_0, None, Plain, LoadTyped, [];
+            LdMs = 46, "ldms", Ops, [Any], [I R I], ALL, SM4_0, None, Plain, LoadTyped, [];
+            Log = 47, "log", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Loop = 48, "loop", Ops, [], [], ALL, SM4_0, Loop, Plain, DynamicFlow, [];
+            Lt = 49, "lt", Ops, [U], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Mad = 50, "mad", Ops, [F], [F F F], ALL, SM4_0, None, Plain, Float, [];
+            Min = 51, "min", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Max = 52, "max", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            CustomData = 53, "customdata", CustomData, [], [], ALL, SM4_0, None, None, None, [];
+            Mov = 54, "mov", Ops, [Any], [Any], ALL, SM4_0, None, Plain, Mov, [];
+            Movc = 55, "movc", Ops, [Any], [U Any Any], ALL, SM4_0, None, Plain, Movc, [];
+            Mul = 56, "mul", Ops, [F], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Ne = 57, "ne", Ops, [U], [F F], ALL, SM4_0, None, Plain, Float, [];
+            Nop = 58, "nop", Ops, [], [], ALL, SM4_0, None, Plain, Plain, [];
+            Not = 59, "not", Ops, [U], [U], ALL, SM4_0, None, Plain, Uint, [];
+            Or = 60, "or", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            ResInfo = 61, "resinfo", Ops, [Any], [U R], ALL, SM4_0, None, ResInfo, Plain, [];
+            Ret = 62, "ret", Ops, [], [], ALL, SM4_0, Return, Plain, StaticFlow, [];
+            Retc = 63, "retc", Ops, [], [U], ALL, SM4_0, Return, Test, DynamicFlow, [];
+            RoundNe = 64, "round_ne", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            RoundNi = 65, "round_ni", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            RoundPi = 66, "round_pi", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            RoundZ = 67, "round_z", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Rsq = 68, "rsq", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Sample = 69, "sample", Ops, [Any], [F R R], PS, SM4_0, None, Plain, Sample, [];
+            SampleC = 70, "sample_c", Ops, [Any], [F R R F], PS, SM4_0, None, Plain, SampleCompare, [];
+            SampleCLz = 71, "sample_c_lz", Ops, [Any], [F R R F], ALL, SM4_0, None, Plain, SampleCompare, [];
+            SampleL = 72, "sample_l", Ops, [Any], [F R R F], ALL, SM4_0, None, Plain, SampleLevel, [];
+            SampleD = 73, "sample_d", Ops, [Any], [F R R F F], ALL, SM4_0, None, Plain, SampleGradient, [];
+            SampleB = 74, "sample_b", Ops, [Any], [F R R F], PS, SM4_0, None, Plain, SampleBias, [];
+            Sqrt = 75, "sqrt", Ops, [F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Switch = 76, "switch", Ops, [], [I], ALL, SM4_0, Switch, Plain, Branch, [];
+            SinCos = 77, "sincos", Ops, [F F], [F], ALL, SM4_0, None, Plain, Float, [];
+            Udiv = 78, "udiv", Ops, [U U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Ult = 79, "ult", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Uge = 80, "uge", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Umul = 81, "umul", Ops, [U U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Umad = 82, "umad", Ops, [U], [U U U], ALL, SM4_0, None, Plain, Plain, [];
+            Umax = 83, "umax", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Umin = 84, "umin", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Ushr = 85, "ushr", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            Utof = 86, "utof", Ops, [F], [U], ALL, SM4_0, None, Plain, Conversion, [];
+            Xor = 87, "xor", Ops, [U], [U U], ALL, SM4_0, None, Plain, Uint, [];
+            DclResource = 88, "dcl_resource", Decl(Resource), [], [], ALL, SM4_0, None, None, None, [];
+            DclConstantBuffer = 89, "dcl_constantbuffer", Decl(ConstantBuffer), [], [], ALL, SM4_0, None, None, None, [];
+            DclSampler = 90, "dcl_sampler", Decl(Sampler), [], [], ALL, SM4_0, None, None, None, [];
+            DclIndexRange = 91, "dcl_indexrange", Decl(IndexRange), [], [], GRAPHICS, SM4_0, None, None, None, [];
+            DclOutputTopology = 92, "dcl_outputtopology", Decl(OutputTopology), [], [], GS, SM4_0, None, None, None, [];
+            DclInputPrimitive = 93, "dcl_inputprimitive", Decl(InputPrimitive), [], [], GS, SM4_0, None, None, None, [];
+            DclMaxOutputVertexCount = 94, "dcl_maxout", Decl(MaxOutputVertexCount), [], [], GS, SM4_0, None, None, None, [];
+            DclInput = 95, "dcl_input", Decl(Register), [], [], ALL, SM4_0, None, None, None, [];
+            DclInputSgv = 96, "dcl_input_sgv", Decl(RegisterName), [], [], GRAPHICS, SM4_0, None, None, None, [];
+            DclInputSiv = 97, "dcl_input_siv", Decl(RegisterName), [], [], GRAPHICS, SM4_0, None, None, None, [];
+            DclInputPs = 98, "dcl_input_ps", Decl(InputPs), [], [], PS, SM4_0, None, None, None, [];
+            DclInputPsSgv = 99, "dcl_input_ps_sgv", Decl(InputPsName), [], [], PS, SM4_0, None, None, None, [];
+            DclInputPsSiv = 100, "dcl_input_ps_siv", Decl(InputPsName), [], [], PS, SM4_0, None, None, None, [];
+            DclOutput = 101, "dcl_output", Decl(Register), [], [], GRAPHICS, SM4_0, None, None, None, [];
+            DclOutputSgv = 102, "dcl_output_sgv", Decl(RegisterName), [], [], GRAPHICS, SM4_0, None, None, None, [];
+            DclOutputSiv = 103, "dcl_output_siv", Decl(RegisterName), [], [], GRAPHICS, SM4_0, None, None, None, [];
+            DclTemps = 104, "dcl_temps", Decl(Temps), [], [], ALL, SM4_0, None, None, None, [];
+            DclIndexableTemp = 105, "dcl_indexableTemp", Decl(IndexableTemp), [], [], ALL, SM4_0, None, None, None, [];
+            DclGlobalFlags = 106, "dcl_globalFlags", Decl(GlobalFlags), [], [], ALL, SM4_0, None, None, None, [];
+            Lod = 108, "lod", Ops, [F], [F R R], PS, SM4_1, None, Plain, Lod, [];
+            Gather4 = 109, "gather4", Ops, [Any], [F R R], ALL, SM4_1, None, Plain, Gather, [];
+            SamplePos = 110, "samplepos", Ops, [F], [R I], ALL, SM4_1, None, ReturnType, Plain, [];
+            SampleInfo = 111, "sampleinfo", Ops, [Any], [R], ALL, SM4_1, None, ReturnType, Plain, [];
+            HsDecls = 113, "hs_decls", Ops, [], [], HS, SM5_0, Phase, Plain, None, [];
+            HsControlPointPhase = 114, "hs_control_point_phase", Ops, [], [], HS, SM5_0, Phase, Plain, None, [];
+            HsForkPhase = 115, "hs_fork_phase", Ops, [], [], HS, SM5_0, Phase, Plain, None, [];
+            HsJoinPhase = 116, "hs_join_phase", Ops, [], [], HS, SM5_0, Phase, Plain, None, [];
+            EmitStream = 117, "emit_stream", Ops, [], [R], GS, SM5_0, Emit, Plain, Emit, [];
+            CutStream = 118, "cut_stream", Ops, [], [R], GS, SM5_0, Cut, Plain, Cut, [];
+            EmitThenCutStream = 119, "emit_then_cut_stream", Ops, [], [R], GS, SM5_0, EmitThenCut, Plain, EmitThenCut, [];
+            InterfaceCall = 120, "fcall", InterfaceCall, [], [R], ALL, SM5_0, InterfaceCall, Plain, Plain, [];
+            BufInfo = 121, "bufinfo", Ops, [U], [R], ALL, SM5_0, None, Plain, Plain, [];
+            DerivRtxCoarse = 122, "deriv_rtx_coarse", Ops, [F], [F], PS, SM5_0, None, Plain, Float, [];
+            DerivRtxFine = 123, "deriv_rtx_fine", Ops, [F], [F], PS, SM5_0, None, Plain, Float, [];
+            DerivRtyCoarse = 124, "deriv_rty_coarse", Ops, [F], [F], PS, SM5_0, None, Plain, Float, [];
+            DerivRtyFine = 125, "deriv_rty_fine", Ops, [F], [F], PS, SM5_0, None, Plain, Float, [];
+            Gather4C = 126, "gather4_c", Ops, [Any], [F R R F], ALL, SM5_0, None, Plain, Plain, [];
+            Gather4Po = 127, "gather4_po", Ops, [Any], [F I R R], ALL, SM5_0, None, Plain, Gather, [];
+            Gather4PoC = 128, "gather4_po_c", Ops, [Any], [F I R R F], ALL, SM5_0, None, Plain, Plain, [];
+            Rcp = 129, "rcp", Ops, [F], [F], ALL, SM5_0, None, Plain, Plain, [];
+            F32ToF16 = 130, "f32tof16", Ops, [U], [F], ALL, SM5_0, None, Plain, Plain, [];
+            F16ToF32 = 131, "f16tof32", Ops, [F], [U], ALL, SM5_0, None, Plain, Plain, [];
+            Uaddc = 132, "uaddc", Ops, [U U], [U U], ALL, SM5_0, None, Plain, Plain, [];
+            Usubb = 133, "usubb", Ops, [U U], [U U], ALL, SM5_0, None, Plain, Plain, [];
+            CountBits = 134, "countbits", Ops, [U], [U], ALL, SM5_0, None, Plain, Plain, [];
+            FirstBitHi = 135, "firstbit_hi", Ops, [U], [U], ALL, SM5_0, None, Plain, Plain, [];
+            FirstBitLo = 136, "firstbit_lo", Ops, [U], [U], ALL, SM5_0, None, Plain, Plain, [];
+            FirstBitShi = 137, "firstbit_shi", Ops, [U], [I], ALL, SM5_0, None, Plain, Plain, [];
+            Ubfe = 138, "ubfe", Ops, [U], [U U U], ALL, SM5_0, None, Plain, Plain, [];
+            Ibfe = 139, "ibfe", Ops, [I], [U U I], ALL, SM5_0, None, Plain, Plain, [];
+            Bfi = 140, "bfi", Ops, [U], [U U U U], ALL, SM5_0, None, Plain, Plain, [];
+            Bfrev = 141, "bfrev", Ops, [U], [U], ALL, SM5_0, None, Plain, Plain, [];
+            Swapc = 142, "swapc", Ops, [Any Any], [U Any Any], ALL, SM5_0, None, Plain, Plain, [];
+            DclStream = 143, "dcl_stream", Decl(Stream), [], [], GS, SM5_0, None, None, None, [];
+            DclFunctionBody = 144, "dcl_function_body", Decl(FunctionBody), [], [], ALL, SM5_0, None, None, None, [];
+            DclFunctionTable = 145, "dcl_function_table", Decl(FunctionTable), [], [], ALL, SM5_0, None, None, None, [];
+            DclInterface = 146, "dcl_interface", Decl(Interface), [], [], ALL, SM5_0, None, None, None, [];
+            DclInputControlPointCount = 147, "dcl_input_control_point_count", Decl(ControlPointCount), [], [], HS_DS, SM5_0, None, None, None, [];
+            DclOutputControlPointCount = 148, "dcl_output_control_point_count", Decl(ControlPointCount), [], [], HS, SM5_0, None, None, None, [];
+            DclTessDomain = 149, "dcl_tessellator_domain", Decl(TessDomain), [], [], HS_DS, SM5_0, None, None, None, [];
+            DclTessPartitioning = 150, "dcl_tessellator_partitioning", Decl(TessPartitioning), [], [], HS, SM5_0, None, None, None, [];
+            DclTessOutputPrimitive = 151, "dcl_tessellator_output_primitive", Decl(TessOutputPrimitive), [], [], HS, SM5_0, None, None, None, [];
+            DclHsMaxTessFactor = 152, "dcl_hs_max_tessfactor", Decl(HsMaxTessFactor), [], [], HS, SM5_0, None, None, None, [];
+            DclHsForkPhaseInstanceCount = 153, "dcl_hs_fork_phase_instance_count", Decl(PhaseInstanceCount), [], [], HS, SM5_0, None, None, None, [];
+            DclHsJoinPhaseInstanceCount = 154, "dcl_hs_join_phase_instance_count", Decl(PhaseInstanceCount), [], [], HS, SM5_0, None, None, None, [];
+            DclThreadGroup = 155, "dcl_thread_group", Decl(ThreadGroup), [], [], CS, SM5_0, None, None, None, [];
+            DclUavTyped = 156, "dcl_uav_typed", Decl(UavTyped), [], [], UAV, SM5_0, None, None, None, [];
+            DclUavRaw = 157, "dcl_uav_raw", Decl(UavRaw), [], [], UAV, SM5_0, None, None, None, [];
+            DclUavStructured = 158, "dcl_uav_structured", Decl(UavStructured), [], [], UAV, SM5_0, None, None, None, [];
+            DclTgsmRaw = 159, "dcl_tgsm_raw", Decl(TgsmRaw), [], [], CS, SM5_0, None, None, None, [];
+            DclTgsmStructured = 160, "dcl_tgsm_structured", Decl(TgsmStructured), [], [], CS, SM5_0, None, None, None, [];
+            DclResourceRaw = 161, "dcl_resource_raw", Decl(ResourceRaw), [], [], ALL, SM5_0, None, None, None, [];
+            DclResourceStructured = 162, "dcl_resource_structured", Decl(ResourceStructured), [], [], ALL, SM5_0, None, None, None, [];
+            LdUavTyped = 163, "ld_uav_typed", Ops, [Any], [U R], UAV, SM5_0, None, Plain, LoadBuffer, [];
+            StoreUavTyped = 164, "store_uav_typed", Ops, [R], [U Any], UAV, SM5_0, None, Plain, Store, [];
+            LdRaw = 165, "ld_raw", Ops, [Any], [U R], ALL, SM5_0, None, Plain, LoadBuffer, [];
+            StoreRaw = 166, "store_raw", Ops, [R], [U Any], UAV, SM5_0, None, Plain, Store, [];
+            LdStructured = 167, "ld_structured", Ops, [Any], [U U R], ALL, SM5_0, None, Plain, LoadBuffer, [];
+            StoreStructured = 168, "store_structured", Ops, [R], [U U Any], UAV, SM5_0, None, Plain, Store, [];
+            AtomicAnd = 169, "atomic_and", Ops, [R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicOr = 170, "atomic_or", Ops, [R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicXor = 171, "atomic_xor", Ops, [R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicCmpStore = 172, "atomic_cmp_store", Ops, [R], [U U U], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicIadd = 173, "atomic_iadd", Ops, [R], [U I], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicImax = 174, "atomic_imax", Ops, [R], [U I], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicImin = 175, "atomic_imin", Ops, [R], [U I], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicUmax = 176, "atomic_umax", Ops, [R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            AtomicUmin = 177, "atomic_umin", Ops, [R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicAlloc = 178, "imm_atomic_alloc", Ops, [U], [R], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicConsume = 179, "imm_atomic_consume", Ops, [U], [R], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicIadd = 180, "imm_atomic_iadd", Ops, [I R], [U I], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicAnd = 181, "imm_atomic_and", Ops, [U R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicOr = 182, "imm_atomic_or", Ops, [U R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicXor = 183, "imm_atomic_xor", Ops, [U R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicExch = 184, "imm_atomic_exch", Ops, [U R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicCmpExch = 185, "imm_atomic_cmp_exch", Ops, [U R], [U U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicImax = 186, "imm_atomic_imax", Ops, [I R], [U I], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicImin = 187, "imm_atomic_imin", Ops, [I R], [U I], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicUmax = 188, "imm_atomic_umax", Ops, [U R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            ImmAtomicUmin = 189, "imm_atomic_umin", Ops, [U R], [U U], UAV, SM5_0, None, Plain, Atomic, [];
+            Sync = 190, "sync", Ops, [], [], UAV, SM5_0, None, Sync, Barrier, [];
+            Dadd = 191, "dadd", Ops, [D], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dmax = 192, "dmax", Ops, [D], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dmin = 193, "dmin", Ops, [D], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dmul = 194, "dmul", Ops, [D], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Deq = 195, "deq", Ops, [U], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dge = 196, "dge", Ops, [U], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dlt = 197, "dlt", Ops, [U], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dne = 198, "dne", Ops, [U], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dmov = 199, "dmov", Ops, [D], [D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dmovc = 200, "dmovc", Ops, [D], [U D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Dtof = 201, "dtof", Ops, [F], [D], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            Ftod = 202, "ftod", Ops, [D], [F], ALL, SM5_0, None, Plain, Plain, [DOUBLES];
+            EvalSnapped = 203, "eval_snapped", Ops, [F], [F I], PS, SM5_0, None, Plain, Plain, [];
+            EvalSampleIndex = 204, "eval_sample_index", Ops, [F], [F I], PS, SM5_0, None, Plain, Plain, [];
+            EvalCentroid = 205, "eval_centroid", Ops, [F], [F], PS, SM5_0, None, Plain, Plain, [];
+            DclGsInstanceCount = 206, "dcl_gsinstances", Decl(GsInstanceCount), [], [], GS, SM5_0, None, None, None, [];
+            Abort = 207, "abort", Ops, [], [], ALL, SM5_0, Discard, Plain, Plain, [];
+            DebugBreak = 208, "debug_break", Ops, [], [], ALL, SM5_0, None, Plain, Plain, [];
+            Ddiv = 210, "ddiv", Ops, [D], [D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Dfma = 211, "dfma", Ops, [D], [D D D], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Drcp = 212, "drcp", Ops, [D], [D], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Msad = 213, "msad", Ops, [U], [U U U], ALL, SM5_0, None, Plain, Plain, [SHADER_EXTENSIONS_11_1];
+            Dtoi = 214, "dtoi", Ops, [I], [D], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Dtou = 215, "dtou", Ops, [U], [D], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Itod = 216, "itod", Ops, [D], [I], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Utod = 217, "utod", Ops, [D], [U], ALL, SM5_0, None, Plain, Plain, [DOUBLES DOUBLES_11_1];
+            Gather4Feedback = 219, "gather4_s", Ops, [Any U], [F R R], ALL, SM5_0, None, Plain, Gather, [TILED];
+            Gather4CFeedback = 220, "gather4_c_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain, Plain, [TILED];
+            Gather4PoFeedback = 221, "gather4_po_s", Ops, [Any U], [F I R R], ALL, SM5_0, None, Plain, Gather, [TILED];
+            Gather4PoCFeedback = 222, "gather4_po_c_s", Ops, [Any U], [F I R R F], ALL, SM5_0, None, Plain, Plain, [TILED];
+            LdFeedback = 223, "ld_s", Ops, [Any U], [I R], ALL, SM5_0, None, Plain, LoadTyped, [TILED];
+            LdMsFeedback = 224, "ldms_s", Ops, [Any U], [I R I], ALL, SM5_0, None, Plain, LoadTyped, [TILED];
+            LdUavTypedFeedback = 225, "ld_uav_typed_s", Ops, [Any U], [U R], UAV, SM5_0, None, Plain, LoadBuffer, [TILED];
+            LdRawFeedback = 226, "ld_raw_s", Ops, [Any U], [U R], ALL, SM5_0, None, Plain, LoadBuffer, [TILED];
+            LdStructuredFeedback = 227, "ld_structured_s", Ops, [Any U], [U U R], ALL, SM5_0, None, Plain, LoadBuffer, [TILED];
+            SampleLFeedback = 228, "sample_l_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain, SampleLevel, [TILED];
+            SampleCLzFeedback = 229, "sample_c_lz_s", Ops, [Any U], [F R R F], ALL, SM5_0, None, Plain, SampleCompare, [TILED];
+            SampleClampFeedback = 230, "sample_cl_s", Ops, [Any U], [F R R F], PS, SM5_0, None, Plain, Sample, [TILED];
+            SampleBClampFeedback = 231, "sample_b_cl_s", Ops, [Any U], [F R R F F], PS, SM5_0, None, Plain, SampleBias, [TILED];
+            SampleDClampFeedback = 232, "sample_d_cl_s", Ops, [Any U], [F R R F F F], ALL, SM5_0, None, Plain, SampleGradient, [TILED];
+            SampleCClampFeedback = 233, "sample_c_cl_s", Ops, [Any U], [F R R F F], PS, SM5_0, None, Plain, SampleCompare, [TILED];
+            CheckAccessFullyMapped = 234, "check_access_fully_mapped", Ops, [U], [U], ALL, SM5_0, None, Plain, Plain, [TILED];
+        }
+    };
 }
 
 /// Opcodes that Shader Model 4.0/4.1 compute shaders have although the table's

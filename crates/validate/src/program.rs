@@ -12,7 +12,7 @@ use crate::diag::{Diagnostic, Location};
 use crate::target::{stage_name, Api, Caps, FeatureLevel, Runtime, Target};
 use dxbc::{Container, FourCc, ShaderFeatures};
 use tpf::blocks::{Block, BlockError, Blocks, Event};
-use tpf::table::{operand_availability, Flow, Model, Ty};
+use tpf::table::{operand_availability, Flow, Model};
 use tpf::{
     Body, CustomDataClass, Decl, Decoder, Index, Instruction, Mask, OpControl, Opcode, Operand, OperandType, Primitive,
     PrimitiveTopology, ProgramType, SyncFlags, TessDomain, TessOutputPrimitive, TessPartitioning,
@@ -482,19 +482,16 @@ impl Walker<'_> {
             self.operand(operand, at, &mut uav_reported, out);
         }
 
-        // Double precision and the 11.1 extensions.
-        if self.facts.doubles.is_none() && (row.dst.contains(&Ty::D) || row.src.contains(&Ty::D)) {
+        // Double precision and the 11.1 extensions: the `features` column of the
+        // instruction table.
+        let needs = row.features;
+        if self.facts.doubles.is_none() && needs.contains(tpf::OpFeatures::DOUBLES) {
             self.facts.doubles = Some(at);
         }
-        if self.facts.extended_doubles.is_none()
-            && matches!(
-                ins.opcode,
-                Opcode::Ddiv | Opcode::Dfma | Opcode::Drcp | Opcode::Dtoi | Opcode::Dtou | Opcode::Itod | Opcode::Utod
-            )
-        {
+        if self.facts.extended_doubles.is_none() && needs.contains(tpf::OpFeatures::DOUBLES_11_1) {
             self.facts.extended_doubles = Some(at);
         }
-        if self.facts.msad.is_none() && ins.opcode == Opcode::Msad {
+        if self.facts.msad.is_none() && needs.contains(tpf::OpFeatures::SHADER_EXTENSIONS_11_1) {
             self.facts.msad = Some(at);
         }
 
