@@ -625,6 +625,58 @@ pub fn lookup(code: u16) -> Option<&'static OpInfo> {
     }
 }
 
+/// A version's profile suffix as fxc writes it (`1_1`, `2_x`, `2_sw`, `3_0`).
+pub fn version_name(v: Ver) -> String {
+    let (major, minor) = (v >> 8, v & 0xff);
+    match (major, minor) {
+        (2, 1) => "2_x".to_string(),
+        (_, 0xff) => format!("{major}_sw"),
+        _ => format!("{major}_{minor}"),
+    }
+}
+
+/// The table as the Markdown rows of `docs/INSTRUCTIONS.md` (a test keeps the file equal
+/// to this text): one row per opcode with everything the table says about it.
+pub fn markdown() -> String {
+    use std::fmt::Write;
+    let mut out = String::from(
+        "| Code | Mnemonic | Layout | vs | ps | Flow | Controls | Slots | Class | Listed slots (tex, arith) |\n\
+         |--:|---|---|---|---|---|---|--:|---|---|\n",
+    );
+    let range = |r: Option<VerRange>| match r {
+        None => "-".to_string(),
+        Some(r) if r.min == r.max => version_name(r.min),
+        Some(r) => format!("{}..{}", version_name(r.min), version_name(r.max)),
+    };
+    for row in TABLE {
+        let mnemonic = match row.mnemonic_ps1 {
+            Some(ps1) => format!("`{}` (ps 1.0-1.3: `{ps1}`)", row.mnemonic),
+            None => format!("`{}`", row.mnemonic),
+        };
+        let layout = match row.layout {
+            Layout::Ops { dst, srcs } => format!("{}{srcs} src", if dst { "dst, " } else { "" }),
+            other => format!("{other:?}"),
+        };
+        let l = row.listed;
+        let listed = match l.arithmetic_vs1 {
+            Some(a) => format!("{}, {} (vs 1.x: {a})", l.texture, l.arithmetic),
+            None => format!("{}, {}", l.texture, l.arithmetic),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {mnemonic} | {layout} | {} | {} | {:?} | {:?} | {} | {:?} | {listed} |",
+            row.opcode as u16,
+            range(row.vs),
+            range(row.ps),
+            row.flow,
+            row.controls,
+            row.slots,
+            row.class,
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

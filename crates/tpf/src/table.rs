@@ -742,6 +742,76 @@ impl Opcode {
     }
 }
 
+impl Ty {
+    /// The name the instruction reference (`docs/INSTRUCTIONS.md`) uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::F => "float",
+            Ty::I => "int",
+            Ty::U => "uint",
+            Ty::D => "double",
+            Ty::Any => "any",
+            Ty::R => "object",
+        }
+    }
+}
+
+impl OpFeatures {
+    /// The names of the features in the set, for the instruction reference.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (OpFeatures::DOUBLES, "doubles"),
+            (OpFeatures::DOUBLES_11_1, "11.1 doubles"),
+            (OpFeatures::SHADER_EXTENSIONS_11_1, "11.1 shader extensions"),
+            (OpFeatures::TILED, "tiled resources"),
+        ]
+        .into_iter()
+        .filter(|(f, _)| self.contains(*f))
+        .map(|(_, n)| n)
+        .collect()
+    }
+}
+
+/// The table as the Markdown rows of `docs/INSTRUCTIONS.md` (a test keeps the file equal
+/// to this text): one row per opcode with everything the table says about it.
+pub fn markdown() -> String {
+    use std::fmt::Write;
+    let mut out = String::from(
+        "| # | Mnemonic | Layout | Destinations | Sources | Stages | From | Flow | Controls | STAT class | Features |\n\
+         |--:|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let types = |t: &[Ty]| t.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
+    for row in TABLE {
+        let layout = match row.shape {
+            Shape::Ops => "operands".to_string(),
+            Shape::InterfaceCall => "fcall".to_string(),
+            Shape::CustomData => "custom data".to_string(),
+            Shape::Decl(kind) => format!("{kind:?}"),
+        };
+        let mut stages = row.stages.names().join(" ");
+        if row.stages.is_uav() {
+            stages.push_str(" (+all with 11.1 UAVs)");
+        }
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} | {} | {}.{} | {:?} | {:?} | {:?} | {} |",
+            row.opcode as u16,
+            row.mnemonic,
+            layout,
+            types(row.dst),
+            types(row.src),
+            stages,
+            row.min_model.0,
+            row.min_model.1,
+            row.flow,
+            row.controls,
+            row.stat,
+            row.features.names().join(", "),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
