@@ -10,6 +10,7 @@
 use crate::enums::*;
 use crate::error::{DecodeError, DecodeErrorKind as E};
 use crate::ir::*;
+use crate::layout as L;
 use crate::table::{Controls, DeclKind, Opcode, Shape};
 use crate::words::Words;
 
@@ -300,27 +301,19 @@ fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruct
 /// Decodes the opcode-specific controls of an executable instruction: saturate,
 /// precise mask, other control, and the mask of bits they use.
 fn decode_controls(kind: Controls, tok0: u32) -> (bool, Mask, OpControl, u32) {
-    const SAT: u32 = 1 << 13;
-    const PRECISE: u32 = 0xf << 19;
-    let sat = tok0 & SAT != 0;
-    let precise = Mask(((tok0 >> 19) & 0xf) as u8);
-    match kind {
-        Controls::Plain => (sat, precise, OpControl::None, SAT | PRECISE),
-        Controls::Test => {
-            let test = if tok0 & (1 << 18) != 0 { Test::NonZero } else { Test::Zero };
-            (false, Mask::NONE, OpControl::Test(test), 1 << 18)
-        }
-        Controls::ResInfo => {
-            let rt = ResInfoReturnType::from_raw(((tok0 >> 11) & 3) as u8);
-            (sat, precise, OpControl::ResInfo(rt), SAT | PRECISE | (3 << 11))
-        }
-        Controls::ReturnType => {
-            let rt = InstructionReturnType::from_raw(((tok0 >> 11) & 3) as u8);
-            (sat, precise, OpControl::ReturnType(rt), SAT | PRECISE | (3 << 11))
-        }
-        Controls::Sync => (false, Mask::NONE, OpControl::Sync(SyncFlags(((tok0 >> 11) & 0xf) as u8)), 0xf << 11),
-        Controls::None => (false, Mask::NONE, OpControl::None, 0),
-    }
+    let used = kind.mask();
+    // (`sync`'s flags cover bit 13: a field, not the mask, says whether `_sat` is there.)
+    let has_sat = kind.fields().contains(&L::SATURATE);
+    let sat = has_sat && L::SATURATE.get(tok0) != 0;
+    let precise = if has_sat { Mask(L::PRECISE.get(tok0) as u8) } else { Mask::NONE };
+    let control = match kind {
+        Controls::Plain | Controls::None => OpControl::None,
+        Controls::Test => OpControl::Test(if L::TEST_NONZERO.get(tok0) != 0 { Test::NonZero } else { Test::Zero }),
+        Controls::ResInfo => OpControl::ResInfo(ResInfoReturnType::from_raw(L::RETURN_TYPE.get(tok0) as u8)),
+        Controls::ReturnType => OpControl::ReturnType(InstructionReturnType::from_raw(L::RETURN_TYPE.get(tok0) as u8)),
+        Controls::Sync => OpControl::Sync(SyncFlags(L::SYNC_FLAGS.get(tok0) as u8)),
+    };
+    (sat, precise, control, used)
 }
 
 fn decode_ext_opcode(t: u32) -> ExtOpcode {
@@ -513,175 +506,159 @@ fn decode_name(t: u32) -> (SystemName, u16) {
 
 fn uav_flags(tok0: u32) -> UavFlags {
     UavFlags {
-        globally_coherent: tok0 & (1 << 16) != 0,
-        rasterizer_ordered: tok0 & (1 << 17) != 0,
-        order_preserving_counter: tok0 & (1 << 23) != 0,
+        globally_coherent: L::UAV_GLOBALLY_COHERENT.get(tok0) != 0,
+        rasterizer_ordered: L::UAV_RASTERIZER_ORDERED.get(tok0) != 0,
+        order_preserving_counter: L::UAV_COUNTER.get(tok0) != 0,
     }
-}
-
-/// A mask of the low `width` bits (all 32 for `width >= 32`).
-fn low_bits(width: u32) -> u32 {
-    u32::MAX.checked_shr(32u32.saturating_sub(width)).unwrap_or(0)
 }
 
 /// Decodes a declaration; returns it with the mask of opcode-token bits it used.
 fn decode_decl<'a>(kind: DeclKind, tok0: u32, cur: &mut Cursor<'a>) -> Result<(Decl<'a>, u32), DecodeError> {
-    let bits = |shift: u32, width: u32| (tok0 >> shift) & low_bits(width);
-    let field = |shift: u32, width: u32| low_bits(width) << shift;
-    const UAV_FLAGS: u32 = (1 << 16) | (1 << 17);
-    Ok(match kind {
+    // The fields of the opcode token are those of the kind's layout; the bits no field
+    // describes are the caller's reserved bits.
+    let used = kind.layout().mask();
+    let decl = match kind {
         DeclKind::Resource => {
             let operand = decode_operand(cur)?;
             let return_type = decode_return_types(cur.read()?);
             let space = cur.read_opt()?;
-            (
-                Decl::Resource {
-                    operand,
-                    dim: ResourceDimension::from_raw(bits(11, 5) as u8),
-                    sample_count: bits(16, 7) as u8,
-                    return_type,
-                    space,
-                },
-                field(11, 5) | field(16, 7),
-            )
+            Decl::Resource {
+                operand,
+                dim: ResourceDimension::from_raw(L::DIMENSION.get(tok0) as u8),
+                sample_count: L::SAMPLE_COUNT.get(tok0) as u8,
+                return_type,
+                space,
+            }
         }
         DeclKind::ConstantBuffer => {
             let operand = decode_operand(cur)?;
             let size = cur.read_opt()?;
             let space = cur.read_opt()?;
-            (
-                Decl::ConstantBuffer { operand, access: CbAccessPattern::from_raw(bits(11, 1) as u8), size, space },
-                field(11, 1),
-            )
+            Decl::ConstantBuffer {
+                operand,
+                access: CbAccessPattern::from_raw(L::CB_ACCESS.get(tok0) as u8),
+                size,
+                space,
+            }
         }
         DeclKind::Sampler => {
             let operand = decode_operand(cur)?;
             let space = cur.read_opt()?;
-            (Decl::Sampler { operand, mode: SamplerMode::from_raw(bits(11, 4) as u8), space }, field(11, 4))
+            Decl::Sampler { operand, mode: SamplerMode::from_raw(L::SAMPLER_MODE.get(tok0) as u8), space }
         }
         DeclKind::IndexRange => {
             let operand = decode_operand(cur)?;
-            (Decl::IndexRange { operand, count: cur.read()? }, 0)
+            Decl::IndexRange { operand, count: cur.read()? }
         }
         // Bits 16:11 (the header's mask 0x0001f800); bit 17 is reserved.
-        DeclKind::OutputTopology => {
-            (Decl::OutputTopology(PrimitiveTopology::from_raw(bits(11, 6) as u8)), field(11, 6))
-        }
-        DeclKind::InputPrimitive => (Decl::InputPrimitive(Primitive::from_raw(bits(11, 6) as u8)), field(11, 6)),
-        DeclKind::MaxOutputVertexCount => (Decl::MaxOutputVertexCount(cur.read()?), 0),
-        DeclKind::Register => (Decl::Register(decode_operand(cur)?), 0),
+        DeclKind::OutputTopology => Decl::OutputTopology(PrimitiveTopology::from_raw(L::TOPOLOGY.get(tok0) as u8)),
+        DeclKind::InputPrimitive => Decl::InputPrimitive(Primitive::from_raw(L::PRIMITIVE.get(tok0) as u8)),
+        DeclKind::MaxOutputVertexCount => Decl::MaxOutputVertexCount(cur.read()?),
+        DeclKind::Register => Decl::Register(decode_operand(cur)?),
         DeclKind::RegisterName => {
             let operand = decode_operand(cur)?;
             let (name, reserved) = decode_name(cur.read()?);
-            (Decl::RegisterName { operand, name, reserved }, 0)
+            Decl::RegisterName { operand, name, reserved }
         }
         DeclKind::InputPs => {
             let operand = decode_operand(cur)?;
-            (Decl::InputPs { interpolation: InterpolationMode::from_raw(bits(11, 4) as u8), operand }, field(11, 4))
+            Decl::InputPs { interpolation: InterpolationMode::from_raw(L::INTERPOLATION.get(tok0) as u8), operand }
         }
         DeclKind::InputPsName => {
             let operand = decode_operand(cur)?;
             let (name, reserved) = decode_name(cur.read()?);
-            (
-                Decl::InputPsName {
-                    interpolation: InterpolationMode::from_raw(bits(11, 4) as u8),
-                    operand,
-                    name,
-                    reserved,
-                },
-                field(11, 4),
-            )
+            Decl::InputPsName {
+                interpolation: InterpolationMode::from_raw(L::INTERPOLATION.get(tok0) as u8),
+                operand,
+                name,
+                reserved,
+            }
         }
-        DeclKind::Temps => (Decl::Temps(cur.read()?), 0),
+        DeclKind::Temps => Decl::Temps(cur.read()?),
         DeclKind::IndexableTemp => {
             let register = cur.read()?;
             let count = cur.read()?;
             let components = cur.read()?;
-            (Decl::IndexableTemp { register, count, components }, 0)
+            Decl::IndexableTemp { register, count, components }
         }
-        DeclKind::GlobalFlags => (Decl::GlobalFlags(GlobalFlags(tok0 & 0x00ff_f800)), 0x00ff_f800),
-        DeclKind::Stream => (Decl::Stream(decode_operand(cur)?), 0),
-        DeclKind::FunctionBody => (Decl::FunctionBody(cur.read()?), 0),
+        DeclKind::GlobalFlags => Decl::GlobalFlags(GlobalFlags(tok0 & L::GLOBAL_FLAGS.mask())),
+        DeclKind::Stream => Decl::Stream(decode_operand(cur)?),
+        DeclKind::FunctionBody => Decl::FunctionBody(cur.read()?),
         DeclKind::FunctionTable => {
             let id = cur.read()?;
             let count = cur.read()? as usize;
-            (Decl::FunctionTable { id, bodies: cur.words(count)? }, 0)
+            Decl::FunctionTable { id, bodies: cur.words(count)? }
         }
         DeclKind::Interface => {
             let id = cur.read()?;
             let table_length = cur.read()?;
             let packed = cur.read()?;
             let tables = cur.words((packed & 0xffff) as usize)?;
-            (
-                Decl::Interface {
-                    dynamic: bits(11, 1) != 0,
-                    id,
-                    table_length,
-                    array_length: (packed >> 16) as u16,
-                    tables,
-                },
-                field(11, 1),
-            )
+            Decl::Interface {
+                dynamic: L::INTERFACE_DYNAMIC.get(tok0) != 0,
+                id,
+                table_length,
+                array_length: (packed >> 16) as u16,
+                tables,
+            }
         }
-        DeclKind::ControlPointCount => (Decl::ControlPointCount(bits(11, 6) as u8), field(11, 6)),
-        DeclKind::TessDomain => (Decl::TessDomain(TessDomain::from_raw(bits(11, 2) as u8)), field(11, 2)),
+        DeclKind::ControlPointCount => Decl::ControlPointCount(L::CONTROL_POINTS.get(tok0) as u8),
+        DeclKind::TessDomain => Decl::TessDomain(TessDomain::from_raw(L::TESS_DOMAIN.get(tok0) as u8)),
         DeclKind::TessPartitioning => {
-            (Decl::TessPartitioning(TessPartitioning::from_raw(bits(11, 3) as u8)), field(11, 3))
+            Decl::TessPartitioning(TessPartitioning::from_raw(L::TESS_PARTITIONING.get(tok0) as u8))
         }
         DeclKind::TessOutputPrimitive => {
-            (Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(bits(11, 3) as u8)), field(11, 3))
+            Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(L::TESS_OUTPUT.get(tok0) as u8))
         }
-        DeclKind::HsMaxTessFactor => (Decl::HsMaxTessFactor(cur.read()?), 0),
-        DeclKind::PhaseInstanceCount => (Decl::PhaseInstanceCount(cur.read()?), 0),
-        DeclKind::ThreadGroup => (Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]), 0),
+        DeclKind::HsMaxTessFactor => Decl::HsMaxTessFactor(cur.read()?),
+        DeclKind::PhaseInstanceCount => Decl::PhaseInstanceCount(cur.read()?),
+        DeclKind::ThreadGroup => Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]),
         DeclKind::UavTyped => {
             let operand = decode_operand(cur)?;
             let return_type = decode_return_types(cur.read()?);
             let space = cur.read_opt()?;
             let mut flags = uav_flags(tok0);
             flags.order_preserving_counter = false;
-            (
-                Decl::UavTyped {
-                    operand,
-                    dim: ResourceDimension::from_raw(bits(11, 5) as u8),
-                    flags,
-                    return_type,
-                    space,
-                },
-                field(11, 5) | UAV_FLAGS,
-            )
+            Decl::UavTyped {
+                operand,
+                dim: ResourceDimension::from_raw(L::DIMENSION.get(tok0) as u8),
+                flags,
+                return_type,
+                space,
+            }
         }
         DeclKind::UavRaw => {
             let operand = decode_operand(cur)?;
             let space = cur.read_opt()?;
             let mut flags = uav_flags(tok0);
             flags.order_preserving_counter = false;
-            (Decl::UavRaw { operand, flags, space }, UAV_FLAGS)
+            Decl::UavRaw { operand, flags, space }
         }
         DeclKind::UavStructured => {
             let operand = decode_operand(cur)?;
             let stride = cur.read()?;
             let space = cur.read_opt()?;
-            (Decl::UavStructured { operand, flags: uav_flags(tok0), stride, space }, UAV_FLAGS | (1 << 23))
+            Decl::UavStructured { operand, flags: uav_flags(tok0), stride, space }
         }
         DeclKind::TgsmRaw => {
             let operand = decode_operand(cur)?;
-            (Decl::TgsmRaw { operand, byte_count: cur.read()? }, 0)
+            Decl::TgsmRaw { operand, byte_count: cur.read()? }
         }
         DeclKind::TgsmStructured => {
             let operand = decode_operand(cur)?;
             let stride = cur.read()?;
-            (Decl::TgsmStructured { operand, stride, count: cur.read()? }, 0)
+            Decl::TgsmStructured { operand, stride, count: cur.read()? }
         }
         DeclKind::ResourceRaw => {
             let operand = decode_operand(cur)?;
-            (Decl::ResourceRaw { operand, space: cur.read_opt()? }, 0)
+            Decl::ResourceRaw { operand, space: cur.read_opt()? }
         }
         DeclKind::ResourceStructured => {
             let operand = decode_operand(cur)?;
             let stride = cur.read()?;
-            (Decl::ResourceStructured { operand, stride, space: cur.read_opt()? }, 0)
+            Decl::ResourceStructured { operand, stride, space: cur.read_opt()? }
         }
-        DeclKind::GsInstanceCount => (Decl::GsInstanceCount(cur.read()?), 0),
-    })
+        DeclKind::GsInstanceCount => Decl::GsInstanceCount(cur.read()?),
+    };
+    Ok((decl, used))
 }

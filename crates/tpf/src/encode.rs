@@ -3,6 +3,7 @@
 use crate::enums::*;
 use crate::error::EncodeError;
 use crate::ir::*;
+use crate::layout as L;
 use crate::table::{Controls, Opcode, Shape};
 
 /// Encodes a whole program (version token, length token, instructions) as bytes.
@@ -95,14 +96,14 @@ pub fn encode_instruction(ins: &Instruction<'_>, index: usize, out: &mut Vec<u32
 }
 
 fn encode_controls(kind: Controls, op: &Op) -> u32 {
-    let sat_precise = ((op.saturate as u32) << 13) | ((op.precise.0 as u32 & 0xf) << 19);
+    let sat_precise = L::SATURATE.put(op.saturate as u32) | L::PRECISE.put(op.precise.0 as u32);
     let control = match op.control {
         OpControl::None => 0,
         OpControl::Test(Test::Zero) => 0,
-        OpControl::Test(Test::NonZero) => 1 << 18,
-        OpControl::ResInfo(rt) => (rt.raw() as u32 & 3) << 11,
-        OpControl::ReturnType(rt) => (rt.raw() as u32 & 3) << 11,
-        OpControl::Sync(f) => (f.0 as u32 & 0xf) << 11,
+        OpControl::Test(Test::NonZero) => L::TEST_NONZERO.put(1),
+        OpControl::ResInfo(rt) => L::RETURN_TYPE.put(rt.raw() as u32),
+        OpControl::ReturnType(rt) => L::RETURN_TYPE.put(rt.raw() as u32),
+        OpControl::Sync(f) => L::SYNC_FLAGS.put(f.0 as u32),
     };
     match kind {
         Controls::Plain | Controls::ResInfo | Controls::ReturnType => sat_precise | control,
@@ -233,9 +234,9 @@ fn return_types(rt: &ReturnTypes) -> u32 {
 }
 
 fn uav_bits(f: &UavFlags) -> u32 {
-    ((f.globally_coherent as u32) << 16)
-        | ((f.rasterizer_ordered as u32) << 17)
-        | ((f.order_preserving_counter as u32) << 23)
+    L::UAV_GLOBALLY_COHERENT.put(f.globally_coherent as u32)
+        | L::UAV_RASTERIZER_ORDERED.put(f.rasterizer_ordered as u32)
+        | L::UAV_COUNTER.put(f.order_preserving_counter as u32)
 }
 
 /// Appends a declaration's tokens after the opcode token; returns its opcode-token bits.
@@ -246,26 +247,26 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             encode_operand(operand, out);
             out.push(return_types(return_type));
             out.extend(*space);
-            ((dim.raw() as u32 & 0x1f) << 11) | ((*sample_count as u32 & 0x7f) << 16)
+            L::DIMENSION.put(dim.raw() as u32) | L::SAMPLE_COUNT.put(*sample_count as u32)
         }
         Decl::ConstantBuffer { operand, access, size, space } => {
             encode_operand(operand, out);
             out.extend(*size);
             out.extend(*space);
-            (access.raw() as u32 & 1) << 11
+            L::CB_ACCESS.put(access.raw() as u32)
         }
         Decl::Sampler { operand, mode, space } => {
             encode_operand(operand, out);
             out.extend(*space);
-            (mode.raw() as u32 & 0xf) << 11
+            L::SAMPLER_MODE.put(mode.raw() as u32)
         }
         Decl::IndexRange { operand, count } => {
             encode_operand(operand, out);
             out.push(*count);
             0
         }
-        Decl::OutputTopology(t) => (t.raw() as u32 & 0x3f) << 11,
-        Decl::InputPrimitive(p) => (p.raw() as u32 & 0x3f) << 11,
+        Decl::OutputTopology(t) => L::TOPOLOGY.put(t.raw() as u32),
+        Decl::InputPrimitive(p) => L::PRIMITIVE.put(p.raw() as u32),
         Decl::MaxOutputVertexCount(n) | Decl::Temps(n) | Decl::FunctionBody(n) => {
             out.push(*n);
             0
@@ -285,18 +286,18 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
         }
         Decl::InputPs { interpolation, operand } => {
             encode_operand(operand, out);
-            (interpolation.raw() as u32 & 0xf) << 11
+            L::INTERPOLATION.put(interpolation.raw() as u32)
         }
         Decl::InputPsName { interpolation, operand, name: n, reserved } => {
             encode_operand(operand, out);
             out.push(name(*n, *reserved));
-            (interpolation.raw() as u32 & 0xf) << 11
+            L::INTERPOLATION.put(interpolation.raw() as u32)
         }
         Decl::IndexableTemp { register, count, components } => {
             out.extend([*register, *count, *components]);
             0
         }
-        Decl::GlobalFlags(f) => f.0 & 0x00ff_f800,
+        Decl::GlobalFlags(f) => f.0 & L::GLOBAL_FLAGS.mask(),
         Decl::FunctionTable { id, bodies } => {
             out.extend([*id, bodies.len() as u32]);
             out.extend(bodies.iter());
@@ -305,12 +306,12 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
         Decl::Interface { dynamic, id, table_length, array_length, tables } => {
             out.extend([*id, *table_length, (tables.len() as u32 & 0xffff) | ((*array_length as u32) << 16)]);
             out.extend(tables.iter());
-            (*dynamic as u32) << 11
+            L::INTERFACE_DYNAMIC.put(*dynamic as u32)
         }
-        Decl::ControlPointCount(n) => (*n as u32 & 0x3f) << 11,
-        Decl::TessDomain(v) => (v.raw() as u32 & 3) << 11,
-        Decl::TessPartitioning(v) => (v.raw() as u32 & 7) << 11,
-        Decl::TessOutputPrimitive(v) => (v.raw() as u32 & 7) << 11,
+        Decl::ControlPointCount(n) => L::CONTROL_POINTS.put(*n as u32),
+        Decl::TessDomain(v) => L::TESS_DOMAIN.put(v.raw() as u32),
+        Decl::TessPartitioning(v) => L::TESS_PARTITIONING.put(v.raw() as u32),
+        Decl::TessOutputPrimitive(v) => L::TESS_OUTPUT.put(v.raw() as u32),
         Decl::ThreadGroup(xyz) => {
             out.extend_from_slice(xyz);
             0
@@ -319,7 +320,7 @@ fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
             encode_operand(operand, out);
             out.push(return_types(return_type));
             out.extend(*space);
-            ((dim.raw() as u32 & 0x1f) << 11) | uav_bits(flags)
+            L::DIMENSION.put(dim.raw() as u32) | uav_bits(flags)
         }
         Decl::UavRaw { operand, flags, space } => {
             encode_operand(operand, out);

@@ -14,6 +14,7 @@ pub mod enums;
 pub mod error;
 mod folded;
 pub mod ir;
+pub mod layout;
 pub mod limits;
 pub mod parse;
 pub mod print;

@@ -366,11 +366,20 @@ crate::for_each_opcode!(table);
 /// [`Controls`], [`StatClass`] and [`OpFeatures`].
 ///
 /// ```
-/// macro_rules! count {
-///     ($( $v:ident = $n:literal, $($rest:tt)*; )*) => { [$($n),*].len() };
+/// // The mnemonics of the rows that end a geometry-shader primitive.
+/// macro_rules! cuts {
+///     ($( $v:ident = $n:literal, $mn:literal, $shape:ident $(($kind:ident))?, [$($d:ident)*],
+///         [$($s:ident)*], $stages:ident, $model:ident, $flow:ident, $ctl:ident, $stat:ident,
+///         [$($f:ident)*]; )*) => {
+///         [$( (stringify!($flow), $mn) ),*]
+///             .into_iter()
+///             .filter(|(flow, _)| *flow == "Cut")
+///             .map(|(_, mn)| mn)
+///             .collect::<Vec<_>>()
+///     };
 /// }
-/// assert_eq!(tpf::for_each_opcode!(count), tpf::TABLE.len());
-/// ```
+/// assert_eq!(tpf::for_each_opcode!(cuts), ["cut", "cut_stream"]);
+/// /// ```
 #[macro_export]
 macro_rules! for_each_opcode {
     ($m:ident) => {
