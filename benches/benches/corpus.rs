@@ -1,9 +1,22 @@
 //! Decode and disassembly throughput over the whole fxc corpus, in bytes of bytecode
 //! per second.
 //!
-//! - `decode/programs`: every SHDR/SHEX chunk through `tpf::Decoder` (MB/s of program bytes);
+//! - `decode/programs`: every SHDR/SHEX chunk through `tpf::Decoder`, one reused
+//!   instruction at a time (MB/s of program bytes);
+//! - `decode/ir`: every program chunk through `tpf::decode` into a `tpf::Program`;
 //! - `decode/containers`: every blob through `dxbc::Container::parse` plus the program decode;
-//! - `disasm/listings`: every blob through `listing::disassemble` (MB/s of blob bytes);
+//! - `disasm/listings`: every blob through `listing::disassemble`, header, checksum check
+//!   and slot line included (MB/s of blob bytes);
+//!
+//! and, in the same run, the peer: the `d3dasm` crate (MIT) on the same bytes:
+//!
+//! - `decode/d3dasm_ir`: every program chunk through `d3dasm::dxbc::shex::decode` (its
+//!   only decoder builds the whole program);
+//! - `decode/d3dasm_containers`: every blob through `d3dasm::parse` and its program;
+//! - `disasm/d3dasm_listings`: every blob's `d3dasm::Shader` printed whole (its `Display`:
+//!   header tables, program, statistics) into one `String`.
+//!
+//! `tools/bench-report.py` runs these and writes the README's table of ratios.
 //! - `asm/listings`: every listing through `listing::asm::assemble` (MB/s of listing text);
 //! - `asm/programs`: the program parts through `tpf::parse::parse_program`;
 //! - `validate/containers`: every blob through `validate::validate` for its own stage
@@ -14,6 +27,7 @@
 //! benchmarks are skipped with a message.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::fmt::Write as _;
 use std::hint::black_box;
 
 fn corpus_blobs() -> Option<Vec<Vec<u8>>> {
@@ -26,9 +40,23 @@ fn program(blob: &[u8]) -> &[u8] {
     c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).unwrap().data
 }
 
+/// The peer must read every blob the benchmarks time, or its figures would be for less
+/// work: one container per blob, with its program, decoded without error.
+fn check_peer(blobs: &[Vec<u8>], programs: &[&[u8]]) {
+    for (blob, p) in blobs.iter().zip(programs) {
+        let shaders = d3dasm::parse(blob);
+        assert_eq!(shaders.len(), 1, "d3dasm found {} containers in one blob", shaders.len());
+        assert!(shaders[0].program().is_some(), "d3dasm did not decode a corpus program");
+        if let Err(e) = d3dasm::dxbc::shex::decode(p) {
+            panic!("d3dasm could not decode a corpus program: {e}");
+        }
+    }
+}
+
 fn benches(c: &mut Criterion) {
     let Some(blobs) = corpus_blobs() else { return };
     let programs: Vec<&[u8]> = blobs.iter().map(|b| program(b)).collect();
+    check_peer(&blobs, &programs);
     let program_bytes: usize = programs.iter().map(|p| p.len()).sum();
     let blob_bytes: usize = blobs.iter().map(|b| b.len()).sum();
 
@@ -48,6 +76,24 @@ fn benches(c: &mut Criterion) {
             n
         })
     });
+    g.bench_function("ir", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for p in &programs {
+                n += black_box(tpf::decode(p).unwrap()).instructions.len();
+            }
+            n
+        })
+    });
+    g.bench_function("d3dasm_ir", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for p in &programs {
+                n += black_box(d3dasm::dxbc::shex::decode(p).unwrap()).instructions.len();
+            }
+            n
+        })
+    });
     g.throughput(Throughput::Bytes(blob_bytes as u64));
     g.bench_function("containers", |b| {
         b.iter(|| {
@@ -56,6 +102,16 @@ fn benches(c: &mut Criterion) {
                 let c = dxbc::Container::parse(blob).unwrap();
                 let chunk = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).unwrap();
                 n += tpf::decode(chunk.data).unwrap().instructions.len();
+            }
+            n
+        })
+    });
+    g.bench_function("d3dasm_containers", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for blob in &blobs {
+                let shaders = d3dasm::parse(blob);
+                n += shaders[0].program().unwrap().instructions.len();
             }
             n
         })
@@ -69,6 +125,19 @@ fn benches(c: &mut Criterion) {
             let mut n = 0usize;
             for blob in &blobs {
                 n += listing::disassemble(blob, &listing::Options::default()).unwrap().text.len();
+            }
+            n
+        })
+    });
+    g.bench_function("d3dasm_listings", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for blob in &blobs {
+                let mut text = String::new();
+                for shader in d3dasm::parse(blob) {
+                    write!(text, "{shader}").unwrap();
+                }
+                n += text.len();
             }
             n
         })
