@@ -1,5 +1,5 @@
-//! Many MD5 streams at once, one per lane of an x86_64 vector register: 4 lanes with
-//! SSE2 (every x86_64 CPU), 8 with AVX2, 16 with AVX-512F.
+//! Many MD5 streams at once, one per lane of an x86_64 vector register: 4 lanes per
+//! register with SSE2 (every x86_64 CPU), 8 with AVX2, 16 with AVX-512F.
 //!
 //! A kernel runs the compression function on one block of every lane per step: it loads
 //! each lane's 64-byte block as vectors, transposes them so that vector `j` holds message
@@ -7,24 +7,26 @@
 //! block each lane reads, and what a lane does when its stream ends, is the scheduler's
 //! business (`super::run`); a kernel only sees `blocks` blocks of each lane's segment.
 //!
+//! Each step of MD5 waits for the step before it, so one register's worth of lanes
+//! leaves most of the vector units idle (on the CPUs this was measured on, a vector add
+//! takes two cycles and a step chains four to six operations). A kernel therefore runs
+//! several independent groups of lanes side by side, each in its own registers, and
+//! the CPU overlaps their chains: `GROUPS_*` below, chosen by measurement
+//! (`benches/benches/checksum.rs`).
+//!
 //! The kernels are `#[target_feature]` functions; each has a zero-sized token type that
 //! can only be made after the run-time check of its feature, and the token's
 //! [`Lanes::compress`] is the one place that calls the kernel. `unsafe` appears only for
 //! that call and for the unaligned vector loads and stores, each with its reason. The
 //! whole-module lint denial of the checksum (no unchecked arithmetic or indexing) holds
-//! here too: message words are indexed by constants, and arrays are taken apart by
-//! destructuring.
+//! here too: message words are indexed by constants, groups are walked with iterators,
+//! and arrays are taken apart by destructuring.
 
 use core::arch::x86_64::*;
 
 use super::block::md5_steps;
 use super::block::K;
-use super::Lanes;
-
-/// Stands in for a lane's block where a segment is shorter than the scheduler promised;
-/// never read in practice (the scheduler checks the lengths), and it keeps the kernels
-/// free of panics.
-static ZERO_BLOCK: [u8; 64] = [0; 64];
+use super::{Lanes, Segment};
 
 /// The 8-bit truth tables of the four round functions for `vpternlogd`, whose three
 /// inputs are the step's words `(b, c, d)` (newest first): an expression in the bit
@@ -43,8 +45,75 @@ mod table {
     pub(super) const I: i32 = (C ^ (B | !D)) as i32;
 }
 
+/// The body of a kernel, the same for every register width: load the state of every
+/// group, then for each block load and transpose every group's blocks and run the 64
+/// steps, then store the state. `$width` lanes per register, `$vec` the register type,
+/// `$load_state`/`$store_state` move one register of state words, `$load_group` loads
+/// and transposes the blocks of one group, `$add` adds lane by lane, `$step` is one step.
+macro_rules! kernel_body {
+    (
+        $state:ident, $segments:ident, $blocks:ident, $width:literal, $groups:ident, $vec:ty, $zero:expr,
+        $load_state:ident, $store_state:ident, $load_group:ident, $add:ident, $step:ident
+    ) => {{
+        let zero: $vec = $zero;
+        let mut s = [[zero; $groups]; 4];
+        for (regs, row) in s.iter_mut().zip($state.iter()) {
+            for (r, words) in regs.iter_mut().zip(row.as_chunks::<$width>().0) {
+                *r = $load_state(words);
+            }
+        }
+        let [mut sa, mut sb, mut sc, mut sd] = s;
+        let lane_groups = $segments.as_chunks::<$width>().0;
+        for i in 0..$blocks {
+            let k: &[u32; 64] = core::hint::black_box(&K);
+            let mut x = [[zero; 16]; $groups];
+            for (words, group) in x.iter_mut().zip(lane_groups) {
+                *words = $load_group(group, i);
+            }
+            let (mut a, mut b, mut c, mut d) = (sa, sb, sc, sd);
+            md5_steps!($step, x, k; a, b, c, d);
+            for (s, v) in sa.iter_mut().zip(a) {
+                *s = $add(*s, v);
+            }
+            for (s, v) in sb.iter_mut().zip(b) {
+                *s = $add(*s, v);
+            }
+            for (s, v) in sc.iter_mut().zip(c) {
+                *s = $add(*s, v);
+            }
+            for (s, v) in sd.iter_mut().zip(d) {
+                *s = $add(*s, v);
+            }
+        }
+        for (regs, row) in [sa, sb, sc, sd].iter().zip($state.iter_mut()) {
+            for (r, words) in regs.iter().zip(row.as_chunks_mut::<$width>().0) {
+                $store_state(words, *r);
+            }
+        }
+    }};
+}
+
+/// One step for every group: `a = b + ((a + f(b, c, d) + x[m] + k[i]) <<< s)`, where
+/// `$f` computes the round function of one group's `(b, c, d)` and `$rol` rotates.
+macro_rules! step_groups {
+    ($x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal,
+     $add:ident, $set1:ident, |$vb:ident, $vc:ident, $vd:ident| $f:expr, $rol:ident) => {
+        let kv = $set1($k[$i] as i32);
+        for (((a, $vb), ($vc, $vd)), x) in $a.iter_mut().zip($b).zip($c.into_iter().zip($d)).zip(&$x) {
+            let t = $add($add(*a, x[$m]), kv);
+            let t = $add(t, $f);
+            *a = $add($rol!(t, $s), $vb);
+        }
+    };
+}
+
 // ---------------------------------------------------------------------------------
-// AVX-512F: 16 lanes.
+// AVX-512F: 16 lanes per register.
+
+/// Groups of 16 lanes per AVX-512 kernel call.
+const GROUPS_512: usize = 2;
+/// Lanes per AVX-512 kernel call.
+pub(super) const LANES_512: usize = 16 * GROUPS_512;
 
 /// Proof that the CPU has AVX-512F: made only by [`Avx512::detect`].
 #[derive(Clone, Copy)]
@@ -56,15 +125,14 @@ impl Avx512 {
     }
 }
 
-impl Lanes<16> for Avx512 {
-    fn compress(&self, state: &mut [[u32; 16]; 4], segments: &[&[[u8; 64]]; 16], blocks: usize) {
-        // SAFETY: `compress16` needs AVX-512F, and an `Avx512` exists only where
+impl Lanes<LANES_512> for Avx512 {
+    fn compress(&self, state: &mut [[u32; LANES_512]; 4], segments: &[Segment; LANES_512], blocks: usize) {
+        // SAFETY: `compress512` needs AVX-512F, and an `Avx512` exists only where
         // `is_x86_feature_detected!("avx512f")` said the CPU has it.
-        unsafe { compress16(state, segments, blocks) }
+        unsafe { compress512(state, segments, blocks) }
     }
 }
 
-/// The 16 words of a lane's state row, or a message block, as one vector.
 #[target_feature(enable = "avx512f")]
 fn load512(bytes: &[u8; 64]) -> __m512i {
     // SAFETY: the reference covers the 64 bytes read; the load has no alignment
@@ -84,6 +152,35 @@ fn store512_words(words: &mut [u32; 16], v: __m512i) {
     // SAFETY: the exclusive reference covers the 64 bytes written; the store has no
     // alignment requirement.
     unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), v) }
+}
+
+/// Block `i` of each of 16 lanes, transposed: word `j` of every lane in vector `j`.
+#[target_feature(enable = "avx512f")]
+fn load_group512(segments: &[Segment; 16], i: usize) -> [__m512i; 16] {
+    let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15] = segments;
+    macro_rules! row {
+        ($s:ident) => {
+            load512($s.block(i))
+        };
+    }
+    transpose16([
+        row!(s0),
+        row!(s1),
+        row!(s2),
+        row!(s3),
+        row!(s4),
+        row!(s5),
+        row!(s6),
+        row!(s7),
+        row!(s8),
+        row!(s9),
+        row!(s10),
+        row!(s11),
+        row!(s12),
+        row!(s13),
+        row!(s14),
+        row!(s15),
+    ])
 }
 
 /// Rows (one lane's block each) to columns (one message word of every lane each): a
@@ -127,36 +224,59 @@ fn transpose16(rows: [__m512i; 16]) -> [__m512i; 16] {
     [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15]
 }
 
-/// One step on 16 lanes: the round function is one `vpternlogd`, the rotation one
-/// `vprold`.
+macro_rules! rol512 {
+    ($v:expr, $s:literal) => {
+        _mm512_rol_epi32::<$s>($v)
+    };
+}
+
+/// One step on 16 lanes per group: the round function is one `vpternlogd`, the
+/// rotation one `vprold`.
 macro_rules! step512 {
     ($f:ident, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        $a = _mm512_add_epi32(_mm512_add_epi32($a, $x[$m]), _mm512_set1_epi32($k[$i] as i32));
-        $a = _mm512_add_epi32($a, _mm512_ternarylogic_epi32::<{ table::$f }>($b, $c, $d));
-        $a = _mm512_add_epi32(_mm512_rol_epi32::<$s>($a), $b);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm512_add_epi32,
+            _mm512_set1_epi32,
+            |b, c, d| _mm512_ternarylogic_epi32::<{ table::$f }>(b, c, d),
+            rol512
+        );
     };
 }
 
 #[target_feature(enable = "avx512f")]
-fn compress16(state: &mut [[u32; 16]; 4], segments: &[&[[u8; 64]]; 16], blocks: usize) {
-    let [mut sa, mut sb, mut sc, mut sd] = state.each_ref().map(|row| load512_words(row));
-    for i in 0..blocks {
-        let k: &[u32; 64] = core::hint::black_box(&K);
-        let x = transpose16(segments.map(|s| load512(s.get(i).unwrap_or(&ZERO_BLOCK))));
-        let (mut a, mut b, mut c, mut d) = (sa, sb, sc, sd);
-        md5_steps!(step512, x, k; a, b, c, d);
-        sa = _mm512_add_epi32(sa, a);
-        sb = _mm512_add_epi32(sb, b);
-        sc = _mm512_add_epi32(sc, c);
-        sd = _mm512_add_epi32(sd, d);
-    }
-    for (row, v) in state.iter_mut().zip([sa, sb, sc, sd]) {
-        store512_words(row, v);
-    }
+fn compress512(state: &mut [[u32; LANES_512]; 4], segments: &[Segment; LANES_512], blocks: usize) {
+    kernel_body!(
+        state,
+        segments,
+        blocks,
+        16,
+        GROUPS_512,
+        __m512i,
+        _mm512_setzero_si512(),
+        load512_words,
+        store512_words,
+        load_group512,
+        _mm512_add_epi32,
+        step512
+    );
 }
 
 // ---------------------------------------------------------------------------------
-// AVX2: 8 lanes.
+// AVX2: 8 lanes per register.
+
+/// Groups of 8 lanes per AVX2 kernel call.
+const GROUPS_256: usize = 3;
+/// Lanes per AVX2 kernel call.
+pub(super) const LANES_256: usize = 8 * GROUPS_256;
 
 /// Proof that the CPU has AVX2: made only by [`Avx2::detect`].
 #[derive(Clone, Copy)]
@@ -168,21 +288,21 @@ impl Avx2 {
     }
 }
 
-impl Lanes<8> for Avx2 {
-    fn compress(&self, state: &mut [[u32; 8]; 4], segments: &[&[[u8; 64]]; 8], blocks: usize) {
-        // SAFETY: `compress8` needs AVX2, and an `Avx2` exists only where
+impl Lanes<LANES_256> for Avx2 {
+    fn compress(&self, state: &mut [[u32; LANES_256]; 4], segments: &[Segment; LANES_256], blocks: usize) {
+        // SAFETY: `compress256` needs AVX2, and an `Avx2` exists only where
         // `is_x86_feature_detected!("avx2")` said the CPU has it.
-        unsafe { compress8(state, segments, blocks) }
+        unsafe { compress256(state, segments, blocks) }
     }
 }
 
 /// The two halves of a 64-byte block: words 0 to 7 and 8 to 15.
 #[target_feature(enable = "avx2")]
-fn load256_halves(bytes: &[u8; 64]) -> [__m256i; 2] {
+fn load256_halves(bytes: &[u8; 64]) -> (__m256i, __m256i) {
     let p = bytes.as_ptr();
     // SAFETY: both 32-byte reads lie inside the 64 bytes the reference covers (at 0
     // and 32); the loads have no alignment requirement.
-    unsafe { [_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.wrapping_add(32).cast())] }
+    unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.wrapping_add(32).cast())) }
 }
 
 #[target_feature(enable = "avx2")]
@@ -197,6 +317,28 @@ fn store256_words(words: &mut [u32; 8], v: __m256i) {
     // SAFETY: the exclusive reference covers the 32 bytes written; the store has no
     // alignment requirement.
     unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), v) }
+}
+
+/// Block `i` of each of 8 lanes, transposed: word `j` of every lane in vector `j`.
+#[target_feature(enable = "avx2")]
+fn load_group256(segments: &[Segment; 8], i: usize) -> [__m256i; 16] {
+    let [s0, s1, s2, s3, s4, s5, s6, s7] = segments;
+    macro_rules! row {
+        ($s:ident) => {
+            load256_halves($s.block(i))
+        };
+    }
+    let (l0, h0) = row!(s0);
+    let (l1, h1) = row!(s1);
+    let (l2, h2) = row!(s2);
+    let (l3, h3) = row!(s3);
+    let (l4, h4) = row!(s4);
+    let (l5, h5) = row!(s5);
+    let (l6, h6) = row!(s6);
+    let (l7, h7) = row!(s7);
+    let [w0, w1, w2, w3, w4, w5, w6, w7] = transpose8([l0, l1, l2, l3, l4, l5, l6, l7]);
+    let [w8, w9, w10, w11, w12, w13, w14, w15] = transpose8([h0, h1, h2, h3, h4, h5, h6, h7]);
+    [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15]
 }
 
 /// An 8 x 8 transpose of 32-bit words: as in [`transpose16`], after the two interleaves
@@ -226,67 +368,115 @@ macro_rules! rol256 {
     }};
 }
 
-/// One step on 8 lanes, with the round functions written as in the scalar code.
+/// One step on 8 lanes per group, with the round functions written as in the scalar
+/// code.
 macro_rules! step256 {
     (F, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        let f = _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)));
-        step256!(@ f, $x, $k, $a, $b, $m, $i, $s);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm256_add_epi32,
+            _mm256_set1_epi32,
+            |b, c, d| _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d))),
+            rol256
+        );
     };
     (G, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        // `(b & d) + (c & !d)`: the sides share no bit; the one without `b` comes first.
-        $a = _mm256_add_epi32($a, _mm256_andnot_si256($d, $c));
-        let f = _mm256_and_si256($b, $d);
-        step256!(@ f, $x, $k, $a, $b, $m, $i, $s);
+        // `(b & d) | (c & !d)`: the sides share no bit, so `|` is `+`.
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm256_add_epi32,
+            _mm256_set1_epi32,
+            |b, c, d| _mm256_add_epi32(_mm256_andnot_si256(d, c), _mm256_and_si256(b, d)),
+            rol256
+        );
     };
     (H, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        let f = _mm256_xor_si256($b, _mm256_xor_si256($c, $d));
-        step256!(@ f, $x, $k, $a, $b, $m, $i, $s);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm256_add_epi32,
+            _mm256_set1_epi32,
+            |b, c, d| _mm256_xor_si256(b, _mm256_xor_si256(c, d)),
+            rol256
+        );
     };
     (I, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        let not_d = _mm256_xor_si256($d, _mm256_set1_epi32(-1));
-        let f = _mm256_xor_si256($c, _mm256_or_si256($b, not_d));
-        step256!(@ f, $x, $k, $a, $b, $m, $i, $s);
-    };
-    (@ $f:ident, $x:ident, $k:ident, $a:ident, $b:ident, $m:literal, $i:literal, $s:literal) => {
-        $a = _mm256_add_epi32(_mm256_add_epi32($a, $x[$m]), _mm256_set1_epi32($k[$i] as i32));
-        $a = _mm256_add_epi32($a, $f);
-        $a = _mm256_add_epi32(rol256!($a, $s), $b);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm256_add_epi32,
+            _mm256_set1_epi32,
+            |b, c, d| _mm256_xor_si256(c, _mm256_or_si256(b, _mm256_xor_si256(d, _mm256_set1_epi32(-1)))),
+            rol256
+        );
     };
 }
 
 #[target_feature(enable = "avx2")]
-fn compress8(state: &mut [[u32; 8]; 4], segments: &[&[[u8; 64]]; 8], blocks: usize) {
-    let [mut sa, mut sb, mut sc, mut sd] = state.each_ref().map(|row| load256_words(row));
-    for i in 0..blocks {
-        let k: &[u32; 64] = core::hint::black_box(&K);
-        let halves = segments.map(|s| load256_halves(s.get(i).unwrap_or(&ZERO_BLOCK)));
-        let [w0, w1, w2, w3, w4, w5, w6, w7] = transpose8(halves.map(|[lo, _]| lo));
-        let [w8, w9, w10, w11, w12, w13, w14, w15] = transpose8(halves.map(|[_, hi]| hi));
-        let x = [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15];
-        let (mut a, mut b, mut c, mut d) = (sa, sb, sc, sd);
-        md5_steps!(step256, x, k; a, b, c, d);
-        sa = _mm256_add_epi32(sa, a);
-        sb = _mm256_add_epi32(sb, b);
-        sc = _mm256_add_epi32(sc, c);
-        sd = _mm256_add_epi32(sd, d);
-    }
-    for (row, v) in state.iter_mut().zip([sa, sb, sc, sd]) {
-        store256_words(row, v);
-    }
+fn compress256(state: &mut [[u32; LANES_256]; 4], segments: &[Segment; LANES_256], blocks: usize) {
+    kernel_body!(
+        state,
+        segments,
+        blocks,
+        8,
+        GROUPS_256,
+        __m256i,
+        _mm256_setzero_si256(),
+        load256_words,
+        store256_words,
+        load_group256,
+        _mm256_add_epi32,
+        step256
+    );
 }
 
 // ---------------------------------------------------------------------------------
-// SSE2: 4 lanes, on every x86_64 CPU.
+// SSE2: 4 lanes per register, on every x86_64 CPU.
+
+/// Groups of 4 lanes per SSE2 kernel call.
+const GROUPS_128: usize = 3;
+/// Lanes per SSE2 kernel call.
+pub(super) const LANES_128: usize = 4 * GROUPS_128;
 
 /// SSE2 is part of x86_64, so this kernel needs no run-time check.
 #[derive(Clone, Copy)]
 pub(super) struct Sse2;
 
-impl Lanes<4> for Sse2 {
-    fn compress(&self, state: &mut [[u32; 4]; 4], segments: &[&[[u8; 64]]; 4], blocks: usize) {
-        // SAFETY: `compress4` needs SSE2, which every x86_64 CPU has (the target enables
-        // it for all code, which the compiler cannot take as proof for a call).
-        unsafe { compress4(state, segments, blocks) }
+impl Lanes<LANES_128> for Sse2 {
+    fn compress(&self, state: &mut [[u32; LANES_128]; 4], segments: &[Segment; LANES_128], blocks: usize) {
+        // SAFETY: `compress128` needs SSE2, which every x86_64 CPU has (the target
+        // enables it for all code, which the compiler does not take as proof for a call).
+        unsafe { compress128(state, segments, blocks) }
     }
 }
 
@@ -320,6 +510,21 @@ fn store128_words(words: &mut [u32; 4], v: __m128i) {
     unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), v) }
 }
 
+/// Block `i` of each of 4 lanes, transposed: word `j` of every lane in vector `j`.
+#[target_feature(enable = "sse2")]
+fn load_group128(segments: &[Segment; 4], i: usize) -> [__m128i; 16] {
+    let [s0, s1, s2, s3] = segments;
+    let [q00, q01, q02, q03] = load128_quarters(s0.block(i));
+    let [q10, q11, q12, q13] = load128_quarters(s1.block(i));
+    let [q20, q21, q22, q23] = load128_quarters(s2.block(i));
+    let [q30, q31, q32, q33] = load128_quarters(s3.block(i));
+    let [w0, w1, w2, w3] = transpose4([q00, q10, q20, q30]);
+    let [w4, w5, w6, w7] = transpose4([q01, q11, q21, q31]);
+    let [w8, w9, w10, w11] = transpose4([q02, q12, q22, q32]);
+    let [w12, w13, w14, w15] = transpose4([q03, q13, q23, q33]);
+    [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15]
+}
+
 /// A 4 x 4 transpose of 32-bit words: the 32-bit interleave pairs lanes 0, 1 and 2, 3;
 /// the 64-bit interleave then joins the pairs.
 #[target_feature(enable = "sse2")]
@@ -338,53 +543,94 @@ macro_rules! rol128 {
     }};
 }
 
-/// One step on 4 lanes, with the round functions written as in the scalar code.
+/// One step on 4 lanes per group, with the round functions written as in the scalar
+/// code.
 macro_rules! step128 {
     (F, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        let f = _mm_xor_si128($d, _mm_and_si128($b, _mm_xor_si128($c, $d)));
-        step128!(@ f, $x, $k, $a, $b, $m, $i, $s);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm_add_epi32,
+            _mm_set1_epi32,
+            |b, c, d| _mm_xor_si128(d, _mm_and_si128(b, _mm_xor_si128(c, d))),
+            rol128
+        );
     };
     (G, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        // `(b & d) + (c & !d)`: the sides share no bit; the one without `b` comes first.
-        $a = _mm_add_epi32($a, _mm_andnot_si128($d, $c));
-        let f = _mm_and_si128($b, $d);
-        step128!(@ f, $x, $k, $a, $b, $m, $i, $s);
+        // `(b & d) | (c & !d)`: the sides share no bit, so `|` is `+`.
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm_add_epi32,
+            _mm_set1_epi32,
+            |b, c, d| _mm_add_epi32(_mm_andnot_si128(d, c), _mm_and_si128(b, d)),
+            rol128
+        );
     };
     (H, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        let f = _mm_xor_si128($b, _mm_xor_si128($c, $d));
-        step128!(@ f, $x, $k, $a, $b, $m, $i, $s);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm_add_epi32,
+            _mm_set1_epi32,
+            |b, c, d| _mm_xor_si128(b, _mm_xor_si128(c, d)),
+            rol128
+        );
     };
     (I, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        let not_d = _mm_xor_si128($d, _mm_set1_epi32(-1));
-        let f = _mm_xor_si128($c, _mm_or_si128($b, not_d));
-        step128!(@ f, $x, $k, $a, $b, $m, $i, $s);
-    };
-    (@ $f:ident, $x:ident, $k:ident, $a:ident, $b:ident, $m:literal, $i:literal, $s:literal) => {
-        $a = _mm_add_epi32(_mm_add_epi32($a, $x[$m]), _mm_set1_epi32($k[$i] as i32));
-        $a = _mm_add_epi32($a, $f);
-        $a = _mm_add_epi32(rol128!($a, $s), $b);
+        step_groups!(
+            $x,
+            $k,
+            $a,
+            $b,
+            $c,
+            $d,
+            $m,
+            $i,
+            $s,
+            _mm_add_epi32,
+            _mm_set1_epi32,
+            |b, c, d| _mm_xor_si128(c, _mm_or_si128(b, _mm_xor_si128(d, _mm_set1_epi32(-1)))),
+            rol128
+        );
     };
 }
 
 #[target_feature(enable = "sse2")]
-fn compress4(state: &mut [[u32; 4]; 4], segments: &[&[[u8; 64]]; 4], blocks: usize) {
-    let [mut sa, mut sb, mut sc, mut sd] = state.each_ref().map(|row| load128_words(row));
-    for i in 0..blocks {
-        let k: &[u32; 64] = core::hint::black_box(&K);
-        let [q0, q1, q2, q3] = segments.map(|s| load128_quarters(s.get(i).unwrap_or(&ZERO_BLOCK)));
-        let [w0, w1, w2, w3] = transpose4([q0[0], q1[0], q2[0], q3[0]]);
-        let [w4, w5, w6, w7] = transpose4([q0[1], q1[1], q2[1], q3[1]]);
-        let [w8, w9, w10, w11] = transpose4([q0[2], q1[2], q2[2], q3[2]]);
-        let [w12, w13, w14, w15] = transpose4([q0[3], q1[3], q2[3], q3[3]]);
-        let x = [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15];
-        let (mut a, mut b, mut c, mut d) = (sa, sb, sc, sd);
-        md5_steps!(step128, x, k; a, b, c, d);
-        sa = _mm_add_epi32(sa, a);
-        sb = _mm_add_epi32(sb, b);
-        sc = _mm_add_epi32(sc, c);
-        sd = _mm_add_epi32(sd, d);
-    }
-    for (row, v) in state.iter_mut().zip([sa, sb, sc, sd]) {
-        store128_words(row, v);
-    }
+fn compress128(state: &mut [[u32; LANES_128]; 4], segments: &[Segment; LANES_128], blocks: usize) {
+    kernel_body!(
+        state,
+        segments,
+        blocks,
+        4,
+        GROUPS_128,
+        __m128i,
+        _mm_setzero_si128(),
+        load128_words,
+        store128_words,
+        load_group128,
+        _mm_add_epi32,
+        step128
+    );
 }
