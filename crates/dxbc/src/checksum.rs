@@ -181,12 +181,11 @@ pub fn verify_many(containers: &[&[u8]]) -> Vec<bool> {
 /// The stored checksum of a container and the bytes it covers, if the header says
 /// where they end (see [`verify_many`]).
 fn covered_bytes(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    const HEADER_SIZE: usize = 32;
     if bytes.get(..4)? != b"DXBC" {
         return None;
     }
     let total = u32::from_le_bytes(bytes.get(24..28)?.try_into().ok()?) as usize;
-    if total < HEADER_SIZE {
+    if total < crate::HEADER_SIZE {
         return None;
     }
     Some((bytes.get(4..CHECKSUM_START)?, bytes.get(CHECKSUM_START..total)?))
