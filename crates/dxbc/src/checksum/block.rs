@@ -159,6 +159,7 @@ macro_rules! md5_steps {
         $step!(I, $x, $k, $b, $c, $d, $a, 9, 63, 21);
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use md5_steps;
 
 /// One step for scalar words: `a = b + ((a + f(b, c, d) + x[m] + k[i]) <<< s)`.

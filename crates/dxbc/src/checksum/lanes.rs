@@ -5,7 +5,7 @@
 //! each lane's 64-byte block as vectors, transposes them so that vector `j` holds message
 //! word `j` of every lane, and runs the 64 steps on four vectors of state words. Which
 //! block each lane reads, and what a lane does when its stream ends, is the scheduler's
-//! business (`super::run`); a kernel only sees `blocks` blocks of each lane's segment.
+//! business (`super::schedule`); a kernel only sees `blocks` blocks of each lane's segment.
 //!
 //! Each step of MD5 waits for the step before it, so one register's worth of lanes
 //! leaves most of the vector units idle (on the CPUs this was measured on, a vector add
@@ -26,7 +26,7 @@ use core::arch::x86_64::*;
 
 use super::block::md5_steps;
 use super::block::K;
-use super::{Lanes, Segment};
+use super::schedule::{Lanes, Segment};
 
 /// The 8-bit truth tables of the four round functions for `vpternlogd`, whose three
 /// inputs are the step's words `(b, c, d)` (newest first): an expression in the bit
