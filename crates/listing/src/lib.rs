@@ -143,7 +143,9 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
             computed: dxbc::checksum_bytes(container.computed_checksum()),
         });
     }
-    let style = options.style.unwrap_or_else(|| header::style_for(&container));
+    // RDEF is read once: the style follows its creator string, and the header prints it.
+    let rdef = header::read_rdef(&container);
+    let style = options.style.unwrap_or_else(|| header::style_of(rdef.as_ref()));
     let chunk = container.chunk_any(&[FourCc::SHEX, FourCc::SHDR]).ok_or(Error::NoProgram)?;
     let program_error =
         |error: tpf::DecodeError| Error::Program { chunk: chunk.fourcc, error: error.rebased(chunk.data_offset()) };
@@ -157,12 +159,11 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     let reflected = container.chunk_any(&[FourCc::ISGN, FourCc::ISG1]).is_some()
         && container.chunk_any(&[FourCc::OSGN, FourCc::OSG1, FourCc::OSG5]).is_some();
     if reflected {
-        header::write_header_with(&mut text, &container, style, options.generated_by.unwrap_or(header::DXREF))?;
+        header::write_header_read(&mut text, &container, rdef, style, options.generated_by.unwrap_or(header::DXREF))?;
     }
     if container.chunk(FourCc::AON9).is_some() {
-        let part =
-            level9_listing::level9_part_with(&container, options.into()).map_err(|e| Error::Level9(Box::new(e)))?;
-        text.push_str(&part);
+        level9_listing::write_level9_part(&mut text, &container, options.into())
+            .map_err(|e| Error::Level9(Box::new(e)))?;
     }
     // The program is printed as it is decoded, one reused instruction at a time.
     let mut printer = tpf::print::Printer::with_format(decoder.version(), style, options.format());
@@ -183,7 +184,9 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
             .chunk(FourCc::STAT)
             .and_then(|c| dxbc::Stat::parse(c.data).ok())
             .map_or(0, |stat| stat.instruction_count);
-        text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
+        text.push_str("// Approximately ");
+        header::columns::dec(&mut text, slots);
+        text.push_str(" instruction slots used\n");
     }
     Ok(Listing { text, warnings })
 }
