@@ -643,6 +643,7 @@ pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbu
     let mut p = Printer::new(program.version);
     p.version_line(out);
     let mut lines = crate::dbug::LineTracker::new();
+    let annotations = debug.map(|d| d.annotations());
     for (index, ins) in program.instructions().enumerate() {
         if let Some(d) = debug {
             if let Some(info) = d.instructions.get(index) {
@@ -650,8 +651,8 @@ pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbu
             }
         }
         p.instruction_text(ins, out);
-        if let Some(d) = debug {
-            d.annotation(index as u32, out);
+        if let Some(a) = &annotations {
+            a.write(index as u32, out);
         }
         out.push('\n');
     }
@@ -669,6 +670,7 @@ pub fn print_stream_with_debug(
     let mut p = Printer::with_format(dec.version(), format);
     p.version_line(out);
     let mut lines = crate::dbug::LineTracker::new();
+    let annotations = debug.map(|d| d.annotations());
     let mut ins = Instruction::new(Opcode::Nop);
     let mut index = 0usize;
     while let Some(step) = dec.next_into(&mut ins) {
@@ -679,8 +681,8 @@ pub fn print_stream_with_debug(
             }
         }
         p.instruction_text_at(&ins, 4 * at as u32, out);
-        if let Some(d) = debug {
-            d.annotation(index as u32, out);
+        if let Some(a) = &annotations {
+            a.write(index as u32, out);
         }
         out.push('\n');
         index += 1;
@@ -703,13 +705,83 @@ pub fn level9_program(program: &Program<'_>) -> String {
 /// As [`level9_program`], for the Shader Model 2 token stream `bytes`, with the
 /// columns of `format`.
 pub fn level9_stream(bytes: &[u8], format: Format) -> Result<String, ListingError> {
-    let program = crate::decode(bytes)?;
-    let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment(b).ok());
-    let mut out = String::with_capacity(64 + 64 * program.items.len());
-    print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
-    out.push('\n');
-    slot_count(&program).write_line(&mut out);
+    let mut out = String::with_capacity(64 + 16 * bytes.len());
+    if !level9_stream_in_one_pass(bytes, format, &mut out)? {
+        // A debug block after the first instruction (fxc writes it first): decode the
+        // program first to find it, then print.
+        out.clear();
+        let program = crate::decode(bytes)?;
+        let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_fields(b).ok());
+        print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
+        out.push('\n');
+        slot_count(&program).write_line(&mut out);
+    }
     Ok(out)
+}
+
+/// [`level9_stream`] as the program is decoded, one reused instruction at a time, when
+/// the first `DBUG` block comes before the first instruction; `false` (with part of the
+/// text in `out`) when it comes later.
+fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> Result<bool, ListingError> {
+    use crate::dbug::{DebugInfo, FOURCC};
+    use crate::decode::Step;
+    use std::borrow::Cow;
+    let mut dec = crate::Decoder::new(bytes)?;
+    let version = dec.version();
+    let mut ins = Instruction::new(Opcode::Nop);
+    // The items before the first instruction, where fxc writes the debug block.
+    let (mut seen_debug, mut debug) = (false, None);
+    let mut next = None;
+    while let Some(step) = dec.next_into(&mut ins) {
+        match step? {
+            Step::Instruction(at) => {
+                next = Some(at);
+                break;
+            }
+            Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => {
+                seen_debug = true;
+                debug = match c.data {
+                    Cow::Borrowed(b) => DebugInfo::parse_comment_fields(b).ok(),
+                    Cow::Owned(_) => return Ok(false),
+                };
+            }
+            Step::Comment(..) => {}
+        }
+    }
+    let annotations = debug.as_ref().map(|d| d.annotations());
+    let mut p = Printer::with_format(version, format);
+    p.version_line(out);
+    let mut lines = crate::dbug::LineTracker::new();
+    let mut slots = SlotCount::default();
+    let mut index = 0usize;
+    while let Some(at) = next {
+        if let Some(d) = &debug {
+            if let Some(info) = d.instructions.get(index) {
+                lines.before(info, &d.files, out);
+            }
+        }
+        p.instruction_text_at(&ins, 4 * at as u32, out);
+        if let Some(a) = &annotations {
+            a.write(index as u32, out);
+        }
+        out.push('\n');
+        slots.add(version, &ins);
+        index += 1;
+        next = None;
+        while let Some(step) = dec.next_into(&mut ins) {
+            match step? {
+                Step::Instruction(at) => {
+                    next = Some(at);
+                    break;
+                }
+                Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => return Ok(false),
+                Step::Comment(..) => {}
+            }
+        }
+    }
+    out.push('\n');
+    slots.write_line(out);
+    Ok(true)
 }
 
 /// How the comment header before the program is laid out; the compilers differ.
