@@ -43,15 +43,14 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
     }
 }
 
-/// The letters of the components in `mask`, blanks for the others (`xy w`).
-fn components(mask: u8) -> [u8; 4] {
-    let mut out = *b"xyzw";
-    for (i, c) in out.iter_mut().enumerate() {
-        if mask & (1 << i) == 0 {
-            *c = b' ';
-        }
-    }
-    out
+/// The letters of the components in `mask` (its low four bits), blanks for the others
+/// (`xy w`).
+fn components(mask: u8) -> &'static str {
+    const MASKS: [&str; 16] = [
+        "    ", "x   ", " y  ", "xy  ", "  z ", "x z ", " yz ", "xyz ", "   w", "x  w", " y w", "xy w", "  zw", "x zw",
+        " yzw", "xyzw",
+    ];
+    MASKS.get(usize::from(mask & 0xf)).copied().unwrap_or_default()
 }
 
 fn write_row(
@@ -83,7 +82,7 @@ fn write_row(
         out.push(' ');
         right_str(out, reg, 8);
     } else {
-        right_str(out, ascii(&components(e.mask)), 6);
+        right_str(out, components(e.mask), 6);
         out.push(' ');
         right_dec(out, e.register, 8);
     }
@@ -96,14 +95,9 @@ fn write_row(
     if e.register == u32::MAX {
         right_str(out, if used != 0 { "YES" } else { "NO" }, 6);
     } else {
-        right_str(out, ascii(&components(used)), 6);
+        right_str(out, components(used), 6);
     }
     out.push('\n');
-}
-
-/// Bytes known to be ASCII as text.
-fn ascii(bytes: &[u8]) -> &str {
-    std::str::from_utf8(bytes).unwrap_or_default()
 }
 
 /// The SysValue column. Pixel-shader outputs carry no system value in the chunk; the
