@@ -365,39 +365,60 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
 pub fn write_register(out: &mut String, v: Version, r: Register) {
     use RegisterType as T;
     let n = r.num as u32;
-    let _ = match r.ty {
-        T::Temp => write!(out, "r{n}"),
-        T::Input => write!(out, "v{n}"),
-        T::Const => write!(out, "c{n}"),
-        T::Const2 => write!(out, "c{}", n + 2048),
-        T::Const3 => write!(out, "c{}", n + 4096),
-        T::Const4 => write!(out, "c{}", n + 6144),
-        T::AddrOrTexture if v.is_pixel() => write!(out, "t{n}"),
-        T::AddrOrTexture => write!(out, "a{n}"),
+    // The name's letters, and the number after them (none for the named registers).
+    let (prefix, number) = match r.ty {
+        T::Temp => ("r", Some(n)),
+        T::Input => ("v", Some(n)),
+        T::Const => ("c", Some(n)),
+        T::Const2 => ("c", Some(n + 2048)),
+        T::Const3 => ("c", Some(n + 4096)),
+        T::Const4 => ("c", Some(n + 6144)),
+        T::AddrOrTexture if v.is_pixel() => ("t", Some(n)),
+        T::AddrOrTexture => ("a", Some(n)),
         T::RastOut => match n {
-            0 => write!(out, "oPos"),
-            1 => write!(out, "oFog"),
-            2 => write!(out, "oPts"),
-            _ => write!(out, "oX{n}"),
+            0 => ("oPos", None),
+            1 => ("oFog", None),
+            2 => ("oPts", None),
+            _ => ("oX", Some(n)),
         },
-        T::AttrOut => write!(out, "oD{n}"),
-        T::Output if v.major >= 3 => write!(out, "o{n}"),
-        T::Output => write!(out, "oT{n}"),
-        T::ConstInt => write!(out, "i{n}"),
-        T::ColorOut => write!(out, "oC{n}"),
-        T::DepthOut => write!(out, "oDepth"),
-        T::Sampler => write!(out, "s{n}"),
-        T::ConstBool => write!(out, "b{n}"),
-        T::Loop => write!(out, "aL"),
+        T::AttrOut => ("oD", Some(n)),
+        T::Output if v.major >= 3 => ("o", Some(n)),
+        T::Output => ("oT", Some(n)),
+        T::ConstInt => ("i", Some(n)),
+        T::ColorOut => ("oC", Some(n)),
+        T::DepthOut => ("oDepth", None),
+        T::Sampler => ("s", Some(n)),
+        T::ConstBool => ("b", Some(n)),
+        T::Loop => ("aL", None),
         T::Misc => match n {
-            0 => write!(out, "vPos"),
-            1 => write!(out, "vFace"),
-            _ => write!(out, "m{n}"),
+            0 => ("vPos", None),
+            1 => ("vFace", None),
+            _ => ("m", Some(n)),
         },
-        T::Label => write!(out, "l{n}"),
-        T::Predicate => write!(out, "p{n}"),
-        T::TempFloat16 | T::Unknown(_) => write!(out, "x{n}"),
+        T::Label => ("l", Some(n)),
+        T::Predicate => ("p", Some(n)),
+        T::TempFloat16 | T::Unknown(_) => ("x", Some(n)),
     };
+    out.push_str(prefix);
+    if let Some(n) = number {
+        push_decimal(out, n);
+    }
+}
+
+/// `n` in decimal, without `core::fmt`.
+fn push_decimal(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
