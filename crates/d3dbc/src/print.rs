@@ -726,7 +726,7 @@ pub fn level9_program(program: &Program<'_>) -> String {
 /// As [`level9_program`], for the Shader Model 2 token stream `bytes`, with the
 /// columns of `format`.
 pub fn level9_stream(bytes: &[u8], format: Format) -> Result<String, ListingError> {
-    let mut out = String::with_capacity(64 + 16 * bytes.len());
+    let mut out = String::with_capacity(64 + 4 * bytes.len());
     if !level9_stream_in_one_pass(bytes, format, &mut out)? {
         // A debug block after the first instruction (fxc writes it first): decode the
         // program first to find it, then print.

@@ -151,7 +151,7 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         |error: tpf::DecodeError| Error::Program { chunk: chunk.fourcc, error: error.rebased(chunk.data_offset()) };
     let mut decoder = tpf::Decoder::new(chunk.data).map_err(program_error)?;
 
-    let mut text = String::with_capacity(chunk.data.len() * 8);
+    let mut text = String::with_capacity(listing_capacity(&container));
     // Microsoft's disassembler prints the comment header and the slot line only when it
     // can reflect the shader, which takes an input and an output signature: a container
     // without one of them (whatever else it holds, RDEF and STAT included) is listed as
@@ -189,6 +189,22 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
         text.push_str(" instruction slots used\n");
     }
     Ok(Listing { text, warnings })
+}
+
+/// Room for a container's listing, so that it is written without growing: the
+/// listing of fxc's blobs takes 1 to 2.8 bytes per byte of the chunks it is printed
+/// from (program, RDEF, signatures, IFCE, STAT, SFI0, Aon9), whatever other chunks
+/// (debug information) the blob holds.
+fn listing_capacity(container: &Container<'_>) -> usize {
+    let printed = container
+        .chunks()
+        .iter()
+        .filter(|c| {
+            dxbc::ChunkData::has_codec(c.fourcc) || [FourCc::SHDR, FourCc::SHEX, FourCc::AON9].contains(&c.fourcc)
+        })
+        .map(|c| c.data.len())
+        .fold(0usize, usize::saturating_add);
+    printed.saturating_mul(3).saturating_add(256)
 }
 
 /// A raw Shader Model 1–3 stream: the header in the style of the compiler its constant
