@@ -73,7 +73,8 @@ impl<'a> Bytes<'a> {
                 })
             }
         };
-        let nul = rest.iter().take(MAX_STRING + 1).position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
+        let window = rest.get(..MAX_STRING.saturating_add(1)).unwrap_or(rest);
+        let nul = window.iter().position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
             Error::StringTooLong { offset: start, limit: MAX_STRING }
         } else {
             Error::UnterminatedString { offset: start }
