@@ -46,15 +46,21 @@ pub fn parse_program(text: &str) -> Result<Parsed, Vec<Diagnostic>> {
 
 /// As [`parse_program`], for text that starts at line `first_line` of a file.
 pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Diagnostic>> {
-    let mut p =
-        Parser { errors: Vec::new(), warnings: Vec::new(), version: None, blocks: Blocks::new(), decls: Vec::new() };
+    let mut p = Parser {
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        version: None,
+        blocks: Blocks::new(),
+        decls: Vec::new(),
+        program: Program::new(Version::new(ProgramType::Vertex, 5, 0)),
+    };
     // A guess at the instruction count, capped: blank lines must not drive a huge
-    // reservation (an instruction is large).
-    let mut instructions = Vec::with_capacity((text.len() / 24).min(4096));
+    // reservation.
+    p.program.instructions.reserve((text.len() / 24).min(1 << 16));
     let mut lines =
         text.split('\n').enumerate().map(|(i, l)| (i.saturating_add(first_line), l.strip_suffix('\r').unwrap_or(l)));
     let mut version_line = 0;
-    let mut instruction_lines = Vec::with_capacity(instructions.capacity());
+    let mut instruction_lines = Vec::with_capacity(p.program.instructions.capacity());
     while let Some((n, raw)) = lines.next() {
         let code = strip_comment(raw);
         // The source positions of a program compiled with debug information
@@ -103,26 +109,23 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                 expected: None,
                 file: None,
             });
-            instructions.push(Instruction::new(
+            let data = p.program.add_words(Words::empty());
+            p.program.push(Instruction::new(
                 Opcode::CustomData,
-                Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::empty() }),
+                Body::CustomData(CustomData { class: CustomDataClass::Comment, data }),
             ));
             instruction_lines.push(n);
             continue;
         }
         if c.rest().starts_with("dcl_immediateConstantBuffer") {
             if let Some(ins) = p.icb(&mut c, &mut lines) {
-                instructions.push(ins);
+                p.program.push(ins);
                 instruction_lines.push(n);
             }
             continue;
         }
-        // Parse straight into the vector's new slot: no instruction is moved.
-        instructions.push(Instruction::placeholder());
-        if p.line(&mut c, instructions.last_mut().expect("just pushed")) {
+        if p.line(&mut c) {
             instruction_lines.push(n);
-        } else {
-            instructions.pop();
         }
     }
     let Some(version) = p.version else {
@@ -140,12 +143,9 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         ));
     }
     if p.errors.is_empty() {
-        Ok(Parsed {
-            program: Program { version, instructions },
-            warnings: p.warnings,
-            version_line,
-            lines: instruction_lines,
-        })
+        let mut program = p.program;
+        program.version = version;
+        Ok(Parsed { program, warnings: p.warnings, version_line, lines: instruction_lines })
     } else {
         p.errors.sort_by_key(|d| (d.line, d.column));
         Err(p.errors)
@@ -712,6 +712,8 @@ struct Parser {
     blocks: Blocks<(Opcode, usize, usize, Option<usize>)>,
     /// Declarations seen: key and position, for duplicate detection.
     decls: Vec<(String, usize, usize)>,
+    /// The program parsed so far (its version is set at the end).
+    program: Program<'static>,
 }
 
 impl Parser {
@@ -719,18 +721,27 @@ impl Parser {
         self.version.is_some_and(|v| v.is_sm51())
     }
 
-    /// Parses one line into `slot`; records errors and says whether it parsed.
-    fn line(&mut self, c: &mut Cursor<'_>, slot: &mut Instruction<'static>) -> bool {
-        match self.instruction(c, slot) {
-            Ok(()) => true,
+    /// Parses one line and appends its instruction; records errors (dropping what
+    /// the line added to the arenas) and says whether it parsed.
+    fn line(&mut self, c: &mut Cursor<'_>) -> bool {
+        let p = &self.program;
+        let marks = (p.operands.len(), p.extended.len(), p.words.len());
+        match self.instruction(c) {
+            Ok(ins) => {
+                self.program.push(ins);
+                true
+            }
             Err(d) => {
+                self.program.operands.truncate(marks.0);
+                self.program.extended.truncate(marks.1);
+                self.program.words.truncate(marks.2);
                 self.errors.push(d);
                 false
             }
         }
     }
 
-    fn instruction(&mut self, c: &mut Cursor<'_>, slot: &mut Instruction<'static>) -> PResult<()> {
+    fn instruction(&mut self, c: &mut Cursor<'_>) -> PResult<Instruction> {
         let start = c.pos;
         let (opcode, m) = parse_mnemonic(c)?;
         let info = opcode.info();
@@ -758,15 +769,9 @@ impl Parser {
             ext.push(ExtOpcode::ReturnType { types, reserved: 0 });
         }
 
-        slot.opcode = opcode;
-        match info.shape {
-            Shape::Ops => {
-                if !matches!(slot.body, Body::Op(_)) {
-                    slot.body = Body::Op(Op::EMPTY);
-                }
-                let Body::Op(op) = &mut slot.body else { unreachable!("set above") };
-                self.op(opcode, &m, precise, c, start, op)?;
-            }
+        let mut length = LengthEncoding::Inline;
+        let body = match info.shape {
+            Shape::Ops => Body::Op(self.op(opcode, &m, precise, c, start)?),
             Shape::InterfaceCall => {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
                     return Err(c.err_at(
@@ -779,8 +784,9 @@ impl Parser {
                 c.skip_ws();
                 let at = c.pos;
                 let mut o = self.operand(c, Role::Src, Ty::R)?;
-                let function = match o.indices.pop() {
-                    Some(Index::Imm32(f)) if o.ty == OperandType::Interface && o.indices.len() == 2 => f,
+                let mut indices = o.indices();
+                let function = match indices.pop() {
+                    Some(Index::Imm32(f)) if o.ty == OperandType::Interface && indices.len() == 2 => f,
                     _ => {
                         return Err(c.err_at(
                             at,
@@ -790,7 +796,8 @@ impl Parser {
                         ))
                     }
                 };
-                slot.body = Body::InterfaceCall { function, interface: o };
+                o.set_indices(&indices);
+                Body::InterfaceCall { function, interface: self.program.add_operand(o) }
             }
             Shape::Decl(kind) => {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
@@ -805,12 +812,14 @@ impl Parser {
                 // Long function tables and interfaces carry their length in a token of
                 // its own: the opcode token's length field holds at most 127.
                 let tokens = match &decl {
-                    Decl::FunctionTable { bodies, .. } => bodies.len().saturating_add(3),
-                    Decl::Interface { tables, .. } => tables.len().saturating_add(4),
+                    Decl::FunctionTable { bodies, .. } => self.program.words(*bodies).len().saturating_add(3),
+                    Decl::Interface { tables, .. } => self.program.words(*tables).len().saturating_add(4),
                     _ => 0,
                 };
-                slot.length = if tokens > 127 { LengthEncoding::Separate } else { LengthEncoding::Inline };
-                slot.body = Body::Decl(decl);
+                if tokens > 127 {
+                    length = LengthEncoding::Separate;
+                }
+                Body::Decl(decl)
             }
             Shape::CustomData => {
                 return Err(c.err_at(
@@ -830,9 +839,9 @@ impl Parser {
                 Some("the end of the line"),
             ));
         }
-        slot.ext = ext;
-        slot.trailing = if FXC_PADDED.contains(&opcode) { Words::from_tokens(&[0]) } else { Words::empty() };
-        Ok(())
+        let ext = if ext.is_empty() { Span::EMPTY } else { self.program.add_extended(&ext) };
+        let trailing = FXC_PADDED.contains(&opcode).then(|| self.program.add_words(Words::from_tokens(&[0])));
+        Ok(Instruction { opcode, body, ext, reserved: 0, length, trailing })
     }
 
     /// The block structure the text must have to be one program: openers and closers
@@ -874,15 +883,7 @@ impl Parser {
         }
     }
 
-    fn op(
-        &mut self,
-        opcode: Opcode,
-        m: &Mnemonic,
-        precise: Mask,
-        c: &mut Cursor<'_>,
-        start: usize,
-        out: &mut Op,
-    ) -> PResult<()> {
+    fn op(&mut self, opcode: Opcode, m: &Mnemonic, precise: Mask, c: &mut Cursor<'_>, start: usize) -> PResult<Op> {
         let info = opcode.info();
         let control = if let Some(t) = m.test {
             OpControl::Test(t)
@@ -913,8 +914,7 @@ impl Parser {
                 None,
             ));
         }
-        let operands = &mut out.operands;
-        operands.clear();
+        let mut operands: ArrayVec<Operand, MAX_OPERANDS> = ArrayVec::new();
         let expected = info.operand_count();
         c.skip_ws();
         let mut first = true;
@@ -947,9 +947,10 @@ impl Parser {
                     Some(&format!("{expected} operands")),
                 ));
             };
-            operands.push(Operand::EMPTY);
-            let slot = operands.last_mut().expect("just pushed");
-            self.operand_into(c, role, ty, slot)?;
+            let o = self.operand(c, role, ty)?;
+            if operands.try_push(o).is_err() {
+                return Err(c.err(&operand_count_message(opcode, i.saturating_add(1)), None));
+            }
         }
         if operands.len() != expected {
             return Err(c.err_at(
@@ -959,10 +960,8 @@ impl Parser {
                 Some(&format!("{expected} operands")),
             ));
         }
-        out.saturate = m.saturate;
-        out.precise = precise;
-        out.control = control;
-        Ok(())
+        let operands = self.program.add_operands(&operands);
+        Ok(Op { saturate: m.saturate, precise, control, operands })
     }
 
     /// One operand: `-|r0.xyzw|`, `cb0[r1.x + 2].y`, `l(1.0, 2, 0x3, 4)`, `v[0][1].xyzw {min16f}`.
@@ -1013,9 +1012,9 @@ impl Parser {
                     None,
                 ));
             }
-            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
+            let mut ext = o.ext().unwrap_or(ExtOperand::modifier(Modifier::None));
             ext.modifier = modifier;
-            o.ext = Some(ext);
+            o.set_ext(Some(ext));
         }
         self.operand_suffixes(c, o)?;
         Ok(())
@@ -1035,7 +1034,7 @@ impl Parser {
             // `close` is where `find` matched the one-byte `}`.
             let inner = c.text.get(at..at.saturating_add(close)).unwrap_or("");
             c.pos = at.saturating_add(close).saturating_add(1);
-            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
+            let mut ext = o.ext().unwrap_or(ExtOperand::modifier(Modifier::None));
             if inner == "nonuniform" {
                 ext.non_uniform = true;
             } else {
@@ -1049,7 +1048,7 @@ impl Parser {
                     )
                 })?;
             }
-            o.ext = (ext != ExtOperand::modifier(Modifier::None)).then_some(ext);
+            o.set_ext((ext != ExtOperand::modifier(Modifier::None)).then_some(ext));
         }
         Ok(())
     }
@@ -1078,17 +1077,14 @@ impl Parser {
             }
             c.pos = c.pos.saturating_add(1);
         }
-        o.indices.clear();
-        o.ext = None;
-        o.reserved = 0;
-        o.imm = [0; 4];
+        *o = Operand::EMPTY;
         // The loop above pushed at least one value.
         let first_at = values.first().map_or(c.pos, |v| v.0);
         // `D3DDisassemble`'s hex literals print each double as its low and high words.
         let words = values.len() % 2 == 0 && values.iter().all(|(_, t)| is_hex_word(t));
         if double && words {
             o.ty = OperandType::Immediate64;
-            (o.components, o.selection) = match values.len() {
+            let (components, selection) = match values.len() {
                 2 => (ComponentCount::One, Selection::None),
                 4 => (ComponentCount::Four, Selection::Mask(Mask::NONE)),
                 _ => {
@@ -1100,6 +1096,8 @@ impl Parser {
                     ))
                 }
             };
+            o.components = components;
+            o.set_selection(selection);
             for (slot, (at, text)) in o.imm.iter_mut().zip(&values) {
                 *slot = parse_value(text, Ty::U)
                     .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a 32-bit hex value")))?
@@ -1122,8 +1120,11 @@ impl Parser {
                 }
             };
             o.components = components;
-            o.selection =
-                if components == ComponentCount::Four { Selection::Mask(Mask::NONE) } else { Selection::None };
+            o.set_selection(if components == ComponentCount::Four {
+                Selection::Mask(Mask::NONE)
+            } else {
+                Selection::None
+            });
             for (pair, (at, text)) in o.imm.chunks_exact_mut(2).zip(values.iter().take(count)) {
                 let bits = parse_double_text(text).ok_or_else(|| {
                     c.err_at(*at, text.len(), &format!("`{text}` is not a number"), Some("a decimal number"))
@@ -1136,11 +1137,11 @@ impl Parser {
         match values.len() {
             1 => {
                 o.components = ComponentCount::One;
-                o.selection = Selection::None;
+                o.set_selection(Selection::None);
             }
             4 => {
                 o.components = ComponentCount::Four;
-                o.selection = Selection::Mask(Mask::NONE);
+                o.set_selection(Selection::Mask(Mask::NONE));
             }
             n => {
                 return Err(c.err_at(
@@ -1176,11 +1177,11 @@ impl Parser {
     }
 
     fn register_operand_into(&mut self, c: &mut Cursor<'_>, role: Role, o: &mut Operand) -> PResult<()> {
-        let ty = self.register_into(c, &mut o.indices)?;
+        let mut indices = Indices::new();
+        let ty = self.register_into(c, &mut indices)?;
+        *o = Operand::EMPTY;
         o.ty = ty;
-        o.ext = None;
-        o.reserved = 0;
-        o.imm = [0; 4];
+        o.set_indices(&indices);
         self.selection_into(c, role, o)
     }
 
@@ -1222,13 +1223,15 @@ impl Parser {
         let mode = match note {
             Some(note) => note,
             None if letters.is_empty() => {
-                (o.components, o.selection) = bare_encoding(ty, role, self.sm51());
+                let (components, selection) = bare_encoding(ty, role, self.sm51());
+                o.components = components;
+                o.set_selection(selection);
                 return Ok(());
             }
             None => lettered_mode(role, letters.len())
                 .ok_or_else(|| bad(c, "a source selects 1 component or swizzles 4"))?,
         };
-        (o.components, o.selection) = match mode {
+        let (components, selection) = match mode {
             Note::Mask => {
                 let mask = if letters.is_empty() { Some(Mask::NONE) } else { parse_mask(letters_text) };
                 let mask =
@@ -1252,6 +1255,8 @@ impl Parser {
                 ))
             }
         };
+        o.components = components;
+        o.set_selection(selection);
         Ok(())
     }
 
@@ -1274,14 +1279,14 @@ impl Parser {
     }
 
     /// A register name with its indices.
-    fn register(&mut self, c: &mut Cursor<'_>) -> PResult<(OperandType, ArrayVec<Index, 3>)> {
+    fn register(&mut self, c: &mut Cursor<'_>) -> PResult<(OperandType, Indices)> {
         let mut indices = ArrayVec::new();
         let ty = self.register_into(c, &mut indices)?;
         Ok((ty, indices))
     }
 
     /// A register name with its indices (written into `indices`, cleared first).
-    fn register_into(&mut self, c: &mut Cursor<'_>, indices: &mut ArrayVec<Index, 3>) -> PResult<OperandType> {
+    fn register_into(&mut self, c: &mut Cursor<'_>, indices: &mut Indices) -> PResult<OperandType> {
         let start = c.pos;
         let rest = c.rest();
         let name_len = rest.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(rest.len());
@@ -1364,18 +1369,13 @@ impl Parser {
         }
         let at = c.pos;
         let (ty, indices) = self.register(c)?;
-        let mut rel = RelOperand {
-            ty,
-            components: ComponentCount::Four,
-            selection: Selection::Select1(0),
-            index: [0; 3],
-            dims: indices.len() as u8,
-            ext: None,
-            reserved: 0,
-        };
-        for (slot, idx) in rel.index.iter_mut().zip(&indices) {
+        let mut rel = Operand::EMPTY;
+        rel.ty = ty;
+        rel.components = ComponentCount::Four;
+        rel.set_indices(&indices);
+        for idx in &indices {
             match idx {
-                Index::Imm32(v) => *slot = *v,
+                Index::Imm32(_) => {}
                 _ => {
                     return Err(c.err_at(
                         at,
@@ -1392,14 +1392,15 @@ impl Parser {
         let comp_at = c.pos;
         let letters = c.letters();
         let comp = (letters.len() == 1).then(|| letters.chars().next().and_then(component_index)).flatten();
-        rel.selection = Selection::Select1(comp.ok_or_else(|| {
+        rel.set_selection(Selection::Select1(comp.ok_or_else(|| {
             c.err_at(
                 comp_at,
                 letters.len().max(1),
                 "an index register selects one component",
                 Some("`.x`, `.y`, `.z` or `.w`"),
             )
-        })?);
+        })?));
+        let rel = self.program.add_operand(rel);
         c.skip_ws();
         if c.eat("+") {
             let imm = c.uint("an index offset")?;
@@ -1435,7 +1436,7 @@ impl Parser {
         c.expect("]")?;
         let mut o = Operand::EMPTY;
         o.ty = ty;
-        o.indices = [id, lo, hi].into_iter().map(Index::Imm32).collect();
+        o.set_indices(&[id, lo, hi].map(Index::Imm32));
         // Exact listings write letters and a note where the encoding is not fxc's.
         self.selection_into(c, Role::Decl, &mut o)?;
         Ok(o)
@@ -1486,10 +1487,10 @@ impl Parser {
         m: &Mnemonic,
         c: &mut Cursor<'_>,
         start: usize,
-    ) -> PResult<Decl<'static>> {
+    ) -> PResult<Decl> {
         c.skip_ws();
         let key_of =
-            |o: &Operand| format!("{:?}{:?}", o.ty, o.indices.iter().map(|i| i.immediate()).collect::<Vec<_>>());
+            |o: &Operand| format!("{:?}{:?}", o.ty, o.indices().iter().map(|i| i.immediate()).collect::<Vec<_>>());
         let d = match kind {
             DeclKind::GlobalFlags => {
                 let mut bits = 0u32;
@@ -1545,12 +1546,8 @@ impl Parser {
                     c.expect("[")?;
                     let size = c.uint("the buffer size")?;
                     c.expect("]")?;
-                    let mut o = Operand::EMPTY;
-                    o.ty = OperandType::ConstantBuffer;
-                    o.indices = [Index::Imm32(id), Index::Imm32(size)].into_iter().collect();
-                    let (components, selection) = bare_encoding(o.ty, Role::Decl, false);
-                    o.components = components;
-                    o.selection = selection;
+                    let (components, selection) = bare_encoding(OperandType::ConstantBuffer, Role::Decl, false);
+                    let o = Operand::new(OperandType::ConstantBuffer, components, selection, &[id, size]);
                     (o, None)
                 };
                 c.expect(",")?;
@@ -1566,8 +1563,8 @@ impl Parser {
                     )
                 })?;
                 let space = self.space(c)?;
-                self.duplicate_check(format!("cb{}", operand.indices.first().map_or(0, |i| i.immediate())), c, start)?;
-                Decl::ConstantBuffer { operand, access, size, space }
+                self.duplicate_check(format!("cb{}", operand.index(0).map_or(0, |i| i.immediate())), c, start)?;
+                Decl::ConstantBuffer { operand: self.program.add_operand(operand), access, size, space }
             }
             DeclKind::Sampler => {
                 let operand = self.decl_register(c)?;
@@ -1586,7 +1583,7 @@ impl Parser {
                 })?;
                 let space = self.space(c)?;
                 self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::Sampler { operand, mode, space }
+                Decl::Sampler { operand: self.program.add_operand(operand), mode, space }
             }
             DeclKind::Resource | DeclKind::UavTyped => {
                 let return_type = parse_return_types(c)?;
@@ -1599,9 +1596,15 @@ impl Parser {
                 self.duplicate_check(key_of(&operand), c, start)?;
                 let dim = m.decl_dim.unwrap_or(ResourceDimension::Undefined);
                 if kind == DeclKind::Resource {
-                    Decl::Resource { operand, dim, sample_count: m.sample_count.unwrap_or(0), return_type, space }
+                    Decl::Resource {
+                        operand: self.program.add_operand(operand),
+                        dim,
+                        sample_count: m.sample_count.unwrap_or(0),
+                        return_type,
+                        space,
+                    }
                 } else {
-                    Decl::UavTyped { operand, dim, flags: m.uav, return_type, space }
+                    Decl::UavTyped { operand: self.program.add_operand(operand), dim, flags: m.uav, return_type, space }
                 }
             }
             DeclKind::ResourceRaw | DeclKind::UavRaw => {
@@ -1610,10 +1613,10 @@ impl Parser {
                 self.duplicate_check(key_of(&operand), c, start)?;
                 if kind == DeclKind::ResourceRaw {
                     expect_type(c, &operand, OperandType::Resource, start)?;
-                    Decl::ResourceRaw { operand, space }
+                    Decl::ResourceRaw { operand: self.program.add_operand(operand), space }
                 } else {
                     expect_type(c, &operand, OperandType::UnorderedAccessView, start)?;
-                    Decl::UavRaw { operand, flags: m.uav, space }
+                    Decl::UavRaw { operand: self.program.add_operand(operand), flags: m.uav, space }
                 }
             }
             DeclKind::ResourceStructured | DeclKind::UavStructured => {
@@ -1624,10 +1627,10 @@ impl Parser {
                 self.duplicate_check(key_of(&operand), c, start)?;
                 if kind == DeclKind::ResourceStructured {
                     expect_type(c, &operand, OperandType::Resource, start)?;
-                    Decl::ResourceStructured { operand, stride, space }
+                    Decl::ResourceStructured { operand: self.program.add_operand(operand), stride, space }
                 } else {
                     expect_type(c, &operand, OperandType::UnorderedAccessView, start)?;
-                    Decl::UavStructured { operand, flags: m.uav, stride, space }
+                    Decl::UavStructured { operand: self.program.add_operand(operand), flags: m.uav, stride, space }
                 }
             }
             DeclKind::TgsmRaw => {
@@ -1636,7 +1639,7 @@ impl Parser {
                 c.expect(",")?;
                 let byte_count = c.uint("a byte count")?;
                 self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::TgsmRaw { operand, byte_count }
+                Decl::TgsmRaw { operand: self.program.add_operand(operand), byte_count }
             }
             DeclKind::TgsmStructured => {
                 let operand = self.register_operand(c, Role::Decl)?;
@@ -1646,12 +1649,12 @@ impl Parser {
                 c.expect(",")?;
                 let count = c.uint("a structure count")?;
                 self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::TgsmStructured { operand, stride, count }
+                Decl::TgsmStructured { operand: self.program.add_operand(operand), stride, count }
             }
             DeclKind::IndexRange => {
                 let operand = self.decl_operand(c)?;
                 let count = c.uint("a register count")?;
-                Decl::IndexRange { operand, count }
+                Decl::IndexRange { operand: self.program.add_operand(operand), count }
             }
             DeclKind::OutputTopology => {
                 let at = c.pos;
@@ -1690,25 +1693,25 @@ impl Parser {
                 let operand = self.decl_operand(c)?;
                 if kind == DeclKind::Stream {
                     expect_type(c, &operand, OperandType::Stream, start)?;
-                    Decl::Stream(operand)
+                    Decl::Stream(self.program.add_operand(operand))
                 } else {
                     self.duplicate_check(
-                        format!("{}{}{:?}", opcode.mnemonic(), key_of(&operand), operand.selection),
+                        format!("{}{}{:?}", opcode.mnemonic(), key_of(&operand), operand.selection()),
                         c,
                         start,
                     )?;
-                    Decl::Register(operand)
+                    Decl::Register(self.program.add_operand(operand))
                 }
             }
             DeclKind::RegisterName => {
                 let operand = self.decl_operand(c)?;
                 let name = self.name_after_comma(c)?;
                 self.duplicate_check(
-                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection),
+                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection()),
                     c,
                     start,
                 )?;
-                Decl::RegisterName { operand, name, reserved: 0 }
+                Decl::RegisterName { operand: self.program.add_operand(operand), name, reserved: 0 }
             }
             DeclKind::InputPs | DeclKind::InputPsName => {
                 let mut words = Vec::new();
@@ -1738,12 +1741,12 @@ impl Parser {
                 };
                 let operand = self.decl_operand(c)?;
                 self.duplicate_check(
-                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection),
+                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection()),
                     c,
                     start,
                 )?;
                 if kind == DeclKind::InputPs {
-                    Decl::InputPs { interpolation, operand }
+                    Decl::InputPs { interpolation, operand: self.program.add_operand(operand) }
                 } else {
                     let name = self.name_after_comma(c)?;
                     // fxc prints no interpolation mode for `dcl_input_ps_sgv`; it encodes `constant`.
@@ -1752,7 +1755,7 @@ impl Parser {
                     } else {
                         interpolation
                     };
-                    Decl::InputPsName { interpolation, operand, name, reserved: 0 }
+                    Decl::InputPsName { interpolation, operand: self.program.add_operand(operand), name, reserved: 0 }
                 }
             }
             DeclKind::Temps => {
@@ -1794,7 +1797,7 @@ impl Parser {
                 c.expect("=")?;
                 let list = parse_list(c, "fb")?;
                 self.duplicate_check(format!("ft{id}"), c, start)?;
-                Decl::FunctionTable { id, bodies: Words::from_tokens(&list) }
+                Decl::FunctionTable { id, bodies: self.program.add_words(Words::from_tokens(&list)) }
             }
             DeclKind::Interface => {
                 c.expect("fp")?;
@@ -1815,7 +1818,7 @@ impl Parser {
                     id,
                     table_length,
                     array_length,
-                    tables: Words::from_tokens(&list),
+                    tables: self.program.add_words(Words::from_tokens(&list)),
                 }
             }
             DeclKind::ControlPointCount => {
@@ -1879,7 +1882,7 @@ impl Parser {
         &mut self,
         c: &mut Cursor<'a>,
         lines: &mut impl Iterator<Item = (usize, &'a str)>,
-    ) -> Option<Instruction<'static>> {
+    ) -> Option<Instruction> {
         const KEYWORD: &str = "dcl_immediateConstantBuffer";
         let (start_line, start_col) = (c.line, c.column(c.pos));
         c.pos = c.pos.saturating_add(KEYWORD.len());
@@ -1974,12 +1977,10 @@ impl Parser {
                 item_off = item_off.saturating_add(item.len().saturating_add(1));
             }
         }
+        let data = self.program.add_words(Words::from_tokens(&values));
         Some(Instruction::new(
             Opcode::CustomData,
-            Body::CustomData(CustomData {
-                class: CustomDataClass::ImmediateConstantBuffer,
-                data: Words::from_tokens(&values),
-            }),
+            Body::CustomData(CustomData { class: CustomDataClass::ImmediateConstantBuffer, data }),
         ))
     }
 }
@@ -2310,23 +2311,27 @@ fn next_toward(f: f32, up: bool) -> f32 {
 mod tests {
     use super::*;
 
-    fn one(line: &str) -> Instruction<'static> {
-        let p = parse_program(&format!("ps_5_0\n{line}\n")).unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        p.program.instructions.into_iter().next().unwrap()
+    fn one(line: &str) -> Program<'static> {
+        parse_program(&format!("ps_5_0\n{line}\n")).unwrap_or_else(|e| panic!("{line}: {e:?}")).program
     }
 
     #[test]
     fn parses_operands_and_suffixes() {
-        let ins = one("mad_sat r0.xyz, -r1.xyzx, |cb0[r2.x + 3].w|, l(1.000000, 2, 0x3, -4)");
+        let p = one("mad_sat r0.xyz, -r1.xyzx, |cb0[r2.x + 3].w|, l(1.000000, 2, 0x3, -4)");
+        let ins = p.get(0).unwrap();
         assert_eq!(ins.opcode, Opcode::Mad);
         let Body::Op(op) = &ins.body else { panic!() };
         assert!(op.saturate);
-        assert_eq!(op.operands[0].selection, Selection::Mask(Mask(7)));
-        assert_eq!(op.operands[1].modifier(), Modifier::Neg);
-        assert_eq!(op.operands[2].modifier(), Modifier::Abs);
-        assert!(matches!(op.operands[2].indices[1], Index::Imm32Relative(3, _)));
+        let operands = ins.operands();
+        assert_eq!(operands[0].selection(), Selection::Mask(Mask(7)));
+        assert_eq!(operands[1].modifier(), Modifier::Neg);
+        assert_eq!(operands[2].modifier(), Modifier::Abs);
+        let index = operands[2].indices()[1];
+        assert!(matches!(index, Index::Imm32Relative(3, _)));
+        let rel = ins.relative(&index).unwrap();
+        assert_eq!((rel.ty, rel.register(), rel.selection()), (OperandType::Temp, Some(2), Selection::Select1(0)));
         // In a float slot an integer is a float; hex is raw bits.
-        assert_eq!(op.operands[3].imm, [1.0f32.to_bits(), 2.0f32.to_bits(), 3, (-4.0f32).to_bits()]);
+        assert_eq!(operands[3].imm, [1.0f32.to_bits(), 2.0f32.to_bits(), 3, (-4.0f32).to_bits()]);
     }
 
     #[test]
