@@ -496,184 +496,44 @@ fn decode_rel<'a, S: Sink<'a>>(cur: &mut Cursor<'a>, sink: &mut S) -> Result<Ope
     sink.operand(o).ok_or_else(|| DecodeError::at(at, E::TooManyOperands(cur.mnemonic)))
 }
 
-fn decode_return_types(t: u32) -> ReturnTypes {
-    ReturnTypes {
-        types: [0, 4, 8, 12].map(|shift| ReturnType::from_raw(((t >> shift) & 0xf) as u8)),
-        reserved: (t >> 16) as u16,
-    }
-}
-
-fn decode_name(t: u32) -> (SystemName, u16) {
-    (SystemName::from_raw(t as u16), (t >> 16) as u16)
-}
-
-fn uav_flags(tok0: u32) -> UavFlags {
-    UavFlags {
-        globally_coherent: L::UAV_GLOBALLY_COHERENT.get(tok0) != 0,
-        rasterizer_ordered: L::UAV_RASTERIZER_ORDERED.get(tok0) != 0,
-        order_preserving_counter: L::UAV_COUNTER.get(tok0) != 0,
-    }
-}
-
-/// Decodes a declaration; returns it with the mask of opcode-token bits it used.
+/// Decodes a declaration by its kind's layout ([`DeclKind::layout`]): its opcode-token
+/// fields, then its tokens; returns it with the mask of opcode-token bits the fields use.
 fn decode_decl<'a, S: Sink<'a>>(
     kind: DeclKind,
     tok0: u32,
     cur: &mut Cursor<'a>,
     sink: &mut S,
 ) -> Result<(Decl, u32), DecodeError> {
-    let mnemonic = cur.mnemonic;
-    let at = cur.pos;
+    let layout = kind.layout();
+    let (mnemonic, at) = (cur.mnemonic, cur.pos);
     let full = || DecodeError::at(at, E::TooManyOperands(mnemonic));
-    let operand = |cur: &mut Cursor<'a>, sink: &mut S| -> Result<OperandId, DecodeError> {
-        let o = decode_operand(cur, sink)?;
-        sink.operand(o).ok_or_else(full)
-    };
-    // The fields of the opcode token are those of the kind's layout; the bits no field
-    // describes are the caller's reserved bits.
-    let used = kind.layout().mask();
-    let decl = match kind {
-        DeclKind::Resource => {
-            let operand = operand(cur, sink)?;
-            let return_type = decode_return_types(cur.read()?);
-            let space = cur.read_opt()?;
-            Decl::Resource {
-                operand,
-                dim: ResourceDimension::from_raw(L::DIMENSION.get(tok0) as u8),
-                sample_count: L::SAMPLE_COUNT.get(tok0) as u8,
-                return_type,
-                space,
+    let mut v = L::DeclValues::default();
+    for (value, field) in v.fields.iter_mut().zip(layout.fields) {
+        *value = field.get(tok0);
+    }
+    let mut words = None;
+    for (value, token) in v.tokens.iter_mut().zip(layout.tokens) {
+        *value = match token {
+            L::DeclToken::Operand => {
+                let o = decode_operand(cur, sink)?;
+                Some(sink.operand(o).ok_or_else(full)?.0)
             }
-        }
-        DeclKind::ConstantBuffer => {
-            let operand = operand(cur, sink)?;
-            let size = cur.read_opt()?;
-            let space = cur.read_opt()?;
-            Decl::ConstantBuffer {
-                operand,
-                access: CbAccessPattern::from_raw(L::CB_ACCESS.get(tok0) as u8),
-                size,
-                space,
+            L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => Some(cur.read()?),
+            L::DeclToken::Optional(_) => cur.read_opt()?,
+            L::DeclToken::CountedWords(_) => {
+                let count = cur.read()? as usize;
+                words = Some(cur.words(count)?);
+                None
             }
-        }
-        DeclKind::Sampler => {
-            let operand = operand(cur, sink)?;
-            let space = cur.read_opt()?;
-            Decl::Sampler { operand, mode: SamplerMode::from_raw(L::SAMPLER_MODE.get(tok0) as u8), space }
-        }
-        DeclKind::IndexRange => {
-            let operand = operand(cur, sink)?;
-            Decl::IndexRange { operand, count: cur.read()? }
-        }
-        // Bits 16:11 (the header's mask 0x0001f800); bit 17 is reserved.
-        DeclKind::OutputTopology => Decl::OutputTopology(PrimitiveTopology::from_raw(L::TOPOLOGY.get(tok0) as u8)),
-        DeclKind::InputPrimitive => Decl::InputPrimitive(Primitive::from_raw(L::PRIMITIVE.get(tok0) as u8)),
-        DeclKind::MaxOutputVertexCount => Decl::MaxOutputVertexCount(cur.read()?),
-        DeclKind::Register => Decl::Register(operand(cur, sink)?),
-        DeclKind::RegisterName => {
-            let operand = operand(cur, sink)?;
-            let (name, reserved) = decode_name(cur.read()?);
-            Decl::RegisterName { operand, name, reserved }
-        }
-        DeclKind::InputPs => {
-            let operand = operand(cur, sink)?;
-            Decl::InputPs { interpolation: InterpolationMode::from_raw(L::INTERPOLATION.get(tok0) as u8), operand }
-        }
-        DeclKind::InputPsName => {
-            let operand = operand(cur, sink)?;
-            let (name, reserved) = decode_name(cur.read()?);
-            Decl::InputPsName {
-                interpolation: InterpolationMode::from_raw(L::INTERPOLATION.get(tok0) as u8),
-                operand,
-                name,
-                reserved,
+            L::DeclToken::InterfaceTables => {
+                let packed = cur.read()?;
+                words = Some(cur.words((packed & 0xffff) as usize)?);
+                Some(packed >> 16)
             }
-        }
-        DeclKind::Temps => Decl::Temps(cur.read()?),
-        DeclKind::IndexableTemp => {
-            let register = cur.read()?;
-            let count = cur.read()?;
-            let components = cur.read()?;
-            Decl::IndexableTemp { register, count, components }
-        }
-        DeclKind::GlobalFlags => Decl::GlobalFlags(GlobalFlags(tok0 & L::GLOBAL_FLAGS.mask())),
-        DeclKind::Stream => Decl::Stream(operand(cur, sink)?),
-        DeclKind::FunctionBody => Decl::FunctionBody(cur.read()?),
-        DeclKind::FunctionTable => {
-            let id = cur.read()?;
-            let count = cur.read()? as usize;
-            Decl::FunctionTable { id, bodies: sink.words(cur.words(count)?).ok_or_else(full)? }
-        }
-        DeclKind::Interface => {
-            let id = cur.read()?;
-            let table_length = cur.read()?;
-            let packed = cur.read()?;
-            let tables = sink.words(cur.words((packed & 0xffff) as usize)?).ok_or_else(full)?;
-            Decl::Interface {
-                dynamic: L::INTERFACE_DYNAMIC.get(tok0) != 0,
-                id,
-                table_length,
-                array_length: (packed >> 16) as u16,
-                tables,
-            }
-        }
-        DeclKind::ControlPointCount => Decl::ControlPointCount(L::CONTROL_POINTS.get(tok0) as u8),
-        DeclKind::TessDomain => Decl::TessDomain(TessDomain::from_raw(L::TESS_DOMAIN.get(tok0) as u8)),
-        DeclKind::TessPartitioning => {
-            Decl::TessPartitioning(TessPartitioning::from_raw(L::TESS_PARTITIONING.get(tok0) as u8))
-        }
-        DeclKind::TessOutputPrimitive => {
-            Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(L::TESS_OUTPUT.get(tok0) as u8))
-        }
-        DeclKind::HsMaxTessFactor => Decl::HsMaxTessFactor(cur.read()?),
-        DeclKind::PhaseInstanceCount => Decl::PhaseInstanceCount(cur.read()?),
-        DeclKind::ThreadGroup => Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]),
-        DeclKind::UavTyped => {
-            let operand = operand(cur, sink)?;
-            let return_type = decode_return_types(cur.read()?);
-            let space = cur.read_opt()?;
-            let mut flags = uav_flags(tok0);
-            flags.order_preserving_counter = false;
-            Decl::UavTyped {
-                operand,
-                dim: ResourceDimension::from_raw(L::DIMENSION.get(tok0) as u8),
-                flags,
-                return_type,
-                space,
-            }
-        }
-        DeclKind::UavRaw => {
-            let operand = operand(cur, sink)?;
-            let space = cur.read_opt()?;
-            let mut flags = uav_flags(tok0);
-            flags.order_preserving_counter = false;
-            Decl::UavRaw { operand, flags, space }
-        }
-        DeclKind::UavStructured => {
-            let operand = operand(cur, sink)?;
-            let stride = cur.read()?;
-            let space = cur.read_opt()?;
-            Decl::UavStructured { operand, flags: uav_flags(tok0), stride, space }
-        }
-        DeclKind::TgsmRaw => {
-            let operand = operand(cur, sink)?;
-            Decl::TgsmRaw { operand, byte_count: cur.read()? }
-        }
-        DeclKind::TgsmStructured => {
-            let operand = operand(cur, sink)?;
-            let stride = cur.read()?;
-            Decl::TgsmStructured { operand, stride, count: cur.read()? }
-        }
-        DeclKind::ResourceRaw => {
-            let operand = operand(cur, sink)?;
-            Decl::ResourceRaw { operand, space: cur.read_opt()? }
-        }
-        DeclKind::ResourceStructured => {
-            let operand = operand(cur, sink)?;
-            let stride = cur.read()?;
-            Decl::ResourceStructured { operand, stride, space: cur.read_opt()? }
-        }
-        DeclKind::GsInstanceCount => Decl::GsInstanceCount(cur.read()?),
-    };
-    Ok((decl, used))
+        };
+    }
+    if let Some(w) = words {
+        v.words = sink.words(w).ok_or_else(full)?;
+    }
+    Ok((Decl::from_values(kind, &v), layout.mask()))
 }

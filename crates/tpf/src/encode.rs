@@ -84,17 +84,7 @@ pub fn encode_instruction(ins: InstructionRef<'_, '_>, index: usize, out: &mut V
             operand(ins.operand(*interface), out)?;
             0
         }
-        (Body::Decl(d), Shape::Decl(_)) => {
-            if let Some(id) = d.operand() {
-                // The operand is the first token after the opcode token of every
-                // declaration that has one.
-                let mut tokens = Vec::new();
-                operand(ins.operand(id), &mut tokens)?;
-                encode_decl(d, &tokens, pool, out)
-            } else {
-                encode_decl(d, &[], pool, out)
-            }
-        }
+        (Body::Decl(d), Shape::Decl(kind)) if d.kind() == kind => encode_decl(d, pool, out, operand)?,
         _ => return Err(mismatch()),
     };
     out.extend(ins.trailing().iter());
@@ -198,138 +188,36 @@ fn encode_operand_at(o: &Operand, pool: Pool<'_, '_>, out: &mut Vec<u32>, top: b
     Ok(())
 }
 
-fn return_types(rt: &ReturnTypes) -> u32 {
-    rt.types
-        .iter()
-        .enumerate()
-        .fold((rt.reserved as u32) << 16, |acc, (c, t)| acc | ((t.raw() as u32 & 0xf) << (4 * c)))
-}
-
-fn uav_bits(f: &UavFlags) -> u32 {
-    L::UAV_GLOBALLY_COHERENT.put(f.globally_coherent as u32)
-        | L::UAV_RASTERIZER_ORDERED.put(f.rasterizer_ordered as u32)
-        | L::UAV_COUNTER.put(f.order_preserving_counter as u32)
-}
-
-/// Appends a declaration's tokens after the opcode token (`operand`: its register's
-/// tokens); returns its opcode-token bits.
-fn encode_decl(d: &Decl, operand: &[u32], pool: Pool<'_, '_>, out: &mut Vec<u32>) -> u32 {
-    let name = |n: SystemName, reserved: u16| n.raw() as u32 | ((reserved as u32) << 16);
-    match d {
-        Decl::Resource { operand: _, dim, sample_count, return_type, space } => {
-            out.extend_from_slice(operand);
-            out.push(return_types(return_type));
-            out.extend(*space);
-            L::DIMENSION.put(dim.raw() as u32) | L::SAMPLE_COUNT.put(*sample_count as u32)
-        }
-        Decl::ConstantBuffer { operand: _, access, size, space } => {
-            out.extend_from_slice(operand);
-            out.extend(*size);
-            out.extend(*space);
-            L::CB_ACCESS.put(access.raw() as u32)
-        }
-        Decl::Sampler { operand: _, mode, space } => {
-            out.extend_from_slice(operand);
-            out.extend(*space);
-            L::SAMPLER_MODE.put(mode.raw() as u32)
-        }
-        Decl::IndexRange { operand: _, count } => {
-            out.extend_from_slice(operand);
-            out.push(*count);
-            0
-        }
-        Decl::OutputTopology(t) => L::TOPOLOGY.put(t.raw() as u32),
-        Decl::InputPrimitive(p) => L::PRIMITIVE.put(p.raw() as u32),
-        Decl::MaxOutputVertexCount(n) | Decl::Temps(n) | Decl::FunctionBody(n) => {
-            out.push(*n);
-            0
-        }
-        Decl::PhaseInstanceCount(n) | Decl::GsInstanceCount(n) | Decl::HsMaxTessFactor(n) => {
-            out.push(*n);
-            0
-        }
-        Decl::Register(_) | Decl::Stream(_) => {
-            out.extend_from_slice(operand);
-            0
-        }
-        Decl::RegisterName { operand: _, name: n, reserved } => {
-            out.extend_from_slice(operand);
-            out.push(name(*n, *reserved));
-            0
-        }
-        Decl::InputPs { interpolation, operand: _ } => {
-            out.extend_from_slice(operand);
-            L::INTERPOLATION.put(interpolation.raw() as u32)
-        }
-        Decl::InputPsName { interpolation, operand: _, name: n, reserved } => {
-            out.extend_from_slice(operand);
-            out.push(name(*n, *reserved));
-            L::INTERPOLATION.put(interpolation.raw() as u32)
-        }
-        Decl::IndexableTemp { register, count, components } => {
-            out.extend([*register, *count, *components]);
-            0
-        }
-        Decl::GlobalFlags(f) => f.0 & L::GLOBAL_FLAGS.mask(),
-        Decl::FunctionTable { id, bodies } => {
-            out.extend([*id, pool.words(*bodies).len() as u32]);
-            out.extend(pool.words(*bodies).iter());
-            0
-        }
-        Decl::Interface { dynamic, id, table_length, array_length, tables } => {
-            out.extend([
-                *id,
-                *table_length,
-                (pool.words(*tables).len() as u32 & 0xffff) | ((*array_length as u32) << 16),
-            ]);
-            out.extend(pool.words(*tables).iter());
-            L::INTERFACE_DYNAMIC.put(*dynamic as u32)
-        }
-        Decl::ControlPointCount(n) => L::CONTROL_POINTS.put(*n as u32),
-        Decl::TessDomain(v) => L::TESS_DOMAIN.put(v.raw() as u32),
-        Decl::TessPartitioning(v) => L::TESS_PARTITIONING.put(v.raw() as u32),
-        Decl::TessOutputPrimitive(v) => L::TESS_OUTPUT.put(v.raw() as u32),
-        Decl::ThreadGroup(xyz) => {
-            out.extend_from_slice(xyz);
-            0
-        }
-        Decl::UavTyped { operand: _, dim, flags, return_type, space } => {
-            out.extend_from_slice(operand);
-            out.push(return_types(return_type));
-            out.extend(*space);
-            L::DIMENSION.put(dim.raw() as u32) | uav_bits(flags)
-        }
-        Decl::UavRaw { operand: _, flags, space } => {
-            out.extend_from_slice(operand);
-            out.extend(*space);
-            uav_bits(flags)
-        }
-        Decl::UavStructured { operand: _, flags, stride, space } => {
-            out.extend_from_slice(operand);
-            out.push(*stride);
-            out.extend(*space);
-            uav_bits(flags)
-        }
-        Decl::TgsmRaw { operand: _, byte_count } => {
-            out.extend_from_slice(operand);
-            out.push(*byte_count);
-            0
-        }
-        Decl::TgsmStructured { operand: _, stride, count } => {
-            out.extend_from_slice(operand);
-            out.extend([*stride, *count]);
-            0
-        }
-        Decl::ResourceRaw { operand: _, space } => {
-            out.extend_from_slice(operand);
-            out.extend(*space);
-            0
-        }
-        Decl::ResourceStructured { operand: _, stride, space } => {
-            out.extend_from_slice(operand);
-            out.push(*stride);
-            out.extend(*space);
-            0
+/// Appends a declaration's tokens after the opcode token by its kind's layout
+/// ([`crate::table::DeclKind::layout`]), its register through `operand`; returns its
+/// opcode-token bits.
+fn encode_decl<E>(
+    d: &Decl,
+    pool: Pool<'_, '_>,
+    out: &mut Vec<u32>,
+    operand: impl Fn(&Operand, &mut Vec<u32>) -> Result<(), E>,
+) -> Result<u32, E> {
+    let layout = d.kind().layout();
+    let v = d.values();
+    let bits = layout.fields.iter().zip(v.fields).fold(0, |bits, (field, value)| bits | field.put(value));
+    for (token, value) in layout.tokens.iter().zip(v.tokens) {
+        match token {
+            L::DeclToken::Operand => operand(pool.operand(OperandId(value.unwrap_or(0))), out)?,
+            L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => {
+                out.push(value.unwrap_or(0))
+            }
+            L::DeclToken::Optional(_) => out.extend(value),
+            L::DeclToken::CountedWords(_) => {
+                let words = pool.words(v.words);
+                out.push(words.len() as u32);
+                out.extend(words.iter());
+            }
+            L::DeclToken::InterfaceTables => {
+                let words = pool.words(v.words);
+                out.push((words.len() as u32 & 0xffff) | (value.unwrap_or(0) << 16));
+                out.extend(words.iter());
+            }
         }
     }
+    Ok(bits)
 }

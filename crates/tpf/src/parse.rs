@@ -21,6 +21,7 @@ use arrayvec::ArrayVec;
 use crate::blocks::{BlockError, Blocks, Event};
 use crate::enums::*;
 use crate::ir::*;
+use crate::layout::{DeclLayout, DeclToken, DeclValues, Exception, Item, Once, Slot};
 use crate::table::{DeclKind, Flow, Opcode, Shape, Ty};
 use crate::words::Words;
 use crate::written::{bare_encoding, is_object_file, lettered_mode, Note, Role};
@@ -326,11 +327,9 @@ struct Mnemonic {
     resinfo: Option<ResInfoReturnType>,
     ret_uint: Option<InstructionReturnType>,
     sync: Option<SyncFlags>,
-    uav: UavFlags,
-    dynamic_interface: bool,
-    /// `dcl_resource_<dim>` / `dcl_uav_typed_<dim>`.
-    decl_dim: Option<ResourceDimension>,
-    sample_count: Option<u8>,
+    /// A declaration's values its mnemonic word gives (`dcl_resource_texture2dms(4)`,
+    /// `dcl_uav_raw_glc`): the layout's mnemonic items.
+    decl: Option<DeclValues>,
     offsets: Option<[i8; 3]>,
     dim: Option<(ResourceDimension, u16)>,
     types: Option<[ReturnType; 4]>,
@@ -480,7 +479,8 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             }
             if let Some(op) = lookup(base) {
                 op
-            } else if let Some(op) = special_decl(base, &mut m) {
+            } else if let Some((op, values)) = decl_mnemonic(base) {
+                m.decl = Some(values);
                 op
             } else if let Some((b, t)) = base
                 .strip_suffix("_nz")
@@ -525,16 +525,22 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     };
 
     // The parenthesised groups: offsets, dimension, return types, sample count.
+    let mut sample_count = sample_count_slots(opcode);
     for (at, g) in groups {
         let g_trim = g.trim();
         let bad = |what: &str| c.err_at(at, g.len().max(1), &format!("`({g})` is not {what}"), Some(what));
-        if matches!(opcode, Opcode::DclResource | Opcode::DclUavTyped)
-            && m.sample_count.is_none()
-            && m.decl_dim
-                .is_some_and(|d| matches!(d, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray))
-        {
-            m.sample_count = Some(g_trim.parse().map_err(|_| bad("a sample count"))?);
-            continue;
+        // A multisampled resource's sample count (`layout::Exception::SampleCount`).
+        if let (Some((dimension, count)), Some(v)) = (sample_count, m.decl.as_mut()) {
+            let dim = ResourceDimension::from_raw(v.get(dimension) as u8);
+            if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
+                let n: u32 = g_trim.parse().map_err(|_| bad("a sample count"))?;
+                if n > crate::layout::SAMPLE_COUNT.put(u32::MAX) >> crate::layout::SAMPLE_COUNT.shift {
+                    return Err(bad("a sample count (at most 127)"));
+                }
+                v.set(count, Some(n));
+                sample_count = None;
+                continue;
+            }
         }
         let items: Vec<&str> = g.split(',').map(str::trim).collect();
         if items.len() == 3 && items.iter().all(|s| s.parse::<i8>().is_ok()) {
@@ -582,46 +588,70 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     Ok((opcode, m))
 }
 
-/// `dcl_resource_<dim>`, `dcl_uav_typed_<dim>[_glc][_rov]`, `dcl_uav_raw[_glc]`,
-/// `dcl_uav_structured[_glc][_opc]`, `dcl_interface_dynamicindexed`.
-fn special_decl(name: &str, m: &mut Mnemonic) -> Option<Opcode> {
-    let mut n = name;
-    let mut flags = UavFlags::default();
-    loop {
-        if let Some(b) = n.strip_suffix("_glc") {
-            flags.globally_coherent = true;
-            n = b;
-        } else if let Some(b) = n.strip_suffix("_rov") {
-            flags.rasterizer_ordered = true;
-            n = b;
-        } else if let Some(b) = n.strip_suffix("_opc") {
-            flags.order_preserving_counter = true;
-            n = b;
-        } else {
-            break;
+/// A declaration whose mnemonic word carries values (`dcl_resource_texture2d`,
+/// `dcl_uav_typed_buffer_glc`, `dcl_interface_dynamicindexed`): the table's mnemonic,
+/// then its layout's mnemonic items ([`DeclLayout::mnemonic`]).
+fn decl_mnemonic(name: &str) -> Option<(Opcode, DeclValues)> {
+    crate::table::TABLE.iter().find_map(|row| {
+        let Shape::Decl(kind) = row.shape else { return None };
+        let layout = kind.layout();
+        let rest = name.strip_prefix(row.mnemonic)?;
+        if layout.mnemonic.is_empty() {
+            return None;
         }
+        let mut v = DeclValues::default();
+        mnemonic_items(rest, layout.mnemonic, &mut v).then_some((row.opcode, v))
+    })
+}
+
+/// True when `rest` is what `items` spell, setting their values: literal text, a name
+/// (the longest that fits), flags in any order.
+fn mnemonic_items(rest: &str, items: &[Item], v: &mut DeclValues) -> bool {
+    let Some((first, more)) = items.split_first() else { return rest.is_empty() };
+    match *first {
+        Item::Text(t) => rest.strip_prefix(t).is_some_and(|r| mnemonic_items(r, more, v)),
+        Item::Name(slot, names) => {
+            let mut candidates = names.all();
+            candidates.sort_by_key(|(_, n)| std::cmp::Reverse(n.len()));
+            candidates.into_iter().any(|(value, n)| {
+                v.set(slot, Some(value));
+                rest.strip_prefix(n).is_some_and(|r| mnemonic_items(r, more, v))
+            })
+        }
+        Item::Flag(..) => {
+            // The run of flags, in any order, each at most once.
+            let count = items.iter().take_while(|i| matches!(i, Item::Flag(..))).count();
+            let (flags, after) = items.split_at(count);
+            let mut r = rest;
+            'next: while !r.is_empty() {
+                for item in flags {
+                    if let Item::Flag(slot, spelling) = *item {
+                        if v.get(slot) == 0 {
+                            if let Some(tail) = r.strip_prefix(spelling) {
+                                v.set(slot, Some(1));
+                                r = tail;
+                                continue 'next;
+                            }
+                        }
+                    }
+                }
+                break;
+            }
+            mnemonic_items(r, after, v)
+        }
+        // Read from the mnemonic's parenthesised groups.
+        Item::Exception(Exception::SampleCount { .. }) => mnemonic_items(rest, more, v),
+        _ => false,
     }
-    let op = if let Some(dim) = n.strip_prefix("dcl_resource_") {
-        m.decl_dim = Some(ResourceDimension::from_listing_name(dim)?);
-        Opcode::DclResource
-    } else if let Some(dim) = n.strip_prefix("dcl_uav_typed_") {
-        m.decl_dim = Some(ResourceDimension::from_listing_name(dim)?);
-        Opcode::DclUavTyped
-    } else if n == "dcl_uav_raw" {
-        Opcode::DclUavRaw
-    } else if n == "dcl_uav_structured" {
-        Opcode::DclUavStructured
-    } else if name == "dcl_interface_dynamicindexed" {
-        m.dynamic_interface = true;
-        return Some(Opcode::DclInterface);
-    } else {
-        return None;
-    };
-    if flags.order_preserving_counter && op != Opcode::DclUavStructured {
-        return None;
-    }
-    m.uav = flags;
-    Some(op)
+}
+
+/// The dimension and count slots of a declaration whose mnemonic has a sample count.
+fn sample_count_slots(opcode: Opcode) -> Option<(Slot, Slot)> {
+    let Shape::Decl(kind) = opcode.info().shape else { return None };
+    kind.layout().mnemonic.iter().find_map(|i| match *i {
+        Item::Exception(Exception::SampleCount { dimension, count }) => Some((dimension, count)),
+        _ => None,
+    })
 }
 
 /// Register-file names, longest first where one is a prefix of another.
@@ -811,10 +841,14 @@ impl Parser {
                 let decl = self.decl(kind, opcode, &m, c, start)?;
                 // Long function tables and interfaces carry their length in a token of
                 // its own: the opcode token's length field holds at most 127.
-                let tokens = match &decl {
-                    Decl::FunctionTable { bodies, .. } => self.program.words(*bodies).len().saturating_add(3),
-                    Decl::Interface { tables, .. } => self.program.words(*tables).len().saturating_add(4),
-                    _ => 0,
+                let layout = kind.layout();
+                let run =
+                    layout.tokens.iter().any(|t| matches!(t, DeclToken::CountedWords(_) | DeclToken::InterfaceTables));
+                let tokens = if run {
+                    // The opcode token, the layout's tokens, the run (no operand).
+                    self.program.words(decl.values().words).len().saturating_add(layout.tokens.len()).saturating_add(1)
+                } else {
+                    0
                 };
                 if tokens > 127 {
                     length = LengthEncoding::Separate;
@@ -1465,21 +1499,8 @@ impl Parser {
         Ok(())
     }
 
-    fn name_after_comma(&mut self, c: &mut Cursor<'_>) -> PResult<SystemName> {
-        c.expect(",")?;
-        c.skip_ws();
-        let at = c.pos;
-        let w = c.word();
-        SystemName::from_listing_name(w).ok_or_else(|| {
-            c.err_at(
-                at,
-                w.len().max(1),
-                &format!("`{w}` is not a system value name"),
-                Some("a name such as position, clip_distance, vertex_id"),
-            )
-        })
-    }
-
+    /// A declaration after its mnemonic, item by item as its kind's layout says
+    /// ([`DeclLayout::text`]), then the layout's limits and duplicate rule.
     fn decl(
         &mut self,
         kind: DeclKind,
@@ -1489,14 +1510,105 @@ impl Parser {
         start: usize,
     ) -> PResult<Decl> {
         c.skip_ws();
-        let key_of =
-            |o: &Operand| format!("{:?}{:?}", o.ty, o.indices().iter().map(|i| i.immediate()).collect::<Vec<_>>());
-        let d = match kind {
-            DeclKind::GlobalFlags => {
+        let layout = kind.layout();
+        let mut v = m.decl.unwrap_or_default();
+        let mut register = None;
+        for item in layout.text {
+            self.decl_item(*item, layout, opcode, &mut v, &mut register, c, start)?;
+        }
+        for limit in layout.limits {
+            let value = v.get(limit.slot);
+            if value < limit.min || value > limit.max {
+                return Err(c.err_at(start, c.pos.saturating_sub(start), limit.message, None));
+            }
+        }
+        self.once(layout, opcode, &v, register.as_ref(), c, start)?;
+        Ok(Decl::from_values(kind, &v))
+    }
+
+    /// One item of a declaration's text: reads it into `v` (and the declared register
+    /// into `register`).
+    #[allow(clippy::too_many_arguments)]
+    fn decl_item(
+        &mut self,
+        item: Item,
+        layout: &DeclLayout,
+        opcode: Opcode,
+        v: &mut DeclValues,
+        register: &mut Option<Operand>,
+        c: &mut Cursor<'_>,
+        start: usize,
+    ) -> PResult<()> {
+        match item {
+            Item::Text(t) => literal(c, t)?,
+            Item::Number(slot) => {
+                let at = c.pos;
+                let n = c.uint(&format!("the {}", layout.slot_name(slot)))?;
+                if n > slot_max(layout, slot) {
+                    return Err(c.err_at(
+                        at,
+                        c.pos.saturating_sub(at),
+                        &format!("the {} is at most {}", layout.slot_name(slot), slot_max(layout, slot)),
+                        None,
+                    ));
+                }
+                v.set(slot, Some(n));
+            }
+            Item::Name(slot, names) => v.set(slot, Some(named(c, |w| names.value(w), names.expected())?)),
+            Item::Flag(slot, spelling) => v.set(slot, Some(c.eat(spelling) as u32)),
+            Item::Register(slot) | Item::Range(slot) => {
+                let o = if matches!(item, Item::Register(_)) { self.decl_operand(c)? } else { self.decl_register(c)? };
+                if let Some(file) = layout.file {
+                    expect_type(c, &o, file, start)?;
+                }
+                v.set(slot, Some(self.program.add_operand(o).0));
+                *register = Some(o);
+            }
+            Item::Space(slot) | Item::Exception(Exception::SpaceOrBlank(slot)) => v.set(slot, self.space(c)?),
+            Item::Types(slot) => v.set(slot, Some(parse_return_types(c)?.token())),
+            Item::SystemValue(slot) => {
+                c.skip_ws();
+                let at = c.pos;
+                let w = c.word();
+                let name = SystemName::from_listing_name(w).ok_or_else(|| {
+                    c.err_at(
+                        at,
+                        w.len().max(1),
+                        &format!("`{w}` is not a system value name"),
+                        Some("a name such as position, clip_distance, vertex_id"),
+                    )
+                })?;
+                v.set(slot, Some(name.raw() as u32));
+            }
+            Item::Interpolation(slot) => {
+                let mode = self.interpolation(c, start)?;
+                v.set(slot, Some(mode.unwrap_or(InterpolationMode::Undefined).raw() as u32));
+            }
+            Item::Float(slot) => v.set(slot, Some(self.immediate_operand(c)?)),
+            Item::List(prefix) => {
+                let list = parse_list(c, prefix)?;
+                v.words = self.program.add_words(Words::from_tokens(&list));
+            }
+            Item::Exception(e) => self.decl_exception(e, v, register, opcode, c, start)?,
+        }
+        Ok(())
+    }
+
+    /// The spellings of [`Exception`], each explained there.
+    fn decl_exception(
+        &mut self,
+        e: Exception,
+        v: &mut DeclValues,
+        register: &mut Option<Operand>,
+        opcode: Opcode,
+        c: &mut Cursor<'_>,
+        start: usize,
+    ) -> PResult<()> {
+        match e {
+            Exception::GlobalFlags => {
                 let mut bits = 0u32;
                 // No flag: `dcl_globalFlagsnone` (6.3.9600) or `dcl_globalFlags` alone.
-                let none = c.rest().trim_start().is_empty() || c.rest().trim_start().starts_with("//");
-                if !none {
+                if !c.at_end() {
                     loop {
                         c.skip_ws();
                         let at = c.pos;
@@ -1517,10 +1629,9 @@ impl Parser {
                         }
                     }
                 }
-                self.duplicate_check("globalFlags".into(), c, start)?;
-                Decl::GlobalFlags(GlobalFlags(bits))
+                v.fields[0] = crate::layout::GLOBAL_FLAGS.get(bits);
             }
-            DeclKind::ConstantBuffer => {
+            Exception::ConstantBuffer => {
                 let at = c.pos;
                 let name = c.letters();
                 if !matches!(name, "cb" | "CB") {
@@ -1547,321 +1658,79 @@ impl Parser {
                     let size = c.uint("the buffer size")?;
                     c.expect("]")?;
                     let (components, selection) = bare_encoding(OperandType::ConstantBuffer, Role::Decl, false);
-                    let o = Operand::new(OperandType::ConstantBuffer, components, selection, &[id, size]);
-                    (o, None)
+                    (Operand::new(OperandType::ConstantBuffer, components, selection, &[id, size]), None)
                 };
-                c.expect(",")?;
-                c.skip_ws();
-                let pat_at = c.pos;
-                let w = c.word();
-                let access = CbAccessPattern::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        pat_at,
-                        w.len().max(1),
-                        &format!("`{w}` is not an access pattern"),
-                        Some("immediateIndexed or dynamicIndexed"),
-                    )
-                })?;
-                let space = self.space(c)?;
-                self.duplicate_check(format!("cb{}", operand.index(0).map_or(0, |i| i.immediate())), c, start)?;
-                Decl::ConstantBuffer { operand: self.program.add_operand(operand), access, size, space }
+                v.tokens[0] = Some(self.program.add_operand(operand).0);
+                v.tokens[1] = size;
+                *register = Some(operand);
             }
-            DeclKind::Sampler => {
-                let operand = self.decl_register(c)?;
-                expect_type(c, &operand, OperandType::Sampler, start)?;
-                c.expect(",")?;
-                c.skip_ws();
-                let at = c.pos;
-                let w = c.word();
-                let mode = SamplerMode::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        at,
-                        w.len().max(1),
-                        &format!("`{w}` is not a sampler mode"),
-                        Some("mode_default, mode_comparison or mode_mono"),
-                    )
-                })?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::Sampler { operand: self.program.add_operand(operand), mode, space }
-            }
-            DeclKind::Resource | DeclKind::UavTyped => {
-                let return_type = parse_return_types(c)?;
-                c.skip_ws();
-                let operand = self.decl_register(c)?;
-                let want =
-                    if kind == DeclKind::Resource { OperandType::Resource } else { OperandType::UnorderedAccessView };
-                expect_type(c, &operand, want, start)?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                let dim = m.decl_dim.unwrap_or(ResourceDimension::Undefined);
-                if kind == DeclKind::Resource {
-                    Decl::Resource {
-                        operand: self.program.add_operand(operand),
-                        dim,
-                        sample_count: m.sample_count.unwrap_or(0),
-                        return_type,
-                        space,
-                    }
-                } else {
-                    Decl::UavTyped { operand: self.program.add_operand(operand), dim, flags: m.uav, return_type, space }
-                }
-            }
-            DeclKind::ResourceRaw | DeclKind::UavRaw => {
-                let operand = self.decl_register(c)?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                if kind == DeclKind::ResourceRaw {
-                    expect_type(c, &operand, OperandType::Resource, start)?;
-                    Decl::ResourceRaw { operand: self.program.add_operand(operand), space }
-                } else {
-                    expect_type(c, &operand, OperandType::UnorderedAccessView, start)?;
-                    Decl::UavRaw { operand: self.program.add_operand(operand), flags: m.uav, space }
-                }
-            }
-            DeclKind::ResourceStructured | DeclKind::UavStructured => {
-                let operand = self.decl_register(c)?;
-                c.expect(",")?;
-                let stride = c.uint("a structure stride")?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                if kind == DeclKind::ResourceStructured {
-                    expect_type(c, &operand, OperandType::Resource, start)?;
-                    Decl::ResourceStructured { operand: self.program.add_operand(operand), stride, space }
-                } else {
-                    expect_type(c, &operand, OperandType::UnorderedAccessView, start)?;
-                    Decl::UavStructured { operand: self.program.add_operand(operand), flags: m.uav, stride, space }
-                }
-            }
-            DeclKind::TgsmRaw => {
-                let operand = self.register_operand(c, Role::Decl)?;
-                expect_type(c, &operand, OperandType::ThreadGroupSharedMemory, start)?;
-                c.expect(",")?;
-                let byte_count = c.uint("a byte count")?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::TgsmRaw { operand: self.program.add_operand(operand), byte_count }
-            }
-            DeclKind::TgsmStructured => {
-                let operand = self.register_operand(c, Role::Decl)?;
-                expect_type(c, &operand, OperandType::ThreadGroupSharedMemory, start)?;
-                c.expect(",")?;
-                let stride = c.uint("a structure stride")?;
-                c.expect(",")?;
-                let count = c.uint("a structure count")?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::TgsmStructured { operand: self.program.add_operand(operand), stride, count }
-            }
-            DeclKind::IndexRange => {
-                let operand = self.decl_operand(c)?;
-                let count = c.uint("a register count")?;
-                Decl::IndexRange { operand: self.program.add_operand(operand), count }
-            }
-            DeclKind::OutputTopology => {
-                let at = c.pos;
-                let w = c.word();
-                let t = PrimitiveTopology::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        at,
-                        w.len().max(1),
-                        &format!("`{w}` is not an output topology"),
-                        Some("pointlist, linestrip or trianglestrip"),
-                    )
-                })?;
-                self.duplicate_check("outputtopology".into(), c, start)?;
-                Decl::OutputTopology(t)
-            }
-            DeclKind::InputPrimitive => {
-                let at = c.pos;
-                let w = c.word();
-                let p = Primitive::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        at,
-                        w.len().max(1),
-                        &format!("`{w}` is not an input primitive"),
-                        Some("point, line, triangle, lineadj or triangleadj"),
-                    )
-                })?;
-                self.duplicate_check("inputprimitive".into(), c, start)?;
-                Decl::InputPrimitive(p)
-            }
-            DeclKind::MaxOutputVertexCount => {
-                let n = c.uint("a vertex count")?;
-                self.duplicate_check("maxout".into(), c, start)?;
-                Decl::MaxOutputVertexCount(n)
-            }
-            DeclKind::Register | DeclKind::Stream => {
-                let operand = self.decl_operand(c)?;
-                if kind == DeclKind::Stream {
-                    expect_type(c, &operand, OperandType::Stream, start)?;
-                    Decl::Stream(self.program.add_operand(operand))
-                } else {
-                    self.duplicate_check(
-                        format!("{}{}{:?}", opcode.mnemonic(), key_of(&operand), operand.selection()),
-                        c,
-                        start,
-                    )?;
-                    Decl::Register(self.program.add_operand(operand))
-                }
-            }
-            DeclKind::RegisterName => {
-                let operand = self.decl_operand(c)?;
-                let name = self.name_after_comma(c)?;
-                self.duplicate_check(
-                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection()),
-                    c,
-                    start,
-                )?;
-                Decl::RegisterName { operand: self.program.add_operand(operand), name, reserved: 0 }
-            }
-            DeclKind::InputPs | DeclKind::InputPsName => {
-                let mut words = Vec::new();
-                loop {
-                    let save = c.pos;
-                    let w = c.word();
-                    if ["constant", "linear", "centroid", "noperspective", "sample"].contains(&w) {
-                        words.push(w);
-                        c.skip_ws();
-                    } else {
-                        c.pos = save;
-                        break;
-                    }
-                }
-                let interpolation = if words.is_empty() {
-                    InterpolationMode::Undefined
-                } else {
-                    let text = words.join(" ");
-                    InterpolationMode::from_listing_name(&text).ok_or_else(|| {
-                        c.err_at(
-                            start,
-                            c.pos.saturating_sub(start),
-                            &format!("`{text}` is not an interpolation mode"),
-                            Some("constant, linear, linear centroid, linear noperspective ..."),
-                        )
-                    })?
+            // Read with the mnemonic.
+            Exception::SampleCount { .. } => {}
+            Exception::SgvInterpolation(slot) => {
+                // fxc prints no interpolation mode for `dcl_input_ps_sgv`; it encodes `constant`.
+                let mode = match self.interpolation(c, start)? {
+                    None if opcode == Opcode::DclInputPsSgv => InterpolationMode::Constant,
+                    mode => mode.unwrap_or(InterpolationMode::Undefined),
                 };
-                let operand = self.decl_operand(c)?;
-                self.duplicate_check(
-                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection()),
-                    c,
-                    start,
-                )?;
-                if kind == DeclKind::InputPs {
-                    Decl::InputPs { interpolation, operand: self.program.add_operand(operand) }
-                } else {
-                    let name = self.name_after_comma(c)?;
-                    // fxc prints no interpolation mode for `dcl_input_ps_sgv`; it encodes `constant`.
-                    let interpolation = if opcode == Opcode::DclInputPsSgv && words.is_empty() {
-                        InterpolationMode::Constant
-                    } else {
-                        interpolation
-                    };
-                    Decl::InputPsName { interpolation, operand: self.program.add_operand(operand), name, reserved: 0 }
-                }
+                v.set(slot, Some(mode.raw() as u32));
             }
-            DeclKind::Temps => {
-                let n = c.uint("a register count")?;
-                self.duplicate_check("temps".into(), c, start)?;
-                Decl::Temps(n)
+            Exception::SpaceOrBlank(slot) => v.set(slot, self.space(c)?),
+        }
+        Ok(())
+    }
+
+    /// An interpolation mode's words (`linear noperspective centroid`), `None` when
+    /// there are none.
+    fn interpolation(&mut self, c: &mut Cursor<'_>, start: usize) -> PResult<Option<InterpolationMode>> {
+        let mut words = Vec::new();
+        loop {
+            c.skip_ws();
+            let save = c.pos;
+            let w = c.word();
+            if ["constant", "linear", "centroid", "noperspective", "sample"].contains(&w) {
+                words.push(w);
+            } else {
+                c.pos = save;
+                break;
             }
-            DeclKind::IndexableTemp => {
-                let at = c.pos;
-                if !c.eat("x") {
-                    return Err(c.err("expected an indexable temp", Some("`x<N>[<count>], <components>`")));
-                }
-                let register = c.uint("a register number")?;
-                c.expect("[")?;
-                let count = c.uint("a register count")?;
-                c.expect("]")?;
-                c.expect(",")?;
-                let components = c.uint("a component count")?;
-                if !(1..=4).contains(&components) {
-                    return Err(c.err_at(
-                        at,
-                        c.pos.saturating_sub(at),
-                        "an indexable temp has 1 to 4 components",
-                        None,
-                    ));
-                }
-                self.duplicate_check(format!("x{register}"), c, start)?;
-                Decl::IndexableTemp { register, count, components }
+        }
+        if words.is_empty() {
+            return Ok(None);
+        }
+        let text = words.join(" ");
+        InterpolationMode::from_listing_name(&text).map(Some).ok_or_else(|| {
+            c.err_at(
+                start,
+                c.pos.saturating_sub(start),
+                &format!("`{text}` is not an interpolation mode"),
+                Some("constant, linear, linear centroid, linear noperspective ..."),
+            )
+        })
+    }
+
+    /// Refuses a declaration that clashes with an earlier one by the layout's rule.
+    fn once(
+        &mut self,
+        layout: &DeclLayout,
+        opcode: Opcode,
+        v: &DeclValues,
+        register: Option<&Operand>,
+        c: &Cursor<'_>,
+        start: usize,
+    ) -> PResult<()> {
+        let indices = |o: &Operand| o.indices().iter().map(|i| i.immediate()).collect::<Vec<_>>();
+        let key = match (layout.once, register) {
+            (Once::Never, _) => return Ok(()),
+            (Once::Program(name), _) => name.to_string(),
+            (Once::Number(prefix, slot), _) => format!("{prefix}{}", v.get(slot)),
+            (Once::Register, Some(o)) => format!("{:?}{}", o.ty, o.index(0).map_or(0, |i| i.immediate())),
+            (Once::Io, Some(o)) => format!("{}{:?}{:?}{:?}", io_class(opcode), o.ty, indices(o), o.selection()),
+            (Once::IoMnemonic, Some(o)) => {
+                format!("{}{:?}{:?}{:?}", opcode.mnemonic(), o.ty, indices(o), o.selection())
             }
-            DeclKind::FunctionBody => {
-                c.expect("fb")?;
-                let n = c.uint("a function body number")?;
-                self.duplicate_check(format!("fb{n}"), c, start)?;
-                Decl::FunctionBody(n)
-            }
-            DeclKind::FunctionTable => {
-                c.expect("ft")?;
-                let id = c.uint("a function table number")?;
-                c.expect("=")?;
-                let list = parse_list(c, "fb")?;
-                self.duplicate_check(format!("ft{id}"), c, start)?;
-                Decl::FunctionTable { id, bodies: self.program.add_words(Words::from_tokens(&list)) }
-            }
-            DeclKind::Interface => {
-                c.expect("fp")?;
-                let id = c.uint("an interface number")?;
-                c.expect("[")?;
-                let array_length = c.uint("the array length")?;
-                c.expect("]")?;
-                c.expect("[")?;
-                let table_length = c.uint("the function table length")?;
-                c.expect("]")?;
-                c.expect("=")?;
-                let list = parse_list(c, "ft")?;
-                let array_length =
-                    u16::try_from(array_length).map_err(|_| c.err("the array length does not fit in 16 bits", None))?;
-                self.duplicate_check(format!("fp{id}"), c, start)?;
-                Decl::Interface {
-                    dynamic: m.dynamic_interface,
-                    id,
-                    table_length,
-                    array_length,
-                    tables: self.program.add_words(Words::from_tokens(&list)),
-                }
-            }
-            DeclKind::ControlPointCount => {
-                let n = c.uint("a control point count")?;
-                if n > 32 {
-                    return Err(c.err_at(start, c.pos.saturating_sub(start), "at most 32 control points", None));
-                }
-                Decl::ControlPointCount(n as u8)
-            }
-            DeclKind::TessDomain => {
-                Decl::TessDomain(named(c, TessDomain::from_listing_name, "domain_isoline, domain_tri or domain_quad")?)
-            }
-            DeclKind::TessPartitioning => Decl::TessPartitioning(named(
-                c,
-                TessPartitioning::from_listing_name,
-                "partitioning_integer, partitioning_pow2, partitioning_fractional_odd or partitioning_fractional_even",
-            )?),
-            DeclKind::TessOutputPrimitive => Decl::TessOutputPrimitive(named(
-                c,
-                TessOutputPrimitive::from_listing_name,
-                "output_point, output_line, output_triangle_cw or output_triangle_ccw",
-            )?),
-            DeclKind::HsMaxTessFactor => {
-                let o = self.immediate_operand(c)?;
-                Decl::HsMaxTessFactor(o)
-            }
-            DeclKind::PhaseInstanceCount => Decl::PhaseInstanceCount(c.uint("an instance count")?),
-            DeclKind::ThreadGroup => {
-                let x = c.uint("a thread count")?;
-                c.expect(",")?;
-                let y = c.uint("a thread count")?;
-                c.expect(",")?;
-                let z = c.uint("a thread count")?;
-                self.duplicate_check("thread_group".into(), c, start)?;
-                Decl::ThreadGroup([x, y, z])
-            }
-            DeclKind::GsInstanceCount => {
-                let n = c.uint("an instance count")?;
-                self.duplicate_check("gsinstances".into(), c, start)?;
-                Decl::GsInstanceCount(n)
-            }
+            (_, None) => return Ok(()),
         };
-        Ok(d)
+        self.duplicate_check(key, c, start)
     }
 
     /// `l(64.000000)`: the float bits.
@@ -1985,6 +1854,32 @@ impl Parser {
     }
 }
 
+/// Reads literal text of a declaration: its words and punctuation, blanks around them
+/// optional.
+fn literal(c: &mut Cursor<'_>, text: &str) -> PResult<()> {
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let n = match rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')) {
+            Some(0) => rest.chars().next().map_or(1, char::len_utf8),
+            Some(n) => n,
+            None => rest.len(),
+        };
+        // `n` ends a run of ASCII characters or one whole character: a char boundary.
+        let (piece, tail) = rest.split_at_checked(n).unwrap_or((rest, ""));
+        c.expect(piece)?;
+        rest = tail.trim_start();
+    }
+    Ok(())
+}
+
+/// The largest value `slot` holds: its field's width, or 32 bits for a token.
+fn slot_max(layout: &DeclLayout, slot: Slot) -> u32 {
+    match slot {
+        Slot::Field(i) => layout.fields.get(i as usize).map_or(u32::MAX, |f| f.max()),
+        Slot::Token(_) => u32::MAX,
+    }
+}
+
 /// Input and output declarations of one register clash whatever their mnemonic.
 fn io_class(opcode: Opcode) -> &'static str {
     if opcode.mnemonic().starts_with("dcl_input") {
@@ -2021,7 +1916,7 @@ fn expect_type(c: &Cursor<'_>, o: &Operand, want: OperandType, start: usize) -> 
     }
 }
 
-fn named<T>(c: &mut Cursor<'_>, f: fn(&str) -> Option<T>, expected: &str) -> PResult<T> {
+fn named<T>(c: &mut Cursor<'_>, f: impl Fn(&str) -> Option<T>, expected: &str) -> PResult<T> {
     c.skip_ws();
     let at = c.pos;
     let w = c.word();

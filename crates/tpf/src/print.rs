@@ -15,6 +15,7 @@ use std::fmt::Write;
 
 use crate::enums::*;
 use crate::ir::*;
+use crate::layout::{DeclValues, Exception, Item, Names, Slot};
 use crate::style::Style;
 use crate::table::{Opcode, Ty};
 use crate::words::Words;
@@ -557,20 +558,73 @@ impl Printer {
         self.selection(r.selection(), out);
     }
 
+    /// A declaration, spelled item by item as its kind's layout says
+    /// ([`crate::layout::DeclLayout::text`]).
     fn decl(&mut self, ins: InstructionRef<'_, '_>, d: &Decl, out: &mut String) {
-        let info = ins.opcode.info();
+        let layout = d.kind().layout();
+        let v = d.values();
+        out.push_str(ins.opcode.info().mnemonic);
+        for item in layout.items() {
+            self.decl_item(ins, *item, &v, out);
+        }
+    }
+
+    fn decl_item(&mut self, ins: InstructionRef<'_, '_>, item: Item, v: &DeclValues, out: &mut String) {
         let pool = ins.pool();
-        let sm51 = self.is_sm51();
-        match d {
-            Decl::GlobalFlags(f) => {
-                if f.0 == 0 && self.style.spells_no_global_flags_none() {
-                    out.push_str("dcl_globalFlagsnone");
+        let operand = |slot: Slot| ins.operand(OperandId(v.get(slot)));
+        match item {
+            Item::Text(t) => out.push_str(t),
+            Item::Number(slot) => {
+                let _ = write!(out, "{}", v.get(slot));
+            }
+            Item::Name(slot, Names::Dimension) => {
+                out.push_str(self.dimension_name(ResourceDimension::from_raw(v.get(slot) as u8)))
+            }
+            Item::Name(slot, names) => out.push_str(names.name(v.get(slot)).unwrap_or(names.unknown())),
+            Item::Flag(slot, spelling) => {
+                if v.get(slot) != 0 {
+                    out.push_str(spelling);
+                }
+            }
+            Item::Register(slot) => self.operand_in(pool, operand(slot), Ty::R, None, Some(Role::Decl), out),
+            Item::Range(slot) => self.decl_register(pool, operand(slot), out),
+            Item::Space(slot) => self.space(v.opt(slot), out),
+            Item::Types(slot) => push_return_types(&ReturnTypes::from_token(v.get(slot)), out),
+            Item::SystemValue(slot) => out.push_str(&system_name(SystemName::from_raw(v.get(slot) as u16), self.style)),
+            Item::Interpolation(slot) => push_interpolation(InterpolationMode::from_raw(v.get(slot) as u8), out),
+            Item::Float(slot) => {
+                out.push_str("l(");
+                // Printed as a float even with hex literals (as `D3DDisassemble` does).
+                self.float(f32::from_bits(v.get(slot)), out);
+                out.push(')');
+            }
+            Item::List(prefix) => {
+                out.push('{');
+                for (i, w) in ins.words(v.words).iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "{prefix}{w}");
+                }
+                out.push('}');
+            }
+            Item::Exception(e) => self.decl_exception(ins, e, v, out),
+        }
+    }
+
+    /// The spellings of [`Exception`], each explained there.
+    fn decl_exception(&mut self, ins: InstructionRef<'_, '_>, e: Exception, v: &DeclValues, out: &mut String) {
+        match e {
+            Exception::GlobalFlags => {
+                let flags = GlobalFlags(crate::layout::GLOBAL_FLAGS.put(v.fields[0]));
+                if flags.0 == 0 && self.style.spells_no_global_flags_none() {
+                    out.push_str("none");
                     return;
                 }
-                out.push_str("dcl_globalFlags ");
+                out.push(' ');
                 let mut first = true;
                 for (bit, name) in GLOBAL_FLAG_NAMES {
-                    if f.0 & bit != 0 {
+                    if flags.0 & bit != 0 {
                         if !first {
                             out.push_str(" | ");
                         }
@@ -579,191 +633,35 @@ impl Printer {
                     }
                 }
             }
-            Decl::ConstantBuffer { operand, access, size, space } => {
-                out.push_str("dcl_constantbuffer ");
+            Exception::ConstantBuffer => {
+                let sm51 = self.is_sm51();
+                let operand = ins.operand(OperandId(v.get(Slot::Token(0))));
                 let upper = sm51 || !self.style.older_than(10, 0);
                 out.push_str(if upper { "CB" } else { "cb" });
                 if sm51 {
-                    self.range_indices(ins.operand(*operand), out);
-                    let _ = write!(out, "[{}]", size.unwrap_or(0));
+                    self.range_indices(operand, out);
+                    let _ = write!(out, "[{}]", v.get(Slot::Token(1)));
                 } else {
-                    let operand = ins.operand(*operand);
                     let id = operand.index(0).map_or(0, |i| i.immediate());
                     let count = operand.index(1).map_or(0, |i| i.immediate());
                     let _ = write!(out, "{id}[{count}]");
                 }
-                let _ = write!(out, ", {}", access.listing_name().unwrap_or("unknown"));
-                self.space(*space, out);
             }
-            Decl::Sampler { operand, mode, space } => {
-                out.push_str("dcl_sampler ");
-                self.decl_register(pool, ins.operand(*operand), out);
-                let _ = write!(out, ", {}", mode.listing_name().unwrap_or("mode_unknown"));
-                self.space(*space, out);
-            }
-            Decl::Resource { operand, dim, sample_count, return_type, space } => {
-                let _ = write!(out, "dcl_resource_{}", self.dimension_name(*dim));
+            Exception::SampleCount { dimension, count } => {
+                let dim = ResourceDimension::from_raw(v.get(dimension) as u8);
                 if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
-                    let _ = write!(out, "({sample_count})");
-                }
-                out.push(' ');
-                push_return_types(return_type, out);
-                out.push(' ');
-                self.decl_register(pool, ins.operand(*operand), out);
-                self.space(*space, out);
-            }
-            Decl::ResourceRaw { operand, space } => {
-                out.push_str("dcl_resource_raw ");
-                self.decl_register(pool, ins.operand(*operand), out);
-                self.space(*space, out);
-            }
-            Decl::ResourceStructured { operand, stride, space } => {
-                out.push_str("dcl_resource_structured ");
-                self.decl_register(pool, ins.operand(*operand), out);
-                // fxc ends this line with a space (SM4/5.0; the SM5.1 form is not in the
-                // corpus and is printed without it).
-                let _ = write!(out, ", {stride}");
-                match space {
-                    Some(_) => self.space(*space, out),
-                    None => out.push(' '),
+                    let _ = write!(out, "({})", v.get(count));
                 }
             }
-            Decl::UavTyped { operand, dim, flags, return_type, space } => {
-                let _ = write!(out, "dcl_uav_typed_{}", self.dimension_name(*dim));
-                push_uav_flags(flags, out);
-                out.push(' ');
-                push_return_types(return_type, out);
-                out.push(' ');
-                self.decl_register(pool, ins.operand(*operand), out);
-                self.space(*space, out);
-            }
-            Decl::UavRaw { operand, flags, space } => {
-                out.push_str("dcl_uav_raw");
-                push_uav_flags(flags, out);
-                out.push(' ');
-                self.decl_register(pool, ins.operand(*operand), out);
-                self.space(*space, out);
-            }
-            Decl::UavStructured { operand, flags, stride, space } => {
-                out.push_str("dcl_uav_structured");
-                push_uav_flags(flags, out);
-                out.push(' ');
-                self.decl_register(pool, ins.operand(*operand), out);
-                let _ = write!(out, ", {stride}");
-                self.space(*space, out);
-            }
-            Decl::TgsmRaw { operand, byte_count } => {
-                out.push_str("dcl_tgsm_raw ");
-                self.decl_register(pool, ins.operand(*operand), out);
-                let _ = write!(out, ", {byte_count}");
-            }
-            Decl::TgsmStructured { operand, stride, count } => {
-                out.push_str("dcl_tgsm_structured ");
-                self.decl_register(pool, ins.operand(*operand), out);
-                let _ = write!(out, ", {stride}, {count}");
-            }
-            Decl::IndexRange { operand, count } => {
-                out.push_str("dcl_indexrange ");
-                self.operand_in(pool, ins.operand(*operand), Ty::R, None, Some(Role::Decl), out);
-                let _ = write!(out, " {count}");
-            }
-            Decl::OutputTopology(t) => {
-                let _ = write!(out, "dcl_outputtopology {} ", t.listing_name().unwrap_or("unknown"));
-            }
-            Decl::InputPrimitive(p) => {
-                let _ = write!(out, "dcl_inputprimitive {} ", p.listing_name().unwrap_or("unknown"));
-            }
-            Decl::MaxOutputVertexCount(n) => {
-                let _ = write!(out, "dcl_maxout {n}");
-            }
-            Decl::Register(operand) | Decl::Stream(operand) => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
-                self.operand_in(pool, ins.operand(*operand), Ty::R, None, Some(Role::Decl), out);
-            }
-            Decl::RegisterName { operand, name, .. } => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
-                self.operand_in(pool, ins.operand(*operand), Ty::R, None, Some(Role::Decl), out);
-                let _ = write!(out, ", {}", system_name(*name, self.style));
-            }
-            Decl::InputPs { interpolation, operand } => {
-                out.push_str("dcl_input_ps ");
-                push_interpolation(*interpolation, out);
-                self.operand_in(pool, ins.operand(*operand), Ty::R, None, Some(Role::Decl), out);
-            }
-            Decl::InputPsName { interpolation, operand, name, .. } => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
-                // fxc prints the interpolation mode of system-interpreted inputs only.
+            Exception::SgvInterpolation(slot) => {
                 if ins.opcode == Opcode::DclInputPsSiv {
-                    push_interpolation(*interpolation, out);
+                    push_interpolation(InterpolationMode::from_raw(v.get(slot) as u8), out);
                 }
-                self.operand_in(pool, ins.operand(*operand), Ty::R, None, Some(Role::Decl), out);
-                let _ = write!(out, ", {}", system_name(*name, self.style));
             }
-            Decl::Temps(n) => {
-                let _ = write!(out, "dcl_temps {n}");
-            }
-            Decl::IndexableTemp { register, count, components } => {
-                let _ = write!(out, "dcl_indexableTemp x{register}[{count}], {components}");
-            }
-            Decl::FunctionBody(n) => {
-                let _ = write!(out, "dcl_function_body fb{n}");
-            }
-            Decl::FunctionTable { id, bodies } => {
-                let _ = write!(out, "dcl_function_table ft{id} = {{");
-                for (i, b) in ins.words(*bodies).iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "fb{b}");
-                }
-                out.push('}');
-            }
-            Decl::Interface { dynamic, id, table_length, array_length, tables } => {
-                out.push_str("dcl_interface");
-                if *dynamic {
-                    out.push_str("_dynamicindexed");
-                }
-                let _ = write!(out, " fp{id}[{array_length}][{table_length}] = {{");
-                for (i, t) in ins.words(*tables).iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "ft{t}");
-                }
-                out.push('}');
-            }
-            Decl::ControlPointCount(n) => {
-                let _ = write!(out, "{} {n}", info.mnemonic);
-            }
-            Decl::TessDomain(v) => {
-                let _ = write!(out, "dcl_tessellator_domain {}", v.listing_name().unwrap_or("domain_unknown"));
-            }
-            Decl::TessPartitioning(v) => {
-                let _ =
-                    write!(out, "dcl_tessellator_partitioning {}", v.listing_name().unwrap_or("partitioning_unknown"));
-            }
-            Decl::TessOutputPrimitive(v) => {
-                let _ =
-                    write!(out, "dcl_tessellator_output_primitive {}", v.listing_name().unwrap_or("output_unknown"));
-            }
-            Decl::HsMaxTessFactor(bits) => {
-                out.push_str("dcl_hs_max_tessfactor l(");
-                // Printed as a float even with hex literals (as `D3DDisassemble` does).
-                self.float(f32::from_bits(*bits), out);
-                out.push(')');
-            }
-            Decl::PhaseInstanceCount(n) => {
-                let _ = write!(out, "{} {n}", info.mnemonic);
-            }
-            Decl::ThreadGroup([x, y, z]) => {
-                let _ = write!(out, "dcl_thread_group {x}, {y}, {z}");
-            }
-            Decl::GsInstanceCount(n) => {
-                let _ = write!(out, "dcl_gsinstances {n}");
-            }
+            Exception::SpaceOrBlank(slot) => match v.opt(slot) {
+                Some(_) => self.space(v.opt(slot), out),
+                None => out.push(' '),
+            },
         }
     }
 
@@ -922,18 +820,6 @@ fn push_return_types(rt: &ReturnTypes, out: &mut String) {
         out.push_str(return_type_name(*t));
     }
     out.push(')');
-}
-
-fn push_uav_flags(f: &UavFlags, out: &mut String) {
-    if f.globally_coherent {
-        out.push_str("_glc");
-    }
-    if f.rasterizer_ordered {
-        out.push_str("_rov");
-    }
-    if f.order_preserving_counter {
-        out.push_str("_opc");
-    }
 }
 
 fn push_interpolation(mode: InterpolationMode, out: &mut String) {
