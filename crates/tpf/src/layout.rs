@@ -1,10 +1,17 @@
 //! Declaration layouts as data: for each [`DeclKind`], the fields its opcode token
-//! carries (bits 23:11) and the tokens that follow it.
+//! carries (bits 23:11), the tokens that follow it, and how a listing spells them.
 //!
-//! The decoder reads every opcode-token field through the [`BitField`]s below and
-//! derives the bits no field describes (kept as `reserved`) from [`DeclLayout::mask`];
-//! the encoder writes the same fields; `docs/INSTRUCTIONS.md` prints the layouts; a test
-//! walks the layouts over encoded declarations. The token layouts are those of the
+//! One description per kind ([`DeclKind::layout`]) serves the four directions: the
+//! decoder reads the opcode-token fields through the [`BitField`]s below (the bits no
+//! field describes are kept as `reserved`, [`DeclLayout::mask`]) and then the
+//! [`DeclToken`]s; the encoder writes both; the printer spells the [`Item`]s of the
+//! mnemonic and the line, and the assembler reads them back, checking the register
+//! file, the [`Limit`]s and the duplicate rule ([`Once`]). The spellings that are not a
+//! function of one value are the named [`Exception`]s. [`DeclValues`] carries a
+//! declaration's values between them; `Decl::values` and `Decl::from_values` bind them
+//! to the typed IR. `docs/INSTRUCTIONS.md` prints the layouts; tests walk them over
+//! encoded declarations (every opcode-token bit) and over declarations that exercise
+//! every field and token in every direction. The token layouts are those of the
 //! functional spec's declaration sections and `D3D12TokenizedProgramFormat.hpp`.
 
 use crate::table::DeclKind;
@@ -906,7 +913,7 @@ pub fn kinds() -> Vec<DeclKind> {
 pub fn markdown() -> String {
     use std::fmt::Write;
     let mut out = String::from(
-        "| Layout | Declarations | Opcode-token fields | Tokens after the opcode token |\n|---|---|---|---|\n",
+        "| Layout | Declarations | Opcode-token fields | Tokens after the opcode token | Listing text | Irregular spellings |\n|---|---|---|---|---|---|\n",
     );
     for kind in kinds() {
         let layout = kind.layout();
@@ -940,13 +947,46 @@ pub fn markdown() -> String {
                 InterfaceTables => "table count and array length, tables".to_string(),
             })
             .collect();
+        let exceptions: Vec<String> = layout
+            .items()
+            .filter_map(|i| match i {
+                Exception(e) => Some(format!("{e:?}").split(['(', ' ']).next().unwrap_or("").to_string()),
+                _ => None,
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "| {kind:?} | {} | {} | {} |",
+            "| {kind:?} | {} | {} | {} | `<mnemonic>{}` | {} |",
             users.join(", "),
             if fields.is_empty() { "-".to_string() } else { fields.join(", ") },
             if tokens.is_empty() { "-".to_string() } else { tokens.join(", ") },
+            layout.items().map(|i| item_text(layout, i)).collect::<String>(),
+            if exceptions.is_empty() { "-".to_string() } else { exceptions.join(", ") },
         );
     }
     out
+}
+
+/// An item as the documentation writes it: `<name>` for a value, `[...]` for what
+/// may be absent.
+fn item_text(layout: &DeclLayout, item: &Item) -> String {
+    let name = |slot: Slot| layout.slot_name(slot);
+    match *item {
+        Text(t) => t.to_string(),
+        Number(slot) | Name(slot, _) => format!("<{}>", name(slot)),
+        Flag(_, spelling) => format!("[{spelling}]"),
+        Register(_) => "<register>".to_string(),
+        Range(_) => "<register or 5.1 range>".to_string(),
+        Space(slot) => format!("[, space=<{}>]", name(slot)),
+        Types(_) => "(<return types>)".to_string(),
+        SystemValue(_) => "<system value>".to_string(),
+        Interpolation(slot) => format!("[<{}> ]", name(slot)),
+        Float(slot) => format!("l(<{}>)", name(slot)),
+        List(prefix) => format!("{{{prefix}<n>, ...}}"),
+        Exception(Exception::GlobalFlags) => " <flag names>".to_string(),
+        Exception(Exception::ConstantBuffer) => "<register and size>".to_string(),
+        Exception(Exception::SampleCount { count, .. }) => format!("[(<{}>)]", name(count)),
+        Exception(Exception::SgvInterpolation(slot)) => format!("[<{}> ]", name(slot)),
+        Exception(Exception::SpaceOrBlank(slot)) => format!("[, space=<{}>]", name(slot)),
+    }
 }
