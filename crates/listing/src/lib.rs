@@ -168,16 +168,15 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     // The program is printed as it is decoded, one reused instruction at a time.
     let mut printer = tpf::print::Printer::with_format(decoder.version(), style, options.format());
     printer.version_line(&mut text);
-    let mut ins = tpf::Instruction::placeholder();
-    while let Some(item) = decoder.next_into(&mut ins) {
-        let start = item.map_err(program_error)?;
-        if let tpf::Body::CustomData(c) = &ins.body {
-            if c.class != tpf::CustomDataClass::ImmediateConstantBuffer {
-                let class = c.class.listing_name().map_or_else(|| format!("class {}", c.class.raw()), str::to_string);
-                warnings.push(Warning::CustomDataAsComment { class, tokens: c.data.len() });
+    while let Some(item) = decoder.next_instruction() {
+        let (start, ins) = item.map_err(program_error)?;
+        if let Some((class, data)) = ins.custom_data() {
+            if class != tpf::CustomDataClass::ImmediateConstantBuffer {
+                let class = class.listing_name().map_or_else(|| format!("class {}", class.raw()), str::to_string);
+                warnings.push(Warning::CustomDataAsComment { class, tokens: data.len() });
             }
         }
-        printer.instruction_at(&ins, 4 * start as u32, &mut text);
+        printer.instruction_at(ins, 4 * start as u32, &mut text);
     }
     if reflected {
         let slots = container
@@ -232,12 +231,13 @@ mod tests {
     #[test]
     fn data_blocks_without_listing_syntax_are_flagged() {
         use tpf::*;
-        let comment = Instruction::new(
+        let mut program = Program::new(Version::new(ProgramType::Vertex, 4, 0));
+        let data = program.add_words(Words::from_tokens(&[1, 2]));
+        program.push(Instruction::new(
             Opcode::CustomData,
-            Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::from_tokens(&[1, 2]) }),
-        );
-        let ret = Instruction::new(Opcode::Ret, Body::Op(Op::EMPTY));
-        let program = Program { version: Version::new(ProgramType::Vertex, 4, 0), instructions: vec![comment, ret] };
+            Body::CustomData(CustomData { class: CustomDataClass::Comment, data }),
+        ));
+        program.push_op(Opcode::Ret, &[]);
         let empty = dxbc::Signature { format: dxbc::SignatureFormat::Basic, elements: vec![], raw_layout: None };
         let blob = dxbc::Builder::new()
             .chunk(FourCc::ISGN, empty.to_bytes())

@@ -90,8 +90,7 @@ struct Chunks<'a> {
 /// errors are reported when it is printed.
 fn forces_early_depth_stencil(code: &[u8]) -> bool {
     let Ok(mut decoder) = tpf::Decoder::new(code) else { return false };
-    let mut ins = tpf::Instruction::placeholder();
-    while let Some(Ok(_)) = decoder.next_into(&mut ins) {
+    while let Some(Ok((_, ins))) = decoder.next_instruction() {
         match &ins.body {
             tpf::Body::Decl(tpf::Decl::GlobalFlags(g)) => {
                 return g.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)
