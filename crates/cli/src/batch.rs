@@ -91,6 +91,9 @@ pub struct Plan {
     pub out_dir: Option<PathBuf>,
     /// Worker threads; 0: one per core.
     pub jobs: usize,
+    /// `--progress` (`Some(true)`: from the start), `--no-progress` (`Some(false)`);
+    /// `None`: once the batch has run for half a second. Only ever on a terminal.
+    pub progress: Option<bool>,
 }
 
 /// The arguments every batch command takes.
@@ -101,6 +104,7 @@ pub struct Args {
     pub output: Option<OsString>,
     pub out_dir: Option<PathBuf>,
     pub jobs: usize,
+    pub progress: Option<bool>,
 }
 
 impl Plan {
@@ -118,12 +122,14 @@ impl Plan {
         }
         let (inputs, any_dir) = walk::expand(&args.paths, &walk::Walk::new(args.recursive, &args.ext));
         Ok(Plan {
-            several: inputs.len() > 1 || any_dir,
+            // Files under --out-dir are one per input: nothing to label.
+            several: (inputs.len() > 1 || any_dir) && args.out_dir.is_none(),
             inputs,
             mode,
             output: args.output,
             out_dir: args.out_dir,
             jobs: args.jobs,
+            progress: args.progress,
         })
     }
 }
@@ -238,19 +244,21 @@ struct Progress {
     start: Instant,
     total: u64,
     terminal: bool,
+    delay: Duration,
 }
 
 impl Progress {
     /// Shown after this long (a batch that finishes sooner shows none).
     const DELAY: Duration = Duration::from_millis(500);
 
-    fn new(total: usize) -> Progress {
+    fn new(total: usize, choice: Option<bool>) -> Progress {
         use std::io::IsTerminal;
         Progress {
             bar: None,
             start: Instant::now(),
             total: total as u64,
-            terminal: total > 1 && std::io::stderr().is_terminal(),
+            terminal: total > 1 && choice != Some(false) && std::io::stderr().is_terminal(),
+            delay: if choice == Some(true) { Duration::ZERO } else { Progress::DELAY },
         }
     }
 
@@ -258,7 +266,7 @@ impl Progress {
         if !self.terminal {
             return;
         }
-        if self.bar.is_none() && self.start.elapsed() >= Progress::DELAY {
+        if self.bar.is_none() && self.start.elapsed() >= self.delay {
             let bar = indicatif::ProgressBar::with_draw_target(
                 Some(self.total),
                 indicatif::ProgressDrawTarget::stderr_with_hz(10),
@@ -298,7 +306,7 @@ struct Tally {
 
 /// Runs `command` over the plan's inputs and writes the reports.
 pub fn run(command: &impl Command, plan: Plan) -> Outcome {
-    let Plan { inputs, several, mode, output: out_file, out_dir, jobs } = plan;
+    let Plan { inputs, several, mode, output: out_file, out_dir, jobs, progress } = plan;
     let out_paths = match &out_dir {
         Some(dir) => Some(walk::out_paths(&inputs, dir, command.extension(mode))?),
         None => None,
@@ -306,7 +314,7 @@ pub fn run(command: &impl Command, plan: Plan) -> Outcome {
     let mut out = Output::new(out_file.as_deref());
     let mut worst = status::OK;
     let mut failure: Option<Stop> = None;
-    let mut progress = Progress::new(inputs.len());
+    let mut progress = Progress::new(inputs.len(), progress);
     let mut tally = Tally::default();
     let json_array = mode == Mode::Json && several && out_paths.is_none();
     if json_array {

@@ -53,8 +53,8 @@ pub fn read(source: &Source) -> Result<Vec<u8>, Failure> {
 pub fn read_limited(source: &Source, limit: u64) -> Result<Vec<u8>, Failure> {
     let name = source.name();
     let too_big = |size: Option<u64>| {
-        let size = size.map_or_else(|| "more than".to_string(), |s| format!("{s} bytes,"));
-        Failure::input(format!("{name}: {size} larger than the {} MiB dxref reads", limit >> 20))
+        let size = size.map_or_else(String::new, |s| format!("{s} bytes, "));
+        Failure::input(format!("{name}: {size}larger than the {} MiB dxref reads", limit >> 20))
     };
     let io = |e: std::io::Error| Failure::input(format!("{name}: {e}"));
     let mut buf = Vec::new();

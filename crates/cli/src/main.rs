@@ -70,6 +70,13 @@ struct Batch {
     /// In an fxc /Fh header with several arrays, the one to read.
     #[arg(long = "var", value_name = "NAME")]
     var: Option<String>,
+    /// Show a progress bar on standard error (a terminal) from the start; by default
+    /// one appears when a batch runs for more than half a second.
+    #[arg(long, overrides_with = "no_progress")]
+    progress: bool,
+    /// Never show a progress bar.
+    #[arg(long = "no-progress")]
+    no_progress: bool,
 }
 
 impl Batch {
@@ -87,6 +94,11 @@ impl Batch {
                 output: self.output,
                 out_dir: self.out_dir,
                 jobs: self.jobs,
+                progress: match (self.progress, self.no_progress) {
+                    (true, _) => Some(true),
+                    (_, true) => Some(false),
+                    _ => None,
+                },
             },
             mode,
         )

@@ -19,7 +19,7 @@ use serde_json::json;
 
 use crate::batch::{self, Mode, Report};
 use crate::walk::Input;
-use crate::{input, status};
+use crate::{input, status, Failure};
 
 /// The signature chunks compared.
 const SIGNATURES: [FourCc; 7] =
@@ -116,7 +116,12 @@ impl Check {
     /// The listing of `blob` with `options`, assembled again; or why not.
     fn rebuild(blob: &[u8], options: &listing::Options) -> Result<Vec<u8>, String> {
         let text = listing::disassemble(blob, options).map_err(|e| format!("does not disassemble: {e}"))?.text;
-        crate::asm::assemble_text(&text, &listing::asm::AsmOptions::default(), None).map(|a| a.bytes).map_err(
+        Check::assemble(&text)
+    }
+
+    /// A listing assembled; or why not.
+    fn assemble(text: &str) -> Result<Vec<u8>, String> {
+        crate::asm::assemble_text(text, &listing::asm::AsmOptions::default(), None).map(|a| a.bytes).map_err(
             |errors| {
                 let first = errors
                     .iter()
@@ -129,8 +134,10 @@ impl Check {
     }
 
     /// The differences of one blob; with a note when `--exact-floats` would remove them.
-    pub fn differences(&self, blob: &[u8]) -> Vec<String> {
-        let mut differences = match Check::rebuild(blob, &self.options) {
+    /// A blob that does not disassemble is an input that cannot be read (`Err`).
+    pub fn differences(&self, blob: &[u8], name: &str) -> Result<Vec<String>, Failure> {
+        let text = listing::disassemble(blob, &self.options).map_err(|e| Failure::input(format!("{name}: {e}")))?.text;
+        let mut differences = match Check::assemble(&text) {
             Ok(rebuilt) => compare(blob, &rebuilt),
             Err(e) => vec![e],
         };
@@ -142,7 +149,7 @@ impl Check {
                 );
             }
         }
-        differences
+        Ok(differences)
     }
 }
 
@@ -153,7 +160,10 @@ impl batch::Command for Check {
             Err(f) => return Report::failed(f),
         };
         let name = input.name();
-        let differences = self.differences(&blob);
+        let differences = match self.differences(&blob, &name) {
+            Ok(d) => d,
+            Err(f) => return Report::failed(f),
+        };
         let same = differences.is_empty();
         let text =
             if same { format!("{name}: same\n") } else { format!("{name}: differs: {}\n", differences.join("; ")) };

@@ -467,6 +467,17 @@ pub fn run(options: &Options) -> Outcome {
         })?,
         None => default_topology(gs.as_ref().map(|g| &g.plan)),
     };
+    // A topology the geometry shader does not take: say so in the option's terms.
+    if let (Some(t), Some(gs)) = (&options.topology, &gs) {
+        if gs.plan.input_primitive != Some(topology.gs_input()) {
+            let declared = gs.plan.input_primitive.and_then(|p| p.listing_name()).unwrap_or("no");
+            return Err(Failure::input(format!(
+                "--topology {t}: {} takes {declared} input primitives (dcl_inputprimitive {declared}), {t} gives {}",
+                gs.name,
+                topology.gs_input().listing_name().unwrap_or("other")
+            )));
+        }
+    }
 
     // Stream-output buffers: one per slot the declaration uses.
     let mut so_memory: Vec<Vec<u8>> = (0..4).map(|_| Vec::new()).collect();
