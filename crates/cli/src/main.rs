@@ -31,12 +31,19 @@ named on standard error and the others are still done. A closed standard output 
     after_help = EXIT_STATUS
 )]
 struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The options of every command.
+#[derive(clap::Args)]
+struct Global {
     /// When to colour listings and messages: auto (on a terminal, unless NO_COLOR is
     /// set), always, never.
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
-    #[command(subcommand)]
-    command: Command,
 }
 
 /// The inputs and outputs of the commands that take many inputs.
@@ -156,41 +163,13 @@ enum Command {
     /// holding one shader, fxc /Fh headers. Several inputs: each listing after a
     /// `// file: PATH` line.
     #[command(after_help = EXIT_STATUS)]
-    Disasm {
-        #[command(flatten)]
-        batch: Batch,
-        #[command(flatten)]
-        flags: DisasmFlags,
-    },
+    Disasm(DisasmArgs),
     /// Assemble a listing (fxc's /Fc text, or hand-written in the same grammar) into a DXBC
     /// container (Shader Model 4/5, Level9), or a raw token stream for a Shader Model 1-3 listing
     /// or hand-written Shader Model 1-3 source as D3DAssemble reads it (`vs.1.1`, `;` comments,
     /// the preprocessor; #include relative to the source's folder).
     #[command(after_help = EXIT_STATUS)]
-    Asm {
-        /// The listing (none or `-`: standard input).
-        file: Option<OsString>,
-        /// Where to write the container (`-`: standard output, the default unless it is
-        /// a terminal).
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
-        output: Option<OsString>,
-        /// Write an fxc-style /Fh C header declaring the bytes as `const BYTE NAME[]`.
-        #[arg(long = "fh", value_name = "NAME")]
-        fh: Option<String>,
-        /// Also write a STAT chunk (fxc's statistics) when the listing names no Microsoft compiler.
-        #[arg(long)]
-        stat: bool,
-        /// Validate the result for its own stage on a feature level 11_1 device with the
-        /// 11.1 runtime (a Shader Model 1-3 program: against its own Direct3D 9 profile;
-        /// `dxref validate` for other devices); write nothing and exit 1 if the runtime
-        /// would refuse it.
-        #[arg(long)]
-        validate: bool,
-        /// Shader Model 1-3 source: encode what the per-version rules forbid but the token
-        /// format can hold (with warnings), instead of refusing it.
-        #[arg(long)]
-        lenient: bool,
-    },
+    Asm(AsmArgs),
     /// Validate shaders as the Direct3D runtime does when it creates them
     /// (ID3D11Device::Create*Shader, ID3D10Device::Create*Shader,
     /// IDirect3DDevice9::Create*Shader): print `valid` or each diagnostic. Inputs: DXBC
@@ -200,30 +179,14 @@ enum Command {
     /// calls refuse it. The Level 9 program of a `*_4_0_level_9_x` blob is validated when
     /// --feature-level is 9_x.
     #[command(after_help = EXIT_STATUS)]
-    Validate {
-        #[command(flatten)]
-        batch: Batch,
-        #[command(flatten)]
-        target: ValidateArgs,
-        /// Print JSON instead of text (an array of reports for several inputs).
-        #[arg(long)]
-        json: bool,
-        /// Print the table of rules (code, title, source) and exit.
-        #[arg(long = "list-rules")]
-        list_rules: bool,
-    },
+    Validate(ValidateCmd),
     /// Check that each blob survives `dxref disasm` then `dxref asm`: the program chunk
     /// byte for byte, the signatures, a Level9 blob's Direct3D 9 mapping tables and
     /// program instructions, a raw Shader Model 1-3 stream's instructions (not RDEF,
     /// STAT, SFI0, IFCE or comment blocks, which a listing does not carry whole). Prints
     /// `PATH: same` or `PATH: differs: ...`; exit 1 when one differs.
     #[command(after_help = EXIT_STATUS, alias = "roundtrip")]
-    Check {
-        #[command(flatten)]
-        batch: Batch,
-        #[command(flatten)]
-        flags: DisasmFlags,
-    },
+    Check(DisasmArgs),
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
     /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
@@ -232,13 +195,68 @@ enum Command {
     /// Show each container's chunks, checksum status, shader version and reflection
     /// summary.
     #[command(after_help = EXIT_STATUS)]
-    Info {
-        #[command(flatten)]
-        batch: Batch,
-        /// Print JSON instead of text (an array of reports for several inputs).
-        #[arg(long)]
-        json: bool,
-    },
+    Info(InfoArgs),
+}
+
+/// `disasm` and `check`.
+#[derive(clap::Args)]
+struct DisasmArgs {
+    #[command(flatten)]
+    batch: Batch,
+    #[command(flatten)]
+    flags: DisasmFlags,
+}
+
+/// `asm`.
+#[derive(clap::Args)]
+struct AsmArgs {
+    /// The listing (none or `-`: standard input).
+    file: Option<OsString>,
+    /// Where to write the container (`-`: standard output, the default unless it is
+    /// a terminal).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<OsString>,
+    /// Write an fxc-style /Fh C header declaring the bytes as `const BYTE NAME[]`.
+    #[arg(long = "fh", value_name = "NAME")]
+    fh: Option<String>,
+    /// Also write a STAT chunk (fxc's statistics) when the listing names no Microsoft compiler.
+    #[arg(long)]
+    stat: bool,
+    /// Validate the result for its own stage on a feature level 11_1 device with the
+    /// 11.1 runtime (a Shader Model 1-3 program: against its own Direct3D 9 profile;
+    /// `dxref validate` for other devices); write nothing and exit 1 if the runtime
+    /// would refuse it.
+    #[arg(long)]
+    validate: bool,
+    /// Shader Model 1-3 source: encode what the per-version rules forbid but the token
+    /// format can hold (with warnings), instead of refusing it.
+    #[arg(long)]
+    lenient: bool,
+}
+
+/// `validate`.
+#[derive(clap::Args)]
+struct ValidateCmd {
+    #[command(flatten)]
+    batch: Batch,
+    #[command(flatten)]
+    target: ValidateArgs,
+    /// Print JSON instead of text (an array of reports for several inputs).
+    #[arg(long)]
+    json: bool,
+    /// Print the table of rules (code, title, source) and exit.
+    #[arg(long = "list-rules")]
+    list_rules: bool,
+}
+
+/// `info`.
+#[derive(clap::Args)]
+struct InfoArgs {
+    #[command(flatten)]
+    batch: Batch,
+    /// Print JSON instead of text (an array of reports for several inputs).
+    #[arg(long)]
+    json: bool,
 }
 
 /// The device and call `validate` checks against.
@@ -366,8 +384,8 @@ impl StyleArg {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    output::set_color(cli.color);
+    let cli = parse();
+    output::set_color(cli.global.color);
     match command(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
@@ -377,17 +395,57 @@ fn main() -> ExitCode {
     }
 }
 
+/// The command line. Start-up is lazy: the usual case — one command, no `--help` —
+/// builds the parser of that command alone (building all of them is most of a short
+/// run's time); anything else goes through the whole parser, which then prints the
+/// help or the error.
+fn parse() -> Cli {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    parse_one(&args).unwrap_or_else(|| Cli::parse_from(args))
+}
+
+fn parse_one(args: &[OsString]) -> Option<Cli> {
+    use clap::{Args, FromArgMatches};
+    // The command's name, after the global options.
+    let mut i = 1;
+    let name = loop {
+        let arg = args.get(i)?.to_str()?;
+        match arg {
+            "--color" => i += 2,
+            _ if arg.starts_with("--color=") => i += 1,
+            _ if arg.starts_with('-') => return None,
+            _ => break arg,
+        }
+    };
+    // Help and version texts come from the whole parser.
+    if args.iter().any(|a| matches!(a.to_str(), Some("-h" | "--help" | "-V" | "--version" | "help"))) {
+        return None;
+    }
+    let sub = match name {
+        "disasm" => DisasmArgs::augment_args(clap::Command::new("disasm")),
+        "check" | "roundtrip" => DisasmArgs::augment_args(clap::Command::new("check").alias("roundtrip")),
+        "info" => InfoArgs::augment_args(clap::Command::new("info")),
+        "validate" => ValidateCmd::augment_args(clap::Command::new("validate")),
+        "asm" => AsmArgs::augment_args(clap::Command::new("asm")),
+        "run" => run::Options::augment_args(clap::Command::new("run")),
+        _ => return None,
+    };
+    let top = Global::augment_args(clap::Command::new("dxref")).subcommand(sub).subcommand_required(true);
+    let matches = top.try_get_matches_from(args).ok()?;
+    Cli::from_arg_matches(&matches).ok()
+}
+
 fn command(command: Command) -> Outcome {
     match command {
-        Command::Disasm { batch, flags } => {
+        Command::Disasm(DisasmArgs { batch, flags }) => {
             let command = disasm::Disasm { options: flags.options(), var: batch.var.clone() };
             batch::run(&command, batch.plan(false)?)
         }
-        Command::Info { batch, json } => {
+        Command::Info(InfoArgs { batch, json }) => {
             let command = info::Info { var: batch.var.clone() };
             batch::run(&command, batch.plan(json)?)
         }
-        Command::Validate { batch, target, json, list_rules } => {
+        Command::Validate(ValidateCmd { batch, target, json, list_rules }) => {
             if list_rules {
                 return check::list_rules(json, &mut Output::new(batch.output.as_deref()));
             }
@@ -395,11 +453,11 @@ fn command(command: Command) -> Outcome {
             command.check_options()?;
             batch::run(&command, batch.plan(json)?)
         }
-        Command::Check { batch, flags } => {
+        Command::Check(DisasmArgs { batch, flags }) => {
             let command = roundtrip::Check { options: flags.options(), var: batch.var.clone() };
             batch::run(&command, batch.plan(false)?)
         }
-        Command::Asm { file, output, fh, stat, validate, lenient } => asm::run(&asm::Options {
+        Command::Asm(AsmArgs { file, output, fh, stat, validate, lenient }) => asm::run(&asm::Options {
             file: file.as_deref(),
             output: output.as_deref(),
             fh: fh.as_deref(),
@@ -410,4 +468,60 @@ fn command(command: Command) -> Outcome {
         Command::Run(options) => run::run(&options),
     }
     .or_else(|f| if f.status == status::OK { Ok(()) } else { Err(f) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        std::iter::once("dxref").chain(list.iter().copied()).map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_whole_parser_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn one_command_is_parsed_by_its_own_parser_alone() {
+        // The usual invocations take the short path...
+        for list in [
+            &["disasm", "a.bin"][..],
+            &["--color", "always", "disasm", "-r", "dir", "--jsonl"],
+            &["--color=never", "info", "a.bin", "--json"],
+            &["validate", "a.bin", "--feature-level", "10_0", "--color", "always"],
+            &["check", "a.bin"],
+            &["roundtrip", "a.bin"],
+            &["asm", "a.asm", "-o", "a.bin"],
+            &["run", "--vs", "vs.asm", "--input", "v.json"],
+        ] {
+            let cli = parse_one(&args(list)).unwrap_or_else(|| panic!("{list:?}"));
+            let full = Cli::try_parse_from(args(list)).unwrap();
+            assert_eq!(cli.global.color, full.global.color, "{list:?}");
+            let name = |c: &Command| match c {
+                Command::Disasm(a) => ("disasm", a.batch.paths.clone()),
+                Command::Check(a) => ("check", a.batch.paths.clone()),
+                Command::Info(a) => ("info", a.batch.paths.clone()),
+                Command::Validate(a) => ("validate", a.batch.paths.clone()),
+                Command::Asm(a) => ("asm", a.file.iter().cloned().collect()),
+                Command::Run(a) => ("run", a.vs.iter().cloned().collect()),
+            };
+            assert_eq!(name(&cli.command), name(&full.command), "{list:?}");
+        }
+        assert_eq!(parse_one(&args(&["--color", "always", "disasm", "x"])).unwrap().global.color, ColorChoice::Always);
+        // ... help, version, mistakes and unknown commands the whole parser.
+        for list in [
+            &["--help"][..],
+            &["disasm", "--help"],
+            &["-V"],
+            &["help", "disasm"],
+            &["disasm", "--no-such-option"],
+            &["frobnicate"],
+            &[],
+        ] {
+            assert!(parse_one(&args(list)).is_none(), "{list:?}");
+        }
+    }
 }

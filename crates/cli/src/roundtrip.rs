@@ -121,16 +121,14 @@ impl Check {
 
     /// A listing assembled; or why not.
     fn assemble(text: &str) -> Result<Vec<u8>, String> {
-        crate::asm::assemble_text(text, &listing::asm::AsmOptions::default(), None).map(|a| a.bytes).map_err(
-            |errors| {
-                let first = errors
-                    .iter()
-                    .find(|d| d.severity == tpf::parse::Severity::Error)
-                    .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
-                    .unwrap_or_default();
-                format!("the listing does not assemble ({} errors; the first at {first})", errors.len())
-            },
-        )
+        crate::asm::assemble_text(text, &listing::asm::AsmOptions::default(), None).map(|a| a.bytes).map_err(|errors| {
+            let first = errors
+                .iter()
+                .find(|d| d.severity == tpf::parse::Severity::Error)
+                .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
+                .unwrap_or_default();
+            format!("the listing does not assemble ({} errors; the first at {first})", errors.len())
+        })
     }
 
     /// The differences of one blob; with a note when `--exact-floats` would remove them.
