@@ -48,7 +48,7 @@ impl Disasm {
 }
 
 impl batch::Command for Disasm {
-    fn process(&self, input: &Input, several: bool, _mode: Mode) -> Report {
+    fn process(&self, input: &Input, several: bool, mode: Mode) -> Report {
         let (listing, blob) = match self.listing(input) {
             Ok(l) => l,
             Err(f) => return Report::failed(f),
@@ -56,10 +56,14 @@ impl batch::Command for Disasm {
         let name = input.name();
         let messages =
             listing.warnings.iter().map(|w| Message { warning: true, text: format!("{name}: {w}") }).collect();
-        let mut summary = summary(&blob);
-        summary["lines"] = json!(listing.text.lines().count());
+        // The summary is for --jsonl only: not computed otherwise.
+        if mode != Mode::Text {
+            let mut summary = summary(&blob);
+            summary["lines"] = json!(listing.text.lines().count());
+            return Report { json: Some(summary), messages, ..Report::default() };
+        }
         let text = if several { format!("// file: {name}\n{}", listing.text) } else { listing.text };
-        Report { status: 0, text: Some(text), json: Some(summary), messages, diagnostics: Vec::new() }
+        Report { status: 0, text: Some(text), json: None, messages, diagnostics: Vec::new() }
     }
 
     fn extension(&self, _mode: Mode) -> &'static str {

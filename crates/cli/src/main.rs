@@ -23,7 +23,7 @@ With several inputs the highest status met is the exit status; each input that f
 named on standard error and the others are still done. A closed standard output (as in
 `dxref disasm FILE | head`) ends the command quietly with the status so far.";
 
-#[derive(Parser)]
+#[derive(Parser, Debug)]
 #[command(
     name = "dxref",
     version,
@@ -38,7 +38,7 @@ struct Cli {
 }
 
 /// The options of every command.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct Global {
     /// When to colour listings and messages: auto (on a terminal, unless NO_COLOR is
     /// set), always, never.
@@ -47,7 +47,7 @@ struct Global {
 }
 
 /// The inputs and outputs of the commands that take many inputs.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct Batch {
     /// Inputs: files, directories (the files directly inside; with --recursive the whole
     /// tree) or `-` for standard input. None: standard input.
@@ -113,7 +113,7 @@ impl Batch {
 }
 
 /// The optional spellings of `disasm`: D3DDisassemble's flags and dxref's exact floats.
-#[derive(clap::Args, Default)]
+#[derive(clap::Args, Default, Debug)]
 struct DisasmFlags {
     /// Which Microsoft disassembler's text to reproduce (default: the compiler named in the blob).
     #[arg(long, value_enum)]
@@ -156,7 +156,7 @@ impl DisasmFlags {
     }
 }
 
-#[derive(Subcommand)]
+#[derive(Subcommand, Debug)]
 enum Command {
     /// Print Microsoft's listing (what fxc /Fc and D3DDisassemble print) of each input:
     /// DXBC blobs (.cso, .dxbc), raw Shader Model 1-3 streams (.vso, .pso), effects (.fxo)
@@ -199,7 +199,7 @@ enum Command {
 }
 
 /// `disasm` and `check`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct DisasmArgs {
     #[command(flatten)]
     batch: Batch,
@@ -208,7 +208,7 @@ struct DisasmArgs {
 }
 
 /// `asm`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct AsmArgs {
     /// The listing (none or `-`: standard input).
     file: Option<OsString>,
@@ -235,7 +235,7 @@ struct AsmArgs {
 }
 
 /// `validate`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct ValidateCmd {
     #[command(flatten)]
     batch: Batch,
@@ -250,7 +250,7 @@ struct ValidateCmd {
 }
 
 /// `info`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct InfoArgs {
     #[command(flatten)]
     batch: Batch,
@@ -260,7 +260,7 @@ struct InfoArgs {
 }
 
 /// The device and call `validate` checks against.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 struct ValidateArgs {
     /// The create call: vs, hs, ds, gs, ps or cs (default: the shader's own stage).
     #[arg(long)]
@@ -342,7 +342,7 @@ impl ValidateArgs {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, Debug)]
 enum StyleArg {
     /// fxc 9.29.952 (June 2010 DirectX SDK).
     #[value(name = "fxc-9.29")]
@@ -406,6 +406,9 @@ fn parse() -> Cli {
 
 fn parse_one(args: &[OsString]) -> Option<Cli> {
     use clap::{Args, FromArgMatches};
+    if let Some(cli) = paths_only(args) {
+        return Some(cli);
+    }
     // The command's name, after the global options.
     let mut i = 1;
     let name = loop {
@@ -433,6 +436,55 @@ fn parse_one(args: &[OsString]) -> Option<Cli> {
     let top = Global::augment_args(clap::Command::new("dxref")).subcommand(sub).subcommand_required(true);
     let matches = top.try_get_matches_from(args).ok()?;
     Cli::from_arg_matches(&matches).ok()
+}
+
+/// `dxref disasm|info|validate|check PATH...` with no option at all: no parser is
+/// built (a unit test keeps these defaults equal to the parser's).
+fn paths_only(args: &[OsString]) -> Option<Cli> {
+    let name = args.get(1)?.to_str()?;
+    let paths = args.get(2..)?;
+    // `-` (standard input) is a path; anything else starting with `-` is an option.
+    if paths.iter().any(|a| a.to_str().is_none_or(|s| s.starts_with('-') && s != "-")) {
+        return None;
+    }
+    let batch = Batch {
+        paths: paths.to_vec(),
+        recursive: false,
+        ext: walk::DEFAULT_EXTENSIONS.to_string(),
+        output: None,
+        out_dir: None,
+        jsonl: false,
+        jobs: 0,
+        var: None,
+        progress: false,
+        no_progress: false,
+    };
+    let command = match name {
+        "disasm" => Command::Disasm(DisasmArgs { batch, flags: DisasmFlags::default() }),
+        "check" | "roundtrip" => Command::Check(DisasmArgs { batch, flags: DisasmFlags::default() }),
+        "info" => Command::Info(InfoArgs { batch, json: false }),
+        "validate" => Command::Validate(ValidateCmd {
+            batch,
+            target: ValidateArgs {
+                stage: None,
+                api: None,
+                feature_level: None,
+                runtime: None,
+                uav_all_stages: false,
+                no_uav_all_stages: false,
+                no_doubles: false,
+                so: None,
+                so_json: None,
+                so_strides: None,
+                so_rasterized: None,
+                caps: None,
+            },
+            json: false,
+            list_rules: false,
+        }),
+        _ => return None,
+    };
+    Some(Cli { global: Global { color: ColorChoice::Auto }, command })
 }
 
 fn command(command: Command) -> Outcome {
@@ -511,6 +563,22 @@ mod tests {
             assert_eq!(name(&cli.command), name(&full.command), "{list:?}");
         }
         assert_eq!(parse_one(&args(&["--color", "always", "disasm", "x"])).unwrap().global.color, ColorChoice::Always);
+        // Paths alone: no parser at all, and the same values as the parser's.
+        for list in [
+            &["disasm", "a.bin", "-", "dir"][..],
+            &["info", "a.bin"],
+            &["validate", "a.bin", "b.bin"],
+            &["check", "a.bin"],
+            &["roundtrip", "a.bin"],
+            &["disasm"],
+        ] {
+            let short = paths_only(&args(list)).unwrap_or_else(|| panic!("{list:?}"));
+            let full = Cli::try_parse_from(args(list)).unwrap();
+            assert_eq!(format!("{short:?}"), format!("{full:?}"), "{list:?}");
+        }
+        for list in [&["disasm", "a.bin", "-r"][..], &["disasm", "--", "a.bin"], &["asm", "a.asm"], &["run"]] {
+            assert!(paths_only(&args(list)).is_none(), "{list:?}");
+        }
         // ... help, version, mistakes and unknown commands the whole parser.
         for list in [
             &["--help"][..],

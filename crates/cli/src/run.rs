@@ -20,7 +20,7 @@ use crate::output::Output;
 use crate::{status, Failure, Outcome};
 
 /// The command's options.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 pub struct Options {
     /// The vertex shader: a DXBC blob, an fxc /Fh header or a listing.
     #[arg(long, value_name = "FILE")]
