@@ -66,7 +66,7 @@ pub fn read_limited(source: &Source, limit: u64) -> Result<Vec<u8>, Failure> {
             let mut file = std::fs::File::open(path).map_err(io)?;
             let meta = file.metadata().map_err(io)?;
             if meta.is_dir() {
-                return Err(Failure::input(format!("{name}: is a directory (give --recursive, or name files)")));
+                return Err(Failure::input(format!("{name}: is a directory")));
             }
             // A regular file's size is known: refuse it before reading any of it.
             if meta.is_file() && meta.len() > limit {
