@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Start-up cost of `dxref disasm ONE.bin` against `vkd3d-compiler` on the same blob:
-# one process per file, both tools in the same hyperfine run (so that the machine's
-# load falls on both alike), over a few corpus blobs of different sizes; prints the
-# time of each and the ratio. Not part of CI.
+# one process per file, the tools in the same hyperfine run (so that the machine's
+# load falls on all alike), over a few corpus blobs of different sizes; prints the
+# time of each and the ratios. Two builds of dxref are timed: the default release
+# build (dynamically linked) and a static one (`-C target-feature=+crt-static`: no
+# dynamic loader at start, the build to ship for per-file scripts). Not part of CI.
 #
 #   tools/bench-startup.sh [--install] [--runs N] [BLOB...]
 #
@@ -41,6 +43,11 @@ done
 
 cargo build --release --quiet -p dxref --manifest-path "$here/Cargo.toml"
 dxref="${CARGO_TARGET_DIR:-$here/target}/release/dxref"
+# The static build needs an explicit --target (so that proc-macros stay dynamic).
+host="$(rustc -vV | sed -n 's/^host: //p')"
+RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --quiet -p dxref \
+    --target "$host" --manifest-path "$here/Cargo.toml"
+dxref_static="${CARGO_TARGET_DIR:-$here/target}/$host/release/dxref"
 
 if [ ${#blobs[@]} -eq 0 ]; then
     corpus="${DXREF_CORPUS:-$here/../shared/corpus}"
@@ -72,14 +79,16 @@ for blob in "${blobs[@]}"; do
         continue
     fi
     "${pin[@]}" hyperfine -N --warmup 30 --runs "$runs" --style none --export-json "$json" \
-        "$dxref disasm $blob" "vkd3d-compiler -x dxbc-tpf -b $target -o /dev/null $blob" >/dev/null
+        "$dxref disasm $blob" "$dxref_static disasm $blob" \
+        "vkd3d-compiler -x dxbc-tpf -b $target -o /dev/null $blob" >/dev/null
     python3 - "$json" "$blob" <<'EOF'
 import json, os, sys
 r = json.load(open(sys.argv[1]))["results"]
-d, v = r[0], r[1]
+d, st, v = r[0], r[1], r[2]
 print(f"{os.path.basename(sys.argv[2])} ({os.path.getsize(sys.argv[2])} bytes):")
-for name, x in (("dxref disasm  ", d), ("vkd3d-compiler", v)):
+for name, x in (("dxref disasm        ", d), ("dxref disasm, static", st), ("vkd3d-compiler      ", v)):
     print(f"  {name}  mean {x['mean']*1e3:6.3f} ms  median {x['median']*1e3:6.3f} ms  min {x['min']*1e3:6.3f} ms")
-print(f"  dxref / vkd3d: mean {d['mean']/v['mean']:.2f}, median {d['median']/v['median']:.2f}, min {d['min']/v['min']:.2f}")
+for name, x in (("dxref / vkd3d        ", d), ("dxref static / vkd3d ", st)):
+    print(f"  {name}: mean {x['mean']/v['mean']:.2f}, median {x['median']/v['median']:.2f}, min {x['min']/v['min']:.2f}")
 EOF
 done

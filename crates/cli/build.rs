@@ -8,13 +8,18 @@
 //! stat`). A tool started once per file in scripts pays that each time. The code is
 //! compiled position-independent as usual; only the executable's load address is fixed
 //! (shared libraries, heap and stack are still placed at random). Set
-//! `DXREF_PIE=1` when building to keep the default.
+//! `DXREF_PIE=1` when building to keep the default. A static build (`RUSTFLAGS="-C
+//! target-feature=+crt-static"`, a static PIE with no loader work at all) is left as it
+//! is.
 
 fn main() {
     println!("cargo:rerun-if-env-changed=DXREF_PIE");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
-    if os == "linux" && env == "gnu" && std::env::var_os("DXREF_PIE").is_none() {
+    // A static build (`-C target-feature=+crt-static`) is a static PIE: leave it be.
+    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let static_crt = features.split(',').any(|f| f == "crt-static");
+    if os == "linux" && env == "gnu" && !static_crt && std::env::var_os("DXREF_PIE").is_none() {
         println!("cargo:rustc-link-arg-bin=dxref=-no-pie");
     }
 }
