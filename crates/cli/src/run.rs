@@ -3,7 +3,6 @@
 //! stream-output buffers and the statistics as JSON, and the rasterized stream as SVG.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 use d3d11::{Device, DeviceDesc, HResult};
 use exec::pipeline::{
@@ -14,23 +13,36 @@ use exec::{Format, Plan, Resources};
 use serde_json::{json, Value};
 use validate::{FeatureLevel, Runtime, SoArguments, StreamOutputDesc};
 
-use crate::check::read_shader;
-use crate::{display_name, Failure};
+use std::ffi::{OsStr, OsString};
+
+use crate::input::{self, Source};
+use crate::output::Output;
+use crate::{status, Failure, Outcome};
 
 /// The command's options.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 pub struct Options {
     /// The vertex shader: a DXBC blob, an fxc /Fh header or a listing.
-    #[arg(long)]
-    pub vs: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub vs: Option<OsString>,
     /// The geometry shader (without --vs, the input vertices feed it directly).
-    #[arg(long)]
-    pub gs: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub gs: Option<OsString>,
+    /// In an fxc /Fh header with several arrays, the one to read (for --vs and --gs;
+    /// --vs-var and --gs-var choose apart).
+    #[arg(long = "var", value_name = "NAME")]
+    pub var: Option<String>,
+    /// The array of --vs's fxc /Fh header.
+    #[arg(long = "vs-var", value_name = "NAME")]
+    pub vs_var: Option<String>,
+    /// The array of --gs's fxc /Fh header.
+    #[arg(long = "gs-var", value_name = "NAME")]
+    pub gs_var: Option<String>,
     /// The vertices: a JSON array of objects keyed by semantic
     /// (`{"SV_Position": [x, y, z, w], "TEXCOORD1": [u, v]}`) or CSV with columns
     /// `SEMANTIC[INDEX].x|y|z|w`.
     #[arg(long, value_name = "FILE")]
-    pub input: Option<String>,
+    pub input: Option<OsString>,
     /// pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj
     /// forms (default: what the geometry shader takes, else pointlist).
     #[arg(long)]
@@ -54,12 +66,16 @@ pub struct Options {
     /// Size in bytes of each stream-output buffer (at most 256 MiB).
     #[arg(long = "so-buffer-size", value_name = "BYTES", default_value_t = 1 << 20)]
     pub so_buffer_size: u32,
+    /// Write the text report (primitives and statistics) to FILE instead of standard
+    /// output (`-`: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<OsString>,
     /// Write the primitives, the stream-output buffers and the statistics as JSON (`-`: standard output).
     #[arg(long, value_name = "FILE")]
-    pub out: Option<String>,
+    pub out: Option<OsString>,
     /// Draw the rasterized stream's primitives (x/w, y/w) as an SVG picture.
     #[arg(long, value_name = "FILE")]
-    pub svg: Option<String>,
+    pub svg: Option<OsString>,
     /// Report emits of outputs not written since the previous emit (undefined values).
     #[arg(long)]
     pub check: bool,
@@ -86,9 +102,16 @@ struct Loaded {
     plan: Plan,
 }
 
-fn load(device: &Device, file: &str, stage: tpf::ProgramType, so: Option<&SoArguments>) -> Result<Loaded, Failure> {
-    let bytes = read_shader(file)?;
-    let name = display_name(file).to_string();
+fn load(
+    device: &Device,
+    file: &OsStr,
+    var: Option<&str>,
+    stage: tpf::ProgramType,
+    so: Option<&SoArguments>,
+) -> Result<Loaded, Failure> {
+    let source = Source::from_arg(file);
+    let bytes = input::shader(&source, var)?;
+    let name = source.name().into_owned();
     let mut out = None;
     let created = match (stage, so) {
         (_, Some(so)) => device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), so, None, Some(&mut out)),
@@ -100,7 +123,7 @@ fn load(device: &Device, file: &str, stage: tpf::ProgramType, so: Option<&SoArgu
         for d in &created.diagnostics {
             let _ = write!(message, "\n  {d}");
         }
-        return Err(Failure { status: 1, message });
+        return Err(Failure::refused(message));
     }
     let plan = Plan::from_bytecode(&bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
     Ok(Loaded { name, plan })
@@ -110,16 +133,11 @@ use inputs::vertices::{special_float, InputVertex};
 
 /// Reads the vertices: a JSON array of objects keyed by semantic (`"TEXCOORD1": [u, v]`),
 /// or CSV with columns `SEMANTIC[INDEX].c` (c in x, y, z, w).
-fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
-    };
-    let name = display_name(file);
+fn read_vertices(file: &OsStr) -> Result<Vec<InputVertex>, Failure> {
+    let source = Source::from_arg(file);
+    let name = &*source.name();
+    let text = String::from_utf8(input::read(&source)?)
+        .map_err(|e| Failure::input(format!("{name}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     inputs::vertices::read(&text)
         .map_err(|e| Failure::input(if e.has_line() { format!("{name}:{e}") } else { format!("{name}: {e}") }))
 }
@@ -375,7 +393,12 @@ fn svg(result: &DrawResult) -> String {
     s
 }
 
-pub fn run(options: &Options) -> Result<(), Failure> {
+/// The array name for a shader file: `--vs-var`/`--gs-var`, else `--var`.
+fn var_for<'a>(specific: &'a Option<String>, common: &'a Option<String>) -> Option<&'a str> {
+    specific.as_deref().or(common.as_deref())
+}
+
+pub fn run(options: &Options) -> Outcome {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
     if options.so_buffer_size > MAX_SO_BUFFER {
         return Err(Failure::input(format!(
@@ -397,18 +420,25 @@ pub fn run(options: &Options) -> Result<(), Failure> {
     }
     // Stream output goes with the last stage before the rasterizer.
     let last_is_gs = options.gs.is_some();
-    let so_args = match (so_options.given(), if last_is_gs { &options.gs } else { &options.vs }) {
-        (true, Some(file)) => so_options.arguments(device.desc().target(None).api, &read_shader(file)?)?,
+    let vs_var = var_for(&options.vs_var, &options.var);
+    let gs_var = var_for(&options.gs_var, &options.var);
+    let last = if last_is_gs { (&options.gs, gs_var) } else { (&options.vs, vs_var) };
+    let so_args = match (so_options.given(), last) {
+        (true, (Some(file), var)) => {
+            so_options.arguments(device.desc().target(None).api, &input::shader(&Source::from_arg(file), var)?)?
+        }
         _ => None,
     };
     // What the call reads of them: the declaration the pipeline writes.
     let so: Option<StreamOutputDesc> = so_args.as_ref().map(|a| a.read().0);
     let vs = match &options.vs {
-        Some(f) => Some(load(&device, f, tpf::ProgramType::Vertex, if last_is_gs { None } else { so_args.as_ref() })?),
+        Some(f) => {
+            Some(load(&device, f, vs_var, tpf::ProgramType::Vertex, if last_is_gs { None } else { so_args.as_ref() })?)
+        }
         None => None,
     };
     let gs = match &options.gs {
-        Some(f) => Some(load(&device, f, tpf::ProgramType::Geometry, so_args.as_ref())?),
+        Some(f) => Some(load(&device, f, gs_var, tpf::ProgramType::Geometry, so_args.as_ref())?),
         None => None,
     };
     let first = vs.as_ref().or(gs.as_ref()).expect("one stage");
@@ -437,6 +467,17 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         })?,
         None => default_topology(gs.as_ref().map(|g| &g.plan)),
     };
+    // A topology the geometry shader does not take: say so in the option's terms.
+    if let (Some(t), Some(gs)) = (&options.topology, &gs) {
+        if gs.plan.input_primitive != Some(topology.gs_input()) {
+            let declared = gs.plan.input_primitive.and_then(|p| p.listing_name()).unwrap_or("no");
+            return Err(Failure::input(format!(
+                "--topology {t}: {} takes {declared} input primitives (dcl_inputprimitive {declared}), {t} gives {}",
+                gs.name,
+                topology.gs_input().listing_name().unwrap_or("other")
+            )));
+        }
+    }
 
     // Stream-output buffers: one per slot the declaration uses.
     let mut so_memory: Vec<Vec<u8>> = (0..4).map(|_| Vec::new()).collect();
@@ -478,8 +519,11 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         } else {
             DrawCall::Draw { vertex_count: vertices.len() as u32, start_vertex: 0 }
         };
-        let result =
-            pipeline::draw(&mut state, call).map_err(|e| Failure { status: 1, message: format!("draw: {e}") })?;
+        // The pipeline's draw errors say `draw:` themselves.
+        let result = pipeline::draw(&mut state, call).map_err(|e| match e.kind {
+            exec::ExecErrorKind::Draw(_) => Failure::refused(e.to_string()),
+            _ => Failure::refused(format!("draw: {e}")),
+        })?;
         let written: Vec<u32> = state
             .stream_output
             .as_ref()
@@ -490,7 +534,8 @@ pub fn run(options: &Options) -> Result<(), Failure> {
     let (result, written) = result;
 
     // Text.
-    if !options.quiet && options.out.as_deref() != Some("-") {
+    let json_to_stdout = options.out.as_deref().is_some_and(|o| o == "-");
+    if !options.quiet && (!json_to_stdout || options.output.as_deref().is_some_and(|o| o != "-")) {
         let mut text = String::new();
         for stream in &result.streams {
             let _ = writeln!(
@@ -524,8 +569,11 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         for d in &result.diagnostics {
             let _ = writeln!(text, "check: instruction {}: {}", d.instruction, d.message);
         }
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(text.as_bytes()).map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
+        let mut out = Output::new(options.output.as_deref());
+        let written = out.write(text.as_bytes()).and_then(|_| out.finish(true));
+        if written.is_err() {
+            return crate::output::finish(written, status::OK);
+        }
     }
 
     // JSON.
@@ -610,16 +658,19 @@ pub fn run(options: &Options) -> Result<(), Failure> {
             "statistics": statistics,
             "diagnostics": result.diagnostics.iter().map(|d| json!({"instruction": d.instruction, "message": d.message})).collect::<Vec<_>>(),
         });
-        let text = serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n";
-        if out == "-" {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes()).map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
-        } else {
-            std::fs::write(out, text).map_err(|e| Failure::output(format!("{out}: {e}")))?;
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        let mut out = Output::new(Some(out));
+        let written = out.write(text.as_bytes()).and_then(|_| out.finish(true));
+        if written.is_err() {
+            return crate::output::finish(written, status::OK);
         }
     }
     if let Some(path) = &options.svg {
-        std::fs::write(path, svg(&result)).map_err(|e| Failure::output(format!("{path}: {e}")))?;
+        let mut out = Output::new(Some(path));
+        let written = out.write(svg(&result).as_bytes()).and_then(|_| out.finish(true));
+        if written.is_err() {
+            return crate::output::finish(written, status::OK);
+        }
     }
     Ok(())
 }

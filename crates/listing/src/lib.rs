@@ -18,6 +18,7 @@ pub mod fxh;
 pub mod header;
 pub mod level9;
 pub mod level9_listing;
+pub mod names;
 pub mod reflect;
 pub mod stat;
 pub mod text;
