@@ -11,8 +11,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod asm;
+mod bind;
 mod check;
 mod info;
+mod picture;
 mod run;
 
 #[derive(Parser)]
