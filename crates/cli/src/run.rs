@@ -139,9 +139,8 @@ fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
 /// (1 uint, 2 sint, else float): integers must be whole and in range; `"0x3f800000"`
 /// gives the bits in any type.
 fn component_word(v: &Value, kind: u32) -> Result<u32, String> {
-    if let Some(bits) =
-        v.as_str().and_then(|s| s.trim().starts_with("0x").then(|| inputs::binding::string_word(s)).flatten())
-    {
+    let hex = |s: &&str| s.trim().get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
+    if let Some(bits) = v.as_str().filter(hex).and_then(inputs::binding::string_word) {
         return Ok(bits);
     }
     match kind {
