@@ -227,10 +227,10 @@ pub fn compile(bytes: &[u8], name: &str) -> Result<Compiled, Failure> {
                 | D::UavRaw { space, .. }
                 | D::UavStructured { space, .. }
                 | D::ResourceRaw { space, .. }
-                | D::ResourceStructured { space, .. } => {
-                    if space.is_some() {
-                        *space = Some(0);
-                    }
+                | D::ResourceStructured { space, .. }
+                    if space.is_some() =>
+                {
+                    *space = Some(0);
                 }
                 _ => {}
             }

@@ -70,8 +70,8 @@ pub const VIEWPORT_FILL: [u8; 3] = [0xee, 0xf2, 0xfa];
 pub const FILL_OPACITY: f32 = 0.45;
 /// Homogeneous clipping keeps w >= this.
 const W_MIN: f64 = 1e-6;
-/// The plotted range is the first of these that holds every vertex.
-const RANGES: [f64; 10] = [1.1, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.5, 10.0];
+/// The plotted range is the first of these that holds every vertex, when one does.
+const RANGES: [f64; 6] = [1.1, 1.25, 1.5, 2.0, 2.5, 3.0];
 
 /// The colours of streams and instances, in order.
 const PALETTE: [[u8; 3]; 10] = [
@@ -114,7 +114,7 @@ enum Anchor {
 
 /// `text` drawn with the stroke font, its baseline at `y`, as a group whose
 /// `aria-label` carries the text.
-fn text(out: &mut String, s: &str, x: f32, y: f32, size: f32, anchor: Anchor, colour: &str, halo: bool) {
+fn text(out: &mut String, s: &str, (x, y): (f32, f32), size: f32, anchor: Anchor, colour: &str, halo: bool) {
     let scale = size / 8.0;
     let left = match anchor {
         Anchor::Start => x,
@@ -218,6 +218,16 @@ fn clip_square(points: &[P2], closed: bool, l: f64) -> Vec<P2> {
     poly
 }
 
+/// One primitive projected (clipped against w > 0).
+struct Projected<'r> {
+    stream: &'r StreamPrimitives,
+    index: usize,
+    points: Vec<P2>,
+    vertices: Vec<Option<P2>>,
+    kind: usize,
+    colour: [u8; 3],
+}
+
 /// One primitive as drawn.
 struct Shape {
     stream: u32,
@@ -273,8 +283,25 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// `1`, `0.5`, `-0.25`.
+/// The first of 1, 2, 2.5, 5 × 10^k at least `x` (at most 10^30).
+fn round_up(x: f64) -> f64 {
+    let mut scale = 1e-6;
+    while scale < 1e30 {
+        for m in [1.0, 2.0, 2.5, 5.0] {
+            if m * scale >= x {
+                return m * scale;
+            }
+        }
+        scale *= 10.0;
+    }
+    1e30
+}
+
+/// `1`, `0.5`, `-0.25`, `2e6`.
 fn tick_label(v: f64) -> String {
+    if v.abs() >= 1e5 {
+        return format!("{v:e}");
+    }
     let s = format!("{v:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -317,7 +344,7 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
 
     // Clip in homogeneous coordinates and project.
     let (mut behind, mut non_finite) = (0usize, 0usize);
-    let mut projected: Vec<(&StreamPrimitives, usize, Vec<P2>, Vec<Option<P2>>, usize, [u8; 3])> = Vec::new();
+    let mut projected: Vec<Projected<'_>> = Vec::new();
     let mut legend: Vec<([u8; 3], String)> = Vec::new();
     let mut add_legend = |colour: [u8; 3], label: String| {
         if !legend.iter().any(|(_, l)| *l == label) {
@@ -366,26 +393,42 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
                     c
                 }
             };
-            projected.push((stream, index, points, vertices, kind, colour));
+            projected.push(Projected { stream, index, points, vertices, kind, colour });
         }
     }
     legend.sort_by(|a, b| a.1.cmp(&b.1));
 
-    // The plotted range: the first that holds every projected point.
-    let extent = projected.iter().flat_map(|p| p.2.iter()).fold(0.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
-    let range = RANGES.iter().copied().find(|r| extent * 1.02 <= *r).unwrap_or(RANGES[RANGES.len() - 1]);
+    // The plotted range: the first of RANGES that holds every projected point; if none
+    // does, the last, when some primitive reaches into it (the others are reported),
+    // else a round number that holds them all (the viewport then small in the middle).
+    let extent = projected.iter().flat_map(|p| p.points.iter()).fold(0.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
+    let last = RANGES[RANGES.len() - 1];
+    let reaches = |p: &Vec<P2>| !clip_square(p, p.len() >= 3, last).is_empty();
+    let fits = |e: f64| RANGES.iter().copied().find(|r| e * 1.02 <= *r);
+    let range = match fits(extent) {
+        Some(r) => r,
+        None if projected.iter().any(|p| reaches(&p.points)) => {
+            // The extent of the primitives that reach in, as they are clipped.
+            let near = projected
+                .iter()
+                .flat_map(|p| clip_square(&p.points, p.points.len() >= 3, last))
+                .fold(0.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
+            fits(near).unwrap_or(last)
+        }
+        None => round_up(extent * 1.02),
+    };
     let (mut outside_picture, mut outside_viewport) = (0usize, 0usize);
     let mut shapes = Vec::new();
-    for (stream, index, points, vertices, kind, colour) in projected {
+    for Projected { stream, index, points, vertices, kind, colour } in projected {
         let (lo_x, hi_x) = points.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
         let (lo_y, hi_y) = points.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-        if hi_x < -1.0 || lo_x > 1.0 || hi_y < -1.0 || lo_y > 1.0 {
-            outside_viewport += 1;
-        }
         let clipped = clip_square(&points, kind >= 3, range);
         if clipped.is_empty() {
             outside_picture += 1;
             continue;
+        }
+        if hi_x < -1.0 || lo_x > 1.0 || hi_y < -1.0 || lo_y > 1.0 {
+            outside_viewport += 1;
         }
         shapes.push(Shape { stream: stream.stream, index, points: clipped, vertices, kind, colour });
     }
@@ -441,17 +484,15 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
         None => format!("dxref run: {} drawn", plural(shapes.len(), "primitive", "primitives")),
     };
     let _ = writeln!(s, "<title>{}</title>", escape(&title));
+    if !notes.is_empty() {
+        let _ = writeln!(s, "<desc>{}</desc>", escape(&notes.join("\n")));
+    }
     let _ = writeln!(s, "<rect width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"#ffffff\"/>");
     let _ = writeln!(s, "<defs><clipPath id=\"plot\"><rect x=\"{PLOT_X}\" y=\"{PLOT_Y}\" width=\"{PLOT}\" height=\"{PLOT}\"/></clipPath></defs>");
     let px = |x: f64| PLOT_X + ((x + range) / (2.0 * range)) as f32 * PLOT;
     let py = |y: f64| PLOT_Y + ((range - y) / (2.0 * range)) as f32 * PLOT;
     // Grid, viewport, axes.
-    let step = match range {
-        r if r <= 1.5 => 0.25,
-        r if r <= 3.0 => 0.5,
-        r if r <= 5.0 => 1.0,
-        _ => 2.0,
-    };
+    let step = round_up(range / 5.0);
     let mut ticks = Vec::new();
     let mut t = -(range / step).floor() * step;
     while t <= range + 1e-9 {
@@ -491,12 +532,12 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
         PLOT_X + PLOT,
         py(0.0)
     );
-    text(&mut s, "viewport", px(-1.0) + 5.0, py(1.0) + 14.0, 11.0, Anchor::Start, "#44485a", false);
+    text(&mut s, "viewport", (px(-1.0) + 5.0, py(1.0) + 14.0), 11.0, Anchor::Start, "#44485a", false);
     let _ = writeln!(
         s,
         "<rect x=\"{PLOT_X}\" y=\"{PLOT_Y}\" width=\"{PLOT}\" height=\"{PLOT}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1.2\"/>"
     );
-    // Ticks and their labels (every other tick labelled).
+    // Ticks.
     s.push_str("<g stroke=\"#333333\" stroke-width=\"1\">\n");
     for &t in &ticks {
         let _ = writeln!(
@@ -512,16 +553,18 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
         );
     }
     s.push_str("</g>\n");
+    // Every tick labelled when there are few, else every other one.
+    let every = if ticks.len() <= 7 { step } else { 2.0 * step };
     for &t in &ticks {
-        if ((t / (2.0 * step)).round() * 2.0 * step - t).abs() > 1e-9 {
+        if ((t / every).round() * every - t).abs() > 1e-9 * every {
             continue;
         }
         let label = tick_label(t);
-        text(&mut s, &label, px(t), PLOT_Y + PLOT + 19.0, 11.0, Anchor::Middle, "#333333", false);
-        text(&mut s, &label, PLOT_X - 9.0, py(t) + 4.0, 11.0, Anchor::End, "#333333", false);
+        text(&mut s, &label, (px(t), PLOT_Y + PLOT + 19.0), 11.0, Anchor::Middle, "#333333", false);
+        text(&mut s, &label, (PLOT_X - 9.0, py(t) + 4.0), 11.0, Anchor::End, "#333333", false);
     }
-    text(&mut s, "x/w", PLOT_X + PLOT / 2.0, PLOT_Y + PLOT + 40.0, 13.0, Anchor::Middle, "#333333", false);
-    text(&mut s, "y/w (up)", PLOT_X, PLOT_Y - 14.0, 13.0, Anchor::Middle, "#333333", false);
+    text(&mut s, "x/w", (PLOT_X + PLOT / 2.0, PLOT_Y + PLOT + 40.0), 13.0, Anchor::Middle, "#333333", false);
+    text(&mut s, "y/w (up)", (PLOT_X, PLOT_Y - 14.0), 13.0, Anchor::Middle, "#333333", false);
 
     // The primitives.
     s.push_str("<g clip-path=\"url(#plot)\">\n");
@@ -577,13 +620,13 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
                     (vx + dx / len * 14.0_f32.min(len * 0.45), vy + dy / len * 14.0_f32.min(len * 0.45))
                 };
                 if (PLOT_X..=PLOT_X + PLOT).contains(&lx) && (PLOT_Y..=PLOT_Y + PLOT).contains(&ly) {
-                    text(&mut s, &k.to_string(), lx, ly + 4.0, 10.0, Anchor::Middle, &hex(dark(shape.colour)), true);
+                    text(&mut s, &k.to_string(), (lx, ly + 4.0), 10.0, Anchor::Middle, &hex(dark(shape.colour)), true);
                 }
             }
             let label =
                 if several_streams { format!("{}:{}", shape.stream, shape.index) } else { shape.index.to_string() };
             let (lx, ly) = if shape.kind == 1 { (cxp - 9.0, cyp - 8.0) } else { (cxp, cyp + 5.0) };
-            text(&mut s, &label, lx, ly, 13.0, Anchor::Middle, "#111111", true);
+            text(&mut s, &label, (lx, ly), 13.0, Anchor::Middle, "#111111", true);
         }
     }
     if let Some(m) = &message {
@@ -595,13 +638,13 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
             cy - 40.0,
             PLOT - 80.0
         );
-        text(&mut s, "Nothing to draw", cx, cy - 12.0, 18.0, Anchor::Middle, "#8a4b00", false);
-        text(&mut s, m, cx, cy + 16.0, 12.0, Anchor::Middle, "#8a4b00", false);
+        text(&mut s, "Nothing to draw", (cx, cy - 12.0), 18.0, Anchor::Middle, "#8a4b00", false);
+        text(&mut s, m, (cx, cy + 16.0), 12.0, Anchor::Middle, "#8a4b00", false);
     }
 
     // The legend and the notes.
     let mut y = PLOT_Y + 8.0;
-    text(&mut s, "Primitives", PANEL_X, y, 14.0, Anchor::Start, "#111111", false);
+    text(&mut s, "Primitives", (PANEL_X, y), 14.0, Anchor::Start, "#111111", false);
     y += 22.0;
     for (stream, _) in &drawable {
         let kind = match stream.topology {
@@ -612,17 +655,17 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
         let r = if result.rasterized_stream == Some(stream.stream) { ", rasterized" } else { "" };
         let line = format!("stream {}{r}: {}", stream.stream, plural(stream.primitives.len(), kind.0, kind.1));
         for line in wrap(&line, 34) {
-            text(&mut s, &line, PANEL_X, y, 11.0, Anchor::Start, "#333333", false);
+            text(&mut s, &line, (PANEL_X, y), 11.0, Anchor::Start, "#333333", false);
             y += 15.0;
         }
         y += 2.0;
     }
     y += 8.0;
     if !legend.is_empty() {
-        text(&mut s, "Colours", PANEL_X, y, 14.0, Anchor::Start, "#111111", false);
+        text(&mut s, "Colours", (PANEL_X, y), 14.0, Anchor::Start, "#111111", false);
         y += 20.0;
         for (colour, label) in &legend {
-            if label.starts_with("fill: ") {
+            if let Some(what) = label.strip_prefix("fill: ") {
                 // A strip of the vertex colours drawn.
                 let mut seen: Vec<[u8; 3]> = shapes.iter().map(|sh| sh.colour).collect();
                 seen.dedup();
@@ -638,8 +681,8 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
                     );
                 }
                 y += 18.0;
-                for line in wrap(&label["fill: ".len()..], 34) {
-                    text(&mut s, &line, PANEL_X, y, 11.0, Anchor::Start, "#333333", false);
+                for line in wrap(what, 34) {
+                    text(&mut s, &line, (PANEL_X, y), 11.0, Anchor::Start, "#333333", false);
                     y += 15.0;
                 }
             } else {
@@ -651,7 +694,7 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
                     FILL_OPACITY.max(0.7),
                     hex(dark(*colour))
                 );
-                text(&mut s, label, PANEL_X + 22.0, y, 11.0, Anchor::Start, "#333333", false);
+                text(&mut s, label, (PANEL_X + 22.0, y), 11.0, Anchor::Start, "#333333", false);
                 y += 19.0;
             }
         }
@@ -660,12 +703,12 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
     // (The message box says what the first note of an empty picture says.)
     let panel_notes = &notes[usize::from(message.is_some())..];
     if !panel_notes.is_empty() {
-        text(&mut s, "Notes", PANEL_X, y, 14.0, Anchor::Start, "#8a4b00", false);
+        text(&mut s, "Notes", (PANEL_X, y), 14.0, Anchor::Start, "#8a4b00", false);
         y += 20.0;
         for note in panel_notes {
             for (i, line) in wrap(note, 32).iter().enumerate() {
                 let line = if i == 0 { format!("- {line}") } else { format!("  {line}") };
-                text(&mut s, &line, PANEL_X, y, 11.0, Anchor::Start, "#8a4b00", false);
+                text(&mut s, &line, (PANEL_X, y), 11.0, Anchor::Start, "#8a4b00", false);
                 y += 15.0;
             }
             y += 4.0;
@@ -729,6 +772,8 @@ mod tests {
         assert_eq!(tick_label(0.5), "0.5");
         assert_eq!(tick_label(-1.0), "-1");
         assert_eq!(tick_label(0.25), "0.25");
+        assert_eq!(tick_label(2e6), "2e6");
+        assert_eq!((round_up(0.22), round_up(0.3), round_up(0.6), round_up(730.0)), (0.25, 0.5, 1.0, 1000.0));
         assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
         assert_eq!(wrap("averyverylongword x", 4), vec!["averyverylongword", "x"]);
     }
