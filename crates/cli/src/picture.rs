@@ -464,6 +464,10 @@ pub fn draw(result: &DrawResult, fill_by: FillBy, labels: bool) -> Picture {
         Some("the draw produced no primitives".to_string())
     } else if drawable.iter().all(|(s, _)| s.primitives.is_empty()) {
         Some("no output with primitives has an SV_Position".to_string())
+    } else if drawable.iter().all(|(s, r)| {
+        s.primitives.iter().flatten().all(|v| v.registers.get(*r).is_none_or(|p| p.iter().all(|c| *c == 0)))
+    }) {
+        Some("every position is (0, 0, 0, 0) (are constant buffers unbound? they read as zeros)".to_string())
     } else if behind > 0 && non_finite == 0 && outside_picture == 0 {
         Some("every primitive lies behind the eye (w <= 0)".to_string())
     } else {

@@ -425,3 +425,41 @@ fn shader_model_5_1_with_register_spaces() {
     let out = dxref(&["run", "--api", "d3d13", "--vs", &vs, "--input", &point()]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The bundled transform example: without its constant buffer every position is zero
+/// (and the picture says why); with it, the points move as the matrix says.
+#[test]
+fn the_bundled_transform_example() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let example = |n: &str| root.join(n).to_string_lossy().into_owned();
+    let svg = temp("transform.svg", "");
+    let out = dxref(&[
+        "run",
+        "--vs",
+        &example("transform_vs.asm"),
+        "--input",
+        &example("points.json"),
+        "--svg",
+        &svg,
+        "--quiet",
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("transform_vs.asm: cb0 (Transform, 5 vectors) is not bound"), "{stderr}");
+    assert!(stderr.contains("nothing to draw: every position is (0, 0, 0, 0)"), "{stderr}");
+    let (v, stderr) = run_json(&[
+        "--vs",
+        &example("transform_vs.asm"),
+        "--input",
+        &example("points.json"),
+        "--cb",
+        &format!("0={}", example("transform_cb.json")),
+    ]);
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // The first point (-0.6, -0.5, 0.5, 1), COLOR (1, 0.2, 0.2, 1): rotated by 30
+    // degrees, moved 0.1 to the right, tinted (1, 0.9, 0.6, 1).
+    let p = floats(&first_vertex(&v)["SV_Position"]);
+    let (c, s) = (0.866025f64, 0.5f64);
+    assert!((p[0] - (-0.6 * c + 0.5 * s + 0.1)).abs() < 1e-6 && (p[1] - (-0.6 * s - 0.5 * c)).abs() < 1e-6, "{p:?}");
+    let colour = floats(&first_vertex(&v)["COLOR"]);
+    assert!((colour[1] - 0.18).abs() < 1e-6 && (colour[2] - 0.12).abs() < 1e-6, "{colour:?}");
+}
