@@ -58,8 +58,7 @@ fn basic_effect_transforms_by_its_world_view_projection() {
         return;
     };
     let diffuse = [0.25, 0.5, 0.75, 1.0];
-    let m: [[f32; 4]; 4] =
-        [[0.5, 0.0, 0.25, 1.0], [0.0, 2.0, 0.0, -0.5], [0.125, 0.0, 1.0, 0.0], [0.0, 0.0, 0.5, 1.0]];
+    let m: [[f32; 4]; 4] = [[0.5, 0.0, 0.25, 1.0], [0.0, 2.0, 0.0, -0.5], [0.125, 0.0, 1.0, 0.0], [0.0, 0.0, 0.5, 1.0]];
     // cb0: DiffuseColor at vector 0, zeros (written as integers: their bits are 0.0),
     // WorldViewProj at vectors 22..25.
     let mut cb = vec![vector(diffuse)];
@@ -70,7 +69,19 @@ fn basic_effect_transforms_by_its_world_view_projection() {
         "basic_effect_vertices.json",
         &format!("[{}]", VERTICES.map(|v| format!("{{\"SV_Position\": {}}}", vector(v))).join(", ")),
     );
-    let out = dxref(&["run", "--vs", &vs, "--input", &input, "--topology", "trianglelist", "--cb", &format!("0={cb}"), "--out", "-"]);
+    let out = dxref(&[
+        "run",
+        "--vs",
+        &vs,
+        "--input",
+        &input,
+        "--topology",
+        "trianglelist",
+        "--cb",
+        &format!("0={cb}"),
+        "--out",
+        "-",
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("warning"), "every slot is bound: {stderr}");
