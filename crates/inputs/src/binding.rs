@@ -421,6 +421,7 @@ pub fn sampler(name: &str) -> Option<Sampler> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -172,6 +172,7 @@ pub fn png_texture(bytes: &[u8], format: Format) -> Result<Texture, TextureError
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects, clippy::string_slice)]
 mod tests {
     use super::*;
 
