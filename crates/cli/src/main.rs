@@ -173,7 +173,7 @@ enum Command {
     },
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
-    /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
+    /// statistics; write them as JSON (--out) and draw them (--svg, --png).
     Run(run::Options),
     /// Show a container's chunks, checksum status, shader version and reflection summary.
     Info {

@@ -28,7 +28,8 @@ pub struct Options {
     pub gs: Option<String>,
     /// The vertices: a JSON array of objects keyed by semantic
     /// (`{"SV_Position": [x, y, z, w], "TEXCOORD1": [u, v]}`) or CSV with columns
-    /// `SEMANTIC[INDEX].x|y|z|w`.
+    /// `SEMANTIC[INDEX].x|y|z|w`. A component may also be "NaN", "inf", "-inf" or a
+    /// 32-bit pattern ("0x3f800000").
     #[arg(long, value_name = "FILE")]
     pub input: Option<String>,
     /// pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj
