@@ -200,7 +200,7 @@ enum Command {
     Check(DisasmArgs),
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
-    /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
+    /// statistics; write them as JSON (--out) and draw them (--svg, --png).
     #[command(after_help = EXIT_STATUS)]
     Run(run::Options),
     /// Show each container's chunks, checksum status, shader version and reflection
