@@ -2,11 +2,8 @@
 //! definitions as the parser (clap_complete, clap_mangen), so that every command and
 //! option is in them.
 
-use std::process::Command;
-
-fn dxref(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().expect("dxref runs")
-}
+mod common;
+use common::*;
 
 const COMMANDS: [&str; 6] = ["disasm", "asm", "validate", "check", "run", "info"];
 

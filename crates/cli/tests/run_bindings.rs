@@ -6,15 +6,9 @@
 //! binding file named with its position.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::*;
 
 /// Writes a file in this run's folder (through a rename, so that tests running at the
 /// same time never read a half-written file of the same name) and returns its path.

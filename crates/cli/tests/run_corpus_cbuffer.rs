@@ -6,11 +6,8 @@
 //! the values are small binary fractions, so every product and sum is exact in f32 and
 //! the order of the `dp4` additions cannot matter: the comparison is exact.
 
-use std::process::{Command, Output};
-
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
+mod common;
+use common::*;
 
 fn temp(name: &str, contents: &str) -> String {
     let dir = std::env::temp_dir().join(format!("dxref-run-corpus-{}", std::process::id()));

@@ -3,20 +3,15 @@
 //! (each output vertex's input primitive, GS instance and emission number).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{json, Value};
 
+mod common;
+use common::*;
+
 fn example(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).to_string_lossy().into_owned()
-}
-
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn temp(name: &str, contents: &str) -> String {

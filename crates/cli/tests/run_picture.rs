@@ -7,18 +7,12 @@
 //! colours by GS instance follow the legend; points and lines are drawn.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+mod common;
+use common::*;
 
 fn example(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).to_string_lossy().into_owned()
-}
-
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn temp(name: &str, contents: &str) -> String {
