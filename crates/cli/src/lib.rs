@@ -12,6 +12,8 @@
 //! written). A closed standard output (`dxref disasm ... | head -1`) is not a failure:
 //! the command stops quietly with the status of what it did so far.
 
+#![warn(missing_docs)]
+
 pub mod asm;
 pub mod batch;
 pub mod bind;

@@ -17,6 +17,8 @@
 //! [`expect::check`] compares every entry's outcome with an expectation file, both ways;
 //! `DXREF_BLESS=1` rewrites the file instead.
 
+#![warn(missing_docs)]
+
 pub mod expect;
 
 mod archive;

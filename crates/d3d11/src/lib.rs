@@ -84,6 +84,8 @@
 //!
 //! Nothing here panics on any input.
 
+#![warn(missing_docs)]
+
 pub mod context;
 mod device;
 mod hresult;

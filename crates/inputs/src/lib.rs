@@ -11,6 +11,8 @@
 //! No function here panics on any input: each problem is a typed error naming where it
 //! is.
 
+#![warn(missing_docs)]
+
 pub mod binding;
 pub mod shader;
 pub mod so;

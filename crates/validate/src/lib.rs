@@ -16,6 +16,7 @@
 //! the target is a feature level 9 device.
 //!
 //! Nothing here panics on any input: malformed bytes become diagnostics.
+#![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 pub mod codes;
