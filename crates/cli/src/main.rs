@@ -637,6 +637,8 @@ mod tests {
                 Command::Validate(a) => ("validate", a.batch.paths.clone()),
                 Command::Asm(a) => ("asm", a.file.iter().cloned().collect()),
                 Command::Run(a) => ("run", a.vs.iter().cloned().collect()),
+                Command::Completions { .. } => ("completions", Vec::new()),
+                Command::Man { .. } => ("man", Vec::new()),
             };
             assert_eq!(name(&cli.command), name(&full.command), "{list:?}");
         }
