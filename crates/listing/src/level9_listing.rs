@@ -97,7 +97,7 @@ pub(crate) fn write_level9_part(
 
 /// The whole listing of a Level9 blob: [`crate::disassemble`]'s header and Shader Model
 /// 4 part with the Level9 part between them (and without its
-/// [`Warning::Level9PartOmitted`]). A blob without an `Aon9` chunk gets
+/// [`crate::Warning::Level9PartOmitted`]). A blob without an `Aon9` chunk gets
 /// [`crate::disassemble`]'s listing unchanged.
 pub fn disassemble_level9(bytes: &[u8], options: &Options) -> Result<Listing, Level9Error> {
     // `disassemble` prints the Level9 part itself.

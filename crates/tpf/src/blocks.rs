@@ -6,7 +6,7 @@
 //! block must be closed before them, and at the end of the program.
 //!
 //! The assembler, the validator and the interpreter's compiler all feed their
-//! instructions' [`Flow`](crate::table::Flow) to one [`Blocks`] and differ in what they
+//! instructions' [`Flow`] to one [`Blocks`] and differ in what they
 //! do with its answer: each open block carries the caller's data (a line and column, an
 //! instruction position, jump targets to patch). The assembler checks only what a
 //! program's text must have (it skips labels and phases and assembles a misplaced
