@@ -46,7 +46,12 @@ pub enum Level9Error {
     Aon9(dxbc::Error),
     /// Its Shader Model 2 program does not decode.
     #[error("the Aon9 chunk's program (chunk byte {offset}): {error}")]
-    Program { offset: usize, error: d3dbc::DecodeError },
+    Program {
+        /// Where the program starts, in bytes from the start of the chunk's data.
+        offset: usize,
+        /// The decoder's error (its offsets are within the program).
+        error: d3dbc::DecodeError,
+    },
     /// The rest of the listing could not be printed.
     #[error("{0}")]
     Listing(Box<crate::Error>),
