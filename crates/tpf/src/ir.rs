@@ -58,7 +58,7 @@ impl Version {
 /// Number of components of the data an operand refers to (operand token bits 1:0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ComponentCount {
-    /// No components (samplers, resources, labels...).
+    /// No components (samplers, labels...).
     Zero,
     /// One component (`vPrim`, `oDepth`...).
     One,
@@ -742,7 +742,8 @@ pub enum Decl {
     },
     /// `dcl_globalFlags`.
     GlobalFlags(GlobalFlags),
-    /// `dcl_stream m#`: the geometry-shader stream the following declarations and emits use.
+    /// `dcl_stream m#`: the geometry-shader stream the output declarations after it
+    /// belong to.
     Stream(OperandId),
     /// `dcl_function_body fb#`.
     FunctionBody(u32),
