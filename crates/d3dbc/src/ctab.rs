@@ -46,23 +46,38 @@ pub use crate::limits::{MAX_TYPE_DEPTH, MAX_TYPE_RECORDS};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("constant table, byte {offset}: {kind}")]
 pub struct CtabError {
+    /// Bytes from just after the FourCC.
     pub offset: usize,
+    /// What went wrong.
     pub kind: CtabErrorKind,
 }
 
 /// What went wrong while parsing a constant table.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CtabErrorKind {
+    /// The comment block is not a `CTAB` block.
     #[error("the comment block does not start with the FourCC `CTAB`")]
     NotCtab,
+    /// A record runs past the end of the table.
     #[error("{what} ({size} bytes) runs past the end of the table ({len} bytes)")]
-    PastEnd { what: &'static str, size: usize, len: usize },
+    PastEnd {
+        /// The record or field (`header`, `type record`...).
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The table's length in bytes.
+        len: usize,
+    },
+    /// A string offset leads to bytes without a NUL before the end.
     #[error("string has no terminating NUL before the end of the table")]
     UnterminatedString,
+    /// A string is not UTF-8.
     #[error("string is not valid UTF-8")]
     BadString,
+    /// Struct types nest deeper than [`MAX_TYPE_DEPTH`].
     #[error("struct types nested more than {MAX_TYPE_DEPTH} deep (cyclic type offsets?)")]
     TooDeep,
+    /// More than [`MAX_TYPE_RECORDS`] type records were read.
     #[error("more than {MAX_TYPE_RECORDS} type records read (struct members sharing records?)")]
     TooManyTypes,
 }
@@ -130,13 +145,17 @@ impl RegisterSet {
 u16_enum! {
     /// Parameter class (`D3DXPARAMETER_CLASS`).
     ParamClass {
+        /// One value (`float`).
         Scalar = 0,
+        /// A vector (`float4`).
         Vector = 1,
         /// `row_major` matrix.
         MatrixRows = 2,
         /// Column-major matrix (HLSL's default).
         MatrixColumns = 3,
+        /// A texture, sampler, string or shader.
         Object = 4,
+        /// A struct (its members in [`TypeInfo::members`]).
         Struct = 5,
     }
 }
@@ -144,25 +163,45 @@ u16_enum! {
 u16_enum! {
     /// Parameter type (`D3DXPARAMETER_TYPE`).
     ParamType {
+        /// `void`.
         Void = 0,
+        /// `bool`.
         Bool = 1,
+        /// `int`.
         Int = 2,
+        /// `float`.
         Float = 3,
+        /// `string`.
         String = 4,
+        /// `texture` (of no stated dimension).
         Texture = 5,
+        /// `Texture1D`.
         Texture1D = 6,
+        /// `Texture2D`.
         Texture2D = 7,
+        /// `Texture3D`.
         Texture3D = 8,
+        /// `TextureCube`.
         TextureCube = 9,
+        /// `sampler` (of no stated dimension).
         Sampler = 10,
+        /// `sampler1D`.
         Sampler1D = 11,
+        /// `sampler2D`.
         Sampler2D = 12,
+        /// `sampler3D`.
         Sampler3D = 13,
+        /// `samplerCUBE`.
         SamplerCube = 14,
+        /// `pixelshader`.
         PixelShader = 15,
+        /// `vertexshader`.
         VertexShader = 16,
+        /// `pixelfragment`.
         PixelFragment = 17,
+        /// `vertexfragment`.
         VertexFragment = 18,
+        /// A type the constant table cannot describe.
         Unsupported = 19,
     }
 }
@@ -217,9 +256,13 @@ impl ParamType {
 /// A type record, with its struct members.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TypeInfo<'a> {
+    /// Scalar, vector, matrix, object or struct.
     pub class: ParamClass,
+    /// The element type (`float`, `sampler2D`...).
     pub ty: ParamType,
+    /// Rows (1 but for matrices).
     pub rows: u16,
+    /// Columns (a vector's size; 4 for textures).
     pub columns: u16,
     /// Array elements (1 for a non-array).
     pub elements: u16,
@@ -230,7 +273,9 @@ pub struct TypeInfo<'a> {
 /// A struct member.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Member<'a> {
+    /// The member's name.
     pub name: Cow<'a, str>,
+    /// Its type.
     pub ty: TypeInfo<'a>,
 }
 
@@ -292,13 +337,18 @@ impl<'a> TypeInfo<'a> {
 /// One constant record.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Constant<'a> {
+    /// The HLSL name (`$` prefixes uniform parameters of the entry point).
     pub name: Cow<'a, str>,
+    /// `b#`, `i#`, `c#` or `s#`.
     pub register_set: RegisterSet,
+    /// The first register.
     pub register_index: u16,
+    /// The number of registers it occupies from `register_index`.
     pub register_count: u16,
     /// The record's `Reserved` field, as stored (fxc writes 0 or, from some compiler
     /// builds, `4 * register_index + 2`; it is not in the listing).
     pub reserved: u16,
+    /// Its type.
     pub ty: TypeInfo<'a>,
     /// The default value's bytes (`register_count * 16` of them), if there is one.
     pub default_value: Option<Cow<'a, [u8]>>,

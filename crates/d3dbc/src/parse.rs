@@ -43,6 +43,7 @@ pub use source::{assemble_source, looks_like_source, parse_source, SourceOptions
 pub struct SourceLine {
     /// `None` when no `#line` so far named a file.
     pub file: Option<usize>,
+    /// The 1-based source line.
     pub line: u32,
 }
 
@@ -50,7 +51,9 @@ pub struct SourceLine {
 /// variable and the scalar components of it that the instruction's destination holds.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Annotation {
+    /// The variable, as written (`::color`, `main::v`).
     pub name: String,
+    /// For each destination component written, the variable's scalar it holds.
     pub components: Vec<u32>,
 }
 
@@ -68,7 +71,9 @@ pub struct DebugInfo {
 /// The `// approximately N instruction slots used (T texture, A arithmetic)` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SlotCount {
+    /// The 1-based line of the listing it is on.
     pub line: usize,
+    /// The slots counted (`N`).
     pub total: u32,
     /// `(texture, arithmetic)` when the line gives the split (pixel shaders).
     pub split: Option<(u32, u32)>,
@@ -79,6 +84,7 @@ pub struct SlotCount {
 pub struct Parsed {
     /// The program: instructions only (the `CTAB` block is added by [`assemble`]).
     pub program: Program<'static>,
+    /// The warnings, in text order.
     pub warnings: Vec<Diagnostic>,
     /// Line number of the version line.
     pub version_line: usize,

@@ -31,7 +31,9 @@ pub use diagnostic::{Diagnostic, Severity};
 /// A parsed program and the warnings noticed on the way.
 #[derive(Debug, Clone)]
 pub struct Parsed {
+    /// The program.
     pub program: Program<'static>,
+    /// The warnings, in text order (ambiguous floats...).
     pub warnings: Vec<Diagnostic>,
     /// Line number of the version line.
     pub version_line: usize,

@@ -75,6 +75,8 @@ pub struct Printer {
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Printer {
+    /// A printer for a program of `version` in `style`'s text, with the default
+    /// [`Format`], at indentation depth 0.
     pub fn new(version: Version, style: Style) -> Printer {
         Printer::with_format(version, style, Format::default())
     }
