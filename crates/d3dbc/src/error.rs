@@ -2,28 +2,10 @@
 
 use thiserror::Error;
 
-/// A program could not be decoded. `offset` is the byte offset from the start of the
-/// program (the version token) and `token` the 32-bit token index there.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("byte {offset} (token {token}): {kind}")]
-pub struct DecodeError {
-    pub offset: usize,
-    pub token: usize,
-    pub kind: DecodeErrorKind,
-}
-
-impl DecodeError {
-    pub(crate) fn at(token: usize, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError { offset: token * 4, token, kind }
-    }
-
-    /// The same error with `base` added to its byte offset (for a program found at
-    /// `base` inside a container, e.g. a Level9 `Aon9` chunk).
-    pub fn rebased(mut self, base: usize) -> DecodeError {
-        self.offset += base;
-        self
-    }
-}
+/// A program could not be decoded: [`diagnostic::DecodeError`] (byte offset from the
+/// start of the program, i.e. the version token, and the 32-bit token index there) with
+/// this family's [`DecodeErrorKind`].
+pub type DecodeError = diagnostic::DecodeError<DecodeErrorKind>;
 
 /// What went wrong while decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
