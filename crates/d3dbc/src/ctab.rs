@@ -71,38 +71,9 @@ fn err(offset: usize, kind: CtabErrorKind) -> CtabError {
     CtabError { offset, kind }
 }
 
-macro_rules! u16_enum {
-    ($(#[$m:meta])* $name:ident { $( $(#[$vm:meta])* $variant:ident = $v:literal, )* }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vm])* $variant, )*
-            /// A value the format does not define.
-            Unknown(u16),
-        }
-
-        impl $name {
-            /// The value with number `v`.
-            pub fn from_u16(v: u16) -> $name {
-                match v {
-                    $( $v => $name::$variant, )*
-                    n => $name::Unknown(n),
-                }
-            }
-            /// The number.
-            pub fn to_u16(self) -> u16 {
-                match self {
-                    $( $name::$variant => $v, )*
-                    $name::Unknown(n) => n,
-                }
-            }
-        }
-    };
-}
-
-u16_enum! {
+d3dcommon::u16_enum! {
     /// Register set (`D3DXREGISTER_SET`).
-    RegisterSet {
+    pub enum RegisterSet {
         /// `b#`.
         Bool = 0,
         /// `i#`.
@@ -127,73 +98,32 @@ impl RegisterSet {
     }
 }
 
-u16_enum! {
-    /// Parameter class (`D3DXPARAMETER_CLASS`).
-    ParamClass {
-        Scalar = 0,
-        Vector = 1,
-        /// `row_major` matrix.
-        MatrixRows = 2,
-        /// Column-major matrix (HLSL's default).
-        MatrixColumns = 3,
-        Object = 4,
-        Struct = 5,
-    }
+d3dcommon::variable_class_enum! {
+    /// Parameter class (`D3DXPARAMETER_CLASS`): the classes Direct3D 10 reflection's
+    /// `D3D_SHADER_VARIABLE_CLASS` extends (see [`d3dcommon`]), none of its own.
+    pub enum ParamClass {}
 }
 
-u16_enum! {
-    /// Parameter type (`D3DXPARAMETER_TYPE`).
-    ParamType {
-        Void = 0,
-        Bool = 1,
-        Int = 2,
-        Float = 3,
-        String = 4,
-        Texture = 5,
-        Texture1D = 6,
-        Texture2D = 7,
-        Texture3D = 8,
-        TextureCube = 9,
-        Sampler = 10,
-        Sampler1D = 11,
-        Sampler2D = 12,
-        Sampler3D = 13,
-        SamplerCube = 14,
-        PixelShader = 15,
-        VertexShader = 16,
-        PixelFragment = 17,
-        VertexFragment = 18,
+d3dcommon::variable_type_enum! {
+    /// Parameter type (`D3DXPARAMETER_TYPE`): the types Direct3D 10 reflection's
+    /// `D3D_SHADER_VARIABLE_TYPE` extends (see [`d3dcommon`]), and one of its own where
+    /// that enumeration has `uint`.
+    pub enum ParamType {
+        /// `D3DXPT_UNSUPPORTED`.
         Unsupported = 19,
     }
 }
 
 impl ParamType {
     /// The HLSL spelling fxc uses in the listing's parameter list (`float`, `sampler2D`,
-    /// `samplerCUBE`, `Texture2D`...).
+    /// `samplerCUBE`, `Texture2D`...; `unsupported`, and `type{n}` for a value the format
+    /// does not define).
     pub fn hlsl_name(self) -> Cow<'static, str> {
-        Cow::Borrowed(match self {
-            ParamType::Void => "void",
-            ParamType::Bool => "bool",
-            ParamType::Int => "int",
-            ParamType::Float => "float",
-            ParamType::String => "string",
-            ParamType::Texture => "texture",
-            ParamType::Texture1D => "Texture1D",
-            ParamType::Texture2D => "Texture2D",
-            ParamType::Texture3D => "Texture3D",
-            ParamType::TextureCube => "TextureCube",
-            ParamType::Sampler => "sampler",
-            ParamType::Sampler1D => "sampler1D",
-            ParamType::Sampler2D => "sampler2D",
-            ParamType::Sampler3D => "sampler3D",
-            ParamType::SamplerCube => "samplerCUBE",
-            ParamType::PixelShader => "pixelshader",
-            ParamType::VertexShader => "vertexshader",
-            ParamType::PixelFragment => "pixelfragment",
-            ParamType::VertexFragment => "vertexfragment",
-            ParamType::Unsupported => "unsupported",
-            ParamType::Unknown(n) => return Cow::Owned(format!("type{n}")),
-        })
+        match (self, self.common_hlsl_name()) {
+            (_, Some(shared)) => Cow::Borrowed(shared),
+            (ParamType::Unsupported, None) => Cow::Borrowed("unsupported"),
+            (other, None) => Cow::Owned(format!("type{}", other.to_u16())),
+        }
     }
 
     /// The type spelled `name` by [`ParamType::hlsl_name`].
