@@ -200,9 +200,23 @@ enum Command {
     Check(DisasmArgs),
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
-    /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
+    /// statistics; write them as JSON (--out) and draw them (--svg, --png).
     #[command(after_help = EXIT_STATUS)]
     Run(run::Options),
+    /// Print a completion script for SHELL on standard output (`dxref completions bash >
+    /// /etc/bash_completion.d/dxref`, `dxref completions zsh > ~/.zfunc/_dxref`, ...).
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on standard output (`dxref man > dxref.1`,
+    /// `dxref man | man -l -`); with a command, that command's page (`dxref man disasm >
+    /// dxref-disasm.1`).
+    Man {
+        /// The command whose page to print (default: the tool's own page).
+        command: Option<String>,
+    },
     /// Show each container's chunks, checksum status, shader version and reflection
     /// summary.
     #[command(after_help = EXIT_STATUS)]
@@ -550,8 +564,40 @@ fn command(command: Command) -> Outcome {
             lenient,
         }),
         Command::Run(options) => run::run(&options),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "dxref", &mut script);
+            write_stdout(&script)
+        }
+        Command::Man { command } => {
+            use clap::CommandFactory;
+            let top = Cli::command();
+            let cmd = match command {
+                None => top,
+                Some(name) => {
+                    let Some(sub) = top.find_subcommand(&name) else {
+                        return Err(dxref::Failure::input(format!("man: no command `{name}`")));
+                    };
+                    // The page is named after the command as a whole: dxref-disasm(1).
+                    sub.clone().name(format!("dxref-{}", sub.get_name()))
+                }
+            };
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut page)
+                .map_err(|e| dxref::Failure::output(format!("the manual page: {e}")))?;
+            write_stdout(&page)
+        }
     }
     .or_else(|f| if f.status == status::OK { Ok(()) } else { Err(f) })
+}
+
+/// Writes `bytes` to standard output (a closed pipe ends quietly).
+fn write_stdout(bytes: &[u8]) -> Outcome {
+    let mut out = Output::new(None);
+    let written = out.write(bytes).and_then(|_| out.finish(false));
+    output::finish(written, status::OK)
 }
 
 #[cfg(test)]
@@ -591,6 +637,8 @@ mod tests {
                 Command::Validate(a) => ("validate", a.batch.paths.clone()),
                 Command::Asm(a) => ("asm", a.file.iter().cloned().collect()),
                 Command::Run(a) => ("run", a.vs.iter().cloned().collect()),
+                Command::Completions { .. } => ("completions", Vec::new()),
+                Command::Man { .. } => ("man", Vec::new()),
             };
             assert_eq!(name(&cli.command), name(&full.command), "{list:?}");
         }

@@ -15,6 +15,26 @@
 //! alone has (`d3dbc::ctab::ParamType`, `dxbc::rdef::VariableType`...); the enumerations
 //! stay two types, as the two formats are, with the same variant names where they share
 //! a value.
+//!
+//! ```
+//! d3dcommon::variable_type_enum! {
+//!     /// A constant table's types: the shared ones and `D3DXPT_UNSUPPORTED`.
+//!     pub enum ParamType {
+//!         /// `D3DXPT_UNSUPPORTED`.
+//!         Unsupported = 19,
+//!     }
+//! }
+//! // A `CTAB` type word of 3 is `float`, as in an `RDEF`.
+//! let t = ParamType::from_u16(3);
+//! assert_eq!(t, ParamType::Float);
+//! assert_eq!(t.common_hlsl_name(), Some("float"));
+//! assert_eq!(d3dcommon::COMMON_TYPE_NAMES[3], "float");
+//! // Past the values it knows, the word is kept.
+//! assert_eq!(ParamType::from_u16(70), ParamType::Unknown(70));
+//! assert_eq!(ParamType::Unknown(70).to_u16(), 70);
+//! ```
+
+#![warn(missing_docs)]
 
 /// Declares a `u16`-valued enumeration with a variant `Unknown(u16)` for values it has
 /// no name for, `from_u16`/`to_u16` and the `From` conversions both ways: the building
