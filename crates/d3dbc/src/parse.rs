@@ -176,7 +176,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             }
         }
         let mut c = Cursor::new(raw, n);
-        c.end = code.len();
+        c.set_end(code.len());
         c.pos = start;
         p.code_line(&mut c, &mut version_line, &mut items, &mut lines, &mut debug, source, comment);
     }
@@ -450,7 +450,7 @@ impl<'t> Cursor<'t> {
         self.base.expect(s).map_err(|e| {
             if self.at_end() {
                 let message = format!("expected `{s}`, found the end of the line");
-                self.err_at(self.end.min(self.text.len()), 1, &message, Some(expected))
+                self.err_at(self.end(), 1, &message, Some(expected))
             } else {
                 Diagnostic { expected: Some(expected.to_string()), ..e }
             }
@@ -498,7 +498,7 @@ impl Parser {
             match parse_version(c) {
                 Ok(v) => {
                     self.version = Some(v);
-                    self.version_text = c.text.get(at..c.end).unwrap_or("").trim().to_string();
+                    self.version_text = c.text.get(at..c.end()).unwrap_or("").trim().to_string();
                 }
                 Err(d) => {
                     self.errors.push(d);
@@ -627,7 +627,7 @@ impl Parser {
             }
             first = false;
             if c.at_end() {
-                return Err(c.err_at(c.end.min(c.text.len()), 1, "missing operand", Some("an operand")));
+                return Err(c.err_at(c.end(), 1, "missing operand", Some("an operand")));
             }
             Ok(())
         };
@@ -723,7 +723,7 @@ impl Parser {
                             break;
                         }
                         return Err(c.err_at(
-                            c.end.min(c.text.len()),
+                            c.end(),
                             1,
                             &format!(
                                 "`{}` takes {total} operand{} in {}; found {}",

@@ -11,17 +11,19 @@
 
 use crate::{Diagnostic, Severity};
 
-/// A cursor over the code part of one line: `text[pos..end]` is what is left to read.
+/// A cursor over the code part of one line: from `pos` to [`end`](Cursor::end) is
+/// what is left to read.
 #[derive(Debug, Clone)]
 pub struct Cursor<'t> {
     /// The whole line; columns are counted from its start.
     pub text: &'t str,
     /// The byte offset of the next character to read.
     pub pos: usize,
-    /// Where the code ends (a comment may follow): nothing past it is read.
-    pub end: usize,
     /// The 1-based line number the diagnostics carry.
     pub line: usize,
+    /// The code part of `text` (a prefix of it: a comment may follow), kept as a slice so
+    /// that reading the rest checks one bound.
+    code: &'t str,
 }
 
 /// The 1-based column, counted in characters, of byte offset `at` of `text`. An offset
@@ -38,13 +40,25 @@ pub fn column_of(text: &str, at: usize) -> usize {
 impl<'t> Cursor<'t> {
     /// A cursor at the start of `text`, line `line`, reading to its end.
     pub fn new(text: &'t str, line: usize) -> Cursor<'t> {
-        Cursor { text, pos: 0, end: text.len(), line }
+        Cursor { text, pos: 0, line, code: text }
+    }
+
+    /// Where the code ends: nothing from there on is read.
+    #[inline]
+    pub fn end(&self) -> usize {
+        self.code.len()
+    }
+
+    /// Ends the code at byte offset `end` of the line (where a comment starts); an
+    /// offset past the line or inside a character leaves nothing to read.
+    pub fn set_end(&mut self, end: usize) {
+        self.code = self.text.get(..end).unwrap_or("");
     }
 
     /// What is left to read (empty past the end of the code).
     #[inline]
     pub fn rest(&self) -> &'t str {
-        self.text.get(self.pos..self.end).unwrap_or("")
+        self.code.get(self.pos..).unwrap_or("")
     }
 
     /// The next character.
@@ -226,7 +240,8 @@ mod tests {
     #[test]
     fn reading_stops_at_the_end_of_the_code() {
         let mut c = Cursor::new("dcl v0 // comment", 1);
-        c.end = "dcl v0 ".len();
+        c.set_end("dcl v0 ".len());
+        assert_eq!(c.end(), 7);
         c.advance(4);
         assert_eq!(c.word(), "v0");
         assert!(c.at_end());
