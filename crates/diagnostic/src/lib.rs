@@ -1,6 +1,9 @@
-//! A problem found in a text, with its position: what every dxref parser (the SM4/5
-//! and SM1–3 assemblers, the listing header readers) reports, and what the command line
-//! prints with a caret under the culprit.
+//! Where in the input a problem is. A problem found in a text, with its position: what
+//! every dxref parser (the SM4/5 and SM1–3 assemblers, the listing header readers)
+//! reports, and what the command line prints with a caret under the culprit. And a
+//! problem found in a binary program, with its byte offset and token index
+//! ([`DecodeError`]): what both token-stream decoders report. And the [`Cursor`] both
+//! assemblers read a line with, which places their diagnostics.
 //!
 //! ```
 //! use diagnostic::{not_shown, Diagnostic, LineIndex, Severity, MAX_PRINTED};
@@ -26,6 +29,12 @@
 #![warn(missing_docs)]
 
 use std::fmt;
+
+mod cursor;
+mod decode;
+
+pub use cursor::{column_of, Cursor};
+pub use decode::DecodeError;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
