@@ -46,23 +46,38 @@ pub use crate::limits::{MAX_TYPE_DEPTH, MAX_TYPE_RECORDS};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("constant table, byte {offset}: {kind}")]
 pub struct CtabError {
+    /// Bytes from just after the FourCC.
     pub offset: usize,
+    /// What went wrong.
     pub kind: CtabErrorKind,
 }
 
 /// What went wrong while parsing a constant table.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CtabErrorKind {
+    /// The comment block is not a `CTAB` block.
     #[error("the comment block does not start with the FourCC `CTAB`")]
     NotCtab,
+    /// A record runs past the end of the table.
     #[error("{what} ({size} bytes) runs past the end of the table ({len} bytes)")]
-    PastEnd { what: &'static str, size: usize, len: usize },
+    PastEnd {
+        /// The record or field (`header`, `type record`...).
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The table's length in bytes.
+        len: usize,
+    },
+    /// A string offset leads to bytes without a NUL before the end.
     #[error("string has no terminating NUL before the end of the table")]
     UnterminatedString,
+    /// A string is not UTF-8.
     #[error("string is not valid UTF-8")]
     BadString,
+    /// Struct types nest deeper than [`MAX_TYPE_DEPTH`].
     #[error("struct types nested more than {MAX_TYPE_DEPTH} deep (cyclic type offsets?)")]
     TooDeep,
+    /// More than [`MAX_TYPE_RECORDS`] type records were read.
     #[error("more than {MAX_TYPE_RECORDS} type records read (struct members sharing records?)")]
     TooManyTypes,
 }
@@ -147,9 +162,13 @@ impl ParamType {
 /// A type record, with its struct members.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TypeInfo<'a> {
+    /// Scalar, vector, matrix, object or struct.
     pub class: ParamClass,
+    /// The element type (`float`, `sampler2D`...).
     pub ty: ParamType,
+    /// Rows (1 but for matrices).
     pub rows: u16,
+    /// Columns (a vector's size; 4 for textures).
     pub columns: u16,
     /// Array elements (1 for a non-array).
     pub elements: u16,
@@ -160,7 +179,9 @@ pub struct TypeInfo<'a> {
 /// A struct member.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Member<'a> {
+    /// The member's name.
     pub name: Cow<'a, str>,
+    /// Its type.
     pub ty: TypeInfo<'a>,
 }
 
@@ -222,13 +243,18 @@ impl<'a> TypeInfo<'a> {
 /// One constant record.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Constant<'a> {
+    /// The HLSL name (`$` prefixes uniform parameters of the entry point).
     pub name: Cow<'a, str>,
+    /// `b#`, `i#`, `c#` or `s#`.
     pub register_set: RegisterSet,
+    /// The first register.
     pub register_index: u16,
+    /// The number of registers it occupies from `register_index`.
     pub register_count: u16,
     /// The record's `Reserved` field, as stored (fxc writes 0 or, from some compiler
     /// builds, `4 * register_index + 2`; it is not in the listing).
     pub reserved: u16,
+    /// Its type.
     pub ty: TypeInfo<'a>,
     /// The default value's bytes (`register_count * 16` of them), if there is one.
     pub default_value: Option<Cow<'a, [u8]>>,

@@ -14,8 +14,11 @@ use std::fmt;
 /// Displayed as `byte {offset} (token {token}): {kind}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError<K> {
+    /// Bytes from the version token (or from where [`DecodeError::rebased`] says).
     pub offset: usize,
+    /// The 32-bit token index in the program.
     pub token: usize,
+    /// What went wrong, in the family's terms.
     pub kind: K,
 }
 
