@@ -78,7 +78,7 @@ fn zip34(a: [u32; 4], b: [u32; 4], c: [u32; 4], f: impl Fn(u32, u32, u32) -> u32
 }
 
 #[inline(always)]
-fn cb_ref<'s>(res: &'s Resources<'_>, slot: u32, e: u32) -> &'s [u32; 4] {
+pub(crate) fn cb_ref<'s>(res: &'s Resources<'_>, slot: u32, e: u32) -> &'s [u32; 4] {
     match res.constant_buffers.get(slot as usize) {
         Some(Some(cb)) => cb.get(e as usize).unwrap_or(&ZERO),
         _ => &ZERO,

@@ -28,6 +28,7 @@
 
 pub(crate) mod compile;
 pub(crate) mod exec;
+pub(crate) mod lanes;
 pub(crate) mod res;
 
 use std::sync::atomic::{AtomicU64, Ordering};
