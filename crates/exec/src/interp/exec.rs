@@ -293,7 +293,7 @@ impl Ctx<'_, '_> {
     /// Writes a float result: flushed, saturated when `S`.
     #[inline(always)]
     fn put_f<const D: u8, const S: bool>(&mut self, d: &Dst, v: [u32; 4]) {
-        let v = ftz4(v);
+        let v = map4(v, alu::result);
         let v = if S { sat_inline(v) } else { v };
         self.put::<D>(d, v);
     }
@@ -341,7 +341,7 @@ impl Ctx<'_, '_> {
     /// would send the value through memory).
     #[inline(always)]
     fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
-        let v = ftz4(v);
+        let v = map4(v, alu::result);
         let s = sat_inline(v);
         let m = if x.sat() { u32::MAX } else { 0 };
         let v = zip4(s, v, |s, v| (s & m) | (v & !m));
@@ -438,7 +438,7 @@ macro_rules! pick_pd {
 /// A float result component: flushed, saturated when `S`.
 #[inline(always)]
 fn fres<const S: bool>(v: f32) -> u32 {
-    let v = alu::ftz(v.to_bits());
+    let v = alu::bits(v);
     if S {
         alu::sat(v)
     } else {

@@ -355,10 +355,10 @@ fn saturate(need: u8, r: &mut [L; 4]) {
     }
 }
 
-/// A float result's bits, flushed.
+/// A float result's bits (flushed, NaN made canonical: [`alu::bits`]).
 #[inline(always)]
 fn fb(v: f32) -> u32 {
-    alu::ftz(v.to_bits())
+    alu::bits(v)
 }
 
 /// What one run of an instruction reads: the code's constants and tables, the
@@ -1010,8 +1010,8 @@ impl Lanes {
                 }
                 [v; 4]
             }
-            Op::Min => float!(per2(s!(0), s!(1), |a, b| alu::ftz(alu::fmin(a, b)))),
-            Op::Max => float!(per2(s!(0), s!(1), |a, b| alu::ftz(alu::fmax(a, b)))),
+            Op::Min => float!(per2(s!(0), s!(1), alu::fmin)),
+            Op::Max => float!(per2(s!(0), s!(1), alu::fmax)),
             Op::Rcp => float!(per1n(need, s!(0), |a| fb(alu::rcp(alu::f(a))))),
             Op::Rsq => float!(per1n(need, s!(0), |a| fb(alu::rsq(alu::f(a))))),
             Op::Sqrt => float!(per1n(need, s!(0), |a| fb(alu::f(a).sqrt()))),
@@ -1040,8 +1040,8 @@ impl Lanes {
                 }
                 r
             }
-            Op::Itof => float!(per1(s!(0), |a| alu::ftz(alu::itof(a)))),
-            Op::Utof => float!(per1(s!(0), |a| alu::ftz(alu::utof(a)))),
+            Op::Itof => float!(per1(s!(0), |a| alu::result(alu::itof(a)))),
+            Op::Utof => float!(per1(s!(0), |a| alu::result(alu::utof(a)))),
             Op::Ftoi => per1(s!(0), |a| alu::ftoi(alu::f(a))),
             Op::Ftou => per1(s!(0), |a| alu::ftou(alu::f(a))),
             Op::Iadd => per2(s!(0), s!(1), u32::wrapping_add),

@@ -271,6 +271,7 @@ mod tests {
             capture: Default::default(),
             primitives: 0,
             rasterized_primitives: 0,
+            scratch: Vec::new(),
         };
         let mut sink = GsSink::new(topologies, 1, &mut out);
         for &(op, stream, value) in script {
@@ -325,6 +326,7 @@ mod tests {
                 capture: Default::default(),
                 primitives: 0,
                 rasterized_primitives: 0,
+                scratch: Vec::new(),
             };
             let mut sink = GsSink::new(topologies, 1, &mut out);
             for &(op, stream, value) in script {

@@ -638,6 +638,17 @@ impl Runner<'_, '_, '_, '_, '_> {
 /// interpreter's errors (step limit...) stop the draw where they happen — what stream
 /// output wrote until then stays written and the offsets say so.
 pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
+    run_draw(pipeline, call, true)
+}
+
+/// [`draw`] with every invocation run on its own, one after the other, on the
+/// one-invocation [`Machine`] (no lanes, whatever the shaders): the reference the
+/// batched draw is tested against. The results are the same, bit for bit.
+pub fn draw_one_at_a_time(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
+    run_draw(pipeline, call, false)
+}
+
+fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, lanes: bool) -> Result<DrawResult, ExecError> {
     let Pipeline {
         input_layout,
         vertex_buffers,
@@ -739,6 +750,7 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
         capture: captures,
         primitives: 0,
         rasterized_primitives: 0,
+        scratch: Vec::new(),
     };
 
     let machine = |plan: &Plan| {
@@ -758,9 +770,7 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
     let out_regs = last.output_registers as usize;
     // Invocations run in lanes when both shaders can (and nothing is checked: the
     // checking mode's findings are per invocation, in order).
-    let batched = !*checking
-        && vs.is_none_or(|p| crate::machine::lanes::lane_capable(&p.code))
-        && gs.is_none_or(|p| crate::machine::lanes::lane_capable(&p.code));
+    let batched = lanes && !*checking && vs.is_none_or(Plan::runs_in_lanes) && gs.is_none_or(Plan::runs_in_lanes);
     let ring = if batched { batch::RING } else { VERTEX_RING };
     let mut runner = Runner {
         topology,

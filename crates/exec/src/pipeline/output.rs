@@ -89,6 +89,9 @@ pub(crate) struct OutputStage<'w, 't, 'a> {
     pub primitives: u64,
     /// Primitives sent to the rasterizer (`CInvocations`, `CPrimitives`).
     pub rasterized_primitives: u64,
+    /// Vertices gathered for [`primitive`](Self::primitive) by
+    /// [`invocations`](Self::invocations).
+    pub scratch: Vec<[u32; 4]>,
 }
 
 impl OutputStage<'_, '_, '_> {
@@ -99,7 +102,9 @@ impl OutputStage<'_, '_, '_> {
         let bulk = self.capture.iter().all(Option::is_none) && self.so.as_ref().is_none_or(|s| s.bulk());
         if !bulk {
             let regs = source.registers();
-            let mut v = vec![[0u32; 4]; 3 * regs];
+            let mut v = std::mem::take(&mut self.scratch);
+            v.clear();
+            v.resize(3 * regs, [0; 4]);
             for i in 0..count {
                 for p in template {
                     for (j, &k) in p.vertices.iter().enumerate() {
@@ -112,6 +117,7 @@ impl OutputStage<'_, '_, '_> {
                     self.primitive(p.stream, &[a, b, c][..p.len as usize]);
                 }
             }
+            self.scratch = v;
             return;
         }
         let rasterized = template.iter().filter(|p| Some(p.stream) == self.rasterized).count();
