@@ -38,7 +38,7 @@ use crate::alu;
 use crate::resources::Resources;
 
 /// Lanes run together.
-pub(crate) const W: usize = 16;
+pub(crate) const W: usize = 32;
 
 /// One register component of every lane.
 pub(crate) type L = [u32; W];

@@ -71,9 +71,10 @@ impl VertexSource for crate::machine::lanes::Emits {
 
     #[inline(always)]
     fn each(&self, k: u32, r: usize, n: usize, mut f: impl FnMut(usize, [u32; 4])) {
-        let Some([x, y, z, w]) = self.rows(k, r) else { return };
-        for (i, (((x, y), z), w)) in x.iter().zip(y).zip(z).zip(w).take(n).enumerate() {
-            f(i, [*x, *y, *z, *w]);
+        let Some(rows) = self.rows(k, r) else { return };
+        #[allow(clippy::needless_range_loop)] // (the zipped iterators compile to twice the code)
+        for i in 0..n.min(crate::machine::lanes::W) {
+            f(i, [rows[0][i], rows[1][i], rows[2][i], rows[3][i]]);
         }
     }
 }
