@@ -577,17 +577,6 @@ impl Lanes {
         self.regs[..w].fill([0; W]);
     }
 
-    /// Sets register `reg` of lane `lane`.
-    #[inline(always)]
-    pub fn set(&mut self, reg: u32, lane: usize, v: [u32; 4]) {
-        let b = reg as usize * 4;
-        if let Some(rows) = self.regs.get_mut(b..b + 4) {
-            for (row, v) in rows.iter_mut().zip(v) {
-                row[lane & (W - 1)] = v;
-            }
-        }
-    }
-
     /// The four component rows of register `reg` (every lane).
     #[inline(always)]
     pub fn rows_mut(&mut self, reg: u32) -> Option<&mut [L; 4]> {
@@ -595,20 +584,15 @@ impl Lanes {
         self.regs.get_mut(b..b + 4).and_then(|rows| rows.try_into().ok())
     }
 
-    /// Register `reg` of lane `lane`.
+    /// The four component rows of register `reg` (every lane).
     #[inline(always)]
-    pub fn get(&self, reg: u32, lane: usize) -> [u32; 4] {
+    pub fn rows(&self, reg: u32) -> Option<&[L; 4]> {
         let b = reg as usize * 4;
-        match self.regs.get(b..b + 4) {
-            Some(rows) => {
-                [rows[0][lane & (W - 1)], rows[1][lane & (W - 1)], rows[2][lane & (W - 1)], rows[3][lane & (W - 1)]]
-            }
-            None => [0; 4],
-        }
+        self.regs.get(b..b + 4).and_then(|rows| rows.try_into().ok())
     }
 
     /// Runs lanes `0..n` from the start (registers prepared by [`start`](Self::start)
-    /// and [`set`](Self::set)). Afterwards `failed` names the lanes that failed;
+    /// and [`rows_mut`](Self::rows_mut)). Afterwards `failed` names the lanes that failed;
     /// geometry-shader lanes' output is in `emits`.
     pub fn run(&mut self, code: &Code, res: &Resources<'_>, n: usize, limit: u64) {
         #[cfg(target_arch = "x86_64")]

@@ -33,6 +33,15 @@ pub(super) const CHUNK: usize = 1024;
 /// that primitive assembly may still refer to (at most 10).
 pub(super) const RING: usize = CHUNK + 16;
 
+/// The vertices a chunk runs the vertex shader for.
+enum Run {
+    /// `LaneState::work` (indexed draws).
+    Listed,
+    /// `count` vertices in turn from `element` (`SV_VertexID` from `vertex_id`), in
+    /// consecutive slots of the ring from `slot` (non-indexed draws).
+    Consecutive { slot: u32, element: u32, vertex_id: u32, count: u32 },
+}
+
 /// A handle in the chunk's sequence that is a strip cut.
 const CUT: u32 = u32::MAX;
 
@@ -110,9 +119,9 @@ impl Runner<'_, '_, '_, '_, '_> {
                 let end = (i as u64 + CHUNK as u64).min(params.count as u64) as u32;
                 st.work.clear();
                 st.seq.clear();
-                for j in i..end {
-                    let at = st.seq.len() as u32;
-                    if params.indexed {
+                let run = if params.indexed {
+                    for j in i..end {
+                        let at = st.seq.len() as u32;
                         let index = ia::read_index(index_buffer, params.start, j);
                         if index_buffer.is_some() && index == cut {
                             st.seq.push(CUT);
@@ -131,21 +140,35 @@ impl Runner<'_, '_, '_, '_, '_> {
                             st.work.push(Work { slot, element, vertex_id: index, at });
                         }
                         st.seq.push(slot);
-                    } else {
-                        self.statistics.ia_vertices += 1;
-                        let slot = (counter % RING) as u32;
-                        counter = counter.wrapping_add(1);
-                        st.work.push(Work { slot, element: params.start.wrapping_add(j), vertex_id: j, at });
-                        st.seq.push(slot);
                     }
-                }
-                let stop = self.shade(st, instance);
-                let upto = stop.as_ref().map_or(st.seq.len(), |s| s.0 as usize);
+                    Run::Listed
+                } else {
+                    // Every vertex in turn, in consecutive slots of the ring.
+                    let n = end - i;
+                    self.statistics.ia_vertices += n as u64;
+                    let first = (counter % RING) as u32;
+                    counter = counter.wrapping_add(n as usize);
+                    Run::Consecutive { slot: first, element: params.start.wrapping_add(i), vertex_id: i, count: n }
+                };
+                let stop = self.shade(st, &run, instance);
                 st.prims.clear();
-                for &h in &st.seq[..upto] {
-                    let p = if h == CUT { assembler.restart() } else { assembler.push(h) };
-                    if let Some(p) = p {
-                        st.prims.push(p);
+                match run {
+                    Run::Listed => {
+                        let upto = stop.as_ref().map_or(st.seq.len(), |s| s.0 as usize);
+                        for &h in &st.seq[..upto] {
+                            let p = if h == CUT { assembler.restart() } else { assembler.push(h) };
+                            if let Some(p) = p {
+                                st.prims.push(p);
+                            }
+                        }
+                    }
+                    Run::Consecutive { slot, count, .. } => {
+                        let upto = stop.as_ref().map_or(count, |s| s.0);
+                        for k in 0..upto {
+                            if let Some(p) = assembler.push((slot + k) % RING as u32) {
+                                st.prims.push(p);
+                            }
+                        }
                     }
                 }
                 self.geometry(st)?;
@@ -165,57 +188,85 @@ impl Runner<'_, '_, '_, '_, '_> {
     }
 
     /// The vertex shader (or, without one, the input assembler's registers) for the
-    /// chunk's work, into the store. Returns the first error and the sequence
+    /// chunk's vertices, into the store. Returns the first error and the sequence
     /// position of its vertex.
-    fn shade(&mut self, st: &mut LaneState, instance: u32) -> Option<(u32, ExecError)> {
+    fn shade(&mut self, st: &mut LaneState, run: &Run, instance: u32) -> Option<(u32, ExecError)> {
         let vregs = self.vregs;
+        let (count, work) = match *run {
+            Run::Listed => (st.work.len(), None),
+            Run::Consecutive { slot, element, vertex_id, count } => (count as usize, Some((slot, element, vertex_id))),
+        };
+        let item = |k: usize| match work {
+            None => st.work[k],
+            Some((slot, element, vertex_id)) => Work {
+                slot: (slot + k as u32) % RING as u32,
+                element: element.wrapping_add(k as u32),
+                vertex_id: vertex_id.wrapping_add(k as u32),
+                at: k as u32,
+            },
+        };
         let (Some(vs), Some(lanes)) = (self.vs, st.vs.as_mut()) else {
-            for w in &st.work {
-                self.fetch.fetch(
-                    self.buffers,
-                    w.element,
-                    &self.instance_elements,
-                    w.vertex_id,
-                    instance,
-                    &mut self.inputs,
-                );
+            for k in 0..count {
+                let w = item(k);
+                self.fetch.fetch(self.buffers, w.element, &self.instance_elements, w.vertex_id, instance, &mut self.inputs);
                 let dst = &mut self.store[w.slot as usize * vregs..][..vregs];
                 super::gs::copy_registers(dst, &self.inputs);
             }
             return None;
         };
         let code = &vs.code;
-        let (base, inputs, outputs) = (code.layout.inputs_base, code.layout.inputs, code.layout.outputs as usize);
-        for batch in st.work.chunks(W) {
+        let (base, inputs, outputs) = (code.layout.inputs_base, code.layout.inputs as usize, code.layout.outputs as usize);
+        let mut first = 0;
+        while first < count {
+            let n = (count - first).min(W);
             lanes.start(code);
-            for (l, w) in batch.iter().enumerate() {
-                self.fetch.fetch(
-                    self.buffers,
-                    w.element,
-                    &self.instance_elements,
-                    w.vertex_id,
-                    instance,
-                    &mut self.inputs,
-                );
-                for r in 0..inputs {
-                    lanes.set(base + r, l, self.inputs.get(r as usize).copied().unwrap_or([0; 4]));
-                }
-            }
-            lanes.run(code, self.vs_resources, batch.len(), self.step_limit);
-            for (l, w) in batch.iter().enumerate() {
-                if lanes.failed & (1 << l) != 0 {
-                    // The one-invocation machine gives the error (or the outputs).
-                    if let Err(e) = self.vertex(w.slot as usize, w.element, w.vertex_id, instance) {
-                        return Some((w.at, e));
+            // Each vertex fetched (the input registers of one vertex), then moved to
+            // its lane.
+            for l in 0..n {
+                let w = item(first + l);
+                self.fetch.fetch(self.buffers, w.element, &self.instance_elements, w.vertex_id, instance, &mut self.inputs);
+                for (r, v) in self.inputs.iter().enumerate().take(inputs) {
+                    if let Some(rows) = lanes.rows_mut(base + r as u32) {
+                        for c in 0..4 {
+                            rows[c][l] = v[c];
+                        }
                     }
-                    continue;
                 }
-                let dst = &mut self.store[w.slot as usize * vregs..][..vregs];
-                for (r, d) in dst.iter_mut().enumerate() {
-                    *d = if r < outputs { lanes.get(r as u32, l) } else { [0; 4] };
-                }
-                self.statistics.vs_invocations += 1;
             }
+            lanes.run(code, self.vs_resources, n, self.step_limit);
+            // A lane that failed: the one-invocation machine gives the error (or the
+            // outputs); the vertices before the first error are stored.
+            let mut error = None;
+            let mut done = n;
+            for l in 0..n {
+                if lanes.failed & (1 << l) != 0 {
+                    let w = item(first + l);
+                    if let Err(e) = self.vertex(w.slot as usize, w.element, w.vertex_id, instance) {
+                        error = Some((w.at, e));
+                        done = l;
+                        break;
+                    }
+                }
+            }
+            // The outputs, to the store.
+            for r in 0..vregs {
+                let rows = if r < outputs { lanes.rows(r as u32) } else { None };
+                for l in 0..done {
+                    if lanes.failed & (1 << l) != 0 {
+                        continue;
+                    }
+                    let slot = item(first + l).slot as usize;
+                    self.store[slot * vregs + r] = match rows {
+                        Some(rows) => [rows[0][l], rows[1][l], rows[2][l], rows[3][l]],
+                        None => [0; 4],
+                    };
+                }
+            }
+            if error.is_some() {
+                return error;
+            }
+            self.statistics.vs_invocations += (n - lanes.failed.count_ones() as usize) as u64;
+            first += n;
         }
         None
     }
@@ -241,33 +292,46 @@ impl Runner<'_, '_, '_, '_, '_> {
         while next < total {
             let n = (total - next).min(W);
             lanes.start(code);
+            // Each lane's primitive (in `st.prims`) and instance.
+            let (mut p, mut instance) = (next / instances, next % instances);
+            let mut lane_prim = [0u32; W];
+            let mut lane_instance = [0u32; W];
+            for lane in 0..n {
+                lane_prim[lane] = p as u32;
+                lane_instance[lane] = instance as u32;
+                instance += 1;
+                if instance == instances {
+                    instance = 0;
+                    p += 1;
+                }
+            }
             // The input registers, read from the store where the vertex shader left
             // its outputs; the system values.
-            let prims = &st.prims[next / instances..(next + n - 1) / instances + 1];
-            let first = next % instances;
-            let (vertices, store) = (input_vertices, &self.store);
-            for v in 0..vertices {
+            let (prims, store) = (&st.prims, &self.store);
+            for v in 0..input_vertices {
                 for r in 0..copy {
-                    let Some(rows) = lanes.rows_mut(base + (v * gs_regs) as u32 + r as u32) else { continue };
-                    let mut lane = 0;
-                    'fill: for p in prims {
-                        let value = store[p.vertices[v] as usize * vregs + r];
-                        for _ in if lane == 0 { first } else { 0 }..instances {
-                            if lane == n {
-                                break 'fill;
-                            }
-                            for c in 0..4 {
-                                rows[c][lane] = value[c];
-                            }
-                            lane += 1;
+                    let Some(rows) = lanes.rows_mut(base + (v * gs_regs + r) as u32) else { continue };
+                    for lane in 0..n {
+                        let h = prims[lane_prim[lane] as usize].vertices[v] as usize;
+                        let value = store[h * vregs + r];
+                        for c in 0..4 {
+                            rows[c][lane] = value[c];
                         }
                     }
                 }
             }
-            for lane in 0..n {
-                let k = next + lane;
-                lanes.set(prim, lane, [st.prims[k / instances].id; 4]);
-                lanes.set(instance_reg, lane, [(k % instances) as u32; 4]);
+            if let Some(rows) = lanes.rows_mut(prim) {
+                for lane in 0..n {
+                    let id = prims[lane_prim[lane] as usize].id;
+                    for row in rows.iter_mut() {
+                        row[lane] = id;
+                    }
+                }
+            }
+            if let Some(rows) = lanes.rows_mut(instance_reg) {
+                for row in rows.iter_mut() {
+                    row[..n].copy_from_slice(&lane_instance[..n]);
+                }
             }
             lanes.run(code, self.gs_resources, n, self.step_limit);
             let e = &lanes.emits;
