@@ -1,8 +1,8 @@
 //! Decode and disassembly throughput over the whole fxc corpus, in bytes of bytecode
 //! per second.
 //!
-//! - `decode/programs`: every SHDR/SHEX chunk through `tpf::Decoder`, one reused
-//!   instruction at a time (MB/s of program bytes);
+//! - `decode/programs`: every SHDR/SHEX chunk through `tpf::Decoder`, one instruction
+//!   at a time in the decoder's own buffers (MB/s of program bytes);
 //! - `decode/ir`: every program chunk through `tpf::decode` into a `tpf::Program`;
 //! - `decode/containers`: every blob through `dxbc::Container::parse` plus the program decode;
 //! - `disasm/listings`: every blob through `listing::disassemble`, header, checksum check
@@ -65,11 +65,10 @@ fn benches(c: &mut Criterion) {
     g.bench_function("programs", |b| {
         b.iter(|| {
             let mut n = 0usize;
-            let mut ins = tpf::Instruction::placeholder();
             for p in &programs {
                 let mut decoder = tpf::Decoder::new(p).unwrap();
-                while let Some(r) = decoder.next_into(&mut ins) {
-                    r.unwrap();
+                while let Some(r) = decoder.next_instruction() {
+                    let (_, ins) = r.unwrap();
                     n += black_box(&ins).operands().len();
                 }
             }

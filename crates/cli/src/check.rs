@@ -1,11 +1,12 @@
 //! `dxref validate` (module `check`, to keep the name `validate` for the crate): the create call's verdict on a shader, with every diagnostic.
 
-use std::io::Write as _;
-
-use serde_json::json;
+use serde_json::{json, Value};
 use validate::{Api, Caps, Caps9, FeatureLevel, Report, Runtime, SoArguments, StreamOutputDesc, Target};
 
-use crate::{display_name, Failure};
+use crate::batch::{self, Mode};
+use crate::output::Output;
+use crate::walk::Input;
+use crate::{input, status, Failure, Outcome};
 
 /// The device and call the shader is validated for.
 pub struct Options {
@@ -22,7 +23,6 @@ pub struct Options {
     pub so_rasterized: Option<String>,
     /// `--caps key=value,...`: Direct3D 9 capabilities.
     pub caps: Option<String>,
-    pub json: bool,
 }
 
 impl Options {
@@ -208,138 +208,171 @@ pub(crate) fn stream_output(
     Ok(Some(desc))
 }
 
-/// Reads the input: a DXBC blob or a raw Shader Model 1–3 program (binary, returned as
-/// is), an effect holding one shader (that shader), an fxc /Fh header, or a listing
-/// (assembled first).
-pub(crate) fn read_shader(file: &str) -> Result<Vec<u8>, Failure> {
-    let raw = if file == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
-            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
-        buf
-    } else {
-        std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
-    };
-    if inputs::is_effect(&raw) {
-        // An effect holding one shader: that shader.
-        let one = inputs::single_shader(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
-        return Ok(raw[one.range].to_vec());
-    }
-    if raw.starts_with(b"DXBC") || inputs::family(&raw).is_some() || !listing::text::is_text(&raw) {
-        // Binary: let the validator say where the container is broken.
-        return Ok(raw);
-    }
-    let text = listing::text::decode(&raw).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
-    // Text: an fxc /Fh header holds a byte array; anything else is taken as a listing.
-    if let Ok(arrays) = listing::fxh::arrays(&text) {
-        if !arrays.is_empty() {
-            return listing::fxh::pick(&text, None).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")));
-        }
-    }
-    match listing::asm::assemble(&text, &listing::asm::AsmOptions::default()) {
-        Ok(a) => Ok(a.bytes),
-        Err(errors) => {
-            let first = errors.first().map(|d| format!("{}:{}: {}", d.line, d.column, d.message)).unwrap_or_default();
-            Err(Failure::input(format!(
-                "{}: neither a DXBC container, an fxc /Fh header, nor a listing that assembles ({first}; `dxref asm` shows every error)",
-                display_name(file)
-            )))
-        }
-    }
+/// `dxref validate`: the create call's verdict on each input.
+pub struct Validate {
+    pub options: Options,
+    /// `--var`: the array of an fxc /Fh header.
+    pub var: Option<String>,
 }
 
-pub fn run(file: &str, options: &Options) -> Result<(), Failure> {
-    let so_options = SoOptions {
-        so: options.so.as_deref(),
-        json: options.so_json.as_deref(),
-        strides: options.so_strides.as_deref(),
-        rasterized: options.so_rasterized.as_deref(),
-    };
-    if so_options.given() && options.caps.is_some() {
-        return Err(Failure::input(
-            "--caps applies to Direct3D 9 programs; --so validates a Shader Model 4+ shader with stream output".into(),
-        ));
-    }
-    if !so_options.given() && (options.so_strides.is_some() || options.so_rasterized.is_some()) {
-        return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
-    }
-    let bytes = read_shader(file)?;
-    let target = options.target(&bytes)?;
-    let caps9 = options.caps9(&target)?;
-    let so = so_options.arguments(target.api, &bytes)?;
-    let report = match (&so, &caps9) {
-        (Some(so), _) => validate::validate_with_so_arguments(&bytes, bytes.len(), &target, so),
-        (None, Some(caps)) => validate::validate_with_d3d9_caps(&bytes, bytes.len(), &target, caps),
-        (None, None) => validate::validate(&bytes, &target),
-    };
-    let text =
-        if options.json { json_report(file, &target, caps9.as_ref(), &report) } else { text_report(file, &report) };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-        .map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
-    if report.is_valid() {
+impl Validate {
+    /// Checks the options that do not depend on an input (before a batch starts).
+    pub fn check_options(&self) -> Result<(), Failure> {
+        let so = self.so_options();
+        if so.given() && self.options.caps.is_some() {
+            return Err(Failure::input(
+                "--caps applies to Direct3D 9 programs; --so validates a Shader Model 4+ shader with stream output"
+                    .into(),
+            ));
+        }
+        if !so.given() && (self.options.so_strides.is_some() || self.options.so_rasterized.is_some()) {
+            return Err(Failure::input("--so-strides and --so-rasterized need --so DECL".into()));
+        }
         Ok(())
-    } else {
-        Err(Failure { status: 1, message: String::new() })
+    }
+
+    fn so_options(&self) -> SoOptions<'_> {
+        SoOptions {
+            so: self.options.so.as_deref(),
+            json: self.options.so_json.as_deref(),
+            strides: self.options.so_strides.as_deref(),
+            rasterized: self.options.so_rasterized.as_deref(),
+        }
+    }
+
+    /// The verdict on one input: the target it was validated for and the report.
+    fn verdict(&self, input: &Input) -> Result<(Target, Option<Caps9>, Report), Failure> {
+        let bytes = input::shader(&input.source, self.var.as_deref())?;
+        let options = &self.options;
+        let target = options.target(&bytes)?;
+        let caps9 = options.caps9(&target)?;
+        let so = self.so_options().arguments(target.api, &bytes)?;
+        let report = match (&so, &caps9) {
+            (Some(so), _) => validate::validate_with_so_arguments(&bytes, bytes.len(), &target, so),
+            (None, Some(caps)) => validate::validate_with_d3d9_caps(&bytes, bytes.len(), &target, caps),
+            (None, None) => validate::validate(&bytes, &target),
+        };
+        Ok((target, caps9, report))
     }
 }
 
-fn text_report(file: &str, report: &Report) -> String {
+impl batch::Command for Validate {
+    fn process(&self, input: &Input, several: bool, mode: Mode) -> batch::Report {
+        let (target, caps9, report) = match self.verdict(input) {
+            Ok(v) => v,
+            Err(f) => return batch::Report::failed(f),
+        };
+        let name = input.name();
+        let status = if report.is_valid() { status::OK } else { status::REFUSED };
+        match mode {
+            Mode::Text => {
+                batch::Report { status, text: Some(text_report(&name, several, &report)), ..Default::default() }
+            }
+            Mode::Json => batch::Report {
+                status,
+                json: Some(json_report(&name, &target, caps9.as_ref(), &report)),
+                ..Default::default()
+            },
+            Mode::Jsonl => batch::Report {
+                status,
+                json: Some(json!({
+                    "valid": report.is_valid(),
+                    "target": target_json(&target),
+                    "shader": shader_json(&report),
+                })),
+                diagnostics: report.diagnostics.iter().map(diagnostic_json).collect(),
+                ..Default::default()
+            },
+        }
+    }
+
+    fn extension(&self, mode: Mode) -> &'static str {
+        match mode {
+            Mode::Text => "txt",
+            _ => "json",
+        }
+    }
+
+    fn colorize(&self, text: &str) -> String {
+        crate::color::report(text)
+    }
+}
+
+/// `valid` (`PATH: valid` among several), or a line per diagnostic and
+/// `refused: N diagnostics`.
+fn text_report(name: &str, several: bool, report: &Report) -> String {
+    let label = if several { format!("{name}: ") } else { String::new() };
     if report.is_valid() {
-        return "valid\n".to_string();
+        return format!("{label}valid\n");
     }
     let mut s = String::new();
     for d in &report.diagnostics {
-        s.push_str(&format!("{}: {} {}: {} [{}]\n", display_name(file), d.code, d.location, d.message, d.code.title()));
+        s.push_str(&format!("{name}: {} {}: {} [{}]\n", d.code, d.location, d.message, d.code.title()));
     }
-    s.push_str(&format!(
-        "refused: {} diagnostic{}\n",
-        report.diagnostics.len(),
-        if report.diagnostics.len() == 1 { "" } else { "s" }
-    ));
+    let n = report.diagnostics.len();
+    s.push_str(&format!("{label}refused: {n} diagnostic{}\n", if n == 1 { "" } else { "s" }));
     s
 }
 
-fn json_report(file: &str, target: &Target, caps9: Option<&Caps9>, report: &Report) -> String {
-    let diagnostics: Vec<_> = report
-        .diagnostics
-        .iter()
-        .map(|d| json!({ "code": d.code, "title": d.code.title(), "message": d.message, "location": d.location }))
-        .collect();
-    let shader = report.shader.as_ref().map(|s| {
-        json!({
+fn diagnostic_json(d: &validate::Diagnostic) -> Value {
+    json!({
+        "severity": "error",
+        "code": d.code,
+        "title": d.code.title(),
+        "message": d.message,
+        "location": d.location,
+    })
+}
+
+fn shader_json(report: &Report) -> Value {
+    match &report.shader {
+        Some(s) => json!({
             "stage": validate::stage_name(s.stage),
             "model": format!("{}.{}", s.model.0, s.model.1),
             "level9": s.level9,
-        })
-    });
+        }),
+        None => Value::Null,
+    }
+}
+
+/// The target as the user gives it: `{"api": "d3d11", "feature_level": "11_1",
+/// "runtime": "11.1", "caps": {...}}`.
+fn target_json(target: &Target) -> Value {
+    let mut value = json!({ "api": target.api.name() });
+    if let Some(level) = target.api.level() {
+        value["feature_level"] = json!(level.name());
+    }
+    if let Api::D3D11 { runtime, caps, .. } = target.api {
+        value["runtime"] = json!(runtime.name());
+        value["caps"] = json!(caps);
+    }
+    if let Some(stage) = target.stage {
+        value["stage"] = json!(validate::stage_name(stage));
+    }
+    value
+}
+
+fn json_report(name: &str, target: &Target, caps9: Option<&Caps9>, report: &Report) -> Value {
     let mut value = json!({
-        "file": display_name(file),
+        "file": name,
         "valid": report.is_valid(),
-        "target": target,
-        "shader": shader,
-        "diagnostics": diagnostics,
+        "target": target_json(target),
+        "shader": shader_json(report),
+        "diagnostics": report.diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
     });
     if let Some(caps) = caps9 {
         value["d3d9_caps"] = json!(caps);
     }
-    let mut s = serde_json::to_string_pretty(&value).expect("JSON of plain values");
-    s.push('\n');
-    s
+    value
 }
 
-/// `dxref validate --list-rules`: the rule table.
-pub fn list_rules(json: bool) -> Result<(), Failure> {
+/// `dxref validate --list-rules`: the rule table, to `out`.
+pub fn list_rules(json: bool, out: &mut Output) -> Outcome {
     let text = if json {
-        serde_json::to_string_pretty(validate::RULES).expect("JSON of plain values") + "\n"
+        serde_json::to_string_pretty(validate::RULES).unwrap_or_default() + "\n"
     } else {
         validate::RULES.iter().map(|r| format!("{}  {}  ({})\n", r.id, r.title, r.source)).collect()
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-        .map_err(|e| Failure::output(format!("<stdout>: {e}")))
+    let written = out.write(text.as_bytes()).and_then(|_| out.finish(true));
+    crate::output::finish(written, status::OK)
 }

@@ -4,9 +4,10 @@ use dxbc::{ChunkData, Container, FourCc};
 use serde_json::{json, Value};
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
-use crate::{read_blob, Failure};
+use crate::batch::{self, Mode, Report};
+use crate::walk::Input;
+use crate::{input, Failure};
 
 /// Gathers the report as JSON (the text form is printed from the same value).
 fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
@@ -45,10 +46,9 @@ fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
                             "register": e.register,
                             "mask": mask(e.mask),
                             "used": mask(if output { e.mask & !e.rw_mask } else { e.rw_mask }),
-                            "system_value": format!("{:?}", e.system_value),
-                            "type": format!("{:?}", e.component_type),
+                            "system_value": listing::names::system_value(e.system_value),
+                            "type": listing::names::format(e.component_type, e.min_precision),
                             "stream": e.stream,
-                            "min_precision": format!("{:?}", e.min_precision),
                         })
                     })
                     .collect();
@@ -60,22 +60,36 @@ fn report(file: &str, blob: &[u8]) -> Result<Value, Failure> {
                     "flags": r.flags,
                     "constant_buffers": r.constant_buffers.iter().map(|cb| json!({
                         "name": cb.name,
-                        "kind": format!("{:?}", cb.kind),
+                        "kind": listing::names::buffer_kind(cb.kind),
                         "size": cb.size,
                         "variables": cb.variables.iter().map(|v| v.name).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
-                    "bindings": r.bindings.iter().map(|b| json!({
+                    "bindings": r.bindings.iter().map(|b| {
+                        let (kind, format, dimension) = listing::names::binding_columns(b);
+                        json!({
                         "name": b.name,
-                        "type": format!("{:?}", b.input_type),
-                        "dimension": format!("{:?}", b.dimension),
+                        "type": kind,
+                        "format": format,
+                        "dimension": dimension,
                         "bind_point": b.bind_point,
                         "bind_count": b.bind_count,
                         "space": b.space,
-                    })).collect::<Vec<_>>(),
+                    })}).collect::<Vec<_>>(),
                 });
             }
             Ok(ChunkData::Stat(s)) => stat = json!({ "instruction_count": s.instruction_count }),
-            Ok(ChunkData::Sfi0(s)) => features = json!(format!("{:?}", s.features)),
+            Ok(ChunkData::Sfi0(s)) => {
+                // The D3D_SHADER_REQUIRES_* flags, by the header's names without the prefix.
+                let names: Vec<String> = s
+                    .features
+                    .iter()
+                    .map(|f| match dxbc::ShaderFeatures::NAMED.iter().find(|(v, _)| *v == f) {
+                        Some((_, name)) => name.to_string(),
+                        None => format!("{:#x}", f.0),
+                    })
+                    .collect();
+                features = json!(names);
+            }
             Ok(_) => {}
         }
         chunks.push(entry);
@@ -114,23 +128,46 @@ macro_rules! outp {
     ($out:expr, $($arg:tt)*) => {{ let _ = write!($out, $($arg)*); }};
 }
 
-pub fn run(file: &str, var: Option<&str>, as_json: bool) -> Result<(), Failure> {
-    let mut out = String::new();
-    report_text(file, var, as_json, &mut out)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).map_err(|e| Failure::output(format!("<stdout>: {e}")))
+/// `dxref info`: the report of each input.
+pub struct Info {
+    pub var: Option<String>,
 }
 
-fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -> Result<(), Failure> {
-    let blob = read_blob(file, var)?;
-    let name = if file == "-" { "<stdin>" } else { file };
+impl batch::Command for Info {
+    fn process(&self, input: &Input, several: bool, mode: Mode) -> Report {
+        let mut out = String::new();
+        let as_json = mode != Mode::Text;
+        match report_text(&input.source, self.var.as_deref(), as_json, &mut out) {
+            Ok(value) if as_json => Report { json: Some(value), ..Report::default() },
+            Ok(_) => {
+                // Reports of several inputs (each starts with its name) apart by a blank line.
+                if several {
+                    out.push('\n');
+                }
+                Report { text: Some(out), ..Report::default() }
+            }
+            Err(f) => Report::failed(f),
+        }
+    }
+
+    fn extension(&self, mode: Mode) -> &'static str {
+        match mode {
+            Mode::Text => "txt",
+            _ => "json",
+        }
+    }
+}
+
+/// The report of one input: its JSON value, and its text in `out` unless `as_json`.
+fn report_text(source: &input::Source, var: Option<&str>, as_json: bool, out: &mut String) -> Result<Value, Failure> {
+    let blob = input::blob(source, var)?;
+    let name = &*source.name();
     if inputs::family(&blob) == Some(inputs::Family::D3dbc) {
         return d3dbc_report(name, &blob, as_json, out);
     }
     let r = report(name, &blob)?;
     if as_json {
-        outln!(out, "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-        return Ok(());
+        return Ok(r);
     }
     outln!(out, "{name}: DXBC container, {} bytes", r["size"]);
     let ck = &r["checksum"];
@@ -172,7 +209,7 @@ fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -
             outln!(
                 out,
                 "  {} {} ({} bytes, {} variables)",
-                cb["kind"].as_str().unwrap_or("").to_lowercase(),
+                cb["kind"].as_str().unwrap_or(""),
                 cb["name"].as_str().unwrap_or(""),
                 cb["size"],
                 cb["variables"].as_array().map_or(0, |v| v.len())
@@ -181,9 +218,10 @@ fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -
         for b in refl["bindings"].as_array().into_iter().flatten() {
             outln!(
                 out,
-                "  binding {} : {} {} at {} (count {}, space {})",
+                "  binding {} : {} {} {} at {} (count {}, space {})",
                 b["name"].as_str().unwrap_or(""),
                 b["type"].as_str().unwrap_or(""),
+                b["format"].as_str().unwrap_or(""),
                 b["dimension"].as_str().unwrap_or(""),
                 b["bind_point"],
                 b["bind_count"],
@@ -209,12 +247,12 @@ fn report_text(file: &str, var: Option<&str>, as_json: bool, out: &mut String) -
     if let Some(n) = r["statistics"].get("instruction_count") {
         outln!(out, "statistics: {n} instruction slots");
     }
-    Ok(())
+    Ok(r)
 }
 
 /// A raw Shader Model 1–3 stream: version, instruction and comment counts, the
 /// constant table (creator, target, constants with their registers).
-fn d3dbc_report(name: &str, blob: &[u8], as_json: bool, out: &mut String) -> Result<(), Failure> {
+fn d3dbc_report(name: &str, blob: &[u8], as_json: bool, out: &mut String) -> Result<Value, Failure> {
     let program = d3dbc::decode(blob).map_err(|e| Failure::input(format!("{name}: {e}")))?;
     let (mut instructions, mut comments) = (0, Vec::new());
     let mut table = Value::Null;
@@ -253,8 +291,7 @@ fn d3dbc_report(name: &str, blob: &[u8], as_json: bool, out: &mut String) -> Res
         "constant_table": table,
     });
     if as_json {
-        outln!(out, "{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-        return Ok(());
+        return Ok(r);
     }
     outln!(out, "{name}: Shader Model 1-3 (d3dbc) program, {} bytes", blob.len());
     outln!(out, "program: {profile}, {instructions} instructions, {} comment blocks", comments.len());
@@ -278,5 +315,5 @@ fn d3dbc_report(name: &str, blob: &[u8], as_json: bool, out: &mut String) -> Res
             }
         }
     }
-    Ok(())
+    Ok(r)
 }

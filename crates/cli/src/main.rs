@@ -1,34 +1,134 @@
-//! `dxref`: the command-line tool. Argument parsing and output formatting only; the
-//! work is done by the library crates.
+//! `dxref`: the command-line tool. Arguments here; the work and its formatting are in
+//! the library (`src/lib.rs`).
 //!
-//! Exit status: 0 on success, 2 when an input cannot be read or decoded (and for
-//! usage errors), 1 when output cannot be written.
+//! The C `main` is defined here (`no_main`) rather than through Rust's start-up code:
+//! that code sets up a guard for the main thread's stack by reading and parsing
+//! `/proc/self/maps`, about a quarter of the instructions of a short
+//! `dxref disasm one.bin` (measured with callgrind), and the tool's recursion is
+//! bounded without it (the limits modules). What the start-up code does that matters
+//! here is done below: standard arguments are read by `std::env::args_os` as usual
+//! (the standard library takes them from the C start-up on Linux and elsewhere), a panic
+//! ends with status 101 after its message, and a write to a closed pipe is an error
+//! the program handles (`SIGPIPE` ignored) rather than a signal.
 
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+#![cfg_attr(not(test), no_main)]
+
+use std::ffi::OsString;
+use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-mod asm;
-mod check;
-mod info;
-mod run;
+use dxref::batch::{self, Mode};
+use dxref::color::ColorChoice;
+use dxref::output::{self, Output};
+use dxref::{asm, check, disasm, info, roundtrip, run, status, walk, Outcome};
 
-#[derive(Parser)]
+/// The exit statuses, for every `--help`.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success (every shader valid, every round trip the same)
+  1  a shader is refused (validate, asm --validate, run) or differs (check)
+  2  an input cannot be read or decoded, or the command line is wrong
+  3  an output cannot be written
+With several inputs the highest status met is the exit status; each input that fails is
+named on standard error and the others are still done. A closed standard output (as in
+`dxref disasm FILE | head`) ends the command quietly with the status so far.";
+
+#[derive(Parser, Debug)]
 #[command(
     name = "dxref",
     version,
-    about = "Direct3D shader bytecode toolkit: disassemble, assemble, inspect, validate and run DXBC (Shader Model 4/5, Level9) and Shader Model 1-3 shaders"
+    about = "Direct3D shader bytecode toolkit: disassemble, assemble, inspect, validate and run DXBC (Shader Model 4/5, Level9) and Shader Model 1-3 shaders",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
+    #[command(flatten)]
+    global: Global,
     #[command(subcommand)]
     command: Command,
 }
 
+/// The options of every command.
+#[derive(clap::Args, Debug)]
+struct Global {
+    /// When to colour listings and messages: auto (on a terminal, unless NO_COLOR is
+    /// set), always, never.
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
+}
+
+/// The inputs and outputs of the commands that take many inputs.
+#[derive(clap::Args, Debug)]
+struct Batch {
+    /// Inputs: files, directories (the files directly inside; with --recursive the whole
+    /// tree) or `-` for standard input. None: standard input.
+    #[arg(value_name = "PATH")]
+    paths: Vec<OsString>,
+    /// Descend into the directories' subdirectories.
+    #[arg(short = 'r', long)]
+    recursive: bool,
+    /// The extensions of the files taken from directories, comma-separated (`*`: every
+    /// file). Files named on the command line are always read.
+    #[arg(long, value_name = "EXT,...", default_value = walk::DEFAULT_EXTENSIONS)]
+    ext: String,
+    /// Write everything to FILE (`-`: standard output, the default).
+    #[arg(short = 'o', long = "output", value_name = "FILE", conflicts_with = "out_dir")]
+    output: Option<OsString>,
+    /// Write one file per input into DIR, named after the input (a directory's files
+    /// keep their path below it).
+    #[arg(long = "out-dir", value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Write one JSON object per line and per input: {"path", "ok", "status",
+    /// "diagnostics", "summary"}.
+    #[arg(long, conflicts_with = "out_dir")]
+    jsonl: bool,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    jobs: usize,
+    /// In an fxc /Fh header with several arrays, the one to read.
+    #[arg(long = "var", value_name = "NAME")]
+    var: Option<String>,
+    /// Show a progress bar on standard error (a terminal) from the start; by default
+    /// one appears when a batch runs for more than half a second.
+    #[arg(long, overrides_with = "no_progress")]
+    progress: bool,
+    /// Never show a progress bar.
+    #[arg(long = "no-progress")]
+    no_progress: bool,
+}
+
+impl Batch {
+    fn plan(self, json: bool) -> Result<batch::Plan, dxref::Failure> {
+        let mode = match (self.jsonl, json) {
+            (true, _) => Mode::Jsonl,
+            (false, true) => Mode::Json,
+            (false, false) => Mode::Text,
+        };
+        batch::Plan::new(
+            batch::Args {
+                paths: self.paths,
+                recursive: self.recursive,
+                ext: self.ext,
+                output: self.output,
+                out_dir: self.out_dir,
+                jobs: self.jobs,
+                progress: match (self.progress, self.no_progress) {
+                    (true, _) => Some(true),
+                    (_, true) => Some(false),
+                    _ => None,
+                },
+            },
+            mode,
+        )
+    }
+}
+
 /// The optional spellings of `disasm`: D3DDisassemble's flags and dxref's exact floats.
-#[derive(clap::Args, Default)]
+#[derive(clap::Args, Default, Debug)]
 struct DisasmFlags {
+    /// Which Microsoft disassembler's text to reproduce (default: the compiler named in the blob).
+    #[arg(long, value_enum)]
+    style: Option<StyleArg>,
     /// Print every float so that `dxref asm` gives back its exact bits: the shortest
     /// decimal that reads back as the same value (3.1415927, not fxc's 3.141593), and
     /// infinities and NaNs as their bits (0x7fc00001). Not Microsoft's text.
@@ -49,144 +149,225 @@ struct DisasmFlags {
     generated_by: Option<String>,
 }
 
-#[derive(Subcommand)]
+impl DisasmFlags {
+    fn options(&self) -> listing::Options {
+        let generated_by = self.generated_by.as_deref().map(|text| match text {
+            "microsoft" => listing::header::DISASSEMBLER,
+            // Read once per run: the listing options hold it for the whole process.
+            other => &*Box::leak(other.to_string().into_boxed_str()),
+        });
+        listing::Options {
+            style: self.style.map(StyleArg::style),
+            exact_floats: self.exact_floats,
+            number_instructions: self.number_instructions,
+            byte_offsets: self.byte_offsets,
+            hex_literals: self.hex_literals,
+            generated_by,
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
-    /// Print Microsoft's listing (what fxc /Fc and D3DDisassemble print) of each input.
-    Disasm {
-        /// DXBC blobs (.cso, .dxbc), raw Shader Model 1-3 streams (.vso, .pso), effects
-        /// (.fxo) holding one shader, fxc /Fh headers, or `-` for standard input.
-        #[arg(required = true)]
-        files: Vec<String>,
-        /// Write one listing per input into DIR (as NAME.asm) instead of standard output.
-        #[arg(short = 'o', long = "output", value_name = "DIR")]
-        output: Option<PathBuf>,
-        /// In an fxc /Fh header with several arrays, the one to read.
-        #[arg(long = "var", value_name = "NAME")]
-        var: Option<String>,
-        /// Which Microsoft disassembler's text to reproduce (default: the compiler named in the blob).
-        #[arg(long, value_enum)]
-        style: Option<StyleArg>,
-        #[command(flatten)]
-        flags: DisasmFlags,
-    },
+    /// Print Microsoft's listing (what fxc /Fc and D3DDisassemble print) of each input:
+    /// DXBC blobs (.cso, .dxbc), raw Shader Model 1-3 streams (.vso, .pso), effects (.fxo)
+    /// holding one shader, fxc /Fh headers. Several inputs: each listing after a
+    /// `// file: PATH` line.
+    #[command(after_help = EXIT_STATUS)]
+    Disasm(DisasmArgs),
     /// Assemble a listing (fxc's /Fc text, or hand-written in the same grammar) into a DXBC
     /// container (Shader Model 4/5, Level9), or a raw token stream for a Shader Model 1-3 listing
     /// or hand-written Shader Model 1-3 source as D3DAssemble reads it (`vs.1.1`, `;` comments,
     /// the preprocessor; #include relative to the source's folder).
-    Asm {
-        /// The listing, or `-` for standard input.
-        file: String,
-        /// Where to write the container; `-` for standard output.
-        #[arg(short = 'o', long = "output", value_name = "OUT", required = true)]
-        output: String,
-        /// Write an fxc-style /Fh C header declaring the bytes as `const BYTE NAME[]`.
-        #[arg(long = "fh", value_name = "NAME")]
-        fh: Option<String>,
-        /// Also write a STAT chunk (fxc's statistics) when the listing names no Microsoft compiler.
-        #[arg(long)]
-        stat: bool,
-        /// Validate the result for its own stage on a feature level 11_1 device with the
-        /// 11.1 runtime (a Shader Model 1-3 program: against its own Direct3D 9 profile;
-        /// `dxref validate` for other devices); write nothing and exit 1 if the runtime
-        /// would refuse it.
-        #[arg(long)]
-        validate: bool,
-        /// Shader Model 1-3 source: encode what the per-version rules forbid but the token
-        /// format can hold (with warnings), instead of refusing it.
-        #[arg(long)]
-        lenient: bool,
-    },
-    /// Validate a shader as the Direct3D runtime does when it is created
+    #[command(after_help = EXIT_STATUS)]
+    Asm(AsmArgs),
+    /// Validate shaders as the Direct3D runtime does when it creates them
     /// (ID3D11Device::Create*Shader, ID3D10Device::Create*Shader,
-    /// IDirect3DDevice9::Create*Shader): print `valid` or each diagnostic; exit 0 when
-    /// valid, 1 when refused, 2 when the input cannot be read. A raw Shader Model 1-3
-    /// program (vs_1_1 ... ps_3_sw) is validated against its own profile (--api d3d9, the
-    /// default for such a program); Direct3D 10 and 11 create calls refuse it. The Level 9
-    /// program of a `*_4_0_level_9_x` blob is validated when --feature-level is 9_x.
-    Validate {
-        /// A DXBC blob, a raw Shader Model 1-3 program, an fxc /Fh header, a listing
-        /// (assembled first), or `-`.
-        #[arg(required_unless_present = "list_rules")]
-        file: Option<String>,
-        /// The create call: vs, hs, ds, gs, ps or cs (default: the shader's own stage).
-        #[arg(long)]
-        stage: Option<String>,
-        /// d3d11 (a device: feature level, runtime, caps; the default for a DXBC
-        /// container), d3d10 (ID3D10Device at 10_0, ID3D10Device1 at 10_1), d3d9 (a raw
-        /// Shader Model 1-3 program against its profile; the default for such a program)
-        /// or d3d12 (Shader Model 4.0-5.1 instruction rules).
-        #[arg(long)]
-        api: Option<String>,
-        /// The device's feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1 (default
-        /// 11_1; with --api d3d10: 10_0 or 10_1, default 10_0).
-        #[arg(long = "feature-level")]
-        feature_level: Option<String>,
-        /// The Direct3D 11 runtime: 11.0 or 11.1 (default 11.1).
-        #[arg(long)]
-        runtime: Option<String>,
-        /// The device supports UAVs at every shader stage (default: yes for 11_1 on the 11.1 runtime).
-        #[arg(long = "uav-all-stages", overrides_with = "no_uav_all_stages")]
-        uav_all_stages: bool,
-        /// The device does not support UAVs at every shader stage.
-        #[arg(long = "no-uav-all-stages")]
-        no_uav_all_stages: bool,
-        /// The device has no double-precision support.
-        #[arg(long = "no-doubles")]
-        no_doubles: bool,
-        /// Validate as CreateGeometryShaderWithStreamOutput with this declaration
-        /// (`s1:0:TEXCOORD0.xy; $SKIP.x; ...`, see the README).
-        #[arg(long, value_name = "DECL")]
-        so: Option<String>,
-        /// Validate as CreateGeometryShaderWithStreamOutput with the arguments in this
-        /// JSON file, as a program passes them: {"declaration": [{"stream", "semantic_name"
-        /// (null: a gap), "semantic_index", "start_component", "component_count",
-        /// "output_slot"}] or null, "num_entries", "strides": [...] or null,
-        /// "num_strides", "rasterized_stream"}; with --api d3d10 "output_stream_stride"
-        /// instead of the strides and rasterized stream (see docs/VALIDATION.md).
-        #[arg(long = "so-json", value_name = "FILE")]
-        so_json: Option<String>,
-        /// Stream-output buffer strides in bytes, comma-separated (--api d3d10: one,
-        /// the OutputStreamStride).
-        #[arg(long = "so-strides", value_name = "N,...")]
-        so_strides: Option<String>,
-        /// The rasterized stream: 0..3 or `none`.
-        #[arg(long = "so-rasterized", value_name = "N|none")]
-        so_rasterized: Option<String>,
-        /// Direct3D 9 device caps for vs_2_x / ps_2_x programs (and the slot and constant
-        /// counts of 3_0), as key=value,... : dynamic-flow-depth=0..24,
-        /// static-flow-depth=0..4 (loop/rep and call nesting; vs_2_x devices have 1..4),
-        /// temps=12..32, predication=0|1, arbitrary-swizzle=0|1, gradients=0|1,
-        /// no-tex-limit=0|1, no-dependent-read-limit=0|1, ps-slots=96..512,
-        /// slots-3-0=512..32768, vs-constants=96..8192. Keys not given keep their default:
-        /// the most capable device (24, 4, 32, 1, 1, 1, 1, 1, 512, 32768, 256) for a raw program, what the feature level promises for the
-        /// Level 9 program at 9_x (9_1/9_2: 0, 1, 12, no predication; 9_3: the most capable).
-        #[arg(long, value_name = "KEY=N,...")]
-        caps: Option<String>,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-        /// Print the table of rules (code, title, source) and exit.
-        #[arg(long = "list-rules")]
-        list_rules: bool,
-    },
+    /// IDirect3DDevice9::Create*Shader): print `valid` or each diagnostic. Inputs: DXBC
+    /// blobs, raw Shader Model 1-3 programs, fxc /Fh headers, listings (assembled first).
+    /// A raw Shader Model 1-3 program (vs_1_1 ... ps_3_sw) is validated against its own
+    /// profile (--api d3d9, the default for such a program); Direct3D 10 and 11 create
+    /// calls refuse it. The Level 9 program of a `*_4_0_level_9_x` blob is validated when
+    /// --feature-level is 9_x.
+    #[command(after_help = EXIT_STATUS)]
+    Validate(ValidateCmd),
+    /// Check that each blob survives `dxref disasm` then `dxref asm`: the program chunk
+    /// byte for byte, the signatures, a Level9 blob's Direct3D 9 mapping tables and
+    /// program instructions, a raw Shader Model 1-3 stream's instructions (not RDEF,
+    /// STAT, SFI0, IFCE or comment blocks, which a listing does not carry whole). Prints
+    /// `PATH: same` or `PATH: differs: ...`; exit 1 when one differs.
+    #[command(after_help = EXIT_STATUS, alias = "roundtrip")]
+    Check(DisasmArgs),
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
-    /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
+    /// statistics; write them as JSON (--out) and draw them (--svg, --png).
+    #[command(after_help = EXIT_STATUS)]
     Run(run::Options),
-    /// Show a container's chunks, checksum status, shader version and reflection summary.
-    Info {
-        /// A DXBC blob, an fxc /Fh header, or `-` for standard input.
-        file: String,
-        /// In an fxc /Fh header with several arrays, the one to read.
-        #[arg(long = "var", value_name = "NAME")]
-        var: Option<String>,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
+    /// Print a completion script for SHELL on standard output (`dxref completions bash >
+    /// /etc/bash_completion.d/dxref`, `dxref completions zsh > ~/.zfunc/_dxref`, ...).
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
+    /// Print the manual page (roff) on standard output (`dxref man > dxref.1`,
+    /// `dxref man | man -l -`); with a command, that command's page (`dxref man disasm >
+    /// dxref-disasm.1`).
+    Man {
+        /// The command whose page to print (default: the tool's own page).
+        command: Option<String>,
+    },
+    /// Show each container's chunks, checksum status, shader version and reflection
+    /// summary.
+    #[command(after_help = EXIT_STATUS)]
+    Info(InfoArgs),
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+/// `disasm` and `check`.
+#[derive(clap::Args, Debug)]
+struct DisasmArgs {
+    #[command(flatten)]
+    batch: Batch,
+    #[command(flatten)]
+    flags: DisasmFlags,
+}
+
+/// `asm`.
+#[derive(clap::Args, Debug)]
+struct AsmArgs {
+    /// The listing (none or `-`: standard input).
+    file: Option<OsString>,
+    /// Where to write the container (`-`: standard output, the default unless it is
+    /// a terminal).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<OsString>,
+    /// Write an fxc-style /Fh C header declaring the bytes as `const BYTE NAME[]`.
+    #[arg(long = "fh", value_name = "NAME")]
+    fh: Option<String>,
+    /// Also write a STAT chunk (fxc's statistics) when the listing names no Microsoft compiler.
+    #[arg(long)]
+    stat: bool,
+    /// Validate the result for its own stage on a feature level 11_1 device with the
+    /// 11.1 runtime (a Shader Model 1-3 program: against its own Direct3D 9 profile;
+    /// `dxref validate` for other devices); write nothing and exit 1 if the runtime
+    /// would refuse it.
+    #[arg(long)]
+    validate: bool,
+    /// Shader Model 1-3 source: encode what the per-version rules forbid but the token
+    /// format can hold (with warnings), instead of refusing it.
+    #[arg(long)]
+    lenient: bool,
+}
+
+/// `validate`.
+#[derive(clap::Args, Debug)]
+struct ValidateCmd {
+    #[command(flatten)]
+    batch: Batch,
+    #[command(flatten)]
+    target: ValidateArgs,
+    /// Print JSON instead of text (an array of reports for several inputs).
+    #[arg(long)]
+    json: bool,
+    /// Print the table of rules (code, title, source) and exit.
+    #[arg(long = "list-rules")]
+    list_rules: bool,
+}
+
+/// `info`.
+#[derive(clap::Args, Debug)]
+struct InfoArgs {
+    #[command(flatten)]
+    batch: Batch,
+    /// Print JSON instead of text (an array of reports for several inputs).
+    #[arg(long)]
+    json: bool,
+}
+
+/// The device and call `validate` checks against.
+#[derive(clap::Args, Debug)]
+struct ValidateArgs {
+    /// The create call: vs, hs, ds, gs, ps or cs (default: the shader's own stage).
+    #[arg(long)]
+    stage: Option<String>,
+    /// d3d11 (a device: feature level, runtime, caps; the default for a DXBC
+    /// container), d3d10 (ID3D10Device at 10_0, ID3D10Device1 at 10_1), d3d9 (a raw
+    /// Shader Model 1-3 program against its profile; the default for such a program)
+    /// or d3d12 (Shader Model 4.0-5.1 instruction rules).
+    #[arg(long)]
+    api: Option<String>,
+    /// The device's feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1 (default
+    /// 11_1; with --api d3d10: 10_0 or 10_1, default 10_0).
+    #[arg(long = "feature-level")]
+    feature_level: Option<String>,
+    /// The Direct3D 11 runtime: 11.0 or 11.1 (default 11.1).
+    #[arg(long)]
+    runtime: Option<String>,
+    /// The device supports UAVs at every shader stage (default: yes for 11_1 on the 11.1 runtime).
+    #[arg(long = "uav-all-stages", overrides_with = "no_uav_all_stages")]
+    uav_all_stages: bool,
+    /// The device does not support UAVs at every shader stage.
+    #[arg(long = "no-uav-all-stages")]
+    no_uav_all_stages: bool,
+    /// The device has no double-precision support.
+    #[arg(long = "no-doubles")]
+    no_doubles: bool,
+    /// Validate as CreateGeometryShaderWithStreamOutput with this declaration
+    /// (`s1:0:TEXCOORD0.xy; $SKIP.x; ...`, see the README).
+    #[arg(long, value_name = "DECL")]
+    so: Option<String>,
+    /// Validate as CreateGeometryShaderWithStreamOutput with the arguments in this
+    /// JSON file, as a program passes them: {"declaration": [{"stream", "semantic_name"
+    /// (null: a gap), "semantic_index", "start_component", "component_count",
+    /// "output_slot"}] or null, "num_entries", "strides": [...] or null,
+    /// "num_strides", "rasterized_stream"}; with --api d3d10 "output_stream_stride"
+    /// instead of the strides and rasterized stream (see docs/VALIDATION.md).
+    #[arg(long = "so-json", value_name = "FILE")]
+    so_json: Option<String>,
+    /// Stream-output buffer strides in bytes, comma-separated (--api d3d10: one,
+    /// the OutputStreamStride).
+    #[arg(long = "so-strides", value_name = "N,...")]
+    so_strides: Option<String>,
+    /// The rasterized stream: 0..3 or `none`.
+    #[arg(long = "so-rasterized", value_name = "N|none")]
+    so_rasterized: Option<String>,
+    /// Direct3D 9 device caps for vs_2_x / ps_2_x programs (and the slot and constant
+    /// counts of 3_0), as key=value,... : dynamic-flow-depth=0..24,
+    /// static-flow-depth=0..4 (loop/rep and call nesting; vs_2_x devices have 1..4),
+    /// temps=12..32, predication=0|1, arbitrary-swizzle=0|1, gradients=0|1,
+    /// no-tex-limit=0|1, no-dependent-read-limit=0|1, ps-slots=96..512,
+    /// slots-3-0=512..32768, vs-constants=96..8192. Keys not given keep their default:
+    /// the most capable device (24, 4, 32, 1, 1, 1, 1, 1, 512, 32768, 256) for a raw program, what the feature level promises for the
+    /// Level 9 program at 9_x (9_1/9_2: 0, 1, 12, no predication; 9_3: the most capable).
+    #[arg(long, value_name = "KEY=N,...")]
+    caps: Option<String>,
+}
+
+impl ValidateArgs {
+    fn options(self) -> check::Options {
+        check::Options {
+            stage: self.stage,
+            api: self.api,
+            feature_level: self.feature_level,
+            runtime: self.runtime,
+            uav_all_stages: if self.uav_all_stages {
+                Some(true)
+            } else if self.no_uav_all_stages {
+                Some(false)
+            } else {
+                None
+            },
+            no_doubles: self.no_doubles,
+            so: self.so,
+            so_json: self.so_json,
+            so_strides: self.so_strides,
+            so_rasterized: self.so_rasterized,
+            caps: self.caps,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, Debug)]
 enum StyleArg {
     /// fxc 9.29.952 (June 2010 DirectX SDK).
     #[value(name = "fxc-9.29")]
@@ -227,206 +408,268 @@ impl StyleArg {
     }
 }
 
-/// A failure, with the exit status it maps to.
-struct Failure {
-    status: u8,
-    message: String,
+#[cfg(not(test))]
+#[no_mangle]
+extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" runs no handler code; this is
+    // what Rust's own start-up does for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    match std::panic::catch_unwind(run) {
+        Ok(status) => std::ffi::c_int::from(status),
+        // The panic hook has printed the message.
+        Err(_) => 101,
+    }
 }
 
-impl Failure {
-    fn input(message: String) -> Failure {
-        Failure { status: 2, message }
-    }
-    fn output(message: String) -> Failure {
-        Failure { status: 1, message }
-    }
-}
-
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Disasm { files, output, var, style, flags } => {
-            disasm(&files, output.as_deref(), var.as_deref(), style, &flags)
-        }
-        Command::Info { file, var, json } => info::run(&file, var.as_deref(), json),
-        Command::Asm { file, output, fh, stat, validate, lenient } => {
-            asm::run(&file, &output, fh.as_deref(), stat, validate, lenient)
-        }
-        Command::Run(options) => run::run(&options),
-        Command::Validate {
-            file,
-            stage,
-            api,
-            feature_level,
-            runtime,
-            uav_all_stages,
-            no_uav_all_stages,
-            no_doubles,
-            so,
-            so_json,
-            so_strides,
-            so_rasterized,
-            caps,
-            json,
-            list_rules,
-        } => {
-            if list_rules {
-                check::list_rules(json)
-            } else {
-                let options = check::Options {
-                    stage,
-                    api,
-                    feature_level,
-                    runtime,
-                    uav_all_stages: if uav_all_stages {
-                        Some(true)
-                    } else if no_uav_all_stages {
-                        Some(false)
-                    } else {
-                        None
-                    },
-                    no_doubles,
-                    so,
-                    so_json,
-                    so_strides,
-                    so_rasterized,
-                    caps,
-                    json,
-                };
-                check::run(file.as_deref().unwrap_or("-"), &options)
-            }
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+#[cfg_attr(test, allow(dead_code))]
+fn run() -> u8 {
+    let cli = parse();
+    output::set_color(cli.global.color);
+    let status = match command(cli.command) {
+        Ok(()) => 0,
         Err(f) => {
-            if !f.message.is_empty() {
-                eprintln!("dxref: {}", f.message);
-            }
-            ExitCode::from(f.status)
+            output::error(&f.message);
+            f.status
         }
-    }
-}
-
-/// Reads an input's blob: a binary file, an fxc /Fh header, or standard input.
-pub(crate) fn read_blob(file: &str, var: Option<&str>) -> Result<Vec<u8>, Failure> {
-    let bytes = if file == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
-        buf
-    } else {
-        std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
     };
-    if inputs::is_effect(&bytes) {
-        if var.is_some() {
-            return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is an effect file")));
-        }
-        let one = inputs::single_shader(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
-        return Ok(bytes[one.range].to_vec());
-    }
-    if inputs::family(&bytes) == Some(inputs::Family::D3dbc) {
-        if var.is_some() {
-            return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
-        }
-        return Ok(bytes);
-    }
-    if bytes.starts_with(b"DXBC") || !listing::text::is_text(&bytes) {
-        if var.is_some() {
-            return Err(Failure::input(format!("{file}: --var applies to fxc /Fh headers; this is a binary file")));
-        }
-        return Ok(bytes);
-    }
-    // UTF-8 (with or without a byte-order mark), UTF-16, a terminating NUL.
-    let text = listing::text::decode(&bytes).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))?;
-    listing::fxh::pick(&text, var).map(|a| a.bytes).map_err(|e| Failure::input(format!("{file}:{e}")))
+    // Rust's start-up code would flush standard output at exit; `println!` buffers it.
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    status
 }
 
-pub(crate) fn display_name(file: &str) -> &str {
-    if file == "-" {
-        "<stdin>"
-    } else {
-        file
-    }
+/// The command line. Start-up is lazy: the usual case — one command, no `--help` —
+/// builds the parser of that command alone (building all of them is most of a short
+/// run's time); anything else goes through the whole parser, which then prints the
+/// help or the error.
+fn parse() -> Cli {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    parse_one(&args).unwrap_or_else(|| Cli::parse_from(args))
 }
 
-/// The listing's file name under `-o DIR`: the input's stem with `.asm`.
-fn output_name(file: &str) -> String {
-    let stem = match file {
-        "-" => "stdin".to_string(),
-        _ => Path::new(file).file_stem().map_or("stdin".into(), |s| s.to_string_lossy().into_owned()),
+fn parse_one(args: &[OsString]) -> Option<Cli> {
+    use clap::{Args, FromArgMatches};
+    if let Some(cli) = paths_only(args) {
+        return Some(cli);
+    }
+    // The command's name, after the global options.
+    let mut i = 1;
+    let name = loop {
+        let arg = args.get(i)?.to_str()?;
+        match arg {
+            "--color" => i += 2,
+            _ if arg.starts_with("--color=") => i += 1,
+            _ if arg.starts_with('-') => return None,
+            _ => break arg,
+        }
     };
-    format!("{stem}.asm")
+    // Help and version texts come from the whole parser.
+    if args.iter().any(|a| matches!(a.to_str(), Some("-h" | "--help" | "-V" | "--version" | "help"))) {
+        return None;
+    }
+    let sub = match name {
+        "disasm" => DisasmArgs::augment_args(clap::Command::new("disasm")),
+        "check" | "roundtrip" => DisasmArgs::augment_args(clap::Command::new("check").alias("roundtrip")),
+        "info" => InfoArgs::augment_args(clap::Command::new("info")),
+        "validate" => ValidateCmd::augment_args(clap::Command::new("validate")),
+        "asm" => AsmArgs::augment_args(clap::Command::new("asm")),
+        "run" => run::Options::augment_args(clap::Command::new("run")),
+        _ => return None,
+    };
+    let top = Global::augment_args(clap::Command::new("dxref")).subcommand(sub).subcommand_required(true);
+    let matches = top.try_get_matches_from(args).ok()?;
+    Cli::from_arg_matches(&matches).ok()
 }
 
-fn disasm(
-    files: &[String],
-    output: Option<&Path>,
-    var: Option<&str>,
-    style: Option<StyleArg>,
-    flags: &DisasmFlags,
-) -> Result<(), Failure> {
-    let generated_by = flags.generated_by.as_deref().map(|text| match text {
-        "microsoft" => listing::header::DISASSEMBLER,
-        // Read once per run: the listing options hold it for the whole process.
-        other => &*Box::leak(other.to_string().into_boxed_str()),
-    });
-    let options = listing::Options {
-        style: style.map(StyleArg::style),
-        exact_floats: flags.exact_floats,
-        number_instructions: flags.number_instructions,
-        byte_offsets: flags.byte_offsets,
-        hex_literals: flags.hex_literals,
-        generated_by,
+/// `dxref disasm|info|validate|check PATH...` with no option at all: no parser is
+/// built (a unit test keeps these defaults equal to the parser's).
+fn paths_only(args: &[OsString]) -> Option<Cli> {
+    let name = args.get(1)?.to_str()?;
+    let paths = args.get(2..)?;
+    // `-` (standard input) is a path; anything else starting with `-` is an option.
+    if paths.iter().any(|a| a.to_str().is_none_or(|s| s.starts_with('-') && s != "-")) {
+        return None;
+    }
+    let batch = Batch {
+        paths: paths.to_vec(),
+        recursive: false,
+        ext: walk::DEFAULT_EXTENSIONS.to_string(),
+        output: None,
+        out_dir: None,
+        jsonl: false,
+        jobs: 0,
+        var: None,
+        progress: false,
+        no_progress: false,
     };
-    if let Some(dir) = output {
-        // One listing per input: two inputs with the same name would overwrite each other.
-        let mut seen = std::collections::HashMap::new();
-        for file in files {
-            if let Some(first) = seen.insert(output_name(file), file) {
-                return Err(Failure::input(format!(
-                    "{first} and {file} would both be written to {}",
-                    dir.join(output_name(file)).display()
-                )));
-            }
+    let command = match name {
+        "disasm" => Command::Disasm(DisasmArgs { batch, flags: DisasmFlags::default() }),
+        "check" | "roundtrip" => Command::Check(DisasmArgs { batch, flags: DisasmFlags::default() }),
+        "info" => Command::Info(InfoArgs { batch, json: false }),
+        "validate" => Command::Validate(ValidateCmd {
+            batch,
+            target: ValidateArgs {
+                stage: None,
+                api: None,
+                feature_level: None,
+                runtime: None,
+                uav_all_stages: false,
+                no_uav_all_stages: false,
+                no_doubles: false,
+                so: None,
+                so_json: None,
+                so_strides: None,
+                so_rasterized: None,
+                caps: None,
+            },
+            json: false,
+            list_rules: false,
+        }),
+        _ => return None,
+    };
+    Some(Cli { global: Global { color: ColorChoice::Auto }, command })
+}
+
+fn command(command: Command) -> Outcome {
+    match command {
+        Command::Disasm(DisasmArgs { batch, flags }) => {
+            let command = disasm::Disasm { options: flags.options(), var: batch.var.clone() };
+            batch::run(&command, batch.plan(false)?)
         }
-        std::fs::create_dir_all(dir).map_err(|e| Failure::output(format!("{}: {e}", dir.display())))?;
+        Command::Info(InfoArgs { batch, json }) => {
+            let command = info::Info { var: batch.var.clone() };
+            batch::run(&command, batch.plan(json)?)
+        }
+        Command::Validate(ValidateCmd { batch, target, json, list_rules }) => {
+            if list_rules {
+                return check::list_rules(json, &mut Output::new(batch.output.as_deref()));
+            }
+            let command = check::Validate { options: target.options(), var: batch.var.clone() };
+            command.check_options()?;
+            batch::run(&command, batch.plan(json)?)
+        }
+        Command::Check(DisasmArgs { batch, flags }) => {
+            let command = roundtrip::Check { options: flags.options(), var: batch.var.clone() };
+            batch::run(&command, batch.plan(false)?)
+        }
+        Command::Asm(AsmArgs { file, output, fh, stat, validate, lenient }) => asm::run(&asm::Options {
+            file: file.as_deref(),
+            output: output.as_deref(),
+            fh: fh.as_deref(),
+            statistics: stat,
+            check: validate,
+            lenient,
+        }),
+        Command::Run(options) => run::run(&options),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "dxref", &mut script);
+            write_stdout(&script)
+        }
+        Command::Man { command } => {
+            use clap::CommandFactory;
+            let top = Cli::command();
+            let cmd = match command {
+                None => top,
+                Some(name) => {
+                    let Some(sub) = top.find_subcommand(&name) else {
+                        return Err(dxref::Failure::input(format!("man: no command `{name}`")));
+                    };
+                    // The page is named after the command as a whole: dxref-disasm(1).
+                    sub.clone().name(format!("dxref-{}", sub.get_name()))
+                }
+            };
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut page)
+                .map_err(|e| dxref::Failure::output(format!("the manual page: {e}")))?;
+            write_stdout(&page)
+        }
     }
-    let stdout = std::io::stdout();
-    let mut first_error = None;
-    for file in files {
-        let result = read_blob(file, var).and_then(|blob| {
-            listing::disassemble(&blob, &options).map_err(|e| Failure::input(format!("{}: {e}", display_name(file))))
-        });
-        let listing = match result {
-            Ok(l) => l,
-            Err(f) => {
-                eprintln!("dxref: {}", f.message);
-                first_error.get_or_insert(f.status);
-                continue;
-            }
-        };
-        for w in &listing.warnings {
-            eprintln!("dxref: warning: {}: {w}", display_name(file));
-        }
-        match output {
-            Some(dir) => {
-                let path = dir.join(output_name(file));
-                std::fs::write(&path, &listing.text)
-                    .map_err(|e| Failure::output(format!("{}: {e}", path.display())))?;
-            }
-            None => {
-                let mut lock = stdout.lock();
-                lock.write_all(listing.text.as_bytes())
-                    .and_then(|_| lock.flush())
-                    .map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
-            }
-        }
+    .or_else(|f| if f.status == status::OK { Ok(()) } else { Err(f) })
+}
+
+/// Writes `bytes` to standard output (a closed pipe ends quietly).
+fn write_stdout(bytes: &[u8]) -> Outcome {
+    let mut out = Output::new(None);
+    let written = out.write(bytes).and_then(|_| out.finish(false));
+    output::finish(written, status::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        std::iter::once("dxref").chain(list.iter().copied()).map(OsString::from).collect()
     }
-    match first_error {
-        Some(status) if files.len() > 1 => {
-            Err(Failure { status, message: "some inputs could not be disassembled".into() })
+
+    #[test]
+    fn the_whole_parser_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn one_command_is_parsed_by_its_own_parser_alone() {
+        // The usual invocations take the short path...
+        for list in [
+            &["disasm", "a.bin"][..],
+            &["--color", "always", "disasm", "-r", "dir", "--jsonl"],
+            &["--color=never", "info", "a.bin", "--json"],
+            &["validate", "a.bin", "--feature-level", "10_0", "--color", "always"],
+            &["check", "a.bin"],
+            &["roundtrip", "a.bin"],
+            &["asm", "a.asm", "-o", "a.bin"],
+            &["run", "--vs", "vs.asm", "--input", "v.json"],
+        ] {
+            let cli = parse_one(&args(list)).unwrap_or_else(|| panic!("{list:?}"));
+            let full = Cli::try_parse_from(args(list)).unwrap();
+            assert_eq!(cli.global.color, full.global.color, "{list:?}");
+            let name = |c: &Command| match c {
+                Command::Disasm(a) => ("disasm", a.batch.paths.clone()),
+                Command::Check(a) => ("check", a.batch.paths.clone()),
+                Command::Info(a) => ("info", a.batch.paths.clone()),
+                Command::Validate(a) => ("validate", a.batch.paths.clone()),
+                Command::Asm(a) => ("asm", a.file.iter().cloned().collect()),
+                Command::Run(a) => ("run", a.vs.iter().cloned().collect()),
+                Command::Completions { .. } => ("completions", Vec::new()),
+                Command::Man { .. } => ("man", Vec::new()),
+            };
+            assert_eq!(name(&cli.command), name(&full.command), "{list:?}");
         }
-        Some(status) => Err(Failure { status, message: String::new() }),
-        None => Ok(()),
+        assert_eq!(parse_one(&args(&["--color", "always", "disasm", "x"])).unwrap().global.color, ColorChoice::Always);
+        // Paths alone: no parser at all, and the same values as the parser's.
+        for list in [
+            &["disasm", "a.bin", "-", "dir"][..],
+            &["info", "a.bin"],
+            &["validate", "a.bin", "b.bin"],
+            &["check", "a.bin"],
+            &["roundtrip", "a.bin"],
+            &["disasm"],
+        ] {
+            let short = paths_only(&args(list)).unwrap_or_else(|| panic!("{list:?}"));
+            let full = Cli::try_parse_from(args(list)).unwrap();
+            assert_eq!(format!("{short:?}"), format!("{full:?}"), "{list:?}");
+        }
+        for list in [&["disasm", "a.bin", "-r"][..], &["disasm", "--", "a.bin"], &["asm", "a.asm"], &["run"]] {
+            assert!(paths_only(&args(list)).is_none(), "{list:?}");
+        }
+        // ... help, version, mistakes and unknown commands the whole parser.
+        for list in [
+            &["--help"][..],
+            &["disasm", "--help"],
+            &["-V"],
+            &["help", "disasm"],
+            &["disasm", "--no-such-option"],
+            &["frobnicate"],
+            &[],
+        ] {
+            assert!(parse_one(&args(list)).is_none(), "{list:?}");
+        }
     }
 }

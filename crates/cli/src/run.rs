@@ -3,34 +3,47 @@
 //! stream-output buffers and the statistics as JSON, and the rasterized stream as SVG.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
-use d3d11::{Device, DeviceDesc, HResult};
+use d3d11::{Device, DeviceDesc};
 use exec::pipeline::{
-    self, DrawCall, DrawResult, InputElement, Pipeline, SoTarget, StreamOutput, StreamPrimitives, Topology,
-    VertexBuffer,
+    self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, StreamPrimitives, Topology, VertexBuffer,
 };
-use exec::{Format, Plan, Resources};
+use exec::{Format, Plan};
+use inputs::binding::Stage;
 use serde_json::{json, Value};
 use validate::{FeatureLevel, Runtime, SoArguments, StreamOutputDesc};
 
-use crate::check::read_shader;
-use crate::{display_name, Failure};
+use std::ffi::{OsStr, OsString};
+
+use crate::input::{self, Source};
+use crate::output::Output;
+use crate::{status, Failure, Outcome};
 
 /// The command's options.
-#[derive(clap::Args)]
+#[derive(clap::Args, Debug)]
 pub struct Options {
     /// The vertex shader: a DXBC blob, an fxc /Fh header or a listing.
-    #[arg(long)]
-    pub vs: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub vs: Option<OsString>,
     /// The geometry shader (without --vs, the input vertices feed it directly).
-    #[arg(long)]
-    pub gs: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub gs: Option<OsString>,
+    /// In an fxc /Fh header with several arrays, the one to read (for --vs and --gs;
+    /// --vs-var and --gs-var choose apart).
+    #[arg(long = "var", value_name = "NAME")]
+    pub var: Option<String>,
+    /// The array of --vs's fxc /Fh header.
+    #[arg(long = "vs-var", value_name = "NAME")]
+    pub vs_var: Option<String>,
+    /// The array of --gs's fxc /Fh header.
+    #[arg(long = "gs-var", value_name = "NAME")]
+    pub gs_var: Option<String>,
     /// The vertices: a JSON array of objects keyed by semantic
     /// (`{"SV_Position": [x, y, z, w], "TEXCOORD1": [u, v]}`) or CSV with columns
-    /// `SEMANTIC[INDEX].x|y|z|w`.
+    /// `SEMANTIC[INDEX].x|y|z|w`. A component may also be "NaN", "inf", "-inf" or a
+    /// 32-bit pattern ("0x3f800000").
     #[arg(long, value_name = "FILE")]
-    pub input: Option<String>,
+    pub input: Option<OsString>,
     /// pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj
     /// forms (default: what the geometry shader takes, else pointlist).
     #[arg(long)]
@@ -54,12 +67,31 @@ pub struct Options {
     /// Size in bytes of each stream-output buffer (at most 256 MiB).
     #[arg(long = "so-buffer-size", value_name = "BYTES", default_value_t = 1 << 20)]
     pub so_buffer_size: u32,
+    /// Write the text report (primitives and statistics) to FILE instead of standard
+    /// output (`-`: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<OsString>,
     /// Write the primitives, the stream-output buffers and the statistics as JSON (`-`: standard output).
     #[arg(long, value_name = "FILE")]
-    pub out: Option<String>,
-    /// Draw the rasterized stream's primitives (x/w, y/w) as an SVG picture.
+    pub out: Option<OsString>,
+    /// Draw the primitives of every stream with a position at (x/w, y/w), y up, as an
+    /// SVG picture: axes in normalized device coordinates, the viewport square, a
+    /// legend, and notes on what could not be drawn.
     #[arg(long, value_name = "FILE")]
-    pub svg: Option<String>,
+    pub svg: Option<OsString>,
+    #[command(flatten)]
+    pub picture: crate::picture::PictureOptions,
+    /// Write every output component as its 32-bit pattern ("0x3f800000", NaN payloads
+    /// included) in the JSON and the printed primitives (--input takes the same).
+    #[arg(long)]
+    pub hex: bool,
+    /// Give each output vertex its provenance, for aligning two implementations'
+    /// outputs: the input primitive (counted over the whole draw), the GS instance and
+    /// which emit of that invocation produced it.
+    #[arg(long)]
+    pub provenance: bool,
+    #[command(flatten)]
+    pub bind: crate::bind::BindOptions,
     /// Report emits of outputs not written since the previous emit (undefined values).
     #[arg(long)]
     pub check: bool,
@@ -78,55 +110,53 @@ const MAX_CAPTURED_VERTICES: u64 = 1 << 22;
 const SV_VERTEX_ID: u32 = 6;
 const SV_PRIMITIVE_ID: u32 = 7;
 const SV_INSTANCE_ID: u32 = 8;
-const SV_POSITION: u32 = 1;
 
-/// A shader read from a file (binary, /Fh header or listing) and created on the device.
+/// A shader read from a file (binary, /Fh header or listing) and created with the
+/// API's rules.
 struct Loaded {
     name: String,
     plan: Plan,
+    /// The slots it declares.
+    declared: Vec<crate::bind::Declared>,
 }
 
-fn load(device: &Device, file: &str, stage: tpf::ProgramType, so: Option<&SoArguments>) -> Result<Loaded, Failure> {
-    let bytes = read_shader(file)?;
-    let name = display_name(file).to_string();
-    let mut out = None;
-    let created = match (stage, so) {
-        (_, Some(so)) => device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), so, None, Some(&mut out)),
-        (tpf::ProgramType::Vertex, None) => device.create_vertex_shader(&bytes, bytes.len(), None, Some(&mut out)),
-        _ => device.create_geometry_shader(&bytes, bytes.len(), None, Some(&mut out)),
-    };
-    if created.hr != HResult::S_OK {
-        let mut message = format!("{name}: the device refuses this shader ({})", created.hr);
-        for d in &created.diagnostics {
-            let _ = write!(message, "\n  {d}");
-        }
-        return Err(Failure { status: 1, message });
-    }
-    let plan = Plan::from_bytecode(&bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
-    Ok(Loaded { name, plan })
+fn load(
+    api: crate::bind::Api,
+    device: &Device,
+    file: &OsStr,
+    var: Option<&str>,
+    stage: tpf::ProgramType,
+    so: Option<&SoArguments>,
+) -> Result<Loaded, Failure> {
+    let source = Source::from_arg(file);
+    let bytes = input::shader(&source, var)?;
+    let name = source.name().into_owned();
+    crate::bind::create(api, device, &bytes, &name, stage, so)?;
+    let compiled = crate::bind::compile(&bytes, &name)?;
+    Ok(Loaded { name, plan: compiled.plan, declared: compiled.declared })
 }
 
 use inputs::vertices::{special_float, InputVertex};
 
 /// Reads the vertices: a JSON array of objects keyed by semantic (`"TEXCOORD1": [u, v]`),
 /// or CSV with columns `SEMANTIC[INDEX].c` (c in x, y, z, w).
-fn read_vertices(file: &str) -> Result<Vec<InputVertex>, Failure> {
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Failure::input(format!("<stdin>: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(|e| Failure::input(format!("{file}: {e}")))?
-    };
-    let name = display_name(file);
+fn read_vertices(file: &OsStr) -> Result<Vec<InputVertex>, Failure> {
+    let source = Source::from_arg(file);
+    let name = &*source.name();
+    let text = String::from_utf8(input::read(&source)?)
+        .map_err(|e| Failure::input(format!("{name}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     inputs::vertices::read(&text)
         .map_err(|e| Failure::input(if e.has_line() { format!("{name}:{e}") } else { format!("{name}: {e}") }))
 }
 
 /// The 32-bit word for component value `v` of an element of component type `kind`
-/// (1 uint, 2 sint, else float): integers must be whole and in range.
+/// (1 uint, 2 sint, else float): integers must be whole and in range; `"0x3f800000"`
+/// gives the bits in any type.
 fn component_word(v: &Value, kind: u32) -> Result<u32, String> {
+    let hex = |s: &&str| s.trim().get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
+    if let Some(bits) = v.as_str().filter(hex).and_then(inputs::binding::string_word) {
+        return Ok(bits);
+    }
     match kind {
         1 => v.as_u64().and_then(|x| u32::try_from(x).ok()).ok_or_else(|| format!("{v} is not a uint (0..4294967295)")),
         2 => v
@@ -236,8 +266,12 @@ fn default_topology(gs: Option<&Plan>) -> Topology {
     }
 }
 
-/// A 32-bit value as JSON, by component type (NaN and infinities as strings).
-fn word_json(word: u32, component_type: u32) -> Value {
+/// A 32-bit value as JSON, by component type (NaN and infinities as strings); with
+/// `hex`, its bits (`"0x3f800000"`).
+fn word_json(word: u32, component_type: u32, hex: bool) -> Value {
+    if hex {
+        return json!(format!("{word:#010x}"));
+    }
     match component_type {
         1 => json!(word),
         2 => json!(word as i32),
@@ -267,116 +301,75 @@ fn semantic_key(name: &str, index: u32) -> String {
 }
 
 /// A vertex's declared outputs: (key, values), in signature order.
-fn vertex_values(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Vec<(String, Vec<Value>)> {
+fn vertex_values(stream: &StreamPrimitives, vertex: &pipeline::Vertex, hex: bool) -> Vec<(String, Vec<Value>)> {
     stream
         .signature
         .iter()
         .filter(|e| e.stream == stream.stream)
         .map(|e| {
             let reg = vertex.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
-            let values = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type)).collect();
+            let values = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type, hex)).collect();
             (semantic_key(&e.semantic_name, e.semantic_index), values)
         })
         .collect()
 }
 
-fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Value {
-    let object: serde_json::Map<String, Value> =
-        vertex_values(stream, vertex).into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
+/// The key of a vertex's provenance in the JSON (`$` starts no semantic name).
+const PROVENANCE_KEY: &str = "$provenance";
+
+/// A vertex's provenance: `{"input_primitive": 3, "gs_instance": 0, "emission": 2}`
+/// (the last two `null` without a geometry shader).
+fn provenance_json(p: &pipeline::Provenance) -> Value {
+    json!({ "input_primitive": p.input_primitive, "gs_instance": p.gs_instance, "emission": p.emission })
+}
+
+fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex, options: &Options) -> Value {
+    let mut object: serde_json::Map<String, Value> =
+        vertex_values(stream, vertex, options.hex).into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
+    if options.provenance {
+        object.insert(PROVENANCE_KEY.into(), provenance_json(&vertex.provenance));
+    }
     Value::Object(object)
 }
 
-/// `SV_Position=(-0.7, -0.6, 0.5, 1) COLOR=(1, 0.2, 0.2, 1)`.
-fn vertex_text(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> String {
-    let parts: Vec<String> = vertex_values(stream, vertex)
+/// `SV_Position=(-0.7, -0.6, 0.5, 1) COLOR=(1, 0.2, 0.2, 1)`, after `[prim 3 inst 0
+/// emit 2] ` with the provenance.
+fn vertex_text(stream: &StreamPrimitives, vertex: &pipeline::Vertex, options: &Options) -> String {
+    let mut text = String::new();
+    if options.provenance {
+        let p = &vertex.provenance;
+        let _ = write!(text, "[prim {}", p.input_primitive);
+        if let (Some(i), Some(e)) = (p.gs_instance, p.emission) {
+            let _ = write!(text, " inst {i} emit {e}");
+        }
+        text.push_str("] ");
+    }
+    let parts: Vec<String> = vertex_values(stream, vertex, options.hex)
         .into_iter()
         .map(|(k, v)| {
             let values: Vec<String> = v.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect();
             format!("{k}=({})", values.join(", "))
         })
         .collect();
-    parts.join(" ")
+    text + &parts.join(" ")
 }
 
 fn topology_name(t: tpf::PrimitiveTopology) -> &'static str {
     t.listing_name().unwrap_or("undefined")
 }
 
-/// The position (x, y after the perspective divide) of a vertex, if its stream has an
-/// `SV_Position` output.
-fn position(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Option<(f32, f32)> {
-    let e = stream.signature.iter().find(|e| e.stream == stream.stream && e.system_value == SV_POSITION)?;
-    let r = vertex.registers.get(e.register as usize)?;
-    let [x, y, _, w] = r.map(f32::from_bits);
-    let w = if w == 0.0 { 1.0 } else { w };
-    Some((x / w, y / w))
+/// The array name for a shader file: `--vs-var`/`--gs-var`, else `--var`.
+fn var_for<'a>(specific: &'a Option<String>, common: &'a Option<String>) -> Option<&'a str> {
+    specific.as_deref().or(common.as_deref())
 }
 
-/// The fill of a primitive: its first vertex's `COLOR` (float, 3 or 4 components), or blue.
-fn fill(stream: &StreamPrimitives, vertex: Option<&pipeline::Vertex>) -> String {
-    let colour = stream.signature.iter().find(|e| {
-        e.stream == stream.stream
-            && e.semantic_name.eq_ignore_ascii_case("COLOR")
-            && e.mask & 7 == 7
-            && e.component_type != 1
-            && e.component_type != 2
-    });
-    match (colour, vertex) {
-        (Some(e), Some(v)) => {
-            let r = v.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
-            let c = |i: usize| (f32::from_bits(r[i]).clamp(0.0, 1.0) * 255.0).round() as u8;
-            format!("#{:02x}{:02x}{:02x}", c(0), c(1), c(2))
-        }
-        _ => "#1f77b4".to_string(),
-    }
-}
-
-fn svg(result: &DrawResult) -> String {
-    let mut s = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1.05 -1.05 2.1 2.1\" width=\"640\" height=\"640\">\n\
-         <rect x=\"-1\" y=\"-1\" width=\"2\" height=\"2\" fill=\"#fafafa\" stroke=\"#999\" stroke-width=\"0.004\"/>\n",
-    );
-    let Some(stream) = result.rasterized_stream.and_then(|r| result.streams.iter().find(|s| s.stream == r)) else {
-        s.push_str("</svg>\n");
-        return s;
-    };
-    for primitive in &stream.primitives {
-        // Clip space y points up; SVG's y points down.
-        let points: Vec<(f32, f32)> =
-            primitive.iter().filter_map(|v| position(stream, v)).map(|(x, y)| (x, -y)).collect();
-        let list: Vec<String> = points.iter().map(|(x, y)| format!("{x:.5},{y:.5}")).collect();
-        let colour = fill(stream, primitive.first());
-        match points.len() {
-            1 => {
-                let _ = writeln!(
-                    s,
-                    "<circle cx=\"{:.5}\" cy=\"{:.5}\" r=\"0.01\" fill=\"{colour}\"/>",
-                    points[0].0, points[0].1
-                );
-            }
-            2 => {
-                let _ = writeln!(
-                    s,
-                    "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"0.006\"/>",
-                    list.join(" ")
-                );
-            }
-            0 => {}
-            _ => {
-                let _ = writeln!(
-                    s,
-                    "<polygon points=\"{}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"{colour}\" stroke-width=\"0.004\"/>",
-                    list.join(" ")
-                );
-            }
-        }
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-pub fn run(options: &Options) -> Result<(), Failure> {
+pub fn run(options: &Options) -> Outcome {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
+    let api = options.bind.api()?;
+    let so_api = match api {
+        crate::bind::Api::D3D11 => device.desc().target(None).api,
+        crate::bind::Api::D3D12 => validate::Api::D3D12,
+    };
     if options.so_buffer_size > MAX_SO_BUFFER {
         return Err(Failure::input(format!(
             "--so-buffer-size {}: at most {MAX_SO_BUFFER} bytes per buffer",
@@ -397,21 +390,41 @@ pub fn run(options: &Options) -> Result<(), Failure> {
     }
     // Stream output goes with the last stage before the rasterizer.
     let last_is_gs = options.gs.is_some();
-    let so_args = match (so_options.given(), if last_is_gs { &options.gs } else { &options.vs }) {
-        (true, Some(file)) => so_options.arguments(device.desc().target(None).api, &read_shader(file)?)?,
+    let vs_var = var_for(&options.vs_var, &options.var);
+    let gs_var = var_for(&options.gs_var, &options.var);
+    let last = if last_is_gs { (&options.gs, gs_var) } else { (&options.vs, vs_var) };
+    let so_args = match (so_options.given(), last) {
+        (true, (Some(file), var)) => so_options.arguments(so_api, &input::shader(&Source::from_arg(file), var)?)?,
         _ => None,
     };
     // What the call reads of them: the declaration the pipeline writes.
     let so: Option<StreamOutputDesc> = so_args.as_ref().map(|a| a.read().0);
     let vs = match &options.vs {
-        Some(f) => Some(load(&device, f, tpf::ProgramType::Vertex, if last_is_gs { None } else { so_args.as_ref() })?),
+        Some(f) => Some(load(
+            api,
+            &device,
+            f,
+            vs_var,
+            tpf::ProgramType::Vertex,
+            if last_is_gs { None } else { so_args.as_ref() },
+        )?),
         None => None,
     };
     let gs = match &options.gs {
-        Some(f) => Some(load(&device, f, tpf::ProgramType::Geometry, so_args.as_ref())?),
+        Some(f) => Some(load(api, &device, f, gs_var, tpf::ProgramType::Geometry, so_args.as_ref())?),
         None => None,
     };
     let first = vs.as_ref().or(gs.as_ref()).expect("one stage");
+    // What the shaders read: bound, or warned about.
+    let shaders: Vec<crate::bind::StageShader<'_>> = [(Stage::Vertex, vs.as_ref()), (Stage::Geometry, gs.as_ref())]
+        .into_iter()
+        .filter_map(|(stage, l)| l.map(|l| crate::bind::StageShader { stage, name: &l.name, declared: &l.declared }))
+        .collect();
+    let (bindings, warnings) = crate::bind::Bindings::read(&options.bind, &shaders)?;
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let draws_picture = options.svg.is_some() || options.picture.png.is_some();
     let vertices = match &options.input {
         Some(f) => read_vertices(f)?,
         None => return Err(Failure::input("run needs --input vertices.json|.csv".into())),
@@ -420,11 +433,11 @@ pub fn run(options: &Options) -> Result<(), Failure> {
     // Every primitive is kept for printing: bound the draw so that it cannot exhaust
     // memory (a draw for stream output only, with --quiet and no --out/--svg, is not).
     let total = vertices.len() as u64 * options.instances as u64;
-    let keeps_primitives = !(options.quiet && options.out.is_none() && options.svg.is_none());
+    let keeps_primitives = !(options.quiet && options.out.is_none() && !draws_picture);
     if keeps_primitives && total > MAX_CAPTURED_VERTICES {
         return Err(Failure::input(format!(
             "{total} input vertices ({} x {} instances): more than {MAX_CAPTURED_VERTICES} would be kept for printing; \
-             use --quiet without --out/--svg to run a draw that large for its statistics",
+             use --quiet without --out/--svg/--png to run a draw that large for its statistics",
             vertices.len(),
             options.instances
         )));
@@ -437,6 +450,17 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         })?,
         None => default_topology(gs.as_ref().map(|g| &g.plan)),
     };
+    // A topology the geometry shader does not take: say so in the option's terms.
+    if let (Some(t), Some(gs)) = (&options.topology, &gs) {
+        if gs.plan.input_primitive != Some(topology.gs_input()) {
+            let declared = gs.plan.input_primitive.and_then(|p| p.listing_name()).unwrap_or("no");
+            return Err(Failure::input(format!(
+                "--topology {t}: {} takes {declared} input primitives (dcl_inputprimitive {declared}), {t} gives {}",
+                gs.name,
+                topology.gs_input().listing_name().unwrap_or("other")
+            )));
+        }
+    }
 
     // Stream-output buffers: one per slot the declaration uses.
     let mut so_memory: Vec<Vec<u8>> = (0..4).map(|_| Vec::new()).collect();
@@ -460,11 +484,11 @@ pub fn run(options: &Options) -> Result<(), Failure> {
             topology,
             vs: vs.as_ref().map(|l| &l.plan),
             gs: gs.as_ref().map(|l| &l.plan),
-            vs_resources: Resources::default(),
-            gs_resources: Resources::default(),
+            vs_resources: bindings.resources(Stage::Vertex),
+            gs_resources: bindings.resources(Stage::Geometry),
             stream_output: so.as_ref().map(|declaration| StreamOutput { declaration, targets }),
             // Nothing to show: keep no primitives (stream output and statistics only).
-            capture: !(options.quiet && options.out.is_none() && options.svg.is_none()),
+            capture: keeps_primitives,
             step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
             checking: options.check,
         };
@@ -478,8 +502,11 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         } else {
             DrawCall::Draw { vertex_count: vertices.len() as u32, start_vertex: 0 }
         };
-        let result =
-            pipeline::draw(&mut state, call).map_err(|e| Failure { status: 1, message: format!("draw: {e}") })?;
+        // The pipeline's draw errors say `draw:` themselves.
+        let result = pipeline::draw(&mut state, call).map_err(|e| match e.kind {
+            exec::ExecErrorKind::Draw(_) => Failure::refused(e.to_string()),
+            _ => Failure::refused(format!("draw: {e}")),
+        })?;
         let written: Vec<u32> = state
             .stream_output
             .as_ref()
@@ -490,7 +517,8 @@ pub fn run(options: &Options) -> Result<(), Failure> {
     let (result, written) = result;
 
     // Text.
-    if !options.quiet && options.out.as_deref() != Some("-") {
+    let json_to_stdout = options.out.as_deref().is_some_and(|o| o == "-");
+    if !options.quiet && (!json_to_stdout || options.output.as_deref().is_some_and(|o| o != "-")) {
         let mut text = String::new();
         for stream in &result.streams {
             let _ = writeln!(
@@ -504,7 +532,7 @@ pub fn run(options: &Options) -> Result<(), Failure> {
             for (i, primitive) in stream.primitives.iter().enumerate() {
                 let _ = writeln!(text, "  primitive {i}");
                 for v in primitive {
-                    let _ = writeln!(text, "    {}", vertex_text(stream, v));
+                    let _ = writeln!(text, "    {}", vertex_text(stream, v, options));
                 }
             }
         }
@@ -524,8 +552,11 @@ pub fn run(options: &Options) -> Result<(), Failure> {
         for d in &result.diagnostics {
             let _ = writeln!(text, "check: instruction {}: {}", d.instruction, d.message);
         }
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(text.as_bytes()).map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
+        let mut out = Output::new(options.output.as_deref());
+        let written = out.write(text.as_bytes()).and_then(|_| out.finish(true));
+        if written.is_err() {
+            return crate::output::finish(written, status::OK);
+        }
     }
 
     // JSON.
@@ -537,7 +568,7 @@ pub fn run(options: &Options) -> Result<(), Failure> {
                 json!({
                     "stream": s.stream,
                     "topology": topology_name(s.topology),
-                    "primitives": s.primitives.iter().map(|p| p.iter().map(|v| vertex_json(s, v)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    "primitives": s.primitives.iter().map(|p| p.iter().map(|v| vertex_json(s, v, options)).collect::<Vec<_>>()).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -579,7 +610,7 @@ pub fn run(options: &Options) -> Result<(), Failure> {
                             v.iter()
                                 .enumerate()
                                 .map(|(i, w)| match kinds.get(i).copied().flatten() {
-                                    Some(k) => word_json(*w, k),
+                                    Some(k) => word_json(*w, k, options.hex),
                                     None => Value::Null,
                                 })
                                 .collect(),
@@ -610,16 +641,34 @@ pub fn run(options: &Options) -> Result<(), Failure> {
             "statistics": statistics,
             "diagnostics": result.diagnostics.iter().map(|d| json!({"instruction": d.instruction, "message": d.message})).collect::<Vec<_>>(),
         });
-        let text = serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n";
-        if out == "-" {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes()).map_err(|e| Failure::output(format!("<stdout>: {e}")))?;
-        } else {
-            std::fs::write(out, text).map_err(|e| Failure::output(format!("{out}: {e}")))?;
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+        let mut out = Output::new(Some(out));
+        let written = out.write(text.as_bytes()).and_then(|_| out.finish(true));
+        if written.is_err() {
+            return crate::output::finish(written, status::OK);
         }
     }
-    if let Some(path) = &options.svg {
-        std::fs::write(path, svg(&result)).map_err(|e| Failure::output(format!("{path}: {e}")))?;
+    if draws_picture {
+        let picture = crate::picture::draw(&result, options.picture.fill_by, options.picture.labels);
+        for note in &picture.notes {
+            eprintln!("{}: picture: {note}", if picture.empty { "warning" } else { "note" });
+        }
+        if let Some(path) = &options.svg {
+            let mut out = Output::new(Some(path));
+            let written = out.write(picture.svg.as_bytes()).and_then(|_| out.finish(true));
+            if written.is_err() {
+                return crate::output::finish(written, status::OK);
+            }
+        }
+        if let Some(path) = &options.picture.png {
+            let png = crate::picture::png(&picture.svg)
+                .map_err(|e| Failure::output(format!("{}: rendering the picture: {e}", path.to_string_lossy())))?;
+            let mut out = Output::new(Some(path));
+            let written = out.write(&png).and_then(|_| out.finish(true));
+            if written.is_err() {
+                return crate::output::finish(written, status::OK);
+            }
+        }
     }
     Ok(())
 }

@@ -67,12 +67,13 @@ fn disasm_prints_the_listing() {
 fn several_inputs_are_listed_in_turn_or_written_to_a_directory() {
     let path = example();
     let p = path.to_str().unwrap();
+    // Several inputs: each listing after a `// file: PATH` line.
     let out = dxref(&["disasm", p, p], None);
     assert!(out.status.success());
-    assert_eq!(text(&out.stdout), expected_listing().repeat(2));
+    assert_eq!(text(&out.stdout), format!("// file: {p}\n{}", expected_listing()).repeat(2));
 
     let dir = temp_dir("outdir");
-    let out = dxref(&["disasm", p, "-o", dir.to_str().unwrap()], None);
+    let out = dxref(&["disasm", p, "--out-dir", dir.to_str().unwrap()], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(dir.join("point_sprite_gs.asm")).unwrap(), expected_listing());
@@ -237,26 +238,26 @@ fn asm_reports_every_error_like_a_compiler_and_writes_nothing() {
 }
 
 #[test]
-fn output_errors_exit_1_and_clashing_names_are_refused() {
-    // Standard output that cannot be written: exit 1 with a message, not a panic.
+fn output_errors_exit_3_and_clashing_names_are_refused() {
+    // Standard output that cannot be written: exit 3 with a message, not a panic.
     if std::path::Path::new("/dev/full").exists() {
         for args in [vec!["info", "EXAMPLE"], vec!["disasm", "EXAMPLE"]] {
             let args: Vec<String> = args.iter().map(|a| a.replace("EXAMPLE", example().to_str().unwrap())).collect();
             let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
             let out = Command::new(env!("CARGO_BIN_EXE_dxref")).args(&args).stdout(full).output().unwrap();
-            assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out.stderr));
+            assert_eq!(out.status.code(), Some(3), "{args:?}: {}", text(&out.stderr));
             assert!(text(&out.stderr).contains("<stdout>"), "{}", text(&out.stderr));
         }
     }
     // Two inputs that would write the same DIR/NAME.asm.
     let dir = temp_dir("clash");
     let p = example();
-    let out = dxref(&["disasm", p.to_str().unwrap(), p.to_str().unwrap(), "-o", dir.to_str().unwrap()], None);
+    let out = dxref(&["disasm", p.to_str().unwrap(), p.to_str().unwrap(), "--out-dir", dir.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("would both be written"), "{}", text(&out.stderr));
     // Standard input is written as stdin.asm.
     let bytes = std::fs::read(example()).unwrap();
-    let out = dxref(&["disasm", "-", "-o", dir.to_str().unwrap()], Some(&bytes));
+    let out = dxref(&["disasm", "-", "--out-dir", dir.to_str().unwrap()], Some(&bytes));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(dir.join("stdin.asm")).unwrap(), expected_listing());
     let _ = std::fs::remove_dir_all(dir);

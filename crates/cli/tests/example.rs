@@ -30,58 +30,28 @@ fn imm4(values: [f32; 4]) -> Operand {
     o
 }
 
-fn op(opcode: Opcode, operands: Vec<Operand>) -> Instruction<'static> {
-    Instruction::new(
-        opcode,
-        Body::Op(Op {
-            saturate: false,
-            precise: Mask::NONE,
-            control: OpControl::None,
-            operands: operands.into_iter().collect(),
-        }),
-    )
-}
-
-fn decl(opcode: Opcode, d: Decl<'static>) -> Instruction<'static> {
-    Instruction::new(opcode, Body::Decl(d))
-}
-
 /// The point-sprite geometry shader of the `quad` benchmark workload: one point in,
 /// a four-vertex triangle strip out.
 fn point_sprite_gs() -> Vec<u8> {
     let xyzw = Selection::Mask(Mask::XYZW);
     let swz = Selection::Swizzle([0, 1, 2, 3]);
-    let mut ins = vec![
-        decl(
-            Opcode::DclInputSiv,
-            Decl::RegisterName {
-                operand: reg(OperandType::Input, xyzw, &[1, 0]),
-                name: SystemName::Position,
-                reserved: 0,
-            },
-        ),
-        decl(Opcode::DclInputPrimitive, Decl::InputPrimitive(Primitive::Point)),
-        decl(Opcode::DclOutputTopology, Decl::OutputTopology(PrimitiveTopology::TriangleStrip)),
-        decl(
-            Opcode::DclOutputSiv,
-            Decl::RegisterName {
-                operand: reg(OperandType::Output, xyzw, &[0]),
-                name: SystemName::Position,
-                reserved: 0,
-            },
-        ),
-        decl(Opcode::DclMaxOutputVertexCount, Decl::MaxOutputVertexCount(4)),
-    ];
+    let mut program = Program::new(Version::new(ProgramType::Geometry, 4, 0));
+    let operand = program.add_operand(reg(OperandType::Input, xyzw, &[1, 0]));
+    program.push_decl(Opcode::DclInputSiv, Decl::RegisterName { operand, name: SystemName::Position, reserved: 0 });
+    program.push_decl(Opcode::DclInputPrimitive, Decl::InputPrimitive(Primitive::Point));
+    program.push_decl(Opcode::DclOutputTopology, Decl::OutputTopology(PrimitiveTopology::TriangleStrip));
+    let operand = program.add_operand(reg(OperandType::Output, xyzw, &[0]));
+    program.push_decl(Opcode::DclOutputSiv, Decl::RegisterName { operand, name: SystemName::Position, reserved: 0 });
+    program.push_decl(Opcode::DclMaxOutputVertexCount, Decl::MaxOutputVertexCount(4));
     for (dx, dy) in [(-0.1, -0.1), (0.1, -0.1), (-0.1, 0.1), (0.1, 0.1)] {
-        ins.push(op(
+        program.push_op(
             Opcode::Add,
-            vec![reg(OperandType::Output, xyzw, &[0]), reg(OperandType::Input, swz, &[0, 0]), imm4([dx, dy, 0.0, 0.0])],
-        ));
-        ins.push(op(Opcode::Emit, vec![]));
+            &[reg(OperandType::Output, xyzw, &[0]), reg(OperandType::Input, swz, &[0, 0]), imm4([dx, dy, 0.0, 0.0])],
+        );
+        program.push_op(Opcode::Emit, &[]);
     }
-    ins.push(op(Opcode::Cut, vec![]));
-    ins.push(op(Opcode::Ret, vec![]));
-    let program = Program { version: Version::new(ProgramType::Geometry, 4, 0), instructions: ins };
+    program.push_op(Opcode::Cut, &[]);
+    program.push_op(Opcode::Ret, &[]);
 
     let position = |used: u8| SignatureElement {
         stream: 0,

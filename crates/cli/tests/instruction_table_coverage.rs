@@ -16,7 +16,7 @@ use std::path::Path;
 use tpf::parse::parse_program;
 use tpf::print::print_program;
 use tpf::table::{Model, Stages};
-use tpf::{Body, Instruction, Op, Opcode, Program, ProgramType, Style, Version, TABLE};
+use tpf::{Body, Instruction, InstructionRef, Op, Opcode, Program, ProgramType, Style, Version, TABLE};
 use validate::{Code, FeatureLevel, Runtime, Target};
 
 /// Stages in the order the test picks one from a set.
@@ -101,10 +101,10 @@ fn exec_attempt(mut program: Program<'static>) -> Vec<String> {
 }
 
 /// What the validator says of `ins` alone in a program of `stage` and `model`.
-fn validator_codes(ins: &Instruction<'static>, stage: ProgramType, model: Model, target: &Target) -> Vec<Code> {
-    let mut program = Program { version: Version::new(stage, model.0, model.1), instructions: vec![ins.clone()] };
+fn validator_codes(ins: InstructionRef<'_, 'static>, stage: ProgramType, model: Model, target: &Target) -> Vec<Code> {
+    let mut program = ins.to_program(Version::new(stage, model.0, model.1));
     if ins.opcode != Opcode::Ret {
-        program.instructions.push(Instruction::new(Opcode::Ret, Body::Op(Op::EMPTY)));
+        program.push_op(Opcode::Ret, &[]);
     }
     let mut text = String::new();
     print_program(&program, Style::default(), &mut text);
@@ -117,7 +117,7 @@ fn validator_codes(ins: &Instruction<'static>, stage: ProgramType, model: Model,
 /// The validator direction: outside its stages the row is refused (`InstructionStage`),
 /// below its first model it is refused (`InstructionModel`); rows with neither limit
 /// say so.
-fn validate_outcome(ins: &Instruction<'static>) -> String {
+fn validate_outcome(ins: InstructionRef<'_, 'static>) -> String {
     let row = ins.opcode.info();
     let mut parts = Vec::new();
     let inside: Vec<ProgramType> = STAGES.iter().copied().filter(|&s| row.stages.contains(s)).collect();
@@ -180,7 +180,7 @@ fn every_table_row_goes_through_every_direction() {
             Err(e) => format!("{name}: {e}"),
         };
         let exec = exec_outcomes(&program);
-        for (i, ins) in program.instructions.iter().enumerate() {
+        for (i, ins) in program.iter().enumerate() {
             let row = rows.entry(ins.opcode).or_default();
             if !row.uses.contains(name) {
                 row.uses.push(name.clone());

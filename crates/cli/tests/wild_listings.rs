@@ -208,7 +208,7 @@ fn program_of(e: &corpus::Entry, bytes: &[u8]) -> Result<Vec<u8>, String> {
 fn disasm_then_asm(test: &str, extra: &[&str], expect: &str) {
     let Some(entries) = corpus::entries(test) else { return };
     let dir = temp_dir(test);
-    // One `disasm -o DIR` per source folder (names are unique within a folder).
+    // One `disasm --out-dir DIR` per source folder (names are unique within a folder).
     let mut by_source: BTreeMap<&str, Vec<&corpus::Entry>> = BTreeMap::new();
     for e in &entries {
         by_source.entry(e.source.as_str()).or_default().push(e);
@@ -219,7 +219,7 @@ fn disasm_then_asm(test: &str, extra: &[&str], expect: &str) {
         let mut args = vec!["disasm".to_string()];
         args.extend(extra.iter().map(|a| a.to_string()));
         args.extend(list.iter().map(|e| e.bin.to_str().unwrap().to_string()));
-        args.extend(["-o".to_string(), out_dir.to_str().unwrap().to_string()]);
+        args.extend(["--out-dir".to_string(), out_dir.to_str().unwrap().to_string()]);
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = dxref(&refs);
         assert!(out.status.success(), "disasm {source}: {}", String::from_utf8_lossy(&out.stderr));

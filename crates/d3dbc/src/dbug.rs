@@ -256,9 +256,29 @@ impl<'a> DebugInfo<'a> {
         }
     }
 
-    /// Parses the block after its FourCC.
-    #[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+    /// Parses a comment block's body as [`DebugInfo::parse_fields`] does.
+    pub fn parse_comment_fields(data: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
+        match data.strip_prefix(&FOURCC) {
+            Some(body) => DebugInfo::parse_fields(body),
+            None => Err(err(0, DbugErrorKind::NotDbug)),
+        }
+    }
+
+    /// Parses the block after its FourCC, keeping its bytes when fxc's layout of the
+    /// fields would not reproduce them ([`DebugInfo::raw_layout`]).
     pub fn parse(b: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
+        DebugInfo::parse_with(b, true)
+    }
+
+    /// Parses the fields only, for a reader (the listing): the same checks and errors
+    /// as [`DebugInfo::parse`], without laying the fields out again to compare them
+    /// with the bytes; [`DebugInfo::raw_layout`] is `None`.
+    pub fn parse_fields(b: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
+        DebugInfo::parse_with(b, false)
+    }
+
+    #[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+    fn parse_with(b: &'a [u8], keep_layout: bool) -> Result<DebugInfo<'a>, DbugError> {
         let r = Reader { b, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
         let h = |i: usize| r.u32(i.saturating_mul(4), "header");
         let header_size = h(0)?;
@@ -327,7 +347,7 @@ impl<'a> DebugInfo<'a> {
             entry_point,
             raw_layout: None,
         };
-        if info.fresh_bytes() != b {
+        if keep_layout && info.fresh_bytes() != b {
             info.raw_layout = Some(Cow::Borrowed(b));
         }
         Ok(info)
@@ -493,24 +513,51 @@ impl<'a> DebugInfo<'a> {
 
     /// Appends the listing's annotation of instruction `index` (`  // ::color<0,1,2,3>`,
     /// several joined by `, `); nothing when no variable maps it. Returns whether it
-    /// wrote anything.
+    /// wrote anything. (To annotate a whole program, [`DebugInfo::annotations`] finds
+    /// each instruction's registers without reading every variable.)
     pub fn annotation(&self, index: u32, out: &mut String) -> bool {
         let mut first = true;
         for v in &self.variables {
             for r in v.registers.iter().filter(|r| r.instruction == index) {
-                out.push_str(if first { "  // " } else { ", " });
+                self.write_mapping(out, v, r, first);
                 first = false;
-                self.write_variable_name(out, v);
-                out.push('<');
-                let mut sep = "";
-                for c in r.components.iter().filter(|&&c| c != NO_COMPONENT) {
-                    let _ = write!(out, "{sep}{c}");
-                    sep = ",";
-                }
-                out.push('>');
             }
         }
         !first
+    }
+
+    /// One `name<components>` of an annotation, after `  // ` if it is the first.
+    fn write_mapping(&self, out: &mut String, v: &Variable<'_>, r: &RegisterInfo, first: bool) {
+        out.push_str(if first { "  // " } else { ", " });
+        self.write_variable_name(out, v);
+        out.push('<');
+        let mut sep = "";
+        for &c in r.components.iter().filter(|&&c| c != NO_COMPONENT) {
+            out.push_str(sep);
+            match u8::try_from(c) {
+                Ok(digit @ 0..=9) => out.push(char::from(b'0' + digit)),
+                _ => {
+                    let _ = write!(out, "{c}");
+                }
+            }
+            sep = ",";
+        }
+        out.push('>');
+    }
+
+    /// The annotations of every instruction, indexed by instruction: what
+    /// [`DebugInfo::annotation`] prints, found by a binary search instead of a pass over
+    /// every variable's registers.
+    pub fn annotations(&self) -> Annotations<'_, 'a> {
+        let mut order = Vec::with_capacity(self.variables.iter().map(|v| v.registers.len()).sum());
+        for (vi, v) in self.variables.iter().enumerate() {
+            for (ri, r) in v.registers.iter().enumerate() {
+                order.push((r.instruction, vi, ri));
+            }
+        }
+        // Within an instruction, variable then register order: `annotation`'s order.
+        order.sort_unstable();
+        Annotations { info: self, order }
     }
 
     /// Builds debug information from what a Level9 listing shows: the files named on
@@ -678,6 +725,29 @@ impl Writer {
         self.written[index] = Some(off);
         self.in_progress[index] = false;
         off
+    }
+}
+
+/// The annotations of a program's instructions ([`DebugInfo::annotations`]).
+pub struct Annotations<'d, 'a> {
+    info: &'d DebugInfo<'a>,
+    /// `(instruction, variable, register)` for every register record, sorted.
+    order: Vec<(u32, usize, usize)>,
+}
+
+impl Annotations<'_, '_> {
+    /// As [`DebugInfo::annotation`]: appends the annotation of instruction `index`, and
+    /// returns whether there was one.
+    pub fn write(&self, index: u32, out: &mut String) -> bool {
+        let start = self.order.partition_point(|&(i, _, _)| i < index);
+        let mut first = true;
+        for &(_, vi, ri) in self.order.get(start..).unwrap_or_default().iter().take_while(|&&(i, _, _)| i == index) {
+            let Some(v) = self.info.variables.get(vi) else { continue };
+            let Some(r) = v.registers.get(ri) else { continue };
+            self.info.write_mapping(out, v, r, first);
+            first = false;
+        }
+        !first
     }
 }
 

@@ -365,39 +365,60 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
 pub fn write_register(out: &mut String, v: Version, r: Register) {
     use RegisterType as T;
     let n = r.num as u32;
-    let _ = match r.ty {
-        T::Temp => write!(out, "r{n}"),
-        T::Input => write!(out, "v{n}"),
-        T::Const => write!(out, "c{n}"),
-        T::Const2 => write!(out, "c{}", n + 2048),
-        T::Const3 => write!(out, "c{}", n + 4096),
-        T::Const4 => write!(out, "c{}", n + 6144),
-        T::AddrOrTexture if v.is_pixel() => write!(out, "t{n}"),
-        T::AddrOrTexture => write!(out, "a{n}"),
+    // The name's letters, and the number after them (none for the named registers).
+    let (prefix, number) = match r.ty {
+        T::Temp => ("r", Some(n)),
+        T::Input => ("v", Some(n)),
+        T::Const => ("c", Some(n)),
+        T::Const2 => ("c", Some(n + 2048)),
+        T::Const3 => ("c", Some(n + 4096)),
+        T::Const4 => ("c", Some(n + 6144)),
+        T::AddrOrTexture if v.is_pixel() => ("t", Some(n)),
+        T::AddrOrTexture => ("a", Some(n)),
         T::RastOut => match n {
-            0 => write!(out, "oPos"),
-            1 => write!(out, "oFog"),
-            2 => write!(out, "oPts"),
-            _ => write!(out, "oX{n}"),
+            0 => ("oPos", None),
+            1 => ("oFog", None),
+            2 => ("oPts", None),
+            _ => ("oX", Some(n)),
         },
-        T::AttrOut => write!(out, "oD{n}"),
-        T::Output if v.major >= 3 => write!(out, "o{n}"),
-        T::Output => write!(out, "oT{n}"),
-        T::ConstInt => write!(out, "i{n}"),
-        T::ColorOut => write!(out, "oC{n}"),
-        T::DepthOut => write!(out, "oDepth"),
-        T::Sampler => write!(out, "s{n}"),
-        T::ConstBool => write!(out, "b{n}"),
-        T::Loop => write!(out, "aL"),
+        T::AttrOut => ("oD", Some(n)),
+        T::Output if v.major >= 3 => ("o", Some(n)),
+        T::Output => ("oT", Some(n)),
+        T::ConstInt => ("i", Some(n)),
+        T::ColorOut => ("oC", Some(n)),
+        T::DepthOut => ("oDepth", None),
+        T::Sampler => ("s", Some(n)),
+        T::ConstBool => ("b", Some(n)),
+        T::Loop => ("aL", None),
         T::Misc => match n {
-            0 => write!(out, "vPos"),
-            1 => write!(out, "vFace"),
-            _ => write!(out, "m{n}"),
+            0 => ("vPos", None),
+            1 => ("vFace", None),
+            _ => ("m", Some(n)),
         },
-        T::Label => write!(out, "l{n}"),
-        T::Predicate => write!(out, "p{n}"),
-        T::TempFloat16 | T::Unknown(_) => write!(out, "x{n}"),
+        T::Label => ("l", Some(n)),
+        T::Predicate => ("p", Some(n)),
+        T::TempFloat16 | T::Unknown(_) => ("x", Some(n)),
     };
+    out.push_str(prefix);
+    if let Some(n) = number {
+        push_decimal(out, n);
+    }
+}
+
+/// `n` in decimal, without `core::fmt`.
+fn push_decimal(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -643,6 +664,7 @@ pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbu
     let mut p = Printer::new(program.version);
     p.version_line(out);
     let mut lines = crate::dbug::LineTracker::new();
+    let annotations = debug.map(|d| d.annotations());
     for (index, ins) in program.instructions().enumerate() {
         if let Some(d) = debug {
             if let Some(info) = d.instructions.get(index) {
@@ -650,8 +672,8 @@ pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbu
             }
         }
         p.instruction_text(ins, out);
-        if let Some(d) = debug {
-            d.annotation(index as u32, out);
+        if let Some(a) = &annotations {
+            a.write(index as u32, out);
         }
         out.push('\n');
     }
@@ -669,6 +691,7 @@ pub fn print_stream_with_debug(
     let mut p = Printer::with_format(dec.version(), format);
     p.version_line(out);
     let mut lines = crate::dbug::LineTracker::new();
+    let annotations = debug.map(|d| d.annotations());
     let mut ins = Instruction::new(Opcode::Nop);
     let mut index = 0usize;
     while let Some(step) = dec.next_into(&mut ins) {
@@ -679,8 +702,8 @@ pub fn print_stream_with_debug(
             }
         }
         p.instruction_text_at(&ins, 4 * at as u32, out);
-        if let Some(d) = debug {
-            d.annotation(index as u32, out);
+        if let Some(a) = &annotations {
+            a.write(index as u32, out);
         }
         out.push('\n');
         index += 1;
@@ -703,13 +726,83 @@ pub fn level9_program(program: &Program<'_>) -> String {
 /// As [`level9_program`], for the Shader Model 2 token stream `bytes`, with the
 /// columns of `format`.
 pub fn level9_stream(bytes: &[u8], format: Format) -> Result<String, ListingError> {
-    let program = crate::decode(bytes)?;
-    let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment(b).ok());
-    let mut out = String::with_capacity(64 + 64 * program.items.len());
-    print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
-    out.push('\n');
-    slot_count(&program).write_line(&mut out);
+    let mut out = String::with_capacity(64 + 4 * bytes.len());
+    if !level9_stream_in_one_pass(bytes, format, &mut out)? {
+        // A debug block after the first instruction (fxc writes it first): decode the
+        // program first to find it, then print.
+        out.clear();
+        let program = crate::decode(bytes)?;
+        let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_fields(b).ok());
+        print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
+        out.push('\n');
+        slot_count(&program).write_line(&mut out);
+    }
     Ok(out)
+}
+
+/// [`level9_stream`] as the program is decoded, one reused instruction at a time, when
+/// the first `DBUG` block comes before the first instruction; `false` (with part of the
+/// text in `out`) when it comes later.
+fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> Result<bool, ListingError> {
+    use crate::dbug::{DebugInfo, FOURCC};
+    use crate::decode::Step;
+    use std::borrow::Cow;
+    let mut dec = crate::Decoder::new(bytes)?;
+    let version = dec.version();
+    let mut ins = Instruction::new(Opcode::Nop);
+    // The items before the first instruction, where fxc writes the debug block.
+    let (mut seen_debug, mut debug) = (false, None);
+    let mut next = None;
+    while let Some(step) = dec.next_into(&mut ins) {
+        match step? {
+            Step::Instruction(at) => {
+                next = Some(at);
+                break;
+            }
+            Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => {
+                seen_debug = true;
+                debug = match c.data {
+                    Cow::Borrowed(b) => DebugInfo::parse_comment_fields(b).ok(),
+                    Cow::Owned(_) => return Ok(false),
+                };
+            }
+            Step::Comment(..) => {}
+        }
+    }
+    let annotations = debug.as_ref().map(|d| d.annotations());
+    let mut p = Printer::with_format(version, format);
+    p.version_line(out);
+    let mut lines = crate::dbug::LineTracker::new();
+    let mut slots = SlotCount::default();
+    let mut index = 0usize;
+    while let Some(at) = next {
+        if let Some(d) = &debug {
+            if let Some(info) = d.instructions.get(index) {
+                lines.before(info, &d.files, out);
+            }
+        }
+        p.instruction_text_at(&ins, 4 * at as u32, out);
+        if let Some(a) = &annotations {
+            a.write(index as u32, out);
+        }
+        out.push('\n');
+        slots.add(version, &ins);
+        index += 1;
+        next = None;
+        while let Some(step) = dec.next_into(&mut ins) {
+            match step? {
+                Step::Instruction(at) => {
+                    next = Some(at);
+                    break;
+                }
+                Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => return Ok(false),
+                Step::Comment(..) => {}
+            }
+        }
+    }
+    out.push('\n');
+    slots.write_line(out);
+    Ok(true)
 }
 
 /// How the comment header before the program is laid out; the compilers differ.

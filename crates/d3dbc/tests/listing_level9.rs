@@ -255,3 +255,95 @@ fn broken_debug_info_never_panics() {
     println!("mutated DBUG blocks: {parsed} parsed (and re-encoded exactly), {refused} refused");
     assert!(parsed > 0 && refused > 0);
 }
+
+/// What a reader gets from a `DBUG` block (`parse_comment_fields`, and the annotations
+/// found through `annotations`) is what `parse_comment` and `annotation` give, for
+/// the corpus blocks and mutated ones.
+#[test]
+fn debug_info_read_for_the_listing_is_the_parsed_one() {
+    let Some(programs) = level9_programs("debug_info_read_for_the_listing_is_the_parsed_one") else { return };
+    let mut rng = corpus::Rng(0xdb09_0f1e);
+    let (mut parsed, mut annotated, mut refused) = (0, 0, 0);
+    for (_, program) in &programs {
+        let p = d3dbc::decode(program).unwrap();
+        let Some(body) = p.comment_with(b"DBUG") else { continue };
+        let mut check = |bytes: &[u8]| {
+            let full = DebugInfo::parse_comment(bytes).map(|d| DebugInfo { raw_layout: None, ..d });
+            let read = DebugInfo::parse_comment_fields(bytes);
+            assert_eq!(read, full);
+            let Ok(info) = read else {
+                refused += 1;
+                return;
+            };
+            parsed += 1;
+            let index = info.annotations();
+            let count = info.instructions.len() as u32;
+            for i in (0..count + 2).chain([u32::MAX, u32::MAX - 1]) {
+                let (mut want, mut got) = (String::new(), String::new());
+                let wrote = info.annotation(i, &mut want);
+                assert_eq!(index.write(i, &mut got), wrote);
+                assert_eq!(got, want, "instruction {i}");
+                annotated += wrote as usize;
+            }
+        };
+        check(body);
+        for _ in 0..40 {
+            let mut b = body.to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let i = 4 + rng.below(b.len() - 4);
+                b[i] = rng.next_u64() as u8;
+            }
+            check(&b);
+        }
+    }
+    println!("DBUG blocks read: {parsed} ({annotated} annotations), {refused} refused");
+    assert!(parsed > 0 && annotated > 0 && refused > 0);
+}
+
+/// `level9_stream` reads the debug block in the same pass as the program when it comes
+/// first (as fxc writes it); moved after the first instruction, it is still found and
+/// the listing (without byte offsets) is the same.
+#[test]
+fn level9_stream_finds_a_debug_block_after_the_first_instruction() {
+    let Some(programs) = level9_programs("level9_stream_finds_a_debug_block_after_the_first_instruction") else {
+        return;
+    };
+    let format = d3dbc::print::Format::default();
+    let mut moved = 0;
+    for (e, program) in &programs {
+        let want = d3dbc::print::level9_stream(program, format).unwrap();
+        // Token positions of the first two items: the DBUG comment, the first instruction.
+        let mut dec = d3dbc::Decoder::new(program).unwrap();
+        let mut ins = d3dbc::Instruction::new(d3dbc::Opcode::Nop);
+        let mut starts = Vec::new();
+        let mut kinds = Vec::new();
+        while let Some(step) = dec.next_into(&mut ins) {
+            match step.unwrap() {
+                d3dbc::decode::Step::Instruction(at) => {
+                    starts.push(at);
+                    kinds.push(None);
+                }
+                d3dbc::decode::Step::Comment(at, c) => {
+                    starts.push(at);
+                    kinds.push(c.fourcc());
+                }
+            }
+            if starts.len() == 3 {
+                break;
+            }
+        }
+        if kinds.len() < 3 || kinds[0] != Some(*b"DBUG") || kinds[1].is_some() {
+            continue;
+        }
+        let (comment, first) = (starts[0] * 4..starts[1] * 4, starts[1] * 4..starts[2] * 4);
+        let mut swapped = program[..comment.start].to_vec();
+        swapped.extend_from_slice(&program[first.clone()]);
+        swapped.extend_from_slice(&program[comment]);
+        swapped.extend_from_slice(&program[first.end..]);
+        assert_eq!(swapped.len(), program.len());
+        assert_eq!(d3dbc::print::level9_stream(&swapped, format).unwrap(), want, "{}", e.id());
+        moved += 1;
+    }
+    println!("Level9 programs with the debug block moved after the first instruction: {moved}");
+    assert_eq!(moved, 121);
+}

@@ -323,8 +323,20 @@ impl<'a> Aon9<'a> {
         }
     }
 
-    /// Decodes an `Aon9` chunk's data. Errors name offsets inside `data`.
+    /// Decodes an `Aon9` chunk's data, keeping its byte layout when it is not the one
+    /// [`Aon9::build`] chooses. Errors name offsets inside `data`.
     pub fn parse(data: &'a [u8]) -> Result<Aon9<'a>> {
+        Aon9::parse_with(data, true)
+    }
+
+    /// Decodes the chunk's values only, for a reader: the same checks and errors as
+    /// [`Aon9::parse`], without working out whether the bytes follow fxc's layout
+    /// ([`Aon9::raw_layout`] is `None`).
+    pub fn parse_fields(data: &'a [u8]) -> Result<Aon9<'a>> {
+        Aon9::parse_with(data, false)
+    }
+
+    fn parse_with(data: &'a [u8], keep_layout: bool) -> Result<Aon9<'a>> {
         let b = Bytes::new(data);
         b.slice(0, HEADER_SIZE, "Aon9 header")?;
         let size_field = b.u32(0, "Aon9 chunk size")?;
@@ -333,7 +345,8 @@ impl<'a> Aon9<'a> {
         let program_offset = b.u32(12, "Aon9 program offset")?;
         let start = b.array(12, program_offset, program_size, 1, "Aon9 program")?;
         let program = b.slice(start, program_size as usize, "Aon9 program")?;
-        let mut cover = Coverage::new(data.len());
+        // A coverage of no bytes records nothing.
+        let mut cover = Coverage::new(if keep_layout { data.len() } else { 0 });
         cover.mark(0, HEADER_SIZE);
         cover.mark(start, program.len());
         let mut m = Mappings::default();
@@ -393,7 +406,7 @@ impl<'a> Aon9<'a> {
             }
         }
         let mut chunk = Aon9 { version, program, mappings: m, raw_layout: None };
-        if chunk.build().ok().as_deref() != Some(data) {
+        if keep_layout && chunk.build().ok().as_deref() != Some(data) {
             chunk.raw_layout =
                 Some(Aon9Layout { len: data.len(), size_field, program_offset, table_offsets, gaps: cover.gaps(data) });
         }

@@ -6,55 +6,67 @@
 //! (when the tail and the `0x80` marker fit into one block with room for the final word)
 //! or alone at the start of an extra block, and the block's last word holds
 //! `(bits >> 2) | 1`. The four state words are the checksum, stored little-endian.
+//!
+//! One checksum ([`checksum_of`], [`compute_checksum`], and so `Container::checksum_ok`)
+//! runs the compression function of [`compress`], written for the latency of one
+//! stream. Many checksums at once ([`checksum_many`], [`verify_many`]) run one stream
+//! per lane of a vector register where the CPU has them (x86_64: SSE2, AVX2, AVX-512F,
+//! picked at run time, see [`Kernel`]) and the single-stream code elsewhere.
 
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
-use md5::block_api::compress;
+mod block;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
+#[cfg(target_arch = "x86_64")]
+mod schedule;
 
-const INIT: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+pub use block::compress;
+use block::INIT;
 
 /// Where the checksummed bytes start in a container.
 pub const CHECKSUM_START: usize = 20;
 
-/// The checksum of `data`, the bytes a container's checksum covers.
-pub fn checksum_of(data: &[u8]) -> [u32; 4] {
-    let mut state = INIT;
-    let whole = data.chunks_exact(64);
-    let tail = whole.remainder();
-    for c in whole {
-        let mut block = [0u8; 64];
-        block.copy_from_slice(c);
-        compress(&mut state, &[block]);
-    }
+/// The one or two blocks that end the checksum of a message of `len` bytes whose bytes
+/// after the last whole block are `tail` (shorter than a block), and how many there are.
+fn tail_blocks(len: usize, tail: &[u8]) -> ([[u8; 64]; 2], usize) {
     // Lengths are 32-bit in the format; wrapping keeps huge inputs panic-free.
-    let bits = (data.len() as u32).wrapping_mul(8);
+    let bits = (len as u32).wrapping_mul(8);
     let last_word = (bits >> 2) | 1;
-    let mut block = [0u8; 64];
+    let mut blocks = [[0u8; 64]; 2];
+    let [first, second] = &mut blocks;
     if tail.len() < 56 {
-        put(&mut block, 0, &bits.to_le_bytes());
-        put(&mut block, 4, tail);
-        put(&mut block, tail.len().saturating_add(4), &[0x80]);
-        put(&mut block, 60, &last_word.to_le_bytes());
-        compress(&mut state, &[block]);
+        put(first, 0, &bits.to_le_bytes());
+        put(first, 4, tail);
+        put(first, tail.len().saturating_add(4), &[0x80]);
+        put(first, 60, &last_word.to_le_bytes());
+        (blocks, 1)
     } else {
-        put(&mut block, 0, tail);
-        put(&mut block, tail.len(), &[0x80]);
-        compress(&mut state, &[block]);
-        let mut last = [0u8; 64];
-        put(&mut last, 0, &bits.to_le_bytes());
-        put(&mut last, 60, &last_word.to_le_bytes());
-        compress(&mut state, &[last]);
+        put(first, 0, tail);
+        put(first, tail.len(), &[0x80]);
+        put(second, 0, &bits.to_le_bytes());
+        put(second, 60, &last_word.to_le_bytes());
+        (blocks, 2)
     }
-    state
 }
 
 /// Copies `bytes` into `block` at `at`. Every caller's range lies inside the block: the
-/// tail of a message is shorter than a block (`chunks_exact` leaves under 64 bytes), and
+/// tail of a message is shorter than a block (`as_chunks` leaves under 64 bytes), and
 /// the marker byte follows it inside the block.
 fn put(block: &mut [u8; 64], at: usize, bytes: &[u8]) {
     if let Some(slot) = at.checked_add(bytes.len()).and_then(|end| block.get_mut(at..end)) {
         slot.copy_from_slice(bytes);
     }
+}
+
+/// The checksum of `data`, the bytes a container's checksum covers.
+pub fn checksum_of(data: &[u8]) -> [u32; 4] {
+    let (whole, tail) = data.as_chunks::<64>();
+    let mut state = INIT;
+    compress(&mut state, whole);
+    let (pad, n) = tail_blocks(data.len(), tail);
+    compress(&mut state, pad.get(..n).unwrap_or(&pad));
+    state
 }
 
 /// The checksum a container made of `bytes` should store: the checksum of
@@ -70,4 +82,113 @@ pub fn checksum_bytes(sum: [u32; 4]) -> [u8; 16] {
         slot.copy_from_slice(&w.to_le_bytes());
     }
     out
+}
+
+/// How [`checksum_many_with`] computes a batch: one stream at a time, or one stream per
+/// lane of a vector register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// One stream at a time with [`checksum_of`]; on every CPU.
+    Scalar,
+    /// 4 streams in SSE2 registers; on every x86_64 CPU.
+    Sse2,
+    /// 8 streams in AVX2 registers; on x86_64 CPUs with AVX2.
+    Avx2,
+    /// 16 streams in AVX-512 registers; on x86_64 CPUs with AVX-512F.
+    Avx512,
+}
+
+impl Kernel {
+    /// Every kernel, narrowest first.
+    pub const ALL: [Kernel; 4] = [Kernel::Scalar, Kernel::Sse2, Kernel::Avx2, Kernel::Avx512];
+
+    /// Whether this CPU can run the kernel (checked at run time).
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => lanes::Avx2::detect().is_some(),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => lanes::Avx512::detect().is_some(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The widest kernel this CPU can run: what [`checksum_many`] uses.
+    pub fn best() -> Kernel {
+        Kernel::ALL.into_iter().rev().find(|k| k.is_available()).unwrap_or(Kernel::Scalar)
+    }
+
+    /// How many streams one vector register of the kernel holds (a kernel runs a few
+    /// registers' worth side by side).
+    pub fn lanes(self) -> usize {
+        match self {
+            Kernel::Scalar => 1,
+            Kernel::Sse2 => 4,
+            Kernel::Avx2 => 8,
+            Kernel::Avx512 => 16,
+        }
+    }
+}
+
+/// The checksums of many inputs, in order: `checksum_many(blobs)[i]` is
+/// `checksum_of(blobs[i])` (each input is the bytes a checksum covers, as for
+/// [`checksum_of`]; for whole containers see [`verify_many`]). Uses the widest
+/// [`Kernel`] this CPU has, or one stream at a time for fewer than three inputs (a step
+/// of every kernel takes about as long as a few blocks of one stream, so two streams
+/// run faster one after the other).
+pub fn checksum_many(blobs: &[&[u8]]) -> Vec<[u32; 4]> {
+    let kernel = if blobs.len() < 3 { Kernel::Scalar } else { Kernel::best() };
+    checksum_many_with(kernel, blobs)
+}
+
+/// [`checksum_many`] with the given kernel, or one stream at a time where the CPU
+/// cannot run it ([`Kernel::is_available`]). The results do not depend on the kernel.
+pub fn checksum_many_with(kernel: Kernel, blobs: &[&[u8]]) -> Vec<[u32; 4]> {
+    #[cfg(target_arch = "x86_64")]
+    match kernel {
+        Kernel::Scalar => {}
+        Kernel::Sse2 => return schedule::run(&lanes::Sse2, blobs),
+        Kernel::Avx2 => {
+            if let Some(k) = lanes::Avx2::detect() {
+                return schedule::run(&k, blobs);
+            }
+        }
+        Kernel::Avx512 => {
+            if let Some(k) = lanes::Avx512::detect() {
+                return schedule::run(&k, blobs);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = kernel;
+    blobs.iter().map(|b| checksum_of(b)).collect()
+}
+
+/// For each container, whether the checksum stored in its header (bytes 4 to 20) is the
+/// checksum of its bytes 20 to its total size, as `Container::checksum_ok` says of a
+/// parsed container. Only the header is read: the bytes must begin with `DXBC` and a
+/// 32-byte header whose total size (at byte 24) is at least 32 and at most the length
+/// of the bytes, or the answer is `false`; the chunk directory is not checked.
+pub fn verify_many(containers: &[&[u8]]) -> Vec<bool> {
+    let covered: Vec<Option<(&[u8], &[u8])>> = containers.iter().map(|c| covered_bytes(c)).collect();
+    let sums = checksum_many(&covered.iter().map(|c| c.map_or(&[][..], |(_, data)| data)).collect::<Vec<_>>());
+    covered.iter().zip(sums).map(|(c, sum)| c.is_some_and(|(stored, _)| stored == checksum_bytes(sum))).collect()
+}
+
+/// The stored checksum of a container and the bytes it covers, if the header says
+/// where they end (see [`verify_many`]).
+fn covered_bytes(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    if bytes.get(..4)? != b"DXBC" {
+        return None;
+    }
+    let total = u32::from_le_bytes(bytes.get(24..28)?.try_into().ok()?) as usize;
+    if total < crate::HEADER_SIZE {
+        return None;
+    }
+    Some((bytes.get(4..CHECKSUM_START)?, bytes.get(CHECKSUM_START..total)?))
 }

@@ -4,7 +4,7 @@
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use crate::error::Result;
-use crate::util::{write_at, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
+use crate::util::{write_at, Bytes, Canvas, LayoutLog, Offsets, RawLayout, Writer};
 
 /// A class type available to the shader.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,8 +75,20 @@ pub struct Ifce<'a> {
 const HEADER: usize = 36;
 
 impl<'a> Ifce<'a> {
-    /// Decodes an `IFCE` chunk.
+    /// Decodes an `IFCE` chunk, keeping its byte layout when it is not fxc's (so that
+    /// [`Ifce::to_bytes`] gives `data` back).
     pub fn parse(data: &'a [u8]) -> Result<Ifce<'a>> {
+        Ifce::parse_with(data, true)
+    }
+
+    /// Decodes the chunk's values only, for a reader: the same checks and errors as
+    /// [`Ifce::parse`], without working out whether the bytes follow fxc's layout
+    /// ([`Ifce::raw_layout`] is `None`).
+    pub fn parse_fields(data: &'a [u8]) -> Result<Ifce<'a>> {
+        Ifce::parse_with(data, false)
+    }
+
+    fn parse_with(data: &'a [u8], keep_layout: bool) -> Result<Ifce<'a>> {
         let b = Bytes::new(data);
         let instance_count = b.u32(0, "class instance count")?;
         let type_count = b.u32(4, "class type count")?;
@@ -86,13 +98,15 @@ impl<'a> Ifce<'a> {
         let type_off = b.u32(20, "class type offset")?;
         let rec_off = b.u32(24, "interface slot offset")?;
         let reserved = [b.u32(28, "IFCE header")?, b.u32(32, "IFCE header")?];
-        let mut cover = Coverage::new(data.len());
-        cover.mark(0, HEADER);
-        let mut offsets = vec![inst_off, type_off, rec_off];
+        let mut log = LayoutLog::new(data.len(), keep_layout);
+        log.mark(0, HEADER);
+        log.offset(inst_off);
+        log.offset(type_off);
+        log.offset(rec_off);
 
         let mut slots = Vec::new();
         let rec_start = b.array(24, rec_off, record_count, 16, "interface slot records")?;
-        cover.mark(rec_start, (record_count as usize).saturating_mul(16));
+        log.mark(rec_start, (record_count as usize).saturating_mul(16));
         for i in 0..record_count as usize {
             let at = rec_start.saturating_add(i.saturating_mul(16));
             let slot_span = b.u32(at, "slot span")?;
@@ -101,9 +115,10 @@ impl<'a> Ifce<'a> {
             let tables_off = b.u32(at.saturating_add(12), "table ID offset")?;
             let ids_at = b.array(at.saturating_add(8), ids_off, count, 2, "type IDs")?;
             let tables_at = b.array(at.saturating_add(12), tables_off, count, 4, "table IDs")?;
-            cover.mark(ids_at, (count as usize).saturating_mul(2));
-            cover.mark(tables_at, (count as usize).saturating_mul(4));
-            offsets.extend([ids_off, tables_off]);
+            log.mark(ids_at, (count as usize).saturating_mul(2));
+            log.mark(tables_at, (count as usize).saturating_mul(4));
+            log.offset(ids_off);
+            log.offset(tables_off);
             let mut type_ids = Vec::with_capacity(count as usize);
             let mut table_ids = Vec::with_capacity(count as usize);
             for j in 0..count as usize {
@@ -115,13 +130,13 @@ impl<'a> Ifce<'a> {
 
         let mut types = Vec::new();
         let type_start = b.array(20, type_off, type_count, 12, "class types")?;
-        cover.mark(type_start, (type_count as usize).saturating_mul(12));
+        log.mark(type_start, (type_count as usize).saturating_mul(12));
         for i in 0..type_count as usize {
             let at = type_start.saturating_add(i.saturating_mul(12));
             let name_off = b.u32(at, "class type name offset")?;
             let (name, len) = b.cstr(at, name_off)?;
-            cover.mark(name_off as usize, len);
-            offsets.push(name_off);
+            log.mark(name_off as usize, len);
+            log.offset(name_off);
             types.push(ClassType {
                 name,
                 id: b.u16(at.saturating_add(4), "class type ID")?,
@@ -133,13 +148,13 @@ impl<'a> Ifce<'a> {
 
         let mut instances = Vec::new();
         let inst_start = b.array(16, inst_off, instance_count, 16, "class instances")?;
-        cover.mark(inst_start, (instance_count as usize).saturating_mul(16));
+        log.mark(inst_start, (instance_count as usize).saturating_mul(16));
         for i in 0..instance_count as usize {
             let at = inst_start.saturating_add(i.saturating_mul(16));
             let name_off = b.u32(at, "class instance name offset")?;
             let (name, len) = b.cstr(at, name_off)?;
-            cover.mark(name_off as usize, len);
-            offsets.push(name_off);
+            log.mark(name_off as usize, len);
+            log.offset(name_off);
             instances.push(ClassInstance {
                 name,
                 type_index: b.u16(at.saturating_add(4), "class instance type")?,
@@ -152,8 +167,8 @@ impl<'a> Ifce<'a> {
         }
 
         let mut ifce = Ifce { slot_count, reserved, instances, types, slots, raw_layout: None };
-        if ifce.fresh_bytes() != data {
-            ifce.raw_layout = Some(RawLayout { size: data.len(), offsets, gaps: cover.gaps(data) });
+        if keep_layout && ifce.fresh_bytes() != data {
+            ifce.raw_layout = Some(log.into_layout(data));
         }
         Ok(ifce)
     }

@@ -18,7 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod aon9;
-mod checksum;
+pub mod checksum;
 mod chunks;
 mod container;
 mod error;
@@ -32,7 +32,7 @@ pub mod stat;
 mod util;
 
 pub use aon9::Aon9;
-pub use checksum::{checksum_bytes, checksum_of, compute_checksum, CHECKSUM_START};
+pub use checksum::{checksum_bytes, checksum_many, checksum_of, compute_checksum, verify_many, CHECKSUM_START};
 pub use chunks::ChunkData;
 pub use container::{Builder, Chunk, Container, HEADER_SIZE};
 pub use error::{Error, Result};

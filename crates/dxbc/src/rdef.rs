@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
-use crate::util::{code_enum, write_at, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
+use crate::util::{code_enum, write_at, Bytes, Canvas, LayoutLog, Offsets, RawLayout, Writer};
 
 code_enum! {
     /// The program type stored in the version word (`D3D11_SHVER_*` as in the legacy
@@ -546,8 +546,7 @@ impl Rdef<'_> {
 
 struct Decoder<'a, 'd> {
     b: Bytes<'a>,
-    cover: &'d mut Coverage,
-    offsets: &'d mut Vec<u32>,
+    log: &'d mut LayoutLog,
     sm5: bool,
     type_size: usize,
     nodes: usize,
@@ -556,8 +555,8 @@ struct Decoder<'a, 'd> {
 impl<'a> Decoder<'a, '_> {
     fn string(&mut self, field: usize, off: u32) -> Result<&'a str> {
         let (s, len) = self.b.cstr(field, off)?;
-        self.cover.mark(off as usize, len);
-        self.offsets.push(off);
+        self.log.mark(off as usize, len);
+        self.log.offset(off);
         Ok(s)
     }
 
@@ -566,13 +565,13 @@ impl<'a> Decoder<'a, '_> {
         if depth > MAX_TYPE_DEPTH || self.nodes > MAX_TYPE_NODES {
             return Err(Error::Invalid { offset: field, what: "type nesting (cyclic or too deep)", value: off as u64 });
         }
-        self.offsets.push(off);
+        self.log.offset(off);
         let at = self.b.array(field, off, 1, self.type_size, "type")?;
-        self.cover.mark(at, self.type_size);
+        self.log.mark(at, self.type_size);
         let b = self.b;
         let member_count = b.u16(at.saturating_add(10), "member count")?;
         let member_off = b.u32(at.saturating_add(12), "member offset")?;
-        self.offsets.push(member_off);
+        self.log.offset(member_off);
         let (mut name, mut subtype, mut reserved) = (None, None, [0; 3]);
         if self.sm5 {
             let sub_off = b.u32(at.saturating_add(16), "subtype offset")?;
@@ -582,19 +581,19 @@ impl<'a> Decoder<'a, '_> {
                 b.u32(at.saturating_add(28), "type")?,
             ];
             let name_off = b.u32(at.saturating_add(32), "type name offset")?;
-            self.offsets.push(sub_off);
+            self.log.offset(sub_off);
             if sub_off != 0 {
                 subtype = Some(Box::new(self.ty(at.saturating_add(16), sub_off, depth.saturating_add(1))?));
             }
             if name_off != 0 {
                 name = Some(self.string(at.saturating_add(32), name_off)?);
             }
-            self.offsets.push(name_off);
+            self.log.offset(name_off);
         }
         let mut members = Vec::new();
         if member_count > 0 {
             let m_at = b.array(at.saturating_add(12), member_off, member_count as u32, 12, "members")?;
-            self.cover.mark(m_at, (member_count as usize).saturating_mul(12));
+            self.log.mark(m_at, (member_count as usize).saturating_mul(12));
             for i in 0..member_count as usize {
                 let f = m_at.saturating_add(i.saturating_mul(12));
                 let name = self.string(f, b.u32(f, "member name offset")?)?;
@@ -618,8 +617,21 @@ impl<'a> Decoder<'a, '_> {
 }
 
 impl<'a> Rdef<'a> {
-    /// Decodes an `RDEF` chunk in any of its layouts.
+    /// Decodes an `RDEF` chunk in any of its layouts, keeping its byte layout when it
+    /// is not fxc's (so that [`Rdef::to_bytes`] gives `data` back).
     pub fn parse(data: &'a [u8]) -> Result<Rdef<'a>> {
+        Rdef::parse_with(data, true)
+    }
+
+    /// Decodes the chunk's values only, for a reader: the same checks and errors as
+    /// [`Rdef::parse`], without working out whether the bytes follow fxc's layout.
+    /// [`Rdef::raw_layout`] is `None`, so [`Rdef::to_bytes`] writes fxc's layout, which
+    /// may differ from `data`.
+    pub fn parse_fields(data: &'a [u8]) -> Result<Rdef<'a>> {
+        Rdef::parse_with(data, false)
+    }
+
+    fn parse_with(data: &'a [u8], keep_layout: bool) -> Result<Rdef<'a>> {
         let b = Bytes::new(data);
         let cb_count = b.u32(0, "constant buffer count")?;
         let cb_off = b.u32(4, "constant buffer offset")?;
@@ -628,8 +640,9 @@ impl<'a> Rdef<'a> {
         let target = RdefTarget::from_u32(b.u32(16, "target")?);
         let flags = b.u32(20, "compile flags")?;
         let creator_off = b.u32(24, "creator offset")?;
-        let mut cover = Coverage::new(data.len());
-        let mut offsets = vec![cb_off, rb_off];
+        let mut log = LayoutLog::new(data.len(), keep_layout);
+        log.offset(cb_off);
+        log.offset(rb_off);
         let rd11 = if target.major >= 5 {
             let w = |i: usize| b.u32(SM4_HEADER.saturating_add(i.saturating_mul(4)), "RD11 header");
             let h = Rd11Header {
@@ -655,10 +668,10 @@ impl<'a> Rdef<'a> {
                     return Err(Error::Invalid { offset: SM4_HEADER.saturating_add(rel), what, value: v as u64 });
                 }
             }
-            cover.mark(0, 60);
+            log.mark(0, 60);
             Some(h)
         } else {
-            cover.mark(0, SM4_HEADER);
+            log.mark(0, SM4_HEADER);
             None
         };
         let mut rdef = Rdef {
@@ -671,12 +684,11 @@ impl<'a> Rdef<'a> {
             raw_layout: None,
         };
         let sizes = rdef.sizes();
-        let mut d =
-            Decoder { b, cover: &mut cover, offsets: &mut offsets, sm5: sizes.sm5, type_size: sizes.ty, nodes: 0 };
+        let mut d = Decoder { b, log: &mut log, sm5: sizes.sm5, type_size: sizes.ty, nodes: 0 };
         rdef.creator = d.string(24, creator_off)?;
 
         let rb_at = b.array(12, rb_off, rb_count, sizes.binding, "bindings")?;
-        d.cover.mark(rb_at, (rb_count as usize).saturating_mul(sizes.binding));
+        d.log.mark(rb_at, (rb_count as usize).saturating_mul(sizes.binding));
         for i in 0..rb_count as usize {
             let at = rb_at.saturating_add(i.saturating_mul(sizes.binding));
             let name = d.string(at, b.u32(at, "binding name offset")?)?;
@@ -700,15 +712,15 @@ impl<'a> Rdef<'a> {
         }
 
         let cb_at = b.array(4, cb_off, cb_count, 24, "constant buffers")?;
-        d.cover.mark(cb_at, (cb_count as usize).saturating_mul(24));
+        d.log.mark(cb_at, (cb_count as usize).saturating_mul(24));
         for i in 0..cb_count as usize {
             let at = cb_at.saturating_add(i.saturating_mul(24));
             let name = d.string(at, b.u32(at, "constant buffer name offset")?)?;
             let var_count = b.u32(at.saturating_add(4), "variable count")?;
             let var_off = b.u32(at.saturating_add(8), "variable offset")?;
-            d.offsets.push(var_off);
+            d.log.offset(var_off);
             let v_at = b.array(at.saturating_add(8), var_off, var_count, sizes.variable, "variables")?;
-            d.cover.mark(v_at, (var_count as usize).saturating_mul(sizes.variable));
+            d.log.mark(v_at, (var_count as usize).saturating_mul(sizes.variable));
             let mut variables = Vec::with_capacity(var_count as usize);
             for j in 0..var_count as usize {
                 let f = v_at.saturating_add(j.saturating_mul(sizes.variable));
@@ -717,10 +729,10 @@ impl<'a> Rdef<'a> {
                 let ty_off = b.u32(f.saturating_add(16), "variable type offset")?;
                 let ty = d.ty(f.saturating_add(16), ty_off, 0)?;
                 let def_off = b.u32(f.saturating_add(20), "default value offset")?;
-                d.offsets.push(def_off);
+                d.log.offset(def_off);
                 let default_value = if def_off != 0 {
                     let s = b.array(f.saturating_add(20), def_off, 1, size as usize, "default value")?;
-                    d.cover.mark(s, size as usize);
+                    d.log.mark(s, size as usize);
                     Some(b.slice(s, size as usize, "default value")?)
                 } else {
                     None
@@ -756,8 +768,8 @@ impl<'a> Rdef<'a> {
                 kind: b.u32(at.saturating_add(20), "constant buffer type")?.into(),
             });
         }
-        if rdef.fresh_bytes() != data {
-            rdef.raw_layout = Some(RawLayout { size: data.len(), offsets, gaps: cover.gaps(data) });
+        if keep_layout && rdef.fresh_bytes() != data {
+            rdef.raw_layout = Some(log.into_layout(data));
         }
         Ok(rdef)
     }

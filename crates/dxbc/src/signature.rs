@@ -5,7 +5,7 @@
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use crate::error::Result;
-use crate::util::{code_enum, write_at, Bytes, Canvas, Coverage, Offsets, RawLayout, Writer};
+use crate::util::{code_enum, write_at, Bytes, Canvas, LayoutLog, Offsets, RawLayout, Writer};
 use crate::FourCc;
 
 code_enum! {
@@ -174,16 +174,28 @@ pub struct Signature<'a> {
 }
 
 impl<'a> Signature<'a> {
-    /// Decodes a signature chunk's data in the given format.
+    /// Decodes a signature chunk's data in the given format, keeping its byte layout
+    /// when it is not fxc's (so that [`Signature::to_bytes`] gives `data` back).
     pub fn parse(data: &'a [u8], format: SignatureFormat) -> Result<Signature<'a>> {
+        Signature::parse_with(data, format, true)
+    }
+
+    /// Decodes the elements only, for a reader: the same checks and errors as
+    /// [`Signature::parse`], without working out whether the bytes follow fxc's layout
+    /// ([`Signature::raw_layout`] is `None`).
+    pub fn parse_fields(data: &'a [u8], format: SignatureFormat) -> Result<Signature<'a>> {
+        Signature::parse_with(data, format, false)
+    }
+
+    fn parse_with(data: &'a [u8], format: SignatureFormat, keep_layout: bool) -> Result<Signature<'a>> {
         let b = Bytes::new(data);
         let count = b.u32(0, "signature element count")?;
         let elem_off = b.u32(4, "signature element offset")?;
         let size = format.element_size();
         let start = b.array(4, elem_off, count, size, "signature elements")?;
-        let mut cover = Coverage::new(data.len());
-        cover.mark(0, 8);
-        let mut offsets = vec![elem_off];
+        let mut log = LayoutLog::new(data.len(), keep_layout);
+        log.mark(0, 8);
+        log.offset(elem_off);
         let mut elements = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
             let at = start.saturating_add(i.saturating_mul(size));
@@ -193,15 +205,15 @@ impl<'a> Signature<'a> {
             };
             let name_off = b.u32(base, "semantic name offset")?;
             let (name, name_len) = b.cstr(base, name_off)?;
-            cover.mark(name_off as usize, name_len);
-            offsets.push(name_off);
+            log.mark(name_off as usize, name_len);
+            log.offset(name_off);
             let min_precision = match format {
                 SignatureFormat::Sm51 => MinPrecision::from(b.u32(base.saturating_add(24), "min precision")?),
                 _ => MinPrecision::Default,
             };
-            cover.mark(at, base.saturating_add(22).saturating_sub(at));
+            log.mark(at, base.saturating_add(22).saturating_sub(at));
             if format == SignatureFormat::Sm51 {
-                cover.mark(base.saturating_add(24), 4);
+                log.mark(base.saturating_add(24), 4);
             }
             elements.push(SignatureElement {
                 stream,
@@ -216,8 +228,8 @@ impl<'a> Signature<'a> {
             });
         }
         let mut sig = Signature { format, elements, raw_layout: None };
-        if sig.fresh_bytes() != data {
-            sig.raw_layout = Some(RawLayout { size: data.len(), offsets, gaps: cover.gaps(data) });
+        if keep_layout && sig.fresh_bytes() != data {
+            sig.raw_layout = Some(log.into_layout(data));
         }
         Ok(sig)
     }

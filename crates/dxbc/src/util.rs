@@ -73,7 +73,8 @@ impl<'a> Bytes<'a> {
                 })
             }
         };
-        let nul = rest.iter().take(MAX_STRING + 1).position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
+        let window = rest.get(..MAX_STRING.saturating_add(1)).unwrap_or(rest);
+        let nul = window.iter().position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
             Error::StringTooLong { offset: start, limit: MAX_STRING }
         } else {
             Error::UnterminatedString { offset: start }
@@ -89,41 +90,77 @@ impl<'a> Bytes<'a> {
 pub use crate::limits::MAX_STRING;
 
 /// Records which bytes of a chunk a decoder interpreted; the rest are kept verbatim.
+///
+/// The interpreted ranges are kept as a list (a decoder marks one per record, string
+/// or array, so far fewer than bytes) and sorted once when the gaps are asked for: the
+/// cost follows the number of records, not the size of the chunk or container.
 pub(crate) struct Coverage {
-    covered: Vec<bool>,
+    len: usize,
+    runs: Vec<(usize, usize)>,
 }
 
 impl Coverage {
     pub fn new(len: usize) -> Self {
-        Coverage { covered: vec![false; len] }
+        Coverage { len, runs: Vec::new() }
     }
 
     /// Marks `len` bytes at `offset` (clamped to the data) as interpreted.
     pub fn mark(&mut self, offset: usize, len: usize) {
-        let end = offset.saturating_add(len).min(self.covered.len());
-        if let Some(run) = self.covered.get_mut(offset..end) {
-            run.iter_mut().for_each(|c| *c = true);
+        let end = offset.saturating_add(len).min(self.len);
+        if offset < end {
+            self.runs.push((offset, end));
         }
     }
 
     /// The runs of bytes no decoder interpreted, borrowed from `data`.
-    pub fn gaps<'a>(&self, data: &'a [u8]) -> Vec<Gap<'a>> {
+    pub fn gaps<'a>(&mut self, data: &'a [u8]) -> Vec<Gap<'a>> {
+        self.runs.sort_unstable();
         let mut out = Vec::new();
-        let mut start = None;
-        // One step past the end closes a run that reaches it.
-        for (i, covered) in self.covered.iter().copied().chain(std::iter::once(true)).enumerate() {
-            match (covered, start) {
-                (false, None) => start = Some(i),
-                (true, Some(s)) => {
-                    if let Some(bytes) = data.get(s..i) {
-                        out.push(Gap { offset: s, bytes });
-                    }
-                    start = None;
+        let mut pos = 0;
+        // A last empty run at the end closes a gap that reaches it.
+        for &(start, end) in self.runs.iter().chain(std::iter::once(&(self.len, self.len))) {
+            if start > pos {
+                if let Some(bytes) = data.get(pos..start) {
+                    out.push(Gap { offset: pos, bytes });
                 }
-                _ => {}
             }
+            pos = pos.max(end);
         }
         out
+    }
+}
+
+/// What a chunk decoder records of the bytes' layout for [`RawLayout`]: the bytes it
+/// interpreted and the offsets of the items in traversal order. A log that is off
+/// records nothing (for readers that want the values only).
+pub(crate) struct LayoutLog {
+    on: bool,
+    cover: Coverage,
+    offsets: Vec<u32>,
+}
+
+impl LayoutLog {
+    /// A log for a chunk of `len` bytes; `on` false records nothing.
+    pub fn new(len: usize, on: bool) -> Self {
+        LayoutLog { on, cover: Coverage::new(if on { len } else { 0 }), offsets: Vec::new() }
+    }
+
+    /// Marks `len` bytes at `offset` as interpreted.
+    pub fn mark(&mut self, offset: usize, len: usize) {
+        self.cover.mark(offset, len);
+    }
+
+    /// Records the next item offset in traversal order.
+    pub fn offset(&mut self, offset: u32) {
+        if self.on {
+            self.offsets.push(offset);
+        }
+    }
+
+    /// The recorded layout of `data`.
+    pub fn into_layout(mut self, data: &[u8]) -> RawLayout<'_> {
+        let gaps = self.cover.gaps(data);
+        RawLayout { size: data.len(), offsets: self.offsets, gaps }
     }
 }
 
@@ -326,5 +363,60 @@ impl<'l> Offsets<'l> {
     /// True if every offset was used exactly.
     pub fn done(&self) -> bool {
         self.ok && self.next == self.list.len()
+    }
+}
+
+#[cfg(test)]
+// Test code: the sums and indexes here are on the test's own small data.
+#[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    /// The gaps of a byte map, one byte at a time: what the run list must agree with.
+    fn gaps_by_bytes(len: usize, marks: &[(usize, usize)]) -> Vec<(usize, usize)> {
+        let mut covered = vec![false; len];
+        for &(at, n) in marks {
+            for c in covered.iter_mut().skip(at).take(n) {
+                *c = true;
+            }
+        }
+        let mut out = Vec::new();
+        let mut start = None;
+        for (i, c) in covered.iter().copied().chain([true]).enumerate() {
+            match (c, start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    out.push((s, i - s));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn coverage_gaps_match_a_byte_map() {
+        let data: Vec<u8> = (0..64).collect();
+        let cases: &[&[(usize, usize)]] = &[
+            &[],
+            &[(0, 64)],
+            &[(0, 8), (8, 8)],
+            &[(4, 4), (0, 2), (30, 100), (10, 0)],
+            &[(10, 20), (12, 3), (25, 10), (40, 1), (41, 1), (63, 1)],
+            &[(70, 4), (usize::MAX, 3), (5, usize::MAX)],
+            &[(1, 1), (3, 1), (5, 1), (2, 1)],
+        ];
+        for marks in cases {
+            let mut c = Coverage::new(data.len());
+            for &(at, n) in *marks {
+                c.mark(at, n);
+            }
+            let got: Vec<(usize, usize)> = c.gaps(&data).iter().map(|g| (g.offset, g.bytes.len())).collect();
+            assert_eq!(got, gaps_by_bytes(data.len(), marks), "{marks:?}");
+            for g in c.gaps(&data) {
+                assert_eq!(g.bytes, &data[g.offset..g.offset + g.bytes.len()]);
+            }
+        }
     }
 }

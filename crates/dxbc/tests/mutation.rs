@@ -147,3 +147,58 @@ fn mutated_decoded_chunks_reencode_identically() {
     assert!(decoded > 0);
     assert_eq!(exact, decoded);
 }
+
+/// `parse_fields` of each chunk kind: `parse` without the layout, the same values and
+/// the same errors.
+fn fields_agree(fourcc: FourCc, data: &[u8]) -> bool {
+    use dxbc::{Aon9, Ifce, Rdef, Signature, SignatureFormat};
+    if let Some(format) = SignatureFormat::for_fourcc(fourcc) {
+        let full = Signature::parse(data, format).map(|s| Signature { raw_layout: None, ..s });
+        assert_eq!(Signature::parse_fields(data, format), full, "{fourcc}");
+        return full.is_ok();
+    }
+    match &fourcc.0 {
+        b"RDEF" => {
+            let full = Rdef::parse(data).map(|r| Rdef { raw_layout: None, ..r });
+            assert_eq!(Rdef::parse_fields(data), full);
+            full.is_ok()
+        }
+        b"IFCE" => {
+            let full = Ifce::parse(data).map(|i| Ifce { raw_layout: None, ..i });
+            assert_eq!(Ifce::parse_fields(data), full);
+            full.is_ok()
+        }
+        b"Aon9" => {
+            let full = Aon9::parse(data).map(|a| Aon9 { raw_layout: None, ..a });
+            assert_eq!(Aon9::parse_fields(data), full);
+            full.is_ok()
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn chunks_read_without_layout_give_the_parsed_values() {
+    let Some(entries) = corpus::dxbc_entries("chunks_read_without_layout_give_the_parsed_values") else {
+        return;
+    };
+    let mut rng = Rng(7);
+    let (mut read, mut mutated_ok, mut mutated_err) = (0, 0, 0);
+    for e in &entries {
+        let bytes = e.bytes();
+        let c = Container::parse(&bytes).unwrap();
+        for ch in c.chunks() {
+            read += fields_agree(ch.fourcc, ch.data) as usize;
+            for _ in 0..4 {
+                let m = mutate(&mut rng, ch.data);
+                if fields_agree(ch.fourcc, &m) {
+                    mutated_ok += 1;
+                } else {
+                    mutated_err += 1;
+                }
+            }
+        }
+    }
+    println!("chunks read: {read}; mutated: {mutated_ok} read, {mutated_err} refused or without a codec");
+    assert!(read > 0 && mutated_ok > 0 && mutated_err > 0);
+}

@@ -176,18 +176,20 @@ pub struct Binding {
 pub(crate) fn declared_bindings(program: &tpf::Program<'_>) -> Vec<Binding> {
     use tpf::{Body, Decl};
     let mut out = Vec::new();
-    for ins in &program.instructions {
+    for ins in program.iter() {
         let Body::Decl(d) = &ins.body else { continue };
         // SM5.1 declares `T0[lo:hi]` (an ID, then the range): the first index names
         // the slot before 5.1, the second from 5.1 on.
         let slot = |operand: &tpf::Operand| -> Option<u32> {
             let i = if program.version.major == 5 && program.version.minor >= 1 { 1 } else { 0 };
-            operand.indices.get(i).map(|x| u32::try_from(x.immediate()).unwrap_or(u32::MAX))
+            operand.index(i).map(|x| u32::try_from(x.immediate()).unwrap_or(u32::MAX))
         };
         let (operand, kind) = match d {
             Decl::ConstantBuffer { operand, size, .. } => {
                 let vectors = size
-                    .or_else(|| operand.indices.get(1).map(|i| u32::try_from(i.immediate()).unwrap_or(u32::MAX)))
+                    .or_else(|| {
+                        ins.operand(*operand).index(1).map(|i| u32::try_from(i.immediate()).unwrap_or(u32::MAX))
+                    })
                     .unwrap_or(0);
                 (operand, BindingKind::ConstantBuffer { vectors })
             }
@@ -206,7 +208,7 @@ pub(crate) fn declared_bindings(program: &tpf::Program<'_>) -> Vec<Binding> {
             Decl::UavStructured { operand, stride, .. } => (operand, BindingKind::StructuredUav { stride: *stride }),
             _ => continue,
         };
-        if let Some(slot) = slot(operand) {
+        if let Some(slot) = slot(ins.operand(*operand)) {
             out.push(Binding { slot, kind });
         }
     }

@@ -106,18 +106,18 @@ fn storage(program: &tpf::Program<'_>, rng: &mut Rng, small: Mode) -> Storage {
     let mut s = Storage { cbs: vec![Vec::new(); 14], srvs: BTreeMap::new(), uavs: BTreeMap::new() };
     // The registers a declaration covers (SM5.1: its range, at most 8).
     let slots = |o: &tpf::Operand| -> Vec<u32> {
-        let idx: Vec<u32> = o.indices.iter().map(|i| i.immediate() as u32).collect();
+        let idx: Vec<u32> = o.indices().iter().map(|i| i.immediate() as u32).collect();
         if sm51 && idx.len() >= 3 {
             (idx[1]..=idx[2].min(idx[1] + 7)).collect()
         } else {
             idx.first().copied().into_iter().collect()
         }
     };
-    for inst in &program.instructions {
+    for inst in program.iter() {
         let Body::Decl(d) = &inst.body else { continue };
         let (file, need, o) = match d {
             Decl::ConstantBuffer { operand, .. } => {
-                for slot in slots(operand) {
+                for slot in slots(inst.operand(*operand)) {
                     if let Some(cb) = s.cbs.get_mut(slot as usize) {
                         *cb = random_floats(rng, 4 * 4096, small)
                             .chunks(16)
@@ -141,7 +141,7 @@ fn storage(program: &tpf::Program<'_>, rng: &mut Rng, small: Mode) -> Storage {
             Decl::UavStructured { operand, stride, .. } => (1, Need::Structured(*stride), operand),
             _ => continue,
         };
-        for slot in slots(o) {
+        for slot in slots(inst.operand(*o)) {
             let mem = bytes_for(need, rng, small);
             if file == 0 {
                 s.srvs.insert(slot, (need, mem));

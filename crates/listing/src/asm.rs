@@ -178,7 +178,7 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
         Ok(p) => p,
         Err(mut errors) => {
             // Read the header too, so that its errors are reported in the same run.
-            let empty = Program { version: Version::new(ProgramType::Vertex, 5, 0), instructions: Vec::new() };
+            let empty = Program::new(Version::new(ProgramType::Vertex, 5, 0));
             if let Err(ds) = crate::reflect::reflect(header, &empty) {
                 errors.extend(reflect_errors(ds));
                 errors.sort_by_key(|d| (d.line, d.column));
@@ -208,7 +208,9 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Assembled, Vec<Diagn
         let index = match &e {
             EncodeError::InstructionTooLong { index, .. }
             | EncodeError::OperandCount { index, .. }
-            | EncodeError::BodyMismatch { index, .. } => Some(*index),
+            | EncodeError::BodyMismatch { index, .. }
+            | EncodeError::BadHandle { index, .. }
+            | EncodeError::NestedRelative { index, .. } => Some(*index),
             EncodeError::ProgramTooLong => None,
         };
         let line = index.and_then(|i| parsed.lines.get(i)).copied().unwrap_or(first_line);

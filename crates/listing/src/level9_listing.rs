@@ -11,8 +11,8 @@
 //! 3. the Shader Model 4 program and its slot line.
 //!
 //! [`disassemble_level9`] composes the three from [`crate::disassemble`]'s listing,
-//! which prints parts 1 and 3; inside `disassemble` itself the Level9 part is one call:
-//! `text.push_str(&level9_listing::level9_part(&container)?)` right after `write_header`.
+//! which prints parts 1 and 3; inside `disassemble` itself the Level9 part is one call
+//! that appends it to the listing right after the header.
 
 use dxbc::aon9::Aon9;
 use dxbc::{Container, FourCc};
@@ -67,8 +67,19 @@ pub fn level9_part(container: &Container<'_>) -> Result<String, Level9Error> {
 /// As [`level9_part`], with the instruction columns and literals of `format` (the
 /// disassembly flags; the byte offsets are those in the Shader Model 2 token stream).
 pub fn level9_part_with(container: &Container<'_>, format: d3dbc::print::Format) -> Result<String, Level9Error> {
+    let mut out = String::new();
+    write_level9_part(&mut out, container, format)?;
+    Ok(out)
+}
+
+/// As [`level9_part_with`], appended to `out` (which is left as it was on an error).
+pub(crate) fn write_level9_part(
+    out: &mut String,
+    container: &Container<'_>,
+    format: d3dbc::print::Format,
+) -> Result<(), Level9Error> {
     let chunk = container.chunk(FourCc::AON9).ok_or(Level9Error::NoAon9)?;
-    let aon9 = Aon9::parse(chunk.data).map_err(Level9Error::Aon9)?;
+    let aon9 = Aon9::parse_fields(chunk.data).map_err(Level9Error::Aon9)?;
     let program_error = |error| Level9Error::Program {
         offset: (aon9.program.as_ptr() as usize).saturating_sub(chunk.data.as_ptr() as usize),
         error,
@@ -76,12 +87,12 @@ pub fn level9_part_with(container: &Container<'_>, format: d3dbc::print::Format)
     let part = d3dbc::print::level9_stream(aon9.program, format).map_err(|e| match e {
         d3dbc::print::ListingError::Decode(error) => program_error(error),
     })?;
-    let mut out = String::with_capacity(part.len().saturating_add(1024));
-    print_tables(&mut out, &aon9);
+    out.reserve(part.len().saturating_add(1024));
+    print_tables(out, &aon9);
     out.push_str(BYTECODE_TITLE);
     out.push_str("\n//\n");
     out.push_str(&part);
-    Ok(out)
+    Ok(())
 }
 
 /// The whole listing of a Level9 blob: [`crate::disassemble`]'s header and Shader Model

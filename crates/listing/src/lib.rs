@@ -18,6 +18,7 @@ pub mod fxh;
 pub mod header;
 pub mod level9;
 pub mod level9_listing;
+pub mod names;
 pub mod reflect;
 pub mod stat;
 pub mod text;
@@ -143,13 +144,15 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
             computed: dxbc::checksum_bytes(container.computed_checksum()),
         });
     }
-    let style = options.style.unwrap_or_else(|| header::style_for(&container));
+    // RDEF is read once: the style follows its creator string, and the header prints it.
+    let rdef = header::read_rdef(&container);
+    let style = options.style.unwrap_or_else(|| header::style_of(rdef.as_ref()));
     let chunk = container.chunk_any(&[FourCc::SHEX, FourCc::SHDR]).ok_or(Error::NoProgram)?;
     let program_error =
         |error: tpf::DecodeError| Error::Program { chunk: chunk.fourcc, error: error.rebased(chunk.data_offset()) };
     let mut decoder = tpf::Decoder::new(chunk.data).map_err(program_error)?;
 
-    let mut text = String::with_capacity(chunk.data.len() * 8);
+    let mut text = String::with_capacity(listing_capacity(&container));
     // Microsoft's disassembler prints the comment header and the slot line only when it
     // can reflect the shader, which takes an input and an output signature: a container
     // without one of them (whatever else it holds, RDEF and STAT included) is listed as
@@ -157,35 +160,51 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     let reflected = container.chunk_any(&[FourCc::ISGN, FourCc::ISG1]).is_some()
         && container.chunk_any(&[FourCc::OSGN, FourCc::OSG1, FourCc::OSG5]).is_some();
     if reflected {
-        header::write_header_with(&mut text, &container, style, options.generated_by.unwrap_or(header::DXREF))?;
+        header::write_header_read(&mut text, &container, rdef, style, options.generated_by.unwrap_or(header::DXREF))?;
     }
     if container.chunk(FourCc::AON9).is_some() {
-        let part =
-            level9_listing::level9_part_with(&container, options.into()).map_err(|e| Error::Level9(Box::new(e)))?;
-        text.push_str(&part);
+        level9_listing::write_level9_part(&mut text, &container, options.into())
+            .map_err(|e| Error::Level9(Box::new(e)))?;
     }
     // The program is printed as it is decoded, one reused instruction at a time.
     let mut printer = tpf::print::Printer::with_format(decoder.version(), style, options.format());
     printer.version_line(&mut text);
-    let mut ins = tpf::Instruction::placeholder();
-    while let Some(item) = decoder.next_into(&mut ins) {
-        let start = item.map_err(program_error)?;
-        if let tpf::Body::CustomData(c) = &ins.body {
-            if c.class != tpf::CustomDataClass::ImmediateConstantBuffer {
-                let class = c.class.listing_name().map_or_else(|| format!("class {}", c.class.raw()), str::to_string);
-                warnings.push(Warning::CustomDataAsComment { class, tokens: c.data.len() });
+    while let Some(item) = decoder.next_instruction() {
+        let (start, ins) = item.map_err(program_error)?;
+        if let Some((class, data)) = ins.custom_data() {
+            if class != tpf::CustomDataClass::ImmediateConstantBuffer {
+                let class = class.listing_name().map_or_else(|| format!("class {}", class.raw()), str::to_string);
+                warnings.push(Warning::CustomDataAsComment { class, tokens: data.len() });
             }
         }
-        printer.instruction_at(&ins, 4 * start as u32, &mut text);
+        printer.instruction_at(ins, 4 * start as u32, &mut text);
     }
     if reflected {
         let slots = container
             .chunk(FourCc::STAT)
             .and_then(|c| dxbc::Stat::parse(c.data).ok())
             .map_or(0, |stat| stat.instruction_count);
-        text.push_str(&format!("// Approximately {slots} instruction slots used\n"));
+        text.push_str("// Approximately ");
+        header::columns::dec(&mut text, slots);
+        text.push_str(" instruction slots used\n");
     }
     Ok(Listing { text, warnings })
+}
+
+/// Room for a container's listing, so that it is written without growing: the
+/// listing of fxc's blobs takes 1 to 2.8 bytes per byte of the chunks it is printed
+/// from (program, RDEF, signatures, IFCE, STAT, SFI0, Aon9), whatever other chunks
+/// (debug information) the blob holds.
+fn listing_capacity(container: &Container<'_>) -> usize {
+    let printed = container
+        .chunks()
+        .iter()
+        .filter(|c| {
+            dxbc::ChunkData::has_codec(c.fourcc) || [FourCc::SHDR, FourCc::SHEX, FourCc::AON9].contains(&c.fourcc)
+        })
+        .map(|c| c.data.len())
+        .fold(0usize, usize::saturating_add);
+    printed.saturating_mul(3).saturating_add(256)
 }
 
 /// A raw Shader Model 1–3 stream: the header in the style of the compiler its constant
@@ -213,12 +232,13 @@ mod tests {
     #[test]
     fn data_blocks_without_listing_syntax_are_flagged() {
         use tpf::*;
-        let comment = Instruction::new(
+        let mut program = Program::new(Version::new(ProgramType::Vertex, 4, 0));
+        let data = program.add_words(Words::from_tokens(&[1, 2]));
+        program.push(Instruction::new(
             Opcode::CustomData,
-            Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::from_tokens(&[1, 2]) }),
-        );
-        let ret = Instruction::new(Opcode::Ret, Body::Op(Op::EMPTY));
-        let program = Program { version: Version::new(ProgramType::Vertex, 4, 0), instructions: vec![comment, ret] };
+            Body::CustomData(CustomData { class: CustomDataClass::Comment, data }),
+        ));
+        program.push_op(Opcode::Ret, &[]);
         let empty = dxbc::Signature { format: dxbc::SignatureFormat::Basic, elements: vec![], raw_layout: None };
         let blob = dxbc::Builder::new()
             .chunk(FourCc::ISGN, empty.to_bytes())

@@ -39,8 +39,8 @@ use std::rc::Rc;
 use tpf::StatClass as Class;
 
 use tpf::{
-    Body, CompilerVersion, CustomDataClass, Decl, ExtOperand, GlobalFlags, Instruction, InterpolationMode, Modifier,
-    Op, Opcode, Operand, OperandType, Program, ProgramType, Selection, SystemName,
+    Body, CompilerVersion, CustomDataClass, Decl, ExtOperand, GlobalFlags, InstructionRef, InterpolationMode, Modifier,
+    Opcode, Operand, OperandType, Pool, Program, ProgramType, Selection, SystemName,
 };
 
 /// The compiler families whose counting rules differ.
@@ -76,7 +76,7 @@ impl Rules {
 /// 4.x programs, the Shader Model 5 form (37 words) for 5.x.
 pub fn statistics(program: &Program<'_>, compiler: CompilerVersion) -> Stat<'static> {
     let mut counter = Counter::new(program, Rules::for_compiler(compiler));
-    for (i, ins) in program.instructions.iter().enumerate() {
+    for (i, ins) in program.iter().enumerate() {
         counter.at = i;
         counter.instruction(ins);
     }
@@ -137,7 +137,7 @@ impl Counter {
         self
     }
 
-    fn instruction(&mut self, ins: &Instruction<'_>) {
+    fn instruction(&mut self, ins: InstructionRef<'_, '_>) {
         match &ins.body {
             Body::Decl(decl) => self.declaration(ins.opcode, decl),
             Body::CustomData(data) => {
@@ -145,7 +145,7 @@ impl Counter {
                 // 4-component entry (hs5__basic: 2 entries, ContactHardeningShadows11PS:
                 // 121, HDAO: 40).
                 if data.class == CustomDataClass::ImmediateConstantBuffer {
-                    self.stat.def_count = self.stat.def_count.saturating_add((data.data.len() / 4) as u32);
+                    self.stat.def_count = self.stat.def_count.saturating_add((ins.words(data.data).len() / 4) as u32);
                 }
             }
             Body::InterfaceCall { .. } => {
@@ -159,7 +159,7 @@ impl Counter {
                     bump(&mut self.stat.mov_instruction_count);
                 }
             }
-            Body::Op(op) => {
+            Body::Op(_) => {
                 if matches!(ins.opcode, Opcode::HsDecls | Opcode::HsControlPointPhase)
                     || matches!(ins.opcode, Opcode::HsForkPhase | Opcode::HsJoinPhase)
                 {
@@ -167,7 +167,7 @@ impl Counter {
                     self.phase = Some(ins.opcode);
                     self.had_control_point_phase |= ins.opcode == Opcode::HsControlPointPhase;
                 }
-                self.op(ins.opcode, op);
+                self.op(ins);
             }
         }
     }
@@ -178,7 +178,7 @@ impl Counter {
         self.phase_dcls = 0;
     }
 
-    fn declaration(&mut self, opcode: Opcode, decl: &Decl<'_>) {
+    fn declaration(&mut self, opcode: Opcode, decl: &Decl) {
         let s = &mut self.stat;
         match decl {
             // Input and output declarations are the `DclCount` (every non-hull blob of
@@ -229,7 +229,8 @@ impl Counter {
         }
     }
 
-    fn op(&mut self, opcode: Opcode, op: &Op) {
+    fn op(&mut self, ins: InstructionRef<'_, '_>) {
+        let opcode = ins.opcode;
         // The category of each opcode is the `stat` column of the instruction table
         // (`tpf::StatClass`, whose variants name the corpus evidence for each).
         let class = opcode.info().stat;
@@ -250,7 +251,7 @@ impl Counter {
             self.idiom = None;
         }
         let s = &mut self.stat;
-        let operands = op.operands.as_slice();
+        let operands = ins.operands();
         // Any access to an indexable temp is an array instruction (vs5__tempArray:
         // the 10 instructions that read or write x0/x1).
         let array = operands.iter().any(|o| o.ty == OperandType::IndexableTemp);
@@ -264,7 +265,7 @@ impl Counter {
                 // (ps5__precision, 9.30: its one `mad`, into a min16f temp, 0 floats;
                 // vs5__precision: an `add` of min16f inputs into a 32-bit output, 1).
                 let low = operands.first().is_some_and(|d| d.min_precision() != tpf::MinPrecision::Default);
-                let (idiom, continues) = Idiom::step(self.idiom.take(), opcode, operands);
+                let (idiom, continues) = Idiom::step(self.idiom.take(), ins.pool(), opcode, operands);
                 if self.rules != Rules::Fxc10 {
                     self.idiom = idiom;
                 }
@@ -430,14 +431,14 @@ enum Idiom {
 impl Idiom {
     /// Follows one float instruction: the idiom it opens, and whether it continues the
     /// open one (and is then not counted).
-    fn step(open: Option<Idiom>, opcode: Opcode, operands: &[Operand]) -> (Option<Idiom>, bool) {
+    fn step(open: Option<Idiom>, pool: Pool<'_, '_>, opcode: Opcode, operands: &[Operand]) -> (Option<Idiom>, bool) {
         let dst_temp = operands.first().filter(|d| d.ty == OperandType::Temp).and_then(|d| d.register());
         match (opcode, operands) {
             (Opcode::Mad, [_, a, b, c]) => {
                 let continues = match &open {
                     Some(Idiom::Product { temp }) => reads_temp(c, *temp) && (row_term(a, b) || row_term(b, a)),
                     Some(Idiom::Difference { temp, base }) => {
-                        (reads_temp(a, *temp) || reads_temp(b, *temp)) && c == &**base
+                        (reads_temp(a, *temp) || reads_temp(b, *temp)) && pool.same_operand(c, pool, base)
                     }
                     None => false,
                 };
@@ -457,12 +458,10 @@ impl Idiom {
                     (Modifier::None, Modifier::Neg) => b,
                     _ => return (None, false),
                 };
-                let mut base = base.clone();
-                if let Some(ext) = base.ext.as_mut() {
+                let mut base = *base;
+                if let Some(mut ext) = base.ext() {
                     ext.modifier = Modifier::None;
-                }
-                if base.ext.is_some_and(|e| e == ExtOperand::modifier(Modifier::None)) {
-                    base.ext = None;
+                    base.set_ext((ext != ExtOperand::modifier(Modifier::None)).then_some(ext));
                 }
                 (dst_temp.map(|temp| Idiom::Difference { temp, base: Box::new(base) }), false)
             }
@@ -474,7 +473,7 @@ impl Idiom {
 /// True when `scalar` broadcasts one component (`v0.yyyy`) and `row` reads a
 /// constant buffer: one term of a vector-matrix product.
 fn row_term(scalar: &Operand, row: &Operand) -> bool {
-    let broadcast = match scalar.selection {
+    let broadcast = match scalar.selection() {
         Selection::Swizzle([x, y, z, w]) => x == y && y == z && z == w,
         Selection::Select1(_) => true,
         _ => false,
@@ -508,13 +507,12 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
     let sm4 = program.version.major < 5;
     // Typed UAVs whose view returns normalized values (`unorm`, `snorm`).
     let normalized_uavs: Vec<u64> = program
-        .instructions
         .iter()
         .filter_map(|ins| match &ins.body {
             Body::Decl(Decl::UavTyped { operand, return_type, .. })
                 if return_type.types.iter().any(|t| matches!(t, tpf::ReturnType::Unorm | tpf::ReturnType::Snorm)) =>
             {
-                operand.register()
+                ins.operand(*operand).register()
             }
             _ => None,
         })
@@ -524,7 +522,7 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
     // RWStructuredBuffer (its global flags do not say `enableRawAndStructuredBuffers`).
     let mut flags = ShaderFeatures::EMPTY;
     let mut set = |f: ShaderFeatures| flags = flags | f;
-    for ins in &program.instructions {
+    for ins in program.iter() {
         match &ins.body {
             Body::Decl(Decl::GlobalFlags(g)) => {
                 // The global flags fxc sets for the same features (cs5__BasicCompute11Double:
@@ -560,7 +558,7 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                         set(ShaderFeatures::UAVS_AT_EVERY_STAGE);
                     }
                     // A UAV slot past the eighth (ps5__load_store declares u8: SFI0 = 8).
-                    if decl.operand().is_some_and(|o| last_register(o, program.version.is_sm51()) >= 8) {
+                    if ins.decl_operand().is_some_and(|o| last_register(o, program.version.is_sm51()) >= 8) {
                         set(ShaderFeatures::UAVS_64);
                     }
                     let rov = match decl {
@@ -573,7 +571,7 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                         set(ShaderFeatures::ROVS);
                     }
                 }
-                if let Some(o) = decl.operand() {
+                if let Some(o) = ins.decl_operand() {
                     match o.ty {
                         OperandType::OutputStencilRef => set(ShaderFeatures::STENCIL_REF),
                         OperandType::InnerCoverage => set(ShaderFeatures::INNER_COVERAGE),
@@ -592,7 +590,7 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                     }
                 }
             }
-            Body::Op(op) => {
+            Body::Op(_) => {
                 // What the opcode needs by itself: the `features` column of the
                 // instruction table.
                 let needs = ins.opcode.info().features;
@@ -612,8 +610,8 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
                     // components, or from a UNORM/SNORM view. Only fxc 10 knows the
                     // flag: ps5__load_store (9.30) loads float4 UAVs and has none. (No
                     // fxc 10 blob of the corpus loads from a typed UAV.)
-                    let wide = op.operands.first().is_some_and(|o| o.mask().count() > 1);
-                    let view = op.operands.iter().find(|o| o.ty == OperandType::UnorderedAccessView);
+                    let wide = ins.operands().first().is_some_and(|o| o.mask().count() > 1);
+                    let view = ins.operands().iter().find(|o| o.ty == OperandType::UnorderedAccessView);
                     let normalized = view.and_then(|o| o.register()).is_some_and(|r| normalized_uavs.contains(&r));
                     if rules == Rules::Fxc10 && (wide || normalized) {
                         set(ShaderFeatures::TYPED_UAV_LOAD_ADDITIONAL_FORMATS);
@@ -630,7 +628,7 @@ pub fn features(program: &Program<'_>, compiler: CompilerVersion) -> Option<Sfi0
 /// ranges (`U0[3:9]`) the upper bound.
 fn last_register(o: &Operand, sm51: bool) -> u64 {
     let index = if sm51 { 2 } else { 0 };
-    o.indices.get(index).map_or(0, |i| i.immediate())
+    o.index(index).map_or(0, |i| i.immediate())
 }
 
 /// For each instruction of `program`, whether it tests a condition that may differ
@@ -704,7 +702,7 @@ fn uniformity(program: &Program<'_>) -> Uniformity {
     let max_steps = n.saturating_mul(STEPS_PER_INSTRUCTION).max(1024);
     let max_work = n.saturating_mul(WORK_PER_INSTRUCTION).max(16384);
     let w = &mut work;
-    while let Some(ins) = program.instructions.get(i) {
+    while let Some(ins) = program.get(i) {
         // Both bounded by the limits just below.
         steps = steps.saturating_add(1);
         *w = w.saturating_add(1);
@@ -720,12 +718,11 @@ fn uniformity(program: &Program<'_>) -> Uniformity {
         // it back to its loop's start).
         let at = i;
         i = at.saturating_add(1);
-        let op = match &ins.body {
-            Body::Op(op) => op,
-            _ => continue,
-        };
-        let cond = match (&cur, op.operands.first()) {
-            (Some(regs), Some(c)) => regs.source(c, 0xf, 4),
+        if !matches!(ins.body, Body::Op(_)) {
+            continue;
+        }
+        let cond = match (&cur, ins.operands().first()) {
+            (Some(regs), Some(c)) => regs.source(ins.pool(), c, 0xf, 4),
             _ => false,
         };
         match ins.opcode {
@@ -833,9 +830,9 @@ fn uniformity(program: &Program<'_>) -> Uniformity {
                 frames.clear();
                 cur = Some(Regs::default());
             }
-            opcode => {
+            _ => {
                 if let Some(regs) = cur.as_mut() {
-                    for (key, mask) in regs.transfer(opcode, op, w) {
+                    for (key, mask) in regs.transfer(ins, w) {
                         if let Some(f) = frames.last_mut() {
                             *f.written.entry(key).or_default() |= mask;
                         }
@@ -961,10 +958,12 @@ const PRESENT: u8 = 0x10;
 
 impl Regs {
     /// Applies one instruction's writes and returns them.
-    fn transfer(&mut self, opcode: Opcode, op: &Op, work: &mut usize) -> Vec<(Written, u8)> {
+    fn transfer(&mut self, ins: InstructionRef<'_, '_>, work: &mut usize) -> Vec<(Written, u8)> {
+        let (opcode, pool) = (ins.opcode, ins.pool());
         let info = opcode.info();
-        let n_dst = info.dst.len().min(op.operands.len());
-        let (dsts, srcs) = op.operands.split_at(n_dst);
+        let operands = ins.operands();
+        let n_dst = info.dst.len().min(operands.len());
+        let (dsts, srcs) = operands.split_at(n_dst);
         // Anything read from a resource, UAV or shared memory varies.
         let reads_memory = srcs.iter().any(|o| {
             matches!(
@@ -993,9 +992,9 @@ impl Regs {
                 }
                 let any = reads_memory
                     || if width > 0 {
-                        srcs.iter().any(|s| self.source(s, 0xf, width))
+                        srcs.iter().any(|s| self.source(pool, s, 0xf, width))
                     } else {
-                        srcs.iter().any(|s| self.source(s, 1 << c, 4))
+                        srcs.iter().any(|s| self.source(pool, s, 1 << c, 4))
                     };
                 if any {
                     vary |= 1 << c;
@@ -1036,14 +1035,14 @@ impl Regs {
 
     /// True if source `o`, read into the result components `lanes`, may vary;
     /// `width` < 4 reads the first `width` components (dot products).
-    fn source(&self, o: &Operand, lanes: u8, width: usize) -> bool {
-        if o.indices.iter().any(|i| i.relative().is_some_and(|r| self.relative(r))) {
+    fn source(&self, pool: Pool<'_, '_>, o: &Operand, lanes: u8, width: usize) -> bool {
+        if o.indices().iter().any(|i| i.relative().is_some_and(|r| self.relative(pool.operand(r)))) {
             return true;
         }
         match o.ty {
             OperandType::Immediate32 | OperandType::Immediate64 => false,
             OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
-            OperandType::Temp => o.register().is_none_or(|r| self.temp(r, components(o.selection, lanes, width))),
+            OperandType::Temp => o.register().is_none_or(|r| self.temp(r, components(o.selection(), lanes, width))),
             OperandType::IndexableTemp => self.unknown_varies || o.register().is_none_or(|r| self.arrays.get(r) != 0),
             // Samplers, resources and labels are not values.
             OperandType::Sampler
@@ -1065,10 +1064,10 @@ impl Regs {
     }
 
     /// True if a relative index register may vary.
-    fn relative(&self, r: &tpf::RelOperand) -> bool {
+    fn relative(&self, r: &Operand) -> bool {
         match r.ty {
-            OperandType::Temp => match r.index.first() {
-                Some(&reg) if r.dims >= 1 => self.temp(reg as u64, components(r.selection, 0xf, 4)),
+            OperandType::Temp => match r.index(0) {
+                Some(reg) => self.temp(reg.immediate(), components(r.selection(), 0xf, 4)),
                 _ => true,
             },
             OperandType::Immediate32 | OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => false,
@@ -1262,14 +1261,16 @@ fn components(sel: Selection, lanes: u8, width: usize) -> u8 {
 #[allow(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use tpf::{ComponentCount, Instruction, Mask, OpControl, Test, Version};
+    use tpf::{ComponentCount, Mask, OpControl, Test, Version};
 
-    fn op(opcode: Opcode, operands: Vec<Operand>) -> Instruction<'static> {
+    /// One instruction, as a program of its own (see [`program`]).
+    fn op(opcode: Opcode, operands: Vec<Operand>) -> Program<'static> {
         let control = if opcode == Opcode::If { OpControl::Test(Test::NonZero) } else { OpControl::None };
-        Instruction::new(
-            opcode,
-            Body::Op(Op { saturate: false, precise: Mask::NONE, control, operands: operands.into_iter().collect() }),
-        )
+        let mut p = Program::new(Version::new(ProgramType::Pixel, 4, 0));
+        if let Body::Op(op) = &mut p.push_op(opcode, &operands).body {
+            op.control = control;
+        }
+        p
     }
 
     fn dst(r: u32) -> Operand {
@@ -1281,11 +1282,14 @@ mod tests {
     }
 
     /// `dcl_temps n`, then `body`, then `ret`.
-    fn program(temps: u32, body: Vec<Instruction<'static>>) -> Program<'static> {
-        let mut instructions = vec![Instruction::new(Opcode::DclTemps, Body::Decl(Decl::Temps(temps)))];
-        instructions.extend(body);
-        instructions.push(op(Opcode::Ret, vec![]));
-        Program { version: Version::new(ProgramType::Pixel, 4, 0), instructions }
+    fn program(temps: u32, body: Vec<Program<'static>>) -> Program<'static> {
+        let mut p = Program::new(Version::new(ProgramType::Pixel, 4, 0));
+        p.push_decl(Opcode::DclTemps, Decl::Temps(temps));
+        for part in &body {
+            p.append(part);
+        }
+        p.push_op(Opcode::Ret, &[]);
+        p
     }
 
     #[test]

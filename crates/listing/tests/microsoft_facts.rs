@@ -191,10 +191,7 @@ fn undecipherable_custom_data() {
         assert_eq!(assembled.warnings.len(), 1, "{name}: {:?}", assembled.warnings);
         let (_, code) = program_chunk(&assembled.bytes);
         let program = tpf::decode(&code).unwrap();
-        let block = program.instructions.iter().find_map(|i| match &i.body {
-            tpf::Body::CustomData(c) => Some((c.class, c.data.len())),
-            _ => None,
-        });
+        let block = program.iter().find_map(|i| i.custom_data().map(|(class, data)| (class, data.len())));
         assert_eq!(block, Some((tpf::CustomDataClass::Comment, 0)), "{name}");
         assert_eq!(disassemble(&assembled.bytes, &Options::default()).unwrap().text, got.text, "{name}");
     }

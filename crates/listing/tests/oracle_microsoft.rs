@@ -202,16 +202,16 @@ fn assemble_outcome(r: &Record) -> Option<String> {
 
 /// An instruction with every immediate value cleared (operands' `l(...)`/`d(...)` and
 /// the immediate constant buffer's values), to tell a difference in immediates alone.
-fn without_immediates<'a>(ins: &tpf::Instruction<'a>) -> tpf::Instruction<'a> {
-    let mut ins = ins.clone();
-    match &mut ins.body {
-        tpf::Body::Op(op) => op.operands.iter_mut().for_each(|o| o.imm = [0; 4]),
+fn without_immediates<'a>(ins: tpf::InstructionRef<'_, 'a>, version: tpf::Version) -> tpf::Program<'a> {
+    let mut p = ins.to_program(version);
+    match p.instructions[0].body {
+        tpf::Body::Op(op) => p.operands_mut(op.operands).iter_mut().for_each(|o| o.imm = [0; 4]),
         tpf::Body::CustomData(c) if c.class == tpf::CustomDataClass::ImmediateConstantBuffer => {
-            c.data = tpf::Words::default()
+            p.words[c.data.0 as usize] = tpf::Words::default()
         }
         _ => {}
     }
-    ins
+    p
 }
 
 /// Why an assembled program differs from Microsoft's: the instructions whose encoding
@@ -231,7 +231,7 @@ fn program_difference(theirs: &[u8], ours: &[u8]) -> String {
     let style = listing::Style::D3DCOMPILER_47_6_3;
     let (mut pa, mut pb) = (tpf::print::Printer::new(a.version, style), tpf::print::Printer::new(b.version, style));
     let (mut ambiguous, mut first_ambiguous, mut hidden) = (0usize, None, None);
-    for (i, (x, y)) in a.instructions.iter().zip(&b.instructions).enumerate() {
+    for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
         let (mut tx, mut ty) = (String::new(), String::new());
         pa.instruction(x, &mut tx);
         pb.instruction(y, &mut ty);
@@ -246,12 +246,12 @@ fn program_difference(theirs: &[u8], ours: &[u8]) -> String {
                 line(&ty)
             );
         }
-        if without_immediates(x) == without_immediates(y) {
+        if without_immediates(x, a.version) == without_immediates(y, b.version) {
             ambiguous += 1;
             first_ambiguous.get_or_insert((i, line(&tx)));
-        } else if x.trailing.len() != y.trailing.len() {
+        } else if x.trailing().len() != y.trailing().len() {
             let what =
-                format!("ends with {} token(s) after its operands, dxref's {}", x.trailing.len(), y.trailing.len());
+                format!("ends with {} token(s) after its operands, dxref's {}", x.trailing().len(), y.trailing().len());
             hidden.get_or_insert((i, line(&tx), what));
         } else {
             hidden.get_or_insert((i, line(&tx), "encodes differently".into()));

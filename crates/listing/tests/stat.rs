@@ -175,8 +175,8 @@ fn sfi0_matches_fxc() {
 // Programs fxc never wrote: every rule must hold up on odd and hand-written input.
 
 use tpf::{
-    Body, CompilerVersion, ComponentCount, Decl, ExtOperand, GlobalFlags, Instruction, Mask, MinPrecision, Modifier,
-    Op, OpControl, Opcode, Operand, OperandType, Program, ProgramType, Selection, SystemName, Test, UavFlags, Version,
+    Body, CompilerVersion, ComponentCount, Decl, ExtOperand, GlobalFlags, Mask, MinPrecision, Modifier, OpControl,
+    Opcode, Operand, OperandId, OperandType, Program, ProgramType, Selection, SystemName, Test, UavFlags, Version,
 };
 
 const FXC_929: CompilerVersion = CompilerVersion(9, 29, 952, 3111);
@@ -197,21 +197,43 @@ fn imm(v: u32) -> Operand {
     o
 }
 
-fn op(opcode: Opcode, operands: Vec<Operand>) -> Instruction<'static> {
+/// One instruction, as a program of its own (see [`program`]).
+fn part() -> Program<'static> {
+    Program::new(Version::new(ProgramType::Vertex, 4, 0))
+}
+
+fn op(opcode: Opcode, operands: Vec<Operand>) -> Program<'static> {
     let control = match opcode.info().controls {
         tpf::table::Controls::Test => OpControl::Test(Test::NonZero),
         _ => OpControl::None,
     };
-    let body = Op { saturate: false, precise: Mask::NONE, control, operands: operands.into_iter().collect() };
-    Instruction::new(opcode, Body::Op(body))
+    let mut p = part();
+    if let Body::Op(op) = &mut p.push_op(opcode, &operands).body {
+        op.control = control;
+    }
+    p
 }
 
-fn decl(opcode: Opcode, d: Decl<'static>) -> Instruction<'static> {
-    Instruction::new(opcode, Body::Decl(d))
+fn decl(opcode: Opcode, d: Decl) -> Program<'static> {
+    let mut p = part();
+    p.push_decl(opcode, d);
+    p
 }
 
-fn program(ty: ProgramType, major: u8, instructions: Vec<Instruction<'static>>) -> Program<'static> {
-    Program { version: Version::new(ty, major, 0), instructions }
+/// A declaration of `operand`.
+fn decl_of(opcode: Opcode, operand: Operand, d: impl FnOnce(OperandId) -> Decl) -> Program<'static> {
+    let mut p = part();
+    let id = p.add_operand(operand);
+    p.push_decl(opcode, d(id));
+    p
+}
+
+fn program(ty: ProgramType, major: u8, instructions: Vec<Program<'static>>) -> Program<'static> {
+    let mut p = Program::new(Version::new(ty, major, 0));
+    for part in &instructions {
+        p.append(part);
+    }
+    p
 }
 
 #[test]
@@ -247,9 +269,9 @@ fn branches_on_constants_are_static_for_fxc_9() {
 fn moves_with_modifiers_and_loops() {
     use OperandType::*;
     let mut neg = src(Temp, &[0], 0);
-    neg.ext = Some(ExtOperand::modifier(Modifier::Neg));
+    neg.set_ext(Some(ExtOperand::modifier(Modifier::Neg)));
     let mut low = reg(Temp, 1, 1);
-    low.ext = Some(ExtOperand { min_precision: MinPrecision::Float16, ..ExtOperand::modifier(Modifier::None) });
+    low.set_ext(Some(ExtOperand { min_precision: MinPrecision::Float16, ..ExtOperand::modifier(Modifier::None) }));
     let p = program(
         ProgramType::Compute,
         5,
@@ -281,13 +303,10 @@ fn feature_flags_from_declarations_and_instructions() {
     use OperandType::*;
     let flags = |p: &Program<'_>, c: CompilerVersion| stat::features(p, c).map_or(0, |s| s.features.0);
     let uav = |n: u32| {
-        decl(
+        decl_of(
             Opcode::DclUavRaw,
-            Decl::UavRaw {
-                operand: Operand::new(UnorderedAccessView, ComponentCount::Zero, Selection::None, &[n]),
-                flags: UavFlags::default(),
-                space: None,
-            },
+            Operand::new(UnorderedAccessView, ComponentCount::Zero, Selection::None, &[n]),
+            |operand| Decl::UavRaw { operand, flags: UavFlags::default(), space: None },
         )
     };
     // Nothing needed: no chunk.
@@ -298,20 +317,22 @@ fn feature_flags_from_declarations_and_instructions() {
     assert_eq!(flags(&vs, FXC_10), 0x4 | 0x8);
     // A rasterizer-ordered UAV in a pixel shader.
     let mut rov = uav(1);
-    if let Body::Decl(Decl::UavRaw { flags, .. }) = &mut rov.body {
+    if let Body::Decl(Decl::UavRaw { flags, .. }) = &mut rov.instructions[0].body {
         flags.rasterizer_ordered = true;
     }
     assert_eq!(flags(&program(ProgramType::Pixel, 5, vec![rov]), FXC_10), 0x1000);
     // Stencil reference output; render-target array index from a vertex shader.
-    let stencil = decl(
+    let stencil = decl_of(
         Opcode::DclOutput,
-        Decl::Register(Operand::new(OutputStencilRef, ComponentCount::One, Selection::None, &[])),
+        Operand::new(OutputStencilRef, ComponentCount::One, Selection::None, &[]),
+        Decl::Register,
     );
     assert_eq!(flags(&program(ProgramType::Pixel, 5, vec![stencil]), FXC_10), 0x200);
-    let rt_index = decl(
-        Opcode::DclOutputSiv,
-        Decl::RegisterName { operand: reg(Output, 1, 1), name: SystemName::RenderTargetArrayIndex, reserved: 0 },
-    );
+    let rt_index = decl_of(Opcode::DclOutputSiv, reg(Output, 1, 1), |operand| Decl::RegisterName {
+        operand,
+        name: SystemName::RenderTargetArrayIndex,
+        reserved: 0,
+    });
     assert_eq!(flags(&program(ProgramType::Vertex, 5, vec![rt_index.clone()]), FXC_10), 0x2000);
     assert_eq!(flags(&program(ProgramType::Geometry, 5, vec![rt_index]), FXC_10), 0);
     // Doubles and the 11.1 double extensions; msad; global flags.

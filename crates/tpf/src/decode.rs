@@ -13,30 +13,26 @@ use crate::ir::*;
 use crate::layout as L;
 use crate::table::{Controls, DeclKind, Opcode, Shape};
 use crate::words::Words;
+use arrayvec::ArrayVec;
 
 /// Decodes a whole program (version token, length token, instructions).
 ///
 /// `bytes` may be longer than the program (a chunk padded after it); the length token
 /// decides where the program ends.
 pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
-    let mut decoder = Decoder::new(bytes)?;
-    // A guess at the instruction count, capped: an instruction is large and a count
-    // read from the input must not drive a huge reservation.
-    let mut instructions: Vec<Instruction<'_>> = Vec::with_capacity((decoder.remaining_tokens() / 3).min(4096));
-    loop {
-        // Decode straight into the vector's new slot: no instruction is moved.
-        instructions.push(Instruction::placeholder());
-        let slot = instructions.last_mut().expect("just pushed");
-        match decoder.next_into(slot) {
-            Some(Ok(_)) => {}
-            Some(Err(e)) => return Err(e),
-            None => {
-                instructions.pop();
-                break;
-            }
-        }
+    let (version, mut pos, end) = header(bytes)?;
+    let mut program = Program::new(version);
+    // Guesses from the token count (an instruction takes 4 to 5 tokens on average, an
+    // operand 2), capped so that a huge program grows its arenas as it goes.
+    let tokens = end.saturating_sub(pos);
+    program.instructions.reserve((tokens / 4).min(1 << 16));
+    program.operands.reserve((tokens / 2).min(1 << 17));
+    while pos < end {
+        let (ins, next) = decode_into(bytes, pos, end, &mut program)?;
+        program.instructions.push(ins);
+        pos = next;
     }
-    Ok(Program { version: decoder.version(), instructions })
+    Ok(program)
 }
 
 /// Reads the version token of a program.
@@ -49,7 +45,100 @@ pub fn decode_version(token: u32) -> Version {
     }
 }
 
-/// An iterator over a program's instructions, yielding each with its token index.
+/// The version token, the index of the first instruction token and the token index
+/// where the program ends.
+fn header(bytes: &[u8]) -> Result<(Version, usize, usize), DecodeError> {
+    let available = bytes.len() / 4;
+    if available < 2 {
+        return Err(DecodeError::at(0, E::MissingHeader));
+    }
+    let (Some(first), Some(declared)) = (token(bytes, 0), token(bytes, 1)) else {
+        return Err(DecodeError::at(0, E::MissingHeader));
+    };
+    if declared < 2 {
+        return Err(DecodeError::at(1, E::LengthTooSmall(declared)));
+    }
+    if declared as usize > available {
+        return Err(DecodeError::at(1, E::LengthPastEnd { declared, available }));
+    }
+    Ok((decode_version(first), 2, declared as usize))
+}
+
+/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas, or the
+/// streaming decoder's fixed buffers. `None` when there is no room (which the
+/// decoder's buffers, sized for the largest instruction, never run out of).
+pub(crate) trait Sink<'a> {
+    fn operand(&mut self, o: Operand) -> Option<OperandId>;
+    fn operands(&mut self, ops: &[Operand]) -> Option<Span>;
+    fn extended(&mut self, ext: &[ExtOpcode]) -> Option<Span>;
+    fn words(&mut self, w: Words<'a>) -> Option<WordsId>;
+}
+
+impl<'a> Sink<'a> for Program<'a> {
+    #[inline]
+    fn operand(&mut self, o: Operand) -> Option<OperandId> {
+        let id = OperandId(u32::try_from(self.operands.len()).ok()?);
+        self.operands.push(o);
+        Some(id)
+    }
+    #[inline]
+    fn operands(&mut self, ops: &[Operand]) -> Option<Span> {
+        let start = u32::try_from(self.operands.len()).ok()?;
+        self.operands.extend_from_slice(ops);
+        Some(Span { start, len: ops.len() as u32 })
+    }
+    fn extended(&mut self, ext: &[ExtOpcode]) -> Option<Span> {
+        let start = u32::try_from(self.extended.len()).ok()?;
+        self.extended.extend_from_slice(ext);
+        Some(Span { start, len: ext.len() as u32 })
+    }
+    fn words(&mut self, w: Words<'a>) -> Option<WordsId> {
+        let id = WordsId(u32::try_from(self.words.len()).ok()?);
+        self.words.push(w);
+        Some(id)
+    }
+}
+
+/// The most operands one instruction refers to: its own and one register per
+/// relative index of each.
+const MAX_INSTRUCTION_OPERANDS: usize = MAX_OPERANDS * 4;
+
+/// The streaming decoder's buffers: everything the current instruction refers to.
+struct Scratch<'a> {
+    operands: ArrayVec<Operand, MAX_INSTRUCTION_OPERANDS>,
+    extended: ArrayVec<ExtOpcode, MAX_EXTENDED>,
+    /// A declaration's or a data block's run of tokens, and trailing tokens.
+    words: ArrayVec<Words<'a>, 2>,
+}
+
+impl<'a> Sink<'a> for Scratch<'a> {
+    #[inline]
+    fn operand(&mut self, o: Operand) -> Option<OperandId> {
+        let id = OperandId(self.operands.len() as u32);
+        self.operands.try_push(o).ok()?;
+        Some(id)
+    }
+    #[inline]
+    fn operands(&mut self, ops: &[Operand]) -> Option<Span> {
+        let start = self.operands.len() as u32;
+        self.operands.try_extend_from_slice(ops).ok()?;
+        Some(Span { start, len: ops.len() as u32 })
+    }
+    fn extended(&mut self, ext: &[ExtOpcode]) -> Option<Span> {
+        let start = self.extended.len() as u32;
+        self.extended.try_extend_from_slice(ext).ok()?;
+        Some(Span { start, len: ext.len() as u32 })
+    }
+    fn words(&mut self, w: Words<'a>) -> Option<WordsId> {
+        let id = WordsId(self.words.len() as u32);
+        self.words.try_push(w).ok()?;
+        Some(id)
+    }
+}
+
+/// Walks a program one instruction at a time, without allocating: each instruction is
+/// decoded into the decoder's own buffers and handed out as an [`InstructionRef`]
+/// that lives until the next one is asked for.
 pub struct Decoder<'a> {
     bytes: &'a [u8],
     version: Version,
@@ -58,26 +147,23 @@ pub struct Decoder<'a> {
     /// Token index where the program ends (from the length token).
     end: usize,
     failed: bool,
+    current: Instruction,
+    scratch: Scratch<'a>,
 }
 
 impl<'a> Decoder<'a> {
     /// Reads the version and length tokens.
     pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, DecodeError> {
-        let available = bytes.len() / 4;
-        if available < 2 {
-            return Err(DecodeError::at(0, E::MissingHeader));
-        }
-        let (Some(first), Some(declared)) = (token(bytes, 0), token(bytes, 1)) else {
-            return Err(DecodeError::at(0, E::MissingHeader));
-        };
-        let version = decode_version(first);
-        if declared < 2 {
-            return Err(DecodeError::at(1, E::LengthTooSmall(declared)));
-        }
-        if declared as usize > available {
-            return Err(DecodeError::at(1, E::LengthPastEnd { declared, available }));
-        }
-        Ok(Decoder { bytes, version, pos: 2, end: declared as usize, failed: false })
+        let (version, pos, end) = header(bytes)?;
+        Ok(Decoder {
+            bytes,
+            version,
+            pos,
+            end,
+            failed: false,
+            current: Instruction::placeholder(),
+            scratch: Scratch { operands: ArrayVec::new(), extended: ArrayVec::new(), words: ArrayVec::new() },
+        })
     }
 
     /// The program's version token.
@@ -90,35 +176,34 @@ impl<'a> Decoder<'a> {
         self.end.saturating_sub(self.pos)
     }
 
-    /// Decodes the next instruction into `ins`, reusing its storage (the fastest
-    /// way to walk a program: nothing is allocated or moved). Returns the token index
-    /// the instruction starts at, `None` at the end of the program (or after an error).
+    /// Decodes the next instruction, reusing the decoder's buffers (nothing is
+    /// allocated), and returns the token index it starts at with a view of it; `None`
+    /// at the end of the program (or after an error).
     #[inline]
-    pub fn next_into(&mut self, ins: &mut Instruction<'a>) -> Option<Result<usize, DecodeError>> {
+    pub fn next_instruction(&mut self) -> Option<Result<(usize, InstructionRef<'_, 'a>), DecodeError>> {
         if self.failed || self.pos >= self.end {
             return None;
         }
         let start = self.pos;
-        match decode_into(self.bytes, start, self.end, ins) {
-            Ok(next) => {
+        self.scratch.operands.clear();
+        self.scratch.extended.clear();
+        self.scratch.words.clear();
+        match decode_into(self.bytes, start, self.end, &mut self.scratch) {
+            Ok((ins, next)) => {
                 self.pos = next;
-                Some(Ok(start))
+                self.current = ins;
+                let pool = Pool {
+                    operands: &self.scratch.operands,
+                    extended: &self.scratch.extended,
+                    words: &self.scratch.words,
+                };
+                Some(Ok((start, InstructionRef::new(&self.current, pool))))
             }
             Err(e) => {
                 self.failed = true;
                 Some(Err(e))
             }
         }
-    }
-}
-
-impl<'a> Iterator for Decoder<'a> {
-    type Item = Result<(usize, Instruction<'a>), DecodeError>;
-    /// The next instruction with the token index it starts at. (Each instruction is
-    /// returned by value; [`Decoder::next_into`] avoids that copy.)
-    fn next(&mut self) -> Option<Self::Item> {
-        let mut ins = Instruction::placeholder();
-        self.next_into(&mut ins).map(|r| r.map(|start| (start, ins)))
     }
 }
 
@@ -185,9 +270,15 @@ fn token_at(bytes: &[u8], i: usize) -> Result<u32, DecodeError> {
     token(bytes, i).ok_or_else(|| DecodeError::at(i, E::InstructionTruncated("instruction")))
 }
 
-/// Decodes the instruction at token `start`; returns it and the index of the next one.
-/// Decodes the instruction at token `start` into `ins`; returns the index of the next.
-fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruction<'a>) -> Result<usize, DecodeError> {
+/// Decodes the instruction at token `start`, putting what it refers to in `sink`;
+/// returns it and the index of the next one.
+#[inline]
+fn decode_into<'a, S: Sink<'a>>(
+    bytes: &'a [u8],
+    start: usize,
+    end: usize,
+    sink: &mut S,
+) -> Result<(Instruction, usize), DecodeError> {
     let tok0 = token_at(bytes, start)?;
     let number = (tok0 & 0x7ff) as u16;
 
@@ -213,13 +304,9 @@ fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruct
                 .get(data_range)
                 .ok_or_else(|| DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }))?,
         );
-        ins.opcode = Opcode::CustomData;
-        ins.body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
-        ins.ext.clear();
-        ins.reserved = 0;
-        ins.length = LengthEncoding::Inline;
-        ins.trailing = Words::empty();
-        return Ok(next);
+        let data = sink.words(data).ok_or_else(|| DecodeError::at(start, E::TooManyOperands("customdata")))?;
+        let body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
+        return Ok((Instruction::new(Opcode::CustomData, body), next));
     }
 
     let opcode = Opcode::from_u16(number).ok_or_else(|| DecodeError::at(start, E::UnknownOpcode(number)))?;
@@ -244,58 +331,52 @@ fn decode_into<'a>(bytes: &'a [u8], start: usize, end: usize, ins: &mut Instruct
     if cur.pos > cur.end {
         return Err(DecodeError::at(start, E::InstructionTruncated(info.mnemonic)));
     }
+    let full = |at: usize| DecodeError::at(at, E::TooManyOperands(info.mnemonic));
 
-    ins.opcode = opcode;
-    ins.length = length_enc;
-    ins.ext.clear();
+    let mut ext_span = Span::EMPTY;
     if tok0 & 0x8000_0000 != 0 {
+        let mut ext: ArrayVec<ExtOpcode, MAX_EXTENDED> = ArrayVec::new();
         loop {
             let at = cur.pos;
             let t = cur.read()?;
-            if ins.ext.try_push(decode_ext_opcode(t)).is_err() {
+            if ext.try_push(decode_ext_opcode(t)).is_err() {
                 return Err(DecodeError::at(at, E::TooManyExtendedOpcodes(MAX_EXTENDED)));
             }
             if t & 0x8000_0000 == 0 {
                 break;
             }
         }
+        ext_span = sink.extended(&ext).ok_or_else(|| full(start))?;
     }
 
     let controls = tok0 & 0x00ff_f800;
-    let used = match info.shape {
+    let (body, used) = match info.shape {
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
-            if !matches!(ins.body, Body::Op(_)) {
-                ins.body = Body::Op(Op::EMPTY);
-            }
-            let Body::Op(op) = &mut ins.body else { unreachable!("set above") };
-            op.saturate = saturate;
-            op.precise = precise;
-            op.control = control;
-            op.operands.clear();
+            let mut operands: ArrayVec<Operand, MAX_OPERANDS> = ArrayVec::new();
             for _ in 0..info.operand_count() {
-                op.operands.push(Operand::EMPTY);
-                let slot = op.operands.last_mut().expect("just pushed");
-                decode_operand_into(&mut cur, slot)?;
+                let o = decode_operand(&mut cur, sink)?;
+                operands.try_push(o).map_err(|_| full(cur.pos))?;
             }
-            used
+            let operands = sink.operands(&operands).ok_or_else(|| full(start))?;
+            (Body::Op(Op { saturate, precise, control, operands }), used)
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
-            let interface = decode_operand(&mut cur)?;
-            ins.body = Body::InterfaceCall { function, interface };
-            0
+            let interface = decode_operand(&mut cur, sink)?;
+            let interface = sink.operand(interface).ok_or_else(|| full(start))?;
+            (Body::InterfaceCall { function, interface }, 0)
         }
         Shape::Decl(kind) => {
-            let (decl, used) = decode_decl(kind, tok0, &mut cur)?;
-            ins.body = Body::Decl(decl);
-            used
+            let (decl, used) = decode_decl(kind, tok0, &mut cur, sink)?;
+            (Body::Decl(decl), used)
         }
         Shape::CustomData => unreachable!("handled above"),
     };
-    ins.trailing = cur.words(cur.remaining())?;
-    ins.reserved = controls & !used;
-    Ok(next)
+    let rest = cur.words(cur.remaining())?;
+    let trailing = if rest.is_empty() { None } else { Some(sink.words(rest).ok_or_else(|| full(start))?) };
+    let ins = Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing };
+    Ok((ins, next))
 }
 
 /// Decodes the opcode-specific controls of an executable instruction: saturate,
@@ -339,326 +420,120 @@ fn decode_ext_opcode(t: u32) -> ExtOpcode {
     }
 }
 
-/// The operand-token fields common to operands and relative-index registers.
-struct OperandHead {
-    ty: OperandType,
-    components: ComponentCount,
-    selection: Selection,
-    dims: u8,
-    reprs: [u8; 3],
-    reserved: u32,
-}
+/// Where the representation of each index is in the operand token.
+const REPR_SHIFTS: [u32; 3] = [22, 25, 28];
 
-fn decode_head(t: u32) -> OperandHead {
-    let mut known: u32 = 0x3 | (0xff << 12) | (0x3 << 20) | 0x8000_0000;
-    let components = match t & 3 {
-        0 => ComponentCount::Zero,
-        1 => ComponentCount::One,
-        2 => ComponentCount::Four,
-        _ => ComponentCount::N,
-    };
-    let selection = if components == ComponentCount::Four {
-        known |= 0x3 << 2;
-        match (t >> 2) & 3 {
-            0 => {
-                known |= 0xf << 4;
-                Selection::Mask(Mask(((t >> 4) & 0xf) as u8))
-            }
-            1 => {
-                known |= 0xff << 4;
-                Selection::Swizzle([4, 6, 8, 10].map(|shift| ((t >> shift) & 3) as u8))
-            }
-            2 => {
-                known |= 0x3 << 4;
-                Selection::Select1(((t >> 4) & 3) as u8)
-            }
-            _ => Selection::Mode3,
-        }
-    } else {
-        Selection::None
-    };
-    let dims = ((t >> 20) & 3) as u8;
-    let mut reprs = [0u8; 3];
-    for (shift, r) in [22u32, 25, 28].into_iter().zip(reprs.iter_mut()).take(dims as usize) {
-        *r = ((t >> shift) & 7) as u8;
-        known |= 7 << shift;
+/// Reads the extended operand token, if the operand token `t` says one follows.
+#[inline]
+fn read_ext_operand(cur: &mut Cursor<'_>, t: u32) -> Result<u32, DecodeError> {
+    if t & 0x8000_0000 == 0 {
+        return Ok(0);
     }
-    OperandHead {
-        ty: OperandType::from_raw(((t >> 12) & 0xff) as u8),
-        components,
-        selection,
-        dims,
-        reprs,
-        reserved: t & !known,
-    }
-}
-
-fn decode_ext_operand(cur: &mut Cursor<'_>) -> Result<ExtOperand, DecodeError> {
     let at = cur.pos;
     let e = cur.read()?;
     if e & 0x8000_0000 != 0 {
         return Err(DecodeError::at(at, E::ExtendedOperandChain));
     }
-    let kind = ExtendedOperandKind::from_raw((e & 0x3f) as u8);
-    Ok(if kind == ExtendedOperandKind::Modifier {
-        ExtOperand {
-            kind,
-            modifier: Modifier::from_raw(((e >> 6) & 0xff) as u8),
-            min_precision: MinPrecision::from_raw(((e >> 14) & 7) as u8),
-            non_uniform: e & (1 << 17) != 0,
-            reserved: e & !(0x3f | (0xff << 6) | (7 << 14) | (1 << 17)),
-        }
-    } else {
-        ExtOperand {
-            kind,
-            modifier: Modifier::None,
-            min_precision: MinPrecision::Default,
-            non_uniform: false,
-            reserved: e & !0x3f,
-        }
-    })
+    Ok(e)
 }
 
-fn decode_operand(cur: &mut Cursor<'_>) -> Result<Operand, DecodeError> {
-    let mut operand = Operand::EMPTY;
-    decode_operand_into(cur, &mut operand)?;
-    Ok(operand)
-}
-
-/// Decodes an operand into `o`, overwriting every field.
+/// Decodes an operand; the registers of its relative indices go to `sink`.
 #[inline]
-fn decode_operand_into(cur: &mut Cursor<'_>, o: &mut Operand) -> Result<(), DecodeError> {
+fn decode_operand<'a, S: Sink<'a>>(cur: &mut Cursor<'a>, sink: &mut S) -> Result<Operand, DecodeError> {
     let t = cur.read()?;
-    let head = decode_head(t);
-    o.ty = head.ty;
-    o.components = head.components;
-    o.selection = head.selection;
-    o.reserved = head.reserved;
-    o.ext = if t & 0x8000_0000 != 0 { Some(decode_ext_operand(cur)?) } else { None };
-    o.indices.clear();
-    for &repr in head.reprs.iter().take(head.dims as usize) {
+    let ext = read_ext_operand(cur, t)?;
+    let dims = ((t >> 20) & 3) as usize;
+    // Per index: the immediate's low and high words, the relative register's id.
+    let mut index = [[0u32; 3]; 3];
+    for ([lo, hi, rel], shift) in index.iter_mut().zip(REPR_SHIFTS).take(dims) {
         let at = cur.pos;
-        let index = match repr {
-            0 => Index::Imm32(cur.read()?),
-            1 => Index::Imm64(read_u64(cur)?),
-            2 => Index::Relative(decode_rel(cur)?),
-            3 => {
-                let imm = cur.read()?;
-                Index::Imm32Relative(imm, decode_rel(cur)?)
+        let repr = (t >> shift) & 7;
+        match repr {
+            0 | 3 => *lo = cur.read()?,
+            1 | 4 => {
+                // 64-bit immediates are written high word first.
+                *hi = cur.read()?;
+                *lo = cur.read()?;
             }
-            4 => {
-                let imm = read_u64(cur)?;
-                Index::Imm64Relative(imm, decode_rel(cur)?)
-            }
-            r => return Err(DecodeError::at(at, E::BadIndexRepresentation(r))),
-        };
-        o.indices.push(index);
+            2 => {}
+            r => return Err(DecodeError::at(at, E::BadIndexRepresentation(r as u8))),
+        }
+        if repr >= 2 {
+            *rel = decode_rel(cur, sink)?.0;
+        }
     }
-    o.imm = [0; 4];
-    let count = o.immediate_count();
-    for slot in o.imm.iter_mut().take(count) {
+    let mut imm = [0u32; 4];
+    let count = match (OperandType::from_raw(((t >> 12) & 0xff) as u8), t & 3) {
+        (OperandType::Immediate32, 1) => 1,
+        (OperandType::Immediate64, 1) => 2,
+        (OperandType::Immediate32 | OperandType::Immediate64, 2) => 4,
+        _ => 0,
+    };
+    for slot in imm.iter_mut().take(count) {
         *slot = cur.read()?;
     }
-    Ok(())
+    Ok(Operand::from_raw_parts(t, ext, index, imm))
 }
 
-fn read_u64(cur: &mut Cursor<'_>) -> Result<u64, DecodeError> {
-    let hi = cur.read()? as u64;
-    let lo = cur.read()? as u64;
-    Ok((hi << 32) | lo)
-}
-
-fn decode_rel(cur: &mut Cursor<'_>) -> Result<RelOperand, DecodeError> {
+/// Decodes the register of a relative index into `sink`: an operand that is not an
+/// immediate, with immediate 32-bit indices only.
+fn decode_rel<'a, S: Sink<'a>>(cur: &mut Cursor<'a>, sink: &mut S) -> Result<OperandId, DecodeError> {
     let at = cur.pos;
     let t = cur.read()?;
-    let head = decode_head(t);
-    if matches!(head.ty, OperandType::Immediate32 | OperandType::Immediate64)
-        || head.reprs.iter().take(head.dims as usize).any(|&r| r != 0)
+    let ty = OperandType::from_raw(((t >> 12) & 0xff) as u8);
+    let dims = ((t >> 20) & 3) as usize;
+    if matches!(ty, OperandType::Immediate32 | OperandType::Immediate64)
+        || REPR_SHIFTS.iter().take(dims).any(|shift| (t >> shift) & 7 != 0)
     {
         return Err(DecodeError::at(at, E::BadRelativeOperand));
     }
-    let ext = if t & 0x8000_0000 != 0 { Some(decode_ext_operand(cur)?) } else { None };
-    let mut index = [0u32; 3];
-    for slot in index.iter_mut().take(head.dims as usize) {
-        *slot = cur.read()?;
+    let ext = read_ext_operand(cur, t)?;
+    let mut index = [[0u32; 3]; 3];
+    for [lo, ..] in index.iter_mut().take(dims) {
+        *lo = cur.read()?;
     }
-    Ok(RelOperand {
-        ty: head.ty,
-        components: head.components,
-        selection: head.selection,
-        index,
-        dims: head.dims,
-        ext,
-        reserved: head.reserved,
-    })
+    let o = Operand::from_raw_parts(t, ext, index, [0; 4]);
+    sink.operand(o).ok_or_else(|| DecodeError::at(at, E::TooManyOperands(cur.mnemonic)))
 }
 
-fn decode_return_types(t: u32) -> ReturnTypes {
-    ReturnTypes {
-        types: [0, 4, 8, 12].map(|shift| ReturnType::from_raw(((t >> shift) & 0xf) as u8)),
-        reserved: (t >> 16) as u16,
+/// Decodes a declaration by its kind's layout ([`DeclKind::layout`]): its opcode-token
+/// fields, then its tokens; returns it with the mask of opcode-token bits the fields use.
+fn decode_decl<'a, S: Sink<'a>>(
+    kind: DeclKind,
+    tok0: u32,
+    cur: &mut Cursor<'a>,
+    sink: &mut S,
+) -> Result<(Decl, u32), DecodeError> {
+    let layout = kind.layout();
+    let (mnemonic, at) = (cur.mnemonic, cur.pos);
+    let full = || DecodeError::at(at, E::TooManyOperands(mnemonic));
+    let mut v = L::DeclValues::default();
+    for (value, field) in v.fields.iter_mut().zip(layout.fields) {
+        *value = field.get(tok0);
     }
-}
-
-fn decode_name(t: u32) -> (SystemName, u16) {
-    (SystemName::from_raw(t as u16), (t >> 16) as u16)
-}
-
-fn uav_flags(tok0: u32) -> UavFlags {
-    UavFlags {
-        globally_coherent: L::UAV_GLOBALLY_COHERENT.get(tok0) != 0,
-        rasterizer_ordered: L::UAV_RASTERIZER_ORDERED.get(tok0) != 0,
-        order_preserving_counter: L::UAV_COUNTER.get(tok0) != 0,
+    let mut words = None;
+    for (value, token) in v.tokens.iter_mut().zip(layout.tokens) {
+        *value = match token {
+            L::DeclToken::Operand => {
+                let o = decode_operand(cur, sink)?;
+                Some(sink.operand(o).ok_or_else(full)?.0)
+            }
+            L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => Some(cur.read()?),
+            L::DeclToken::Optional(_) => cur.read_opt()?,
+            L::DeclToken::CountedWords(_) => {
+                let count = cur.read()? as usize;
+                words = Some(cur.words(count)?);
+                None
+            }
+            L::DeclToken::InterfaceTables => {
+                let packed = cur.read()?;
+                words = Some(cur.words((packed & 0xffff) as usize)?);
+                Some(packed >> 16)
+            }
+        };
     }
-}
-
-/// Decodes a declaration; returns it with the mask of opcode-token bits it used.
-fn decode_decl<'a>(kind: DeclKind, tok0: u32, cur: &mut Cursor<'a>) -> Result<(Decl<'a>, u32), DecodeError> {
-    // The fields of the opcode token are those of the kind's layout; the bits no field
-    // describes are the caller's reserved bits.
-    let used = kind.layout().mask();
-    let decl = match kind {
-        DeclKind::Resource => {
-            let operand = decode_operand(cur)?;
-            let return_type = decode_return_types(cur.read()?);
-            let space = cur.read_opt()?;
-            Decl::Resource {
-                operand,
-                dim: ResourceDimension::from_raw(L::DIMENSION.get(tok0) as u8),
-                sample_count: L::SAMPLE_COUNT.get(tok0) as u8,
-                return_type,
-                space,
-            }
-        }
-        DeclKind::ConstantBuffer => {
-            let operand = decode_operand(cur)?;
-            let size = cur.read_opt()?;
-            let space = cur.read_opt()?;
-            Decl::ConstantBuffer {
-                operand,
-                access: CbAccessPattern::from_raw(L::CB_ACCESS.get(tok0) as u8),
-                size,
-                space,
-            }
-        }
-        DeclKind::Sampler => {
-            let operand = decode_operand(cur)?;
-            let space = cur.read_opt()?;
-            Decl::Sampler { operand, mode: SamplerMode::from_raw(L::SAMPLER_MODE.get(tok0) as u8), space }
-        }
-        DeclKind::IndexRange => {
-            let operand = decode_operand(cur)?;
-            Decl::IndexRange { operand, count: cur.read()? }
-        }
-        // Bits 16:11 (the header's mask 0x0001f800); bit 17 is reserved.
-        DeclKind::OutputTopology => Decl::OutputTopology(PrimitiveTopology::from_raw(L::TOPOLOGY.get(tok0) as u8)),
-        DeclKind::InputPrimitive => Decl::InputPrimitive(Primitive::from_raw(L::PRIMITIVE.get(tok0) as u8)),
-        DeclKind::MaxOutputVertexCount => Decl::MaxOutputVertexCount(cur.read()?),
-        DeclKind::Register => Decl::Register(decode_operand(cur)?),
-        DeclKind::RegisterName => {
-            let operand = decode_operand(cur)?;
-            let (name, reserved) = decode_name(cur.read()?);
-            Decl::RegisterName { operand, name, reserved }
-        }
-        DeclKind::InputPs => {
-            let operand = decode_operand(cur)?;
-            Decl::InputPs { interpolation: InterpolationMode::from_raw(L::INTERPOLATION.get(tok0) as u8), operand }
-        }
-        DeclKind::InputPsName => {
-            let operand = decode_operand(cur)?;
-            let (name, reserved) = decode_name(cur.read()?);
-            Decl::InputPsName {
-                interpolation: InterpolationMode::from_raw(L::INTERPOLATION.get(tok0) as u8),
-                operand,
-                name,
-                reserved,
-            }
-        }
-        DeclKind::Temps => Decl::Temps(cur.read()?),
-        DeclKind::IndexableTemp => {
-            let register = cur.read()?;
-            let count = cur.read()?;
-            let components = cur.read()?;
-            Decl::IndexableTemp { register, count, components }
-        }
-        DeclKind::GlobalFlags => Decl::GlobalFlags(GlobalFlags(tok0 & L::GLOBAL_FLAGS.mask())),
-        DeclKind::Stream => Decl::Stream(decode_operand(cur)?),
-        DeclKind::FunctionBody => Decl::FunctionBody(cur.read()?),
-        DeclKind::FunctionTable => {
-            let id = cur.read()?;
-            let count = cur.read()? as usize;
-            Decl::FunctionTable { id, bodies: cur.words(count)? }
-        }
-        DeclKind::Interface => {
-            let id = cur.read()?;
-            let table_length = cur.read()?;
-            let packed = cur.read()?;
-            let tables = cur.words((packed & 0xffff) as usize)?;
-            Decl::Interface {
-                dynamic: L::INTERFACE_DYNAMIC.get(tok0) != 0,
-                id,
-                table_length,
-                array_length: (packed >> 16) as u16,
-                tables,
-            }
-        }
-        DeclKind::ControlPointCount => Decl::ControlPointCount(L::CONTROL_POINTS.get(tok0) as u8),
-        DeclKind::TessDomain => Decl::TessDomain(TessDomain::from_raw(L::TESS_DOMAIN.get(tok0) as u8)),
-        DeclKind::TessPartitioning => {
-            Decl::TessPartitioning(TessPartitioning::from_raw(L::TESS_PARTITIONING.get(tok0) as u8))
-        }
-        DeclKind::TessOutputPrimitive => {
-            Decl::TessOutputPrimitive(TessOutputPrimitive::from_raw(L::TESS_OUTPUT.get(tok0) as u8))
-        }
-        DeclKind::HsMaxTessFactor => Decl::HsMaxTessFactor(cur.read()?),
-        DeclKind::PhaseInstanceCount => Decl::PhaseInstanceCount(cur.read()?),
-        DeclKind::ThreadGroup => Decl::ThreadGroup([cur.read()?, cur.read()?, cur.read()?]),
-        DeclKind::UavTyped => {
-            let operand = decode_operand(cur)?;
-            let return_type = decode_return_types(cur.read()?);
-            let space = cur.read_opt()?;
-            let mut flags = uav_flags(tok0);
-            flags.order_preserving_counter = false;
-            Decl::UavTyped {
-                operand,
-                dim: ResourceDimension::from_raw(L::DIMENSION.get(tok0) as u8),
-                flags,
-                return_type,
-                space,
-            }
-        }
-        DeclKind::UavRaw => {
-            let operand = decode_operand(cur)?;
-            let space = cur.read_opt()?;
-            let mut flags = uav_flags(tok0);
-            flags.order_preserving_counter = false;
-            Decl::UavRaw { operand, flags, space }
-        }
-        DeclKind::UavStructured => {
-            let operand = decode_operand(cur)?;
-            let stride = cur.read()?;
-            let space = cur.read_opt()?;
-            Decl::UavStructured { operand, flags: uav_flags(tok0), stride, space }
-        }
-        DeclKind::TgsmRaw => {
-            let operand = decode_operand(cur)?;
-            Decl::TgsmRaw { operand, byte_count: cur.read()? }
-        }
-        DeclKind::TgsmStructured => {
-            let operand = decode_operand(cur)?;
-            let stride = cur.read()?;
-            Decl::TgsmStructured { operand, stride, count: cur.read()? }
-        }
-        DeclKind::ResourceRaw => {
-            let operand = decode_operand(cur)?;
-            Decl::ResourceRaw { operand, space: cur.read_opt()? }
-        }
-        DeclKind::ResourceStructured => {
-            let operand = decode_operand(cur)?;
-            let stride = cur.read()?;
-            Decl::ResourceStructured { operand, stride, space: cur.read_opt()? }
-        }
-        DeclKind::GsInstanceCount => Decl::GsInstanceCount(cur.read()?),
-    };
-    Ok((decl, used))
+    if let Some(w) = words {
+        v.words = sink.words(w).ok_or_else(full)?;
+    }
+    Ok((Decl::from_values(kind, &v), layout.mask()))
 }

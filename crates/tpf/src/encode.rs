@@ -11,7 +11,7 @@ pub fn encode(program: &Program<'_>) -> Result<Vec<u8>, EncodeError> {
     let mut tokens = Vec::with_capacity(2 + program.instructions.len() * 6);
     tokens.push(encode_version(program.version));
     tokens.push(0);
-    for (index, ins) in program.instructions.iter().enumerate() {
+    for (index, ins) in program.iter().enumerate() {
         encode_instruction(ins, index, &mut tokens)?;
     }
     tokens[1] = u32::try_from(tokens.len()).map_err(|_| EncodeError::ProgramTooLong)?;
@@ -28,18 +28,28 @@ pub fn encode_version(v: Version) -> u32 {
 }
 
 /// Appends one instruction's tokens to `out`. `index` is only used in errors.
-pub fn encode_instruction(ins: &Instruction<'_>, index: usize, out: &mut Vec<u32>) -> Result<(), EncodeError> {
+pub fn encode_instruction(ins: InstructionRef<'_, '_>, index: usize, out: &mut Vec<u32>) -> Result<(), EncodeError> {
     let start = out.len();
     let info = ins.opcode.info();
     let mismatch = || EncodeError::BodyMismatch { index, mnemonic: info.mnemonic };
+    let pool = ins.pool();
+    if !pool.holds(&ins) {
+        return Err(EncodeError::BadHandle { index, mnemonic: info.mnemonic });
+    }
+    let operand = |o: &Operand, out: &mut Vec<u32>| {
+        encode_operand(o, pool, out).map_err(|e| match e {
+            OperandError::BadHandle => EncodeError::BadHandle { index, mnemonic: info.mnemonic },
+            OperandError::NestedRelative => EncodeError::NestedRelative { index, mnemonic: info.mnemonic },
+        })
+    };
 
-    if let Body::CustomData(c) = &ins.body {
+    if let Some((class, data)) = ins.custom_data() {
         if ins.opcode != Opcode::CustomData {
             return Err(mismatch());
         }
-        out.push(Opcode::CustomData as u32 | (c.class.raw() << 11));
-        out.push(u32::try_from(c.data.len() + 2).map_err(|_| EncodeError::ProgramTooLong)?);
-        out.extend(c.data.iter());
+        out.push(Opcode::CustomData as u32 | (class.raw() << 11));
+        out.push(u32::try_from(data.len() + 2).map_err(|_| EncodeError::ProgramTooLong)?);
+        out.extend(data.iter());
         return Ok(());
     }
 
@@ -47,39 +57,41 @@ pub fn encode_instruction(ins: &Instruction<'_>, index: usize, out: &mut Vec<u32
     if ins.length == LengthEncoding::Separate {
         out.push(0);
     }
-    for (i, e) in ins.ext.iter().enumerate() {
-        let more = if i + 1 < ins.ext.len() { 0x8000_0000 } else { 0 };
+    let ext = ins.ext();
+    for (i, e) in ext.iter().enumerate() {
+        let more = if i + 1 < ext.len() { 0x8000_0000 } else { 0 };
         out.push(encode_ext_opcode(e) | more);
     }
 
     let controls = match (&ins.body, info.shape) {
         (Body::Op(op), Shape::Ops) => {
-            if op.operands.len() != info.operand_count() {
+            let operands = ins.operands();
+            if operands.len() != info.operand_count() {
                 return Err(EncodeError::OperandCount {
                     index,
                     mnemonic: info.mnemonic,
-                    found: op.operands.len(),
+                    found: operands.len(),
                     expected: info.operand_count(),
                 });
             }
-            for o in &op.operands {
-                encode_operand(o, out);
+            for o in operands {
+                operand(o, out)?;
             }
             encode_controls(info.controls, op)
         }
         (Body::InterfaceCall { function, interface }, Shape::InterfaceCall) => {
             out.push(*function);
-            encode_operand(interface, out);
+            operand(ins.operand(*interface), out)?;
             0
         }
-        (Body::Decl(d), Shape::Decl(_)) => encode_decl(d, out),
+        (Body::Decl(d), Shape::Decl(kind)) if d.kind() == kind => encode_decl(d, pool, out, operand)?,
         _ => return Err(mismatch()),
     };
-    out.extend(ins.trailing.iter());
+    out.extend(ins.trailing().iter());
 
     let length = out.len() - start;
     let mut tok0 = ins.opcode as u32 | ((controls | ins.reserved) & 0x00ff_f800);
-    if !ins.ext.is_empty() {
+    if !ext.is_empty() {
         tok0 |= 0x8000_0000;
     }
     match ins.length {
@@ -138,221 +150,74 @@ fn encode_ext_opcode(e: &ExtOpcode) -> u32 {
     }
 }
 
-fn encode_head(
-    ty: OperandType,
-    components: ComponentCount,
-    selection: Selection,
-    reprs: &[u32],
-    has_ext: bool,
-    reserved: u32,
-) -> u32 {
-    let mut t = match components {
-        ComponentCount::Zero => 0,
-        ComponentCount::One => 1,
-        ComponentCount::Four => 2,
-        ComponentCount::N => 3,
-    };
-    if components == ComponentCount::Four {
-        t |= match selection {
-            Selection::Mask(m) => (m.0 as u32 & 0xf) << 4,
-            Selection::Swizzle(s) => {
-                (1 << 2) | s.iter().enumerate().fold(0, |acc, (c, &v)| acc | ((v as u32 & 3) << (4 + 2 * c)))
-            }
-            Selection::Select1(c) => (2 << 2) | ((c as u32 & 3) << 4),
-            Selection::Mode3 | Selection::None => 3 << 2,
-        };
-    }
-    t |= (ty.raw() as u32) << 12;
-    t |= (reprs.len() as u32 & 3) << 20;
-    for (d, r) in reprs.iter().enumerate() {
-        t |= (r & 7) << (22 + 3 * d);
-    }
-    if has_ext {
-        t |= 0x8000_0000;
-    }
-    t | reserved
+/// Why an operand could not be encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperandError {
+    /// A relative index names an operand `pool` does not hold.
+    BadHandle,
+    /// A relative index's register is itself relatively indexed.
+    NestedRelative,
 }
 
-fn encode_ext_operand(e: &ExtOperand) -> u32 {
-    let mut t = e.kind.raw() as u32 & 0x3f;
-    if e.kind == ExtendedOperandKind::Modifier {
-        t |= (e.modifier.raw() as u32) << 6;
-        t |= (e.min_precision.raw() as u32 & 7) << 14;
-        t |= (e.non_uniform as u32) << 17;
-    }
-    t | e.reserved
+/// Appends an operand's tokens (its relative-index registers read from `pool`).
+pub fn encode_operand(o: &Operand, pool: Pool<'_, '_>, out: &mut Vec<u32>) -> Result<(), OperandError> {
+    encode_operand_at(o, pool, out, true)
 }
 
-/// Appends an operand's tokens.
-pub fn encode_operand(o: &Operand, out: &mut Vec<u32>) {
-    let mut reprs = [0u32; 3];
-    for (d, index) in o.indices.iter().enumerate() {
-        reprs[d] = match index {
-            Index::Imm32(_) => 0,
-            Index::Imm64(_) => 1,
-            Index::Relative(_) => 2,
-            Index::Imm32Relative(..) => 3,
-            Index::Imm64Relative(..) => 4,
-        };
+fn encode_operand_at(o: &Operand, pool: Pool<'_, '_>, out: &mut Vec<u32>, top: bool) -> Result<(), OperandError> {
+    out.push(o.token());
+    if let Some(e) = o.ext() {
+        out.push(e.token());
     }
-    out.push(encode_head(o.ty, o.components, o.selection, &reprs[..o.indices.len()], o.ext.is_some(), o.reserved));
-    if let Some(e) = &o.ext {
-        out.push(encode_ext_operand(e));
-    }
-    for index in &o.indices {
+    for d in 0..o.dims() {
+        let Some(index) = o.index(d) else { continue };
         match index {
-            Index::Imm32(v) => out.push(*v),
-            Index::Imm64(v) => out.extend([(*v >> 32) as u32, *v as u32]),
-            Index::Relative(r) => encode_rel(r, out),
-            Index::Imm32Relative(v, r) => {
-                out.push(*v);
-                encode_rel(r, out);
+            Index::Imm32(v) | Index::Imm32Relative(v, _) => out.push(v),
+            Index::Imm64(v) | Index::Imm64Relative(v, _) => out.extend([(v >> 32) as u32, v as u32]),
+            Index::Relative(_) => {}
+        }
+        if let Some(r) = index.relative() {
+            if !top {
+                return Err(OperandError::NestedRelative);
             }
-            Index::Imm64Relative(v, r) => {
-                out.extend([(*v >> 32) as u32, *v as u32]);
-                encode_rel(r, out);
-            }
+            let reg = pool.operands.get(r.0 as usize).ok_or(OperandError::BadHandle)?;
+            encode_operand_at(reg, pool, out, false)?;
         }
     }
     out.extend_from_slice(&o.imm[..o.immediate_count()]);
+    Ok(())
 }
 
-fn encode_rel(r: &RelOperand, out: &mut Vec<u32>) {
-    let dims = r.dims.min(3) as usize;
-    out.push(encode_head(r.ty, r.components, r.selection, &[0, 0, 0][..dims], r.ext.is_some(), r.reserved));
-    if let Some(e) = &r.ext {
-        out.push(encode_ext_operand(e));
-    }
-    out.extend_from_slice(&r.index[..dims]);
-}
-
-fn return_types(rt: &ReturnTypes) -> u32 {
-    rt.types
-        .iter()
-        .enumerate()
-        .fold((rt.reserved as u32) << 16, |acc, (c, t)| acc | ((t.raw() as u32 & 0xf) << (4 * c)))
-}
-
-fn uav_bits(f: &UavFlags) -> u32 {
-    L::UAV_GLOBALLY_COHERENT.put(f.globally_coherent as u32)
-        | L::UAV_RASTERIZER_ORDERED.put(f.rasterizer_ordered as u32)
-        | L::UAV_COUNTER.put(f.order_preserving_counter as u32)
-}
-
-/// Appends a declaration's tokens after the opcode token; returns its opcode-token bits.
-fn encode_decl(d: &Decl<'_>, out: &mut Vec<u32>) -> u32 {
-    let name = |n: SystemName, reserved: u16| n.raw() as u32 | ((reserved as u32) << 16);
-    match d {
-        Decl::Resource { operand, dim, sample_count, return_type, space } => {
-            encode_operand(operand, out);
-            out.push(return_types(return_type));
-            out.extend(*space);
-            L::DIMENSION.put(dim.raw() as u32) | L::SAMPLE_COUNT.put(*sample_count as u32)
-        }
-        Decl::ConstantBuffer { operand, access, size, space } => {
-            encode_operand(operand, out);
-            out.extend(*size);
-            out.extend(*space);
-            L::CB_ACCESS.put(access.raw() as u32)
-        }
-        Decl::Sampler { operand, mode, space } => {
-            encode_operand(operand, out);
-            out.extend(*space);
-            L::SAMPLER_MODE.put(mode.raw() as u32)
-        }
-        Decl::IndexRange { operand, count } => {
-            encode_operand(operand, out);
-            out.push(*count);
-            0
-        }
-        Decl::OutputTopology(t) => L::TOPOLOGY.put(t.raw() as u32),
-        Decl::InputPrimitive(p) => L::PRIMITIVE.put(p.raw() as u32),
-        Decl::MaxOutputVertexCount(n) | Decl::Temps(n) | Decl::FunctionBody(n) => {
-            out.push(*n);
-            0
-        }
-        Decl::PhaseInstanceCount(n) | Decl::GsInstanceCount(n) | Decl::HsMaxTessFactor(n) => {
-            out.push(*n);
-            0
-        }
-        Decl::Register(operand) | Decl::Stream(operand) => {
-            encode_operand(operand, out);
-            0
-        }
-        Decl::RegisterName { operand, name: n, reserved } => {
-            encode_operand(operand, out);
-            out.push(name(*n, *reserved));
-            0
-        }
-        Decl::InputPs { interpolation, operand } => {
-            encode_operand(operand, out);
-            L::INTERPOLATION.put(interpolation.raw() as u32)
-        }
-        Decl::InputPsName { interpolation, operand, name: n, reserved } => {
-            encode_operand(operand, out);
-            out.push(name(*n, *reserved));
-            L::INTERPOLATION.put(interpolation.raw() as u32)
-        }
-        Decl::IndexableTemp { register, count, components } => {
-            out.extend([*register, *count, *components]);
-            0
-        }
-        Decl::GlobalFlags(f) => f.0 & L::GLOBAL_FLAGS.mask(),
-        Decl::FunctionTable { id, bodies } => {
-            out.extend([*id, bodies.len() as u32]);
-            out.extend(bodies.iter());
-            0
-        }
-        Decl::Interface { dynamic, id, table_length, array_length, tables } => {
-            out.extend([*id, *table_length, (tables.len() as u32 & 0xffff) | ((*array_length as u32) << 16)]);
-            out.extend(tables.iter());
-            L::INTERFACE_DYNAMIC.put(*dynamic as u32)
-        }
-        Decl::ControlPointCount(n) => L::CONTROL_POINTS.put(*n as u32),
-        Decl::TessDomain(v) => L::TESS_DOMAIN.put(v.raw() as u32),
-        Decl::TessPartitioning(v) => L::TESS_PARTITIONING.put(v.raw() as u32),
-        Decl::TessOutputPrimitive(v) => L::TESS_OUTPUT.put(v.raw() as u32),
-        Decl::ThreadGroup(xyz) => {
-            out.extend_from_slice(xyz);
-            0
-        }
-        Decl::UavTyped { operand, dim, flags, return_type, space } => {
-            encode_operand(operand, out);
-            out.push(return_types(return_type));
-            out.extend(*space);
-            L::DIMENSION.put(dim.raw() as u32) | uav_bits(flags)
-        }
-        Decl::UavRaw { operand, flags, space } => {
-            encode_operand(operand, out);
-            out.extend(*space);
-            uav_bits(flags)
-        }
-        Decl::UavStructured { operand, flags, stride, space } => {
-            encode_operand(operand, out);
-            out.push(*stride);
-            out.extend(*space);
-            uav_bits(flags)
-        }
-        Decl::TgsmRaw { operand, byte_count } => {
-            encode_operand(operand, out);
-            out.push(*byte_count);
-            0
-        }
-        Decl::TgsmStructured { operand, stride, count } => {
-            encode_operand(operand, out);
-            out.extend([*stride, *count]);
-            0
-        }
-        Decl::ResourceRaw { operand, space } => {
-            encode_operand(operand, out);
-            out.extend(*space);
-            0
-        }
-        Decl::ResourceStructured { operand, stride, space } => {
-            encode_operand(operand, out);
-            out.push(*stride);
-            out.extend(*space);
-            0
+/// Appends a declaration's tokens after the opcode token by its kind's layout
+/// ([`crate::table::DeclKind::layout`]), its register through `operand`; returns its
+/// opcode-token bits.
+fn encode_decl<E>(
+    d: &Decl,
+    pool: Pool<'_, '_>,
+    out: &mut Vec<u32>,
+    operand: impl Fn(&Operand, &mut Vec<u32>) -> Result<(), E>,
+) -> Result<u32, E> {
+    let layout = d.kind().layout();
+    let v = d.values();
+    let bits = layout.fields.iter().zip(v.fields).fold(0, |bits, (field, value)| bits | field.put(value));
+    for (token, value) in layout.tokens.iter().zip(v.tokens) {
+        match token {
+            L::DeclToken::Operand => operand(pool.operand(OperandId(value.unwrap_or(0))), out)?,
+            L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => {
+                out.push(value.unwrap_or(0))
+            }
+            L::DeclToken::Optional(_) => out.extend(value),
+            L::DeclToken::CountedWords(_) => {
+                let words = pool.words(v.words);
+                out.push(words.len() as u32);
+                out.extend(words.iter());
+            }
+            L::DeclToken::InterfaceTables => {
+                let words = pool.words(v.words);
+                out.push((words.len() as u32 & 0xffff) | (value.unwrap_or(0) << 16));
+                out.extend(words.iter());
+            }
         }
     }
+    Ok(bits)
 }

@@ -56,6 +56,8 @@ pub enum DecodeErrorKind {
     TooManyExtendedOpcodes(usize),
     #[error("an extended operand token is followed by another, which the format does not define")]
     ExtendedOperandChain,
+    #[error("`{0}` has more operands than an instruction holds")]
+    TooManyOperands(&'static str),
 }
 
 /// A program could not be encoded.
@@ -69,4 +71,8 @@ pub enum EncodeError {
     BodyMismatch { index: usize, mnemonic: &'static str },
     #[error("the program is longer than 2^32 tokens")]
     ProgramTooLong,
+    #[error("instruction {index} (`{mnemonic}`) refers to an operand, extended token or run of tokens its program does not hold")]
+    BadHandle { index: usize, mnemonic: &'static str },
+    #[error("instruction {index} (`{mnemonic}`) has a relative-index register that is itself relatively indexed")]
+    NestedRelative { index: usize, mnemonic: &'static str },
 }

@@ -2,7 +2,11 @@
 //! `SHEX` chunk).
 //!
 //! - [`table`]: the instruction table, the single source of truth for every opcode;
-//! - [`ir`]: the typed IR ([`Program`], [`Instruction`], [`Operand`], [`Decl`]...);
+//! - [`layout`]: the declaration layouts as data (opcode-token fields, tokens, listing
+//!   text), which the decoder, encoder, printer and parser all read;
+//! - [`ir`]: the typed IR, an arena ([`Program`] with its operands, extended tokens and
+//!   runs of tokens; [`Instruction`], [`Operand`], [`Decl`]... naming them by handle,
+//!   read through [`InstructionRef`] views);
 //! - [`decode()`] / [`Decoder`]: tokens to IR, zero-copy and allocation-free per instruction;
 //! - [`encode()`]: IR to tokens, the exact inverse of decoding;
 //! - [`print`](mod@print): fxc's listing text for the program.

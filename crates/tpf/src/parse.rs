@@ -21,6 +21,7 @@ use arrayvec::ArrayVec;
 use crate::blocks::{BlockError, Blocks, Event};
 use crate::enums::*;
 use crate::ir::*;
+use crate::layout::{DeclLayout, DeclToken, DeclValues, Exception, Item, Once, Slot};
 use crate::table::{DeclKind, Flow, Opcode, Shape, Ty};
 use crate::words::Words;
 use crate::written::{bare_encoding, is_object_file, lettered_mode, Note, Role};
@@ -46,15 +47,21 @@ pub fn parse_program(text: &str) -> Result<Parsed, Vec<Diagnostic>> {
 
 /// As [`parse_program`], for text that starts at line `first_line` of a file.
 pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Diagnostic>> {
-    let mut p =
-        Parser { errors: Vec::new(), warnings: Vec::new(), version: None, blocks: Blocks::new(), decls: Vec::new() };
+    let mut p = Parser {
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        version: None,
+        blocks: Blocks::new(),
+        decls: Vec::new(),
+        program: Program::new(Version::new(ProgramType::Vertex, 5, 0)),
+    };
     // A guess at the instruction count, capped: blank lines must not drive a huge
-    // reservation (an instruction is large).
-    let mut instructions = Vec::with_capacity((text.len() / 24).min(4096));
+    // reservation.
+    p.program.instructions.reserve((text.len() / 24).min(1 << 16));
     let mut lines =
         text.split('\n').enumerate().map(|(i, l)| (i.saturating_add(first_line), l.strip_suffix('\r').unwrap_or(l)));
     let mut version_line = 0;
-    let mut instruction_lines = Vec::with_capacity(instructions.capacity());
+    let mut instruction_lines = Vec::with_capacity(p.program.instructions.capacity());
     while let Some((n, raw)) = lines.next() {
         let code = strip_comment(raw);
         // The source positions of a program compiled with debug information
@@ -103,26 +110,23 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
                 expected: None,
                 file: None,
             });
-            instructions.push(Instruction::new(
+            let data = p.program.add_words(Words::empty());
+            p.program.push(Instruction::new(
                 Opcode::CustomData,
-                Body::CustomData(CustomData { class: CustomDataClass::Comment, data: Words::empty() }),
+                Body::CustomData(CustomData { class: CustomDataClass::Comment, data }),
             ));
             instruction_lines.push(n);
             continue;
         }
         if c.rest().starts_with("dcl_immediateConstantBuffer") {
             if let Some(ins) = p.icb(&mut c, &mut lines) {
-                instructions.push(ins);
+                p.program.push(ins);
                 instruction_lines.push(n);
             }
             continue;
         }
-        // Parse straight into the vector's new slot: no instruction is moved.
-        instructions.push(Instruction::placeholder());
-        if p.line(&mut c, instructions.last_mut().expect("just pushed")) {
+        if p.line(&mut c) {
             instruction_lines.push(n);
-        } else {
-            instructions.pop();
         }
     }
     let Some(version) = p.version else {
@@ -140,12 +144,9 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
         ));
     }
     if p.errors.is_empty() {
-        Ok(Parsed {
-            program: Program { version, instructions },
-            warnings: p.warnings,
-            version_line,
-            lines: instruction_lines,
-        })
+        let mut program = p.program;
+        program.version = version;
+        Ok(Parsed { program, warnings: p.warnings, version_line, lines: instruction_lines })
     } else {
         p.errors.sort_by_key(|d| (d.line, d.column));
         Err(p.errors)
@@ -326,11 +327,9 @@ struct Mnemonic {
     resinfo: Option<ResInfoReturnType>,
     ret_uint: Option<InstructionReturnType>,
     sync: Option<SyncFlags>,
-    uav: UavFlags,
-    dynamic_interface: bool,
-    /// `dcl_resource_<dim>` / `dcl_uav_typed_<dim>`.
-    decl_dim: Option<ResourceDimension>,
-    sample_count: Option<u8>,
+    /// A declaration's values its mnemonic word gives (`dcl_resource_texture2dms(4)`,
+    /// `dcl_uav_raw_glc`): the layout's mnemonic items.
+    decl: Option<DeclValues>,
     offsets: Option<[i8; 3]>,
     dim: Option<(ResourceDimension, u16)>,
     types: Option<[ReturnType; 4]>,
@@ -480,7 +479,8 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
             }
             if let Some(op) = lookup(base) {
                 op
-            } else if let Some(op) = special_decl(base, &mut m) {
+            } else if let Some((op, values)) = decl_mnemonic(base) {
+                m.decl = Some(values);
                 op
             } else if let Some((b, t)) = base
                 .strip_suffix("_nz")
@@ -525,16 +525,22 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     };
 
     // The parenthesised groups: offsets, dimension, return types, sample count.
+    let mut sample_count = sample_count_slots(opcode);
     for (at, g) in groups {
         let g_trim = g.trim();
         let bad = |what: &str| c.err_at(at, g.len().max(1), &format!("`({g})` is not {what}"), Some(what));
-        if matches!(opcode, Opcode::DclResource | Opcode::DclUavTyped)
-            && m.sample_count.is_none()
-            && m.decl_dim
-                .is_some_and(|d| matches!(d, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray))
-        {
-            m.sample_count = Some(g_trim.parse().map_err(|_| bad("a sample count"))?);
-            continue;
+        // A multisampled resource's sample count (`layout::Exception::SampleCount`).
+        if let (Some((dimension, count)), Some(v)) = (sample_count, m.decl.as_mut()) {
+            let dim = ResourceDimension::from_raw(v.get(dimension) as u8);
+            if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
+                let n: u32 = g_trim.parse().map_err(|_| bad("a sample count"))?;
+                if n > crate::layout::SAMPLE_COUNT.put(u32::MAX) >> crate::layout::SAMPLE_COUNT.shift {
+                    return Err(bad("a sample count (at most 127)"));
+                }
+                v.set(count, Some(n));
+                sample_count = None;
+                continue;
+            }
         }
         let items: Vec<&str> = g.split(',').map(str::trim).collect();
         if items.len() == 3 && items.iter().all(|s| s.parse::<i8>().is_ok()) {
@@ -582,46 +588,70 @@ fn parse_mnemonic(c: &mut Cursor<'_>) -> PResult<(Opcode, Mnemonic)> {
     Ok((opcode, m))
 }
 
-/// `dcl_resource_<dim>`, `dcl_uav_typed_<dim>[_glc][_rov]`, `dcl_uav_raw[_glc]`,
-/// `dcl_uav_structured[_glc][_opc]`, `dcl_interface_dynamicindexed`.
-fn special_decl(name: &str, m: &mut Mnemonic) -> Option<Opcode> {
-    let mut n = name;
-    let mut flags = UavFlags::default();
-    loop {
-        if let Some(b) = n.strip_suffix("_glc") {
-            flags.globally_coherent = true;
-            n = b;
-        } else if let Some(b) = n.strip_suffix("_rov") {
-            flags.rasterizer_ordered = true;
-            n = b;
-        } else if let Some(b) = n.strip_suffix("_opc") {
-            flags.order_preserving_counter = true;
-            n = b;
-        } else {
-            break;
+/// A declaration whose mnemonic word carries values (`dcl_resource_texture2d`,
+/// `dcl_uav_typed_buffer_glc`, `dcl_interface_dynamicindexed`): the table's mnemonic,
+/// then its layout's mnemonic items ([`DeclLayout::mnemonic`]).
+fn decl_mnemonic(name: &str) -> Option<(Opcode, DeclValues)> {
+    crate::table::TABLE.iter().find_map(|row| {
+        let Shape::Decl(kind) = row.shape else { return None };
+        let layout = kind.layout();
+        let rest = name.strip_prefix(row.mnemonic)?;
+        if layout.mnemonic.is_empty() {
+            return None;
         }
+        let mut v = DeclValues::default();
+        mnemonic_items(rest, layout.mnemonic, &mut v).then_some((row.opcode, v))
+    })
+}
+
+/// True when `rest` is what `items` spell, setting their values: literal text, a name
+/// (the longest that fits), flags in any order.
+fn mnemonic_items(rest: &str, items: &[Item], v: &mut DeclValues) -> bool {
+    let Some((first, more)) = items.split_first() else { return rest.is_empty() };
+    match *first {
+        Item::Text(t) => rest.strip_prefix(t).is_some_and(|r| mnemonic_items(r, more, v)),
+        Item::Name(slot, names) => {
+            let mut candidates = names.all();
+            candidates.sort_by_key(|(_, n)| std::cmp::Reverse(n.len()));
+            candidates.into_iter().any(|(value, n)| {
+                v.set(slot, Some(value));
+                rest.strip_prefix(n).is_some_and(|r| mnemonic_items(r, more, v))
+            })
+        }
+        Item::Flag(..) => {
+            // The run of flags, in any order, each at most once.
+            let count = items.iter().take_while(|i| matches!(i, Item::Flag(..))).count();
+            let (flags, after) = items.split_at(count);
+            let mut r = rest;
+            'next: while !r.is_empty() {
+                for item in flags {
+                    if let Item::Flag(slot, spelling) = *item {
+                        if v.get(slot) == 0 {
+                            if let Some(tail) = r.strip_prefix(spelling) {
+                                v.set(slot, Some(1));
+                                r = tail;
+                                continue 'next;
+                            }
+                        }
+                    }
+                }
+                break;
+            }
+            mnemonic_items(r, after, v)
+        }
+        // Read from the mnemonic's parenthesised groups.
+        Item::Exception(Exception::SampleCount { .. }) => mnemonic_items(rest, more, v),
+        _ => false,
     }
-    let op = if let Some(dim) = n.strip_prefix("dcl_resource_") {
-        m.decl_dim = Some(ResourceDimension::from_listing_name(dim)?);
-        Opcode::DclResource
-    } else if let Some(dim) = n.strip_prefix("dcl_uav_typed_") {
-        m.decl_dim = Some(ResourceDimension::from_listing_name(dim)?);
-        Opcode::DclUavTyped
-    } else if n == "dcl_uav_raw" {
-        Opcode::DclUavRaw
-    } else if n == "dcl_uav_structured" {
-        Opcode::DclUavStructured
-    } else if name == "dcl_interface_dynamicindexed" {
-        m.dynamic_interface = true;
-        return Some(Opcode::DclInterface);
-    } else {
-        return None;
-    };
-    if flags.order_preserving_counter && op != Opcode::DclUavStructured {
-        return None;
-    }
-    m.uav = flags;
-    Some(op)
+}
+
+/// The dimension and count slots of a declaration whose mnemonic has a sample count.
+fn sample_count_slots(opcode: Opcode) -> Option<(Slot, Slot)> {
+    let Shape::Decl(kind) = opcode.info().shape else { return None };
+    kind.layout().mnemonic.iter().find_map(|i| match *i {
+        Item::Exception(Exception::SampleCount { dimension, count }) => Some((dimension, count)),
+        _ => None,
+    })
 }
 
 /// Register-file names, longest first where one is a prefix of another.
@@ -712,6 +742,8 @@ struct Parser {
     blocks: Blocks<(Opcode, usize, usize, Option<usize>)>,
     /// Declarations seen: key and position, for duplicate detection.
     decls: Vec<(String, usize, usize)>,
+    /// The program parsed so far (its version is set at the end).
+    program: Program<'static>,
 }
 
 impl Parser {
@@ -719,18 +751,27 @@ impl Parser {
         self.version.is_some_and(|v| v.is_sm51())
     }
 
-    /// Parses one line into `slot`; records errors and says whether it parsed.
-    fn line(&mut self, c: &mut Cursor<'_>, slot: &mut Instruction<'static>) -> bool {
-        match self.instruction(c, slot) {
-            Ok(()) => true,
+    /// Parses one line and appends its instruction; records errors (dropping what
+    /// the line added to the arenas) and says whether it parsed.
+    fn line(&mut self, c: &mut Cursor<'_>) -> bool {
+        let p = &self.program;
+        let marks = (p.operands.len(), p.extended.len(), p.words.len());
+        match self.instruction(c) {
+            Ok(ins) => {
+                self.program.push(ins);
+                true
+            }
             Err(d) => {
+                self.program.operands.truncate(marks.0);
+                self.program.extended.truncate(marks.1);
+                self.program.words.truncate(marks.2);
                 self.errors.push(d);
                 false
             }
         }
     }
 
-    fn instruction(&mut self, c: &mut Cursor<'_>, slot: &mut Instruction<'static>) -> PResult<()> {
+    fn instruction(&mut self, c: &mut Cursor<'_>) -> PResult<Instruction> {
         let start = c.pos;
         let (opcode, m) = parse_mnemonic(c)?;
         let info = opcode.info();
@@ -758,15 +799,9 @@ impl Parser {
             ext.push(ExtOpcode::ReturnType { types, reserved: 0 });
         }
 
-        slot.opcode = opcode;
-        match info.shape {
-            Shape::Ops => {
-                if !matches!(slot.body, Body::Op(_)) {
-                    slot.body = Body::Op(Op::EMPTY);
-                }
-                let Body::Op(op) = &mut slot.body else { unreachable!("set above") };
-                self.op(opcode, &m, precise, c, start, op)?;
-            }
+        let mut length = LengthEncoding::Inline;
+        let body = match info.shape {
+            Shape::Ops => Body::Op(self.op(opcode, &m, precise, c, start)?),
             Shape::InterfaceCall => {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
                     return Err(c.err_at(
@@ -779,8 +814,9 @@ impl Parser {
                 c.skip_ws();
                 let at = c.pos;
                 let mut o = self.operand(c, Role::Src, Ty::R)?;
-                let function = match o.indices.pop() {
-                    Some(Index::Imm32(f)) if o.ty == OperandType::Interface && o.indices.len() == 2 => f,
+                let mut indices = o.indices();
+                let function = match indices.pop() {
+                    Some(Index::Imm32(f)) if o.ty == OperandType::Interface && indices.len() == 2 => f,
                     _ => {
                         return Err(c.err_at(
                             at,
@@ -790,7 +826,8 @@ impl Parser {
                         ))
                     }
                 };
-                slot.body = Body::InterfaceCall { function, interface: o };
+                o.set_indices(&indices);
+                Body::InterfaceCall { function, interface: self.program.add_operand(o) }
             }
             Shape::Decl(kind) => {
                 if !ext.is_empty() || m.saturate || precise != Mask::NONE || m.resinfo.is_some() {
@@ -804,13 +841,19 @@ impl Parser {
                 let decl = self.decl(kind, opcode, &m, c, start)?;
                 // Long function tables and interfaces carry their length in a token of
                 // its own: the opcode token's length field holds at most 127.
-                let tokens = match &decl {
-                    Decl::FunctionTable { bodies, .. } => bodies.len().saturating_add(3),
-                    Decl::Interface { tables, .. } => tables.len().saturating_add(4),
-                    _ => 0,
+                let layout = kind.layout();
+                let run =
+                    layout.tokens.iter().any(|t| matches!(t, DeclToken::CountedWords(_) | DeclToken::InterfaceTables));
+                let tokens = if run {
+                    // The opcode token, the layout's tokens, the run (no operand).
+                    self.program.words(decl.values().words).len().saturating_add(layout.tokens.len()).saturating_add(1)
+                } else {
+                    0
                 };
-                slot.length = if tokens > 127 { LengthEncoding::Separate } else { LengthEncoding::Inline };
-                slot.body = Body::Decl(decl);
+                if tokens > 127 {
+                    length = LengthEncoding::Separate;
+                }
+                Body::Decl(decl)
             }
             Shape::CustomData => {
                 return Err(c.err_at(
@@ -830,9 +873,9 @@ impl Parser {
                 Some("the end of the line"),
             ));
         }
-        slot.ext = ext;
-        slot.trailing = if FXC_PADDED.contains(&opcode) { Words::from_tokens(&[0]) } else { Words::empty() };
-        Ok(())
+        let ext = if ext.is_empty() { Span::EMPTY } else { self.program.add_extended(&ext) };
+        let trailing = FXC_PADDED.contains(&opcode).then(|| self.program.add_words(Words::from_tokens(&[0])));
+        Ok(Instruction { opcode, body, ext, reserved: 0, length, trailing })
     }
 
     /// The block structure the text must have to be one program: openers and closers
@@ -874,15 +917,7 @@ impl Parser {
         }
     }
 
-    fn op(
-        &mut self,
-        opcode: Opcode,
-        m: &Mnemonic,
-        precise: Mask,
-        c: &mut Cursor<'_>,
-        start: usize,
-        out: &mut Op,
-    ) -> PResult<()> {
+    fn op(&mut self, opcode: Opcode, m: &Mnemonic, precise: Mask, c: &mut Cursor<'_>, start: usize) -> PResult<Op> {
         let info = opcode.info();
         let control = if let Some(t) = m.test {
             OpControl::Test(t)
@@ -913,8 +948,7 @@ impl Parser {
                 None,
             ));
         }
-        let operands = &mut out.operands;
-        operands.clear();
+        let mut operands: ArrayVec<Operand, MAX_OPERANDS> = ArrayVec::new();
         let expected = info.operand_count();
         c.skip_ws();
         let mut first = true;
@@ -947,9 +981,10 @@ impl Parser {
                     Some(&format!("{expected} operands")),
                 ));
             };
-            operands.push(Operand::EMPTY);
-            let slot = operands.last_mut().expect("just pushed");
-            self.operand_into(c, role, ty, slot)?;
+            let o = self.operand(c, role, ty)?;
+            if operands.try_push(o).is_err() {
+                return Err(c.err(&operand_count_message(opcode, i.saturating_add(1)), None));
+            }
         }
         if operands.len() != expected {
             return Err(c.err_at(
@@ -959,10 +994,8 @@ impl Parser {
                 Some(&format!("{expected} operands")),
             ));
         }
-        out.saturate = m.saturate;
-        out.precise = precise;
-        out.control = control;
-        Ok(())
+        let operands = self.program.add_operands(&operands);
+        Ok(Op { saturate: m.saturate, precise, control, operands })
     }
 
     /// One operand: `-|r0.xyzw|`, `cb0[r1.x + 2].y`, `l(1.0, 2, 0x3, 4)`, `v[0][1].xyzw {min16f}`.
@@ -1013,9 +1046,9 @@ impl Parser {
                     None,
                 ));
             }
-            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
+            let mut ext = o.ext().unwrap_or(ExtOperand::modifier(Modifier::None));
             ext.modifier = modifier;
-            o.ext = Some(ext);
+            o.set_ext(Some(ext));
         }
         self.operand_suffixes(c, o)?;
         Ok(())
@@ -1035,7 +1068,7 @@ impl Parser {
             // `close` is where `find` matched the one-byte `}`.
             let inner = c.text.get(at..at.saturating_add(close)).unwrap_or("");
             c.pos = at.saturating_add(close).saturating_add(1);
-            let mut ext = o.ext.unwrap_or(ExtOperand::modifier(Modifier::None));
+            let mut ext = o.ext().unwrap_or(ExtOperand::modifier(Modifier::None));
             if inner == "nonuniform" {
                 ext.non_uniform = true;
             } else {
@@ -1049,7 +1082,7 @@ impl Parser {
                     )
                 })?;
             }
-            o.ext = (ext != ExtOperand::modifier(Modifier::None)).then_some(ext);
+            o.set_ext((ext != ExtOperand::modifier(Modifier::None)).then_some(ext));
         }
         Ok(())
     }
@@ -1078,17 +1111,14 @@ impl Parser {
             }
             c.pos = c.pos.saturating_add(1);
         }
-        o.indices.clear();
-        o.ext = None;
-        o.reserved = 0;
-        o.imm = [0; 4];
+        *o = Operand::EMPTY;
         // The loop above pushed at least one value.
         let first_at = values.first().map_or(c.pos, |v| v.0);
         // `D3DDisassemble`'s hex literals print each double as its low and high words.
         let words = values.len() % 2 == 0 && values.iter().all(|(_, t)| is_hex_word(t));
         if double && words {
             o.ty = OperandType::Immediate64;
-            (o.components, o.selection) = match values.len() {
+            let (components, selection) = match values.len() {
                 2 => (ComponentCount::One, Selection::None),
                 4 => (ComponentCount::Four, Selection::Mask(Mask::NONE)),
                 _ => {
@@ -1100,6 +1130,8 @@ impl Parser {
                     ))
                 }
             };
+            o.components = components;
+            o.set_selection(selection);
             for (slot, (at, text)) in o.imm.iter_mut().zip(&values) {
                 *slot = parse_value(text, Ty::U)
                     .map_err(|msg| c.err_at(*at, text.len(), &msg, Some("a 32-bit hex value")))?
@@ -1122,8 +1154,11 @@ impl Parser {
                 }
             };
             o.components = components;
-            o.selection =
-                if components == ComponentCount::Four { Selection::Mask(Mask::NONE) } else { Selection::None };
+            o.set_selection(if components == ComponentCount::Four {
+                Selection::Mask(Mask::NONE)
+            } else {
+                Selection::None
+            });
             for (pair, (at, text)) in o.imm.chunks_exact_mut(2).zip(values.iter().take(count)) {
                 let bits = parse_double_text(text).ok_or_else(|| {
                     c.err_at(*at, text.len(), &format!("`{text}` is not a number"), Some("a decimal number"))
@@ -1136,11 +1171,11 @@ impl Parser {
         match values.len() {
             1 => {
                 o.components = ComponentCount::One;
-                o.selection = Selection::None;
+                o.set_selection(Selection::None);
             }
             4 => {
                 o.components = ComponentCount::Four;
-                o.selection = Selection::Mask(Mask::NONE);
+                o.set_selection(Selection::Mask(Mask::NONE));
             }
             n => {
                 return Err(c.err_at(
@@ -1176,11 +1211,11 @@ impl Parser {
     }
 
     fn register_operand_into(&mut self, c: &mut Cursor<'_>, role: Role, o: &mut Operand) -> PResult<()> {
-        let ty = self.register_into(c, &mut o.indices)?;
+        let mut indices = Indices::new();
+        let ty = self.register_into(c, &mut indices)?;
+        *o = Operand::EMPTY;
         o.ty = ty;
-        o.ext = None;
-        o.reserved = 0;
-        o.imm = [0; 4];
+        o.set_indices(&indices);
         self.selection_into(c, role, o)
     }
 
@@ -1222,13 +1257,15 @@ impl Parser {
         let mode = match note {
             Some(note) => note,
             None if letters.is_empty() => {
-                (o.components, o.selection) = bare_encoding(ty, role, self.sm51());
+                let (components, selection) = bare_encoding(ty, role, self.sm51());
+                o.components = components;
+                o.set_selection(selection);
                 return Ok(());
             }
             None => lettered_mode(role, letters.len())
                 .ok_or_else(|| bad(c, "a source selects 1 component or swizzles 4"))?,
         };
-        (o.components, o.selection) = match mode {
+        let (components, selection) = match mode {
             Note::Mask => {
                 let mask = if letters.is_empty() { Some(Mask::NONE) } else { parse_mask(letters_text) };
                 let mask =
@@ -1252,6 +1289,8 @@ impl Parser {
                 ))
             }
         };
+        o.components = components;
+        o.set_selection(selection);
         Ok(())
     }
 
@@ -1274,14 +1313,14 @@ impl Parser {
     }
 
     /// A register name with its indices.
-    fn register(&mut self, c: &mut Cursor<'_>) -> PResult<(OperandType, ArrayVec<Index, 3>)> {
+    fn register(&mut self, c: &mut Cursor<'_>) -> PResult<(OperandType, Indices)> {
         let mut indices = ArrayVec::new();
         let ty = self.register_into(c, &mut indices)?;
         Ok((ty, indices))
     }
 
     /// A register name with its indices (written into `indices`, cleared first).
-    fn register_into(&mut self, c: &mut Cursor<'_>, indices: &mut ArrayVec<Index, 3>) -> PResult<OperandType> {
+    fn register_into(&mut self, c: &mut Cursor<'_>, indices: &mut Indices) -> PResult<OperandType> {
         let start = c.pos;
         let rest = c.rest();
         let name_len = rest.find(|ch: char| !ch.is_ascii_alphabetic()).unwrap_or(rest.len());
@@ -1364,18 +1403,13 @@ impl Parser {
         }
         let at = c.pos;
         let (ty, indices) = self.register(c)?;
-        let mut rel = RelOperand {
-            ty,
-            components: ComponentCount::Four,
-            selection: Selection::Select1(0),
-            index: [0; 3],
-            dims: indices.len() as u8,
-            ext: None,
-            reserved: 0,
-        };
-        for (slot, idx) in rel.index.iter_mut().zip(&indices) {
+        let mut rel = Operand::EMPTY;
+        rel.ty = ty;
+        rel.components = ComponentCount::Four;
+        rel.set_indices(&indices);
+        for idx in &indices {
             match idx {
-                Index::Imm32(v) => *slot = *v,
+                Index::Imm32(_) => {}
                 _ => {
                     return Err(c.err_at(
                         at,
@@ -1392,14 +1426,15 @@ impl Parser {
         let comp_at = c.pos;
         let letters = c.letters();
         let comp = (letters.len() == 1).then(|| letters.chars().next().and_then(component_index)).flatten();
-        rel.selection = Selection::Select1(comp.ok_or_else(|| {
+        rel.set_selection(Selection::Select1(comp.ok_or_else(|| {
             c.err_at(
                 comp_at,
                 letters.len().max(1),
                 "an index register selects one component",
                 Some("`.x`, `.y`, `.z` or `.w`"),
             )
-        })?);
+        })?));
+        let rel = self.program.add_operand(rel);
         c.skip_ws();
         if c.eat("+") {
             let imm = c.uint("an index offset")?;
@@ -1435,7 +1470,7 @@ impl Parser {
         c.expect("]")?;
         let mut o = Operand::EMPTY;
         o.ty = ty;
-        o.indices = [id, lo, hi].into_iter().map(Index::Imm32).collect();
+        o.set_indices(&[id, lo, hi].map(Index::Imm32));
         // Exact listings write letters and a note where the encoding is not fxc's.
         self.selection_into(c, Role::Decl, &mut o)?;
         Ok(o)
@@ -1464,21 +1499,8 @@ impl Parser {
         Ok(())
     }
 
-    fn name_after_comma(&mut self, c: &mut Cursor<'_>) -> PResult<SystemName> {
-        c.expect(",")?;
-        c.skip_ws();
-        let at = c.pos;
-        let w = c.word();
-        SystemName::from_listing_name(w).ok_or_else(|| {
-            c.err_at(
-                at,
-                w.len().max(1),
-                &format!("`{w}` is not a system value name"),
-                Some("a name such as position, clip_distance, vertex_id"),
-            )
-        })
-    }
-
+    /// A declaration after its mnemonic, item by item as its kind's layout says
+    /// ([`DeclLayout::text`]), then the layout's limits and duplicate rule.
     fn decl(
         &mut self,
         kind: DeclKind,
@@ -1486,16 +1508,107 @@ impl Parser {
         m: &Mnemonic,
         c: &mut Cursor<'_>,
         start: usize,
-    ) -> PResult<Decl<'static>> {
+    ) -> PResult<Decl> {
         c.skip_ws();
-        let key_of =
-            |o: &Operand| format!("{:?}{:?}", o.ty, o.indices.iter().map(|i| i.immediate()).collect::<Vec<_>>());
-        let d = match kind {
-            DeclKind::GlobalFlags => {
+        let layout = kind.layout();
+        let mut v = m.decl.unwrap_or_default();
+        let mut register = None;
+        for item in layout.text {
+            self.decl_item(*item, layout, opcode, &mut v, &mut register, c, start)?;
+        }
+        for limit in layout.limits {
+            let value = v.get(limit.slot);
+            if value < limit.min || value > limit.max {
+                return Err(c.err_at(start, c.pos.saturating_sub(start), limit.message, None));
+            }
+        }
+        self.once(layout, opcode, &v, register.as_ref(), c, start)?;
+        Ok(Decl::from_values(kind, &v))
+    }
+
+    /// One item of a declaration's text: reads it into `v` (and the declared register
+    /// into `register`).
+    #[allow(clippy::too_many_arguments)]
+    fn decl_item(
+        &mut self,
+        item: Item,
+        layout: &DeclLayout,
+        opcode: Opcode,
+        v: &mut DeclValues,
+        register: &mut Option<Operand>,
+        c: &mut Cursor<'_>,
+        start: usize,
+    ) -> PResult<()> {
+        match item {
+            Item::Text(t) => literal(c, t)?,
+            Item::Number(slot) => {
+                let at = c.pos;
+                let n = c.uint(&format!("the {}", layout.slot_name(slot)))?;
+                if n > slot_max(layout, slot) {
+                    return Err(c.err_at(
+                        at,
+                        c.pos.saturating_sub(at),
+                        &format!("the {} is at most {}", layout.slot_name(slot), slot_max(layout, slot)),
+                        None,
+                    ));
+                }
+                v.set(slot, Some(n));
+            }
+            Item::Name(slot, names) => v.set(slot, Some(named(c, |w| names.value(w), names.expected())?)),
+            Item::Flag(slot, spelling) => v.set(slot, Some(c.eat(spelling) as u32)),
+            Item::Register(slot) | Item::Range(slot) => {
+                let o = if matches!(item, Item::Register(_)) { self.decl_operand(c)? } else { self.decl_register(c)? };
+                if let Some(file) = layout.file {
+                    expect_type(c, &o, file, start)?;
+                }
+                v.set(slot, Some(self.program.add_operand(o).0));
+                *register = Some(o);
+            }
+            Item::Space(slot) | Item::Exception(Exception::SpaceOrBlank(slot)) => v.set(slot, self.space(c)?),
+            Item::Types(slot) => v.set(slot, Some(parse_return_types(c)?.token())),
+            Item::SystemValue(slot) => {
+                c.skip_ws();
+                let at = c.pos;
+                let w = c.word();
+                let name = SystemName::from_listing_name(w).ok_or_else(|| {
+                    c.err_at(
+                        at,
+                        w.len().max(1),
+                        &format!("`{w}` is not a system value name"),
+                        Some("a name such as position, clip_distance, vertex_id"),
+                    )
+                })?;
+                v.set(slot, Some(name.raw() as u32));
+            }
+            Item::Interpolation(slot) => {
+                let mode = self.interpolation(c, start)?;
+                v.set(slot, Some(mode.unwrap_or(InterpolationMode::Undefined).raw() as u32));
+            }
+            Item::Float(slot) => v.set(slot, Some(self.immediate_operand(c)?)),
+            Item::List(prefix) => {
+                let list = parse_list(c, prefix)?;
+                v.words = self.program.add_words(Words::from_tokens(&list));
+            }
+            Item::Exception(e) => self.decl_exception(e, v, register, opcode, c, start)?,
+        }
+        Ok(())
+    }
+
+    /// The spellings of [`Exception`], each explained there.
+    fn decl_exception(
+        &mut self,
+        e: Exception,
+        v: &mut DeclValues,
+        register: &mut Option<Operand>,
+        opcode: Opcode,
+        c: &mut Cursor<'_>,
+        start: usize,
+    ) -> PResult<()> {
+        match e {
+            Exception::GlobalFlags => {
                 let mut bits = 0u32;
                 // No flag: `dcl_globalFlagsnone` (6.3.9600) or `dcl_globalFlags` alone.
-                let none = c.rest().trim_start().is_empty() || c.rest().trim_start().starts_with("//");
-                if !none {
+                if !c.at_end() {
                     loop {
                         c.skip_ws();
                         let at = c.pos;
@@ -1516,10 +1629,9 @@ impl Parser {
                         }
                     }
                 }
-                self.duplicate_check("globalFlags".into(), c, start)?;
-                Decl::GlobalFlags(GlobalFlags(bits))
+                v.fields[0] = crate::layout::GLOBAL_FLAGS.get(bits);
             }
-            DeclKind::ConstantBuffer => {
+            Exception::ConstantBuffer => {
                 let at = c.pos;
                 let name = c.letters();
                 if !matches!(name, "cb" | "CB") {
@@ -1545,320 +1657,80 @@ impl Parser {
                     c.expect("[")?;
                     let size = c.uint("the buffer size")?;
                     c.expect("]")?;
-                    let mut o = Operand::EMPTY;
-                    o.ty = OperandType::ConstantBuffer;
-                    o.indices = [Index::Imm32(id), Index::Imm32(size)].into_iter().collect();
-                    let (components, selection) = bare_encoding(o.ty, Role::Decl, false);
-                    o.components = components;
-                    o.selection = selection;
-                    (o, None)
+                    let (components, selection) = bare_encoding(OperandType::ConstantBuffer, Role::Decl, false);
+                    (Operand::new(OperandType::ConstantBuffer, components, selection, &[id, size]), None)
                 };
-                c.expect(",")?;
-                c.skip_ws();
-                let pat_at = c.pos;
-                let w = c.word();
-                let access = CbAccessPattern::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        pat_at,
-                        w.len().max(1),
-                        &format!("`{w}` is not an access pattern"),
-                        Some("immediateIndexed or dynamicIndexed"),
-                    )
-                })?;
-                let space = self.space(c)?;
-                self.duplicate_check(format!("cb{}", operand.indices.first().map_or(0, |i| i.immediate())), c, start)?;
-                Decl::ConstantBuffer { operand, access, size, space }
+                v.tokens[0] = Some(self.program.add_operand(operand).0);
+                v.tokens[1] = size;
+                *register = Some(operand);
             }
-            DeclKind::Sampler => {
-                let operand = self.decl_register(c)?;
-                expect_type(c, &operand, OperandType::Sampler, start)?;
-                c.expect(",")?;
-                c.skip_ws();
-                let at = c.pos;
-                let w = c.word();
-                let mode = SamplerMode::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        at,
-                        w.len().max(1),
-                        &format!("`{w}` is not a sampler mode"),
-                        Some("mode_default, mode_comparison or mode_mono"),
-                    )
-                })?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::Sampler { operand, mode, space }
-            }
-            DeclKind::Resource | DeclKind::UavTyped => {
-                let return_type = parse_return_types(c)?;
-                c.skip_ws();
-                let operand = self.decl_register(c)?;
-                let want =
-                    if kind == DeclKind::Resource { OperandType::Resource } else { OperandType::UnorderedAccessView };
-                expect_type(c, &operand, want, start)?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                let dim = m.decl_dim.unwrap_or(ResourceDimension::Undefined);
-                if kind == DeclKind::Resource {
-                    Decl::Resource { operand, dim, sample_count: m.sample_count.unwrap_or(0), return_type, space }
-                } else {
-                    Decl::UavTyped { operand, dim, flags: m.uav, return_type, space }
-                }
-            }
-            DeclKind::ResourceRaw | DeclKind::UavRaw => {
-                let operand = self.decl_register(c)?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                if kind == DeclKind::ResourceRaw {
-                    expect_type(c, &operand, OperandType::Resource, start)?;
-                    Decl::ResourceRaw { operand, space }
-                } else {
-                    expect_type(c, &operand, OperandType::UnorderedAccessView, start)?;
-                    Decl::UavRaw { operand, flags: m.uav, space }
-                }
-            }
-            DeclKind::ResourceStructured | DeclKind::UavStructured => {
-                let operand = self.decl_register(c)?;
-                c.expect(",")?;
-                let stride = c.uint("a structure stride")?;
-                let space = self.space(c)?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                if kind == DeclKind::ResourceStructured {
-                    expect_type(c, &operand, OperandType::Resource, start)?;
-                    Decl::ResourceStructured { operand, stride, space }
-                } else {
-                    expect_type(c, &operand, OperandType::UnorderedAccessView, start)?;
-                    Decl::UavStructured { operand, flags: m.uav, stride, space }
-                }
-            }
-            DeclKind::TgsmRaw => {
-                let operand = self.register_operand(c, Role::Decl)?;
-                expect_type(c, &operand, OperandType::ThreadGroupSharedMemory, start)?;
-                c.expect(",")?;
-                let byte_count = c.uint("a byte count")?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::TgsmRaw { operand, byte_count }
-            }
-            DeclKind::TgsmStructured => {
-                let operand = self.register_operand(c, Role::Decl)?;
-                expect_type(c, &operand, OperandType::ThreadGroupSharedMemory, start)?;
-                c.expect(",")?;
-                let stride = c.uint("a structure stride")?;
-                c.expect(",")?;
-                let count = c.uint("a structure count")?;
-                self.duplicate_check(key_of(&operand), c, start)?;
-                Decl::TgsmStructured { operand, stride, count }
-            }
-            DeclKind::IndexRange => {
-                let operand = self.decl_operand(c)?;
-                let count = c.uint("a register count")?;
-                Decl::IndexRange { operand, count }
-            }
-            DeclKind::OutputTopology => {
-                let at = c.pos;
-                let w = c.word();
-                let t = PrimitiveTopology::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        at,
-                        w.len().max(1),
-                        &format!("`{w}` is not an output topology"),
-                        Some("pointlist, linestrip or trianglestrip"),
-                    )
-                })?;
-                self.duplicate_check("outputtopology".into(), c, start)?;
-                Decl::OutputTopology(t)
-            }
-            DeclKind::InputPrimitive => {
-                let at = c.pos;
-                let w = c.word();
-                let p = Primitive::from_listing_name(w).ok_or_else(|| {
-                    c.err_at(
-                        at,
-                        w.len().max(1),
-                        &format!("`{w}` is not an input primitive"),
-                        Some("point, line, triangle, lineadj or triangleadj"),
-                    )
-                })?;
-                self.duplicate_check("inputprimitive".into(), c, start)?;
-                Decl::InputPrimitive(p)
-            }
-            DeclKind::MaxOutputVertexCount => {
-                let n = c.uint("a vertex count")?;
-                self.duplicate_check("maxout".into(), c, start)?;
-                Decl::MaxOutputVertexCount(n)
-            }
-            DeclKind::Register | DeclKind::Stream => {
-                let operand = self.decl_operand(c)?;
-                if kind == DeclKind::Stream {
-                    expect_type(c, &operand, OperandType::Stream, start)?;
-                    Decl::Stream(operand)
-                } else {
-                    self.duplicate_check(
-                        format!("{}{}{:?}", opcode.mnemonic(), key_of(&operand), operand.selection),
-                        c,
-                        start,
-                    )?;
-                    Decl::Register(operand)
-                }
-            }
-            DeclKind::RegisterName => {
-                let operand = self.decl_operand(c)?;
-                let name = self.name_after_comma(c)?;
-                self.duplicate_check(
-                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection),
-                    c,
-                    start,
-                )?;
-                Decl::RegisterName { operand, name, reserved: 0 }
-            }
-            DeclKind::InputPs | DeclKind::InputPsName => {
-                let mut words = Vec::new();
-                loop {
-                    let save = c.pos;
-                    let w = c.word();
-                    if ["constant", "linear", "centroid", "noperspective", "sample"].contains(&w) {
-                        words.push(w);
-                        c.skip_ws();
-                    } else {
-                        c.pos = save;
-                        break;
-                    }
-                }
-                let interpolation = if words.is_empty() {
-                    InterpolationMode::Undefined
-                } else {
-                    let text = words.join(" ");
-                    InterpolationMode::from_listing_name(&text).ok_or_else(|| {
-                        c.err_at(
-                            start,
-                            c.pos.saturating_sub(start),
-                            &format!("`{text}` is not an interpolation mode"),
-                            Some("constant, linear, linear centroid, linear noperspective ..."),
-                        )
-                    })?
+            // Read with the mnemonic.
+            Exception::SampleCount { .. } => {}
+            Exception::SgvInterpolation(slot) => {
+                // fxc prints no interpolation mode for `dcl_input_ps_sgv`; it encodes `constant`.
+                let mode = match self.interpolation(c, start)? {
+                    None if opcode == Opcode::DclInputPsSgv => InterpolationMode::Constant,
+                    mode => mode.unwrap_or(InterpolationMode::Undefined),
                 };
-                let operand = self.decl_operand(c)?;
-                self.duplicate_check(
-                    format!("{}{}{:?}", io_class(opcode), key_of(&operand), operand.selection),
-                    c,
-                    start,
-                )?;
-                if kind == DeclKind::InputPs {
-                    Decl::InputPs { interpolation, operand }
-                } else {
-                    let name = self.name_after_comma(c)?;
-                    // fxc prints no interpolation mode for `dcl_input_ps_sgv`; it encodes `constant`.
-                    let interpolation = if opcode == Opcode::DclInputPsSgv && words.is_empty() {
-                        InterpolationMode::Constant
-                    } else {
-                        interpolation
-                    };
-                    Decl::InputPsName { interpolation, operand, name, reserved: 0 }
-                }
+                v.set(slot, Some(mode.raw() as u32));
             }
-            DeclKind::Temps => {
-                let n = c.uint("a register count")?;
-                self.duplicate_check("temps".into(), c, start)?;
-                Decl::Temps(n)
+            Exception::SpaceOrBlank(slot) => v.set(slot, self.space(c)?),
+        }
+        Ok(())
+    }
+
+    /// An interpolation mode's words (`linear noperspective centroid`), `None` when
+    /// there are none.
+    fn interpolation(&mut self, c: &mut Cursor<'_>, start: usize) -> PResult<Option<InterpolationMode>> {
+        let mut words = Vec::new();
+        loop {
+            c.skip_ws();
+            let save = c.pos;
+            let w = c.word();
+            if ["constant", "linear", "centroid", "noperspective", "sample"].contains(&w) {
+                words.push(w);
+            } else {
+                c.pos = save;
+                break;
             }
-            DeclKind::IndexableTemp => {
-                let at = c.pos;
-                if !c.eat("x") {
-                    return Err(c.err("expected an indexable temp", Some("`x<N>[<count>], <components>`")));
-                }
-                let register = c.uint("a register number")?;
-                c.expect("[")?;
-                let count = c.uint("a register count")?;
-                c.expect("]")?;
-                c.expect(",")?;
-                let components = c.uint("a component count")?;
-                if !(1..=4).contains(&components) {
-                    return Err(c.err_at(
-                        at,
-                        c.pos.saturating_sub(at),
-                        "an indexable temp has 1 to 4 components",
-                        None,
-                    ));
-                }
-                self.duplicate_check(format!("x{register}"), c, start)?;
-                Decl::IndexableTemp { register, count, components }
+        }
+        if words.is_empty() {
+            return Ok(None);
+        }
+        let text = words.join(" ");
+        InterpolationMode::from_listing_name(&text).map(Some).ok_or_else(|| {
+            c.err_at(
+                start,
+                c.pos.saturating_sub(start),
+                &format!("`{text}` is not an interpolation mode"),
+                Some("constant, linear, linear centroid, linear noperspective ..."),
+            )
+        })
+    }
+
+    /// Refuses a declaration that clashes with an earlier one by the layout's rule.
+    fn once(
+        &mut self,
+        layout: &DeclLayout,
+        opcode: Opcode,
+        v: &DeclValues,
+        register: Option<&Operand>,
+        c: &Cursor<'_>,
+        start: usize,
+    ) -> PResult<()> {
+        let indices = |o: &Operand| o.indices().iter().map(|i| i.immediate()).collect::<Vec<_>>();
+        let key = match (layout.once, register) {
+            (Once::Never, _) => return Ok(()),
+            (Once::Program(name), _) => name.to_string(),
+            (Once::Number(prefix, slot), _) => format!("{prefix}{}", v.get(slot)),
+            (Once::Register, Some(o)) => format!("{:?}{}", o.ty, o.index(0).map_or(0, |i| i.immediate())),
+            (Once::Io, Some(o)) => format!("{}{:?}{:?}{:?}", io_class(opcode), o.ty, indices(o), o.selection()),
+            (Once::IoMnemonic, Some(o)) => {
+                format!("{}{:?}{:?}{:?}", opcode.mnemonic(), o.ty, indices(o), o.selection())
             }
-            DeclKind::FunctionBody => {
-                c.expect("fb")?;
-                let n = c.uint("a function body number")?;
-                self.duplicate_check(format!("fb{n}"), c, start)?;
-                Decl::FunctionBody(n)
-            }
-            DeclKind::FunctionTable => {
-                c.expect("ft")?;
-                let id = c.uint("a function table number")?;
-                c.expect("=")?;
-                let list = parse_list(c, "fb")?;
-                self.duplicate_check(format!("ft{id}"), c, start)?;
-                Decl::FunctionTable { id, bodies: Words::from_tokens(&list) }
-            }
-            DeclKind::Interface => {
-                c.expect("fp")?;
-                let id = c.uint("an interface number")?;
-                c.expect("[")?;
-                let array_length = c.uint("the array length")?;
-                c.expect("]")?;
-                c.expect("[")?;
-                let table_length = c.uint("the function table length")?;
-                c.expect("]")?;
-                c.expect("=")?;
-                let list = parse_list(c, "ft")?;
-                let array_length =
-                    u16::try_from(array_length).map_err(|_| c.err("the array length does not fit in 16 bits", None))?;
-                self.duplicate_check(format!("fp{id}"), c, start)?;
-                Decl::Interface {
-                    dynamic: m.dynamic_interface,
-                    id,
-                    table_length,
-                    array_length,
-                    tables: Words::from_tokens(&list),
-                }
-            }
-            DeclKind::ControlPointCount => {
-                let n = c.uint("a control point count")?;
-                if n > 32 {
-                    return Err(c.err_at(start, c.pos.saturating_sub(start), "at most 32 control points", None));
-                }
-                Decl::ControlPointCount(n as u8)
-            }
-            DeclKind::TessDomain => {
-                Decl::TessDomain(named(c, TessDomain::from_listing_name, "domain_isoline, domain_tri or domain_quad")?)
-            }
-            DeclKind::TessPartitioning => Decl::TessPartitioning(named(
-                c,
-                TessPartitioning::from_listing_name,
-                "partitioning_integer, partitioning_pow2, partitioning_fractional_odd or partitioning_fractional_even",
-            )?),
-            DeclKind::TessOutputPrimitive => Decl::TessOutputPrimitive(named(
-                c,
-                TessOutputPrimitive::from_listing_name,
-                "output_point, output_line, output_triangle_cw or output_triangle_ccw",
-            )?),
-            DeclKind::HsMaxTessFactor => {
-                let o = self.immediate_operand(c)?;
-                Decl::HsMaxTessFactor(o)
-            }
-            DeclKind::PhaseInstanceCount => Decl::PhaseInstanceCount(c.uint("an instance count")?),
-            DeclKind::ThreadGroup => {
-                let x = c.uint("a thread count")?;
-                c.expect(",")?;
-                let y = c.uint("a thread count")?;
-                c.expect(",")?;
-                let z = c.uint("a thread count")?;
-                self.duplicate_check("thread_group".into(), c, start)?;
-                Decl::ThreadGroup([x, y, z])
-            }
-            DeclKind::GsInstanceCount => {
-                let n = c.uint("an instance count")?;
-                self.duplicate_check("gsinstances".into(), c, start)?;
-                Decl::GsInstanceCount(n)
-            }
+            (_, None) => return Ok(()),
         };
-        Ok(d)
+        self.duplicate_check(key, c, start)
     }
 
     /// `l(64.000000)`: the float bits.
@@ -1879,7 +1751,7 @@ impl Parser {
         &mut self,
         c: &mut Cursor<'a>,
         lines: &mut impl Iterator<Item = (usize, &'a str)>,
-    ) -> Option<Instruction<'static>> {
+    ) -> Option<Instruction> {
         const KEYWORD: &str = "dcl_immediateConstantBuffer";
         let (start_line, start_col) = (c.line, c.column(c.pos));
         c.pos = c.pos.saturating_add(KEYWORD.len());
@@ -1974,13 +1846,37 @@ impl Parser {
                 item_off = item_off.saturating_add(item.len().saturating_add(1));
             }
         }
+        let data = self.program.add_words(Words::from_tokens(&values));
         Some(Instruction::new(
             Opcode::CustomData,
-            Body::CustomData(CustomData {
-                class: CustomDataClass::ImmediateConstantBuffer,
-                data: Words::from_tokens(&values),
-            }),
+            Body::CustomData(CustomData { class: CustomDataClass::ImmediateConstantBuffer, data }),
         ))
+    }
+}
+
+/// Reads literal text of a declaration: its words and punctuation, blanks around them
+/// optional.
+fn literal(c: &mut Cursor<'_>, text: &str) -> PResult<()> {
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let n = match rest.find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')) {
+            Some(0) => rest.chars().next().map_or(1, char::len_utf8),
+            Some(n) => n,
+            None => rest.len(),
+        };
+        // `n` ends a run of ASCII characters or one whole character: a char boundary.
+        let (piece, tail) = rest.split_at_checked(n).unwrap_or((rest, ""));
+        c.expect(piece)?;
+        rest = tail.trim_start();
+    }
+    Ok(())
+}
+
+/// The largest value `slot` holds: its field's width, or 32 bits for a token.
+fn slot_max(layout: &DeclLayout, slot: Slot) -> u32 {
+    match slot {
+        Slot::Field(i) => layout.fields.get(i as usize).map_or(u32::MAX, |f| f.max()),
+        Slot::Token(_) => u32::MAX,
     }
 }
 
@@ -2020,7 +1916,7 @@ fn expect_type(c: &Cursor<'_>, o: &Operand, want: OperandType, start: usize) -> 
     }
 }
 
-fn named<T>(c: &mut Cursor<'_>, f: fn(&str) -> Option<T>, expected: &str) -> PResult<T> {
+fn named<T>(c: &mut Cursor<'_>, f: impl Fn(&str) -> Option<T>, expected: &str) -> PResult<T> {
     c.skip_ws();
     let at = c.pos;
     let w = c.word();
@@ -2310,23 +2206,27 @@ fn next_toward(f: f32, up: bool) -> f32 {
 mod tests {
     use super::*;
 
-    fn one(line: &str) -> Instruction<'static> {
-        let p = parse_program(&format!("ps_5_0\n{line}\n")).unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        p.program.instructions.into_iter().next().unwrap()
+    fn one(line: &str) -> Program<'static> {
+        parse_program(&format!("ps_5_0\n{line}\n")).unwrap_or_else(|e| panic!("{line}: {e:?}")).program
     }
 
     #[test]
     fn parses_operands_and_suffixes() {
-        let ins = one("mad_sat r0.xyz, -r1.xyzx, |cb0[r2.x + 3].w|, l(1.000000, 2, 0x3, -4)");
+        let p = one("mad_sat r0.xyz, -r1.xyzx, |cb0[r2.x + 3].w|, l(1.000000, 2, 0x3, -4)");
+        let ins = p.get(0).unwrap();
         assert_eq!(ins.opcode, Opcode::Mad);
         let Body::Op(op) = &ins.body else { panic!() };
         assert!(op.saturate);
-        assert_eq!(op.operands[0].selection, Selection::Mask(Mask(7)));
-        assert_eq!(op.operands[1].modifier(), Modifier::Neg);
-        assert_eq!(op.operands[2].modifier(), Modifier::Abs);
-        assert!(matches!(op.operands[2].indices[1], Index::Imm32Relative(3, _)));
+        let operands = ins.operands();
+        assert_eq!(operands[0].selection(), Selection::Mask(Mask(7)));
+        assert_eq!(operands[1].modifier(), Modifier::Neg);
+        assert_eq!(operands[2].modifier(), Modifier::Abs);
+        let index = operands[2].indices()[1];
+        assert!(matches!(index, Index::Imm32Relative(3, _)));
+        let rel = ins.relative(&index).unwrap();
+        assert_eq!((rel.ty, rel.register(), rel.selection()), (OperandType::Temp, Some(2), Selection::Select1(0)));
         // In a float slot an integer is a float; hex is raw bits.
-        assert_eq!(op.operands[3].imm, [1.0f32.to_bits(), 2.0f32.to_bits(), 3, (-4.0f32).to_bits()]);
+        assert_eq!(operands[3].imm, [1.0f32.to_bits(), 2.0f32.to_bits(), 3, (-4.0f32).to_bits()]);
     }
 
     #[test]

@@ -15,8 +15,10 @@ use std::fmt::Write;
 
 use crate::enums::*;
 use crate::ir::*;
+use crate::layout::{DeclValues, Exception, Item, Names, Slot};
 use crate::style::Style;
 use crate::table::{Opcode, Ty};
+use crate::words::Words;
 use crate::written::{bare_encoding, needed_note, normalized, Role};
 
 /// Prints a whole program: the version line and every instruction, each line ending
@@ -31,7 +33,7 @@ pub fn print_program(program: &Program<'_>, style: Style, out: &mut String) {
 pub fn print_program_with(program: &Program<'_>, style: Style, format: Format, out: &mut String) {
     let mut p = Printer::with_format(program.version, style, format);
     p.version_line(out);
-    for ins in &program.instructions {
+    for ins in program.iter() {
         p.instruction(ins, out);
     }
 }
@@ -110,7 +112,7 @@ impl Printer {
     /// One instruction (one or more lines for data blocks). The byte offset shown
     /// under [`Format::offsets`] is counted from the instructions printed before; use
     /// [`Printer::instruction_at`] to give it.
-    pub fn instruction(&mut self, ins: &Instruction<'_>, out: &mut String) {
+    pub fn instruction(&mut self, ins: InstructionRef<'_, '_>, out: &mut String) {
         let offset = self.offset;
         self.instruction_at(ins, offset, out);
         if self.format.offsets {
@@ -124,7 +126,7 @@ impl Printer {
     }
 
     /// One instruction that starts at byte `offset` of the program.
-    pub fn instruction_at(&mut self, ins: &Instruction<'_>, offset: u32, out: &mut String) {
+    pub fn instruction_at(&mut self, ins: InstructionRef<'_, '_>, offset: u32, out: &mut String) {
         let info = ins.opcode.info();
         // Declarations (and `hs_decls`, the immediate constant buffer) are not numbered.
         let declaration = matches!(info.shape, crate::table::Shape::Decl(_) | crate::table::Shape::CustomData)
@@ -151,12 +153,13 @@ impl Printer {
             Body::Op(op) => self.op(ins, op, out),
             Body::InterfaceCall { function, interface } => {
                 out.push_str("fcall ");
-                self.operand_in(interface, Ty::R, None, None, out);
+                let interface = ins.operand(*interface);
+                self.operand_in(ins.pool(), interface, Ty::R, None, None, out);
                 let _ = write!(out, "[{function}]");
                 self.encoding_note(interface, Role::Src, out);
             }
             Body::Decl(d) => self.decl(ins, d, out),
-            Body::CustomData(c) => self.custom_data(c, out),
+            Body::CustomData(c) => self.custom_data(c.class, ins.words(c.data), out),
         }
         out.push('\n');
         match info.flow {
@@ -202,11 +205,11 @@ impl Printer {
     /// resource instruction's extended opcode tokens. Microsoft prints the words first,
     /// then `_sat` and ` [precise]`, then the groups:
     /// `sample_l_aoffimmi_indexable [precise](1,-1,0)(texture2d)(float,float,float,float)`.
-    fn ext_suffixes(&self, ins: &Instruction<'_>, op: &Op, out: &mut String) {
+    fn ext_suffixes(&self, ins: InstructionRef<'_, '_>, op: &Op, out: &mut String) {
         let mut offsets = None;
         let mut dim = None;
         let mut types = None;
-        for e in &ins.ext {
+        for e in ins.ext() {
             match *e {
                 ExtOpcode::SampleControls { offsets: o, .. } => offsets = Some(o),
                 ExtOpcode::ResourceDim { dim: d, stride, .. } => dim = Some((d, stride)),
@@ -262,14 +265,15 @@ impl Printer {
         }
     }
 
-    fn op(&mut self, ins: &Instruction<'_>, op: &Op, out: &mut String) {
+    fn op(&mut self, ins: InstructionRef<'_, '_>, op: &Op, out: &mut String) {
         let info = ins.opcode.info();
+        let operands = ins.operands();
         out.push_str(info.mnemonic);
         if let OpControl::Test(t) = op.control {
             // fxc 9.x leaves out the `_nz` of a condition that is an immediate
             // (`discard l(-1)`); d3dcompiler_47 (which names itself 6.3.9600) and fxc 10
             // print it (`discard_nz l(-1)`).
-            let immediate = op.operands.first().is_some_and(|o| o.ty == OperandType::Immediate32);
+            let immediate = operands.first().is_some_and(|o| o.ty == OperandType::Immediate32);
             if t == Test::Zero || !immediate || self.style.version.0 != 9 {
                 out.push_str(t.suffix());
             }
@@ -299,13 +303,13 @@ impl Printer {
             OpControl::ReturnType(rt) => out.push_str(rt.listing_name().unwrap_or("")),
             _ => {}
         }
-        if op.operands.is_empty() && ins.opcode == Opcode::Sync {
+        if operands.is_empty() && ins.opcode == Opcode::Sync {
             return; // the one operand-less instruction fxc prints without a trailing space
         }
         out.push(' ');
-        let dst_precision = op.operands.first().filter(|_| !info.dst.is_empty()).map(|o| o.min_precision());
+        let dst_precision = operands.first().filter(|_| !info.dst.is_empty()).map(|o| o.min_precision());
         let ndst = info.dst.len();
-        for (i, operand) in op.operands.iter().enumerate() {
+        for (i, operand) in operands.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
@@ -329,7 +333,7 @@ impl Printer {
                 ty
             };
             let at = out.len();
-            self.operand(operand, ty, precision_ctx, is_dst, out);
+            self.operand(ins.pool(), operand, ty, precision_ctx, is_dst, out);
             if operand.ty == OperandType::Immediate32
                 && self.style.packs_condition_and_address_immediates()
                 && PACKED_IMMEDIATES_6_3.contains(&(ins.opcode, i))
@@ -343,15 +347,24 @@ impl Printer {
 
     /// Prints an operand. `dst_precision` is the precision of the instruction's
     /// destination (for a source's `{a as b}` note); `is_dst` marks destinations.
-    pub fn operand(&self, o: &Operand, ty: Ty, dst_precision: Option<MinPrecision>, is_dst: bool, out: &mut String) {
+    pub fn operand(
+        &self,
+        pool: Pool<'_, '_>,
+        o: &Operand,
+        ty: Ty,
+        dst_precision: Option<MinPrecision>,
+        is_dst: bool,
+        out: &mut String,
+    ) {
         let role = if is_dst { Role::Dst } else { Role::Src };
-        self.operand_in(o, ty, dst_precision, Some(role), out);
+        self.operand_in(pool, o, ty, dst_precision, Some(role), out);
     }
 
     /// [`Printer::operand`] for an operand standing as `role` (`None`: write no
     /// encoding note, the caller writes it where the assembler reads it).
     fn operand_in(
         &self,
+        pool: Pool<'_, '_>,
         o: &Operand,
         ty: Ty,
         dst_precision: Option<MinPrecision>,
@@ -408,9 +421,9 @@ impl Printer {
                 out.push(')');
             }
             _ => {
-                self.register(o.ty, &o.indices, out);
+                self.register(pool, o.ty, &o.indices(), out);
                 if o.components == ComponentCount::Four {
-                    self.selection(o.selection, out);
+                    self.selection(o.selection(), out);
                 }
                 if let Some(role) = role {
                     self.encoding_note(o, role, out);
@@ -435,7 +448,7 @@ impl Printer {
         if inside {
             out.push('|');
         }
-        if o.ext.is_some_and(|e| e.non_uniform) {
+        if o.ext().is_some_and(|e| e.non_uniform) {
             out.push_str(" {nonuniform}");
         }
     }
@@ -446,7 +459,7 @@ impl Printer {
         if !self.format.exact_floats {
             return;
         }
-        if let Some(note) = needed_note(o.ty, role, self.is_sm51(), o.components, o.selection) {
+        if let Some(note) = needed_note(o.ty, role, self.is_sm51(), o.components, o.selection()) {
             let _ = write!(out, " {{{}}}", note.spelling());
         }
     }
@@ -479,7 +492,7 @@ impl Printer {
     }
 
     /// The register name with its indices: `r0`, `v[2][1]`, `cb0[r0.x + 3]`, `CB1[1][4]`.
-    fn register(&self, ty: OperandType, indices: &[Index], out: &mut String) {
+    fn register(&self, pool: Pool<'_, '_>, ty: OperandType, indices: &[Index], out: &mut String) {
         let name = match ty {
             OperandType::Label if self.style.spells_label_register_label() => "label",
             _ => register_prefix(ty, self.is_sm51()),
@@ -501,19 +514,19 @@ impl Printer {
                     }
                     _ => {
                         out.push('[');
-                        self.index(index, out);
+                        self.index(pool, index, out);
                         out.push(']');
                     }
                 }
             } else {
                 out.push('[');
-                self.index(index, out);
+                self.index(pool, index, out);
                 out.push(']');
             }
         }
     }
 
-    fn index(&self, index: &Index, out: &mut String) {
+    fn index(&self, pool: Pool<'_, '_>, index: &Index, out: &mut String) {
         match index {
             Index::Imm32(v) => {
                 let _ = write!(out, "{v}");
@@ -522,39 +535,96 @@ impl Printer {
                 let _ = write!(out, "{v}");
             }
             Index::Relative(r) => {
-                self.rel(r, out);
+                self.rel(pool, pool.operand(*r), out);
                 out.push_str(" + 0");
             }
             Index::Imm32Relative(v, r) => {
-                self.rel(r, out);
+                self.rel(pool, pool.operand(*r), out);
                 let _ = write!(out, " + {v}");
             }
             Index::Imm64Relative(v, r) => {
-                self.rel(r, out);
+                self.rel(pool, pool.operand(*r), out);
                 let _ = write!(out, " + {v}");
             }
         }
     }
 
-    fn rel(&self, r: &RelOperand, out: &mut String) {
-        let indices: ArrayIdx = r.index[..r.dims as usize].iter().map(|&i| Index::Imm32(i)).collect();
-        self.register(r.ty, &indices, out);
-        self.selection(r.selection, out);
+    /// A relative index's register: `r0.x`. Its indices are immediate (the decoder
+    /// refuses others); the immediate part is printed of any other in a hand-built
+    /// program (which the encoder refuses), so that printing never recurses.
+    fn rel(&self, pool: Pool<'_, '_>, r: &Operand, out: &mut String) {
+        let indices: Indices = r.indices().into_iter().map(|i| Index::Imm64(i.immediate())).collect();
+        self.register(pool, r.ty, &indices, out);
+        self.selection(r.selection(), out);
     }
 
-    fn decl(&mut self, ins: &Instruction<'_>, d: &Decl<'_>, out: &mut String) {
-        let info = ins.opcode.info();
-        let sm51 = self.is_sm51();
-        match d {
-            Decl::GlobalFlags(f) => {
-                if f.0 == 0 && self.style.spells_no_global_flags_none() {
-                    out.push_str("dcl_globalFlagsnone");
+    /// A declaration, spelled item by item as its kind's layout says
+    /// ([`crate::layout::DeclLayout::text`]).
+    fn decl(&mut self, ins: InstructionRef<'_, '_>, d: &Decl, out: &mut String) {
+        let layout = d.kind().layout();
+        let v = d.values();
+        out.push_str(ins.opcode.info().mnemonic);
+        for item in layout.items() {
+            self.decl_item(ins, *item, &v, out);
+        }
+    }
+
+    fn decl_item(&mut self, ins: InstructionRef<'_, '_>, item: Item, v: &DeclValues, out: &mut String) {
+        let pool = ins.pool();
+        let operand = |slot: Slot| ins.operand(OperandId(v.get(slot)));
+        match item {
+            Item::Text(t) => out.push_str(t),
+            Item::Number(slot) => {
+                let _ = write!(out, "{}", v.get(slot));
+            }
+            Item::Name(slot, Names::Dimension) => {
+                out.push_str(self.dimension_name(ResourceDimension::from_raw(v.get(slot) as u8)))
+            }
+            Item::Name(slot, names) => out.push_str(names.name(v.get(slot)).unwrap_or(names.unknown())),
+            Item::Flag(slot, spelling) => {
+                if v.get(slot) != 0 {
+                    out.push_str(spelling);
+                }
+            }
+            Item::Register(slot) => self.operand_in(pool, operand(slot), Ty::R, None, Some(Role::Decl), out),
+            Item::Range(slot) => self.decl_register(pool, operand(slot), out),
+            Item::Space(slot) => self.space(v.opt(slot), out),
+            Item::Types(slot) => push_return_types(&ReturnTypes::from_token(v.get(slot)), out),
+            Item::SystemValue(slot) => out.push_str(&system_name(SystemName::from_raw(v.get(slot) as u16), self.style)),
+            Item::Interpolation(slot) => push_interpolation(InterpolationMode::from_raw(v.get(slot) as u8), out),
+            Item::Float(slot) => {
+                out.push_str("l(");
+                // Printed as a float even with hex literals (as `D3DDisassemble` does).
+                self.float(f32::from_bits(v.get(slot)), out);
+                out.push(')');
+            }
+            Item::List(prefix) => {
+                out.push('{');
+                for (i, w) in ins.words(v.words).iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "{prefix}{w}");
+                }
+                out.push('}');
+            }
+            Item::Exception(e) => self.decl_exception(ins, e, v, out),
+        }
+    }
+
+    /// The spellings of [`Exception`], each explained there.
+    fn decl_exception(&mut self, ins: InstructionRef<'_, '_>, e: Exception, v: &DeclValues, out: &mut String) {
+        match e {
+            Exception::GlobalFlags => {
+                let flags = GlobalFlags(crate::layout::GLOBAL_FLAGS.put(v.fields[0]));
+                if flags.0 == 0 && self.style.spells_no_global_flags_none() {
+                    out.push_str("none");
                     return;
                 }
-                out.push_str("dcl_globalFlags ");
+                out.push(' ');
                 let mut first = true;
                 for (bit, name) in GLOBAL_FLAG_NAMES {
-                    if f.0 & bit != 0 {
+                    if flags.0 & bit != 0 {
                         if !first {
                             out.push_str(" | ");
                         }
@@ -563,207 +633,52 @@ impl Printer {
                     }
                 }
             }
-            Decl::ConstantBuffer { operand, access, size, space } => {
-                out.push_str("dcl_constantbuffer ");
+            Exception::ConstantBuffer => {
+                let sm51 = self.is_sm51();
+                let operand = ins.operand(OperandId(v.get(Slot::Token(0))));
                 let upper = sm51 || !self.style.older_than(10, 0);
                 out.push_str(if upper { "CB" } else { "cb" });
                 if sm51 {
                     self.range_indices(operand, out);
-                    let _ = write!(out, "[{}]", size.unwrap_or(0));
+                    let _ = write!(out, "[{}]", v.get(Slot::Token(1)));
                 } else {
-                    let id = operand.indices.first().map_or(0, |i| i.immediate());
-                    let count = operand.indices.get(1).map_or(0, |i| i.immediate());
+                    let id = operand.index(0).map_or(0, |i| i.immediate());
+                    let count = operand.index(1).map_or(0, |i| i.immediate());
                     let _ = write!(out, "{id}[{count}]");
                 }
-                let _ = write!(out, ", {}", access.listing_name().unwrap_or("unknown"));
-                self.space(*space, out);
             }
-            Decl::Sampler { operand, mode, space } => {
-                out.push_str("dcl_sampler ");
-                self.decl_register(operand, out);
-                let _ = write!(out, ", {}", mode.listing_name().unwrap_or("mode_unknown"));
-                self.space(*space, out);
-            }
-            Decl::Resource { operand, dim, sample_count, return_type, space } => {
-                let _ = write!(out, "dcl_resource_{}", self.dimension_name(*dim));
+            Exception::SampleCount { dimension, count } => {
+                let dim = ResourceDimension::from_raw(v.get(dimension) as u8);
                 if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
-                    let _ = write!(out, "({sample_count})");
-                }
-                out.push(' ');
-                push_return_types(return_type, out);
-                out.push(' ');
-                self.decl_register(operand, out);
-                self.space(*space, out);
-            }
-            Decl::ResourceRaw { operand, space } => {
-                out.push_str("dcl_resource_raw ");
-                self.decl_register(operand, out);
-                self.space(*space, out);
-            }
-            Decl::ResourceStructured { operand, stride, space } => {
-                out.push_str("dcl_resource_structured ");
-                self.decl_register(operand, out);
-                // fxc ends this line with a space (SM4/5.0; the SM5.1 form is not in the
-                // corpus and is printed without it).
-                let _ = write!(out, ", {stride}");
-                match space {
-                    Some(_) => self.space(*space, out),
-                    None => out.push(' '),
+                    let _ = write!(out, "({})", v.get(count));
                 }
             }
-            Decl::UavTyped { operand, dim, flags, return_type, space } => {
-                let _ = write!(out, "dcl_uav_typed_{}", self.dimension_name(*dim));
-                push_uav_flags(flags, out);
-                out.push(' ');
-                push_return_types(return_type, out);
-                out.push(' ');
-                self.decl_register(operand, out);
-                self.space(*space, out);
-            }
-            Decl::UavRaw { operand, flags, space } => {
-                out.push_str("dcl_uav_raw");
-                push_uav_flags(flags, out);
-                out.push(' ');
-                self.decl_register(operand, out);
-                self.space(*space, out);
-            }
-            Decl::UavStructured { operand, flags, stride, space } => {
-                out.push_str("dcl_uav_structured");
-                push_uav_flags(flags, out);
-                out.push(' ');
-                self.decl_register(operand, out);
-                let _ = write!(out, ", {stride}");
-                self.space(*space, out);
-            }
-            Decl::TgsmRaw { operand, byte_count } => {
-                out.push_str("dcl_tgsm_raw ");
-                self.decl_register(operand, out);
-                let _ = write!(out, ", {byte_count}");
-            }
-            Decl::TgsmStructured { operand, stride, count } => {
-                out.push_str("dcl_tgsm_structured ");
-                self.decl_register(operand, out);
-                let _ = write!(out, ", {stride}, {count}");
-            }
-            Decl::IndexRange { operand, count } => {
-                out.push_str("dcl_indexrange ");
-                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
-                let _ = write!(out, " {count}");
-            }
-            Decl::OutputTopology(t) => {
-                let _ = write!(out, "dcl_outputtopology {} ", t.listing_name().unwrap_or("unknown"));
-            }
-            Decl::InputPrimitive(p) => {
-                let _ = write!(out, "dcl_inputprimitive {} ", p.listing_name().unwrap_or("unknown"));
-            }
-            Decl::MaxOutputVertexCount(n) => {
-                let _ = write!(out, "dcl_maxout {n}");
-            }
-            Decl::Register(operand) | Decl::Stream(operand) => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
-                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
-            }
-            Decl::RegisterName { operand, name, .. } => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
-                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
-                let _ = write!(out, ", {}", system_name(*name, self.style));
-            }
-            Decl::InputPs { interpolation, operand } => {
-                out.push_str("dcl_input_ps ");
-                push_interpolation(*interpolation, out);
-                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
-            }
-            Decl::InputPsName { interpolation, operand, name, .. } => {
-                out.push_str(info.mnemonic);
-                out.push(' ');
-                // fxc prints the interpolation mode of system-interpreted inputs only.
+            Exception::SgvInterpolation(slot) => {
                 if ins.opcode == Opcode::DclInputPsSiv {
-                    push_interpolation(*interpolation, out);
+                    push_interpolation(InterpolationMode::from_raw(v.get(slot) as u8), out);
                 }
-                self.operand_in(operand, Ty::R, None, Some(Role::Decl), out);
-                let _ = write!(out, ", {}", system_name(*name, self.style));
             }
-            Decl::Temps(n) => {
-                let _ = write!(out, "dcl_temps {n}");
-            }
-            Decl::IndexableTemp { register, count, components } => {
-                let _ = write!(out, "dcl_indexableTemp x{register}[{count}], {components}");
-            }
-            Decl::FunctionBody(n) => {
-                let _ = write!(out, "dcl_function_body fb{n}");
-            }
-            Decl::FunctionTable { id, bodies } => {
-                let _ = write!(out, "dcl_function_table ft{id} = {{");
-                for (i, b) in bodies.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "fb{b}");
-                }
-                out.push('}');
-            }
-            Decl::Interface { dynamic, id, table_length, array_length, tables } => {
-                out.push_str("dcl_interface");
-                if *dynamic {
-                    out.push_str("_dynamicindexed");
-                }
-                let _ = write!(out, " fp{id}[{array_length}][{table_length}] = {{");
-                for (i, t) in tables.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "ft{t}");
-                }
-                out.push('}');
-            }
-            Decl::ControlPointCount(n) => {
-                let _ = write!(out, "{} {n}", info.mnemonic);
-            }
-            Decl::TessDomain(v) => {
-                let _ = write!(out, "dcl_tessellator_domain {}", v.listing_name().unwrap_or("domain_unknown"));
-            }
-            Decl::TessPartitioning(v) => {
-                let _ =
-                    write!(out, "dcl_tessellator_partitioning {}", v.listing_name().unwrap_or("partitioning_unknown"));
-            }
-            Decl::TessOutputPrimitive(v) => {
-                let _ =
-                    write!(out, "dcl_tessellator_output_primitive {}", v.listing_name().unwrap_or("output_unknown"));
-            }
-            Decl::HsMaxTessFactor(bits) => {
-                out.push_str("dcl_hs_max_tessfactor l(");
-                // Printed as a float even with hex literals (as `D3DDisassemble` does).
-                self.float(f32::from_bits(*bits), out);
-                out.push(')');
-            }
-            Decl::PhaseInstanceCount(n) => {
-                let _ = write!(out, "{} {n}", info.mnemonic);
-            }
-            Decl::ThreadGroup([x, y, z]) => {
-                let _ = write!(out, "dcl_thread_group {x}, {y}, {z}");
-            }
-            Decl::GsInstanceCount(n) => {
-                let _ = write!(out, "dcl_gsinstances {n}");
-            }
+            Exception::SpaceOrBlank(slot) => match v.opt(slot) {
+                Some(_) => self.space(v.opt(slot), out),
+                None => out.push(' '),
+            },
         }
     }
 
     /// A declared resource register: `t0` (SM4/5.0) or `T0[0:3]` (SM5.1).
-    fn decl_register(&self, o: &Operand, out: &mut String) {
+    fn decl_register(&self, pool: Pool<'_, '_>, o: &Operand, out: &mut String) {
         if self.is_sm51() {
             out.push_str(register_prefix(o.ty, true));
             self.range_indices(o, out);
         } else {
-            self.register(o.ty, &o.indices, out);
+            self.register(pool, o.ty, &o.indices(), out);
         }
         // fxc writes a declared register bare; an exact listing writes the letters and
         // note of any other encoding.
         let bare = bare_encoding(o.ty, Role::Decl, self.is_sm51());
-        if self.format.exact_floats && normalized(o.components, o.selection) != bare {
+        if self.format.exact_floats && normalized(o.components, o.selection()) != bare {
             if o.components == ComponentCount::Four {
-                self.selection(o.selection, out);
+                self.selection(o.selection(), out);
             }
             self.encoding_note(o, Role::Decl, out);
         }
@@ -771,7 +686,7 @@ impl Printer {
 
     /// SM5.1 `ID[lower:upper]` (an upper bound of 0xffffffff prints as unbounded).
     fn range_indices(&self, o: &Operand, out: &mut String) {
-        let idx = |i: usize| o.indices.get(i).map_or(0, |x| x.immediate());
+        let idx = |i: usize| o.index(i).map_or(0, |x| x.immediate());
         let (id, lo, hi) = (idx(0), idx(1), idx(2));
         let _ = write!(out, "{id}[{lo}:");
         if hi == u32::MAX as u64 {
@@ -788,13 +703,13 @@ impl Printer {
         }
     }
 
-    fn custom_data(&mut self, c: &CustomData<'_>, out: &mut String) {
-        match c.class {
+    fn custom_data(&mut self, class: CustomDataClass, data: &Words<'_>, out: &mut String) {
+        match class {
             CustomDataClass::ImmediateConstantBuffer => {
                 out.push_str("dcl_immediateConstantBuffer { ");
                 // Rows of four; a buffer whose length is not a multiple of four (not
                 // fxc's) ends with a shorter row, so that nothing is lost.
-                let values: Vec<u32> = c.data.iter().collect();
+                let values: Vec<u32> = data.iter().collect();
                 for (row, chunk) in values.chunks(4).enumerate() {
                     if row > 0 {
                         out.push_str(",\n                              ");
@@ -820,8 +735,6 @@ impl Printer {
 /// The line d3dcompiler_47 prints for a custom-data block that is not an immediate
 /// constant buffer.
 pub const UNDECIPHERABLE_CUSTOM_DATA: &str = "undecipherable custom data";
-
-type ArrayIdx = arrayvec::ArrayVec<Index, 3>;
 
 /// The instructions whose float immediates d3dcompiler_47 6.3.9600 prints as integers
 /// ([`Style::prints_rcp_and_lod_immediates_as_integers`]).
@@ -907,18 +820,6 @@ fn push_return_types(rt: &ReturnTypes, out: &mut String) {
         out.push_str(return_type_name(*t));
     }
     out.push(')');
-}
-
-fn push_uav_flags(f: &UavFlags, out: &mut String) {
-    if f.globally_coherent {
-        out.push_str("_glc");
-    }
-    if f.rasterizer_ordered {
-        out.push_str("_rov");
-    }
-    if f.order_preserving_counter {
-        out.push_str("_opc");
-    }
 }
 
 fn push_interpolation(mode: InterpolationMode, out: &mut String) {

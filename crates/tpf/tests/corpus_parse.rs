@@ -36,22 +36,22 @@ fn corpus_listings_parse_back_to_their_bytes() {
         } else {
             let original = tpf::decode(code).unwrap();
             let which = original
-                .instructions
                 .iter()
-                .zip(&parsed.program.instructions)
+                .zip(parsed.program.iter())
                 .position(|(a, b)| a != b)
                 .unwrap_or(original.instructions.len().min(parsed.program.instructions.len()));
-            let (a, b) = (original.instructions.get(which), parsed.program.instructions.get(which));
+            let (a, b) = (original.get(which), parsed.program.get(which));
             let mut outcome = format!("instruction {which} ({:?}) differs", a.map(|i| i.opcode));
-            let detail = match (a.map(|i| &i.body), b.map(|i| &i.body)) {
-                (Some(tpf::Body::Op(x)), Some(tpf::Body::Op(y))) if x.operands.len() == y.operands.len() => {
-                    match x.operands.iter().zip(&y.operands).position(|(p, q)| p != q) {
+            let detail = match (a, b) {
+                (Some(a), Some(b))
+                    if matches!((&a.body, &b.body), (tpf::Body::Op(_), tpf::Body::Op(_)))
+                        && a.operands().len() == b.operands().len() =>
+                {
+                    let (x, y) = (a.operands(), b.operands());
+                    match x.iter().zip(y).position(|(p, q)| !a.pool().same_operand(p, b.pool(), q)) {
                         Some(k) => {
                             outcome += &format!(" in operand {k}");
-                            format!(
-                                "operand {k}:\n    original: {:?}\n    parsed:   {:?}",
-                                x.operands[k], y.operands[k]
-                            )
+                            format!("operand {k}:\n    original: {:?}\n    parsed:   {:?}", x[k], y[k])
                         }
                         None => format!("\n    original: {a:?}\n    parsed:   {b:?}"),
                     }

@@ -25,7 +25,7 @@ fn corpus_programs_round_trip() {
                     if ins.reserved != 0 {
                         odd.push(format!("{}: {:?} has reserved bits {:#x}", e.id(), ins.opcode, ins.reserved));
                     }
-                    if !ins.trailing.is_empty() {
+                    if ins.trailing.is_some() {
                         padded += 1;
                     }
                 }

@@ -10,13 +10,15 @@ fn reads_a_precision_inside_absolute_value_bars() {
     let outside = parse_program("ps_5_0\nmul r2.xy {min16f}, r0.xyxx {def32 as min16f}, |v0.xwxx| {def32 as min16f}\n")
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(inside.program, outside.program);
-    let Body::Op(op) = &inside.program.instructions[0].body else { panic!("not an operation") };
-    let ext = op.operands[2].ext.expect("an extended operand");
+    let ins = inside.program.get(0).unwrap();
+    let Body::Op(_) = &ins.body else { panic!("not an operation") };
+    let ext = ins.operands()[2].ext().expect("an extended operand");
     assert_eq!((ext.modifier, ext.min_precision), (Modifier::Abs, MinPrecision::Default));
     // A negated absolute value keeps both.
     let p = parse_program("ps_5_0\nmov r0.x {min16f}, -|v0.x {min16f}|\n").unwrap_or_else(|e| panic!("{e:?}"));
-    let Body::Op(op) = &p.program.instructions[0].body else { panic!("not an operation") };
-    let ext = op.operands[1].ext.expect("an extended operand");
+    let ins = p.program.get(0).unwrap();
+    let Body::Op(_) = &ins.body else { panic!("not an operation") };
+    let ext = ins.operands()[1].ext().expect("an extended operand");
     assert_eq!((ext.modifier, ext.min_precision), (Modifier::AbsNeg, MinPrecision::Float16));
     // An unclosed bar is still an error at its place.
     let e = parse_program("ps_5_0\nmov r0.x, |v0.x {min16f}\n").unwrap_err();
@@ -37,11 +39,13 @@ fn reads_a_six_decimal_zero_in_a_typeless_slot_as_a_tiny_normal_float() {
     // fxc prints zero bits in a typeless slot as `0`: `0.000000` there is a normal float.
     let p = parse_program("vs_5_0\nmov r0.xyzw, l(0,0.000000,-0.000000,0.0)\nadd r1.x, r0.x, l(0.000000)\n")
         .unwrap_or_else(|e| panic!("{e:?}"));
-    let Body::Op(mov) = &p.program.instructions[0].body else { panic!("not an operation") };
-    assert_eq!(mov.operands[1].imm, [0, 0x0080_0000, 0x8000_0000, 0]);
+    let mov = p.program.get(0).unwrap();
+    let Body::Op(_) = &mov.body else { panic!("not an operation") };
+    assert_eq!(mov.operands()[1].imm, [0, 0x0080_0000, 0x8000_0000, 0]);
     // In a float slot zero prints as `0.000000` itself.
-    let Body::Op(add) = &p.program.instructions[1].body else { panic!("not an operation") };
-    assert_eq!(add.operands[2].imm[0], 0);
+    let add = p.program.get(1).unwrap();
+    let Body::Op(_) = &add.body else { panic!("not an operation") };
+    assert_eq!(add.operands()[2].imm[0], 0);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Decoding allocates nothing per instruction: walking a program with [`tpf::Decoder`]
-//! performs no heap allocation at all (operands are inline, data runs borrow the input).
+//! performs no heap allocation at all (each instruction is decoded into the decoder's
+//! fixed buffers, data runs borrow the input).
 
 mod common;
 use common::shader_chunk;
@@ -17,8 +18,8 @@ fn decoding_does_not_allocate() {
     let mut instructions = 0usize;
     let before = corpus::allocations();
     for code in &programs {
-        let decoder = tpf::Decoder::new(code).unwrap();
-        for item in decoder {
+        let mut decoder = tpf::Decoder::new(code).unwrap();
+        while let Some(item) = decoder.next_instruction() {
             let (_, ins) = item.unwrap();
             instructions += std::hint::black_box(&ins).operands().len() + 1;
         }

@@ -31,7 +31,7 @@ fn every_opcode_token_bit_is_a_field_or_reserved() {
         let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
         // The version and length tokens, then one instruction after another.
         let mut pos = 2;
-        for (i, ins) in program.instructions.iter().enumerate() {
+        for (i, ins) in program.iter().enumerate() {
             let tok0 = words[pos];
             let length = match (tok0 >> 24) & 0x7f {
                 0 => words[pos + 1] as usize,
@@ -43,16 +43,17 @@ fn every_opcode_token_bit_is_a_field_or_reserved() {
                     let mut flipped = bytes.clone();
                     flipped[pos * 4..pos * 4 + 4].copy_from_slice(&(tok0 ^ (1 << bit)).to_le_bytes());
                     let decoded = tpf::decode(&flipped).unwrap_or_else(|e| panic!("{name}: {i} bit {bit}: {e}"));
-                    let got = &decoded.instructions[i];
+                    let got = decoded.get(i).unwrap();
                     let what = format!("{name}: {} (instruction {i}) bit {bit}", ins.opcode.mnemonic());
                     if mask & (1 << bit) != 0 {
                         assert_eq!(got.reserved, 0, "{what}: a field of the layout, read as reserved");
                         assert_ne!(got, ins, "{what}: a field of the layout that no field reads");
                     } else {
                         assert_eq!(got.reserved, 1 << bit, "{what}: outside the layout, not kept as reserved");
-                        let mut back = got.clone();
+                        let mut back = *got.instruction();
                         back.reserved = 0;
-                        assert_eq!(&back, ins, "{what}: outside the layout, yet a field changed");
+                        let back = tpf::InstructionRef::new(&back, decoded.pool());
+                        assert_eq!(back, ins, "{what}: outside the layout, yet a field changed");
                     }
                     checked += 1;
                 }

@@ -3,7 +3,7 @@
 //! shader model, UAV access); register files and resource limits; geometry-shader
 //! declarations, output limits and streams; optional features.
 //!
-//! One pass over the program with [`tpf::Decoder::next_into`] (no allocation per
+//! One pass over the program with [`tpf::Decoder::next_instruction`] (no allocation per
 //! instruction); what the later rules need is gathered into [`ProgramFacts`].
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
@@ -14,8 +14,8 @@ use dxbc::{Container, FourCc, ShaderFeatures};
 use tpf::blocks::{Block, BlockError, Blocks, Event};
 use tpf::table::{operand_availability, Flow, Model};
 use tpf::{
-    Body, CustomDataClass, Decl, Decoder, Index, Instruction, Mask, OpControl, Opcode, Operand, OperandType, Primitive,
-    PrimitiveTopology, ProgramType, SyncFlags, TessDomain, TessOutputPrimitive, TessPartitioning,
+    Body, CustomDataClass, Decl, Decoder, Index, InstructionRef, Mask, OpControl, Opcode, Operand, OperandType,
+    Primitive, PrimitiveTopology, ProgramType, SyncFlags, TessDomain, TessOutputPrimitive, TessPartitioning,
 };
 
 /// `D3D11_REQ_GS_INVOCATION_32BIT_OUTPUT_COMPONENT_LIMIT`.
@@ -262,14 +262,13 @@ pub(crate) fn check(
         tess_output: None,
         seen_decl: [false; 8],
     };
-    let mut ins = Instruction::placeholder();
     let mut index = 0;
-    while let Some(next) = decoder.next_into(&mut ins) {
+    while let Some(next) = decoder.next_instruction() {
         match next {
-            Ok(token) => {
+            Ok((token, ins)) => {
                 let offset = base.saturating_add(token.saturating_mul(4));
                 let at = At { index, token, offset, mnemonic: ins.opcode.mnemonic() };
-                w.instruction(&ins, at, out);
+                w.instruction(ins, at, out);
                 index = index.saturating_add(1);
             }
             Err(e) => {
@@ -414,7 +413,7 @@ impl Walker<'_> {
         }
     }
 
-    fn instruction(&mut self, ins: &Instruction<'_>, at: At, out: &mut Vec<Diagnostic>) {
+    fn instruction(&mut self, ins: InstructionRef<'_, '_>, at: At, out: &mut Vec<Diagnostic>) {
         let row = ins.opcode.info();
         let stage = self.stage;
         let mut uav_reported = false;
@@ -474,10 +473,7 @@ impl Walker<'_> {
         }
 
         // Register types of the operands.
-        let decl_operand = match &ins.body {
-            Body::Decl(d) => d.operand(),
-            _ => None,
-        };
+        let decl_operand = ins.decl_operand();
         for operand in ins.operands().iter().chain(decl_operand) {
             self.operand(operand, at, &mut uav_reported, out);
         }
@@ -496,10 +492,10 @@ impl Walker<'_> {
         }
 
         match &ins.body {
-            Body::Decl(decl) => self.declaration(ins.opcode, decl, at, out),
-            Body::Op(op) => self.executable(ins.opcode, &op.operands, at, out),
+            Body::Decl(decl) => self.declaration(ins, decl, at, out),
+            Body::Op(_) => self.executable(ins.opcode, ins.operands(), at, out),
             Body::CustomData(data) if data.class == CustomDataClass::ImmediateConstantBuffer => {
-                let vectors = data.data.len() / 4;
+                let vectors = ins.words(data.data).len() / 4;
                 if vectors > 4096 {
                     out.push(Diagnostic::new(
                         Code::ConstantBufferSize,
@@ -546,7 +542,8 @@ impl Walker<'_> {
         }
     }
 
-    fn declaration(&mut self, opcode: Opcode, decl: &Decl<'_>, at: At, out: &mut Vec<Diagnostic>) {
+    fn declaration(&mut self, ins: InstructionRef<'_, '_>, decl: &Decl, at: At, out: &mut Vec<Diagnostic>) {
+        let opcode = ins.opcode;
         let stage = self.stage;
         let sm51 = self.model >= Model::SM5_1;
         let mut once = |slot: usize, out: &mut Vec<Diagnostic>| {
@@ -644,6 +641,7 @@ impl Walker<'_> {
                 }
             }
             Decl::Stream(operand) => {
+                let operand = ins.operand(*operand);
                 if self.output_declared && self.facts.streams == 0 {
                     out.push(Diagnostic::new(
                         Code::StreamAfterOutputs,
@@ -703,8 +701,9 @@ impl Walker<'_> {
                 self.check_tgsm(at, out);
             }
             Decl::ConstantBuffer { operand, size, .. } => {
+                let operand = ins.operand(*operand);
                 // SM4/5.0: cb#[size]; SM5.1: an ID with a range, the size separately.
-                let size = size.or_else(|| operand.indices.get(1).map(|i| i.immediate() as u32));
+                let size = size.or_else(|| operand.index(1).map(|i| i.immediate() as u32));
                 if let Some(size) = size.filter(|s| *s > 4096) {
                     out.push(Diagnostic::new(
                         Code::ConstantBufferSize,
@@ -721,12 +720,13 @@ impl Walker<'_> {
             | Decl::ResourceStructured { operand, .. }
                 if !sm51 =>
             {
-                self.register_range(operand, 128, "shader resource slots t0..t127", at, out)
+                self.register_range(ins.operand(*operand), 128, "shader resource slots t0..t127", at, out)
             }
             Decl::Sampler { operand, .. } if !sm51 => {
-                self.register_range(operand, 16, "sampler slots s0..s15", at, out)
+                self.register_range(ins.operand(*operand), 16, "sampler slots s0..s15", at, out)
             }
             Decl::UavTyped { operand, .. } | Decl::UavRaw { operand, .. } | Decl::UavStructured { operand, .. } => {
+                let operand = ins.operand(*operand);
                 let cs4 = stage == ProgramType::Compute && self.model < Model::SM5_0;
                 if cs4 && (matches!(decl, Decl::UavTyped { .. }) || operand.register().is_some_and(|r| r != 0)) {
                     out.push(Diagnostic::new(
@@ -755,7 +755,7 @@ impl Walker<'_> {
             Decl::Register(operand)
             | Decl::RegisterName { operand, .. }
             | Decl::InputPs { operand, .. }
-            | Decl::InputPsName { operand, .. } => self.io_declaration(operand, at, out),
+            | Decl::InputPsName { operand, .. } => self.io_declaration(ins.operand(*operand), at, out),
             Decl::Interface { .. } | Decl::FunctionBody(_) | Decl::FunctionTable { .. } => self.facts.interfaces = true,
             Decl::ControlPointCount(n) => {
                 let (slot, range, what) = match opcode {
@@ -808,13 +808,13 @@ impl Walker<'_> {
         match operand.ty {
             OperandType::Input => {
                 // GS: v[vertices][register]; other stages: v[register] (HS/DS use vicp).
-                let two_d = operand.indices.len() == 2;
+                let two_d = operand.dims() == 2;
                 if self.stage == ProgramType::Geometry && two_d {
-                    if let Some(Index::Imm32(n)) = operand.indices.first() {
-                        self.input_arrays.push((at, *n));
+                    if let Some(Index::Imm32(n)) = operand.index(0) {
+                        self.input_arrays.push((at, n));
                     }
                 }
-                let reg = operand.indices.last().and_then(imm);
+                let reg = operand.indices().last().and_then(imm);
                 if let Some(r) = reg.filter(|r| inputs > 0 && *r >= inputs as u64) {
                     out.push(Diagnostic::new(
                         Code::RegisterRange,
@@ -1155,18 +1155,18 @@ fn imm(index: &Index) -> Option<u64> {
 
 /// The stream an operand names, when it is an immediate `m0`..`m3`.
 fn immediate_stream(operand: &Operand) -> Option<u32> {
-    if operand.ty != OperandType::Stream || operand.indices.len() != 1 {
+    if operand.ty != OperandType::Stream || operand.dims() != 1 {
         return None;
     }
-    match operand.indices.first() {
-        Some(&Index::Imm32(s)) if s < 4 => Some(s),
+    match operand.index(0) {
+        Some(Index::Imm32(s)) if s < 4 => Some(s),
         _ => None,
     }
 }
 
 fn describe_stream(operand: &Operand) -> String {
     let name = operand.ty.listing_name().unwrap_or("?");
-    match operand.indices.first() {
+    match operand.index(0) {
         Some(Index::Imm32(v)) => format!("{name}{v}"),
         Some(i) if i.relative().is_some() => format!("{name}[relative]"),
         Some(i) => format!("{name}{}", i.immediate()),

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use tpf::blocks::{BlockError, BlockKind, Blocks, Event};
 use tpf::table::{Flow, Ty};
 use tpf::{
-    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, Instruction, InstructionReturnType, Modifier,
-    Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Primitive, PrimitiveTopology, ProgramType,
-    RelOperand, ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
+    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, InstructionRef, InstructionReturnType, Modifier,
+    Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Pool, Primitive, PrimitiveTopology, ProgramType,
+    ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
 };
 
 use super::{
@@ -156,8 +156,8 @@ impl Decls {
         space: Option<u32>,
         kind: ResKind,
     ) -> Result<(), ExecError> {
-        let idx: Vec<u32> = o.indices.iter().filter_map(imm_index).collect();
-        if idx.len() != o.indices.len() || idx.is_empty() {
+        let idx: Vec<u32> = o.indices().iter().filter_map(imm_index).collect();
+        if idx.len() != o.dims() || idx.is_empty() {
             return Err(malformed(i, "declaration with a relative register index"));
         }
         let r = if sm51 {
@@ -179,32 +179,36 @@ impl Decls {
     fn declare(
         &mut self,
         i: usize,
-        inst: &Instruction<'_>,
-        decl: &Decl<'_>,
+        inst: InstructionRef<'_, '_>,
+        decl: &Decl,
         stage: ProgramType,
         sm51: bool,
     ) -> Result<(), ExecError> {
         let gs = stage == ProgramType::Geometry;
         match decl {
             Decl::Resource { operand, dim, space, .. } => {
-                self.range(i, File::Srv, operand, sm51, *space, res_kind(*dim))?
+                self.range(i, File::Srv, inst.operand(*operand), sm51, *space, res_kind(*dim))?
             }
-            Decl::ResourceRaw { operand, space } => self.range(i, File::Srv, operand, sm51, *space, ResKind::Raw)?,
+            Decl::ResourceRaw { operand, space } => {
+                self.range(i, File::Srv, inst.operand(*operand), sm51, *space, ResKind::Raw)?
+            }
             Decl::ResourceStructured { operand, space, .. } => {
-                self.range(i, File::Srv, operand, sm51, *space, ResKind::Structured)?
+                self.range(i, File::Srv, inst.operand(*operand), sm51, *space, ResKind::Structured)?
             }
             Decl::UavTyped { operand, dim, space, .. } => {
-                self.range(i, File::Uav, operand, sm51, *space, res_kind(*dim))?
+                self.range(i, File::Uav, inst.operand(*operand), sm51, *space, res_kind(*dim))?
             }
-            Decl::UavRaw { operand, space, .. } => self.range(i, File::Uav, operand, sm51, *space, ResKind::Raw)?,
+            Decl::UavRaw { operand, space, .. } => {
+                self.range(i, File::Uav, inst.operand(*operand), sm51, *space, ResKind::Raw)?
+            }
             Decl::UavStructured { operand, space, .. } => {
-                self.range(i, File::Uav, operand, sm51, *space, ResKind::Structured)?
+                self.range(i, File::Uav, inst.operand(*operand), sm51, *space, ResKind::Structured)?
             }
             Decl::Sampler { operand, space, .. } => {
-                self.range(i, File::Sampler, operand, sm51, *space, ResKind::Unknown)?
+                self.range(i, File::Sampler, inst.operand(*operand), sm51, *space, ResKind::Unknown)?
             }
             Decl::ConstantBuffer { operand, space, .. } => {
-                self.range(i, File::Cb, operand, sm51, *space, ResKind::Unknown)?
+                self.range(i, File::Cb, inst.operand(*operand), sm51, *space, ResKind::Unknown)?
             }
             Decl::IndexRange { .. } | Decl::GlobalFlags(_) => {}
             Decl::OutputTopology(t) => {
@@ -232,7 +236,7 @@ impl Decls {
                 self.xtemps.push((*register, *count));
             }
             Decl::Stream(o) => {
-                let n = o.register().unwrap_or(0);
+                let n = inst.operand(*o).register().unwrap_or(0);
                 if n >= 4 {
                     return Err(malformed(i, format!("stream m{n}")));
                 }
@@ -240,6 +244,7 @@ impl Decls {
                 self.streams |= 1 << n;
             }
             Decl::Register(o) | Decl::RegisterName { operand: o, .. } => {
+                let o = inst.operand(*o);
                 let system = match decl {
                     Decl::RegisterName { name, .. } => *name,
                     _ => SystemName::Undefined,
@@ -247,8 +252,8 @@ impl Decls {
                 let input = matches!(inst.opcode, O::DclInput | O::DclInputSgv | O::DclInputSiv);
                 match o.ty {
                     OT::Input if input => {
-                        let idx: Vec<u32> = o.indices.iter().filter_map(imm_index).collect();
-                        if idx.len() != o.indices.len() {
+                        let idx: Vec<u32> = o.indices().iter().filter_map(imm_index).collect();
+                        if idx.len() != o.dims() {
                             return Err(malformed(i, "input declaration with a relative index"));
                         }
                         let register = match (gs, idx.as_slice()) {
@@ -266,7 +271,7 @@ impl Decls {
                             return Err(malformed(i, format!("input register v{register}")));
                         }
                         self.input_registers = self.input_registers.max(register + 1);
-                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection), system });
+                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection()), system });
                     }
                     OT::Output if !input => {
                         let Some(register) = o.register().filter(|&r| r < 1 << 12) else {
@@ -277,7 +282,7 @@ impl Decls {
                         self.outputs.push(OutputDecl {
                             stream: self.current_stream,
                             register,
-                            mask: mask_of(o.selection),
+                            mask: mask_of(o.selection()),
                             system,
                         });
                     }
@@ -303,7 +308,7 @@ impl Decls {
 
     /// Scans an instruction's operands for the temps they use (so that `dcl_temps`
     /// too small for the program cannot make an access go out of the file).
-    fn scan(&mut self, op: &TOp) {
+    fn scan(&mut self, inst: InstructionRef<'_, '_>) {
         let mut temp = |ty: OT, idx: Option<u32>| {
             if ty == OT::Temp {
                 if let Some(n) = idx {
@@ -311,15 +316,15 @@ impl Decls {
                 }
             }
         };
-        for o in &op.operands {
-            temp(o.ty, o.indices.first().and_then(imm_index));
-            for idx in &o.indices {
-                if let Some(r) = idx.relative() {
-                    temp(r.ty, if r.dims > 0 { Some(r.index[0]) } else { None });
+        for o in inst.operands() {
+            temp(o.ty, o.index(0).as_ref().and_then(imm_index));
+            for idx in o.indices() {
+                if let Some(r) = inst.relative(&idx) {
+                    temp(r.ty, r.index(0).as_ref().and_then(imm_index));
                 }
             }
         }
-        for o in &op.operands {
+        for o in inst.operands() {
             match o.ty {
                 OT::InputPrimitiveId => self.uses_prim = true,
                 OT::InputGsInstanceId => self.uses_instance = true,
@@ -352,6 +357,8 @@ struct Jumps {
 
 struct Builder<'d> {
     d: &'d Decls,
+    /// The program's arenas (the registers of relative indices).
+    pool: Pool<'d, 'd>,
     sm51: bool,
     gs: bool,
     layout: Layout,
@@ -400,15 +407,16 @@ impl Builder<'_> {
     }
 
     /// The flat register and component a relative index reads.
-    fn rel_reg(&self, i: usize, r: &RelOperand) -> Result<(u32, u8), ExecError> {
-        let c = match r.selection {
+    fn rel_reg(&self, i: usize, r: &Operand) -> Result<(u32, u8), ExecError> {
+        let c = match r.selection() {
             Selection::Select1(c) => c & 3,
             Selection::Swizzle(s) => s[0] & 3,
             Selection::Mask(m) if m.0 & 15 != 0 => (m.0 & 15).trailing_zeros() as u8,
             _ => 0,
         };
-        let n = r.index[0];
-        let reg = match (r.ty, r.dims) {
+        let imm = |d: usize| r.index(d).map_or(0, |x| x.immediate() as u32);
+        let n = imm(0);
+        let reg = match (r.ty, r.dims()) {
             (OT::Temp, 1) => {
                 if n >= self.layout.temps {
                     return Err(malformed(i, format!("r{n} beyond the declared temps")));
@@ -419,7 +427,7 @@ impl Builder<'_> {
                 let Some(k) = self.d.xtemps.iter().position(|x| x.0 == n) else {
                     return Err(malformed(i, format!("x{n} is not declared")));
                 };
-                let e = r.index[1];
+                let e = imm(1);
                 if e < self.d.xtemps[k].1 {
                     self.xbase[k] + e
                 } else {
@@ -446,15 +454,15 @@ impl Builder<'_> {
             Index::Imm32(v) => Ok(*v),
             Index::Imm64(v) => Ok(u32::try_from(*v).unwrap_or(u32::MAX)),
             Index::Relative(r) => {
-                let (reg, c) = self.rel_reg(i, r)?;
+                let (reg, c) = self.rel_reg(i, self.pool.operand(*r))?;
                 Err((0, reg, c))
             }
             Index::Imm32Relative(v, r) => {
-                let (reg, c) = self.rel_reg(i, r)?;
+                let (reg, c) = self.rel_reg(i, self.pool.operand(*r))?;
                 Err((*v, reg, c))
             }
             Index::Imm64Relative(v, r) => {
-                let (reg, c) = self.rel_reg(i, r)?;
+                let (reg, c) = self.rel_reg(i, self.pool.operand(*r))?;
                 Err((u32::try_from(*v).unwrap_or(u32::MAX), reg, c))
             }
         })
@@ -479,13 +487,13 @@ impl Builder<'_> {
     }
 
     fn xtemp(&self, i: usize, o: &Operand) -> Result<(u32, u32), ExecError> {
-        let Some(n) = o.indices.first().and_then(imm_index) else {
+        let Some(n) = o.index(0).as_ref().and_then(imm_index) else {
             return Err(malformed(i, "x# without an immediate register number"));
         };
         let Some(k) = self.d.xtemps.iter().position(|x| x.0 == n) else {
             return Err(malformed(i, format!("x{n} is not declared")));
         };
-        if o.indices.len() != 2 {
+        if o.dims() != 2 {
             return Err(malformed(i, format!("x{n} needs two indices")));
         }
         Ok((self.xbase[k], self.d.xtemps[k].1))
@@ -494,8 +502,8 @@ impl Builder<'_> {
     /// A resource-like operand: its absolute slot (and the declared range).
     fn slot(&self, i: usize, o: &Operand, file: File) -> Result<(u32, Option<Range>), ExecError> {
         let imm = |k: usize| -> Result<u32, ExecError> {
-            match o.indices.get(k) {
-                Some(idx) => imm_index(idx)
+            match o.index(k) {
+                Some(idx) => imm_index(&idx)
                     .ok_or_else(|| unsupported(i, "dynamic indexing of resources, samplers or constant buffers")),
                 None => Err(malformed(i, format!("{} without a register number", type_name(o.ty)))),
             }
@@ -535,26 +543,26 @@ impl Builder<'_> {
                 };
                 Src::reg(self.konst(v))
             }
-            OT::Temp => match o.indices.first().and_then(imm_index) {
-                Some(n) if o.indices.len() == 1 && n < l.temps => Src::reg(l.temps_base + n),
+            OT::Temp => match o.index(0).as_ref().and_then(imm_index) {
+                Some(n) if o.dims() == 1 && n < l.temps => Src::reg(l.temps_base + n),
                 _ => return Err(malformed(i, "bad temp register")),
             },
             OT::Input => self.input(i, o)?,
-            OT::Output => match o.indices.as_slice() {
+            OT::Output => match o.indices().as_slice() {
                 [idx] => self.region(i, idx, 0, l.outputs, 1)?,
                 _ => return Err(malformed(i, "bad output register")),
             },
             OT::IndexableTemp => {
                 let (base, size) = self.xtemp(i, o)?;
-                self.region(i, &o.indices[1], base, size, 1)?
+                self.region(i, &o.indices()[1], base, size, 1)?
             }
-            OT::ImmediateConstantBuffer => match o.indices.as_slice() {
+            OT::ImmediateConstantBuffer => match o.indices().as_slice() {
                 [idx] => self.region(i, idx, l.icb_base, l.icb, 1)?,
                 _ => return Err(malformed(i, "bad icb operand")),
             },
             OT::ConstantBuffer => {
                 let (slot, _) = self.slot(i, o, File::Cb)?;
-                let elem = if self.sm51 { o.indices.get(2) } else { o.indices.get(1) };
+                let elem = if self.sm51 { o.index(2) } else { o.index(1) };
                 let Some(elem) = elem else {
                     return Err(malformed(i, "constant buffer operand without an element index"));
                 };
@@ -562,7 +570,7 @@ impl Builder<'_> {
                     self.zero()
                 } else {
                     let slot = slot as u8;
-                    match self.index(i, elem)? {
+                    match self.index(i, &elem)? {
                         Ok(e) => Src { kind: SrcKind::Cb, slot, ..Src::reg(e) },
                         Err((imm, rel, c)) => {
                             let r = self.rel(Rel { base: 0, rel, imm, count: 0, stride: 1, rel_c: c });
@@ -576,7 +584,7 @@ impl Builder<'_> {
             other => return Err(unsupported(i, format!("reading {}", type_name(other)))),
         };
         if !matches!(o.ty, OT::Immediate32 | OT::Immediate64) {
-            s.swz = pack(swizzle_of(o.selection));
+            s.swz = pack(swizzle_of(o.selection()));
         }
         let m = o.modifier();
         let (abs, neg) = match m {
@@ -601,13 +609,14 @@ impl Builder<'_> {
         let l = self.layout;
         let regs = self.d.input_registers;
         if !self.gs {
-            return match o.indices.as_slice() {
+            return match o.indices().as_slice() {
                 [idx] => self.region(i, idx, l.inputs_base, regs, 1),
                 _ => Err(malformed(i, "vertex-shader input with the wrong number of indices")),
             };
         }
         let verts = l.inputs.checked_div(regs).unwrap_or(0);
-        let [v, r] = o.indices.as_slice() else {
+        let indices = o.indices();
+        let [v, r] = indices.as_slice() else {
             return Err(malformed(i, "geometry-shader input needs two indices (v[vertex][register])"));
         };
         match (self.index(i, v)?, self.index(i, r)?) {
@@ -622,7 +631,7 @@ impl Builder<'_> {
 
     fn dst(&mut self, i: usize, o: &Operand) -> Result<Dst, ExecError> {
         let l = self.layout;
-        let mask = match o.selection {
+        let mask = match o.selection() {
             Selection::Mask(m) => m.0 & 15,
             Selection::Select1(c) => 1 << (c & 3),
             Selection::None => 15,
@@ -640,13 +649,13 @@ impl Builder<'_> {
         };
         let mut d = match o.ty {
             OT::Null => return Ok(Dst::NULL),
-            OT::Temp => match o.indices.first().and_then(imm_index) {
-                Some(n) if o.indices.len() == 1 && n < l.temps => {
+            OT::Temp => match o.index(0).as_ref().and_then(imm_index) {
+                Some(n) if o.dims() == 1 && n < l.temps => {
                     Dst { kind: DstKind::Reg, reg: l.temps_base + n, ..Dst::NULL }
                 }
                 _ => return Err(malformed(i, "bad temp register")),
             },
-            OT::Output => match o.indices.as_slice() {
+            OT::Output => match o.indices().as_slice() {
                 [idx] => {
                     let mut d = region(self, idx, 0, l.outputs)?;
                     d.out = d.kind != DstKind::Null;
@@ -656,7 +665,7 @@ impl Builder<'_> {
             },
             OT::IndexableTemp => {
                 let (base, size) = self.xtemp(i, o)?;
-                region(self, &o.indices[1], base, size)?
+                region(self, &o.indices()[1], base, size)?
             }
             other => return Err(malformed(i, format!("cannot write {}", type_name(other)))),
         };
@@ -672,7 +681,7 @@ impl Builder<'_> {
 
     /// Steps the block structure with instruction `i`; a block it opens starts at the
     /// plan's current position.
-    fn structure(&mut self, i: usize, inst: &Instruction<'_>) -> Result<Event<Jumps>, ExecError> {
+    fn structure(&mut self, i: usize, inst: InstructionRef<'_, '_>) -> Result<Event<Jumps>, ExecError> {
         let here = self.insts.len();
         self.blocks.step(inst.opcode.info().flow, || Jumps { at: here, else_jump: None }).map_err(|e| {
             malformed(
@@ -712,9 +721,9 @@ impl Builder<'_> {
         }
     }
 
-    fn flow(&mut self, i: usize, inst: &Instruction<'_>, op: &TOp) -> Result<(), ExecError> {
+    fn flow(&mut self, i: usize, inst: InstructionRef<'_, '_>, op: &TOp) -> Result<(), ExecError> {
         let cond = |b: &mut Self| -> Result<Src, ExecError> {
-            let o = op.operands.first().ok_or_else(|| malformed(i, "condition missing"))?;
+            let o = inst.operands().first().ok_or_else(|| malformed(i, "condition missing"))?;
             b.src(i, o, Ty::U)
         };
         match inst.opcode {
@@ -786,7 +795,7 @@ impl Builder<'_> {
             }
             O::Switch => {
                 let mut x = Inst::new(Op::Switch);
-                let o = op.operands.first().ok_or_else(|| malformed(i, "switch without a selector"))?;
+                let o = inst.operands().first().ok_or_else(|| malformed(i, "switch without a selector"))?;
                 x.src[0] = self.src(i, o, Ty::I)?;
                 x.a = self.switches.len() as u32;
                 self.switches.push(SwitchTable { cases: Vec::new(), default: u32::MAX });
@@ -803,7 +812,7 @@ impl Builder<'_> {
                 if inst.opcode == O::Default {
                     t.default = pc;
                 } else {
-                    let o = op.operands.first().ok_or_else(|| malformed(i, "case without a value"))?;
+                    let o = inst.operands().first().ok_or_else(|| malformed(i, "case without a value"))?;
                     if o.ty != OT::Immediate32 {
                         return Err(malformed(i, "case value is not an immediate"));
                     }
@@ -829,9 +838,9 @@ impl Builder<'_> {
                 let label = if inst.opcode == O::Callc {
                     x.src[0] = cond(self)?;
                     x.flags |= if Self::test(op) { F_NZ } else { 0 };
-                    op.operands.get(1)
+                    inst.operands().get(1)
                 } else {
-                    op.operands.first()
+                    inst.operands().first()
                 };
                 let Some(n) = label.filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
                     return Err(malformed(i, "call without a label"));
@@ -850,7 +859,7 @@ impl Builder<'_> {
             }
             O::Label => {
                 self.structure(i, inst)?;
-                let Some(n) = op.operands.first().filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
+                let Some(n) = inst.operands().first().filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
                     return Err(malformed(i, "label without a number"));
                 };
                 // Whatever precedes a label ends there (the spec requires a ret).
@@ -863,7 +872,7 @@ impl Builder<'_> {
                 if !self.gs {
                     return Err(malformed(i, format!("{} outside a geometry shader", inst.opcode.mnemonic())));
                 }
-                let stream = match op.operands.first() {
+                let stream = match inst.operands().first() {
                     Some(o) => match (o.ty, o.register()) {
                         (OT::Stream, Some(n)) if n < 4 => n as u32,
                         _ => return Err(malformed(i, "bad stream operand")),
@@ -887,15 +896,20 @@ impl Builder<'_> {
     }
 
     /// Dimension from the instruction's resource-dimension extended token, if any.
-    fn ext_kind(inst: &Instruction<'_>) -> Option<ResKind> {
-        inst.ext.iter().find_map(|e| match e {
+    fn ext_kind(inst: InstructionRef<'_, '_>) -> Option<ResKind> {
+        inst.ext().iter().find_map(|e| match e {
             ExtOpcode::ResourceDim { dim, .. } => Some(res_kind(*dim)),
             _ => None,
         })
     }
 
     /// A `t#`/`u#` operand: slot, declared kind, swizzle.
-    fn resource(&self, i: usize, inst: &Instruction<'_>, o: &Operand) -> Result<(u32, ResKind, [u8; 4]), ExecError> {
+    fn resource(
+        &self,
+        i: usize,
+        inst: InstructionRef<'_, '_>,
+        o: &Operand,
+    ) -> Result<(u32, ResKind, [u8; 4]), ExecError> {
         let file = match o.ty {
             OT::Resource => File::Srv,
             OT::UnorderedAccessView => File::Uav,
@@ -906,10 +920,16 @@ impl Builder<'_> {
             Some(k) if k != ResKind::Unknown => k,
             _ => Self::ext_kind(inst).unwrap_or(ResKind::Unknown),
         };
-        Ok((slot, kind, swizzle_of(o.selection)))
+        Ok((slot, kind, swizzle_of(o.selection())))
     }
 
-    fn set_resource(&self, i: usize, inst: &Instruction<'_>, r: &mut ResOp, o: &Operand) -> Result<(), ExecError> {
+    fn set_resource(
+        &self,
+        i: usize,
+        inst: InstructionRef<'_, '_>,
+        r: &mut ResOp,
+        o: &Operand,
+    ) -> Result<(), ExecError> {
         let (slot, kind, swz) = self.resource(i, inst, o)?;
         r.slot = slot;
         r.kind = kind;
@@ -919,8 +939,8 @@ impl Builder<'_> {
     }
 
     /// Compiles a resource instruction.
-    fn resource_op(&mut self, i: usize, inst: &Instruction<'_>, op: &TOp) -> Result<(), ExecError> {
-        let ops = &op.operands;
+    fn resource_op(&mut self, i: usize, inst: InstructionRef<'_, '_>, op: &TOp) -> Result<(), ExecError> {
+        let ops = inst.operands();
         let info = inst.opcode.info();
         if ops.len() != info.operand_count() {
             return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), ops.len())));
@@ -1082,7 +1102,7 @@ impl Builder<'_> {
                 }
                 r.sampler = self.slot(i, s, File::Sampler)?.0;
                 // The sampler's selected component (`.r` for the comparing forms).
-                r.umask = if cmp { 0 } else { swizzle_of(s.selection)[0] };
+                r.umask = if cmp { 0 } else { swizzle_of(s.selection())[0] };
                 if cmp {
                     x.src[2] = self.src(i, &srcs[k + 2], Ty::F)?;
                     r.compare = true;
@@ -1125,7 +1145,7 @@ impl Builder<'_> {
                     _ => Op::StoreStructured,
                 };
                 self.set_resource(i, inst, &mut r, &ops[0])?;
-                r.umask = mask_of(ops[0].selection);
+                r.umask = mask_of(ops[0].selection());
                 for (k, (o, ty)) in srcs.iter().zip(info.src).enumerate() {
                     x.src[k] = self.src(i, o, *ty)?;
                 }
@@ -1348,7 +1368,7 @@ pub(crate) fn compile(
 
     // Pass 1: declarations.
     let mut d = Decls::default();
-    for (i, inst) in program.instructions.iter().enumerate() {
+    for (i, inst) in program.iter().enumerate() {
         match &inst.body {
             Body::Decl(decl) => d.declare(i, inst, decl, stage, sm51)?,
             Body::CustomData(cd) => {
@@ -1356,7 +1376,7 @@ pub(crate) fn compile(
                     if !d.icb.is_empty() {
                         return Err(malformed(i, "two immediate constant buffers"));
                     }
-                    let words: Vec<u32> = cd.data.iter().collect();
+                    let words: Vec<u32> = inst.words(cd.data).iter().collect();
                     if words.len() > 4096 * 4 {
                         return Err(malformed(i, "immediate constant buffer larger than 4096 vectors"));
                     }
@@ -1370,7 +1390,7 @@ pub(crate) fn compile(
                         .collect();
                 }
             }
-            Body::Op(op) => d.scan(op),
+            Body::Op(_) => d.scan(inst),
             Body::InterfaceCall { .. } => return Err(unsupported(i, "fcall (interfaces)")),
         }
     }
@@ -1406,6 +1426,7 @@ pub(crate) fn compile(
 
     let mut b = Builder {
         d: &d,
+        pool: program.pool(),
         sm51,
         gs,
         layout: l,
@@ -1426,7 +1447,7 @@ pub(crate) fn compile(
     b.konst_index.insert([0; 4], l.zero);
 
     // Pass 2: code.
-    for (i, inst) in program.instructions.iter().enumerate() {
+    for (i, inst) in program.iter().enumerate() {
         let Body::Op(op) = &inst.body else { continue };
         let info = inst.opcode.info();
         if info.flow != Flow::None {
@@ -1435,16 +1456,16 @@ pub(crate) fn compile(
         }
         if let Some(aop) = alu(inst.opcode) {
             let (nd, ns) = (info.dst.len(), info.src.len());
-            if op.operands.len() != nd + ns {
-                return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), op.operands.len())));
+            if inst.operands().len() != nd + ns {
+                return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), inst.operands().len())));
             }
             let mut x = Inst::new(aop);
             x.flags |= if op.saturate { F_SAT } else { 0 };
             for k in 0..nd {
-                x.dst[k] = b.dst(i, &op.operands[k])?;
+                x.dst[k] = b.dst(i, &inst.operands()[k])?;
             }
             for k in 0..ns {
-                x.src[k] = b.src(i, &op.operands[nd + k], info.src[k])?;
+                x.src[k] = b.src(i, &inst.operands()[nd + k], info.src[k])?;
             }
             b.push(i, x);
             continue;

@@ -208,14 +208,22 @@ impl Runner<'_, '_, '_, '_, '_> {
         let (Some(vs), Some(lanes)) = (self.vs, st.vs.as_mut()) else {
             for k in 0..count {
                 let w = item(k);
-                self.fetch.fetch(self.buffers, w.element, &self.instance_elements, w.vertex_id, instance, &mut self.inputs);
+                self.fetch.fetch(
+                    self.buffers,
+                    w.element,
+                    &self.instance_elements,
+                    w.vertex_id,
+                    instance,
+                    &mut self.inputs,
+                );
                 let dst = &mut self.store[w.slot as usize * vregs..][..vregs];
                 super::gs::copy_registers(dst, &self.inputs);
             }
             return None;
         };
         let code = &vs.code;
-        let (base, inputs, outputs) = (code.layout.inputs_base, code.layout.inputs as usize, code.layout.outputs as usize);
+        let (base, inputs, outputs) =
+            (code.layout.inputs_base, code.layout.inputs as usize, code.layout.outputs as usize);
         let mut first = 0;
         while first < count {
             let n = (count - first).min(W);
@@ -224,7 +232,14 @@ impl Runner<'_, '_, '_, '_, '_> {
             // its lane.
             for l in 0..n {
                 let w = item(first + l);
-                self.fetch.fetch(self.buffers, w.element, &self.instance_elements, w.vertex_id, instance, &mut self.inputs);
+                self.fetch.fetch(
+                    self.buffers,
+                    w.element,
+                    &self.instance_elements,
+                    w.vertex_id,
+                    instance,
+                    &mut self.inputs,
+                );
                 for (r, v) in self.inputs.iter().enumerate().take(inputs) {
                     if let Some(rows) = lanes.rows_mut(base + r as u32) {
                         for c in 0..4 {
@@ -274,10 +289,12 @@ impl Runner<'_, '_, '_, '_, '_> {
     /// The chunk's primitives through the geometry shader (or straight to the output
     /// without one).
     fn geometry(&mut self, st: &mut LaneState) -> Result<(), ExecError> {
+        // The draw's IA primitive number of `st.prims[0]` (for the capture).
+        let first = self.statistics.ia_primitives;
         self.statistics.ia_primitives += st.prims.len() as u64;
         let (Some(gs), Some(lanes)) = (self.gs, st.gs.as_mut()) else {
-            for p in &st.prims {
-                self.pass_through(p);
+            for (k, p) in st.prims.iter().enumerate() {
+                self.pass_through(p, first + k as u64);
             }
             return Ok(());
         };
@@ -335,7 +352,9 @@ impl Runner<'_, '_, '_, '_, '_> {
             }
             lanes.run(code, self.gs_resources, n, self.step_limit);
             let e = &lanes.emits;
-            if lanes.failed == 0 && (e.sync || (1..n).all(|l| e.events(l) == e.events(0))) {
+            // (A capture reads each invocation's provenance: one at a time.)
+            let uniform = lanes.failed == 0 && (e.sync || (1..n).all(|l| e.events(l) == e.events(0)));
+            if uniform && !self.sink.track {
                 // Every invocation output the same primitives (of its own vertices):
                 // assemble them once.
                 st.template.clear();
@@ -351,9 +370,10 @@ impl Runner<'_, '_, '_, '_, '_> {
                     // The one-invocation machine gives the error (or the output).
                     let p = st.prims[k / instances];
                     self.gs_inputs_of(&p);
-                    self.gs_invocation(&p, (k % instances) as u32)?;
+                    self.gs_invocation(&p, first + (k / instances) as u64, (k % instances) as u32)?;
                     continue;
                 }
+                self.set_origin(first + (k / instances) as u64, (k % instances) as u32);
                 lanes.emits.vertices(lane, &mut st.vertices);
                 self.sink.invocation(lanes.emits.events(lane), &st.vertices);
                 self.statistics.gs_invocations += 1;

@@ -207,6 +207,24 @@ pub struct Pipeline<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vertex {
     pub registers: Vec<[u32; 4]>,
+    /// Where it came from (recorded by the capture only).
+    pub provenance: Provenance,
+}
+
+/// Where a captured vertex came from: enough to align one implementation's output with
+/// another's, vertex by vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Provenance {
+    /// The input primitive: its index among the primitives the IA assembled in this
+    /// draw, 0-based, all instances in order (what `IAPrimitives` counts; in a draw of
+    /// one instance, its `SV_PrimitiveID`).
+    pub input_primitive: u64,
+    /// The geometry-shader instance (`SV_GSInstanceID`) whose invocation emitted the
+    /// vertex; `None` without a geometry shader.
+    pub gs_instance: Option<u32>,
+    /// Which emit of that invocation produced the vertex: 0 for the first `emit*`
+    /// executed, emits on every stream counted; `None` without a geometry shader.
+    pub emission: Option<u32>,
 }
 
 /// The primitives of one stream, in order, as lists (strips are turned into lists).
@@ -451,27 +469,40 @@ impl Runner<'_, '_, '_, '_, '_> {
     #[inline]
     fn primitive(&mut self, p: ia::IaPrimitive) -> Result<(), ExecError> {
         self.statistics.ia_primitives += 1;
+        let index = self.statistics.ia_primitives - 1;
         if self.gs.is_none() {
-            self.pass_through(&p);
+            self.pass_through(&p, index);
             return Ok(());
         }
         self.gs_inputs_of(&p);
         for instance in 0..self.gs_instances {
-            self.gs_invocation(&p, instance)?;
+            self.gs_invocation(&p, index, instance)?;
         }
         Ok(())
     }
 
-    /// Without a geometry shader: the primitive's interior vertices to stream 0.
+    /// Without a geometry shader: the primitive's interior vertices to stream 0
+    /// (`index`: its position among the draw's IA primitives, for the capture).
     #[inline]
-    fn pass_through(&mut self, p: &ia::IaPrimitive) {
+    fn pass_through(&mut self, p: &ia::IaPrimitive, index: u64) {
         let vregs = self.vregs;
+        if self.sink.track {
+            self.sink.out.origin.input_primitive = index;
+        }
         let interior = self.topology.interior();
         let mut vertices: [&[[u32; 4]]; 3] = [&[], &[], &[]];
         for (v, &k) in vertices.iter_mut().zip(interior) {
             *v = &self.store[p.vertices[k] as usize * vregs..][..vregs];
         }
         self.sink.out.primitive(0, &vertices[..interior.len()]);
+    }
+
+    /// Where the next invocation's vertices come from, for the capture.
+    #[inline]
+    fn set_origin(&mut self, index: u64, instance: u32) {
+        if self.sink.track {
+            self.sink.out.origin = Provenance { input_primitive: index, gs_instance: Some(instance), emission: None };
+        }
     }
 
     /// The geometry shader's input registers for `p` (from the store).
@@ -484,10 +515,15 @@ impl Runner<'_, '_, '_, '_, '_> {
         }
     }
 
-    /// One geometry-shader invocation (instance `instance` of `p`, inputs in
-    /// `gs_inputs`) on the one-invocation machine, its output to the sink.
+    /// One geometry-shader invocation (instance `instance` of `p`, the draw's IA
+    /// primitive number `index`, inputs in `gs_inputs`) on the one-invocation machine,
+    /// its output to the sink.
     #[inline]
-    fn gs_invocation(&mut self, p: &ia::IaPrimitive, instance: u32) -> Result<(), ExecError> {
+    fn gs_invocation(&mut self, p: &ia::IaPrimitive, index: u64, instance: u32) -> Result<(), ExecError> {
+        if self.gs.is_none() {
+            return Ok(());
+        }
+        self.set_origin(index, instance);
         let (Some(gs), Some(machine)) = (self.gs, self.gs_machine.as_mut()) else { return Ok(()) };
         // The graphics stages share their UAVs: lend the VS's to the GS (a swap of two
         // vectors, swapped back before anything returns).
@@ -751,6 +787,7 @@ fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, lanes: bool) -> Result<
         primitives: 0,
         rasterized_primitives: 0,
         scratch: Vec::new(),
+        origin: Provenance::default(),
     };
 
     let machine = |plan: &Plan| {

@@ -2,10 +2,9 @@
 //! 10.x), `HLSL Bind  Count` (10.x) and `ID      HLSL Bind  Count` (10.x, SM5.1 blobs
 //! whose bindings carry a register space and range ID).
 
-use std::fmt::Write;
-
 use dxbc::rdef::{Rdef, ResourceBinding, ResourceDimension, ShaderInputType};
 
+use super::columns::{dec, left_str, right, right_dec, right_str};
 use super::names::{binding_kind, DIMENSIONS, MULTISAMPLED, NA, RETURN_TYPES, TEXTURE2DMS_ARRAY_6_3};
 use super::Flavor;
 
@@ -30,36 +29,49 @@ pub(super) fn write_resource_bindings(out: &mut String, rdef: &Rdef<'_>, flavor:
         out.push_str("// ------------------------------ ---------- ------- ----------- -------------- ------\n");
     }
     for b in &rdef.bindings {
-        let (kind, format, dim) = columns(b, flavor);
-        let _ = write!(out, "// {:<30} {kind:>10} {format:>7} {dim:>11}", b.name);
-        let _ = if flavor.old_bindings {
-            writeln!(out, " {:>4} {:>8}", b.bind_point, b.bind_count)
+        out.push_str("// ");
+        left_str(out, b.name, 30);
+        out.push(' ');
+        write_columns(out, b, flavor);
+        if flavor.old_bindings {
+            out.push(' ');
+            right_dec(out, b.bind_point, 4);
+            out.push(' ');
+            right_dec(out, b.bind_count, 8);
+            out.push('\n');
         } else {
             let (bind_prefix, id_prefix) = b.input_type.register_class();
-            let mut bind = format!("{bind_prefix}{}", b.bind_point);
             if with_id {
-                if b.space != 0 {
-                    let _ = write!(bind, ",space{}", b.space);
-                }
-                let _ = write!(out, " {:>7}", format!("{id_prefix}{}", b.id));
+                out.push(' ');
+                right(out, 7, |out| {
+                    out.push_str(id_prefix);
+                    dec(out, b.id);
+                });
             }
-            writeln!(out, " {bind:>14} {:>6} ", count(b.bind_count))
-        };
+            out.push(' ');
+            right(out, 14, |out| {
+                out.push_str(bind_prefix);
+                dec(out, b.bind_point);
+                if with_id && b.space != 0 {
+                    out.push_str(",space");
+                    dec(out, b.space);
+                }
+            });
+            out.push(' ');
+            if b.bind_count == 0 || b.bind_count == u32::MAX {
+                right_str(out, "unbounded", 6);
+            } else {
+                right_dec(out, b.bind_count, 6);
+            }
+            out.push_str(" \n");
+        }
     }
     out.push_str("//\n//\n");
 }
 
-fn count(n: u32) -> String {
-    if n == 0 || n == u32::MAX {
-        "unbounded".to_string()
-    } else {
-        n.to_string()
-    }
-}
-
-/// The Type, Format and Dim columns. The Dim column of the old layout adds the sample
-/// count of multisampled textures.
-fn columns(b: &ResourceBinding<'_>, flavor: Flavor) -> (&'static str, String, String) {
+/// The Type, Format and Dim columns (`{:>10} {:>7} {:>11}`). The Dim column of the old
+/// layout adds the sample count of multisampled textures.
+fn write_columns(out: &mut String, b: &ResourceBinding<'_>, flavor: Flavor) {
     let with_samples = flavor.old_bindings;
     let kind = binding_kind(b.input_type, b.flags);
     let type_name = match (kind, b.input_type) {
@@ -67,35 +79,35 @@ fn columns(b: &ResourceBinding<'_>, flavor: Flavor) -> (&'static str, String, St
         (None, ShaderInputType::Unknown(_)) => "unknown",
         (None, _) => "UAV",
     };
-    let format = match kind.and_then(|k| k.format) {
-        Some(f) => f.to_string(),
+    right_str(out, type_name, 10);
+    out.push(' ');
+    right(out, 7, |out| match kind.and_then(|k| k.format) {
+        Some(f) => out.push_str(f),
         None => match RETURN_TYPES.name(b.return_type) {
             Some(base) => {
+                out.push_str(base);
                 // Two bits: 1 to 4 components, never saturates.
                 let components = ((b.flags >> 2) & 3).saturating_add(1);
-                if components == 1 {
-                    base.to_string()
-                } else {
-                    format!("{base}{components}")
+                if components != 1 {
+                    dec(out, components);
                 }
             }
-            None => NA.to_string(),
+            None => out.push_str(NA),
         },
-    };
-    let dim = match kind.and_then(|k| k.dim) {
-        Some(d) => d.to_string(),
+    });
+    out.push(' ');
+    right(out, 11, |out| match kind.and_then(|k| k.dim) {
+        Some(d) => out.push_str(d),
         None => {
             let name = match b.dimension {
                 ResourceDimension::Texture2DMsArray if flavor.array_ms => TEXTURE2DMS_ARRAY_6_3,
                 d => DIMENSIONS.name(d).unwrap_or(NA),
             };
+            out.push_str(name);
             let samples = with_samples && b.num_samples != 0 && b.num_samples != u32::MAX;
             if samples && MULTISAMPLED.contains(&b.dimension) {
-                format!("{name}{}", b.num_samples)
-            } else {
-                name.to_string()
+                dec(out, b.num_samples);
             }
         }
-    };
-    (type_name, format, dim)
+    });
 }

@@ -11,12 +11,13 @@
 
 mod bindings;
 mod buffers;
+pub(crate) mod columns;
 pub(crate) mod names;
 mod signatures;
 pub(crate) mod tables;
 
 use dxbc::rdef::Rdef;
-use dxbc::{ChunkData, Container, FourCc, Ifce, Sfi0, ShaderFeatures, Signature, Stat};
+use dxbc::{Chunk, Container, FourCc, Ifce, Sfi0, ShaderFeatures, Signature, SignatureFormat, Stat};
 use tpf::ProgramType;
 
 use crate::Style;
@@ -89,8 +90,7 @@ struct Chunks<'a> {
 /// errors are reported when it is printed.
 fn forces_early_depth_stencil(code: &[u8]) -> bool {
     let Ok(mut decoder) = tpf::Decoder::new(code) else { return false };
-    let mut ins = tpf::Instruction::placeholder();
-    while let Some(Ok(_)) = decoder.next_into(&mut ins) {
+    while let Some(Ok((_, ins))) = decoder.next_instruction() {
         match &ins.body {
             tpf::Body::Decl(tpf::Decl::GlobalFlags(g)) => {
                 return g.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)
@@ -102,7 +102,18 @@ fn forces_early_depth_stencil(code: &[u8]) -> bool {
     false
 }
 
-fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
+/// The container's first RDEF chunk, decoded for reading (see [`Rdef::parse_fields`]);
+/// errors name offsets in the container. `None` without an RDEF chunk.
+pub(crate) fn read_rdef<'a>(container: &Container<'a>) -> Option<Result<Rdef<'a>, dxbc::Error>> {
+    container.chunk(FourCc::RDEF).map(|c| Rdef::parse_fields(c.data).map_err(|e| e.rebased(c.data_offset())))
+}
+
+/// The chunks the header is printed from. `rdef` is what [`read_rdef`] gave for the
+/// container (decoded once, as the style also depends on it).
+fn decode<'a>(
+    container: &Container<'a>,
+    mut rdef: Option<Result<Rdef<'a>, dxbc::Error>>,
+) -> Result<Chunks<'a>, HeaderError> {
     let mut c = Chunks {
         rdef: None,
         input: None,
@@ -115,36 +126,29 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
         early_depth_stencil: false,
     };
     for chunk in container.chunks() {
-        let slot_free = |fourccs: &[&[u8; 4]], taken: bool| !taken && fourccs.iter().any(|f| **f == chunk.fourcc.0);
-        let wanted = slot_free(&[b"RDEF"], c.rdef.is_some())
-            || slot_free(&[b"ISGN", b"ISG1"], c.input.is_some())
-            || slot_free(&[b"OSGN", b"OSG5", b"OSG1"], c.output.is_some())
-            || slot_free(&[b"PCSG", b"PSG1"], c.patch.is_some())
-            || slot_free(&[b"STAT"], c.stat.is_some())
-            || slot_free(&[b"SFI0"], c.sfi0.is_some())
-            || slot_free(&[b"IFCE"], c.ifce.is_some());
-        if matches!(&chunk.fourcc.0, b"SHDR" | b"SHEX") && c.stage.is_none() {
-            if let Some(&b) = chunk.data.first_chunk::<4>() {
-                let ty = tpf::decode::decode_version(u32::from_le_bytes(b)).ty;
-                c.stage = Some(ty).filter(|t| !matches!(t, ProgramType::Unknown(_)));
+        let error = |source: dxbc::Error| HeaderError::Chunk { fourcc: chunk.fourcc, source };
+        let rebased = |source: dxbc::Error| error(source.rebased(chunk.data_offset()));
+        match &chunk.fourcc.0 {
+            b"SHDR" | b"SHEX" if c.stage.is_none() => {
+                if let Some(&b) = chunk.data.first_chunk::<4>() {
+                    let ty = tpf::decode::decode_version(u32::from_le_bytes(b)).ty;
+                    c.stage = Some(ty).filter(|t| !matches!(t, ProgramType::Unknown(_)));
+                }
+                c.early_depth_stencil = forces_early_depth_stencil(chunk.data);
             }
-            c.early_depth_stencil = forces_early_depth_stencil(chunk.data);
-            continue;
-        }
-        if !wanted {
-            continue;
-        }
-        let data = chunk.decode().map_err(|source| HeaderError::Chunk { fourcc: chunk.fourcc, source })?;
-        match data {
-            ChunkData::Rdef(r) => c.rdef = Some(r),
-            ChunkData::Stat(s) => c.stat = Some(s),
-            ChunkData::Sfi0(s) => c.sfi0 = Some(s),
-            ChunkData::Ifce(i) => c.ifce = Some(i),
-            ChunkData::Signature(s) => match &chunk.fourcc.0 {
-                b"ISGN" | b"ISG1" => c.input = Some(s),
-                b"PCSG" | b"PSG1" => c.patch = Some(s),
-                _ => c.output = Some(s),
-            },
+            // The first RDEF chunk is the one `read_rdef` decoded.
+            b"RDEF" if c.rdef.is_none() => {
+                let r = rdef
+                    .take()
+                    .unwrap_or_else(|| Rdef::parse_fields(chunk.data).map_err(|e| e.rebased(chunk.data_offset())));
+                c.rdef = Some(r.map_err(error)?);
+            }
+            b"ISGN" | b"ISG1" if c.input.is_none() => c.input = Some(signature(chunk).map_err(rebased)?),
+            b"OSGN" | b"OSG5" | b"OSG1" if c.output.is_none() => c.output = Some(signature(chunk).map_err(rebased)?),
+            b"PCSG" | b"PSG1" if c.patch.is_none() => c.patch = Some(signature(chunk).map_err(rebased)?),
+            b"STAT" if c.stat.is_none() => c.stat = Some(Stat::parse(chunk.data).map_err(rebased)?),
+            b"SFI0" if c.sfi0.is_none() => c.sfi0 = Some(Sfi0::parse(chunk.data).map_err(rebased)?),
+            b"IFCE" if c.ifce.is_none() => c.ifce = Some(Ifce::parse_fields(chunk.data).map_err(rebased)?),
             _ => {}
         }
     }
@@ -152,6 +156,13 @@ fn decode<'a>(container: &Container<'a>) -> Result<Chunks<'a>, HeaderError> {
         c.stage = c.rdef.as_ref().and_then(|r| names::stage_of_rdef(r.target.program_type));
     }
     Ok(c)
+}
+
+/// A signature chunk's elements, in the layout its FourCC names.
+fn signature<'a>(chunk: &Chunk<'a>) -> Result<Signature<'a>, dxbc::Error> {
+    // Only called for the signature FourCCs, which all name a layout.
+    let format = SignatureFormat::for_fourcc(chunk.fourcc).unwrap_or(SignatureFormat::Basic);
+    Signature::parse_fields(chunk.data, format)
 }
 
 /// The text `D3DDisassemble` prints on the `Generated by` line of a blob without a
@@ -177,7 +188,18 @@ pub fn write_header_with(
     style: Style,
     unnamed: &str,
 ) -> Result<(), HeaderError> {
-    let c = decode(container)?;
+    write_header_read(out, container, read_rdef(container), style, unnamed)
+}
+
+/// As [`write_header_with`], with the container's RDEF chunk as [`read_rdef`] gave it.
+pub(crate) fn write_header_read<'a>(
+    out: &mut String,
+    container: &Container<'a>,
+    rdef: Option<Result<Rdef<'a>, dxbc::Error>>,
+    style: Style,
+    unnamed: &str,
+) -> Result<(), HeaderError> {
+    let c = decode(container, rdef)?;
     let flavor = Flavor::of(style);
     out.push_str("//\n");
     let creator = c.rdef.as_ref().map(|r| r.creator).unwrap_or(unnamed);
@@ -222,6 +244,10 @@ pub fn header(container: &Container<'_>, style: Style) -> Result<String, HeaderE
 /// The style a blob's own bytes call for: the compiler named by its RDEF creator
 /// string, or the disassembler's when it has none (or an undecodable RDEF).
 pub fn style_for(container: &Container<'_>) -> Style {
-    let creator = container.chunk(FourCc::RDEF).and_then(|c| Rdef::parse(c.data).ok()).map(|r| r.creator);
-    Style::for_creator(creator)
+    style_of(read_rdef(container).as_ref())
+}
+
+/// [`style_for`] from the container's RDEF chunk as [`read_rdef`] gave it.
+pub(crate) fn style_of(rdef: Option<&Result<Rdef<'_>, dxbc::Error>>) -> Style {
+    Style::for_creator(rdef.and_then(|r| r.as_ref().ok()).map(|r| r.creator))
 }

@@ -1,28 +1,25 @@
 //! The signature tables: `// Patch Constant signature:`, `// Input signature:`,
 //! `// Output signature:`.
 
-use std::fmt::Write;
-
 use dxbc::signature::SystemValue;
-use dxbc::{Signature, SignatureElement};
+use dxbc::SignatureElement;
 use tpf::ProgramType;
 
+use super::columns::{dec, left, right_dec, right_str};
 use super::names::{self, NAMED_REGISTERS, NOT_APPLICABLE, SYSTEM_VALUES};
 use super::{Chunks, Flavor};
 
 pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor) {
-    let mut blocks: Vec<(&str, &str, Option<&Signature<'_>>, bool)> = Vec::new();
-    if let Some(p) = &c.patch {
-        // The hull shader writes the patch constants, the domain shader reads them.
-        blocks.push(("Patch Constant", "Patch Constant", Some(p), c.stage != Some(ProgramType::Domain)));
-    }
-    blocks.push(("Input", "Input", c.input.as_ref(), false));
-    blocks.push(("Output", "Output", c.output.as_ref(), true));
-    for (i, (title, none, sig, is_output)) in blocks.into_iter().enumerate() {
+    // The hull shader writes the patch constants, the domain shader reads them.
+    let patch = c.patch.as_ref().map(|p| ("Patch Constant", Some(p), c.stage != Some(ProgramType::Domain)));
+    let blocks = [patch, Some(("Input", c.input.as_ref(), false)), Some(("Output", c.output.as_ref(), true))];
+    for (i, (title, sig, is_output)) in blocks.into_iter().flatten().enumerate() {
         if i > 0 {
             out.push_str("//\n");
         }
-        let _ = writeln!(out, "// {title} signature:\n//");
+        out.push_str("// ");
+        out.push_str(title);
+        out.push_str(" signature:\n//\n");
         if flavor.fxc_9_29 {
             out.push_str("// Name                 Index   Mask Register SysValue Format   Used\n");
             out.push_str("// -------------------- ----- ------ -------- -------- ------ ------\n");
@@ -32,7 +29,9 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
         }
         let elements = sig.map(|s| &s.elements[..]).unwrap_or(&[]);
         if elements.is_empty() {
-            let _ = writeln!(out, "// no {none}");
+            out.push_str("// no ");
+            out.push_str(title);
+            out.push('\n');
             continue;
         }
         let streams = elements.iter().any(|e| e.stream != 0);
@@ -44,8 +43,14 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
     }
 }
 
-fn components(mask: u8) -> String {
-    ['x', 'y', 'z', 'w'].iter().enumerate().map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect()
+/// The letters of the components in `mask` (its low four bits), blanks for the others
+/// (`xy w`).
+fn components(mask: u8) -> &'static str {
+    const MASKS: [&str; 16] = [
+        "    ", "x   ", " y  ", "xy  ", "  z ", "x z ", " yz ", "xyz ", "   w", "x  w", " y w", "xy w", "  zw", "x zw",
+        " yzw", "xyzw",
+    ];
+    MASKS.get(usize::from(mask & 0xf)).copied().unwrap_or_default()
 }
 
 fn write_row(
@@ -56,23 +61,43 @@ fn write_row(
     streams: bool,
     flavor: Flavor,
 ) {
-    let name = if streams { format!("m{}:{}", e.stream, e.semantic_name) } else { e.semantic_name.to_string() };
     let sv = system_value(e, pixel_output);
     let sysval = SYSTEM_VALUES.name(sv).unwrap_or("UNKNOWN");
     let used = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
-    let (mask, register, used) = if e.register == u32::MAX {
+    out.push_str("// ");
+    left(out, 20, |out| {
+        if streams {
+            out.push('m');
+            dec(out, e.stream);
+            out.push(':');
+        }
+        out.push_str(e.semantic_name);
+    });
+    out.push(' ');
+    right_dec(out, e.semantic_index, 5);
+    out.push(' ');
+    if e.register == u32::MAX {
         let reg = NAMED_REGISTERS.name(sv).unwrap_or(NOT_APPLICABLE);
-        (NOT_APPLICABLE.to_string(), reg.to_string(), if used != 0 { "YES" } else { "NO" }.to_string())
+        right_str(out, NOT_APPLICABLE, 6);
+        out.push(' ');
+        right_str(out, reg, 8);
     } else {
-        (components(e.mask), e.register.to_string(), components(used))
-    };
+        right_str(out, components(e.mask), 6);
+        out.push(' ');
+        right_dec(out, e.register, 8);
+    }
+    out.push(' ');
+    right_str(out, sysval, 8);
+    out.push(' ');
     let width = if flavor.fxc_9_29 { 6 } else { 7 };
-    let _ = writeln!(
-        out,
-        "// {name:<20} {:>5} {mask:>6} {register:>8} {sysval:>8} {:>width$} {used:>6}",
-        e.semantic_index,
-        names::format_name(e.component_type, e.min_precision),
-    );
+    right_str(out, names::format_name(e.component_type, e.min_precision), width);
+    out.push(' ');
+    if e.register == u32::MAX {
+        right_str(out, if used != 0 { "YES" } else { "NO" }, 6);
+    } else {
+        right_str(out, components(used), 6);
+    }
+    out.push('\n');
 }
 
 /// The SysValue column. Pixel-shader outputs carry no system value in the chunk; the

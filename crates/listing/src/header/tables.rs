@@ -1,13 +1,12 @@
 //! The smaller blocks: the `Note:` feature list (SFI0), the tessellation tables
 //! (STAT) and the class-linkage tables (IFCE).
 
-use std::fmt::Write;
-
 use dxbc::stat::{TessellatorDomain, TessellatorOutputPrimitive, TessellatorPartitioning};
 use dxbc::{Ifce, ShaderFeatures, Stat};
 
 use tpf::ProgramType;
 
+use super::columns::{dec, left, left_dec, left_str, right_dec, right_str};
 use super::Flavor;
 
 /// How the listing names each `D3D_SHADER_REQUIRES_*` flag.
@@ -37,29 +36,32 @@ const FEATURES: &[(ShaderFeatures, &str)] = &[
 /// depth-stencil" only for `forceEarlyDepthStencil` (`early_depth_stencil`), and no
 /// line for the SFI0 = 2 of a vs_4_0 reading a StructuredBuffer.
 pub(super) fn write_feature_note(out: &mut String, features: ShaderFeatures, early_depth_stencil: bool) {
-    let names: Vec<&str> = FEATURES
+    let mut names = FEATURES
         .iter()
         .filter(|(f, _)| features.contains(*f))
         .filter(|(f, _)| *f != ShaderFeatures::EARLY_DEPTH_STENCIL || early_depth_stencil)
         .map(|(_, n)| *n)
-        .collect();
-    if names.is_empty() {
+        .peekable();
+    if names.peek().is_none() {
         return;
     }
     out.push_str("// Note: shader requires additional functionality:\n");
     for n in names {
-        let _ = writeln!(out, "//       {n}");
+        out.push_str("//       ");
+        out.push_str(n);
+        out.push('\n');
     }
     out.push_str("//\n//\n");
 }
 
-/// A class instance's binding column: the slot, or `-` for none (0xffff), as
-/// d3dcompiler_47 prints an instance without a constant buffer, texture or sampler.
-pub(crate) fn bound(v: u16) -> String {
+/// A class instance's binding column, right-aligned in `width`: the slot, or `-` for
+/// none (0xffff), as d3dcompiler_47 prints an instance without a constant buffer,
+/// texture or sampler.
+fn bound(out: &mut String, v: u16, width: usize) {
     if v == UNBOUND {
-        "-".to_string()
+        right_str(out, "-", width);
     } else {
-        v.to_string()
+        right_dec(out, v, width);
     }
 }
 
@@ -86,7 +88,11 @@ pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Optio
     };
     out.push_str("// Tessellation Domain   # of control points\n");
     out.push_str("// -------------------- --------------------\n");
-    let _ = writeln!(out, "// {domain:<20} {:>20}\n//", sm5.control_points);
+    out.push_str("// ");
+    left_str(out, domain, 20);
+    out.push(' ');
+    right_dec(out, sm5.control_points, 20);
+    out.push_str("\n//\n");
     if stage != Some(ProgramType::Hull) {
         return;
     }
@@ -107,7 +113,11 @@ pub(super) fn write_tessellation(out: &mut String, stat: &Stat<'_>, stage: Optio
     };
     out.push_str("// Tessellation Output Primitive  Partitioning Type \n");
     out.push_str("// ------------------------------ ------------------\n");
-    let _ = writeln!(out, "// {primitive:<30} {partitioning:<18}\n//");
+    out.push_str("// ");
+    left_str(out, primitive, 30);
+    out.push(' ');
+    left_str(out, partitioning, 18);
+    out.push_str("\n//\n");
 }
 
 pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
@@ -117,7 +127,17 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         out.push_str("// ------------------------------ ---- --------- ------- -------\n");
         // The ID column is the type's position in the table.
         for (id, t) in ifce.types.iter().enumerate() {
-            let _ = writeln!(out, "// {:<30} {:>4} {:>9} {:>7} {:>7}", t.name, id, t.cb_stride, t.texture, t.sampler);
+            out.push_str("// ");
+            left_str(out, t.name, 30);
+            out.push(' ');
+            right_dec(out, id as u64, 4);
+            out.push(' ');
+            right_dec(out, t.cb_stride, 9);
+            out.push(' ');
+            right_dec(out, t.texture, 7);
+            out.push(' ');
+            right_dec(out, t.sampler, 7);
+            out.push('\n');
         }
         out.push_str("//\n");
     }
@@ -126,17 +146,28 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
         out.push_str("// Name                        Type CB CB Offset Texture Sampler\n");
         out.push_str("// --------------------------- ---- -- --------- ------- -------\n");
         for i in &ifce.instances {
-            let (cb, offset, texture, sampler) =
-                (bound(i.constant_buffer), bound(i.constant_buffer_offset), bound(i.texture), bound(i.sampler));
-            let _ =
-                writeln!(out, "// {:<27} {:>4} {cb:>2} {offset:>9} {texture:>7} {sampler:>7}", i.name, i.type_index);
+            out.push_str("// ");
+            left_str(out, i.name, 27);
+            out.push(' ');
+            right_dec(out, i.type_index, 4);
+            out.push(' ');
+            bound(out, i.constant_buffer, 2);
+            out.push(' ');
+            bound(out, i.constant_buffer_offset, 9);
+            out.push(' ');
+            bound(out, i.texture, 7);
+            out.push(' ');
+            bound(out, i.sampler, 7);
+            out.push('\n');
         }
         out.push_str("//\n");
     }
     if ifce.slots.is_empty() {
         return;
     }
-    let _ = writeln!(out, "// Interface slots, {} total:\n//", ifce.slot_count);
+    out.push_str("// Interface slots, ");
+    dec(out, ifce.slot_count);
+    out.push_str(" total:\n//\n");
     out.push_str("//             Slots\n");
     const RULE: &str = "// +----------+---------+---------------------------------------\n";
     out.push_str(RULE);
@@ -144,14 +175,21 @@ pub(super) fn write_class_linkage(out: &mut String, ifce: &Ifce<'_>) {
     for s in &ifce.slots {
         // Slot numbers only feed the text; a sum of `u32` spans cannot reach `u64::MAX`.
         let last = first.saturating_add(u64::from(s.slot_span.saturating_sub(1)));
-        let slots = if last == first { first.to_string() } else { format!("{first}-{last}") };
-        let _ = write!(out, "// | Type ID  |   {slots:<6}|");
-        for t in &s.type_ids {
-            let _ = write!(out, "{t:<5}");
+        out.push_str("// | Type ID  |   ");
+        left(out, 6, |out| {
+            dec(out, first);
+            if last != first {
+                out.push('-');
+                dec(out, last);
+            }
+        });
+        out.push('|');
+        for &t in &s.type_ids {
+            left_dec(out, t, 5);
         }
         out.push_str("\n// | Table ID |         |");
-        for t in &s.table_ids {
-            let _ = write!(out, "{t:<5}");
+        for &t in &s.table_ids {
+            left_dec(out, t, 5);
         }
         out.push('\n');
         out.push_str(RULE);

@@ -749,7 +749,7 @@ struct Declared {
 /// The program's texture and UAV declarations.
 fn declared_resources(program: &Program<'_>) -> Vec<Declared> {
     let mut out = Vec::new();
-    for ins in &program.instructions {
+    for ins in program.iter() {
         let Body::Decl(decl) = &ins.body else { continue };
         let (uav, stride, samples, space) = match decl {
             Decl::Resource { dim, sample_count, space, .. } => {
@@ -760,7 +760,7 @@ fn declared_resources(program: &Program<'_>) -> Vec<Declared> {
             Decl::UavStructured { stride, space, .. } => (true, Some(*stride), None, *space),
             _ => continue,
         };
-        let Some(register) = decl.operand().and_then(|o| o.register()) else { continue };
+        let Some(register) = ins.decl_operand().and_then(|o| o.register()) else { continue };
         out.push(Declared { uav, register: register as u32, space: space.unwrap_or(0), stride, samples });
     }
     out

@@ -377,7 +377,7 @@ pub(crate) fn derive(program: &Program<'_>) -> Derived {
     let mut has_control_point_phase = false;
     let mut in_fork_or_join = false;
     let mut stream = 0u32;
-    for ins in &program.instructions {
+    for ins in program.iter() {
         match ins.opcode {
             Opcode::HsControlPointPhase => {
                 has_control_point_phase = true;
@@ -391,14 +391,16 @@ pub(crate) fn derive(program: &Program<'_>) -> Derived {
         let Body::Decl(decl) = &ins.body else { continue };
         let (operand, name) = match decl {
             Decl::Stream(op) => {
-                stream = op.register().unwrap_or(0) as u32;
+                stream = ins.operand(*op).register().unwrap_or(0) as u32;
                 continue;
             }
-            Decl::Register(op) | Decl::InputPs { operand: op, .. } => (op, SystemName::Undefined),
-            Decl::RegisterName { operand, name, .. } | Decl::InputPsName { operand, name, .. } => (operand, *name),
+            Decl::Register(op) | Decl::InputPs { operand: op, .. } => (ins.operand(*op), SystemName::Undefined),
+            Decl::RegisterName { operand, name, .. } | Decl::InputPsName { operand, name, .. } => {
+                (ins.operand(*operand), *name)
+            }
             _ => continue,
         };
-        let register = match operand.indices.last() {
+        let register = match operand.indices().last() {
             Some(tpf::Index::Imm32(r)) => *r,
             Some(tpf::Index::Imm64(r)) => *r as u32,
             _ => u32::MAX,
