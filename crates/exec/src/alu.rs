@@ -27,11 +27,15 @@
 //! - `dtof` rounds to nearest even (its page) and flushes a float32 denormal result;
 //!   `ftod` flushes a denormal input (both choices allowed by 22.17.1/2).
 //! - A float32 operation whose result is NaN gives the quiet NaN [`NAN`]
-//!   (`0x7fc00000`): Microsoft's floating-point rules page says only that
-//!   "NaN (any OP) any-value = NaN", and which NaN the hardware would give depends on
-//!   operand order, which the compiler is free to change, so the reference picks one.
-//!   Moves, `movc`, `swapc` and the source modifiers are bit operations and keep a
-//!   NaN's bits; `min`/`max` of a NaN and a number give the number's bits.
+//!   (`0x7fc00000`). The functional spec's floating-point rules (3.1, "32-bit
+//!   Floating Point Rules"; the same rules as Microsoft's "Floating-point rules
+//!   (Direct3D 11)" page) require a NaN out of a NaN in but leave its bit pattern free
+//!   except in raw moves, and let `min`/`max` of two NaNs return any NaN. The payload an
+//!   implementation keeps depends on operand order, which fxc and the CPU code
+//!   generator are both free to change, so the reference picks one NaN, the same in
+//!   the one-invocation machine and in lanes. Moves, `movc`, `swapc` and the source
+//!   modifiers are raw moves and keep a NaN's bits; `min`/`max` of a NaN and a number
+//!   give the number's bits.
 
 /// Sign bit of a float32.
 const SIGN: u32 = 0x8000_0000;
