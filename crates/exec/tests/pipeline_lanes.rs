@@ -1,4 +1,5 @@
-//! Draws with invocations in lanes (`pipeline::draw`) against the same draws one
+//! Draws with invocations in lanes (`pipeline::draw`), and with the lanes' batches
+//! on three threads (`pipeline::draw_parallel`), against the same draws one
 //! invocation at a time (`pipeline::draw_one_at_a_time`): random vertex and geometry
 //! shaders — straight-line and branching (branches that differ between invocations,
 //! loops of per-invocation length, switches, subroutines with recursion, early
@@ -383,9 +384,18 @@ struct Outcome {
     offsets: [u32; 4],
 }
 
+/// Which draw function runs.
+#[derive(Clone, Copy, PartialEq)]
+enum How {
+    OneAtATime,
+    Lanes,
+    /// `draw_parallel`, on the current rayon pool.
+    Parallel,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run(
-    batched: bool,
+    how: How,
     s: &Setup<'_>,
     constants: &[[u32; 4]],
     call: DrawCall,
@@ -418,8 +428,11 @@ fn run(
         step_limit,
         checking: false,
     };
-    let result =
-        if batched { pipeline::draw(&mut state, call) } else { pipeline::draw_one_at_a_time(&mut state, call) };
+    let result = match how {
+        How::OneAtATime => pipeline::draw_one_at_a_time(&mut state, call),
+        How::Lanes => pipeline::draw(&mut state, call),
+        How::Parallel => pipeline::draw_parallel(&mut state, call),
+    };
     if let Some(so) = &state.stream_output {
         for (slot, t) in so.targets.iter().enumerate() {
             if let Some(t) = t {
@@ -473,6 +486,7 @@ fn lanes_match_one_invocation_at_a_time() {
     let mut g =
         Gen { rng: corpus::Rng(0x5eed_1a9e_5d1f_f003), gs: false, vertices: 1, two_streams: false, labels: false };
     let (mut compared, mut in_lanes, mut errors, mut refused) = (0, 0, 0, 0);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
     for case in 0..CASES {
         let input = g.rng.below(5);
         let with_vs = g.rng.below(6) != 0;
@@ -548,12 +562,16 @@ fn lanes_match_one_invocation_at_a_time() {
         let capture = g.rng.below(2) == 0;
         let step_limit =
             if g.rng.below(2) == 0 { exec::Machine::DEFAULT_STEP_LIMIT } else { 8 + g.rng.below(300) as u64 };
-        let one = run(false, &s, &constants, call, so.as_ref(), &sizes, capture, step_limit);
-        let lanes = run(true, &s, &constants, call, so.as_ref(), &sizes, capture, step_limit);
+        let one = run(How::OneAtATime, &s, &constants, call, so.as_ref(), &sizes, capture, step_limit);
+        let lanes = run(How::Lanes, &s, &constants, call, so.as_ref(), &sizes, capture, step_limit);
+        // On three threads, so that batches finish out of order.
+        let parallel =
+            pool.install(|| run(How::Parallel, &s, &constants, call, so.as_ref(), &sizes, capture, step_limit));
         let what = format!(
             "case {case}: {topology:?} {call:?} capture {capture} step limit {step_limit}\n{vs_text}\n{gs_text}"
         );
         same(&one, &lanes, &what);
+        same(&one, &parallel, &format!("parallel, {what}"));
         compared += 1;
         if one.result.is_err() {
             errors += 1;

@@ -24,14 +24,23 @@ use super::ia::{self, IaPrimitive};
 use super::{IndexBuffer, IndexMap, Params, Runner};
 use crate::error::ExecError;
 use crate::machine::lanes::{Lanes, W};
+use crate::machine::Code;
 use crate::plan::Plan;
+use crate::resources::Resources;
 
 /// Indices (vertices) per chunk.
-pub(super) const CHUNK: usize = 1024;
+const CHUNK: usize = 1024;
 
-/// Vertex-store slots of non-indexed draws: a chunk, and the vertices before it
-/// that primitive assembly may still refer to (at most 10).
-pub(super) const RING: usize = CHUNK + 16;
+/// Indices per chunk when the geometry shader runs on several threads: enough
+/// batches per chunk to spread, few enough to stay in the caches.
+const PARALLEL_CHUNK: usize = 4096;
+
+/// Vertex-store slots of non-indexed draws for chunks of `chunk` indices: a chunk,
+/// and the vertices before it that primitive assembly may still refer to (at most
+/// 10).
+pub(super) const fn ring(chunk: usize) -> usize {
+    chunk + 16
+}
 
 /// The vertices a chunk runs the vertex shader for.
 enum Run {
@@ -59,8 +68,15 @@ struct Work {
 
 /// The lanes and the scratch of a batched draw.
 pub(super) struct LaneState {
+    /// Indices per chunk.
+    chunk: usize,
+    /// Run the geometry shader's batches on the current rayon pool's threads.
+    parallel: bool,
     vs: Option<Lanes>,
     gs: Option<Lanes>,
+    /// Parallel: one set of lanes per batch of a chunk's geometry-shader
+    /// invocations, kept until the output is written in order.
+    pool: Vec<Lanes>,
     work: Vec<Work>,
     seq: Vec<u32>,
     prims: Vec<IaPrimitive>,
@@ -71,16 +87,28 @@ pub(super) struct LaneState {
 }
 
 impl LaneState {
-    pub fn new(vs: Option<&Plan>, gs: Option<&Plan>) -> LaneState {
+    /// `parallel`: the geometry shader on the current rayon pool's threads (when it
+    /// has more than one).
+    pub fn new(vs: Option<&Plan>, gs: Option<&Plan>, parallel: bool) -> LaneState {
+        let parallel = parallel && gs.is_some() && rayon::current_num_threads() > 1;
+        let chunk = if parallel { PARALLEL_CHUNK } else { CHUNK };
         LaneState {
+            chunk,
+            parallel,
             vs: vs.map(|_| Lanes::new()),
             gs: gs.map(|_| Lanes::new()),
-            work: Vec::with_capacity(CHUNK),
-            seq: Vec::with_capacity(CHUNK),
-            prims: Vec::with_capacity(CHUNK),
+            pool: Vec::new(),
+            work: Vec::with_capacity(chunk),
+            seq: Vec::with_capacity(chunk),
+            prims: Vec::with_capacity(chunk),
             template: Vec::new(),
             vertices: Vec::new(),
         }
+    }
+
+    /// Vertex-store slots of a non-indexed draw.
+    pub fn ring(&self) -> usize {
+        ring(self.chunk)
     }
 }
 
@@ -110,13 +138,14 @@ impl Runner<'_, '_, '_, '_, '_> {
         let mut slots = IndexMap::default();
         let mut stamps: Vec<u32> = Vec::new();
         let mut counter = 0usize;
+        let (chunk, ring) = (st.chunk, st.ring());
         for instance in 0..params.instances {
             self.fetch.instance_elements(instance, params.start_instance, &mut self.instance_elements);
             assembler.start_instance();
             let stamp = instance.wrapping_add(1);
             let mut i = 0u32;
             while i < params.count {
-                let end = (i as u64 + CHUNK as u64).min(params.count as u64) as u32;
+                let end = (i as u64 + chunk as u64).min(params.count as u64) as u32;
                 st.work.clear();
                 st.seq.clear();
                 let run = if params.indexed {
@@ -146,7 +175,7 @@ impl Runner<'_, '_, '_, '_, '_> {
                     // Every vertex in turn, in consecutive slots of the ring.
                     let n = end - i;
                     self.statistics.ia_vertices += n as u64;
-                    let first = (counter % RING) as u32;
+                    let first = (counter % ring) as u32;
                     counter = counter.wrapping_add(n as usize);
                     Run::Consecutive { slot: first, element: params.start.wrapping_add(i), vertex_id: i, count: n }
                 };
@@ -165,7 +194,7 @@ impl Runner<'_, '_, '_, '_, '_> {
                     Run::Consecutive { slot, count, .. } => {
                         let upto = stop.as_ref().map_or(count, |s| s.0);
                         for k in 0..upto {
-                            if let Some(p) = assembler.push((slot + k) % RING as u32) {
+                            if let Some(p) = assembler.push((slot + k) % ring as u32) {
                                 st.prims.push(p);
                             }
                         }
@@ -191,7 +220,7 @@ impl Runner<'_, '_, '_, '_, '_> {
     /// chunk's vertices, into the store. Returns the first error and the sequence
     /// position of its vertex.
     fn shade(&mut self, st: &mut LaneState, run: &Run, instance: u32) -> Option<(u32, ExecError)> {
-        let vregs = self.vregs;
+        let (vregs, ring) = (self.vregs, st.ring() as u32);
         let (count, work) = match *run {
             Run::Listed => (st.work.len(), None),
             Run::Consecutive { slot, element, vertex_id, count } => (count as usize, Some((slot, element, vertex_id))),
@@ -199,7 +228,7 @@ impl Runner<'_, '_, '_, '_, '_> {
         let item = |k: usize| match work {
             None => st.work[k],
             Some((slot, element, vertex_id)) => Work {
-                slot: (slot + k as u32) % RING as u32,
+                slot: (slot + k as u32) % ring,
                 element: element.wrapping_add(k as u32),
                 vertex_id: vertex_id.wrapping_add(k as u32),
                 at: k as u32,
@@ -298,88 +327,165 @@ impl Runner<'_, '_, '_, '_, '_> {
             }
             return Ok(());
         };
-        let code = &gs.code;
-        let l = &code.layout;
-        let (base, prim, instance_reg) = (l.inputs_base, l.prim, l.gs_instance);
         let instances = self.gs_instances.max(1) as usize;
         let total = st.prims.len() * instances;
-        let (vregs, gs_regs, copy) = (self.vregs, self.gs_regs, self.copy_regs);
-        let input_vertices = gs.input_vertices as usize;
+        if st.parallel && total > W {
+            // Every batch of the chunk on the pool's threads, each in its own lanes;
+            // then their output, in order, on this one.
+            use rayon::prelude::*;
+            let batches = total.div_ceil(W);
+            if st.pool.len() < batches {
+                st.pool.resize_with(batches, Lanes::new);
+            }
+            let b = GsBatch::new(self, gs, &st.prims, instances);
+            st.pool[..batches].par_iter_mut().enumerate().for_each(|(k, lanes)| {
+                let next = k * W;
+                b.run(lanes, next, (total - next).min(W));
+            });
+            for (k, lanes) in st.pool[..batches].iter().enumerate() {
+                let next = k * W;
+                let n = (total - next).min(W);
+                self.gs_output(lanes, &mut st.template, &mut st.vertices, &st.prims, first, next, n)?;
+            }
+            return Ok(());
+        }
         let mut next = 0;
         while next < total {
             let n = (total - next).min(W);
-            lanes.start(code);
-            // Each lane's primitive (in `st.prims`) and instance.
-            let (mut p, mut instance) = (next / instances, next % instances);
-            let mut lane_prim = [0u32; W];
-            let mut lane_instance = [0u32; W];
-            for lane in 0..n {
-                lane_prim[lane] = p as u32;
-                lane_instance[lane] = instance as u32;
-                instance += 1;
-                if instance == instances {
-                    instance = 0;
-                    p += 1;
-                }
-            }
-            // The input registers, read from the store where the vertex shader left
-            // its outputs; the system values.
-            let (prims, store) = (&st.prims, &self.store);
-            for v in 0..input_vertices {
-                for r in 0..copy {
-                    let Some(rows) = lanes.rows_mut(base + (v * gs_regs + r) as u32) else { continue };
-                    for lane in 0..n {
-                        let h = prims[lane_prim[lane] as usize].vertices[v] as usize;
-                        let value = store[h * vregs + r];
-                        for c in 0..4 {
-                            rows[c][lane] = value[c];
-                        }
-                    }
-                }
-            }
-            if let Some(rows) = lanes.rows_mut(prim) {
-                for lane in 0..n {
-                    let id = prims[lane_prim[lane] as usize].id;
-                    for row in rows.iter_mut() {
-                        row[lane] = id;
-                    }
-                }
-            }
-            if let Some(rows) = lanes.rows_mut(instance_reg) {
-                for row in rows.iter_mut() {
-                    row[..n].copy_from_slice(&lane_instance[..n]);
-                }
-            }
-            lanes.run(code, self.gs_resources, n, self.step_limit);
-            let e = &lanes.emits;
-            // (A capture reads each invocation's provenance: one at a time.)
-            let uniform = lanes.failed == 0 && (e.sync || (1..n).all(|l| e.events(l) == e.events(0)));
-            if uniform && !self.sink.track {
-                // Every invocation output the same primitives (of its own vertices):
-                // assemble them once.
-                st.template.clear();
-                super::gs::assemble(&self.sink.shapes(), e.events(0), |p| st.template.push(p));
-                self.sink.out.invocations(&st.template, n, e);
-                self.statistics.gs_invocations += n as u64;
-                next += n;
-                continue;
-            }
-            for lane in 0..n {
-                let k = next + lane;
-                if lanes.failed & (1 << lane) != 0 {
-                    // The one-invocation machine gives the error (or the output).
-                    let p = st.prims[k / instances];
-                    self.gs_inputs_of(&p);
-                    self.gs_invocation(&p, first + (k / instances) as u64, (k % instances) as u32)?;
-                    continue;
-                }
-                self.set_origin(first + (k / instances) as u64, (k % instances) as u32);
-                lanes.emits.vertices(lane, &mut st.vertices);
-                self.sink.invocation(lanes.emits.events(lane), &st.vertices);
-                self.statistics.gs_invocations += 1;
-            }
+            GsBatch::new(self, gs, &st.prims, instances).run(lanes, next, n);
+            self.gs_output(lanes, &mut st.template, &mut st.vertices, &st.prims, first, next, n)?;
             next += n;
         }
         Ok(())
+    }
+
+    /// The output of geometry-shader invocations `next..next + n` of the chunk (in
+    /// `lanes`), to the sink in invocation order; a failed lane runs again on the
+    /// one-invocation machine. `first`: the draw's IA primitive number of `prims[0]`.
+    #[allow(clippy::too_many_arguments)]
+    fn gs_output(
+        &mut self,
+        lanes: &Lanes,
+        template: &mut Vec<super::gs::Emitted>,
+        vertices: &mut Vec<[u32; 4]>,
+        prims: &[IaPrimitive],
+        first: u64,
+        next: usize,
+        n: usize,
+    ) -> Result<(), ExecError> {
+        let instances = self.gs_instances.max(1) as usize;
+        let e = &lanes.emits;
+        // (A capture reads each invocation's provenance: one at a time.)
+        let uniform = lanes.failed == 0 && (e.sync || (1..n).all(|l| e.events(l) == e.events(0)));
+        if uniform && !self.sink.track {
+            // Every invocation output the same primitives (of its own vertices):
+            // assemble them once.
+            template.clear();
+            super::gs::assemble(&self.sink.shapes(), e.events(0), |p| template.push(p));
+            self.sink.out.invocations(template, n, e);
+            self.statistics.gs_invocations += n as u64;
+            return Ok(());
+        }
+        for lane in 0..n {
+            let k = next + lane;
+            let (p, instance) = (k / instances, (k % instances) as u32);
+            if lanes.failed & (1 << lane) != 0 {
+                // The one-invocation machine gives the error (or the output).
+                let prim = prims[p];
+                self.gs_inputs_of(&prim);
+                self.gs_invocation(&prim, first + p as u64, instance)?;
+                continue;
+            }
+            self.set_origin(first + p as u64, instance);
+            e.vertices(lane, vertices);
+            self.sink.invocation(e.events(lane), vertices);
+            self.statistics.gs_invocations += 1;
+        }
+        Ok(())
+    }
+}
+
+/// What a batch of geometry-shader invocations reads: the chunk's primitives, the
+/// vertex store, the shader and its resources. Shared by the threads of a parallel
+/// draw.
+struct GsBatch<'a> {
+    code: &'a Code,
+    prims: &'a [IaPrimitive],
+    store: &'a [[u32; 4]],
+    vregs: usize,
+    gs_regs: usize,
+    copy: usize,
+    input_vertices: usize,
+    instances: usize,
+    res: &'a Resources<'a>,
+    limit: u64,
+}
+
+impl<'a> GsBatch<'a> {
+    fn new(runner: &'a Runner<'_, '_, '_, '_, '_>, gs: &'a Plan, prims: &'a [IaPrimitive], instances: usize) -> Self {
+        GsBatch {
+            code: &gs.code,
+            prims,
+            store: &runner.store,
+            vregs: runner.vregs,
+            gs_regs: runner.gs_regs,
+            copy: runner.copy_regs,
+            input_vertices: gs.input_vertices as usize,
+            instances,
+            res: runner.gs_resources,
+            limit: runner.step_limit,
+        }
+    }
+
+    /// Runs invocations `next..next + n` of the chunk (`n <= W`; invocation `k` is
+    /// instance `k % instances` of primitive `k / instances`) in `lanes`.
+    fn run(&self, lanes: &mut Lanes, next: usize, n: usize) {
+        let code = self.code;
+        let l = &code.layout;
+        let (base, prim, instance_reg) = (l.inputs_base, l.prim, l.gs_instance);
+        let instances = self.instances;
+        lanes.start(code);
+        // Each lane's primitive (in `prims`) and instance.
+        let (mut p, mut instance) = (next / instances, next % instances);
+        let mut lane_prim = [0u32; W];
+        let mut lane_instance = [0u32; W];
+        for lane in 0..n {
+            lane_prim[lane] = p as u32;
+            lane_instance[lane] = instance as u32;
+            instance += 1;
+            if instance == instances {
+                instance = 0;
+                p += 1;
+            }
+        }
+        // The input registers, read from the store where the vertex shader left its
+        // outputs; the system values.
+        let (prims, store, vregs) = (self.prims, self.store, self.vregs);
+        for v in 0..self.input_vertices {
+            for r in 0..self.copy {
+                let Some(rows) = lanes.rows_mut(base + (v * self.gs_regs + r) as u32) else { continue };
+                for lane in 0..n {
+                    let h = prims[lane_prim[lane] as usize].vertices[v] as usize;
+                    let value = store[h * vregs + r];
+                    for c in 0..4 {
+                        rows[c][lane] = value[c];
+                    }
+                }
+            }
+        }
+        if let Some(rows) = lanes.rows_mut(prim) {
+            for lane in 0..n {
+                let id = prims[lane_prim[lane] as usize].id;
+                for row in rows.iter_mut() {
+                    row[lane] = id;
+                }
+            }
+        }
+        if let Some(rows) = lanes.rows_mut(instance_reg) {
+            for row in rows.iter_mut() {
+                row[..n].copy_from_slice(&lane_instance[..n]);
+            }
+        }
+        lanes.run(code, self.res, n, self.limit);
     }
 }

@@ -674,17 +674,34 @@ impl Runner<'_, '_, '_, '_, '_> {
 /// interpreter's errors (step limit...) stop the draw where they happen — what stream
 /// output wrote until then stays written and the offsets say so.
 pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
-    run_draw(pipeline, call, true)
+    run_draw(pipeline, call, Mode::Lanes)
 }
 
 /// [`draw`] with every invocation run on its own, one after the other, on the
 /// one-invocation [`Machine`] (no lanes, whatever the shaders): the reference the
 /// batched draw is tested against. The results are the same, bit for bit.
 pub fn draw_one_at_a_time(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
-    run_draw(pipeline, call, false)
+    run_draw(pipeline, call, Mode::OneAtATime)
 }
 
-fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, lanes: bool) -> Result<DrawResult, ExecError> {
+/// [`draw`] with the geometry shader's invocations spread over the threads of the
+/// current rayon pool (`rayon::ThreadPool::install` picks one): batches of
+/// invocations run on any thread, their output is written in invocation order on
+/// the calling one. The results are those of [`draw`], bit for bit. One thread, or a
+/// draw that does not run in lanes, is [`draw`].
+pub fn draw_parallel(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
+    run_draw(pipeline, call, Mode::Parallel)
+}
+
+/// How a draw runs its invocations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    OneAtATime,
+    Lanes,
+    Parallel,
+}
+
+fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, mode: Mode) -> Result<DrawResult, ExecError> {
     let Pipeline {
         input_layout,
         vertex_buffers,
@@ -807,8 +824,12 @@ fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, lanes: bool) -> Result<
     let out_regs = last.output_registers as usize;
     // Invocations run in lanes when both shaders can (and nothing is checked: the
     // checking mode's findings are per invocation, in order).
-    let batched = lanes && !*checking && vs.is_none_or(Plan::runs_in_lanes) && gs.is_none_or(Plan::runs_in_lanes);
-    let ring = if batched { batch::RING } else { VERTEX_RING };
+    let batched = mode != Mode::OneAtATime
+        && !*checking
+        && vs.is_none_or(Plan::runs_in_lanes)
+        && gs.is_none_or(Plan::runs_in_lanes);
+    let lanes = batched.then(|| batch::LaneState::new(vs, gs, mode == Mode::Parallel));
+    let ring = lanes.as_ref().map_or(VERTEX_RING, batch::LaneState::ring);
     let mut runner = Runner {
         topology,
         vs,
@@ -830,7 +851,7 @@ fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, lanes: bool) -> Result<
         sink: gs::GsSink::new(topologies, out_regs, &mut out),
         statistics: PipelineStatistics::default(),
         step_limit: *step_limit,
-        lanes: batched.then(|| batch::LaneState::new(vs, gs)),
+        lanes,
     };
     let ran = runner.run(params, index_buffer.as_ref());
     let mut statistics = runner.statistics;
