@@ -9,6 +9,12 @@
 //!   triangle to the six cube faces (`face_matrix[k] = P * V_k` in a constant buffer);
 //!   SO position and face, stride 20: 18N emitted and written.
 //!
+//! - `gs/quad_all_cores`, `gs/cube_all_cores`: the same draws through
+//!   `pipeline::draw_parallel` on rayon's global pool (one thread per core the
+//!   process may run on: run unpinned for the figure across cores; pinned to one
+//!   core they are the one-core draw). Output order and bytes are those of the
+//!   one-core draw, checked before timing.
+//!
 //! Before timing, each workload's draw is checked against a CPU reference (f64
 //! arithmetic, within 1e-6) and its statistics against the expected counts.
 
@@ -220,6 +226,7 @@ fn run(
     constants: Option<&[[u32; 4]]>,
     so: &validate::StreamOutputDesc,
     so_buffer: &mut [u8],
+    parallel: bool,
 ) -> (pipeline::DrawResult, u32) {
     let buffers = [Some(VertexBuffer { data: vertices, stride: 16, offset: 0 })];
     let mut gs_resources = Resources::default();
@@ -241,7 +248,9 @@ fn run(
         step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
         checking: false,
     };
-    let result = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: count, start_vertex: 0 }).expect("draw");
+    let call = DrawCall::Draw { vertex_count: count, start_vertex: 0 };
+    let result = if parallel { pipeline::draw_parallel(&mut state, call) } else { pipeline::draw(&mut state, call) }
+        .expect("draw");
     let written = state.stream_output.as_ref().and_then(|s| s.targets[0].as_ref()).map_or(0, |t| t.offset);
     (result, written)
 }
@@ -263,7 +272,7 @@ fn quad(c: &mut Criterion) {
     so.strides = vec![16];
     let mut buffer = vec![0u8; 6 * N as usize * 16];
     // Check once: statistics and the written triangles against the reference.
-    let (result, written) = run(&vs, &gs, &layout, &vertices, Topology::PointList, N, None, &so, &mut buffer);
+    let (result, written) = run(&vs, &gs, &layout, &vertices, Topology::PointList, N, None, &so, &mut buffer, false);
     assert_eq!(written as usize, buffer.len(), "6N vertices written");
     assert_eq!(result.so_statistics[0].num_primitives_written, 2 * N as u64);
     assert_eq!(result.statistics.gs_invocations, N as u64);
@@ -290,7 +299,13 @@ fn quad(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(4 * N as u64));
     g.bench_function("quad", |bench| {
-        bench.iter(|| run(&vs, &gs, &layout, &vertices, Topology::PointList, N, None, &so, &mut buffer).1)
+        bench.iter(|| run(&vs, &gs, &layout, &vertices, Topology::PointList, N, None, &so, &mut buffer, false).1)
+    });
+    let mut spread = vec![0u8; buffer.len()];
+    run(&vs, &gs, &layout, &vertices, Topology::PointList, N, None, &so, &mut spread, true);
+    assert!(spread == buffer, "quad: the parallel draw wrote other bytes");
+    g.bench_function("quad_all_cores", |bench| {
+        bench.iter(|| run(&vs, &gs, &layout, &vertices, Topology::PointList, N, None, &so, &mut spread, true).1)
     });
     g.finish();
 }
@@ -307,7 +322,7 @@ fn cube(c: &mut Criterion) {
     so.strides = vec![20];
     let mut buffer = vec![0u8; 18 * N as usize * 20];
     let (result, written) =
-        run(&vs, &gs, &layout, &vertices, Topology::TriangleList, 3 * N, Some(&constants), &so, &mut buffer);
+        run(&vs, &gs, &layout, &vertices, Topology::TriangleList, 3 * N, Some(&constants), &so, &mut buffer, false);
     assert_eq!(written as usize, buffer.len(), "18N vertices written");
     assert_eq!(result.statistics.gs_invocations, 6 * N as u64);
     assert_eq!(result.so_statistics[0].num_primitives_written, 6 * N as u64);
@@ -333,7 +348,16 @@ fn cube(c: &mut Criterion) {
     g.throughput(Throughput::Elements(18 * N as u64));
     g.bench_function("cube", |bench| {
         bench.iter(|| {
-            run(&vs, &gs, &layout, &vertices, Topology::TriangleList, 3 * N, Some(&constants), &so, &mut buffer).1
+            run(&vs, &gs, &layout, &vertices, Topology::TriangleList, 3 * N, Some(&constants), &so, &mut buffer, false)
+                .1
+        })
+    });
+    let mut spread = vec![0u8; buffer.len()];
+    run(&vs, &gs, &layout, &vertices, Topology::TriangleList, 3 * N, Some(&constants), &so, &mut spread, true);
+    assert!(spread == buffer, "cube: the parallel draw wrote other bytes");
+    g.bench_function("cube_all_cores", |bench| {
+        bench.iter(|| {
+            run(&vs, &gs, &layout, &vertices, Topology::TriangleList, 3 * N, Some(&constants), &so, &mut spread, true).1
         })
     });
     g.finish();

@@ -26,6 +26,16 @@
 //!   denormals).
 //! - `dtof` rounds to nearest even (its page) and flushes a float32 denormal result;
 //!   `ftod` flushes a denormal input (both choices allowed by 22.17.1/2).
+//! - A float32 operation whose result is NaN gives the quiet NaN [`NAN`]
+//!   (`0x7fc00000`). The functional spec's floating-point rules (3.1, "32-bit
+//!   Floating Point Rules"; the same rules as Microsoft's "Floating-point rules
+//!   (Direct3D 11)" page) require a NaN out of a NaN in but leave its bit pattern free
+//!   except in raw moves, and let `min`/`max` of two NaNs return any NaN. The payload an
+//!   implementation keeps depends on operand order, which fxc and the CPU code
+//!   generator are both free to change, so the reference picks one NaN, the same in
+//!   the one-invocation machine and in lanes. Moves, `movc`, `swapc` and the source
+//!   modifiers are raw moves and keep a NaN's bits; `min`/`max` of a NaN and a number
+//!   give the number's bits.
 
 /// Sign bit of a float32.
 const SIGN: u32 = 0x8000_0000;
@@ -50,10 +60,23 @@ pub fn f(x: u32) -> f32 {
     f32::from_bits(ftz(x))
 }
 
-/// Register bits of a float32 result, denormals flushed.
+/// The NaN every float32 operation with a NaN result gives (see the module
+/// documentation).
+pub const NAN: u32 = 0x7fc0_0000;
+
+/// Register bits of a float32 result: denormals flushed, a NaN made [`NAN`].
 #[inline(always)]
 pub fn bits(x: f32) -> u32 {
-    ftz(x.to_bits())
+    result(x.to_bits())
+}
+
+/// [`bits`] of a float32 result's bits.
+#[inline(always)]
+pub fn result(x: u32) -> u32 {
+    // Branchless (it vectorizes).
+    let nan = ((x & 0x7fff_ffff) > 0x7f80_0000) as u32;
+    let m = nan.wrapping_neg();
+    (ftz(x) & !m) | (NAN & m)
 }
 
 /// `_sat`: `min(1, max(0, x))` with the `min`/`max` rules — NaN gives 0, `-0` and
@@ -86,13 +109,14 @@ pub fn dsat(x: f64) -> f64 {
     }
 }
 
-/// `min`: NaN loses to a number; `min(-0, +0) = -0`. Inputs are flushed.
+/// `min`: NaN loses to a number (two NaNs give [`NAN`]); `min(-0, +0) = -0`. Inputs
+/// are flushed.
 #[inline]
 pub fn fmin(a: u32, b: u32) -> u32 {
     let (a, b) = (ftz(a), ftz(b));
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     if x.is_nan() {
-        b
+        result(b)
     } else if y.is_nan() || x < y {
         a
     } else if y < x {
@@ -102,13 +126,14 @@ pub fn fmin(a: u32, b: u32) -> u32 {
     }
 }
 
-/// `max`: NaN loses to a number; `max(-0, +0) = +0`. Inputs are flushed.
+/// `max`: NaN loses to a number (two NaNs give [`NAN`]); `max(-0, +0) = +0`. Inputs
+/// are flushed.
 #[inline]
 pub fn fmax(a: u32, b: u32) -> u32 {
     let (a, b) = (ftz(a), ftz(b));
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     if x.is_nan() {
-        b
+        result(b)
     } else if y.is_nan() || x > y {
         a
     } else if y > x {

@@ -49,6 +49,7 @@ use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{Plan, SigElement};
 use crate::resources::Resources;
 
+pub(crate) use interp::lanes;
 pub use interp::Code;
 
 /// Compiles `program` (see [`Plan::compile`]).

@@ -141,6 +141,14 @@ impl Plan {
         crate::machine::compile(program, input_signature, output_signature)
     }
 
+    /// Whether a draw runs this program's invocations in lanes, several at a time
+    /// ([`pipeline::draw`](crate::pipeline::draw)): programs without UAV accesses and
+    /// doubles whose registers and `dcl_maxout` fit the lanes' buffers. (Draws in
+    /// checking mode run one invocation at a time.)
+    pub fn runs_in_lanes(&self) -> bool {
+        crate::machine::lanes::lane_capable(&self.code)
+    }
+
     /// The output declarations of `stream`.
     pub fn stream_outputs(&self, stream: u32) -> impl Iterator<Item = &OutputDecl> {
         self.outputs.iter().filter(move |o| o.stream == stream)

@@ -16,7 +16,8 @@ use tpf::{
 };
 
 use super::{
-    next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, ResKind, Src, SrcKind, SwitchTable,
+    next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, Rel, ResKind, ResOp, Src, SrcKind,
+    SwitchTable, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS, M_INEG, M_NEG,
 };
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
@@ -127,6 +128,11 @@ fn swizzle_of(sel: Selection) -> [u8; 4] {
         Selection::Select1(c) => [c & 3; 4],
         _ => [0, 1, 2, 3],
     }
+}
+
+/// A swizzle packed as [`Src::swz`].
+fn pack(swz: [u8; 4]) -> u8 {
+    swz.iter().enumerate().fold(0, |p, (k, &c)| p | (c & 3) << (2 * k))
 }
 
 fn vertices_of(p: Primitive) -> u32 {
@@ -368,6 +374,8 @@ struct Builder<'d> {
     /// `break` jumps not yet patched: the depth of the block they leave, and where.
     breaks: Vec<(usize, usize)>,
     switches: Vec<SwitchTable>,
+    rels: Vec<Rel>,
+    rops: Vec<ResOp>,
     labels: HashMap<u32, u32>,
     calls: Vec<(usize, u32, usize)>,
 }
@@ -461,12 +469,21 @@ impl Builder<'_> {
     }
 
     /// A region access: element `idx` of `count` elements of `stride` registers at `base`.
-    fn region(&self, i: usize, idx: &Index, base: u32, count: u32, stride: u32) -> Result<Src, ExecError> {
+    fn region(&mut self, i: usize, idx: &Index, base: u32, count: u32, stride: u32) -> Result<Src, ExecError> {
         Ok(match self.index(i, idx)? {
             Ok(e) if e < count => Src::reg(base + e * stride),
             Ok(_) => self.zero(),
-            Err((imm, rel, c)) => Src { kind: SrcKind::Rel, rel, rel_c: c, imm, count, stride, ..Src::reg(base) },
+            Err((imm, rel, c)) => {
+                let r = self.rel(Rel { base, rel, imm, count, stride, rel_c: c });
+                Src { kind: SrcKind::Rel, ..Src::reg(r) }
+            }
         })
+    }
+
+    /// The entry of the relative-index table holding `r`.
+    fn rel(&mut self, r: Rel) -> u32 {
+        self.rels.push(r);
+        self.rels.len() as u32 - 1
     }
 
     fn xtemp(&self, i: usize, o: &Operand) -> Result<(u32, u32), ExecError> {
@@ -552,9 +569,13 @@ impl Builder<'_> {
                 if slot >= CB_SLOTS {
                     self.zero()
                 } else {
+                    let slot = slot as u8;
                     match self.index(i, &elem)? {
                         Ok(e) => Src { kind: SrcKind::Cb, slot, ..Src::reg(e) },
-                        Err((imm, rel, c)) => Src { kind: SrcKind::CbRel, slot, imm, rel, rel_c: c, ..Src::reg(0) },
+                        Err((imm, rel, c)) => {
+                            let r = self.rel(Rel { base: 0, rel, imm, count: 0, stride: 1, rel_c: c });
+                            Src { kind: SrcKind::CbRel, slot, ..Src::reg(r) }
+                        }
                     }
                 }
             }
@@ -563,7 +584,7 @@ impl Builder<'_> {
             other => return Err(unsupported(i, format!("reading {}", type_name(other)))),
         };
         if !matches!(o.ty, OT::Immediate32 | OT::Immediate64) {
-            s.swz = swizzle_of(o.selection());
+            s.swz = pack(swizzle_of(o.selection()));
         }
         let m = o.modifier();
         let (abs, neg) = match m {
@@ -573,26 +594,14 @@ impl Builder<'_> {
             Modifier::AbsNeg => (true, true),
             Modifier::Unknown(v) => return Err(malformed(i, format!("operand modifier {v}"))),
         };
-        match ty {
-            Ty::F | Ty::Any => {
-                s.and = [if abs { 0x7fff_ffff } else { u32::MAX }; 4];
-                s.xor = [if neg { 0x8000_0000 } else { 0 }; 4];
-            }
-            Ty::D => {
-                let a = if abs { 0x7fff_ffff } else { u32::MAX };
-                let x = if neg { 0x8000_0000 } else { 0 };
-                s.and = [u32::MAX, a, u32::MAX, a];
-                s.xor = [0, x, 0, x];
-            }
-            Ty::I | Ty::U => s.imod = neg as u8 | (abs as u8) << 1,
-            Ty::R => {}
-        }
-        s.ident = s.swz == [0, 1, 2, 3];
-        s.fmod = s.and != [u32::MAX; 4] || s.xor != [0; 4];
-        s.plain = s.ident && !s.fmod && s.imod == 0;
-        s.iabs = if s.imod & 2 != 0 { u32::MAX } else { 0 };
-        s.ineg = if s.imod & 1 != 0 { u32::MAX } else { 0 };
-        s.sel = [0, 1, 2, 3].map(|k| s.swz.map(|w| if w as usize == k { u32::MAX } else { 0 }));
+        let float = (abs as u8 * M_ABS) | (neg as u8 * M_NEG);
+        s.m = match ty {
+            Ty::F | Ty::Any => float,
+            Ty::D if float != 0 => float | M_DOUBLE,
+            Ty::D => 0,
+            Ty::I | Ty::U => (abs as u8 * M_IABS) | (neg as u8 * M_INEG),
+            Ty::R => 0,
+        };
         Ok(s)
     }
 
@@ -628,12 +637,13 @@ impl Builder<'_> {
             Selection::None => 15,
             _ => return Err(malformed(i, "destination with a swizzle")),
         };
-        let region = |b: &Self, idx: &Index, base: u32, count: u32| -> Result<Dst, ExecError> {
+        let region = |b: &mut Self, idx: &Index, base: u32, count: u32| -> Result<Dst, ExecError> {
             Ok(match b.index(i, idx)? {
                 Ok(e) if e < count => Dst { kind: DstKind::Reg, reg: base + e, ..Dst::NULL },
                 Ok(_) => Dst::NULL,
                 Err((imm, rel, c)) => {
-                    Dst { kind: DstKind::Rel, reg: base, imm, rel, rel_c: c, count, stride: 1, ..Dst::NULL }
+                    let r = b.rel(Rel { base, rel, imm, count, stride: 1, rel_c: c });
+                    Dst { kind: DstKind::Rel, reg: r, ..Dst::NULL }
                 }
             })
         };
@@ -661,8 +671,6 @@ impl Builder<'_> {
         };
         if d.kind != DstKind::Null {
             d.mask = mask;
-            d.comp = mask.trailing_zeros().min(3) as u8;
-            d.wm = [0, 1, 2, 3].map(|c| if mask & (1 << c) != 0 { u32::MAX } else { 0 });
         }
         Ok(d)
     }
@@ -722,7 +730,7 @@ impl Builder<'_> {
             O::If => {
                 let mut x = Inst::new(Op::JmpIf);
                 x.src[0] = cond(self)?;
-                x.nz = !Self::test(op);
+                x.flags |= if Self::test(op) { 0 } else { F_NZ };
                 // The block starts at the conditional jump, which `else` or `endif` patch.
                 self.structure(i, inst)?;
                 self.push(i, x);
@@ -761,7 +769,7 @@ impl Builder<'_> {
                 let x = if inst.opcode == O::Breakc {
                     let mut x = Inst::new(Op::JmpIf);
                     x.src[0] = cond(self)?;
-                    x.nz = Self::test(op);
+                    x.flags |= if Self::test(op) { F_NZ } else { 0 };
                     x
                 } else {
                     Inst::new(Op::Jmp)
@@ -777,7 +785,7 @@ impl Builder<'_> {
                 let mut x = if inst.opcode == O::Continuec {
                     let mut x = Inst::new(Op::JmpIf);
                     x.src[0] = cond(self)?;
-                    x.nz = Self::test(op);
+                    x.flags |= if Self::test(op) { F_NZ } else { 0 };
                     x
                 } else {
                     Inst::new(Op::Jmp)
@@ -829,7 +837,7 @@ impl Builder<'_> {
                 let mut x = Inst::new(if inst.opcode == O::Callc { Op::CallIf } else { Op::Call });
                 let label = if inst.opcode == O::Callc {
                     x.src[0] = cond(self)?;
-                    x.nz = Self::test(op);
+                    x.flags |= if Self::test(op) { F_NZ } else { 0 };
                     inst.operands().get(1)
                 } else {
                     inst.operands().first()
@@ -846,7 +854,7 @@ impl Builder<'_> {
             O::Retc => {
                 let mut x = Inst::new(Op::RetIf);
                 x.src[0] = cond(self)?;
-                x.nz = Self::test(op);
+                x.flags |= if Self::test(op) { F_NZ } else { 0 };
                 self.push(i, x);
             }
             O::Label => {
@@ -915,12 +923,18 @@ impl Builder<'_> {
         Ok((slot, kind, swizzle_of(o.selection())))
     }
 
-    fn set_resource(&self, i: usize, inst: InstructionRef<'_, '_>, x: &mut Inst, o: &Operand) -> Result<(), ExecError> {
+    fn set_resource(
+        &self,
+        i: usize,
+        inst: InstructionRef<'_, '_>,
+        r: &mut ResOp,
+        o: &Operand,
+    ) -> Result<(), ExecError> {
         let (slot, kind, swz) = self.resource(i, inst, o)?;
-        x.a = slot;
-        x.dim = kind;
-        x.rswz = swz;
-        x.flag |= if o.ty == OT::UnorderedAccessView { 4 } else { 0 };
+        r.slot = slot;
+        r.kind = kind;
+        r.swz = pack(swz);
+        r.uav = o.ty == OT::UnorderedAccessView;
         Ok(())
     }
 
@@ -950,7 +964,8 @@ impl Builder<'_> {
         let nd = info.dst.len();
         let srcs = &ops[nd..];
         let mut x = Inst::new(Op::Ld);
-        x.sat = op.saturate;
+        let mut r = ResOp::NONE;
+        x.flags |= if op.saturate { F_SAT } else { 0 };
         let atomic = |name: O| -> Option<(bool, AtomicOp)> {
             use AtomicOp as A;
             Some(match name {
@@ -992,16 +1007,16 @@ impl Builder<'_> {
                 };
                 x.dst[0] = self.dst(i, &ops[0])?;
                 x.src[0] = self.src(i, &srcs[0], Ty::U)?;
-                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                self.set_resource(i, inst, &mut r, &srcs[1])?;
                 if inst.opcode == O::ResInfo {
-                    x.b = match op.control {
+                    r.ret = match op.control {
                         OpControl::ResInfo(ResInfoReturnType::RcpFloat) => 1,
                         OpControl::ResInfo(ResInfoReturnType::Uint) => 2,
                         _ => 0,
                     };
                 }
                 if let Some(o) = inst.sample_offsets() {
-                    x.offs = o;
+                    r.offs = o;
                 }
             }
             O::LdStructured | O::LdStructuredFeedback => {
@@ -1009,26 +1024,26 @@ impl Builder<'_> {
                 x.dst[0] = self.dst(i, &ops[0])?;
                 x.src[0] = self.src(i, &srcs[0], Ty::U)?;
                 x.src[1] = self.src(i, &srcs[1], Ty::U)?;
-                self.set_resource(i, inst, &mut x, &srcs[2])?;
+                self.set_resource(i, inst, &mut r, &srcs[2])?;
             }
             O::BufInfo => {
                 x.op = Op::BufInfo;
                 x.dst[0] = self.dst(i, &ops[0])?;
-                self.set_resource(i, inst, &mut x, &srcs[0])?;
+                self.set_resource(i, inst, &mut r, &srcs[0])?;
             }
             O::SampleL | O::SampleLFeedback => {
                 x.op = Op::SampleL;
                 x.dst[0] = self.dst(i, &ops[0])?;
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
-                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
                 if s.ty != OT::Sampler {
                     return Err(malformed(i, "sample_l without a sampler"));
                 }
-                x.b = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.slot(i, s, File::Sampler)?.0;
                 x.src[1] = self.src(i, &srcs[3], Ty::F)?;
                 if let Some(o) = inst.sample_offsets() {
-                    x.offs = o;
+                    r.offs = o;
                 }
             }
             O::SampleCLz | O::SampleCLzFeedback | O::SampleD | O::SampleDClampFeedback => {
@@ -1036,12 +1051,12 @@ impl Builder<'_> {
                 x.op = if lz { Op::SampleCLz } else { Op::SampleD };
                 x.dst[0] = self.dst(i, &ops[0])?;
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
-                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
                 if s.ty != OT::Sampler {
                     return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
                 }
-                x.b = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.slot(i, s, File::Sampler)?.0;
                 if lz {
                     x.src[2] = self.src(i, &srcs[3], Ty::F)?;
                 } else {
@@ -1051,12 +1066,12 @@ impl Builder<'_> {
                         // `_cl`: the LOD clamp (a null operand: none).
                         if clamp.ty != OT::Null {
                             x.src[3] = self.src(i, clamp, Ty::F)?;
-                            x.flag |= 2;
+                            r.clamp = true;
                         }
                     }
                 }
                 if let Some(o) = inst.sample_offsets() {
-                    x.offs = o;
+                    r.offs = o;
                 }
             }
             O::Gather4
@@ -1077,33 +1092,33 @@ impl Builder<'_> {
                 let mut k = 1;
                 if po {
                     x.src[1] = self.src(i, &srcs[1], Ty::I)?;
-                    x.flag |= 8;
+                    r.programmable = true;
                     k = 2;
                 }
-                self.set_resource(i, inst, &mut x, &srcs[k])?;
+                self.set_resource(i, inst, &mut r, &srcs[k])?;
                 let s = &srcs[k + 1];
                 if s.ty != OT::Sampler {
                     return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
                 }
-                x.b = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.slot(i, s, File::Sampler)?.0;
                 // The sampler's selected component (`.r` for the comparing forms).
-                x.umask = if cmp { 0 } else { swizzle_of(s.selection())[0] };
+                r.umask = if cmp { 0 } else { swizzle_of(s.selection())[0] };
                 if cmp {
                     x.src[2] = self.src(i, &srcs[k + 2], Ty::F)?;
-                    x.flag |= 2;
+                    r.compare = true;
                 }
                 if let Some(o) = inst.sample_offsets() {
-                    x.offs = o;
+                    r.offs = o;
                 }
             }
             O::LdMs | O::LdMsFeedback => {
                 x.op = Op::LdMs;
                 x.dst[0] = self.dst(i, &ops[0])?;
                 x.src[0] = self.src(i, &srcs[0], Ty::U)?;
-                self.set_resource(i, inst, &mut x, &srcs[1])?;
+                self.set_resource(i, inst, &mut r, &srcs[1])?;
                 x.src[1] = self.src(i, &srcs[2], Ty::U)?;
                 if let Some(o) = inst.sample_offsets() {
-                    x.offs = o;
+                    r.offs = o;
                 }
             }
             O::SampleInfo | O::SamplePos => {
@@ -1115,12 +1130,12 @@ impl Builder<'_> {
                         format!("{} of the rasterizer (no rasterizer runs here)", inst.opcode.mnemonic()),
                     ));
                 }
-                self.set_resource(i, inst, &mut x, &srcs[0])?;
+                self.set_resource(i, inst, &mut r, &srcs[0])?;
                 if inst.opcode == O::SamplePos {
                     x.src[0] = self.src(i, &srcs[1], Ty::U)?;
                 }
                 if let OpControl::ReturnType(InstructionReturnType::Uint) = op.control {
-                    x.b = 2;
+                    r.ret = 2;
                 }
             }
             O::StoreUavTyped | O::StoreRaw | O::StoreStructured => {
@@ -1129,8 +1144,8 @@ impl Builder<'_> {
                     O::StoreRaw => Op::StoreRaw,
                     _ => Op::StoreStructured,
                 };
-                self.set_resource(i, inst, &mut x, &ops[0])?;
-                x.umask = mask_of(ops[0].selection());
+                self.set_resource(i, inst, &mut r, &ops[0])?;
+                r.umask = mask_of(ops[0].selection());
                 for (k, (o, ty)) in srcs.iter().zip(info.src).enumerate() {
                     x.src[k] = self.src(i, o, *ty)?;
                 }
@@ -1138,7 +1153,7 @@ impl Builder<'_> {
             O::ImmAtomicAlloc | O::ImmAtomicConsume => {
                 x.op = if inst.opcode == O::ImmAtomicAlloc { Op::ImmAtomicAlloc } else { Op::ImmAtomicConsume };
                 x.dst[0] = self.dst(i, &ops[0])?;
-                self.set_resource(i, inst, &mut x, &srcs[0])?;
+                self.set_resource(i, inst, &mut r, &srcs[0])?;
             }
             O::CheckAccessFullyMapped => {
                 x.op = Op::CheckAccess;
@@ -1149,27 +1164,29 @@ impl Builder<'_> {
                 let Some((imm, a)) = atomic(other) else {
                     return Err(unsupported(i, other.mnemonic()));
                 };
-                x.b = a as u32;
+                r.atomic = a;
                 if imm {
                     x.op = Op::ImmAtomic;
                     x.dst[0] = self.dst(i, &ops[0])?;
-                    self.set_resource(i, inst, &mut x, &ops[1])?;
+                    self.set_resource(i, inst, &mut r, &ops[1])?;
                 } else {
                     x.op = Op::Atomic;
-                    self.set_resource(i, inst, &mut x, &ops[0])?;
+                    self.set_resource(i, inst, &mut r, &ops[0])?;
                 }
                 for (k, (o, ty)) in srcs.iter().zip(info.src).enumerate() {
                     x.src[k] = self.src(i, o, *ty)?;
                 }
-                if x.dim == ResKind::Unknown || x.flag & 4 == 0 {
+                if r.kind == ResKind::Unknown || !r.uav {
                     return Err(malformed(i, format!("{} on an undeclared or non-UAV register", other.mnemonic())));
                 }
             }
         }
         if feedback {
             x.dst[1] = self.dst(i, &ops[1])?;
-            x.flag |= 1;
+            r.feedback = true;
         }
+        self.rops.push(r);
+        x.a = self.rops.len() as u32 - 1;
         self.push(i, x);
         Ok(())
     }
@@ -1421,6 +1438,8 @@ pub(crate) fn compile(
         blocks: Blocks::new(),
         breaks: Vec::new(),
         switches: Vec::new(),
+        rels: Vec::new(),
+        rops: Vec::new(),
         labels: HashMap::new(),
         calls: Vec::new(),
     };
@@ -1441,7 +1460,7 @@ pub(crate) fn compile(
                 return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), inst.operands().len())));
             }
             let mut x = Inst::new(aop);
-            x.sat = op.saturate;
+            x.flags |= if op.saturate { F_SAT } else { 0 };
             for k in 0..nd {
                 x.dst[k] = b.dst(i, &inst.operands()[k])?;
             }
@@ -1502,6 +1521,8 @@ pub(crate) fn compile(
         layout,
         constants: b.constants,
         switches: b.switches,
+        rels: b.rels,
+        rops: b.rops,
         declared_outputs,
         max_vertex_count: d.max_vertex_count,
         stage_gs: gs,

@@ -8,7 +8,7 @@
 
 use super::compile::CALL_DEPTH;
 use super::res;
-use super::{Code, Dst, DstKind, Inst, Op, Src, SrcKind};
+use super::{Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
 use crate::alu::{self, ftz4};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::machine::{EmitSink, ExecDiagnostic};
@@ -24,6 +24,9 @@ pub(crate) type Handler = fn(&mut Ctx<'_, '_>, &Inst);
 pub(crate) struct Ctx<'r, 'a> {
     pub regs: &'r mut [[u32; 4]],
     pub res: &'r mut Resources<'a>,
+    /// The code's relative indices and resource operands.
+    pub rels: &'r [Rel],
+    pub rops: &'r [ResOp],
     /// Checking mode: components of each output register written since the last emit.
     pub written: &'r mut [u8],
     pub checking: bool,
@@ -75,7 +78,7 @@ fn zip34(a: [u32; 4], b: [u32; 4], c: [u32; 4], f: impl Fn(u32, u32, u32) -> u32
 }
 
 #[inline(always)]
-fn cb_ref<'s>(res: &'s Resources<'_>, slot: u32, e: u32) -> &'s [u32; 4] {
+pub(crate) fn cb_ref<'s>(res: &'s Resources<'_>, slot: u32, e: u32) -> &'s [u32; 4] {
     match res.constant_buffers.get(slot as usize) {
         Some(Some(cb)) => cb.get(e as usize).unwrap_or(&ZERO),
         _ => &ZERO,
@@ -110,25 +113,25 @@ fn scatter2(mask: u8, r: [u32; 2]) -> [u32; 4] {
     out
 }
 
-/// Swizzle and modifiers of a source, without branches (a value that goes through
-/// branches tends to end up in memory, built by scalar stores and read back whole,
-/// which stalls): the swizzle selects with masks, the float modifiers are masks (`_abs` clears
-/// the sign, `-` flips it), the integer ones too (`(v ^ m) - m` with `m` all ones
-/// negates; with `m` the sign, takes the absolute value).
+/// Component `k` of a source after swizzle and modifiers: the float modifiers are
+/// masks (`_abs` clears the sign, `-` flips it), the integer ones too (`(v ^ m) - m`
+/// with `m` all ones negates; with `m` the sign, takes the absolute value).
+#[inline(always)]
+fn modified(r: &[u32; 4], s: &Src, k: usize) -> u32 {
+    let v = r[s.comp(k)];
+    let (and, xor) = s.fmask(k);
+    let v = (v & and) ^ xor;
+    let (iabs, ineg) = s.imask();
+    let a = ((v as i32 >> 31) as u32) & iabs;
+    let v = (v ^ a).wrapping_sub(a);
+    (v ^ ineg).wrapping_sub(ineg)
+}
+
+/// Swizzle and modifiers of a source.
 #[inline(always)]
 fn general(r: &[u32; 4], s: &Src) -> [u32; 4] {
-    let r = *r;
-    let m = &s.sel;
     // (No `[_; 4].map` here: it is not always inlined.)
-    let pick = |c: usize| (r[0] & m[0][c]) | (r[1] & m[1][c]) | (r[2] & m[2][c]) | (r[3] & m[3][c]);
-    let v = [pick(0), pick(1), pick(2), pick(3)];
-    let v = zip34(v, s.and, s.xor, |v, a, x| (v & a) ^ x);
-    let (iabs, ineg) = (s.iabs, s.ineg);
-    map4(v, |v| {
-        let a = ((v as i32 >> 31) as u32) & iabs;
-        let v = (v ^ a).wrapping_sub(a);
-        (v ^ ineg).wrapping_sub(ineg)
-    })
+    [modified(r, s, 0), modified(r, s, 1), modified(r, s, 2), modified(r, s, 3)]
 }
 
 /// `_sat` of flushed floats, without branches.
@@ -155,9 +158,9 @@ const PLAIN: u8 = 1;
 const ANY: u8 = 0;
 
 fn src_class(srcs: &[Src]) -> u8 {
-    if srcs.iter().all(|s| s.plain && s.kind == SrcKind::Reg) {
+    if srcs.iter().all(|s| s.plain() && s.kind == SrcKind::Reg) {
         PLAIN_REG
-    } else if srcs.iter().all(|s| s.plain) {
+    } else if srcs.iter().all(|s| s.plain()) {
         PLAIN
     } else {
         ANY
@@ -194,16 +197,16 @@ impl Ctx<'_, '_> {
     #[inline(always)]
     fn src_ref_other(&self, s: &Src) -> &[u32; 4] {
         if s.kind == SrcKind::Cb {
-            cb_ref(self.res, s.slot, s.reg)
+            return cb_ref(self.res, s.slot as u32, s.reg);
+        }
+        let Some(r) = self.rels.get(s.reg as usize) else { return &ZERO };
+        let i = r.imm.wrapping_add(self.comp(r.rel, r.rel_c));
+        if s.kind == SrcKind::CbRel {
+            cb_ref(self.res, s.slot as u32, i)
+        } else if i < r.count {
+            self.reg_ref(r.base.wrapping_add(i.wrapping_mul(r.stride)))
         } else {
-            let i = s.imm.wrapping_add(self.comp(s.rel, s.rel_c));
-            if s.kind == SrcKind::CbRel {
-                cb_ref(self.res, s.slot, i)
-            } else if i < s.count {
-                self.reg_ref(s.reg.wrapping_add(i.wrapping_mul(s.stride)))
-            } else {
-                &ZERO
-            }
+            &ZERO
         }
     }
 
@@ -247,7 +250,7 @@ impl Ctx<'_, '_> {
             if D == WHOLE {
                 *r = v;
             } else {
-                let k = d.comp as usize & 3;
+                let k = d.comp();
                 r[k] = v[k];
             }
         }
@@ -270,11 +273,7 @@ impl Ctx<'_, '_> {
         if P == PLAIN {
             r[k]
         } else {
-            let v = r[s.swz[k] as usize & 3];
-            let v = (v & s.and[k]) ^ s.xor[k];
-            let a = ((v as i32 >> 31) as u32) & s.iabs;
-            let v = (v ^ a).wrapping_sub(a);
-            (v ^ s.ineg).wrapping_sub(s.ineg)
+            modified(r, s, k)
         }
     }
 
@@ -282,7 +281,7 @@ impl Ctx<'_, '_> {
     #[inline(always)]
     fn put1(&mut self, d: &Dst, v: u32) {
         if let Some(r) = self.regs.get_mut(d.reg as usize) {
-            r[d.comp as usize & 3] = v;
+            r[d.comp()] = v;
         }
         if d.out && self.checking {
             if let Some(w) = self.written.get_mut(d.reg as usize) {
@@ -294,7 +293,7 @@ impl Ctx<'_, '_> {
     /// Writes a float result: flushed, saturated when `S`.
     #[inline(always)]
     fn put_f<const D: u8, const S: bool>(&mut self, d: &Dst, v: [u32; 4]) {
-        let v = ftz4(v);
+        let v = map4(v, alu::result);
         let v = if S { sat_inline(v) } else { v };
         self.put::<D>(d, v);
     }
@@ -315,14 +314,15 @@ impl Ctx<'_, '_> {
         } else if d.kind == DstKind::Null {
             return;
         } else {
-            let e = d.imm.wrapping_add(self.comp(d.rel, d.rel_c));
-            if e >= d.count {
+            let Some(r) = self.rels.get(d.reg as usize) else { return };
+            let e = r.imm.wrapping_add(self.comp(r.rel, r.rel_c));
+            if e >= r.count {
                 return;
             }
-            d.reg.wrapping_add(e.wrapping_mul(d.stride))
+            r.base.wrapping_add(e.wrapping_mul(r.stride))
         };
         if let Some(r) = self.regs.get_mut(i as usize) {
-            let m = d.wm;
+            let m = [d.wm(0), d.wm(1), d.wm(2), d.wm(3)];
             *r = [
                 (v[0] & m[0]) | (r[0] & !m[0]),
                 (v[1] & m[1]) | (r[1] & !m[1]),
@@ -341,9 +341,9 @@ impl Ctx<'_, '_> {
     /// would send the value through memory).
     #[inline(always)]
     fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
-        let v = ftz4(v);
+        let v = map4(v, alu::result);
         let s = sat_inline(v);
-        let m = if x.sat { u32::MAX } else { 0 };
+        let m = if x.sat() { u32::MAX } else { 0 };
         let v = zip4(s, v, |s, v| (s & m) | (v & !m));
         self.wr(&x.dst[k], v);
     }
@@ -351,7 +351,7 @@ impl Ctx<'_, '_> {
     /// The condition of a conditional instruction: true when `src0.x != 0` matches `_nz`.
     #[inline(always)]
     fn cond(&self, x: &Inst) -> bool {
-        (self.rd(&x.src[0])[0] != 0) == x.nz
+        (self.rd(&x.src[0])[0] != 0) == x.nz()
     }
 
     /// Two results per component (imul, umul, udiv, uaddc, usubb).
@@ -371,7 +371,7 @@ impl Ctx<'_, '_> {
     /// A double result (`.xy`, `.zw`), `_sat` honoured.
     #[inline]
     fn wd(&mut self, x: &Inst, r: [f64; 2]) {
-        let r = if x.sat { [alu::dsat(r[0]), alu::dsat(r[1])] } else { r };
+        let r = if x.sat() { [alu::dsat(r[0]), alu::dsat(r[1])] } else { r };
         self.wr(&x.dst[0], dwords(r));
     }
 
@@ -397,7 +397,7 @@ macro_rules! pick_pds {
     ($f:ident, $x:expr, $n:expr) => {{
         macro_rules! by_d {
             ($p:expr) => {
-                match (dst_class(&$x.dst[0]), $x.sat) {
+                match (dst_class(&$x.dst[0]), $x.sat()) {
                     (WHOLE, false) => $f::<{ $p }, WHOLE, false> as Handler,
                     (WHOLE, true) => $f::<{ $p }, WHOLE, true> as Handler,
                     (SINGLE, false) => $f::<{ $p }, SINGLE, false> as Handler,
@@ -438,7 +438,7 @@ macro_rules! pick_pd {
 /// A float result component: flushed, saturated when `S`.
 #[inline(always)]
 fn fres<const S: bool>(v: f32) -> u32 {
-    let v = alu::ftz(v.to_bits());
+    let v = alu::bits(v);
     if S {
         alu::sat(v)
     } else {
@@ -452,7 +452,7 @@ macro_rules! float1 {
         fn $name<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
-                let k = x.dst[0].comp as usize & 3;
+                let k = x.dst[0].comp();
                 let a = alu::f(c.get1::<P>(&x.src[0], k));
                 return c.put1(&x.dst[0], fres::<S>(f(a)));
             }
@@ -468,7 +468,7 @@ macro_rules! float2 {
         fn $name<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
-                let k = x.dst[0].comp as usize & 3;
+                let k = x.dst[0].comp();
                 let a = alu::f(c.get1::<P>(&x.src[0], k));
                 let b = alu::f(c.get1::<P>(&x.src[1], k));
                 return c.put1(&x.dst[0], fres::<S>(f(a, b)));
@@ -486,7 +486,7 @@ macro_rules! fcmp {
         fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
-                let k = x.dst[0].comp as usize & 3;
+                let k = x.dst[0].comp();
                 let a = alu::f(c.get1::<P>(&x.src[0], k));
                 let b = alu::f(c.get1::<P>(&x.src[1], k));
                 return c.put1(&x.dst[0], alu::mask(f(a, b)));
@@ -504,7 +504,7 @@ macro_rules! int1 {
         fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
-                let k = x.dst[0].comp as usize & 3;
+                let k = x.dst[0].comp();
                 return c.put1(&x.dst[0], f(c.get1::<P>(&x.src[0], k)));
             }
             let a = c.get::<P>(&x.src[0]);
@@ -517,7 +517,7 @@ macro_rules! int2 {
         fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
-                let k = x.dst[0].comp as usize & 3;
+                let k = x.dst[0].comp();
                 let a = c.get1::<P>(&x.src[0], k);
                 let b = c.get1::<P>(&x.src[1], k);
                 return c.put1(&x.dst[0], f(a, b));
@@ -533,7 +533,7 @@ macro_rules! int3 {
         fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
             let f = $f;
             if D == SINGLE {
-                let k = x.dst[0].comp as usize & 3;
+                let k = x.dst[0].comp();
                 let a = c.get1::<P>(&x.src[0], k);
                 let b = c.get1::<P>(&x.src[1], k);
                 let d = c.get1::<P>(&x.src[2], k);
@@ -595,7 +595,7 @@ int3!(h_msad, alu::msad);
 
 fn h_mad<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         let a = alu::f(c.get1::<P>(&x.src[0], k));
         let b = alu::f(c.get1::<P>(&x.src[1], k));
         let d = alu::f(c.get1::<P>(&x.src[2], k));
@@ -636,7 +636,7 @@ fn h_dp4<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst)
 
 fn h_min<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         let r = alu::fmin(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
         return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
     }
@@ -647,7 +647,7 @@ fn h_min<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst)
 
 fn h_max<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         let r = alu::fmax(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
         return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
     }
@@ -659,7 +659,7 @@ fn h_max<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst)
 /// `mov` moves bits; `_sat` reads them as floats.
 fn h_mov<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         let a = c.get1::<P>(&x.src[0], k);
         return c.put1(&x.dst[0], if S { alu::sat(a) } else { a });
     }
@@ -670,7 +670,7 @@ fn h_mov<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst)
 
 fn h_movc<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         let v = if c.get1::<P>(&x.src[0], k) != 0 { c.get1::<P>(&x.src[1], k) } else { c.get1::<P>(&x.src[2], k) };
         return c.put1(&x.dst[0], if S { alu::sat(v) } else { v });
     }
@@ -687,7 +687,7 @@ int1!(h_ftou, |a: u32| alu::ftou(alu::f(a)));
 
 fn h_itof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as i32 as f32));
     }
     let a = c.get::<P>(&x.src[0]);
@@ -696,7 +696,7 @@ fn h_itof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst
 
 fn h_utof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
-        let k = x.dst[0].comp as usize & 3;
+        let k = x.dst[0].comp();
         return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as f32));
     }
     let a = c.get::<P>(&x.src[0]);
@@ -802,7 +802,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         Op::F16ToF32 => |c, x| {
             let a = c.rd(&x.src[0]);
             let v = map4(a, alu::f16tof32);
-            let v = if x.sat { sat4(v) } else { v };
+            let v = if x.sat() { sat4(v) } else { v };
             c.wr(&x.dst[0], v);
         },
         Op::F32ToF16 => |c, x| {
@@ -826,7 +826,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         },
         Op::Dmov => |c, x| {
             let a = c.rd(&x.src[0]);
-            if x.sat {
+            if x.sat() {
                 c.wd(x, dd(a));
             } else {
                 c.wr(&x.dst[0], a);
@@ -839,7 +839,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let lo = if k[0] != 0 { [a[0], a[1]] } else { [b[0], b[1]] };
             let hi = if k[1] != 0 { [a[2], a[3]] } else { [b[2], b[3]] };
             let v = [lo[0], lo[1], hi[0], hi[1]];
-            if x.sat {
+            if x.sat() {
                 c.wd(x, dd(v));
             } else {
                 c.wr(&x.dst[0], v);
@@ -849,78 +849,131 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         Op::Dge => |c, x| c.dcmp(x, |a, b| a >= b),
         Op::Dlt => |c, x| c.dcmp(x, |a, b| a < b),
         Op::Dne => |c, x| c.dcmp(x, |a, b| a != b),
-        Op::Dtof | Op::Dtoi | Op::Dtou => |c, x| {
+        Op::Dtof => |c, x| {
             let a = dd(c.rd(&x.src[0]));
-            let f = match x.op {
-                Op::Dtof => alu::dtof,
-                Op::Dtoi => alu::dtoi,
-                _ => alu::dtou,
-            };
-            let v = scatter2(x.dst[0].mask, [f(a[0]), f(a[1])]);
-            let v = if x.sat && x.op == Op::Dtof { sat4(v) } else { v };
+            let v = scatter2(x.dst[0].mask, [alu::dtof(a[0]), alu::dtof(a[1])]);
+            let v = if x.sat() { sat4(v) } else { v };
             c.wr(&x.dst[0], v);
         },
-        Op::Ftod | Op::Itod | Op::Utod => |c, x| {
-            let a = c.rd(&x.src[0]);
-            let f = |v: u32| match x.op {
-                Op::Ftod => alu::ftod(v),
-                Op::Itod => v as i32 as f64,
-                _ => v as f64,
-            };
-            c.wd(x, [f(a[0]), f(a[1])]);
+        Op::Dtoi => |c, x| {
+            let a = dd(c.rd(&x.src[0]));
+            c.wr(&x.dst[0], scatter2(x.dst[0].mask, [alu::dtoi(a[0]), alu::dtoi(a[1])]));
         },
-        Op::Ld
-        | Op::LdUavTyped
-        | Op::LdRaw
-        | Op::LdStructured
-        | Op::ResInfo
-        | Op::BufInfo
-        | Op::SampleL
-        | Op::LdMs
-        | Op::SampleInfo
-        | Op::SamplePos
-        | Op::CheckAccess => {
-            |c, x| {
-                let a = c.rd(&x.src[0]);
-                let b = c.rd(&x.src[1]);
-                let v = res::read(c.res, x, a, b, [0; 4], [0; 4]);
-                let w = x.rswz;
-                let v = [v[w[0] as usize & 3], v[w[1] as usize & 3], v[w[2] as usize & 3], v[w[3] as usize & 3]];
-                let v = if x.sat && x.op == Op::SampleL { sat4(ftz4(v)) } else { v };
-                c.wr(&x.dst[0], v);
-                if x.flag & 1 != 0 {
-                    // Tiled-resource status of the `_s` forms: always fully mapped.
-                    c.wr(&x.dst[1], [1; 4]);
-                }
-            }
-        }
-        Op::SampleCLz | Op::SampleD | Op::Gather4 => |c, x| {
+        Op::Dtou => |c, x| {
+            let a = dd(c.rd(&x.src[0]));
+            c.wr(&x.dst[0], scatter2(x.dst[0].mask, [alu::dtou(a[0]), alu::dtou(a[1])]));
+        },
+        Op::Ftod => |c, x| {
             let a = c.rd(&x.src[0]);
-            let b = c.rd(&x.src[1]);
-            let d = c.rd(&x.src[2]);
-            let e = if x.flag & 2 != 0 && x.op == Op::SampleD { c.rd(&x.src[3]) } else { [0; 4] };
-            let v = res::read(c.res, x, a, b, d, e);
-            let w = x.rswz;
-            let v = [v[w[0] as usize & 3], v[w[1] as usize & 3], v[w[2] as usize & 3], v[w[3] as usize & 3]];
-            let v = if x.sat { sat4(ftz4(v)) } else { v };
+            c.wd(x, [alu::ftod(a[0]), alu::ftod(a[1])]);
+        },
+        Op::Itod => |c, x| {
+            let a = c.rd(&x.src[0]);
+            c.wd(x, [a[0] as i32 as f64, a[1] as i32 as f64]);
+        },
+        Op::Utod => |c, x| {
+            let a = c.rd(&x.src[0]);
+            c.wd(x, [a[0] as f64, a[1] as f64]);
+        },
+        Op::Ld | Op::LdUavTyped => |c, x| {
+            let r = rop(c, x);
+            let v = res::load(c.res, &r, c.rd(&x.src[0]));
+            res_out(c, x, &r, v, false);
+        },
+        Op::LdRaw => |c, x| {
+            let r = rop(c, x);
+            let v = res::ld_raw(c.res, &r, c.rd(&x.src[0]));
+            res_out(c, x, &r, v, false);
+        },
+        Op::LdStructured => |c, x| {
+            let r = rop(c, x);
+            let v = res::ld_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
+            res_out(c, x, &r, v, false);
+        },
+        Op::ResInfo => |c, x| {
+            let r = rop(c, x);
+            let v = res::resinfo(c.res, &r, c.rd(&x.src[0])[0]);
+            res_out(c, x, &r, v, false);
+        },
+        Op::BufInfo => |c, x| {
+            let r = rop(c, x);
+            let v = res::bufinfo(c.res, &r);
+            res_out(c, x, &r, v, false);
+        },
+        Op::SampleL => |c, x| {
+            let r = rop(c, x);
+            let lod = res::Lod::Given(alu::f(c.rd(&x.src[1])[0]));
+            let v = res::sample(c.res, &r, c.rd(&x.src[0]), lod, None);
+            res_out(c, x, &r, v, true);
+        },
+        Op::SampleCLz => |c, x| {
+            let r = rop(c, x);
+            let reference = alu::f(c.rd(&x.src[2])[0]);
+            let v = res::sample(c.res, &r, c.rd(&x.src[0]), res::Lod::Given(0.0), Some(reference));
+            res_out(c, x, &r, v, true);
+        },
+        Op::SampleD => |c, x| {
+            let r = rop(c, x);
+            let clamp = r.clamp.then(|| alu::f(c.rd(&x.src[3])[0]));
+            let lod = res::Lod::Gradients(c.rd(&x.src[1]).map(alu::f), c.rd(&x.src[2]).map(alu::f), clamp);
+            let v = res::sample(c.res, &r, c.rd(&x.src[0]), lod, None);
+            res_out(c, x, &r, v, true);
+        },
+        Op::Gather4 => |c, x| {
+            let r = rop(c, x);
+            let reference = alu::f(c.rd(&x.src[2])[0]);
+            let v = res::gather4(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), reference);
+            res_out(c, x, &r, v, true);
+        },
+        Op::LdMs => |c, x| {
+            let r = rop(c, x);
+            let v = res::ldms(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1])[0]);
+            res_out(c, x, &r, v, false);
+        },
+        Op::SampleInfo => |c, x| {
+            let r = rop(c, x);
+            let v = res::sample_info(c.res, &r);
+            res_out(c, x, &r, v, false);
+        },
+        Op::SamplePos => |c, x| {
+            let r = rop(c, x);
+            let v = res::sample_pos(c.res, &r, c.rd(&x.src[0])[0]);
+            res_out(c, x, &r, v, false);
+        },
+        Op::CheckAccess => |c, x| {
+            let v = [alu::mask(c.rd(&x.src[0])[0] != 0); 4];
             c.wr(&x.dst[0], v);
-            if x.flag & 1 != 0 {
-                // Tiled-resource status of the `_s` forms: always fully mapped.
-                c.wr(&x.dst[1], [1; 4]);
-            }
         },
-        Op::StoreUavTyped | Op::StoreRaw | Op::StoreStructured | Op::Atomic => |c, x| {
-            let a = c.rd(&x.src[0]);
-            let b = c.rd(&x.src[1]);
-            let d = c.rd(&x.src[2]);
-            res::write(c.res, x, a, b, d);
+        Op::StoreUavTyped => |c, x| {
+            let r = rop(c, x);
+            res::store_typed(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
         },
-        Op::ImmAtomic | Op::ImmAtomicAlloc | Op::ImmAtomicConsume => |c, x| {
-            let a = c.rd(&x.src[0]);
-            let b = c.rd(&x.src[1]);
-            let d = c.rd(&x.src[2]);
-            let old = res::write(c.res, x, a, b, d);
+        Op::StoreRaw => |c, x| {
+            let r = rop(c, x);
+            res::store_raw(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
+        },
+        Op::StoreStructured => |c, x| {
+            let r = rop(c, x);
+            res::store_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+        },
+        Op::Atomic => |c, x| {
+            let r = rop(c, x);
+            res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+        },
+        Op::ImmAtomic => |c, x| {
+            let r = rop(c, x);
+            let old = res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
             c.wr(&x.dst[0], [old; 4]);
+        },
+        Op::ImmAtomicAlloc => |c, x| {
+            let r = rop(c, x);
+            let old = res::counter(c.res, &r, true);
+            c.wr(&x.dst[0], [old; 4]);
+        },
+        Op::ImmAtomicConsume => |c, x| {
+            let r = rop(c, x);
+            let new = res::counter(c.res, &r, false);
+            c.wr(&x.dst[0], [new; 4]);
         },
         // Flow control and geometry output run in the loop.
         Op::Jmp
@@ -934,6 +987,26 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::Cut
         | Op::EmitCut
         | Op::Abort => nop,
+    }
+}
+
+/// A resource instruction's operands.
+#[inline(always)]
+fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
+    c.rops.get(x.a as usize).copied().unwrap_or(ResOp::NONE)
+}
+
+/// The end of a load, query or sample: the resource operand's swizzle, `_sat` where
+/// the instruction honours it (`sat`: samples and gathers), the tiled-resource
+/// status of the `_s` forms (always fully mapped).
+#[inline(always)]
+fn res_out(c: &mut Ctx<'_, '_>, x: &Inst, r: &ResOp, v: [u32; 4], sat: bool) {
+    let w = |k: usize| (r.swz >> (2 * k)) as usize & 3;
+    let v = [v[w(0)], v[w(1)], v[w(2)], v[w(3)]];
+    let v = if sat && x.sat() { sat4(ftz4(v)) } else { v };
+    c.wr(&x.dst[0], v);
+    if r.feedback {
+        c.wr(&x.dst[1], [1; 4]);
     }
 }
 
@@ -1019,7 +1092,14 @@ impl Core {
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
         let Core { regs, stack, checking, written, diagnostics, dropped, .. } = self;
-        let mut c = Ctx { regs: regs.as_mut_slice(), res, written: written.as_mut_slice(), checking: *checking };
+        let mut c = Ctx {
+            regs: regs.as_mut_slice(),
+            res,
+            rels: &code.rels,
+            rops: &code.rops,
+            written: written.as_mut_slice(),
+            checking: *checking,
+        };
         let mut pc = 0usize;
         let mut steps = 0u64;
         let mut depth = 0usize;

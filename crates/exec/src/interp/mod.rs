@@ -10,9 +10,11 @@
 //! Writable registers come first and are cleared at the start of every invocation;
 //! inputs are copied in; the constants (a zero register, the immediate constant buffer
 //! and every immediate operand) are loaded once per machine. An operand is then a
-//! register index plus swizzle and modifier masks, so that reading `r0`, `v[0][1]`,
-//! `l(1.0, 2.0, 0, 0)` or `icb[3]` is one array access; only relative indices,
-//! constant buffers and resources take another path.
+//! register index with its swizzle and modifiers packed in 8 bytes, so that reading
+//! `r0`, `v[0][1]`, `l(1.0, 2.0, 0, 0)` or `icb[3]` is one array access; only relative
+//! indices (out of line in [`Code::rels`]), constant buffers and resources (their
+//! operands out of line in [`Code::rops`], each operation its own handler) take
+//! another path. An [`Inst`] is at most 64 bytes.
 //!
 //! - [`compile`]: declarations (pass 1, fixing the layout), then instructions (pass 2:
 //!   operands resolved, flow control to jumps, a handler chosen for each).
@@ -26,130 +28,136 @@
 
 pub(crate) mod compile;
 pub(crate) mod exec;
+pub(crate) mod lanes;
 pub(crate) mod res;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where a source operand's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum SrcKind {
     /// `regs[reg]`.
     Reg,
-    /// `regs[reg + (imm + regs[rel][rel_c]) * stride]` when `imm + rel < count`, else 0.
+    /// `rels[reg]`: `regs[base + (imm + regs[rel][rel_c]) * stride]` when
+    /// `imm + regs[rel][rel_c] < count`, else 0.
     Rel,
     /// `cb[slot][reg]` (0 outside the bound buffer).
     Cb,
-    /// `cb[slot][imm + regs[rel][rel_c]]`.
+    /// `rels[reg]`: `cb[slot][imm + regs[rel][rel_c]]`.
     CbRel,
 }
 
-/// A source operand, resolved.
-#[derive(Debug, Clone, Copy)]
+/// The identity swizzle, packed (2 bits per component, x first).
+pub(crate) const IDENTITY: u8 = 0b11_10_01_00;
+
+/// Source modifier bits ([`Src::m`]): the float `_abs` and `-` (on all four
+/// components, or with [`M_DOUBLE`] on the high words `.y`/`.w` only), the integer
+/// ones.
+pub(crate) const M_ABS: u8 = 1;
+pub(crate) const M_NEG: u8 = 2;
+pub(crate) const M_DOUBLE: u8 = 4;
+pub(crate) const M_IABS: u8 = 8;
+pub(crate) const M_INEG: u8 = 16;
+
+/// A source operand, resolved: 8 bytes, each swizzle and modifier stored once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Src {
-    pub kind: SrcKind,
-    /// Source component of each result component.
-    pub swz: [u8; 4],
-    /// Integer modifier (I/U operands): bit 0 negate, bit 1 absolute value.
-    pub imod: u8,
-    /// Component of the relative-index register.
-    pub rel_c: u8,
-    /// The swizzle is `.xyzw`.
-    pub ident: bool,
-    /// `and`/`xor` change something.
-    pub fmod: bool,
-    /// Identity swizzle and no modifier: the value is the register as it is.
-    pub plain: bool,
-    /// Integer modifiers as masks (all ones when set): `_abs`, then negation.
-    pub iabs: u32,
-    pub ineg: u32,
-    /// The swizzle as selection masks: `sel[k][c]` is all ones when result component
-    /// `c` comes from component `k`.
-    pub sel: [[u32; 4]; 4],
-    /// Float modifier as bit masks, applied after the swizzle: `(v & and) ^ xor`
-    /// (`_abs` clears sign bits, `-` flips them; for doubles only the high words').
-    pub and: [u32; 4],
-    pub xor: [u32; 4],
+    /// The register (`Reg`), the vector (`Cb`), or the entry of [`Code::rels`]
+    /// (`Rel`, `CbRel`).
     pub reg: u32,
-    pub slot: u32,
+    pub kind: SrcKind,
+    /// Source component of each result component, packed (see [`IDENTITY`]).
+    pub swz: u8,
+    /// Modifiers (`M_*` bits).
+    pub m: u8,
+    /// Constant-buffer slot (`Cb`, `CbRel`).
+    pub slot: u8,
+}
+
+impl Src {
+    /// A plain register read.
+    pub const fn reg(reg: u32) -> Src {
+        Src { reg, kind: SrcKind::Reg, swz: IDENTITY, m: 0, slot: 0 }
+    }
+
+    /// The source component of result component `k`.
+    #[inline(always)]
+    pub fn comp(&self, k: usize) -> usize {
+        (self.swz >> (2 * (k & 3))) as usize & 3
+    }
+
+    /// The value is read as it is (identity swizzle, no modifier).
+    #[inline(always)]
+    pub fn plain(&self) -> bool {
+        self.swz == IDENTITY && self.m == 0
+    }
+
+    /// The float modifier of component `k` as masks: `(v & and) ^ xor`.
+    #[inline(always)]
+    pub fn fmask(&self, k: usize) -> (u32, u32) {
+        let on = self.m & M_DOUBLE == 0 || k & 1 == 1;
+        let and = if on && self.m & M_ABS != 0 { 0x7fff_ffff } else { u32::MAX };
+        let xor = if on && self.m & M_NEG != 0 { 0x8000_0000 } else { 0 };
+        (and, xor)
+    }
+
+    /// The integer modifiers as masks (all ones when set): `_abs`, negation.
+    #[inline(always)]
+    pub fn imask(&self) -> (u32, u32) {
+        (0u32.wrapping_sub((self.m & M_IABS != 0) as u32), 0u32.wrapping_sub((self.m & M_INEG != 0) as u32))
+    }
+}
+
+/// A relative index: element `imm + regs[rel][rel_c]` of `count` elements of
+/// `stride` registers at `base` (for constant buffers, of the bound buffer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rel {
+    pub base: u32,
     pub rel: u32,
     pub imm: u32,
     pub count: u32,
     pub stride: u32,
-}
-
-/// Selection masks of the identity swizzle.
-pub(crate) const SEL_IDENTITY: [[u32; 4]; 4] =
-    [[u32::MAX, 0, 0, 0], [0, u32::MAX, 0, 0], [0, 0, u32::MAX, 0], [0, 0, 0, u32::MAX]];
-
-impl Src {
-    /// A plain register read.
-    pub fn reg(reg: u32) -> Src {
-        Src {
-            kind: SrcKind::Reg,
-            swz: [0, 1, 2, 3],
-            imod: 0,
-            rel_c: 0,
-            ident: true,
-            fmod: false,
-            plain: true,
-            iabs: 0,
-            ineg: 0,
-            sel: SEL_IDENTITY,
-            and: [u32::MAX; 4],
-            xor: [0; 4],
-            reg,
-            slot: 0,
-            rel: 0,
-            imm: 0,
-            count: 0,
-            stride: 1,
-        }
-    }
+    pub rel_c: u8,
 }
 
 /// Where a destination operand writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum DstKind {
     Null,
     Reg,
-    /// `regs[reg + (imm + regs[rel][rel_c]) * stride]` when in range, else dropped.
+    /// `rels[reg]`: `regs[base + (imm + regs[rel][rel_c]) * stride]` when in range,
+    /// else dropped.
     Rel,
 }
 
-/// A destination operand, resolved.
-#[derive(Debug, Clone, Copy)]
+/// A destination operand, resolved: 8 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Dst {
+    /// The register (`Reg`) or the entry of [`Code::rels`] (`Rel`).
+    pub reg: u32,
     pub kind: DstKind,
     /// Write mask (bit 0 = x).
     pub mask: u8,
-    /// The component, when the mask has exactly one.
-    pub comp: u8,
-    pub rel_c: u8,
     /// The destination is in the output region (checking mode tracks writes).
     pub out: bool,
-    /// The write mask as per-component bit masks.
-    pub wm: [u32; 4],
-    pub reg: u32,
-    pub rel: u32,
-    pub imm: u32,
-    pub count: u32,
-    pub stride: u32,
 }
 
 impl Dst {
-    pub const NULL: Dst = Dst {
-        kind: DstKind::Null,
-        mask: 0,
-        comp: 0,
-        rel_c: 0,
-        out: false,
-        wm: [0; 4],
-        reg: 0,
-        rel: 0,
-        imm: 0,
-        count: 0,
-        stride: 1,
-    };
+    pub const NULL: Dst = Dst { reg: 0, kind: DstKind::Null, mask: 0, out: false };
+
+    /// The first component written (the component, when the mask has exactly one).
+    #[inline(always)]
+    pub fn comp(&self) -> usize {
+        (self.mask.trailing_zeros() & 3) as usize
+    }
+
+    /// The write mask of component `c` as a bit mask.
+    #[inline(always)]
+    pub fn wm(&self, c: usize) -> u32 {
+        0u32.wrapping_sub(((self.mask >> c) & 1) as u32)
+    }
 }
 
 /// The interpreter's operations.
@@ -265,34 +273,31 @@ pub(crate) enum Op {
     Dtou,
     Itod,
     Utod,
-    // Resources: `a` is the slot, `rswz` the resource operand's swizzle, `dim` the
-    // declared kind.
+    // Resources: `a` names the [`ResOp`] (slot, swizzle, declared kind, sampler...).
     Ld,
     LdUavTyped,
     LdRaw,
     LdStructured,
     ResInfo,
     BufInfo,
-    /// `b` is the sampler slot.
     SampleL,
-    /// `sample_c_lz`: `src[0]` the address, `src[2]` the reference; `b` the sampler.
+    /// `sample_c_lz`: `src[0]` the address, `src[2]` the reference.
     SampleCLz,
     /// `sample_d`: `src[0]` the address, `src[1]`/`src[2]` the x/y derivatives.
     SampleD,
     /// `gather4*`: `src[0]` the address, `src[1]` the programmable offset (`_po`),
-    /// `src[2]` the reference (`_c`); `b` the sampler, `umask` the component gathered;
-    /// `flag` bit 1: compare, bit 3: programmable offset.
+    /// `src[2]` the reference (`_c`).
     Gather4,
     /// `ldms`: `src[0]` the address, `src[1]` the sample index.
     LdMs,
-    /// `sampleinfo` (`b` = 2: `_uint`).
+    /// `sampleinfo`.
     SampleInfo,
     /// `samplepos`: `src[0]` the sample index.
     SamplePos,
     StoreUavTyped,
     StoreRaw,
     StoreStructured,
-    /// `b` is the [`AtomicOp`].
+    /// `atomic_*` (the operation in the [`ResOp`]).
     Atomic,
     ImmAtomic,
     ImmAtomicAlloc,
@@ -317,13 +322,6 @@ pub(crate) enum AtomicOp {
     Exch,
 }
 
-impl AtomicOp {
-    pub fn from_u32(v: u32) -> AtomicOp {
-        use AtomicOp::*;
-        [And, Or, Xor, CmpStore, Iadd, Imax, Imin, Umax, Umin, Exch].get(v as usize).copied().unwrap_or(And)
-    }
-}
-
 /// The declared kind of a `t#`/`u#` slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -344,52 +342,92 @@ pub(crate) enum ResKind {
     Structured,
 }
 
-/// One compiled instruction.
+/// One resource instruction's operands beyond its sources and destinations (an entry
+/// of [`Code::rops`], named by the instruction's `a`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ResOp {
+    /// The `t#`/`u#` slot.
+    pub slot: u32,
+    /// The `s#` slot (samples and gathers).
+    pub sampler: u32,
+    /// Declared resource kind.
+    pub kind: ResKind,
+    /// The resource is a UAV.
+    pub uav: bool,
+    /// Swizzle of the resource operand, packed as [`Src::swz`].
+    pub swz: u8,
+    /// Immediate texel offsets (`_aoffimmi`).
+    pub offs: [i8; 3],
+    /// Write mask of a UAV destination (`store_raw u0.xy`); the component a gather
+    /// reads.
+    pub umask: u8,
+    /// Has a feedback destination (`_s` forms: `dst[1]`).
+    pub feedback: bool,
+    /// `gather4_c*`: compares.
+    pub compare: bool,
+    /// `sample_d` with `_cl`: the LOD clamp (`src[3]`).
+    pub clamp: bool,
+    /// `gather4_po*`: programmable offset (`src[1]`).
+    pub programmable: bool,
+    /// `resinfo`: 0 float, 1 `_rcpFloat`, 2 `_uint`; `sampleinfo`: 2 `_uint`.
+    pub ret: u8,
+    pub atomic: AtomicOp,
+}
+
+impl ResOp {
+    pub const NONE: ResOp = ResOp {
+        slot: 0,
+        sampler: 0,
+        kind: ResKind::Unknown,
+        uav: false,
+        swz: IDENTITY,
+        offs: [0; 3],
+        umask: 0,
+        feedback: false,
+        compare: false,
+        clamp: false,
+        programmable: false,
+        ret: 0,
+        atomic: AtomicOp::And,
+    };
+}
+
+/// Instruction flags ([`Inst::flags`]).
+pub(crate) const F_SAT: u8 = 1;
+/// Conditional instructions: the test is `_nz`.
+pub(crate) const F_NZ: u8 = 2;
+
+/// One compiled instruction: 64 bytes (operands packed, relative indices and
+/// resource operands out of line).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Inst {
     /// The handler of everything but flow control and geometry output (chosen by
     /// [`exec::handler`] once the instruction is complete).
     pub f: exec::Handler,
     pub op: Op,
-    /// `_sat`.
-    pub sat: bool,
-    /// Test of conditional instructions: true for `_nz`.
-    pub nz: bool,
-    /// Bit 0: has a feedback destination (`_s` forms: dst[1]); bit 1: gather
-    /// compares; bit 2: the resource is a UAV; bit 3: gather with programmable offset.
-    pub flag: u8,
-    /// Declared resource kind.
-    pub dim: ResKind,
-    /// Write mask of a UAV destination (`store_raw u0.xy`); the component a gather
-    /// reads.
-    pub umask: u8,
-    /// Swizzle of the resource operand.
-    pub rswz: [u8; 4],
-    /// Immediate texel offsets (`_aoffimmi`).
-    pub offs: [i8; 3],
+    /// `F_*` bits.
+    pub flags: u8,
+    /// Jump target, stream, switch table, or resource operands ([`Code::rops`]).
     pub a: u32,
-    pub b: u32,
     pub dst: [Dst; 2],
     pub src: [Src; 4],
 }
 
 impl Inst {
     pub fn new(op: Op) -> Inst {
-        Inst {
-            f: exec::nop,
-            op,
-            sat: false,
-            nz: false,
-            flag: 0,
-            dim: ResKind::Unknown,
-            umask: 0,
-            rswz: [0, 1, 2, 3],
-            offs: [0; 3],
-            a: 0,
-            b: 0,
-            dst: [Dst::NULL; 2],
-            src: [Src::reg(0); 4],
-        }
+        Inst { f: exec::nop, op, flags: 0, a: 0, dst: [Dst::NULL; 2], src: [Src::reg(0); 4] }
+    }
+
+    /// `_sat`.
+    #[inline(always)]
+    pub fn sat(&self) -> bool {
+        self.flags & F_SAT != 0
+    }
+
+    /// The test of a conditional instruction: true for `_nz`.
+    #[inline(always)]
+    pub fn nz(&self) -> bool {
+        self.flags & F_NZ != 0
     }
 }
 
@@ -440,6 +478,11 @@ pub struct Code {
     /// Registers from `layout.zero` to the end (zero, icb, immediates).
     pub(crate) constants: Vec<[u32; 4]>,
     pub(crate) switches: Vec<SwitchTable>,
+    /// Relative indices of operands ([`SrcKind::Rel`], [`SrcKind::CbRel`],
+    /// [`DstKind::Rel`]).
+    pub(crate) rels: Vec<Rel>,
+    /// Resource operands of resource instructions.
+    pub(crate) rops: Vec<ResOp>,
     /// Output declarations, for checking mode.
     pub(crate) declared_outputs: Vec<DeclaredOutput>,
     pub(crate) max_vertex_count: u32,
@@ -450,4 +493,20 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 pub(crate) fn next_id() -> u64 {
     NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+// The interpreter's instruction fits a cache line (operands packed; relative indices
+// and resource operands out of line).
+const _: () = assert!(std::mem::size_of::<Inst>() <= 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiled_instruction_sizes() {
+        assert!(std::mem::size_of::<Inst>() <= 64, "Inst is {} bytes", std::mem::size_of::<Inst>());
+        assert_eq!(std::mem::size_of::<Src>(), 8);
+        assert_eq!(std::mem::size_of::<Dst>(), 8);
+    }
 }

@@ -5,7 +5,7 @@
 //! 0 for raw and structured buffers), out-of-range stores and atomics do nothing, and
 //! unbound or mismatched views read 0.
 
-use super::{AtomicOp, Inst, Op, ResKind};
+use super::{AtomicOp, ResKind, ResOp};
 use crate::alu;
 use crate::format::{Format, NumericType};
 use crate::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Resources, Sampler, Srv, TextureView, Uav};
@@ -19,16 +19,16 @@ enum View<'r> {
     Texture(TextureView<'r>, &'r [u8]),
 }
 
-fn view<'r>(res: &'r Resources<'_>, x: &Inst) -> Option<View<'r>> {
-    if x.flag & 4 != 0 {
-        Some(match res.uavs.get(x.a as usize)?.as_ref()? {
+fn view<'r>(res: &'r Resources<'_>, x: &ResOp) -> Option<View<'r>> {
+    if x.uav {
+        Some(match res.uavs.get(x.slot as usize)?.as_ref()? {
             Uav::Buffer { data, format } => View::Buffer(data, *format),
             Uav::Raw { data } => View::Raw(data),
             Uav::Structured { data, stride, .. } => View::Structured(data, *stride),
             Uav::Texture { view, data } => View::Texture(*view, data),
         })
     } else {
-        Some(match res.srvs.get(x.a as usize)?.as_ref()? {
+        Some(match res.srvs.get(x.slot as usize)?.as_ref()? {
             Srv::Buffer { data, format } => View::Buffer(data, *format),
             Srv::Raw { data } => View::Raw(data),
             Srv::Structured { data, stride } => View::Structured(data, *stride),
@@ -61,54 +61,44 @@ fn word(data: &[u8], at: u64) -> u32 {
     }
 }
 
-/// Reads for the load/query/sample instructions (`a`..`d`: the sources, as
-/// [`Op`] places them).
-pub(crate) fn read(res: &Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4], c: [u32; 4], d: [u32; 4]) -> [u32; 4] {
-    match x.op {
-        Op::Ld | Op::LdUavTyped => load(res, x, a),
-        Op::LdRaw => match view(res, x) {
-            Some(View::Raw(data)) => {
-                let base = (a[0] & !3) as u64;
-                [0, 1, 2, 3].map(|k| word(data, base + 4 * k))
-            }
-            _ => [0; 4],
-        },
-        Op::LdStructured => match view(res, x) {
-            Some(View::Structured(data, stride)) => {
-                let (index, offset) = (a[0], b[0] & !3);
-                [0, 1, 2, 3].map(|k| {
-                    let o = offset as u64 + 4 * k;
-                    if o + 4 > stride as u64 {
-                        0
-                    } else {
-                        word(data, index as u64 * stride as u64 + o)
-                    }
-                })
-            }
-            _ => [0; 4],
-        },
-        Op::ResInfo => resinfo(res, x, a[0]),
-        Op::BufInfo => {
-            let n = match view(res, x) {
-                Some(View::Buffer(data, format)) => data.len() / format.size().max(1),
-                Some(View::Raw(data)) => data.len(),
-                Some(View::Structured(data, stride)) if stride > 0 => data.len() / stride as usize,
-                _ => 0,
-            };
-            [u32::try_from(n).unwrap_or(u32::MAX); 4]
+/// `ld_raw`: four words from byte `a.x` (rounded down to a word).
+pub(crate) fn ld_raw(res: &Resources<'_>, x: &ResOp, a: [u32; 4]) -> [u32; 4] {
+    match view(res, x) {
+        Some(View::Raw(data)) => {
+            let base = (a[0] & !3) as u64;
+            [0, 1, 2, 3].map(|k| word(data, base + 4 * k))
         }
-        Op::SampleL => sample(res, x, a, Lod::Given(alu::f(b[0])), None),
-        Op::SampleCLz => sample(res, x, a, Lod::Given(0.0), Some(alu::f(c[0]))),
-        Op::SampleD => {
-            let clamp = (x.flag & 2 != 0).then(|| alu::f(d[0]));
-            sample(res, x, a, Lod::Gradients(b.map(alu::f), c.map(alu::f), clamp), None)
-        }
-        Op::Gather4 => gather4(res, x, a, b, alu::f(c[0])),
-        Op::LdMs => ldms(res, x, a, b[0]),
-        Op::SampleInfo | Op::SamplePos => sample_query(res, x, a[0]),
-        Op::CheckAccess => [alu::mask(a[0] != 0); 4],
         _ => [0; 4],
     }
+}
+
+/// `ld_structured`: four words of element `a.x` from byte `b.x` of the element.
+pub(crate) fn ld_structured(res: &Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
+    match view(res, x) {
+        Some(View::Structured(data, stride)) => {
+            let (index, offset) = (a[0], b[0] & !3);
+            [0, 1, 2, 3].map(|k| {
+                let o = offset as u64 + 4 * k;
+                if o + 4 > stride as u64 {
+                    0
+                } else {
+                    word(data, index as u64 * stride as u64 + o)
+                }
+            })
+        }
+        _ => [0; 4],
+    }
+}
+
+/// `bufinfo`: the element count of a buffer view (bytes of a raw buffer).
+pub(crate) fn bufinfo(res: &Resources<'_>, x: &ResOp) -> [u32; 4] {
+    let n = match view(res, x) {
+        Some(View::Buffer(data, format)) => data.len() / format.size().max(1),
+        Some(View::Raw(data)) => data.len(),
+        Some(View::Structured(data, stride)) if stride > 0 => data.len() / stride as usize,
+        _ => 0,
+    };
+    [u32::try_from(n).unwrap_or(u32::MAX); 4]
 }
 
 /// Texture address of `ld`-like instructions: (x, y, z, slice) for the declared kind.
@@ -125,9 +115,9 @@ fn texel_address(kind: ResKind, a: [u32; 4], offs: [i8; 3]) -> Option<[u32; 4]> 
 }
 
 /// `ld` / `ld_uav_typed`.
-fn load(res: &Resources<'_>, x: &Inst, a: [u32; 4]) -> [u32; 4] {
+pub(crate) fn load(res: &Resources<'_>, x: &ResOp, a: [u32; 4]) -> [u32; 4] {
     match view(res, x) {
-        Some(View::Buffer(data, format)) if matches!(x.dim, ResKind::Buffer | ResKind::Unknown) => {
+        Some(View::Buffer(data, format)) if matches!(x.kind, ResKind::Buffer | ResKind::Unknown) => {
             let size = format.size() as u64;
             let at = a[0] as u64 * size;
             match usize::try_from(at).ok().and_then(|s| data.get(s..s.checked_add(size as usize)?)) {
@@ -135,10 +125,10 @@ fn load(res: &Resources<'_>, x: &Inst, a: [u32; 4]) -> [u32; 4] {
                 None => format.decode(&[]),
             }
         }
-        Some(View::Texture(v, data)) if compatible(x.dim, v.dimension) => {
-            let uav = x.flag & 4 != 0;
+        Some(View::Texture(v, data)) if compatible(x.kind, v.dimension) => {
+            let uav = x.uav;
             let oob = v.format.decode(&[]);
-            let Some([tx, ty, tz, slice]) = texel_address(x.dim, a, if uav { [0; 3] } else { x.offs }) else {
+            let Some([tx, ty, tz, slice]) = texel_address(x.kind, a, if uav { [0; 3] } else { x.offs }) else {
                 return [0; 4];
             };
             let level = if uav { 0 } else { a[3] };
@@ -154,24 +144,24 @@ fn load(res: &Resources<'_>, x: &Inst, a: [u32; 4]) -> [u32; 4] {
 
 /// `resinfo`: [width, height, depth or array size, mip count] as floats, reciprocals or
 /// integers.
-fn resinfo(res: &Resources<'_>, x: &Inst, mip: u32) -> [u32; 4] {
-    let uav = x.flag & 4 != 0;
+pub(crate) fn resinfo(res: &Resources<'_>, x: &ResOp, mip: u32) -> [u32; 4] {
+    let uav = x.uav;
     // Which of x, y, z are sizes (reciprocated by _rcpFloat).
-    let sizes: [bool; 3] = match x.dim {
+    let sizes: [bool; 3] = match x.kind {
         ResKind::Texture1D | ResKind::Texture1DArray => [true, false, false],
         ResKind::Texture3D => [true, true, true],
         _ => [true, true, false],
     };
     let mut v = [0u32; 4];
     if let Some(View::Texture(t, _)) = view(res, x) {
-        if compatible(x.dim, t.dimension) {
-            let ms = matches!(x.dim, ResKind::Texture2DMS | ResKind::Texture2DMSArray);
+        if compatible(x.kind, t.dimension) {
+            let ms = matches!(x.kind, ResKind::Texture2DMS | ResKind::Texture2DMSArray);
             let mips = if uav || ms { 1 } else { t.mip_levels };
             v[3] = mips;
             if mip < mips {
                 let (w, h, d) = t.mip_size(if uav { 0 } else { mip });
                 let arr = t.array_size;
-                v[..3].copy_from_slice(&match x.dim {
+                v[..3].copy_from_slice(&match x.kind {
                     ResKind::Texture1D => [w, 0, 0],
                     ResKind::Texture1DArray => [w, arr, 0],
                     ResKind::Texture2D | ResKind::TextureCube | ResKind::Texture2DMS => [w, h, 0],
@@ -183,7 +173,7 @@ fn resinfo(res: &Resources<'_>, x: &Inst, mip: u32) -> [u32; 4] {
             }
         }
     }
-    match x.b {
+    match x.ret {
         2 => v,
         1 => [0, 1, 2, 3].map(
             |c| {
@@ -450,12 +440,12 @@ struct Setup<'r> {
     face: Option<u32>,
 }
 
-fn setup<'r>(res: &'r Resources<'_>, x: &Inst, addr: [u32; 4]) -> Option<Setup<'r>> {
+fn setup<'r>(res: &'r Resources<'_>, x: &ResOp, addr: [u32; 4]) -> Option<Setup<'r>> {
     let Some(View::Texture(v, data)) = view(res, x) else { return None };
-    if !compatible(x.dim, v.dimension) {
+    if !compatible(x.kind, v.dimension) {
         return None;
     }
-    let sampler = res.samplers.get(x.b as usize).copied().flatten().unwrap_or_default();
+    let sampler = res.samplers.get(x.sampler as usize).copied().flatten().unwrap_or_default();
     let c = addr.map(alu::f);
     let arr = |f: f32, n: u32| -> u32 {
         let r = f.round_ties_even();
@@ -467,7 +457,7 @@ fn setup<'r>(res: &'r Resources<'_>, x: &Inst, addr: [u32; 4]) -> Option<Setup<'
     };
     let mut modes = sampler.address;
     let mut face = None;
-    let (dims, coords, slice) = match x.dim {
+    let (dims, coords, slice) = match x.kind {
         ResKind::Texture1D => (1, [c[0], 0.0, 0.0], 0),
         ResKind::Texture1DArray => (1, [c[0], 0.0, 0.0], arr(c[1], v.array_size)),
         ResKind::Texture2D => (2, [c[0], c[1], 0.0], 0),
@@ -475,7 +465,7 @@ fn setup<'r>(res: &'r Resources<'_>, x: &Inst, addr: [u32; 4]) -> Option<Setup<'
         ResKind::Texture3D => (3, [c[0], c[1], c[2]], 0),
         ResKind::TextureCube | ResKind::TextureCubeArray => {
             let (f, u, w) = cube_face([c[0], c[1], c[2]]);
-            let cube = if x.dim == ResKind::TextureCubeArray { arr(c[3], v.array_size / 6) } else { 0 };
+            let cube = if x.kind == ResKind::TextureCubeArray { arr(c[3], v.array_size / 6) } else { 0 };
             // Simplification: the face's edges clamp (no filtering across faces).
             modes = [AddressMode::Clamp; 3];
             face = Some(f);
@@ -488,7 +478,7 @@ fn setup<'r>(res: &'r Resources<'_>, x: &Inst, addr: [u32; 4]) -> Option<Setup<'
 }
 
 /// How a sampling instruction gets its LOD.
-enum Lod {
+pub(crate) enum Lod {
     /// `sample_l` (and `_lz`: 0).
     Given(f32),
     /// `sample_d`: the x and y derivatives of the address, and the `_cl` clamp.
@@ -560,7 +550,7 @@ fn gradient_lod(s: &Setup<'_>, addr: [f32; 4], dx: [f32; 4], dy: [f32; 4]) -> f3
 }
 
 /// `sample_l`, `sample_c_lz`, `sample_d`: `reference` for the comparing forms.
-fn sample(res: &Resources<'_>, x: &Inst, addr: [u32; 4], lod: Lod, reference: Option<f32>) -> [u32; 4] {
+pub(crate) fn sample(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], lod: Lod, reference: Option<f32>) -> [u32; 4] {
     let Some(s) = setup(res, x, addr) else { return [0; 4] };
     let mut sampler = s.sampler;
     let l = match lod {
@@ -620,9 +610,9 @@ fn offset6(v: u32) -> i64 {
 /// the bilinear footprint in mip 0, in the spec's order — (-,+), (+,+), (+,-), (-,-)
 /// half-texel deltas: x = (u0, v1), y = (u1, v1), z = (u1, v0), w = (u0, v0) — each
 /// the sampler-selected component as stored (or its comparison result).
-fn gather4(res: &Resources<'_>, x: &Inst, addr: [u32; 4], po: [u32; 4], reference: f32) -> [u32; 4] {
-    let programmable = x.flag & 8 != 0;
-    let ok = match x.dim {
+pub(crate) fn gather4(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], po: [u32; 4], reference: f32) -> [u32; 4] {
+    let programmable = x.programmable;
+    let ok = match x.kind {
         ResKind::Texture2D | ResKind::Texture2DArray => true,
         ResKind::TextureCube | ResKind::TextureCubeArray => !programmable,
         _ => false,
@@ -637,7 +627,7 @@ fn gather4(res: &Resources<'_>, x: &Inst, addr: [u32; 4], po: [u32; 4], referenc
     let fv = fixed(s.coords[1] * h as f32 - 0.5);
     let (u0, v0) = ((fu >> 8) + offs[0], (fv >> 8) + offs[1]);
     let comp = (x.umask & 3) as usize;
-    let cmp = (x.flag & 2 != 0).then(|| Compare::new(s.v.format, &s.sampler, reference));
+    let cmp = x.compare.then(|| Compare::new(s.v.format, &s.sampler, reference));
     let bc = border(s.v.format, &s.sampler);
     let float = s.v.format.numeric_type() == NumericType::Float;
     [(u0, v0 + 1), (u0 + 1, v0 + 1), (u0 + 1, v0), (u0, v0)].map(|(u, v)| {
@@ -652,13 +642,13 @@ fn gather4(res: &Resources<'_>, x: &Inst, addr: [u32; 4], po: [u32; 4], referenc
 
 /// `ldms`: sample `sample` of a texel of a multisampled texture (with the
 /// immediate offsets); out of range reads the format's out-of-bounds value.
-fn ldms(res: &Resources<'_>, x: &Inst, a: [u32; 4], sample: u32) -> [u32; 4] {
+pub(crate) fn ldms(res: &Resources<'_>, x: &ResOp, a: [u32; 4], sample: u32) -> [u32; 4] {
     let Some(View::Texture(v, data)) = view(res, x) else { return [0; 4] };
-    if !compatible(x.dim, v.dimension) {
+    if !compatible(x.kind, v.dimension) {
         return [0; 4];
     }
     let o = |k: usize| a[k].wrapping_add(x.offs[k] as i32 as u32);
-    let slice = if x.dim == ResKind::Texture2DMSArray { a[2] } else { 0 };
+    let slice = if x.kind == ResKind::Texture2DMSArray { a[2] } else { 0 };
     let size = v.format.size();
     match v.sample_offset(slice, o(0), o(1), sample).and_then(|at| data.get(at..at.checked_add(size)?)) {
         Some(bytes) => v.format.decode(bytes),
@@ -703,25 +693,35 @@ pub(crate) fn sample_pattern(count: u32) -> &'static [(i8, i8)] {
     }
 }
 
-/// `sampleinfo` — (sample count, 0, 0, 0), float or `_uint`; 0 for a resource that
-/// is not multisampled (the spec defines it only for multisampled ones) — and
-/// `samplepos` — (x, y, 0, 0) of sample `index` in the standard pattern, in pixels
-/// from the centre; 0 for an index out of range, a count without a standard
-/// pattern, or a resource that is not multisampled.
-fn sample_query(res: &Resources<'_>, x: &Inst, index: u32) -> [u32; 4] {
-    let count = match view(res, x) {
+/// The sample count of a multisampled texture view; 0 for a resource that is not
+/// multisampled (the spec defines the queries only for multisampled ones).
+fn sample_count(res: &Resources<'_>, x: &ResOp) -> u32 {
+    match view(res, x) {
         Some(View::Texture(v, _))
-            if compatible(x.dim, v.dimension)
+            if compatible(x.kind, v.dimension)
                 && matches!(v.dimension, Dimension::Texture2DMS { .. } | Dimension::Texture2DMSArray { .. }) =>
         {
             v.sample_count()
         }
         _ => 0,
-    };
-    if x.op == Op::SampleInfo {
-        return if x.b == 2 { [count, 0, 0, 0] } else { [alu::bits(count as f32), 0, 0, 0] };
     }
-    match sample_pattern(count).get(index as usize) {
+}
+
+/// `sampleinfo`: (sample count, 0, 0, 0), float or `_uint`.
+pub(crate) fn sample_info(res: &Resources<'_>, x: &ResOp) -> [u32; 4] {
+    let count = sample_count(res, x);
+    if x.ret == 2 {
+        [count, 0, 0, 0]
+    } else {
+        [alu::bits(count as f32), 0, 0, 0]
+    }
+}
+
+/// `samplepos`: (x, y, 0, 0) of sample `index` in the standard pattern, in pixels
+/// from the centre; 0 for an index out of range, a count without a standard
+/// pattern, or a resource that is not multisampled.
+pub(crate) fn sample_pos(res: &Resources<'_>, x: &ResOp, index: u32) -> [u32; 4] {
+    match sample_pattern(sample_count(res, x)).get(index as usize) {
         Some(&(sx, sy)) => [alu::bits(sx as f32 / 16.0), alu::bits(sy as f32 / 16.0), 0, 0],
         None => [0; 4],
     }
@@ -760,99 +760,102 @@ fn put(data: &mut [u8], at: u64, v: u32) {
     }
 }
 
-/// Stores and atomics (`a`, `b`, `c`: the sources); returns the value an immediate
-/// atomic writes to its destination (the memory's previous value).
-pub(crate) fn write(res: &mut Resources<'_>, x: &Inst, a: [u32; 4], b: [u32; 4], c: [u32; 4]) -> u32 {
-    let Some(Some(u)) = res.uavs.get_mut(x.a as usize) else { return 0 };
-    match x.op {
-        Op::StoreRaw => {
-            if let Uav::Raw { data } = u {
-                let base = (a[0] & !3) as u64;
-                for (k, &v) in b.iter().enumerate() {
-                    if x.umask & (1 << k) != 0 {
-                        put(data, base + 4 * k as u64, v);
-                    }
-                }
+/// `store_raw`: the words of `b` the mask selects, from byte `a.x`.
+pub(crate) fn store_raw(res: &mut Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4]) {
+    if let Some(Some(Uav::Raw { data })) = res.uavs.get_mut(x.slot as usize) {
+        let base = (a[0] & !3) as u64;
+        for (k, &v) in b.iter().enumerate() {
+            if x.umask & (1 << k) != 0 {
+                put(data, base + 4 * k as u64, v);
             }
-            0
         }
-        Op::StoreStructured => {
-            if let Uav::Structured { data, stride, .. } = u {
-                let stride = *stride as u64;
-                let base = a[0] as u64 * stride;
-                for (k, &v) in c.iter().enumerate() {
-                    let o = (b[0] & !3) as u64 + 4 * k as u64;
-                    if x.umask & (1 << k) != 0 && o + 4 <= stride {
-                        put(data, base + o, v);
-                    }
-                }
+    }
+}
+
+/// `store_structured`: the words of `c` the mask selects, to element `a.x` from
+/// byte `b.x` of the element (words past the stride are dropped).
+pub(crate) fn store_structured(res: &mut Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4], c: [u32; 4]) {
+    if let Some(Some(Uav::Structured { data, stride, .. })) = res.uavs.get_mut(x.slot as usize) {
+        let stride = *stride as u64;
+        let base = a[0] as u64 * stride;
+        for (k, &v) in c.iter().enumerate() {
+            let o = (b[0] & !3) as u64 + 4 * k as u64;
+            if x.umask & (1 << k) != 0 && o + 4 <= stride {
+                put(data, base + o, v);
             }
-            0
         }
-        Op::StoreUavTyped => {
-            match u {
-                Uav::Buffer { data, format } => {
-                    let size = format.size();
-                    if let Some(e) = usize::try_from(a[0] as u64 * size as u64)
-                        .ok()
-                        .and_then(|s| data.get_mut(s..s.checked_add(size)?))
-                    {
-                        format.encode(b, e);
-                    }
-                }
-                Uav::Texture { view, data } => {
-                    if let Some([tx, ty, tz, slice]) = texel_address(x.dim, a, [0; 3]) {
-                        let size = view.format.size();
-                        if let Some(e) =
-                            view.texel_offset(slice, 0, tx, ty, tz).and_then(|o| data.get_mut(o..o.checked_add(size)?))
-                        {
-                            view.format.encode(b, e);
-                        }
-                    }
-                }
-                _ => {}
+    }
+}
+
+/// `store_uav_typed`: `b` encoded in the view's format at address `a`.
+pub(crate) fn store_typed(res: &mut Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4]) {
+    match res.uavs.get_mut(x.slot as usize) {
+        Some(Some(Uav::Buffer { data, format })) => {
+            let size = format.size();
+            if let Some(e) =
+                usize::try_from(a[0] as u64 * size as u64).ok().and_then(|s| data.get_mut(s..s.checked_add(size)?))
+            {
+                format.encode(b, e);
             }
-            0
         }
-        Op::ImmAtomicAlloc | Op::ImmAtomicConsume => match u {
-            Uav::Structured { counter, .. } => {
-                if x.op == Op::ImmAtomicAlloc {
-                    let old = *counter;
-                    *counter = counter.wrapping_add(1);
-                    old
-                } else {
-                    *counter = counter.wrapping_sub(1);
-                    *counter
+        Some(Some(Uav::Texture { view, data })) => {
+            if let Some([tx, ty, tz, slice]) = texel_address(x.kind, a, [0; 3]) {
+                let size = view.format.size();
+                if let Some(e) =
+                    view.texel_offset(slice, 0, tx, ty, tz).and_then(|o| data.get_mut(o..o.checked_add(size)?))
+                {
+                    view.format.encode(b, e);
                 }
             }
-            _ => 0,
-        },
-        Op::Atomic | Op::ImmAtomic => {
-            let Some(at) = atomic_at(u, x.dim, a) else { return 0 };
-            let data = uav_data(u);
-            let old = word(data, at as u64);
-            let (v, w) = (b[0], c[0]);
-            let new = match AtomicOp::from_u32(x.b) {
-                AtomicOp::And => old & v,
-                AtomicOp::Or => old | v,
-                AtomicOp::Xor => old ^ v,
-                AtomicOp::CmpStore => {
-                    if old == v {
-                        w
-                    } else {
-                        old
-                    }
-                }
-                AtomicOp::Iadd => old.wrapping_add(v),
-                AtomicOp::Imax => (old as i32).max(v as i32) as u32,
-                AtomicOp::Imin => (old as i32).min(v as i32) as u32,
-                AtomicOp::Umax => old.max(v),
-                AtomicOp::Umin => old.min(v),
-                AtomicOp::Exch => v,
-            };
-            put(data, at as u64, new);
-            old
+        }
+        _ => {}
+    }
+}
+
+/// `imm_atomic_alloc` (`alloc`) / `imm_atomic_consume`: the hidden counter of a
+/// structured UAV; returns the value written to the destination.
+pub(crate) fn counter(res: &mut Resources<'_>, x: &ResOp, alloc: bool) -> u32 {
+    match res.uavs.get_mut(x.slot as usize) {
+        Some(Some(Uav::Structured { counter, .. })) => {
+            if alloc {
+                let old = *counter;
+                *counter = counter.wrapping_add(1);
+                old
+            } else {
+                *counter = counter.wrapping_sub(1);
+                *counter
+            }
         }
         _ => 0,
     }
+}
+
+/// `atomic_*` / `imm_atomic_*` at address `a` with operands `b.x` (and `c.x` for the
+/// compare forms); returns the memory's previous value (0 when out of range).
+pub(crate) fn atomic(res: &mut Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4], c: [u32; 4]) -> u32 {
+    let Some(Some(u)) = res.uavs.get_mut(x.slot as usize) else { return 0 };
+    let Some(at) = atomic_at(u, x.kind, a) else { return 0 };
+    let data = uav_data(u);
+    let old = word(data, at as u64);
+    let (v, w) = (b[0], c[0]);
+    let new = match x.atomic {
+        AtomicOp::And => old & v,
+        AtomicOp::Or => old | v,
+        AtomicOp::Xor => old ^ v,
+        AtomicOp::CmpStore => {
+            if old == v {
+                w
+            } else {
+                old
+            }
+        }
+        AtomicOp::Iadd => old.wrapping_add(v),
+        AtomicOp::Imax => (old as i32).max(v as i32) as u32,
+        AtomicOp::Imin => (old as i32).min(v as i32) as u32,
+        AtomicOp::Umax => old.max(v),
+        AtomicOp::Umin => old.min(v),
+        AtomicOp::Exch => v,
+    };
+    put(data, at as u64, new);
+    old
 }

@@ -121,6 +121,115 @@ impl<'o, 'w, 't, 'a> GsSink<'o, 'w, 't, 'a> {
     }
 }
 
+/// A primitive of an invocation's output: its stream and the emit indices of its
+/// vertices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Emitted {
+    pub stream: u32,
+    pub len: u8,
+    pub vertices: [u32; 3],
+}
+
+/// The primitives of one invocation's output, as the sink assembles them: `events`
+/// (emits and cuts with their streams, as [`lanes`](crate::machine::lanes) records
+/// them), on streams of the given shapes, from a fresh start (every invocation starts
+/// with no strip open). Calls `f` for each, in order.
+#[inline]
+pub(crate) fn assemble(shapes: &[Shape; 4], events: &[u8], mut f: impl FnMut(Emitted)) {
+    use crate::machine::lanes::CUT;
+    // Per stream: vertices in the strip, and the emit indices of its last three.
+    let mut n = [0u32; 4];
+    let mut last = [[0u32; 3]; 4];
+    let mut k = 0u32;
+    for &e in events {
+        let stream = (e & 3) as usize;
+        if e & CUT != 0 {
+            n[stream] = 0;
+            continue;
+        }
+        let v = k;
+        k += 1;
+        let shape = shapes[stream];
+        let p = n[stream];
+        let stream_id = stream as u32;
+        let one = |a: u32| Emitted { stream: stream_id, len: 1, vertices: [a, 0, 0] };
+        let two = |a: u32, b: u32| Emitted { stream: stream_id, len: 2, vertices: [a, b, 0] };
+        let three = |a: u32, b: u32, c: u32| Emitted { stream: stream_id, len: 3, vertices: [a, b, c] };
+        match shape {
+            Shape::None => continue,
+            Shape::Points => {
+                f(one(v));
+                continue;
+            }
+            _ => {}
+        }
+        n[stream] = p.wrapping_add(1);
+        let ring = &mut last[stream];
+        ring[(p % 3) as usize] = v;
+        let at = |q: u32| ring[(q % 3) as usize];
+        match shape {
+            Shape::LineStrip if p >= 1 => f(two(at(p - 1), at(p))),
+            Shape::LineList if p % 2 == 1 => f(two(at(p - 1), at(p))),
+            Shape::TriangleStrip if p >= 2 => {
+                let k = p - 2;
+                if k % 2 == 0 {
+                    f(three(at(k), at(k + 1), at(p)))
+                } else {
+                    f(three(at(k), at(p), at(k + 1)))
+                }
+            }
+            Shape::TriangleList if p % 3 == 2 => f(three(at(p - 2), at(p - 1), at(p))),
+            _ => {}
+        }
+    }
+}
+
+impl GsSink<'_, '_, '_, '_> {
+    /// Each stream's shape.
+    pub fn shapes(&self) -> [Shape; 4] {
+        [self.streams[0].shape, self.streams[1].shape, self.streams[2].shape, self.streams[3].shape]
+    }
+
+    /// A whole invocation's output, as [`lanes`](crate::machine::lanes) records it:
+    /// `events` over `vertices` (the emitted vertices, `registers` registers each, in
+    /// emit order), then the implicit cut. The same primitives as
+    /// [`EmitSink::emit`]/[`EmitSink::cut`] and [`end_invocation`](Self::end_invocation)
+    /// give, assembled from the vertices where they are (no copies).
+    ///
+    /// When tracking, each vertex goes out with its emission number one register past
+    /// the outputs, as [`EmitSink::emit`] leaves it in the ring.
+    pub fn invocation(&mut self, events: &[u8], vertices: &[[u32; 4]]) {
+        let regs = self.registers - self.track as usize;
+        let vertex = |k: u32| vertices.get(k as usize * regs..(k as usize + 1) * regs).unwrap_or(&[]);
+        let shapes = self.shapes();
+        let out = &mut *self.out;
+        if self.track {
+            let mut extended = std::mem::take(&mut self.extended);
+            assemble(&shapes, events, |p| {
+                extended.clear();
+                for &k in &p.vertices[..p.len as usize] {
+                    let start = extended.len();
+                    extended.extend_from_slice(vertex(k));
+                    extended.resize(start + regs, [0; 4]);
+                    extended.push([k, 0, 0, 0]);
+                }
+                let mut v: [&[[u32; 4]]; 3] = [&[], &[], &[]];
+                for (slot, chunk) in v.iter_mut().zip(extended.chunks(regs + 1)) {
+                    *slot = chunk;
+                }
+                out.primitive(p.stream, &v[..p.len as usize]);
+            });
+            self.extended = extended;
+        } else {
+            assemble(&shapes, events, |p| {
+                let v = [vertex(p.vertices[0]), vertex(p.vertices[1]), vertex(p.vertices[2])];
+                out.primitive(p.stream, &v[..p.len as usize]);
+            });
+        }
+        self.end_invocation();
+    }
+}
+
 /// Vertex `q` of a ring of three vertices of `regs` registers.
 #[inline(always)]
 fn at(ring: &[[u32; 4]], regs: usize, q: u32) -> &[[u32; 4]] {
@@ -227,6 +336,7 @@ mod tests {
             capture: Default::default(),
             primitives: 0,
             rasterized_primitives: 0,
+            scratch: Vec::new(),
             origin: Default::default(),
         };
         let mut sink = GsSink::new(topologies, 1, &mut out);
@@ -282,6 +392,7 @@ mod tests {
                 capture: Default::default(),
                 primitives: 0,
                 rasterized_primitives: 0,
+                scratch: Vec::new(),
                 origin: Default::default(),
             };
             let mut sink = GsSink::new(topologies, 1, &mut out);

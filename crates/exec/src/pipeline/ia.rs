@@ -223,7 +223,7 @@ impl InputFetch {
     /// buffer element index (start vertex + i, or base vertex + index, wrapping),
     /// `instance_elements` from [`instance_elements`](Self::instance_elements),
     /// `vertex_id`/`instance_id` the system values.
-    #[inline]
+    #[inline(always)]
     pub fn fetch(
         &self,
         buffers: &[Option<VertexBuffer<'_>>],

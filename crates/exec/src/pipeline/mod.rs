@@ -13,6 +13,7 @@
 //! - `output`: where finished primitives go (stream output, rasterizer counters,
 //!   capture).
 
+mod batch;
 mod gs;
 mod ia;
 mod output;
@@ -496,6 +497,10 @@ struct Runner<'r, 'o, 'w, 't, 'a> {
     gs_instances: u32,
     sink: gs::GsSink<'o, 'w, 't, 'a>,
     statistics: PipelineStatistics,
+    /// Step limit per invocation.
+    step_limit: u64,
+    /// Running invocations in lanes (`batch`), when both shaders can.
+    lanes: Option<batch::LaneState>,
 }
 
 impl Runner<'_, '_, '_, '_, '_> {
@@ -522,57 +527,81 @@ impl Runner<'_, '_, '_, '_, '_> {
     #[inline]
     fn primitive(&mut self, p: ia::IaPrimitive) -> Result<(), ExecError> {
         self.statistics.ia_primitives += 1;
-        let vregs = self.vregs;
-        match (self.gs, self.gs_machine.as_mut()) {
-            (Some(gs), Some(machine)) => {
-                for (k, &h) in p.handles().iter().enumerate() {
-                    let src = &self.store[h as usize * vregs..][..self.copy_regs];
-                    gs::copy_registers(&mut self.gs_inputs[k * self.gs_regs..][..self.copy_regs], src);
-                }
-                // The graphics stages share their UAVs: lend the VS's to the GS (a
-                // swap of two vectors, swapped back before anything returns).
-                std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
-                let mut ran = Ok(());
-                for instance in 0..self.gs_instances {
-                    if self.sink.track {
-                        // Where the vertices come from, for the capture.
-                        self.sink.out.origin = Provenance {
-                            input_primitive: self.statistics.ia_primitives.saturating_sub(1),
-                            gs_instance: Some(instance),
-                            emission: None,
-                        };
-                    }
-                    let system = GsSystemValues { primitive_id: p.id, gs_instance_id: instance };
-                    let run = machine.run_geometry(gs, &self.gs_inputs, system, self.gs_resources, &mut self.sink);
-                    // Every invocation (GS instance) ends with an implicit cut, also
-                    // one that failed.
-                    self.sink.end_invocation();
-                    if let Err(e) = run {
-                        ran = Err(e);
-                        break;
-                    }
-                    self.statistics.gs_invocations += 1;
-                }
-                std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
-                ran?;
-            }
-            _ => {
-                let interior = self.topology.interior();
-                let mut vertices: [&[[u32; 4]]; 3] = [&[], &[], &[]];
-                for (v, &k) in vertices.iter_mut().zip(interior) {
-                    *v = &self.store[p.vertices[k] as usize * vregs..][..vregs];
-                }
-                if self.sink.track {
-                    self.sink.out.origin.input_primitive = self.statistics.ia_primitives.saturating_sub(1);
-                }
-                self.sink.out.primitive(0, &vertices[..interior.len()]);
-            }
+        let index = self.statistics.ia_primitives - 1;
+        if self.gs.is_none() {
+            self.pass_through(&p, index);
+            return Ok(());
         }
+        self.gs_inputs_of(&p);
+        for instance in 0..self.gs_instances {
+            self.gs_invocation(&p, index, instance)?;
+        }
+        Ok(())
+    }
+
+    /// Without a geometry shader: the primitive's interior vertices to stream 0
+    /// (`index`: its position among the draw's IA primitives, for the capture).
+    #[inline]
+    fn pass_through(&mut self, p: &ia::IaPrimitive, index: u64) {
+        let vregs = self.vregs;
+        if self.sink.track {
+            self.sink.out.origin.input_primitive = index;
+        }
+        let interior = self.topology.interior();
+        let mut vertices: [&[[u32; 4]]; 3] = [&[], &[], &[]];
+        for (v, &k) in vertices.iter_mut().zip(interior) {
+            *v = &self.store[p.vertices[k] as usize * vregs..][..vregs];
+        }
+        self.sink.out.primitive(0, &vertices[..interior.len()]);
+    }
+
+    /// Where the next invocation's vertices come from, for the capture.
+    #[inline]
+    fn set_origin(&mut self, index: u64, instance: u32) {
+        if self.sink.track {
+            self.sink.out.origin = Provenance { input_primitive: index, gs_instance: Some(instance), emission: None };
+        }
+    }
+
+    /// The geometry shader's input registers for `p` (from the store).
+    #[inline]
+    fn gs_inputs_of(&mut self, p: &ia::IaPrimitive) {
+        let vregs = self.vregs;
+        for (k, &h) in p.handles().iter().enumerate() {
+            let src = &self.store[h as usize * vregs..][..self.copy_regs];
+            gs::copy_registers(&mut self.gs_inputs[k * self.gs_regs..][..self.copy_regs], src);
+        }
+    }
+
+    /// One geometry-shader invocation (instance `instance` of `p`, the draw's IA
+    /// primitive number `index`, inputs in `gs_inputs`) on the one-invocation machine,
+    /// its output to the sink.
+    #[inline]
+    fn gs_invocation(&mut self, p: &ia::IaPrimitive, index: u64, instance: u32) -> Result<(), ExecError> {
+        if self.gs.is_none() {
+            return Ok(());
+        }
+        self.set_origin(index, instance);
+        let (Some(gs), Some(machine)) = (self.gs, self.gs_machine.as_mut()) else { return Ok(()) };
+        // The graphics stages share their UAVs: lend the VS's to the GS (a swap of two
+        // vectors, swapped back before anything returns).
+        std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
+        let system = GsSystemValues { primitive_id: p.id, gs_instance_id: instance };
+        let run = machine.run_geometry(gs, &self.gs_inputs, system, self.gs_resources, &mut self.sink);
+        std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
+        // Every invocation (GS instance) ends with an implicit cut, also one that
+        // failed.
+        self.sink.end_invocation();
+        run?;
+        self.statistics.gs_invocations += 1;
         Ok(())
     }
 
     /// Every instance of the draw.
     fn run(&mut self, params: Params, index_buffer: Option<&IndexBuffer<'_>>) -> Result<(), ExecError> {
+        if self.lanes.is_some() {
+            return self.run_batched(params, index_buffer);
+        }
         let mut assembler = ia::Assembler::new(self.topology);
         let cut = index_buffer.map_or(u32::MAX, |ib| ia::cut_value(ib.format));
         // Indexed draws: each distinct index gets a slot of the store, computed once
@@ -703,6 +732,34 @@ impl Runner<'_, '_, '_, '_, '_> {
 /// interpreter's errors (step limit...) stop the draw where they happen — what stream
 /// output wrote until then stays written and the offsets say so.
 pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
+    run_draw(pipeline, call, Mode::Lanes)
+}
+
+/// [`draw`] with every invocation run on its own, one after the other, on the
+/// one-invocation [`Machine`] (no lanes, whatever the shaders): the reference the
+/// batched draw is tested against. The results are the same, bit for bit.
+pub fn draw_one_at_a_time(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
+    run_draw(pipeline, call, Mode::OneAtATime)
+}
+
+/// [`draw`] with the geometry shader's invocations spread over the threads of the
+/// current rayon pool (`rayon::ThreadPool::install` picks one): batches of
+/// invocations run on any thread, their output is written in invocation order on
+/// the calling one. The results are those of [`draw`], bit for bit. One thread, or a
+/// draw that does not run in lanes, is [`draw`].
+pub fn draw_parallel(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
+    run_draw(pipeline, call, Mode::Parallel)
+}
+
+/// How a draw runs its invocations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    OneAtATime,
+    Lanes,
+    Parallel,
+}
+
+fn run_draw(pipeline: &mut Pipeline<'_>, call: DrawCall, mode: Mode) -> Result<DrawResult, ExecError> {
     let Pipeline {
         input_layout,
         vertex_buffers,
@@ -804,6 +861,7 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
         capture: captures,
         primitives: 0,
         rasterized_primitives: 0,
+        scratch: Vec::new(),
         origin: Provenance::default(),
     };
 
@@ -822,6 +880,14 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
         None => (0, 0, 0),
     };
     let out_regs = last.output_registers as usize;
+    // Invocations run in lanes when both shaders can (and nothing is checked: the
+    // checking mode's findings are per invocation, in order).
+    let batched = mode != Mode::OneAtATime
+        && !*checking
+        && vs.is_none_or(Plan::runs_in_lanes)
+        && gs.is_none_or(Plan::runs_in_lanes);
+    let lanes = batched.then(|| batch::LaneState::new(vs, gs, mode == Mode::Parallel));
+    let ring = lanes.as_ref().map_or(VERTEX_RING, batch::LaneState::ring);
     let mut runner = Runner {
         topology,
         vs,
@@ -834,7 +900,7 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
         fetch,
         buffers,
         instance_elements: Vec::new(),
-        store: if params.indexed { Vec::new() } else { vec![[0; 4]; VERTEX_RING * vregs] },
+        store: if params.indexed { Vec::new() } else { vec![[0; 4]; ring * vregs] },
         vregs,
         gs_inputs: vec![[0; 4]; gs_vertices * gs_regs],
         gs_regs,
@@ -842,6 +908,8 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
         gs_instances,
         sink: gs::GsSink::new(topologies, out_regs, &mut out),
         statistics: PipelineStatistics::default(),
+        step_limit: *step_limit,
+        lanes,
     };
     let ran = runner.run(params, index_buffer.as_ref());
     let mut statistics = runner.statistics;

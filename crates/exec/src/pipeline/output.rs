@@ -1,6 +1,7 @@
 //! Where finished primitives go: stream output, the rasterizer's counters, and the
 //! capture of [`DrawResult::streams`](super::DrawResult::streams).
 
+use super::gs::Emitted;
 use super::so::SoWriter;
 use super::{Provenance, StreamPrimitives, Vertex};
 use crate::plan::Plan;
@@ -48,6 +49,41 @@ impl Capture {
     }
 }
 
+/// The vertices several invocations emitted.
+pub(crate) trait VertexSource {
+    /// Registers per vertex.
+    fn registers(&self) -> usize;
+    /// Register `r` of vertex `k` (in emit order) of invocation `i`.
+    fn register(&self, i: usize, k: u32, r: usize) -> [u32; 4];
+    /// `f(i, register)` for register `r` of vertex `k` of invocations `0..n`.
+    #[inline(always)]
+    fn each(&self, k: u32, r: usize, n: usize, mut f: impl FnMut(usize, [u32; 4])) {
+        for i in 0..n {
+            f(i, self.register(i, k, r));
+        }
+    }
+}
+
+impl VertexSource for crate::machine::lanes::Emits {
+    fn registers(&self) -> usize {
+        self.registers
+    }
+
+    #[inline(always)]
+    fn register(&self, i: usize, k: u32, r: usize) -> [u32; 4] {
+        crate::machine::lanes::Emits::register(self, i, k, r)
+    }
+
+    #[inline(always)]
+    fn each(&self, k: u32, r: usize, n: usize, mut f: impl FnMut(usize, [u32; 4])) {
+        let Some(rows) = self.rows(k, r) else { return };
+        #[allow(clippy::needless_range_loop)] // (the zipped iterators compile to twice the code)
+        for i in 0..n.min(crate::machine::lanes::W) {
+            f(i, [rows[0][i], rows[1][i], rows[2][i], rows[3][i]]);
+        }
+    }
+}
+
 /// The end of the pipeline for one draw.
 pub(crate) struct OutputStage<'w, 't, 'a> {
     pub so: Option<&'w mut SoWriter<'t, 'a>>,
@@ -59,6 +95,9 @@ pub(crate) struct OutputStage<'w, 't, 'a> {
     pub primitives: u64,
     /// Primitives sent to the rasterizer (`CInvocations`, `CPrimitives`).
     pub rasterized_primitives: u64,
+    /// Vertices gathered for [`primitive`](Self::primitive) by
+    /// [`invocations`](Self::invocations).
+    pub scratch: Vec<[u32; 4]>,
     /// The input primitive and GS instance of the primitives being produced, set by the
     /// draw before each geometry-shader invocation (or IA primitive without one) and
     /// read by the capture.
@@ -66,6 +105,41 @@ pub(crate) struct OutputStage<'w, 't, 'a> {
 }
 
 impl OutputStage<'_, '_, '_> {
+    /// `count` invocations that output the same primitives, `template` (the emit
+    /// indices of their vertices), in order: the same as [`primitive`](Self::primitive)
+    /// for each primitive of each invocation, the vertices read from `source`. Not for
+    /// a draw that captures (the capture needs each invocation's provenance, set
+    /// before each).
+    pub fn invocations(&mut self, template: &[Emitted], count: usize, source: &impl VertexSource) {
+        let bulk = self.capture.iter().all(Option::is_none) && self.so.as_ref().is_none_or(|s| s.bulk());
+        if !bulk {
+            let regs = source.registers();
+            let mut v = std::mem::take(&mut self.scratch);
+            v.clear();
+            v.resize(3 * regs, [0; 4]);
+            for i in 0..count {
+                for p in template {
+                    for (j, &k) in p.vertices.iter().enumerate() {
+                        for r in 0..regs {
+                            v[j * regs + r] = source.register(i, k, r);
+                        }
+                    }
+                    let (a, rest) = v.split_at(regs);
+                    let (b, c) = rest.split_at(regs);
+                    self.primitive(p.stream, &[a, b, c][..p.len as usize]);
+                }
+            }
+            self.scratch = v;
+            return;
+        }
+        let rasterized = template.iter().filter(|p| Some(p.stream) == self.rasterized).count();
+        self.primitives += (template.len() * count) as u64;
+        self.rasterized_primitives += (rasterized * count) as u64;
+        if let Some(so) = self.so.as_deref_mut() {
+            so.invocations(template, count, source);
+        }
+    }
+
     /// One finished primitive of `stream`: each vertex is the output register file of
     /// the stage that produced it.
     #[inline]

@@ -2,6 +2,8 @@
 //! operations per stream, and the writer that appends whole primitives to the target
 //! buffers with the overflow rule of 14.5.
 
+use super::gs::Emitted;
+use super::output::VertexSource;
 use super::{SoStatistics, SoTarget};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::SigElement;
@@ -135,6 +137,16 @@ impl SoLayout {
     }
 }
 
+/// A register's four words, little-endian.
+#[inline(always)]
+fn words16(v: [u32; 4]) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    for (c, w) in v.iter().enumerate() {
+        b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    b
+}
+
 /// Writes components `start..` of `reg` to `dst` (4 bytes each, little-endian); the
 /// whole-register case as one 16-byte write.
 #[inline(always)]
@@ -152,6 +164,32 @@ fn write_components(dst: &mut [u8], reg: &[u32; 4], start: usize) {
     }
 }
 
+/// Writes a primitive of `n` vertices to `window` (its `n` strides).
+#[inline(always)]
+fn write_primitive<'v>(
+    window: &mut [u8],
+    stride: usize,
+    ops: &[CopyOp],
+    n: usize,
+    vertex: impl Fn(usize) -> &'v [[u32; 4]],
+) {
+    for k in 0..n {
+        let vertex = vertex(k);
+        let base = k * stride;
+        for op in ops {
+            let at = base + op.offset as usize;
+            // An entry beyond the stride (a declaration the validator refuses) is
+            // written only where it fits.
+            let Some(dst) = window.get_mut(at..at + 4 * op.count as usize) else { continue };
+            let reg = match vertex.get(op.register as usize) {
+                Some(r) => *r,
+                None => [0; 4],
+            };
+            write_components(dst, &reg, op.start as usize);
+        }
+    }
+}
+
 /// Appends primitives to the bound buffers.
 ///
 /// A primitive of `n` vertices goes to a stream's buffers only if each of them is bound
@@ -165,11 +203,26 @@ pub(crate) struct SoWriter<'t, 'a> {
     pub layout: SoLayout,
     targets: &'t mut [Option<SoTarget<'a>>; SLOTS],
     pub statistics: [SoStatistics; STREAMS],
+    /// The writes of one invocation ([`invocations`](Self::invocations)).
+    plan: Vec<Write>,
+}
+
+/// One write of an invocation's vertices: register `register` of its vertex `k`,
+/// `count` components from `start`, at byte `at` of the invocation's part of the
+/// buffer; `prim` is the primitive (of the stream, in the invocation) it belongs to.
+#[derive(Debug, Clone, Copy)]
+struct Write {
+    prim: u32,
+    k: u32,
+    register: usize,
+    start: u8,
+    count: u8,
+    at: u32,
 }
 
 impl<'t, 'a> SoWriter<'t, 'a> {
     pub fn new(layout: SoLayout, targets: &'t mut [Option<SoTarget<'a>>; SLOTS]) -> SoWriter<'t, 'a> {
-        SoWriter { layout, targets, statistics: [SoStatistics::default(); STREAMS] }
+        SoWriter { layout, targets, statistics: [SoStatistics::default(); STREAMS], plan: Vec::new() }
     }
 
     /// Streams out one primitive of `stream` (each vertex: the output registers).
@@ -196,24 +249,126 @@ impl<'t, 'a> SoWriter<'t, 'a> {
             let start = t.offset as usize;
             // In range: checked above.
             let window = &mut t.data[start..start + n * stride];
-            for (k, vertex) in vertices.iter().enumerate() {
-                let base = k * stride;
-                for op in &s.ops[ops.clone()] {
-                    let at = base + op.offset as usize;
-                    // An entry beyond the stride (a declaration the validator refuses)
-                    // is written only where it fits.
-                    let Some(dst) = window.get_mut(at..at + 4 * op.count as usize) else { continue };
-                    let reg = match vertex.get(op.register as usize) {
-                        Some(r) => *r,
-                        None => [0; 4],
-                    };
-                    write_components(dst, &reg, op.start as usize);
-                }
-            }
+            write_primitive(window, stride, &s.ops[ops.clone()], n, |k| vertices[k]);
             t.offset = (start + n * stride).min(u32::MAX as usize) as u32;
         }
         stats.num_primitives_written += 1;
         true
+    }
+
+    /// Whether [`invocations`](Self::invocations) may write streams one after the
+    /// other: no buffer slot is written by two streams, and every bound buffer's
+    /// offsets fit in 32 bits.
+    pub fn bulk(&self) -> bool {
+        let mut used = 0u8;
+        for s in &self.layout.streams {
+            if s.slots & used != 0 {
+                return false;
+            }
+            used |= s.slots;
+        }
+        self.targets.iter().flatten().all(|t| t.data.len() <= u32::MAX as usize)
+    }
+
+    /// `count` invocations that output the same primitives, `template` (the emit
+    /// indices of their vertices), in order, their vertices read from `source`. The
+    /// same writes and statistics as [`primitive`](Self::primitive) for each, when
+    /// [`bulk`](Self::bulk) holds: the writes of one invocation are planned once.
+    pub fn invocations(&mut self, template: &[Emitted], count: usize, source: &impl VertexSource) {
+        for (stream, s) in self.layout.streams.iter().enumerate() {
+            if s.groups.is_empty() {
+                continue;
+            }
+            let mine = || template.iter().filter(move |p| p.stream == stream as u32);
+            let per = mine().count();
+            let Some(first) = mine().next() else { continue };
+            let n = first.len as usize;
+            let total = (per * count) as u64;
+            let stats = &mut self.statistics[stream];
+            stats.primitives_storage_needed += total;
+            // Every primitive of the stream has `n` vertices: they are written up to
+            // the first that does not fit.
+            let mut fit = total;
+            for (slot, _) in &s.groups {
+                let Some(t) = &self.targets[*slot] else {
+                    fit = 0;
+                    break;
+                };
+                let size = n as u64 * self.layout.strides[*slot] as u64;
+                let (len, offset) = (t.data.len() as u64, t.offset as u64);
+                if offset > len {
+                    fit = 0;
+                } else if let Some(room) = (len - offset).checked_div(size) {
+                    fit = fit.min(room);
+                }
+            }
+            if fit == 0 {
+                continue;
+            }
+            for (slot, ops) in &s.groups {
+                let stride = self.layout.strides[*slot] as usize;
+                let Some(t) = &mut self.targets[*slot] else { continue };
+                if stride == 0 {
+                    continue;
+                }
+                // One invocation's writes to the slot, each within its primitive's
+                // strides (an entry beyond the stride is written only where it fits).
+                let plan = &mut self.plan;
+                plan.clear();
+                let size = n * stride;
+                for (j, p) in mine().enumerate() {
+                    for (v, &k) in p.vertices[..n].iter().enumerate() {
+                        for op in &s.ops[ops.clone()] {
+                            let at = v * stride + op.offset as usize;
+                            if at + 4 * op.count as usize <= size {
+                                plan.push(Write {
+                                    prim: j as u32,
+                                    k,
+                                    register: op.register as usize,
+                                    start: op.start,
+                                    count: op.count,
+                                    at: (j * size + at) as u32,
+                                });
+                            }
+                        }
+                    }
+                }
+                let start = t.offset as usize;
+                let bytes = fit as usize * size;
+                // In range: checked above.
+                let data = &mut t.data[start..start + bytes];
+                let (whole, rest) = (fit as usize / per, fit as usize % per);
+                let each = per * size;
+                for w in plan.iter() {
+                    // Invocation `i`'s part starts at `i * each`; the last one, when not
+                    // all of its primitives fit, gets those that do.
+                    let n = if (w.prim as usize) < rest { whole + 1 } else { whole };
+                    let at = w.at as usize;
+                    match (w.count, w.start) {
+                        (4, _) => source.each(w.k, w.register, n, |i, v| {
+                            if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                                *dst = words16(v);
+                            }
+                        }),
+                        (1, c) => source.each(w.k, w.register, n, |i, v| {
+                            if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<4>()) {
+                                *dst = v[c as usize & 3].to_le_bytes();
+                            }
+                        }),
+                        _ => {
+                            let len = 4 * w.count as usize;
+                            source.each(w.k, w.register, n, |i, v| {
+                                if let Some(dst) = data.get_mut(i * each + at..i * each + at + len) {
+                                    write_components(dst, &v, w.start as usize);
+                                }
+                            })
+                        }
+                    }
+                }
+                t.offset = (start + bytes) as u32;
+            }
+            self.statistics[stream].num_primitives_written += fit;
+        }
     }
 }
 
