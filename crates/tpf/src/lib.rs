@@ -13,6 +13,7 @@
 
 pub mod blocks;
 pub mod decode;
+mod digits;
 pub mod encode;
 pub mod enums;
 pub mod error;
