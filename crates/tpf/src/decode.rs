@@ -208,6 +208,26 @@ impl<'a> Decoder<'a> {
         self.rest.len() / 4
     }
 
+    /// The token index of the next instruction.
+    pub fn position(&self) -> usize {
+        self.end.saturating_sub(self.rest.len() / 4)
+    }
+
+    /// The program's bytes from the next instruction on (none after an error).
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        if self.failed {
+            &[]
+        } else {
+            self.rest
+        }
+    }
+
+    /// Steps over `bytes` bytes: whole instructions the caller has read from
+    /// [`Decoder::rest`].
+    pub(crate) fn skip(&mut self, bytes: usize) {
+        self.rest = self.rest.get(bytes..).unwrap_or(&[]);
+    }
+
     /// Decodes the next instruction, reusing the decoder's buffers (nothing is
     /// allocated), and returns the token index it starts at with a view of it; `None`
     /// at the end of the program (or after an error).

@@ -13,12 +13,14 @@
 
 use std::fmt::Write;
 
+mod direct;
+
 use crate::digits::{self, push_hex8, push_i64, push_u32, push_u64, Rounding};
 use crate::enums::*;
 use crate::ir::*;
 use crate::layout::{DeclValues, Exception, Item, Names, Slot};
 use crate::style::Style;
-use crate::table::{Opcode, Ty};
+use crate::table::{Flow, OpInfo, Opcode, Shape, Ty};
 use crate::words::Words;
 use crate::written::{bare_encoding, needed_note, normalized, Role};
 
@@ -71,6 +73,8 @@ pub struct Printer {
     number: usize,
     /// The byte offset of the next instruction, for [`Printer::instruction`].
     offset: u32,
+    /// How `style`'s `%f` rounds.
+    rounding: Rounding,
 }
 
 impl Printer {
@@ -80,7 +84,7 @@ impl Printer {
 
     /// A printer with the optional spellings of `format`.
     pub fn with_format(version: Version, style: Style, format: Format) -> Printer {
-        Printer { version, style, depth: 0, format, number: 0, offset: 8 }
+        Printer { version, style, depth: 0, format, number: 0, offset: 8, rounding: rounding_of(style) }
     }
 
     /// `vs_5_0` and a newline.
@@ -113,6 +117,52 @@ impl Printer {
         }
     }
 
+    /// Prints every instruction `decoder` has left, each as it is decoded; `data` sees
+    /// the class and length in tokens of each custom-data block. Instructions of the
+    /// common kinds are printed straight from their tokens (see `print::direct`), with
+    /// the same text.
+    pub fn instructions(
+        &mut self,
+        decoder: &mut crate::Decoder<'_>,
+        out: &mut String,
+        mut data: impl FnMut(CustomDataClass, usize),
+    ) -> Result<(), crate::DecodeError> {
+        if !self.direct_allowed() {
+            while let Some(item) = decoder.next_instruction() {
+                let (start, ins) = item?;
+                if let Some((class, words)) = ins.custom_data() {
+                    data(class, words.len());
+                }
+                self.instruction_at(ins, 4 * start as u32, out);
+            }
+            return Ok(());
+        }
+        // The direct path writes bytes; the general path a line of text, appended.
+        let mut bytes = std::mem::take(out).into_bytes();
+        let mut line = String::new();
+        let result = loop {
+            if let Some(n) = self.direct(decoder.rest(), &mut bytes) {
+                decoder.skip(n);
+                continue;
+            }
+            match decoder.next_instruction() {
+                None => break Ok(()),
+                Some(Err(e)) => break Err(e),
+                Some(Ok((start, ins))) => {
+                    if let Some((class, words)) = ins.custom_data() {
+                        data(class, words.len());
+                    }
+                    line.clear();
+                    self.instruction_at(ins, 4 * start as u32, &mut line);
+                    bytes.extend_from_slice(line.as_bytes());
+                }
+            }
+        };
+        // Every piece written is text (ASCII, or whole `str`s).
+        *out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        result
+    }
+
     /// One instruction (one or more lines for data blocks). The byte offset shown
     /// under [`Format::offsets`] is counted from the instructions printed before; use
     /// [`Printer::instruction_at`] to give it.
@@ -132,27 +182,7 @@ impl Printer {
     /// One instruction that starts at byte `offset` of the program.
     pub fn instruction_at(&mut self, ins: InstructionRef<'_, '_>, offset: u32, out: &mut String) {
         let info = ins.opcode.info();
-        // Declarations (and `hs_decls`, the immediate constant buffer) are not numbered.
-        let declaration = matches!(info.shape, crate::table::Shape::Decl(_) | crate::table::Shape::CustomData)
-            || ins.opcode == Opcode::HsDecls;
-        let number = if declaration {
-            None
-        } else {
-            self.number += 1;
-            Some(self.number - 1)
-        };
-        self.line_prefix(number, offset, out);
-        // Indentation: the block closers and `else` are printed one level out.
-        use crate::table::Flow;
-        match info.flow {
-            Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => self.depth = self.depth.saturating_sub(1),
-            _ => {}
-        }
-        // Microsoft's indentation, up to a depth no runtime accepts (the listing of a
-        // deeper program would grow with the square of its nesting).
-        for _ in 0..self.depth.min(crate::limits::MAX_INDENT_DEPTH) {
-            out.push_str("  ");
-        }
+        self.begin_line(ins.opcode, info, offset, out);
         match &ins.body {
             Body::Op(op) => self.op(ins, op, out),
             Body::InterfaceCall { function, interface } => {
@@ -167,10 +197,42 @@ impl Printer {
             Body::Decl(d) => self.decl(ins, d, out),
             Body::CustomData(c) => self.custom_data(c.class, ins.words(c.data), out),
         }
+        self.end_line(info, out);
+    }
+
+    /// The start of an instruction's line: its number and offset columns, and the
+    /// indentation of the blocks it is in.
+    #[inline]
+    fn begin_line(&mut self, opcode: Opcode, info: &OpInfo, offset: u32, out: &mut String) {
+        if self.format.numbering || self.format.offsets {
+            // Declarations (and `hs_decls`, the immediate constant buffer) are not numbered.
+            let declaration = matches!(info.shape, Shape::Decl(_) | Shape::CustomData) || opcode == Opcode::HsDecls;
+            let number = if declaration {
+                None
+            } else {
+                self.number += 1;
+                Some(self.number - 1)
+            };
+            self.line_prefix(number, offset, out);
+        }
+        // Indentation: the block closers and `else` are printed one level out.
+        if matches!(info.flow, Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch) {
+            self.depth = self.depth.saturating_sub(1);
+        }
+        // Microsoft's indentation, up to a depth no runtime accepts (the listing of a
+        // deeper program would grow with the square of its nesting).
+        let depth = self.depth.min(crate::limits::MAX_INDENT_DEPTH);
+        if depth > 0 {
+            push_indent(out, depth);
+        }
+    }
+
+    /// The end of an instruction's line: the newline, and the blocks it opens.
+    #[inline]
+    fn end_line(&mut self, info: &OpInfo, out: &mut String) {
         out.push('\n');
-        match info.flow {
-            Flow::If | Flow::Else | Flow::Loop | Flow::Switch => self.depth += 1,
-            _ => {}
+        if matches!(info.flow, Flow::If | Flow::Else | Flow::Loop | Flow::Switch) {
+            self.depth += 1;
         }
     }
 
@@ -521,11 +583,7 @@ impl Printer {
         };
         out.push_str(name);
         let dims = o.dims();
-        let inline_first = match ty {
-            OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => dims == 1,
-            OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,
-            _ => true,
-        };
+        let inline_first = inline_first_index(ty, dims);
         for d in 0..dims {
             let Some(mut index) = o.index(d) else { break };
             if immediates_only {
@@ -797,8 +855,20 @@ fn takes_destination_precision_6_3(opcode: Opcode, i: usize) -> bool {
     info.src.get(i).is_some_and(|t| Some(t) == info.dst.first())
 }
 
+/// True when a register's first index is written after its prefix (`r0`, `cb0[1]`),
+/// false when in brackets (`v[2][1]`, `icb[3]`): inputs and control points of more
+/// than one dimension, the immediate constant buffer, `this`.
+#[inline]
+fn inline_first_index(ty: OperandType, dims: usize) -> bool {
+    match ty {
+        OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => dims == 1,
+        OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,
+        _ => true,
+    }
+}
+
 /// The register-file prefix: `r`, `v`, `cb`, or (SM5.1) `CB`, `T`, `S`, `U`.
-fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
+const fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
     if sm51 {
         match ty {
             OperandType::ConstantBuffer => return "CB",
@@ -808,7 +878,10 @@ fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
             _ => {}
         }
     }
-    ty.listing_name().unwrap_or("?")
+    match ty.listing_name() {
+        Some(name) => name,
+        None => "?",
+    }
 }
 
 fn push_mask(m: Mask, out: &mut String) {
@@ -816,7 +889,7 @@ fn push_mask(m: Mask, out: &mut String) {
 }
 
 /// A write mask as a selection: `.xz` (nothing for an empty mask).
-fn mask_text(m: Mask) -> &'static str {
+const fn mask_text(m: Mask) -> &'static str {
     const MASKS: [&str; 16] =
         ["", ".x", ".y", ".xy", ".z", ".xz", ".yz", ".xyz", ".w", ".xw", ".yw", ".xyw", ".zw", ".xzw", ".yzw", ".xyzw"];
     MASKS[m.0 as usize & 15]
@@ -848,6 +921,17 @@ const SWIZZLE_TEXT: &str = {
         Err(_) => panic!("the swizzle table is ASCII"),
     }
 };
+
+/// `depth` levels of two-space indentation.
+fn push_indent(out: &mut String, depth: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = depth.saturating_mul(2);
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.push_str(SPACES.get(..n).unwrap_or(""));
+        left -= n;
+    }
+}
 
 /// Number of decimal digits of `v`.
 fn decimal_len(v: u64) -> usize {
