@@ -727,17 +727,26 @@ pub fn level9_program(program: &Program<'_>) -> String {
 /// columns of `format`.
 pub fn level9_stream(bytes: &[u8], format: Format) -> Result<String, ListingError> {
     let mut out = String::with_capacity(64 + 4 * bytes.len());
-    if !level9_stream_in_one_pass(bytes, format, &mut out)? {
+    write_level9_stream(bytes, format, &mut out)?;
+    Ok(out)
+}
+
+/// [`level9_stream`] appended to `out` (left as it was on an error).
+pub fn write_level9_stream(bytes: &[u8], format: Format, out: &mut String) -> Result<(), ListingError> {
+    let mark = out.len();
+    out.reserve(64 + 4 * bytes.len());
+    let done = level9_stream_in_one_pass(bytes, format, out).inspect_err(|_| out.truncate(mark))?;
+    if !done {
         // A debug block after the first instruction (fxc writes it first): decode the
         // program first to find it, then print.
-        out.clear();
+        out.truncate(mark);
         let program = crate::decode(bytes)?;
         let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_fields(b).ok());
-        print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
+        print_stream_with_debug(bytes, debug.as_ref(), format, out).inspect_err(|_| out.truncate(mark))?;
         out.push('\n');
-        slot_count(&program).write_line(&mut out);
+        slot_count(&program).write_line(out);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// [`level9_stream`] as the program is decoded, one reused instruction at a time, when
