@@ -399,16 +399,25 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
         T::Predicate => ("p", Some(n)),
         T::TempFloat16 | T::Unknown(_) => ("x", Some(n)),
     };
-    out.push_str(prefix);
+    // Most prefixes are one letter: pushed as a character, not copied as a string.
+    match prefix.as_bytes() {
+        &[letter] => out.push(char::from(letter)),
+        _ => out.push_str(prefix),
+    }
     if let Some(n) = number {
         push_decimal(out, n);
     }
 }
 
 /// `n` in decimal, without `core::fmt`.
-fn push_decimal(out: &mut String, mut n: u32) {
+fn push_decimal(out: &mut String, n: u32) {
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut start = digits.len();
+    let mut n = n;
     loop {
         start -= 1;
         digits[start] = b'0' + (n % 10) as u8;
@@ -417,8 +426,9 @@ fn push_decimal(out: &mut String, mut n: u32) {
             break;
         }
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
+    for &d in &digits[start..] {
+        out.push(char::from(d));
+    }
 }
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
