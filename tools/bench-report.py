@@ -56,7 +56,8 @@ ROWS = [
     ("GS cube, emitted vertices, all cores", "gs/cube_all_cores", "lavapipe:cube", "Mesa lavapipe, 1 thread"),
     ("Batch validate, files/s, 1 core", "cli/validate_dump_1_core", None, None),
     ("Batch validate, files/s, all cores", "cli/validate_dump_all_cores", None, None),
-    ("`disasm one.bin`, processes/s", "startup:dxref", "startup:vkd3d-compiler", "vkd3d-compiler, same files"),
+    ("`dxref disasm one.bin`, processes/s", "startup:dxref", "startup:vkd3d-compiler", "vkd3d-compiler, same files"),
+    ("... static build, processes/s", "startup:dxref-static", "startup:vkd3d-compiler", "vkd3d-compiler, same files"),
 ]
 
 

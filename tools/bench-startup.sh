@@ -6,10 +6,12 @@
 # build (dynamically linked) and a static one (`-C target-feature=+crt-static`: no
 # dynamic loader at start, the build to ship for per-file scripts). Not part of CI.
 #
-#   tools/bench-startup.sh [--install] [--runs N] [BLOB...]
+#   tools/bench-startup.sh [--install] [--runs N] [--json] [BLOB...]
 #
 # --install   apt-get install hyperfine and vkd3d-compiler (Debian packages) first.
 # --runs N    runs per command (default 300, after 30 warm-up runs).
+# --json      end with one JSON line: processes per second of each command (one over the
+#             mean of its median times over the blobs), for tools/bench-report.py.
 # BLOB...     the blobs to time (default: the smallest, a middle-sized and the largest
 #             DXBC container of the corpus, $DXREF_CORPUS or ../shared/corpus).
 #
@@ -22,11 +24,13 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 runs=300
 install=0
+as_json=0
 blobs=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --install) install=1 ;;
         --runs) runs="$2"; shift ;;
+        --json) as_json=1 ;;
         -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) blobs+=("$1") ;;
     esac
@@ -72,7 +76,8 @@ command -v taskset >/dev/null && pin=(taskset -c 1)
 echo "dxref: $("$dxref" --version); $(vkd3d-compiler --version 2>&1 | head -1) $what"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 json="$(mktemp)"
-trap 'rm -f "$json"' EXIT
+medians="$(mktemp)"
+trap 'rm -f "$json" "$medians"' EXIT
 for blob in "${blobs[@]}"; do
     if ! vkd3d-compiler -x dxbc-tpf -b "$target" -o /dev/null "$blob" 2>/dev/null; then
         echo "skip $blob: vkd3d-compiler refuses it"
@@ -81,9 +86,11 @@ for blob in "${blobs[@]}"; do
     "${pin[@]}" hyperfine -N --warmup 30 --runs "$runs" --style none --export-json "$json" \
         "$dxref disasm $blob" "$dxref_static disasm $blob" \
         "vkd3d-compiler -x dxbc-tpf -b $target -o /dev/null $blob" >/dev/null
-    python3 - "$json" "$blob" <<'EOF'
+    python3 - "$json" "$blob" "$medians" <<'EOF'
 import json, os, sys
 r = json.load(open(sys.argv[1]))["results"]
+with open(sys.argv[3], "a") as m:
+    m.write(json.dumps([x["median"] for x in r]) + "\n")
 d, st, v = r[0], r[1], r[2]
 print(f"{os.path.basename(sys.argv[2])} ({os.path.getsize(sys.argv[2])} bytes):")
 for name, x in (("dxref disasm        ", d), ("dxref disasm, static", st), ("vkd3d-compiler      ", v)):
@@ -92,3 +99,14 @@ for name, x in (("dxref / vkd3d        ", d), ("dxref static / vkd3d ", st)):
     print(f"  {name}: mean {x['mean']/v['mean']:.2f}, median {x['median']/v['median']:.2f}, min {x['min']/v['min']:.2f}")
 EOF
 done
+
+if [ "$as_json" = 1 ]; then
+    python3 - "$medians" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if not rows:
+    sys.exit("bench-startup: no blob was timed")
+names = ["dxref", "dxref-static", "vkd3d-compiler"]
+print(json.dumps({n: len(rows) / sum(r[i] for r in rows) for i, n in enumerate(names)}))
+EOF
+fi

@@ -2,7 +2,8 @@
 //! same code: reading inputs ([`input`], [`walk`]), running a command over many of them
 //! in parallel with its output in input order ([`batch`]), writing outputs ([`output`],
 //! [`color`]), and each command's formatting (`disasm`, `info`, `check` for
-//! `validate`, `roundtrip` for `check`, `asm`, `run`). `main.rs` holds the arguments.
+//! `validate`, `roundtrip` for `check`, `asm`, `run` with its bindings in [`bind`] and its
+//! picture in [`picture`]). `main.rs` holds the arguments.
 //!
 //! Exit statuses (the highest one met wins when a batch has several outcomes):
 //! [`status::OK`] 0, [`status::REFUSED`] 1 (a shader the runtime refuses, a round trip
@@ -13,12 +14,14 @@
 
 pub mod asm;
 pub mod batch;
+pub mod bind;
 pub mod check;
 pub mod color;
 pub mod disasm;
 pub mod info;
 pub mod input;
 pub mod output;
+pub mod picture;
 pub mod roundtrip;
 pub mod run;
 pub mod walk;
@@ -65,3 +68,12 @@ impl Failure {
 /// What the command's process ends with: `Ok` or a failure; a closed standard output
 /// ends the command early and quietly.
 pub type Outcome = Result<(), Failure>;
+
+/// The file name as messages show it: `<stdin>` for `-`, else the name as given.
+pub fn display_name(file: &str) -> &str {
+    if file == "-" {
+        "<stdin>"
+    } else {
+        file
+    }
+}

@@ -1,9 +1,20 @@
 //! `dxref`: the command-line tool. Arguments here; the work and its formatting are in
 //! the library (`src/lib.rs`).
+//!
+//! The C `main` is defined here (`no_main`) rather than through Rust's start-up code:
+//! that code sets up a guard for the main thread's stack by reading and parsing
+//! `/proc/self/maps`, about a quarter of the instructions of a short
+//! `dxref disasm one.bin` (measured with callgrind), and the tool's recursion is
+//! bounded without it (the limits modules). What the start-up code does that matters
+//! here is done below: standard arguments are read by `std::env::args_os` as usual
+//! (the standard library takes them from the C start-up on Linux and elsewhere), a panic
+//! ends with status 101 after its message, and a write to a closed pipe is an error
+//! the program handles (`SIGPIPE` ignored) rather than a signal.
+
+#![cfg_attr(not(test), no_main)]
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -189,9 +200,23 @@ enum Command {
     Check(DisasmArgs),
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
-    /// statistics; write them as JSON (--out) and the rasterized stream as SVG (--svg).
+    /// statistics; write them as JSON (--out) and draw them (--svg, --png).
     #[command(after_help = EXIT_STATUS)]
     Run(run::Options),
+    /// Print a completion script for SHELL on standard output (`dxref completions bash >
+    /// /etc/bash_completion.d/dxref`, `dxref completions zsh > ~/.zfunc/_dxref`, ...).
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on standard output (`dxref man > dxref.1`,
+    /// `dxref man | man -l -`); with a command, that command's page (`dxref man disasm >
+    /// dxref-disasm.1`).
+    Man {
+        /// The command whose page to print (default: the tool's own page).
+        command: Option<String>,
+    },
     /// Show each container's chunks, checksum status, shader version and reflection
     /// summary.
     #[command(after_help = EXIT_STATUS)]
@@ -383,16 +408,37 @@ impl StyleArg {
     }
 }
 
-fn main() -> ExitCode {
+#[cfg(not(test))]
+#[no_mangle]
+extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" runs no handler code; this is
+    // what Rust's own start-up does for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    match std::panic::catch_unwind(run) {
+        Ok(status) => std::ffi::c_int::from(status),
+        // The panic hook has printed the message.
+        Err(_) => 101,
+    }
+}
+
+#[cfg_attr(test, allow(dead_code))]
+fn run() -> u8 {
     let cli = parse();
     output::set_color(cli.global.color);
-    match command(cli.command) {
-        Ok(()) => ExitCode::SUCCESS,
+    let status = match command(cli.command) {
+        Ok(()) => 0,
         Err(f) => {
             output::error(&f.message);
-            ExitCode::from(f.status)
+            f.status
         }
-    }
+    };
+    // Rust's start-up code would flush standard output at exit; `println!` buffers it.
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    status
 }
 
 /// The command line. Start-up is lazy: the usual case — one command, no `--help` —
@@ -518,8 +564,40 @@ fn command(command: Command) -> Outcome {
             lenient,
         }),
         Command::Run(options) => run::run(&options),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "dxref", &mut script);
+            write_stdout(&script)
+        }
+        Command::Man { command } => {
+            use clap::CommandFactory;
+            let top = Cli::command();
+            let cmd = match command {
+                None => top,
+                Some(name) => {
+                    let Some(sub) = top.find_subcommand(&name) else {
+                        return Err(dxref::Failure::input(format!("man: no command `{name}`")));
+                    };
+                    // The page is named after the command as a whole: dxref-disasm(1).
+                    sub.clone().name(format!("dxref-{}", sub.get_name()))
+                }
+            };
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut page)
+                .map_err(|e| dxref::Failure::output(format!("the manual page: {e}")))?;
+            write_stdout(&page)
+        }
     }
     .or_else(|f| if f.status == status::OK { Ok(()) } else { Err(f) })
+}
+
+/// Writes `bytes` to standard output (a closed pipe ends quietly).
+fn write_stdout(bytes: &[u8]) -> Outcome {
+    let mut out = Output::new(None);
+    let written = out.write(bytes).and_then(|_| out.finish(false));
+    output::finish(written, status::OK)
 }
 
 #[cfg(test)]
@@ -559,6 +637,8 @@ mod tests {
                 Command::Validate(a) => ("validate", a.batch.paths.clone()),
                 Command::Asm(a) => ("asm", a.file.iter().cloned().collect()),
                 Command::Run(a) => ("run", a.vs.iter().cloned().collect()),
+                Command::Completions { .. } => ("completions", Vec::new()),
+                Command::Man { .. } => ("man", Vec::new()),
             };
             assert_eq!(name(&cli.command), name(&full.command), "{list:?}");
         }

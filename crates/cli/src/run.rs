@@ -4,12 +4,12 @@
 
 use std::fmt::Write as _;
 
-use d3d11::{Device, DeviceDesc, HResult};
+use d3d11::{Device, DeviceDesc};
 use exec::pipeline::{
-    self, DrawCall, DrawResult, InputElement, Pipeline, SoTarget, StreamOutput, StreamPrimitives, Topology,
-    VertexBuffer,
+    self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, StreamPrimitives, Topology, VertexBuffer,
 };
-use exec::{Format, Plan, Resources};
+use exec::{Format, Plan};
+use inputs::binding::Stage;
 use serde_json::{json, Value};
 use validate::{FeatureLevel, Runtime, SoArguments, StreamOutputDesc};
 
@@ -40,7 +40,8 @@ pub struct Options {
     pub gs_var: Option<String>,
     /// The vertices: a JSON array of objects keyed by semantic
     /// (`{"SV_Position": [x, y, z, w], "TEXCOORD1": [u, v]}`) or CSV with columns
-    /// `SEMANTIC[INDEX].x|y|z|w`.
+    /// `SEMANTIC[INDEX].x|y|z|w`. A component may also be "NaN", "inf", "-inf" or a
+    /// 32-bit pattern ("0x3f800000").
     #[arg(long, value_name = "FILE")]
     pub input: Option<OsString>,
     /// pointlist, linelist, linestrip, trianglelist, trianglestrip, or their _adj
@@ -73,9 +74,24 @@ pub struct Options {
     /// Write the primitives, the stream-output buffers and the statistics as JSON (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<OsString>,
-    /// Draw the rasterized stream's primitives (x/w, y/w) as an SVG picture.
+    /// Draw the primitives of every stream with a position at (x/w, y/w), y up, as an
+    /// SVG picture: axes in normalized device coordinates, the viewport square, a
+    /// legend, and notes on what could not be drawn.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<OsString>,
+    #[command(flatten)]
+    pub picture: crate::picture::PictureOptions,
+    /// Write every output component as its 32-bit pattern ("0x3f800000", NaN payloads
+    /// included) in the JSON and the printed primitives (--input takes the same).
+    #[arg(long)]
+    pub hex: bool,
+    /// Give each output vertex its provenance, for aligning two implementations'
+    /// outputs: the input primitive (counted over the whole draw), the GS instance and
+    /// which emit of that invocation produced it.
+    #[arg(long)]
+    pub provenance: bool,
+    #[command(flatten)]
+    pub bind: crate::bind::BindOptions,
     /// Report emits of outputs not written since the previous emit (undefined values).
     #[arg(long)]
     pub check: bool,
@@ -94,15 +110,18 @@ const MAX_CAPTURED_VERTICES: u64 = 1 << 22;
 const SV_VERTEX_ID: u32 = 6;
 const SV_PRIMITIVE_ID: u32 = 7;
 const SV_INSTANCE_ID: u32 = 8;
-const SV_POSITION: u32 = 1;
 
-/// A shader read from a file (binary, /Fh header or listing) and created on the device.
+/// A shader read from a file (binary, /Fh header or listing) and created with the
+/// API's rules.
 struct Loaded {
     name: String,
     plan: Plan,
+    /// The slots it declares.
+    declared: Vec<crate::bind::Declared>,
 }
 
 fn load(
+    api: crate::bind::Api,
     device: &Device,
     file: &OsStr,
     var: Option<&str>,
@@ -112,21 +131,9 @@ fn load(
     let source = Source::from_arg(file);
     let bytes = input::shader(&source, var)?;
     let name = source.name().into_owned();
-    let mut out = None;
-    let created = match (stage, so) {
-        (_, Some(so)) => device.create_geometry_shader_with_so_arguments(&bytes, bytes.len(), so, None, Some(&mut out)),
-        (tpf::ProgramType::Vertex, None) => device.create_vertex_shader(&bytes, bytes.len(), None, Some(&mut out)),
-        _ => device.create_geometry_shader(&bytes, bytes.len(), None, Some(&mut out)),
-    };
-    if created.hr != HResult::S_OK {
-        let mut message = format!("{name}: the device refuses this shader ({})", created.hr);
-        for d in &created.diagnostics {
-            let _ = write!(message, "\n  {d}");
-        }
-        return Err(Failure::refused(message));
-    }
-    let plan = Plan::from_bytecode(&bytes).map_err(|e| Failure::input(format!("{name}: {e}")))?;
-    Ok(Loaded { name, plan })
+    crate::bind::create(api, device, &bytes, &name, stage, so)?;
+    let compiled = crate::bind::compile(&bytes, &name)?;
+    Ok(Loaded { name, plan: compiled.plan, declared: compiled.declared })
 }
 
 use inputs::vertices::{special_float, InputVertex};
@@ -143,8 +150,13 @@ fn read_vertices(file: &OsStr) -> Result<Vec<InputVertex>, Failure> {
 }
 
 /// The 32-bit word for component value `v` of an element of component type `kind`
-/// (1 uint, 2 sint, else float): integers must be whole and in range.
+/// (1 uint, 2 sint, else float): integers must be whole and in range; `"0x3f800000"`
+/// gives the bits in any type.
 fn component_word(v: &Value, kind: u32) -> Result<u32, String> {
+    let hex = |s: &&str| s.trim().get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
+    if let Some(bits) = v.as_str().filter(hex).and_then(inputs::binding::string_word) {
+        return Ok(bits);
+    }
     match kind {
         1 => v.as_u64().and_then(|x| u32::try_from(x).ok()).ok_or_else(|| format!("{v} is not a uint (0..4294967295)")),
         2 => v
@@ -254,8 +266,12 @@ fn default_topology(gs: Option<&Plan>) -> Topology {
     }
 }
 
-/// A 32-bit value as JSON, by component type (NaN and infinities as strings).
-fn word_json(word: u32, component_type: u32) -> Value {
+/// A 32-bit value as JSON, by component type (NaN and infinities as strings); with
+/// `hex`, its bits (`"0x3f800000"`).
+fn word_json(word: u32, component_type: u32, hex: bool) -> Value {
+    if hex {
+        return json!(format!("{word:#010x}"));
+    }
     match component_type {
         1 => json!(word),
         2 => json!(word as i32),
@@ -285,112 +301,61 @@ fn semantic_key(name: &str, index: u32) -> String {
 }
 
 /// A vertex's declared outputs: (key, values), in signature order.
-fn vertex_values(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Vec<(String, Vec<Value>)> {
+fn vertex_values(stream: &StreamPrimitives, vertex: &pipeline::Vertex, hex: bool) -> Vec<(String, Vec<Value>)> {
     stream
         .signature
         .iter()
         .filter(|e| e.stream == stream.stream)
         .map(|e| {
             let reg = vertex.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
-            let values = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type)).collect();
+            let values = mask_components(e.mask).map(|c| word_json(reg[c], e.component_type, hex)).collect();
             (semantic_key(&e.semantic_name, e.semantic_index), values)
         })
         .collect()
 }
 
-fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Value {
-    let object: serde_json::Map<String, Value> =
-        vertex_values(stream, vertex).into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
+/// The key of a vertex's provenance in the JSON (`$` starts no semantic name).
+const PROVENANCE_KEY: &str = "$provenance";
+
+/// A vertex's provenance: `{"input_primitive": 3, "gs_instance": 0, "emission": 2}`
+/// (the last two `null` without a geometry shader).
+fn provenance_json(p: &pipeline::Provenance) -> Value {
+    json!({ "input_primitive": p.input_primitive, "gs_instance": p.gs_instance, "emission": p.emission })
+}
+
+fn vertex_json(stream: &StreamPrimitives, vertex: &pipeline::Vertex, options: &Options) -> Value {
+    let mut object: serde_json::Map<String, Value> =
+        vertex_values(stream, vertex, options.hex).into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
+    if options.provenance {
+        object.insert(PROVENANCE_KEY.into(), provenance_json(&vertex.provenance));
+    }
     Value::Object(object)
 }
 
-/// `SV_Position=(-0.7, -0.6, 0.5, 1) COLOR=(1, 0.2, 0.2, 1)`.
-fn vertex_text(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> String {
-    let parts: Vec<String> = vertex_values(stream, vertex)
+/// `SV_Position=(-0.7, -0.6, 0.5, 1) COLOR=(1, 0.2, 0.2, 1)`, after `[prim 3 inst 0
+/// emit 2] ` with the provenance.
+fn vertex_text(stream: &StreamPrimitives, vertex: &pipeline::Vertex, options: &Options) -> String {
+    let mut text = String::new();
+    if options.provenance {
+        let p = &vertex.provenance;
+        let _ = write!(text, "[prim {}", p.input_primitive);
+        if let (Some(i), Some(e)) = (p.gs_instance, p.emission) {
+            let _ = write!(text, " inst {i} emit {e}");
+        }
+        text.push_str("] ");
+    }
+    let parts: Vec<String> = vertex_values(stream, vertex, options.hex)
         .into_iter()
         .map(|(k, v)| {
             let values: Vec<String> = v.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect();
             format!("{k}=({})", values.join(", "))
         })
         .collect();
-    parts.join(" ")
+    text + &parts.join(" ")
 }
 
 fn topology_name(t: tpf::PrimitiveTopology) -> &'static str {
     t.listing_name().unwrap_or("undefined")
-}
-
-/// The position (x, y after the perspective divide) of a vertex, if its stream has an
-/// `SV_Position` output.
-fn position(stream: &StreamPrimitives, vertex: &pipeline::Vertex) -> Option<(f32, f32)> {
-    let e = stream.signature.iter().find(|e| e.stream == stream.stream && e.system_value == SV_POSITION)?;
-    let r = vertex.registers.get(e.register as usize)?;
-    let [x, y, _, w] = r.map(f32::from_bits);
-    let w = if w == 0.0 { 1.0 } else { w };
-    Some((x / w, y / w))
-}
-
-/// The fill of a primitive: its first vertex's `COLOR` (float, 3 or 4 components), or blue.
-fn fill(stream: &StreamPrimitives, vertex: Option<&pipeline::Vertex>) -> String {
-    let colour = stream.signature.iter().find(|e| {
-        e.stream == stream.stream
-            && e.semantic_name.eq_ignore_ascii_case("COLOR")
-            && e.mask & 7 == 7
-            && e.component_type != 1
-            && e.component_type != 2
-    });
-    match (colour, vertex) {
-        (Some(e), Some(v)) => {
-            let r = v.registers.get(e.register as usize).copied().unwrap_or([0; 4]);
-            let c = |i: usize| (f32::from_bits(r[i]).clamp(0.0, 1.0) * 255.0).round() as u8;
-            format!("#{:02x}{:02x}{:02x}", c(0), c(1), c(2))
-        }
-        _ => "#1f77b4".to_string(),
-    }
-}
-
-fn svg(result: &DrawResult) -> String {
-    let mut s = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1.05 -1.05 2.1 2.1\" width=\"640\" height=\"640\">\n\
-         <rect x=\"-1\" y=\"-1\" width=\"2\" height=\"2\" fill=\"#fafafa\" stroke=\"#999\" stroke-width=\"0.004\"/>\n",
-    );
-    let Some(stream) = result.rasterized_stream.and_then(|r| result.streams.iter().find(|s| s.stream == r)) else {
-        s.push_str("</svg>\n");
-        return s;
-    };
-    for primitive in &stream.primitives {
-        // Clip space y points up; SVG's y points down.
-        let points: Vec<(f32, f32)> =
-            primitive.iter().filter_map(|v| position(stream, v)).map(|(x, y)| (x, -y)).collect();
-        let list: Vec<String> = points.iter().map(|(x, y)| format!("{x:.5},{y:.5}")).collect();
-        let colour = fill(stream, primitive.first());
-        match points.len() {
-            1 => {
-                let _ = writeln!(
-                    s,
-                    "<circle cx=\"{:.5}\" cy=\"{:.5}\" r=\"0.01\" fill=\"{colour}\"/>",
-                    points[0].0, points[0].1
-                );
-            }
-            2 => {
-                let _ = writeln!(
-                    s,
-                    "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"0.006\"/>",
-                    list.join(" ")
-                );
-            }
-            0 => {}
-            _ => {
-                let _ = writeln!(
-                    s,
-                    "<polygon points=\"{}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"{colour}\" stroke-width=\"0.004\"/>",
-                    list.join(" ")
-                );
-            }
-        }
-    }
-    s.push_str("</svg>\n");
-    s
 }
 
 /// The array name for a shader file: `--vs-var`/`--gs-var`, else `--var`.
@@ -400,6 +365,11 @@ fn var_for<'a>(specific: &'a Option<String>, common: &'a Option<String>) -> Opti
 
 pub fn run(options: &Options) -> Outcome {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
+    let api = options.bind.api()?;
+    let so_api = match api {
+        crate::bind::Api::D3D11 => device.desc().target(None).api,
+        crate::bind::Api::D3D12 => validate::Api::D3D12,
+    };
     if options.so_buffer_size > MAX_SO_BUFFER {
         return Err(Failure::input(format!(
             "--so-buffer-size {}: at most {MAX_SO_BUFFER} bytes per buffer",
@@ -424,24 +394,37 @@ pub fn run(options: &Options) -> Outcome {
     let gs_var = var_for(&options.gs_var, &options.var);
     let last = if last_is_gs { (&options.gs, gs_var) } else { (&options.vs, vs_var) };
     let so_args = match (so_options.given(), last) {
-        (true, (Some(file), var)) => {
-            so_options.arguments(device.desc().target(None).api, &input::shader(&Source::from_arg(file), var)?)?
-        }
+        (true, (Some(file), var)) => so_options.arguments(so_api, &input::shader(&Source::from_arg(file), var)?)?,
         _ => None,
     };
     // What the call reads of them: the declaration the pipeline writes.
     let so: Option<StreamOutputDesc> = so_args.as_ref().map(|a| a.read().0);
     let vs = match &options.vs {
-        Some(f) => {
-            Some(load(&device, f, vs_var, tpf::ProgramType::Vertex, if last_is_gs { None } else { so_args.as_ref() })?)
-        }
+        Some(f) => Some(load(
+            api,
+            &device,
+            f,
+            vs_var,
+            tpf::ProgramType::Vertex,
+            if last_is_gs { None } else { so_args.as_ref() },
+        )?),
         None => None,
     };
     let gs = match &options.gs {
-        Some(f) => Some(load(&device, f, gs_var, tpf::ProgramType::Geometry, so_args.as_ref())?),
+        Some(f) => Some(load(api, &device, f, gs_var, tpf::ProgramType::Geometry, so_args.as_ref())?),
         None => None,
     };
     let first = vs.as_ref().or(gs.as_ref()).expect("one stage");
+    // What the shaders read: bound, or warned about.
+    let shaders: Vec<crate::bind::StageShader<'_>> = [(Stage::Vertex, vs.as_ref()), (Stage::Geometry, gs.as_ref())]
+        .into_iter()
+        .filter_map(|(stage, l)| l.map(|l| crate::bind::StageShader { stage, name: &l.name, declared: &l.declared }))
+        .collect();
+    let (bindings, warnings) = crate::bind::Bindings::read(&options.bind, &shaders)?;
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let draws_picture = options.svg.is_some() || options.picture.png.is_some();
     let vertices = match &options.input {
         Some(f) => read_vertices(f)?,
         None => return Err(Failure::input("run needs --input vertices.json|.csv".into())),
@@ -450,11 +433,11 @@ pub fn run(options: &Options) -> Outcome {
     // Every primitive is kept for printing: bound the draw so that it cannot exhaust
     // memory (a draw for stream output only, with --quiet and no --out/--svg, is not).
     let total = vertices.len() as u64 * options.instances as u64;
-    let keeps_primitives = !(options.quiet && options.out.is_none() && options.svg.is_none());
+    let keeps_primitives = !(options.quiet && options.out.is_none() && !draws_picture);
     if keeps_primitives && total > MAX_CAPTURED_VERTICES {
         return Err(Failure::input(format!(
             "{total} input vertices ({} x {} instances): more than {MAX_CAPTURED_VERTICES} would be kept for printing; \
-             use --quiet without --out/--svg to run a draw that large for its statistics",
+             use --quiet without --out/--svg/--png to run a draw that large for its statistics",
             vertices.len(),
             options.instances
         )));
@@ -501,11 +484,11 @@ pub fn run(options: &Options) -> Outcome {
             topology,
             vs: vs.as_ref().map(|l| &l.plan),
             gs: gs.as_ref().map(|l| &l.plan),
-            vs_resources: Resources::default(),
-            gs_resources: Resources::default(),
+            vs_resources: bindings.resources(Stage::Vertex),
+            gs_resources: bindings.resources(Stage::Geometry),
             stream_output: so.as_ref().map(|declaration| StreamOutput { declaration, targets }),
             // Nothing to show: keep no primitives (stream output and statistics only).
-            capture: !(options.quiet && options.out.is_none() && options.svg.is_none()),
+            capture: keeps_primitives,
             step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
             checking: options.check,
         };
@@ -549,7 +532,7 @@ pub fn run(options: &Options) -> Outcome {
             for (i, primitive) in stream.primitives.iter().enumerate() {
                 let _ = writeln!(text, "  primitive {i}");
                 for v in primitive {
-                    let _ = writeln!(text, "    {}", vertex_text(stream, v));
+                    let _ = writeln!(text, "    {}", vertex_text(stream, v, options));
                 }
             }
         }
@@ -585,7 +568,7 @@ pub fn run(options: &Options) -> Outcome {
                 json!({
                     "stream": s.stream,
                     "topology": topology_name(s.topology),
-                    "primitives": s.primitives.iter().map(|p| p.iter().map(|v| vertex_json(s, v)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    "primitives": s.primitives.iter().map(|p| p.iter().map(|v| vertex_json(s, v, options)).collect::<Vec<_>>()).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -627,7 +610,7 @@ pub fn run(options: &Options) -> Outcome {
                             v.iter()
                                 .enumerate()
                                 .map(|(i, w)| match kinds.get(i).copied().flatten() {
-                                    Some(k) => word_json(*w, k),
+                                    Some(k) => word_json(*w, k, options.hex),
                                     None => Value::Null,
                                 })
                                 .collect(),
@@ -665,11 +648,26 @@ pub fn run(options: &Options) -> Outcome {
             return crate::output::finish(written, status::OK);
         }
     }
-    if let Some(path) = &options.svg {
-        let mut out = Output::new(Some(path));
-        let written = out.write(svg(&result).as_bytes()).and_then(|_| out.finish(true));
-        if written.is_err() {
-            return crate::output::finish(written, status::OK);
+    if draws_picture {
+        let picture = crate::picture::draw(&result, options.picture.fill_by, options.picture.labels);
+        for note in &picture.notes {
+            eprintln!("{}: picture: {note}", if picture.empty { "warning" } else { "note" });
+        }
+        if let Some(path) = &options.svg {
+            let mut out = Output::new(Some(path));
+            let written = out.write(picture.svg.as_bytes()).and_then(|_| out.finish(true));
+            if written.is_err() {
+                return crate::output::finish(written, status::OK);
+            }
+        }
+        if let Some(path) = &options.picture.png {
+            let png = crate::picture::png(&picture.svg)
+                .map_err(|e| Failure::output(format!("{}: rendering the picture: {e}", path.to_string_lossy())))?;
+            let mut out = Output::new(Some(path));
+            let written = out.write(&png).and_then(|_| out.finish(true));
+            if written.is_err() {
+                return crate::output::finish(written, status::OK);
+            }
         }
     }
     Ok(())

@@ -3,11 +3,10 @@
 //! file, and `--lenient` is accepted.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
+mod common;
+use common::*;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dxref-asm-source-{}-{name}", std::process::id()));

@@ -3,9 +3,11 @@
 //! lines, parallel runs whose output is in input order, a progress bar only on a
 //! terminal, and `dxref check` (disasm then asm gives back the same program).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
+
+mod common;
+use common::*;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -19,36 +21,8 @@ fn expected_listing() -> String {
     std::fs::read_to_string(example().with_extension("asm")).unwrap()
 }
 
-fn dxref(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dxref"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        let _ = pipe.write_all(bytes);
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dxref-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The bundled example refused by the validator (a vertex-shader create call) — no:
@@ -68,7 +42,7 @@ fn dump(name: &str) -> PathBuf {
     std::fs::write(dir.join("sub/notes.txt"), "not a shader").unwrap();
     let refused = dir.join("refused.asm");
     std::fs::write(&refused, TOO_MANY).unwrap();
-    let out = dxref(&["asm", p(&refused), "-o", p(&dir.join("sub/refused.bin"))], None);
+    let out = dxref_in(&["asm", p(&refused), "-o", p(&dir.join("sub/refused.bin"))], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     std::fs::remove_file(refused).unwrap();
     std::fs::write(dir.join("zz.bin"), b"\x00\x01\x02\xff not a shader").unwrap();
@@ -79,7 +53,7 @@ fn dump(name: &str) -> PathBuf {
 fn directories_are_walked_in_name_order_and_each_listing_is_labelled() {
     let dir = dump("walk");
     // Without --recursive: the files directly inside.
-    let out = dxref(&["disasm", p(&dir)], None);
+    let out = dxref_in(&["disasm", p(&dir)], None);
     assert_eq!(out.status.code(), Some(2), "zz.bin cannot be listed: {}", text(&out.stderr));
     let listed = text(&out.stdout);
     let labels: Vec<&str> = listed.lines().filter(|l| l.starts_with("// file: ")).collect();
@@ -89,7 +63,7 @@ fn directories_are_walked_in_name_order_and_each_listing_is_labelled() {
     assert!(err.contains(&format!("dxref: {}: ", p(&dir.join("zz.bin")))), "{err}");
     assert!(err.contains("1 of 2 inputs failed: 1 could not be read"), "{err}");
     // With --recursive: the whole tree in name order; notes.txt is not taken.
-    let out = dxref(&["disasm", "-r", p(&dir)], None);
+    let out = dxref_in(&["disasm", "-r", p(&dir)], None);
     let listed = text(&out.stdout);
     let labels: Vec<String> = listed.lines().filter_map(|l| l.strip_prefix("// file: ")).map(String::from).collect();
     let expect: Vec<String> = ["a.bin", "sub/b.cso", "sub/deeper/c.dxbc", "sub/refused.bin"]
@@ -98,16 +72,16 @@ fn directories_are_walked_in_name_order_and_each_listing_is_labelled() {
         .collect();
     assert_eq!(labels, expect);
     // --ext: the extensions taken from directories; `*` every file.
-    let out = dxref(&["info", "-r", "--ext", "txt,CSO", p(&dir)], None);
+    let out = dxref_in(&["info", "-r", "--ext", "txt,CSO", p(&dir)], None);
     let info = text(&out.stdout);
     assert!(info.contains("sub/b.cso: DXBC container") && !info.contains("a.bin"), "{info}");
     assert!(text(&out.stderr).contains("notes.txt"), "{}", text(&out.stderr));
-    let out = dxref(&["info", "-r", "--ext", "*", p(&dir), "--jsonl"], None);
+    let out = dxref_in(&["info", "-r", "--ext", "*", p(&dir), "--jsonl"], None);
     assert_eq!(text(&out.stdout).lines().count(), 6);
     // One directory with one file is still labelled (a directory was named).
     let one = temp_dir("walk-one");
     std::fs::copy(example(), one.join("only.bin")).unwrap();
-    let out = dxref(&["disasm", p(&one)], None);
+    let out = dxref_in(&["disasm", p(&one)], None);
     assert!(text(&out.stdout).starts_with("// file: "), "{}", text(&out.stdout));
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(one);
@@ -117,7 +91,7 @@ fn directories_are_walked_in_name_order_and_each_listing_is_labelled() {
 fn out_dir_mirrors_the_input_tree_and_refuses_clashes() {
     let dir = dump("outdir");
     let out_dir = temp_dir("outdir-out");
-    let out = dxref(&["disasm", "-r", p(&dir), "--out-dir", p(&out_dir)], None);
+    let out = dxref_in(&["disasm", "-r", p(&dir), "--out-dir", p(&out_dir)], None);
     assert_eq!(out.status.code(), Some(2), "zz.bin: {}", text(&out.stderr));
     assert!(out.stdout.is_empty());
     for f in ["a.asm", "sub/b.asm", "sub/deeper/c.asm", "sub/refused.asm"] {
@@ -127,17 +101,17 @@ fn out_dir_mirrors_the_input_tree_and_refuses_clashes() {
     assert_eq!(std::fs::read_to_string(out_dir.join("a.asm")).unwrap(), expected_listing(), "no label in a file");
     assert!(!out_dir.join("zz.asm").exists(), "nothing for an input that failed");
     // validate and info write .txt (and .json with --json).
-    let out = dxref(&["validate", "-r", p(&dir), "--out-dir", p(&out_dir), "--json"], None);
+    let out = dxref_in(&["validate", "-r", p(&dir), "--out-dir", p(&out_dir), "--json"], None);
     assert_eq!(out.status.code(), Some(1), "refused.bin and zz.bin are refused");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("sub/refused.json")).unwrap()).unwrap();
     assert_eq!(v["valid"], false);
-    let out = dxref(&["info", p(&example()), "--out-dir", p(&out_dir)], None);
+    let out = dxref_in(&["info", p(&example()), "--out-dir", p(&out_dir)], None);
     assert!(out.status.success());
     assert!(std::fs::read_to_string(out_dir.join("point_sprite_gs.txt")).unwrap().contains("checksum: ok"));
     // Two inputs that would write the same file: refused before anything is written.
     let clash = temp_dir("outdir-clash");
-    let out = dxref(&["disasm", p(&dir.join("a.bin")), p(&example()), p(&example()), "--out-dir", p(&clash)], None);
+    let out = dxref_in(&["disasm", p(&dir.join("a.bin")), p(&example()), p(&example()), "--out-dir", p(&clash)], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("would both be written to"), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_dir(&clash).unwrap().count(), 0);
@@ -150,7 +124,7 @@ fn out_dir_mirrors_the_input_tree_and_refuses_clashes() {
 fn jsonl_is_one_object_per_input() {
     let dir = dump("jsonl");
     for command in ["disasm", "info", "validate", "check"] {
-        let out = dxref(&[command, "-r", p(&dir), "--jsonl"], None);
+        let out = dxref_in(&[command, "-r", p(&dir), "--jsonl"], None);
         assert!(out.stderr.is_empty(), "{command}: all is in the lines: {}", text(&out.stderr));
         let lines: Vec<serde_json::Value> =
             text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -182,7 +156,7 @@ fn jsonl_is_one_object_per_input() {
         assert_eq!(out.status.code().map(|c| c as u64), Some(status), "{command}");
     }
     // validate: the refused one carries the validator's diagnostics and status 1.
-    let out = dxref(&["validate", p(&dir.join("sub/refused.bin")), p(&example()), "--jsonl"], None);
+    let out = dxref_in(&["validate", p(&dir.join("sub/refused.bin")), p(&example()), "--jsonl"], None);
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!((lines[0]["ok"].as_bool(), lines[0]["status"].as_u64()), (Some(false), Some(1)));
@@ -190,7 +164,7 @@ fn jsonl_is_one_object_per_input() {
     assert_eq!(lines[0]["summary"]["shader"]["stage"], "gs");
     assert_eq!(lines[1]["summary"]["valid"], true);
     // disasm's summary: the profile and size.
-    let out = dxref(&["disasm", p(&example()), "--jsonl"], None);
+    let out = dxref_in(&["disasm", p(&example()), "--jsonl"], None);
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["summary"]["profile"], "gs_4_0");
     assert_eq!(line["summary"]["bytes"], 416);
@@ -201,13 +175,13 @@ fn jsonl_is_one_object_per_input() {
 fn json_of_several_inputs_is_an_array() {
     let ex = example();
     for command in ["info", "validate"] {
-        let out = dxref(&[command, p(&ex), p(&ex), p(&ex), "--json"], None);
+        let out = dxref_in(&[command, p(&ex), p(&ex), p(&ex), "--json"], None);
         assert!(out.status.success(), "{command}: {}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v.as_array().map(Vec::len), Some(3), "{command}");
     }
     // One input: the object itself.
-    let out = dxref(&["info", p(&ex), "--json"], None);
+    let out = dxref_in(&["info", p(&ex), "--json"], None);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v.is_object());
 }
@@ -222,7 +196,7 @@ fn validate_labels_each_verdict_among_several() {
     std::os::unix::fs::symlink(dir.join("nowhere"), dir.join("zz.bin")).unwrap();
     #[cfg(not(unix))]
     std::fs::create_dir(dir.join("zz.bin")).unwrap();
-    let out = dxref(&["validate", "-r", p(&dir)], None);
+    let out = dxref_in(&["validate", "-r", p(&dir)], None);
     assert_eq!(out.status.code(), Some(2), "the highest status: an unreadable input");
     let stdout = text(&out.stdout);
     assert!(stdout.contains(&format!("{}: valid\n", p(&dir.join("a.bin")))), "{stdout}");
@@ -231,7 +205,7 @@ fn validate_labels_each_verdict_among_several() {
     let err = text(&out.stderr);
     assert!(err.contains("3 of 6 inputs failed: 1 could not be read, 2 refused"), "{err}");
     // Without the unreadable one: status 1.
-    let out = dxref(&["validate", p(&dir.join("a.bin")), p(&dir.join("sub/refused.bin"))], None);
+    let out = dxref_in(&["validate", p(&dir.join("a.bin")), p(&dir.join("sub/refused.bin"))], None);
     assert_eq!(out.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -252,8 +226,8 @@ fn parallel_output_is_in_input_order_whatever_the_thread_count() {
         args.push(p(&path).to_string());
     }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let one = dxref(&[&refs[..], &["-j", "1"]].concat(), None);
-    let many = dxref(&[&refs[..], &["-j", "4"]].concat(), None);
+    let one = dxref_in(&[&refs[..], &["-j", "1"]].concat(), None);
+    let many = dxref_in(&[&refs[..], &["-j", "4"]].concat(), None);
     assert_eq!(one.status.code(), Some(2));
     assert_eq!(many.status.code(), Some(2));
     assert_eq!(text(&one.stdout), text(&many.stdout));
@@ -273,7 +247,7 @@ fn a_progress_bar_only_on_a_terminal() {
     let mut args = vec!["check"];
     let many = vec![p(&ex); 400];
     args.extend(&many);
-    let out = dxref(&args, None);
+    let out = dxref_in(&args, None);
     assert!(out.status.success());
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
     // Under a pseudo-terminal a batch shows one (`N/M inputs`) once it has run for half a
@@ -305,7 +279,7 @@ fn a_progress_bar_only_on_a_terminal() {
 fn check_says_same_or_where_it_differs() {
     let dir = temp_dir("check");
     let ex = example();
-    let out = dxref(&["check", p(&ex)], None);
+    let out = dxref_in(&["check", p(&ex)], None);
     assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), format!("{}: same\n", p(&ex))));
     // A float whose six-decimal text names another float: differs without
     // --exact-floats (and says that option would keep it), same with it.
@@ -313,17 +287,17 @@ fn check_says_same_or_where_it_differs() {
     let src = dir.join("float.asm");
     std::fs::write(&src, listing).unwrap();
     let bin = dir.join("float.bin");
-    let out = dxref(&["asm", p(&src), "-o", p(&bin)], None);
+    let out = dxref_in(&["asm", p(&src), "-o", p(&bin)], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = dxref(&["check", p(&bin)], None);
+    let out = dxref_in(&["check", p(&bin)], None);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     let report = text(&out.stdout);
     assert!(report.starts_with(&format!("{}: differs: SHDR: token ", p(&bin))), "{report}");
     assert!(report.contains("with --exact-floats it comes back the same"), "{report}");
-    let out = dxref(&["check", "--exact-floats", p(&bin)], None);
+    let out = dxref_in(&["check", "--exact-floats", p(&bin)], None);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     // The alias, and --jsonl.
-    let out = dxref(&["roundtrip", p(&bin), p(&ex), "--jsonl"], None);
+    let out = dxref_in(&["roundtrip", p(&bin), p(&ex), "--jsonl"], None);
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines[0]["summary"]["same"], false);
@@ -348,7 +322,7 @@ fn check_agrees_with_disasm_then_asm_over_the_corpus() {
     {
         let mut args = args.to_vec();
         args.push(p(&corpus_dir));
-        let out = dxref(&args, None);
+        let out = dxref_in(&args, None);
         let lines: Vec<serde_json::Value> =
             text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         assert_eq!(lines.len(), entries.len(), "{args:?}");

@@ -1,8 +1,10 @@
 //! The `dxref` command: inputs, outputs, warnings and exit statuses.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
+
+mod common;
+use common::*;
 
 fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/point_sprite_gs.dxbc")
@@ -10,35 +12,6 @@ fn example() -> PathBuf {
 
 fn expected_listing() -> String {
     std::fs::read_to_string(example().with_extension("asm")).unwrap()
-}
-
-fn dxref(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dxref"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        // The command may exit (usage error) before reading its input: a broken pipe
-        // here is not the test's concern; the exit status is.
-        let _ = pipe.write_all(bytes);
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dxref-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// An fxc /Fh-style header holding `arrays`.
@@ -57,7 +30,7 @@ fn header(arrays: &[(&str, &[u8])]) -> String {
 
 #[test]
 fn disasm_prints_the_listing() {
-    let out = dxref(&["disasm", example().to_str().unwrap()], None);
+    let out = dxref_in(&["disasm", example().to_str().unwrap()], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), expected_listing());
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
@@ -68,12 +41,12 @@ fn several_inputs_are_listed_in_turn_or_written_to_a_directory() {
     let path = example();
     let p = path.to_str().unwrap();
     // Several inputs: each listing after a `// file: PATH` line.
-    let out = dxref(&["disasm", p, p], None);
+    let out = dxref_in(&["disasm", p, p], None);
     assert!(out.status.success());
     assert_eq!(text(&out.stdout), format!("// file: {p}\n{}", expected_listing()).repeat(2));
 
     let dir = temp_dir("outdir");
-    let out = dxref(&["disasm", p, "--out-dir", dir.to_str().unwrap()], None);
+    let out = dxref_in(&["disasm", p, "--out-dir", dir.to_str().unwrap()], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(dir.join("point_sprite_gs.asm")).unwrap(), expected_listing());
@@ -83,23 +56,23 @@ fn several_inputs_are_listed_in_turn_or_written_to_a_directory() {
 #[test]
 fn standard_input_and_fxh_headers_are_read() {
     let bytes = std::fs::read(example()).unwrap();
-    let out = dxref(&["disasm", "-"], Some(&bytes));
+    let out = dxref_in(&["disasm", "-"], Some(&bytes));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), expected_listing());
 
     let dir = temp_dir("fxh");
     let one = dir.join("one.h");
     std::fs::write(&one, header(&[("g_gs", &bytes)])).unwrap();
-    let out = dxref(&["disasm", one.to_str().unwrap()], None);
+    let out = dxref_in(&["disasm", one.to_str().unwrap()], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), expected_listing());
 
     let two = dir.join("two.h");
     std::fs::write(&two, header(&[("g_first", b"not a shader"), ("g_gs", &bytes)])).unwrap();
-    let out = dxref(&["disasm", two.to_str().unwrap()], None);
+    let out = dxref_in(&["disasm", two.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("g_first, g_gs"), "{}", text(&out.stderr));
-    let out = dxref(&["disasm", two.to_str().unwrap(), "--var", "g_gs"], None);
+    let out = dxref_in(&["disasm", two.to_str().unwrap(), "--var", "g_gs"], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), expected_listing());
     let _ = std::fs::remove_dir_all(dir);
@@ -107,7 +80,7 @@ fn standard_input_and_fxh_headers_are_read() {
 
 #[test]
 fn unreadable_inputs_exit_2_with_one_clear_line() {
-    let out = dxref(&["disasm", "/nonexistent/shader.cso"], None);
+    let out = dxref_in(&["disasm", "/nonexistent/shader.cso"], None);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.starts_with("dxref: /nonexistent/shader.cso: "), "{err}");
@@ -115,7 +88,7 @@ fn unreadable_inputs_exit_2_with_one_clear_line() {
 
     // A truncated container: the message names the byte offset.
     let bytes = std::fs::read(example()).unwrap();
-    let out = dxref(&["disasm", "-"], Some(&bytes[..100]));
+    let out = dxref_in(&["disasm", "-"], Some(&bytes[..100]));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("byte 24"), "{err}");
@@ -127,16 +100,17 @@ fn unreadable_inputs_exit_2_with_one_clear_line() {
     let base = c.chunk(dxbc::FourCc::SHDR).unwrap().data_offset();
     broken[base + 8] = 0xff; // first instruction: opcode 0x7ff is not an opcode
     broken[base + 9] |= 0x07;
-    let out = dxref(&["disasm", "-"], Some(&broken));
+    let out = dxref_in(&["disasm", "-"], Some(&broken));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains(&format!("byte {}", base + 8)) && err.contains("token 2"), "{err}");
 
     // A Shader Model 1-3 stream is listed; a broken one names the byte offset and token.
-    let out = dxref(&["disasm", "-"], Some(&[0x00, 0x02, 0xfe, 0xff, 0xff, 0xff, 0x00, 0x00]));
+    let out = dxref_in(&["disasm", "-"], Some(&[0x00, 0x02, 0xfe, 0xff, 0xff, 0xff, 0x00, 0x00]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("    vs_2_0\n"), "{}", text(&out.stdout));
-    let out = dxref(&["disasm", "-"], Some(&[0x00, 0x02, 0xfe, 0xff, 0x77, 0x00, 0x00, 0x02, 0xff, 0xff, 0x00, 0x00]));
+    let out =
+        dxref_in(&["disasm", "-"], Some(&[0x00, 0x02, 0xfe, 0xff, 0x77, 0x00, 0x00, 0x02, 0xff, 0xff, 0x00, 0x00]));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("byte 4") && err.contains("token 1"), "{err}");
@@ -147,7 +121,7 @@ fn unreadable_inputs_exit_2_with_one_clear_line() {
 fn a_bad_checksum_lists_with_a_warning() {
     let mut bytes = std::fs::read(example()).unwrap();
     bytes[4] ^= 0x55;
-    let out = dxref(&["disasm", "-"], Some(&bytes));
+    let out = dxref_in(&["disasm", "-"], Some(&bytes));
     assert!(out.status.success());
     assert_eq!(text(&out.stdout), expected_listing());
     assert!(text(&out.stderr).contains("warning") && text(&out.stderr).contains("checksum"), "{}", text(&out.stderr));
@@ -156,7 +130,7 @@ fn a_bad_checksum_lists_with_a_warning() {
 #[test]
 fn info_reports_chunks_checksum_and_version() {
     let p = example();
-    let out = dxref(&["info", p.to_str().unwrap(), "--json"], None);
+    let out = dxref_in(&["info", p.to_str().unwrap(), "--json"], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["checksum"]["ok"], true);
@@ -165,7 +139,7 @@ fn info_reports_chunks_checksum_and_version() {
     assert_eq!(chunks, ["ISGN", "OSGN", "SHDR"]);
     assert_eq!(v["signatures"]["ISGN"][0]["semantic"], "SV_Position");
 
-    let out = dxref(&["info", p.to_str().unwrap()], None);
+    let out = dxref_in(&["info", p.to_str().unwrap()], None);
     assert!(out.status.success());
     let t = text(&out.stdout);
     assert!(t.contains("checksum: ok") && t.contains("gs_4_0") && t.contains("SHDR"), "{t}");
@@ -176,7 +150,7 @@ fn asm_rebuilds_the_bundled_example_exactly() {
     let listing = example().with_extension("asm");
     let dir = temp_dir("asm");
     let out = dir.join("out.dxbc");
-    let r = dxref(&["asm", listing.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
+    let r = dxref_in(&["asm", listing.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
     assert!(r.status.success(), "{}", text(&r.stderr));
     // The only warnings: the listing's 16 six-decimal floats, each of which more than
     // one float prints as (they happen to mean the floats the blob holds).
@@ -188,24 +162,24 @@ fn asm_rebuilds_the_bundled_example_exactly() {
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(example()).unwrap());
     // The exact-float listing assembles without a warning.
     let exact = dir.join("exact.asm");
-    let r = dxref(&["disasm", "--exact-floats", example().to_str().unwrap()], None);
+    let r = dxref_in(&["disasm", "--exact-floats", example().to_str().unwrap()], None);
     assert!(r.status.success(), "{}", text(&r.stderr));
     std::fs::write(&exact, &r.stdout).unwrap();
     let again = dir.join("again.dxbc");
-    let r = dxref(&["asm", exact.to_str().unwrap(), "-o", again.to_str().unwrap()], None);
+    let r = dxref_in(&["asm", exact.to_str().unwrap(), "-o", again.to_str().unwrap()], None);
     assert!(r.status.success() && r.stderr.is_empty(), "{}", text(&r.stderr));
     assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(example()).unwrap());
 
     // `-o -` writes to standard output; standard input works too.
-    let r = dxref(&["asm", "-", "-o", "-"], Some(expected_listing().as_bytes()));
+    let r = dxref_in(&["asm", "-", "-o", "-"], Some(expected_listing().as_bytes()));
     assert!(r.status.success(), "{}", text(&r.stderr));
     assert_eq!(r.stdout, std::fs::read(example()).unwrap());
 
     // `--fh NAME` writes a header that `disasm --var NAME` reads back.
     let fh = dir.join("out.h");
-    let r = dxref(&["asm", listing.to_str().unwrap(), "-o", fh.to_str().unwrap(), "--fh", "g_gs"], None);
+    let r = dxref_in(&["asm", listing.to_str().unwrap(), "-o", fh.to_str().unwrap(), "--fh", "g_gs"], None);
     assert!(r.status.success(), "{}", text(&r.stderr));
-    let r = dxref(&["disasm", fh.to_str().unwrap(), "--var", "g_gs"], None);
+    let r = dxref_in(&["disasm", fh.to_str().unwrap(), "--var", "g_gs"], None);
     assert!(r.status.success(), "{}", text(&r.stderr));
     assert_eq!(text(&r.stdout), expected_listing());
     let _ = std::fs::remove_dir_all(dir);
@@ -217,7 +191,7 @@ fn asm_reports_every_error_like_a_compiler_and_writes_nothing() {
     let src = dir.join("bad.asm");
     std::fs::write(&src, "vs_4_0\nfoo r0, r1\nadd r0.x, r1.x\nmov r0.xx, r1.x\nmov r0.x, l(4294967296)\n").unwrap();
     let out = dir.join("bad.dxbc");
-    let r = dxref(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
+    let r = dxref_in(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()], None);
     assert_eq!(r.status.code(), Some(2));
     assert!(!out.exists(), "no output file on error");
     let err = text(&r.stderr);
@@ -252,12 +226,12 @@ fn output_errors_exit_3_and_clashing_names_are_refused() {
     // Two inputs that would write the same DIR/NAME.asm.
     let dir = temp_dir("clash");
     let p = example();
-    let out = dxref(&["disasm", p.to_str().unwrap(), p.to_str().unwrap(), "--out-dir", dir.to_str().unwrap()], None);
+    let out = dxref_in(&["disasm", p.to_str().unwrap(), p.to_str().unwrap(), "--out-dir", dir.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("would both be written"), "{}", text(&out.stderr));
     // Standard input is written as stdin.asm.
     let bytes = std::fs::read(example()).unwrap();
-    let out = dxref(&["disasm", "-", "--out-dir", dir.to_str().unwrap()], Some(&bytes));
+    let out = dxref_in(&["disasm", "-", "--out-dir", dir.to_str().unwrap()], Some(&bytes));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(dir.join("stdin.asm")).unwrap(), expected_listing());
     let _ = std::fs::remove_dir_all(dir);
@@ -265,7 +239,7 @@ fn output_errors_exit_3_and_clashing_names_are_refused() {
 
 #[test]
 fn info_json_shows_the_components_each_signature_uses() {
-    let out = dxref(&["info", example().to_str().unwrap(), "--json"], None);
+    let out = dxref_in(&["info", example().to_str().unwrap(), "--json"], None);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // As the listing's Used column: read components of inputs, written ones of outputs.
     assert_eq!(v["signatures"]["ISGN"][0]["used"], "xyzw");
@@ -275,17 +249,18 @@ fn info_json_shows_the_components_each_signature_uses() {
 #[test]
 fn disasm_flags_and_generated_by() {
     let p = example();
-    let r = dxref(&["disasm", "--number-instructions", "--byte-offsets", "--hex-literals", p.to_str().unwrap()], None);
+    let r =
+        dxref_in(&["disasm", "--number-instructions", "--byte-offsets", "--hex-literals", p.to_str().unwrap()], None);
     assert!(r.status.success(), "{}", text(&r.stderr));
     let t = text(&r.stdout);
     assert!(t.contains("      0x00000000: gs_4_0\n"), "{t}");
     assert!(t.contains("   0  0x"), "{t}");
     assert!(t.contains("l(0xbdcccccd, 0xbdcccccd, 0x00000000, 0x00000000)"), "{t}");
     // The blob names no compiler: dxref by default, Microsoft's line on request.
-    let r = dxref(&["disasm", p.to_str().unwrap()], None);
+    let r = dxref_in(&["disasm", p.to_str().unwrap()], None);
     assert!(text(&r.stdout).contains("// Generated by dxref "), "{}", text(&r.stdout));
-    let r = dxref(&["disasm", "--generated-by", "microsoft", p.to_str().unwrap()], None);
+    let r = dxref_in(&["disasm", "--generated-by", "microsoft", p.to_str().unwrap()], None);
     assert!(text(&r.stdout).contains("// Generated by Microsoft (R) D3D Shader Disassembler\n"));
-    let r = dxref(&["disasm", "--generated-by", "my tool 1.0", p.to_str().unwrap()], None);
+    let r = dxref_in(&["disasm", "--generated-by", "my tool 1.0", p.to_str().unwrap()], None);
     assert!(text(&r.stdout).contains("// Generated by my tool 1.0\n"));
 }

@@ -4,15 +4,9 @@
 //! read as that shader; assembler errors name line and column.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::*;
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {

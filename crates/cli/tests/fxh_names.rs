@@ -3,14 +3,12 @@
 //! read, or the input is refused with exit status 2 and one line, never a panic.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+mod common;
+use common::*;
 
 fn example() -> Vec<u8> {
     std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/point_sprite_gs.dxbc")).unwrap()
-}
-
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
 }
 
 fn header(name: &[u8], bytes: &[u8]) -> Vec<u8> {

@@ -2,7 +2,10 @@
 //! SVG, stream output, errors.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::*;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -10,14 +13,6 @@ fn root() -> PathBuf {
 
 fn example(name: &str) -> String {
     root().join("examples").join(name).to_string_lossy().into_owned()
-}
-
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn temp(name: &str) -> PathBuf {

@@ -2,29 +2,8 @@
 //! profile, `--caps` for the vs_2_x / ps_2_x capabilities, the Level 9 program of a
 //! corpus blob at feature level 9_x.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn dxref(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dxref"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        // The command may exit (usage error) before reading its input.
-        let _ = pipe.write_all(bytes);
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::*;
 
 /// A raw program: version token, instructions (opcode, controls, parameter tokens),
 /// end token.
@@ -52,10 +31,10 @@ fn two_reps() -> Vec<u8> {
 #[test]
 fn raw_program_with_caps() {
     let bytes = two_reps();
-    let out = dxref(&["validate", "-"], Some(&bytes));
+    let out = dxref_in(&["validate", "-"], Some(&bytes));
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
     assert_eq!(text(&out.stdout), "valid\n");
-    let out = dxref(&["validate", "-", "--caps", "static-flow-depth=1"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--caps", "static-flow-depth=1"], Some(&bytes));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("V916"), "{stdout}");
@@ -64,7 +43,7 @@ fn raw_program_with_caps() {
         stdout.contains("loop/rep nesting reaches 2") && stdout.contains("is 1 (StaticFlowControlDepth)"),
         "{stdout}"
     );
-    let out = dxref(&["validate", "-", "--caps", "static-flow-depth=2,dynamic-flow-depth=0"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--caps", "static-flow-depth=2,dynamic-flow-depth=0"], Some(&bytes));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
 
@@ -72,9 +51,9 @@ fn raw_program_with_caps() {
 fn dynamic_flow_depth_zero_refuses_if_comp() {
     // if_gt c0.x, r1.x / endif
     let bytes = program(0xfffe_0201, &[(41, 1, &[C0X, R1X]), (43, 0, &[])]);
-    let out = dxref(&["validate", "-", "--caps", "dynamic-flow-depth=24"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--caps", "dynamic-flow-depth=24"], Some(&bytes));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
-    let out = dxref(&["validate", "-", "--caps", "dynamic-flow-depth=0", "--json"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--caps", "dynamic-flow-depth=0", "--json"], Some(&bytes));
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let codes: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
@@ -88,18 +67,18 @@ fn dynamic_flow_depth_zero_refuses_if_comp() {
 #[test]
 fn bad_caps_are_usage_errors() {
     for caps in ["dynamic-flow-depth=25", "nonsense=1", "temps", "static-flow-depth=x"] {
-        let out = dxref(&["validate", "-", "--caps", caps], Some(&two_reps()));
+        let out = dxref_in(&["validate", "-", "--caps", caps], Some(&two_reps()));
         assert_eq!(out.status.code(), Some(2), "{caps}");
         let err = text(&out.stderr);
         assert!(err.contains("--caps") && err.contains("dynamic-flow-depth=0..24"), "{err}");
     }
-    let out = dxref(&["validate", "-", "--caps", "temps=12", "--so", "0:POSITION.xyzw"], Some(&two_reps()));
+    let out = dxref_in(&["validate", "-", "--caps", "temps=12", "--so", "0:POSITION.xyzw"], Some(&two_reps()));
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn help_documents_caps() {
-    let out = dxref(&["validate", "--help"], None);
+    let out = dxref_in(&["validate", "--help"], None);
     let help = text(&out.stdout);
     for word in ["--caps", "dynamic-flow-depth", "static-flow-depth", "Shader Model 1-3", "Level 9"] {
         assert!(help.contains(word), "{word} not in:\n{help}");
@@ -132,21 +111,21 @@ fn corpus_level9_and_raw_programs() {
     let Some(entries) = corpus_entries() else { return };
     let mut level9 = 0;
     for (bin, _, _) in entries.iter().filter(|e| e.1.contains('+')).take(10) {
-        let out = dxref(&["validate", bin.to_str().unwrap(), "--feature-level", "9_1"], None);
+        let out = dxref_in(&["validate", bin.to_str().unwrap(), "--feature-level", "9_1"], None);
         assert_eq!(out.status.code(), Some(0), "{}: {}", bin.display(), text(&out.stdout));
         level9 += 1;
     }
     assert_eq!(level9, 10);
     let mut raw = 0;
     for (bin, profile, _) in entries.iter().filter(|e| e.2 == "d3dbc") {
-        let out = dxref(&["validate", bin.to_str().unwrap(), "--json"], None);
+        let out = dxref_in(&["validate", bin.to_str().unwrap(), "--json"], None);
         assert_eq!(out.status.code(), Some(0), "{}: {}", bin.display(), text(&out.stdout));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["shader"]["stage"], &profile[..2]);
         raw += 1;
         // Its own stage only.
         let other = if profile.starts_with("vs") { "ps" } else { "vs" };
-        let out = dxref(&["validate", bin.to_str().unwrap(), "--stage", other], None);
+        let out = dxref_in(&["validate", bin.to_str().unwrap(), "--stage", other], None);
         assert_eq!(out.status.code(), Some(1));
         assert!(text(&out.stdout).contains("V109"), "{}", text(&out.stdout));
     }
@@ -159,9 +138,9 @@ fn effect_with_one_program() {
     let mut fx: Vec<u8> = [0xfeff_0901u32, 7, 8].iter().flat_map(|t| t.to_le_bytes()).collect();
     fx.extend(two_reps());
     fx.extend([9u32, 10].iter().flat_map(|t| t.to_le_bytes()));
-    let out = dxref(&["validate", "-"], Some(&fx));
+    let out = dxref_in(&["validate", "-"], Some(&fx));
     assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-    let out = dxref(&["validate", "-", "--caps", "static-flow-depth=1"], Some(&fx));
+    let out = dxref_in(&["validate", "-", "--caps", "static-flow-depth=1"], Some(&fx));
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("V916"), "{}", text(&out.stdout));
 }
@@ -173,7 +152,7 @@ fn effect_with_one_program() {
 #[test]
 fn raw_programs_are_direct3d_9_programs() {
     let bytes = two_reps();
-    let out = dxref(&["validate", "-", "--api", "d3d9"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--api", "d3d9"], Some(&bytes));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     for args in [
         &["--api", "d3d11"][..],
@@ -185,7 +164,7 @@ fn raw_programs_are_direct3d_9_programs() {
     ] {
         let mut all = vec!["validate", "-", "--json"];
         all.extend_from_slice(args);
-        let out = dxref(&all, Some(&bytes));
+        let out = dxref_in(&all, Some(&bytes));
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let codes: Vec<&str> =
@@ -194,18 +173,18 @@ fn raw_programs_are_direct3d_9_programs() {
         assert!(v["diagnostics"][0]["message"].as_str().unwrap().contains("DXBC"), "{args:?}");
     }
     // The device options of another API are usage errors, and say why the API is d3d9.
-    let out = dxref(&["validate", "-", "--feature-level", "9_3"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--feature-level", "9_3"], Some(&bytes));
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--api"), "{}", text(&out.stderr));
-    let out = dxref(&["validate", "-", "--api", "d3d10", "--feature-level", "11_0"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--api", "d3d10", "--feature-level", "11_0"], Some(&bytes));
     assert_eq!(out.status.code(), Some(2));
-    let out = dxref(&["validate", "-", "--api", "d3d12", "--caps", "temps=12"], Some(&bytes));
+    let out = dxref_in(&["validate", "-", "--api", "d3d12", "--caps", "temps=12"], Some(&bytes));
     assert_eq!(out.status.code(), Some(2));
     // A container given to a Direct3D 9 call.
     let vs = "vs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret \n";
-    let out = dxref(&["validate", "-", "--api", "d3d9"], Some(vs.as_bytes()));
+    let out = dxref_in(&["validate", "-", "--api", "d3d9"], Some(vs.as_bytes()));
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("V116"), "{}", text(&out.stdout));
-    let out = dxref(&["validate", "-"], Some(vs.as_bytes()));
+    let out = dxref_in(&["validate", "-"], Some(vs.as_bytes()));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }

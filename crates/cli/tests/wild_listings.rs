@@ -3,19 +3,10 @@
 //! command), and `dxref disasm` then `dxref asm` over every corpus program.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn dxref(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dxref")).args(args).output().unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dxref-wild-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::*;
 
 fn utf16(text: &str, little: bool) -> Vec<u8> {
     std::iter::once(0xfeff)

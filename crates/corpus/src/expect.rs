@@ -4,7 +4,7 @@
 //! and calls [`check`] with the file that records what is expected. Any difference
 //! fails the test: an entry that starts to differ, an entry that starts to match, an
 //! entry missing from the file or one the file has but the test no longer computed.
-//! Running with `DXREF_BLESS=1` (`DXREF_BLESS=1 cargo test -p listing --test header`,
+//! Running with `DXREF_BLESS=1` (`DXREF_BLESS=1 cargo test -p dxref-listing --test header`,
 //! or the whole workspace) rewrites the file with the outcomes computed, after printing
 //! the same list of changes; the change then shows in `git diff`.
 //!

@@ -19,7 +19,9 @@ pub enum VertexError {
     NotAnObject { vertex: usize },
     #[error("vertex {vertex}, {key}: expected a number or an array of up to 4 numbers")]
     NotAValue { vertex: usize, key: String },
-    #[error("vertex {vertex}, {key}: expected up to 4 numbers (or \"NaN\", \"inf\", \"-inf\")")]
+    #[error(
+        "vertex {vertex}, {key}: expected up to 4 numbers (or \"NaN\", \"inf\", \"-inf\", or bits as \"0x3f800000\")"
+    )]
     BadComponents { vertex: usize, key: String },
     #[error("{line}: column {column} `{header}`: expected SEMANTIC[INDEX].x|y|z|w")]
     Column { line: usize, column: usize, header: String },
@@ -130,7 +132,7 @@ pub fn read(text: &str) -> Result<Vec<InputVertex>, VertexError> {
             let number: Value = serde_json::from_str(cell)
                 .ok()
                 .filter(Value::is_number)
-                .or_else(|| special_float(cell).map(|_| Value::String(cell.to_string())))
+                .or_else(|| is_component(&Value::String(cell.to_string())).then(|| Value::String(cell.to_string())))
                 .ok_or_else(|| VertexError::NotANumber { line: line.saturating_add(1), cell: cell.to_string() })?;
             let slot = match vertex.iter().position(|(s, i, _)| s == semantic && i == index) {
                 Some(p) => p,
@@ -163,9 +165,10 @@ pub fn special_float(s: &str) -> Option<f32> {
     }
 }
 
-/// A component value of an input file: a number or one of [`special_float`]'s names.
+/// A component value of an input file: a number, one of [`special_float`]'s names, or a
+/// 32-bit word's bits in hex (`"0x3f800000"`, [`crate::binding::string_word`]).
 pub fn is_component(v: &Value) -> bool {
-    v.is_number() || v.as_str().is_some_and(|s| special_float(s).is_some())
+    v.is_number() || v.as_str().is_some_and(|s| crate::binding::string_word(s).is_some())
 }
 
 #[cfg(test)]
@@ -183,13 +186,16 @@ mod tests {
         assert!(matches!(read("[1]"), Err(VertexError::NotAnObject { vertex: 0 })));
         assert!(matches!(read("[{}, {\"A\": null}]"), Err(VertexError::NotAValue { vertex: 1, .. })));
         assert!(matches!(read("[{\"A\": [1,2,3,4,5]}]"), Err(VertexError::BadComponents { vertex: 0, .. })));
+        assert!(read("[{\"A\": [\"0x3f800000\", \"0xFFFFFFFF\"]}]").is_ok());
+        assert!(matches!(read("[{\"A\": [\"0x1FFFFFFFF\"]}]"), Err(VertexError::BadComponents { vertex: 0, .. })));
         assert!(matches!(read(&"[".repeat(100_000)), Err(VertexError::Json { .. })));
     }
 
     #[test]
     fn csv_at_its_edges() {
         assert!(read("").unwrap().is_empty());
-        let v = read("POSITION.x,POSITION.w\n1, inf\n\n2,3\n").unwrap();
+        let v = read("POSITION.x,POSITION.w\n1, inf\n\n2,0x7fc00001\n").unwrap();
+        assert_eq!(v[1][0].2[3], json!("0x7fc00001"));
         assert_eq!(v.len(), 2);
         assert_eq!(v[0][0].2.len(), 4);
         let e = read("POSITION\n").unwrap_err();

@@ -1,5 +1,5 @@
 //! Direct3D 9 rules D3DAssemble's validator applies (its recorded verdicts, in
-//! d3dbc's `asm_rules_oracle` test), each at its edge: accepted one step inside,
+//! the validator crate's `d3d9_asm_rules_oracle` test), each at its edge: accepted one step inside,
 //! refused at the edge.
 
 use validate::{validate, Code, Target};

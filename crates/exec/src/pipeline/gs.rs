@@ -17,6 +17,10 @@
 //!   (Microsoft's dcl_maxOutputVertexCount page); the sink never sees more.
 //!
 //! A stream whose topology is not declared ignores its emits.
+//!
+//! When the draw captures its primitives, each vertex in a stream's ring carries one
+//! register more than the outputs: its emission number within the invocation (x),
+//! which the capture reads into [`Provenance::emission`](super::Provenance::emission).
 
 use super::output::OutputStage;
 use crate::machine::EmitSink;
@@ -73,7 +77,14 @@ struct StreamState {
 /// output stage.
 pub(crate) struct GsSink<'o, 'w, 't, 'a> {
     streams: [StreamState; 4],
+    /// Registers per ring vertex: the outputs, and the emission number when `track`.
     registers: usize,
+    /// The output stage captures: keep each vertex's emission number.
+    pub track: bool,
+    /// Tracking: emits of the current invocation (all streams), and the outputs of the
+    /// current emit with its number.
+    emits: u32,
+    extended: Vec<[u32; 4]>,
     pub out: &'o mut OutputStage<'w, 't, 'a>,
 }
 
@@ -84,6 +95,8 @@ impl<'o, 'w, 't, 'a> GsSink<'o, 'w, 't, 'a> {
         registers: usize,
         out: &'o mut OutputStage<'w, 't, 'a>,
     ) -> GsSink<'o, 'w, 't, 'a> {
+        let track = out.capture.iter().any(Option::is_some);
+        let registers = registers + track as usize;
         let state = |t: Option<PrimitiveTopology>| {
             let shape = Shape::of(t);
             let ring = if shape == Shape::None { Vec::new() } else { vec![[0u32; 4]; 3 * registers] };
@@ -92,6 +105,9 @@ impl<'o, 'w, 't, 'a> GsSink<'o, 'w, 't, 'a> {
         GsSink {
             streams: [state(topologies[0]), state(topologies[1]), state(topologies[2]), state(topologies[3])],
             registers,
+            track,
+            emits: 0,
+            extended: Vec::new(),
             out,
         }
     }
@@ -101,6 +117,7 @@ impl<'o, 'w, 't, 'a> GsSink<'o, 'w, 't, 'a> {
         for s in &mut self.streams {
             s.n = 0;
         }
+        self.emits = 0;
     }
 }
 
@@ -119,9 +136,24 @@ pub(crate) fn copy_registers(dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
     }
 }
 
-impl EmitSink for GsSink<'_, '_, '_, '_> {
-    #[inline]
-    fn emit(&mut self, stream: u32, outputs: &[[u32; 4]]) {
+impl GsSink<'_, '_, '_, '_> {
+    /// An emit when capturing: the outputs and, one register past them, the emission
+    /// number.
+    #[inline(never)]
+    fn emit_tracked(&mut self, stream: u32, outputs: &[[u32; 4]]) {
+        let mut extended = std::mem::take(&mut self.extended);
+        extended.clear();
+        extended.extend_from_slice(outputs);
+        extended.resize(self.registers - 1, [0; 4]);
+        extended.push([self.emits, 0, 0, 0]);
+        self.emits = self.emits.wrapping_add(1);
+        self.put(stream, &extended);
+        self.extended = extended;
+    }
+
+    /// A vertex into `stream`'s strip; a primitive out when it completes one.
+    #[inline(always)]
+    fn put(&mut self, stream: u32, outputs: &[[u32; 4]]) {
         let regs = self.registers;
         let Some(s) = self.streams.get_mut(stream as usize) else { return };
         match s.shape {
@@ -159,6 +191,17 @@ impl EmitSink for GsSink<'_, '_, '_, '_> {
             _ => {}
         }
     }
+}
+
+impl EmitSink for GsSink<'_, '_, '_, '_> {
+    #[inline]
+    fn emit(&mut self, stream: u32, outputs: &[[u32; 4]]) {
+        if self.track {
+            self.emit_tracked(stream, outputs)
+        } else {
+            self.put(stream, outputs)
+        }
+    }
 
     #[inline]
     fn cut(&mut self, stream: u32) {
@@ -184,6 +227,7 @@ mod tests {
             capture: Default::default(),
             primitives: 0,
             rasterized_primitives: 0,
+            origin: Default::default(),
         };
         let mut sink = GsSink::new(topologies, 1, &mut out);
         for &(op, stream, value) in script {
@@ -238,6 +282,7 @@ mod tests {
                 capture: Default::default(),
                 primitives: 0,
                 rasterized_primitives: 0,
+                origin: Default::default(),
             };
             let mut sink = GsSink::new(topologies, 1, &mut out);
             for &(op, stream, value) in script {

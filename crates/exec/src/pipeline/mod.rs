@@ -206,6 +206,24 @@ pub struct Pipeline<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vertex {
     pub registers: Vec<[u32; 4]>,
+    /// Where it came from (recorded by the capture only).
+    pub provenance: Provenance,
+}
+
+/// Where a captured vertex came from: enough to align one implementation's output with
+/// another's, vertex by vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Provenance {
+    /// The input primitive: its index among the primitives the IA assembled in this
+    /// draw, 0-based, all instances in order (what `IAPrimitives` counts; in a draw of
+    /// one instance, its `SV_PrimitiveID`).
+    pub input_primitive: u64,
+    /// The geometry-shader instance (`SV_GSInstanceID`) whose invocation emitted the
+    /// vertex; `None` without a geometry shader.
+    pub gs_instance: Option<u32>,
+    /// Which emit of that invocation produced the vertex: 0 for the first `emit*`
+    /// executed, emits on every stream counted; `None` without a geometry shader.
+    pub emission: Option<u32>,
 }
 
 /// The primitives of one stream, in order, as lists (strips are turned into lists).
@@ -458,6 +476,14 @@ impl Runner<'_, '_, '_, '_, '_> {
                 std::mem::swap(&mut self.vs_resources.uavs, &mut self.gs_resources.uavs);
                 let mut ran = Ok(());
                 for instance in 0..self.gs_instances {
+                    if self.sink.track {
+                        // Where the vertices come from, for the capture.
+                        self.sink.out.origin = Provenance {
+                            input_primitive: self.statistics.ia_primitives.saturating_sub(1),
+                            gs_instance: Some(instance),
+                            emission: None,
+                        };
+                    }
                     let system = GsSystemValues { primitive_id: p.id, gs_instance_id: instance };
                     let run = machine.run_geometry(gs, &self.gs_inputs, system, self.gs_resources, &mut self.sink);
                     // Every invocation (GS instance) ends with an implicit cut, also
@@ -477,6 +503,9 @@ impl Runner<'_, '_, '_, '_, '_> {
                 let mut vertices: [&[[u32; 4]]; 3] = [&[], &[], &[]];
                 for (v, &k) in vertices.iter_mut().zip(interior) {
                     *v = &self.store[p.vertices[k] as usize * vregs..][..vregs];
+                }
+                if self.sink.track {
+                    self.sink.out.origin.input_primitive = self.statistics.ia_primitives.saturating_sub(1);
                 }
                 self.sink.out.primitive(0, &vertices[..interior.len()]);
             }
@@ -717,6 +746,7 @@ pub fn draw(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, E
         capture: captures,
         primitives: 0,
         rasterized_primitives: 0,
+        origin: Provenance::default(),
     };
 
     let machine = |plan: &Plan| {

@@ -2,7 +2,7 @@
 //! capture of [`DrawResult::streams`](super::DrawResult::streams).
 
 use super::so::SoWriter;
-use super::{StreamPrimitives, Vertex};
+use super::{Provenance, StreamPrimitives, Vertex};
 use crate::plan::Plan;
 use tpf::PrimitiveTopology;
 
@@ -14,6 +14,9 @@ pub(crate) struct Capture {
     /// `(register, mask)` of the stream's output declarations.
     declared: Vec<(u32, u8)>,
     registers: usize,
+    /// Geometry shaders: the register past the outputs where the sink's ring keeps each
+    /// vertex's emission number (see `gs::GsSink`).
+    emission_register: Option<usize>,
 }
 
 impl Capture {
@@ -26,10 +29,11 @@ impl Capture {
             primitives: StreamPrimitives { stream, topology, primitives: Vec::new(), signature },
             declared,
             registers: plan.output_registers as usize,
+            emission_register: (plan.stage == tpf::ProgramType::Geometry).then_some(plan.output_registers as usize),
         }
     }
 
-    fn vertex(&self, registers: &[[u32; 4]]) -> Vertex {
+    fn vertex(&self, registers: &[[u32; 4]], origin: Provenance) -> Vertex {
         let mut out = vec![[0u32; 4]; self.registers];
         for &(r, mask) in &self.declared {
             let (Some(dst), Some(src)) = (out.get_mut(r as usize), registers.get(r as usize)) else { continue };
@@ -39,7 +43,8 @@ impl Capture {
                 }
             }
         }
-        Vertex { registers: out }
+        let emission = self.emission_register.and_then(|r| registers.get(r)).map(|r| r[0]);
+        Vertex { registers: out, provenance: Provenance { emission, ..origin } }
     }
 }
 
@@ -54,6 +59,10 @@ pub(crate) struct OutputStage<'w, 't, 'a> {
     pub primitives: u64,
     /// Primitives sent to the rasterizer (`CInvocations`, `CPrimitives`).
     pub rasterized_primitives: u64,
+    /// The input primitive and GS instance of the primitives being produced, set by the
+    /// draw before each geometry-shader invocation (or IA primitive without one) and
+    /// read by the capture.
+    pub origin: Provenance,
 }
 
 impl OutputStage<'_, '_, '_> {
@@ -69,7 +78,8 @@ impl OutputStage<'_, '_, '_> {
             so.primitive(stream, vertices);
         }
         if let Some(Some(capture)) = self.capture.get_mut(stream as usize) {
-            let primitive = vertices.iter().map(|v| capture.vertex(v)).collect();
+            let origin = self.origin;
+            let primitive = vertices.iter().map(|v| capture.vertex(v, origin)).collect();
             capture.primitives.primitives.push(primitive);
         }
     }

@@ -1,5 +1,5 @@
 //! The assembler's rules against Microsoft's `D3DAssemble`: every source of
-//! `tests/asm-oracle/asm-rules.dxo` (tools/oracle's `asm rules` generator: programs
+//! `crates/d3dbc/tests/asm-oracle/asm-rules.dxo` (tools/oracle's `asm rules` generator: programs
 //! just inside and just outside each per-version rule) gets dxref's accept/refuse
 //! verdict, compared with what `D3DAssemble` answered.
 //!
@@ -10,7 +10,7 @@
 //!   same, then the Direct3D 9 profile rules of `validate` on the assembled stream.
 //!
 //! Every record whose verdicts differ is listed with its cause in
-//! `tests/expect/asm_rules_oracle.txt` (both ways: a new difference fails, and so does
+//! `tests/expect/d3d9_asm_rules_oracle.txt` (both ways: a new difference fails, and so does
 //! a listed one that starts to agree).
 
 use corpus::asm_oracle::{Assembly, ASM_SKIP_VALIDATION};
@@ -79,7 +79,7 @@ fn assembler_verdicts_agree_with_d3dassemble() {
     );
     assert!(total[0] > 0 && total[1] > 0, "the archive holds both flag sets");
     corpus::expect::check_differences(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle.txt"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/d3d9_asm_rules_oracle.txt"),
         &differences,
     );
 }
@@ -106,7 +106,7 @@ fn our_positions(source: &str) -> Vec<(usize, usize)> {
 
 /// Where both refuse a source (with skip validation), `D3DAssemble`'s first error is at
 /// a line and column where dxref reports one too; the records where it is not are
-/// listed in `tests/expect/asm_rules_oracle_positions.txt` with both positions.
+/// listed in `tests/expect/d3d9_asm_rules_oracle_positions.txt` with both positions.
 #[test]
 fn errors_are_where_d3dassemble_puts_them() {
     let records = corpus::asm_oracle::archive("asm-rules.dxo");
@@ -138,7 +138,7 @@ fn errors_are_where_d3dassemble_puts_them() {
     );
     assert!(both > 0);
     corpus::expect::check_differences(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle_positions.txt"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/d3d9_asm_rules_oracle_positions.txt"),
         &differences,
     );
 }
@@ -146,7 +146,7 @@ fn errors_are_where_d3dassemble_puts_them() {
 /// The sources `D3DAssemble` accepted (with skip validation) assemble, through the
 /// lenient source reader (`assemble_source`), to the token stream it wrote; the records
 /// that do not are listed with the first differing token in
-/// `tests/expect/asm_rules_oracle_bytes.txt`.
+/// `tests/expect/d3d9_asm_rules_oracle_bytes.txt`.
 #[test]
 fn accepted_sources_assemble_to_d3dassembles_stream() {
     let records = corpus::asm_oracle::archive("asm-rules.dxo");
@@ -174,7 +174,7 @@ fn accepted_sources_assemble_to_d3dassembles_stream() {
     eprintln!("asm rules bytes: {same}/{n} accepted sources assemble to D3DAssemble's stream");
     assert!(n > 0);
     corpus::expect::check_differences(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/asm_rules_oracle_bytes.txt"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expect/d3d9_asm_rules_oracle_bytes.txt"),
         &differences,
     );
 }

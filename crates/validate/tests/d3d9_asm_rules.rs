@@ -2,7 +2,7 @@
 //! accepted, the one just outside is refused with an error at the line and column
 //! `D3DAssemble` reports, naming the rule. Each test cites its source: the Microsoft
 //! page and the verdict `D3DAssemble` (d3dcompiler_47 6.3.9600) gave for the same
-//! program, recorded in `tests/asm-oracle/asm-rules.dxo` (its case name in brackets).
+//! program, recorded in `crates/d3dbc/tests/asm-oracle/asm-rules.dxo` (its case name in brackets).
 
 use d3dbc::parse::{parse_program, Diagnostic, Severity};
 
