@@ -6,7 +6,8 @@
     tools/bench-report.py --no-write      # print the table only
     tools/bench-report.py --from-results  # reuse the figures of the last rounds (no benches)
 
-Each round runs every criterion bench of `benches/` pinned to one core (`taskset -c CORE`),
+Each round runs every criterion bench of `benches/` pinned to one core (`taskset -c CORE`;
+the figures whose id ends in `all_cores` again without the pin),
 then the peers that are not criterion benches in the same round, alternating with dxref's:
 Mesa's lavapipe on the geometry-shader workloads (`../shared/bench/lavapipe-gs`, needs
 glslang-tools, libvulkan1 and mesa-vulkan-drivers) and `vkd3d-compiler`'s start-up
@@ -54,8 +55,8 @@ ROWS = [
     ("GS cube, emitted vertices, 1 core", "gs/cube", "lavapipe:cube", "Mesa lavapipe, 1 thread"),
     ("GS quad, emitted vertices, all cores", "gs/quad_all_cores", "lavapipe:quad", "Mesa lavapipe, 1 thread"),
     ("GS cube, emitted vertices, all cores", "gs/cube_all_cores", "lavapipe:cube", "Mesa lavapipe, 1 thread"),
-    ("Batch validate, files/s, 1 core", "cli/validate_dump_1_core", None, None),
-    ("Batch validate, files/s, all cores", "cli/validate_dump_all_cores", None, None),
+    ("Batch validate, files/s, 1 core", "cli_batch_validate/one_core", None, None),
+    ("Batch validate, files/s, all cores", "cli_batch_validate/all_cores", None, None),
     ("`dxref disasm one.bin`, processes/s", "startup:dxref", "startup:vkd3d-compiler", "vkd3d-compiler, same files"),
     ("... static build, processes/s", "startup:dxref-static", "startup:vkd3d-compiler", "vkd3d-compiler, same files"),
 ]
@@ -150,6 +151,11 @@ def round_(core, benches):
         r = run(["taskset", "-c", core, "cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot"])
         if r.returncode != 0:
             sys.exit(f"bench {b} failed")
+        # Figures named `all_cores` are about scaling: measured again without the pin (the
+        # later measurement is the one read).
+        r = run(["cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", "all_cores"])
+        if r.returncode != 0:
+            sys.exit(f"bench {b} (all cores) failed")
         if b == "gs":
             figures.update(lavapipe(core))
     figures.update(criterion_figures(since))

@@ -1,1 +1,3 @@
 //! Benchmarks live in `benches/benches/`.
+
+#![warn(missing_docs)]

@@ -112,6 +112,10 @@ pub fn assemble_text(
     }
 }
 
+/// `dxref asm`: reads the input, assembles it (diagnostics printed like a compiler's,
+/// with the source line and a caret), validates it with `--validate`, and writes the
+/// bytes or the `/Fh` header. Status 2 when it does not assemble, 1 when the runtime
+/// would refuse it, 3 when the output cannot be written.
 pub fn run(options: &Options<'_>) -> Outcome {
     let Options { file, output, fh, statistics, check, lenient } = *options;
     let source = file.map_or(Source::Stdin, Source::from_arg);

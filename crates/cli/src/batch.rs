@@ -52,7 +52,9 @@ pub struct Report {
 /// An error or a warning about one input; `text` names the input.
 #[derive(Debug, Clone)]
 pub struct Message {
+    /// A warning (printed as such; does not change the status); else an error.
     pub warning: bool,
+    /// The line printed, starting with the input's name.
     pub text: String,
 }
 
@@ -81,9 +83,12 @@ impl Report {
 
 /// What the user asked of a batch.
 pub struct Plan {
+    /// The inputs in command-line order (a directory's files in name order), walk
+    /// errors among them as inputs that fail.
     pub inputs: Vec<Input>,
     /// Label each output (several inputs, or a directory among the arguments).
     pub several: bool,
+    /// How reports are written.
     pub mode: Mode,
     /// `-o FILE`.
     pub output: Option<OsString>,
@@ -98,12 +103,20 @@ pub struct Plan {
 
 /// The arguments every batch command takes.
 pub struct Args {
+    /// Files and directories (`-`: standard input); none: standard input.
     pub paths: Vec<OsString>,
+    /// `--recursive`: walk directories' subdirectories too.
     pub recursive: bool,
+    /// `--ext`: the comma-separated extensions taken from directories (`*` or empty:
+    /// every file).
     pub ext: String,
+    /// `-o FILE`.
     pub output: Option<OsString>,
+    /// `--out-dir DIR`.
     pub out_dir: Option<PathBuf>,
+    /// `--jobs`: worker threads; 0: one per core.
     pub jobs: usize,
+    /// `--progress` / `--no-progress` (see [`Plan::progress`]).
     pub progress: Option<bool>,
 }
 

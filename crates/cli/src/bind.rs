@@ -18,7 +18,11 @@ use crate::Failure;
 
 /// The options of `dxref run` that say what the shaders read and which API's rules
 /// create them.
+///
+/// The fields' comments are clap's help text: `[vs:|gs:]` and the like are the usage
+/// syntax, not links.
 #[derive(Debug, clap::Args, Default)]
+#[allow(rustdoc::broken_intra_doc_links)]
 pub struct BindOptions {
     /// A constant buffer: [vs:|gs:][spaceN:]SLOT=FILE (SLOT 0..13, also written b2 or
     /// cb2; without vs:/gs: both stages). FILE.json holds 32-bit words: a number
@@ -51,11 +55,15 @@ pub struct BindOptions {
 /// The API whose rules create the shaders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Api {
+    /// `ID3D11Device`'s create calls on a feature level 11_1 device, 11.1 runtime.
     D3D11,
+    /// Direct3D 12's rules: Shader Model 4.0–5.1, register spaces allowed.
     D3D12,
 }
 
 impl BindOptions {
+    /// `--api`, case-insensitive (`d3d11` when absent); any other value is a usage
+    /// error (exit status 2).
     pub fn api(&self) -> Result<Api, Failure> {
         match self.api.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("d3d11") => Ok(Api::D3D11),
@@ -68,9 +76,13 @@ impl BindOptions {
 /// A register file that resources are bound in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum File {
+    /// Constant buffers, `cb#` (14 slots).
     Cb,
+    /// Shader resource views, `t#` (128 slots).
     Srv,
+    /// Samplers, `s#` (16 slots).
     Sampler,
+    /// Unordered access views, `u#` (64 slots).
     Uav,
 }
 
@@ -99,12 +111,15 @@ impl File {
 /// `dcl_uav*`).
 #[derive(Debug, Clone)]
 pub struct Declared {
+    /// The register file declared in.
     pub file: File,
     /// The register space (0 before Shader Model 5.1).
     pub space: u32,
     /// The registers `lo..=hi` (one register before Shader Model 5.1).
     pub lo: u32,
+    /// The last register of the range (equal to `lo` before Shader Model 5.1).
     pub hi: u32,
+    /// What the declaration says the slot holds (vectors, dimension, stride...).
     pub kind: BindingKind,
     /// The name the reflection chunk gives it (`$Globals`, `gDiffuse`), if any.
     pub name: Option<String>,
@@ -139,7 +154,9 @@ impl Declared {
 
 /// A shader ready to run: its plan and the slots it declares.
 pub struct Compiled {
+    /// The program compiled for the interpreter.
     pub plan: Plan,
+    /// Its declared slot ranges, in declaration order.
     pub declared: Vec<Declared>,
 }
 
@@ -322,8 +339,11 @@ fn name_from_reflection(container: &dxbc::Container<'_>, declared: &mut [Declare
 
 /// A shader of the draw, as the bindings see it.
 pub struct StageShader<'a> {
+    /// The stage it runs at (`vs:`/`gs:` bindings reach it).
     pub stage: Stage,
+    /// Its file name, as messages show it.
     pub name: &'a str,
+    /// The slot ranges it declares.
     pub declared: &'a [Declared],
 }
 

@@ -10,16 +10,29 @@ use crate::{input, status, Failure, Outcome};
 
 /// The device and call the shader is validated for.
 pub struct Options {
+    /// `--stage`: the create call, `vs`, `hs`, `ds`, `gs`, `ps` or `cs`; `None`: the
+    /// program's own stage.
     pub stage: Option<String>,
     /// `--api`; `None`: `d3d9` for a raw Shader Model 1–3 program, else `d3d11`.
     pub api: Option<String>,
+    /// `--feature-level`: `9_1` … `11_1`; `None`: 11_1 (10_0 with `--api d3d10`).
     pub feature_level: Option<String>,
+    /// `--runtime`: `11.0` or `11.1`; `None`: 11.1.
     pub runtime: Option<String>,
+    /// `--uav-all-stages` / `--no-uav-all-stages`: whether the device has UAVs at
+    /// every shader stage; `None`: yes for 11_1 on the 11.1 runtime.
     pub uav_all_stages: Option<bool>,
+    /// `--no-doubles`: the device lacks double-precision shader operations.
     pub no_doubles: bool,
+    /// `--so`: a stream-output declaration in the text form (the call becomes
+    /// `CreateGeometryShaderWithStreamOutput`).
     pub so: Option<String>,
+    /// `--so-json`: a file with the stream-output call's arguments as JSON.
     pub so_json: Option<String>,
+    /// `--so-strides`: the buffer strides in bytes, comma-separated (one with
+    /// `--api d3d10`).
     pub so_strides: Option<String>,
+    /// `--so-rasterized`: the rasterized stream, `0`..`3` or `none`.
     pub so_rasterized: Option<String>,
     /// `--caps key=value,...`: Direct3D 9 capabilities.
     pub caps: Option<String>,
@@ -210,6 +223,7 @@ pub(crate) fn stream_output(
 
 /// `dxref validate`: the create call's verdict on each input.
 pub struct Validate {
+    /// The device and call.
     pub options: Options,
     /// `--var`: the array of an fxc /Fh header.
     pub var: Option<String>,

@@ -45,13 +45,21 @@ impl ColorChoice {
     }
 }
 
+/// Ends a style (SGR 0).
 pub const RESET: &str = "\x1b[0m";
+/// Bold: instruction mnemonics.
 pub const BOLD: &str = "\x1b[1m";
+/// Red: `refused`, `differs`.
 pub const RED: &str = "\x1b[31m";
+/// Green: comments, `valid`, `same`.
 pub const GREEN: &str = "\x1b[32m";
+/// Yellow.
 pub const YELLOW: &str = "\x1b[33m";
+/// Cyan: declarations and the version line.
 pub const CYAN: &str = "\x1b[36m";
+/// Bold red: a validator's code (`V303`), the `dxref:` before an error.
 pub const BOLD_RED: &str = "\x1b[1;31m";
+/// Bold yellow: `warning:`.
 pub const BOLD_YELLOW: &str = "\x1b[1;33m";
 
 /// `text` in `style`, or as it is.

@@ -8,7 +8,9 @@ use crate::{input, Failure};
 
 /// The listing options and the `/Fh` array to read.
 pub struct Disasm {
+    /// How the listing is printed (flags, float form, colour).
     pub options: listing::Options,
+    /// `--var`: the array of an fxc /Fh header.
     pub var: Option<String>,
 }
 

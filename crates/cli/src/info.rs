@@ -130,6 +130,7 @@ macro_rules! outp {
 
 /// `dxref info`: the report of each input.
 pub struct Info {
+    /// `--var`: the array of an fxc /Fh header.
     pub var: Option<String>,
 }
 

@@ -20,7 +20,9 @@ pub const MAX_INPUT_SIZE: u64 = 256 << 20;
 /// Where an input comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Source {
+    /// Standard input (the argument `-`, or no argument).
     Stdin,
+    /// A file at this path.
     File(PathBuf),
 }
 

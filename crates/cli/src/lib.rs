@@ -11,6 +11,55 @@
 //! read or decoded, a usage error), [`status::OUTPUT`] 3 (an output that cannot be
 //! written). A closed standard output (`dxref disasm ... | head -1`) is not a failure:
 //! the command stops quietly with the status of what it did so far.
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//!
+//! use dxref::{asm, batch, color, input, roundtrip};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // `dxref asm`'s assembly of a listing.
+//!     let text = "vs_4_0\n\
+//!                 dcl_input v0.xyzw\n\
+//!                 dcl_output_siv o0.xyzw, position\n\
+//!                 mov o0.xyzw, v0.xyzw\n\
+//!                 ret\n";
+//!     let options = listing::asm::AsmOptions::default();
+//!     let assembled = asm::assemble_text(text, &options, None).map_err(|d| format!("{d:?}"))?;
+//!     // Without a comment header, each signature is derived, with a warning.
+//!     assert_eq!(assembled.warnings.len(), 2);
+//!     assert!(assembled.warnings[0].message.contains("no input signature table"));
+//!
+//!     // What every command reads: a binary file is the blob itself.
+//!     let blob = input::blob_of(assembled.bytes.clone(), "vs.cso", None).map_err(|f| f.message)?;
+//!     assert_eq!(blob, assembled.bytes);
+//!     // `--var` applies to fxc /Fh headers only: a usage error, exit status 2.
+//!     let failure = input::blob_of(blob.clone(), "vs.cso", Some("g_vs")).unwrap_err();
+//!     assert_eq!(failure.status, dxref::status::INPUT);
+//!
+//!     // `dxref check`'s comparison: nothing differs between a blob and itself; a
+//!     // changed byte is reported.
+//!     assert!(roundtrip::compare(&blob, &blob).is_empty());
+//!     let mut changed = blob.clone();
+//!     *changed.last_mut().ok_or("empty blob")? ^= 1;
+//!     assert!(!roundtrip::compare(&blob, &changed).is_empty());
+//!
+//!     // The batch runner: work on a pool of threads, results in input order.
+//!     let mut lengths = Vec::new();
+//!     batch::ordered(&[text, "ps_4_0\nret\n"], 2, |t| t.len(), |i, r| {
+//!         lengths.push((i, r));
+//!         ControlFlow::Continue(())
+//!     });
+//!     assert_eq!(lengths, [(0, Ok(text.len())), (1, Ok(11))]);
+//!
+//!     // `disasm`'s colours: mnemonics bold, declarations cyan, comments green.
+//!     let painted = color::listing("mov r0.x, r1.x  // copy\n");
+//!     assert_eq!(painted, "\x1b[1mmov\x1b[0m r0.x, r1.x  \x1b[32m// copy\x1b[0m\n");
+//!     Ok(())
+//! }
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod asm;
 pub mod batch;
@@ -42,7 +91,9 @@ pub mod status {
 /// A failure, with the exit status it maps to.
 #[derive(Debug, Clone)]
 pub struct Failure {
+    /// The exit status, one of [`status`]'s.
     pub status: u8,
+    /// What to print on standard error (empty: nothing more to say).
     pub message: String,
 }
 

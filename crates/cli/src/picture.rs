@@ -4,7 +4,7 @@
 //! as markers; one colour per stream or GS instance with a legend, or each primitive's
 //! `COLOR`; primitive and vertex numbers on request; and a message instead of an empty
 //! square when nothing can be drawn. The SVG is rendered to PNG by resvg; its text is
-//! drawn with a stroke font of our own ([`font`]) so both look the same everywhere.
+//! drawn with a stroke font of our own (module `font`) so both look the same everywhere.
 //!
 //! Geometry is clipped before it is projected: against w > 0 in homogeneous
 //! coordinates (the part of a primitive behind the eye is cut away; a primitive
@@ -27,7 +27,9 @@ pub enum FillBy {
     Auto,
     /// Each primitive's first vertex's `COLOR` (what flat shading takes).
     Color,
+    /// The stream the primitive was emitted to.
     Stream,
+    /// The geometry-shader instance that emitted the primitive.
     Instance,
 }
 
@@ -52,7 +54,10 @@ pub struct PictureOptions {
 /// A picture: the SVG text and what it says besides the primitives (also for
 /// standard error).
 pub struct Picture {
+    /// The SVG document.
     pub svg: String,
+    /// One line per thing that could not be drawn (primitives behind the eye, beyond
+    /// the plotted range, with non-finite positions...).
     pub notes: Vec<String>,
     /// Nothing was drawn (the picture shows a message instead).
     pub empty: bool,

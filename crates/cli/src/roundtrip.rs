@@ -27,7 +27,9 @@ const SIGNATURES: [FourCc; 7] =
 
 /// `dxref check` with the listing options of `disasm`.
 pub struct Check {
+    /// How the listing that is reassembled is printed.
     pub options: listing::Options,
+    /// `--var`: the array of an fxc /Fh header.
     pub var: Option<String>,
 }
 

@@ -79,6 +79,7 @@ pub struct Options {
     /// legend, and notes on what could not be drawn.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<OsString>,
+    /// The picture's options (`--png`, `--labels`, `--fill-by`).
     #[command(flatten)]
     pub picture: crate::picture::PictureOptions,
     /// Write every output component as its 32-bit pattern ("0x3f800000", NaN payloads
@@ -90,6 +91,8 @@ pub struct Options {
     /// which emit of that invocation produced it.
     #[arg(long)]
     pub provenance: bool,
+    /// What the shaders read and which API creates them (`--cb`, `--srv`,
+    /// `--sampler`, `--api`).
     #[command(flatten)]
     pub bind: crate::bind::BindOptions,
     /// Report emits of outputs not written since the previous emit (undefined values).
@@ -363,6 +366,10 @@ fn var_for<'a>(specific: &'a Option<String>, common: &'a Option<String>) -> Opti
     specific.as_deref().or(common.as_deref())
 }
 
+/// `dxref run`: creates the shaders as the API would, binds the files given, draws
+/// once through IA -> VS -> GS -> SO, and writes the primitives, the stream-output
+/// buffers and the statistics (text, `--out` JSON, `--svg`/`--png` picture). Status 2
+/// for unreadable inputs or options, 1 for a refused shader or a failing draw.
 pub fn run(options: &Options) -> Outcome {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
     let api = options.bind.api()?;

@@ -21,6 +21,7 @@ pub const DEFAULT_EXTENSIONS: &str = "bin,cso,dxbc,fxo,pso,vso";
 /// One input of a batch.
 #[derive(Debug, Clone)]
 pub struct Input {
+    /// A file, or standard input.
     pub source: Source,
     /// Its path relative to the directory argument it was found in, or its file name
     /// (`None` for standard input): where its output goes under `--out-dir`.
@@ -49,6 +50,7 @@ impl Input {
 /// Which files a directory contributes.
 #[derive(Debug, Clone)]
 pub struct Walk {
+    /// Walk subdirectories too (`--recursive`), else only the files directly inside.
     pub recursive: bool,
     /// Lower-case extensions without the dot; `None`: every file.
     pub extensions: Option<Vec<String>>,

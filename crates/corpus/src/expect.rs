@@ -41,7 +41,9 @@ pub fn one_line(s: &str) -> String {
 /// An expectation file's entries and its kept comment lines.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct File {
+    /// The comment lines (`#...`, not the `#=` tally), in order.
     pub comments: Vec<String>,
+    /// Outcome by entry id.
     pub entries: BTreeMap<String, String>,
 }
 

@@ -16,6 +16,36 @@
 //!
 //! [`expect::check`] compares every entry's outcome with an expectation file, both ways;
 //! `DXREF_BLESS=1` rewrites the file instead.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // A corpus test computes one outcome per entry: `exact`, or the cause of a
+//!     // difference (here the blob's size stands in for the work under test).
+//!     let mut got = BTreeMap::new();
+//!     if let Some(entries) = corpus::entries("doc example") {
+//!         for e in entries.iter().take(3) {
+//!             let outcome = if e.bytes().is_empty() { "empty".to_string() } else { "exact".to_string() };
+//!             got.insert(e.id(), outcome);
+//!         }
+//!     }
+//!     // ... then `corpus::expect::check(corpus::expect_file!("name.txt"), &got)`; the
+//!     // same comparison on text held in memory:
+//!     let file = corpus::expect::parse("# a comment\ndxtk/a\texact\ndxtk/b\tmissing dcl\n")?;
+//!     let got = BTreeMap::from([
+//!         ("dxtk/a".to_string(), "exact".to_string()),
+//!         ("dxtk/b".to_string(), "exact".to_string()),
+//!     ]);
+//!     let changes = corpus::expect::diff(&file.entries, &got);
+//!     assert_eq!(changes, ["  dxtk/b: expected \"missing dcl\", got \"exact\""]);
+//!     let blessed = corpus::expect::render(&file.comments, &got);
+//!     assert!(blessed.ends_with("dxtk/a\texact\ndxtk/b\texact\n"));
+//!     Ok(())
+//! }
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod expect;
 
@@ -49,8 +79,12 @@ pub enum Container {
 /// Whether the stored listing keeps fxc's trailing spaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TrailingWs {
+    /// `intact`: the `.asm` is fxc's output byte for byte.
     Intact,
+    /// `stripped`: the `.asm` lost the spaces fxc wrote at the ends of lines, so a
+    /// comparison must ignore them.
     Stripped,
+    /// `-`: no listing to compare.
     NotApplicable,
 }
 
@@ -63,13 +97,17 @@ pub struct Entry {
     pub name: String,
     /// Target token(s) of the listing (`ps_4_0`, `ps_2_0+ps_4_0`, ...).
     pub profile: String,
+    /// What the `.bin` holds.
     pub container: Container,
     /// DXBC chunk FourCCs in container order (empty for d3dbc).
     pub chunks: Vec<String>,
+    /// Whether the `.asm` keeps fxc's trailing spaces.
     pub trailing_ws: TrailingWs,
     /// Compiler string found in the bytes, or `listing: ...`.
     pub creator: String,
+    /// The blob's path.
     pub bin: PathBuf,
+    /// The path of fxc's listing of the blob.
     pub asm: PathBuf,
 }
 

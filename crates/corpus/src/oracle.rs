@@ -39,16 +39,19 @@ pub struct Text {
 /// One input and what Microsoft made of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
+    /// The input's name, unique in its archive.
     pub name: String,
     /// The compile target (`vs_5_0`), or for token streams the program's own profile.
     pub profile: String,
-    /// `D3DCompile`'s Flags1 and Flags2 (0 for token streams).
+    /// `D3DCompile`'s Flags1 (0 for token streams).
     pub flags1: u32,
+    /// `D3DCompile`'s Flags2 (0 for token streams).
     pub flags2: u32,
     /// `D3DStripShader`'s flags applied after compiling (0: not stripped).
     pub strip: u32,
     /// The blob Microsoft disassembled.
     pub blob: Vec<u8>,
+    /// `D3DDisassemble`'s result under each disassembly flag set asked for.
     pub texts: Vec<Text>,
 }
 

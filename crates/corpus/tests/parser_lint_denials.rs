@@ -55,6 +55,7 @@ const TEXT_LINTS: &str = "deny(clippy::arithmetic_side_effects, clippy::indexing
 
 /// Modules that parse text: denied as a whole with [`TEXT_LINTS`].
 const TEXT_MODULES: &[&str] = &[
+    "crates/diagnostic/src/cursor.rs",
     "crates/tpf/src/parse.rs",
     "crates/d3dbc/src/parse.rs",
     "crates/d3dbc/src/parse/header.rs",

@@ -71,7 +71,10 @@ use tpf::ProgramType;
 /// A failed create call: the `HRESULT` and what the debug layer would say.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallError {
+    /// The `HRESULT` the call returns (`E_INVALIDARG` for arguments the runtime
+    /// refuses).
     pub hr: HResult,
+    /// Which argument and why.
     pub message: String,
 }
 
@@ -94,11 +97,18 @@ impl std::error::Error for CallError {}
 pub struct BindFlags(pub u32);
 
 impl BindFlags {
+    /// `D3D11_BIND_VERTEX_BUFFER`: an input-assembler vertex buffer.
     pub const VERTEX_BUFFER: BindFlags = BindFlags(0x1);
+    /// `D3D11_BIND_INDEX_BUFFER`: an input-assembler index buffer.
     pub const INDEX_BUFFER: BindFlags = BindFlags(0x2);
+    /// `D3D11_BIND_CONSTANT_BUFFER`: a constant buffer; no other flag may be combined
+    /// with it.
     pub const CONSTANT_BUFFER: BindFlags = BindFlags(0x4);
+    /// `D3D11_BIND_SHADER_RESOURCE`: viewed by shader resource views.
     pub const SHADER_RESOURCE: BindFlags = BindFlags(0x8);
+    /// `D3D11_BIND_STREAM_OUTPUT`: a stream-output target.
     pub const STREAM_OUTPUT: BindFlags = BindFlags(0x10);
+    /// `D3D11_BIND_UNORDERED_ACCESS`: viewed by unordered access views.
     pub const UNORDERED_ACCESS: BindFlags = BindFlags(0x80);
     /// Every flag a buffer may have here.
     pub const ALL: BindFlags = BindFlags(0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x80);
@@ -137,10 +147,16 @@ pub const SO_BUFFER_SLOTS: usize = 4;
 /// `D3D11_BUFFER_DESC` (usage and CPU access are not modelled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BufferDesc {
+    /// `ByteWidth`: the size in bytes (a multiple of 16, at most
+    /// [`MAX_CONSTANT_BUFFER_BYTES`], for a constant buffer).
     pub byte_width: u32,
+    /// `BindFlags`: how the buffer may be bound.
     pub bind_flags: BindFlags,
-    /// `RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS`, `RESOURCE_MISC_BUFFER_STRUCTURED`.
+    /// `MiscFlags`: [`RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS`],
+    /// [`RESOURCE_MISC_BUFFER_STRUCTURED`] (at most one of the two).
     pub misc_flags: u32,
+    /// `StructureByteStride`: bytes per structure of a structured buffer (a multiple
+    /// of 4, at most 2048, dividing `byte_width`); not read for other buffers.
     pub structure_byte_stride: u32,
 }
 
@@ -246,11 +262,28 @@ impl InputLayout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BufferView {
     /// Elements of `format`.
-    Typed { format: Format, first_element: u32, num_elements: u32 },
+    Typed {
+        /// The elements' format.
+        format: Format,
+        /// The first element seen, counted in elements of `format` from the start.
+        first_element: u32,
+        /// How many elements are seen.
+        num_elements: u32,
+    },
     /// 32-bit words of a raw (byte address) buffer.
-    Raw { first_element: u32, num_elements: u32 },
+    Raw {
+        /// The first word seen.
+        first_element: u32,
+        /// How many words are seen.
+        num_elements: u32,
+    },
     /// Structures of a structured buffer (its structure stride).
-    Structured { first_element: u32, num_elements: u32 },
+    Structured {
+        /// The first structure seen.
+        first_element: u32,
+        /// How many structures are seen.
+        num_elements: u32,
+    },
 }
 
 /// `ID3D11ShaderResourceView` of a buffer or a texture.
@@ -297,11 +330,15 @@ impl ShaderResourceView {
 /// is an array whose size is a multiple of 6, viewed as a cube).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Texture2DDesc {
+    /// `Width` of mip 0 in texels, 1 to 16384.
     pub width: u32,
+    /// `Height` of mip 0 in texels, 1 to 16384.
     pub height: u32,
-    /// 0: the whole chain down to 1x1.
+    /// `MipLevels`; 0: the whole chain down to 1x1.
     pub mip_levels: u32,
+    /// `ArraySize`: slices, 1 to 2048 (a multiple of 6 for a cube).
     pub array_size: u32,
+    /// `Format`: the texels' DXGI format.
     pub format: Format,
     /// `SampleDesc.Count` (1, 2, 4, 8 or 16; the standard pattern).
     pub sample_count: u32,
@@ -367,11 +404,15 @@ impl Texture2D {
 /// The dimension of a texture view (`D3D11_SRV_DIMENSION` / `D3D11_UAV_DIMENSION`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TextureViewDimension {
+    /// `TEXTURE2D`: one slice.
     Texture2D,
+    /// `TEXTURE2DARRAY`: `array_size` slices.
     Texture2DArray,
     /// `array_size` / 6 cubes (a `TextureCubeArray` when more than one).
     TextureCube,
+    /// `TEXTURE2DMS`: one multisampled slice.
     Texture2DMS,
+    /// `TEXTURE2DMSARRAY`: `array_size` multisampled slices.
     Texture2DMSArray,
 }
 
@@ -379,8 +420,11 @@ pub enum TextureViewDimension {
 /// level is seen; a UAV sees mip 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextureViewDesc {
+    /// How the slices are seen.
     pub dimension: TextureViewDimension,
+    /// `FirstArraySlice` (for a cube, the first face of the first cube).
     pub first_array_slice: u32,
+    /// `ArraySize`: slices seen (6 per cube).
     pub array_size: u32,
 }
 
@@ -438,7 +482,11 @@ pub enum QueryKind {
 /// What `GetData` returns for a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryData {
+    /// `D3D11_QUERY_DATA_PIPELINE_STATISTICS`: the counters of the draws between
+    /// begin and end.
     PipelineStatistics(PipelineStatistics),
+    /// `D3D11_QUERY_DATA_SO_STATISTICS`: primitives written and primitives the
+    /// buffers would have needed, between begin and end.
     SoStatistics(SoStatistics),
     /// The overflow predicate: `PrimitivesStorageNeeded` exceeded
     /// `NumPrimitivesWritten` between begin and end.

@@ -12,8 +12,12 @@ use validate::{
 /// capabilities its driver reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DeviceDesc {
+    /// The feature level the device was created at (`D3D11CreateDevice`'s
+    /// `pFeatureLevel`).
     pub feature_level: FeatureLevel,
+    /// The Direct3D 11 runtime: 11.0 (Windows 7) or 11.1 (Windows 8 and later).
     pub runtime: Runtime,
+    /// The optional capabilities the driver reports (`CheckFeatureSupport`).
     pub caps: Caps,
 }
 
@@ -30,8 +34,9 @@ impl DeviceDesc {
         self
     }
 
-    /// UAVs at every shader stage (what Microsoft's ID3D11Device::CreateGeometryShader page's remarks call a device that
-    /// supports UAVs at every shader stage; the 11.1 runtime is needed too).
+    /// UAVs at every shader stage (what the remarks of Microsoft's
+    /// ID3D11Device::CreateGeometryShader page call a device that supports UAVs at
+    /// every shader stage; the 11.1 runtime is needed too).
     pub fn uavs_at_every_stage(mut self, on: bool) -> DeviceDesc {
         self.caps.uavs_at_every_stage = on;
         self
@@ -86,7 +91,10 @@ impl Default for DeviceDesc {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use = "the HRESULT says whether the shader was created"]
 pub struct Created {
+    /// `S_OK` (created), `S_FALSE` (valid, no out parameter) or `E_INVALIDARG`.
     pub hr: HResult,
+    /// Why the call failed, one per rule broken (each with its stable code and
+    /// where); empty when it succeeded.
     pub diagnostics: Vec<Diagnostic>,
 }
 

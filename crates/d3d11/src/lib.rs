@@ -1,16 +1,95 @@
-//! A model of the Direct3D 11 device's shader-creation API: `ID3D11Device::Create*Shader`,
-//! `CreateGeometryShaderWithStreamOutput`, `CreateClassLinkage`, and the class linkage
-//! and class instance objects.
+//! A model of the Direct3D 11 device: the shader-creation API
+//! (`ID3D11Device::Create*Shader`, `CreateGeometryShaderWithStreamOutput`,
+//! `CreateClassLinkage`, the class linkage and class instance objects) with the
+//! `HRESULT`s and out parameters of the C calls, and an immediate [`Context`] that
+//! draws through the reference pipeline (input assembler, vertex and geometry shaders,
+//! stream output, queries).
 //!
 //! ```
-//! use d3d11::{Device, DeviceDesc, FeatureLevel, Runtime, HResult};
+//! use d3d11::context::{BindFlags, BufferDesc};
+//! use d3d11::{Code, Device, DeviceDesc, FeatureLevel, HResult, InputElement, Runtime, StreamOutputDesc, Topology};
+//! use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
+//! use dxbc::{Builder, FourCc, Signature, SignatureElement, SignatureFormat};
 //!
-//! let device = Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_1));
-//! let mut shader = None;
-//! let created = device.create_pixel_shader(b"not a shader", 12, None, Some(&mut shader));
-//! assert_eq!(created.hr, HResult::E_INVALIDARG);
-//! assert!(!created.diagnostics.is_empty());
-//! assert!(shader.is_none());
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // A vertex shader passing POSITION through to SV_Position: the program assembled
+//!     // by the `tpf` crate, the signatures and container built with `dxbc`.
+//!     let text = "vs_4_0\n\
+//!                 dcl_input v0.xyzw\n\
+//!                 dcl_output_siv o0.xyzw, position\n\
+//!                 mov o0.xyzw, v0.xyzw\n\
+//!                 ret\n";
+//!     let program = tpf::parse::parse_program(text).map_err(|d| format!("{d:?}"))?.program;
+//!     let tokens = tpf::encode(&program)?;
+//!     let element = |name, system_value, rw_mask| SignatureElement {
+//!         stream: 0,
+//!         semantic_name: name,
+//!         semantic_index: 0,
+//!         system_value,
+//!         component_type: ComponentType::Float32,
+//!         register: 0,
+//!         mask: 0b1111,
+//!         rw_mask,
+//!         min_precision: MinPrecision::Default,
+//!     };
+//!     let signature = |e| Signature { format: SignatureFormat::Basic, elements: vec![e], raw_layout: None }.to_bytes();
+//!     let bytecode = Builder::new()
+//!         .chunk(FourCc::ISGN, signature(element("POSITION", SystemValue::Undefined, 0b1111)))
+//!         .chunk(FourCc::OSGN, signature(element("SV_Position", SystemValue::Position, 0)))
+//!         .chunk(FourCc::SHDR, tokens.iter().flat_map(|t| t.to_le_bytes()).collect::<Vec<u8>>())
+//!         .build()?;
+//!
+//!     // Create calls mirror the C signatures: bytecode, BytecodeLength, class linkage,
+//!     // out parameter.
+//!     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_1));
+//!     let mut vs = None;
+//!     let created = device.create_vertex_shader(&bytecode, bytecode.len(), None, Some(&mut vs));
+//!     assert_eq!(created.hr, HResult::S_OK);
+//!     let vs = vs.ok_or("no shader")?;
+//!     // No out parameter: validated, nothing created.
+//!     let created = device.create_vertex_shader(&bytecode, bytecode.len(), None, None);
+//!     assert_eq!(created.hr, HResult::S_FALSE);
+//!     // Refused, with the validator's diagnostics: not a pixel shader.
+//!     let created = device.create_pixel_shader(&bytecode, bytecode.len(), None, None);
+//!     assert_eq!(created.hr, HResult::E_INVALIDARG);
+//!     assert!(created.has(Code::WrongStage));
+//!
+//!     // Stream output of the vertex shader, through a geometry shader object made
+//!     // from it.
+//!     let mut so: StreamOutputDesc = "SV_Position.xyzw".parse()?;
+//!     so.strides = vec![16];
+//!     let mut gs = None;
+//!     let created = device.create_geometry_shader_with_stream_output(&bytecode, bytecode.len(), &so, None, Some(&mut gs));
+//!     assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+//!
+//!     // Draw two points and read back what stream output wrote.
+//!     let points: Vec<u8> = [1.0f32, 2.0, 3.0, 1.0, 4.0, 5.0, 6.0, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+//!     let vb = device.create_buffer(&BufferDesc::new(32, BindFlags::VERTEX_BUFFER), Some(&points))?;
+//!     let target = device.create_buffer(&BufferDesc::new(64, BindFlags::STREAM_OUTPUT), None)?;
+//!     let layout = device.create_input_layout(
+//!         &[InputElement {
+//!             semantic_name: "POSITION".into(),
+//!             semantic_index: 0,
+//!             format: exec::Format::R32G32B32A32_FLOAT,
+//!             input_slot: 0,
+//!             aligned_byte_offset: 0,
+//!             per_instance: false,
+//!             instance_data_step_rate: 0,
+//!         }],
+//!         &bytecode,
+//!     )?;
+//!     let mut context = device.immediate_context();
+//!     context.ia_set_input_layout(Some(&layout));
+//!     context.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
+//!     context.ia_set_primitive_topology(Topology::PointList);
+//!     context.vs_set_shader(Some(&vs))?;
+//!     context.gs_set_shader(gs.as_ref())?;
+//!     context.so_set_targets(&[Some(target.clone())], &[0]);
+//!     context.draw(2, 0)?;
+//!     assert_eq!(target.filled_size(), 32);
+//!     assert_eq!(target.bytes()[..32], points[..]);
+//!     Ok(())
+//! }
 //! ```
 //!
 //! # What is validated
@@ -25,8 +104,9 @@
 //! checksum must match, the shader's type must be the call's, the model and stage must
 //! exist at the feature level), instructions and registers per stage and model (V2xx),
 //! geometry-shader limits and streams (V3xx, V4xx), UAVs outside pixel and compute
-//! shaders, which Microsoft's ID3D11Device::CreateGeometryShader page (`CreateGeometryShader`) allows only on the 11.1
-//! runtime with a device that supports UAVs at every stage (V5xx), optional features,
+//! shaders, which the remarks of Microsoft's ID3D11Device::CreateGeometryShader page
+//! allow only on the 11.1 runtime with a device that supports UAVs at every stage
+//! (V5xx), optional features,
 //! stream-output declarations (V6xx) and register and resource limits (V7xx). A raw
 //! Shader Model 1–3 program is refused at every feature level (V116): the calls take
 //! DXBC containers, and a 9_x device runs the Level 9 program of a
@@ -83,6 +163,8 @@
 //! - The 11.2 and 11.3 runtimes and Direct3D 12.
 //!
 //! Nothing here panics on any input.
+
+#![warn(missing_docs)]
 
 pub mod context;
 mod device;

@@ -77,6 +77,7 @@ pub struct InstanceBinding {
 pub struct ClassTypeInfo {
     /// Its number in the linkage (registration order); `TypeId` of created instances.
     pub type_id: u32,
+    /// The class's HLSL name.
     pub name: String,
     /// Constant-buffer stride of one instance, in four-component vectors.
     pub cb_stride: u16,
@@ -89,17 +90,19 @@ pub struct ClassTypeInfo {
 /// A class instance declared by a shader created with the linkage (its `IFCE` record).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ClassInstanceInfo {
+    /// The instance's HLSL name (the variable's).
     pub name: String,
     /// The class type's number in the linkage, when the record's type index is valid.
     pub type_id: Option<u32>,
     /// Array elements (1 for a single instance).
     pub element_count: u32,
+    /// The constant buffer slot holding the instance's data.
     pub constant_buffer: u16,
     /// Offset of element 0, in four-component vectors.
     pub constant_buffer_offset: u16,
-    /// 0xFFFF: none.
+    /// The first texture slot the instance uses; 0xFFFF: none.
     pub texture: u16,
-    /// 0xFFFF: none.
+    /// The first sampler slot the instance uses; 0xFFFF: none.
     pub sampler: u16,
 }
 

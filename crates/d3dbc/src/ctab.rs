@@ -46,23 +46,38 @@ pub use crate::limits::{MAX_TYPE_DEPTH, MAX_TYPE_RECORDS};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("constant table, byte {offset}: {kind}")]
 pub struct CtabError {
+    /// Bytes from just after the FourCC.
     pub offset: usize,
+    /// What went wrong.
     pub kind: CtabErrorKind,
 }
 
 /// What went wrong while parsing a constant table.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CtabErrorKind {
+    /// The comment block is not a `CTAB` block.
     #[error("the comment block does not start with the FourCC `CTAB`")]
     NotCtab,
+    /// A record runs past the end of the table.
     #[error("{what} ({size} bytes) runs past the end of the table ({len} bytes)")]
-    PastEnd { what: &'static str, size: usize, len: usize },
+    PastEnd {
+        /// The record or field (`header`, `type record`...).
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The table's length in bytes.
+        len: usize,
+    },
+    /// A string offset leads to bytes without a NUL before the end.
     #[error("string has no terminating NUL before the end of the table")]
     UnterminatedString,
+    /// A string is not UTF-8.
     #[error("string is not valid UTF-8")]
     BadString,
+    /// Struct types nest deeper than [`MAX_TYPE_DEPTH`].
     #[error("struct types nested more than {MAX_TYPE_DEPTH} deep (cyclic type offsets?)")]
     TooDeep,
+    /// More than [`MAX_TYPE_RECORDS`] type records were read.
     #[error("more than {MAX_TYPE_RECORDS} type records read (struct members sharing records?)")]
     TooManyTypes,
 }
@@ -71,38 +86,9 @@ fn err(offset: usize, kind: CtabErrorKind) -> CtabError {
     CtabError { offset, kind }
 }
 
-macro_rules! u16_enum {
-    ($(#[$m:meta])* $name:ident { $( $(#[$vm:meta])* $variant:ident = $v:literal, )* }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vm])* $variant, )*
-            /// A value the format does not define.
-            Unknown(u16),
-        }
-
-        impl $name {
-            /// The value with number `v`.
-            pub fn from_u16(v: u16) -> $name {
-                match v {
-                    $( $v => $name::$variant, )*
-                    n => $name::Unknown(n),
-                }
-            }
-            /// The number.
-            pub fn to_u16(self) -> u16 {
-                match self {
-                    $( $name::$variant => $v, )*
-                    $name::Unknown(n) => n,
-                }
-            }
-        }
-    };
-}
-
-u16_enum! {
+d3dcommon::u16_enum! {
     /// Register set (`D3DXREGISTER_SET`).
-    RegisterSet {
+    pub enum RegisterSet {
         /// `b#`.
         Bool = 0,
         /// `i#`.
@@ -127,73 +113,32 @@ impl RegisterSet {
     }
 }
 
-u16_enum! {
-    /// Parameter class (`D3DXPARAMETER_CLASS`).
-    ParamClass {
-        Scalar = 0,
-        Vector = 1,
-        /// `row_major` matrix.
-        MatrixRows = 2,
-        /// Column-major matrix (HLSL's default).
-        MatrixColumns = 3,
-        Object = 4,
-        Struct = 5,
-    }
+d3dcommon::variable_class_enum! {
+    /// Parameter class (`D3DXPARAMETER_CLASS`): the classes Direct3D 10 reflection's
+    /// `D3D_SHADER_VARIABLE_CLASS` extends (see [`d3dcommon`]), none of its own.
+    pub enum ParamClass {}
 }
 
-u16_enum! {
-    /// Parameter type (`D3DXPARAMETER_TYPE`).
-    ParamType {
-        Void = 0,
-        Bool = 1,
-        Int = 2,
-        Float = 3,
-        String = 4,
-        Texture = 5,
-        Texture1D = 6,
-        Texture2D = 7,
-        Texture3D = 8,
-        TextureCube = 9,
-        Sampler = 10,
-        Sampler1D = 11,
-        Sampler2D = 12,
-        Sampler3D = 13,
-        SamplerCube = 14,
-        PixelShader = 15,
-        VertexShader = 16,
-        PixelFragment = 17,
-        VertexFragment = 18,
+d3dcommon::variable_type_enum! {
+    /// Parameter type (`D3DXPARAMETER_TYPE`): the types Direct3D 10 reflection's
+    /// `D3D_SHADER_VARIABLE_TYPE` extends (see [`d3dcommon`]), and one of its own where
+    /// that enumeration has `uint`.
+    pub enum ParamType {
+        /// `D3DXPT_UNSUPPORTED`.
         Unsupported = 19,
     }
 }
 
 impl ParamType {
     /// The HLSL spelling fxc uses in the listing's parameter list (`float`, `sampler2D`,
-    /// `samplerCUBE`, `Texture2D`...).
+    /// `samplerCUBE`, `Texture2D`...; `unsupported`, and `type{n}` for a value the format
+    /// does not define).
     pub fn hlsl_name(self) -> Cow<'static, str> {
-        Cow::Borrowed(match self {
-            ParamType::Void => "void",
-            ParamType::Bool => "bool",
-            ParamType::Int => "int",
-            ParamType::Float => "float",
-            ParamType::String => "string",
-            ParamType::Texture => "texture",
-            ParamType::Texture1D => "Texture1D",
-            ParamType::Texture2D => "Texture2D",
-            ParamType::Texture3D => "Texture3D",
-            ParamType::TextureCube => "TextureCube",
-            ParamType::Sampler => "sampler",
-            ParamType::Sampler1D => "sampler1D",
-            ParamType::Sampler2D => "sampler2D",
-            ParamType::Sampler3D => "sampler3D",
-            ParamType::SamplerCube => "samplerCUBE",
-            ParamType::PixelShader => "pixelshader",
-            ParamType::VertexShader => "vertexshader",
-            ParamType::PixelFragment => "pixelfragment",
-            ParamType::VertexFragment => "vertexfragment",
-            ParamType::Unsupported => "unsupported",
-            ParamType::Unknown(n) => return Cow::Owned(format!("type{n}")),
-        })
+        match (self, self.common_hlsl_name()) {
+            (_, Some(shared)) => Cow::Borrowed(shared),
+            (ParamType::Unsupported, None) => Cow::Borrowed("unsupported"),
+            (other, None) => Cow::Owned(format!("type{}", other.to_u16())),
+        }
     }
 
     /// The type spelled `name` by [`ParamType::hlsl_name`].
@@ -217,9 +162,13 @@ impl ParamType {
 /// A type record, with its struct members.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TypeInfo<'a> {
+    /// Scalar, vector, matrix, object or struct.
     pub class: ParamClass,
+    /// The element type (`float`, `sampler2D`...).
     pub ty: ParamType,
+    /// Rows (1 but for matrices).
     pub rows: u16,
+    /// Columns (a vector's size; 4 for textures).
     pub columns: u16,
     /// Array elements (1 for a non-array).
     pub elements: u16,
@@ -230,7 +179,9 @@ pub struct TypeInfo<'a> {
 /// A struct member.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Member<'a> {
+    /// The member's name.
     pub name: Cow<'a, str>,
+    /// Its type.
     pub ty: TypeInfo<'a>,
 }
 
@@ -292,13 +243,18 @@ impl<'a> TypeInfo<'a> {
 /// One constant record.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Constant<'a> {
+    /// The HLSL name (`$` prefixes uniform parameters of the entry point).
     pub name: Cow<'a, str>,
+    /// `b#`, `i#`, `c#` or `s#`.
     pub register_set: RegisterSet,
+    /// The first register.
     pub register_index: u16,
+    /// The number of registers it occupies from `register_index`.
     pub register_count: u16,
     /// The record's `Reserved` field, as stored (fxc writes 0 or, from some compiler
     /// builds, `4 * register_index + 2`; it is not in the listing).
     pub reserved: u16,
+    /// Its type.
     pub ty: TypeInfo<'a>,
     /// The default value's bytes (`register_count * 16` of them), if there is one.
     pub default_value: Option<Cow<'a, [u8]>>,

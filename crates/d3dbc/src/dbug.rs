@@ -54,23 +54,38 @@ use crate::limits::MAX_TYPE_RECORDS;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("debug information, byte {offset}: {kind}")]
 pub struct DbugError {
+    /// Bytes from just after the FourCC.
     pub offset: usize,
+    /// What went wrong.
     pub kind: DbugErrorKind,
 }
 
 /// What went wrong while parsing debug information.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DbugErrorKind {
+    /// The comment block is not a `DBUG` block.
     #[error("the comment block does not start with the FourCC `DBUG`")]
     NotDbug,
+    /// A record runs past the end of the block.
     #[error("{what} ({size} bytes) runs past the end of the block ({len} bytes)")]
-    PastEnd { what: &'static str, size: usize, len: usize },
+    PastEnd {
+        /// The record or field (`header`, `type record`...).
+        what: &'static str,
+        /// Its size in bytes.
+        size: usize,
+        /// The block's length in bytes.
+        len: usize,
+    },
+    /// A string offset leads to bytes without a NUL before the end.
     #[error("string has no terminating NUL before the end of the block")]
     UnterminatedString,
+    /// A string is not UTF-8.
     #[error("string is not valid UTF-8")]
     BadString,
+    /// Struct types nest deeper than [`MAX_TYPE_DEPTH`].
     #[error("struct types nested more than {MAX_TYPE_DEPTH} deep (cyclic type offsets?)")]
     TooDeep,
+    /// More than [`MAX_TYPE_RECORDS`] type records were read.
     #[error("too many type records read (struct members sharing records?)")]
     TooManyTypes,
 }
@@ -107,10 +122,15 @@ pub struct RegisterInfo {
 /// variables and members index.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TypeRecord<'a> {
+    /// Scalar, vector, matrix, object or struct.
     pub class: ParamClass,
+    /// The element type.
     pub ty: ParamType,
+    /// Rows (1 but for matrices).
     pub rows: u16,
+    /// Columns.
     pub columns: u16,
+    /// Array elements (1 for a non-array).
     pub elements: u16,
     /// Struct members: name and index into [`DebugInfo::types`].
     pub members: Vec<(Cow<'a, str>, usize)>,
@@ -126,9 +146,11 @@ pub struct Variable<'a> {
     /// The function scope (`None`: global, written `::name`; the entry point's own
     /// parameters and locals have the entry point's name, written `name`).
     pub scope: Option<Cow<'a, str>>,
+    /// The variable's name.
     pub name: Cow<'a, str>,
     /// Index into [`DebugInfo::types`] (see [`DebugInfo::type_info`] for the tree).
     pub ty: usize,
+    /// The instructions that write it, and which of its scalars each writes.
     pub registers: Vec<RegisterInfo>,
 }
 
@@ -145,6 +167,7 @@ pub struct DebugInfo<'a> {
     pub files: Vec<Cow<'a, str>>,
     /// One record per instruction of the program, in order.
     pub instructions: Vec<InstructionInfo>,
+    /// The variables (globals, parameters, locals) with the registers that hold them.
     pub variables: Vec<Variable<'a>>,
     /// The type records, in the order of their first use.
     pub types: Vec<TypeRecord<'a>>,

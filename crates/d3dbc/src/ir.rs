@@ -36,7 +36,9 @@ pub const MAX_SRCS: usize = 4;
 /// Vertex or pixel shader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ShaderKind {
+    /// A vertex shader (`vs_*`, version token `0xfffe....`).
     Vertex,
+    /// A pixel shader (`ps_*`, version token `0xffff....`).
     Pixel,
 }
 
@@ -62,7 +64,9 @@ impl ShaderKind {
 /// is the whole token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Version {
+    /// Vertex or pixel.
     pub kind: ShaderKind,
+    /// Major version, 1 to 3.
     pub major: u8,
     /// Minor version: 1 for `2_x`, 0xff for the software profiles `2_sw` / `3_sw`.
     pub minor: u8,
@@ -126,7 +130,7 @@ macro_rules! profiles {
         #[allow(non_camel_case_types)]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Profile {
-            $( $variant, )*
+            $( #[doc = concat!("`", $name, "`.")] $variant, )*
         }
 
         impl Profile {
@@ -296,6 +300,7 @@ impl RegisterType {
 /// A register: type and number (bits 0–10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Register {
+    /// The register file (`r`, `c`, `v`...).
     pub ty: RegisterType,
     /// 0–2047.
     pub num: u16,
@@ -355,6 +360,7 @@ impl Mask {
 /// A source modifier (`D3DSPSM_*`, bits 24–27).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SrcModifier {
+    /// No modifier.
     None,
     /// `-r0`.
     Neg,
@@ -436,8 +442,11 @@ impl SrcModifier {
 /// a source-parameter token naming `a0` or `aL` with a (replicate) swizzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AddrToken {
+    /// `a0` or `aL`.
     pub reg: Register,
+    /// The component read (a replicate swizzle in fxc's output).
     pub swizzle: Swizzle,
+    /// Its source modifier (none in fxc's output).
     pub modifier: SrcModifier,
     /// Bits 13–15 and bit 31 XOR 1 (so 0 for a well-formed token): bits the format
     /// does not use here.
@@ -502,12 +511,16 @@ impl ResultModifiers {
 /// A destination parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DstParam {
+    /// The register written.
     pub reg: Register,
+    /// The components written.
     pub mask: Mask,
+    /// `_sat`, `_pp`, `_centroid`.
     pub modifiers: ResultModifiers,
     /// Shift scale, bits 24–27 as stored (a 4-bit signed value: 1 = `_x2`, 2 = `_x4`,
     /// 3 = `_x8`, 15 = `_d2`, 14 = `_d4`, 13 = `_d8`); see [`DstParam::shift`].
     pub shift: u8,
+    /// Relative addressing (`o[a0.x]`, vs_3_0).
     pub rel: Relative,
     /// Bits 14–15 and bit 31 XOR 1 (0 for a well-formed token).
     pub reserved: u32,
@@ -529,9 +542,13 @@ impl DstParam {
 /// boolean, integer and loop operands of flow-control instructions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SrcParam {
+    /// The register read.
     pub reg: Register,
+    /// Which component each of x, y, z, w reads.
     pub swizzle: Swizzle,
+    /// Negation, bias, complement... applied to the value read.
     pub modifier: SrcModifier,
+    /// Relative addressing (`c[a0.x + 3]`).
     pub rel: Relative,
     /// Bits 14–15 and bit 31 XOR 1 (0 for a well-formed token).
     pub reserved: u32,
@@ -547,19 +564,33 @@ impl SrcParam {
 /// Declaration usage (`D3DDECLUSAGE_*`, bits 0–4 of the `dcl` token).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Usage {
+    /// `dcl_position` (0).
     Position,
+    /// `dcl_blendweight` (1).
     BlendWeight,
+    /// `dcl_blendindices` (2).
     BlendIndices,
+    /// `dcl_normal` (3).
     Normal,
+    /// `dcl_psize` (4).
     PSize,
+    /// `dcl_texcoord` (5).
     TexCoord,
+    /// `dcl_tangent` (6).
     Tangent,
+    /// `dcl_binormal` (7).
     Binormal,
+    /// `dcl_tessfactor` (8).
     TessFactor,
+    /// `dcl_positiont` (9).
     PositionT,
+    /// `dcl_color` (10).
     Color,
+    /// `dcl_fog` (11).
     Fog,
+    /// `dcl_depth` (12).
     Depth,
+    /// `dcl_sample` (13).
     Sample,
     /// Values 14–31, which the format does not define.
     Unknown(u8),
@@ -719,11 +750,17 @@ pub enum Body {
 /// A comparison (instruction token bits 16–18 of `ifc`, `breakc`, `setp`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Comparison {
+    /// `_gt`: `src0 > src1`.
     Gt,
+    /// `_eq`: `src0 == src1`.
     Eq,
+    /// `_ge`: `src0 >= src1`.
     Ge,
+    /// `_lt`: `src0 < src1`.
     Lt,
+    /// `_ne`: `src0 != src1`.
     Ne,
+    /// `_le`: `src0 <= src1`.
     Le,
 }
 
@@ -779,16 +816,20 @@ pub mod texld {
 /// One instruction.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Instruction {
+    /// The opcode (token bits 0–15).
     pub opcode: Opcode,
     /// Opcode-specific controls, bits 16–23, as stored (see [`Instruction::comparison`]
     /// and [`texld`]).
     pub controls: u8,
     /// Bit 30: co-issue (`+` prefix in pixel 1.x).
     pub coissue: bool,
+    /// The destination, for instructions that write one.
     pub dst: Option<DstParam>,
     /// The predicate of a predicated instruction (bit 28, Shader Model 2+).
     pub predicate: Option<SrcParam>,
+    /// The source parameters, in token order.
     pub srcs: ArrayVec<SrcParam, MAX_SRCS>,
+    /// What follows in place of parameters: `def*` values, `dcl` tokens.
     pub body: Body,
     /// Bits 29 and 31 of the instruction token; in Shader Model 1 streams also bits
     /// 24–28 (no length or predicate there). Zero for a well-formed token.
@@ -867,6 +908,7 @@ impl Instruction {
 /// An instruction's mnemonic as fxc prints it (see [`Instruction::mnemonic`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Mnemonic {
+    /// The instruction's name for the version (`texld`, `tex`, `if`).
     pub base: &'static str,
     /// `""` or a comparison suffix (`_gt`).
     pub suffix: &'static str,
@@ -937,7 +979,9 @@ impl<'a> Comment<'a> {
 /// One item of the stream after the version token: an instruction or a comment block.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Item<'a> {
+    /// An instruction.
     Instruction(Instruction),
+    /// A comment block (`CTAB`, `DBUG`, or anything else).
     Comment(Comment<'a>),
 }
 
@@ -945,7 +989,9 @@ pub enum Item<'a> {
 /// end token `0x0000ffff`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Program<'a> {
+    /// The version token.
     pub version: Version,
+    /// Instructions and comments, in stream order.
     pub items: Vec<Item<'a>>,
 }
 

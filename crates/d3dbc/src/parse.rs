@@ -29,6 +29,7 @@
 
 use crate::ir::*;
 use crate::table::{Controls, Flow, Layout, OpInfo, Opcode, Ver, TABLE, V1_4, V2_0, V3_0};
+use diagnostic::column_of;
 
 mod header;
 mod source;
@@ -43,6 +44,7 @@ pub use source::{assemble_source, looks_like_source, parse_source, SourceOptions
 pub struct SourceLine {
     /// `None` when no `#line` so far named a file.
     pub file: Option<usize>,
+    /// The 1-based source line.
     pub line: u32,
 }
 
@@ -50,7 +52,9 @@ pub struct SourceLine {
 /// variable and the scalar components of it that the instruction's destination holds.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Annotation {
+    /// The variable, as written (`::color`, `main::v`).
     pub name: String,
+    /// For each destination component written, the variable's scalar it holds.
     pub components: Vec<u32>,
 }
 
@@ -68,7 +72,9 @@ pub struct DebugInfo {
 /// The `// approximately N instruction slots used (T texture, A arithmetic)` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SlotCount {
+    /// The 1-based line of the listing it is on.
     pub line: usize,
+    /// The slots counted (`N`).
     pub total: u32,
     /// `(texture, arithmetic)` when the line gives the split (pixel shaders).
     pub split: Option<(u32, u32)>,
@@ -79,6 +85,7 @@ pub struct SlotCount {
 pub struct Parsed {
     /// The program: instructions only (the `CTAB` block is added by [`assemble`]).
     pub program: Program<'static>,
+    /// The warnings, in text order.
     pub warnings: Vec<Diagnostic>,
     /// Line number of the version line.
     pub version_line: usize,
@@ -175,7 +182,7 @@ pub fn parse_program_at(text: &str, first_line: usize) -> Result<Parsed, Vec<Dia
             }
         }
         let mut c = Cursor::new(raw, n);
-        c.end = code.len();
+        c.set_end(code.len());
         c.pos = start;
         p.code_line(&mut c, &mut version_line, &mut items, &mut lines, &mut debug, source, comment);
     }
@@ -348,10 +355,6 @@ fn split_comment(line: &str) -> (&str, Option<&str>) {
     }
 }
 
-fn column_of(text: &str, at: usize) -> usize {
-    text.get(..at).map_or(at, |s| s.chars().count()).saturating_add(1)
-}
-
 /// The length in bytes of the blanks `s` starts with.
 fn blanks_len(s: &str) -> usize {
     s.len().saturating_sub(s.trim_start().len())
@@ -418,103 +421,51 @@ fn parse_annotations(comment: &str) -> Option<Vec<Annotation>> {
 
 type PResult<T> = Result<T, Diagnostic>;
 
-/// A position-tracking cursor over the code part of one line (`end` bytes of `text`).
+/// The shared line cursor ([`diagnostic::Cursor`]: the text, position, end of the code
+/// and line number, and the reading it does) with what only this assembler has: the
+/// `source` flag, and [`Cursor::expect`] and [`Cursor::uint`] worded as its diagnostics
+/// are (the end of the line named as such, the number's description as what was
+/// expected).
 struct Cursor<'t> {
-    text: &'t str,
-    pos: usize,
-    end: usize,
-    line: usize,
+    base: diagnostic::Cursor<'t>,
     /// Hand-written source (see [`assemble_source`]): the spellings `D3DAssemble`
     /// takes that a listing never shows.
     source: bool,
 }
 
+impl<'t> std::ops::Deref for Cursor<'t> {
+    type Target = diagnostic::Cursor<'t>;
+    fn deref(&self) -> &diagnostic::Cursor<'t> {
+        &self.base
+    }
+}
+
+impl<'t> std::ops::DerefMut for Cursor<'t> {
+    fn deref_mut(&mut self) -> &mut diagnostic::Cursor<'t> {
+        &mut self.base
+    }
+}
+
 impl<'t> Cursor<'t> {
     fn new(text: &'t str, line: usize) -> Cursor<'t> {
-        Cursor { text, pos: 0, end: text.len(), line, source: false }
+        Cursor { base: diagnostic::Cursor::new(text, line), source: false }
     }
-    fn rest(&self) -> &'t str {
-        self.text.get(self.pos..self.end).unwrap_or("")
-    }
-    fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
-    }
-    /// Moves on `n` bytes, over text the caller has read (positions stay within the
-    /// line: `saturating_add` never saturates, and `rest` is empty past the end).
-    fn advance(&mut self, n: usize) {
-        self.pos = self.pos.saturating_add(n);
-    }
-    /// The length from `start` (an earlier position) to the current one.
-    fn since(&self, start: usize) -> usize {
-        self.pos.saturating_sub(start)
-    }
-    fn skip_ws(&mut self) {
-        self.advance(blanks_len(self.rest()));
-    }
-    fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
-    }
-    fn column(&self, at: usize) -> usize {
-        column_of(self.text, at)
-    }
-    fn err_at(&self, at: usize, len: usize, message: &str, expected: Option<&str>) -> Diagnostic {
-        Diagnostic::new(Severity::Error, self.line, self.column(at), len, message, expected)
-    }
-    fn warn_at(&self, at: usize, len: usize, message: &str) -> Diagnostic {
-        Diagnostic::new(Severity::Warning, self.line, self.column(at), len, message, None)
-    }
-    /// An error at the current position covering the next token.
-    fn err(&self, message: &str, expected: Option<&str>) -> Diagnostic {
-        let rest = self.rest();
-        let len = rest.find([' ', ',', '\t']).unwrap_or(rest.len());
-        let len = rest.get(..len).map_or(1, |s| s.chars().count());
-        self.err_at(self.pos, len, message, expected)
-    }
-    fn eat(&mut self, s: &str) -> bool {
-        if self.rest().starts_with(s) {
-            self.advance(s.len());
-            true
-        } else {
-            false
-        }
-    }
+    /// [`diagnostic::Cursor::expect`] with `expected` saying what would do; at the end
+    /// of the line, an error there that says so.
     fn expect(&mut self, s: &str, expected: &str) -> PResult<()> {
-        self.skip_ws();
-        if self.eat(s) {
-            Ok(())
-        } else if self.at_end() {
-            Err(self.err_at(
-                self.end.min(self.text.len()),
-                1,
-                &format!("expected `{s}`, found the end of the line"),
-                Some(expected),
-            ))
-        } else {
-            Err(self.err(&format!("expected `{s}`"), Some(expected)))
-        }
+        self.base.expect(s).map_err(|e| {
+            if self.at_end() {
+                let message = format!("expected `{s}`, found the end of the line");
+                self.err_at(self.end(), 1, &message, Some(expected))
+            } else {
+                Diagnostic { expected: Some(expected.to_string()), ..e }
+            }
+        })
     }
-    fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'t str {
-        let rest = self.rest();
-        let n = rest.find(|c: char| !f(c)).unwrap_or(rest.len());
-        // `find` stops at a character boundary.
-        let taken = rest.get(..n).unwrap_or("");
-        self.advance(taken.len());
-        taken
-    }
-    /// Letters, digits and `_`.
-    fn word(&mut self) -> &'t str {
-        self.take_while(|c| c.is_ascii_alphanumeric() || c == '_')
-    }
+    /// [`diagnostic::Cursor::uint`], with `what` as what was expected also when the
+    /// number does not fit in 32 bits.
     fn uint(&mut self, what: &str) -> PResult<u32> {
-        self.skip_ws();
-        let start = self.pos;
-        let digits = self.take_while(|c| c.is_ascii_digit());
-        if digits.is_empty() {
-            return Err(self.err(&format!("expected {what}"), Some(what)));
-        }
-        digits
-            .parse::<u32>()
-            .map_err(|_| self.err_at(start, digits.len(), &format!("{what} does not fit in 32 bits"), Some(what)))
+        self.base.uint(what).map_err(|e| Diagnostic { expected: Some(what.to_string()), ..e })
     }
 }
 
@@ -553,7 +504,7 @@ impl Parser {
             match parse_version(c) {
                 Ok(v) => {
                     self.version = Some(v);
-                    self.version_text = c.text.get(at..c.end).unwrap_or("").trim().to_string();
+                    self.version_text = c.text.get(at..c.end()).unwrap_or("").trim().to_string();
                 }
                 Err(d) => {
                     self.errors.push(d);
@@ -682,7 +633,7 @@ impl Parser {
             }
             first = false;
             if c.at_end() {
-                return Err(c.err_at(c.end.min(c.text.len()), 1, "missing operand", Some("an operand")));
+                return Err(c.err_at(c.end(), 1, "missing operand", Some("an operand")));
             }
             Ok(())
         };
@@ -778,7 +729,7 @@ impl Parser {
                             break;
                         }
                         return Err(c.err_at(
-                            c.end.min(c.text.len()),
+                            c.end(),
                             1,
                             &format!(
                                 "`{}` takes {total} operand{} in {}; found {}",

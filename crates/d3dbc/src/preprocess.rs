@@ -74,6 +74,7 @@ impl Include for NoInclude {
 /// name is read relative to the folder of the main source.
 #[derive(Debug, Clone)]
 pub struct FileInclude {
+    /// The main source's folder.
     pub dir: PathBuf,
 }
 
@@ -94,6 +95,7 @@ impl Include for FileInclude {
 /// Files held in memory as (name, text) pairs.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryInclude {
+    /// (name as `#include` writes it, text).
     pub files: Vec<(String, String)>,
 }
 
@@ -111,8 +113,11 @@ impl Include for MemoryInclude {
 /// (as `#line` set it) and column (in characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Origin {
+    /// Index into [`Output::files`].
     pub file: u32,
+    /// The 1-based line.
     pub line: u32,
+    /// The 1-based column, in characters.
     pub column: u32,
 }
 
@@ -133,7 +138,9 @@ pub enum Kind {
 /// One token of the output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
+    /// Identifier, number, string or punctuation.
     pub kind: Kind,
+    /// Its text (a string with its quotes).
     pub text: String,
     /// Blank (or a comment) before it on its line, or it starts a line.
     pub space_before: bool,
@@ -146,10 +153,12 @@ pub struct Token {
 /// The preprocessed source.
 #[derive(Debug, Clone, Default)]
 pub struct Output {
+    /// The tokens after preprocessing, in order.
     pub tokens: Vec<Token>,
     /// File names: the main source's first, then each included file and each name a
     /// `#line` gave, in order of first appearance.
     pub files: Vec<String>,
+    /// The warnings (text after `#else`, unknown pragmas...), in order.
     pub warnings: Vec<Diagnostic>,
 }
 

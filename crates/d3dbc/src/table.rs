@@ -49,7 +49,9 @@ pub const V3_SW: Ver = 0x03ff;
 /// An inclusive range of versions in which an opcode exists for one shader kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VerRange {
+    /// The first version that has it.
     pub min: Ver,
+    /// The last version that has it.
     pub max: Ver,
 }
 
@@ -65,7 +67,12 @@ impl VerRange {
 pub enum Layout {
     /// An optional destination parameter, then `srcs` source parameters (the count in
     /// the row; [`OpInfo::operands`] gives the count for a version).
-    Ops { dst: bool, srcs: u8 },
+    Ops {
+        /// A destination parameter comes first.
+        dst: bool,
+        /// Source parameters after it.
+        srcs: u8,
+    },
     /// `dcl`: the usage / sampler-type token, then a destination parameter.
     Dcl,
     /// `def`: a destination, then four raw 32-bit values (floats).
@@ -104,28 +111,39 @@ pub enum Controls {
 /// into a [`FlowClass`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Flow {
+    /// No effect on control flow.
     None,
     /// `if` (boolean constant or predicate source).
     If,
     /// `if_gt` ... (`ifc`).
     IfComp,
+    /// `else`.
     Else,
+    /// `endif`.
     Endif,
+    /// `rep`: repeats its block `i#.x` times.
     Rep,
+    /// `endrep`.
     Endrep,
+    /// `loop aL, i#`: repeats its block with the loop counter.
     Loop,
+    /// `endloop`.
     Endloop,
+    /// `break`.
     Break,
     /// `break_gt` ... (`breakc`).
     BreakComp,
     /// `breakp`.
     Breakp,
+    /// `call`.
     Call,
     /// `callnz` (boolean constant or predicate source).
     Callnz,
+    /// `ret`: ends a subroutine (or the main program).
     Ret,
     /// `setp_gt` ...
     Setp,
+    /// `label`: starts a subroutine.
     Label,
 }
 
@@ -147,26 +165,44 @@ pub enum FlowClass {
 /// (`if` on a boolean constant or a predicate, `callnz` likewise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FlowOp {
+    /// `if b#`.
     IfBool,
+    /// `if_gt` ... (`ifc`).
     IfComp,
+    /// `if p0.c`.
     IfPred,
+    /// `else`.
     Else,
+    /// `endif`.
     Endif,
+    /// `rep`.
     Rep,
+    /// `endrep`.
     Endrep,
+    /// `loop`.
     Loop,
+    /// `endloop`.
     Endloop,
+    /// `break`.
     Break,
+    /// `break_gt` ... (`breakc`).
     BreakComp,
+    /// `breakp`.
     BreakP,
+    /// `call`.
     Call,
+    /// `callnz l#, b#`.
     CallnzBool,
+    /// `callnz l#, p0.c`.
     CallnzPred,
+    /// `ret`.
     Ret,
+    /// `setp_gt` ...
     SetpComp,
 }
 
 impl FlowOp {
+    /// Every row, in the tables' order.
     pub const ALL: [FlowOp; 17] = [
         FlowOp::IfBool,
         FlowOp::IfComp,
@@ -235,18 +271,22 @@ pub enum SlotClass {
 /// One row of the table.
 #[derive(Debug)]
 pub struct OpInfo {
+    /// The opcode.
     pub opcode: Opcode,
     /// fxc's spelling for vertex shaders and pixel 1.4+ (without comparison suffixes:
     /// `ifc` is `if`, `breakc` is `break`, `setp` is `setp`; fxc prints `if_gt` ...).
     pub mnemonic: &'static str,
     /// fxc's spelling in pixel shaders 1.0–1.3, where it differs (`tex`, `texcoord`).
     pub mnemonic_ps1: Option<&'static str>,
+    /// The tokens after the instruction token.
     pub layout: Layout,
     /// Vertex shader versions that have the opcode.
     pub vs: Option<VerRange>,
     /// Pixel shader versions that have the opcode.
     pub ps: Option<VerRange>,
+    /// Its effect on control flow.
     pub flow: Flow,
+    /// The controls its instruction token carries.
     pub controls: Controls,
     /// Instruction slots in Microsoft's instruction tables, for the common case;
     /// [`OpInfo::slots`] applies the version-dependent exceptions. This is the
@@ -270,7 +310,9 @@ pub struct OpInfo {
 /// Instruction-level rules (predication, co-issue) are in [`listing_slots`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ListedSlots {
+    /// Texture slots.
     pub texture: u8,
+    /// Arithmetic slots.
     pub arithmetic: u8,
     /// Arithmetic slots in vertex shaders 1.x, where the macro expands differently
     /// (`exp` / `log` 10, `frc` 3); `None` when the same as `arithmetic`.
@@ -437,7 +479,7 @@ macro_rules! table {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u16)]
         pub enum Opcode {
-            $( $variant = $num, )*
+            $( #[doc = concat!("`", $mn, "` (opcode ", stringify!($num), ").")] $variant = $num, )*
         }
 
         /// Every row, in opcode order.

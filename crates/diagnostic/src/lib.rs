@@ -1,13 +1,47 @@
-//! A problem found in a text, with its position: what every dxref parser (the SM4/5
-//! and SM1–3 assemblers, the listing header readers) reports, and what the command line
-//! prints with a caret under the culprit.
+//! Where in the input a problem is. A problem found in a text, with its position: what
+//! every dxref parser (the SM4/5 and SM1–3 assemblers, the listing header readers)
+//! reports, and what the command line prints with a caret under the culprit. And a
+//! problem found in a binary program, with its byte offset and token index
+//! ([`DecodeError`]): what both token-stream decoders report. And the [`Cursor`] both
+//! assemblers read a line with, which places their diagnostics.
+//!
+//! ```
+//! use diagnostic::{not_shown, Diagnostic, LineIndex, Severity, MAX_PRINTED};
+//!
+//! let text = "vs_4_0\nmov r0.q, v0\nret\n";
+//! let d = Diagnostic::error(2, 8, 1, "unknown component `q`", Some("x, y, z or w"));
+//! assert_eq!(d.to_string(), "2:8: error: unknown component `q` (expected x, y, z or w)");
+//! assert_eq!(d.clone().in_file("a.asm").to_string().split_once(':').map(|p| p.0), Some("a.asm"));
+//!
+//! // Where the caret goes, as a byte range of the text.
+//! let index = LineIndex::new(text);
+//! assert_eq!(&text[index.line_range(2)], "mov r0.q, v0");
+//! assert_eq!(&text[index.span(&d)], "q");
+//!
+//! // A report prints the first MAX_PRINTED and counts the rest.
+//! let many = vec![d; MAX_PRINTED + 3];
+//! let warning = Diagnostic::new(Severity::Warning, 3, 1, 3, "unreachable", None);
+//! let rest = [&many[MAX_PRINTED..], &[warning]].concat();
+//! assert_eq!(not_shown(&rest).as_deref(), Some("3 more errors and 1 warning not shown"));
+//! assert_eq!(not_shown(&[]), None);
+//! ```
+
+#![warn(missing_docs)]
 
 use std::fmt;
+
+mod cursor;
+mod decode;
+
+pub use cursor::{column_of, Cursor};
+pub use decode::DecodeError;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
+    /// The text is refused: nothing is produced.
     Error,
+    /// The text is accepted; something in it is doubtful or was filled in.
     Warning,
 }
 
@@ -15,10 +49,15 @@ pub enum Severity {
 /// and the length of the culprit for a caret.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// The 1-based line.
     pub line: usize,
+    /// The 1-based column, in characters (not bytes).
     pub column: usize,
+    /// The culprit's length in characters, at least 1.
     pub length: usize,
+    /// What is wrong, without the position.
     pub message: String,
     /// What would have been accepted there, if that can be said.
     pub expected: Option<String>,

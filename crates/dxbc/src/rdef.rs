@@ -156,21 +156,10 @@ code_enum! {
     }
 }
 
-code_enum! {
-    /// Class of a variable's type (`D3D_SHADER_VARIABLE_CLASS`).
-    pub enum VariableClass: u16 {
-        /// Scalar.
-        Scalar = 0,
-        /// Vector.
-        Vector = 1,
-        /// Row-major matrix.
-        MatrixRows = 2,
-        /// Column-major matrix.
-        MatrixColumns = 3,
-        /// Object (texture, sampler, ...).
-        Object = 4,
-        /// Structure.
-        Struct = 5,
+d3dcommon::variable_class_enum! {
+    /// Class of a variable's type (`D3D_SHADER_VARIABLE_CLASS`): the classes Direct3D 9's
+    /// `D3DXPARAMETER_CLASS` has (see [`d3dcommon`]), and the two of interfaces.
+    pub enum VariableClass {
         /// Interface class.
         InterfaceClass = 6,
         /// Interface pointer.
@@ -178,47 +167,11 @@ code_enum! {
     }
 }
 
-code_enum! {
-    /// Base type of a variable (`D3D_SHADER_VARIABLE_TYPE`).
-    pub enum VariableType: u16 {
-        /// void.
-        Void = 0,
-        /// bool.
-        Bool = 1,
-        /// int.
-        Int = 2,
-        /// float.
-        Float = 3,
-        /// string.
-        String = 4,
-        /// texture.
-        Texture = 5,
-        /// Texture1D.
-        Texture1D = 6,
-        /// Texture2D.
-        Texture2D = 7,
-        /// Texture3D.
-        Texture3D = 8,
-        /// TextureCube.
-        TextureCube = 9,
-        /// sampler.
-        Sampler = 10,
-        /// sampler1D.
-        Sampler1D = 11,
-        /// sampler2D.
-        Sampler2D = 12,
-        /// sampler3D.
-        Sampler3D = 13,
-        /// samplerCUBE.
-        SamplerCube = 14,
-        /// PixelShader.
-        PixelShader = 15,
-        /// VertexShader.
-        VertexShader = 16,
-        /// PixelFragment.
-        PixelFragment = 17,
-        /// VertexFragment.
-        VertexFragment = 18,
+d3dcommon::variable_type_enum! {
+    /// Base type of a variable (`D3D_SHADER_VARIABLE_TYPE`): the types Direct3D 9's
+    /// `D3DXPARAMETER_TYPE` has up to `VertexFragment` (see [`d3dcommon`]), then those of
+    /// Direct3D 10 and later, from 19 (`uint`) on.
+    pub enum VariableType {
         /// uint.
         Uint = 19,
         /// uint8.

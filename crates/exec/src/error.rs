@@ -8,13 +8,16 @@ use thiserror::Error;
 pub struct ExecError {
     /// The instruction (index in the program) where it happened, if in a program.
     pub instruction: Option<usize>,
+    /// What happened.
     pub kind: ExecErrorKind,
 }
 
 impl ExecError {
+    /// An error outside a program (bytecode, draw state).
     pub fn new(kind: ExecErrorKind) -> ExecError {
         ExecError { instruction: None, kind }
     }
+    /// An error at instruction `instruction` (its index in the program).
     pub fn at(instruction: usize, kind: ExecErrorKind) -> ExecError {
         ExecError { instruction: Some(instruction), kind }
     }

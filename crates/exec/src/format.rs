@@ -9,54 +9,112 @@
 #[repr(u32)]
 #[allow(non_camel_case_types)]
 pub enum Format {
+    /// `DXGI_FORMAT_R32G32B32A32_FLOAT`: four 32-bit floats (16 bytes).
     R32G32B32A32_FLOAT = 2,
+    /// `DXGI_FORMAT_R32G32B32A32_UINT`: four 32-bit unsigned integers (16 bytes).
     R32G32B32A32_UINT = 3,
+    /// `DXGI_FORMAT_R32G32B32A32_SINT`: four 32-bit signed integers (16 bytes).
     R32G32B32A32_SINT = 4,
+    /// `DXGI_FORMAT_R32G32B32_FLOAT`: three 32-bit floats (12 bytes).
     R32G32B32_FLOAT = 6,
+    /// `DXGI_FORMAT_R32G32B32_UINT`: three 32-bit unsigned integers (12 bytes).
     R32G32B32_UINT = 7,
+    /// `DXGI_FORMAT_R32G32B32_SINT`: three 32-bit signed integers (12 bytes).
     R32G32B32_SINT = 8,
+    /// `DXGI_FORMAT_R16G16B16A16_FLOAT`: four 16-bit floats (8 bytes).
     R16G16B16A16_FLOAT = 10,
+    /// `DXGI_FORMAT_R16G16B16A16_UNORM`: four 16-bit unsigned normalized values (8 bytes).
     R16G16B16A16_UNORM = 11,
+    /// `DXGI_FORMAT_R16G16B16A16_UINT`: four 16-bit unsigned integers (8 bytes).
     R16G16B16A16_UINT = 12,
+    /// `DXGI_FORMAT_R16G16B16A16_SNORM`: four 16-bit signed normalized values (8 bytes).
     R16G16B16A16_SNORM = 13,
+    /// `DXGI_FORMAT_R16G16B16A16_SINT`: four 16-bit signed integers (8 bytes).
     R16G16B16A16_SINT = 14,
+    /// `DXGI_FORMAT_R32G32_FLOAT`: two 32-bit floats (8 bytes).
     R32G32_FLOAT = 16,
+    /// `DXGI_FORMAT_R32G32_UINT`: two 32-bit unsigned integers (8 bytes).
     R32G32_UINT = 17,
+    /// `DXGI_FORMAT_R32G32_SINT`: two 32-bit signed integers (8 bytes).
     R32G32_SINT = 18,
+    /// `DXGI_FORMAT_R10G10B10A2_UNORM`: three 10-bit and one 2-bit unsigned normalized
+    /// components (4 bytes).
     R10G10B10A2_UNORM = 24,
+    /// `DXGI_FORMAT_R10G10B10A2_UINT`: three 10-bit and one 2-bit unsigned integer
+    /// components (4 bytes).
     R10G10B10A2_UINT = 25,
+    /// `DXGI_FORMAT_R11G11B10_FLOAT`: two 11-bit and one 10-bit unsigned float components
+    /// (4 bytes).
     R11G11B10_FLOAT = 26,
+    /// `DXGI_FORMAT_R8G8B8A8_UNORM`: four 8-bit unsigned normalized values (4 bytes).
     R8G8B8A8_UNORM = 28,
+    /// `DXGI_FORMAT_R8G8B8A8_UNORM_SRGB`: four 8-bit unsigned normalized values, colour
+    /// sRGB-encoded, alpha linear (4 bytes).
     R8G8B8A8_UNORM_SRGB = 29,
+    /// `DXGI_FORMAT_R8G8B8A8_UINT`: four 8-bit unsigned integers (4 bytes).
     R8G8B8A8_UINT = 30,
+    /// `DXGI_FORMAT_R8G8B8A8_SNORM`: four 8-bit signed normalized values (4 bytes).
     R8G8B8A8_SNORM = 31,
+    /// `DXGI_FORMAT_R8G8B8A8_SINT`: four 8-bit signed integers (4 bytes).
     R8G8B8A8_SINT = 32,
+    /// `DXGI_FORMAT_R16G16_FLOAT`: two 16-bit floats (4 bytes).
     R16G16_FLOAT = 34,
+    /// `DXGI_FORMAT_R16G16_UNORM`: two 16-bit unsigned normalized values (4 bytes).
     R16G16_UNORM = 35,
+    /// `DXGI_FORMAT_R16G16_UINT`: two 16-bit unsigned integers (4 bytes).
     R16G16_UINT = 36,
+    /// `DXGI_FORMAT_R16G16_SNORM`: two 16-bit signed normalized values (4 bytes).
     R16G16_SNORM = 37,
+    /// `DXGI_FORMAT_R16G16_SINT`: two 16-bit signed integers (4 bytes).
     R16G16_SINT = 38,
+    /// `DXGI_FORMAT_D32_FLOAT`: one 32-bit float, a depth value read as red (4 bytes).
     D32_FLOAT = 40,
+    /// `DXGI_FORMAT_R32_FLOAT`: one 32-bit float (4 bytes).
     R32_FLOAT = 41,
+    /// `DXGI_FORMAT_R32_UINT`: one 32-bit unsigned integer (4 bytes).
     R32_UINT = 42,
+    /// `DXGI_FORMAT_R32_SINT`: one 32-bit signed integer (4 bytes).
     R32_SINT = 43,
+    /// `DXGI_FORMAT_R8G8_UNORM`: two 8-bit unsigned normalized values (2 bytes).
     R8G8_UNORM = 49,
+    /// `DXGI_FORMAT_R8G8_UINT`: two 8-bit unsigned integers (2 bytes).
     R8G8_UINT = 50,
+    /// `DXGI_FORMAT_R8G8_SNORM`: two 8-bit signed normalized values (2 bytes).
     R8G8_SNORM = 51,
+    /// `DXGI_FORMAT_R8G8_SINT`: two 8-bit signed integers (2 bytes).
     R8G8_SINT = 52,
+    /// `DXGI_FORMAT_R16_FLOAT`: one 16-bit float (2 bytes).
     R16_FLOAT = 54,
+    /// `DXGI_FORMAT_D16_UNORM`: one 16-bit unsigned normalized value, a depth value read as
+    /// red (2 bytes).
     D16_UNORM = 55,
+    /// `DXGI_FORMAT_R16_UNORM`: one 16-bit unsigned normalized value (2 bytes).
     R16_UNORM = 56,
+    /// `DXGI_FORMAT_R16_UINT`: one 16-bit unsigned integer (2 bytes).
     R16_UINT = 57,
+    /// `DXGI_FORMAT_R16_SNORM`: one 16-bit signed normalized value (2 bytes).
     R16_SNORM = 58,
+    /// `DXGI_FORMAT_R16_SINT`: one 16-bit signed integer (2 bytes).
     R16_SINT = 59,
+    /// `DXGI_FORMAT_R8_UNORM`: one 8-bit unsigned normalized value (1 byte).
     R8_UNORM = 61,
+    /// `DXGI_FORMAT_R8_UINT`: one 8-bit unsigned integer (1 byte).
     R8_UINT = 62,
+    /// `DXGI_FORMAT_R8_SNORM`: one 8-bit signed normalized value (1 byte).
     R8_SNORM = 63,
+    /// `DXGI_FORMAT_R8_SINT`: one 8-bit signed integer (1 byte).
     R8_SINT = 64,
+    /// `DXGI_FORMAT_A8_UNORM`: one 8-bit unsigned normalized value, alpha only: the shader
+    /// sees (0, 0, 0, a) (1 byte).
     A8_UNORM = 65,
+    /// `DXGI_FORMAT_B8G8R8A8_UNORM`: four 8-bit unsigned normalized values in blue, green,
+    /// red, alpha order (4 bytes).
     B8G8R8A8_UNORM = 87,
+    /// `DXGI_FORMAT_B8G8R8X8_UNORM`: three 8-bit unsigned normalized values in blue, green,
+    /// red order, then an unused byte: alpha reads 1 (4 bytes).
     B8G8R8X8_UNORM = 88,
+    /// `DXGI_FORMAT_B8G8R8A8_UNORM_SRGB`: four 8-bit unsigned normalized values in blue,
+    /// green, red, alpha order, colour sRGB-encoded, alpha linear (4 bytes).
     B8G8R8A8_UNORM_SRGB = 91,
 }
 
@@ -74,8 +132,11 @@ enum Kind {
 /// What a shader sees from a format: floats, or 32-bit integers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NumericType {
+    /// 32-bit floats (FLOAT, UNORM, SNORM and sRGB formats).
     Float,
+    /// 32-bit unsigned integers (UINT formats).
     Uint,
+    /// 32-bit signed integers (SINT formats).
     Sint,
 }
 

@@ -93,6 +93,7 @@ pub struct GsRun {
 pub struct ExecDiagnostic {
     /// The instruction (index in the program).
     pub instruction: usize,
+    /// What was found (an emit of an output not written since the previous emit...).
     pub message: String,
 }
 

@@ -13,8 +13,11 @@ use tpf::{Primitive, PrimitiveTopology, ProgramType, SystemName};
 pub struct SigElement {
     /// The stream (output signatures of SM5 geometry shaders; 0 otherwise).
     pub stream: u32,
+    /// The semantic name as the chunk spells it (`SV_Position`, `TEXCOORD`).
     pub semantic_name: String,
+    /// The semantic index (`TEXCOORD1`: 1).
     pub semantic_index: u32,
+    /// The register (`v#` or `o#`).
     pub register: u32,
     /// Components present (bit 0 = x).
     pub mask: u8,
@@ -29,6 +32,7 @@ pub struct SigElement {
 pub struct InputDecl {
     /// The `v#` register (for GS inputs, the attribute register, not the vertex).
     pub register: u32,
+    /// The declared components (bit 0 = x).
     pub mask: u8,
     /// `dcl_input_sgv`/`_siv`: the system value the pipeline supplies (vertex_id,
     /// instance_id, primitive_id...); `Undefined` for plain inputs.
@@ -40,15 +44,21 @@ pub struct InputDecl {
 pub struct OutputDecl {
     /// The stream it belongs to (0 when no `dcl_stream`).
     pub stream: u32,
+    /// The `o#` register.
     pub register: u32,
+    /// The declared components (bit 0 = x).
     pub mask: u8,
+    /// `dcl_output_siv`/`_sgv`: the system value written (position, clip distance,
+    /// render-target array index...); `Undefined` for plain outputs.
     pub system: SystemName,
 }
 
 /// A compiled program and what the pipeline needs to know about it.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The program's stage (vertex, geometry...).
     pub stage: ProgramType,
+    /// The shader model, (major, minor): `(5, 0)` for `vs_5_0`.
     pub model: (u8, u8),
     /// `dcl_input*` declarations (not `vPrim`, `vGSInstanceID`...: those are system
     /// registers the machine is given directly).
@@ -59,11 +69,14 @@ pub struct Plan {
     pub input_registers: u32,
     /// Output registers (highest declared `o#` + 1).
     pub output_registers: u32,
-    /// The input and output signatures (from ISGN/ISG1 and OSGN/OSG5/OSG1).
+    /// The input signature (ISGN or ISG1; empty when the container has none).
     pub input_signature: Vec<SigElement>,
+    /// The output signature (OSGN, OSG5 or OSG1; empty when the container has none).
     pub output_signature: Vec<SigElement>,
-    /// Geometry shaders: the input primitive and its vertex count.
+    /// Geometry shaders: the input primitive (`dcl_inputprimitive`).
     pub input_primitive: Option<Primitive>,
+    /// Geometry shaders: the vertices per input primitive (`dcl_inputprimitive`'s:
+    /// 1 for points, 6 for triangles with adjacency); 0 for other stages.
     pub input_vertices: u32,
     /// Geometry shaders: each stream's output topology (stream 0 when none declared).
     pub output_topology: [Option<PrimitiveTopology>; 4],
@@ -73,8 +86,9 @@ pub struct Plan {
     pub max_vertex_count: u32,
     /// `dcl_gsinstances` (1 when absent).
     pub instance_count: u32,
-    /// The program reads `vPrim` / `vGSInstanceID`.
+    /// The program reads `vPrim` (`SV_PrimitiveID`).
     pub uses_primitive_id: bool,
+    /// The program reads `vGSInstanceID` (`SV_GSInstanceID`).
     pub uses_gs_instance_id: bool,
     /// The slots the program declares (`dcl_constantbuffer`, `dcl_resource*`,
     /// `dcl_sampler`, `dcl_uav*`), in declaration order: what a draw binds for it.
@@ -138,29 +152,51 @@ impl Plan {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BindingKind {
     /// `cb#` (`Resources::constant_buffers`): the declared size in 16-byte vectors.
-    ConstantBuffer { vectors: u32 },
+    ConstantBuffer {
+        /// The declared size in 16-byte vectors.
+        vectors: u32,
+    },
     /// `t#` declared with `dcl_resource_*` (`Srv::Buffer` for a buffer, else
     /// `Srv::Texture`): its dimension and, for multisampled textures, sample count.
-    Texture { dimension: tpf::ResourceDimension, samples: u8 },
+    Texture {
+        /// Buffer, 1D, 2D, 2D multisampled, 3D, cube, or an array of them.
+        dimension: tpf::ResourceDimension,
+        /// The declared sample count of a multisampled texture (0 for others).
+        samples: u8,
+    },
     /// `t#` declared with `dcl_resource_raw` (`Srv::Raw`).
     RawBuffer,
     /// `t#` declared with `dcl_resource_structured` (`Srv::Structured`).
-    StructuredBuffer { stride: u32 },
+    StructuredBuffer {
+        /// The structure's size in bytes.
+        stride: u32,
+    },
     /// `s#` (`Resources::samplers`); `comparison` for `mode_comparison`.
-    Sampler { comparison: bool },
+    Sampler {
+        /// Declared `mode_comparison`.
+        comparison: bool,
+    },
     /// `u#` declared with `dcl_uav_typed_*` (`Uav::Buffer` or `Uav::Texture`).
-    TypedUav { dimension: tpf::ResourceDimension },
+    TypedUav {
+        /// Buffer, 1D, 2D, 3D, or an array of them.
+        dimension: tpf::ResourceDimension,
+    },
     /// `u#` declared with `dcl_uav_raw` (`Uav::Raw`).
     RawUav,
     /// `u#` declared with `dcl_uav_structured` (`Uav::Structured`).
-    StructuredUav { stride: u32 },
+    StructuredUav {
+        /// The structure's size in bytes.
+        stride: u32,
+    },
 }
 
 /// One declared slot: its register number (the lower bound of a Shader Model 5.1
 /// range) and kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Binding {
+    /// The register number (`cb2`: 2).
     pub slot: u32,
+    /// What it declares.
     pub kind: BindingKind,
 }
 

@@ -8,20 +8,29 @@ use crate::format::Format;
 /// `D3D11_SRV_DIMENSION` / `D3D11_UAV_DIMENSION`, as far as the interpreter reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dimension {
+    /// A buffer (typed, raw or structured).
     Buffer,
+    /// A 1D texture.
     Texture1D,
+    /// An array of 1D textures.
     Texture1DArray,
+    /// A 2D texture.
     Texture2D,
+    /// An array of 2D textures.
     Texture2DArray,
+    /// A 3D texture.
     Texture3D,
+    /// A cube: six 2D faces (+X, −X, +Y, −Y, +Z, −Z) as array slices.
     TextureCube,
     /// A multisampled 2D texture of `samples` samples per texel (see [`TextureView`]
     /// for its memory).
     Texture2DMS {
+        /// Samples per texel (0 reads as 1).
         samples: u32,
     },
     /// An array of multisampled 2D textures.
     Texture2DMSArray {
+        /// Samples per texel (0 reads as 1).
         samples: u32,
     },
 }
@@ -37,15 +46,22 @@ pub enum Dimension {
 /// multisampled memory to the driver). A sample count of 0 reads as 1.
 #[derive(Debug, Clone, Copy)]
 pub struct TextureView<'a> {
+    /// What kind of texture.
     pub dimension: Dimension,
+    /// The elements' format.
     pub format: Format,
+    /// Width of the most detailed mip level, in texels.
     pub width: u32,
+    /// Height of the most detailed mip level (1 for 1D textures).
     pub height: u32,
     /// Depth of a 3D texture; 1 otherwise.
     pub depth: u32,
     /// Array slices (6 × cubes for a cube); 1 for non-arrays.
     pub array_size: u32,
+    /// Mip levels per slice, each half the size of the one before (at least 1 texel).
     pub mip_levels: u32,
+    /// The memory, in the layout above (for a [`Uav::Texture`], not read: the UAV's
+    /// own `data` is).
     pub data: &'a [u8],
 }
 
@@ -53,11 +69,24 @@ pub struct TextureView<'a> {
 #[derive(Debug, Clone, Copy)]
 pub enum Srv<'a> {
     /// A typed buffer: elements of `format`.
-    Buffer { data: &'a [u8], format: Format },
+    Buffer {
+        /// The memory.
+        data: &'a [u8],
+        /// The elements' format.
+        format: Format,
+    },
     /// A raw (byte address) buffer.
-    Raw { data: &'a [u8] },
+    Raw {
+        /// The memory.
+        data: &'a [u8],
+    },
     /// A structured buffer of `stride`-byte elements.
-    Structured { data: &'a [u8], stride: u32 },
+    Structured {
+        /// The memory.
+        data: &'a [u8],
+        /// The element size in bytes.
+        stride: u32,
+    },
     /// A texture.
     Texture(TextureView<'a>),
 }
@@ -65,21 +94,32 @@ pub enum Srv<'a> {
 /// A UAV (`u#`): the same kinds, writable.
 #[derive(Debug)]
 pub enum Uav<'a> {
+    /// A typed buffer: elements of `format`.
     Buffer {
+        /// The memory.
         data: &'a mut [u8],
+        /// The elements' format.
         format: Format,
     },
+    /// A raw (byte address) buffer.
     Raw {
+        /// The memory.
         data: &'a mut [u8],
     },
     /// A structured buffer, with its hidden counter (append/consume, `imm_atomic_alloc`).
     Structured {
+        /// The memory.
         data: &'a mut [u8],
+        /// The element size in bytes.
         stride: u32,
+        /// The hidden counter's value, updated by the draw.
         counter: u32,
     },
+    /// A texture.
     Texture {
+        /// Its shape and format (its `data` is not read).
         view: TextureView<'a>,
+        /// The memory, in [`TextureView`]'s layout.
         data: &'a mut [u8],
     },
 }
@@ -87,17 +127,24 @@ pub enum Uav<'a> {
 /// `D3D11_FILTER`, as far as the interpreter samples: point or linear, per min/mag/mip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Filter {
+    /// The nearest texel (or mip level).
     Point,
+    /// Weighted between the nearest texels (or the two nearest mip levels).
     Linear,
 }
 
 /// `D3D11_TEXTURE_ADDRESS_MODE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AddressMode {
+    /// The texture repeats.
     Wrap,
+    /// The texture repeats, every other copy flipped.
     Mirror,
+    /// Coordinates outside are clamped to the edge texels.
     Clamp,
+    /// Texels outside read as the border colour.
     Border,
+    /// Mirrored once about 0, then clamped.
     MirrorOnce,
 }
 
@@ -105,13 +152,21 @@ pub enum AddressMode {
 /// compares the shader's reference value with a texel (`reference FUNC texel`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ComparisonFunc {
+    /// Never passes.
     Never,
+    /// `reference < texel`.
     Less,
+    /// `reference == texel`.
     Equal,
+    /// `reference <= texel`.
     LessEqual,
+    /// `reference > texel`.
     Greater,
+    /// `reference != texel`.
     NotEqual,
+    /// `reference >= texel`.
     GreaterEqual,
+    /// Always passes.
     Always,
 }
 
@@ -135,13 +190,21 @@ impl ComparisonFunc {
 /// A sampler state (`s#`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampler {
+    /// The filter when the texture is minified.
     pub min: Filter,
+    /// The filter when the texture is magnified.
     pub mag: Filter,
+    /// The filter between mip levels.
     pub mip: Filter,
+    /// `AddressU`, `AddressV`, `AddressW`.
     pub address: [AddressMode; 3],
+    /// RGBA read outside a [`AddressMode::Border`] texture.
     pub border_color: [f32; 4],
+    /// Added to the computed level of detail.
     pub mip_lod_bias: f32,
+    /// The least level of detail used (0: the most detailed mip).
     pub min_lod: f32,
+    /// The greatest level of detail used.
     pub max_lod: f32,
     /// The comparison function of a comparison sampler (`D3D11_FILTER_COMPARISON_*`);
     /// `None` for an ordinary one. Comparison instructions with a sampler without one

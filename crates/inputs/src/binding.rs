@@ -36,7 +36,9 @@ pub const MAX_CONSTANT_BUFFER_VECTORS: usize = 4096;
 /// A shader stage a binding is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
+    /// The vertex shader (`vs:`).
     Vertex,
+    /// The geometry shader (`gs:`).
     Geometry,
 }
 
@@ -66,14 +68,20 @@ pub struct BindingArg {
 /// Why a binding argument cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BindingArgError {
+    /// No `=` in the argument.
     #[error("expected [vs:|gs:][spaceN:]SLOT=VALUE, found no `=`")]
     NoEquals,
+    /// Nothing after `=`.
     #[error("nothing after `=`")]
     NoValue,
+    /// The slot (the text, the register letter it may carry) is not a number that fits
+    /// 32 bits, with or without the letter.
     #[error("`{0}` is not a register number (0, 1, ... or {1}0, {1}1, ...)")]
     Slot(String, &'static str),
+    /// A prefix before the slot that is not `vs`, `gs` or `space<N>`.
     #[error("`{0}`: expected vs, gs or spaceN before the register number")]
     Prefix(String),
+    /// A stage or register space given twice (which of the two).
     #[error("`{0}` is given twice")]
     Twice(String),
 }
@@ -128,7 +136,14 @@ pub fn file_and_format(value: &str, is_format: impl Fn(&str) -> bool) -> (&str, 
 pub enum WordsError {
     /// In a JSON file: the 1-based line and column (in characters) of the value.
     #[error("{line}:{column}: {message}")]
-    Json { line: usize, column: usize, message: String },
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What is wrong (JSON syntax, nesting, a value that is not a word).
+        message: String,
+    },
     /// A raw file whose length is not a whole number of words.
     #[error("{0} bytes: not a whole number of 32-bit words")]
     Length(usize),

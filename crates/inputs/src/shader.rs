@@ -19,7 +19,9 @@ use thiserror::Error;
 /// The family of a shader blob.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
+    /// A DXBC container: Shader Model 4 and 5, and the `*_4_0_level_9_x` targets.
     Dxbc,
+    /// A raw Shader Model 1–3 token stream (`vs_1_1` … `ps_3_0`).
     D3dbc,
 }
 
@@ -41,7 +43,10 @@ pub fn is_effect(bytes: &[u8]) -> bool {
 /// Where a shader lies in an effect.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Embedded {
+    /// A container or a raw Shader Model 1–3 stream.
     pub family: Family,
+    /// Its bytes in the effect file: a container's total size, or a stream through
+    /// its end token.
     pub range: Range<usize>,
 }
 
@@ -182,7 +187,10 @@ pub enum EffectError {
         .offsets.len(),
         .offsets.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
     )]
-    Several { offsets: Vec<usize> },
+    Several {
+        /// Each shader's first byte in the file, in file order.
+        offsets: Vec<usize>,
+    },
 }
 
 /// The one shader of an effect, or why there is not exactly one.

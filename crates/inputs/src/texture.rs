@@ -62,9 +62,13 @@ pub const PNG_FORMATS: &[Format] = &[
 /// packed (`exec::resources::TextureView`'s layout of one mip level).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Texture {
+    /// Texels per row, 1 to [`MAX_TEXTURE_SIZE`].
     pub width: u32,
+    /// Rows, 1 to [`MAX_TEXTURE_SIZE`].
     pub height: u32,
+    /// The DXGI format of the texels, one of [`PNG_FORMATS`].
     pub format: Format,
+    /// `width × height × format.size()` bytes, row after row from the top.
     pub data: Vec<u8>,
 }
 
@@ -74,12 +78,20 @@ pub enum TextureError {
     /// Not a PNG the decoder reads (its message says where).
     #[error("not a readable PNG: {0}")]
     Png(String),
+    /// A format not in [`PNG_FORMATS`] (its name).
     #[error("{0} is not filled from PNGs; these are: {list}", list = png_format_names())]
     Format(&'static str),
+    /// A 16-bit PNG for an 8-bit UINT format (its name).
     #[error("a 16-bit PNG does not fit {0} (8-bit integers); use a 16-bit UINT format")]
     Depth(&'static str),
+    /// Wider or taller than `D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`.
     #[error("{width} x {height}: a 2D texture is at most {MAX_TEXTURE_SIZE} x {MAX_TEXTURE_SIZE}")]
-    TooLarge { width: u32, height: u32 },
+    TooLarge {
+        /// The PNG's width.
+        width: u32,
+        /// The PNG's height.
+        height: u32,
+    },
 }
 
 /// [`PNG_FORMATS`]' names, comma-separated.

@@ -9,28 +9,86 @@ use thiserror::Error;
 /// line ([`VertexError::has_line`]); the others name the vertex (0-based) and its key.
 #[derive(Debug, Error)]
 pub enum VertexError {
+    /// The text starts like JSON (`[` or `{`) but is not JSON.
     #[error("{line}:{column}: {error}")]
-    Json { line: usize, column: usize, error: serde_json::Error },
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The JSON reader's error.
+        error: serde_json::Error,
+    },
+    /// A JSON object without a `vertices` array.
     #[error("expected an array of vertices (or {{\"vertices\": [...]}})")]
     NoVertices,
+    /// JSON that is neither an array nor an object.
     #[error("expected an array of vertices")]
     NotAnArray,
+    /// A vertex that is not a JSON object.
     #[error("vertex {vertex} is not an object keyed by semantic")]
-    NotAnObject { vertex: usize },
+    NotAnObject {
+        /// The vertex, 0-based.
+        vertex: usize,
+    },
+    /// A semantic's value that is neither a component nor an array.
     #[error("vertex {vertex}, {key}: expected a number or an array of up to 4 numbers")]
-    NotAValue { vertex: usize, key: String },
+    NotAValue {
+        /// The vertex, 0-based.
+        vertex: usize,
+        /// The key as written (`TEXCOORD1`).
+        key: String,
+    },
+    /// More than 4 components, or one that is not a number, a special float's name or
+    /// a word's bits in hex.
     #[error(
         "vertex {vertex}, {key}: expected up to 4 numbers (or \"NaN\", \"inf\", \"-inf\", or bits as \"0x3f800000\")"
     )]
-    BadComponents { vertex: usize, key: String },
+    BadComponents {
+        /// The vertex, 0-based.
+        vertex: usize,
+        /// The key as written.
+        key: String,
+    },
+    /// A CSV header cell without `.component`.
     #[error("{line}: column {column} `{header}`: expected SEMANTIC[INDEX].x|y|z|w")]
-    Column { line: usize, column: usize, header: String },
+    Column {
+        /// 1-based line (the header's).
+        line: usize,
+        /// 1-based column (cell number).
+        column: usize,
+        /// The header cell.
+        header: String,
+    },
+    /// A CSV header cell whose component is not one of `x`, `y`, `z`, `w` (or `r`, `g`,
+    /// `b`, `a`).
     #[error("{line}: column {column} `{header}`: component must be x, y, z or w")]
-    Component { line: usize, column: usize, header: String },
+    Component {
+        /// 1-based line (the header's).
+        line: usize,
+        /// 1-based column (cell number).
+        column: usize,
+        /// The header cell.
+        header: String,
+    },
+    /// A CSV row with another number of cells than the header.
     #[error("{line}: {values} values; the header has {columns} columns")]
-    Count { line: usize, values: usize, columns: usize },
+    Count {
+        /// 1-based line.
+        line: usize,
+        /// Cells in the row.
+        values: usize,
+        /// Cells in the header.
+        columns: usize,
+    },
+    /// A CSV cell that is not a component value.
     #[error("{line}: `{cell}` is not a number")]
-    NotANumber { line: usize, cell: String },
+    NotANumber {
+        /// 1-based line.
+        line: usize,
+        /// The cell, trimmed.
+        cell: String,
+    },
 }
 
 impl VertexError {

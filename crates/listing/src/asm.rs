@@ -28,7 +28,9 @@ pub struct AsmOptions {
 /// An assembled container and the warnings noticed on the way.
 #[derive(Debug, Clone)]
 pub struct Assembled {
+    /// The container (or raw Shader Model 1–3 stream), checksummed.
     pub bytes: Vec<u8>,
+    /// The warnings, in text order (values that are ambiguous, tables derived...).
     pub warnings: Vec<Diagnostic>,
 }
 

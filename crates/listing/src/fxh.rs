@@ -18,7 +18,9 @@ use thiserror::Error;
 /// One array of a header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Array {
+    /// The array's C identifier (`g_main`).
     pub name: String,
+    /// Its elements, one byte each.
     pub bytes: Vec<u8>,
     /// 1-based line of the array's name.
     pub line: usize,
@@ -28,8 +30,11 @@ pub struct Array {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{line}:{column}: {message}")]
 pub struct FxhError {
+    /// The 1-based line.
     pub line: usize,
+    /// The 1-based column, in characters.
     pub column: usize,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -46,7 +46,12 @@ pub enum Level9Error {
     Aon9(dxbc::Error),
     /// Its Shader Model 2 program does not decode.
     #[error("the Aon9 chunk's program (chunk byte {offset}): {error}")]
-    Program { offset: usize, error: d3dbc::DecodeError },
+    Program {
+        /// Where the program starts, in bytes from the start of the chunk's data.
+        offset: usize,
+        /// The decoder's error (its offsets are within the program).
+        error: d3dbc::DecodeError,
+    },
     /// The rest of the listing could not be printed.
     #[error("{0}")]
     Listing(Box<crate::Error>),
@@ -98,7 +103,7 @@ pub(crate) fn write_level9_part(
 
 /// The whole listing of a Level9 blob: [`crate::disassemble`]'s header and Shader Model
 /// 4 part with the Level9 part between them (and without its
-/// [`Warning::Level9PartOmitted`]). A blob without an `Aon9` chunk gets
+/// [`crate::Warning::Level9PartOmitted`]). A blob without an `Aon9` chunk gets
 /// [`crate::disassemble`]'s listing unchanged.
 pub fn disassemble_level9(bytes: &[u8], options: &Options) -> Result<Listing, Level9Error> {
     // `disassemble` prints the Level9 part itself.

@@ -10,6 +10,45 @@
 //! program that fxc prints between the header and the SM4 program, with the Direct3D 9
 //! mapping tables before it ([`level9_listing`]). A raw Shader Model 1–3 stream (no
 //! container) gets its own listing from [`d3dbc::print`].
+//!
+//! ```
+//! use listing::asm::{assemble, AsmOptions};
+//! use listing::{disassemble, fxh, text, Options};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // A listing without its comment header: the signatures are derived from the
+//!     // declarations, with a warning each.
+//!     let source = "vs_4_0\n\
+//!                   dcl_input v0.xyzw\n\
+//!                   dcl_output_siv o0.xyzw, position\n\
+//!                   mov o0.xyzw, v0.xyzw\n\
+//!                   ret\n";
+//!     let assembled = assemble(source, &AsmOptions::default()).map_err(|d| format!("{d:?}"))?;
+//!     assert_eq!(assembled.warnings.len(), 2);
+//!
+//!     // The whole listing: the comment header from the chunks, then the program.
+//!     let listing = disassemble(&assembled.bytes, &Options::default())?;
+//!     assert!(listing.warnings.is_empty());
+//!     assert!(listing.text.contains("// Input signature:"));
+//!     assert!(listing.text.contains("dcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret \n"));
+//!
+//!     // That listing has the header: it assembles back to the same bytes, silently.
+//!     let again = assemble(&listing.text, &AsmOptions::default()).map_err(|d| format!("{d:?}"))?;
+//!     assert_eq!(again.bytes, assembled.bytes);
+//!     assert!(again.warnings.is_empty());
+//!
+//!     // Files as editors save them: UTF-16 with a byte-order mark...
+//!     let utf16: Vec<u8> = [0xfeff_u16].into_iter().chain("ps_4_0".encode_utf16()).flat_map(u16::to_le_bytes).collect();
+//!     assert_eq!(text::decode(&utf16)?, "ps_4_0");
+//!     // ... and fxc's /Fh headers, whose arrays hold the blob.
+//!     let header = "const BYTE g_vs[] =\n{\n     68,  88,  66,  67\n};\n";
+//!     let array = fxh::pick(header, None)?;
+//!     assert_eq!((array.name.as_str(), array.bytes.as_slice()), ("g_vs", &b"DXBC"[..]));
+//!     Ok(())
+//! }
+//! ```
+
+#![warn(missing_docs)]
 
 use std::fmt;
 
@@ -69,14 +108,25 @@ impl Options {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Warning {
     /// The stored checksum does not match the container's bytes.
-    BadChecksum { stored: [u8; 16], computed: [u8; 16] },
+    BadChecksum {
+        /// The checksum in the header (bytes 4..20).
+        stored: [u8; 16],
+        /// The checksum of the bytes after it.
+        computed: [u8; 16],
+    },
     /// No longer produced: the Level9 part of the listing is printed.
     Level9PartOmitted,
     /// The program holds a custom-data block other than an immediate constant buffer
     /// (a comment, debug information ...), which the listing shows, as Microsoft's
     /// does, only as `undecipherable custom data`: assembling the listing gives an
     /// empty comment block in its place.
-    CustomDataAsComment { class: String, tokens: usize },
+    CustomDataAsComment {
+        /// The block's class as listings spell it (`comment`, `debuginfo`...; `class N` for
+        /// a class the format does not define).
+        class: String,
+        /// Its length in 32-bit tokens.
+        tokens: usize,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -103,16 +153,27 @@ fn hex(bytes: &[u8]) -> String {
 /// A blob could not be listed. Offsets are byte offsets in the whole blob.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Error {
+    /// The container does not parse.
     #[error("{0}")]
     Container(#[from] dxbc::Error),
+    /// The container has no SM4/5 program chunk.
     #[error("the container has no SHDR or SHEX chunk (no SM4/SM5 program)")]
     NoProgram,
+    /// The program does not decode.
     #[error("in the {chunk} chunk's program: {error}")]
-    Program { chunk: FourCc, error: tpf::DecodeError },
+    Program {
+        /// `SHDR` or `SHEX`.
+        chunk: FourCc,
+        /// The decoder's error, its offset made relative to the whole blob.
+        error: tpf::DecodeError,
+    },
+    /// A chunk the comment header is printed from does not parse.
     #[error("{0}")]
     Header(#[from] header::HeaderError),
+    /// A raw Shader Model 1–3 stream does not decode.
     #[error("{0}")]
     D3dbc(#[from] d3dbc::print::ListingError),
+    /// The Level9 part (`Aon9` tables and program) cannot be printed.
     #[error("in the Level9 part: {0}")]
     Level9(Box<level9_listing::Level9Error>),
 }
@@ -120,7 +181,9 @@ pub enum Error {
 /// A printed listing and what was noticed while printing it.
 #[derive(Debug, Clone)]
 pub struct Listing {
+    /// The listing, lines ending in `\n`.
     pub text: String,
+    /// What was noticed, in the order met.
     pub warnings: Vec<Warning>,
 }
 

@@ -23,22 +23,45 @@ use thiserror::Error;
 /// The encoding [`decode`] read a file in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
+    /// UTF-8 (a byte-order mark, if any, is dropped).
     Utf8,
+    /// UTF-16, little-endian.
     Utf16Le,
+    /// UTF-16, big-endian.
     Utf16Be,
 }
 
 /// Why a file's bytes are not text dxref reads. Offsets are byte offsets in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TextError {
+    /// Bytes that are not UTF-8, starting at `offset`.
     #[error("byte offset {offset}: invalid UTF-8 (the file is read as UTF-8, UTF-16 with a byte-order mark, or UTF-16 ASCII text)")]
-    InvalidUtf8 { offset: usize },
+    InvalidUtf8 {
+        /// The first byte that is not valid UTF-8.
+        offset: usize,
+    },
+    /// A UTF-16 surrogate without its pair.
     #[error("byte offset {offset}: an unpaired UTF-16 surrogate ({unit:#06x})")]
-    InvalidUtf16 { offset: usize, unit: u16 },
+    InvalidUtf16 {
+        /// The unit's byte offset.
+        offset: usize,
+        /// The surrogate.
+        unit: u16,
+    },
+    /// A UTF-16 file whose length is not a whole number of units.
     #[error("the file is UTF-16 but has an odd number of bytes ({len})")]
-    OddUtf16Length { len: usize },
+    OddUtf16Length {
+        /// The file's length in bytes.
+        len: usize,
+    },
+    /// A NUL character followed by more than white space and NULs.
     #[error("byte offset {nul}: a NUL character, and after it more text at byte offset {text} (only white space and NULs may follow a terminating NUL)")]
-    TextAfterNul { nul: usize, text: usize },
+    TextAfterNul {
+        /// The NUL's byte offset.
+        nul: usize,
+        /// The byte offset of the first character after it that is not white space.
+        text: usize,
+    },
 }
 
 /// The encoding of `bytes`: from a byte-order mark, else from the NUL pattern of its

@@ -5,6 +5,62 @@
 //! (`exec`, which writes the buffers a declaration describes) both build on these
 //! types; neither depends on the other for them.
 //!
+//! ```
+//! use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
+//! use dxbc::{Builder, FourCc, Signature, SignatureElement, SignatureFormat};
+//! use streamout::{SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // The `--so` text form: the entries, no strides, rasterized stream 0.
+//!     let mut desc: StreamOutputDesc = "SV_Position.xyzw; $SKIP.x; 1:TEXCOORD1".parse()?;
+//!     let gap = SoEntry {
+//!         stream: 0,
+//!         semantic_name: None,
+//!         semantic_index: 0,
+//!         start_component: 0,
+//!         component_count: 1,
+//!         output_slot: 0,
+//!     };
+//!     assert_eq!(desc.entries[1], gap);
+//!
+//!     // `TEXCOORD1` has no mask: its width comes from the shader's output signature,
+//!     // here an `OSGN` chunk in a container built for the example.
+//!     let element = |name, system_value, register, mask| SignatureElement {
+//!         stream: 0,
+//!         semantic_name: name,
+//!         semantic_index: if name == "TEXCOORD" { 1 } else { 0 },
+//!         system_value,
+//!         component_type: ComponentType::Float32,
+//!         register,
+//!         mask,
+//!         rw_mask: mask,
+//!         min_precision: MinPrecision::Default,
+//!     };
+//!     let osgn = Signature {
+//!         format: SignatureFormat::Basic,
+//!         elements: vec![
+//!             element("SV_Position", SystemValue::Position, 0, 0b1111),
+//!             element("TEXCOORD", SystemValue::Undefined, 1, 0b0011),
+//!         ],
+//!         raw_layout: None,
+//!     };
+//!     let shader = Builder::new().chunk(FourCc::OSGN, osgn.to_bytes()).build()?;
+//!     let unresolved = desc.resolve_masks_in(&shader);
+//!     assert!(unresolved.is_empty());
+//!     assert_eq!((desc.entries[2].start_component, desc.entries[2].component_count), (0, 2));
+//!
+//!     // Strides and the rasterized stream are arguments of their own.
+//!     desc.strides = vec![20, 8];
+//!     desc.rasterized_stream = NO_RASTERIZED_STREAM;
+//!
+//!     // Errors name the column.
+//!     let error = "POSITION.xz".parse::<StreamOutputDesc>().unwrap_err();
+//!     assert_eq!(error.column, 10);
+//!     assert!(error.to_string().starts_with("column 10: mask `.xz` is not a contiguous run"));
+//!     Ok(())
+//! }
+//! ```
+//!
 //! # The declaration syntax (`--so DECL`)
 //!
 //! `DECL` is a list of entries separated by `;` (a trailing `;` is allowed; the empty
@@ -43,6 +99,7 @@
 //! CLI's `--so-strides` and `--so-rasterized`); parsing a `DECL` gives no strides
 //! and rasterized stream 0.
 
+#![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing, clippy::string_slice)]
 
 use dxbc::{Container, FourCc, Signature, SignatureElement, SignatureFormat};
@@ -78,17 +135,28 @@ pub const MAX_ENTRIES_10: usize = 64;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SoEntry {
+    /// `Stream`: the geometry shader's output stream the entry reads, 0 to
+    /// [`STREAM_COUNT`]` - 1`.
     #[serde(default, alias = "Stream")]
     pub stream: u32,
-    /// `None`: a gap of `component_count` components.
+    /// `SemanticName`: the output element's semantic, matched case-insensitively
+    /// against the output signature; `None` (NULL) is a gap of `component_count`
+    /// components, which advances the buffer position without writing.
     #[serde(alias = "SemanticName", deserialize_with = "required_option")]
     pub semantic_name: Option<String>,
+    /// `SemanticIndex`: the element's semantic index (`TEXCOORD1` is 1).
     #[serde(default, alias = "SemanticIndex")]
     pub semantic_index: u32,
+    /// `StartComponent`: the first component written, 0 to 3, counted from the
+    /// element's first component (not the register's).
     #[serde(default, alias = "StartComponent")]
     pub start_component: u8,
+    /// `ComponentCount`: the number of components written, 1 to 4 for an element; a
+    /// gap may be longer. 0 marks an entry of the text form written without a mask,
+    /// until [`StreamOutputDesc::resolve_masks`] fills it in.
     #[serde(alias = "ComponentCount")]
     pub component_count: u8,
+    /// `OutputSlot`: the stream-output buffer written, 0 to [`BUFFER_SLOT_COUNT`]` - 1`.
     #[serde(default, alias = "OutputSlot")]
     pub output_slot: u8,
 }
@@ -100,12 +168,16 @@ fn required_option<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Stri
 
 /// The stream-output arguments of `CreateGeometryShaderWithStreamOutput`, as arrays:
 /// `pSODeclaration` points to `entries` (`NumEntries` is their number) or is NULL when
-/// there are none; `pBufferStrides` likewise. [`SoArguments`] says anything else a
-/// program can pass (a pointer with zero entries, NULL with a count).
+/// there are none; `pBufferStrides` likewise. The validator's `validate::SoArguments`
+/// says anything else a program can pass (a pointer with zero entries, NULL with a
+/// count).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StreamOutputDesc {
+    /// `pSODeclaration` (`NumEntries` of them), in declaration order: within each
+    /// output slot, the order in which components are written to the buffer.
     pub entries: Vec<SoEntry>,
-    /// `pBufferStrides` (`NumStrides` of them).
+    /// `pBufferStrides` (`NumStrides` of them): bytes per vertex of each output slot's
+    /// buffer, at most [`BUFFER_MAX_STRIDE_IN_BYTES`].
     pub strides: Vec<u32>,
     /// 0..3, or [`NO_RASTERIZED_STREAM`].
     pub rasterized_stream: u32,
@@ -187,7 +259,9 @@ impl StreamOutputDesc {
 /// text) and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SoParseError {
+    /// The 1-based column, in characters of the whole declaration text.
     pub column: usize,
+    /// What is wrong there.
     pub kind: SoParseErrorKind,
 }
 

@@ -6,7 +6,7 @@
 //! block must be closed before them, and at the end of the program.
 //!
 //! The assembler, the validator and the interpreter's compiler all feed their
-//! instructions' [`Flow`](crate::table::Flow) to one [`Blocks`] and differ in what they
+//! instructions' [`Flow`] to one [`Blocks`] and differ in what they
 //! do with its answer: each open block carries the caller's data (a line and column, an
 //! instruction position, jump targets to patch). The assembler checks only what a
 //! program's text must have (it skips labels and phases and assembles a misplaced
@@ -17,8 +17,11 @@ use crate::table::Flow;
 /// The kind of an open block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BlockKind {
+    /// `if_z`/`if_nz` ... `endif`.
     If,
+    /// `loop` ... `endloop`.
     Loop,
+    /// `switch` ... `endswitch`.
     Switch,
 }
 
@@ -45,11 +48,13 @@ impl BlockKind {
 /// An open block and the caller's data for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block<T> {
+    /// `if`, `loop` or `switch`.
     pub kind: BlockKind,
     /// An `if` whose `else` was seen.
     pub has_else: bool,
     /// A `switch` whose `default` was seen.
     pub has_default: bool,
+    /// The caller's data, given when the block opened.
     pub data: T,
 }
 
@@ -68,9 +73,15 @@ pub enum Event<T> {
     Case,
     /// `break` (or `breakc`): leaves the block at this depth (0 is the outermost), the
     /// innermost `loop` or `switch`.
-    Break { block: usize },
+    Break {
+        /// The depth of the block left.
+        block: usize,
+    },
     /// `continue` (or `continuec`): continues the `loop` at this depth.
-    Continue { block: usize },
+    Continue {
+        /// The depth of the loop continued.
+        block: usize,
+    },
     /// A label or a hull-shader phase with every block closed.
     Fresh,
 }
@@ -80,7 +91,12 @@ pub enum Event<T> {
 pub enum BlockError<T> {
     /// `else`, `endif`, `endloop` or `endswitch` whose block is not the innermost open
     /// one (or none is open). `innermost` is the open block's kind, if any.
-    Unopened { expected: BlockKind, innermost: Option<BlockKind> },
+    Unopened {
+        /// The kind of block the instruction belongs to.
+        expected: BlockKind,
+        /// The innermost open block's kind (`None`: no block is open).
+        innermost: Option<BlockKind>,
+    },
     /// A second `else` in one `if`.
     SecondElse,
     /// A second `default` in one `switch`.
@@ -109,6 +125,7 @@ impl<T> Default for Blocks<T> {
 }
 
 impl<T> Blocks<T> {
+    /// No block open.
     pub fn new() -> Self {
         Self::default()
     }

@@ -29,14 +29,18 @@ pub use crate::limits::MAX_EXTENDED;
 /// The version token: program type and shader model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Version {
+    /// The stage (bits 31:16).
     pub ty: ProgramType,
+    /// Major shader model (bits 7:4).
     pub major: u8,
+    /// Minor shader model (bits 3:0).
     pub minor: u8,
     /// Bits 15:8, not defined by the format.
     pub reserved: u8,
 }
 
 impl Version {
+    /// `ty`'s shader model `major.minor`, no reserved bits.
     pub fn new(ty: ProgramType, major: u8, minor: u8) -> Version {
         Version { ty, major, minor, reserved: 0 }
     }
@@ -54,8 +58,11 @@ impl Version {
 /// Number of components of the data an operand refers to (operand token bits 1:0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ComponentCount {
+    /// No components (samplers, labels...).
     Zero,
+    /// One component (`vPrim`, `oDepth`...).
     One,
+    /// Four components, with a mask, swizzle or one selected component.
     Four,
     /// `N` components: defined by the format but unused.
     N,
@@ -136,9 +143,13 @@ impl Selection {
 /// The extended operand token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ExtOperand {
+    /// What the token carries (bits 5:0).
     pub kind: ExtendedOperandKind,
+    /// Negation and absolute value (bits 13:6).
     pub modifier: Modifier,
+    /// Minimum precision (bits 16:14).
     pub min_precision: MinPrecision,
+    /// `NonUniformResourceIndex` (bit 17).
     pub non_uniform: bool,
     /// Bits not described by the fields above (for kinds other than `Modifier`,
     /// everything but the kind).
@@ -203,7 +214,9 @@ pub struct WordsId(pub u32);
 /// Consecutive entries of an arena (an instruction's operands or extended tokens).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
+    /// The first entry's index in the arena.
     pub start: u32,
+    /// The number of entries.
     pub len: u32,
 }
 
@@ -235,10 +248,15 @@ impl Span {
 /// principle, no compiler emits one, and the decoder reports it as an error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Index {
+    /// A 32-bit immediate (`r3`, `cb0[2]`).
     Imm32(u32),
+    /// A 64-bit immediate.
     Imm64(u64),
+    /// A register's value (`x0[r1.x]`).
     Relative(OperandId),
+    /// A 32-bit immediate plus a register's value (`cb0[r1.x + 2]`).
     Imm32Relative(u32, OperandId),
+    /// A 64-bit immediate plus a register's value.
     Imm64Relative(u64, OperandId),
 }
 
@@ -310,7 +328,9 @@ const EXTENDED: u32 = 0x8000_0000;
 /// 64-bit relative indices still fits inline.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Operand {
+    /// The register file (operand token bits 19:12).
     pub ty: OperandType,
+    /// How many components the data has (bits 1:0).
     pub components: ComponentCount,
     /// The operand token's bits but those of `ty` and `components` (which are zero here).
     bits: u32,
@@ -549,6 +569,7 @@ impl std::fmt::Debug for Operand {
 /// The per-component return types of a resource (ResourceReturnTypeToken).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ReturnTypes {
+    /// x, y, z, w (4 bits each in the token).
     pub types: [ReturnType; 4],
     /// Bits 31:16 of the token.
     pub reserved: u16,
@@ -558,18 +579,41 @@ pub struct ReturnTypes {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ExtOpcode {
     /// Immediate texel offsets `(u,v,w)` of sample/load instructions (`_aoffimmi`).
-    SampleControls { offsets: [i8; 3], reserved: u32 },
+    SampleControls {
+        /// u, v, w, each -8..=7.
+        offsets: [i8; 3],
+        /// Bits the format leaves undefined.
+        reserved: u32,
+    },
     /// The resource dimension (and structure stride) the instruction reads.
-    ResourceDim { dim: ResourceDimension, stride: u16, reserved: u32 },
+    ResourceDim {
+        /// The dimension.
+        dim: ResourceDimension,
+        /// The structure stride in bytes (structured buffers; 0 otherwise).
+        stride: u16,
+        /// Bits the format leaves undefined.
+        reserved: u32,
+    },
     /// The return type of the resource the instruction reads.
-    ReturnType { types: [ReturnType; 4], reserved: u32 },
+    ReturnType {
+        /// x, y, z, w.
+        types: [ReturnType; 4],
+        /// Bits the format leaves undefined.
+        reserved: u32,
+    },
     /// Any other kind (`Empty`, or undefined), bits 30:0 as read.
-    Other { kind: ExtendedOpcodeKind, raw: u32 },
+    Other {
+        /// The kind (bits 5:0).
+        kind: ExtendedOpcodeKind,
+        /// Bits 30:0.
+        raw: u32,
+    },
 }
 
 /// Controls of an executable instruction beyond `_sat` and the precise mask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OpControl {
+    /// No control.
     None,
     /// `_z` / `_nz` of conditional instructions.
     Test(Test),
@@ -588,6 +632,7 @@ pub struct Op {
     pub saturate: bool,
     /// Components whose results must be computed precisely (`[precise(xyzw)]`).
     pub precise: Mask,
+    /// The instruction's own controls (test, return type, sync flags).
     pub control: OpControl,
     /// Destinations first, then sources, as the table row lists them (read them with
     /// [`InstructionRef::operands`]).
@@ -608,113 +653,200 @@ impl Op {
 /// arena ([`InstructionRef::decl_operand`]); its runs of tokens in the words arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Decl {
+    /// `dcl_resource_<dimension>`: a typed texture or buffer, `t#`.
     Resource {
+        /// The declared register (`t#`; from Shader Model 5.1 a range `T#[lo:hi]`).
         operand: OperandId,
+        /// Its dimension.
         dim: ResourceDimension,
+        /// Samples per texel of a multisampled texture (0 otherwise).
         sample_count: u8,
+        /// What each component returns.
         return_type: ReturnTypes,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_constantbuffer`: `cb#`.
     ConstantBuffer {
+        /// The declared register.
         operand: OperandId,
+        /// Immediate or dynamic indexing.
         access: CbAccessPattern,
+        /// The size in 16-byte vectors, as its own token (Shader Model 5.1; before, it
+        /// is the register's second index).
         size: Option<u32>,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_sampler`: `s#`.
     Sampler {
+        /// The declared register.
         operand: OperandId,
+        /// Default, comparison or mono.
         mode: SamplerMode,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_indexrange`: registers indexed together as an array.
     IndexRange {
+        /// The declared register.
         operand: OperandId,
+        /// The registers in the range.
         count: u32,
     },
+    /// `dcl_outputtopology` (geometry shaders).
     OutputTopology(PrimitiveTopology),
+    /// `dcl_inputprimitive` (geometry shaders).
     InputPrimitive(Primitive),
+    /// `dcl_maxout`: the most vertices one invocation emits (geometry shaders).
     MaxOutputVertexCount(u32),
     /// `dcl_input` / `dcl_output`.
     Register(OperandId),
     /// `dcl_input_sgv/siv`, `dcl_output_sgv/siv`.
     RegisterName {
+        /// The declared register.
         operand: OperandId,
+        /// The system value.
         name: SystemName,
+        /// Bits of the name token the format leaves undefined.
         reserved: u16,
     },
+    /// `dcl_input_ps`: a pixel-shader input with its interpolation.
     InputPs {
+        /// The interpolation mode.
         interpolation: InterpolationMode,
+        /// The declared register.
         operand: OperandId,
     },
+    /// `dcl_input_ps_sgv` / `dcl_input_ps_siv`.
     InputPsName {
+        /// The interpolation mode.
         interpolation: InterpolationMode,
+        /// The declared register.
         operand: OperandId,
+        /// The system value.
         name: SystemName,
+        /// Bits of the name token the format leaves undefined.
         reserved: u16,
     },
+    /// `dcl_temps`: the number of `r#` registers.
     Temps(u32),
+    /// `dcl_indexableTemp x#[count], components`.
     IndexableTemp {
+        /// The `x#` number.
         register: u32,
+        /// Elements in the array.
         count: u32,
+        /// Components per element (1 to 4).
         components: u32,
     },
+    /// `dcl_globalFlags`.
     GlobalFlags(GlobalFlags),
+    /// `dcl_stream m#`: the geometry-shader stream the output declarations after it
+    /// belong to.
     Stream(OperandId),
+    /// `dcl_function_body fb#`.
     FunctionBody(u32),
+    /// `dcl_function_table ft# = {fb#, ...}`.
     FunctionTable {
+        /// Its number.
         id: u32,
+        /// The `fb#` numbers, in the words arena.
         bodies: WordsId,
     },
+    /// `dcl_interface fp#[array][table_length] = {ft#, ...}`.
     Interface {
+        /// `dcl_interface_dynamicindexed`: indexed by a register.
         dynamic: bool,
+        /// Its number.
         id: u32,
+        /// Function tables per interface instance.
         table_length: u32,
+        /// Interface instances (the array's length).
         array_length: u16,
+        /// The `ft#` numbers, in the words arena.
         tables: WordsId,
     },
+    /// `dcl_input_control_point_count` / `dcl_output_control_point_count` (the opcode says which).
     ControlPointCount(u8),
+    /// `dcl_tessellator_domain`.
     TessDomain(TessDomain),
+    /// `dcl_tessellator_partitioning`.
     TessPartitioning(TessPartitioning),
+    /// `dcl_tessellator_output_primitive`.
     TessOutputPrimitive(TessOutputPrimitive),
     /// The float's bits.
     HsMaxTessFactor(u32),
+    /// `dcl_hs_fork_phase_instance_count` / `dcl_hs_join_phase_instance_count`.
     PhaseInstanceCount(u32),
+    /// `dcl_thread_group x, y, z`.
     ThreadGroup([u32; 3]),
+    /// `dcl_uav_typed_<dimension>`: `u#`.
     UavTyped {
+        /// The declared register.
         operand: OperandId,
+        /// Its dimension.
         dim: ResourceDimension,
+        /// `_glc`, `_rov`, `_opc`.
         flags: UavFlags,
+        /// What each component returns.
         return_type: ReturnTypes,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_uav_raw`: `u#`.
     UavRaw {
+        /// The declared register.
         operand: OperandId,
+        /// `_glc`, `_rov`, `_opc`.
         flags: UavFlags,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_uav_structured`: `u#`.
     UavStructured {
+        /// The declared register.
         operand: OperandId,
+        /// `_glc`, `_rov`, `_opc`.
         flags: UavFlags,
+        /// The structure size in bytes.
         stride: u32,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_tgsm_raw`: `g#`.
     TgsmRaw {
+        /// The declared register.
         operand: OperandId,
+        /// Its size in bytes.
         byte_count: u32,
     },
+    /// `dcl_tgsm_structured`: `g#`.
     TgsmStructured {
+        /// The declared register.
         operand: OperandId,
+        /// The structure size in bytes.
         stride: u32,
+        /// Structures in the memory.
         count: u32,
     },
+    /// `dcl_resource_raw`: `t#`.
     ResourceRaw {
+        /// The declared register.
         operand: OperandId,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_resource_structured`: `t#`.
     ResourceStructured {
+        /// The declared register.
         operand: OperandId,
+        /// The structure size in bytes.
         stride: u32,
+        /// The register space (Shader Model 5.1; `None` before).
         space: Option<u32>,
     },
+    /// `dcl_gsinstances`: geometry-shader instances per primitive.
     GsInstanceCount(u32),
 }
 
@@ -762,6 +894,7 @@ impl Decl {
 /// A custom-data block: comment, debug info, immediate constant buffer, ...
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CustomData {
+    /// What the block holds (bits 31:11 of its first token).
     pub class: CustomDataClass,
     /// The block's tokens after its two header tokens (for an immediate constant
     /// buffer: the 4-tuples), in the words arena.
@@ -771,13 +904,18 @@ pub struct CustomData {
 /// What follows the opcode token(s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Body {
+    /// An executable instruction's controls and operands.
     Op(Op),
+    /// A declaration.
     Decl(Decl),
     /// `fcall`: the function-table index and the interface operand.
     InterfaceCall {
+        /// The index into the interface's function tables.
         function: u32,
+        /// The `fp#` operand.
         interface: OperandId,
     },
+    /// A custom-data block.
     CustomData(CustomData),
 }
 
@@ -795,12 +933,15 @@ pub enum LengthEncoding {
 /// arenas (read it through an [`InstructionRef`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Instruction {
+    /// The opcode (bits 10:0).
     pub opcode: Opcode,
+    /// Its controls and operands, declaration or data.
     pub body: Body,
     /// Extended opcode tokens, in order ([`InstructionRef::ext`]).
     pub ext: Span,
     /// Bits of the opcode token (23:11) that no field of `body` describes.
     pub reserved: u32,
+    /// Where the instruction's length was written.
     pub length: LengthEncoding,
     /// Tokens inside the instruction's declared length after its last operand
     /// (none in well-formed programs; kept so nothing is lost).
@@ -827,8 +968,11 @@ static EMPTY_WORDS: Words<'static> = Words::empty();
 /// no tokens.
 #[derive(Debug, Clone, Copy)]
 pub struct Pool<'p, 'a> {
+    /// The operand arena ([`OperandId`]).
     pub operands: &'p [Operand],
+    /// The extended opcode tokens ([`Instruction::ext`]).
     pub extended: &'p [ExtOpcode],
+    /// The runs of tokens ([`WordsId`]).
     pub words: &'p [Words<'a>],
 }
 
@@ -1100,7 +1244,9 @@ impl std::fmt::Debug for InstructionRef<'_, '_> {
 /// handles point into.
 #[derive(Clone)]
 pub struct Program<'a> {
+    /// The version token.
     pub version: Version,
+    /// The instructions, declarations and data blocks, in order.
     pub instructions: Vec<Instruction>,
     /// Every operand: instructions' operands (each instruction's consecutive),
     /// declared registers, relative-index registers.

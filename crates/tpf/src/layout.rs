@@ -19,8 +19,11 @@ use crate::table::DeclKind;
 /// A field of the opcode token: `width` bits from bit `shift`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BitField {
+    /// The field's name (for messages and tests).
     pub name: &'static str,
+    /// The lowest bit.
     pub shift: u8,
+    /// The number of bits.
     pub width: u8,
 }
 
@@ -271,7 +274,12 @@ pub enum Exception {
     ConstantBuffer,
     /// A resource's sample count, `(4)` after the dimension, written (and read) for
     /// the multisampled dimensions only.
-    SampleCount { dimension: Slot, count: Slot },
+    SampleCount {
+        /// Where the dimension is.
+        dimension: Slot,
+        /// Where the sample count is.
+        count: Slot,
+    },
     /// `dcl_input_ps_sgv`'s interpolation mode: fxc writes none (and encodes
     /// `constant`); `dcl_input_ps_siv` writes it as [`Item::Interpolation`] does.
     SgvInterpolation(Slot),
@@ -283,13 +291,21 @@ pub enum Exception {
 /// The field enums whose listing names spell a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Names {
+    /// [`crate::ResourceDimension`].
     Dimension,
+    /// [`crate::SamplerMode`].
     SamplerMode,
+    /// [`crate::CbAccessPattern`].
     CbAccess,
+    /// [`crate::PrimitiveTopology`].
     Topology,
+    /// [`crate::Primitive`].
     Primitive,
+    /// [`crate::TessDomain`].
     TessDomain,
+    /// [`crate::TessPartitioning`].
     TessPartitioning,
+    /// [`crate::TessOutputPrimitive`].
     TessOutput,
 }
 
@@ -383,8 +399,11 @@ pub enum Once {
 /// A range the assembler holds a value to (beyond the width of its field or token).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limit {
+    /// The value held.
     pub slot: Slot,
+    /// The least value allowed.
     pub min: u32,
+    /// The greatest value allowed.
     pub max: u32,
     /// The error when the value is outside.
     pub message: &'static str,

@@ -26,12 +26,15 @@ use crate::table::{DeclKind, Flow, Opcode, Shape, Ty};
 use crate::words::Words;
 use crate::written::{bare_encoding, is_object_file, lettered_mode, Note, Role};
 
+use diagnostic::Cursor;
 pub use diagnostic::{Diagnostic, Severity};
 
 /// A parsed program and the warnings noticed on the way.
 #[derive(Debug, Clone)]
 pub struct Parsed {
+    /// The program.
     pub program: Program<'static>,
+    /// The warnings, in text order (ambiguous floats...).
     pub warnings: Vec<Diagnostic>,
     /// Line number of the version line.
     pub version_line: usize,
@@ -210,92 +213,7 @@ fn strip_comment(line: &str) -> &str {
     }
 }
 
-/// A position-tracking cursor over one line.
-struct Cursor<'t> {
-    text: &'t str,
-    pos: usize,
-    line: usize,
-}
-
 type PResult<T> = Result<T, Diagnostic>;
-
-impl<'t> Cursor<'t> {
-    fn new(text: &'t str, line: usize) -> Cursor<'t> {
-        Cursor { text, pos: 0, line }
-    }
-    fn rest(&self) -> &'t str {
-        // `pos` only ever moves by lengths of matched text, so it is a char boundary.
-        self.text.get(self.pos..).unwrap_or("")
-    }
-    fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
-    }
-    fn skip_ws(&mut self) {
-        let rest = self.rest();
-        self.pos = self.pos.saturating_add(rest.len().saturating_sub(rest.trim_start().len()));
-    }
-    fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
-    }
-    /// 1-based column of byte offset `at`, counted in characters.
-    fn column(&self, at: usize) -> usize {
-        self.text.char_indices().take_while(|&(i, _)| i < at).count().saturating_add(1)
-    }
-    fn err_at(&self, at: usize, len: usize, message: &str, expected: Option<&str>) -> Diagnostic {
-        Diagnostic::error(self.line, self.column(at), len, message, expected)
-    }
-    /// An error at the current position covering the next token.
-    fn err(&self, message: &str, expected: Option<&str>) -> Diagnostic {
-        let len = self.rest().find([' ', ',', '\t']).unwrap_or(self.rest().len());
-        self.err_at(self.pos, len, message, expected)
-    }
-    fn eat(&mut self, s: &str) -> bool {
-        if self.rest().starts_with(s) {
-            self.pos = self.pos.saturating_add(s.len());
-            true
-        } else {
-            false
-        }
-    }
-    fn expect(&mut self, s: &str) -> PResult<()> {
-        self.skip_ws();
-        if self.eat(s) {
-            Ok(())
-        } else {
-            Err(self.err(&format!("expected `{s}`"), Some(&format!("`{s}`"))))
-        }
-    }
-    /// Letters, digits and `_`.
-    fn word(&mut self) -> &'t str {
-        let rest = self.rest();
-        let n = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        self.pos = self.pos.saturating_add(n);
-        // `n` is where `find` matched (or the end), a char boundary.
-        rest.get(..n).unwrap_or("")
-    }
-    fn letters(&mut self) -> &'t str {
-        let rest = self.rest();
-        let n = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
-        self.pos = self.pos.saturating_add(n);
-        // `n` is where `find` matched (or the end), a char boundary.
-        rest.get(..n).unwrap_or("")
-    }
-    /// An unsigned decimal integer.
-    fn uint(&mut self, what: &str) -> PResult<u32> {
-        self.skip_ws();
-        let start = self.pos;
-        let rest = self.rest();
-        let n = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-        if n == 0 {
-            return Err(self.err(&format!("expected {what}"), Some(what)));
-        }
-        self.pos = self.pos.saturating_add(n);
-        rest.get(..n)
-            .unwrap_or("")
-            .parse::<u32>()
-            .map_err(|_| self.err_at(start, n, &format!("{what} does not fit in 32 bits"), None))
-    }
-}
 
 /// The version line: `vs_4_0`, `gs_5_1`, ...
 fn parse_version(c: &mut Cursor<'_>) -> PResult<Version> {

@@ -78,6 +78,8 @@ pub struct Printer {
 }
 
 impl Printer {
+    /// A printer for a program of `version` in `style`'s text, with the default
+    /// [`Format`], at indentation depth 0.
     pub fn new(version: Version, style: Style) -> Printer {
         Printer::with_format(version, style, Format::default())
     }

@@ -43,12 +43,19 @@ pub enum Shape {
 /// The layout of each declaration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DeclKind {
+    /// `dcl_resource_<dimension>`.
     Resource,
+    /// `dcl_constantbuffer`.
     ConstantBuffer,
+    /// `dcl_sampler`.
     Sampler,
+    /// `dcl_indexrange`.
     IndexRange,
+    /// `dcl_outputtopology`.
     OutputTopology,
+    /// `dcl_inputprimitive`.
     InputPrimitive,
+    /// `dcl_maxout`.
     MaxOutputVertexCount,
     /// `dcl_input`, `dcl_output`: one operand.
     Register,
@@ -58,29 +65,49 @@ pub enum DeclKind {
     InputPs,
     /// `dcl_input_ps_sgv/siv`: interpolation mode, operand, name.
     InputPsName,
+    /// `dcl_temps`.
     Temps,
+    /// `dcl_indexableTemp`.
     IndexableTemp,
+    /// `dcl_globalFlags`.
     GlobalFlags,
+    /// `dcl_stream`.
     Stream,
+    /// `dcl_function_body`.
     FunctionBody,
+    /// `dcl_function_table`.
     FunctionTable,
+    /// `dcl_interface` and `dcl_interface_dynamicindexed`.
     Interface,
     /// `dcl_input/output_control_point_count`.
     ControlPointCount,
+    /// `dcl_tessellator_domain`.
     TessDomain,
+    /// `dcl_tessellator_partitioning`.
     TessPartitioning,
+    /// `dcl_tessellator_output_primitive`.
     TessOutputPrimitive,
+    /// `dcl_hs_max_tessfactor`.
     HsMaxTessFactor,
     /// `dcl_hs_fork/join_phase_instance_count`.
     PhaseInstanceCount,
+    /// `dcl_thread_group`.
     ThreadGroup,
+    /// `dcl_uav_typed_<dimension>`.
     UavTyped,
+    /// `dcl_uav_raw`.
     UavRaw,
+    /// `dcl_uav_structured`.
     UavStructured,
+    /// `dcl_tgsm_raw`.
     TgsmRaw,
+    /// `dcl_tgsm_structured`.
     TgsmStructured,
+    /// `dcl_resource_raw`.
     ResourceRaw,
+    /// `dcl_resource_structured`.
     ResourceStructured,
+    /// `dcl_gsinstances`.
     GsInstanceCount,
 }
 
@@ -104,27 +131,45 @@ pub enum Controls {
 /// Effect on control flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Flow {
+    /// No effect on control flow.
     None,
+    /// `if_z` / `if_nz`: opens a block.
     If,
+    /// `else`.
     Else,
+    /// `endif`.
     EndIf,
+    /// `loop`: opens a block.
     Loop,
+    /// `endloop`.
     EndLoop,
+    /// `switch`: opens a block.
     Switch,
+    /// `case`.
     Case,
+    /// `default`.
     Default,
+    /// `endswitch`.
     EndSwitch,
+    /// `break` / `breakc`.
     Break,
+    /// `continue` / `continuec`.
     Continue,
+    /// `call` / `callc`.
     Call,
+    /// `ret` / `retc`.
     Return,
+    /// `label`: starts a subroutine.
     Label,
+    /// `fcall`: calls through an interface.
     InterfaceCall,
     /// Ends the invocation's pixel (`discard`) or program (`abort`).
     Discard,
     /// `emit`, `cut` and their stream forms.
     Emit,
+    /// `cut` and `cut_stream`: ends the current strip.
     Cut,
+    /// `emit_then_cut` and its stream form.
     EmitThenCut,
     /// Start of a hull-shader phase.
     Phase,
@@ -159,7 +204,9 @@ pub enum StatClass {
     Uint,
     /// Conversions between floats and integers (`f16tof32`/`f32tof16` are not counted).
     Conversion,
+    /// `mov`.
     Mov,
+    /// `movc`.
     Movc,
     /// `ret`, `else`, `break`, `continue`, `call`: flow whose path does not depend on
     /// data (D3D11_Blit__g_BlitFromCube: one `switch`, seven `break` and `ret`: 8 static).
@@ -174,7 +221,9 @@ pub enum StatClass {
     /// Geometry output (ExtrudeGS: 4 `emit`, 2 `cut`; primitive_rectangle_list_gs: 10
     /// `emit_stream`, 2 `cut_stream`); `emit_then_cut` counts in both.
     Emit,
+    /// `cut`, `cut_stream`.
     Cut,
+    /// `emit_then_cut`, `emit_then_cut_stream`: counted as an emit and a cut.
     EmitThenCut,
     /// `sample`, the "normal" texture read (ps5__sample: 2); the tiled-resource forms
     /// (`*_s`) follow their base instruction.
@@ -213,6 +262,7 @@ pub enum StatClass {
 pub struct OpFeatures(pub u8);
 
 impl OpFeatures {
+    /// No optional feature.
     pub const NONE: OpFeatures = OpFeatures(0);
     /// Double-precision arithmetic (`D3D_SHADER_REQUIRES_DOUBLES`).
     pub const DOUBLES: OpFeatures = OpFeatures(1);
@@ -237,9 +287,13 @@ impl OpFeatures {
 pub struct Model(pub u8, pub u8);
 
 impl Model {
+    /// Shader Model 4.0.
     pub const SM4_0: Model = Model(4, 0);
+    /// Shader Model 4.1.
     pub const SM4_1: Model = Model(4, 1);
+    /// Shader Model 5.0.
     pub const SM5_0: Model = Model(5, 0);
+    /// Shader Model 5.1.
     pub const SM5_1: Model = Model(5, 1);
 }
 
@@ -248,17 +302,26 @@ impl Model {
 pub struct Stages(pub u8);
 
 impl Stages {
+    /// Vertex shaders.
     pub const VS: Stages = Stages(1);
+    /// Hull shaders.
     pub const HS: Stages = Stages(2);
+    /// Domain shaders.
     pub const DS: Stages = Stages(4);
+    /// Geometry shaders.
     pub const GS: Stages = Stages(8);
+    /// Pixel shaders.
     pub const PS: Stages = Stages(16);
+    /// Compute shaders.
     pub const CS: Stages = Stages(32);
+    /// Every stage.
     pub const ALL: Stages = Stages(63);
+    /// Pixel and compute shaders.
     pub const PS_CS: Stages = Stages(16 | 32);
     /// UAV access: pixel and compute shaders, and every stage on a Direct3D 11.1
     /// runtime whose device supports UAVs at every stage (bit 6 marks the row so).
     pub const UAV: Stages = Stages(16 | 32 | 64);
+    /// Hull and domain shaders.
     pub const HS_DS: Stages = Stages(2 | 4);
     /// Every stage but compute (input/output declarations).
     pub const GRAPHICS: Stages = Stages(31);
@@ -298,17 +361,23 @@ impl Stages {
 /// One row of the table.
 #[derive(Debug)]
 pub struct OpInfo {
+    /// The opcode.
     pub opcode: Opcode,
     /// fxc's spelling, without suffixes (`_sat`, `_z`, `_indexable(...)`...).
     pub mnemonic: &'static str,
+    /// How its tokens are laid out.
     pub shape: Shape,
     /// Numeric type of each destination operand.
     pub dst: &'static [Ty],
     /// Numeric type of each source operand.
     pub src: &'static [Ty],
+    /// The stages that may use it (with the UAV mark: see [`Stages::UAV`]).
     pub stages: Stages,
+    /// The first shader model that has it.
     pub min_model: Model,
+    /// Its effect on control flow.
     pub flow: Flow,
+    /// The opcode-token controls it carries.
     pub controls: Controls,
     /// What fxc's statistics count it as.
     pub stat: StatClass,
@@ -331,7 +400,7 @@ macro_rules! table {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u16)]
         pub enum Opcode {
-            $( $variant = $num, )*
+            $( #[doc = concat!("`", $mn, "` (", stringify!($num), ").")] $variant = $num, )*
         }
 
         /// Every row, in opcode order.

@@ -29,12 +29,19 @@ macro_rules! codes {
 /// One row of [`RULES`].
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Rule {
+    /// The rule.
     #[serde(skip)]
     pub code: Code,
+    /// Its stable id (`V303`): the first digit is the family (1 the call and the
+    /// container, 2 instructions and registers, 3 geometry-shader output limits, 4
+    /// geometry-shader streams, 5 UAVs and optional features, 6 stream output, 7
+    /// register files and resource limits, 8 tessellation declarations, 9 Direct3D 9
+    /// profiles).
     pub id: &'static str,
+    /// A short statement of what is refused.
     pub title: &'static str,
-    /// Where the rule is written: a seed document, a section of the Direct3D 11.3
-    /// functional spec, a `d3d11.h` constant, or the API reference.
+    /// Where the rule is written: a Microsoft reference page, a section of the
+    /// Direct3D 11.3 functional spec, or a `d3d11.h` constant.
     pub source: &'static str,
 }
 

@@ -10,16 +10,34 @@ pub enum Location {
     /// The call itself (its arguments) or the shader as a whole.
     Shader,
     /// A byte offset in the bytecode.
-    Byte { offset: usize },
-    /// A chunk of the container (its FourCC and the byte offset of its header).
-    Chunk { fourcc: String, offset: usize },
-    /// An instruction of the program: its index (0 = first after the version and
-    /// length tokens), its token index in the program, and its byte offset in the
-    /// bytecode given to the validator.
-    Instruction { index: usize, token: usize, offset: usize, mnemonic: &'static str },
-    /// An entry of the stream-output declaration (`None`: the declaration as a whole,
-    /// e.g. its strides or rasterized stream).
-    StreamOutput { entry: Option<usize> },
+    Byte {
+        /// Bytes from the start of the bytecode.
+        offset: usize,
+    },
+    /// A chunk of the container.
+    Chunk {
+        /// Its FourCC (`OSGN`).
+        fourcc: String,
+        /// The byte offset of its header in the bytecode.
+        offset: usize,
+    },
+    /// An instruction of the program.
+    Instruction {
+        /// Instruction index (0 = the first after the version and length tokens).
+        index: usize,
+        /// Token index in the program (the version token is token 0).
+        token: usize,
+        /// Byte offset in the bytecode given to the validator.
+        offset: usize,
+        /// The instruction's mnemonic as fxc prints it.
+        mnemonic: &'static str,
+    },
+    /// An entry of the stream-output declaration.
+    StreamOutput {
+        /// The entry's index in `pSODeclaration`; `None`: the declaration as a whole
+        /// (its strides, its rasterized stream, its entry count).
+        entry: Option<usize>,
+    },
 }
 
 impl std::fmt::Display for Location {
@@ -40,12 +58,16 @@ impl std::fmt::Display for Location {
 /// One finding: the rule broken, a message with the particulars, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// The rule broken (its row of [`RULES`](crate::RULES)).
     pub code: Code,
+    /// The particulars, for a person: values, names, limits.
     pub message: String,
+    /// Where.
     pub location: Location,
 }
 
 impl Diagnostic {
+    /// A diagnostic of `code` at `location`.
     pub fn new(code: Code, location: Location, message: impl Into<String>) -> Diagnostic {
         Diagnostic { code, message: message.into(), location }
     }

@@ -16,6 +16,60 @@
 //! the target is a feature level 9 device.
 //!
 //! Nothing here panics on any input: malformed bytes become diagnostics.
+//!
+//! ```
+//! use dxbc::signature::{ComponentType, MinPrecision, SystemValue};
+//! use dxbc::{Builder, FourCc, Signature, SignatureElement, SignatureFormat};
+//! use validate::{validate, validate_call, Code, FeatureLevel, Location, Runtime, Target};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // A vertex shader: the program (assembled by the `tpf` crate) and the input and
+//!     // output signatures fxc would write beside it.
+//!     let text = "vs_5_0\n\
+//!                 dcl_output_siv o0.xyzw, position\n\
+//!                 mov o0.xyzw, l(0.000000, 0.000000, 0.000000, 1.000000)\n\
+//!                 ret\n";
+//!     let program = tpf::parse::parse_program(text).map_err(|d| format!("{d:?}"))?.program;
+//!     let tokens = tpf::encode(&program)?;
+//!     let position = SignatureElement {
+//!         stream: 0,
+//!         semantic_name: "SV_Position",
+//!         semantic_index: 0,
+//!         system_value: SystemValue::Position,
+//!         component_type: ComponentType::Float32,
+//!         register: 0,
+//!         mask: 0b1111,
+//!         rw_mask: 0,
+//!         min_precision: MinPrecision::Default,
+//!     };
+//!     let signature = |elements| Signature { format: SignatureFormat::Basic, elements, raw_layout: None };
+//!     let bytes = Builder::new()
+//!         .chunk(FourCc::ISGN, signature(vec![]).to_bytes())
+//!         .chunk(FourCc::OSGN, signature(vec![position]).to_bytes())
+//!         .chunk(FourCc::SHEX, tokens.iter().flat_map(|t| t.to_le_bytes()).collect::<Vec<u8>>())
+//!         .build()?;
+//!
+//!     // Accepted by a feature level 11_0 device...
+//!     let report = validate(&bytes, &Target::d3d11(FeatureLevel::L11_0, Runtime::D3D11_0));
+//!     assert!(report.is_valid(), "{:?}", report.diagnostics);
+//!     assert_eq!(report.shader.map(|s| s.model), Some((5, 0)));
+//!
+//!     // ...refused by a 10_1 one (Shader Model 5.0 needs 11_0), and by a pixel-shader
+//!     // create call (the shader's type is not the call's).
+//!     let report = validate(&bytes, &Target::d3d11(FeatureLevel::L10_1, Runtime::D3D11_0));
+//!     assert!(report.has(Code::ModelFeatureLevel));
+//!     let report = validate(&bytes, &Target::default().for_stage(tpf::ProgramType::Pixel));
+//!     assert!(report.has(Code::WrongStage));
+//!
+//!     // Each diagnostic has a stable code and says where.
+//!     let report = validate_call(&bytes, bytes.len() - 4, &Target::default());
+//!     let first = &report.diagnostics[0];
+//!     assert_eq!((first.code.id(), &first.location), ("V101", &Location::Shader));
+//!     println!("{first}"); // V101 shader: BytecodeLength is ... but ... bytes of bytecode were given
+//!     Ok(())
+//! }
+//! ```
+#![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 pub mod codes;
@@ -28,7 +82,7 @@ pub mod target;
 pub use codes::{Code, Rule, RULES};
 pub use d3d9::Caps9;
 pub use diag::{Diagnostic, Location};
-pub use program::ProgramFacts;
+pub use program::{At, OutputDecl, ProgramFacts};
 pub use so::{SoArguments, SoEntry, StreamOutputDesc, NO_RASTERIZED_STREAM};
 pub use target::{parse_stage, stage_name, Api, Caps, FeatureLevel, Runtime, Target};
 
@@ -52,7 +106,10 @@ pub struct ShaderInfo {
 /// The verdict: every diagnostic found (empty when the shader is accepted).
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// Every rule the shader or the call's arguments break, in the order the checks
+    /// found them; the create call fails (`E_INVALIDARG`) when there is one.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the shader is, once its version was read.
     pub shader: Option<ShaderInfo>,
     /// Facts gathered from the program (declared streams, outputs...), when it decoded.
     pub facts: Option<ProgramFacts>,

@@ -28,9 +28,13 @@ pub const GS_MAX_VERTICES_ACROSS_INSTANCES: u32 = 1024;
 /// Where an instruction is: enough to build a [`Location`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct At {
+    /// Instruction index (0 = the first after the version and length tokens).
     pub index: usize,
+    /// Token index in the program (the version token is token 0).
     pub token: usize,
+    /// Byte offset in the bytes given to the validator.
     pub offset: usize,
+    /// The instruction's mnemonic as fxc prints it.
     pub mnemonic: &'static str,
 }
 
@@ -45,23 +49,30 @@ impl At {
 pub struct OutputDecl {
     /// The stream it belongs to (0 when no stream is declared).
     pub stream: u32,
+    /// The output register `o#`.
     pub register: u32,
+    /// The components declared.
     pub mask: Mask,
 }
 
 /// What the program declares and uses, gathered in the one pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProgramFacts {
+    /// The version token's program type.
     pub stage: ProgramType,
+    /// The version token's shader model, `(major, minor)`.
     pub model: (u8, u8),
     /// Streams declared with `dcl_stream` (bit n = stream n); 0 when none.
     pub streams: u8,
     /// Output register declarations, with their streams.
     pub outputs: Vec<OutputDecl>,
+    /// A geometry shader's `dcl_inputprimitive`.
     pub input_primitive: Option<Primitive>,
     /// Output topology per stream (stream 0 when no stream is declared).
     pub output_topology: [Option<PrimitiveTopology>; 4],
+    /// A geometry shader's `dcl_maxout` (vertices per invocation).
     pub max_output_vertex_count: Option<u32>,
+    /// A geometry shader's `dcl_gsinstances` (invocations per primitive).
     pub gs_instance_count: Option<u32>,
     /// The first instruction using double precision, if any.
     pub doubles: Option<At>,
@@ -73,7 +84,8 @@ pub struct ProgramFacts {
     pub min_precision: Option<At>,
     /// Declares interfaces (class linkage).
     pub interfaces: bool,
-    /// Uses a UAV outside pixel and compute shaders (Microsoft's ID3D11Device::CreateGeometryShader page rule decides).
+    /// Uses a UAV outside pixel and compute shaders, which only the 11.1 runtime on a
+    /// device with UAVs at every stage accepts (V5xx).
     pub uav_outside_ps_cs: bool,
     /// The highest UAV slot declared (`u#`), if any.
     pub max_uav_slot: Option<u64>,
@@ -388,7 +400,8 @@ impl Walker<'_> {
         }
     }
 
-    /// UAV use in a stage other than pixel and compute: Microsoft's ID3D11Device::CreateGeometryShader page rule.
+    /// UAV use in a stage other than pixel and compute (the remarks of Microsoft's
+    /// ID3D11Device::CreateGeometryShader page: 11.1 runtime, UAVs at every stage).
     fn uav_stage(&mut self, at: At, what: &str, out: &mut Vec<Diagnostic>) {
         if matches!(self.stage, ProgramType::Pixel | ProgramType::Compute) {
             return;

@@ -193,12 +193,15 @@ impl SoArguments {
 
 /// What the checks know about the shader and the device.
 pub struct SoContext<'a> {
+    /// The shader's stage (vertex, domain or geometry for stream output).
     pub stage: ProgramType,
+    /// The shader model, `(major, minor)`.
     pub model: (u8, u8),
     /// The API (and the device's feature level).
     pub api: Api,
     /// The output signature's elements (with their streams).
     pub outputs: &'a [SignatureElement<'a>],
+    /// What the validator gathered from the program (declared streams and outputs).
     pub facts: &'a ProgramFacts,
     /// The entry count is already refused (by [`SoArguments::read`]'s pointer rules).
     pub entry_count_refused: bool,

@@ -7,16 +7,26 @@ use tpf::ProgramType;
 /// A Direct3D feature level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum FeatureLevel {
+    /// `D3D_FEATURE_LEVEL_9_1`: vertex and pixel shaders, run as the Level 9 program
+    /// of a `*_4_0_level_9_1` container (Shader Model 2.0).
     L9_1,
+    /// `D3D_FEATURE_LEVEL_9_2`: as 9_1.
     L9_2,
+    /// `D3D_FEATURE_LEVEL_9_3`: also `*_4_0_level_9_3` containers.
     L9_3,
+    /// `D3D_FEATURE_LEVEL_10_0`: Shader Model 4.0, vertex, geometry and pixel shaders
+    /// (compute shaders 4.0 where the driver reports them).
     L10_0,
+    /// `D3D_FEATURE_LEVEL_10_1`: Shader Model 4.1.
     L10_1,
+    /// `D3D_FEATURE_LEVEL_11_0`: Shader Model 5.0, every stage.
     L11_0,
+    /// `D3D_FEATURE_LEVEL_11_1`.
     L11_1,
 }
 
 impl FeatureLevel {
+    /// Every level, lowest first.
     pub const ALL: [FeatureLevel; 7] = [
         FeatureLevel::L9_1,
         FeatureLevel::L9_2,
@@ -77,6 +87,7 @@ impl Runtime {
             _ => None,
         }
     }
+    /// `"11.0"` or `"11.1"`.
     pub fn name(self) -> &'static str {
         match self {
             Runtime::D3D11_0 => "11.0",
@@ -133,9 +144,19 @@ pub enum Api {
     /// A Direct3D 10 device (`ID3D10Device`, feature level 10_0, Shader Model 4.0) or a
     /// Direct3D 10.1 device (`ID3D10Device1`, 10_0 or 10_1, Shader Model 4.0 and 4.1):
     /// vertex, geometry and pixel shaders, and Direct3D 10's stream output.
-    D3D10 { level: FeatureLevel },
+    D3D10 {
+        /// 10_0 or 10_1.
+        level: FeatureLevel,
+    },
     /// A Direct3D 11 device: feature level, runtime and capabilities.
-    D3D11 { level: FeatureLevel, runtime: Runtime, caps: Caps },
+    D3D11 {
+        /// The device's feature level.
+        level: FeatureLevel,
+        /// The runtime the application runs on.
+        runtime: Runtime,
+        /// The optional capabilities its driver reports.
+        caps: Caps,
+    },
     /// Direct3D 12: Shader Model 4.0 to 5.1, the instruction-level rules only
     /// (stage, model, registers, geometry-shader limits and streams).
     D3D12,
@@ -187,6 +208,7 @@ impl Api {
 /// What to validate against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Target {
+    /// The API and device.
     pub api: Api,
     /// The stage the create call makes; `None`: the shader's own.
     #[serde(skip)]

@@ -55,7 +55,9 @@ pub struct Header {
 /// One declaration of the `Parameters` block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parameter {
+    /// The 1-based line of the listing.
     pub line: usize,
+    /// The parameter's name.
     pub name: String,
     /// The type, with its array size in `elements`.
     pub ty: TypeInfo<'static>,
@@ -64,10 +66,15 @@ pub struct Parameter {
 /// One row of the `Registers` block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegisterRow {
+    /// The 1-based line of the listing.
     pub line: usize,
+    /// The constant's name.
     pub name: String,
+    /// `b`, `i`, `c` or `s`.
     pub set: RegisterSet,
+    /// The first register (`c4`: 4).
     pub index: u16,
+    /// The number of registers (the `Size` column).
     pub count: u16,
 }
 

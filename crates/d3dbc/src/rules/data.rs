@@ -30,6 +30,7 @@ use crate::table::Opcode;
 /// may index it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RegFile {
+    /// The name as written, without the number (`r`, `oPos`).
     pub name: &'static str,
     /// Registers `name0` to `name{count-1}`; 1 for the unnumbered (`oPos`, `aL`).
     pub count: u32,
@@ -77,7 +78,9 @@ pub struct VersionRules {
     pub name: &'static str,
     /// The register page the register files come from.
     pub register_page: &'static str,
+    /// The register files the version has.
     pub registers: &'static [RegFile],
+    /// The source modifiers it reads.
     pub source: SourceModifiers,
     /// `_sat` on instructions.
     pub sat: bool,
@@ -91,6 +94,7 @@ pub struct VersionRules {
     pub predication: bool,
     /// Relative addressing reads `a0.x` only.
     pub a0_x_only: bool,
+    /// The `dcl` forms it reads.
     pub dcl: DclForms,
     /// Instructions the assembler reads in this version although the instruction
     /// table's version ranges leave them out.

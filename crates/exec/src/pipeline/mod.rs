@@ -33,28 +33,46 @@ pub const APPEND_ALIGNED: u32 = u32::MAX;
 /// One `D3D11_INPUT_ELEMENT_DESC`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputElement {
+    /// `SemanticName`, matched case-insensitively against the shader's input signature.
     pub semantic_name: String,
+    /// `SemanticIndex`.
     pub semantic_index: u32,
+    /// How the element's bytes are read.
     pub format: Format,
+    /// `InputSlot`: the vertex buffer, 0..[`VERTEX_INPUT_SLOTS`].
     pub input_slot: u32,
     /// Byte offset in the vertex, or [`APPEND_ALIGNED`].
     pub aligned_byte_offset: u32,
     /// `D3D11_INPUT_PER_INSTANCE_DATA` (else per vertex).
     pub per_instance: bool,
+    /// `InstanceDataStepRate`: per-instance data advances one element every this many
+    /// instances (0: every instance reads the element at `start_instance`); 0 for
+    /// per-vertex data.
     pub instance_data_step_rate: u32,
 }
 
 /// `D3D11_PRIMITIVE_TOPOLOGY` (the ones without tessellation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Topology {
+    /// One vertex per point.
     PointList,
+    /// Two vertices per line.
     LineList,
+    /// Each vertex after the first ends a line.
     LineStrip,
+    /// Three vertices per triangle.
     TriangleList,
+    /// Each vertex after the second ends a triangle (winding alternating).
     TriangleStrip,
+    /// Four vertices per line: the line's two between two adjacent ones.
     LineListAdj,
+    /// A line strip with an adjacent vertex at each end.
     LineStripAdj,
+    /// Six vertices per triangle: its corners at even positions, adjacent vertices at
+    /// odd ones.
     TriangleListAdj,
+    /// A triangle strip with adjacent vertices between (D3D11.3 functional spec,
+    /// 8.4 Primitive Topologies).
     TriangleStripAdj,
 }
 
@@ -95,49 +113,76 @@ impl Topology {
 /// A bound vertex buffer.
 #[derive(Debug, Clone, Copy)]
 pub struct VertexBuffer<'a> {
+    /// The buffer's memory.
     pub data: &'a [u8],
+    /// Bytes from one vertex (or instance) to the next.
     pub stride: u32,
+    /// Bytes skipped at the start (`IASetVertexBuffers`' offset).
     pub offset: u32,
 }
 
 /// `DXGI_FORMAT_R16_UINT` or `DXGI_FORMAT_R32_UINT` indices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexFormat {
+    /// 16-bit indices; the strip cut is `0xffff`.
     U16,
+    /// 32-bit indices; the strip cut is `0xffffffff`.
     U32,
 }
 
 /// The bound index buffer.
 #[derive(Debug, Clone, Copy)]
 pub struct IndexBuffer<'a> {
+    /// The buffer's memory, little-endian indices.
     pub data: &'a [u8],
+    /// 16- or 32-bit indices.
     pub format: IndexFormat,
+    /// Bytes skipped at the start (`IASetIndexBuffer`'s offset).
     pub offset: u32,
 }
 
 /// A draw call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DrawCall {
+    /// `Draw`: vertices `start_vertex..start_vertex + vertex_count`, one instance.
     Draw {
+        /// Vertices drawn.
         vertex_count: u32,
+        /// The first vertex read from the vertex buffers.
         start_vertex: u32,
     },
+    /// `DrawIndexed`: indices `start_index..start_index + index_count`, one instance.
     DrawIndexed {
+        /// Indices read.
         index_count: u32,
+        /// The first index, counted in indices from the index buffer's offset.
         start_index: u32,
+        /// Added to each index before the vertex is read.
         base_vertex: i32,
     },
+    /// `DrawInstanced`.
     DrawInstanced {
+        /// Vertices per instance.
         vertex_count_per_instance: u32,
+        /// Instances drawn.
         instance_count: u32,
+        /// The first vertex.
         start_vertex: u32,
+        /// Added to the instance number before per-instance data is read (not to
+        /// `SV_InstanceID`).
         start_instance: u32,
     },
+    /// `DrawIndexedInstanced`.
     DrawIndexedInstanced {
+        /// Indices per instance.
         index_count_per_instance: u32,
+        /// Instances drawn.
         instance_count: u32,
+        /// The first index.
         start_index: u32,
+        /// Added to each index.
         base_vertex: i32,
+        /// Added to the instance number before per-instance data is read.
         start_instance: u32,
     },
     /// Draws the vertices stream output wrote to the buffer bound to input slot 0
@@ -156,6 +201,8 @@ pub enum DrawCall {
 /// (bytes), and how much has been written (the `BufferFilledSize` `DrawAuto` reads).
 #[derive(Debug)]
 pub struct SoTarget<'a> {
+    /// The buffer's memory: a primitive that does not fit whole is not written (it
+    /// still counts in `PrimitivesStorageNeeded`).
     pub data: &'a mut [u8],
     /// Byte offset of the next write; updated by the draw.
     pub offset: u32,
@@ -165,16 +212,22 @@ pub struct SoTarget<'a> {
 /// (as validated by `validate::so::check`), and up to four target buffers.
 #[derive(Debug)]
 pub struct StreamOutput<'a> {
+    /// The entries, strides and rasterized stream.
     pub declaration: &'a streamout::StreamOutputDesc,
+    /// The buffers of slots 0..3 (`None`: nothing bound; entries for that slot are
+    /// dropped).
     pub targets: [Option<SoTarget<'a>>; 4],
 }
 
 /// The pipeline state of one draw.
 pub struct Pipeline<'a> {
+    /// The input layout's elements.
     pub input_layout: &'a [InputElement],
     /// Input slots 0..31.
     pub vertex_buffers: &'a [Option<VertexBuffer<'a>>],
+    /// The index buffer, for the indexed draws.
     pub index_buffer: Option<IndexBuffer<'a>>,
+    /// How the IA assembles vertices into primitives.
     pub topology: Topology,
     /// The vertex shader (`None`: the IA feeds the geometry shader directly, its input
     /// signature matched against the layout). Indexed draws always honour the
@@ -191,6 +244,7 @@ pub struct Pipeline<'a> {
     /// The geometry shader's bindings but UAVs: `gs_resources.uavs` must be empty
     /// (the draw is refused otherwise); the GS sees `vs_resources.uavs`.
     pub gs_resources: Resources<'a>,
+    /// The stream-output stage (`None`: no stream output).
     pub stream_output: Option<StreamOutput<'a>>,
     /// Keep every primitive of every stream in [`DrawResult::streams`] (off for
     /// throughput runs that only need stream output).
@@ -205,6 +259,7 @@ pub struct Pipeline<'a> {
 /// register (`registers[r]` for `o#r`; undeclared registers zero).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vertex {
+    /// The output registers' 32-bit patterns, `o0` first.
     pub registers: Vec<[u32; 4]>,
     /// Where it came from (recorded by the capture only).
     pub provenance: Provenance,
@@ -229,6 +284,7 @@ pub struct Provenance {
 /// The primitives of one stream, in order, as lists (strips are turned into lists).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamPrimitives {
+    /// The stream, 0..3.
     pub stream: u32,
     /// PointList, LineList or TriangleList (or the IA's topology without a GS).
     pub topology: PrimitiveTopology,
@@ -299,7 +355,9 @@ pub struct SoStatistics {
 pub struct DrawResult {
     /// Each stream that has output (captured when [`Pipeline::capture`]).
     pub streams: Vec<StreamPrimitives>,
+    /// The draw's pipeline statistics.
     pub statistics: PipelineStatistics,
+    /// The stream-output statistics of streams 0..3.
     pub so_statistics: [SoStatistics; 4],
     /// The rasterized stream (`None`: nothing rasterized).
     pub rasterized_stream: Option<u32>,

@@ -6,6 +6,7 @@
 pub struct Aon9Error {
     /// Byte offset in the chunk data.
     pub offset: usize,
+    /// What is wrong (the `dxbc` error's text).
     pub message: String,
 }
 

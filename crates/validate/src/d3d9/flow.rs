@@ -1,5 +1,5 @@
-//! The flow-control nesting counters of Direct3D 9 shaders (Microsoft's vertex-shader flow-control limits page, Microsoft's "Flow
-//! Control Nesting Limits" for vertex shaders and "Flow Control Limitations" for pixel
+//! The flow-control nesting counters of Direct3D 9 shaders (Microsoft's "Flow Control
+//! Nesting Limits" page for vertex shaders and "Flow Control Limitations" for pixel
 //! shaders), as data, and the walk that applies them to a program.
 //!
 //! # The tables
@@ -57,14 +57,21 @@ use std::collections::{HashMap, HashSet};
 /// The five counters of the tables, in their column order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Counter {
+    /// "Static nesting": `if bool` blocks open.
     StaticNesting,
+    /// "Dynamic nesting": `if pred`, `if_comp` blocks and `callnz pred` calls open.
     DynamicNesting,
+    /// "Loop/rep nesting": `loop` and `rep` blocks open.
     LoopNesting,
+    /// "Call nesting": subroutine calls open.
     CallNesting,
+    /// "Static flow count": flow-control instructions in the program text (`vs_2_0`,
+    /// `vs_2_x` only).
     StaticFlowCount,
 }
 
 impl Counter {
+    /// The five, in the tables' column order (the order of every `[_; 5]` here).
     pub const ALL: [Counter; 5] = [
         Counter::StaticNesting,
         Counter::DynamicNesting,
@@ -138,7 +145,9 @@ pub enum Delta {
 /// change on each counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Row {
+    /// "n/a" in every column: the profile has no such instruction.
     Refused,
+    /// The change on each counter, in [`Counter::ALL`] order.
     Counts([Delta; 5]),
 }
 
@@ -237,8 +246,8 @@ const fn without_loop(rows: [Row; 17]) -> [Row; 17] {
     rows
 }
 
-const SEED_VS: &str = "Microsoft's vertex-shader flow-control limits page; Flow Control Nesting Limits (vs)";
-const SEED_PS: &str = "Flow Control Limitations (ps): Pixel Shader Instruction Depth Counts";
+const SOURCE_VS: &str = "Microsoft's Flow Control Nesting Limits page (vs)";
+const SOURCE_PS: &str = "Flow Control Limitations (ps): Pixel Shader Instruction Depth Counts";
 
 /// `vs_2_0`.
 pub static VS_2_0: FlowTable = FlowTable {
@@ -263,7 +272,7 @@ pub static VS_2_0: FlowTable = FlowTable {
         R,                                                // setp_comp
     ],
     limits: [Limit::Unlimited, Limit::NotCounted, Limit::Fixed(1), Limit::Fixed(1), Limit::Fixed(16)],
-    source: SEED_VS,
+    source: SOURCE_VS,
 };
 
 /// `vs_2_x`.
@@ -295,18 +304,18 @@ pub static VS_2_X: FlowTable = FlowTable {
         Limit::StaticFlowDepth,
         Limit::Fixed(16),
     ],
-    source: SEED_VS,
+    source: SOURCE_VS,
 };
 
 const LIMITS_3_0: [Limit; 5] =
     [Limit::Fixed(24), Limit::Fixed(24), Limit::Fixed(4), Limit::Fixed(4), Limit::NotCounted];
 
 /// `vs_2_sw`.
-pub static VS_2_SW: FlowTable = FlowTable { name: "vs_2_sw", rows: ROWS_3_0, limits: LIMITS_3_0, source: SEED_VS };
+pub static VS_2_SW: FlowTable = FlowTable { name: "vs_2_sw", rows: ROWS_3_0, limits: LIMITS_3_0, source: SOURCE_VS };
 /// `vs_3_0`.
-pub static VS_3_0: FlowTable = FlowTable { name: "vs_3_0", rows: ROWS_3_0, limits: LIMITS_3_0, source: SEED_VS };
+pub static VS_3_0: FlowTable = FlowTable { name: "vs_3_0", rows: ROWS_3_0, limits: LIMITS_3_0, source: SOURCE_VS };
 /// `vs_3_sw`.
-pub static VS_3_SW: FlowTable = FlowTable { name: "vs_3_sw", rows: ROWS_3_0, limits: LIMITS_3_0, source: SEED_VS };
+pub static VS_3_SW: FlowTable = FlowTable { name: "vs_3_sw", rows: ROWS_3_0, limits: LIMITS_3_0, source: SOURCE_VS };
 
 /// `ps_2_x` (no `loop` in the table: ps_2_x has no `loop` instruction).
 pub static PS_2_X: FlowTable = FlowTable {
@@ -319,15 +328,15 @@ pub static PS_2_X: FlowTable = FlowTable {
         Limit::StaticFlowDepth,
         Limit::NotCounted,
     ],
-    source: SEED_PS,
+    source: SOURCE_PS,
 };
 /// `ps_2_sw` (`loop`, `endloop`: n/a).
 pub static PS_2_SW: FlowTable =
-    FlowTable { name: "ps_2_sw", rows: without_loop(ROWS_3_0), limits: LIMITS_3_0, source: SEED_PS };
+    FlowTable { name: "ps_2_sw", rows: without_loop(ROWS_3_0), limits: LIMITS_3_0, source: SOURCE_PS };
 /// `ps_3_0`.
-pub static PS_3_0: FlowTable = FlowTable { name: "ps_3_0", rows: ROWS_3_0, limits: LIMITS_3_0, source: SEED_PS };
+pub static PS_3_0: FlowTable = FlowTable { name: "ps_3_0", rows: ROWS_3_0, limits: LIMITS_3_0, source: SOURCE_PS };
 /// `ps_3_sw`.
-pub static PS_3_SW: FlowTable = FlowTable { name: "ps_3_sw", rows: ROWS_3_0, limits: LIMITS_3_0, source: SEED_PS };
+pub static PS_3_SW: FlowTable = FlowTable { name: "ps_3_sw", rows: ROWS_3_0, limits: LIMITS_3_0, source: SOURCE_PS };
 
 /// The table of `profile`; `None` for the profiles without flow control (`vs_1_1`,
 /// `ps_1_x`, `ps_2_0`).
@@ -366,7 +375,12 @@ pub fn max_label(profile: Profile) -> u32 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SiteKind {
     /// One of the seventeen; `target` is the label of a call.
-    Flow { op: FlowOp, target: Option<u32> },
+    Flow {
+        /// Which of the seventeen.
+        op: FlowOp,
+        /// The called label's number (`call l3`: 3); `None` for the others.
+        target: Option<u32>,
+    },
     /// `label l#`.
     Label(u32),
     /// Any other instruction (it matters only to where labels may stand).
@@ -376,6 +390,7 @@ pub enum SiteKind {
 /// One instruction of the program, with where it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Site {
+    /// What the instruction is to the walk.
     pub kind: SiteKind,
     /// Instruction index (0 = the first after the version token).
     pub index: usize,
@@ -422,11 +437,30 @@ pub enum StructureKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Problem {
     /// A counter went over its limit at `site` (the first time, in walk order).
-    Limit { counter: Counter, limit: u32, value: i32, site: usize },
+    Limit {
+        /// The counter.
+        counter: Counter,
+        /// Its limit for the device.
+        limit: u32,
+        /// The value it reached (the instruction's peak).
+        value: i32,
+        /// Index into the sites given to [`walk`].
+        site: usize,
+    },
     /// The instruction's row is "n/a": the profile does not have it.
-    Refused { site: usize },
-    /// The program's structure is broken (`site`: where; `None`: at the end).
-    Structure { kind: StructureKind, site: Option<usize>, message: String },
+    Refused {
+        /// Index into the sites given to [`walk`].
+        site: usize,
+    },
+    /// The program's structure is broken.
+    Structure {
+        /// Block constructs or subroutines.
+        kind: StructureKind,
+        /// Index into the sites given to [`walk`]; `None`: at the end of the program.
+        site: Option<usize>,
+        /// What is wrong, for a person.
+        message: String,
+    },
     /// The walk would take more than [`STEP_BUDGET`] steps.
     TooComplex,
 }
@@ -440,7 +474,10 @@ pub const STEP_BUDGET: usize = 1 << 20;
 /// findings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Walk {
+    /// Every instruction visited, in walk order (a subroutine's body once per call that
+    /// walks it), with the counters after it.
     pub steps: Vec<Step>,
+    /// The findings, in walk order.
     pub problems: Vec<Problem>,
 }
 

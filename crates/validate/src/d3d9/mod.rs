@@ -13,7 +13,8 @@
 //! - result and source modifiers (V909) and pixel-shader source swizzles (V910);
 //! - instruction slots against the profile's limit (V911);
 //! - flow control: block structure (V912), subroutines and labels (V913), and the
-//!   Microsoft's vertex-shader flow-control limits page nesting counters ([`flow`]: V914–V918, V919).
+//!   nesting counters of Microsoft's "Flow Control Nesting Limits" (vertex shaders) and
+//!   "Flow Control Limitations" (pixel shaders) pages ([`flow`]: V914–V918, V919).
 //!
 //! and the rules the instruction and register pages state beyond the tables: `aL` only
 //! inside a loop (V921), replicate swizzles (V922), reserved token bits (V923), read
@@ -48,6 +49,7 @@ pub fn is_d3dbc(bytes: &[u8]) -> bool {
 /// What the check learnt about the program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct D3d9Info {
+    /// The version token's shader kind and version.
     pub version: Version,
     /// The profile, when the version is one.
     pub profile: Option<Profile>,

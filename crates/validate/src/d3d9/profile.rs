@@ -156,6 +156,7 @@ pub fn classify(kind: ShaderKind, ver: u16, reg: Register) -> Result<(RegFile, u
 /// How many registers a file has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Count {
+    /// A number of registers fixed by the profile.
     Fixed(u32),
     /// `NumTemps` of the device (`D3DVS20CAPS` / `D3DPSHADERCAPS2_0`).
     Temps,
@@ -166,7 +167,9 @@ pub enum Count {
 /// One register file of a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RegRule {
+    /// The register file.
     pub file: RegFile,
+    /// How many registers of it the profile has.
     pub count: Count,
     /// The address registers that may index it (`c[a0.x]`, `v[aL]`); empty: no
     /// relative addressing.
@@ -520,9 +523,19 @@ pub enum SlotLimit {
     /// A total.
     Total(u32),
     /// Separate arithmetic and texture limits (per phase in ps_1_4).
-    Split { arithmetic: u32, texture: u32 },
+    Split {
+        /// Arithmetic instruction slots.
+        arithmetic: u32,
+        /// Texture instruction slots.
+        texture: u32,
+    },
     /// A total, and a texture limit unless the device lifts it.
-    TotalAndTexture { total: u32, texture: Option<u32> },
+    TotalAndTexture {
+        /// All instruction slots.
+        total: u32,
+        /// Texture instruction slots among them; `None` where the device lifts the limit.
+        texture: Option<u32>,
+    },
 }
 
 /// The instruction-slot limit of `profile` for a device with `caps`: vs_1_1 128;
@@ -630,6 +643,7 @@ pub fn read_ports(profile: Profile) -> &'static [(RegFile, u32)] {
 /// What an instruction page requires of its operands, beyond the register tables.
 #[derive(Debug, Clone, Copy)]
 pub struct OperandRule {
+    /// The instruction the rule is about.
     pub opcode: d3dbc::Opcode,
     /// Only in this kind of shader (the page of the other kind does not state it).
     pub kind: Option<ShaderKind>,
@@ -695,7 +709,7 @@ use d3dbc::Opcode as O;
 
 /// The rows, from the instruction pages (vs and ps): `m4x4`/`m3x4` `.xyzw`, `m4x3`/`m3x3`
 /// `.xyz`, `m3x2` `.xy` ("mask is required"), "Negate and swizzle modifiers are ...
-/// not [allowed] for src1", "The dst and src0 register, or any of src1+i registers,
+/// not \[allowed\] for src1", "The dst and src0 register, or any of src1+i registers,
 /// cannot be the same" (stated on m4x4, m4x3, m3x2; the expansion into dot products
 /// makes it the same for m3x3, m3x4); `sincos` ".x | .y | .xy", `r#`, src0 "the
 /// required replicate swizzle", in 2_0/2_x "two different c#"; `nrm` "The dest and src
