@@ -399,16 +399,25 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
         T::Predicate => ("p", Some(n)),
         T::TempFloat16 | T::Unknown(_) => ("x", Some(n)),
     };
-    out.push_str(prefix);
+    // Most prefixes are one letter: pushed as a character, not copied as a string.
+    match prefix.as_bytes() {
+        &[letter] => out.push(char::from(letter)),
+        _ => out.push_str(prefix),
+    }
     if let Some(n) = number {
         push_decimal(out, n);
     }
 }
 
 /// `n` in decimal, without `core::fmt`.
-fn push_decimal(out: &mut String, mut n: u32) {
+fn push_decimal(out: &mut String, n: u32) {
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut start = digits.len();
+    let mut n = n;
     loop {
         start -= 1;
         digits[start] = b'0' + (n % 10) as u8;
@@ -417,8 +426,9 @@ fn push_decimal(out: &mut String, mut n: u32) {
             break;
         }
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
+    for &d in &digits[start..] {
+        out.push(char::from(d));
+    }
 }
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -727,17 +737,26 @@ pub fn level9_program(program: &Program<'_>) -> String {
 /// columns of `format`.
 pub fn level9_stream(bytes: &[u8], format: Format) -> Result<String, ListingError> {
     let mut out = String::with_capacity(64 + 4 * bytes.len());
-    if !level9_stream_in_one_pass(bytes, format, &mut out)? {
+    write_level9_stream(bytes, format, &mut out)?;
+    Ok(out)
+}
+
+/// [`level9_stream`] appended to `out` (left as it was on an error).
+pub fn write_level9_stream(bytes: &[u8], format: Format, out: &mut String) -> Result<(), ListingError> {
+    let mark = out.len();
+    out.reserve(64 + 4 * bytes.len());
+    let done = level9_stream_in_one_pass(bytes, format, out).inspect_err(|_| out.truncate(mark))?;
+    if !done {
         // A debug block after the first instruction (fxc writes it first): decode the
         // program first to find it, then print.
-        out.clear();
+        out.truncate(mark);
         let program = crate::decode(bytes)?;
         let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_fields(b).ok());
-        print_stream_with_debug(bytes, debug.as_ref(), format, &mut out)?;
+        print_stream_with_debug(bytes, debug.as_ref(), format, out).inspect_err(|_| out.truncate(mark))?;
         out.push('\n');
-        slot_count(&program).write_line(&mut out);
+        slot_count(&program).write_line(out);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// [`level9_stream`] as the program is decoded, one reused instruction at a time, when

@@ -42,7 +42,7 @@
 //! name print as `UNKN` (a conversion) and `Unknown Value` (a runtime constant); the
 //! stored number is lost in the listing, so [`parse_tables`] refuses those words.
 
-use std::fmt::Write as _;
+use crate::header::columns::{left_dec, right_dec, right_str};
 
 use dxbc::aon9::{
     Aon9, ConstantMapping, ConstantTarget, DataConversion, Mappings, RegisterMapping, RuntimeConstantKind,
@@ -126,11 +126,17 @@ pub fn print_mappings(out: &mut String, m: &Mappings) {
             out.push_str(REGISTER_RULE);
             out.push('\n');
             for r in list {
-                let _ = writeln!(
-                    out,
-                    "// {letter}{:<9} cb{:<5} {:>10} {:>9}",
-                    r.target_reg, r.buffer, r.source_reg, r.component
-                );
+                // `// {letter}{target:<9} cb{buffer:<5} {source:>10} {component:>9}`
+                out.push_str("// ");
+                out.push(letter);
+                left_dec(out, r.target_reg, 9);
+                out.push_str(" cb");
+                left_dec(out, r.buffer, 5);
+                out.push(' ');
+                right_dec(out, r.source_reg, 10);
+                out.push(' ');
+                right_dec(out, r.component, 9);
+                out.push('\n');
             }
             out.push_str("//\n");
         }
@@ -140,11 +146,24 @@ pub fn print_mappings(out: &mut String, m: &Mappings) {
             out.push_str(CONSTANT_RULE);
             out.push('\n');
             for c in &m.constants {
-                let _ = match c.target {
-                    ConstantTarget::Register(r) => write!(out, "// c{r:<9}"),
-                    ConstantTarget::ClipPlane(p) => write!(out, "// clip{p:<6}"),
-                };
-                let _ = write!(out, " cb{:<5} {:>9} {:>9}  (", c.buffer, c.start_reg, c.reg_count);
+                match c.target {
+                    ConstantTarget::Register(r) => {
+                        out.push_str("// c");
+                        left_dec(out, r, 9);
+                    }
+                    ConstantTarget::ClipPlane(p) => {
+                        out.push_str("// clip");
+                        left_dec(out, p, 6);
+                    }
+                }
+                // ` cb{buffer:<5} {start:>9} {count:>9}  (`
+                out.push_str(" cb");
+                left_dec(out, c.buffer, 5);
+                out.push(' ');
+                right_dec(out, c.start_reg, 9);
+                out.push(' ');
+                right_dec(out, c.reg_count, 9);
+                out.push_str("  (");
                 for (i, &conv) in c.conversion.iter().enumerate() {
                     if i > 0 {
                         out.push(',');
@@ -165,7 +184,12 @@ pub fn print_mappings(out: &mut String, m: &Mappings) {
         out.push_str(RUNTIME_RULE);
         out.push('\n');
         for r in &m.runtime_constants {
-            let _ = writeln!(out, "// c{:<10} {:>49}", r.target_reg, runtime_name(r.kind));
+            // `// c{target:<10} {name:>49}`
+            out.push_str("// c");
+            left_dec(out, r.target_reg, 10);
+            out.push(' ');
+            right_str(out, runtime_name(r.kind), 49);
+            out.push('\n');
         }
         out.push_str("//\n//\n");
     }
@@ -177,7 +201,14 @@ pub fn print_mappings(out: &mut String, m: &Mappings) {
         out.push_str(SAMPLER_RULE);
         out.push('\n');
         for s in &m.samplers {
-            let _ = writeln!(out, "// s{:<13} s{:<14} t{:<16}", s.target_sampler, s.source_sampler, s.source_resource);
+            // `// s{target:<13} s{sampler:<14} t{resource:<16}`
+            out.push_str("// s");
+            left_dec(out, s.target_sampler, 13);
+            out.push_str(" s");
+            left_dec(out, s.source_sampler, 14);
+            out.push_str(" t");
+            left_dec(out, s.source_resource, 16);
+            out.push('\n');
         }
         out.push_str("//\n//\n");
     }

@@ -89,15 +89,16 @@ pub(crate) fn write_level9_part(
         offset: (aon9.program.as_ptr() as usize).saturating_sub(chunk.data.as_ptr() as usize),
         error,
     };
-    let part = d3dbc::print::level9_stream(aon9.program, format).map_err(|e| match e {
-        d3dbc::print::ListingError::Decode(error) => program_error(error),
-    })?;
-    out.reserve(part.len().saturating_add(1024));
+    let mark = out.len();
     print_tables(out, &aon9);
     out.push_str(BYTECODE_TITLE);
     out.push_str("\n//\n");
-    out.push_str(&part);
-    Ok(())
+    d3dbc::print::write_level9_stream(aon9.program, format, out).map_err(|e| {
+        out.truncate(mark);
+        match e {
+            d3dbc::print::ListingError::Decode(error) => program_error(error),
+        }
+    })
 }
 
 /// The whole listing of a Level9 blob: [`crate::disassemble`]'s header and Shader Model

@@ -232,16 +232,14 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
     // The program is printed as it is decoded, one reused instruction at a time.
     let mut printer = tpf::print::Printer::with_format(decoder.version(), style, options.format());
     printer.version_line(&mut text);
-    while let Some(item) = decoder.next_instruction() {
-        let (start, ins) = item.map_err(program_error)?;
-        if let Some((class, data)) = ins.custom_data() {
+    printer
+        .instructions(&mut decoder, &mut text, |class, tokens| {
             if class != tpf::CustomDataClass::ImmediateConstantBuffer {
                 let class = class.listing_name().map_or_else(|| format!("class {}", class.raw()), str::to_string);
-                warnings.push(Warning::CustomDataAsComment { class, tokens: data.len() });
+                warnings.push(Warning::CustomDataAsComment { class, tokens });
             }
-        }
-        printer.instruction_at(ins, 4 * start as u32, &mut text);
-    }
+        })
+        .map_err(program_error)?;
     if reflected {
         let slots = container
             .chunk(FourCc::STAT)

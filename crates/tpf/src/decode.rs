@@ -20,17 +20,34 @@ use arrayvec::ArrayVec;
 /// `bytes` may be longer than the program (a chunk padded after it); the length token
 /// decides where the program ends.
 pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
-    let (version, mut pos, end) = header(bytes)?;
+    let (version, mut rest, end) = header(bytes)?;
     let mut program = Program::new(version);
     // Guesses from the token count (an instruction takes 4 to 5 tokens on average, an
     // operand 2), capped so that a huge program grows its arenas as it goes.
-    let tokens = end.saturating_sub(pos);
+    let tokens = rest.len() / 4;
     program.instructions.reserve((tokens / 4).min(1 << 16));
     program.operands.reserve((tokens / 2).min(1 << 17));
-    while pos < end {
-        let (ins, next) = decode_into(bytes, pos, end, &mut program)?;
+    let mut area = [Operand::EMPTY; MAX_INSTRUCTION_OPERANDS];
+    let mut ins = Instruction::placeholder();
+    while !rest.is_empty() {
+        let start = end.saturating_sub(rest.len() / 4);
+        // The arena's ids must hold the instruction's operands.
+        let base = u32::try_from(program.operands.len())
+            .ok()
+            .filter(|b| b.checked_add(MAX_INSTRUCTION_OPERANDS as u32).is_some())
+            .ok_or_else(|| DecodeError::at(start, E::TooManyOperands("program")))?;
+        let mut sinks = Sinks {
+            area: &mut area,
+            used: 0,
+            base,
+            extended: &mut program.extended,
+            words: &mut program.words,
+            _input: std::marker::PhantomData,
+        };
+        rest = decode_into(rest, end, &mut sinks, &mut ins)?;
+        let used = sinks.used;
+        program.operands.extend_from_slice(area.get(..used).unwrap_or(&[]));
         program.instructions.push(ins);
-        pos = next;
     }
     Ok(program)
 }
@@ -45,9 +62,9 @@ pub fn decode_version(token: u32) -> Version {
     }
 }
 
-/// The version token, the index of the first instruction token and the token index
-/// where the program ends.
-fn header(bytes: &[u8]) -> Result<(Version, usize, usize), DecodeError> {
+/// The version token, the program's bytes after its two header tokens, and the token
+/// index where the program ends.
+fn header(bytes: &[u8]) -> Result<(Version, &[u8], usize), DecodeError> {
     let available = bytes.len() / 4;
     if available < 2 {
         return Err(DecodeError::at(0, E::MissingHeader));
@@ -61,89 +78,100 @@ fn header(bytes: &[u8]) -> Result<(Version, usize, usize), DecodeError> {
     if declared as usize > available {
         return Err(DecodeError::at(1, E::LengthPastEnd { declared, available }));
     }
-    Ok((decode_version(first), 2, declared as usize))
-}
-
-/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas, or the
-/// streaming decoder's fixed buffers. `None` when there is no room (which the
-/// decoder's buffers, sized for the largest instruction, never run out of).
-pub(crate) trait Sink<'a> {
-    fn operand(&mut self, o: Operand) -> Option<OperandId>;
-    fn operands(&mut self, ops: &[Operand]) -> Option<Span>;
-    fn extended(&mut self, ext: &[ExtOpcode]) -> Option<Span>;
-    fn words(&mut self, w: Words<'a>) -> Option<WordsId>;
-}
-
-impl<'a> Sink<'a> for Program<'a> {
-    #[inline]
-    fn operand(&mut self, o: Operand) -> Option<OperandId> {
-        let id = OperandId(u32::try_from(self.operands.len()).ok()?);
-        self.operands.push(o);
-        Some(id)
-    }
-    #[inline]
-    fn operands(&mut self, ops: &[Operand]) -> Option<Span> {
-        let start = u32::try_from(self.operands.len()).ok()?;
-        self.operands.extend_from_slice(ops);
-        Some(Span { start, len: ops.len() as u32 })
-    }
-    fn extended(&mut self, ext: &[ExtOpcode]) -> Option<Span> {
-        let start = u32::try_from(self.extended.len()).ok()?;
-        self.extended.extend_from_slice(ext);
-        Some(Span { start, len: ext.len() as u32 })
-    }
-    fn words(&mut self, w: Words<'a>) -> Option<WordsId> {
-        let id = WordsId(u32::try_from(self.words.len()).ok()?);
-        self.words.push(w);
-        Some(id)
-    }
+    let end = declared as usize;
+    // `2 <= end <= available`: the program lies inside `bytes`.
+    let program = bytes.get(8..end.saturating_mul(4)).ok_or_else(|| DecodeError::at(0, E::MissingHeader))?;
+    Ok((decode_version(first), program, end))
 }
 
 /// The most operands one instruction refers to: its own and one register per
 /// relative index of each.
 const MAX_INSTRUCTION_OPERANDS: usize = MAX_OPERANDS * 4;
 
+/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas (its
+/// extended tokens and runs of tokens; the operands through `area`), or the streaming
+/// decoder's fixed buffers. `None` when there is no room (which the decoder's
+/// buffers, sized for the largest instruction, never run out of).
+pub(crate) trait Store<T> {
+    /// Appends `items`, returning their span in the arena.
+    fn put(&mut self, items: &[T]) -> Option<Span>;
+}
+
+impl<T: Clone> Store<T> for Vec<T> {
+    #[inline]
+    fn put(&mut self, items: &[T]) -> Option<Span> {
+        let start = u32::try_from(self.len()).ok()?;
+        self.extend_from_slice(items);
+        Some(Span { start, len: items.len() as u32 })
+    }
+}
+
+impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
+    #[inline]
+    fn put(&mut self, items: &[T]) -> Option<Span> {
+        let start = self.len() as u32;
+        if self.remaining_capacity() < items.len() {
+            return None;
+        }
+        self.extend(items.iter().cloned());
+        Some(Span { start, len: items.len() as u32 })
+    }
+}
+
+/// The places one instruction is decoded into. Its operands are written straight into
+/// `area` (the instruction's own first, in order, then the registers of relative
+/// indices and declared registers as they come), whose slot `i` is the arena's operand
+/// `base + i`: the streaming decoder's buffer itself, or a buffer the whole-program
+/// decoder appends to its arena.
+struct Sinks<'s, 'a, X, W> {
+    area: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
+    /// Slots of `area` in use.
+    used: usize,
+    base: u32,
+    extended: &'s mut X,
+    words: &'s mut W,
+    _input: std::marker::PhantomData<&'a ()>,
+}
+
+impl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, X, W> {
+    /// Takes `count` consecutive slots; their first.
+    #[inline]
+    fn take(&mut self, count: usize) -> Option<usize> {
+        let first = self.used;
+        let used = first.checked_add(count).filter(|&u| u <= MAX_INSTRUCTION_OPERANDS)?;
+        self.used = used;
+        Some(first)
+    }
+
+    /// The arena id of slot `slot`.
+    #[inline]
+    fn id(&self, slot: usize) -> OperandId {
+        // `base + MAX_INSTRUCTION_OPERANDS` fits a `u32` (the decoders check it).
+        OperandId(self.base.saturating_add(slot as u32))
+    }
+
+    fn word_run(&mut self, w: Words<'a>) -> Option<WordsId> {
+        self.words.put(std::slice::from_ref(&w)).map(|s| WordsId(s.start))
+    }
+}
+
 /// The streaming decoder's buffers: everything the current instruction refers to.
 struct Scratch<'a> {
-    operands: ArrayVec<Operand, MAX_INSTRUCTION_OPERANDS>,
+    operands: [Operand; MAX_INSTRUCTION_OPERANDS],
+    /// Slots of `operands` the current instruction uses.
+    used: usize,
     extended: ArrayVec<ExtOpcode, MAX_EXTENDED>,
     /// A declaration's or a data block's run of tokens, and trailing tokens.
     words: ArrayVec<Words<'a>, 2>,
-}
-
-impl<'a> Sink<'a> for Scratch<'a> {
-    #[inline]
-    fn operand(&mut self, o: Operand) -> Option<OperandId> {
-        let id = OperandId(self.operands.len() as u32);
-        self.operands.try_push(o).ok()?;
-        Some(id)
-    }
-    #[inline]
-    fn operands(&mut self, ops: &[Operand]) -> Option<Span> {
-        let start = self.operands.len() as u32;
-        self.operands.try_extend_from_slice(ops).ok()?;
-        Some(Span { start, len: ops.len() as u32 })
-    }
-    fn extended(&mut self, ext: &[ExtOpcode]) -> Option<Span> {
-        let start = self.extended.len() as u32;
-        self.extended.try_extend_from_slice(ext).ok()?;
-        Some(Span { start, len: ext.len() as u32 })
-    }
-    fn words(&mut self, w: Words<'a>) -> Option<WordsId> {
-        let id = WordsId(self.words.len() as u32);
-        self.words.try_push(w).ok()?;
-        Some(id)
-    }
 }
 
 /// Walks a program one instruction at a time, without allocating: each instruction is
 /// decoded into the decoder's own buffers and handed out as an [`InstructionRef`]
 /// that lives until the next one is asked for.
 pub struct Decoder<'a> {
-    bytes: &'a [u8],
     version: Version,
-    /// Next token to read.
-    pos: usize,
+    /// The program's bytes from the next instruction on.
+    rest: &'a [u8],
     /// Token index where the program ends (from the length token).
     end: usize,
     failed: bool,
@@ -154,15 +182,19 @@ pub struct Decoder<'a> {
 impl<'a> Decoder<'a> {
     /// Reads the version and length tokens.
     pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, DecodeError> {
-        let (version, pos, end) = header(bytes)?;
+        let (version, rest, end) = header(bytes)?;
         Ok(Decoder {
-            bytes,
             version,
-            pos,
+            rest,
             end,
             failed: false,
             current: Instruction::placeholder(),
-            scratch: Scratch { operands: ArrayVec::new(), extended: ArrayVec::new(), words: ArrayVec::new() },
+            scratch: Scratch {
+                operands: [Operand::EMPTY; MAX_INSTRUCTION_OPERANDS],
+                used: 0,
+                extended: ArrayVec::new(),
+                words: ArrayVec::new(),
+            },
         })
     }
 
@@ -173,7 +205,27 @@ impl<'a> Decoder<'a> {
 
     /// Tokens not yet read.
     pub fn remaining_tokens(&self) -> usize {
-        self.end.saturating_sub(self.pos)
+        self.rest.len() / 4
+    }
+
+    /// The token index of the next instruction.
+    pub fn position(&self) -> usize {
+        self.end.saturating_sub(self.rest.len() / 4)
+    }
+
+    /// The program's bytes from the next instruction on (none after an error).
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        if self.failed {
+            &[]
+        } else {
+            self.rest
+        }
+    }
+
+    /// Steps over `bytes` bytes: whole instructions the caller has read from
+    /// [`Decoder::rest`].
+    pub(crate) fn skip(&mut self, bytes: usize) {
+        self.rest = self.rest.get(bytes..).unwrap_or(&[]);
     }
 
     /// Decodes the next instruction, reusing the decoder's buffers (nothing is
@@ -181,21 +233,29 @@ impl<'a> Decoder<'a> {
     /// at the end of the program (or after an error).
     #[inline]
     pub fn next_instruction(&mut self) -> Option<Result<(usize, InstructionRef<'_, 'a>), DecodeError>> {
-        if self.failed || self.pos >= self.end {
+        if self.failed || self.rest.is_empty() {
             return None;
         }
-        let start = self.pos;
-        self.scratch.operands.clear();
-        self.scratch.extended.clear();
-        self.scratch.words.clear();
-        match decode_into(self.bytes, start, self.end, &mut self.scratch) {
-            Ok((ins, next)) => {
-                self.pos = next;
-                self.current = ins;
+        let start = self.end.saturating_sub(self.rest.len() / 4);
+        let scratch = &mut self.scratch;
+        scratch.extended.clear();
+        scratch.words.clear();
+        let mut sinks = Sinks {
+            area: &mut scratch.operands,
+            used: 0,
+            base: 0,
+            extended: &mut scratch.extended,
+            words: &mut scratch.words,
+            _input: std::marker::PhantomData,
+        };
+        match decode_into(self.rest, self.end, &mut sinks, &mut self.current) {
+            Ok(rest) => {
+                scratch.used = sinks.used;
+                self.rest = rest;
                 let pool = Pool {
-                    operands: &self.scratch.operands,
-                    extended: &self.scratch.extended,
-                    words: &self.scratch.words,
+                    operands: scratch.operands.get(..scratch.used).unwrap_or(&[]),
+                    extended: &scratch.extended,
+                    words: &scratch.words,
                 };
                 Some(Ok((start, InstructionRef::new(&self.current, pool))))
             }
@@ -207,31 +267,44 @@ impl<'a> Decoder<'a> {
     }
 }
 
-/// A bounded cursor over the tokens of one instruction.
+/// A bounded reader over the tokens of one instruction.
 struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+    /// The bytes from the next token to where reading must stop (the end of the
+    /// instruction once its length is known, before that of the program).
+    rest: &'a [u8],
+    /// The token index where `rest` ends.
     end: usize,
     mnemonic: &'static str,
 }
 
 impl<'a> Cursor<'a> {
+    /// The token index of the next token.
     #[inline]
+    fn pos(&self) -> usize {
+        self.end.saturating_sub(self.rest.len() / 4)
+    }
+
+    #[inline(always)]
     fn read(&mut self) -> Result<u32, DecodeError> {
-        if self.pos >= self.end {
-            return Err(DecodeError::at(self.pos, E::InstructionTruncated(self.mnemonic)));
+        match self.rest.split_first_chunk::<4>() {
+            Some((t, rest)) => {
+                self.rest = rest;
+                Ok(u32::from_le_bytes(*t))
+            }
+            None => Err(self.truncated()),
         }
-        let t = token(self.bytes, self.pos)
-            .ok_or_else(|| DecodeError::at(self.pos, E::InstructionTruncated(self.mnemonic)))?;
-        // `pos < end <= token count`, so this cannot saturate.
-        self.pos = self.pos.saturating_add(1);
-        Ok(t)
+    }
+
+    /// The instruction ends before a token it needs, at the cursor.
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self) -> DecodeError {
+        DecodeError::at(self.pos(), E::InstructionTruncated(self.mnemonic))
     }
 
     #[inline]
     fn remaining(&self) -> usize {
-        // The cursor never moves past `end`.
-        self.end.saturating_sub(self.pos)
+        self.rest.len() / 4
     }
 
     fn read_opt(&mut self) -> Result<Option<u32>, DecodeError> {
@@ -243,77 +316,44 @@ impl<'a> Cursor<'a> {
     }
 
     fn words(&mut self, count: usize) -> Result<Words<'a>, DecodeError> {
-        if count > self.remaining() {
+        let split = count.checked_mul(4).and_then(|n| self.rest.split_at_checked(n));
+        let Some((w, rest)) = split else {
             return Err(DecodeError::at(self.end, E::InstructionTruncated(self.mnemonic)));
-        }
-        let truncated = || DecodeError::at(self.end, E::InstructionTruncated(self.mnemonic));
-        let from = self.pos.checked_mul(4).ok_or_else(truncated)?;
-        let to = self.pos.checked_add(count).and_then(|e| e.checked_mul(4)).ok_or_else(truncated)?;
-        let w = Words::borrowed(self.bytes.get(from..to).ok_or_else(truncated)?);
-        // `count <= remaining`, checked above.
-        self.pos = self.pos.saturating_add(count);
-        Ok(w)
+        };
+        self.rest = rest;
+        Ok(Words::borrowed(w))
     }
 }
 
-/// Token `i` of `bytes`, if the bytes hold it.
-#[inline]
-fn token(bytes: &[u8], i: usize) -> Option<u32> {
-    bytes.get(i.checked_mul(4)?..)?.first_chunk::<4>().map(|b| u32::from_le_bytes(*b))
-}
-
-/// Token `i` of an instruction being decoded. Callers read only tokens below the
-/// program's end, which the length token was checked against, so the error (the
-/// instruction is cut short) is not expected to arise.
-#[inline]
-fn token_at(bytes: &[u8], i: usize) -> Result<u32, DecodeError> {
-    token(bytes, i).ok_or_else(|| DecodeError::at(i, E::InstructionTruncated("instruction")))
-}
-
-/// Decodes the instruction at token `start`, putting what it refers to in `sink`;
-/// returns it and the index of the next one.
-#[inline]
-fn decode_into<'a, S: Sink<'a>>(
-    bytes: &'a [u8],
-    start: usize,
+/// Decodes the instruction at the start of `prog` (the program's bytes from that
+/// instruction to the program's end, token `end`) into `out`, putting what it refers
+/// to in `sinks`; returns the bytes after it.
+#[inline(always)]
+fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+    prog: &'a [u8],
     end: usize,
-    sink: &mut S,
-) -> Result<(Instruction, usize), DecodeError> {
-    let tok0 = token_at(bytes, start)?;
+    sinks: &mut Sinks<'_, 'a, X, W>,
+    out: &mut Instruction,
+) -> Result<&'a [u8], DecodeError> {
+    let start = end.saturating_sub(prog.len() / 4);
+    let remaining = prog.len() / 4;
+    let Some((tok0, after0)) = prog.split_first_chunk::<4>() else {
+        return Err(DecodeError::at(start, E::InstructionTruncated("instruction")));
+    };
+    let tok0 = u32::from_le_bytes(*tok0);
     let number = (tok0 & 0x7ff) as u16;
 
     if number == Opcode::CustomData as u16 {
-        // The decoder calls with `start < end`.
-        let remaining = end.saturating_sub(start);
-        if remaining < 2 {
-            return Err(DecodeError::at(start, E::CustomDataTooShort(remaining as u32)));
-        }
-        let length = token_at(bytes, start.saturating_add(1))?;
-        if length < 2 {
-            return Err(DecodeError::at(start.saturating_add(1), E::CustomDataTooShort(length)));
-        }
-        if length as usize > remaining {
-            return Err(DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }));
-        }
-        // `length <= remaining`: `next <= end`.
-        let next = start.saturating_add(length as usize);
-        // `2 <= length <= remaining`: the block lies inside the program.
-        let data_range = start.saturating_add(2).saturating_mul(4)..next.saturating_mul(4);
-        let data = Words::borrowed(
-            bytes
-                .get(data_range)
-                .ok_or_else(|| DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }))?,
-        );
-        let data = sink.words(data).ok_or_else(|| DecodeError::at(start, E::TooManyOperands("customdata")))?;
-        let body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
-        return Ok((Instruction::new(Opcode::CustomData, body), next));
+        return custom_data(prog, start, tok0, sinks, out);
     }
 
-    let opcode = Opcode::from_u16(number).ok_or_else(|| DecodeError::at(start, E::UnknownOpcode(number)))?;
+    let Some(opcode) = Opcode::from_u16(number) else {
+        return Err(DecodeError::at(start, E::UnknownOpcode(number)));
+    };
     let info = opcode.info();
     let mut length = (tok0 >> 24) & 0x7f;
     let mut length_enc = LengthEncoding::Inline;
-    let mut cur = Cursor { bytes, pos: start.saturating_add(1), end, mnemonic: info.mnemonic };
+    let mut cur = Cursor { rest: after0, end, mnemonic: info.mnemonic };
     if length == 0 {
         length = cur.read()?;
         length_enc = LengthEncoding::Separate;
@@ -321,23 +361,27 @@ fn decode_into<'a, S: Sink<'a>>(
             return Err(DecodeError::at(start.saturating_add(1), E::ZeroLength(info.mnemonic)));
         }
     }
-    let remaining = end.saturating_sub(start);
     if length as usize > remaining {
         return Err(DecodeError::at(start, E::InstructionPastEnd { mnemonic: info.mnemonic, length, remaining }));
     }
-    // `length <= remaining`: `next <= end`.
-    let next = start.saturating_add(length as usize);
-    cur.end = next;
-    if cur.pos > cur.end {
+    // `length <= remaining`: the instruction lies inside `prog`.
+    let Some((this, next)) = prog.split_at_checked((length as usize).saturating_mul(4)) else {
+        return Err(DecodeError::at(start, E::InstructionPastEnd { mnemonic: info.mnemonic, length, remaining }));
+    };
+    let read = prog.len().saturating_sub(cur.rest.len());
+    let Some(body) = this.get(read..) else {
+        // A separate length token in an instruction of length 1.
         return Err(DecodeError::at(start, E::InstructionTruncated(info.mnemonic)));
-    }
+    };
+    cur.rest = body;
+    cur.end = start.saturating_add(length as usize);
     let full = |at: usize| DecodeError::at(at, E::TooManyOperands(info.mnemonic));
 
     let mut ext_span = Span::EMPTY;
     if tok0 & 0x8000_0000 != 0 {
         let mut ext: ArrayVec<ExtOpcode, MAX_EXTENDED> = ArrayVec::new();
         loop {
-            let at = cur.pos;
+            let at = cur.pos();
             let t = cur.read()?;
             if ext.try_push(decode_ext_opcode(t)).is_err() {
                 return Err(DecodeError::at(at, E::TooManyExtendedOpcodes(MAX_EXTENDED)));
@@ -346,45 +390,105 @@ fn decode_into<'a, S: Sink<'a>>(
                 break;
             }
         }
-        ext_span = sink.extended(&ext).ok_or_else(|| full(start))?;
+        ext_span = sinks.extended.put(&ext).ok_or_else(|| full(start))?;
     }
 
     let controls = tok0 & 0x00ff_f800;
     let (body, used) = match info.shape {
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
-            let mut operands: ArrayVec<Operand, MAX_OPERANDS> = ArrayVec::new();
-            for _ in 0..info.operand_count() {
-                let o = decode_operand(&mut cur, sink)?;
-                operands.try_push(o).map_err(|_| full(cur.pos))?;
+            let count = info.operand_count();
+            let first = sinks.take(count).ok_or_else(|| full(cur.pos()))?;
+            for slot in first..first.saturating_add(count) {
+                decode_operand(&mut cur, sinks, slot)?;
             }
-            let operands = sink.operands(&operands).ok_or_else(|| full(start))?;
+            let operands = Span { start: sinks.id(first).0, len: count as u32 };
             (Body::Op(Op { saturate, precise, control, operands }), used)
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
-            let interface = decode_operand(&mut cur, sink)?;
-            let interface = sink.operand(interface).ok_or_else(|| full(start))?;
-            (Body::InterfaceCall { function, interface }, 0)
+            let slot = sinks.take(1).ok_or_else(|| full(start))?;
+            decode_operand(&mut cur, sinks, slot)?;
+            (Body::InterfaceCall { function, interface: sinks.id(slot) }, 0)
         }
         Shape::Decl(kind) => {
-            let (decl, used) = decode_decl(kind, tok0, &mut cur, sink)?;
+            let (decl, used) = decode_decl(kind, tok0, &mut cur, sinks)?;
             (Body::Decl(decl), used)
         }
         Shape::CustomData => unreachable!("handled above"),
     };
-    let rest = cur.words(cur.remaining())?;
-    let trailing = if rest.is_empty() { None } else { Some(sink.words(rest).ok_or_else(|| full(start))?) };
-    let ins = Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing };
-    Ok((ins, next))
+    let trailing = if cur.rest.is_empty() {
+        None
+    } else {
+        let rest = cur.words(cur.remaining())?;
+        Some(sinks.word_run(rest).ok_or_else(|| full(start))?)
+    };
+    *out = Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing };
+    Ok(next)
+}
+
+/// A custom-data block (opcode token, length token, data) at the start of `prog`.
+#[cold]
+fn custom_data<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+    prog: &'a [u8],
+    start: usize,
+    tok0: u32,
+    sinks: &mut Sinks<'_, 'a, X, W>,
+    out: &mut Instruction,
+) -> Result<&'a [u8], DecodeError> {
+    let remaining = prog.len() / 4;
+    if remaining < 2 {
+        return Err(DecodeError::at(start, E::CustomDataTooShort(remaining as u32)));
+    }
+    let length = token(prog, 1).ok_or_else(|| DecodeError::at(start, E::CustomDataTooShort(remaining as u32)))?;
+    if length < 2 {
+        return Err(DecodeError::at(start.saturating_add(1), E::CustomDataTooShort(length)));
+    }
+    if length as usize > remaining {
+        return Err(DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }));
+    }
+    // `2 <= length <= remaining`: the block lies inside the program.
+    let Some((block, next)) = prog.split_at_checked((length as usize).saturating_mul(4)) else {
+        return Err(DecodeError::at(start.saturating_add(1), E::CustomDataPastEnd { length, remaining }));
+    };
+    let data = Words::borrowed(block.get(8..).unwrap_or(&[]));
+    let data = sinks.word_run(data).ok_or_else(|| DecodeError::at(start, E::TooManyOperands("customdata")))?;
+    let body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
+    *out = Instruction::new(Opcode::CustomData, body);
+    Ok(next)
+}
+
+/// Token `i` of `bytes`, if the bytes hold it.
+#[inline]
+fn token(bytes: &[u8], i: usize) -> Option<u32> {
+    bytes.get(i.checked_mul(4)?..)?.first_chunk::<4>().map(|b| u32::from_le_bytes(*b))
+}
+
+/// The bits of the opcode token a kind of controls describes, and whether `_sat` (with
+/// the precise mask) is among its fields (`sync`'s flags cover bit 13: a field, not the
+/// mask, says whether `_sat` is there).
+const fn control_facts(kind: Controls) -> (u32, bool) {
+    let mut rest = kind.fields();
+    let mut sat = false;
+    while let [f, tail @ ..] = rest {
+        sat |= f.shift == L::SATURATE.shift && f.width == L::SATURATE.width;
+        rest = tail;
+    }
+    (kind.mask(), sat)
 }
 
 /// Decodes the opcode-specific controls of an executable instruction: saturate,
 /// precise mask, other control, and the mask of bits they use.
+#[inline(always)]
 fn decode_controls(kind: Controls, tok0: u32) -> (bool, Mask, OpControl, u32) {
-    let used = kind.mask();
-    // (`sync`'s flags cover bit 13: a field, not the mask, says whether `_sat` is there.)
-    let has_sat = kind.fields().contains(&L::SATURATE);
+    let (used, has_sat) = match kind {
+        Controls::Plain => const { control_facts(Controls::Plain) },
+        Controls::Test => const { control_facts(Controls::Test) },
+        Controls::ResInfo => const { control_facts(Controls::ResInfo) },
+        Controls::ReturnType => const { control_facts(Controls::ReturnType) },
+        Controls::Sync => const { control_facts(Controls::Sync) },
+        Controls::None => const { control_facts(Controls::None) },
+    };
     let sat = has_sat && L::SATURATE.get(tok0) != 0;
     let precise = if has_sat { Mask(L::PRECISE.get(tok0) as u8) } else { Mask::NONE };
     let control = match kind {
@@ -424,61 +528,101 @@ fn decode_ext_opcode(t: u32) -> ExtOpcode {
 const REPR_SHIFTS: [u32; 3] = [22, 25, 28];
 
 /// Reads the extended operand token, if the operand token `t` says one follows.
-#[inline]
+#[inline(always)]
 fn read_ext_operand(cur: &mut Cursor<'_>, t: u32) -> Result<u32, DecodeError> {
     if t & 0x8000_0000 == 0 {
         return Ok(0);
     }
-    let at = cur.pos;
     let e = cur.read()?;
     if e & 0x8000_0000 != 0 {
-        return Err(DecodeError::at(at, E::ExtendedOperandChain));
+        return Err(extended_chain(cur));
     }
     Ok(e)
 }
 
-/// Decodes an operand; the registers of its relative indices go to `sink`.
-#[inline]
-fn decode_operand<'a, S: Sink<'a>>(cur: &mut Cursor<'a>, sink: &mut S) -> Result<Operand, DecodeError> {
-    let t = cur.read()?;
-    let ext = read_ext_operand(cur, t)?;
-    let dims = ((t >> 20) & 3) as usize;
-    // Per index: the immediate's low and high words, the relative register's id.
-    let mut index = [[0u32; 3]; 3];
-    for ([lo, hi, rel], shift) in index.iter_mut().zip(REPR_SHIFTS).take(dims) {
-        let at = cur.pos;
-        let repr = (t >> shift) & 7;
-        match repr {
-            0 | 3 => *lo = cur.read()?,
-            1 | 4 => {
-                // 64-bit immediates are written high word first.
-                *hi = cur.read()?;
-                *lo = cur.read()?;
-            }
-            2 => {}
-            r => return Err(DecodeError::at(at, E::BadIndexRepresentation(r as u8))),
-        }
-        if repr >= 2 {
-            *rel = decode_rel(cur, sink)?.0;
-        }
-    }
-    let mut imm = [0u32; 4];
-    let count = match (OperandType::from_raw(((t >> 12) & 0xff) as u8), t & 3) {
-        (OperandType::Immediate32, 1) => 1,
-        (OperandType::Immediate64, 1) => 2,
-        (OperandType::Immediate32 | OperandType::Immediate64, 2) => 4,
-        _ => 0,
-    };
-    for slot in imm.iter_mut().take(count) {
-        *slot = cur.read()?;
-    }
-    Ok(Operand::from_raw_parts(t, ext, index, imm))
+/// An extended operand token that says another follows (the one just read).
+#[cold]
+#[inline(never)]
+fn extended_chain(cur: &Cursor<'_>) -> DecodeError {
+    DecodeError::at(cur.pos().saturating_sub(1), E::ExtendedOperandChain)
 }
 
-/// Decodes the register of a relative index into `sink`: an operand that is not an
-/// immediate, with immediate 32-bit indices only.
-fn decode_rel<'a, S: Sink<'a>>(cur: &mut Cursor<'a>, sink: &mut S) -> Result<OperandId, DecodeError> {
-    let at = cur.pos;
+/// The shift of index `d`'s representation in the operand token.
+#[inline(always)]
+fn repr_shift(d: usize) -> u32 {
+    match d {
+        0 => 22,
+        1 => 25,
+        _ => 28,
+    }
+}
+
+/// Decodes an operand into slot `slot` of the area; the registers of its relative
+/// indices take the next free slots. The operand is written in place, field by field.
+#[inline(always)]
+fn decode_operand<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+    cur: &mut Cursor<'a>,
+    sinks: &mut Sinks<'_, 'a, X, W>,
+    slot: usize,
+) -> Result<(), DecodeError> {
+    let t = cur.read()?;
+    let ext = read_ext_operand(cur, t)?;
+    match sinks.area.get_mut(slot) {
+        Some(s) => *s = Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4]),
+        None => return Err(DecodeError::at(cur.pos(), E::TooManyOperands(cur.mnemonic))),
+    }
+    let dims = ((t >> 20) & 3) as usize;
+    for d in 0..dims {
+        let repr = (t >> repr_shift(d)) & 7;
+        // The immediate's low and high words, the relative register's id.
+        let (lo, hi) = match repr {
+            0 | 3 => (cur.read()?, 0),
+            // 64-bit immediates are written high word first.
+            1 | 4 => {
+                let hi = cur.read()?;
+                (cur.read()?, hi)
+            }
+            2 => (0, 0),
+            r => return Err(bad_representation(cur, r)),
+        };
+        let rel = if repr >= 2 { decode_rel(cur, sinks)?.0 } else { 0 };
+        if let Some(index) = sinks.area.get_mut(slot).and_then(|o| o.index.get_mut(d)) {
+            *index = [lo, hi, rel];
+        }
+    }
+    let ty = (t >> 12) & 0xff;
+    if ty == OperandType::Immediate32.raw() as u32 || ty == OperandType::Immediate64.raw() as u32 {
+        let count = match (ty == OperandType::Immediate64.raw() as u32, t & 3) {
+            (false, 1) => 1,
+            (true, 1) => 2,
+            (_, 2) => 4,
+            _ => 0,
+        };
+        for i in 0..count {
+            let v = cur.read()?;
+            if let Some(x) = sinks.area.get_mut(slot).and_then(|o| o.imm.get_mut(i)) {
+                *x = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An index representation the format does not define, read at the index's first
+/// token (none of which is read yet).
+#[cold]
+#[inline(never)]
+fn bad_representation(cur: &Cursor<'_>, r: u32) -> DecodeError {
+    DecodeError::at(cur.pos(), E::BadIndexRepresentation(r as u8))
+}
+
+/// Decodes the register of a relative index into the next free slot: an operand that
+/// is not an immediate, with immediate 32-bit indices only.
+fn decode_rel<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+    cur: &mut Cursor<'a>,
+    sinks: &mut Sinks<'_, 'a, X, W>,
+) -> Result<OperandId, DecodeError> {
+    let at = cur.pos();
     let t = cur.read()?;
     let ty = OperandType::from_raw(((t >> 12) & 0xff) as u8);
     let dims = ((t >> 20) & 3) as usize;
@@ -493,19 +637,22 @@ fn decode_rel<'a, S: Sink<'a>>(cur: &mut Cursor<'a>, sink: &mut S) -> Result<Ope
         *lo = cur.read()?;
     }
     let o = Operand::from_raw_parts(t, ext, index, [0; 4]);
-    sink.operand(o).ok_or_else(|| DecodeError::at(at, E::TooManyOperands(cur.mnemonic)))
+    let full = || DecodeError::at(at, E::TooManyOperands(cur.mnemonic));
+    let slot = sinks.take(1).ok_or_else(full)?;
+    *sinks.area.get_mut(slot).ok_or_else(full)? = o;
+    Ok(sinks.id(slot))
 }
 
 /// Decodes a declaration by its kind's layout ([`DeclKind::layout`]): its opcode-token
 /// fields, then its tokens; returns it with the mask of opcode-token bits the fields use.
-fn decode_decl<'a, S: Sink<'a>>(
+fn decode_decl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     kind: DeclKind,
     tok0: u32,
     cur: &mut Cursor<'a>,
-    sink: &mut S,
+    sinks: &mut Sinks<'_, 'a, X, W>,
 ) -> Result<(Decl, u32), DecodeError> {
     let layout = kind.layout();
-    let (mnemonic, at) = (cur.mnemonic, cur.pos);
+    let (mnemonic, at) = (cur.mnemonic, cur.pos());
     let full = || DecodeError::at(at, E::TooManyOperands(mnemonic));
     let mut v = L::DeclValues::default();
     for (value, field) in v.fields.iter_mut().zip(layout.fields) {
@@ -515,8 +662,9 @@ fn decode_decl<'a, S: Sink<'a>>(
     for (value, token) in v.tokens.iter_mut().zip(layout.tokens) {
         *value = match token {
             L::DeclToken::Operand => {
-                let o = decode_operand(cur, sink)?;
-                Some(sink.operand(o).ok_or_else(full)?.0)
+                let slot = sinks.take(1).ok_or_else(full)?;
+                decode_operand(cur, sinks, slot)?;
+                Some(sinks.id(slot).0)
             }
             L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => Some(cur.read()?),
             L::DeclToken::Optional(_) => cur.read_opt()?,
@@ -533,7 +681,7 @@ fn decode_decl<'a, S: Sink<'a>>(
         };
     }
     if let Some(w) = words {
-        v.words = sink.words(w).ok_or_else(full)?;
+        v.words = sinks.word_run(w).ok_or_else(full)?;
     }
     Ok((Decl::from_values(kind, &v), layout.mask()))
 }

@@ -24,7 +24,7 @@ macro_rules! field_enum {
 
             /// Decodes a raw field value.
             #[inline]
-            pub fn from_raw(raw: $raw) -> Self {
+            pub const fn from_raw(raw: $raw) -> Self {
                 match raw {
                     $( $value => $name::$variant, )*
                     other => $name::Unknown(other),
@@ -33,7 +33,7 @@ macro_rules! field_enum {
 
             /// The raw field value.
             #[inline]
-            pub fn raw(self) -> $raw {
+            pub const fn raw(self) -> $raw {
                 match self {
                     $( $name::$variant => $value, )*
                     $name::Unknown(v) => v,
@@ -41,7 +41,7 @@ macro_rules! field_enum {
             }
 
             /// fxc's spelling in listings, if it has one.
-            pub fn listing_name(self) -> Option<&'static str> {
+            pub const fn listing_name(self) -> Option<&'static str> {
                 match self {
                     $( $name::$variant => $text, )*
                     $name::Unknown(_) => None,

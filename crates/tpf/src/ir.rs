@@ -337,8 +337,8 @@ pub struct Operand {
     /// The extended operand token; zero when bit 31 of `bits` is clear.
     ext: u32,
     /// Per index: the immediate's low and high words and the relative register's id;
-    /// zero beyond the index dimension.
-    index: [[u32; 3]; 3],
+    /// zero beyond the index dimension. (The decoder writes it in place.)
+    pub(crate) index: [[u32; 3]; 3],
     /// Immediate values: `l(...)` uses 1 or 4 tokens, `d(...)` 2 or 4 (one or two doubles).
     pub imm: [u32; 4],
 }

@@ -65,6 +65,7 @@
 
 pub mod blocks;
 pub mod decode;
+mod digits;
 pub mod encode;
 pub mod enums;
 pub mod error;

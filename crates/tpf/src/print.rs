@@ -13,11 +13,14 @@
 
 use std::fmt::Write;
 
+mod direct;
+
+use crate::digits::{self, push_hex8, push_i64, push_u32, push_u64, Rounding};
 use crate::enums::*;
 use crate::ir::*;
 use crate::layout::{DeclValues, Exception, Item, Names, Slot};
 use crate::style::Style;
-use crate::table::{Opcode, Ty};
+use crate::table::{Flow, OpInfo, Opcode, Shape, Ty};
 use crate::words::Words;
 use crate::written::{bare_encoding, needed_note, normalized, Role};
 
@@ -70,9 +73,9 @@ pub struct Printer {
     number: usize,
     /// The byte offset of the next instruction, for [`Printer::instruction`].
     offset: u32,
+    /// How `style`'s `%f` rounds.
+    rounding: Rounding,
 }
-
-const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Printer {
     /// A printer for a program of `version` in `style`'s text, with the default
@@ -83,7 +86,7 @@ impl Printer {
 
     /// A printer with the optional spellings of `format`.
     pub fn with_format(version: Version, style: Style, format: Format) -> Printer {
-        Printer { version, style, depth: 0, format, number: 0, offset: 8 }
+        Printer { version, style, depth: 0, format, number: 0, offset: 8, rounding: rounding_of(style) }
     }
 
     /// `vs_5_0` and a newline.
@@ -100,15 +103,66 @@ impl Printer {
         if f.numbering {
             match number {
                 Some(n) => {
-                    let _ = write!(out, "{n:4}");
+                    // `%4d`
+                    for _ in decimal_len(n as u64)..4 {
+                        out.push(' ');
+                    }
+                    push_u64(out, n as u64);
                     out.push_str(if f.offsets { "  " } else { ": " });
                 }
                 None => out.push_str("      "),
             }
         }
         if f.offsets {
-            let _ = write!(out, "0x{offset:08X}: ");
+            push_hex8(out, offset, true);
+            out.push_str(": ");
         }
+    }
+
+    /// Prints every instruction `decoder` has left, each as it is decoded; `data` sees
+    /// the class and length in tokens of each custom-data block. Instructions of the
+    /// common kinds are printed straight from their tokens (see `print::direct`), with
+    /// the same text.
+    pub fn instructions(
+        &mut self,
+        decoder: &mut crate::Decoder<'_>,
+        out: &mut String,
+        mut data: impl FnMut(CustomDataClass, usize),
+    ) -> Result<(), crate::DecodeError> {
+        if !self.direct_allowed() {
+            while let Some(item) = decoder.next_instruction() {
+                let (start, ins) = item?;
+                if let Some((class, words)) = ins.custom_data() {
+                    data(class, words.len());
+                }
+                self.instruction_at(ins, 4 * start as u32, out);
+            }
+            return Ok(());
+        }
+        // The direct path writes bytes; the general path a line of text, appended.
+        let mut bytes = std::mem::take(out).into_bytes();
+        let mut line = String::new();
+        let result = loop {
+            if let Some(n) = self.direct(decoder.rest(), &mut bytes) {
+                decoder.skip(n);
+                continue;
+            }
+            match decoder.next_instruction() {
+                None => break Ok(()),
+                Some(Err(e)) => break Err(e),
+                Some(Ok((start, ins))) => {
+                    if let Some((class, words)) = ins.custom_data() {
+                        data(class, words.len());
+                    }
+                    line.clear();
+                    self.instruction_at(ins, 4 * start as u32, &mut line);
+                    bytes.extend_from_slice(line.as_bytes());
+                }
+            }
+        };
+        // Every piece written is text (ASCII, or whole `str`s).
+        *out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        result
     }
 
     /// One instruction (one or more lines for data blocks). The byte offset shown
@@ -130,50 +184,64 @@ impl Printer {
     /// One instruction that starts at byte `offset` of the program.
     pub fn instruction_at(&mut self, ins: InstructionRef<'_, '_>, offset: u32, out: &mut String) {
         let info = ins.opcode.info();
-        // Declarations (and `hs_decls`, the immediate constant buffer) are not numbered.
-        let declaration = matches!(info.shape, crate::table::Shape::Decl(_) | crate::table::Shape::CustomData)
-            || ins.opcode == Opcode::HsDecls;
-        let number = if declaration {
-            None
-        } else {
-            self.number += 1;
-            Some(self.number - 1)
-        };
-        self.line_prefix(number, offset, out);
-        // Indentation: the block closers and `else` are printed one level out.
-        use crate::table::Flow;
-        match info.flow {
-            Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch => self.depth = self.depth.saturating_sub(1),
-            _ => {}
-        }
-        // Microsoft's indentation, up to a depth no runtime accepts (the listing of a
-        // deeper program would grow with the square of its nesting).
-        for _ in 0..self.depth.min(crate::limits::MAX_INDENT_DEPTH) {
-            out.push_str("  ");
-        }
+        self.begin_line(ins.opcode, info, offset, out);
         match &ins.body {
             Body::Op(op) => self.op(ins, op, out),
             Body::InterfaceCall { function, interface } => {
                 out.push_str("fcall ");
                 let interface = ins.operand(*interface);
                 self.operand_in(ins.pool(), interface, Ty::R, None, None, out);
-                let _ = write!(out, "[{function}]");
+                out.push('[');
+                push_u32(out, *function);
+                out.push(']');
                 self.encoding_note(interface, Role::Src, out);
             }
             Body::Decl(d) => self.decl(ins, d, out),
             Body::CustomData(c) => self.custom_data(c.class, ins.words(c.data), out),
         }
+        self.end_line(info, out);
+    }
+
+    /// The start of an instruction's line: its number and offset columns, and the
+    /// indentation of the blocks it is in.
+    #[inline]
+    fn begin_line(&mut self, opcode: Opcode, info: &OpInfo, offset: u32, out: &mut String) {
+        if self.format.numbering || self.format.offsets {
+            // Declarations (and `hs_decls`, the immediate constant buffer) are not numbered.
+            let declaration = matches!(info.shape, Shape::Decl(_) | Shape::CustomData) || opcode == Opcode::HsDecls;
+            let number = if declaration {
+                None
+            } else {
+                self.number += 1;
+                Some(self.number - 1)
+            };
+            self.line_prefix(number, offset, out);
+        }
+        // Indentation: the block closers and `else` are printed one level out.
+        if matches!(info.flow, Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch) {
+            self.depth = self.depth.saturating_sub(1);
+        }
+        // Microsoft's indentation, up to a depth no runtime accepts (the listing of a
+        // deeper program would grow with the square of its nesting).
+        let depth = self.depth.min(crate::limits::MAX_INDENT_DEPTH);
+        if depth > 0 {
+            push_indent(out, depth);
+        }
+    }
+
+    /// The end of an instruction's line: the newline, and the blocks it opens.
+    #[inline]
+    fn end_line(&mut self, info: &OpInfo, out: &mut String) {
         out.push('\n');
-        match info.flow {
-            Flow::If | Flow::Else | Flow::Loop | Flow::Switch => self.depth += 1,
-            _ => {}
+        if matches!(info.flow, Flow::If | Flow::Else | Flow::Loop | Flow::Switch) {
+            self.depth += 1;
         }
     }
 
     /// A 32-bit immediate value in a slot of type `ty`, in the printer's format.
     fn value(&self, v: u32, ty: Ty, out: &mut String) {
         if self.format.hex_literals {
-            let _ = write!(out, "0x{v:08x}");
+            push_hex8(out, v, false);
         } else if self.format.exact_floats {
             let as_float = match ty {
                 Ty::F => true,
@@ -240,20 +308,24 @@ impl Printer {
             out.push(']');
         }
         if let Some(o) = offsets {
-            let _ = write!(out, "({},{},{})", o[0], o[1], o[2]);
+            out.push('(');
+            for (i, v) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_i64(out, *v as i64);
+            }
+            out.push(')');
         }
         if let Some((d, stride)) = dim {
-            match d {
-                ResourceDimension::StructuredBuffer => {
-                    let _ = write!(out, "(structured_buffer, stride={stride})");
-                }
-                _ if stride != 0 && self.style.shows_stride_of_every_dimension() => {
-                    let _ = write!(out, "({}, stride={stride})", self.dimension_name(d));
-                }
-                _ => {
-                    let _ = write!(out, "({})", self.dimension_name(d));
-                }
+            out.push('(');
+            let structured = d == ResourceDimension::StructuredBuffer;
+            out.push_str(if structured { "structured_buffer" } else { self.dimension_name(d) });
+            if structured || (stride != 0 && self.style.shows_stride_of_every_dimension()) {
+                out.push_str(", stride=");
+                push_u32(out, stride as u32);
             }
+            out.push(')');
         }
         if let Some(t) = types {
             out.push('(');
@@ -374,7 +446,8 @@ impl Printer {
         out: &mut String,
     ) {
         let is_dst = role != Some(Role::Src);
-        let modifier = o.modifier();
+        let ext = o.ext();
+        let modifier = ext.map_or(Modifier::None, |e| e.modifier);
         match modifier {
             Modifier::Neg => out.push('-'),
             Modifier::Abs => out.push('|'),
@@ -400,7 +473,7 @@ impl Printer {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    let _ = write!(out, "0x{v:08x}");
+                    push_hex8(out, *v, false);
                 }
                 out.push(')');
             }
@@ -423,7 +496,7 @@ impl Printer {
                 out.push(')');
             }
             _ => {
-                self.register(pool, o.ty, &o.indices(), out);
+                self.register(pool, o, false, out);
                 if o.components == ComponentCount::Four {
                     self.selection(o.selection(), out);
                 }
@@ -432,25 +505,39 @@ impl Printer {
                 }
             }
         }
+        if ext.is_none() {
+            // No modifier and no precision: nothing to note, unless a source stands
+            // in an instruction whose destination has a precision.
+            match dst_precision {
+                Some(d) if !is_dst && d != MinPrecision::Default => {}
+                _ => return,
+            }
+        }
         let abs = matches!(modifier, Modifier::Abs | Modifier::AbsNeg);
         let inside = abs && self.style.notes_precision_inside_absolute_value();
         if abs && !inside {
             out.push('|');
         }
-        let own = o.min_precision();
+        let own = ext.map_or(MinPrecision::Default, |e| e.min_precision);
         match (is_dst, dst_precision) {
             (false, Some(d)) if d != own => {
-                let _ = write!(out, " {{{} as {}}}", precision_name(own), precision_name(d));
+                out.push_str(" {");
+                out.push_str(precision_name(own));
+                out.push_str(" as ");
+                out.push_str(precision_name(d));
+                out.push('}');
             }
             _ if own != MinPrecision::Default => {
-                let _ = write!(out, " {{{}}}", precision_name(own));
+                out.push_str(" {");
+                out.push_str(precision_name(own));
+                out.push('}');
             }
             _ => {}
         }
         if inside {
             out.push('|');
         }
-        if o.ext().is_some_and(|e| e.non_uniform) {
+        if ext.is_some_and(|e| e.non_uniform) {
             out.push_str(" {nonuniform}");
         }
     }
@@ -462,26 +549,20 @@ impl Printer {
             return;
         }
         if let Some(note) = needed_note(o.ty, role, self.is_sm51(), o.components, o.selection()) {
-            let _ = write!(out, " {{{}}}", note.spelling());
+            out.push_str(" {");
+            out.push_str(note.spelling());
+            out.push('}');
         }
     }
 
     fn selection(&self, s: Selection, out: &mut String) {
         match s {
-            Selection::Mask(m) if !m.is_empty() => {
-                out.push('.');
-                push_mask(m, out);
-            }
+            Selection::Mask(m) => out.push_str(mask_text(m)),
             Selection::Swizzle(sw) => {
-                out.push('.');
-                for c in sw {
-                    out.push(COMPONENTS[c as usize & 3]);
-                }
+                let i = sw.iter().rev().fold(0usize, |acc, &c| acc << 2 | (c as usize & 3));
+                out.push_str(SWIZZLE_TEXT.get(5 * i..5 * i + 5).unwrap_or(""));
             }
-            Selection::Select1(c) => {
-                out.push('.');
-                out.push(COMPONENTS[c as usize & 3]);
-            }
+            Selection::Select1(c) => out.push_str(SELECT1_TEXT[c as usize & 3]),
             _ => {}
         }
     }
@@ -494,59 +575,51 @@ impl Printer {
     }
 
     /// The register name with its indices: `r0`, `v[2][1]`, `cb0[r0.x + 3]`, `CB1[1][4]`.
-    fn register(&self, pool: Pool<'_, '_>, ty: OperandType, indices: &[Index], out: &mut String) {
+    /// `immediates_only` prints the immediate part of each index alone (the register of
+    /// a relative index, see [`Printer::rel`]).
+    fn register(&self, pool: Pool<'_, '_>, o: &Operand, immediates_only: bool, out: &mut String) {
+        let ty = o.ty;
         let name = match ty {
             OperandType::Label if self.style.spells_label_register_label() => "label",
             _ => register_prefix(ty, self.is_sm51()),
         };
         out.push_str(name);
-        let inline_first = match ty {
-            OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => indices.len() == 1,
-            OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,
-            _ => true,
-        };
-        for (i, index) in indices.iter().enumerate() {
-            if i == 0 && inline_first {
-                match index {
-                    Index::Imm32(v) => {
-                        let _ = write!(out, "{v}");
-                    }
-                    Index::Imm64(v) => {
-                        let _ = write!(out, "{v}");
-                    }
-                    _ => {
-                        out.push('[');
-                        self.index(pool, index, out);
-                        out.push(']');
-                    }
+        let dims = o.dims();
+        let inline_first = inline_first_index(ty, dims);
+        for d in 0..dims {
+            let Some(mut index) = o.index(d) else { break };
+            if immediates_only {
+                index = Index::Imm64(index.immediate());
+            }
+            match index {
+                Index::Imm32(v) if d == 0 && inline_first => push_u32(out, v),
+                Index::Imm64(v) if d == 0 && inline_first => push_u64(out, v),
+                _ => {
+                    out.push('[');
+                    self.index(pool, &index, out);
+                    out.push(']');
                 }
-            } else {
-                out.push('[');
-                self.index(pool, index, out);
-                out.push(']');
             }
         }
     }
 
     fn index(&self, pool: Pool<'_, '_>, index: &Index, out: &mut String) {
-        match index {
-            Index::Imm32(v) => {
-                let _ = write!(out, "{v}");
-            }
-            Index::Imm64(v) => {
-                let _ = write!(out, "{v}");
-            }
+        match *index {
+            Index::Imm32(v) => push_u32(out, v),
+            Index::Imm64(v) => push_u64(out, v),
             Index::Relative(r) => {
-                self.rel(pool, pool.operand(*r), out);
+                self.rel(pool, pool.operand(r), out);
                 out.push_str(" + 0");
             }
             Index::Imm32Relative(v, r) => {
-                self.rel(pool, pool.operand(*r), out);
-                let _ = write!(out, " + {v}");
+                self.rel(pool, pool.operand(r), out);
+                out.push_str(" + ");
+                push_u32(out, v);
             }
             Index::Imm64Relative(v, r) => {
-                self.rel(pool, pool.operand(*r), out);
-                let _ = write!(out, " + {v}");
+                self.rel(pool, pool.operand(r), out);
+                out.push_str(" + ");
+                push_u64(out, v);
             }
         }
     }
@@ -555,8 +628,7 @@ impl Printer {
     /// refuses others); the immediate part is printed of any other in a hand-built
     /// program (which the encoder refuses), so that printing never recurses.
     fn rel(&self, pool: Pool<'_, '_>, r: &Operand, out: &mut String) {
-        let indices: Indices = r.indices().into_iter().map(|i| Index::Imm64(i.immediate())).collect();
-        self.register(pool, r.ty, &indices, out);
+        self.register(pool, r, true, out);
         self.selection(r.selection(), out);
     }
 
@@ -576,9 +648,7 @@ impl Printer {
         let operand = |slot: Slot| ins.operand(OperandId(v.get(slot)));
         match item {
             Item::Text(t) => out.push_str(t),
-            Item::Number(slot) => {
-                let _ = write!(out, "{}", v.get(slot));
-            }
+            Item::Number(slot) => push_u32(out, v.get(slot)),
             Item::Name(slot, Names::Dimension) => {
                 out.push_str(self.dimension_name(ResourceDimension::from_raw(v.get(slot) as u8)))
             }
@@ -606,7 +676,8 @@ impl Printer {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    let _ = write!(out, "{prefix}{w}");
+                    out.push_str(prefix);
+                    push_u32(out, w);
                 }
                 out.push('}');
             }
@@ -642,17 +713,24 @@ impl Printer {
                 out.push_str(if upper { "CB" } else { "cb" });
                 if sm51 {
                     self.range_indices(operand, out);
-                    let _ = write!(out, "[{}]", v.get(Slot::Token(1)));
+                    out.push('[');
+                    push_u32(out, v.get(Slot::Token(1)));
+                    out.push(']');
                 } else {
                     let id = operand.index(0).map_or(0, |i| i.immediate());
                     let count = operand.index(1).map_or(0, |i| i.immediate());
-                    let _ = write!(out, "{id}[{count}]");
+                    push_u64(out, id);
+                    out.push('[');
+                    push_u64(out, count);
+                    out.push(']');
                 }
             }
             Exception::SampleCount { dimension, count } => {
                 let dim = ResourceDimension::from_raw(v.get(dimension) as u8);
                 if matches!(dim, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
-                    let _ = write!(out, "({})", v.get(count));
+                    out.push('(');
+                    push_u32(out, v.get(count));
+                    out.push(')');
                 }
             }
             Exception::SgvInterpolation(slot) => {
@@ -673,7 +751,7 @@ impl Printer {
             out.push_str(register_prefix(o.ty, true));
             self.range_indices(o, out);
         } else {
-            self.register(pool, o.ty, &o.indices(), out);
+            self.register(pool, o, false, out);
         }
         // fxc writes a declared register bare; an exact listing writes the letters and
         // note of any other encoding.
@@ -690,18 +768,22 @@ impl Printer {
     fn range_indices(&self, o: &Operand, out: &mut String) {
         let idx = |i: usize| o.index(i).map_or(0, |x| x.immediate());
         let (id, lo, hi) = (idx(0), idx(1), idx(2));
-        let _ = write!(out, "{id}[{lo}:");
+        push_u64(out, id);
+        out.push('[');
+        push_u64(out, lo);
+        out.push(':');
         if hi == u32::MAX as u64 {
             out.push('*');
         } else {
-            let _ = write!(out, "{hi}");
+            push_u64(out, hi);
         }
         out.push(']');
     }
 
     fn space(&self, space: Option<u32>, out: &mut String) {
         if let Some(s) = space {
-            let _ = write!(out, ", space={s}");
+            out.push_str(", space=");
+            push_u32(out, s);
         }
     }
 
@@ -775,8 +857,20 @@ fn takes_destination_precision_6_3(opcode: Opcode, i: usize) -> bool {
     info.src.get(i).is_some_and(|t| Some(t) == info.dst.first())
 }
 
+/// True when a register's first index is written after its prefix (`r0`, `cb0[1]`),
+/// false when in brackets (`v[2][1]`, `icb[3]`): inputs and control points of more
+/// than one dimension, the immediate constant buffer, `this`.
+#[inline]
+fn inline_first_index(ty: OperandType, dims: usize) -> bool {
+    match ty {
+        OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => dims == 1,
+        OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,
+        _ => true,
+    }
+}
+
 /// The register-file prefix: `r`, `v`, `cb`, or (SM5.1) `CB`, `T`, `S`, `U`.
-fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
+const fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
     if sm51 {
         match ty {
             OperandType::ConstantBuffer => return "CB",
@@ -786,15 +880,70 @@ fn register_prefix(ty: OperandType, sm51: bool) -> &'static str {
             _ => {}
         }
     }
-    ty.listing_name().unwrap_or("?")
+    match ty.listing_name() {
+        Some(name) => name,
+        None => "?",
+    }
 }
 
 fn push_mask(m: Mask, out: &mut String) {
-    for (c, name) in COMPONENTS.iter().enumerate() {
-        if m.has(c) {
-            out.push(*name);
+    out.push_str(mask_text(m).get(1..).unwrap_or(""));
+}
+
+/// A write mask as a selection: `.xz` (nothing for an empty mask).
+const fn mask_text(m: Mask) -> &'static str {
+    const MASKS: [&str; 16] =
+        ["", ".x", ".y", ".xy", ".z", ".xz", ".yz", ".xyz", ".w", ".xw", ".yw", ".xyw", ".zw", ".xzw", ".yzw", ".xyzw"];
+    MASKS[m.0 as usize & 15]
+}
+
+/// One component selected: `.x`.
+const SELECT1_TEXT: [&str; 4] = [".x", ".y", ".z", ".w"];
+
+/// Every swizzle, `.` and four components, the swizzle `[a, b, c, d]` at
+/// `5 * (a | b << 2 | c << 4 | d << 6)`.
+const SWIZZLE_TEXT: &str = {
+    const BYTES: [u8; 1280] = {
+        let names = *b"xyzw";
+        let mut t = [0u8; 1280];
+        let mut i = 0;
+        while i < 256 {
+            t[5 * i] = b'.';
+            let mut c = 0;
+            while c < 4 {
+                t[5 * i + 1 + c] = names[(i >> (2 * c)) & 3];
+                c += 1;
+            }
+            i += 1;
         }
+        t
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(s) => s,
+        Err(_) => panic!("the swizzle table is ASCII"),
     }
+};
+
+/// `depth` levels of two-space indentation.
+fn push_indent(out: &mut String, depth: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = depth.saturating_mul(2);
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.push_str(SPACES.get(..n).unwrap_or(""));
+        left -= n;
+    }
+}
+
+/// Number of decimal digits of `v`.
+fn decimal_len(v: u64) -> usize {
+    let mut n = 1;
+    let mut v = v;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
 }
 
 fn precision_name(p: MinPrecision) -> &'static str {
@@ -861,9 +1010,9 @@ fn looks_like_float(v: u32) -> bool {
 fn push_int(v: u32, out: &mut String) {
     let s = v as i32 as i64;
     if s.abs() <= DECIMAL_LIMIT {
-        let _ = write!(out, "{s}");
+        push_i64(out, s);
     } else {
-        let _ = write!(out, "0x{v:08x}");
+        push_hex8(out, v, false);
     }
 }
 
@@ -874,7 +1023,7 @@ fn push_int(v: u32, out: &mut String) {
 /// as their bits, `0x%08x`.
 pub fn push_exact_float(f: f32, out: &mut String) {
     if !f.is_finite() {
-        let _ = write!(out, "0x{:08x}", f.to_bits());
+        push_hex8(out, f.to_bits(), false);
         return;
     }
     shortest(format!("{f}"), format!("{f:e}"), out)
@@ -884,7 +1033,7 @@ pub fn push_exact_float(f: f32, out: &mut String) {
 /// [`push_exact_float`]; infinities and NaNs as their 64 bits, `0x%016x`.
 pub fn push_exact_double(d: f64, out: &mut String) {
     if !d.is_finite() {
-        let _ = write!(out, "0x{:016x}", d.to_bits());
+        digits::push_hex16(out, d.to_bits());
         return;
     }
     shortest(format!("{d}"), format!("{d:e}"), out)
@@ -950,7 +1099,21 @@ fn push_exact_half_away(d: f64, out: &mut String) {
 
 /// `%f` as Microsoft's C runtime prints it.
 pub fn push_float(f: f32, style: Style, out: &mut String) {
-    push_double(f as f64, style, out)
+    match digits::millionths(f, rounding_of(style)) {
+        Some(units) => digits::push_millionths(out, f.is_sign_negative(), units),
+        None => push_double(f as f64, style, out),
+    }
+}
+
+/// How `style`'s C runtime rounds `%f` (the cases of [`push_double`]).
+fn rounding_of(style: Style) -> Rounding {
+    if style.rounds_exact_digits_half_away() {
+        Rounding::ExactAway
+    } else if style.rounds_from_17_digits() {
+        Rounding::SeventeenDigits
+    } else {
+        Rounding::ExactEven
+    }
 }
 
 fn push_double(d: f64, style: Style, out: &mut String) {
@@ -995,4 +1158,68 @@ fn push_double(d: f64, style: Style, out: &mut String) {
         round_up(&mut digits);
     }
     push_six_decimals(d, &digits, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The styles of the three `%f` roundings.
+    const STYLES: [Style; 3] =
+        [Style::D3DCOMPILER_47, Style::D3DCOMPILER_47_6_3, Style { disassembler: false, ..Style::D3DCOMPILER_47 }];
+
+    /// xorshift64*: a fixed, repeatable sequence.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn check(bits: u32) {
+        let f = f32::from_bits(bits);
+        for style in STYLES {
+            let (mut fast, mut general) = (String::new(), String::new());
+            push_float(f, style, &mut fast);
+            push_double(f as f64, style, &mut general);
+            assert_eq!(fast, general, "{bits:#010x} ({f:e}) in {style:?}");
+        }
+    }
+
+    /// The integer path of `%f` gives the general path's text: for every exponent and
+    /// sign, the mantissas at the ends and in the middle, a run of random ones, and
+    /// those whose six-decimal rounding falls nearest a tie.
+    #[test]
+    fn fast_six_decimals_equal_the_general_path() {
+        assert_eq!(STYLES.map(rounding_of), [Rounding::SeventeenDigits, Rounding::ExactAway, Rounding::ExactEven]);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for exponent in 0u32..256 {
+            for sign in [0u32, 1] {
+                let base = sign << 31 | exponent << 23;
+                for m in (0u32..64).chain((0..64).map(|i| 0x7f_ffff - i)).chain([0x40_0000, 0x3f_ffff, 0x40_0001]) {
+                    check(base | m);
+                }
+                for _ in 0..1500 {
+                    check(base | (next(&mut state) as u32 & 0x7f_ffff));
+                }
+                // m * 10^6 / 2^k nearest j + 1/2: m = ((2j + 1) 2^(k-1)) / 10^6, rounded
+                // either way, for j spread over the exponent's range.
+                let k = 150i64 - exponent.max(1) as i64;
+                if (1..48).contains(&k) {
+                    for _ in 0..200 {
+                        let m = (next(&mut state) & 0x7f_ffff) | 0x80_0000;
+                        let j = ((m as u128 * 1_000_000) >> k) as u128;
+                        let target = (2 * j + 1) << (k - 1);
+                        for m in [target / 1_000_000, target / 1_000_000 + 1] {
+                            if let Ok(m) = u32::try_from(m) {
+                                if (0x80_0000..0x100_0000).contains(&m) || (exponent == 0 && m < 0x80_0000) {
+                                    check(base | (m & 0x7f_ffff));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

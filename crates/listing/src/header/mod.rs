@@ -88,7 +88,15 @@ struct Chunks<'a> {
 /// True when the program's `dcl_globalFlags` (among its declarations) include
 /// `forceEarlyDepthStencil`. A program that does not decode has no such flag here; its
 /// errors are reported when it is printed.
+///
+/// The leading declarations are first stepped over by their lengths: where that finds
+/// no such flag, decoding would not either (it reads the same lengths, and fails where
+/// they do not fit); only a flag found so is confirmed by decoding the declarations
+/// before it.
 fn forces_early_depth_stencil(code: &[u8]) -> bool {
+    if !leading_global_flags(code).is_some_and(|g| g.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL)) {
+        return false;
+    }
     let Ok(mut decoder) = tpf::Decoder::new(code) else { return false };
     while let Some(Ok((_, ins))) = decoder.next_instruction() {
         match &ins.body {
@@ -100,6 +108,41 @@ fn forces_early_depth_stencil(code: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// The flags of the first `dcl_globalFlags` among the program's leading declarations
+/// and data blocks (stepping over each by its length; `None` at the first other
+/// instruction or a length that does not fit).
+fn leading_global_flags(code: &[u8]) -> Option<tpf::GlobalFlags> {
+    let token =
+        |i: usize| -> Option<u32> { code.get(i.checked_mul(4)?..)?.first_chunk::<4>().map(|b| u32::from_le_bytes(*b)) };
+    let end = (token(1)? as usize).min(code.len() / 4);
+    let mut at = 2usize;
+    while at < end {
+        let tok0 = token(at)?;
+        let number = (tok0 & 0x7ff) as u16;
+        let length = if number == tpf::Opcode::CustomData as u16 {
+            token(at.checked_add(1)?)?
+        } else {
+            let opcode = tpf::Opcode::from_u16(number)?;
+            if !matches!(opcode.info().shape, tpf::table::Shape::Decl(_)) {
+                return None;
+            }
+            if opcode == tpf::Opcode::DclGlobalFlags {
+                let field = tpf::layout::GLOBAL_FLAGS;
+                return Some(tpf::GlobalFlags(field.put(field.get(tok0))));
+            }
+            match (tok0 >> 24) & 0x7f {
+                0 => token(at.checked_add(1)?)?,
+                n => n,
+            }
+        };
+        if length == 0 {
+            return None;
+        }
+        at = at.checked_add(length as usize)?;
+    }
+    None
 }
 
 /// The container's first RDEF chunk, decoded for reading (see [`Rdef::parse_fields`]);
