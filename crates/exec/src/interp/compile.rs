@@ -16,7 +16,7 @@ use tpf::{
 };
 
 use super::{
-    next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, Rel, ResKind, ResOp, Src, SrcKind,
+    alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, Rel, ResKind, ResOp, Src, SrcKind,
     SwitchTable, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS, M_INEG, M_NEG,
 };
 use crate::error::{ExecError, ExecErrorKind};
@@ -1192,101 +1192,6 @@ impl Builder<'_> {
     }
 }
 
-/// The ALU operation of an opcode compiled generically (destinations, then sources
-/// typed by the table row).
-fn alu(op: O) -> Option<Op> {
-    Some(match op {
-        O::Add => Op::Add,
-        O::Mul => Op::Mul,
-        O::Mad => Op::Mad,
-        O::Div => Op::Div,
-        O::Dp2 => Op::Dp2,
-        O::Dp3 => Op::Dp3,
-        O::Dp4 => Op::Dp4,
-        O::Min => Op::Min,
-        O::Max => Op::Max,
-        O::Rcp => Op::Rcp,
-        O::Rsq => Op::Rsq,
-        O::Sqrt => Op::Sqrt,
-        O::Exp => Op::Exp,
-        O::Log => Op::Log,
-        O::Frc => Op::Frc,
-        O::RoundNe => Op::RoundNe,
-        O::RoundNi => Op::RoundNi,
-        O::RoundPi => Op::RoundPi,
-        O::RoundZ => Op::RoundZ,
-        O::SinCos => Op::SinCos,
-        O::Eq => Op::Eq,
-        O::Ne => Op::Ne,
-        O::Lt => Op::Lt,
-        O::Ge => Op::Ge,
-        O::Mov => Op::Mov,
-        O::Movc => Op::Movc,
-        O::Swapc => Op::Swapc,
-        O::Iadd => Op::Iadd,
-        O::Imad => Op::Imad,
-        O::Umad => Op::Umad,
-        O::Imul => Op::Imul,
-        O::Umul => Op::Umul,
-        O::Udiv => Op::Udiv,
-        O::Imax => Op::Imax,
-        O::Imin => Op::Imin,
-        O::Umax => Op::Umax,
-        O::Umin => Op::Umin,
-        O::Ieq => Op::Ieq,
-        O::Ine => Op::Ine,
-        O::Ilt => Op::Ilt,
-        O::Ige => Op::Ige,
-        O::Ult => Op::Ult,
-        O::Uge => Op::Uge,
-        O::Ineg => Op::Ineg,
-        O::Ishl => Op::Ishl,
-        O::Ishr => Op::Ishr,
-        O::Ushr => Op::Ushr,
-        O::And => Op::And,
-        O::Or => Op::Or,
-        O::Xor => Op::Xor,
-        O::Not => Op::Not,
-        O::CountBits => Op::CountBits,
-        O::FirstBitHi => Op::FirstBitHi,
-        O::FirstBitLo => Op::FirstBitLo,
-        O::FirstBitShi => Op::FirstBitShi,
-        O::Ubfe => Op::Ubfe,
-        O::Ibfe => Op::Ibfe,
-        O::Bfi => Op::Bfi,
-        O::Bfrev => Op::Bfrev,
-        O::Uaddc => Op::Uaddc,
-        O::Usubb => Op::Usubb,
-        O::Msad => Op::Msad,
-        O::Ftoi => Op::Ftoi,
-        O::Ftou => Op::Ftou,
-        O::Itof => Op::Itof,
-        O::Utof => Op::Utof,
-        O::F16ToF32 => Op::F16ToF32,
-        O::F32ToF16 => Op::F32ToF16,
-        O::Dadd => Op::Dadd,
-        O::Dmul => Op::Dmul,
-        O::Dmin => Op::Dmin,
-        O::Dmax => Op::Dmax,
-        O::Ddiv => Op::Ddiv,
-        O::Dfma => Op::Dfma,
-        O::Drcp => Op::Drcp,
-        O::Deq => Op::Deq,
-        O::Dge => Op::Dge,
-        O::Dlt => Op::Dlt,
-        O::Dne => Op::Dne,
-        O::Dmov => Op::Dmov,
-        O::Dmovc => Op::Dmovc,
-        O::Dtof => Op::Dtof,
-        O::Ftod => Op::Ftod,
-        O::Dtoi => Op::Dtoi,
-        O::Dtou => Op::Dtou,
-        O::Itod => Op::Itod,
-        O::Utod => Op::Utod,
-        _ => return None,
-    })
-}
-
 /// Opcodes whose compilation is in [`Builder::resource_op`].
 fn is_resource_op(op: O) -> bool {
     matches!(
@@ -1454,7 +1359,7 @@ pub(crate) fn compile(
             b.flow(i, inst, op)?;
             continue;
         }
-        if let Some(aop) = alu(inst.opcode) {
+        if let Some(aop) = alu_op(inst.opcode) {
             let (nd, ns) = (info.dst.len(), info.src.len());
             if inst.operands().len() != nd + ns {
                 return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), inst.operands().len())));

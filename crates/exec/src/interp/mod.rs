@@ -160,149 +160,178 @@ impl Dst {
     }
 }
 
-/// The interpreter's operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub(crate) enum Op {
-    // Flow control. `a` is the target.
-    Jmp,
-    /// Jump to `a` when `(src0.x != 0) == nz`.
-    JmpIf,
-    /// `switch`: table `a`.
-    Switch,
-    /// `call`/`callc`: to `a` (callc when `cond`).
-    Call,
-    CallIf,
-    /// `ret`: return, or end the invocation outside a subroutine.
-    Ret,
-    RetIf,
-    /// Geometry output on stream `a`.
-    Emit,
-    Cut,
-    EmitCut,
-    Abort,
-    // 32-bit float.
-    Add,
-    Mul,
-    Mad,
-    Div,
-    Dp2,
-    Dp3,
-    Dp4,
-    Min,
-    Max,
-    Rcp,
-    Rsq,
-    Sqrt,
-    Exp,
-    Log,
-    Frc,
-    RoundNe,
-    RoundNi,
-    RoundPi,
-    RoundZ,
-    SinCos,
-    Eq,
-    Ne,
-    Lt,
-    Ge,
-    // Moves.
-    Mov,
-    Movc,
-    Swapc,
-    // Integer.
-    Iadd,
-    Imad,
-    Umad,
-    Imul,
-    Umul,
-    Udiv,
-    Imax,
-    Imin,
-    Umax,
-    Umin,
-    Ieq,
-    Ine,
-    Ilt,
-    Ige,
-    Ult,
-    Uge,
-    Ineg,
-    Ishl,
-    Ishr,
-    Ushr,
-    And,
-    Or,
-    Xor,
-    Not,
-    CountBits,
-    FirstBitHi,
-    FirstBitLo,
-    FirstBitShi,
-    Ubfe,
-    Ibfe,
-    Bfi,
-    Bfrev,
-    Uaddc,
-    Usubb,
-    Msad,
-    // Conversions.
-    Ftoi,
-    Ftou,
-    Itof,
-    Utof,
-    F16ToF32,
-    F32ToF16,
-    // Doubles.
-    Dadd,
-    Dmul,
-    Dmin,
-    Dmax,
-    Ddiv,
-    Dfma,
-    Drcp,
-    Deq,
-    Dge,
-    Dlt,
-    Dne,
-    Dmov,
-    Dmovc,
-    Dtof,
-    Ftod,
-    Dtoi,
-    Dtou,
-    Itod,
-    Utod,
-    // Resources: `a` names the [`ResOp`] (slot, swizzle, declared kind, sampler...).
-    Ld,
-    LdUavTyped,
-    LdRaw,
-    LdStructured,
-    ResInfo,
-    BufInfo,
-    SampleL,
-    /// `sample_c_lz`: `src[0]` the address, `src[2]` the reference.
-    SampleCLz,
-    /// `sample_d`: `src[0]` the address, `src[1]`/`src[2]` the x/y derivatives.
-    SampleD,
-    /// `gather4*`: `src[0]` the address, `src[1]` the programmable offset (`_po`),
-    /// `src[2]` the reference (`_c`).
-    Gather4,
-    /// `ldms`: `src[0]` the address, `src[1]` the sample index.
-    LdMs,
-    /// `sampleinfo`.
-    SampleInfo,
-    /// `samplepos`: `src[0]` the sample index.
-    SamplePos,
-    StoreUavTyped,
-    StoreRaw,
-    StoreStructured,
-    /// `atomic_*` (the operation in the [`ResOp`]).
-    Atomic,
-    ImmAtomic,
-    ImmAtomicAlloc,
-    ImmAtomicConsume,
-    CheckAccess,
+/// Declares [`Op`] with the arithmetic operations listed once, each named as the
+/// `tpf::Opcode` it executes, and [`alu_op`], the opcode's operation: the interpreter's
+/// only per-opcode list outside its semantics (`exec.rs`, `lanes.rs`).
+macro_rules! interp_ops {
+    (
+        other { $($(#[$om:meta])* $other:ident,)* }
+        alu { $($alu:ident,)* }
+    ) => {
+        /// The interpreter's operations.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(u8)]
+        pub(crate) enum Op {
+            $($(#[$om])* $other,)*
+            $($alu,)*
+        }
+
+        /// The arithmetic operation of an opcode compiled generically (destinations,
+        /// then sources typed by the table row), if it is one: the opcode of the same
+        /// name.
+        pub(crate) fn alu_op(op: tpf::Opcode) -> Option<Op> {
+            match op {
+                $(tpf::Opcode::$alu => Some(Op::$alu),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+interp_ops! {
+    other {
+        // Flow control. `a` is the target.
+        Jmp,
+        /// Jump to `a` when `(src0.x != 0) == nz`.
+        JmpIf,
+        /// `switch`: table `a`.
+        Switch,
+        /// `call`/`callc`: to `a` (callc when `cond`).
+        Call,
+        CallIf,
+        /// `ret`: return, or end the invocation outside a subroutine.
+        Ret,
+        RetIf,
+        /// Geometry output on stream `a`.
+        Emit,
+        Cut,
+        EmitCut,
+        Abort,
+        // Resources: `a` names the [`ResOp`] (slot, swizzle, declared kind, sampler...).
+        Ld,
+        LdUavTyped,
+        LdRaw,
+        LdStructured,
+        ResInfo,
+        BufInfo,
+        SampleL,
+        /// `sample_c_lz`: `src[0]` the address, `src[2]` the reference.
+        SampleCLz,
+        /// `sample_d`: `src[0]` the address, `src[1]`/`src[2]` the x/y derivatives.
+        SampleD,
+        /// `gather4*`: `src[0]` the address, `src[1]` the programmable offset (`_po`),
+        /// `src[2]` the reference (`_c`).
+        Gather4,
+        /// `ldms`: `src[0]` the address, `src[1]` the sample index.
+        LdMs,
+        /// `sampleinfo`.
+        SampleInfo,
+        /// `samplepos`: `src[0]` the sample index.
+        SamplePos,
+        StoreUavTyped,
+        StoreRaw,
+        StoreStructured,
+        /// `atomic_*` (the operation in the [`ResOp`]).
+        Atomic,
+        ImmAtomic,
+        ImmAtomicAlloc,
+        ImmAtomicConsume,
+        CheckAccess,
+    }
+    alu {
+        // 32-bit float.
+        Add,
+        Mul,
+        Mad,
+        Div,
+        Dp2,
+        Dp3,
+        Dp4,
+        Min,
+        Max,
+        Rcp,
+        Rsq,
+        Sqrt,
+        Exp,
+        Log,
+        Frc,
+        RoundNe,
+        RoundNi,
+        RoundPi,
+        RoundZ,
+        SinCos,
+        Eq,
+        Ne,
+        Lt,
+        Ge,
+        // Moves.
+        Mov,
+        Movc,
+        Swapc,
+        // Integer.
+        Iadd,
+        Imad,
+        Umad,
+        Imul,
+        Umul,
+        Udiv,
+        Imax,
+        Imin,
+        Umax,
+        Umin,
+        Ieq,
+        Ine,
+        Ilt,
+        Ige,
+        Ult,
+        Uge,
+        Ineg,
+        Ishl,
+        Ishr,
+        Ushr,
+        And,
+        Or,
+        Xor,
+        Not,
+        CountBits,
+        FirstBitHi,
+        FirstBitLo,
+        FirstBitShi,
+        Ubfe,
+        Ibfe,
+        Bfi,
+        Bfrev,
+        Uaddc,
+        Usubb,
+        Msad,
+        // Conversions.
+        Ftoi,
+        Ftou,
+        Itof,
+        Utof,
+        F16ToF32,
+        F32ToF16,
+        // Doubles.
+        Dadd,
+        Dmul,
+        Dmin,
+        Dmax,
+        Ddiv,
+        Dfma,
+        Drcp,
+        Deq,
+        Dge,
+        Dlt,
+        Dne,
+        Dmov,
+        Dmovc,
+        Dtof,
+        Ftod,
+        Dtoi,
+        Dtou,
+        Itod,
+        Utod,
+    }
 }
 
 /// The operation of an atomic instruction.
