@@ -202,8 +202,12 @@ def main():
         rounds = json.loads(saved.read_text())
     else:
         benches = args.bench or bench_names()
-        rounds = [round_(args.core, benches) for _ in range(args.rounds)]
-        saved.write_text(json.dumps(rounds, indent=1))
+        rounds = []
+        for _ in range(args.rounds):
+            rounds.append(round_(args.core, benches))
+            # Kept after every round: an interrupted report can be finished with
+            # --from-results.
+            saved.write_text(json.dumps(rounds, indent=1))
     medians = {}
     for key in {k for r in rounds for k in r}:
         values = [r[key][1] for r in rounds if key in r]
