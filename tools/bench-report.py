@@ -178,8 +178,12 @@ def table(medians, rounds):
         if ours not in medians:
             continue
         unit, v = medians[ours]
+        if unit == "M/s" and v < 1:
+            unit, v = "k/s", v * 1000
         if peer and peer in medians:
             pu, pv = medians[peer]
+            if pu == "M/s" and unit == "k/s":
+                pu, pv = "k/s", pv * 1000
             lines.append(f"| {what} | {fmt(v)} {unit} | {peer_name} | {fmt(pv)} {pu} | {v / pv:.2f}x |")
         elif peer:
             lines.append(f"| {what} | {fmt(v)} {unit} | {peer_name} | not measured here | |")
