@@ -2,20 +2,10 @@
 //! with blank lines and CRLF line ends, a `NaN` cell (refused, exit status 2), values
 //! beyond the float range (±inf), and `--instances`.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn example(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).to_string_lossy().into_owned()
-}
-
-fn temp(name: &str, contents: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dxref-review-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, contents).unwrap();
-    p.to_string_lossy().into_owned()
-}
+mod common;
+use common::*;
 
 fn run(input: &str, extra: &[&str]) -> Output {
     let vs = example("passthrough_vs.asm");
@@ -35,7 +25,7 @@ const HEADER: &str = "POSITION.x,POSITION.y,POSITION.z,POSITION.w,COLOR.x,COLOR.
 #[test]
 fn review_no_vertices() {
     for (name, text) in [("empty.csv", ""), ("blank.csv", "\n \n\t\n"), ("zero.json", "[]"), ("header.csv", HEADER)] {
-        let v = json(&run(&temp(name, text), &[]));
+        let v = json(&run(&temp_file(name, text), &[]));
         assert_eq!(v["statistics"]["IAVertices"], 0, "{name}");
         assert_eq!(v["statistics"]["GSInvocations"], 0, "{name}");
         let prims = v["streams"][0]["primitives"].as_array().map_or(0, |a| a.len());
@@ -46,12 +36,12 @@ fn review_no_vertices() {
 #[test]
 fn review_csv_blank_lines_and_crlf() {
     let text = format!("\n{HEADER}\r\n\r\n0,0,0,1,1,1,1,1\r\n\n\n0.5,0.5,0,1,0,0,0,1\n\n");
-    let v = json(&run(&temp("blanks.csv", &text), &[]));
+    let v = json(&run(&temp_file("blanks.csv", &text), &[]));
     assert_eq!(v["statistics"]["IAVertices"], 2);
     assert_eq!(v["statistics"]["GSPrimitives"], 4);
     // A bad row names its line in the file (blank lines counted).
     let text = format!("{HEADER}\n\n0,0,0,1,1,1,1\n");
-    let out = run(&temp("short.csv", &text), &[]);
+    let out = run(&temp_file("short.csv", &text), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(":3:"), "{}", String::from_utf8_lossy(&out.stderr));
 }
@@ -59,15 +49,15 @@ fn review_csv_blank_lines_and_crlf() {
 #[test]
 fn review_nan_and_out_of_range_values() {
     // NaN (and inf) can be given, in CSV as in JSON; JSON writes NaN as "NaN".
-    let v = json(&run(&temp("nan.csv", &format!("{HEADER}\nNaN,0,0,1,1,1,1,1\n")), &[]));
+    let v = json(&run(&temp_file("nan.csv", &format!("{HEADER}\nNaN,0,0,1,1,1,1,1\n")), &[]));
     assert_eq!(v["streams"][0]["primitives"][0][0]["SV_Position"][0], "NaN");
     // Text that is not a number is refused.
-    let out = run(&temp("word.csv", &format!("{HEADER}\nabc,0,0,1,1,1,1,1\n")), &[]);
+    let out = run(&temp_file("word.csv", &format!("{HEADER}\nabc,0,0,1,1,1,1,1\n")), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a number"));
     // 1e39 does not fit a float: +inf (and -inf), passed through unchanged; JSON writes
     // them as the strings "inf" and "-inf".
-    let v = json(&run(&temp("big.csv", &format!("{HEADER}\n1e39,-1e39,0,1,1,1,1,1\n")), &[]));
+    let v = json(&run(&temp_file("big.csv", &format!("{HEADER}\n1e39,-1e39,0,1,1,1,1,1\n")), &[]));
     let p = &v["streams"][0]["primitives"][0][0]["SV_Position"];
     assert_eq!((p[0].as_str(), p[1].as_str()), (Some("inf"), Some("-inf")), "{p}");
 }

@@ -7,14 +7,6 @@ use std::process::Output;
 mod common;
 use common::*;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn example(name: &str) -> String {
-    root().join("examples").join(name).to_string_lossy().into_owned()
-}
-
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dxref-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

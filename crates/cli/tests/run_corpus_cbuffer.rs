@@ -9,14 +9,6 @@
 mod common;
 use common::*;
 
-fn temp(name: &str, contents: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("dxref-run-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, contents).unwrap();
-    p.to_string_lossy().into_owned()
-}
-
 /// The corpus blob `source/name`, or `None` (after a visible SKIP) without the corpus.
 fn blob(test: &str, source: &str, name: &str) -> Option<String> {
     let entries = corpus::entries(test)?;
@@ -61,8 +53,8 @@ fn basic_effect_transforms_by_its_world_view_projection() {
     let mut cb = vec![vector(diffuse)];
     cb.extend((1..22).map(|_| "[0, 0, 0, 0]".to_string()));
     cb.extend(m.iter().map(|r| vector(*r)));
-    let cb = temp("basic_effect_cb0.json", &format!("[{}]", cb.join(",\n")));
-    let input = temp(
+    let cb = temp_file("basic_effect_cb0.json", &format!("[{}]", cb.join(",\n")));
+    let input = temp_file(
         "basic_effect_vertices.json",
         &format!("[{}]", VERTICES.map(|v| format!("{{\"SV_Position\": {}}}", vector(v))).join(", ")),
     );
@@ -107,8 +99,9 @@ fn matrix_array_picks_the_matrix_its_int_index_names() {
     let rows: Vec<String> = transforms.iter().flatten().map(|r| vector(*r)).collect();
     for index in [0usize, 1] {
         // `int transformsIndex` at offset 128 (vector 8): a JSON integer is its bits.
-        let cb = temp(&format!("matrix_array_cb{index}.json"), &format!("[{}, [{index}, 0, 0, 0]]", rows.join(", ")));
-        let input = temp(
+        let cb =
+            temp_file(&format!("matrix_array_cb{index}.json"), &format!("[{}, [{index}, 0, 0, 0]]", rows.join(", ")));
+        let input = temp_file(
             "matrix_array_vertices.json",
             &format!("[{}]", VERTICES.map(|v| format!("{{\"POSITION\": {}}}", vector(v))).join(", ")),
         );

@@ -2,28 +2,12 @@
 //! negative zero included; `--input` takes the same hex strings) and `--provenance`
 //! (each output vertex's input primitive, GS instance and emission number).
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use serde_json::{json, Value};
 
 mod common;
 use common::*;
-
-fn example(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).to_string_lossy().into_owned()
-}
-
-fn temp(name: &str, contents: &str) -> String {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("dxref-run-exact-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (part, p) = (dir.join(format!(".{name}.{n}")), dir.join(name));
-    std::fs::write(&part, contents).unwrap();
-    std::fs::rename(&part, &p).unwrap();
-    p.to_string_lossy().into_owned()
-}
 
 fn ok(out: &Output) -> Value {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -35,7 +19,7 @@ fn ok(out: &Output) -> Value {
 #[test]
 fn hex_words_in_and_out() {
     let vs = example("passthrough_vs.asm");
-    let input = temp(
+    let input = temp_file(
         "bits.json",
         r#"[{"POSITION": ["0x7fc00001", "0x80000000", "0xffc12345", 1.5], "COLOR": ["0x00000001", 0.5, "0x7f800000", "0X3F800000"]}]"#,
     );
@@ -54,13 +38,13 @@ fn hex_words_in_and_out() {
         text(&out.stdout)
     );
     // CSV cells take hex words as well.
-    let csv = temp("bits.csv", "POSITION.x,POSITION.w,COLOR.x\n0x7fc00002,1,0xbf800000\n");
+    let csv = temp_file("bits.csv", "POSITION.x,POSITION.w,COLOR.x\n0x7fc00002,1,0xbf800000\n");
     let v = ok(&dxref(&["run", "--vs", &vs, "--input", &csv, "--hex", "--out", "-"]));
     let vertex = &v["streams"][0]["primitives"][0][0];
     assert_eq!(vertex["SV_Position"], json!(["0x7fc00002", "0x00000000", "0x00000000", "0x3f800000"]));
     assert_eq!(vertex["COLOR"][0], "0xbf800000");
     // A hex word longer than 32 bits is refused.
-    let bad = temp("bad_bits.json", r#"[{"POSITION": ["0x100000000"]}]"#);
+    let bad = temp_file("bad_bits.json", r#"[{"POSITION": ["0x100000000"]}]"#);
     let out = dxref(&["run", "--vs", &vs, "--input", &bad]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("0x3f800000"), "{}", text(&out.stderr));
@@ -69,7 +53,7 @@ fn hex_words_in_and_out() {
 /// Stream-output buffer words in hex.
 #[test]
 fn hex_stream_output() {
-    let csv = temp("so.csv", "SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w,COLOR.x\n0,0,0,1,1\n");
+    let csv = temp_file("so.csv", "SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w,COLOR.x\n0,0,0,1,1\n");
     let out = dxref(&[
         "run",
         "--gs",
@@ -125,7 +109,7 @@ fn provenance_of_the_bundled_example() {
 /// A three-instance GS emitting a point per instance, and a VS-only draw.
 #[test]
 fn provenance_with_gs_instances_and_without_gs() {
-    let gs = temp(
+    let gs = temp_file(
         "instanced_gs.asm",
         "//\n// Input signature:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n\
          // -------------------- ----- ------ -------- -------- ------- ------\n\
@@ -137,7 +121,7 @@ fn provenance_with_gs_instances_and_without_gs() {
          dcl_outputtopology pointlist\ndcl_output_siv o0.xyzw, position\ndcl_maxout 2\ndcl_gsinstances 3\n\
          dcl_temps 1\nutof r0.x, vGSInstanceID.x\nadd o0.xyzw, v[0][0].xyzw, r0.xxxx\nemit\nemit\nret\n",
     );
-    let csv = temp("two.csv", "SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w\n0,0,0,1\n0.5,0,0,1\n");
+    let csv = temp_file("two.csv", "SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w\n0,0,0,1\n0.5,0,0,1\n");
     let v = ok(&dxref(&["run", "--gs", &gs, "--input", &csv, "--provenance", "--out", "-"]));
     let got: Vec<(u64, u64, u64)> = v["streams"][0]["primitives"]
         .as_array()
@@ -156,7 +140,7 @@ fn provenance_with_gs_instances_and_without_gs() {
         (0..2).flat_map(|p| (0..3).flat_map(move |i| (0..2).map(move |e| (p, i, e)))).collect();
     assert_eq!(got, want);
     // Without a GS: the input primitive only.
-    let tri = temp(
+    let tri = temp_file(
         "tri.json",
         r#"[{"POSITION": [0, 0, 0, 1], "COLOR": 1}, {"POSITION": [1, 0, 0, 1], "COLOR": 1}, {"POSITION": [0, 1, 0, 1], "COLOR": 1},
             {"POSITION": [1, 1, 0, 1], "COLOR": 1}]"#,

@@ -6,25 +6,8 @@
 //! error; a picture with nothing to draw says so instead of showing an empty square;
 //! colours by GS instance follow the legend; points and lines are drawn.
 
-use std::path::PathBuf;
-
 mod common;
 use common::*;
-
-fn example(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).to_string_lossy().into_owned()
-}
-
-fn temp(name: &str, contents: &str) -> String {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("dxref-run-picture-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (part, p) = (dir.join(format!(".{name}.{n}")), dir.join(name));
-    std::fs::write(&part, contents).unwrap();
-    std::fs::rename(&part, &p).unwrap();
-    p.to_string_lossy().into_owned()
-}
 
 /// A picture rendered by resvg: RGBA rows (the background is opaque, so premultiplied
 /// and straight alpha agree).
@@ -80,7 +63,7 @@ const ALPHA: f64 = 0.45;
 fn picture(args: &[&str]) -> (String, String) {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let svg = temp(&format!("picture{n}.svg"), "");
+    let svg = temp_file(&format!("picture{n}.svg"), "");
     let mut all = vec!["run", "--quiet", "--svg", &svg];
     all.extend_from_slice(args);
     let out = dxref(&all);
@@ -111,7 +94,7 @@ fn scene() -> String {
             })
         })
         .collect();
-    temp("scene.json", &format!("[{}]", vertices.join(",\n")))
+    temp_file("scene.json", &format!("[{}]", vertices.join(",\n")))
 }
 
 #[test]
@@ -168,7 +151,7 @@ fn each_triangle_covers_pixels_of_its_colour() {
 fn a_picture_with_nothing_to_draw_says_why() {
     let vs = example("passthrough_vs.asm");
     // Everything behind the eye.
-    let behind = temp(
+    let behind = temp_file(
         "behind.json",
         r#"[{"POSITION": [0, 0, 0, -1], "COLOR": 1}, {"POSITION": [1, 0, 0, -1], "COLOR": 1}, {"POSITION": [0, 1, 0, -1], "COLOR": 1}]"#,
     );
@@ -182,7 +165,7 @@ fn a_picture_with_nothing_to_draw_says_why() {
     assert_eq!(pixels.at(x, y), [0xff, 0xf4, 0xe0]);
 
     // No output has a position.
-    let no_position = temp(
+    let no_position = temp_file(
         "no_position_vs.asm",
         "//\n// Input signature:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n\
          // -------------------- ----- ------ -------- -------- ------- ------\n\
@@ -211,7 +194,7 @@ fn a_picture_with_nothing_to_draw_says_why() {
 /// coloured by instance, as the legend says.
 #[test]
 fn colours_by_gs_instance_follow_the_legend() {
-    let gs = temp(
+    let gs = temp_file(
         "two_instances_gs.asm",
         "//\n// Input signature:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n\
          // -------------------- ----- ------ -------- -------- ------- ------\n\
@@ -226,7 +209,7 @@ fn colours_by_gs_instance_follow_the_legend() {
          add o0.x, v[1][0].x, r0.x\nmov o0.yzw, v[1][0].yyzw\nemit\n\
          add o0.x, v[2][0].x, r0.x\nmov o0.yzw, v[2][0].yyzw\nemit\nret\n",
     );
-    let input = temp(
+    let input = temp_file(
         "triangle.csv",
         "SV_Position.x,SV_Position.y,SV_Position.z,SV_Position.w\n-0.7,-0.4,0,1\n-0.1,-0.4,0,1\n-0.7,0.2,0,1\n",
     );
@@ -254,7 +237,7 @@ fn colours_by_gs_instance_follow_the_legend() {
 #[test]
 fn points_lines_and_labels() {
     let vs = example("passthrough_vs.asm");
-    let input = temp(
+    let input = temp_file(
         "line.json",
         r#"[{"POSITION": [-0.8, 0.1, 0, 1], "COLOR": [0, 0, 1, 1]}, {"POSITION": [0.8, 0.1, 0, 1], "COLOR": [0, 0, 1, 1]},
             {"POSITION": [-0.4, -0.6, 0, 1], "COLOR": [1, 0, 0, 1]}, {"POSITION": [0.3, -0.6, 0, 1], "COLOR": [1, 0, 0, 1]}]"#,
@@ -280,8 +263,8 @@ fn points_lines_and_labels() {
 /// `--png` writes the same picture as pixels.
 #[test]
 fn png_of_the_bundled_example() {
-    let png = temp("quads.png", "");
-    let svg = temp("quads.svg", "");
+    let png = temp_file("quads.png", "");
+    let svg = temp_file("quads.svg", "");
     let out = dxref(&[
         "run",
         "--vs",

@@ -46,3 +46,23 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
 }
+
+/// The path of the bundled example `name` (in the repository's `examples/`), as an
+/// argument.
+pub fn example(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).to_string_lossy().into_owned()
+}
+
+/// Writes `contents` to the file `name` in this test binary's scratch folder (written
+/// aside and renamed, so that tests running in parallel never read a half-written
+/// file); returns its path as an argument.
+pub fn temp_file(name: &str, contents: &str) -> String {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("dxref-{}-{}", env!("CARGO_CRATE_NAME"), std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (part, path) = (dir.join(format!(".{name}.{n}")), dir.join(name));
+    std::fs::write(&part, contents).expect("a scratch file");
+    std::fs::rename(&part, &path).expect("a scratch file renamed");
+    path.to_string_lossy().into_owned()
+}
