@@ -14,19 +14,38 @@
 //! the CPU overlaps their chains: `GROUPS_*` below, chosen by measurement
 //! (`benches/benches/checksum.rs`).
 //!
-//! The kernels are `#[target_feature]` functions; each has a zero-sized token type that
-//! can only be made after the run-time check of its feature, and the token's
-//! [`Lanes::compress`] is the one place that calls the kernel. `unsafe` appears only for
-//! that call and for the unaligned vector loads and stores, each with its reason. The
-//! whole-module lint denial of the checksum (no unchecked arithmetic or indexing) holds
-//! here too: message words are indexed by constants, groups are walked with iterators,
-//! and arrays are taken apart by destructuring.
+//! The kernel is written once, [`kernel`], generic over [`LaneOps`]: the operations on
+//! one register of lanes (add, the bitwise operations, rotation, broadcast, loads and
+//! stores, and the load of a block of every lane), the 64 steps coming from the schedule
+//! the single-stream code runs too ([`md5_steps`]). Each width is a zero-sized token type
+//! that implements [`LaneOps`] with its instructions ([`lane_ops!`]) and can only be
+//! made after the run-time check of its feature; the token's [`Lanes::compress`] calls
+//! the kernel through a `#[target_feature]` entry point, where the kernel and the
+//! operations (all inlined) are compiled for that feature. `unsafe` appears only for
+//! that call, for each operation's intrinsic (sound because a token exists) and for the
+//! unaligned vector loads and stores, each with its reason. The whole-module lint
+//! denial of the checksum (no unchecked arithmetic or indexing) holds here too: message
+//! words are indexed by constants, groups are walked with iterators, and arrays are
+//! taken apart by destructuring.
 
 use core::arch::x86_64::*;
 
 use super::block::md5_steps;
 use super::block::K;
 use super::schedule::{Lanes, Segment};
+
+/// The round functions of MD5 (RFC 1321, section 3.4), each of a step's words `(b, c, d)`.
+#[derive(Clone, Copy)]
+enum Round {
+    /// Round 1: `(b & c) | (!b & d)`.
+    F,
+    /// Round 2: `(b & d) | (c & !d)`.
+    G,
+    /// Round 3: `b ^ c ^ d`.
+    H,
+    /// Round 4: `c ^ (b | !d)`.
+    I,
+}
 
 /// The 8-bit truth tables of the four round functions for `vpternlogd`, whose three
 /// inputs are the step's words `(b, c, d)` (newest first): an expression in the bit
@@ -45,64 +64,176 @@ mod table {
     pub(super) const I: i32 = (C ^ (B | !D)) as i32;
 }
 
-/// The body of a kernel, the same for every register width: load the state of every
-/// group, then for each block load and transpose every group's blocks and run the 64
-/// steps, then store the state. `$width` lanes per register, `$vec` the register type,
-/// `$load_state`/`$store_state` move one register of state words, `$load_group` loads
-/// and transposes the blocks of one group, `$add` adds lane by lane, `$step` is one step.
-macro_rules! kernel_body {
-    (
-        $state:ident, $segments:ident, $blocks:ident, $width:literal, $groups:ident, $vec:ty, $zero:expr,
-        $load_state:ident, $store_state:ident, $load_group:ident, $add:ident, $step:ident
-    ) => {{
-        let zero: $vec = $zero;
-        let mut s = [[zero; $groups]; 4];
-        for (regs, row) in s.iter_mut().zip($state.iter()) {
-            for (r, words) in regs.iter_mut().zip(row.as_chunks::<$width>().0) {
-                *r = $load_state(words);
-            }
+/// The operations the kernel is written in, on registers of `W` 32-bit lanes: all that
+/// differs between the register widths. Implemented by the token types, which exist only
+/// where the CPU has the instructions; every method is inlined into the `#[target_feature]`
+/// entry point of its width.
+trait LaneOps<const W: usize>: Copy {
+    /// A register of `W` lanes.
+    type V: Copy;
+    /// `w` in every lane.
+    fn splat(self, w: u32) -> Self::V;
+    /// Lane `l` from `words[l]`.
+    fn load(self, words: &[u32; W]) -> Self::V;
+    /// Lane `l` into `words[l]`.
+    fn store(self, words: &mut [u32; W], v: Self::V);
+    /// `a + b` lane by lane, wrapping.
+    fn add(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a & b`.
+    fn and(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a | b`.
+    fn or(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a ^ b`.
+    fn xor(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `!a & b`.
+    fn andnot(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `v <<< S` lane by lane; `R` is `32 - S` (a const generic cannot compute it), for
+    /// the widths that rotate with two shifts.
+    fn rol<const S: i32, const R: i32>(self, v: Self::V) -> Self::V;
+    /// Block `i` of each lane's segment, transposed: word `j` of every lane in vector `j`.
+    fn block(self, segments: &[Segment; W], i: usize) -> [Self::V; 16];
+    /// Round function `r` of `(b, c, d)`, lane by lane; by default written as in the
+    /// scalar code.
+    #[inline(always)]
+    fn round(self, r: Round, b: Self::V, c: Self::V, d: Self::V) -> Self::V {
+        match r {
+            Round::F => self.xor(d, self.and(b, self.xor(c, d))),
+            // `(b & d) | (c & !d)`: the sides share no bit, so `|` is `+`.
+            Round::G => self.add(self.andnot(d, c), self.and(b, d)),
+            Round::H => self.xor(b, self.xor(c, d)),
+            Round::I => self.xor(c, self.or(b, self.xor(d, self.splat(u32::MAX)))),
         }
-        let [mut sa, mut sb, mut sc, mut sd] = s;
-        let lane_groups = $segments.as_chunks::<$width>().0;
-        for i in 0..$blocks {
-            let k: &[u32; 64] = core::hint::black_box(&K);
-            let mut x = [[zero; 16]; $groups];
-            for (words, group) in x.iter_mut().zip(lane_groups) {
-                *words = $load_group(group, i);
-            }
-            let (mut a, mut b, mut c, mut d) = (sa, sb, sc, sd);
-            md5_steps!($step, x, k; a, b, c, d);
-            for (s, v) in sa.iter_mut().zip(a) {
-                *s = $add(*s, v);
-            }
-            for (s, v) in sb.iter_mut().zip(b) {
-                *s = $add(*s, v);
-            }
-            for (s, v) in sc.iter_mut().zip(c) {
-                *s = $add(*s, v);
-            }
-            for (s, v) in sd.iter_mut().zip(d) {
-                *s = $add(*s, v);
-            }
-        }
-        for (regs, row) in [sa, sb, sc, sd].iter().zip($state.iter_mut()) {
-            for (r, words) in regs.iter().zip(row.as_chunks_mut::<$width>().0) {
-                $store_state(words, *r);
-            }
-        }
-    }};
+    }
 }
 
-/// One step for every group: `a = b + ((a + f(b, c, d) + x[m] + k[i]) <<< s)`, where
-/// `$f` computes the round function of one group's `(b, c, d)` and `$rol` rotates.
-macro_rules! step_groups {
-    ($x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal,
-     $add:ident, $set1:ident, |$vb:ident, $vc:ident, $vd:ident| $f:expr, $rol:ident) => {
-        let kv = $set1($k[$i] as i32);
-        for (((a, $vb), ($vc, $vd)), x) in $a.iter_mut().zip($b).zip($c.into_iter().zip($d)).zip(&$x) {
-            let t = $add($add(*a, x[$m]), kv);
-            let t = $add(t, $f);
-            *a = $add($rol!(t, $s), $vb);
+/// The compression function on `blocks` blocks of each of `L = W * G` lanes: `G` groups
+/// of `W` lanes, each group in its own registers. Loads the state of every group, then
+/// for each block loads and transposes every group's blocks and runs the 64 steps, then
+/// stores the state. Inlined into each width's `#[target_feature]` entry point.
+#[inline(always)]
+fn kernel<O: LaneOps<W>, const W: usize, const G: usize, const L: usize>(
+    o: O,
+    state: &mut [[u32; L]; 4],
+    segments: &[Segment; L],
+    blocks: usize,
+) {
+    const { assert!(matches!(W.checked_mul(G), Some(l) if l == L)) };
+    let zero = o.splat(0);
+    let mut s = [[zero; G]; 4];
+    for (regs, row) in s.iter_mut().zip(state.iter()) {
+        for (r, words) in regs.iter_mut().zip(row.as_chunks::<W>().0) {
+            *r = o.load(words);
+        }
+    }
+    let lane_groups = segments.as_chunks::<W>().0;
+    // One step for every group: `a = b + ((a + f(b, c, d) + x[m] + k[i]) <<< s)`.
+    macro_rules! step {
+        ($f:ident, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
+            let kv = o.splat($k[$i]);
+            for (((a, b), (c, d)), x) in $a.iter_mut().zip($b).zip($c.into_iter().zip($d)).zip(&$x) {
+                let t = o.add(o.add(*a, x[$m]), kv);
+                let t = o.add(t, o.round(Round::$f, b, c, d));
+                *a = o.add(o.rol::<$s, { 32i32.wrapping_sub($s) }>(t), b);
+            }
+        };
+    }
+    for i in 0..blocks {
+        let k: &[u32; 64] = core::hint::black_box(&K);
+        let mut x = [[zero; 16]; G];
+        for (words, group) in x.iter_mut().zip(lane_groups) {
+            *words = o.block(group, i);
+        }
+        let [mut a, mut b, mut c, mut d] = s;
+        md5_steps!(step, x, k; a, b, c, d);
+        for (regs, new) in s.iter_mut().zip([a, b, c, d]) {
+            for (r, v) in regs.iter_mut().zip(new) {
+                *r = o.add(*r, v);
+            }
+        }
+    }
+    for (regs, row) in s.iter().zip(state.iter_mut()) {
+        for (r, words) in regs.iter().zip(row.as_chunks_mut::<W>().0) {
+            o.store(words, *r);
+        }
+    }
+}
+
+/// One width: [`LaneOps`] for the token `$token` (`$w` lanes of `$v` with the
+/// instructions of `$feature`) from the intrinsics named for each operation, then the
+/// methods in `$more` (the rotation, the block load, a round function of its own); and
+/// its [`Lanes`] of `$lanes` lanes in `$groups` groups, through a `#[target_feature]`
+/// entry point.
+///
+/// Every `unsafe` below calls an intrinsic of `$feature` (and the loads and stores
+/// read or write through a pointer): sound because a value of `$token` exists only
+/// where the CPU has `$feature`.
+macro_rules! lane_ops {
+    (
+        $token:ident: $feature:literal, $w:literal lanes of $v:ty, $groups:ident groups, $lanes:ident lanes {
+            splat: $splat:ident, load: $load:ident, store: $store:ident, add: $add:ident,
+            and: $and:ident, or: $or:ident, xor: $xor:ident, andnot: $andnot:ident $(,)?
+        }
+        $($more:tt)*
+    ) => {
+        impl LaneOps<$w> for $token {
+            type V = $v;
+            #[inline(always)]
+            fn splat(self, w: u32) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                unsafe { $splat(w as i32) }
+            }
+            #[inline(always)]
+            fn load(self, words: &[u32; $w]) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction; the reference covers
+                // the bytes of the register read; the load has no alignment requirement.
+                unsafe { $load(words.as_ptr().cast()) }
+            }
+            #[inline(always)]
+            fn store(self, words: &mut [u32; $w], v: $v) {
+                // SAFETY: `self` proves the CPU has the instruction; the exclusive
+                // reference covers the bytes of the register written; the store has no
+                // alignment requirement.
+                unsafe { $store(words.as_mut_ptr().cast(), v) }
+            }
+            #[inline(always)]
+            fn add(self, a: $v, b: $v) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                unsafe { $add(a, b) }
+            }
+            #[inline(always)]
+            fn and(self, a: $v, b: $v) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                unsafe { $and(a, b) }
+            }
+            #[inline(always)]
+            fn or(self, a: $v, b: $v) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                unsafe { $or(a, b) }
+            }
+            #[inline(always)]
+            fn xor(self, a: $v, b: $v) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                unsafe { $xor(a, b) }
+            }
+            #[inline(always)]
+            fn andnot(self, a: $v, b: $v) -> $v {
+                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                unsafe { $andnot(a, b) }
+            }
+            $($more)*
+        }
+
+        impl Lanes<$lanes> for $token {
+            fn compress(&self, state: &mut [[u32; $lanes]; 4], segments: &[Segment; $lanes], blocks: usize) {
+                /// The kernel compiled for the token's instructions.
+                #[target_feature(enable = $feature)]
+                fn entry(o: $token, state: &mut [[u32; $lanes]; 4], segments: &[Segment; $lanes], blocks: usize) {
+                    kernel::<$token, $w, $groups, $lanes>(o, state, segments, blocks);
+                }
+                // SAFETY: `entry` needs the token's feature, and `self` proves the CPU
+                // has it.
+                unsafe { entry(*self, state, segments, blocks) }
+            }
         }
     };
 }
@@ -125,11 +256,35 @@ impl Avx512 {
     }
 }
 
-impl Lanes<LANES_512> for Avx512 {
-    fn compress(&self, state: &mut [[u32; LANES_512]; 4], segments: &[Segment; LANES_512], blocks: usize) {
-        // SAFETY: `compress512` needs AVX-512F, and an `Avx512` exists only where
-        // `is_x86_feature_detected!("avx512f")` said the CPU has it.
-        unsafe { compress512(state, segments, blocks) }
+lane_ops! {
+    Avx512: "avx512f", 16 lanes of __m512i, GROUPS_512 groups, LANES_512 lanes {
+        splat: _mm512_set1_epi32, load: _mm512_loadu_si512, store: _mm512_storeu_si512,
+        add: _mm512_add_epi32, and: _mm512_and_si512, or: _mm512_or_si512,
+        xor: _mm512_xor_si512, andnot: _mm512_andnot_si512,
+    }
+    /// One `vprold`.
+    #[inline(always)]
+    fn rol<const S: i32, const R: i32>(self, v: __m512i) -> __m512i {
+        // SAFETY: `self` proves the CPU has AVX-512F.
+        unsafe { _mm512_rol_epi32::<S>(v) }
+    }
+    #[inline(always)]
+    fn block(self, segments: &[Segment; 16], i: usize) -> [__m512i; 16] {
+        // SAFETY: `self` proves the CPU has AVX-512F.
+        unsafe { load_group512(segments, i) }
+    }
+    /// One `vpternlogd`.
+    #[inline(always)]
+    fn round(self, r: Round, b: __m512i, c: __m512i, d: __m512i) -> __m512i {
+        // SAFETY: `self` proves the CPU has AVX-512F.
+        unsafe {
+            match r {
+                Round::F => _mm512_ternarylogic_epi32::<{ table::F }>(b, c, d),
+                Round::G => _mm512_ternarylogic_epi32::<{ table::G }>(b, c, d),
+                Round::H => _mm512_ternarylogic_epi32::<{ table::H }>(b, c, d),
+                Round::I => _mm512_ternarylogic_epi32::<{ table::I }>(b, c, d),
+            }
+        }
     }
 }
 
@@ -138,20 +293,6 @@ fn load512(bytes: &[u8; 64]) -> __m512i {
     // SAFETY: the reference covers the 64 bytes read; the load has no alignment
     // requirement.
     unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "avx512f")]
-fn load512_words(words: &[u32; 16]) -> __m512i {
-    // SAFETY: the reference covers the 64 bytes read; the load has no alignment
-    // requirement.
-    unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "avx512f")]
-fn store512_words(words: &mut [u32; 16], v: __m512i) {
-    // SAFETY: the exclusive reference covers the 64 bytes written; the store has no
-    // alignment requirement.
-    unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), v) }
 }
 
 /// Block `i` of each of 16 lanes, transposed: word `j` of every lane in vector `j`.
@@ -224,52 +365,6 @@ fn transpose16(rows: [__m512i; 16]) -> [__m512i; 16] {
     [w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15]
 }
 
-macro_rules! rol512 {
-    ($v:expr, $s:literal) => {
-        _mm512_rol_epi32::<$s>($v)
-    };
-}
-
-/// One step on 16 lanes per group: the round function is one `vpternlogd`, the
-/// rotation one `vprold`.
-macro_rules! step512 {
-    ($f:ident, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm512_add_epi32,
-            _mm512_set1_epi32,
-            |b, c, d| _mm512_ternarylogic_epi32::<{ table::$f }>(b, c, d),
-            rol512
-        );
-    };
-}
-
-#[target_feature(enable = "avx512f")]
-fn compress512(state: &mut [[u32; LANES_512]; 4], segments: &[Segment; LANES_512], blocks: usize) {
-    kernel_body!(
-        state,
-        segments,
-        blocks,
-        16,
-        GROUPS_512,
-        __m512i,
-        _mm512_setzero_si512(),
-        load512_words,
-        store512_words,
-        load_group512,
-        _mm512_add_epi32,
-        step512
-    );
-}
-
 // ---------------------------------------------------------------------------------
 // AVX2: 8 lanes per register.
 
@@ -288,11 +383,23 @@ impl Avx2 {
     }
 }
 
-impl Lanes<LANES_256> for Avx2 {
-    fn compress(&self, state: &mut [[u32; LANES_256]; 4], segments: &[Segment; LANES_256], blocks: usize) {
-        // SAFETY: `compress256` needs AVX2, and an `Avx2` exists only where
-        // `is_x86_feature_detected!("avx2")` said the CPU has it.
-        unsafe { compress256(state, segments, blocks) }
+lane_ops! {
+    Avx2: "avx2", 8 lanes of __m256i, GROUPS_256 groups, LANES_256 lanes {
+        splat: _mm256_set1_epi32, load: _mm256_loadu_si256, store: _mm256_storeu_si256,
+        add: _mm256_add_epi32, and: _mm256_and_si256, or: _mm256_or_si256,
+        xor: _mm256_xor_si256, andnot: _mm256_andnot_si256,
+    }
+    /// Two shifts and an or (AVX2 has no rotation).
+    #[inline(always)]
+    fn rol<const S: i32, const R: i32>(self, v: __m256i) -> __m256i {
+        const { assert!(matches!(S.checked_add(R), Some(32))) };
+        // SAFETY: `self` proves the CPU has AVX2.
+        unsafe { _mm256_or_si256(_mm256_slli_epi32::<S>(v), _mm256_srli_epi32::<R>(v)) }
+    }
+    #[inline(always)]
+    fn block(self, segments: &[Segment; 8], i: usize) -> [__m256i; 16] {
+        // SAFETY: `self` proves the CPU has AVX2.
+        unsafe { load_group256(segments, i) }
     }
 }
 
@@ -303,20 +410,6 @@ fn load256_halves(bytes: &[u8; 64]) -> (__m256i, __m256i) {
     // SAFETY: both 32-byte reads lie inside the 64 bytes the reference covers (at 0
     // and 32); the loads have no alignment requirement.
     unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.wrapping_add(32).cast())) }
-}
-
-#[target_feature(enable = "avx2")]
-fn load256_words(words: &[u32; 8]) -> __m256i {
-    // SAFETY: the reference covers the 32 bytes read; the load has no alignment
-    // requirement.
-    unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "avx2")]
-fn store256_words(words: &mut [u32; 8], v: __m256i) {
-    // SAFETY: the exclusive reference covers the 32 bytes written; the store has no
-    // alignment requirement.
-    unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), v) }
 }
 
 /// Block `i` of each of 8 lanes, transposed: word `j` of every lane in vector `j`.
@@ -360,106 +453,6 @@ fn transpose8(rows: [__m256i; 8]) -> [__m256i; 8] {
     [low(b0, b4), low(b1, b5), low(b2, b6), low(b3, b7), high(b0, b4), high(b1, b5), high(b2, b6), high(b3, b7)]
 }
 
-/// `x <<< s` for 8 lanes: two shifts and an or (AVX2 has no rotation).
-macro_rules! rol256 {
-    ($v:expr, $s:literal) => {{
-        let v = $v;
-        _mm256_or_si256(_mm256_slli_epi32::<$s>(v), _mm256_srli_epi32::<{ 32i32.wrapping_sub($s) }>(v))
-    }};
-}
-
-/// One step on 8 lanes per group, with the round functions written as in the scalar
-/// code.
-macro_rules! step256 {
-    (F, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm256_add_epi32,
-            _mm256_set1_epi32,
-            |b, c, d| _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d))),
-            rol256
-        );
-    };
-    (G, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        // `(b & d) | (c & !d)`: the sides share no bit, so `|` is `+`.
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm256_add_epi32,
-            _mm256_set1_epi32,
-            |b, c, d| _mm256_add_epi32(_mm256_andnot_si256(d, c), _mm256_and_si256(b, d)),
-            rol256
-        );
-    };
-    (H, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm256_add_epi32,
-            _mm256_set1_epi32,
-            |b, c, d| _mm256_xor_si256(b, _mm256_xor_si256(c, d)),
-            rol256
-        );
-    };
-    (I, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm256_add_epi32,
-            _mm256_set1_epi32,
-            |b, c, d| _mm256_xor_si256(c, _mm256_or_si256(b, _mm256_xor_si256(d, _mm256_set1_epi32(-1)))),
-            rol256
-        );
-    };
-}
-
-#[target_feature(enable = "avx2")]
-fn compress256(state: &mut [[u32; LANES_256]; 4], segments: &[Segment; LANES_256], blocks: usize) {
-    kernel_body!(
-        state,
-        segments,
-        blocks,
-        8,
-        GROUPS_256,
-        __m256i,
-        _mm256_setzero_si256(),
-        load256_words,
-        store256_words,
-        load_group256,
-        _mm256_add_epi32,
-        step256
-    );
-}
-
 // ---------------------------------------------------------------------------------
 // SSE2: 4 lanes per register, on every x86_64 CPU.
 
@@ -468,15 +461,29 @@ const GROUPS_128: usize = 3;
 /// Lanes per SSE2 kernel call.
 pub(super) const LANES_128: usize = 4 * GROUPS_128;
 
-/// SSE2 is part of x86_64, so this kernel needs no run-time check.
+/// SSE2 is part of x86_64, so this kernel needs no run-time check (the target enables
+/// it for all code, but the compiler does not take that as proof for a call of a
+/// `#[target_feature]` function).
 #[derive(Clone, Copy)]
 pub(super) struct Sse2;
 
-impl Lanes<LANES_128> for Sse2 {
-    fn compress(&self, state: &mut [[u32; LANES_128]; 4], segments: &[Segment; LANES_128], blocks: usize) {
-        // SAFETY: `compress128` needs SSE2, which every x86_64 CPU has (the target
-        // enables it for all code, which the compiler does not take as proof for a call).
-        unsafe { compress128(state, segments, blocks) }
+lane_ops! {
+    Sse2: "sse2", 4 lanes of __m128i, GROUPS_128 groups, LANES_128 lanes {
+        splat: _mm_set1_epi32, load: _mm_loadu_si128, store: _mm_storeu_si128,
+        add: _mm_add_epi32, and: _mm_and_si128, or: _mm_or_si128,
+        xor: _mm_xor_si128, andnot: _mm_andnot_si128,
+    }
+    /// Two shifts and an or.
+    #[inline(always)]
+    fn rol<const S: i32, const R: i32>(self, v: __m128i) -> __m128i {
+        const { assert!(matches!(S.checked_add(R), Some(32))) };
+        // SAFETY: every x86_64 CPU has SSE2.
+        unsafe { _mm_or_si128(_mm_slli_epi32::<S>(v), _mm_srli_epi32::<R>(v)) }
+    }
+    #[inline(always)]
+    fn block(self, segments: &[Segment; 4], i: usize) -> [__m128i; 16] {
+        // SAFETY: every x86_64 CPU has SSE2.
+        unsafe { load_group128(segments, i) }
     }
 }
 
@@ -494,20 +501,6 @@ fn load128_quarters(bytes: &[u8; 64]) -> [__m128i; 4] {
             _mm_loadu_si128(p.wrapping_add(48).cast()),
         ]
     }
-}
-
-#[target_feature(enable = "sse2")]
-fn load128_words(words: &[u32; 4]) -> __m128i {
-    // SAFETY: the reference covers the 16 bytes read; the load has no alignment
-    // requirement.
-    unsafe { _mm_loadu_si128(words.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "sse2")]
-fn store128_words(words: &mut [u32; 4], v: __m128i) {
-    // SAFETY: the exclusive reference covers the 16 bytes written; the store has no
-    // alignment requirement.
-    unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), v) }
 }
 
 /// Block `i` of each of 4 lanes, transposed: word `j` of every lane in vector `j`.
@@ -533,104 +526,4 @@ fn transpose4(rows: [__m128i; 4]) -> [__m128i; 4] {
     let (a0, a1) = (_mm_unpacklo_epi32(r0, r1), _mm_unpackhi_epi32(r0, r1));
     let (a2, a3) = (_mm_unpacklo_epi32(r2, r3), _mm_unpackhi_epi32(r2, r3));
     [_mm_unpacklo_epi64(a0, a2), _mm_unpackhi_epi64(a0, a2), _mm_unpacklo_epi64(a1, a3), _mm_unpackhi_epi64(a1, a3)]
-}
-
-/// `x <<< s` for 4 lanes: two shifts and an or.
-macro_rules! rol128 {
-    ($v:expr, $s:literal) => {{
-        let v = $v;
-        _mm_or_si128(_mm_slli_epi32::<$s>(v), _mm_srli_epi32::<{ 32i32.wrapping_sub($s) }>(v))
-    }};
-}
-
-/// One step on 4 lanes per group, with the round functions written as in the scalar
-/// code.
-macro_rules! step128 {
-    (F, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm_add_epi32,
-            _mm_set1_epi32,
-            |b, c, d| _mm_xor_si128(d, _mm_and_si128(b, _mm_xor_si128(c, d))),
-            rol128
-        );
-    };
-    (G, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        // `(b & d) | (c & !d)`: the sides share no bit, so `|` is `+`.
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm_add_epi32,
-            _mm_set1_epi32,
-            |b, c, d| _mm_add_epi32(_mm_andnot_si128(d, c), _mm_and_si128(b, d)),
-            rol128
-        );
-    };
-    (H, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm_add_epi32,
-            _mm_set1_epi32,
-            |b, c, d| _mm_xor_si128(b, _mm_xor_si128(c, d)),
-            rol128
-        );
-    };
-    (I, $x:ident, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $m:literal, $i:literal, $s:literal) => {
-        step_groups!(
-            $x,
-            $k,
-            $a,
-            $b,
-            $c,
-            $d,
-            $m,
-            $i,
-            $s,
-            _mm_add_epi32,
-            _mm_set1_epi32,
-            |b, c, d| _mm_xor_si128(c, _mm_or_si128(b, _mm_xor_si128(d, _mm_set1_epi32(-1)))),
-            rol128
-        );
-    };
-}
-
-#[target_feature(enable = "sse2")]
-fn compress128(state: &mut [[u32; LANES_128]; 4], segments: &[Segment; LANES_128], blocks: usize) {
-    kernel_body!(
-        state,
-        segments,
-        blocks,
-        4,
-        GROUPS_128,
-        __m128i,
-        _mm_setzero_si128(),
-        load128_words,
-        store128_words,
-        load_group128,
-        _mm_add_epi32,
-        step128
-    );
 }
