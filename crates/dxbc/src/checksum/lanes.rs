@@ -14,19 +14,19 @@
 //! the CPU overlaps their chains: `GROUPS_*` below, chosen by measurement
 //! (`benches/benches/checksum.rs`).
 //!
-//! The kernel is written once, [`kernel`], generic over [`LaneOps`]: the operations on
-//! one register of lanes (add, the bitwise operations, rotation, broadcast, loads and
-//! stores, and the load of a block of every lane), the 64 steps coming from the schedule
-//! the single-stream code runs too ([`md5_steps`]). Each width is a zero-sized token type
-//! that implements [`LaneOps`] with its instructions ([`lane_ops!`]) and can only be
-//! made after the run-time check of its feature; the token's [`Lanes::compress`] calls
-//! the kernel through a `#[target_feature]` entry point, where the kernel and the
-//! operations (all inlined) are compiled for that feature. `unsafe` appears only for
-//! that call, for each operation's intrinsic (sound because a token exists) and for the
-//! unaligned vector loads and stores, each with its reason. The whole-module lint
-//! denial of the checksum (no unchecked arithmetic or indexing) holds here too: message
-//! words are indexed by constants, groups are walked with iterators, and arrays are
-//! taken apart by destructuring.
+//! The kernel is written once, [`kernel`], generic over [`LaneOps`] (the operations on
+//! one register of lanes: add, the bitwise operations, rotation, broadcast, loads and
+//! stores), with the 64 steps of the schedule the single-stream code runs too
+//! ([`md5_steps`]). Each width is a zero-sized token type that can only be made after
+//! the run-time check of its feature, and [`lane_ops!`] gives it [`LaneOps`] from its
+//! intrinsics and a [`Lanes::compress`] that calls the kernel through a
+//! `#[target_feature]` entry point, where the kernel, the operations and the width's
+//! block load and transpose are inlined and compiled for that feature. `unsafe` appears
+//! only for that call, for each operation's intrinsic (sound because a token exists)
+//! and for the unaligned vector loads and stores, each with its reason. The
+//! whole-module lint denial of the checksum (no unchecked arithmetic or indexing) holds
+//! here too: message words are indexed by constants, groups are walked with iterators,
+//! and arrays are taken apart by destructuring.
 
 use core::arch::x86_64::*;
 
@@ -90,8 +90,6 @@ trait LaneOps<const W: usize>: Copy {
     /// `v <<< S` lane by lane; `R` is `32 - S` (a const generic cannot compute it), for
     /// the widths that rotate with two shifts.
     fn rol<const S: i32, const R: i32>(self, v: Self::V) -> Self::V;
-    /// Block `i` of each lane's segment, transposed: word `j` of every lane in vector `j`.
-    fn block(self, segments: &[Segment; W], i: usize) -> [Self::V; 16];
     /// Round function `r` of `(b, c, d)`, lane by lane; by default written as in the
     /// scalar code.
     #[inline(always)]
@@ -108,11 +106,16 @@ trait LaneOps<const W: usize>: Copy {
 
 /// The compression function on `blocks` blocks of each of `L = W * G` lanes: `G` groups
 /// of `W` lanes, each group in its own registers. Loads the state of every group, then
-/// for each block loads and transposes every group's blocks and runs the 64 steps, then
-/// stores the state. Inlined into each width's `#[target_feature]` entry point.
+/// for each block loads every group's blocks with `load_block` (block `i` of each lane,
+/// transposed: word `j` of every lane in vector `j`) and runs the 64 steps, then stores
+/// the state. Inlined into each width's `#[target_feature]` entry point, whose closure
+/// `load_block` calls that width's `#[target_feature]` block load with no `unsafe` and
+/// is inlined with it (through a [`LaneOps`] method the block load would be a function
+/// other crates may call, and the compiler declines to inline the widest one).
 #[inline(always)]
 fn kernel<O: LaneOps<W>, const W: usize, const G: usize, const L: usize>(
     o: O,
+    load_block: impl Fn(&[Segment; W], usize) -> [O::V; 16],
     state: &mut [[u32; L]; 4],
     segments: &[Segment; L],
     blocks: usize,
@@ -141,7 +144,7 @@ fn kernel<O: LaneOps<W>, const W: usize, const G: usize, const L: usize>(
         let k: &[u32; 64] = core::hint::black_box(&K);
         let mut x = [[zero; 16]; G];
         for (words, group) in x.iter_mut().zip(lane_groups) {
-            *words = o.block(group, i);
+            *words = load_block(group, i);
         }
         let [mut a, mut b, mut c, mut d] = s;
         md5_steps!(step, x, k; a, b, c, d);
@@ -159,24 +162,27 @@ fn kernel<O: LaneOps<W>, const W: usize, const G: usize, const L: usize>(
 }
 
 /// One width: [`LaneOps`] for the token `$token` (`$w` lanes of `$v` with the
-/// instructions of `$feature`) from the intrinsics named for each operation, then the
-/// methods in `$more` (the rotation, the block load, a round function of its own); and
-/// its [`Lanes`] of `$lanes` lanes in `$groups` groups, through a `#[target_feature]`
-/// entry point.
+/// instructions of `$feature`) from the intrinsics named for each operation, the
+/// rotation (`native`, or `shifts` left and right joined by `or`) and the function that
+/// loads a block of every lane, then the methods in `$more` (a round function of its
+/// own); and its [`Lanes`] of `$lanes` lanes in `$groups` groups, through a
+/// `#[target_feature]` entry point.
 ///
-/// Every `unsafe` below calls an intrinsic of `$feature` (and the loads and stores
-/// read or write through a pointer): sound because a value of `$token` exists only
-/// where the CPU has `$feature`.
+/// Every `unsafe` below calls an intrinsic or a `#[target_feature]` function of
+/// `$feature` (and the loads and stores read or write through a pointer): sound because
+/// a value of `$token` exists only where the CPU has `$feature`.
 macro_rules! lane_ops {
     (
         $token:ident: $feature:literal, $w:literal lanes of $v:ty, $groups:ident groups, $lanes:ident lanes {
             splat: $splat:ident, load: $load:ident, store: $store:ident, add: $add:ident,
-            and: $and:ident, or: $or:ident, xor: $xor:ident, andnot: $andnot:ident $(,)?
+            and: $and:ident, or: $or:ident, xor: $xor:ident, andnot: $andnot:ident,
+            rotate: $rotate:ident $rol:tt, block: $block:ident $(,)?
         }
         $($more:tt)*
     ) => {
         impl LaneOps<$w> for $token {
             type V = $v;
+            lane_ops!(@rol $v, $rotate $rol);
             #[inline(always)]
             fn splat(self, w: u32) -> $v {
                 // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
@@ -228,12 +234,27 @@ macro_rules! lane_ops {
                 /// The kernel compiled for the token's instructions.
                 #[target_feature(enable = $feature)]
                 fn entry(o: $token, state: &mut [[u32; $lanes]; 4], segments: &[Segment; $lanes], blocks: usize) {
-                    kernel::<$token, $w, $groups, $lanes>(o, state, segments, blocks);
+                    kernel::<$token, $w, $groups, $lanes>(o, |group, i| $block(group, i), state, segments, blocks);
                 }
                 // SAFETY: `entry` needs the token's feature, and `self` proves the CPU
                 // has it.
                 unsafe { entry(*self, state, segments, blocks) }
             }
+        }
+    };
+    (@rol $v:ty, native($rol:ident)) => {
+        #[inline(always)]
+        fn rol<const S: i32, const R: i32>(self, v: $v) -> $v {
+            // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+            unsafe { $rol::<S>(v) }
+        }
+    };
+    (@rol $v:ty, shifts($shl:ident, $shr:ident, $or:ident)) => {
+        #[inline(always)]
+        fn rol<const S: i32, const R: i32>(self, v: $v) -> $v {
+            const { assert!(matches!(S.checked_add(R), Some(32))) };
+            // SAFETY: `self` proves the CPU has the instructions (see `lane_ops!`).
+            unsafe { $or($shl::<S>(v), $shr::<R>(v)) }
         }
     };
 }
@@ -261,17 +282,7 @@ lane_ops! {
         splat: _mm512_set1_epi32, load: _mm512_loadu_si512, store: _mm512_storeu_si512,
         add: _mm512_add_epi32, and: _mm512_and_si512, or: _mm512_or_si512,
         xor: _mm512_xor_si512, andnot: _mm512_andnot_si512,
-    }
-    /// One `vprold`.
-    #[inline(always)]
-    fn rol<const S: i32, const R: i32>(self, v: __m512i) -> __m512i {
-        // SAFETY: `self` proves the CPU has AVX-512F.
-        unsafe { _mm512_rol_epi32::<S>(v) }
-    }
-    #[inline(always)]
-    fn block(self, segments: &[Segment; 16], i: usize) -> [__m512i; 16] {
-        // SAFETY: `self` proves the CPU has AVX-512F.
-        unsafe { load_group512(segments, i) }
+        rotate: native(_mm512_rol_epi32), block: load_group512,
     }
     /// One `vpternlogd`.
     #[inline(always)]
@@ -388,18 +399,8 @@ lane_ops! {
         splat: _mm256_set1_epi32, load: _mm256_loadu_si256, store: _mm256_storeu_si256,
         add: _mm256_add_epi32, and: _mm256_and_si256, or: _mm256_or_si256,
         xor: _mm256_xor_si256, andnot: _mm256_andnot_si256,
-    }
-    /// Two shifts and an or (AVX2 has no rotation).
-    #[inline(always)]
-    fn rol<const S: i32, const R: i32>(self, v: __m256i) -> __m256i {
-        const { assert!(matches!(S.checked_add(R), Some(32))) };
-        // SAFETY: `self` proves the CPU has AVX2.
-        unsafe { _mm256_or_si256(_mm256_slli_epi32::<S>(v), _mm256_srli_epi32::<R>(v)) }
-    }
-    #[inline(always)]
-    fn block(self, segments: &[Segment; 8], i: usize) -> [__m256i; 16] {
-        // SAFETY: `self` proves the CPU has AVX2.
-        unsafe { load_group256(segments, i) }
+        // AVX2 has no rotation.
+        rotate: shifts(_mm256_slli_epi32, _mm256_srli_epi32, _mm256_or_si256), block: load_group256,
     }
 }
 
@@ -472,18 +473,7 @@ lane_ops! {
         splat: _mm_set1_epi32, load: _mm_loadu_si128, store: _mm_storeu_si128,
         add: _mm_add_epi32, and: _mm_and_si128, or: _mm_or_si128,
         xor: _mm_xor_si128, andnot: _mm_andnot_si128,
-    }
-    /// Two shifts and an or.
-    #[inline(always)]
-    fn rol<const S: i32, const R: i32>(self, v: __m128i) -> __m128i {
-        const { assert!(matches!(S.checked_add(R), Some(32))) };
-        // SAFETY: every x86_64 CPU has SSE2.
-        unsafe { _mm_or_si128(_mm_slli_epi32::<S>(v), _mm_srli_epi32::<R>(v)) }
-    }
-    #[inline(always)]
-    fn block(self, segments: &[Segment; 4], i: usize) -> [__m128i; 16] {
-        // SAFETY: every x86_64 CPU has SSE2.
-        unsafe { load_group128(segments, i) }
+        rotate: shifts(_mm_slli_epi32, _mm_srli_epi32, _mm_or_si128), block: load_group128,
     }
 }
 
