@@ -162,11 +162,12 @@ fn kernel<O: LaneOps<W>, const W: usize, const G: usize, const L: usize>(
 }
 
 /// One width: [`LaneOps`] for the token `$token` (`$w` lanes of `$v` with the
-/// instructions of `$feature`) from the intrinsics named for each operation, the
-/// rotation (`native`, or `shifts` left and right joined by `or`) and the function that
-/// loads a block of every lane, then the methods in `$more` (a round function of its
-/// own); and its [`Lanes`] of `$lanes` lanes in `$groups` groups, through a
-/// `#[target_feature]` entry point.
+/// instructions of `$feature`) from the intrinsics named for broadcast, loads and stores,
+/// the rotation (`native`, or `shifts` left and right joined by `or`), each binary
+/// operation `$op` (every one [`LaneOps`] lists, as the compiler checks), then the
+/// methods in `$more` (a round function of its own); and its [`Lanes`] of `$lanes` lanes
+/// in `$groups` groups, through a `#[target_feature]` entry point whose closure calls
+/// `$block`, the function that loads a block of every lane.
 ///
 /// Every `unsafe` below calls an intrinsic or a `#[target_feature]` function of
 /// `$feature` (and the loads and stores read or write through a pointer): sound because
@@ -174,9 +175,9 @@ fn kernel<O: LaneOps<W>, const W: usize, const G: usize, const L: usize>(
 macro_rules! lane_ops {
     (
         $token:ident: $feature:literal, $w:literal lanes of $v:ty, $groups:ident groups, $lanes:ident lanes {
-            splat: $splat:ident, load: $load:ident, store: $store:ident, add: $add:ident,
-            and: $and:ident, or: $or:ident, xor: $xor:ident, andnot: $andnot:ident,
-            rotate: $rotate:ident $rol:tt, block: $block:ident $(,)?
+            splat: $splat:ident, load: $load:ident, store: $store:ident,
+            rotate: $rotate:ident $rol:tt, block: $block:ident,
+            $($op:ident: $intrinsic:ident),+ $(,)?
         }
         $($more:tt)*
     ) => {
@@ -201,31 +202,13 @@ macro_rules! lane_ops {
                 // alignment requirement.
                 unsafe { $store(words.as_mut_ptr().cast(), v) }
             }
-            #[inline(always)]
-            fn add(self, a: $v, b: $v) -> $v {
-                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
-                unsafe { $add(a, b) }
-            }
-            #[inline(always)]
-            fn and(self, a: $v, b: $v) -> $v {
-                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
-                unsafe { $and(a, b) }
-            }
-            #[inline(always)]
-            fn or(self, a: $v, b: $v) -> $v {
-                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
-                unsafe { $or(a, b) }
-            }
-            #[inline(always)]
-            fn xor(self, a: $v, b: $v) -> $v {
-                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
-                unsafe { $xor(a, b) }
-            }
-            #[inline(always)]
-            fn andnot(self, a: $v, b: $v) -> $v {
-                // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
-                unsafe { $andnot(a, b) }
-            }
+            $(
+                #[inline(always)]
+                fn $op(self, a: $v, b: $v) -> $v {
+                    // SAFETY: `self` proves the CPU has the instruction (see `lane_ops!`).
+                    unsafe { $intrinsic(a, b) }
+                }
+            )+
             $($more)*
         }
 
@@ -280,9 +263,9 @@ impl Avx512 {
 lane_ops! {
     Avx512: "avx512f", 16 lanes of __m512i, GROUPS_512 groups, LANES_512 lanes {
         splat: _mm512_set1_epi32, load: _mm512_loadu_si512, store: _mm512_storeu_si512,
+        rotate: native(_mm512_rol_epi32), block: load_group512,
         add: _mm512_add_epi32, and: _mm512_and_si512, or: _mm512_or_si512,
         xor: _mm512_xor_si512, andnot: _mm512_andnot_si512,
-        rotate: native(_mm512_rol_epi32), block: load_group512,
     }
     /// One `vpternlogd`.
     #[inline(always)]
@@ -397,10 +380,10 @@ impl Avx2 {
 lane_ops! {
     Avx2: "avx2", 8 lanes of __m256i, GROUPS_256 groups, LANES_256 lanes {
         splat: _mm256_set1_epi32, load: _mm256_loadu_si256, store: _mm256_storeu_si256,
-        add: _mm256_add_epi32, and: _mm256_and_si256, or: _mm256_or_si256,
-        xor: _mm256_xor_si256, andnot: _mm256_andnot_si256,
         // AVX2 has no rotation.
         rotate: shifts(_mm256_slli_epi32, _mm256_srli_epi32, _mm256_or_si256), block: load_group256,
+        add: _mm256_add_epi32, and: _mm256_and_si256, or: _mm256_or_si256,
+        xor: _mm256_xor_si256, andnot: _mm256_andnot_si256,
     }
 }
 
@@ -471,9 +454,9 @@ pub(super) struct Sse2;
 lane_ops! {
     Sse2: "sse2", 4 lanes of __m128i, GROUPS_128 groups, LANES_128 lanes {
         splat: _mm_set1_epi32, load: _mm_loadu_si128, store: _mm_storeu_si128,
+        rotate: shifts(_mm_slli_epi32, _mm_srli_epi32, _mm_or_si128), block: load_group128,
         add: _mm_add_epi32, and: _mm_and_si128, or: _mm_or_si128,
         xor: _mm_xor_si128, andnot: _mm_andnot_si128,
-        rotate: shifts(_mm_slli_epi32, _mm_srli_epi32, _mm_or_si128), block: load_group128,
     }
 }
 
