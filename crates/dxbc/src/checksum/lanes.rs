@@ -65,9 +65,10 @@ mod table {
 }
 
 /// The operations the kernel is written in, on registers of `W` 32-bit lanes: all that
-/// differs between the register widths. Implemented by the token types, which exist only
-/// where the CPU has the instructions; every method is inlined into the `#[target_feature]`
-/// entry point of its width.
+/// differs between the register widths but the load of a block of every lane (see
+/// [`kernel`]). Implemented by the token types, which exist only where the CPU has the
+/// instructions; every method is inlined into the `#[target_feature]` entry point of
+/// its width.
 trait LaneOps<const W: usize>: Copy {
     /// A register of `W` lanes.
     type V: Copy;
