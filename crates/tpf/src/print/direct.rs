@@ -8,7 +8,10 @@
 //! the general path ([`Printer::instruction_at`] on the decoded instruction) from the
 //! same sources: the row's mnemonic and operand types, the register prefixes and
 //! selection spellings, the value formatting. Each piece is a fixed-size copy from a
-//! padded table into the output bytes. Everything else goes to the general path:
+//! padded table into the output bytes. The most common declarations are printed so
+//! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_temps`,
+//! `dcl_constantbuffer`, `dcl_sampler`, `dcl_globalFlags`, below Shader Model 5.1
+//! for the register ranges). Everything else goes to the general path: the other
 //! declarations, data blocks, extended opcode tokens, relative indices, precision and
 //! other operand extensions, 64-bit immediates, the controls of `resinfo`,
 //! `sampleinfo` and `sync`, tokens left over after the operands; and whole programs in
@@ -18,8 +21,9 @@
 
 use super::{inline_first_index, looks_like_float, mask_text, push_double, register_prefix, Printer};
 use crate::digits::{self, put, put_hex8, put_u32};
-use crate::enums::{InterpolationMode, SystemName};
+use crate::enums::{CbAccessPattern, InterpolationMode, SamplerMode, SystemName, GLOBAL_FLAG_NAMES};
 use crate::enums::{Mask, OperandType};
+use crate::layout::GLOBAL_FLAGS;
 use crate::table::{Controls, DeclKind, Flow, Shape, Ty, TABLE};
 
 /// Reads the tokens of one instruction.
@@ -83,6 +87,11 @@ const DECL_REGISTER: u8 = 4;
 const DECL_NAMED: u8 = 5;
 const DECL_INPUT_PS: u8 = 6;
 const DECL_TEMPS: u8 = 7;
+/// `dcl_constantbuffer cb0[4], immediateIndexed`, `dcl_sampler s0, mode_default`
+/// (below Shader Model 5.1, without a register space), `dcl_globalFlags refactoringAllowed`.
+const DECL_CB: u8 = 8;
+const DECL_SAMPLER: u8 = 9;
+const DECL_FLAGS: u8 = 10;
 const CLOSES: u8 = 1;
 const OPENS: u8 = 2;
 
@@ -106,6 +115,9 @@ static ROWS: [Row; 256] = {
             Shape::Decl(DeclKind::RegisterName) => (DECL_NAMED, 1),
             Shape::Decl(DeclKind::InputPs) => (DECL_INPUT_PS, 1),
             Shape::Decl(DeclKind::Temps) => (DECL_TEMPS, 0),
+            Shape::Decl(DeclKind::ConstantBuffer) => (DECL_CB, 0),
+            Shape::Decl(DeclKind::Sampler) => (DECL_SAMPLER, 1),
+            Shape::Decl(DeclKind::GlobalFlags) => (DECL_FLAGS, 0),
             _ => (NOT_DIRECT, 0),
         };
         let mut row = Row {
@@ -369,6 +381,46 @@ impl Printer {
                     return None;
                 }
             }
+            DECL_CB | DECL_SAMPLER => {
+                // The access pattern (bit 11) or the sampler mode (bits 14:11); SM5.1's
+                // ranges and spaces go to the general path.
+                let bits = if row.controls == DECL_CB { 0x00ff_f000 } else { 0x00ff_8000 };
+                // A sampler's register is printed bare (no selection, no modifier):
+                // its operand token must hold neither.
+                let bare_register = body.first_chunk::<4>().is_some_and(|t| {
+                    let t = u32::from_le_bytes(*t);
+                    let file = (t >> 12) & 0xff;
+                    t & 0x8000_0003 == 0 && file != IMMEDIATE32 && file != IMMEDIATE64
+                });
+                if tok0 & bits != 0 || self.is_sm51() || (row.controls == DECL_SAMPLER && !bare_register) {
+                    out.truncate(mark);
+                    return None;
+                }
+            }
+            DECL_FLAGS => {
+                // Every flag set has a name; none set prints the bare mnemonic and a
+                // space (the 6.3.9600 style's `none` never comes here).
+                let flags = GLOBAL_FLAGS.put(GLOBAL_FLAGS.get(tok0));
+                let named = GLOBAL_FLAG_NAMES.iter().fold(0, |m, (bit, _)| m | bit);
+                if tok0 & 0x00ff_f800 & !flags != 0 || flags & !named != 0 || length != 1 {
+                    out.truncate(mark);
+                    return None;
+                }
+                out.push(b' ');
+                let mut first = true;
+                for (bit, name) in GLOBAL_FLAG_NAMES {
+                    if flags & bit != 0 {
+                        if !first {
+                            out.extend_from_slice(b" | ");
+                        }
+                        out.extend_from_slice(name.as_bytes());
+                        first = false;
+                    }
+                }
+                out.push(b'\n');
+                self.depth = depth;
+                return Some(4);
+            }
             _ => {}
         }
         let mut tokens = Tokens(body);
@@ -383,6 +435,39 @@ impl Printer {
             }
         }
         match row.controls {
+            DECL_CB => {
+                // `cb0[4]` (`CB0[4]` from fxc 10 on): the operand's two immediate
+                // indices, whatever else its token says, as the general path prints it.
+                let cb = tokens.next().filter(|t| {
+                    let file = (t >> 12) & 0xff;
+                    t & 0xfff0_0000 == 0x0020_0000 && file != IMMEDIATE32 && file != IMMEDIATE64
+                });
+                let (Some(_), Some(id), Some(count)) = (cb, tokens.next(), tokens.next()) else {
+                    out.truncate(mark);
+                    return None;
+                };
+                let Some(access) = CbAccessPattern::from_raw(((tok0 >> 11) & 1) as u8).listing_name() else {
+                    out.truncate(mark);
+                    return None;
+                };
+                let upper = !self.style.older_than(10, 0);
+                w.add(out, if upper { const { word("CB") } } else { const { word("cb") } }, 2);
+                w.decimal(out, id);
+                w.add(out, b'[' as u64, 1);
+                w.decimal(out, count);
+                w.add(out, const { word("], ") }, 3);
+                w.flush(out);
+                out.extend_from_slice(access.as_bytes());
+            }
+            DECL_SAMPLER => {
+                let Some(mode) = SamplerMode::from_raw(((tok0 >> 11) & 0xf) as u8).listing_name() else {
+                    out.truncate(mark);
+                    return None;
+                };
+                w.add(out, const { word(", ") }, 2);
+                w.flush(out);
+                out.extend_from_slice(mode.as_bytes());
+            }
             DECL_TEMPS => match tokens.next() {
                 Some(n) => w.decimal(out, n),
                 None => {
