@@ -7,7 +7,8 @@
 //! the opcode token's table row and each operand token, and writes the same text as
 //! the general path ([`Printer::instruction_at`] on the decoded instruction) from the
 //! same sources: the row's mnemonic and operand types, the register prefixes and
-//! selection spellings, the value formatting. Each piece is a fixed-size copy from a
+//! selection spellings, the value formatting (immediate indices of one to three
+//! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
 //! padded table into the output bytes. The most common declarations are printed so
 //! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_temps`,
 //! `dcl_constantbuffer`, `dcl_sampler`, `dcl_globalFlags`, below Shader Model 5.1
@@ -543,7 +544,7 @@ impl Printer {
             w.add(out, b')' as u64, 1);
         } else {
             // Immediate 32-bit indices only (every representation field 0).
-            if file == IMMEDIATE64 || (t >> 22) & 0x1ff != 0 || dims == 3 {
+            if file == IMMEDIATE64 || (t >> 22) & 0x1ff != 0 {
                 return None;
             }
             let sm51 = self.is_sm51() as usize;
