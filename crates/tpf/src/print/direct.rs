@@ -376,11 +376,10 @@ impl Printer {
                     out.extend_from_slice(name.as_bytes());
                 }
             }
-            DECL_REGISTER | DECL_NAMED | DECL_TEMPS => {
-                if tok0 & 0x00ff_f800 != 0 {
-                    out.truncate(mark);
-                    return None;
-                }
+            // Nothing in the opcode token but the opcode and the length.
+            DECL_REGISTER | DECL_NAMED | DECL_TEMPS if tok0 & 0x00ff_f800 != 0 => {
+                out.truncate(mark);
+                return None;
             }
             DECL_CB | DECL_SAMPLER => {
                 // The access pattern (bit 11) or the sampler mode (bits 14:11); SM5.1's
