@@ -7,8 +7,12 @@
 //! the opcode token's table row and each operand token, and writes the same text as
 //! the general path ([`Printer::instruction_at`] on the decoded instruction) from the
 //! same sources: the row's mnemonic and operand types, the register prefixes and
-//! selection spellings, the value formatting. Each piece is a fixed-size copy from a
-//! padded table into the output bytes. Everything else goes to the general path:
+//! selection spellings, the value formatting (immediate indices of one to three
+//! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
+//! padded table into the output bytes. The most common declarations are printed so
+//! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_temps`,
+//! `dcl_constantbuffer`, `dcl_sampler`, `dcl_globalFlags`, below Shader Model 5.1
+//! for the register ranges). Everything else goes to the general path: the other
 //! declarations, data blocks, extended opcode tokens, relative indices, precision and
 //! other operand extensions, 64-bit immediates, the controls of `resinfo`,
 //! `sampleinfo` and `sync`, tokens left over after the operands; and whole programs in
@@ -18,8 +22,10 @@
 
 use super::{inline_first_index, looks_like_float, mask_text, push_double, register_prefix, Printer};
 use crate::digits::{self, put, put_hex8, put_u32};
+use crate::enums::{CbAccessPattern, InterpolationMode, SamplerMode, SystemName, GLOBAL_FLAG_NAMES};
 use crate::enums::{Mask, OperandType};
-use crate::table::{Controls, Flow, Shape, Ty, TABLE};
+use crate::layout::GLOBAL_FLAGS;
+use crate::table::{Controls, DeclKind, Flow, Shape, Ty, TABLE};
 
 /// Reads the tokens of one instruction.
 struct Tokens<'a>(&'a [u8]);
@@ -37,12 +43,15 @@ impl Tokens<'_> {
 const IMMEDIATE32: u32 = OperandType::Immediate32.raw() as u32;
 const IMMEDIATE64: u32 = OperandType::Immediate64.raw() as u32;
 
-/// `s` padded with zeros to `N` bytes (cut at `N`).
+/// `s` padded with zeros to `N` bytes (cut at `N`). `s` must be ASCII (checked when
+/// the tables are built, at compile time): the printer's output is text because
+/// every piece of it is (see [`Printer::instructions`]).
 const fn pad<const N: usize>(s: &str) -> [u8; N] {
     let b = s.as_bytes();
     let mut out = [0u8; N];
     let mut i = 0;
     while i < b.len() && i < N {
+        assert!(b[i].is_ascii(), "a table of the direct path holds a non-ASCII byte");
         out[i] = b[i];
         i += 1;
     }
@@ -70,6 +79,20 @@ const NOT_DIRECT: u8 = 0;
 const PLAIN: u8 = 1;
 const TEST: u8 = 2;
 const NONE: u8 = 3;
+/// The most common declarations, when the opcode token holds nothing but the opcode,
+/// the length and the interpolation mode of `dcl_input_ps`: `dcl_input v0.xy`,
+/// `dcl_output o0.xyzw` ([`DeclKind::Register`]), `dcl_output_siv o0.xyzw, position`
+/// ([`DeclKind::RegisterName`]), `dcl_input_ps linear v1.xy` ([`DeclKind::InputPs`]),
+/// `dcl_temps 4` ([`DeclKind::Temps`]).
+const DECL_REGISTER: u8 = 4;
+const DECL_NAMED: u8 = 5;
+const DECL_INPUT_PS: u8 = 6;
+const DECL_TEMPS: u8 = 7;
+/// `dcl_constantbuffer cb0[4], immediateIndexed`, `dcl_sampler s0, mode_default`
+/// (below Shader Model 5.1, without a register space), `dcl_globalFlags refactoringAllowed`.
+const DECL_CB: u8 = 8;
+const DECL_SAMPLER: u8 = 9;
+const DECL_FLAGS: u8 = 10;
 const CLOSES: u8 = 1;
 const OPENS: u8 = 2;
 
@@ -87,8 +110,19 @@ static ROWS: [Row; 256] = {
             Controls::ResInfo | Controls::ReturnType | Controls::Sync => NOT_DIRECT,
         };
         let count = info.dst.len() + info.src.len();
+        let (controls, count) = match info.shape {
+            Shape::Ops if count <= 8 => (controls, count),
+            Shape::Decl(DeclKind::Register) => (DECL_REGISTER, 1),
+            Shape::Decl(DeclKind::RegisterName) => (DECL_NAMED, 1),
+            Shape::Decl(DeclKind::InputPs) => (DECL_INPUT_PS, 1),
+            Shape::Decl(DeclKind::Temps) => (DECL_TEMPS, 0),
+            Shape::Decl(DeclKind::ConstantBuffer) => (DECL_CB, 0),
+            Shape::Decl(DeclKind::Sampler) => (DECL_SAMPLER, 1),
+            Shape::Decl(DeclKind::GlobalFlags) => (DECL_FLAGS, 0),
+            _ => (NOT_DIRECT, 0),
+        };
         let mut row = Row {
-            controls: if matches!(info.shape, Shape::Ops) && count <= 8 { controls } else { NOT_DIRECT },
+            controls,
             mnemonic: pad(info.mnemonic),
             mnemonic_len: info.mnemonic.len() as u8,
             count: count as u8,
@@ -97,7 +131,14 @@ static ROWS: [Row; 256] = {
         };
         let mut k = 0;
         while k < count && k < 8 {
-            row.types[k] = if k < info.dst.len() { info.dst[k] } else { info.src[k - info.dst.len()] };
+            row.types[k] = if matches!(info.shape, Shape::Decl(_)) {
+                // A declared register: its indices, no value.
+                Ty::R
+            } else if k < info.dst.len() {
+                info.dst[k]
+            } else {
+                info.src[k - info.dst.len()]
+            };
             k += 1;
         }
         if matches!(info.flow, Flow::Else | Flow::EndIf | Flow::EndLoop | Flow::EndSwitch) {
@@ -166,12 +207,13 @@ static MASKS: [(u64, u8); 16] = {
     t
 };
 
-/// The first 8 bytes of `s` as a little-endian word.
+/// The first 8 bytes of `s` as a little-endian word; ASCII only, as for [`pad`].
 const fn word(s: &str) -> u64 {
     let b = s.as_bytes();
     let mut w = 0u64;
     let mut i = 0;
     while i < b.len() && i < 8 {
+        assert!(b[i].is_ascii(), "a table of the direct path holds a non-ASCII byte");
         w |= (b[i] as u64) << (8 * i);
         i += 1;
     }
@@ -317,18 +359,135 @@ impl Printer {
                     }
                 }
             }
+            DECL_INPUT_PS => {
+                // The interpolation mode (bits 14:11), and nothing else.
+                let mode = (tok0 >> 11) & 0xf;
+                if tok0 & 0x00ff_8000 != 0 {
+                    out.truncate(mark);
+                    return None;
+                }
+                if mode != 0 {
+                    let Some(name) = InterpolationMode::from_raw(mode as u8).listing_name() else {
+                        out.truncate(mark);
+                        return None;
+                    };
+                    // ` linear`; the operand's leading space follows the name.
+                    out.push(b' ');
+                    out.extend_from_slice(name.as_bytes());
+                }
+            }
+            // Nothing in the opcode token but the opcode and the length.
+            DECL_REGISTER | DECL_NAMED | DECL_TEMPS if tok0 & 0x00ff_f800 != 0 => {
+                out.truncate(mark);
+                return None;
+            }
+            DECL_CB | DECL_SAMPLER => {
+                // The access pattern (bit 11) or the sampler mode (bits 14:11); SM5.1's
+                // ranges and spaces go to the general path.
+                let bits = if row.controls == DECL_CB { 0x00ff_f000 } else { 0x00ff_8000 };
+                // A sampler's register is printed bare (no selection, no modifier):
+                // its operand token must hold neither.
+                let bare_register = body.first_chunk::<4>().is_some_and(|t| {
+                    let t = u32::from_le_bytes(*t);
+                    let file = (t >> 12) & 0xff;
+                    t & 0x8000_0003 == 0 && file != IMMEDIATE32 && file != IMMEDIATE64
+                });
+                if tok0 & bits != 0 || self.is_sm51() || (row.controls == DECL_SAMPLER && !bare_register) {
+                    out.truncate(mark);
+                    return None;
+                }
+            }
+            DECL_FLAGS => {
+                // Every flag set has a name; none set prints the bare mnemonic and a
+                // space (the 6.3.9600 style's `none` never comes here).
+                let flags = GLOBAL_FLAGS.put(GLOBAL_FLAGS.get(tok0));
+                let named = GLOBAL_FLAG_NAMES.iter().fold(0, |m, (bit, _)| m | bit);
+                if tok0 & 0x00ff_f800 & !flags != 0 || flags & !named != 0 || length != 1 {
+                    out.truncate(mark);
+                    return None;
+                }
+                out.push(b' ');
+                let mut first = true;
+                for (bit, name) in GLOBAL_FLAG_NAMES {
+                    if flags & bit != 0 {
+                        if !first {
+                            out.extend_from_slice(b" | ");
+                        }
+                        out.extend_from_slice(name.as_bytes());
+                        first = false;
+                    }
+                }
+                out.push(b'\n');
+                self.depth = depth;
+                return Some(4);
+            }
             _ => {}
         }
         let mut tokens = Tokens(body);
         let mut w = Word { bits: b' ' as u64, len: 1 };
         for (i, &ty) in row.types.iter().take(row.count as usize).enumerate() {
             if i > 0 {
-                w.add(out, word(", "), 2);
+                w.add(out, const { word(", ") }, 2);
             }
             if self.direct_operand(&mut tokens, ty, &mut w, out).is_none() {
                 out.truncate(mark);
                 return None;
             }
+        }
+        match row.controls {
+            DECL_CB => {
+                // `cb0[4]` (`CB0[4]` from fxc 10 on): the operand's two immediate
+                // indices, whatever else its token says, as the general path prints it.
+                let cb = tokens.next().filter(|t| {
+                    let file = (t >> 12) & 0xff;
+                    t & 0xfff0_0000 == 0x0020_0000 && file != IMMEDIATE32 && file != IMMEDIATE64
+                });
+                let (Some(_), Some(id), Some(count)) = (cb, tokens.next(), tokens.next()) else {
+                    out.truncate(mark);
+                    return None;
+                };
+                let Some(access) = CbAccessPattern::from_raw(((tok0 >> 11) & 1) as u8).listing_name() else {
+                    out.truncate(mark);
+                    return None;
+                };
+                let upper = !self.style.older_than(10, 0);
+                w.add(out, if upper { const { word("CB") } } else { const { word("cb") } }, 2);
+                w.decimal(out, id);
+                w.add(out, b'[' as u64, 1);
+                w.decimal(out, count);
+                w.add(out, const { word("], ") }, 3);
+                w.flush(out);
+                out.extend_from_slice(access.as_bytes());
+            }
+            DECL_SAMPLER => {
+                let Some(mode) = SamplerMode::from_raw(((tok0 >> 11) & 0xf) as u8).listing_name() else {
+                    out.truncate(mark);
+                    return None;
+                };
+                w.add(out, const { word(", ") }, 2);
+                w.flush(out);
+                out.extend_from_slice(mode.as_bytes());
+            }
+            DECL_TEMPS => match tokens.next() {
+                Some(n) => w.decimal(out, n),
+                None => {
+                    out.truncate(mark);
+                    return None;
+                }
+            },
+            DECL_NAMED => {
+                // A system value with a name (`position`), its token's high half 0.
+                let name =
+                    tokens.next().filter(|n| n >> 16 == 0).and_then(|n| SystemName::from_raw(n as u16).listing_name());
+                let Some(name) = name else {
+                    out.truncate(mark);
+                    return None;
+                };
+                w.add(out, const { word(", ") }, 2);
+                w.flush(out);
+                out.extend_from_slice(name.as_bytes());
+            }
+            _ => {}
         }
         if !tokens.0.is_empty() {
             out.truncate(mark);
@@ -356,7 +515,7 @@ impl Printer {
                 0 => {}
                 1 => w.add(out, b'-' as u64, 1),
                 2 => w.add(out, b'|' as u64, 1),
-                3 => w.add(out, word("-|"), 2),
+                3 => w.add(out, const { word("-|") }, 2),
                 _ => return None,
             }
             abs = (e >> 6) & 2 != 0;
@@ -370,13 +529,13 @@ impl Printer {
                 (2, 0) => 4,
                 _ => return None,
             };
-            w.add(out, word("l("), 2);
+            w.add(out, const { word("l(") }, 2);
             for i in 0..count {
                 if i > 0 {
                     if ty == Ty::Any {
                         w.add(out, b',' as u64, 1);
                     } else {
-                        w.add(out, word(", "), 2);
+                        w.add(out, const { word(", ") }, 2);
                     }
                 }
                 self.direct_value(tokens.next()?, ty, w, out);
@@ -384,7 +543,7 @@ impl Printer {
             w.add(out, b')' as u64, 1);
         } else {
             // Immediate 32-bit indices only (every representation field 0).
-            if file == IMMEDIATE64 || (t >> 22) & 0x1ff != 0 || dims == 3 {
+            if file == IMMEDIATE64 || (t >> 22) & 0x1ff != 0 {
                 return None;
             }
             let sm51 = self.is_sm51() as usize;
