@@ -325,6 +325,16 @@ pub fn wgsl_source(bytes: &[u8], options: &Options) -> Result<String, TranslateE
     front::wgsl(&program, &isgn, &osgn, &options.bindings, &options.entry_point)
 }
 
+/// The WGSL source the front end writes for a decoded program (before naga parses it).
+pub fn wgsl_source_of_program(
+    program: &tpf::Program<'_>,
+    isgn: &Signature,
+    osgn: &Signature,
+    options: &Options,
+) -> Result<String, TranslateError> {
+    front::wgsl(program, isgn, osgn, &options.bindings, &options.entry_point)
+}
+
 /// Translates the SM4/5 program of a DXBC container into a naga module (validated).
 pub fn module(bytes: &[u8], options: &Options) -> Result<naga::Module, TranslateError> {
     let (program, isgn, osgn) = parts(bytes)?;
