@@ -108,6 +108,10 @@ struct Gen<'p, 'a> {
     inputs: BTreeMap<u32, InputRegister>,
     outputs: BTreeMap<u32, (u8, Vec<(SystemName, u8)>)>,
     out_depth: bool,
+    /// `oDepthGE` / `oDepthLE`: the conservative depth of `@early_depth_test`.
+    conservative: Option<&'static str>,
+    /// `dcl_globalFlags forceEarlyDepthStencil`.
+    force_early: bool,
     out_mask: bool,
     in_coverage: bool,
     thread_group: [u32; 3],
@@ -154,6 +158,8 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, bindings:
         inputs: BTreeMap::new(),
         outputs: BTreeMap::new(),
         out_depth: false,
+        conservative: None,
+        force_early: false,
         out_mask: false,
         in_coverage: false,
         thread_group: [1, 1, 1],
@@ -311,7 +317,10 @@ impl<'p, 'a> Gen<'p, 'a> {
                 let o = *ins.operand(operand);
                 self.io_decl(i, ins, &o, Some(name), interpolation)?;
             }
-            Decl::GlobalFlags(_) | Decl::IndexRange { .. } => {}
+            Decl::GlobalFlags(f) => {
+                self.force_early = f.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL);
+            }
+            Decl::IndexRange { .. } => {}
             _ => return Err(unsupported(i, ins, "this declaration")),
         }
         Ok(())
@@ -331,6 +340,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             OperandType::Input | OperandType::Output => {}
             OperandType::OutputDepth => {
                 self.out_depth = true;
+                return Ok(());
+            }
+            OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual => {
+                self.out_depth = true;
+                self.conservative =
+                    Some(if o.ty == OperandType::OutputDepthGreaterEqual { "greater_equal" } else { "less_equal" });
                 return Ok(());
             }
             OperandType::OutputCoverageMask => {
@@ -796,7 +811,11 @@ impl<'p, 'a> Gen<'p, 'a> {
         let mask = o.mask().0 & 15;
         Ok(Some(match o.ty {
             OperandType::Null => return Ok(None),
-            OperandType::OutputDepth if self.out_depth => ("oDepth".into(), true, 1),
+            OperandType::OutputDepth | OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual
+                if self.out_depth =>
+            {
+                ("oDepth".into(), true, 1)
+            }
             OperandType::OutputCoverageMask if self.out_mask => ("oMask".into(), true, 1),
             OperandType::Temp | OperandType::IndexableTemp | OperandType::Output => {
                 (self.register(i, ins, o)?, false, mask)
@@ -1303,7 +1322,11 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     /// The whole module source: prelude, globals, `dx_run`, the entry point.
     fn finish(self, entry: &str) -> R<String> {
-        let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+        let mut s = String::new();
+        if self.inputs.values().any(|(_, svs, _)| svs.iter().any(|(n, _)| *n == SystemName::PrimitiveId)) {
+            s.push_str("enable primitive_index;\n");
+        }
+        s.push_str("diagnostic(off, derivative_uniformity);\n\n");
         s.push_str(crate::PRELUDE);
         s.push('\n');
         s.push_str(&self.globals);
@@ -1370,6 +1393,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                             (ProgramType::Pixel, SystemName::SampleIndex) => {
                                 ("sample_index", "u32", "vec4<u32>(dx_sv)".into())
                             }
+                            (ProgramType::Pixel, SystemName::PrimitiveId) => {
+                                ("primitive_index", "u32", "vec4<u32>(dx_sv)".into())
+                            }
                             _ => {
                                 return Err(TranslateError::SystemValue {
                                     register: format!("v{r}"),
@@ -1430,17 +1456,21 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         let attr = match self.stage {
             ProgramType::Vertex => "@vertex".to_string(),
-            ProgramType::Pixel => "@fragment".to_string(),
+            ProgramType::Pixel => match (self.conservative, self.force_early) {
+                (_, true) => "@fragment @early_depth_test(force)".to_string(),
+                (Some(c), false) => format!("@fragment @early_depth_test({c})"),
+                (None, false) => "@fragment".to_string(),
+            },
             _ => {
                 let [x, y, z] = self.thread_group;
                 format!("@compute @workgroup_size({}, {}, {})", x.max(1), y.max(1), z.max(1))
             }
         };
         if self.stage == ProgramType::Vertex && out_fields.iter().all(|f| !f.contains("@builtin(position)")) {
-            return Err(TranslateError::Signature {
-                register: "o#".into(),
-                what: "a vertex shader without an SV_Position output".into(),
-            });
+            // WGSL's vertex stage must write a position; a shader without one (feeding a
+            // geometry shader or stream output) gets a zero position.
+            out_fields.push("@builtin(position) dx_position: vec4<f32>".into());
+            out_values.push("vec4<f32>(0.0)".into());
         }
         let ret = if out_fields.is_empty() {
             String::new()

@@ -94,7 +94,13 @@
 //!   the SPIR-V and MSL writers, which matches the spec's out-of-bounds rules for
 //!   buffers, UAVs and `ld` ("Out of Bounds Index on Resource Access"); indexable temps,
 //!   constant buffers and the immediate constant buffer are clamped or read as zero as
-//!   the target decides.
+//!   the target decides. naga's SPIR-V writer cannot skip an out-of-bounds atomic, so
+//!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V.
+//! - A vertex shader without an `SV_Position` output (one feeding a geometry shader or
+//!   stream output) gets a zero position: WGSL's vertex stage must write one.
+//! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
+//!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
+//!   `@early_depth_test`, which not every back end writes.
 //! - Typed UAVs are storage textures of the return type's 32-bit formats (`r32*` when
 //!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
 //!   not in the shader.
@@ -155,7 +161,7 @@ pub enum Target {
     Wgsl,
     /// SPIR-V 1.0 (binary words, little-endian bytes).
     Spirv,
-    /// Metal Shading Language 2.1 (text).
+    /// Metal Shading Language 2.3 (text).
     Msl,
     /// GLSL 4.50 core (text).
     Glsl,
@@ -401,13 +407,27 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
                 ..Default::default()
             };
             let pipeline = naga::back::spv::PipelineOptions { shader_stage: ep.stage, entry_point: ep.name.clone() };
-            let words = naga::back::spv::write_vec(module, &info, &options, Some(&pipeline))
-                .map_err(|e| backend(e.to_string()))?;
+            let words = match naga::back::spv::write_vec(module, &info, &options, Some(&pipeline)) {
+                // naga's SPIR-V writer cannot skip an out-of-bounds atomic: buffer
+                // indices are clamped instead in a module with atomics.
+                Err(naga::back::spv::Error::FeatureNotImplemented(what)) if what.contains("Atomics") => {
+                    let options = naga::back::spv::Options {
+                        bounds_check_policies: naga::proc::BoundsCheckPolicies {
+                            buffer: naga::proc::BoundsCheckPolicy::Restrict,
+                            ..policies
+                        },
+                        ..options
+                    };
+                    naga::back::spv::write_vec(module, &info, &options, Some(&pipeline))
+                }
+                other => other,
+            }
+            .map_err(|e| backend(e.to_string()))?;
             words.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
         Target::Msl => {
             let options = naga::back::msl::Options {
-                lang_version: (2, 1),
+                lang_version: (2, 3),
                 bounds_check_policies: policies,
                 fake_missing_bindings: true,
                 ..Default::default()
