@@ -54,9 +54,11 @@ enum Res2 {
         dim: ResourceDimension,
         elem: Elem,
     },
-    /// A raw (stride 0) or structured buffer of words.
+    /// A raw (stride 0) or structured buffer of words; `bytes` is the size of
+    /// thread-group shared memory (0 for buffers, whose size the binding gives).
     Words {
         stride: u32,
+        bytes: u32,
     },
 }
 
@@ -282,10 +284,10 @@ impl<'p, 'a> Gen<'p, 'a> {
                 self.srvs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
             }
             Decl::ResourceRaw { operand, .. } => {
-                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride: 0 });
+                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: 0 });
             }
             Decl::ResourceStructured { operand, stride, .. } => {
-                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride });
+                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
             }
             Decl::UavTyped { operand, dim, return_type, .. } => {
                 let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
@@ -296,13 +298,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                     return Err(unsupported(i, ins, "a UAV counter or rasterizer-ordered view"));
                 }
                 let stride = if let Decl::UavStructured { stride, .. } = d { stride } else { 0 };
-                self.uavs.insert(need(reg_of(operand))?, Res2::Words { stride });
+                self.uavs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
             }
             Decl::TgsmRaw { operand, byte_count } => {
-                self.tgsm.insert(need(reg_of(operand))?, Res2::Words { stride: byte_count.max(4) });
+                self.tgsm.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: byte_count.max(4) });
             }
             Decl::TgsmStructured { operand, stride, count } => {
-                self.tgsm.insert(need(reg_of(operand))?, Res2::Words { stride: stride.saturating_mul(count).max(4) });
+                self.tgsm
+                    .insert(need(reg_of(operand))?, Res2::Words { stride, bytes: stride.saturating_mul(count).max(4) });
             }
             Decl::Register(operand) | Decl::RegisterName { operand, .. } => {
                 let o = *ins.operand(operand);
@@ -455,7 +458,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
         }
         for (&r, res) in &self.tgsm {
-            let Res2::Words { stride: bytes } = *res else { continue };
+            let Res2::Words { bytes, .. } = *res else { continue };
             let atomics = self.tgsm_atomics.get(&r).copied().unwrap_or_default();
             let _ = writeln!(
                 out,
@@ -976,7 +979,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let structured = ins.opcode == Opcode::LdStructured;
         let rk = if structured { 3 } else { 2 };
         let (name, res, atomics, ro) = self.resource(i, ins, rk)?;
-        let Res2::Words { stride } = res else { return Err(unsupported(i, ins, "a typed resource")) };
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "a typed resource")) };
         let stride = if structured { stride } else { 0 };
         let types: &[Ty] = if structured { &[Ty::U, Ty::U] } else { &[Ty::U] };
         self.bind_sources(i, ins, 1, types)?;
@@ -1014,7 +1017,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn store_words(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
         let structured = ins.opcode == Opcode::StoreStructured;
         let (name, res, atomics, ro) = self.resource(i, ins, 0)?;
-        let Res2::Words { stride } = res else { return Err(unsupported(i, ins, "a typed resource")) };
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "a typed resource")) };
         let stride = if structured { stride } else { 0 };
         let types: &[Ty] = if structured { &[Ty::U, Ty::U, Ty::Any] } else { &[Ty::U, Ty::Any] };
         self.bind_sources(i, ins, 1, types)?;
@@ -1043,7 +1046,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let imm = is_imm_atomic(ins.opcode);
         let rk = if imm { 1 } else { 0 };
         let (name, res, atomics, _) = self.resource(i, ins, rk)?;
-        let Res2::Words { stride } = res else { return Err(unsupported(i, ins, "atomics on a typed UAV")) };
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "atomics on a typed UAV")) };
         let nsrc = ins.opcode.info().src.len();
         let types: Vec<Ty> = (0..nsrc).map(|_| Ty::U).collect();
         self.bind_sources(i, ins, rk.saturating_add(1), &types)?;
@@ -1279,7 +1282,7 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     fn bufinfo(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
         let (name, res, _, ro) = self.resource(i, ins, 1)?;
-        let Res2::Words { stride } = res else { return Err(unsupported(i, ins, "bufinfo on a typed buffer")) };
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "bufinfo on a typed buffer")) };
         if name.starts_with('g') {
             return Err(unsupported(i, ins, "bufinfo on shared memory"));
         }
