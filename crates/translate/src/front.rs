@@ -1329,6 +1329,11 @@ impl<'p, 'a> Gen<'p, 'a> {
         if self.inputs.values().any(|(_, svs, _)| svs.iter().any(|(n, _)| *n == SystemName::PrimitiveId)) {
             s.push_str("enable primitive_index;\n");
         }
+        if self.stage == ProgramType::Vertex
+            && self.outputs.values().any(|(_, svs)| svs.iter().any(|(n, _)| *n == SystemName::ClipDistance))
+        {
+            s.push_str("enable clip_distances;\n");
+        }
         s.push_str("diagnostic(off, derivative_uniformity);\n\n");
         s.push_str(crate::PRELUDE);
         s.push('\n');
@@ -1340,6 +1345,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let mut copy = String::new();
         let mut out_fields: Vec<String> = Vec::new();
         let mut out_values: Vec<String> = Vec::new();
+        let mut clip: Vec<String> = Vec::new();
         match self.stage {
             ProgramType::Compute => {
                 args.push("@builtin(global_invocation_id) dx_tid: vec3<u32>".into());
@@ -1428,11 +1434,19 @@ impl<'p, 'a> Gen<'p, 'a> {
                         out_fields.push(format!("@location({r}) {interp}dx_out{r}: vec4<{}>", elem.wgsl()));
                         out_values.push(format!("bitcast<vec4<{}>>(o[{r}])", elem.wgsl()));
                     }
-                    for (name, _) in svs {
+                    for (name, m) in svs {
                         match (self.stage, name) {
                             (ProgramType::Vertex, SystemName::Position) => {
                                 out_fields.push("@builtin(position) dx_position: vec4<f32>".into());
                                 out_values.push(format!("bitcast<vec4<f32>>(o[{r}])"));
+                            }
+                            (ProgramType::Vertex, SystemName::ClipDistance) => {
+                                // In register and component order: WGSL's one array.
+                                for c in 0..4 {
+                                    if m & (1 << c) != 0 {
+                                        clip.push(format!("bitcast<f32>(o[{r}].{})", comp(c)));
+                                    }
+                                }
                             }
                             _ => {
                                 return Err(TranslateError::SystemValue {
@@ -1442,6 +1456,16 @@ impl<'p, 'a> Gen<'p, 'a> {
                             }
                         }
                     }
+                }
+                if !clip.is_empty() {
+                    if clip.len() > 8 {
+                        return Err(TranslateError::SystemValue {
+                            register: "o#".into(),
+                            name: "ClipDistance (more than 8 components)".into(),
+                        });
+                    }
+                    out_fields.push(format!("@builtin(clip_distances) dx_clip: array<f32, {}>", clip.len()));
+                    out_values.push(format!("array<f32, {}>({})", clip.len(), clip.join(", ")));
                 }
                 if self.out_depth {
                     out_fields.push("@builtin(frag_depth) dx_depth: f32".into());

@@ -50,8 +50,9 @@
 //! binding = register number, unless [`Options::bindings`] says otherwise
 //! ([`Bindings::parse`] reads the text form). Inputs and outputs are locations equal to
 //! their register numbers (`vec4` of the signature's component type), and the system
-//! values `SV_Position`, `SV_VertexID`, `SV_InstanceID`, `SV_IsFrontFace`,
-//! `SV_SampleIndex`, `SV_Depth`, `SV_Coverage`, `SV_Target#` and the compute thread IDs
+//! values `SV_Position`, `SV_ClipDistance`, `SV_VertexID`, `SV_InstanceID`,
+//! `SV_PrimitiveID`, `SV_IsFrontFace`, `SV_SampleIndex`, `SV_Depth` (and its
+//! conservative forms), `SV_Coverage`, `SV_Target#` and the compute thread IDs
 //! are built-ins; `dcl_thread_group` is the workgroup size.
 //!
 //! # The arithmetic rules kept
@@ -98,6 +99,9 @@
 //!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V.
 //! - A vertex shader without an `SV_Position` output (one feeding a geometry shader or
 //!   stream output) gets a zero position: WGSL's vertex stage must write one.
+//! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
+//!   extension), in register and component order; `SV_CullDistance` is not translated.
+//! - Texel offsets on 1D and cube sampling have no WGSL form and are refused.
 //! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
 //!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
 //!   `@early_depth_test`, which not every back end writes.
