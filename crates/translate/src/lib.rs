@@ -474,7 +474,7 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
     })
 }
 
-/// [`module`] then [`write`]: a DXBC container in `target`'s language.
+/// [`module()`] then [`write()`]: a DXBC container in `target`'s language.
 pub fn translate(bytes: &[u8], options: &Options, target: Target) -> Result<Vec<u8>, TranslateError> {
     write(&module(bytes, options)?, target)
 }
