@@ -363,7 +363,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             | OperandType::InputThreadGroupId
             | OperandType::InputThreadIdInGroup
             | OperandType::InputThreadIdInGroupFlattened => return Ok(()),
-            _ => return Err(unsupported(i, ins, format!("the register file {:?}", o.ty))),
+            _ => return Err(unsupported(i, ins, format!("the register file {}", file_name(o.ty)))),
         }
         if o.dims() != 1 {
             return Err(unsupported(i, ins, "an input or output array"));
@@ -413,9 +413,8 @@ impl<'p, 'a> Gen<'p, 'a> {
             let ty = match *res {
                 Res2::Words { .. } => "var<storage, read> t{r}: array<u32>".replace("{r}", &r.to_string()),
                 Res2::Texture { dim, elem } => {
-                    let ty = texture_type(dim, elem, self.compared.contains(&r)).ok_or_else(|| {
-                        TranslateError::Resource { register: format!("t{r}"), what: format!("{dim:?}") }
-                    })?;
+                    let ty = texture_type(dim, elem, self.compared.contains(&r))
+                        .ok_or_else(|| TranslateError::Resource { register: format!("t{r}"), what: dim_name(dim) })?;
                     format!("var t{r}: {ty}")
                 }
             };
@@ -443,7 +442,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                         _ => {
                             return Err(TranslateError::Resource {
                                 register: format!("u{r}"),
-                                what: format!("a typed UAV of dimension {dim:?}"),
+                                what: format!("a typed UAV of dimension {}", dim_name(dim)),
                             })
                         }
                     };
@@ -520,7 +519,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             let structure = |e: BlockError<BlockData>| TranslateError::Structure {
                 index: i,
                 mnemonic: ins.opcode.mnemonic(),
-                message: format!("{e:?}"),
+                message: block_error(&e),
             };
             match info.flow {
                 Flow::If
@@ -762,7 +761,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                 ComponentCount::One => format!("vec4<u32>({:#x}u)", o.imm[0]),
                 _ => format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", o.imm[0], o.imm[1], o.imm[2], o.imm[3]),
             },
-            other => return Err(unsupported(i, ins, format!("the register file {other:?}"))),
+            other => return Err(unsupported(i, ins, format!("the register file {}", file_name(other)))),
         })
     }
 
@@ -823,7 +822,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             OperandType::Temp | OperandType::IndexableTemp | OperandType::Output => {
                 (self.register(i, ins, o)?, false, mask)
             }
-            other => return Err(unsupported(i, ins, format!("a destination in {other:?}"))),
+            other => return Err(unsupported(i, ins, format!("a destination in {}", file_name(other)))),
         }))
     }
 
@@ -1148,7 +1147,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             (D::Texture2DMSArray, true) => {
                 format!("a.xy + vec2<i32>({}, {}), a.z, bitcast<i32>(q2.x)", o(0), o(1))
             }
-            _ => return Err(unsupported(i, ins, format!("a load from {dim:?}"))),
+            _ => return Err(unsupported(i, ins, format!("a load from {}", dim_name(dim)))),
         };
         let load = format!("textureLoad({name}, {args})");
         let depth = self.compared.contains(&reg_num(&name));
@@ -1185,7 +1184,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             D::Texture3D => ("c.xyz", None, 3),
             D::TextureCube => ("c.xyz", None, 3),
             D::TextureCubeArray => ("c.xyz", Some("dx_layer(c.w)"), 3),
-            _ => return Err(unsupported(i, ins, format!("sampling {dim:?}"))),
+            _ => return Err(unsupported(i, ins, format!("sampling {}", dim_name(dim)))),
         };
         let mut args = format!("{name}, s{s}, {coord}");
         if let Some(l) = layer {
@@ -1265,7 +1264,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             D::Texture2D | D::TextureCube | D::Texture2DMS => ("d.x", "d.y".into(), "0u".into()),
             D::Texture2DArray | D::TextureCubeArray | D::Texture2DMSArray => ("d.x", "d.y".into(), layers),
             D::Texture3D => ("d.x", "d.y".into(), "d.z".into()),
-            _ => return Err(unsupported(i, ins, format!("resinfo on {dim:?}"))),
+            _ => return Err(unsupported(i, ins, format!("resinfo on {}", dim_name(dim)))),
         };
         self.line(&format!("let q = select(vec3<u32>({x}, {y}, {z}), vec3<u32>(0u), lv >= nl);"));
         let value = match control {
@@ -1301,7 +1300,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             D::Texture2D => "q0.xy".into(),
             D::Texture2DArray => "q0.xy, q0.z".into(),
             D::Texture3D => "q0.xyz".into(),
-            _ => return Err(unsupported(i, ins, format!("a typed UAV of dimension {dim:?}"))),
+            _ => return Err(unsupported(i, ins, format!("a typed UAV of dimension {}", dim_name(dim)))),
         })
     }
 
@@ -1408,7 +1407,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                             _ => {
                                 return Err(TranslateError::SystemValue {
                                     register: format!("v{r}"),
-                                    name: format!("{name:?}"),
+                                    name: name.listing_name().unwrap_or("unknown").to_string(),
                                 })
                             }
                         };
@@ -1451,7 +1450,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                             _ => {
                                 return Err(TranslateError::SystemValue {
                                     register: format!("o{r}"),
-                                    name: format!("{name:?}"),
+                                    name: name.listing_name().unwrap_or("unknown").to_string(),
                                 })
                             }
                         }
@@ -1461,7 +1460,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                     if clip.len() > 8 {
                         return Err(TranslateError::SystemValue {
                             register: "o#".into(),
-                            name: "ClipDistance (more than 8 components)".into(),
+                            name: "clip_distance (more than 8 components)".into(),
                         });
                     }
                     out_fields.push(format!("@builtin(clip_distances) dx_clip: array<f32, {}>", clip.len()));
@@ -1608,4 +1607,30 @@ fn is_atomic(op: Opcode) -> bool {
 
 fn is_imm_atomic(op: Opcode) -> bool {
     (Opcode::ImmAtomicAlloc as u16..=Opcode::ImmAtomicUmin as u16).contains(&(op as u16))
+}
+
+/// fxc's name of a resource dimension (`texture1darray`).
+fn dim_name(dim: ResourceDimension) -> String {
+    dim.listing_name().unwrap_or("unknown").to_string()
+}
+
+/// fxc's prefix of a register file (`vPrim`, `oDepth`...).
+fn file_name(ty: OperandType) -> &'static str {
+    ty.listing_name().unwrap_or("unknown")
+}
+
+/// A misnesting in words.
+fn block_error<T>(e: &BlockError<T>) -> String {
+    match e {
+        BlockError::Unopened { expected, innermost: Some(k) } => {
+            format!("closes `{}` but the innermost open block is `{}`", expected.opener(), k.opener())
+        }
+        BlockError::Unopened { expected, innermost: None } => format!("no `{}` is open", expected.opener()),
+        BlockError::SecondElse => "a second `else`".into(),
+        BlockError::SecondDefault => "a second `default`".into(),
+        BlockError::CaseOutsideSwitch => "outside a `switch`".into(),
+        BlockError::BreakOutside => "outside every `loop` and `switch`".into(),
+        BlockError::ContinueOutside => "outside every `loop`".into(),
+        BlockError::NotClosed(b) => format!("`{}` is not closed", b.kind.opener()),
+    }
 }
