@@ -24,6 +24,15 @@ use crate::{Signature, TranslateError};
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// The most temps, indexable-temp registers or immediate-constant-buffer vectors a
+/// program may declare (`D3D11_COMMONSHADER_TEMP_REGISTER_COUNT`,
+/// `D3D11_COMMONSHADER_CONSTANT_BUFFER_ELEMENT_COUNT`): larger declarations are refused
+/// before any source is written for them.
+const LIMIT_REGISTERS: u32 = 4096;
+/// The most thread-group shared memory a compute shader may declare, in bytes
+/// (`D3D11_CS_TGSM_REGISTER_COUNT` 32-bit registers).
+const LIMIT_TGSM_BYTES: u32 = 32768;
+
 /// The component letter of `c` (0..4).
 fn comp(c: usize) -> char {
     XYZW.get(c).copied().unwrap_or('x')
@@ -191,6 +200,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                     let words = ins.words(c.data);
                     let mut text = String::new();
                     let n = words.len().div_ceil(4).max(1);
+                    if n > LIMIT_REGISTERS as usize {
+                        return Err(unsupported(i, &ins, "an immediate constant buffer beyond 4096 vectors"));
+                    }
                     for e in 0..n {
                         let w = |k: usize| words.get(e.saturating_mul(4).saturating_add(k)).unwrap_or(0);
                         let _ = write!(
@@ -262,7 +274,13 @@ impl<'p, 'a> Gen<'p, 'a> {
         };
         let need = |r: Option<u32>| r.ok_or_else(|| unsupported(i, ins, "a register range"));
         match d {
+            Decl::Temps(n) if n > LIMIT_REGISTERS => return Err(unsupported(i, ins, "more than 4096 temps")),
             Decl::Temps(n) => self.temps = n,
+            Decl::IndexableTemp { count, .. }
+                if count > LIMIT_REGISTERS || self.indexable.values().sum::<u32>() > LIMIT_REGISTERS =>
+            {
+                return Err(unsupported(i, ins, "more than 4096 indexable temp registers"))
+            }
             Decl::IndexableTemp { register, count, .. } => {
                 self.indexable.insert(register, count);
             }
@@ -299,6 +317,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
                 let stride = if let Decl::UavStructured { stride, .. } = d { stride } else { 0 };
                 self.uavs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
+            }
+            Decl::TgsmRaw { byte_count: bytes, .. } | Decl::TgsmStructured { stride: bytes, count: 1, .. }
+                if bytes > LIMIT_TGSM_BYTES =>
+            {
+                return Err(unsupported(i, ins, "more than 32 KiB of shared memory"))
+            }
+            Decl::TgsmStructured { stride, count, .. } if stride.saturating_mul(count) > LIMIT_TGSM_BYTES => {
+                return Err(unsupported(i, ins, "more than 32 KiB of shared memory"))
             }
             Decl::TgsmRaw { operand, byte_count } => {
                 self.tgsm.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: byte_count.max(4) });

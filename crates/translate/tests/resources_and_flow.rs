@@ -86,3 +86,18 @@ fn what_is_not_translated_names_the_instruction() {
     let e = translate::module_from_program(&p, &[], &[], &Options::default()).unwrap_err();
     assert_eq!(e.code(), "structure", "{e}");
 }
+
+#[test]
+fn declarations_beyond_the_limits_are_refused_before_any_source_is_written() {
+    for (decl, what) in [
+        ("dcl_temps 4000000000", "more than 4096 temps"),
+        ("dcl_indexableTemp x0[5000], 4", "indexable temp"),
+        ("dcl_tgsm_raw g0, 65536", "32 KiB"),
+        ("dcl_tgsm_structured g0, 16, 100000", "32 KiB"),
+    ] {
+        let text = format!("cs_5_0\n{decl}\ndcl_thread_group 1, 1, 1\nret \n");
+        let e = source(&text).unwrap_err();
+        assert_eq!(e.code(), "unsupported", "{decl}: {e}");
+        assert!(e.to_string().contains(what), "{decl}: {e}");
+    }
+}
