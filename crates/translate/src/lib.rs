@@ -97,6 +97,9 @@
 //!   constant buffers and the immediate constant buffer are clamped or read as zero as
 //!   the target decides. naga's SPIR-V writer cannot skip an out-of-bounds atomic, so
 //!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V.
+//! - WGSL's clip space is Direct3D's (y up, depth 0 to 1); the SPIR-V writer negates the
+//!   position's y for Vulkan (naga's `ADJUST_COORDINATE_SPACE`), and naga bounds
+//!   loops in SPIR-V and MSL (`force_loop_bounding`), which only an endless loop notices.
 //! - A vertex shader without an `SV_Position` output (one feeding a geometry shader or
 //!   stream output) gets a zero position: WGSL's vertex stage must write one.
 //! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
