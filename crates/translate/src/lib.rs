@@ -57,8 +57,8 @@
 //!
 //! # The arithmetic rules kept
 //!
-//! From the Direct3D 11.3 functional spec ("32-bit Floating Point Rules", "Integer
-//! Arithmetic" and each instruction's page), as the reference interpreter (`exec::alu`)
+//! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
+//! integer and bit instructions' own pages), as the reference interpreter (`exec::alu`)
 //! implements them:
 //! - float32 operations read their sources with denormals flushed to a zero of the same
 //!   sign and flush denormal results (`dx_f`, `dx_r`);
@@ -80,7 +80,7 @@
 //!   GPU keeps whatever its arithmetic gives ("32-bit Floating Point Rules" leaves the
 //!   bits free).
 //! - Precision: `exp`, `log`, `rsq`, `rcp`, `sqrt`, `sincos`, `div` have the target's
-//!   accuracy (the spec's ULP tolerances, "Floating Point Accuracy", apply on both sides).
+//!   accuracy (the spec's ULP tolerances for each instruction apply on both sides).
 //! - Derivatives and implicit-LOD sampling in non-uniform control flow are allowed
 //!   (`diagnostic(off, derivative_uniformity)`), as in Direct3D; a `sync` in non-uniform
 //!   control flow is refused by naga's validator.
@@ -90,10 +90,11 @@
 //!   `atomicCompareExchangeWeak` (naga writes a strong compare-exchange to SPIR-V, MSL
 //!   and HLSL).
 //! - `f32tof16` rounds as the target's `pack2x16float` does (the spec rounds toward
-//!   zero, "Float32 to Float16 conversion").
+//!   zero and gives the largest half for a value beyond the half range: 3.2.2,
+//!   "Floating Point Conversion"; beyond that range `pack2x16float` is undefined).
 //! - Out-of-range accesses: naga's bounds-check policy `ReadZeroSkipWrite` is asked of
 //!   the SPIR-V and MSL writers, which matches the spec's out-of-bounds rules for
-//!   buffers, UAVs and `ld` ("Out of Bounds Index on Resource Access"); indexable temps,
+//!   buffers, UAVs and `ld` (reads give 0, writes are dropped); indexable temps,
 //!   constant buffers and the immediate constant buffer are clamped or read as zero as
 //!   the target decides. naga's SPIR-V writer cannot skip an out-of-bounds atomic, so
 //!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V.
