@@ -72,7 +72,9 @@
 //! - comparisons give `0xffffffff` or 0, source modifiers `-`/`|x|` act on the sign bit
 //!   of a float slot and as two's complement on an integer slot, swizzles and write masks
 //!   as written; `mov`, `movc` and `swapc` move bits;
-//! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused.
+//! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused;
+//! - `f32tof16` rounds toward zero and gives the largest half for a value beyond the
+//!   half range (3.2.2, "Floating Point Conversion"), bit by bit.
 //!
 //! # What a target cannot express (documented, not emulated)
 //!
@@ -89,9 +91,6 @@
 //! - `imm_atomic_cmp_exch` and `atomic_cmp_store` use WGSL's
 //!   `atomicCompareExchangeWeak` (naga writes a strong compare-exchange to SPIR-V, MSL
 //!   and HLSL).
-//! - `f32tof16` rounds as the target's `pack2x16float` does (the spec rounds toward
-//!   zero and gives the largest half for a value beyond the half range: 3.2.2,
-//!   "Floating Point Conversion"; beyond that range `pack2x16float` is undefined).
 //! - Out-of-range accesses: naga's bounds-check policy `ReadZeroSkipWrite` is asked of
 //!   the SPIR-V and MSL writers, which matches the spec's out-of-bounds rules for
 //!   buffers, UAVs and `ld` (reads give 0, writes are dropped); indexable temps,

@@ -103,7 +103,7 @@ rows! {
     Ftou => raw (U, "dx_ftou($0)");
     Itof => (F, "f32($0)");
     Utof => (F, "f32($0)");
-    F32ToF16 => raw (U, "(pack2x16float(vec2<f32>(dx_f($0), 0.0)) & 0xffffu)");
+    F32ToF16 => raw (U, "dx_f32tof16($0)");
     F16ToF32 => (F, "unpack2x16float($0 & 0xffffu).x");
     Iadd => (I, "($0 + $1)");
     Imad => (I, "($0 * $1 + $2)");

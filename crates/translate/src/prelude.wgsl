@@ -133,3 +133,23 @@ fn dx_firstbit_shi(v: u32) -> u32 {
 fn dx_layer(x: f32) -> i32 {
     return i32(max(round(x), 0.0));
 }
+// `f32tof16`: the half in the low 16 bits, rounded toward zero; too large values give
+// the largest half, infinities stay infinities, NaN stays NaN (quiet), results in the
+// half denormal range are half denormals.
+fn dx_f32tof16(x0: u32) -> u32 {
+    let x = dx_ftz(x0);
+    let sign = (x >> 16u) & 0x8000u;
+    let e = i32((x >> 23u) & 0xffu);
+    let man = x & 0x7fffffu;
+    if (e == 255) {
+        return sign | 0x7c00u | select(0u, 0x200u | (man >> 13u), man != 0u);
+    }
+    if (e == 0) { return sign; }
+    let h = e - 112;
+    if (h >= 31) { return sign | 0x7bffu; }
+    if (h <= 0) {
+        if (h < -10) { return sign; }
+        return sign | ((man | 0x800000u) >> u32(14 - h));
+    }
+    return sign | (u32(h) << 10u) | (man >> 13u);
+}

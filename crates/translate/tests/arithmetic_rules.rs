@@ -126,6 +126,16 @@ fn swizzles_and_write_masks_are_kept() {
 }
 
 #[test]
+fn half_conversion_rounds_toward_zero_bit_by_bit() {
+    let b = body("f32tof16 r0.xyzw, v0.xyzw");
+    assert!(b.contains("dx_f32tof16(q0.x)"), "{b}");
+    let h = helper("dx_f32tof16");
+    assert!(h.contains("return sign | 0x7bffu;"), "too large: the largest half: {h}");
+    assert!(h.contains("(man | 0x800000u) >> u32(14 - h)"), "half denormals truncated: {h}");
+    assert!(!h.contains("pack2x16float"), "{h}");
+}
+
+#[test]
 fn every_arithmetic_row_gives_a_valid_module() {
     for &op in translate::ops::OPCODES {
         let info = op.info();
