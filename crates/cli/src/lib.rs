@@ -73,6 +73,7 @@ pub mod output;
 pub mod picture;
 pub mod roundtrip;
 pub mod run;
+pub mod translate;
 pub mod walk;
 
 /// The exit statuses.

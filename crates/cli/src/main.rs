@@ -21,13 +21,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use dxref::batch::{self, Mode};
 use dxref::color::ColorChoice;
 use dxref::output::{self, Output};
-use dxref::{asm, check, disasm, info, roundtrip, run, status, walk, Outcome};
+use dxref::{asm, check, disasm, info, roundtrip, run, status, translate, walk, Outcome};
 
 /// The exit statuses, for every `--help`.
 const EXIT_STATUS: &str = "\
 Exit status:
   0  success (every shader valid, every round trip the same)
-  1  a shader is refused (validate, asm --validate, run) or differs (check)
+  1  a shader is refused (validate, asm --validate, run), differs (check) or is not
+     translated (translate)
   2  an input cannot be read or decoded, or the command line is wrong
   3  an output cannot be written
 With several inputs the highest status met is the exit status; each input that fails is
@@ -221,6 +222,32 @@ enum Command {
     /// summary.
     #[command(after_help = EXIT_STATUS)]
     Info(InfoArgs),
+    /// Translate a Shader Model 4.0-5.0 vertex, pixel or compute shader to WGSL, SPIR-V,
+    /// MSL, GLSL or HLSL (through naga, validated first). Bindings: cb# group 0, t#
+    /// group 1, s# group 2, u# group 3, binding = register number, unless --bindings
+    /// says otherwise. What is not translated yet is an error naming the instruction.
+    #[command(after_help = EXIT_STATUS)]
+    Translate(TranslateArgs),
+}
+
+/// `translate`.
+#[derive(clap::Args, Debug)]
+struct TranslateArgs {
+    /// The shader: a DXBC blob or an fxc /Fh header (none or `-`: standard input).
+    file: Option<OsString>,
+    /// The language to write: wgsl, spirv (binary), msl, glsl or hlsl.
+    #[arg(long, value_name = "LANG")]
+    to: String,
+    /// Where to write (`-`: standard output, the default).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<OsString>,
+    /// A file of `REGISTER = GROUP:BINDING` lines (`cb0 = 0:0`, `t3 = 1:7`; `#` comments)
+    /// placing registers elsewhere than the default mapping.
+    #[arg(long, value_name = "FILE")]
+    bindings: Option<OsString>,
+    /// The array to read from an fxc /Fh header holding several.
+    #[arg(long, value_name = "NAME")]
+    var: Option<String>,
 }
 
 /// `disasm` and `check`.
@@ -477,6 +504,7 @@ fn parse_one(args: &[OsString]) -> Option<Cli> {
         "validate" => ValidateCmd::augment_args(clap::Command::new("validate")),
         "asm" => AsmArgs::augment_args(clap::Command::new("asm")),
         "run" => run::Options::augment_args(clap::Command::new("run")),
+        "translate" => TranslateArgs::augment_args(clap::Command::new("translate")),
         _ => return None,
     };
     let top = Global::augment_args(clap::Command::new("dxref")).subcommand(sub).subcommand_required(true);
@@ -564,6 +592,13 @@ fn command(command: Command) -> Outcome {
             lenient,
         }),
         Command::Run(options) => run::run(&options),
+        Command::Translate(TranslateArgs { file, to, output, bindings, var }) => translate::run(&translate::Options {
+            file: file.as_deref(),
+            to: &to,
+            output: output.as_deref(),
+            bindings: bindings.as_deref(),
+            var: var.as_deref(),
+        }),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();
@@ -626,6 +661,7 @@ mod tests {
             &["roundtrip", "a.bin"],
             &["asm", "a.asm", "-o", "a.bin"],
             &["run", "--vs", "vs.asm", "--input", "v.json"],
+            &["translate", "a.bin", "--to", "wgsl", "-o", "a.wgsl"],
         ] {
             let cli = parse_one(&args(list)).unwrap_or_else(|| panic!("{list:?}"));
             let full = Cli::try_parse_from(args(list)).unwrap();
@@ -637,6 +673,7 @@ mod tests {
                 Command::Validate(a) => ("validate", a.batch.paths.clone()),
                 Command::Asm(a) => ("asm", a.file.iter().cloned().collect()),
                 Command::Run(a) => ("run", a.vs.iter().cloned().collect()),
+                Command::Translate(a) => ("translate", a.file.iter().cloned().collect()),
                 Command::Completions { .. } => ("completions", Vec::new()),
                 Command::Man { .. } => ("man", Vec::new()),
             };

@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 
-const COMMANDS: [&str; 6] = ["disasm", "asm", "validate", "check", "run", "info"];
+const COMMANDS: [&str; 7] = ["disasm", "asm", "validate", "check", "run", "info", "translate"];
 
 #[test]
 fn completion_scripts_name_every_command() {

@@ -1,0 +1,71 @@
+//! `dxref translate`: a bundled example to each language, errors naming the
+//! instruction, the stage or the binding file's line, and the exit statuses.
+
+mod common;
+
+use common::{dxref, example, temp_dir, temp_file, text};
+
+/// Assembles a listing into a scratch container; its path.
+fn assembled(name: &str, listing: &str) -> String {
+    let dir = temp_dir(name);
+    let out = dir.join(format!("{name}.bin")).to_string_lossy().into_owned();
+    let status = dxref(&["asm", listing, "-o", &out]);
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    out
+}
+
+#[test]
+fn the_example_vertex_shader_translates_to_every_language() {
+    let bin = assembled("transform", &example("transform_vs.asm"));
+    let out = dxref(&["translate", &bin, "--to", "wgsl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wgsl = text(&out.stdout);
+    assert!(wgsl.contains("@vertex") && wgsl.contains("@builtin(position)"), "{wgsl}");
+    assert!(wgsl.contains("@group(0) @binding(0)"), "the constant buffer's default binding: {wgsl}");
+    for (to, needle) in [("msl", "vertex"), ("glsl", "#version 450"), ("hlsl", "SV_Position")] {
+        let out = dxref(&["translate", &bin, "--to", to]);
+        assert!(out.status.success(), "{to}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).contains(needle), "{to}: {}", text(&out.stdout));
+    }
+    let spv = temp_dir("transform-spv").join("vs.spv");
+    let out = dxref(&["translate", &bin, "--to", "spirv", "-o", &spv.to_string_lossy()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&spv).unwrap();
+    assert_eq!(bytes.get(..4), Some(&0x0723_0203u32.to_le_bytes()[..]));
+}
+
+#[test]
+fn a_binding_file_moves_a_register() {
+    let bin = assembled("bindings", &example("transform_vs.asm"));
+    let file = temp_file("bindings.txt", "# the constant buffer\ncb0 = 5:9\n");
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--bindings", &file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("@group(5) @binding(9)"), "{}", text(&out.stdout));
+    let bad = temp_file("bad-bindings.txt", "cb0 = 5:9\n  q1 = 0:0\n");
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--bindings", &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bad-bindings.txt:2:3:"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn what_is_not_translated_is_refused_naming_the_instruction() {
+    let listing = temp_file(
+        "lod.asm",
+        "ps_4_1\ndcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_input_ps linear v0.xy\ndcl_output o0.xyzw\nlod o0.xyzw, v0.xyxx, t0.xyzw, s0\nret \n",
+    );
+    let bin = assembled("lod", &listing);
+    let out = dxref(&["translate", &bin, "--to", "wgsl"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("instruction 4 (lod)"), "{}", text(&out.stderr));
+    // Geometry shaders are not translated yet.
+    let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "spirv", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("gs_"), "{}", text(&out.stderr));
+    // A language that does not exist, and bytes that are not a shader.
+    let out = dxref(&["translate", &bin, "--to", "cobol"]);
+    assert_eq!(out.status.code(), Some(2));
+    let junk = temp_file("junk.bin", "not a container");
+    let out = dxref(&["translate", &junk, "--to", "wgsl"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

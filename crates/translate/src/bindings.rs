@@ -1,0 +1,171 @@
+//! Where each Direct3D register goes in the target's resource model.
+//!
+//! The default mapping puts each resource class in a group of its own and keeps the
+//! register number as the binding: constant buffers `cb#` in group 0, shader resource
+//! views `t#` in group 1, samplers `s#` in group 2, unordered access views `u#` in
+//! group 3. A [`Bindings`] overrides single registers; its text form has one
+//! assignment per line:
+//!
+//! ```text
+//! # register = group:binding
+//! cb0 = 0:0
+//! t3  = 1:7
+//! s0  = 1:8
+//! ```
+//!
+//! (blank lines and `#` comments are ignored), and a mistake is an error naming the line
+//! and column.
+
+use std::collections::BTreeMap;
+
+/// A resource class: the Direct3D register file a binding is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// `cb#`: constant buffers.
+    ConstantBuffer,
+    /// `t#`: shader resource views.
+    Srv,
+    /// `s#`: samplers.
+    Sampler,
+    /// `u#`: unordered access views.
+    Uav,
+}
+
+impl Class {
+    /// The register prefix (`cb`, `t`, `s`, `u`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Class::ConstantBuffer => "cb",
+            Class::Srv => "t",
+            Class::Sampler => "s",
+            Class::Uav => "u",
+        }
+    }
+
+    /// The group of the default mapping.
+    pub fn default_group(self) -> u32 {
+        match self {
+            Class::ConstantBuffer => 0,
+            Class::Srv => 1,
+            Class::Sampler => 2,
+            Class::Uav => 3,
+        }
+    }
+}
+
+/// A binding in the target: group (descriptor set) and binding number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    /// The group (`@group`, a Vulkan descriptor set).
+    pub group: u32,
+    /// The binding number in the group.
+    pub binding: u32,
+}
+
+/// The mapping of registers to bindings: the default one with overrides.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bindings {
+    /// Registers placed explicitly, by class and register number.
+    pub overrides: BTreeMap<(Class, u32), Slot>,
+}
+
+/// A mistake in the text form of [`Bindings`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {message}")]
+pub struct BindingsError {
+    /// The line (from 1).
+    pub line: usize,
+    /// The column in characters (from 1).
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Bindings {
+    /// Where register `register` of `class` goes.
+    pub fn slot(&self, class: Class, register: u32) -> Slot {
+        self.overrides
+            .get(&(class, register))
+            .copied()
+            .unwrap_or(Slot { group: class.default_group(), binding: register })
+    }
+
+    /// Reads the text form (see the module documentation).
+    pub fn parse(text: &str) -> Result<Bindings, BindingsError> {
+        let mut b = Bindings::default();
+        for (n, line) in text.lines().enumerate() {
+            let line_no = n.saturating_add(1);
+            let code = line.split('#').next().unwrap_or("");
+            if code.trim().is_empty() {
+                continue;
+            }
+            let err = |at: &str, message: String| BindingsError {
+                line: line_no,
+                // `at` is a part of `line`: its position in characters.
+                column: column_of(line, at),
+                message,
+            };
+            let Some((reg, slot)) = code.split_once('=') else {
+                return Err(err(code.trim_start(), "expected `register = group:binding`".into()));
+            };
+            let reg = reg.trim();
+            let (class, digits) = if let Some(d) = reg.strip_prefix("cb") {
+                (Class::ConstantBuffer, d)
+            } else if let Some(d) = reg.strip_prefix('t') {
+                (Class::Srv, d)
+            } else if let Some(d) = reg.strip_prefix('s') {
+                (Class::Sampler, d)
+            } else if let Some(d) = reg.strip_prefix('u') {
+                (Class::Uav, d)
+            } else {
+                return Err(err(reg, format!("`{reg}` is not a register (cb#, t#, s# or u#)")));
+            };
+            let register: u32 = digits.parse().map_err(|_| err(reg, format!("`{reg}`: no register number")))?;
+            let slot_text = slot.trim();
+            let Some((g, bnd)) = slot_text.split_once(':') else {
+                return Err(err(slot_text, "expected `group:binding`".into()));
+            };
+            let group: u32 =
+                g.trim().parse().map_err(|_| err(slot_text, format!("`{}` is not a group number", g.trim())))?;
+            let binding: u32 = bnd
+                .trim()
+                .parse()
+                .map_err(|_| err(bnd.trim_start(), format!("`{}` is not a binding number", bnd.trim())))?;
+            if b.overrides.insert((class, register), Slot { group, binding }).is_some() {
+                return Err(err(reg, format!("`{reg}` is assigned twice")));
+            }
+        }
+        Ok(b)
+    }
+}
+
+/// The column (in characters, from 1) where `part`, a subslice of `line`, starts.
+fn column_of(line: &str, part: &str) -> usize {
+    let offset = (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize).min(line.len());
+    line.get(..offset).map_or(0, |p| p.chars().count()).saturating_add(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_overrides() {
+        let b = Bindings::parse("# comment\ncb1 = 4:5\n\n  u2=0:9 # trailing\n").unwrap();
+        assert_eq!(b.slot(Class::ConstantBuffer, 1), Slot { group: 4, binding: 5 });
+        assert_eq!(b.slot(Class::Uav, 2), Slot { group: 0, binding: 9 });
+        assert_eq!(b.slot(Class::Srv, 2), Slot { group: 1, binding: 2 });
+        assert_eq!(b.slot(Class::Sampler, 0), Slot { group: 2, binding: 0 });
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = Bindings::parse("cb0 = 0:0\n  x1 = 0:1\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = Bindings::parse("t1 = 0:z\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 8));
+        let e = Bindings::parse("t1 = 0:1\nt1 = 0:2").unwrap_err();
+        assert!(e.message.contains("twice"), "{e}");
+        assert!(Bindings::parse("t1 0:1").is_err());
+    }
+}

@@ -1,0 +1,1662 @@
+//! The front end: an SM4/5 program and its signatures to the WGSL source of one entry
+//! point, which naga's WGSL front end turns into a module.
+//!
+//! Registers are bit containers: every temp `r#` is a function-local `vec4<u32>`,
+//! every indexable temp `x#` an array of them, the inputs `v` and outputs `o` private
+//! arrays (so that relative indexing works), and each instruction converts its
+//! sources from bits to the types its table row gives (see [`crate::ops`]) and its
+//! result back to bits. The program's body is the function `dx_run`; the entry point
+//! copies its arguments into `v`, calls it and returns `o`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use tpf::blocks::{BlockError, Blocks, Event};
+use tpf::table::{Flow, Shape, Ty};
+use tpf::{
+    Body, ComponentCount, Decl, Index, InstructionRef, InterpolationMode, OpControl, Opcode, Operand, OperandType,
+    Program, ProgramType, ResInfoReturnType, ResourceDimension, ReturnType, SamplerMode, Selection, SystemName, Test,
+};
+
+use crate::bindings::{Bindings, Class};
+use crate::ops::{self, Res};
+use crate::{Signature, TranslateError};
+
+const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// The most temps, indexable-temp registers or immediate-constant-buffer vectors a
+/// program may declare (`D3D11_COMMONSHADER_TEMP_REGISTER_COUNT`,
+/// `D3D11_COMMONSHADER_CONSTANT_BUFFER_ELEMENT_COUNT`): larger declarations are refused
+/// before any source is written for them.
+const LIMIT_REGISTERS: u32 = 4096;
+/// The most thread-group shared memory a compute shader may declare, in bytes
+/// (`D3D11_CS_TGSM_REGISTER_COUNT` 32-bit registers).
+const LIMIT_TGSM_BYTES: u32 = 32768;
+
+/// The component letter of `c` (0..4).
+fn comp(c: usize) -> char {
+    XYZW.get(c).copied().unwrap_or('x')
+}
+
+/// The element type a resource returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Elem {
+    F,
+    U,
+    I,
+}
+
+impl Elem {
+    fn wgsl(self) -> &'static str {
+        match self {
+            Elem::F => "f32",
+            Elem::U => "u32",
+            Elem::I => "i32",
+        }
+    }
+}
+
+/// What a `t#`, `u#` or `g#` register is.
+#[derive(Debug, Clone, Copy)]
+enum Res2 {
+    Texture {
+        dim: ResourceDimension,
+        elem: Elem,
+    },
+    /// A raw (stride 0) or structured buffer of words; `bytes` is the size of
+    /// thread-group shared memory (0 for buffers, whose size the binding gives).
+    Words {
+        stride: u32,
+        bytes: u32,
+    },
+}
+
+/// Per `u#`/`g#`: how atomics use it.
+#[derive(Debug, Default, Clone, Copy)]
+struct AtomicUse {
+    any: bool,
+    signed: bool,
+    unsigned_order: bool,
+}
+
+/// A flow-control block's translation state.
+#[derive(Debug, Default)]
+struct BlockData {
+    /// A `switch`: a case body is open.
+    case_open: bool,
+    /// A `switch`: labels seen since the last body.
+    labels: Vec<String>,
+    /// A `switch`: `default` was among the labels.
+    has_default: bool,
+}
+
+/// An input register: the mask of its location components, its system values with
+/// their masks, its interpolation.
+type InputRegister = (u8, Vec<(SystemName, u8)>, InterpolationMode);
+
+struct Gen<'p, 'a> {
+    program: &'p Program<'a>,
+    stage: ProgramType,
+    bindings: &'p Bindings,
+    isgn: &'p Signature,
+    osgn: &'p Signature,
+    globals: String,
+    body: String,
+    depth: usize,
+    temps: u32,
+    indexable: BTreeMap<u32, u32>,
+    srvs: BTreeMap<u32, Res2>,
+    uavs: BTreeMap<u32, Res2>,
+    tgsm: BTreeMap<u32, Res2>,
+    samplers: BTreeMap<u32, SamplerMode>,
+    cbs: BTreeMap<u32, u32>,
+    icb_len: Option<usize>,
+    compared: BTreeSet<u32>,
+    uav_loaded: BTreeSet<u32>,
+    uav_atomics: BTreeMap<u32, AtomicUse>,
+    tgsm_atomics: BTreeMap<u32, AtomicUse>,
+    /// Input registers: (mask of location components, system values with their mask).
+    inputs: BTreeMap<u32, InputRegister>,
+    outputs: BTreeMap<u32, (u8, Vec<(SystemName, u8)>)>,
+    out_depth: bool,
+    /// `oDepthGE` / `oDepthLE`: the conservative depth of `@early_depth_test`.
+    conservative: Option<&'static str>,
+    /// `dcl_globalFlags forceEarlyDepthStencil`.
+    force_early: bool,
+    out_mask: bool,
+    in_coverage: bool,
+    thread_group: [u32; 3],
+    /// The last statement written at the current depth ends the path (`break`...).
+    terminal: bool,
+}
+
+type R<T> = Result<T, TranslateError>;
+
+fn unsupported(index: usize, ins: &InstructionRef<'_, '_>, what: impl Into<String>) -> TranslateError {
+    TranslateError::Unsupported { index, mnemonic: ins.opcode.mnemonic(), what: what.into() }
+}
+
+/// The WGSL source of `program` (see the module documentation).
+pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, bindings: &Bindings, entry: &str) -> R<String> {
+    let stage = program.version.ty;
+    if !matches!(stage, ProgramType::Vertex | ProgramType::Pixel | ProgramType::Compute) {
+        return Err(TranslateError::Stage { profile: program.version.profile() });
+    }
+    if program.version.is_sm51() {
+        return Err(TranslateError::Model { profile: program.version.profile() });
+    }
+    let mut g = Gen {
+        program,
+        stage,
+        bindings,
+        isgn,
+        osgn,
+        globals: String::new(),
+        body: String::new(),
+        depth: 1,
+        temps: 0,
+        indexable: BTreeMap::new(),
+        srvs: BTreeMap::new(),
+        uavs: BTreeMap::new(),
+        tgsm: BTreeMap::new(),
+        samplers: BTreeMap::new(),
+        cbs: BTreeMap::new(),
+        icb_len: None,
+        compared: BTreeSet::new(),
+        uav_loaded: BTreeSet::new(),
+        uav_atomics: BTreeMap::new(),
+        tgsm_atomics: BTreeMap::new(),
+        inputs: BTreeMap::new(),
+        outputs: BTreeMap::new(),
+        out_depth: false,
+        conservative: None,
+        force_early: false,
+        out_mask: false,
+        in_coverage: false,
+        thread_group: [1, 1, 1],
+        terminal: false,
+    };
+    g.declarations()?;
+    g.resource_globals()?;
+    g.instructions()?;
+    g.finish(entry)
+}
+
+impl<'p, 'a> Gen<'p, 'a> {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.depth {
+            self.body.push_str("    ");
+        }
+        self.body.push_str(text);
+        self.body.push('\n');
+    }
+
+    /// First pass: declarations, and how instructions use resources.
+    fn declarations(&mut self) -> R<()> {
+        for (i, ins) in self.program.iter().enumerate() {
+            match ins.body {
+                Body::Decl(d) => self.declaration(i, &ins, d)?,
+                Body::CustomData(c) if c.class == tpf::CustomDataClass::ImmediateConstantBuffer => {
+                    let words = ins.words(c.data);
+                    let mut text = String::new();
+                    let n = words.len().div_ceil(4).max(1);
+                    if n > LIMIT_REGISTERS as usize {
+                        return Err(unsupported(i, &ins, "an immediate constant buffer beyond 4096 vectors"));
+                    }
+                    for e in 0..n {
+                        let w = |k: usize| words.get(e.saturating_mul(4).saturating_add(k)).unwrap_or(0);
+                        let _ = write!(
+                            text,
+                            "{}vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)",
+                            if e == 0 { "" } else { ", " },
+                            w(0),
+                            w(1),
+                            w(2),
+                            w(3)
+                        );
+                    }
+                    let _ = writeln!(
+                        self.globals,
+                        "var<private> icb: array<vec4<u32>, {n}> = array<vec4<u32>, {n}>({text});"
+                    );
+                    self.icb_len = Some(n);
+                }
+                Body::Op(_) => {
+                    let ops = ins.operands();
+                    let reg = |k: usize| ops.get(k).and_then(|o| o.register()).map(|r| r as u32);
+                    let ty = |k: usize| ops.get(k).map(|o| o.ty);
+                    use Opcode as O;
+                    match ins.opcode {
+                        O::SampleC | O::SampleCLz | O::Gather4C | O::Gather4PoC => {
+                            if let Some(t) = reg(2).filter(|_| ty(2) == Some(OperandType::Resource)) {
+                                self.compared.insert(t);
+                            }
+                            if let Some(t) = reg(3).filter(|_| ty(3) == Some(OperandType::Resource)) {
+                                self.compared.insert(t);
+                            }
+                        }
+                        O::LdUavTyped => {
+                            if let Some(u) = reg(2) {
+                                self.uav_loaded.insert(u);
+                            }
+                        }
+                        op if is_atomic(op) => {
+                            let k = if is_imm_atomic(op) { 1 } else { 0 };
+                            let signed =
+                                matches!(op, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
+                            let order =
+                                matches!(op, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
+                            let map = match ty(k) {
+                                Some(OperandType::UnorderedAccessView) => &mut self.uav_atomics,
+                                Some(OperandType::ThreadGroupSharedMemory) => &mut self.tgsm_atomics,
+                                _ => continue,
+                            };
+                            if let Some(r) = reg(k) {
+                                let e = map.entry(r).or_default();
+                                e.any = true;
+                                e.signed |= signed;
+                                e.unsigned_order |= order;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn declaration(&mut self, i: usize, ins: &InstructionRef<'_, '_>, d: Decl) -> R<()> {
+        let reg_of = |id| {
+            let o: &Operand = ins.operand(id);
+            o.register().map(|r| r as u32)
+        };
+        let need = |r: Option<u32>| r.ok_or_else(|| unsupported(i, ins, "a register range"));
+        match d {
+            Decl::Temps(n) if n > LIMIT_REGISTERS => return Err(unsupported(i, ins, "more than 4096 temps")),
+            Decl::Temps(n) => self.temps = n,
+            Decl::IndexableTemp { count, .. }
+                if count > LIMIT_REGISTERS || self.indexable.values().sum::<u32>() > LIMIT_REGISTERS =>
+            {
+                return Err(unsupported(i, ins, "more than 4096 indexable temp registers"))
+            }
+            Decl::IndexableTemp { register, count, .. } => {
+                self.indexable.insert(register, count);
+            }
+            Decl::ThreadGroup(s) => self.thread_group = s,
+            Decl::ConstantBuffer { operand, .. } => {
+                let o = ins.operand(operand);
+                let r = need(reg_of(operand))?;
+                let size = match o.index(1) {
+                    Some(Index::Imm32(n)) => n,
+                    _ => return Err(unsupported(i, ins, "a constant buffer without a size")),
+                };
+                self.cbs.insert(r, size.clamp(1, 4096));
+            }
+            Decl::Sampler { operand, mode, .. } => {
+                self.samplers.insert(need(reg_of(operand))?, mode);
+            }
+            Decl::Resource { operand, dim, return_type, .. } => {
+                let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
+                self.srvs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
+            }
+            Decl::ResourceRaw { operand, .. } => {
+                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: 0 });
+            }
+            Decl::ResourceStructured { operand, stride, .. } => {
+                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
+            }
+            Decl::UavTyped { operand, dim, return_type, .. } => {
+                let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
+                self.uavs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
+            }
+            Decl::UavRaw { operand, flags, .. } | Decl::UavStructured { operand, flags, .. } => {
+                if flags.order_preserving_counter || flags.rasterizer_ordered {
+                    return Err(unsupported(i, ins, "a UAV counter or rasterizer-ordered view"));
+                }
+                let stride = if let Decl::UavStructured { stride, .. } = d { stride } else { 0 };
+                self.uavs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
+            }
+            Decl::TgsmRaw { byte_count: bytes, .. } | Decl::TgsmStructured { stride: bytes, count: 1, .. }
+                if bytes > LIMIT_TGSM_BYTES =>
+            {
+                return Err(unsupported(i, ins, "more than 32 KiB of shared memory"))
+            }
+            Decl::TgsmStructured { stride, count, .. } if stride.saturating_mul(count) > LIMIT_TGSM_BYTES => {
+                return Err(unsupported(i, ins, "more than 32 KiB of shared memory"))
+            }
+            Decl::TgsmRaw { operand, byte_count } => {
+                self.tgsm.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: byte_count.max(4) });
+            }
+            Decl::TgsmStructured { operand, stride, count } => {
+                self.tgsm
+                    .insert(need(reg_of(operand))?, Res2::Words { stride, bytes: stride.saturating_mul(count).max(4) });
+            }
+            Decl::Register(operand) | Decl::RegisterName { operand, .. } => {
+                let o = *ins.operand(operand);
+                let name = if let Decl::RegisterName { name, .. } = d { Some(name) } else { None };
+                self.io_decl(i, ins, &o, name, InterpolationMode::Undefined)?;
+            }
+            Decl::InputPs { interpolation, operand } => {
+                let o = *ins.operand(operand);
+                self.io_decl(i, ins, &o, None, interpolation)?;
+            }
+            Decl::InputPsName { interpolation, operand, name, .. } => {
+                let o = *ins.operand(operand);
+                self.io_decl(i, ins, &o, Some(name), interpolation)?;
+            }
+            Decl::GlobalFlags(f) => {
+                self.force_early = f.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL);
+            }
+            Decl::IndexRange { .. } => {}
+            _ => return Err(unsupported(i, ins, "this declaration")),
+        }
+        Ok(())
+    }
+
+    fn io_decl(
+        &mut self,
+        i: usize,
+        ins: &InstructionRef<'_, '_>,
+        o: &Operand,
+        name: Option<SystemName>,
+        interp: InterpolationMode,
+    ) -> R<()> {
+        let mask = o.mask().0 & 15;
+        let input = ins.opcode.mnemonic().starts_with("dcl_input");
+        match o.ty {
+            OperandType::Input | OperandType::Output => {}
+            OperandType::OutputDepth => {
+                self.out_depth = true;
+                return Ok(());
+            }
+            OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual => {
+                self.out_depth = true;
+                self.conservative =
+                    Some(if o.ty == OperandType::OutputDepthGreaterEqual { "greater_equal" } else { "less_equal" });
+                return Ok(());
+            }
+            OperandType::OutputCoverageMask => {
+                self.out_mask = true;
+                return Ok(());
+            }
+            OperandType::InputCoverageMask => {
+                self.in_coverage = true;
+                return Ok(());
+            }
+            OperandType::InputThreadId
+            | OperandType::InputThreadGroupId
+            | OperandType::InputThreadIdInGroup
+            | OperandType::InputThreadIdInGroupFlattened => return Ok(()),
+            _ => return Err(unsupported(i, ins, format!("the register file {}", file_name(o.ty)))),
+        }
+        if o.dims() != 1 {
+            return Err(unsupported(i, ins, "an input or output array"));
+        }
+        let r = o.register().ok_or_else(|| unsupported(i, ins, "a relative register"))? as u32;
+        if r >= 32 {
+            return Err(unsupported(i, ins, "a register beyond 31"));
+        }
+        let name = name.filter(|n| *n != SystemName::Undefined);
+        if input {
+            let e = self.inputs.entry(r).or_insert((0, Vec::new(), interp));
+            match name {
+                Some(n) => e.1.push((n, mask)),
+                None => {
+                    e.0 |= mask;
+                    e.2 = interp;
+                }
+            }
+        } else {
+            let e = self.outputs.entry(r).or_insert((0, Vec::new()));
+            match name {
+                Some(n) => e.1.push((n, mask)),
+                None => e.0 |= mask,
+            }
+        }
+        Ok(())
+    }
+
+    /// Module-scope variables of the resources.
+    fn resource_globals(&mut self) -> R<()> {
+        let mut out = String::new();
+        for (&r, &size) in &self.cbs {
+            let s = self.bindings.slot(Class::ConstantBuffer, r);
+            let _ = writeln!(
+                out,
+                "@group({}) @binding({}) var<uniform> cb{r}: array<vec4<u32>, {size}>;",
+                s.group, s.binding
+            );
+        }
+        for (&r, &mode) in &self.samplers {
+            let s = self.bindings.slot(Class::Sampler, r);
+            let ty = if mode == SamplerMode::Comparison { "sampler_comparison" } else { "sampler" };
+            let _ = writeln!(out, "@group({}) @binding({}) var s{r}: {ty};", s.group, s.binding);
+        }
+        for (&r, res) in &self.srvs {
+            let s = self.bindings.slot(Class::Srv, r);
+            let ty = match *res {
+                Res2::Words { .. } => "var<storage, read> t{r}: array<u32>".replace("{r}", &r.to_string()),
+                Res2::Texture { dim, elem } => {
+                    let ty = texture_type(dim, elem, self.compared.contains(&r))
+                        .ok_or_else(|| TranslateError::Resource { register: format!("t{r}"), what: dim_name(dim) })?;
+                    format!("var t{r}: {ty}")
+                }
+            };
+            let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
+        }
+        for (&r, res) in &self.uavs {
+            let s = self.bindings.slot(Class::Uav, r);
+            let atomics = self.uav_atomics.get(&r).copied().unwrap_or_default();
+            let ty = match *res {
+                Res2::Words { .. } => {
+                    format!("var<storage, read_write> u{r}: array<{}>", word_type(atomics, &format!("u{r}"))?)
+                }
+                Res2::Texture { dim, elem } => {
+                    if atomics.any {
+                        return Err(TranslateError::Resource {
+                            register: format!("u{r}"),
+                            what: "atomics on a typed UAV".into(),
+                        });
+                    }
+                    let d = match dim {
+                        ResourceDimension::Texture1D => "1d",
+                        ResourceDimension::Texture2D => "2d",
+                        ResourceDimension::Texture2DArray => "2d_array",
+                        ResourceDimension::Texture3D => "3d",
+                        _ => {
+                            return Err(TranslateError::Resource {
+                                register: format!("u{r}"),
+                                what: format!("a typed UAV of dimension {}", dim_name(dim)),
+                            })
+                        }
+                    };
+                    let (format, access) = if self.uav_loaded.contains(&r) {
+                        (format!("r32{}", elem_format(elem)), "read_write")
+                    } else {
+                        (format!("rgba32{}", elem_format(elem)), "write")
+                    };
+                    format!("var u{r}: texture_storage_{d}<{format}, {access}>")
+                }
+            };
+            let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
+        }
+        for (&r, res) in &self.tgsm {
+            let Res2::Words { bytes, .. } = *res else { continue };
+            let atomics = self.tgsm_atomics.get(&r).copied().unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "var<workgroup> g{r}: array<{}, {}>;",
+                word_type(atomics, &format!("g{r}"))?,
+                bytes.div_ceil(4).max(1)
+            );
+        }
+        if !self.inputs.is_empty() {
+            let n = self.inputs.keys().max().map_or(0, |m| m.saturating_add(1));
+            let _ = writeln!(out, "var<private> v: array<vec4<u32>, {n}>;");
+        }
+        if !self.outputs.is_empty() {
+            let n = self.outputs.keys().max().map_or(0, |m| m.saturating_add(1));
+            let _ = writeln!(out, "var<private> o: array<vec4<u32>, {n}>;");
+        }
+        if self.out_depth {
+            out.push_str("var<private> oDepth: u32;\n");
+        }
+        if self.out_mask {
+            out.push_str("var<private> oMask: u32;\n");
+        }
+        if self.in_coverage {
+            out.push_str("var<private> vCoverage: u32;\n");
+        }
+        if self.stage == ProgramType::Compute {
+            out.push_str(
+                "var<private> vThreadID: vec3<u32>;\nvar<private> vThreadGroupID: vec3<u32>;\n\
+                 var<private> vThreadIDInGroup: vec3<u32>;\nvar<private> vThreadIDInGroupFlattened: u32;\n",
+            );
+        }
+        self.globals.push_str(&out);
+        Ok(())
+    }
+
+    /// Second pass: the executable instructions, into `dx_run`'s body.
+    fn instructions(&mut self) -> R<()> {
+        for r in 0..self.temps {
+            let _ = writeln!(self.body, "    var r{r}: vec4<u32>;");
+        }
+        let indexable: Vec<(u32, u32)> = self.indexable.iter().map(|(&a, &b)| (a, b)).collect();
+        for (x, n) in indexable {
+            let _ = writeln!(self.body, "    var x{x}: array<vec4<u32>, {}>;", n.max(1));
+        }
+        let mut blocks: Blocks<BlockData> = Blocks::new();
+        let program = self.program;
+        for (i, ins) in program.iter().enumerate() {
+            let info = ins.opcode.info();
+            match info.shape {
+                Shape::Decl(_) | Shape::CustomData => continue,
+                Shape::InterfaceCall => return Err(unsupported(i, &ins, "interface calls")),
+                Shape::Ops => {}
+            }
+            let Body::Op(op) = ins.body else { continue };
+            let test = match op.control {
+                OpControl::Test(t) => t,
+                _ => Test::NonZero,
+            };
+            let structure = |e: BlockError<BlockData>| TranslateError::Structure {
+                index: i,
+                mnemonic: ins.opcode.mnemonic(),
+                message: block_error(&e),
+            };
+            match info.flow {
+                Flow::If
+                | Flow::Else
+                | Flow::EndIf
+                | Flow::Loop
+                | Flow::EndLoop
+                | Flow::Switch
+                | Flow::EndSwitch
+                | Flow::Case
+                | Flow::Default
+                | Flow::Break
+                | Flow::Continue => {
+                    // Conditions and selectors are read before the structure changes.
+                    let cond = match info.flow {
+                        Flow::If | Flow::Break | Flow::Continue | Flow::Switch | Flow::Case
+                            if !ins.operands().is_empty() =>
+                        {
+                            Some(self.scalar_src(i, &ins, 0)?)
+                        }
+                        _ => None,
+                    };
+                    // A statement in a switch after a case label opens the case's body.
+                    let event = blocks.step(info.flow, BlockData::default).map_err(structure)?;
+                    self.flow(i, &ins, info.flow, event, cond, test, &mut blocks)?;
+                    continue;
+                }
+                _ => {}
+            }
+            self.open_case(&mut blocks);
+            self.terminal = false;
+            match info.flow {
+                Flow::Return => {
+                    if ins.opcode == Opcode::Retc {
+                        let c = self.scalar_src(i, &ins, 0)?;
+                        self.line(&format!("if ({}) {{ return; }}", cond_text(&c, test)));
+                    } else {
+                        self.line("return;");
+                        self.terminal = true;
+                    }
+                }
+                Flow::Discard if ins.opcode == Opcode::Discard => {
+                    let c = self.scalar_src(i, &ins, 0)?;
+                    self.line(&format!("if ({}) {{ discard; }}", cond_text(&c, test)));
+                }
+                Flow::None => self.op(i, &ins, op.saturate, op.control)?,
+                _ => return Err(unsupported(i, &ins, "this flow-control instruction")),
+            }
+        }
+        if let Some(b) = blocks.drain().next() {
+            return Err(TranslateError::Structure {
+                index: program.len(),
+                mnemonic: "end of program",
+                message: format!("`{}` is not closed", b.kind.opener()),
+            });
+        }
+        Ok(())
+    }
+
+    /// In a switch whose labels were just read, opens the case body.
+    fn open_case(&mut self, blocks: &mut Blocks<BlockData>) {
+        let Some(b) = blocks.innermost_mut() else { return };
+        if b.kind != tpf::blocks::BlockKind::Switch || b.data.labels.is_empty() {
+            return;
+        }
+        let labels = std::mem::take(&mut b.data.labels).join(", ");
+        b.data.case_open = true;
+        self.line(&format!("case {labels}: {{"));
+        self.depth = self.depth.saturating_add(1);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flow(
+        &mut self,
+        i: usize,
+        ins: &InstructionRef<'_, '_>,
+        flow: Flow,
+        event: Event<BlockData>,
+        cond: Option<String>,
+        test: Test,
+        blocks: &mut Blocks<BlockData>,
+    ) -> R<()> {
+        let cond = || cond.clone().unwrap_or_else(|| "0u".into());
+        match (flow, event) {
+            (Flow::If, _) | (Flow::Loop, _) | (Flow::Switch, _) => {
+                // The new block is the innermost now; the one around it may be a switch
+                // whose case body this statement opens.
+                let depth = blocks.depth();
+                if depth >= 2 {
+                    if let Some(outer) = blocks.get_mut(depth.saturating_sub(2)) {
+                        if outer.kind == tpf::blocks::BlockKind::Switch && !outer.data.labels.is_empty() {
+                            let labels = std::mem::take(&mut outer.data.labels).join(", ");
+                            outer.data.case_open = true;
+                            self.line(&format!("case {labels}: {{"));
+                            self.depth = self.depth.saturating_add(1);
+                        }
+                    }
+                }
+                match flow {
+                    Flow::If => self.line(&format!("if ({}) {{", cond_text(&cond(), test))),
+                    Flow::Loop => self.line("loop {"),
+                    _ => self.line(&format!("switch (bitcast<i32>({})) {{", cond())),
+                }
+                self.depth = self.depth.saturating_add(1);
+                self.terminal = false;
+            }
+            (Flow::Else, _) => {
+                self.depth = self.depth.saturating_sub(1);
+                self.line("} else {");
+                self.depth = self.depth.saturating_add(1);
+                self.terminal = false;
+            }
+            (_, Event::Closed(block)) => {
+                if block.kind == tpf::blocks::BlockKind::Switch {
+                    if block.data.case_open {
+                        self.depth = self.depth.saturating_sub(1);
+                        self.line("}");
+                    }
+                    let mut labels = block.data.labels;
+                    if !block.data.has_default {
+                        labels.push("default".into());
+                    }
+                    if !labels.is_empty() {
+                        self.line(&format!("case {}: {{}}", labels.join(", ")));
+                    }
+                }
+                self.depth = self.depth.saturating_sub(1);
+                self.line("}");
+                self.terminal = false;
+            }
+            (Flow::Case | Flow::Default, _) => {
+                let Some(b) = blocks.innermost_mut() else { return Ok(()) };
+                if b.data.case_open {
+                    if !self.terminal {
+                        return Err(unsupported(i, ins, "a case that falls through into the next"));
+                    }
+                    b.data.case_open = false;
+                    self.depth = self.depth.saturating_sub(1);
+                    self.line("}");
+                }
+                if flow == Flow::Default {
+                    b.data.labels.push("default".into());
+                    b.data.has_default = true;
+                } else {
+                    // A case value is an immediate.
+                    let v = ins.operands().first().map_or(0, |o| o.imm[0]) as i32;
+                    b.data.labels.push(format!("{v}"));
+                }
+            }
+            (Flow::Break | Flow::Continue, _) => {
+                self.open_case(blocks);
+                let word = if flow == Flow::Break { "break" } else { "continue" };
+                if ins.operands().is_empty() {
+                    self.line(&format!("{word};"));
+                    self.terminal = true;
+                } else {
+                    self.line(&format!("if ({}) {{ {word}; }}", cond_text(&cond(), test)));
+                    self.terminal = false;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The expression of an index (`u32`).
+    fn index(&self, i: usize, ins: &InstructionRef<'_, '_>, idx: Index) -> R<String> {
+        let rel = |id| -> R<String> {
+            let o = *ins.operand(id);
+            let v = self.src_vec(i, ins, &o, false)?;
+            Ok(format!("{v}.x"))
+        };
+        Ok(match idx {
+            Index::Imm32(v) => format!("{v}u"),
+            Index::Relative(id) => rel(id)?,
+            Index::Imm32Relative(v, id) => format!("({} + {v}u)", rel(id)?),
+            _ => return Err(unsupported(i, ins, "a 64-bit index")),
+        })
+    }
+
+    /// The register an operand names, as a `vec4<u32>` expression (no selection).
+    fn register(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand) -> R<String> {
+        let idx = |d: usize| -> R<String> {
+            let x = o.index(d).ok_or_else(|| unsupported(i, ins, "an operand without its index"))?;
+            self.index(i, ins, x)
+        };
+        let imm = |d: usize| -> R<u32> {
+            match o.index(d) {
+                Some(Index::Imm32(v)) => Ok(v),
+                _ => Err(unsupported(i, ins, "a relative register number")),
+            }
+        };
+        Ok(match o.ty {
+            OperandType::Temp => {
+                let r = imm(0)?;
+                if r >= self.temps {
+                    return Err(unsupported(i, ins, format!("r{r} beyond dcl_temps")));
+                }
+                format!("r{r}")
+            }
+            OperandType::IndexableTemp => {
+                let x = imm(0)?;
+                if !self.indexable.contains_key(&x) {
+                    return Err(unsupported(i, ins, format!("undeclared x{x}")));
+                }
+                format!("x{x}[{}]", idx(1)?)
+            }
+            OperandType::Input => {
+                if self.inputs.is_empty() || o.dims() != 1 {
+                    return Err(unsupported(i, ins, "this input register"));
+                }
+                format!("v[{}]", idx(0)?)
+            }
+            OperandType::Output => {
+                if self.outputs.is_empty() || o.dims() != 1 {
+                    return Err(unsupported(i, ins, "this output register"));
+                }
+                format!("o[{}]", idx(0)?)
+            }
+            OperandType::ConstantBuffer => {
+                let cb = imm(0)?;
+                if !self.cbs.contains_key(&cb) {
+                    return Err(unsupported(i, ins, format!("undeclared cb{cb}")));
+                }
+                format!("cb{cb}[{}]", idx(1)?)
+            }
+            OperandType::ImmediateConstantBuffer => {
+                if self.icb_len.is_none() {
+                    return Err(unsupported(i, ins, "icb without dcl_immediateConstantBuffer"));
+                }
+                format!("icb[{}]", idx(0)?)
+            }
+            OperandType::InputThreadId => "vec4<u32>(vThreadID, 0u)".into(),
+            OperandType::InputThreadGroupId => "vec4<u32>(vThreadGroupID, 0u)".into(),
+            OperandType::InputThreadIdInGroup => "vec4<u32>(vThreadIDInGroup, 0u)".into(),
+            OperandType::InputThreadIdInGroupFlattened => "vec4<u32>(vThreadIDInGroupFlattened)".into(),
+            OperandType::InputCoverageMask if self.in_coverage => "vec4<u32>(vCoverage)".into(),
+            OperandType::Immediate32 => match o.components {
+                ComponentCount::One => format!("vec4<u32>({:#x}u)", o.imm[0]),
+                _ => format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", o.imm[0], o.imm[1], o.imm[2], o.imm[3]),
+            },
+            other => return Err(unsupported(i, ins, format!("the register file {}", file_name(other)))),
+        })
+    }
+
+    /// A source operand: its register, selection and modifier, as a `vec4<u32>`.
+    /// `float` says how the modifier applies (a float slot, or a typeless one).
+    fn src_vec(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand, float: bool) -> R<String> {
+        let base = self.register(i, ins, o)?;
+        let mut v = match o.selection() {
+            Selection::Swizzle(s) if s != [0, 1, 2, 3] => {
+                format!("{base}.{}", s.iter().map(|&c| comp(c as usize)).collect::<String>())
+            }
+            Selection::Select1(c) => {
+                let c = comp(c as usize);
+                format!("{base}.{c}{c}{c}{c}")
+            }
+            _ => base,
+        };
+        if o.ty == OperandType::Immediate32 && o.components == ComponentCount::One {
+            // Already a broadcast.
+        }
+        use tpf::Modifier as M;
+        let m = o.modifier();
+        if float {
+            match m {
+                M::Neg => v = format!("({v} ^ vec4<u32>(0x80000000u))"),
+                M::Abs => v = format!("({v} & vec4<u32>(0x7fffffffu))"),
+                M::AbsNeg => v = format!("({v} | vec4<u32>(0x80000000u))"),
+                _ => {}
+            }
+        } else {
+            match m {
+                M::Neg => v = format!("(vec4<u32>(0u) - {v})"),
+                M::Abs => v = format!("bitcast<vec4<u32>>(abs(bitcast<vec4<i32>>({v})))"),
+                M::AbsNeg => v = format!("(vec4<u32>(0u) - bitcast<vec4<u32>>(abs(bitcast<vec4<i32>>({v}))))"),
+                _ => {}
+            }
+        }
+        Ok(v)
+    }
+
+    /// Source `k`'s first selected component (a condition, selector or index).
+    fn scalar_src(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<String> {
+        let o = *ins.operands().get(k).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
+        Ok(format!("{}.x", self.src_vec(i, ins, &o, false)?))
+    }
+
+    /// Where a destination writes: the `vec4<u32>` place (or a scalar one) and the mask.
+    fn dst(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand) -> R<Option<(String, bool, u8)>> {
+        let mask = o.mask().0 & 15;
+        Ok(Some(match o.ty {
+            OperandType::Null => return Ok(None),
+            OperandType::OutputDepth | OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual
+                if self.out_depth =>
+            {
+                ("oDepth".into(), true, 1)
+            }
+            OperandType::OutputCoverageMask if self.out_mask => ("oMask".into(), true, 1),
+            OperandType::Temp | OperandType::IndexableTemp | OperandType::Output => {
+                (self.register(i, ins, o)?, false, mask)
+            }
+            other => return Err(unsupported(i, ins, format!("a destination in {}", file_name(other)))),
+        }))
+    }
+
+    fn write(&mut self, place: &(String, bool, u8), c: usize, value: &str) {
+        if place.1 {
+            self.line(&format!("{} = {value};", place.0));
+        } else {
+            self.line(&format!("{}.{} = {value};", place.0, comp(c)));
+        }
+    }
+
+    /// An executable instruction.
+    fn op(&mut self, i: usize, ins: &InstructionRef<'_, '_>, sat: bool, control: OpControl) -> R<()> {
+        let info = ins.opcode.info();
+        if let Some(row) = ops::row(ins.opcode) {
+            return self.arith(i, ins, sat, row, info.dst.len(), info.src);
+        }
+        use Opcode as O;
+        match ins.opcode {
+            O::Nop => Ok(()),
+            O::Sync => {
+                let OpControl::Sync(f) = control else { return Ok(()) };
+                if f.0 & (tpf::SyncFlags::UAV_GROUP | tpf::SyncFlags::UAV_GLOBAL) != 0 {
+                    self.line("storageBarrier();");
+                }
+                if f.0 & tpf::SyncFlags::TGSM != 0 || f.0 & tpf::SyncFlags::THREADS_IN_GROUP != 0 {
+                    self.line("workgroupBarrier();");
+                }
+                Ok(())
+            }
+            O::LdRaw | O::LdStructured => self.ld_words(i, ins),
+            O::StoreRaw | O::StoreStructured => self.store_words(i, ins),
+            O::Ld | O::LdMs => self.ld_texture(i, ins),
+            O::Sample | O::SampleL | O::SampleB | O::SampleD | O::SampleC | O::SampleCLz | O::Gather4 | O::Gather4C => {
+                self.sample(i, ins)
+            }
+            O::ResInfo => self.resinfo(i, ins, control),
+            O::BufInfo => self.bufinfo(i, ins),
+            O::LdUavTyped => self.ld_uav_typed(i, ins),
+            O::StoreUavTyped => self.store_uav_typed(i, ins),
+            op if is_atomic(op) && !matches!(op, O::ImmAtomicAlloc | O::ImmAtomicConsume) => self.atomic(i, ins),
+            _ => Err(unsupported(i, ins, "this instruction")),
+        }
+    }
+
+    /// Binds the sources to `q0`, `q1`... in a new scope (so that a destination that
+    /// is also a source is read first).
+    fn bind_sources(&mut self, i: usize, ins: &InstructionRef<'_, '_>, from: usize, types: &[Ty]) -> R<()> {
+        self.line("{");
+        self.depth = self.depth.saturating_add(1);
+        for (k, ty) in types.iter().enumerate() {
+            if *ty == Ty::R {
+                continue;
+            }
+            let o =
+                *ins.operands().get(from.saturating_add(k)).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
+            let v = self.src_vec(i, ins, &o, matches!(ty, Ty::F | Ty::Any))?;
+            self.line(&format!("let q{k} = {v};"));
+        }
+        Ok(())
+    }
+
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.line("}");
+    }
+
+    fn arith(
+        &mut self,
+        i: usize,
+        ins: &InstructionRef<'_, '_>,
+        sat: bool,
+        row: ops::Row,
+        ndst: usize,
+        src: &[Ty],
+    ) -> R<()> {
+        if src.iter().chain(ins.opcode.info().dst).any(|t| *t == Ty::D) {
+            return Err(unsupported(i, ins, "double precision"));
+        }
+        self.bind_sources(i, ins, ndst, src)?;
+        let scalar = |k: usize, c: usize| -> String {
+            let s = format!("q{k}.{}", comp(c));
+            if row.raw {
+                return s;
+            }
+            match src.get(k) {
+                Some(Ty::F) => format!("dx_f({s})"),
+                Some(Ty::I) => format!("bitcast<i32>({s})"),
+                _ => s,
+            }
+        };
+        for (d, dst_row) in row.dst.iter().enumerate().take(ndst) {
+            let Some(o) = ins.operands().get(d).copied() else { continue };
+            let Some(place) = self.dst(i, ins, &o)? else { continue };
+            for c in 0..4 {
+                if place.2 & (1 << c) == 0 {
+                    continue;
+                }
+                let cc = if row.replicate { 0 } else { c };
+                let mut e = dst_row.expr.to_string();
+                for k in (0..4).rev() {
+                    for (f, letter) in XYZW.iter().enumerate() {
+                        e = e.replace(&format!("${k}{letter}"), &scalar(k, f));
+                    }
+                    e = e.replace(&format!("${k}"), &scalar(k, cc));
+                }
+                let value = match (dst_row.res, sat) {
+                    (Res::F, false) => format!("dx_r({e})"),
+                    (Res::F, true) => format!("dx_sat({e})"),
+                    (Res::FBits, false) => e,
+                    (Res::FBits, true) => format!("dx_sat(bitcast<f32>({e}))"),
+                    (Res::I, _) => format!("bitcast<u32>({e})"),
+                    (Res::U, _) => e,
+                    (Res::B, _) => format!("select(0u, 0xffffffffu, {e})"),
+                };
+                let value = if sat && matches!(ins.opcode, Opcode::Mov | Opcode::Movc) {
+                    format!("dx_sat(bitcast<f32>({value}))")
+                } else {
+                    value
+                };
+                self.write(&place, c, &value);
+            }
+        }
+        self.close();
+        Ok(())
+    }
+
+    /// The `t#`/`u#`/`g#` operand `k`: its name, what it is, its atomics.
+    fn resource(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<(String, Res2, AtomicUse, Operand)> {
+        let o = *ins.operands().get(k).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
+        let r = o.register().ok_or_else(|| unsupported(i, ins, "a resource index"))? as u32;
+        let (map, atomics, prefix) = match o.ty {
+            OperandType::Resource => (&self.srvs, None, "t"),
+            OperandType::UnorderedAccessView => (&self.uavs, Some(&self.uav_atomics), "u"),
+            OperandType::ThreadGroupSharedMemory => (&self.tgsm, Some(&self.tgsm_atomics), "g"),
+            _ => return Err(unsupported(i, ins, "a resource operand")),
+        };
+        let res = *map.get(&r).ok_or_else(|| unsupported(i, ins, format!("undeclared {prefix}{r}")))?;
+        let a = atomics.and_then(|m| m.get(&r)).copied().unwrap_or_default();
+        Ok((format!("{prefix}{r}"), res, a, o))
+    }
+
+    /// The word index of a raw or structured access (sources bound as `q0`, `q1`).
+    fn word_base(stride: u32) -> String {
+        if stride == 0 {
+            "(q0.x >> 2u)".into()
+        } else {
+            format!("(q0.x * {}u + (q1.x >> 2u))", stride / 4)
+        }
+    }
+
+    fn ld_words(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let structured = ins.opcode == Opcode::LdStructured;
+        let rk = if structured { 3 } else { 2 };
+        let (name, res, atomics, ro) = self.resource(i, ins, rk)?;
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "a typed resource")) };
+        let stride = if structured { stride } else { 0 };
+        let types: &[Ty] = if structured { &[Ty::U, Ty::U] } else { &[Ty::U] };
+        self.bind_sources(i, ins, 1, types)?;
+        let base = Self::word_base(stride);
+        let swz = match ro.selection() {
+            Selection::Swizzle(s) => s,
+            Selection::Select1(c) => [c; 4],
+            _ => [0, 1, 2, 3],
+        };
+        let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
+        if let Some(place) = self.dst(i, ins, &dst)? {
+            for c in 0..4 {
+                if place.2 & (1 << c) == 0 {
+                    continue;
+                }
+                let w = swz.get(c).copied().unwrap_or(0);
+                let at = format!("{name}[{base} + {w}u]");
+                let v = if atomics.any {
+                    let l = format!("atomicLoad(&{at})");
+                    if atomics.signed {
+                        format!("bitcast<u32>({l})")
+                    } else {
+                        l
+                    }
+                } else {
+                    at
+                };
+                self.write(&place, c, &v);
+            }
+        }
+        self.close();
+        Ok(())
+    }
+
+    fn store_words(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let structured = ins.opcode == Opcode::StoreStructured;
+        let (name, res, atomics, ro) = self.resource(i, ins, 0)?;
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "a typed resource")) };
+        let stride = if structured { stride } else { 0 };
+        let types: &[Ty] = if structured { &[Ty::U, Ty::U, Ty::Any] } else { &[Ty::U, Ty::Any] };
+        self.bind_sources(i, ins, 1, types)?;
+        let value = if structured { "q2" } else { "q1" };
+        let base = Self::word_base(stride);
+        let mask = ro.mask().0 & 15;
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let at = format!("{name}[{base} + {c}u]");
+            let v = format!("{value}.{}", comp(c));
+            if atomics.any {
+                let v = if atomics.signed { format!("bitcast<i32>({v})") } else { v };
+                self.line(&format!("atomicStore(&{at}, {v});"));
+            } else {
+                self.line(&format!("{at} = {v};"));
+            }
+        }
+        self.close();
+        Ok(())
+    }
+
+    fn atomic(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        use Opcode as O;
+        let imm = is_imm_atomic(ins.opcode);
+        let rk = if imm { 1 } else { 0 };
+        let (name, res, atomics, _) = self.resource(i, ins, rk)?;
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "atomics on a typed UAV")) };
+        let nsrc = ins.opcode.info().src.len();
+        let types: Vec<Ty> = (0..nsrc).map(|_| Ty::U).collect();
+        self.bind_sources(i, ins, rk.saturating_add(1), &types)?;
+        // The address: a byte offset (raw), or structure index and byte offset.
+        let base =
+            if stride == 0 { "(q0.x >> 2u)".to_string() } else { format!("(q0.x * {}u + (q0.y >> 2u))", stride / 4) };
+        let arg = |k: usize| {
+            let v = format!("q{k}.x");
+            if atomics.signed {
+                format!("bitcast<i32>({v})")
+            } else {
+                v
+            }
+        };
+        let p = format!("&{name}[{base}]");
+        let call = match ins.opcode {
+            O::AtomicAnd | O::ImmAtomicAnd => format!("atomicAnd({p}, {})", arg(1)),
+            O::AtomicOr | O::ImmAtomicOr => format!("atomicOr({p}, {})", arg(1)),
+            O::AtomicXor | O::ImmAtomicXor => format!("atomicXor({p}, {})", arg(1)),
+            O::AtomicIadd | O::ImmAtomicIadd => format!("atomicAdd({p}, {})", arg(1)),
+            O::AtomicImax | O::ImmAtomicImax | O::AtomicUmax | O::ImmAtomicUmax => {
+                format!("atomicMax({p}, {})", arg(1))
+            }
+            O::AtomicImin | O::ImmAtomicImin | O::AtomicUmin | O::ImmAtomicUmin => {
+                format!("atomicMin({p}, {})", arg(1))
+            }
+            O::ImmAtomicExch => format!("atomicExchange({p}, {})", arg(1)),
+            O::AtomicCmpStore | O::ImmAtomicCmpExch => {
+                format!("atomicCompareExchangeWeak({p}, {}, {}).old_value", arg(1), arg(2))
+            }
+            _ => return Err(unsupported(i, ins, "this atomic")),
+        };
+        let call = if atomics.signed { format!("bitcast<u32>({call})") } else { call };
+        if imm {
+            let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
+            match self.dst(i, ins, &dst)? {
+                Some(place) => {
+                    let c = (0..4).find(|c| place.2 & (1 << c) != 0).unwrap_or(0);
+                    self.write(&place, c, &call);
+                }
+                None => self.line(&format!("_ = {call};")),
+            }
+        } else {
+            self.line(&format!("_ = {call};"));
+        }
+        self.close();
+        Ok(())
+    }
+
+    /// Writes `value` (a `vec4<u32>` expression), swizzled by the resource operand
+    /// `ro`, to destination 0.
+    fn write_swizzled(&mut self, i: usize, ins: &InstructionRef<'_, '_>, ro: &Operand, value: &str) -> R<()> {
+        self.line(&format!("let res = {value};"));
+        let swz = match ro.selection() {
+            Selection::Swizzle(s) => s,
+            Selection::Select1(c) => [c; 4],
+            _ => [0, 1, 2, 3],
+        };
+        let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
+        if let Some(place) = self.dst(i, ins, &dst)? {
+            for c in 0..4 {
+                if place.2 & (1 << c) != 0 {
+                    let s = comp(swz.get(c).copied().unwrap_or(0) as usize);
+                    self.write(&place, c, &format!("res.{s}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn texture(
+        &self,
+        i: usize,
+        ins: &InstructionRef<'_, '_>,
+        k: usize,
+    ) -> R<(String, ResourceDimension, Elem, Operand)> {
+        let (name, res, _, o) = self.resource(i, ins, k)?;
+        match res {
+            Res2::Texture { dim, elem } => Ok((name, dim, elem, o)),
+            Res2::Words { .. } => Err(unsupported(i, ins, "a buffer here")),
+        }
+    }
+
+    fn ld_texture(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, dim, elem, ro) = self.texture(i, ins, 2)?;
+        let ms = ins.opcode == Opcode::LdMs;
+        let types: &[Ty] = if ms { &[Ty::I, Ty::R, Ty::I] } else { &[Ty::I] };
+        self.bind_sources(i, ins, 1, types)?;
+        self.line("let a = bitcast<vec4<i32>>(q0);");
+        let off = ins.sample_offsets().unwrap_or([0; 3]);
+        let o = |c: usize| off.get(c).copied().unwrap_or(0);
+        use ResourceDimension as D;
+        let args = match (dim, ms) {
+            (D::Texture1D, false) => format!("a.x + {}, a.w", o(0)),
+            (D::Texture2D, false) => format!("a.xy + vec2<i32>({}, {}), a.w", o(0), o(1)),
+            (D::Texture2DArray, false) => format!("a.xy + vec2<i32>({}, {}), a.z, a.w", o(0), o(1)),
+            (D::Texture3D, false) => format!("a.xyz + vec3<i32>({}, {}, {}), a.w", o(0), o(1), o(2)),
+            (D::Texture2DMS, true) => format!("a.xy + vec2<i32>({}, {}), bitcast<i32>(q2.x)", o(0), o(1)),
+            (D::Texture2DMSArray, true) => {
+                format!("a.xy + vec2<i32>({}, {}), a.z, bitcast<i32>(q2.x)", o(0), o(1))
+            }
+            _ => return Err(unsupported(i, ins, format!("a load from {}", dim_name(dim)))),
+        };
+        let load = format!("textureLoad({name}, {args})");
+        let depth = self.compared.contains(&reg_num(&name));
+        let value = if depth {
+            format!("vec4<u32>(bitcast<u32>({load}), 0u, 0u, 0x3f800000u)")
+        } else {
+            let _ = elem;
+            format!("bitcast<vec4<u32>>({load})")
+        };
+        self.write_swizzled(i, ins, &ro, &value)?;
+        self.close();
+        Ok(())
+    }
+
+    fn sample(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        use Opcode as O;
+        let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
+        let so = *ins.operands().get(3).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
+        let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
+        let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
+        let compare = matches!(ins.opcode, O::SampleC | O::SampleCLz | O::Gather4C);
+        if compare != (mode == SamplerMode::Comparison) {
+            return Err(unsupported(i, ins, "a sampler mode that does not match the instruction"));
+        }
+        let depth = self.compared.contains(&reg_num(&name));
+        let types = ins.opcode.info().src;
+        self.bind_sources(i, ins, 1, types)?;
+        self.line("let c = bitcast<vec4<f32>>(q0);");
+        use ResourceDimension as D;
+        let (coord, layer, n): (&str, Option<&str>, usize) = match dim {
+            D::Texture1D => ("c.x", None, 1),
+            D::Texture2D => ("c.xy", None, 2),
+            D::Texture2DArray => ("c.xy", Some("dx_layer(c.z)"), 2),
+            D::Texture3D => ("c.xyz", None, 3),
+            D::TextureCube => ("c.xyz", None, 3),
+            D::TextureCubeArray => ("c.xyz", Some("dx_layer(c.w)"), 3),
+            _ => return Err(unsupported(i, ins, format!("sampling {}", dim_name(dim)))),
+        };
+        let mut args = format!("{name}, s{s}, {coord}");
+        if let Some(l) = layer {
+            let _ = write!(args, ", {l}");
+        }
+        let fsrc = |k: usize| format!("bitcast<f32>(q{k}.x)");
+        let fvec = |k: usize| {
+            let sel = ["x", "xy", "xyz"].get(n.saturating_sub(1)).copied().unwrap_or("x");
+            format!("bitcast<vec4<f32>>(q{k}).{sel}")
+        };
+        let (func, extra) = match ins.opcode {
+            O::Sample => ("textureSample", String::new()),
+            O::SampleL if depth => ("textureSampleLevel", format!(", i32({})", fsrc(3))),
+            O::SampleL => ("textureSampleLevel", format!(", {}", fsrc(3))),
+            O::SampleB => ("textureSampleBias", format!(", {}", fsrc(3))),
+            O::SampleD => ("textureSampleGrad", format!(", {}, {}", fvec(3), fvec(4))),
+            O::SampleC => ("textureSampleCompare", format!(", {}", fsrc(3))),
+            O::SampleCLz => ("textureSampleCompareLevel", format!(", {}", fsrc(3))),
+            O::Gather4 => ("textureGather", String::new()),
+            O::Gather4C => ("textureGatherCompare", format!(", {}", fsrc(3))),
+            _ => return Err(unsupported(i, ins, "this sample")),
+        };
+        let mut call_args = args.clone();
+        call_args.push_str(&extra);
+        if let Some(off) = ins.sample_offsets().filter(|o| *o != [0; 3]) {
+            let [u, v, w] = off;
+            match dim {
+                D::Texture2D | D::Texture2DArray => {
+                    let _ = write!(call_args, ", vec2<i32>({u}, {v})");
+                }
+                D::Texture3D => {
+                    let _ = write!(call_args, ", vec3<i32>({u}, {v}, {w})");
+                }
+                _ => return Err(unsupported(i, ins, "texel offsets on this dimension")),
+            }
+        }
+        let call = if ins.opcode == O::Gather4 && !depth {
+            // The sampler operand's selected component picks the channel.
+            let ch = match so.selection() {
+                Selection::Select1(c) => c,
+                Selection::Swizzle(sw) => sw[0],
+                _ => 0,
+            };
+            format!("{func}({ch}, {call_args})")
+        } else {
+            format!("{func}({call_args})")
+        };
+        let value = match ins.opcode {
+            O::SampleC | O::SampleCLz => format!("vec4<u32>(bitcast<u32>({call}))"),
+            _ if depth && ins.opcode != O::Gather4C && ins.opcode != O::Gather4 => {
+                format!("vec4<u32>(bitcast<u32>({call}), 0u, 0u, 0x3f800000u)")
+            }
+            _ => format!("bitcast<vec4<u32>>({call})"),
+        };
+        self.write_swizzled(i, ins, &ro, &value)?;
+        self.close();
+        Ok(())
+    }
+
+    fn resinfo(&mut self, i: usize, ins: &InstructionRef<'_, '_>, control: OpControl) -> R<()> {
+        let (name, dim, _, ro) = self.texture(i, ins, 2)?;
+        self.bind_sources(i, ins, 1, &[Ty::U])?;
+        use ResourceDimension as D;
+        let ms = matches!(dim, D::Texture2DMS | D::Texture2DMSArray);
+        if ms {
+            self.line("let lv = 0u;");
+            self.line("let nl = 1u;");
+            self.line(&format!("let d = textureDimensions({name});"));
+        } else {
+            self.line("let lv = q0.x;");
+            self.line(&format!("let nl = textureNumLevels({name});"));
+            self.line(&format!("let d = textureDimensions({name}, min(lv, nl - 1u));"));
+        }
+        let layers = format!("textureNumLayers({name})");
+        let (x, y, z) = match dim {
+            D::Texture1D => ("d", "0u".to_string(), "0u".to_string()),
+            D::Texture2D | D::TextureCube | D::Texture2DMS => ("d.x", "d.y".into(), "0u".into()),
+            D::Texture2DArray | D::TextureCubeArray | D::Texture2DMSArray => ("d.x", "d.y".into(), layers),
+            D::Texture3D => ("d.x", "d.y".into(), "d.z".into()),
+            _ => return Err(unsupported(i, ins, format!("resinfo on {}", dim_name(dim)))),
+        };
+        self.line(&format!("let q = select(vec3<u32>({x}, {y}, {z}), vec3<u32>(0u), lv >= nl);"));
+        let value = match control {
+            OpControl::ResInfo(ResInfoReturnType::Uint) => "vec4<u32>(q, nl)".to_string(),
+            OpControl::ResInfo(ResInfoReturnType::RcpFloat) => {
+                "vec4<u32>(bitcast<vec3<u32>>(vec3<f32>(1.0) / vec3<f32>(q)), bitcast<u32>(f32(nl)))".to_string()
+            }
+            _ => "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(q), f32(nl)))".to_string(),
+        };
+        self.write_swizzled(i, ins, &ro, &value)?;
+        self.close();
+        Ok(())
+    }
+
+    fn bufinfo(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, res, _, ro) = self.resource(i, ins, 1)?;
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "bufinfo on a typed buffer")) };
+        if name.starts_with('g') {
+            return Err(unsupported(i, ins, "bufinfo on shared memory"));
+        }
+        self.bind_sources(i, ins, 1, &[])?;
+        let words = format!("arrayLength(&{name})");
+        let n = if stride == 0 { format!("({words} * 4u)") } else { format!("({words} * 4u / {stride}u)") };
+        self.write_swizzled(i, ins, &ro, &format!("vec4<u32>({n})"))?;
+        self.close();
+        Ok(())
+    }
+
+    fn uav_coord(&self, i: usize, ins: &InstructionRef<'_, '_>, dim: ResourceDimension) -> R<String> {
+        use ResourceDimension as D;
+        Ok(match dim {
+            D::Texture1D => "q0.x".into(),
+            D::Texture2D => "q0.xy".into(),
+            D::Texture2DArray => "q0.xy, q0.z".into(),
+            D::Texture3D => "q0.xyz".into(),
+            _ => return Err(unsupported(i, ins, format!("a typed UAV of dimension {}", dim_name(dim)))),
+        })
+    }
+
+    fn ld_uav_typed(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, dim, _, ro) = self.texture(i, ins, 2)?;
+        self.bind_sources(i, ins, 1, &[Ty::U])?;
+        let coord = self.uav_coord(i, ins, dim)?;
+        self.write_swizzled(i, ins, &ro, &format!("bitcast<vec4<u32>>(textureLoad({name}, {coord}))"))?;
+        self.close();
+        Ok(())
+    }
+
+    fn store_uav_typed(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, dim, elem, _) = self.texture(i, ins, 0)?;
+        self.bind_sources(i, ins, 1, &[Ty::U, Ty::Any])?;
+        let coord = self.uav_coord(i, ins, dim)?;
+        self.line(&format!("textureStore({name}, {coord}, bitcast<vec4<{}>>(q1));", elem.wgsl()));
+        self.close();
+        Ok(())
+    }
+
+    /// The whole module source: prelude, globals, `dx_run`, the entry point.
+    fn finish(self, entry: &str) -> R<String> {
+        let mut s = String::new();
+        if self.inputs.values().any(|(_, svs, _)| svs.iter().any(|(n, _)| *n == SystemName::PrimitiveId)) {
+            s.push_str("enable primitive_index;\n");
+        }
+        if self.stage == ProgramType::Vertex
+            && self.outputs.values().any(|(_, svs)| svs.iter().any(|(n, _)| *n == SystemName::ClipDistance))
+        {
+            s.push_str("enable clip_distances;\n");
+        }
+        s.push_str("diagnostic(off, derivative_uniformity);\n\n");
+        s.push_str(crate::PRELUDE);
+        s.push('\n');
+        s.push_str(&self.globals);
+        s.push_str("\nfn dx_run() {\n");
+        s.push_str(&self.body);
+        s.push_str("}\n\n");
+        let mut args: Vec<String> = Vec::new();
+        let mut copy = String::new();
+        let mut out_fields: Vec<String> = Vec::new();
+        let mut out_values: Vec<String> = Vec::new();
+        let mut clip: Vec<String> = Vec::new();
+        match self.stage {
+            ProgramType::Compute => {
+                args.push("@builtin(global_invocation_id) dx_tid: vec3<u32>".into());
+                args.push("@builtin(workgroup_id) dx_gid: vec3<u32>".into());
+                args.push("@builtin(local_invocation_id) dx_ltid: vec3<u32>".into());
+                args.push("@builtin(local_invocation_index) dx_lidx: u32".into());
+                copy.push_str(
+                    "    vThreadID = dx_tid;\n    vThreadGroupID = dx_gid;\n    vThreadIDInGroup = dx_ltid;\n    \
+                     vThreadIDInGroupFlattened = dx_lidx;\n",
+                );
+            }
+            _ => {
+                for (&r, (mask, svs, interp)) in &self.inputs {
+                    if *mask != 0 {
+                        let elem = sig_elem(self.isgn, r)
+                            .map_err(|what| TranslateError::Signature { register: format!("v{r}"), what })?;
+                        let interp_attr = match (self.stage, elem, interp) {
+                            (ProgramType::Pixel, Elem::F, InterpolationMode::Constant) => "@interpolate(flat) ",
+                            (ProgramType::Pixel, Elem::F, InterpolationMode::LinearCentroid) => {
+                                "@interpolate(perspective, centroid) "
+                            }
+                            (ProgramType::Pixel, Elem::F, InterpolationMode::LinearSample) => {
+                                "@interpolate(perspective, sample) "
+                            }
+                            (ProgramType::Pixel, Elem::F, InterpolationMode::LinearNoPerspective) => {
+                                "@interpolate(linear) "
+                            }
+                            (ProgramType::Pixel, Elem::F, InterpolationMode::LinearNoPerspectiveCentroid) => {
+                                "@interpolate(linear, centroid) "
+                            }
+                            (ProgramType::Pixel, Elem::F, InterpolationMode::LinearNoPerspectiveSample) => {
+                                "@interpolate(linear, sample) "
+                            }
+                            (ProgramType::Pixel, Elem::U | Elem::I, _) => "@interpolate(flat) ",
+                            _ => "",
+                        };
+                        args.push(format!("@location({r}) {interp_attr}dx_in{r}: vec4<{}>", elem.wgsl()));
+                        let _ = writeln!(copy, "    v[{r}] = bitcast<vec4<u32>>(dx_in{r});");
+                    }
+                    for (name, m) in svs {
+                        let (builtin, ty, value) = match (self.stage, name) {
+                            (ProgramType::Vertex, SystemName::VertexId) => {
+                                ("vertex_index", "u32", "vec4<u32>(dx_sv)".to_string())
+                            }
+                            (ProgramType::Vertex, SystemName::InstanceId) => {
+                                ("instance_index", "u32", "vec4<u32>(dx_sv)".into())
+                            }
+                            (ProgramType::Pixel, SystemName::Position) => {
+                                ("position", "vec4<f32>", "bitcast<vec4<u32>>(dx_sv)".into())
+                            }
+                            (ProgramType::Pixel, SystemName::IsFrontFace) => {
+                                ("front_facing", "bool", "vec4<u32>(select(0u, 0xffffffffu, dx_sv))".into())
+                            }
+                            (ProgramType::Pixel, SystemName::SampleIndex) => {
+                                ("sample_index", "u32", "vec4<u32>(dx_sv)".into())
+                            }
+                            (ProgramType::Pixel, SystemName::PrimitiveId) => {
+                                ("primitive_index", "u32", "vec4<u32>(dx_sv)".into())
+                            }
+                            _ => {
+                                return Err(TranslateError::SystemValue {
+                                    register: format!("v{r}"),
+                                    name: name.listing_name().unwrap_or("unknown").to_string(),
+                                })
+                            }
+                        };
+                        let arg = format!("dx_sv{r}_{builtin}");
+                        args.push(format!("@builtin({builtin}) {arg}: {ty}"));
+                        let value = value.replace("dx_sv", &arg);
+                        for c in 0..4 {
+                            if m & (1 << c) != 0 {
+                                let _ = writeln!(copy, "    v[{r}].{} = ({value}).{};", comp(c), comp(c));
+                            }
+                        }
+                    }
+                }
+                for (&r, (mask, svs)) in &self.outputs {
+                    if *mask != 0 {
+                        let elem = sig_elem(self.osgn, r)
+                            .map_err(|what| TranslateError::Signature { register: format!("o{r}"), what })?;
+                        let interp = if self.stage == ProgramType::Vertex && elem != Elem::F {
+                            "@interpolate(flat) "
+                        } else {
+                            ""
+                        };
+                        out_fields.push(format!("@location({r}) {interp}dx_out{r}: vec4<{}>", elem.wgsl()));
+                        out_values.push(format!("bitcast<vec4<{}>>(o[{r}])", elem.wgsl()));
+                    }
+                    for (name, m) in svs {
+                        match (self.stage, name) {
+                            (ProgramType::Vertex, SystemName::Position) => {
+                                out_fields.push("@builtin(position) dx_position: vec4<f32>".into());
+                                out_values.push(format!("bitcast<vec4<f32>>(o[{r}])"));
+                            }
+                            (ProgramType::Vertex, SystemName::ClipDistance) => {
+                                // In register and component order: WGSL's one array.
+                                for c in 0..4 {
+                                    if m & (1 << c) != 0 {
+                                        clip.push(format!("bitcast<f32>(o[{r}].{})", comp(c)));
+                                    }
+                                }
+                            }
+                            _ => {
+                                return Err(TranslateError::SystemValue {
+                                    register: format!("o{r}"),
+                                    name: name.listing_name().unwrap_or("unknown").to_string(),
+                                })
+                            }
+                        }
+                    }
+                }
+                if !clip.is_empty() {
+                    if clip.len() > 8 {
+                        return Err(TranslateError::SystemValue {
+                            register: "o#".into(),
+                            name: "clip_distance (more than 8 components)".into(),
+                        });
+                    }
+                    out_fields.push(format!("@builtin(clip_distances) dx_clip: array<f32, {}>", clip.len()));
+                    out_values.push(format!("array<f32, {}>({})", clip.len(), clip.join(", ")));
+                }
+                if self.out_depth {
+                    out_fields.push("@builtin(frag_depth) dx_depth: f32".into());
+                    out_values.push("bitcast<f32>(oDepth)".into());
+                }
+                if self.out_mask {
+                    out_fields.push("@builtin(sample_mask) dx_mask: u32".into());
+                    out_values.push("oMask".into());
+                }
+                if self.in_coverage {
+                    args.push("@builtin(sample_mask) dx_coverage: u32".into());
+                    copy.push_str("    vCoverage = dx_coverage;\n");
+                }
+            }
+        }
+        let attr = match self.stage {
+            ProgramType::Vertex => "@vertex".to_string(),
+            ProgramType::Pixel => match (self.conservative, self.force_early) {
+                (_, true) => "@fragment @early_depth_test(force)".to_string(),
+                (Some(c), false) => format!("@fragment @early_depth_test({c})"),
+                (None, false) => "@fragment".to_string(),
+            },
+            _ => {
+                let [x, y, z] = self.thread_group;
+                format!("@compute @workgroup_size({}, {}, {})", x.max(1), y.max(1), z.max(1))
+            }
+        };
+        if self.stage == ProgramType::Vertex && out_fields.iter().all(|f| !f.contains("@builtin(position)")) {
+            // WGSL's vertex stage must write a position; a shader without one (feeding a
+            // geometry shader or stream output) gets a zero position.
+            out_fields.push("@builtin(position) dx_position: vec4<f32>".into());
+            out_values.push("vec4<f32>(0.0)".into());
+        }
+        let ret = if out_fields.is_empty() {
+            String::new()
+        } else {
+            let _ = writeln!(s, "struct DxOutput {{\n    {},\n}}\n", out_fields.join(",\n    "));
+            " -> DxOutput".to_string()
+        };
+        let _ = writeln!(s, "{attr}\nfn {entry}({}){ret} {{", args.join(", "));
+        s.push_str(&copy);
+        s.push_str("    dx_run();\n");
+        if !out_fields.is_empty() {
+            let _ = writeln!(s, "    return DxOutput({});", out_values.join(", "));
+        }
+        s.push_str("}\n");
+        Ok(s)
+    }
+}
+
+fn cond_text(c: &str, test: Test) -> String {
+    match test {
+        Test::Zero => format!("{c} == 0u"),
+        Test::NonZero => format!("{c} != 0u"),
+    }
+}
+
+fn reg_num(name: &str) -> u32 {
+    name.get(1..).and_then(|d| d.parse().ok()).unwrap_or(u32::MAX)
+}
+
+fn elem_of(t: ReturnType) -> Option<Elem> {
+    match t {
+        ReturnType::Float | ReturnType::Unorm | ReturnType::Snorm => Some(Elem::F),
+        ReturnType::Uint => Some(Elem::U),
+        ReturnType::Sint => Some(Elem::I),
+        _ => None,
+    }
+}
+
+fn elem_format(e: Elem) -> &'static str {
+    match e {
+        Elem::F => "float",
+        Elem::U => "uint",
+        Elem::I => "sint",
+    }
+}
+
+fn word_type(a: AtomicUse, name: &str) -> R<&'static str> {
+    if a.signed && a.unsigned_order {
+        return Err(TranslateError::Resource {
+            register: name.into(),
+            what: "signed and unsigned atomic min/max on one resource".into(),
+        });
+    }
+    Ok(match (a.any, a.signed) {
+        (false, _) => "u32",
+        (true, false) => "atomic<u32>",
+        (true, true) => "atomic<i32>",
+    })
+}
+
+fn texture_type(dim: ResourceDimension, elem: Elem, depth: bool) -> Option<String> {
+    use ResourceDimension as D;
+    if depth {
+        return Some(
+            match dim {
+                D::Texture2D => "texture_depth_2d",
+                D::Texture2DArray => "texture_depth_2d_array",
+                D::TextureCube => "texture_depth_cube",
+                D::TextureCubeArray => "texture_depth_cube_array",
+                _ => return None,
+            }
+            .into(),
+        );
+    }
+    let d = match dim {
+        D::Texture1D => "texture_1d",
+        D::Texture2D => "texture_2d",
+        D::Texture2DArray => "texture_2d_array",
+        D::Texture3D => "texture_3d",
+        D::TextureCube => "texture_cube",
+        D::TextureCubeArray => "texture_cube_array",
+        D::Texture2DMS => "texture_multisampled_2d",
+        _ => return None,
+    };
+    Some(format!("{d}<{}>", elem.wgsl()))
+}
+
+/// The element type of signature register `r` (float when the signature does not say).
+fn sig_elem(sig: &Signature, r: u32) -> Result<Elem, String> {
+    let mut found: Option<Elem> = None;
+    for e in sig.iter().filter(|e| e.register == r) {
+        let t = match e.component_type {
+            1 => Elem::U,
+            2 => Elem::I,
+            _ => Elem::F,
+        };
+        if found.is_some_and(|f| f != t) {
+            return Err("elements of different component types in one register".into());
+        }
+        found = Some(t);
+    }
+    Ok(found.unwrap_or(Elem::F))
+}
+
+fn is_atomic(op: Opcode) -> bool {
+    (Opcode::AtomicAnd as u16..=Opcode::ImmAtomicUmin as u16).contains(&(op as u16))
+}
+
+fn is_imm_atomic(op: Opcode) -> bool {
+    (Opcode::ImmAtomicAlloc as u16..=Opcode::ImmAtomicUmin as u16).contains(&(op as u16))
+}
+
+/// fxc's name of a resource dimension (`texture1darray`).
+fn dim_name(dim: ResourceDimension) -> String {
+    dim.listing_name().unwrap_or("unknown").to_string()
+}
+
+/// fxc's prefix of a register file (`vPrim`, `oDepth`...).
+fn file_name(ty: OperandType) -> &'static str {
+    ty.listing_name().unwrap_or("unknown")
+}
+
+/// A misnesting in words.
+fn block_error<T>(e: &BlockError<T>) -> String {
+    match e {
+        BlockError::Unopened { expected, innermost: Some(k) } => {
+            format!("closes `{}` but the innermost open block is `{}`", expected.opener(), k.opener())
+        }
+        BlockError::Unopened { expected, innermost: None } => format!("no `{}` is open", expected.opener()),
+        BlockError::SecondElse => "a second `else`".into(),
+        BlockError::SecondDefault => "a second `default`".into(),
+        BlockError::CaseOutsideSwitch => "outside a `switch`".into(),
+        BlockError::BreakOutside => "outside every `loop` and `switch`".into(),
+        BlockError::ContinueOutside => "outside every `loop`".into(),
+        BlockError::NotClosed(b) => format!("`{}` is not closed", b.kind.opener()),
+    }
+}

@@ -1,0 +1,483 @@
+//! Translates Shader Model 4.0–5.0 programs (the `SHDR`/`SHEX` chunk of a DXBC
+//! container) into a [`naga::Module`], validates it with naga's validator, and writes it
+//! as WGSL, SPIR-V, MSL, GLSL or HLSL through naga's back ends.
+//!
+//! ```
+//! use translate::{module, write, Options, Target};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // A vertex shader from its listing text (any SM4/5 container works the same).
+//!     let text = "vs_4_0\n\
+//!                 dcl_input v0.xyzw\n\
+//!                 dcl_output_siv o0.xyzw, position\n\
+//!                 dcl_temps 1\n\
+//!                 mul r0.xyzw, v0.xyzw, l(2.000000, 2.000000, 2.000000, 1.000000)\n\
+//!                 mov o0.xyzw, r0.xyzw\n\
+//!                 ret \n";
+//!     let program = tpf::parse::parse_program(text).map_err(|d| format!("{d:?}"))?.program;
+//!     let m = translate::module_from_program(&program, &[], &[], &Options::default())?;
+//!     assert_eq!(m.entry_points[0].stage, naga::ShaderStage::Vertex);
+//!
+//!     // Every output is validated first; SPIR-V comes back as bytes.
+//!     let wgsl = String::from_utf8(write(&m, Target::Wgsl)?)?;
+//!     assert!(wgsl.contains("@vertex"));
+//!     let spirv = write(&m, Target::Spirv)?;
+//!     assert_eq!(&spirv[..4], &0x0723_0203u32.to_le_bytes());
+//!
+//!     // What is not translated yet is an error naming the instruction.
+//!     let gs = tpf::parse::parse_program("gs_4_0\nret \n").map_err(|d| format!("{d:?}"))?.program;
+//!     let e = translate::module_from_program(&gs, &[], &[], &Options::default()).unwrap_err();
+//!     assert_eq!(e.code(), "stage");
+//!     # let _ = module;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # How a program is translated
+//!
+//! The front end ([`wgsl_source`]) writes one WGSL entry point for the program, which
+//! naga's WGSL front end parses into the module (so that naga's type checking guards
+//! every expression the translator writes); helper functions the program does not use
+//! are then removed ([`naga::compact`]). The register model is exact: every temp `r#`
+//! is a `vec4<u32>` of bits, indexable temps `x#` arrays of them, inputs and outputs
+//! private arrays; each instruction converts its sources to the type its row of the
+//! instruction table gives each slot and its result back to bits, so integer and float
+//! bits survive every move. The arithmetic of each opcode is one row of `ops::row` (a
+//! table keyed by [`tpf::Opcode`]); flow control follows [`tpf::blocks`].
+//!
+//! Bindings: constant buffers `cb#` are `array<vec4<u32>, N>` uniforms in group 0,
+//! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
+//! binding = register number, unless [`Options::bindings`] says otherwise
+//! ([`Bindings::parse`] reads the text form). Inputs and outputs are locations equal to
+//! their register numbers (`vec4` of the signature's component type), and the system
+//! values `SV_Position`, `SV_ClipDistance`, `SV_VertexID`, `SV_InstanceID`,
+//! `SV_PrimitiveID`, `SV_IsFrontFace`, `SV_SampleIndex`, `SV_Depth` (and its
+//! conservative forms), `SV_Coverage`, `SV_Target#` and the compute thread IDs
+//! are built-ins; `dcl_thread_group` is the workgroup size.
+//!
+//! # The arithmetic rules kept
+//!
+//! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
+//! integer and bit instructions' own pages), as the reference interpreter (`exec::alu`)
+//! implements them:
+//! - float32 operations read their sources with denormals flushed to a zero of the same
+//!   sign and flush denormal results (`dx_f`, `dx_r`);
+//! - `_sat` gives 0 for NaN; `min`/`max` return the number when one operand is NaN,
+//!   `min(-0, +0) = -0`, `max(-0, +0) = +0`;
+//! - `ftoi`/`ftou` round toward zero and saturate, NaN gives 0;
+//! - shift counts are masked to 5 bits; `udiv` by zero gives `0xffffffff` quotient and
+//!   remainder; `ubfe`/`ibfe`/`bfi` mask width and offset to 5 bits;
+//! - `firstbit_hi`/`firstbit_shi` count from the most significant bit, and all three
+//!   give `0xffffffff` when no bit is found;
+//! - comparisons give `0xffffffff` or 0, source modifiers `-`/`|x|` act on the sign bit
+//!   of a float slot and as two's complement on an integer slot, swizzles and write masks
+//!   as written; `mov`, `movc` and `swapc` move bits;
+//! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused;
+//! - `f32tof16` rounds toward zero and gives the largest half for a value beyond the
+//!   half range (3.2.2, "Floating Point Conversion"), bit by bit.
+//!
+//! # What a target cannot express (documented, not emulated)
+//!
+//! - NaN bit patterns: the reference makes every float32 NaN result one quiet NaN; the
+//!   GPU keeps whatever its arithmetic gives ("32-bit Floating Point Rules" leaves the
+//!   bits free).
+//! - Precision: `exp`, `log`, `rsq`, `rcp`, `sqrt`, `sincos`, `div` have the target's
+//!   accuracy (the spec's ULP tolerances for each instruction apply on both sides).
+//! - Derivatives and implicit-LOD sampling in non-uniform control flow are allowed
+//!   (`diagnostic(off, derivative_uniformity)`), as in Direct3D; a `sync` in non-uniform
+//!   control flow is refused by naga's validator.
+//! - `sync` without `_t` is written as a full barrier; `_ugroup`/`_uglobal` become
+//!   `storageBarrier`, `_g` or `_t` a `workgroupBarrier`.
+//! - `imm_atomic_cmp_exch` and `atomic_cmp_store` use WGSL's
+//!   `atomicCompareExchangeWeak` (naga writes a strong compare-exchange to SPIR-V, MSL
+//!   and HLSL).
+//! - Out-of-range accesses: naga's bounds-check policy `ReadZeroSkipWrite` is asked of
+//!   the SPIR-V and MSL writers, which matches the spec's out-of-bounds rules for
+//!   buffers, UAVs and `ld` (reads give 0, writes are dropped); indexable temps,
+//!   constant buffers and the immediate constant buffer are clamped or read as zero as
+//!   the target decides. naga's SPIR-V writer cannot skip an out-of-bounds atomic, so
+//!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V.
+//! - WGSL's clip space is Direct3D's (y up, depth 0 to 1); the SPIR-V writer negates the
+//!   position's y for Vulkan (naga's `ADJUST_COORDINATE_SPACE`), and naga bounds
+//!   loops in SPIR-V and MSL (`force_loop_bounding`), which only an endless loop notices.
+//! - A vertex shader without an `SV_Position` output (one feeding a geometry shader or
+//!   stream output) gets a zero position: WGSL's vertex stage must write one.
+//! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
+//!   extension), in register and component order; `SV_CullDistance` is not translated.
+//! - Texel offsets on 1D and cube sampling have no WGSL form and are refused.
+//! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
+//!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
+//!   `@early_depth_test`, which not every back end writes.
+//! - Typed UAVs are storage textures of the return type's 32-bit formats (`r32*` when
+//!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
+//!   not in the shader.
+//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), 1D texture arrays, multisampled
+//!   arrays with sampling, UAV counters, typed-UAV atomics, `gather4_po*`, `lod`,
+//!   `sampleinfo`, `samplepos`, doubles, subroutines and interfaces, and the
+//!   geometry/hull/domain stages are errors ([`TranslateError`]) for now.
+
+#![warn(missing_docs)]
+#![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+
+pub mod bindings;
+mod front;
+pub mod ops;
+
+pub use bindings::{Bindings, BindingsError, Class, Slot};
+
+/// The helper functions every translated module starts with (unused ones are removed).
+pub(crate) const PRELUDE: &str = include_str!("prelude.wgsl");
+
+/// An element of an input or output signature, as the translator reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SigElement {
+    /// The semantic name (`TEXCOORD`, `SV_Target`).
+    pub semantic_name: String,
+    /// The semantic index.
+    pub semantic_index: u32,
+    /// The register.
+    pub register: u32,
+    /// The components present (bit 0 = x).
+    pub mask: u8,
+    /// `D3D_REGISTER_COMPONENT_TYPE`: 1 uint, 2 sint, 3 float (0 unknown).
+    pub component_type: u32,
+}
+
+/// A signature: its elements.
+pub type Signature = [SigElement];
+
+/// Choices of the translation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The entry point's name.
+    pub entry_point: String,
+    /// Where registers are bound.
+    pub bindings: Bindings,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { entry_point: "main".into(), bindings: Bindings::default() }
+    }
+}
+
+/// An output language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// WebGPU Shading Language (text).
+    Wgsl,
+    /// SPIR-V 1.0 (binary words, little-endian bytes).
+    Spirv,
+    /// Metal Shading Language 2.3 (text).
+    Msl,
+    /// GLSL 4.50 core (text).
+    Glsl,
+    /// HLSL Shader Model 5.1 (text).
+    Hlsl,
+}
+
+impl Target {
+    /// Every target.
+    pub const ALL: [Target; 5] = [Target::Wgsl, Target::Spirv, Target::Msl, Target::Glsl, Target::Hlsl];
+
+    /// The name the command line uses (`wgsl`, `spirv`...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Wgsl => "wgsl",
+            Target::Spirv => "spirv",
+            Target::Msl => "msl",
+            Target::Glsl => "glsl",
+            Target::Hlsl => "hlsl",
+        }
+    }
+
+    /// The target named `name`.
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// Why a program was not translated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TranslateError {
+    /// The bytes are not a container with an SM4/5 program.
+    #[error("not a shader: {0}")]
+    Input(String),
+    /// A stage the translator does not handle yet.
+    #[error("{profile}: only vertex, pixel and compute shaders are translated")]
+    Stage {
+        /// The program's profile (`gs_5_0`).
+        profile: String,
+    },
+    /// Shader Model 5.1 (register ranges and spaces) is not translated yet.
+    #[error("{profile}: Shader Model 5.1 is not translated")]
+    Model {
+        /// The program's profile.
+        profile: String,
+    },
+    /// An instruction or declaration the translator does not handle.
+    #[error("instruction {index} ({mnemonic}): {what} is not translated")]
+    Unsupported {
+        /// The instruction's index in the program.
+        index: usize,
+        /// Its mnemonic.
+        mnemonic: &'static str,
+        /// What about it.
+        what: String,
+    },
+    /// Misnested flow control.
+    #[error("instruction {index} ({mnemonic}): {message}")]
+    Structure {
+        /// The instruction's index in the program.
+        index: usize,
+        /// Its mnemonic.
+        mnemonic: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// A resource the target has no type for.
+    #[error("{register}: {what} is not translated")]
+    Resource {
+        /// The register (`t3`, `u0`).
+        register: String,
+        /// What about it.
+        what: String,
+    },
+    /// A system value the translator does not map yet.
+    #[error("{register}: system value {name} is not translated")]
+    SystemValue {
+        /// The register.
+        register: String,
+        /// The system value.
+        name: String,
+    },
+    /// A signature the translator cannot express.
+    #[error("{register}: {what}")]
+    Signature {
+        /// The register.
+        register: String,
+        /// What about it.
+        what: String,
+    },
+    /// naga's WGSL front end refused the generated source (a translator bug).
+    #[error("internal: generated WGSL refused: {0}")]
+    Generated(String),
+    /// naga's validator refused the module.
+    #[error("naga validation: {0}")]
+    Validation(String),
+    /// A naga back end failed.
+    #[error("{target} back end: {message}")]
+    Backend {
+        /// The target's name.
+        target: &'static str,
+        /// naga's message.
+        message: String,
+    },
+}
+
+impl TranslateError {
+    /// A short stable code for the kind of error (expectation files, exit codes).
+    pub fn code(&self) -> &'static str {
+        match self {
+            TranslateError::Input(_) => "input",
+            TranslateError::Stage { .. } => "stage",
+            TranslateError::Model { .. } => "model",
+            TranslateError::Unsupported { .. } => "unsupported",
+            TranslateError::Structure { .. } => "structure",
+            TranslateError::Resource { .. } => "resource",
+            TranslateError::SystemValue { .. } => "system-value",
+            TranslateError::Signature { .. } => "signature",
+            TranslateError::Generated(_) => "generated",
+            TranslateError::Validation(_) => "validation",
+            TranslateError::Backend { .. } => "backend",
+        }
+    }
+
+    /// The mnemonic of the instruction at fault, if one is.
+    pub fn mnemonic(&self) -> Option<&'static str> {
+        match self {
+            TranslateError::Unsupported { mnemonic, .. } | TranslateError::Structure { mnemonic, .. } => Some(mnemonic),
+            _ => None,
+        }
+    }
+}
+
+/// The program and signatures of a DXBC container.
+fn parts(bytes: &[u8]) -> Result<(tpf::Program<'_>, Vec<SigElement>, Vec<SigElement>), TranslateError> {
+    let container = dxbc::Container::parse(bytes).map_err(|e| TranslateError::Input(e.to_string()))?;
+    let chunk = container
+        .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
+        .ok_or_else(|| TranslateError::Input("no SHDR or SHEX chunk".into()))?;
+    let program =
+        tpf::decode(chunk.data).map_err(|e| TranslateError::Input(e.rebased(chunk.data_offset()).to_string()))?;
+    let signature = |fourccs: &[dxbc::FourCc]| -> Result<Vec<SigElement>, TranslateError> {
+        let Some(chunk) = container.chunk_any(fourccs) else { return Ok(Vec::new()) };
+        let Some(format) = dxbc::SignatureFormat::for_fourcc(chunk.fourcc) else { return Ok(Vec::new()) };
+        let sig =
+            dxbc::Signature::parse_fields(chunk.data, format).map_err(|e| TranslateError::Input(e.to_string()))?;
+        Ok(sig
+            .elements
+            .iter()
+            .map(|e| SigElement {
+                semantic_name: e.semantic_name.to_string(),
+                semantic_index: e.semantic_index,
+                register: e.register,
+                mask: e.mask,
+                component_type: u32::from(e.component_type),
+            })
+            .collect())
+    };
+    let isgn = signature(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1])?;
+    let osgn = signature(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
+    Ok((program, isgn, osgn))
+}
+
+/// The WGSL source the front end writes for a DXBC container (before naga parses it).
+pub fn wgsl_source(bytes: &[u8], options: &Options) -> Result<String, TranslateError> {
+    let (program, isgn, osgn) = parts(bytes)?;
+    front::wgsl(&program, &isgn, &osgn, &options.bindings, &options.entry_point)
+}
+
+/// The WGSL source the front end writes for a decoded program (before naga parses it).
+pub fn wgsl_source_of_program(
+    program: &tpf::Program<'_>,
+    isgn: &Signature,
+    osgn: &Signature,
+    options: &Options,
+) -> Result<String, TranslateError> {
+    front::wgsl(program, isgn, osgn, &options.bindings, &options.entry_point)
+}
+
+/// Translates the SM4/5 program of a DXBC container into a naga module (validated).
+pub fn module(bytes: &[u8], options: &Options) -> Result<naga::Module, TranslateError> {
+    let (program, isgn, osgn) = parts(bytes)?;
+    module_from_program(&program, &isgn, &osgn, options)
+}
+
+/// Translates a decoded program with its input and output signatures (empty
+/// signatures: every register is a float `vec4`). The module is validated.
+pub fn module_from_program(
+    program: &tpf::Program<'_>,
+    isgn: &Signature,
+    osgn: &Signature,
+    options: &Options,
+) -> Result<naga::Module, TranslateError> {
+    let source = front::wgsl(program, isgn, osgn, &options.bindings, &options.entry_point)?;
+    let mut module =
+        naga::front::wgsl::parse_str(&source).map_err(|e| TranslateError::Generated(e.emit_to_string(&source)))?;
+    naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+    validate(&module)?;
+    Ok(module)
+}
+
+/// Runs naga's validator (every capability the back ends may need allowed).
+pub fn validate(module: &naga::Module) -> Result<naga::valid::ModuleInfo, TranslateError> {
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(module)
+        .map_err(|e| {
+            let mut message = e.as_inner().to_string();
+            let mut source = std::error::Error::source(e.as_inner());
+            while let Some(s) = source {
+                message.push_str(": ");
+                message.push_str(&s.to_string());
+                source = s.source();
+            }
+            TranslateError::Validation(one_line(&message))
+        })
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Validates `module` and writes it in `target`'s language: text as UTF-8, SPIR-V as
+/// its words in little-endian order.
+pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, TranslateError> {
+    let info = validate(module)?;
+    let backend = |message: String| TranslateError::Backend { target: target.name(), message: one_line(&message) };
+    let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
+    let policies = naga::proc::BoundsCheckPolicies {
+        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
+    };
+    Ok(match target {
+        Target::Wgsl => naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| backend(e.to_string()))?
+            .into_bytes(),
+        Target::Spirv => {
+            let options = naga::back::spv::Options {
+                bounds_check_policies: policies,
+                flags: naga::back::spv::WriterFlags::ADJUST_COORDINATE_SPACE
+                    | naga::back::spv::WriterFlags::LABEL_VARYINGS,
+                ..Default::default()
+            };
+            let pipeline = naga::back::spv::PipelineOptions { shader_stage: ep.stage, entry_point: ep.name.clone() };
+            let words = match naga::back::spv::write_vec(module, &info, &options, Some(&pipeline)) {
+                // naga's SPIR-V writer cannot skip an out-of-bounds atomic: buffer
+                // indices are clamped instead in a module with atomics.
+                Err(naga::back::spv::Error::FeatureNotImplemented(what)) if what.contains("Atomics") => {
+                    let options = naga::back::spv::Options {
+                        bounds_check_policies: naga::proc::BoundsCheckPolicies {
+                            buffer: naga::proc::BoundsCheckPolicy::Restrict,
+                            ..policies
+                        },
+                        ..options
+                    };
+                    naga::back::spv::write_vec(module, &info, &options, Some(&pipeline))
+                }
+                other => other,
+            }
+            .map_err(|e| backend(e.to_string()))?;
+            words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        }
+        Target::Msl => {
+            let options = naga::back::msl::Options {
+                lang_version: (2, 3),
+                bounds_check_policies: policies,
+                fake_missing_bindings: true,
+                ..Default::default()
+            };
+            let pipeline = naga::back::msl::PipelineOptions {
+                entry_point: Some((ep.stage, ep.name.clone())),
+                ..Default::default()
+            };
+            naga::back::msl::write_string(module, &info, &options, &pipeline)
+                .map_err(|e| backend(e.to_string()))?
+                .0
+                .into_bytes()
+        }
+        Target::Glsl => {
+            let options =
+                naga::back::glsl::Options { version: naga::back::glsl::Version::Desktop(450), ..Default::default() };
+            let pipeline = naga::back::glsl::PipelineOptions {
+                shader_stage: ep.stage,
+                entry_point: ep.name.clone(),
+                multiview: None,
+            };
+            let mut out = String::new();
+            let mut w = naga::back::glsl::Writer::new(&mut out, module, &info, &options, &pipeline, policies)
+                .map_err(|e| backend(e.to_string()))?;
+            w.write().map_err(|e| backend(e.to_string()))?;
+            out.into_bytes()
+        }
+        Target::Hlsl => {
+            let options = naga::back::hlsl::Options {
+                shader_model: naga::back::hlsl::ShaderModel::V5_1,
+                fake_missing_bindings: true,
+                ..Default::default()
+            };
+            let pipeline = naga::back::hlsl::PipelineOptions { entry_point: Some((ep.stage, ep.name.clone())) };
+            let mut out = String::new();
+            let mut w = naga::back::hlsl::Writer::new(&mut out, &options, &pipeline);
+            w.write(module, &info, None).map_err(|e| backend(e.to_string()))?;
+            out.into_bytes()
+        }
+    })
+}
+
+/// [`module()`] then [`write()`]: a DXBC container in `target`'s language.
+pub fn translate(bytes: &[u8], options: &Options, target: Target) -> Result<Vec<u8>, TranslateError> {
+    write(&module(bytes, options)?, target)
+}

@@ -1,0 +1,155 @@
+// The arithmetic rules of the Direct3D 11.3 functional spec ("32-bit Floating Point
+// Rules", "Integer Arithmetic", the instruction pages), written once on register bits.
+// Unused helpers are removed from the module after parsing.
+
+// A float32 denormal flushed to a zero of the same sign.
+fn dx_ftz(x: u32) -> u32 {
+    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
+}
+// A float32 operand: its bits, denormals flushed.
+fn dx_f(x: u32) -> f32 {
+    return bitcast<f32>(dx_ftz(x));
+}
+// A float32 result's bits, denormals flushed.
+fn dx_r(x: f32) -> u32 {
+    return dx_ftz(bitcast<u32>(x));
+}
+fn dx_isnan(x: u32) -> bool {
+    return (x & 0x7fffffffu) > 0x7f800000u;
+}
+// `_sat`: NaN gives 0, -0 and denormals +0.
+fn dx_sat(x: f32) -> u32 {
+    let b = dx_ftz(bitcast<u32>(x));
+    if (dx_isnan(b) || (b & 0x80000000u) != 0u || b == 0u) {
+        return 0u;
+    }
+    if (b >= 0x3f800000u) {
+        return 0x3f800000u;
+    }
+    return b;
+}
+// `min`: NaN loses to a number; min(-0, +0) = -0.
+fn dx_min(a0: u32, b0: u32) -> u32 {
+    let a = dx_ftz(a0);
+    let b = dx_ftz(b0);
+    if (dx_isnan(a)) { return b; }
+    if (dx_isnan(b)) { return a; }
+    let x = bitcast<f32>(a);
+    let y = bitcast<f32>(b);
+    if (x < y) { return a; }
+    if (y < x) { return b; }
+    return a | b;
+}
+// `max`: NaN loses to a number; max(-0, +0) = +0.
+fn dx_max(a0: u32, b0: u32) -> u32 {
+    let a = dx_ftz(a0);
+    let b = dx_ftz(b0);
+    if (dx_isnan(a)) { return b; }
+    if (dx_isnan(b)) { return a; }
+    let x = bitcast<f32>(a);
+    let y = bitcast<f32>(b);
+    if (x > y) { return a; }
+    if (y > x) { return b; }
+    return a & b;
+}
+// `frc`: x - floor(x), kept below 1.0.
+fn dx_frc(x: f32) -> f32 {
+    let r = x - floor(x);
+    return select(r, bitcast<f32>(0x3f7fffffu), r >= 1.0);
+}
+// `ftoi`: toward zero, saturated to the i32 range, NaN gives 0.
+fn dx_ftoi(b: u32) -> u32 {
+    let x = bitcast<f32>(dx_ftz(b));
+    if (dx_isnan(b)) { return 0u; }
+    if (x >= 2147483648.0) { return 0x7fffffffu; }
+    if (x <= -2147483648.0) { return 0x80000000u; }
+    return bitcast<u32>(i32(x));
+}
+// `ftou`: toward zero, saturated to the u32 range, NaN gives 0.
+fn dx_ftou(b: u32) -> u32 {
+    let x = bitcast<f32>(dx_ftz(b));
+    if (dx_isnan(b) || x <= 0.0) { return 0u; }
+    if (x >= 4294967296.0) { return 0xffffffffu; }
+    return u32(x);
+}
+// `udiv`: division by zero gives 0xffffffff for quotient and remainder.
+fn dx_udiv(a: u32, b: u32) -> u32 {
+    return select(a / max(b, 1u), 0xffffffffu, b == 0u);
+}
+fn dx_urem(a: u32, b: u32) -> u32 {
+    return select(a % max(b, 1u), 0xffffffffu, b == 0u);
+}
+// High 32 bits of the 64-bit products.
+fn dx_umulhi(a: u32, b: u32) -> u32 {
+    let al = a & 0xffffu;
+    let ah = a >> 16u;
+    let bl = b & 0xffffu;
+    let bh = b >> 16u;
+    let ll = al * bl;
+    let lh = al * bh;
+    let hl = ah * bl;
+    let hh = ah * bh;
+    let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+    return hh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);
+}
+fn dx_imulhi(a: u32, b: u32) -> u32 {
+    var hi = dx_umulhi(a, b);
+    if (i32(a) < 0) { hi = hi - b; }
+    if (i32(b) < 0) { hi = hi - a; }
+    return hi;
+}
+// Bit fields: width and offset masked to 5 bits.
+fn dx_ubfe(width: u32, offset: u32, v: u32) -> u32 {
+    let w = width & 31u;
+    let o = offset & 31u;
+    if (w == 0u) { return 0u; }
+    if (w + o < 32u) { return (v << (32u - (w + o))) >> (32u - w); }
+    return v >> o;
+}
+fn dx_ibfe(width: u32, offset: u32, v: u32) -> u32 {
+    let w = width & 31u;
+    let o = offset & 31u;
+    if (w == 0u) { return 0u; }
+    if (w + o < 32u) { return bitcast<u32>(bitcast<i32>(v << (32u - (w + o))) >> (32u - w)); }
+    return bitcast<u32>(bitcast<i32>(v) >> o);
+}
+fn dx_bfi(width: u32, offset: u32, insert: u32, base: u32) -> u32 {
+    let w = width & 31u;
+    let o = offset & 31u;
+    let bitmask = select(((1u << w) - 1u) << o, 0u, w == 0u);
+    return ((insert << o) & bitmask) | (base & ~bitmask);
+}
+// `firstbit_hi` counts from the most significant bit.
+fn dx_firstbit_hi(v: u32) -> u32 {
+    return select(31u - firstLeadingBit(v), 0xffffffffu, v == 0u);
+}
+fn dx_firstbit_lo(v: u32) -> u32 {
+    return select(firstTrailingBit(v), 0xffffffffu, v == 0u);
+}
+fn dx_firstbit_shi(v: u32) -> u32 {
+    return dx_firstbit_hi(select(v, ~v, i32(v) < 0));
+}
+// A texture array index: round to nearest even, then clamped by the sampler hardware.
+fn dx_layer(x: f32) -> i32 {
+    return i32(max(round(x), 0.0));
+}
+// `f32tof16`: the half in the low 16 bits, rounded toward zero; too large values give
+// the largest half, infinities stay infinities, NaN stays NaN (quiet), results in the
+// half denormal range are half denormals.
+fn dx_f32tof16(x0: u32) -> u32 {
+    let x = dx_ftz(x0);
+    let sign = (x >> 16u) & 0x8000u;
+    let e = i32((x >> 23u) & 0xffu);
+    let man = x & 0x7fffffu;
+    if (e == 255) {
+        return sign | 0x7c00u | select(0u, 0x200u | (man >> 13u), man != 0u);
+    }
+    if (e == 0) { return sign; }
+    let h = e - 112;
+    if (h >= 31) { return sign | 0x7bffu; }
+    if (h <= 0) {
+        if (h < -10) { return sign; }
+        return sign | ((man | 0x800000u) >> u32(14 - h));
+    }
+    return sign | (u32(h) << 10u) | (man >> 13u);
+}
