@@ -178,6 +178,42 @@ pub fn rsq(x: f32) -> f32 {
     1.0 / x.sqrt()
 }
 
+/// `dp2`/`dp3`/`dp4`'s first product: `a * b` of flushed inputs (not flushed, not
+/// rounded further: the sum goes on in `f32`).
+#[inline(always)]
+pub fn dp_first(a: u32, b: u32) -> f32 {
+    f(a) * f(b)
+}
+
+/// `dp2`/`dp3`/`dp4`'s next step, left to right: `sum + a * b` (flushed inputs, each
+/// step rounded); the result is [`bits`] of the last sum.
+#[inline(always)]
+pub fn dp_step(sum: f32, a: u32, b: u32) -> f32 {
+    sum + f(a) * f(b)
+}
+
+/// `sincos`'s sine of a flushed input, as a result's bits.
+#[inline]
+pub fn sin(a: u32) -> u32 {
+    bits(f(a).sin())
+}
+
+/// `sincos`'s cosine of a flushed input, as a result's bits.
+#[inline]
+pub fn cos(a: u32) -> u32 {
+    bits(f(a).cos())
+}
+
+/// `movc` (and `swapc`, twice): `a` where `k` is non-zero, else `b` (raw bits).
+#[inline(always)]
+pub fn movc(k: u32, a: u32, b: u32) -> u32 {
+    if k != 0 {
+        a
+    } else {
+        b
+    }
+}
+
 /// Float comparison result: `0xffffffff` for true, 0 for false.
 #[inline(always)]
 pub fn mask(b: bool) -> u32 {

@@ -8,7 +8,7 @@
 
 use super::compile::CALL_DEPTH;
 use super::res;
-use super::{Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
+use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
 use crate::alu::{self, ftz4};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::machine::{EmitSink, ExecDiagnostic};
@@ -290,20 +290,6 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// Writes a float result: flushed, saturated when `S`.
-    #[inline(always)]
-    fn put_f<const D: u8, const S: bool>(&mut self, d: &Dst, v: [u32; 4]) {
-        let v = map4(v, alu::result);
-        let v = if S { sat_inline(v) } else { v };
-        self.put::<D>(d, v);
-    }
-
-    /// Reads a float source with denormals flushed.
-    #[inline(always)]
-    fn rf(&self, s: &Src) -> [u32; 4] {
-        ftz4(self.rd(s))
-    }
-
     /// Writes `v` through a destination's mask (a blend with the register's value:
     /// the value stays in vector registers; single-component destinations have their
     /// own handler variants, which store just the component).
@@ -446,176 +432,90 @@ fn fres<const S: bool>(v: f32) -> u32 {
     }
 }
 
-/// A float operation of one source, per component.
-macro_rules! float1 {
-    ($name:ident, $f:expr) => {
-        fn $name<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-            let f = $f;
-            if D == SINGLE {
-                let k = x.dst[0].comp();
-                let a = alu::f(c.get1::<P>(&x.src[0], k));
-                return c.put1(&x.dst[0], fres::<S>(f(a)));
-            }
-            let a = ftz4(c.get::<P>(&x.src[0]));
-            c.put_f::<D, S>(&x.dst[0], map4(a, |a| f(f32::from_bits(a)).to_bits()));
-        }
-    };
-}
-
-/// A float operation of two sources, per component.
-macro_rules! float2 {
-    ($name:ident, $f:expr) => {
-        fn $name<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-            let f = $f;
-            if D == SINGLE {
-                let k = x.dst[0].comp();
-                let a = alu::f(c.get1::<P>(&x.src[0], k));
-                let b = alu::f(c.get1::<P>(&x.src[1], k));
-                return c.put1(&x.dst[0], fres::<S>(f(a, b)));
-            }
-            let a = ftz4(c.get::<P>(&x.src[0]));
-            let b = ftz4(c.get::<P>(&x.src[1]));
-            c.put_f::<D, S>(&x.dst[0], zip4(a, b, |a, b| f(f32::from_bits(a), f32::from_bits(b)).to_bits()));
-        }
-    };
-}
-
-/// A float comparison (`0xffffffff` or 0 per component).
-macro_rules! fcmp {
-    ($name:ident, $f:expr) => {
-        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
-            let f = $f;
-            if D == SINGLE {
-                let k = x.dst[0].comp();
-                let a = alu::f(c.get1::<P>(&x.src[0], k));
-                let b = alu::f(c.get1::<P>(&x.src[1], k));
-                return c.put1(&x.dst[0], alu::mask(f(a, b)));
-            }
-            let a = ftz4(c.get::<P>(&x.src[0]));
-            let b = ftz4(c.get::<P>(&x.src[1]));
-            c.put::<D>(&x.dst[0], zip4(a, b, |a, b| alu::mask(f(f32::from_bits(a), f32::from_bits(b)))));
-        }
-    };
-}
-
-/// An integer (bit) operation of one, two or three sources, per component.
-macro_rules! int1 {
-    ($name:ident, $f:expr) => {
-        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
-            let f = $f;
-            if D == SINGLE {
-                let k = x.dst[0].comp();
-                return c.put1(&x.dst[0], f(c.get1::<P>(&x.src[0], k)));
-            }
-            let a = c.get::<P>(&x.src[0]);
-            c.put::<D>(&x.dst[0], map4(a, f));
-        }
-    };
-}
-macro_rules! int2 {
-    ($name:ident, $f:expr) => {
-        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
-            let f = $f;
-            if D == SINGLE {
-                let k = x.dst[0].comp();
-                let a = c.get1::<P>(&x.src[0], k);
-                let b = c.get1::<P>(&x.src[1], k);
-                return c.put1(&x.dst[0], f(a, b));
-            }
-            let a = c.get::<P>(&x.src[0]);
-            let b = c.get::<P>(&x.src[1]);
-            c.put::<D>(&x.dst[0], zip4(a, b, f));
-        }
-    };
-}
-macro_rules! int3 {
-    ($name:ident, $f:expr) => {
-        fn $name<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
-            let f = $f;
-            if D == SINGLE {
-                let k = x.dst[0].comp();
-                let a = c.get1::<P>(&x.src[0], k);
-                let b = c.get1::<P>(&x.src[1], k);
-                let d = c.get1::<P>(&x.src[2], k);
-                return c.put1(&x.dst[0], f(a, b, d));
-            }
-            let a = c.get::<P>(&x.src[0]);
-            let b = c.get::<P>(&x.src[1]);
-            let d = c.get::<P>(&x.src[2]);
-            c.put::<D>(&x.dst[0], zip34(a, b, d, f));
-        }
-    };
-}
-
-float2!(h_add, |a: f32, b: f32| a + b);
-float2!(h_mul, |a: f32, b: f32| a * b);
-float2!(h_div, |a: f32, b: f32| a / b);
-float1!(h_rcp, alu::rcp);
-float1!(h_rsq, alu::rsq);
-float1!(h_sqrt, f32::sqrt);
-float1!(h_exp, alu::exp2);
-float1!(h_log, alu::log2);
-float1!(h_frc, alu::frc);
-float1!(h_round_ne, f32::round_ties_even);
-float1!(h_round_ni, f32::floor);
-float1!(h_round_pi, f32::ceil);
-float1!(h_round_z, f32::trunc);
-fcmp!(h_eq, |a: f32, b: f32| a == b);
-fcmp!(h_ne, |a: f32, b: f32| a != b);
-fcmp!(h_lt, |a: f32, b: f32| a < b);
-fcmp!(h_ge, |a: f32, b: f32| a >= b);
-int2!(h_iadd, u32::wrapping_add);
-int3!(h_imad, |a: u32, b: u32, d: u32| a.wrapping_mul(b).wrapping_add(d));
-int2!(h_imax, |a: u32, b: u32| (a as i32).max(b as i32) as u32);
-int2!(h_imin, |a: u32, b: u32| (a as i32).min(b as i32) as u32);
-int2!(h_umax, u32::max);
-int2!(h_umin, u32::min);
-int2!(h_ieq, |a: u32, b: u32| alu::mask(a == b));
-int2!(h_ine, |a: u32, b: u32| alu::mask(a != b));
-int2!(h_ilt, |a: u32, b: u32| alu::mask((a as i32) < (b as i32)));
-int2!(h_ige, |a: u32, b: u32| alu::mask((a as i32) >= (b as i32)));
-int2!(h_ult, |a: u32, b: u32| alu::mask(a < b));
-int2!(h_uge, |a: u32, b: u32| alu::mask(a >= b));
-int1!(h_ineg, u32::wrapping_neg);
-int2!(h_ishl, alu::ishl);
-int2!(h_ishr, alu::ishr);
-int2!(h_ushr, alu::ushr);
-int2!(h_and, |a: u32, b: u32| a & b);
-int2!(h_or, |a: u32, b: u32| a | b);
-int2!(h_xor, |a: u32, b: u32| a ^ b);
-int1!(h_not, |a: u32| !a);
-int1!(h_countbits, u32::count_ones);
-int1!(h_firstbit_hi, alu::firstbit_hi);
-int1!(h_firstbit_lo, alu::firstbit_lo);
-int1!(h_firstbit_shi, alu::firstbit_shi);
-int3!(h_ubfe, alu::ubfe);
-int3!(h_ibfe, alu::ibfe);
-int1!(h_bfrev, u32::reverse_bits);
-int3!(h_msad, alu::msad);
-
-fn h_mad<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+/// An operation of the semantics table (`alu_semantics`) of one source: `f` per
+/// component (on the sources' bits, after swizzle and modifiers), `_sat` when `S`.
+#[inline(always)]
+fn op1<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst, f: impl Fn(u32) -> u32) {
     if D == SINGLE {
         let k = x.dst[0].comp();
-        let a = alu::f(c.get1::<P>(&x.src[0], k));
-        let b = alu::f(c.get1::<P>(&x.src[1], k));
-        let d = alu::f(c.get1::<P>(&x.src[2], k));
-        return c.put1(&x.dst[0], fres::<S>(a * b + d));
+        let r = f(c.get1::<P>(&x.src[0], k));
+        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
     }
-    let a = ftz4(c.get::<P>(&x.src[0]));
-    let b = ftz4(c.get::<P>(&x.src[1]));
-    let d = ftz4(c.get::<P>(&x.src[2]));
-    let v = zip34(a, b, d, |a, b, d| (f32::from_bits(a) * f32::from_bits(b) + f32::from_bits(d)).to_bits());
-    c.put_f::<D, S>(&x.dst[0], v);
+    let v = map4(c.get::<P>(&x.src[0]), f);
+    c.put::<D>(&x.dst[0], if S { sat_inline(v) } else { v });
 }
+
+/// [`op1`] of two sources.
+#[inline(always)]
+fn op2<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst, f: impl Fn(u32, u32) -> u32) {
+    if D == SINGLE {
+        let k = x.dst[0].comp();
+        let r = f(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
+        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
+    }
+    let v = zip4(c.get::<P>(&x.src[0]), c.get::<P>(&x.src[1]), f);
+    c.put::<D>(&x.dst[0], if S { sat_inline(v) } else { v });
+}
+
+/// [`op1`] of three sources.
+#[inline(always)]
+fn op3<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst, f: impl Fn(u32, u32, u32) -> u32) {
+    if D == SINGLE {
+        let k = x.dst[0].comp();
+        let r = f(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k), c.get1::<P>(&x.src[2], k));
+        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
+    }
+    let v = zip34(c.get::<P>(&x.src[0]), c.get::<P>(&x.src[1]), c.get::<P>(&x.src[2]), f);
+    c.put::<D>(&x.dst[0], if S { sat_inline(v) } else { v });
+}
+
+/// The callback of [`super::alu_semantics`] that makes the table's handlers: for each
+/// operation a handler generic over the operand shapes (`P`, `D`, and `S` for float
+/// results), picked by [`table_handler`].
+macro_rules! scalar_alu {
+    ($( [$($op:ident)|+] $kind:ident $cost:ident ($($arg:ident),+) => $body:expr; )*) => {
+        /// The handler of an operation of the semantics table.
+        fn table_handler(x: &Inst) -> Handler {
+            match x.op {
+                $( $(Op::$op)|+ => scalar_alu!(@pick x $kind ($($arg),+) $body), )*
+                _ => nop,
+            }
+        }
+    };
+    (@pick $x:ident float ($($arg:ident),+) $body:expr) => {{
+        fn h<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            scalar_alu!(@run c x P D S ($($arg),+) $body)
+        }
+        pick_pds!(h, $x, scalar_alu!(@n $($arg),+))
+    }};
+    (@pick $x:ident bits ($($arg:ident),+) $body:expr) => {{
+        fn h<const P: u8, const D: u8>(c: &mut Ctx<'_, '_>, x: &Inst) {
+            scalar_alu!(@run c x P D false ($($arg),+) $body)
+        }
+        pick_pd!(h, $x, scalar_alu!(@n $($arg),+))
+    }};
+    (@run $c:ident $x:ident $p:ident $d:ident $s:tt ($a:ident) $body:expr) => {
+        op1::<$p, $d, $s>($c, $x, |$a: u32| $body)
+    };
+    (@run $c:ident $x:ident $p:ident $d:ident $s:tt ($a:ident, $b:ident) $body:expr) => {
+        op2::<$p, $d, $s>($c, $x, |$a: u32, $b: u32| $body)
+    };
+    (@run $c:ident $x:ident $p:ident $d:ident $s:tt ($a:ident, $b:ident, $e:ident) $body:expr) => {
+        op3::<$p, $d, $s>($c, $x, |$a: u32, $b: u32, $e: u32| $body)
+    };
+    (@n $a:ident) => { 1 };
+    (@n $a:ident, $b:ident) => { 2 };
+    (@n $a:ident, $b:ident, $e:ident) => { 3 };
+}
+super::alu_semantics!(scalar_alu);
 
 /// `dp2`/`dp3`/`dp4`: left-to-right sum of products.
 fn h_dot<const N: usize, const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-    let a = ftz4(c.get::<P>(&x.src[0]));
-    let b = ftz4(c.get::<P>(&x.src[1]));
-    let p = zip4(a, b, |a, b| (f32::from_bits(a) * f32::from_bits(b)).to_bits());
-    let mut s = f32::from_bits(p[0]);
-    for &v in &p[1..N] {
-        s += f32::from_bits(v);
+    let a = c.get::<P>(&x.src[0]);
+    let b = c.get::<P>(&x.src[1]);
+    let mut s = alu::dp_first(a[0], b[0]);
+    for k in 1..N {
+        s = alu::dp_step(s, a[k], b[k]);
     }
     let r = fres::<S>(s);
     if D == SINGLE {
@@ -634,28 +534,6 @@ fn h_dp4<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst)
     h_dot::<4, P, D, S>(c, x)
 }
 
-fn h_min<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-    if D == SINGLE {
-        let k = x.dst[0].comp();
-        let r = alu::fmin(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
-        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
-    }
-    let a = c.get::<P>(&x.src[0]);
-    let b = c.get::<P>(&x.src[1]);
-    c.put_f::<D, S>(&x.dst[0], zip4(a, b, alu::fmin));
-}
-
-fn h_max<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-    if D == SINGLE {
-        let k = x.dst[0].comp();
-        let r = alu::fmax(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k));
-        return c.put1(&x.dst[0], if S { alu::sat(r) } else { r });
-    }
-    let a = c.get::<P>(&x.src[0]);
-    let b = c.get::<P>(&x.src[1]);
-    c.put_f::<D, S>(&x.dst[0], zip4(a, b, alu::fmax));
-}
-
 /// `mov` moves bits; `_sat` reads them as floats.
 fn h_mov<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
@@ -671,113 +549,41 @@ fn h_mov<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst)
 fn h_movc<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
     if D == SINGLE {
         let k = x.dst[0].comp();
-        let v = if c.get1::<P>(&x.src[0], k) != 0 { c.get1::<P>(&x.src[1], k) } else { c.get1::<P>(&x.src[2], k) };
+        let v = alu::movc(c.get1::<P>(&x.src[0], k), c.get1::<P>(&x.src[1], k), c.get1::<P>(&x.src[2], k));
         return c.put1(&x.dst[0], if S { alu::sat(v) } else { v });
     }
     let k = c.get::<P>(&x.src[0]);
     let a = c.get::<P>(&x.src[1]);
     let b = c.get::<P>(&x.src[2]);
-    let v = zip34(k, a, b, |k, a, b| if k != 0 { a } else { b });
+    let v = zip34(k, a, b, alu::movc);
     let v = if S { sat_inline(ftz4(v)) } else { v };
     c.put::<D>(&x.dst[0], v);
-}
-
-int1!(h_ftoi, |a: u32| alu::ftoi(alu::f(a)));
-int1!(h_ftou, |a: u32| alu::ftou(alu::f(a)));
-
-fn h_itof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-    if D == SINGLE {
-        let k = x.dst[0].comp();
-        return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as i32 as f32));
-    }
-    let a = c.get::<P>(&x.src[0]);
-    c.put_f::<D, S>(&x.dst[0], map4(a, alu::itof));
-}
-
-fn h_utof<const P: u8, const D: u8, const S: bool>(c: &mut Ctx<'_, '_>, x: &Inst) {
-    if D == SINGLE {
-        let k = x.dst[0].comp();
-        return c.put1(&x.dst[0], fres::<S>(c.get1::<P>(&x.src[0], k) as f32));
-    }
-    let a = c.get::<P>(&x.src[0]);
-    c.put_f::<D, S>(&x.dst[0], map4(a, alu::utof));
 }
 
 /// The handler of a complete instruction.
 pub(crate) fn handler(x: &Inst) -> Handler {
     match x.op {
-        Op::Add => pick_pds!(h_add, x, 2),
-        Op::Mul => pick_pds!(h_mul, x, 2),
-        Op::Div => pick_pds!(h_div, x, 2),
-        Op::Mad => pick_pds!(h_mad, x, 3),
+        super::alu_semantics!(table_ops) => table_handler(x),
         Op::Dp2 => pick_pds!(h_dp2, x, 2),
         Op::Dp3 => pick_pds!(h_dp3, x, 2),
         Op::Dp4 => pick_pds!(h_dp4, x, 2),
-        Op::Min => pick_pds!(h_min, x, 2),
-        Op::Max => pick_pds!(h_max, x, 2),
-        Op::Rcp => pick_pds!(h_rcp, x, 1),
-        Op::Rsq => pick_pds!(h_rsq, x, 1),
-        Op::Sqrt => pick_pds!(h_sqrt, x, 1),
-        Op::Exp => pick_pds!(h_exp, x, 1),
-        Op::Log => pick_pds!(h_log, x, 1),
-        Op::Frc => pick_pds!(h_frc, x, 1),
-        Op::RoundNe => pick_pds!(h_round_ne, x, 1),
-        Op::RoundNi => pick_pds!(h_round_ni, x, 1),
-        Op::RoundPi => pick_pds!(h_round_pi, x, 1),
-        Op::RoundZ => pick_pds!(h_round_z, x, 1),
-        Op::Eq => pick_pd!(h_eq, x, 2),
-        Op::Ne => pick_pd!(h_ne, x, 2),
-        Op::Lt => pick_pd!(h_lt, x, 2),
-        Op::Ge => pick_pd!(h_ge, x, 2),
         Op::Mov => pick_pds!(h_mov, x, 1),
         Op::Movc => pick_pds!(h_movc, x, 3),
-        Op::Iadd => pick_pd!(h_iadd, x, 2),
-        Op::Imad | Op::Umad => pick_pd!(h_imad, x, 3),
-        Op::Imax => pick_pd!(h_imax, x, 2),
-        Op::Imin => pick_pd!(h_imin, x, 2),
-        Op::Umax => pick_pd!(h_umax, x, 2),
-        Op::Umin => pick_pd!(h_umin, x, 2),
-        Op::Ieq => pick_pd!(h_ieq, x, 2),
-        Op::Ine => pick_pd!(h_ine, x, 2),
-        Op::Ilt => pick_pd!(h_ilt, x, 2),
-        Op::Ige => pick_pd!(h_ige, x, 2),
-        Op::Ult => pick_pd!(h_ult, x, 2),
-        Op::Uge => pick_pd!(h_uge, x, 2),
-        Op::Ineg => pick_pd!(h_ineg, x, 1),
-        Op::Ishl => pick_pd!(h_ishl, x, 2),
-        Op::Ishr => pick_pd!(h_ishr, x, 2),
-        Op::Ushr => pick_pd!(h_ushr, x, 2),
-        Op::And => pick_pd!(h_and, x, 2),
-        Op::Or => pick_pd!(h_or, x, 2),
-        Op::Xor => pick_pd!(h_xor, x, 2),
-        Op::Not => pick_pd!(h_not, x, 1),
-        Op::CountBits => pick_pd!(h_countbits, x, 1),
-        Op::FirstBitHi => pick_pd!(h_firstbit_hi, x, 1),
-        Op::FirstBitLo => pick_pd!(h_firstbit_lo, x, 1),
-        Op::FirstBitShi => pick_pd!(h_firstbit_shi, x, 1),
-        Op::Ubfe => pick_pd!(h_ubfe, x, 3),
-        Op::Ibfe => pick_pd!(h_ibfe, x, 3),
-        Op::Bfrev => pick_pd!(h_bfrev, x, 1),
-        Op::Msad => pick_pd!(h_msad, x, 3),
-        Op::Ftoi => pick_pd!(h_ftoi, x, 1),
-        Op::Ftou => pick_pd!(h_ftou, x, 1),
-        Op::Itof => pick_pds!(h_itof, x, 1),
-        Op::Utof => pick_pds!(h_utof, x, 1),
         Op::SinCos => |c, x| {
-            let a = c.rf(&x.src[0]);
+            let a = c.rd(&x.src[0]);
             if x.dst[0].kind != DstKind::Null {
-                c.wf(x, 0, map4(a, |a| f32::from_bits(a).sin().to_bits()));
+                c.wf(x, 0, map4(a, alu::sin));
             }
             if x.dst[1].kind != DstKind::Null {
-                c.wf(x, 1, map4(a, |a| f32::from_bits(a).cos().to_bits()));
+                c.wf(x, 1, map4(a, alu::cos));
             }
         },
         Op::Swapc => |c, x| {
             let k = c.rd(&x.src[0]);
             let a = c.rd(&x.src[1]);
             let b = c.rd(&x.src[2]);
-            let d0 = zip34(k, a, b, |k, a, b| if k != 0 { b } else { a });
-            let d1 = zip34(k, a, b, |k, a, b| if k != 0 { a } else { b });
+            let d0 = zip34(k, b, a, alu::movc);
+            let d1 = zip34(k, a, b, alu::movc);
             c.wr(&x.dst[0], d0);
             c.wr(&x.dst[1], d1);
         },
@@ -798,16 +604,6 @@ pub(crate) fn handler(x: &Inst) -> Handler {
                 alu::bfi(a[3], b[3], d[3], e[3]),
             ];
             c.wr(&x.dst[0], v);
-        },
-        Op::F16ToF32 => |c, x| {
-            let a = c.rd(&x.src[0]);
-            let v = map4(a, alu::f16tof32);
-            let v = if x.sat() { sat4(v) } else { v };
-            c.wr(&x.dst[0], v);
-        },
-        Op::F32ToF16 => |c, x| {
-            let a = c.rd(&x.src[0]);
-            c.wr(&x.dst[0], map4(a, alu::f32tof16));
         },
         Op::Dadd => |c, x| c.d2(x, |a, b| a + b),
         Op::Dmul => |c, x| c.d2(x, |a, b| a * b),

@@ -33,7 +33,7 @@
 use super::compile::CALL_DEPTH;
 use super::exec::cb_ref;
 use super::res;
-use super::{Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
+use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
 use crate::alu;
 use crate::resources::Resources;
 
@@ -966,10 +966,7 @@ impl Lanes {
             }};
         }
         let r = match x.op {
-            Op::Add => float!(per2(s!(0), s!(1), |a, b| fb(alu::f(a) + alu::f(b)))),
-            Op::Mul => float!(per2(s!(0), s!(1), |a, b| fb(alu::f(a) * alu::f(b)))),
-            Op::Div => float!(per2n(need, s!(0), s!(1), |a, b| fb(alu::f(a) / alu::f(b)))),
-            Op::Mad => float!(per3(s!(0), s!(1), s!(2), |a, b, d| fb(alu::f(a) * alu::f(b) + alu::f(d)))),
+            super::alu_semantics!(table_ops) => alu_lanes(x, need, regs, env, [t0, t1, t2]),
             Op::Dp2 | Op::Dp3 | Op::Dp4 => {
                 let n = match x.op {
                     Op::Dp2 => 2,
@@ -979,11 +976,11 @@ impl Lanes {
                 let (a, b) = (s!(0), s!(1));
                 let mut s = [0f32; W];
                 for l in 0..W {
-                    s[l] = alu::f(a[0][l]) * alu::f(b[0][l]);
+                    s[l] = alu::dp_first(a[0][l], b[0][l]);
                 }
                 for c in 1..n {
                     for l in 0..W {
-                        s[l] += alu::f(a[c][l]) * alu::f(b[c][l]);
+                        s[l] = alu::dp_step(s[l], a[c][l], b[c][l]);
                     }
                 }
                 let mut v: L = std::array::from_fn(|l| fb(s[l]));
@@ -994,22 +991,6 @@ impl Lanes {
                 }
                 [v; 4]
             }
-            Op::Min => float!(per2(s!(0), s!(1), alu::fmin)),
-            Op::Max => float!(per2(s!(0), s!(1), alu::fmax)),
-            Op::Rcp => float!(per1n(need, s!(0), |a| fb(alu::rcp(alu::f(a))))),
-            Op::Rsq => float!(per1n(need, s!(0), |a| fb(alu::rsq(alu::f(a))))),
-            Op::Sqrt => float!(per1n(need, s!(0), |a| fb(alu::f(a).sqrt()))),
-            Op::Exp => float!(per1n(need, s!(0), |a| fb(alu::exp2(alu::f(a))))),
-            Op::Log => float!(per1n(need, s!(0), |a| fb(alu::log2(alu::f(a))))),
-            Op::Frc => float!(per1n(need, s!(0), |a| fb(alu::frc(alu::f(a))))),
-            Op::RoundNe => float!(per1(s!(0), |a| fb(alu::f(a).round_ties_even()))),
-            Op::RoundNi => float!(per1(s!(0), |a| fb(alu::f(a).floor()))),
-            Op::RoundPi => float!(per1(s!(0), |a| fb(alu::f(a).ceil()))),
-            Op::RoundZ => float!(per1(s!(0), |a| fb(alu::f(a).trunc()))),
-            Op::Eq => per2(s!(0), s!(1), |a, b| alu::mask(alu::f(a) == alu::f(b))),
-            Op::Ne => per2(s!(0), s!(1), |a, b| alu::mask(alu::f(a) != alu::f(b))),
-            Op::Lt => per2(s!(0), s!(1), |a, b| alu::mask(alu::f(a) < alu::f(b))),
-            Op::Ge => per2(s!(0), s!(1), |a, b| alu::mask(alu::f(a) >= alu::f(b))),
             Op::Mov => {
                 if sat {
                     per1(s!(0), alu::sat)
@@ -1018,44 +999,12 @@ impl Lanes {
                 }
             }
             Op::Movc => {
-                let mut r = per3(s!(0), s!(1), s!(2), |k, a, b| if k != 0 { a } else { b });
+                let mut r = per3(s!(0), s!(1), s!(2), alu::movc);
                 if sat {
                     saturate(need, &mut r);
                 }
                 r
             }
-            Op::Itof => float!(per1(s!(0), |a| alu::result(alu::itof(a)))),
-            Op::Utof => float!(per1(s!(0), |a| alu::result(alu::utof(a)))),
-            Op::Ftoi => per1(s!(0), |a| alu::ftoi(alu::f(a))),
-            Op::Ftou => per1(s!(0), |a| alu::ftou(alu::f(a))),
-            Op::Iadd => per2(s!(0), s!(1), u32::wrapping_add),
-            Op::Imad | Op::Umad => per3(s!(0), s!(1), s!(2), |a, b, d| a.wrapping_mul(b).wrapping_add(d)),
-            Op::Imax => per2(s!(0), s!(1), |a, b| (a as i32).max(b as i32) as u32),
-            Op::Imin => per2(s!(0), s!(1), |a, b| (a as i32).min(b as i32) as u32),
-            Op::Umax => per2(s!(0), s!(1), u32::max),
-            Op::Umin => per2(s!(0), s!(1), u32::min),
-            Op::Ieq => per2(s!(0), s!(1), |a, b| alu::mask(a == b)),
-            Op::Ine => per2(s!(0), s!(1), |a, b| alu::mask(a != b)),
-            Op::Ilt => per2(s!(0), s!(1), |a, b| alu::mask((a as i32) < (b as i32))),
-            Op::Ige => per2(s!(0), s!(1), |a, b| alu::mask((a as i32) >= (b as i32))),
-            Op::Ult => per2(s!(0), s!(1), |a, b| alu::mask(a < b)),
-            Op::Uge => per2(s!(0), s!(1), |a, b| alu::mask(a >= b)),
-            Op::Ineg => per1(s!(0), u32::wrapping_neg),
-            Op::Ishl => per2(s!(0), s!(1), alu::ishl),
-            Op::Ishr => per2(s!(0), s!(1), alu::ishr),
-            Op::Ushr => per2(s!(0), s!(1), alu::ushr),
-            Op::And => per2(s!(0), s!(1), |a, b| a & b),
-            Op::Or => per2(s!(0), s!(1), |a, b| a | b),
-            Op::Xor => per2(s!(0), s!(1), |a, b| a ^ b),
-            Op::Not => per1(s!(0), |a| !a),
-            Op::CountBits => per1n(need, s!(0), u32::count_ones),
-            Op::FirstBitHi => per1n(need, s!(0), alu::firstbit_hi),
-            Op::FirstBitLo => per1n(need, s!(0), alu::firstbit_lo),
-            Op::FirstBitShi => per1n(need, s!(0), alu::firstbit_shi),
-            Op::Ubfe => per3(s!(0), s!(1), s!(2), alu::ubfe),
-            Op::Ibfe => per3(s!(0), s!(1), s!(2), alu::ibfe),
-            Op::Bfrev => per1n(need, s!(0), u32::reverse_bits),
-            Op::Msad => per3(s!(0), s!(1), s!(2), alu::msad),
             Op::Bfi => {
                 let (a, b, d, e) = (s!(0), s!(1), s!(2), s!(3));
                 let mut r = ZERO4;
@@ -1068,26 +1017,18 @@ impl Lanes {
                 }
                 r
             }
-            Op::F16ToF32 => {
-                let mut r = per1n(need, s!(0), alu::f16tof32);
-                if sat {
-                    saturate(need, &mut r);
-                }
-                r
-            }
-            Op::F32ToF16 => per1n(need, s!(0), alu::f32tof16),
             Op::SinCos => {
                 let a = s!(0);
-                let s = float!(per1n(x.dst[0].mask, a, |a| fb(alu::f(a).sin())));
-                let c = float!(per1n(x.dst[1].mask, a, |a| fb(alu::f(a).cos())));
+                let s = float!(per1n(x.dst[0].mask, a, alu::sin));
+                let c = float!(per1n(x.dst[1].mask, a, alu::cos));
                 store(regs, env, &x.dst[0], &s, mask, full);
                 store(regs, env, &x.dst[1], &c, mask, full);
                 return;
             }
             Op::Swapc => {
                 let (k, a, b) = (s!(0), s!(1), s!(2));
-                let d0 = per3(k, a, b, |k, a, b| if k != 0 { b } else { a });
-                let d1 = per3(k, a, b, |k, a, b| if k != 0 { a } else { b });
+                let d0 = per3(k, b, a, alu::movc);
+                let d1 = per3(k, a, b, alu::movc);
                 store(regs, env, &x.dst[0], &d0, mask, full);
                 store(regs, env, &x.dst[1], &d1, mask, full);
                 return;
@@ -1116,6 +1057,58 @@ impl Lanes {
         store(regs, env, &x.dst[0], &r, mask, full);
     }
 }
+
+/// The callback of [`super::alu_semantics`] that makes the lanes' arithmetic:
+/// [`alu_lanes`], each operation of the table over every lane (every component, or
+/// for `costly` ones those of `need`), `_sat` for float results.
+macro_rules! lanes_alu {
+    ($( [$($op:ident)|+] $kind:ident $cost:ident ($($arg:ident),+) => $body:expr; )*) => {
+        /// An operation of the semantics table for every lane: its sources read into
+        /// `t` where they are not plain varying registers.
+        #[inline(always)]
+        fn alu_lanes(x: &Inst, need: u8, regs: &[L], env: &Env<'_, '_, '_>, t: [&mut [L; 4]; 3]) -> [L; 4] {
+            let [t0, t1, t2] = t;
+            match x.op {
+                $( $(Op::$op)|+ => {
+                    let r = lanes_alu!(@per $cost x need regs env (t0 t1 t2) ($($arg),+) $body);
+                    lanes_alu!(@sat $kind x need r)
+                } )*
+                _ => ZERO4,
+            }
+        }
+    };
+    (@sat float $x:ident $need:ident $r:ident) => {{
+        let mut r = $r;
+        if $x.sat() {
+            saturate($need, &mut r);
+        }
+        r
+    }};
+    (@sat bits $x:ident $need:ident $r:ident) => {
+        $r
+    };
+    (@per cheap $x:ident $need:ident $regs:ident $env:ident ($t0:ident $t1:ident $t2:ident) ($a:ident) $body:expr) => {
+        per1(src($regs, $env, &$x.src[0], $t0), |$a: u32| $body)
+    };
+    (@per costly $x:ident $need:ident $regs:ident $env:ident ($t0:ident $t1:ident $t2:ident) ($a:ident) $body:expr) => {
+        per1n($need, src($regs, $env, &$x.src[0], $t0), |$a: u32| $body)
+    };
+    (@per cheap $x:ident $need:ident $regs:ident $env:ident ($t0:ident $t1:ident $t2:ident) ($a:ident, $b:ident) $body:expr) => {
+        per2(src($regs, $env, &$x.src[0], $t0), src($regs, $env, &$x.src[1], $t1), |$a: u32, $b: u32| $body)
+    };
+    (@per costly $x:ident $need:ident $regs:ident $env:ident ($t0:ident $t1:ident $t2:ident) ($a:ident, $b:ident) $body:expr) => {
+        per2n($need, src($regs, $env, &$x.src[0], $t0), src($regs, $env, &$x.src[1], $t1), |$a: u32, $b: u32| $body)
+    };
+    (@per cheap $x:ident $need:ident $regs:ident $env:ident ($t0:ident $t1:ident $t2:ident) ($a:ident, $b:ident, $e:ident) $body:expr) => {
+        per3(
+            src($regs, $env, &$x.src[0], $t0),
+            src($regs, $env, &$x.src[1], $t1),
+            src($regs, $env, &$x.src[2], $t2),
+            |$a: u32, $b: u32, $e: u32| $body,
+        )
+    };
+}
+super::alu_semantics!(lanes_alu);
 
 /// A resource read (`ld`, samples, gathers, queries) for the lanes of `mask`.
 #[inline(never)]

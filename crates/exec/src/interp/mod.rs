@@ -334,6 +334,95 @@ interp_ops! {
     }
 }
 
+/// The per-component semantics of the arithmetic operations, written once: both
+/// execution paths are generated from this table (the one-invocation handlers in
+/// `exec.rs`, the lanes' arms in `lanes.rs`), so that they compute the same by
+/// construction. Each row: the operations (`|`), the result kind, the cost, the
+/// sources (one, two or three, read per component after swizzle and modifiers) and
+/// the result component as a function of their bits, written with the rules of
+/// [`crate::alu`] (which flushes float inputs in [`alu::f`](crate::alu::f) and makes
+/// float results in [`alu::bits`](crate::alu::bits)).
+///
+/// - `float`: a float result (flushed, NaN canonical): `_sat` is honoured;
+///   `bits`: an integer or mask result, no `_sat`.
+/// - `cheap`: the lanes compute every component (cheaper than choosing);
+///   `costly`: only the components the destination takes.
+///
+/// Operations with another shape (two destinations, a reduction, a fourth source, raw
+/// moves with `_sat`, doubles) are written once per path, over one function of
+/// [`crate::alu`] each. The table is handed to a macro (`$then`), which expands it at
+/// its call site (where `alu` names `crate::alu`).
+macro_rules! alu_semantics {
+    ($then:ident) => {
+        $then! {
+            [Add] float cheap (a, b) => alu::bits(alu::f(a) + alu::f(b));
+            [Mul] float cheap (a, b) => alu::bits(alu::f(a) * alu::f(b));
+            [Mad] float cheap (a, b, c) => alu::bits(alu::f(a) * alu::f(b) + alu::f(c));
+            [Div] float costly (a, b) => alu::bits(alu::f(a) / alu::f(b));
+            [Min] float cheap (a, b) => alu::fmin(a, b);
+            [Max] float cheap (a, b) => alu::fmax(a, b);
+            [Rcp] float costly (a) => alu::bits(alu::rcp(alu::f(a)));
+            [Rsq] float costly (a) => alu::bits(alu::rsq(alu::f(a)));
+            [Sqrt] float costly (a) => alu::bits(alu::f(a).sqrt());
+            [Exp] float costly (a) => alu::bits(alu::exp2(alu::f(a)));
+            [Log] float costly (a) => alu::bits(alu::log2(alu::f(a)));
+            [Frc] float costly (a) => alu::bits(alu::frc(alu::f(a)));
+            [RoundNe] float cheap (a) => alu::bits(alu::f(a).round_ties_even());
+            [RoundNi] float cheap (a) => alu::bits(alu::f(a).floor());
+            [RoundPi] float cheap (a) => alu::bits(alu::f(a).ceil());
+            [RoundZ] float cheap (a) => alu::bits(alu::f(a).trunc());
+            [Itof] float cheap (a) => alu::result(alu::itof(a));
+            [Utof] float cheap (a) => alu::result(alu::utof(a));
+            [F16ToF32] float costly (a) => alu::f16tof32(a);
+            [Eq] bits cheap (a, b) => alu::mask(alu::f(a) == alu::f(b));
+            [Ne] bits cheap (a, b) => alu::mask(alu::f(a) != alu::f(b));
+            [Lt] bits cheap (a, b) => alu::mask(alu::f(a) < alu::f(b));
+            [Ge] bits cheap (a, b) => alu::mask(alu::f(a) >= alu::f(b));
+            [Ftoi] bits cheap (a) => alu::ftoi(alu::f(a));
+            [Ftou] bits cheap (a) => alu::ftou(alu::f(a));
+            [F32ToF16] bits costly (a) => alu::f32tof16(a);
+            [Iadd] bits cheap (a, b) => a.wrapping_add(b);
+            [Imad | Umad] bits cheap (a, b, c) => a.wrapping_mul(b).wrapping_add(c);
+            [Imax] bits cheap (a, b) => (a as i32).max(b as i32) as u32;
+            [Imin] bits cheap (a, b) => (a as i32).min(b as i32) as u32;
+            [Umax] bits cheap (a, b) => a.max(b);
+            [Umin] bits cheap (a, b) => a.min(b);
+            [Ieq] bits cheap (a, b) => alu::mask(a == b);
+            [Ine] bits cheap (a, b) => alu::mask(a != b);
+            [Ilt] bits cheap (a, b) => alu::mask((a as i32) < (b as i32));
+            [Ige] bits cheap (a, b) => alu::mask((a as i32) >= (b as i32));
+            [Ult] bits cheap (a, b) => alu::mask(a < b);
+            [Uge] bits cheap (a, b) => alu::mask(a >= b);
+            [Ineg] bits cheap (a) => a.wrapping_neg();
+            [Ishl] bits cheap (a, b) => alu::ishl(a, b);
+            [Ishr] bits cheap (a, b) => alu::ishr(a, b);
+            [Ushr] bits cheap (a, b) => alu::ushr(a, b);
+            [And] bits cheap (a, b) => a & b;
+            [Or] bits cheap (a, b) => a | b;
+            [Xor] bits cheap (a, b) => a ^ b;
+            [Not] bits cheap (a) => !a;
+            [CountBits] bits costly (a) => a.count_ones();
+            [FirstBitHi] bits costly (a) => alu::firstbit_hi(a);
+            [FirstBitLo] bits costly (a) => alu::firstbit_lo(a);
+            [FirstBitShi] bits costly (a) => alu::firstbit_shi(a);
+            [Bfrev] bits costly (a) => a.reverse_bits();
+            [Ubfe] bits cheap (a, b, c) => alu::ubfe(a, b, c);
+            [Ibfe] bits cheap (a, b, c) => alu::ibfe(a, b, c);
+            [Msad] bits cheap (a, b, c) => alu::msad(a, b, c);
+        }
+    };
+}
+pub(crate) use alu_semantics;
+
+/// A callback of [`alu_semantics`]: the pattern matching every operation of the
+/// table (so that the hand-written `match`es stay exhaustive).
+macro_rules! table_ops {
+    ($( [$($op:ident)|+] $kind:ident $cost:ident ($($arg:ident),+) => $body:expr; )*) => {
+        $( $(Op::$op)|+ )|*
+    };
+}
+pub(crate) use table_ops;
+
 /// The operation of an atomic instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]

@@ -21,6 +21,7 @@
 //! geometry shader ran for every primitive completed before that vertex.
 
 use super::ia::{self, IaPrimitive};
+use super::so::SoBatch;
 use super::{IndexBuffer, IndexMap, Params, Runner};
 use crate::error::ExecError;
 use crate::machine::lanes::{Lanes, W};
@@ -74,9 +75,11 @@ pub(super) struct LaneState {
     parallel: bool,
     vs: Option<Lanes>,
     gs: Option<Lanes>,
+    /// Parallel: one set of lanes per batch of a chunk's vertex-shader invocations.
+    vs_pool: Vec<Lanes>,
     /// Parallel: one set of lanes per batch of a chunk's geometry-shader
     /// invocations, kept until the output is written in order.
-    pool: Vec<Lanes>,
+    pool: Vec<GsJob>,
     work: Vec<Work>,
     seq: Vec<u32>,
     prims: Vec<IaPrimitive>,
@@ -97,6 +100,7 @@ impl LaneState {
             parallel,
             vs: vs.map(|_| Lanes::new()),
             gs: gs.map(|_| Lanes::new()),
+            vs_pool: Vec::new(),
             pool: Vec::new(),
             work: Vec::with_capacity(chunk),
             seq: Vec::with_capacity(chunk),
@@ -221,20 +225,13 @@ impl Runner<'_, '_, '_, '_, '_> {
     /// position of its vertex.
     fn shade(&mut self, st: &mut LaneState, run: &Run, instance: u32) -> Option<(u32, ExecError)> {
         let (vregs, ring) = (self.vregs, st.ring() as u32);
+        let st = &mut *st;
         let (count, work) = match *run {
             Run::Listed => (st.work.len(), None),
             Run::Consecutive { slot, element, vertex_id, count } => (count as usize, Some((slot, element, vertex_id))),
         };
-        let item = |k: usize| match work {
-            None => st.work[k],
-            Some((slot, element, vertex_id)) => Work {
-                slot: (slot + k as u32) % ring,
-                element: element.wrapping_add(k as u32),
-                vertex_id: vertex_id.wrapping_add(k as u32),
-                at: k as u32,
-            },
-        };
-        let (Some(vs), Some(lanes)) = (self.vs, st.vs.as_mut()) else {
+        let item = |k: usize| Items { work: &st.work, consecutive: work, ring }.get(k);
+        let Some(vs) = self.vs else {
             for k in 0..count {
                 let w = item(k);
                 self.fetch.fetch(
@@ -250,68 +247,81 @@ impl Runner<'_, '_, '_, '_, '_> {
             }
             return None;
         };
-        let code = &vs.code;
-        let (base, inputs, outputs) =
-            (code.layout.inputs_base, code.layout.inputs as usize, code.layout.outputs as usize);
-        let mut first = 0;
-        while first < count {
-            let n = (count - first).min(W);
-            lanes.start(code);
-            // Each vertex fetched (the input registers of one vertex), then moved to
-            // its lane.
-            for l in 0..n {
-                let w = item(first + l);
-                self.fetch.fetch(
-                    self.buffers,
-                    w.element,
-                    &self.instance_elements,
-                    w.vertex_id,
-                    instance,
-                    &mut self.inputs,
-                );
-                for (r, v) in self.inputs.iter().enumerate().take(inputs) {
-                    if let Some(rows) = lanes.rows_mut(base + r as u32) {
-                        for c in 0..4 {
-                            rows[c][l] = v[c];
-                        }
-                    }
+        let items = Items { work: &st.work, consecutive: work, ring };
+        let batches = count.div_ceil(W);
+        if st.parallel && batches > 1 {
+            // Every batch on the pool's threads, each in its own lanes; then, in order,
+            // the failed lanes and the stores.
+            use rayon::prelude::*;
+            if st.vs_pool.len() < batches {
+                st.vs_pool.resize_with(batches, Lanes::new);
+            }
+            let job = VsBatch::new(self, vs, instance, items);
+            st.vs_pool[..batches].par_iter_mut().enumerate().for_each(|(b, lanes)| {
+                job.run(lanes, b * W, (count - b * W).min(W));
+            });
+            for (b, lanes) in st.vs_pool[..batches].iter().enumerate() {
+                if let Some(error) = self.vs_store(lanes, items, b * W, (count - b * W).min(W), instance) {
+                    return Some(error);
                 }
             }
-            lanes.run(code, self.vs_resources, n, self.step_limit);
-            // A lane that failed: the one-invocation machine gives the error (or the
-            // outputs); the vertices before the first error are stored.
-            let mut error = None;
-            let mut done = n;
-            for l in 0..n {
-                if lanes.failed & (1 << l) != 0 {
-                    let w = item(first + l);
-                    if let Err(e) = self.vertex(w.slot as usize, w.element, w.vertex_id, instance) {
-                        error = Some((w.at, e));
-                        done = l;
-                        break;
-                    }
-                }
-            }
-            // The outputs, to the store.
-            for r in 0..vregs {
-                let rows = if r < outputs { lanes.rows(r as u32) } else { None };
-                for l in 0..done {
-                    if lanes.failed & (1 << l) != 0 {
-                        continue;
-                    }
-                    let slot = item(first + l).slot as usize;
-                    self.store[slot * vregs + r] = match rows {
-                        Some(rows) => [rows[0][l], rows[1][l], rows[2][l], rows[3][l]],
-                        None => [0; 4],
-                    };
-                }
-            }
-            if error.is_some() {
-                return error;
-            }
-            self.statistics.vs_invocations += (n - lanes.failed.count_ones() as usize) as u64;
-            first += n;
+            return None;
         }
+        let lanes = st.vs.as_mut()?;
+        for b in 0..batches {
+            let (first, n) = (b * W, (count - b * W).min(W));
+            VsBatch::new(self, vs, instance, items).run(lanes, first, n);
+            if let Some(error) = self.vs_store(lanes, items, first, n, instance) {
+                return Some(error);
+            }
+        }
+        None
+    }
+
+    /// The end of a batch of vertex-shader invocations (`items` `first..first + n`,
+    /// in `lanes`): a lane that failed runs again on the one-invocation machine, which
+    /// gives the error (or the outputs); the vertices before the first error are
+    /// stored. Returns that error and the sequence position of its vertex.
+    fn vs_store(
+        &mut self,
+        lanes: &Lanes,
+        items: Items<'_>,
+        first: usize,
+        n: usize,
+        instance: u32,
+    ) -> Option<(u32, ExecError)> {
+        let vregs = self.vregs;
+        let outputs = self.vs.map_or(0, |vs| vs.code.layout.outputs as usize);
+        let mut error = None;
+        let mut done = n;
+        for l in 0..n {
+            if lanes.failed & (1 << l) != 0 {
+                let w = items.get(first + l);
+                if let Err(e) = self.vertex(w.slot as usize, w.element, w.vertex_id, instance) {
+                    error = Some((w.at, e));
+                    done = l;
+                    break;
+                }
+            }
+        }
+        // The outputs, to the store.
+        for r in 0..vregs {
+            let rows = if r < outputs { lanes.rows(r as u32) } else { None };
+            for l in 0..done {
+                if lanes.failed & (1 << l) != 0 {
+                    continue;
+                }
+                let slot = items.get(first + l).slot as usize;
+                self.store[slot * vregs + r] = match rows {
+                    Some(rows) => [rows[0][l], rows[1][l], rows[2][l], rows[3][l]],
+                    None => [0; 4],
+                };
+            }
+        }
+        if error.is_some() {
+            return error;
+        }
+        self.statistics.vs_invocations += (n - lanes.failed.count_ones() as usize) as u64;
         None
     }
 
@@ -335,17 +345,46 @@ impl Runner<'_, '_, '_, '_, '_> {
             use rayon::prelude::*;
             let batches = total.div_ceil(W);
             if st.pool.len() < batches {
-                st.pool.resize_with(batches, Lanes::new);
+                st.pool.resize_with(batches, || GsJob {
+                    lanes: Lanes::new(),
+                    uniform: false,
+                    template: Vec::new(),
+                    plan: Vec::new(),
+                });
             }
             let b = GsBatch::new(self, gs, &st.prims, instances);
-            st.pool[..batches].par_iter_mut().enumerate().for_each(|(k, lanes)| {
-                let next = k * W;
-                b.run(lanes, next, (total - next).min(W));
-            });
-            for (k, lanes) in st.pool[..batches].iter().enumerate() {
+            let (shapes, track) = (self.sink.shapes(), self.sink.track);
+            st.pool[..batches].par_iter_mut().enumerate().for_each(|(k, job)| {
                 let next = k * W;
                 let n = (total - next).min(W);
-                self.gs_output(lanes, &mut st.template, &mut st.vertices, &st.prims, first, next, n)?;
+                b.run(&mut job.lanes, next, n);
+                // Every invocation output the same primitives: assembled once, here.
+                let e = &job.lanes.emits;
+                job.uniform = !track && job.lanes.failed == 0 && (e.sync || (1..n).all(|l| e.events(l) == e.events(0)));
+                if job.uniform {
+                    job.template.clear();
+                    super::gs::assemble(&shapes, e.events(0), |p| job.template.push(p));
+                }
+            });
+            let jobs = &mut st.pool[..batches];
+            if self.sink.out.parallel_ok() && jobs.iter().all(|j| j.uniform) {
+                // Nothing to run again, nothing captured: the statistics in order, and
+                // the stream-output writes of the batches in parallel, each at its
+                // place.
+                let mut so = Vec::with_capacity(batches);
+                for (k, job) in jobs.iter_mut().enumerate() {
+                    let n = (total - k * W).min(W);
+                    let GsJob { lanes, template, plan, .. } = job;
+                    so.push(SoBatch::new(template, n, &lanes.emits, plan));
+                }
+                self.sink.out.batches_parallel(&mut so);
+                self.statistics.gs_invocations += total as u64;
+                return Ok(());
+            }
+            for (k, job) in st.pool[..batches].iter().enumerate() {
+                let next = k * W;
+                let n = (total - next).min(W);
+                self.gs_output(&job.lanes, &mut st.template, &mut st.vertices, &st.prims, first, next, n)?;
             }
             return Ok(());
         }
@@ -403,6 +442,101 @@ impl Runner<'_, '_, '_, '_, '_> {
         }
         Ok(())
     }
+}
+
+/// The vertices a chunk runs the vertex shader for, by position: `work` (indexed
+/// draws), or consecutive ones (`(slot, element, vertex_id)` of the first, slots in
+/// a ring of `ring`).
+#[derive(Clone, Copy)]
+struct Items<'w> {
+    work: &'w [Work],
+    consecutive: Option<(u32, u32, u32)>,
+    ring: u32,
+}
+
+impl Items<'_> {
+    #[inline(always)]
+    fn get(&self, k: usize) -> Work {
+        match self.consecutive {
+            None => self.work.get(k).copied().unwrap_or(Work { slot: 0, element: 0, vertex_id: 0, at: 0 }),
+            Some((slot, element, vertex_id)) => Work {
+                slot: (slot + k as u32) % self.ring,
+                element: element.wrapping_add(k as u32),
+                vertex_id: vertex_id.wrapping_add(k as u32),
+                at: k as u32,
+            },
+        }
+    }
+}
+
+/// What a batch of vertex-shader invocations reads: the input layout's fetches, the
+/// vertex buffers, the shader and its resources. Shared by the threads of a parallel
+/// draw.
+struct VsBatch<'a> {
+    code: &'a Code,
+    fetch: &'a super::ia::InputFetch,
+    buffers: &'a [Option<super::VertexBuffer<'a>>],
+    instance_elements: &'a [u32],
+    res: &'a Resources<'a>,
+    limit: u64,
+    instance: u32,
+    items: Items<'a>,
+}
+
+impl<'a> VsBatch<'a> {
+    fn new(runner: &'a Runner<'_, '_, '_, '_, '_>, vs: &'a Plan, instance: u32, items: Items<'a>) -> Self {
+        VsBatch {
+            code: &vs.code,
+            fetch: &runner.fetch,
+            buffers: runner.buffers,
+            instance_elements: &runner.instance_elements,
+            res: runner.vs_resources,
+            limit: runner.step_limit,
+            instance,
+            items,
+        }
+    }
+
+    /// Runs the vertex shader for `items` `first..first + n` (`n <= W`) in `lanes`:
+    /// each vertex fetched (the input registers of one vertex), then moved to its
+    /// lane.
+    fn run(&self, lanes: &mut Lanes, first: usize, n: usize) {
+        let code = self.code;
+        let (base, inputs) = (code.layout.inputs_base, code.layout.inputs as usize);
+        let registers = self.fetch.registers;
+        // The fetch's scratch (32 registers: D3D11_VS_INPUT_REGISTER_COUNT).
+        let mut stack = [[0u32; 4]; 32];
+        let mut heap = Vec::new();
+        let scratch: &mut [[u32; 4]] = if registers <= stack.len() {
+            &mut stack[..registers]
+        } else {
+            heap.resize(registers, [0; 4]);
+            &mut heap
+        };
+        lanes.start(code);
+        for l in 0..n {
+            let w = self.items.get(first + l);
+            self.fetch.fetch(self.buffers, w.element, self.instance_elements, w.vertex_id, self.instance, scratch);
+            for (r, v) in scratch.iter().enumerate().take(inputs) {
+                if let Some(rows) = lanes.rows_mut(base + r as u32) {
+                    for c in 0..4 {
+                        rows[c][l] = v[c];
+                    }
+                }
+            }
+        }
+        lanes.run(code, self.res, n, self.limit);
+    }
+}
+
+/// One batch of a chunk's geometry-shader invocations in a parallel draw: its
+/// lanes, whether every invocation output the same primitives (and then those,
+/// `template`), and its stream-output scratch.
+struct GsJob {
+    lanes: Lanes,
+    uniform: bool,
+    template: Vec<super::gs::Emitted>,
+    plan: Vec<super::so::Write>,
 }
 
 /// What a batch of geometry-shader invocations reads: the chunk's primitives, the

@@ -2,7 +2,7 @@
 //! capture of [`DrawResult::streams`](super::DrawResult::streams).
 
 use super::gs::Emitted;
-use super::so::SoWriter;
+use super::so::{SoBatch, SoWriter};
 use super::{Provenance, StreamPrimitives, Vertex};
 use crate::plan::Plan;
 use tpf::PrimitiveTopology;
@@ -137,6 +137,26 @@ impl OutputStage<'_, '_, '_> {
         self.rasterized_primitives += (rasterized * count) as u64;
         if let Some(so) = self.so.as_deref_mut() {
             so.invocations(template, count, source);
+        }
+    }
+
+    /// Whether [`batches_parallel`](Self::batches_parallel) may take a chunk's
+    /// output: nothing is captured, and stream output (if any) writes in bulk.
+    pub fn parallel_ok(&self) -> bool {
+        self.capture.iter().all(Option::is_none) && self.so.as_ref().is_none_or(|s| s.bulk())
+    }
+
+    /// [`invocations`](Self::invocations) for each batch in order, the stream-output
+    /// writes of the batches made on the current rayon pool
+    /// ([`SoWriter::batches_parallel`]). Needs [`parallel_ok`](Self::parallel_ok).
+    pub fn batches_parallel<S: VertexSource + Sync>(&mut self, batches: &mut [SoBatch<'_, S>]) {
+        for b in batches.iter() {
+            let rasterized = b.template.iter().filter(|p| Some(p.stream) == self.rasterized).count();
+            self.primitives += (b.template.len() * b.count) as u64;
+            self.rasterized_primitives += (rasterized * b.count) as u64;
+        }
+        if let Some(so) = self.so.as_deref_mut() {
+            so.batches_parallel(batches);
         }
     }
 

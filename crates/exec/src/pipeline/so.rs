@@ -211,7 +211,7 @@ pub(crate) struct SoWriter<'t, 'a> {
 /// `count` components from `start`, at byte `at` of the invocation's part of the
 /// buffer; `prim` is the primitive (of the stream, in the invocation) it belongs to.
 #[derive(Debug, Clone, Copy)]
-struct Write {
+pub(crate) struct Write {
     prim: u32,
     k: u32,
     register: usize,
@@ -275,99 +275,232 @@ impl<'t, 'a> SoWriter<'t, 'a> {
     /// same writes and statistics as [`primitive`](Self::primitive) for each, when
     /// [`bulk`](Self::bulk) holds: the writes of one invocation are planned once.
     pub fn invocations(&mut self, template: &[Emitted], count: usize, source: &impl VertexSource) {
-        for (stream, s) in self.layout.streams.iter().enumerate() {
-            if s.groups.is_empty() {
-                continue;
-            }
-            let mine = || template.iter().filter(move |p| p.stream == stream as u32);
-            let per = mine().count();
-            let Some(first) = mine().next() else { continue };
-            let n = first.len as usize;
+        let SoWriter { layout, targets, statistics, plan } = self;
+        for (stream, s) in layout.streams.iter().enumerate() {
+            let Some((n, per)) = stream_shape(s, template, stream) else { continue };
             let total = (per * count) as u64;
-            let stats = &mut self.statistics[stream];
-            stats.primitives_storage_needed += total;
-            // Every primitive of the stream has `n` vertices: they are written up to
-            // the first that does not fit.
-            let mut fit = total;
-            for (slot, _) in &s.groups {
-                let Some(t) = &self.targets[*slot] else {
-                    fit = 0;
-                    break;
-                };
-                let size = n as u64 * self.layout.strides[*slot] as u64;
-                let (len, offset) = (t.data.len() as u64, t.offset as u64);
-                if offset > len {
-                    fit = 0;
-                } else if let Some(room) = (len - offset).checked_div(size) {
-                    fit = fit.min(room);
-                }
-            }
+            statistics[stream].primitives_storage_needed += total;
+            let fit = fitting(s, &layout.strides, &rooms(targets), n, total);
             if fit == 0 {
                 continue;
             }
             for (slot, ops) in &s.groups {
-                let stride = self.layout.strides[*slot] as usize;
-                let Some(t) = &mut self.targets[*slot] else { continue };
+                let stride = layout.strides[*slot] as usize;
+                let Some(t) = &mut targets[*slot] else { continue };
                 if stride == 0 {
                     continue;
                 }
-                // One invocation's writes to the slot, each within its primitive's
-                // strides (an entry beyond the stride is written only where it fits).
-                let plan = &mut self.plan;
-                plan.clear();
-                let size = n * stride;
-                for (j, p) in mine().enumerate() {
-                    for (v, &k) in p.vertices[..n].iter().enumerate() {
-                        for op in &s.ops[ops.clone()] {
-                            let at = v * stride + op.offset as usize;
-                            if at + 4 * op.count as usize <= size {
-                                plan.push(Write {
-                                    prim: j as u32,
-                                    k,
-                                    register: op.register as usize,
-                                    start: op.start,
-                                    count: op.count,
-                                    at: (j * size + at) as u32,
-                                });
-                            }
-                        }
-                    }
-                }
                 let start = t.offset as usize;
-                let bytes = fit as usize * size;
-                // In range: checked above.
+                let bytes = fit as usize * n * stride;
+                // In range: checked by `fitting`.
                 let data = &mut t.data[start..start + bytes];
-                let (whole, rest) = (fit as usize / per, fit as usize % per);
-                let each = per * size;
-                for w in plan.iter() {
-                    // Invocation `i`'s part starts at `i * each`; the last one, when not
-                    // all of its primitives fit, gets those that do.
-                    let n = if (w.prim as usize) < rest { whole + 1 } else { whole };
-                    let at = w.at as usize;
-                    match (w.count, w.start) {
-                        (4, _) => source.each(w.k, w.register, n, |i, v| {
-                            if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<16>()) {
-                                *dst = words16(v);
-                            }
-                        }),
-                        (1, c) => source.each(w.k, w.register, n, |i, v| {
-                            if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<4>()) {
-                                *dst = v[c as usize & 3].to_le_bytes();
-                            }
-                        }),
-                        _ => {
-                            let len = 4 * w.count as usize;
-                            source.each(w.k, w.register, n, |i, v| {
-                                if let Some(dst) = data.get_mut(i * each + at..i * each + at + len) {
-                                    write_components(dst, &v, w.start as usize);
-                                }
-                            })
-                        }
-                    }
-                }
+                let mine = template.iter().filter(|p| p.stream == stream as u32);
+                write_slot(plan, &s.ops[ops.clone()], stride, n, mine, per, fit as usize, data, source);
                 t.offset = (start + bytes) as u32;
             }
-            self.statistics[stream].num_primitives_written += fit;
+            statistics[stream].num_primitives_written += fit;
+        }
+    }
+
+    /// [`invocations`](Self::invocations) for each batch of `batches` in order (its
+    /// template, its invocation count, its vertices), with the batches' writes made
+    /// on the current rayon pool: each batch's primitives of a stream start where the
+    /// previous batches' end (prefix sums of the counts), and the stream's first
+    /// primitive that does not fit stops the writes of that batch and of every later
+    /// one (14.5), as one batch after the other would. Needs [`bulk`](Self::bulk).
+    pub fn batches_parallel<S: VertexSource + Sync>(&mut self, batches: &mut [SoBatch<'_, S>]) {
+        use rayon::prelude::*;
+        let SoWriter { layout, targets, statistics, .. } = self;
+        // Per batch and stream: the primitives it writes.
+        for b in batches.iter_mut() {
+            b.write = [0; STREAMS];
+        }
+        let mut windows: Vec<[&mut [u8]; SLOTS]> = Vec::with_capacity(batches.len());
+        windows.resize_with(batches.len(), || [&mut [], &mut [], &mut [], &mut []]);
+        let room = rooms(targets);
+        let mut slot_data: [Option<&mut SoTarget<'_>>; SLOTS] = {
+            let [a, b, c, d] = &mut **targets;
+            [a.as_mut(), b.as_mut(), c.as_mut(), d.as_mut()]
+        };
+        for (stream, s) in layout.streams.iter().enumerate() {
+            let Some(n) = batches.iter().find_map(|b| stream_shape(s, b.template, stream)).map(|(n, _)| n) else {
+                continue;
+            };
+            let mut total = 0u64;
+            for b in batches.iter_mut() {
+                let per = b.template.iter().filter(|p| p.stream == stream as u32).count();
+                b.write[stream] = (per * b.count) as u64;
+                total += b.write[stream];
+            }
+            statistics[stream].primitives_storage_needed += total;
+            let fit = fitting(s, &layout.strides, &room, n, total);
+            // Each batch's share of the first `fit`.
+            let mut left = fit;
+            for b in batches.iter_mut() {
+                let w = b.write[stream].min(left);
+                b.write[stream] = w;
+                left -= w;
+            }
+            statistics[stream].num_primitives_written += fit;
+            if fit == 0 {
+                continue;
+            }
+            for (slot, _) in &s.groups {
+                let stride = layout.strides[*slot] as usize;
+                let Some(t) = slot_data[*slot].take() else { continue };
+                if stride == 0 {
+                    continue;
+                }
+                let start = t.offset as usize;
+                let size = n * stride;
+                let bytes = fit as usize * size;
+                t.offset = (start + bytes) as u32;
+                // In range: checked by `fitting`.
+                let mut rest = &mut t.data[start..start + bytes];
+                for (b, w) in batches.iter().zip(windows.iter_mut()) {
+                    let (mine, after) = std::mem::take(&mut rest).split_at_mut(b.write[stream] as usize * size);
+                    w[*slot] = mine;
+                    rest = after;
+                }
+            }
+        }
+        let layout = &*layout;
+        batches.par_iter_mut().zip(windows.par_iter_mut()).for_each(|(b, w)| {
+            for (stream, s) in layout.streams.iter().enumerate() {
+                let Some((n, per)) = stream_shape(s, b.template, stream) else { continue };
+                let fit = b.write[stream] as usize;
+                if fit == 0 {
+                    continue;
+                }
+                for (slot, ops) in &s.groups {
+                    let stride = layout.strides[*slot] as usize;
+                    let data = std::mem::take(&mut w[*slot]);
+                    if stride == 0 || data.is_empty() {
+                        continue;
+                    }
+                    let mine = b.template.iter().filter(|p| p.stream == stream as u32);
+                    write_slot(b.plan, &s.ops[ops.clone()], stride, n, mine, per, fit, data, b.source);
+                }
+            }
+        });
+    }
+}
+
+/// One batch of [`SoWriter::batches_parallel`]: `count` invocations that output
+/// `template`, their vertices in `source`; `plan` is its scratch.
+pub(crate) struct SoBatch<'b, S> {
+    pub template: &'b [Emitted],
+    pub count: usize,
+    pub source: &'b S,
+    pub plan: &'b mut Vec<Write>,
+    /// Per stream, the primitives written (set by `batches_parallel`).
+    write: [u64; STREAMS],
+}
+
+impl<'b, S> SoBatch<'b, S> {
+    pub fn new(template: &'b [Emitted], count: usize, source: &'b S, plan: &'b mut Vec<Write>) -> Self {
+        SoBatch { template, count, source, plan, write: [0; STREAMS] }
+    }
+}
+
+/// A stream's vertices per primitive and primitives per invocation in `template`,
+/// when the stream has declaration entries and primitives there.
+fn stream_shape(s: &StreamLayout, template: &[Emitted], stream: usize) -> Option<(usize, usize)> {
+    if s.groups.is_empty() {
+        return None;
+    }
+    let mut mine = template.iter().filter(|p| p.stream == stream as u32);
+    let first = mine.next()?;
+    Some((first.len as usize, 1 + mine.count()))
+}
+
+/// Each slot's buffer length and offset (`None`: unbound).
+fn rooms(targets: &[Option<SoTarget<'_>>; SLOTS]) -> [Option<(u64, u64)>; SLOTS] {
+    let room = |t: &Option<SoTarget<'_>>| t.as_ref().map(|t| (t.data.len() as u64, t.offset as u64));
+    [room(&targets[0]), room(&targets[1]), room(&targets[2]), room(&targets[3])]
+}
+
+/// How many of `total` primitives of `n` vertices of stream `s` fit in buffers of
+/// `rooms`: every primitive of a stream has `n` vertices, so they are written up to
+/// the first that does not fit (an unbound slot is a full buffer).
+fn fitting(s: &StreamLayout, strides: &[u32; SLOTS], rooms: &[Option<(u64, u64)>; SLOTS], n: usize, total: u64) -> u64 {
+    let mut fit = total;
+    for (slot, _) in &s.groups {
+        let Some((len, offset)) = rooms[*slot] else { return 0 };
+        let size = n as u64 * strides[*slot] as u64;
+        if offset > len {
+            return 0;
+        } else if let Some(room) = (len - offset).checked_div(size) {
+            fit = fit.min(room);
+        }
+    }
+    fit
+}
+
+/// Writes one stream's primitives to one slot's `data` (from where they start in the
+/// buffer): every invocation outputs `mine` (`per` primitives of `n` vertices), and
+/// the first `fit` primitives of the invocations in turn are written. The writes of
+/// one invocation are planned once (in `plan`), each within its primitive's strides
+/// (an entry beyond the stride is written only where it fits), then made for every
+/// invocation, register by register.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn write_slot<'e>(
+    plan: &mut Vec<Write>,
+    ops: &[CopyOp],
+    stride: usize,
+    n: usize,
+    mine: impl Iterator<Item = &'e Emitted>,
+    per: usize,
+    fit: usize,
+    data: &mut [u8],
+    source: &impl VertexSource,
+) {
+    plan.clear();
+    let size = n * stride;
+    for (j, p) in mine.enumerate() {
+        for (v, &k) in p.vertices[..n].iter().enumerate() {
+            for op in ops {
+                let at = v * stride + op.offset as usize;
+                if at + 4 * op.count as usize <= size {
+                    plan.push(Write {
+                        prim: j as u32,
+                        k,
+                        register: op.register as usize,
+                        start: op.start,
+                        count: op.count,
+                        at: (j * size + at) as u32,
+                    });
+                }
+            }
+        }
+    }
+    let (whole, rest) = (fit / per, fit % per);
+    let each = per * size;
+    for w in plan.iter() {
+        // Invocation `i`'s part starts at `i * each`; the last one, when not all of
+        // its primitives fit, gets those that do.
+        let n = if (w.prim as usize) < rest { whole + 1 } else { whole };
+        let at = w.at as usize;
+        match (w.count, w.start) {
+            (4, _) => source.each(w.k, w.register, n, |i, v| {
+                if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                    *dst = words16(v);
+                }
+            }),
+            (1, c) => source.each(w.k, w.register, n, |i, v| {
+                if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<4>()) {
+                    *dst = v[c as usize & 3].to_le_bytes();
+                }
+            }),
+            _ => {
+                let len = 4 * w.count as usize;
+                source.each(w.k, w.register, n, |i, v| {
+                    if let Some(dst) = data.get_mut(i * each + at..i * each + at + len) {
+                        write_components(dst, &v, w.start as usize);
+                    }
+                })
+            }
         }
     }
 }
