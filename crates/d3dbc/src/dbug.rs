@@ -28,7 +28,6 @@
 //! annotations ([`DebugInfo::annotation`], [`LineTracker`]).
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 
 use thiserror::Error;
 
@@ -559,9 +558,7 @@ impl<'a> DebugInfo<'a> {
             out.push_str(sep);
             match u8::try_from(c) {
                 Ok(digit @ 0..=9) => out.push(char::from(b'0' + digit)),
-                _ => {
-                    let _ = write!(out, "{c}");
-                }
+                _ => crate::print::push_decimal(out, u32::from(c)),
             }
             sep = ",";
         }
@@ -798,9 +795,15 @@ impl LineTracker {
         if self.file != Some(info.file) {
             self.file = Some(info.file);
             let name = files.get(info.file as usize).map_or("", |f| &**f);
-            let _ = write!(out, "\n#line {} \"{}\"\n", info.line, name);
+            out.push_str("\n#line ");
+            crate::print::push_decimal(out, u32::from(info.line));
+            out.push_str(" \"");
+            out.push_str(name);
+            out.push_str("\"\n");
         } else if info.line.abs_diff(self.prev) >= 3 {
-            let _ = writeln!(out, "\n#line {}", info.line);
+            out.push_str("\n#line ");
+            crate::print::push_decimal(out, u32::from(info.line));
+            out.push('\n');
         }
         self.prev = info.line;
     }

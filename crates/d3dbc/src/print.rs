@@ -127,11 +127,13 @@ impl Printer {
             if !crate::table::numbered_in_listing(self.version, ins) {
                 out.push_str("      ");
             } else {
-                let _ = write!(out, "{number:4}{}", if self.format.offsets { "  " } else { ": " });
+                push_padded(out, number, 4);
+                out.push_str(if self.format.offsets { "  " } else { ": " });
             }
         }
         if self.format.offsets {
-            let _ = write!(out, "0x{offset:08X}: ");
+            push_hex8(out, offset, true);
+            out.push_str(": ");
         }
         self.instruction_text(ins, out);
     }
@@ -239,7 +241,7 @@ impl Printer {
                 for x in vals {
                     out.push_str(", ");
                     if self.format.hex_literals {
-                        let _ = write!(out, "0x{x:08x}");
+                        push_hex8(out, x, false);
                     } else {
                         write_float(out, f32::from_bits(x));
                     }
@@ -252,7 +254,8 @@ impl Printer {
                     write_dst(out, v, d);
                 }
                 for x in vals {
-                    let _ = write!(out, ", {}", x as i32);
+                    out.push_str(", ");
+                    push_signed(out, x as i32);
                 }
                 return;
             }
@@ -285,11 +288,20 @@ impl Printer {
 /// `vs_2_0`, `ps_2_x`, `ps_3_sw`, `vs_1_5`... as fxc writes the version line.
 fn write_version(out: &mut String, v: Version) {
     out.push_str(v.kind.prefix());
-    let _ = match v.minor {
-        0xff if v.major == 2 || v.major == 3 => write!(out, "_{}_sw", v.major),
-        1 if v.major == 2 => write!(out, "_2_x"),
-        m => write!(out, "_{}_{}", v.major, m),
-    };
+    match v.minor {
+        0xff if v.major == 2 || v.major == 3 => {
+            out.push('_');
+            push_decimal(out, u32::from(v.major));
+            out.push_str("_sw");
+        }
+        1 if v.major == 2 => out.push_str("_2_x"),
+        m => {
+            out.push('_');
+            push_decimal(out, u32::from(v.major));
+            out.push('_');
+            push_decimal(out, u32::from(m));
+        }
+    }
 }
 
 fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
@@ -357,7 +369,7 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
     out.push('_');
     out.push_str(Usage::from_u8(usage).name().unwrap_or("unknown"));
     if t.usage_index != 0 {
-        let _ = write!(out, "{}", t.usage_index);
+        push_decimal(out, u32::from(t.usage_index));
     }
 }
 
@@ -409,8 +421,37 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
     }
 }
 
+/// `n` right-aligned in `width` columns (`%4d`), without `core::fmt`.
+fn push_padded(out: &mut String, n: u32, width: usize) {
+    let mut digits = 1;
+    let mut m = n;
+    while m >= 10 {
+        m /= 10;
+        digits += 1;
+    }
+    indent(out, width.saturating_sub(digits));
+    push_decimal(out, n);
+}
+
+/// `n` in signed decimal (`%d`), without `core::fmt`.
+fn push_signed(out: &mut String, n: i32) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_decimal(out, n.unsigned_abs());
+}
+
+/// `0x` and `n` as eight hexadecimal digits (`0x%08X` / `0x%08x`), without `core::fmt`.
+fn push_hex8(out: &mut String, n: u32, upper: bool) {
+    let digits: &[u8; 16] = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    out.push_str("0x");
+    for shift in (0..8).rev() {
+        out.push(char::from(digits[((n >> (4 * shift)) & 15) as usize]));
+    }
+}
+
 /// `n` in decimal, without `core::fmt`.
-fn push_decimal(out: &mut String, n: u32) {
+pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
         return;
@@ -554,6 +595,15 @@ pub fn write_float(out: &mut String, x: f32) {
         return;
     }
     const P: i32 = 9;
+    // An integer below 10^9 has at most nine digits: `%.9g` prints it whole, with no
+    // point or exponent.
+    if x == x.trunc() && x.abs() < 1e9 {
+        if x < 0.0 {
+            out.push('-');
+        }
+        push_decimal(out, x.abs() as u32);
+        return;
+    }
     let d = x as f64;
     // Nine significant digits, correctly rounded: d.dddddddde±X.
     let mut t = StackText { buf: [0; 64], len: 0 };
@@ -637,9 +687,15 @@ impl SlotCount {
     /// instructions, ` (T texture, A arithmetic)`, with the newline.
     pub fn write_line(&self, out: &mut String) {
         let n = self.total();
-        let _ = write!(out, "// approximately {n} instruction slot{} used", if n == 1 { "" } else { "s" });
+        out.push_str("// approximately ");
+        push_decimal(out, n);
+        out.push_str(if n == 1 { " instruction slot used" } else { " instruction slots used" });
         if self.texture > 0 {
-            let _ = write!(out, " ({} texture, {} arithmetic)", self.texture, self.arithmetic);
+            out.push_str(" (");
+            push_decimal(out, self.texture);
+            out.push_str(" texture, ");
+            push_decimal(out, self.arithmetic);
+            out.push_str(" arithmetic)");
         }
         out.push('\n');
     }
