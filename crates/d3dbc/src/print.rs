@@ -421,6 +421,11 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
     }
 }
 
+/// `00` to `99`, for two digits pushed as one string.
+const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                     40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                     8081828384858687888990919293949596979899";
+
 /// `n` right-aligned in `width` columns (`%4d`), without `core::fmt`.
 fn push_padded(out: &mut String, n: u32, width: usize) {
     let mut digits = 1;
@@ -454,6 +459,11 @@ fn push_hex8(out: &mut String, n: u32, upper: bool) {
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    if n < 100 {
+        let i = 2 * n as usize;
+        out.push_str(PAIRS.get(i..i + 2).unwrap_or(""));
         return;
     }
     let mut digits = [0u8; 10];
@@ -848,7 +858,6 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
     let mut p = Printer::with_format(version, format);
     p.version_line(out);
     let mut lines = crate::dbug::LineTracker::new();
-    let mut slots = SlotCount::default();
     let mut index = 0usize;
     while let Some(at) = next {
         if let Some(d) = &debug {
@@ -861,7 +870,6 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
             a.write(index as u32, out);
         }
         out.push('\n');
-        slots.add(version, &ins);
         index += 1;
         next = None;
         while let Some(step) = dec.next_into(&mut ins) {
@@ -876,7 +884,8 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
         }
     }
     out.push('\n');
-    slots.write_line(out);
+    // The printer counted the slots of every instruction it printed.
+    p.slots.write_line(out);
     Ok(true)
 }
 
