@@ -86,6 +86,7 @@ pub struct Printer {
 
 const SPACES: &str = "                                                                ";
 
+#[inline]
 fn indent(out: &mut String, n: usize) {
     let mut n = n;
     while n > 0 {
@@ -329,6 +330,7 @@ fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
 }
 
 /// `_x2` ... the shift scale, then `_sat`, `_pp`, `_centroid`.
+#[inline]
 fn write_dst_modifiers(out: &mut String, d: &DstParam) {
     let s = match d.shift & 15 {
         1 => "_x2",
@@ -374,6 +376,7 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
 }
 
 /// A register's name: `r0`, `c4`, `oPos`, `oT1` / `o1`, `a0` / `t0`, `vPos`, `aL`...
+#[inline]
 pub fn write_register(out: &mut String, v: Version, r: Register) {
     use RegisterType as T;
     let n = r.num as u32;
@@ -456,6 +459,7 @@ fn push_hex8(out: &mut String, n: u32, upper: bool) {
 }
 
 /// `n` in decimal, without `core::fmt`.
+#[inline]
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
@@ -486,6 +490,7 @@ const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// A swizzle as fxc shortens it: nothing for `.xyzw`, one letter for a replicate, all
 /// four otherwise.
+#[inline]
 pub fn write_swizzle(out: &mut String, s: Swizzle) {
     if s == Swizzle::IDENTITY {
         return;
@@ -501,6 +506,7 @@ pub fn write_swizzle(out: &mut String, s: Swizzle) {
     }
 }
 
+#[inline]
 fn write_mask(out: &mut String, m: Mask) {
     if m.0 & 15 == 15 {
         return;
@@ -513,6 +519,7 @@ fn write_mask(out: &mut String, m: Mask) {
     }
 }
 
+#[inline]
 fn write_relative(out: &mut String, v: Version, rel: &Relative) {
     match rel {
         Relative::None => {}
@@ -531,6 +538,7 @@ fn write_relative(out: &mut String, v: Version, rel: &Relative) {
 }
 
 /// A destination parameter: register, relative index, write mask.
+#[inline]
 pub fn write_dst(out: &mut String, v: Version, d: &DstParam) {
     write_register(out, v, d.reg);
     write_relative(out, v, &d.rel);
@@ -539,6 +547,7 @@ pub fn write_dst(out: &mut String, v: Version, d: &DstParam) {
 
 /// A source parameter: modifier prefix, register, relative index, modifier suffix,
 /// swizzle.
+#[inline]
 pub fn write_src(out: &mut String, v: Version, s: &SrcParam) {
     use SrcModifier as M;
     let (pre, post) = match s.modifier {
