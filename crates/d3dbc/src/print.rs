@@ -826,7 +826,8 @@ pub fn write_level9_stream(bytes: &[u8], format: Format, out: &mut String) -> Re
         // program first to find it, then print.
         out.truncate(mark);
         let program = crate::decode(bytes)?;
-        let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_fields(b).ok());
+        let debug =
+            program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_for_listing(b).ok());
         print_stream_with_debug(bytes, debug.as_ref(), format, out).inspect_err(|_| out.truncate(mark))?;
         out.push('\n');
         slot_count(&program).write_line(out);
@@ -856,7 +857,7 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
             Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => {
                 seen_debug = true;
                 debug = match c.data {
-                    Cow::Borrowed(b) => DebugInfo::parse_comment_fields(b).ok(),
+                    Cow::Borrowed(b) => DebugInfo::parse_comment_for_listing(b).ok(),
                     Cow::Owned(_) => return Ok(false),
                 };
             }
