@@ -28,7 +28,6 @@
 //! annotations ([`DebugInfo::annotation`], [`LineTracker`]).
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 
 use thiserror::Error;
 
@@ -178,6 +177,17 @@ pub struct DebugInfo<'a> {
     pub raw_layout: Option<Cow<'a, [u8]>>,
 }
 
+/// What [`DebugInfo::parse_with`] keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Parse {
+    /// Every field, and the bytes when fxc's layout would not reproduce them.
+    KeepLayout,
+    /// Every field.
+    Fields,
+    /// Every field but the type records (checked, not kept).
+    Listing,
+}
+
 /// Type records read so far, by offset.
 struct Types<'b> {
     list: Vec<TypeRecord<'b>>,
@@ -262,6 +272,35 @@ impl<'b> Reader<'b> {
         }
         Ok(index)
     }
+    /// As [`Reader::ty`], for a reader that does not keep the records: the same walk,
+    /// checks and errors, and the same index, with only the offsets seen kept.
+    fn check_ty(&self, off: usize, depth: usize, seen: &mut Vec<usize>) -> Result<usize, DbugError> {
+        if let Some(i) = seen.iter().position(|&o| o == off) {
+            return Ok(i);
+        }
+        if depth > MAX_TYPE_DEPTH {
+            return Err(err(off, DbugErrorKind::TooDeep));
+        }
+        let left = self.budget.get();
+        if left == 0 {
+            return Err(err(off, DbugErrorKind::TooManyTypes));
+        }
+        self.budget.set(left.saturating_sub(1));
+        // The whole record is inside the input (its fields cannot fail to read).
+        self.slice(off, TYPE_INFO_SIZE, "type record")?;
+        let index = seen.len();
+        seen.push(off);
+        let nmembers = self.u16(off.saturating_add(10), "type record")? as usize;
+        let moff = self.u32(off.saturating_add(12), "type record")? as usize;
+        for i in 0..nmembers {
+            let at = moff.saturating_add(i.saturating_mul(MEMBER_INFO_SIZE));
+            let name = self.u32(at, "struct member record")? as usize;
+            let toff = self.u32(at.saturating_add(4), "struct member record")? as usize;
+            self.str(name)?;
+            self.check_ty(toff, depth.saturating_add(1), seen)?;
+        }
+        Ok(index)
+    }
     /// A record array of `count` records of `size` bytes at `off` (checked whole).
     fn array(&self, off: u32, count: u32, size: usize, what: &'static str) -> Result<usize, DbugError> {
         let total = (count as usize).saturating_mul(size);
@@ -287,21 +326,32 @@ impl<'a> DebugInfo<'a> {
         }
     }
 
+    /// Parses a comment block's body for the listing: as
+    /// [`DebugInfo::parse_comment_fields`] (the same checks and errors, the same
+    /// variables with the same [`Variable::ty`] indices) without keeping the type
+    /// records, which the listing does not print: [`DebugInfo::types`] is empty.
+    pub fn parse_comment_for_listing(data: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
+        match data.strip_prefix(&FOURCC) {
+            Some(body) => DebugInfo::parse_with(body, Parse::Listing),
+            None => Err(err(0, DbugErrorKind::NotDbug)),
+        }
+    }
+
     /// Parses the block after its FourCC, keeping its bytes when fxc's layout of the
     /// fields would not reproduce them ([`DebugInfo::raw_layout`]).
     pub fn parse(b: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
-        DebugInfo::parse_with(b, true)
+        DebugInfo::parse_with(b, Parse::KeepLayout)
     }
 
     /// Parses the fields only, for a reader (the listing): the same checks and errors
     /// as [`DebugInfo::parse`], without laying the fields out again to compare them
     /// with the bytes; [`DebugInfo::raw_layout`] is `None`.
     pub fn parse_fields(b: &'a [u8]) -> Result<DebugInfo<'a>, DbugError> {
-        DebugInfo::parse_with(b, false)
+        DebugInfo::parse_with(b, Parse::Fields)
     }
 
     #[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
-    fn parse_with(b: &'a [u8], keep_layout: bool) -> Result<DebugInfo<'a>, DbugError> {
+    fn parse_with(b: &'a [u8], what: Parse) -> Result<DebugInfo<'a>, DbugError> {
         let r = Reader { b, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
         let h = |i: usize| r.u32(i.saturating_mul(4), "header");
         let header_size = h(0)?;
@@ -333,6 +383,7 @@ impl<'a> DebugInfo<'a> {
         let at = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
         let mut variables = Vec::with_capacity(nvars as usize);
         let mut types = Types { list: Vec::new(), seen: Vec::new(), member_tables: Vec::new() };
+        let mut seen_offsets = Vec::new();
         for i in 0..nvars as usize {
             let o = at.saturating_add(i.saturating_mul(VARIABLE_INFO_SIZE));
             let f = |k: usize| r.u32(o.saturating_add(k.saturating_mul(4)), "variable record");
@@ -341,7 +392,10 @@ impl<'a> DebugInfo<'a> {
                 s => Some(Cow::Borrowed(r.str(s as usize)?)),
             };
             let name = Cow::Borrowed(r.str(f(1)? as usize)?);
-            let ty = r.ty(f(2)? as usize, 0, &mut types)?;
+            let ty = match what {
+                Parse::Listing => r.check_ty(f(2)? as usize, 0, &mut seen_offsets)?,
+                Parse::KeepLayout | Parse::Fields => r.ty(f(2)? as usize, 0, &mut types)?,
+            };
             let (nreg, reg_off) = (f(3)?, f(4)?);
             let rat = r.array(reg_off, nreg, REGISTER_INFO_SIZE, "register records")?;
             let mut registers = Vec::with_capacity(nreg as usize);
@@ -370,7 +424,7 @@ impl<'a> DebugInfo<'a> {
             entry_point,
             raw_layout: None,
         };
-        if keep_layout && info.fresh_bytes() != b {
+        if what == Parse::KeepLayout && info.fresh_bytes() != b {
             info.raw_layout = Some(Cow::Borrowed(b));
         }
         Ok(info)
@@ -559,9 +613,7 @@ impl<'a> DebugInfo<'a> {
             out.push_str(sep);
             match u8::try_from(c) {
                 Ok(digit @ 0..=9) => out.push(char::from(b'0' + digit)),
-                _ => {
-                    let _ = write!(out, "{c}");
-                }
+                _ => crate::print::push_decimal(out, u32::from(c)),
             }
             sep = ",";
         }
@@ -798,9 +850,15 @@ impl LineTracker {
         if self.file != Some(info.file) {
             self.file = Some(info.file);
             let name = files.get(info.file as usize).map_or("", |f| &**f);
-            let _ = write!(out, "\n#line {} \"{}\"\n", info.line, name);
+            out.push_str("\n#line ");
+            crate::print::push_decimal(out, u32::from(info.line));
+            out.push_str(" \"");
+            out.push_str(name);
+            out.push_str("\"\n");
         } else if info.line.abs_diff(self.prev) >= 3 {
-            let _ = writeln!(out, "\n#line {}", info.line);
+            out.push_str("\n#line ");
+            crate::print::push_decimal(out, u32::from(info.line));
+            out.push('\n');
         }
         self.prev = info.line;
     }

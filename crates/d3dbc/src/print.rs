@@ -86,6 +86,7 @@ pub struct Printer {
 
 const SPACES: &str = "                                                                ";
 
+#[inline]
 fn indent(out: &mut String, n: usize) {
     let mut n = n;
     while n > 0 {
@@ -127,11 +128,13 @@ impl Printer {
             if !crate::table::numbered_in_listing(self.version, ins) {
                 out.push_str("      ");
             } else {
-                let _ = write!(out, "{number:4}{}", if self.format.offsets { "  " } else { ": " });
+                push_padded(out, number, 4);
+                out.push_str(if self.format.offsets { "  " } else { ": " });
             }
         }
         if self.format.offsets {
-            let _ = write!(out, "0x{offset:08X}: ");
+            push_hex8(out, offset, true);
+            out.push_str(": ");
         }
         self.instruction_text(ins, out);
     }
@@ -239,7 +242,7 @@ impl Printer {
                 for x in vals {
                     out.push_str(", ");
                     if self.format.hex_literals {
-                        let _ = write!(out, "0x{x:08x}");
+                        push_hex8(out, x, false);
                     } else {
                         write_float(out, f32::from_bits(x));
                     }
@@ -252,7 +255,8 @@ impl Printer {
                     write_dst(out, v, d);
                 }
                 for x in vals {
-                    let _ = write!(out, ", {}", x as i32);
+                    out.push_str(", ");
+                    push_signed(out, x as i32);
                 }
                 return;
             }
@@ -285,11 +289,20 @@ impl Printer {
 /// `vs_2_0`, `ps_2_x`, `ps_3_sw`, `vs_1_5`... as fxc writes the version line.
 fn write_version(out: &mut String, v: Version) {
     out.push_str(v.kind.prefix());
-    let _ = match v.minor {
-        0xff if v.major == 2 || v.major == 3 => write!(out, "_{}_sw", v.major),
-        1 if v.major == 2 => write!(out, "_2_x"),
-        m => write!(out, "_{}_{}", v.major, m),
-    };
+    match v.minor {
+        0xff if v.major == 2 || v.major == 3 => {
+            out.push('_');
+            push_decimal(out, u32::from(v.major));
+            out.push_str("_sw");
+        }
+        1 if v.major == 2 => out.push_str("_2_x"),
+        m => {
+            out.push('_');
+            push_decimal(out, u32::from(v.major));
+            out.push('_');
+            push_decimal(out, u32::from(m));
+        }
+    }
 }
 
 fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
@@ -317,6 +330,7 @@ fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
 }
 
 /// `_x2` ... the shift scale, then `_sat`, `_pp`, `_centroid`.
+#[inline]
 fn write_dst_modifiers(out: &mut String, d: &DstParam) {
     let s = match d.shift & 15 {
         1 => "_x2",
@@ -357,11 +371,12 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
     out.push('_');
     out.push_str(Usage::from_u8(usage).name().unwrap_or("unknown"));
     if t.usage_index != 0 {
-        let _ = write!(out, "{}", t.usage_index);
+        push_decimal(out, u32::from(t.usage_index));
     }
 }
 
 /// A register's name: `r0`, `c4`, `oPos`, `oT1` / `o1`, `a0` / `t0`, `vPos`, `aL`...
+#[inline]
 pub fn write_register(out: &mut String, v: Version, r: Register) {
     use RegisterType as T;
     let n = r.num as u32;
@@ -409,10 +424,50 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
     }
 }
 
+/// `00` to `99`, for two digits pushed as one string.
+const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                     40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                     8081828384858687888990919293949596979899";
+
+/// `n` right-aligned in `width` columns (`%4d`), without `core::fmt`.
+fn push_padded(out: &mut String, n: u32, width: usize) {
+    let mut digits = 1;
+    let mut m = n;
+    while m >= 10 {
+        m /= 10;
+        digits += 1;
+    }
+    indent(out, width.saturating_sub(digits));
+    push_decimal(out, n);
+}
+
+/// `n` in signed decimal (`%d`), without `core::fmt`.
+fn push_signed(out: &mut String, n: i32) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_decimal(out, n.unsigned_abs());
+}
+
+/// `0x` and `n` as eight hexadecimal digits (`0x%08X` / `0x%08x`), without `core::fmt`.
+fn push_hex8(out: &mut String, n: u32, upper: bool) {
+    let digits: &[u8; 16] = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    out.push_str("0x");
+    for shift in (0..8).rev() {
+        out.push(char::from(digits[((n >> (4 * shift)) & 15) as usize]));
+    }
+}
+
 /// `n` in decimal, without `core::fmt`.
-fn push_decimal(out: &mut String, n: u32) {
+#[inline]
+pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    if n < 100 {
+        let i = 2 * n as usize;
+        out.push_str(PAIRS.get(i..i + 2).unwrap_or(""));
         return;
     }
     let mut digits = [0u8; 10];
@@ -435,6 +490,7 @@ const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// A swizzle as fxc shortens it: nothing for `.xyzw`, one letter for a replicate, all
 /// four otherwise.
+#[inline]
 pub fn write_swizzle(out: &mut String, s: Swizzle) {
     if s == Swizzle::IDENTITY {
         return;
@@ -450,6 +506,7 @@ pub fn write_swizzle(out: &mut String, s: Swizzle) {
     }
 }
 
+#[inline]
 fn write_mask(out: &mut String, m: Mask) {
     if m.0 & 15 == 15 {
         return;
@@ -462,6 +519,7 @@ fn write_mask(out: &mut String, m: Mask) {
     }
 }
 
+#[inline]
 fn write_relative(out: &mut String, v: Version, rel: &Relative) {
     match rel {
         Relative::None => {}
@@ -480,6 +538,7 @@ fn write_relative(out: &mut String, v: Version, rel: &Relative) {
 }
 
 /// A destination parameter: register, relative index, write mask.
+#[inline]
 pub fn write_dst(out: &mut String, v: Version, d: &DstParam) {
     write_register(out, v, d.reg);
     write_relative(out, v, &d.rel);
@@ -488,6 +547,7 @@ pub fn write_dst(out: &mut String, v: Version, d: &DstParam) {
 
 /// A source parameter: modifier prefix, register, relative index, modifier suffix,
 /// swizzle.
+#[inline]
 pub fn write_src(out: &mut String, v: Version, s: &SrcParam) {
     use SrcModifier as M;
     let (pre, post) = match s.modifier {
@@ -554,6 +614,15 @@ pub fn write_float(out: &mut String, x: f32) {
         return;
     }
     const P: i32 = 9;
+    // An integer below 10^9 has at most nine digits: `%.9g` prints it whole, with no
+    // point or exponent.
+    if x == x.trunc() && x.abs() < 1e9 {
+        if x < 0.0 {
+            out.push('-');
+        }
+        push_decimal(out, x.abs() as u32);
+        return;
+    }
     let d = x as f64;
     // Nine significant digits, correctly rounded: d.dddddddde±X.
     let mut t = StackText { buf: [0; 64], len: 0 };
@@ -637,9 +706,15 @@ impl SlotCount {
     /// instructions, ` (T texture, A arithmetic)`, with the newline.
     pub fn write_line(&self, out: &mut String) {
         let n = self.total();
-        let _ = write!(out, "// approximately {n} instruction slot{} used", if n == 1 { "" } else { "s" });
+        out.push_str("// approximately ");
+        push_decimal(out, n);
+        out.push_str(if n == 1 { " instruction slot used" } else { " instruction slots used" });
         if self.texture > 0 {
-            let _ = write!(out, " ({} texture, {} arithmetic)", self.texture, self.arithmetic);
+            out.push_str(" (");
+            push_decimal(out, self.texture);
+            out.push_str(" texture, ");
+            push_decimal(out, self.arithmetic);
+            out.push_str(" arithmetic)");
         }
         out.push('\n');
     }
@@ -751,7 +826,8 @@ pub fn write_level9_stream(bytes: &[u8], format: Format, out: &mut String) -> Re
         // program first to find it, then print.
         out.truncate(mark);
         let program = crate::decode(bytes)?;
-        let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_fields(b).ok());
+        let debug =
+            program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_for_listing(b).ok());
         print_stream_with_debug(bytes, debug.as_ref(), format, out).inspect_err(|_| out.truncate(mark))?;
         out.push('\n');
         slot_count(&program).write_line(out);
@@ -781,7 +857,7 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
             Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => {
                 seen_debug = true;
                 debug = match c.data {
-                    Cow::Borrowed(b) => DebugInfo::parse_comment_fields(b).ok(),
+                    Cow::Borrowed(b) => DebugInfo::parse_comment_for_listing(b).ok(),
                     Cow::Owned(_) => return Ok(false),
                 };
             }
@@ -792,7 +868,6 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
     let mut p = Printer::with_format(version, format);
     p.version_line(out);
     let mut lines = crate::dbug::LineTracker::new();
-    let mut slots = SlotCount::default();
     let mut index = 0usize;
     while let Some(at) = next {
         if let Some(d) = &debug {
@@ -805,7 +880,6 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
             a.write(index as u32, out);
         }
         out.push('\n');
-        slots.add(version, &ins);
         index += 1;
         next = None;
         while let Some(step) = dec.next_into(&mut ins) {
@@ -820,7 +894,8 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
         }
     }
     out.push('\n');
-    slots.write_line(out);
+    // The printer counted the slots of every instruction it printed.
+    p.slots.write_line(out);
     Ok(true)
 }
 
