@@ -70,6 +70,10 @@ struct Gpu {
     device: wgpu::Device,
     queue: wgpu::Queue,
     uniform_limit: u64,
+    /// The device takes SPIR-V as it is (`PASSTHROUGH_SHADERS`): the translator's own
+    /// SPIR-V runs, with its bounds-check policy; otherwise wgpu writes SPIR-V from the
+    /// module with its own (`Restrict`: out-of-range indices clamped).
+    passthrough: bool,
 }
 
 /// The lavapipe device, if there is one.
@@ -83,14 +87,21 @@ fn lavapipe() -> Option<Gpu> {
         .into_iter()
         .find(|a| a.get_info().name.contains("llvmpipe"))?;
     let limits = adapter.limits();
+    let features = adapter.features() & wgpu::Features::PASSTHROUGH_SHADERS;
     let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("lavapipe_vertex"),
+        required_features: features,
         required_limits: limits.clone(),
         ..Default::default()
     }))
     .ok()?;
     println!("lavapipe_vertex: {:?}", adapter.get_info());
-    Some(Gpu { device, queue, uniform_limit: u64::from(limits.max_uniform_buffer_binding_size) })
+    Some(Gpu {
+        device,
+        queue,
+        uniform_limit: u64::from(limits.max_uniform_buffer_binding_size),
+        passthrough: !features.is_empty(),
+    })
 }
 
 /// A value of `corpus_run`'s float mode: [-2, 2] in steps of 1/1000.
@@ -169,21 +180,42 @@ fn on_device(
 ) -> Result<Vec<[u32; 4]>, String> {
     use wgpu::util::DeviceExt as _;
     let d = &gpu.device;
-    // Which uniform buffers the module reads (group 0, binding = slot by default).
-    let mut uniforms = Vec::new();
+    // The constant buffers are at group 0, bindings 0, 1, 2... in slot order (see
+    // `run_one`): wgpu's Vulkan back end numbers a group's bindings in order from 0,
+    // which SPIR-V passed through must match. Nothing else may be bound.
     for (_, g) in module.global_variables.iter() {
         let Some(b) = &g.binding else { continue };
         match (g.space, b.group) {
-            (naga::AddressSpace::Uniform, 0) => uniforms.push(b.binding),
-            (naga::AddressSpace::Storage { .. }, translate::VERTEX_AS_COMPUTE_GROUP) => {}
+            (naga::AddressSpace::Uniform, 0)
+            | (naga::AddressSpace::Storage { .. }, translate::VERTEX_AS_COMPUTE_GROUP) => {}
             _ => return Err(format!("binds a resource at group {} binding {}", b.group, b.binding)),
         }
     }
+    let uniforms: Vec<u32> = (0..cbs.len() as u32).collect();
     let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
-    let shader = d.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
-    });
+    let shader = if gpu.passthrough {
+        let bytes = translate::write(&module, translate::Target::Spirv).map_err(|e| e.to_string())?;
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let entry = wgpu::PassthroughShaderEntryPoint {
+            name: "main".into(),
+            workgroup_size: (translate::VERTEX_AS_COMPUTE_WORKGROUP, 1, 1),
+        };
+        // SAFETY: the SPIR-V is naga's, from a module naga validated (the corpus test
+        // `corpus_translate` runs the same writer's output through spirv-val), and its
+        // bindings are those of the layout below.
+        unsafe {
+            d.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                entry_points: std::borrow::Cow::Owned(vec![entry]),
+                spirv: Some(std::borrow::Cow::Owned(words)),
+                ..Default::default()
+            })
+        }
+    } else {
+        d.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
+        })
+    };
     let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
@@ -226,10 +258,11 @@ fn on_device(
         cache: None,
     });
     let words = |v: &[[u32; 4]]| -> Vec<u8> { v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect() };
-    let cb_buffers: Vec<(u32, wgpu::Buffer)> = uniforms
-        .iter()
-        .map(|&slot| {
-            let mut bytes = cbs.get(&slot).map(|cb| words(cb)).unwrap_or_else(|| vec![0; 65536]);
+    let cb_buffers: Vec<(u32, wgpu::Buffer)> = cbs
+        .values()
+        .zip(&uniforms)
+        .map(|(cb, &slot)| {
+            let mut bytes = words(cb);
             bytes.truncate(gpu.uniform_limit as usize);
             let buffer = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: None,
@@ -373,7 +406,7 @@ fn corpus_vertex_shaders_on_lavapipe_match_the_reference() {
         *counts.entry(outcome.split(':').next().unwrap_or("").to_string()).or_default() += 1;
         outcomes.insert(e.id(), outcome);
     }
-    println!("lavapipe_vertex: {counts:?}");
+    println!("lavapipe_vertex: {counts:?} (translator's SPIR-V passed through: {})", gpu.passthrough);
     corpus::expect::check(corpus::expect_file!("lavapipe_vertex.txt"), &outcomes);
 }
 
@@ -382,14 +415,18 @@ fn run_one(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, options: &transl
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
-    let module = match translate::module(bytes, options) {
-        Ok(m) => m,
-        Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
-    };
     let n_out = plan.output_registers as usize;
     let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
     let mut rng = Rng(seed | 1);
     let cbs = constant_buffers(program, &mut rng);
+    // Constant buffers at bindings 0, 1, 2... of group 0, in slot order.
+    let text: String = cbs.keys().enumerate().map(|(k, slot)| format!("cb{slot} = 0:{k}\n")).collect();
+    let options =
+        translate::Options { bindings: translate::Bindings::parse(&text).expect("bindings"), ..options.clone() };
+    let module = match translate::module(bytes, &options) {
+        Ok(m) => m,
+        Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
+    };
     // Floats first; loops whose count comes from float data may not end: then small
     // integers (as `exec`'s corpus_run test retries).
     let mut run = None;
