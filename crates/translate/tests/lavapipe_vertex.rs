@@ -415,15 +415,32 @@ fn run_one(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, options: &transl
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
+    run_plan(gpu, &plan, program, id, &|with: &translate::Options| {
+        translate::module(bytes, &translate::Options { bindings: with.bindings.clone(), ..options.clone() })
+    })
+}
+
+/// Runs `plan` (the reference) and the module `translate` makes (given the bindings to
+/// use) on the same generated inputs; the outcome line.
+fn run_plan(
+    gpu: &Gpu,
+    plan: &Plan,
+    program: &tpf::Program<'_>,
+    id: &str,
+    translate: &dyn Fn(&translate::Options) -> Result<naga::Module, translate::TranslateError>,
+) -> String {
     let n_out = plan.output_registers as usize;
     let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
     let mut rng = Rng(seed | 1);
     let cbs = constant_buffers(program, &mut rng);
     // Constant buffers at bindings 0, 1, 2... of group 0, in slot order.
     let text: String = cbs.keys().enumerate().map(|(k, slot)| format!("cb{slot} = 0:{k}\n")).collect();
-    let options =
-        translate::Options { bindings: translate::Bindings::parse(&text).expect("bindings"), ..options.clone() };
-    let module = match translate::module(bytes, &options) {
+    let options = translate::Options {
+        bindings: translate::Bindings::parse(&text).expect("bindings"),
+        vertex_as_compute: true,
+        ..Default::default()
+    };
+    let module = match translate(&options) {
         Ok(m) => m,
         Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
     };
@@ -456,4 +473,77 @@ fn run_one(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, options: &transl
         }
     }
     compare(&expected, &got, n_out, tolerance)
+}
+
+/// Small vertex shaders, one instruction (or a short chain) each, over three float
+/// inputs and two constant vectors; `(name, body)`: each body writes `o0.xyzw`.
+const ALU_PROGRAMS: &[(&str, &str)] = &[
+    ("add", "add o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("mul", "mul o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("mad", "mad o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw"),
+    ("mul then add", "mul r0.xyzw, v0.xyzw, v1.xyzw\nadd o0.xyzw, r0.xyzw, v2.xyzw"),
+    ("dp2", "dp2 o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("dp3", "dp3 o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("dp4", "dp4 o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("dp3 with a constant 1", "mov r0.xy, v0.xyxx\nmov r0.z, l(1.0)\ndp3 o0.xyzw, r0.xyzx, v1.xywx"),
+    (
+        "two products and a sum",
+        "mul r0.x, v0.x, v1.x\nmul r0.y, v0.y, v1.y\nadd r0.z, r0.x, r0.y\nadd o0.xyzw, r0.zzzz, v1.wwww",
+    ),
+    ("dp3 with a constant 0.5", "mov r0.xy, v0.xyxx\nmov r0.z, l(0.5)\ndp3 o0.xyzw, r0.xyzx, v1.xywx"),
+    ("mad with a constant", "mad o0.xyzw, v0.xyzw, l(1.5, 0.3, 0.7, 3.0), v2.xyzw"),
+    ("dp4 with constants", "dp4 o0.x, v0.xyzw, cb0[0].xyzw\ndp4 o0.y, v0.xyzw, cb0[1].xyzw\nmov o0.zw, v1.zzzw"),
+    ("min max", "min r0.xyzw, v0.xyzw, v1.xyzw\nmax o0.xyzw, r0.xyzw, v2.xyzw"),
+    ("sat", "add_sat o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("frc", "frc o0.xyzw, v0.xyzw"),
+    ("round", "round_ne o0.x, v0.x\nround_ni o0.y, v0.y\nround_pi o0.z, v0.z\nround_z o0.w, v0.w"),
+    ("ftoi ftou", "mul r0.xyzw, v0.xyzw, l(1000.0, 1000.0, 1000.0, 1000.0)\nftoi o0.xy, r0.xyxx\nftou o0.zw, r0.zzzw"),
+    ("itof utof", "itof o0.xy, v0.xyxx\nutof o0.zw, v0.zzzw"),
+    ("comparisons", "lt o0.x, v0.x, v1.x\nge o0.y, v0.y, v1.y\neq o0.z, v0.z, v1.z\nne o0.w, v0.w, v1.w"),
+    ("movc", "lt r0.xyzw, v0.xyzw, v1.xyzw\nmovc o0.xyzw, r0.xyzw, v1.xyzw, v2.xyzw"),
+    ("iadd imul", "iadd r0.xyzw, v0.xyzw, v1.xyzw\nimul null, o0.xyzw, r0.xyzw, v2.xyzw"),
+    ("imad", "imad o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw"),
+    ("udiv", "udiv o0.xy, o0.zw, v0.xyxx, v1.xyxx"),
+    ("shifts", "ishl o0.x, v0.x, v1.x\nushr o0.y, v0.y, v1.y\nishr o0.z, v0.z, v1.z\nnot o0.w, v0.w"),
+    (
+        "bit fields",
+        "ubfe o0.x, v1.x, v2.x, v0.x\nibfe o0.y, v1.y, v2.y, v0.y\nbfi o0.z, v1.z, v2.z, v0.z, v1.w\nbfrev o0.w, v0.w",
+    ),
+    ("bit counts", "countbits o0.x, v0.x\nfirstbit_lo o0.y, v0.y\nfirstbit_hi o0.z, v0.z\nfirstbit_shi o0.w, v0.w"),
+    ("f32tof16 f16tof32", "f32tof16 r0.xyzw, v0.xyzw\nf16tof32 o0.xyzw, r0.xyzw"),
+    ("div", "div o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("rcp", "rcp o0.xyzw, v0.xyzw"),
+    ("rsq", "rsq o0.xyzw, |v0.xyzw|"),
+    ("sqrt", "sqrt o0.xyzw, |v0.xyzw|"),
+    ("exp", "exp o0.xyzw, v0.xyzw"),
+    ("log", "log o0.xyzw, |v0.xyzw|"),
+    ("sincos", "sincos o0.xy, o0.zw, v0.xyxx"),
+];
+
+/// The hand-written programs of [`ALU_PROGRAMS`] through both, one line each in
+/// `tests/expect/lavapipe_alu.txt` (needs lavapipe, not the corpus).
+#[test]
+fn alu_programs_on_lavapipe_match_the_reference() {
+    let Some(gpu) = lavapipe() else {
+        assert!(
+            !corpus::required(),
+            "lavapipe_alu: no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)"
+        );
+        println!("SKIP lavapipe_alu: no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)");
+        return;
+    };
+    let mut outcomes = BTreeMap::new();
+    for (name, body) in ALU_PROGRAMS {
+        let text = format!(
+            "vs_5_0\ndcl_constantbuffer cb0[2], immediateIndexed\ndcl_input v0.xyzw\ndcl_input v1.xyzw\n\
+             dcl_input v2.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n{body}\nret \n"
+        );
+        let program = tpf::parse::parse_program(&text).unwrap_or_else(|d| panic!("{name}: {d:?}")).program;
+        let plan = Plan::compile(&program, Vec::new(), Vec::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let outcome = run_plan(&gpu, &plan, &program, name, &|with: &translate::Options| {
+            translate::module_from_program(&program, &[], &[], with)
+        });
+        outcomes.insert(format!("alu/{name}"), outcome);
+    }
+    corpus::expect::check(corpus::expect_file!("lavapipe_alu.txt"), &outcomes);
 }
