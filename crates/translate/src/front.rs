@@ -128,6 +128,9 @@ struct Gen<'p, 'a> {
     thread_group: [u32; 3],
     /// The last statement written at the current depth ends the path (`break`...).
     terminal: bool,
+    /// A vertex shader written as a compute entry point over storage buffers
+    /// ([`crate::Options::vertex_as_compute`]).
+    vertex_as_compute: bool,
 }
 
 type R<T> = Result<T, TranslateError>;
@@ -137,7 +140,8 @@ fn unsupported(index: usize, ins: &InstructionRef<'_, '_>, what: impl Into<Strin
 }
 
 /// The WGSL source of `program` (see the module documentation).
-pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, bindings: &Bindings, entry: &str) -> R<String> {
+pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: &crate::Options) -> R<String> {
+    let (bindings, entry) = (&options.bindings, options.entry_point.as_str());
     let stage = program.version.ty;
     if !matches!(stage, ProgramType::Vertex | ProgramType::Pixel | ProgramType::Compute) {
         return Err(TranslateError::Stage { profile: program.version.profile() });
@@ -175,6 +179,7 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, bindings:
         in_coverage: false,
         thread_group: [1, 1, 1],
         terminal: false,
+        vertex_as_compute: options.vertex_as_compute && stage == ProgramType::Vertex,
     };
     g.declarations()?;
     g.resource_globals()?;
@@ -1350,6 +1355,9 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     /// The whole module source: prelude, globals, `dx_run`, the entry point.
     fn finish(self, entry: &str) -> R<String> {
+        if self.vertex_as_compute {
+            return self.finish_vertex_as_compute(entry);
+        }
         let mut s = String::new();
         if self.inputs.values().any(|(_, svs, _)| svs.iter().any(|(n, _)| *n == SystemName::PrimitiveId)) {
             s.push_str("enable primitive_index;\n");
@@ -1535,6 +1543,68 @@ impl<'p, 'a> Gen<'p, 'a> {
         s.push_str("    dx_run();\n");
         if !out_fields.is_empty() {
             let _ = writeln!(s, "    return DxOutput({});", out_values.join(", "));
+        }
+        s.push_str("}\n");
+        Ok(s)
+    }
+}
+
+impl Gen<'_, '_> {
+    /// The module source of a vertex shader written as a compute entry point (the
+    /// layout is [`crate::Options::vertex_as_compute`]'s): the body is `dx_run` as for
+    /// the vertex stage; the entry point fills `v` from the input buffer and copies
+    /// every output register to the output buffer.
+    fn finish_vertex_as_compute(self, entry: &str) -> R<String> {
+        let group = crate::VERTEX_AS_COMPUTE_GROUP;
+        let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+        s.push_str(crate::PRELUDE);
+        s.push('\n');
+        s.push_str(&self.globals);
+        s.push_str("\nfn dx_run() {\n");
+        s.push_str(&self.body);
+        s.push_str("}\n\n");
+        let n_in = self.inputs.keys().max().map_or(0, |m| m.saturating_add(1));
+        let n_out = self.outputs.keys().max().map_or(0, |m| m.saturating_add(1));
+        if n_in > 0 {
+            let _ = writeln!(s, "@group({group}) @binding(0) var<storage, read> dx_vin: array<vec4<u32>>;");
+        }
+        if n_out > 0 {
+            let _ = writeln!(s, "@group({group}) @binding(1) var<storage, read_write> dx_vout: array<vec4<u32>>;");
+        }
+        let _ = writeln!(
+            s,
+            "\n@compute @workgroup_size({})\nfn {entry}(@builtin(global_invocation_id) dx_tid: vec3<u32>) {{",
+            crate::VERTEX_AS_COMPUTE_WORKGROUP
+        );
+        s.push_str("    let dx_i = dx_tid.x;\n");
+        if n_out > 0 {
+            let _ = writeln!(s, "    if dx_i >= arrayLength(&dx_vout) / {n_out}u {{\n        return;\n    }}");
+        }
+        for (&r, (mask, svs, _)) in &self.inputs {
+            if *mask != 0 {
+                let _ = writeln!(s, "    v[{r}] = dx_vin[dx_i * {n_in}u + {r}u];");
+            }
+            for (name, m) in svs {
+                let value = match name {
+                    SystemName::VertexId => "dx_i",
+                    SystemName::InstanceId => "0u",
+                    _ => {
+                        return Err(TranslateError::SystemValue {
+                            register: format!("v{r}"),
+                            name: name.listing_name().unwrap_or("unknown").to_string(),
+                        })
+                    }
+                };
+                for c in 0..4 {
+                    if m & (1 << c) != 0 {
+                        let _ = writeln!(s, "    v[{r}].{} = {value};", comp(c));
+                    }
+                }
+            }
+        }
+        s.push_str("    dx_run();\n");
+        for r in 0..n_out {
+            let _ = writeln!(s, "    dx_vout[dx_i * {n_out}u + {r}u] = o[{r}];");
         }
         s.push_str("}\n");
         Ok(s)

@@ -55,6 +55,27 @@
 //! conservative forms), `SV_Coverage`, `SV_Target#` and the compute thread IDs
 //! are built-ins; `dcl_thread_group` is the workgroup size.
 //!
+//! # Vertex shaders as compute
+//!
+//! With [`Options::vertex_as_compute`] a vertex shader's entry point is
+//! `@compute @workgroup_size(64)` ([`VERTEX_AS_COMPUTE_WORKGROUP`]) and the body is
+//! unchanged: invocation `i` (`global_invocation_id.x`) runs vertex `i`. Its registers
+//! travel through two storage buffers of `array<vec4<u32>>` (bits, as in the
+//! registers) in group 4 ([`VERTEX_AS_COMPUTE_GROUP`]):
+//! - binding 0, read: `IN` vec4s per vertex, `IN` = the highest declared input register
+//!   + 1; vertex `i`'s `v#r` is element `i * IN + r` (undeclared registers in between
+//!   are slots that are not read). The system values are not read from it:
+//!   `SV_VertexID` is `i` and `SV_InstanceID` 0, in the components their declaration
+//!   names (other input system values are an error);
+//! - binding 1, read-write: `OUT` vec4s per vertex, `OUT` = the highest declared output
+//!   register + 1; the entry point writes all of vertex `i`'s `o#` registers (those the
+//!   program did not write are 0) to elements `i * OUT + r`. The vertex count is the
+//!   length of this buffer divided by `OUT`: invocations beyond it return at once.
+//!
+//! Constant buffers and resources keep their bindings. This is how
+//! `tests/lavapipe_vertex.rs` runs translated vertex shaders on a Vulkan device and
+//! compares them with the reference interpreter (see [What is proven](#what-is-proven)).
+//!
 //! # The arithmetic rules kept
 //!
 //! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
@@ -153,13 +174,25 @@ pub struct Options {
     pub entry_point: String,
     /// Where registers are bound.
     pub bindings: Bindings,
+    /// Write a vertex shader as a compute entry point that runs one vertex per
+    /// invocation over storage buffers (other stages ignore it): see
+    /// [Vertex shaders as compute](crate#vertex-shaders-as-compute).
+    pub vertex_as_compute: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { entry_point: "main".into(), bindings: Bindings::default() }
+        Options { entry_point: "main".into(), bindings: Bindings::default(), vertex_as_compute: false }
     }
 }
+
+/// The bind group of the input and output buffers of a vertex shader written as a
+/// compute entry point ([`Options::vertex_as_compute`]): binding 0 the inputs, binding 1
+/// the outputs.
+pub const VERTEX_AS_COMPUTE_GROUP: u32 = 4;
+
+/// The workgroup size (x) of a vertex shader written as a compute entry point.
+pub const VERTEX_AS_COMPUTE_WORKGROUP: u32 = 64;
 
 /// An output language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -335,7 +368,7 @@ fn parts(bytes: &[u8]) -> Result<(tpf::Program<'_>, Vec<SigElement>, Vec<SigElem
 /// The WGSL source the front end writes for a DXBC container (before naga parses it).
 pub fn wgsl_source(bytes: &[u8], options: &Options) -> Result<String, TranslateError> {
     let (program, isgn, osgn) = parts(bytes)?;
-    front::wgsl(&program, &isgn, &osgn, &options.bindings, &options.entry_point)
+    front::wgsl(&program, &isgn, &osgn, options)
 }
 
 /// The WGSL source the front end writes for a decoded program (before naga parses it).
@@ -345,7 +378,7 @@ pub fn wgsl_source_of_program(
     osgn: &Signature,
     options: &Options,
 ) -> Result<String, TranslateError> {
-    front::wgsl(program, isgn, osgn, &options.bindings, &options.entry_point)
+    front::wgsl(program, isgn, osgn, options)
 }
 
 /// Translates the SM4/5 program of a DXBC container into a naga module (validated).
@@ -362,7 +395,7 @@ pub fn module_from_program(
     osgn: &Signature,
     options: &Options,
 ) -> Result<naga::Module, TranslateError> {
-    let source = front::wgsl(program, isgn, osgn, &options.bindings, &options.entry_point)?;
+    let source = front::wgsl(program, isgn, osgn, options)?;
     let mut module =
         naga::front::wgsl::parse_str(&source).map_err(|e| TranslateError::Generated(e.emit_to_string(&source)))?;
     naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
