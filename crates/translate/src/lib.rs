@@ -62,8 +62,8 @@
 //! unchanged: invocation `i` (`global_invocation_id.x`) runs vertex `i`. Its registers
 //! travel through two storage buffers of `array<vec4<u32>>` (bits, as in the
 //! registers) in group 4 ([`VERTEX_AS_COMPUTE_GROUP`]):
-//! - binding 0, read: `IN` vec4s per vertex, `IN` = the highest declared input register
-//!   + 1; vertex `i`'s `v#r` is element `i * IN + r` (undeclared registers in between
+//! - binding 0, read: `IN` vec4s per vertex, `IN` = one more than the highest declared
+//!   input register; vertex `i`'s `v#r` is element `i * IN + r` (undeclared registers in between
 //!   are slots that are not read). The system values are not read from it:
 //!   `SV_VertexID` is `i` and `SV_InstanceID` 0, in the components their declaration
 //!   names (other input system values are an error);
