@@ -99,7 +99,7 @@ fn lavapipe() -> Option<Gpu> {
     Some(Gpu {
         device,
         queue,
-        uniform_limit: u64::from(limits.max_uniform_buffer_binding_size),
+        uniform_limit: limits.max_uniform_buffer_binding_size,
         passthrough: !features.is_empty(),
     })
 }
@@ -129,9 +129,10 @@ fn inputs(plan: &Plan, rng: &mut Rng, small: bool) -> Vec<[u32; 4]> {
                 SystemName::InstanceId => 0,
                 _ => continue,
             };
-            for c in 0..4 {
+            let reg = &mut v[vertex * regs + d.register as usize];
+            for (c, slot) in reg.iter_mut().enumerate() {
                 if d.mask & (1 << c) != 0 {
-                    v[vertex * regs + d.register as usize][c] = value;
+                    *slot = value;
                 }
             }
         }
@@ -448,8 +449,8 @@ fn run_plan(
     // integers (as `exec`'s corpus_run test retries).
     let mut run = None;
     for small in [false, true] {
-        let input = inputs(&plan, &mut rng, small);
-        match reference(&plan, &input, &cbs) {
+        let input = inputs(plan, &mut rng, small);
+        match reference(plan, &input, &cbs) {
             Ok(out) => {
                 run = Some((input, out));
                 break;
