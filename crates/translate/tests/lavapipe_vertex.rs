@@ -24,16 +24,18 @@
 //! both values, or why it is not compared) is one line of
 //! `tests/expect/lavapipe_vertex.txt` (two-sided; `DXREF_BLESS=1` rewrites it). Without
 //! a lavapipe adapter the test prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
-//! Lavapipe is found among the Vulkan adapters by its name (`llvmpipe`); setting
-//! `VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json` makes it the only one.
+//! The device and the dispatch are `tests/support/lavapipe.rs`.
 
 use std::collections::BTreeMap;
-use std::future::Future;
 
 use corpus::Rng;
 use exec::machine::Machine;
 use exec::{Plan, Resources};
 use tpf::{Body, Decl, Opcode, ProgramType, SystemName};
+
+#[path = "support/lavapipe.rs"]
+mod lavapipe;
+use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
 
 /// Vertices run per shader (one workgroup of the compute entry point).
 const VERTICES: u32 = 64;
@@ -52,57 +54,6 @@ const TOLERANCES: &[(Opcode, u32, f32)] = &[
     (Opcode::Log, 4, 1.0 / 2_097_152.0),
     (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
 ];
-
-/// Polls a future to its end (wgpu's native futures are ready once the device is
-/// polled; no executor is needed).
-fn block_on<F: Future>(f: F) -> F::Output {
-    let mut f = std::pin::pin!(f);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    loop {
-        if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-        std::thread::yield_now();
-    }
-}
-
-struct Gpu {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    uniform_limit: u64,
-    /// The device takes SPIR-V as it is (`PASSTHROUGH_SHADERS`): the translator's own
-    /// SPIR-V runs, with its bounds-check policy; otherwise wgpu writes SPIR-V from the
-    /// module with its own (`Restrict`: out-of-range indices clamped).
-    passthrough: bool,
-}
-
-/// The lavapipe device, if there is one.
-fn lavapipe() -> Option<Gpu> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::VULKAN,
-        flags: wgpu::InstanceFlags::empty(),
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
-    let adapter = block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
-        .into_iter()
-        .find(|a| a.get_info().name.contains("llvmpipe"))?;
-    let limits = adapter.limits();
-    let features = adapter.features() & wgpu::Features::PASSTHROUGH_SHADERS;
-    let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        label: Some("lavapipe_vertex"),
-        required_features: features,
-        required_limits: limits.clone(),
-        ..Default::default()
-    }))
-    .ok()?;
-    println!("lavapipe_vertex: {:?}", adapter.get_info());
-    Some(Gpu {
-        device,
-        queue,
-        uniform_limit: limits.max_uniform_buffer_binding_size,
-        passthrough: !features.is_empty(),
-    })
-}
 
 /// A value of `corpus_run`'s float mode: [-2, 2] in steps of 1/1000.
 fn float_value(rng: &mut Rng) -> u32 {
@@ -171,7 +122,9 @@ fn reference(plan: &Plan, input: &[[u32; 4]], cbs: &BTreeMap<u32, Vec<[u32; 4]>>
     Ok(out)
 }
 
-/// The translation on lavapipe: `Ok(outputs)` or why it did not run.
+/// The translation on lavapipe: `Ok(outputs)` or why it did not run. The constant
+/// buffers are at group 0, bindings 0, 1, 2... in slot order (see `run_plan`); the
+/// vertices' registers at [`translate::VERTEX_AS_COMPUTE_GROUP`].
 fn on_device(
     gpu: &Gpu,
     module: naga::Module,
@@ -179,158 +132,18 @@ fn on_device(
     n_out: usize,
     cbs: &BTreeMap<u32, Vec<[u32; 4]>>,
 ) -> Result<Vec<[u32; 4]>, String> {
-    use wgpu::util::DeviceExt as _;
-    let d = &gpu.device;
-    // The constant buffers are at group 0, bindings 0, 1, 2... in slot order (see
-    // `run_one`): wgpu's Vulkan back end numbers a group's bindings in order from 0,
-    // which SPIR-V passed through must match. Nothing else may be bound.
-    for (_, g) in module.global_variables.iter() {
-        let Some(b) = &g.binding else { continue };
-        match (g.space, b.group) {
-            (naga::AddressSpace::Uniform, 0)
-            | (naga::AddressSpace::Storage { .. }, translate::VERTEX_AS_COMPUTE_GROUP) => {}
-            _ => return Err(format!("binds a resource at group {} binding {}", b.group, b.binding)),
-        }
-    }
-    let uniforms: Vec<u32> = (0..cbs.len() as u32).collect();
-    let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
-    let shader = if gpu.passthrough {
-        let bytes = translate::write(&module, translate::Target::Spirv).map_err(|e| e.to_string())?;
-        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        let entry = wgpu::PassthroughShaderEntryPoint {
-            name: "main".into(),
-            workgroup_size: (translate::VERTEX_AS_COMPUTE_WORKGROUP, 1, 1),
-        };
-        // SAFETY: the SPIR-V is naga's, from a module naga validated (the corpus test
-        // `corpus_translate` runs the same writer's output through spirv-val), and its
-        // bindings are those of the layout below.
-        unsafe {
-            d.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
-                entry_points: std::borrow::Cow::Owned(vec![entry]),
-                spirv: Some(std::borrow::Cow::Owned(words)),
-                ..Default::default()
-            })
-        }
-    } else {
-        d.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: None,
-            source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
-        })
-    };
-    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let cb_entries: Vec<_> = uniforms
-        .iter()
-        .map(|&binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        })
-        .collect();
-    let cb_layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &cb_entries });
-    let io_layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: None,
-        entries: &[storage(0, true), storage(1, false)],
-    });
-    let layout = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: None,
-        bind_group_layouts: &[Some(&cb_layout), None, None, None, Some(&io_layout)],
-        immediate_size: 0,
-    });
-    let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: None,
-        layout: Some(&layout),
-        module: &shader,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let words = |v: &[[u32; 4]]| -> Vec<u8> { v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect() };
-    let cb_buffers: Vec<(u32, wgpu::Buffer)> = cbs
+    let mut bound: Vec<Bound> = cbs
         .values()
-        .zip(&uniforms)
-        .map(|(cb, &slot)| {
-            let mut bytes = words(cb);
-            bytes.truncate(gpu.uniform_limit as usize);
-            let buffer = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: &bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-            (slot, buffer)
-        })
+        .enumerate()
+        .map(|(k, cb)| Bound { group: 0, binding: k as u32, buffer: Buffer::Uniform(vec4_bytes(cb)) })
         .collect();
-    // A buffer of at least one vec4 even when the shader reads no input.
-    let mut in_bytes = words(input);
-    in_bytes.resize(in_bytes.len().max(16), 0);
-    let in_buffer = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: None,
-        contents: &in_bytes,
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let out_size = (n_out.max(1) * 16 * VERTICES as usize) as u64;
-    let out_buffer = d.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: out_size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let read_buffer = d.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: out_size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let cb_group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &cb_layout,
-        entries: &cb_buffers
-            .iter()
-            .map(|(slot, b)| wgpu::BindGroupEntry { binding: *slot, resource: b.as_entire_binding() })
-            .collect::<Vec<_>>(),
-    });
-    let io_group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &io_layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: in_buffer.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: out_buffer.as_entire_binding() },
-        ],
-    });
-    if let Some(e) = block_on(scope.pop()) {
-        return Err(corpus::expect::one_line(&format!("wgpu: {e}")));
-    }
-    let mut encoder = d.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &cb_group, &[]);
-        pass.set_bind_group(4, &io_group, &[]);
-        pass.dispatch_workgroups(VERTICES.div_ceil(translate::VERTEX_AS_COMPUTE_WORKGROUP), 1, 1);
-    }
-    encoder.copy_buffer_to_buffer(&out_buffer, 0, &read_buffer, 0, out_size);
-    gpu.queue.submit([encoder.finish()]);
-    read_buffer.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));
-    d.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("poll: {e}"))?;
-    let view = read_buffer.get_mapped_range(..).map_err(|e| format!("map: {e}"))?;
-    let out: Vec<[u32; 4]> = view
-        .chunks_exact(16)
-        .map(|c| [0, 1, 2, 3].map(|k| u32::from_le_bytes(c[4 * k..4 * k + 4].try_into().unwrap())))
-        .collect();
-    Ok(if n_out == 0 { Vec::new() } else { out })
+    let io = translate::VERTEX_AS_COMPUTE_GROUP;
+    bound.push(Bound { group: io, binding: 0, buffer: Buffer::Storage(vec4_bytes(input)) });
+    let out = vec![0u8; n_out.max(1) * 16 * VERTICES as usize];
+    bound.push(Bound { group: io, binding: 1, buffer: Buffer::StorageReadWrite(out) });
+    let wg = translate::VERTEX_AS_COMPUTE_WORKGROUP;
+    let written = run_compute(gpu, module, [wg, 1, 1], &bound, [VERTICES.div_ceil(wg), 1, 1])?;
+    Ok(if n_out == 0 { Vec::new() } else { bytes_vec4(&written[0]) })
 }
 
 /// Units in the last place between two finite floats of the same sign (or a huge
@@ -383,14 +196,7 @@ fn compare(expected: &[[u32; 4]], got: &[[u32; 4]], n_out: usize, tolerance: Opt
 #[test]
 fn corpus_vertex_shaders_on_lavapipe_match_the_reference() {
     let Some(entries) = corpus::dxbc_entries("lavapipe_vertex") else { return };
-    let Some(gpu) = lavapipe() else {
-        assert!(
-            !corpus::required(),
-            "lavapipe_vertex: no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)"
-        );
-        println!("SKIP lavapipe_vertex: no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)");
-        return;
-    };
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_vertex") else { return };
     let options = translate::Options { vertex_as_compute: true, ..Default::default() };
     let mut outcomes: BTreeMap<String, String> = BTreeMap::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -525,14 +331,7 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
 /// `tests/expect/lavapipe_alu.txt` (needs lavapipe, not the corpus).
 #[test]
 fn alu_programs_on_lavapipe_match_the_reference() {
-    let Some(gpu) = lavapipe() else {
-        assert!(
-            !corpus::required(),
-            "lavapipe_alu: no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)"
-        );
-        println!("SKIP lavapipe_alu: no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)");
-        return;
-    };
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_alu") else { return };
     let mut outcomes = BTreeMap::new();
     for (name, body) in ALU_PROGRAMS {
         let text = format!(

@@ -1,0 +1,270 @@
+//! Mesa's lavapipe (a Vulkan device on the CPU) through `wgpu`, for the tests that run
+//! translated shaders and compare them with the reference pipeline: finding the device,
+//! and running a module's compute entry point over buffers, reading back what it wrote.
+//!
+//! Included by each such test with `#[path = "support/lavapipe.rs"] mod lavapipe;`.
+//! Lavapipe is found among the Vulkan adapters by its name (`llvmpipe`); setting
+//! `VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json` makes it the only one.
+#![allow(dead_code)]
+
+use std::future::Future;
+
+/// Why there is no device, for the tests' SKIP line and failure message.
+pub const NO_LAVAPIPE: &str = "no lavapipe adapter (Debian packages mesa-vulkan-drivers and libvulkan1)";
+
+/// Polls a future to its end (wgpu's native futures are ready once the device is
+/// polled; no executor is needed).
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::yield_now();
+    }
+}
+
+/// The lavapipe device.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    /// The largest uniform buffer binding: longer constant buffers are cut to it.
+    pub uniform_limit: u64,
+    /// The device takes SPIR-V as it is (`PASSTHROUGH_SHADERS`): the translator's own
+    /// SPIR-V runs, with its bounds-check policy; otherwise wgpu writes SPIR-V from the
+    /// module with its own (`Restrict`: out-of-range indices clamped).
+    pub passthrough: bool,
+}
+
+/// The lavapipe device, if there is one (`label` names it in wgpu's messages).
+pub fn lavapipe(label: &str) -> Option<Gpu> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        flags: wgpu::InstanceFlags::empty(),
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let adapter = block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
+        .into_iter()
+        .find(|a| a.get_info().name.contains("llvmpipe"))?;
+    let limits = adapter.limits();
+    let features = adapter.features() & wgpu::Features::PASSTHROUGH_SHADERS;
+    let (device, queue) = block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some(label),
+        required_features: features,
+        required_limits: limits.clone(),
+        ..Default::default()
+    }))
+    .ok()?;
+    println!("{label}: {:?}", adapter.get_info());
+    Some(Gpu {
+        device,
+        queue,
+        uniform_limit: limits.max_uniform_buffer_binding_size,
+        passthrough: !features.is_empty(),
+    })
+}
+
+/// The device for the test `test`; without one, prints a SKIP line and gives `None`,
+/// or fails when `DXREF_REQUIRE_CORPUS=1` (as CI sets it: CI installs lavapipe).
+pub fn device_or_skip(test: &str) -> Option<Gpu> {
+    let gpu = lavapipe(test);
+    if gpu.is_none() {
+        assert!(!corpus::required(), "{test}: {NO_LAVAPIPE}");
+        println!("SKIP {test}: {NO_LAVAPIPE}");
+    }
+    gpu
+}
+
+/// What a binding holds.
+pub enum Buffer {
+    /// A uniform buffer (a constant buffer), cut to [`Gpu::uniform_limit`].
+    Uniform(Vec<u8>),
+    /// A read-only storage buffer.
+    Storage(Vec<u8>),
+    /// A read-write storage buffer, read back after the dispatch.
+    StorageReadWrite(Vec<u8>),
+}
+
+/// A buffer at `@group(group) @binding(binding)`. Within a group the bindings must be
+/// 0, 1, 2... (wgpu's Vulkan back end numbers a group's bindings in order from 0, which
+/// SPIR-V passed through must match).
+pub struct Bound {
+    pub group: u32,
+    pub binding: u32,
+    pub buffer: Buffer,
+}
+
+/// `bytes` of `[u32; 4]` vectors, little-endian.
+pub fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
+    v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// `[u32; 4]` vectors of little-endian `bytes` (a partial vector at the end is dropped).
+pub fn bytes_vec4(bytes: &[u8]) -> Vec<[u32; 4]> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| [0, 1, 2, 3].map(|k| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])))
+        .collect()
+}
+
+/// Runs the compute entry point `main` of `module` (workgroup size `workgroup`, as the
+/// module declares it) for `groups` workgroups with `bound` bound, and returns the
+/// contents of every [`Buffer::StorageReadWrite`] after the dispatch, in the order of
+/// `bound`; `Err` says why it did not run. Every global of the module that has a binding
+/// must be one of `bound`.
+pub fn run_compute(
+    gpu: &Gpu,
+    module: naga::Module,
+    workgroup: [u32; 3],
+    bound: &[Bound],
+    groups: [u32; 3],
+) -> Result<Vec<Vec<u8>>, String> {
+    use wgpu::util::DeviceExt as _;
+    let d = &gpu.device;
+    for (_, g) in module.global_variables.iter() {
+        let Some(b) = &g.binding else { continue };
+        if !bound.iter().any(|x| x.group == b.group && x.binding == b.binding) {
+            return Err(format!(
+                "binds a resource at group {} binding {} that the test does not give",
+                b.group, b.binding
+            ));
+        }
+    }
+    let n_groups = bound.iter().map(|b| b.group + 1).max().unwrap_or(0);
+    for g in 0..n_groups {
+        let mut bindings: Vec<u32> = bound.iter().filter(|b| b.group == g).map(|b| b.binding).collect();
+        bindings.sort_unstable();
+        if bindings.iter().enumerate().any(|(k, &b)| b != k as u32) {
+            return Err(format!("group {g}: bindings {bindings:?} are not 0, 1, 2..."));
+        }
+    }
+    let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
+    let shader = if gpu.passthrough {
+        let bytes = translate::write(&module, translate::Target::Spirv).map_err(|e| e.to_string())?;
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let entry = wgpu::PassthroughShaderEntryPoint {
+            name: "main".into(),
+            workgroup_size: (workgroup[0], workgroup[1], workgroup[2]),
+        };
+        // SAFETY: the SPIR-V is naga's, from a module naga validated (the corpus test
+        // `corpus_translate` runs the same writer's output through spirv-val), and every
+        // binding it declares is one of the layout below (checked above).
+        unsafe {
+            d.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                entry_points: std::borrow::Cow::Owned(vec![entry]),
+                spirv: Some(std::borrow::Cow::Owned(words)),
+                ..Default::default()
+            })
+        }
+    } else {
+        d.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
+        })
+    };
+    let buffers: Vec<wgpu::Buffer> = bound
+        .iter()
+        .map(|b| {
+            let (bytes, usage) = match &b.buffer {
+                Buffer::Uniform(v) => (&v[..v.len().min(gpu.uniform_limit as usize)], wgpu::BufferUsages::UNIFORM),
+                Buffer::Storage(v) => (&v[..], wgpu::BufferUsages::STORAGE),
+                Buffer::StorageReadWrite(v) => (&v[..], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC),
+            };
+            // At least one vec4, even for a buffer the shader does not read.
+            let mut contents = bytes.to_vec();
+            contents.resize(contents.len().max(16).next_multiple_of(4), 0);
+            d.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: &contents, usage })
+        })
+        .collect();
+    let mut layouts = Vec::new();
+    let mut bind_groups = Vec::new();
+    for g in 0..n_groups {
+        let mut members: Vec<(usize, &Bound)> = bound.iter().enumerate().filter(|(_, b)| b.group == g).collect();
+        if members.is_empty() {
+            layouts.push(None);
+            continue;
+        }
+        members.sort_by_key(|(_, b)| b.binding);
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = members
+            .iter()
+            .map(|(_, b)| wgpu::BindGroupLayoutEntry {
+                binding: b.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: match b.buffer {
+                        Buffer::Uniform(_) => wgpu::BufferBindingType::Uniform,
+                        Buffer::Storage(_) => wgpu::BufferBindingType::Storage { read_only: true },
+                        Buffer::StorageReadWrite(_) => wgpu::BufferBindingType::Storage { read_only: false },
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        let layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries });
+        let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &layout,
+            entries: &members
+                .iter()
+                .map(|(k, b)| wgpu::BindGroupEntry { binding: b.binding, resource: buffers[*k].as_entire_binding() })
+                .collect::<Vec<_>>(),
+        });
+        bind_groups.push((g, group));
+        layouts.push(Some(layout));
+    }
+    let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Option::as_ref).collect();
+    let pipeline_layout = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: None,
+        bind_group_layouts: &layout_refs,
+        immediate_size: 0,
+    });
+    let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: None,
+        layout: Some(&pipeline_layout),
+        module: &shader,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    if let Some(e) = block_on(scope.pop()) {
+        return Err(corpus::expect::one_line(&format!("wgpu: {e}")));
+    }
+    let mut encoder = d.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
+        pass.set_pipeline(&pipeline);
+        for (g, group) in &bind_groups {
+            pass.set_bind_group(*g, group, &[]);
+        }
+        pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+    }
+    let mut reads = Vec::new();
+    for (b, buffer) in bound.iter().zip(&buffers) {
+        if let Buffer::StorageReadWrite(v) = &b.buffer {
+            let size = buffer.size();
+            let read = d.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_buffer_to_buffer(buffer, 0, &read, 0, size);
+            reads.push((read, v.len()));
+        }
+    }
+    gpu.queue.submit([encoder.finish()]);
+    for (read, _) in &reads {
+        read.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));
+    }
+    d.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("poll: {e}"))?;
+    reads
+        .iter()
+        .map(|(read, len)| {
+            let view = read.get_mapped_range(..).map_err(|e| format!("map: {e}"))?;
+            Ok(view[..*len].to_vec())
+        })
+        .collect()
+}
