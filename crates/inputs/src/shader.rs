@@ -204,6 +204,7 @@ pub fn single_shader(bytes: &[u8]) -> Result<Embedded, EffectError> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 mod tests {
     use super::*;
 
