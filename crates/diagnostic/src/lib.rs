@@ -214,7 +214,7 @@ mod tests {
         let e = Diagnostic::error(1, 1, 1, "e", None);
         let w = Diagnostic { severity: Severity::Warning, ..e.clone() };
         assert_eq!(not_shown(&[]), None);
-        assert_eq!(not_shown(&[e.clone()]).as_deref(), Some("1 more error not shown"));
+        assert_eq!(not_shown(std::slice::from_ref(&e)).as_deref(), Some("1 more error not shown"));
         assert_eq!(not_shown(&vec![e.clone(); 15_900]).as_deref(), Some("15900 more errors not shown"));
         assert_eq!(not_shown(&[w.clone(), w.clone()]).as_deref(), Some("2 more warnings not shown"));
         assert_eq!(not_shown(&[e.clone(), w.clone(), e]).as_deref(), Some("2 more errors and 1 warning not shown"));

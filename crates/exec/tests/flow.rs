@@ -282,13 +282,13 @@ fn malformed_structure_is_refused() {
     // second `default`.
     let e = compile_edited(ife, |p| {
         let at = p.instructions.iter().position(|i| i.opcode.mnemonic() == "else").unwrap();
-        let again = p.instructions[at].clone();
+        let again = p.instructions[at];
         p.instructions.insert(at + 1, again);
     });
     assert_eq!(e.kind, ExecErrorKind::Malformed("else without if".into()));
     let sw = "vs_5_0\ndcl_output o0.xyzw\nswitch l(0)\ndefault\nbreak\nendswitch\nret\n";
     let e = compile_edited(sw, |p| {
-        let again = p.instructions[2].clone(); // default
+        let again = p.instructions[2]; // default
         p.instructions.insert(4, again);
     });
     assert_eq!(e.kind, ExecErrorKind::Malformed("two defaults in one switch".into()));
