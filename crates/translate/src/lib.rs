@@ -94,6 +94,13 @@
 //!   of a float slot and as two's complement on an integer slot, swizzles and write masks
 //!   as written; `mov`, `movc` and `swapc` move bits;
 //! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused;
+//!   the SPIR-V marks every float operation `NoContraction`, so that a Vulkan driver
+//!   neither fuses a multiply and an add nor reorders a sum. Direct3D would allow
+//!   either within `mad` and `dp#` (3.1.3.2, "fused operations... no less accurate than
+//!   the worst possible serial ordering of evaluation of the unfused expansion") and
+//!   across instructions under `refactoringAllowed` (22.3.2); the order written is one
+//!   Direct3D always allows, and the reference's. WGSL, MSL, GLSL and HLSL have no such
+//!   marking: their compilers may contract;
 //! - `f32tof16` rounds toward zero and gives the largest half for a value beyond the
 //!   half range (3.2.2, "Floating Point Conversion"), bit by bit.
 //!
@@ -142,6 +149,7 @@
 
 pub mod bindings;
 mod front;
+mod no_contraction;
 pub mod ops;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
@@ -463,6 +471,9 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
                 other => other,
             }
             .map_err(|e| backend(e.to_string()))?;
+            // Every float operation evaluated as written (no FMA, no reordering).
+            let mut words = words;
+            no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
             words.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
         Target::Msl => {
