@@ -90,9 +90,11 @@
 //!   remainder; `ubfe`/`ibfe`/`bfi` mask width and offset to 5 bits;
 //! - `firstbit_hi`/`firstbit_shi` count from the most significant bit, and all three
 //!   give `0xffffffff` when no bit is found;
-//! - comparisons give `0xffffffff` or 0, source modifiers `-`/`|x|` act on the sign bit
-//!   of a float slot and as two's complement on an integer slot, swizzles and write masks
-//!   as written; `mov`, `movc` and `swapc` move bits;
+//! - comparisons give `0xffffffff` or 0, and `ne` is true when an operand is NaN (it is
+//!   written `!(a == b)`: naga writes a float `!=` as SPIR-V's ordered not-equal);
+//! - source modifiers `-`/`|x|` act on the sign bit of a float slot and as two's
+//!   complement on an integer slot, swizzles and write masks as written; `mov`, `movc`
+//!   and `swapc` move bits;
 //! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused;
 //!   the SPIR-V marks every float operation `NoContraction`, so that a Vulkan driver
 //!   neither fuses a multiply and an add nor reorders a sum. Direct3D would allow
