@@ -374,7 +374,8 @@ const RANDOM_PROGRAMS: u64 = 200;
 /// (which the device chooses, "32-bit Floating Point Rules") never reach an integer
 /// operation: `r0`, `r1`, `v0` and `cb0` hold floats, `r2`, `r3` and `v1` integers;
 /// values cross only through conversions and comparisons, whose results are defined
-/// for every input. `r4.xyz` count the iterations of the loops at each depth.
+/// for every input. `r4.xyz` count the iterations of the loops at each depth, `r4.w`
+/// holds a loop's exit test or a relative index.
 struct Gen {
     rng: Rng,
     /// When set, the literal operands are read from `cb1` instead (their bits pushed
@@ -539,6 +540,34 @@ impl Gen {
         }
     }
 
+    /// One instruction that moves through an indexable temp (`x0` floats, `x1`
+    /// integers) or reads the immediate constant buffer (floats), or one of `swapc`,
+    /// `uaddc`, `usubb`, `umad`. The relative index is made in range first (`and` with
+    /// 3 into `r4.w`): out-of-range indexing is left to the device by Direct3D.
+    fn indexed(&mut self) -> String {
+        let index = format!("and r4.w, {}, l(3, 3, 3, 3)\n", self.int_src());
+        match self.rng.below(7) {
+            0 => format!("{index}mov x0[r4.w + 0].{}, {}", self.mask(), self.float_src()),
+            1 => format!("{index}mov {}, x0[r4.w + 0].{}", self.float_dst(), self.swizzle()),
+            2 => format!("{index}mov x1[r4.w + 0].{}, {}", self.mask(), self.int_src()),
+            3 => format!("{index}iadd {}, x1[r4.w + 0].{}, {}", self.int_dst(), self.swizzle(), self.int_src()),
+            4 => format!("{index}add {}, icb[r4.w + 0].{}, {}", self.float_dst(), self.swizzle(), self.float_src()),
+            5 => {
+                let (m, a, b) = (self.mask(), self.rng.below(2), self.rng.below(2));
+                format!("swapc r{a}.{m}, r{b}.{m}, {}, {}, {}", self.int_src(), self.float_src(), self.float_src())
+            }
+            _ => {
+                let op = self.pick(&["uaddc", "usubb"]);
+                let (m, a, b) = (self.mask(), 2 + self.rng.below(2), 2 + self.rng.below(2));
+                if self.rng.below(3) == 0 {
+                    format!("umad {}, {}, {}, {}", self.int_dst(), self.int_src(), self.int_src(), self.int_src())
+                } else {
+                    format!("{op} r{a}.{m}, r{b}.{m}, {}, {}", self.int_src(), self.int_src())
+                }
+            }
+        }
+    }
+
     /// A scalar integer condition.
     fn condition(&mut self) -> String {
         let c = ['x', 'y', 'z', 'w'][self.rng.below(4)];
@@ -589,7 +618,7 @@ impl Gen {
                     *out += "break\nendswitch\n";
                 }
                 _ => {
-                    *out += &self.instruction();
+                    *out += &if self.rng.below(6) == 0 { self.indexed() } else { self.instruction() };
                     *out += "\n";
                 }
             }
@@ -606,9 +635,22 @@ impl Gen {
         if let Some(data) = &self.data {
             s += &format!("dcl_constantbuffer cb1[{}], immediateIndexed\n", data.len().max(1));
         }
-        s += "dcl_input v0.xyzw\ndcl_input v1.xyzw\n\
+        s += "dcl_immediateConstantBuffer { { 1.500000, -0.000000, 2.250000, -3.000000 }, \
+              { 0.100000, 1000000.000000, -0.500000, 0.000000 }, { 7.000000, -7.000000, 0.333333, 65536.000000 }, \
+              { -1.000000, 1.000000, 0.000001, -1234.500000 } }\n\
+              dcl_input v0.xyzw\ndcl_input v1.xyzw\n\
               dcl_output o0.xyzw\ndcl_output o1.xyzw\ndcl_output o2.xyzw\ndcl_output o3.xyzw\ndcl_temps 5\n\
+              dcl_indexableTemp x0[4], 4\ndcl_indexableTemp x1[4], 4\n\
               mov r0.xyzw, v0.xyzw\nmov r1.xyzw, v0.wzyx\nmov r2.xyzw, v1.xyzw\nmov r3.xyzw, v1.yxwz\n";
+        // The indexable temps start as copies of the registers of their kind.
+        for k in 0..4 {
+            s += &format!(
+                "mov x0[{k}].xyzw, r{}.{}\nmov x1[{k}].xyzw, r{}.yzwx\n",
+                k % 2,
+                ["xyzw", "wzyx"][k / 2],
+                2 + k % 2
+            );
+        }
         s += &body;
         s += "mov o0.xyzw, r0.xyzw\nmov o1.xyzw, r1.xyzw\nmov o2.xyzw, r2.xyzw\nmov o3.xyzw, r3.xyzw\nret \n";
         s
