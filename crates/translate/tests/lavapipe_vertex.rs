@@ -5,8 +5,9 @@
 //! written as a compute entry point ([`translate::Options::vertex_as_compute`]) and run
 //! for [`VERTICES`] vertices of generated inputs (as `exec`'s `corpus_run` test makes
 //! them: input floats in [-2, 2], integer-typed and system-value registers as small
-//! integers, every declared constant buffer full of pseudo-random floats; `SV_VertexID`
-//! is the vertex's index, `SV_InstanceID` 0), then the same vertices through
+//! integers, every declared constant buffer and raw or structured buffer view full of
+//! pseudo-random floats; `SV_VertexID` is the vertex's index, `SV_InstanceID` 0), then
+//! the same vertices through
 //! `exec::machine::Machine::run_vertex`. Every output register component is compared:
 //!
 //! - bit for bit, which is what integer results, moves and plain float arithmetic
@@ -34,6 +35,7 @@ use std::collections::BTreeMap;
 
 use corpus::Rng;
 use exec::machine::Machine;
+use exec::resources::Srv;
 use exec::{Plan, Resources};
 use tpf::{Body, Decl, Opcode, ProgramType, SystemName};
 
@@ -95,25 +97,66 @@ fn inputs(plan: &Plan, rng: &mut Rng, small: bool) -> Vec<[u32; 4]> {
     v
 }
 
-/// Every declared constant buffer: 4096 vectors of pseudo-random floats.
-fn constant_buffers(program: &tpf::Program<'_>, rng: &mut Rng) -> BTreeMap<u32, Vec<[u32; 4]>> {
-    let mut cbs = BTreeMap::new();
-    for inst in program.iter() {
-        if let Body::Decl(Decl::ConstantBuffer { operand, .. }) = &inst.body {
-            let slot = inst.operand(*operand).indices().first().map_or(0, |i| i.immediate() as u32);
-            cbs.insert(slot, (0..4096).map(|_| [0; 4].map(|_: u32| float_value(rng))).collect());
-        }
+/// The memory a program reads besides its inputs: constant buffers by slot, and raw or
+/// structured buffer views (`t#`) by slot with their stride (0: raw).
+#[derive(Default)]
+struct Data {
+    cbs: BTreeMap<u32, Vec<[u32; 4]>>,
+    buffers: BTreeMap<u32, (u32, Vec<u8>)>,
+}
+
+impl Data {
+    /// The bindings the translation is given: constant buffers at group 0 and buffer
+    /// views at group 1, bindings 0, 1, 2... in slot order (as `on_device` binds them).
+    fn bindings(&self) -> translate::Bindings {
+        let mut text: String = self.cbs.keys().enumerate().map(|(k, slot)| format!("cb{slot} = 0:{k}\n")).collect();
+        text.extend(self.buffers.keys().enumerate().map(|(k, slot)| format!("t{slot} = 1:{k}\n")));
+        translate::Bindings::parse(&text).expect("bindings")
     }
-    cbs
+}
+
+/// Every declared constant buffer: 4096 vectors of pseudo-random floats; every raw or
+/// structured buffer view: 64 elements (raw: 4096 bytes) of them.
+fn program_data(program: &tpf::Program<'_>, rng: &mut Rng) -> Data {
+    let mut data = Data::default();
+    for inst in program.iter() {
+        let Body::Decl(d) = &inst.body else { continue };
+        let (operand, stride) = match d {
+            Decl::ConstantBuffer { operand, .. } => {
+                let slot = inst.operand(*operand).indices().first().map_or(0, |i| i.immediate() as u32);
+                data.cbs.insert(slot, (0..4096).map(|_| [0; 4].map(|_: u32| float_value(rng))).collect());
+                continue;
+            }
+            Decl::ResourceRaw { operand, .. } => (operand, 0),
+            Decl::ResourceStructured { operand, stride, .. } => (operand, *stride),
+            _ => continue,
+        };
+        let slot = inst.operand(*operand).indices().first().map_or(0, |i| i.immediate() as u32);
+        let len = if stride == 0 { 4096 } else { 64 * stride as usize };
+        let bytes = (0..len / 4).flat_map(|_| float_value(rng).to_le_bytes()).collect();
+        data.buffers.insert(slot, (stride, bytes));
+    }
+    data
 }
 
 /// The reference: every vertex through `run_vertex`.
-fn reference(plan: &Plan, input: &[[u32; 4]], cbs: &BTreeMap<u32, Vec<[u32; 4]>>) -> Result<Vec<[u32; 4]>, String> {
+fn reference(plan: &Plan, input: &[[u32; 4]], data: &Data) -> Result<Vec<[u32; 4]>, String> {
     let mut res = Resources::default();
-    for (&slot, cb) in cbs {
+    for (&slot, cb) in &data.cbs {
         if let Some(s) = res.constant_buffers.get_mut(slot as usize) {
             *s = Some(cb);
         }
+    }
+    for (&slot, (stride, bytes)) in &data.buffers {
+        let slot = slot as usize;
+        if res.srvs.len() <= slot {
+            res.srvs.resize(slot + 1, None);
+        }
+        res.srvs[slot] = Some(if *stride == 0 {
+            Srv::Raw { data: bytes }
+        } else {
+            Srv::Structured { data: bytes, stride: *stride }
+        });
     }
     let mut m = Machine::new(plan);
     m.set_step_limit(1 << 20);
@@ -126,21 +169,27 @@ fn reference(plan: &Plan, input: &[[u32; 4]], cbs: &BTreeMap<u32, Vec<[u32; 4]>>
     Ok(out)
 }
 
-/// The translation on lavapipe: `Ok(outputs)` or why it did not run. The constant
-/// buffers are at group 0, bindings 0, 1, 2... in slot order (see `run_plan`); the
-/// vertices' registers at [`translate::VERTEX_AS_COMPUTE_GROUP`].
+/// The translation on lavapipe: `Ok(outputs)` or why it did not run. The memory is
+/// bound as [`Data::bindings`] says; the vertices' registers at
+/// [`translate::VERTEX_AS_COMPUTE_GROUP`].
 fn on_device(
     gpu: &Gpu,
     module: naga::Module,
     input: &[[u32; 4]],
     n_out: usize,
-    cbs: &BTreeMap<u32, Vec<[u32; 4]>>,
+    data: &Data,
 ) -> Result<Vec<[u32; 4]>, String> {
-    let mut bound: Vec<Bound> = cbs
+    let mut bound: Vec<Bound> = data
+        .cbs
         .values()
         .enumerate()
         .map(|(k, cb)| Bound { group: 0, binding: k as u32, buffer: Buffer::Uniform(vec4_bytes(cb)) })
         .collect();
+    bound.extend(data.buffers.values().enumerate().map(|(k, (_, bytes))| Bound {
+        group: 1,
+        binding: k as u32,
+        buffer: Buffer::Storage(bytes.clone()),
+    }));
     let io = translate::VERTEX_AS_COMPUTE_GROUP;
     bound.push(Bound { group: io, binding: 0, buffer: Buffer::Storage(vec4_bytes(input)) });
     let out = vec![0u8; n_out.max(1) * 16 * VERTICES as usize];
@@ -243,14 +292,8 @@ fn run_plan(
     let n_out = plan.output_registers as usize;
     let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
     let mut rng = Rng(seed | 1);
-    let cbs = constant_buffers(program, &mut rng);
-    // Constant buffers at bindings 0, 1, 2... of group 0, in slot order.
-    let text: String = cbs.keys().enumerate().map(|(k, slot)| format!("cb{slot} = 0:{k}\n")).collect();
-    let options = translate::Options {
-        bindings: translate::Bindings::parse(&text).expect("bindings"),
-        vertex_as_compute: true,
-        ..Default::default()
-    };
+    let data = program_data(program, &mut rng);
+    let options = translate::Options { bindings: data.bindings(), vertex_as_compute: true, ..Default::default() };
     let module = match translate(&options) {
         Ok(m) => m,
         Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
@@ -260,7 +303,7 @@ fn run_plan(
     let mut run = None;
     for small in [false, true] {
         let input = inputs(plan, &mut rng, small);
-        match reference(plan, &input, &cbs) {
+        match reference(plan, &input, &data) {
             Ok(out) => {
                 run = Some((input, out));
                 break;
@@ -272,7 +315,7 @@ fn run_plan(
         }
     }
     let Some((input, expected)) = run else { return "not compared: exec did not run".into() };
-    let got = match on_device(gpu, module, &input, n_out, &cbs) {
+    let got = match on_device(gpu, module, &input, n_out, &data) {
         Ok(g) => g,
         Err(err) => return corpus::expect::one_line(&format!("not compared: {err}")),
     };
@@ -682,13 +725,13 @@ fn random_outcome(gpu: &Gpu, seed: u64, data: bool) -> (String, String) {
     let program = tpf::parse::parse_program(&text).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{text}")).program;
     let plan = Plan::compile(&program, Vec::new(), Vec::new()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let input = g.inputs();
-    let mut cbs: BTreeMap<u32, Vec<[u32; 4]>> =
-        [(0, (0..4).map(|_| [0; 4].map(|_: u32| float_value(&mut g.rng))).collect())].into();
+    let mut data = Data::default();
+    data.cbs.insert(0, (0..4).map(|_| [0; 4].map(|_: u32| float_value(&mut g.rng))).collect());
     if let Some(literals) = g.data.take() {
-        cbs.insert(1, if literals.is_empty() { vec![[0; 4]] } else { literals });
+        data.cbs.insert(1, if literals.is_empty() { vec![[0; 4]] } else { literals });
     }
     let n_out = plan.output_registers as usize;
-    let outcome = match reference(&plan, &input, &cbs) {
+    let outcome = match reference(&plan, &input, &data) {
         Err(err) => corpus::expect::one_line(&format!("not compared: exec: {err}")),
         Ok(expected) => {
             let options = translate::Options {
@@ -698,7 +741,7 @@ fn random_outcome(gpu: &Gpu, seed: u64, data: bool) -> (String, String) {
             };
             match translate::module_from_program(&program, &[], &[], &options) {
                 Err(err) => format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
-                Ok(module) => match on_device(gpu, module, &input, n_out, &cbs) {
+                Ok(module) => match on_device(gpu, module, &input, n_out, &data) {
                     Err(err) => corpus::expect::one_line(&format!("not compared: {err}")),
                     Ok(got) => compare(&expected, &got, n_out, None),
                 },
