@@ -378,13 +378,20 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
          eq o0.y, r0.y, v0.y\nlt o0.z, v0.z, r0.z\nge o0.w, r0.w, v0.w",
     ),
     // The device's constant folding (see `random_programs_on_lavapipe_match_the_reference`):
-    // x * 0 for a negative x is -0, which lavapipe gives only when the 0 is not a literal
-    // (below, the 0 is a denormal computed at run time, flushed to +0).
+    // x * 0 for a negative x is -0 and -0 + 0 is +0, which lavapipe gives only when the
+    // 0 is not a literal (the computed 0 is a denormal made at run time, flushed to +0).
     ("mul by a literal 0", "mul o0.xyzw, v0.xyzw, l(0.0, 0.0, 0.0, 0.0)"),
     ("mul by a computed 0", "ushr r0.xyzw, v0.xyzw, l(31, 31, 31, 31)\nmul o0.xyzw, v0.xyzw, r0.xyzw"),
+    // -0 (the sign of a negative input, computed at run time) + 0 is +0.
     (
         "add a literal 0 to -0",
-        "mul r0.xyzw, |v0.xyzw|, l(-0.0, -0.0, -0.0, -0.0)\nadd o0.xyzw, r0.xyzw, l(0.0, 0.0, 0.0, 0.0)",
+        "and r0.xyzw, v0.xyzw, l(0x80000000, 0x80000000, 0x80000000, 0x80000000)\n\
+         add o0.xyzw, r0.xyzw, l(0.0, 0.0, 0.0, 0.0)",
+    ),
+    (
+        "add a computed 0 to -0",
+        "and r0.xy, v0.xyxx, l(0x80000000, 0x80000000, 0, 0)\nushr r0.zw, v0.xxxy, l(31, 31, 31, 31)\n\
+         add o0.xyzw, r0.xyxy, r0.zwzw",
     ),
 ];
 
@@ -759,13 +766,16 @@ fn random_outcome(gpu: &Gpu, seed: u64, data: bool) -> (String, String) {
 ///   instructions drawn are those whose precision Direct3D does not leave to the
 ///   device, so no tolerance applies;
 /// - `differs with literals only: ...`: the constant-buffer form is exact, the literal
-///   form is not. lavapipe simplifies a multiplication by a constant 0 to 0 (Mesa's
-///   gallivm checks its operands for the constant zero before LLVM sees them), which
-///   IEEE 754 and Direct3D ("32-bit Floating Point Rules") do not allow when the other
-///   operand is negative (-0), infinite or NaN (NaN); the ALU programs "mul by a
-///   literal 0" and "mul by a computed 0" show it alone. The translation is the same
-///   in both forms but for where the value is read;
-/// - `differs: ...`: a difference the device's constant folding does not explain.
+///   form is not. lavapipe simplifies `x * 0` to 0 and `x + 0` to `x` when the 0 is a
+///   constant (Mesa's gallivm checks its operands for the constant zero before LLVM
+///   sees them), which IEEE 754 and Direct3D ("32-bit Floating Point Rules") do not
+///   allow for a negative, infinite or NaN `x` (`x * 0` is -0 or NaN) and for `x = -0`
+///   (-0 + 0 is +0); the ALU programs "mul by a literal 0" and "add a literal 0 to -0"
+///   show it alone, next to the same with a 0 computed at run time. The translation is
+///   the same in both forms but for where the value is read;
+/// - `differs: ...`: a difference the literal/constant-buffer split does not explain (to
+///   be explained before it is blessed: a constant zero the device folds can also come
+///   from elsewhere, such as a temp register read before it is written, which is 0).
 ///
 /// `DXREF_SHOW_PROGRAMS=1` prints the listing of every seed that is not exact.
 #[test]
