@@ -76,6 +76,19 @@
 //! `tests/lavapipe_vertex.rs` runs translated vertex shaders on a Vulkan device and
 //! compares them with the reference interpreter (see [What is proven](#what-is-proven)).
 //!
+//! # What is proven
+//!
+//! `tests/lavapipe_vertex.rs` runs translated vertex shaders on Mesa's lavapipe and
+//! compares every output component with the reference interpreter (`exec`) on the same
+//! inputs: every corpus vertex shader both run, hand-written one-instruction programs,
+//! and random programs from fixed seeds (straight-line arithmetic, nested flow control,
+//! indexable temps, the immediate constant buffer). Outputs must be bit for bit equal
+//! (NaNs equal whatever their bits) except where an instruction's precision is the
+//! device's (`exp`, `log`, `rsq`...: a stated tolerance); each outcome is one line of an
+//! expectation file under `tests/expect/`, including the differences lavapipe itself
+//! causes (it folds `x * 0` and `x + 0` with a constant 0 against IEEE 754's -0, infinity
+//! and NaN rules).
+//!
 //! # The arithmetic rules kept
 //!
 //! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
