@@ -76,6 +76,19 @@
 //! `tests/lavapipe_vertex.rs` runs translated vertex shaders on a Vulkan device and
 //! compares them with the reference interpreter (see [What is proven](#what-is-proven)).
 //!
+//! # What is proven
+//!
+//! `tests/lavapipe_vertex.rs` runs translated vertex shaders on Mesa's lavapipe and
+//! compares every output component with the reference interpreter (`exec`) on the same
+//! inputs: every corpus vertex shader both run, hand-written one-instruction programs,
+//! and random programs from fixed seeds (straight-line arithmetic, nested flow control,
+//! indexable temps, the immediate constant buffer). Outputs must be bit for bit equal
+//! (NaNs equal whatever their bits) except where an instruction's precision is the
+//! device's (`exp`, `log`, `rsq`...: a stated tolerance); each outcome is one line of an
+//! expectation file under `tests/expect/`, including the differences lavapipe itself
+//! causes (it folds `x * 0` and `x + 0` with a constant 0 against IEEE 754's -0, infinity
+//! and NaN rules).
+//!
 //! # The arithmetic rules kept
 //!
 //! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
@@ -90,10 +103,19 @@
 //!   remainder; `ubfe`/`ibfe`/`bfi` mask width and offset to 5 bits;
 //! - `firstbit_hi`/`firstbit_shi` count from the most significant bit, and all three
 //!   give `0xffffffff` when no bit is found;
-//! - comparisons give `0xffffffff` or 0, source modifiers `-`/`|x|` act on the sign bit
-//!   of a float slot and as two's complement on an integer slot, swizzles and write masks
-//!   as written; `mov`, `movc` and `swapc` move bits;
+//! - comparisons give `0xffffffff` or 0, and `ne` is true when an operand is NaN (it is
+//!   written `!(a == b)`: naga writes a float `!=` as SPIR-V's ordered not-equal);
+//! - source modifiers `-`/`|x|` act on the sign bit of a float slot and as two's
+//!   complement on an integer slot, swizzles and write masks as written; `mov`, `movc`
+//!   and `swapc` move bits;
 //! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused;
+//!   the SPIR-V marks every float operation `NoContraction`, so that a Vulkan driver
+//!   neither fuses a multiply and an add nor reorders a sum. Direct3D would allow
+//!   either within `mad` and `dp#` (3.1.3.2, "fused operations... no less accurate than
+//!   the worst possible serial ordering of evaluation of the unfused expansion") and
+//!   across instructions under `refactoringAllowed` (22.3.2); the order written is one
+//!   Direct3D always allows, and the reference's. WGSL, MSL, GLSL and HLSL have no such
+//!   marking: their compilers may contract;
 //! - `f32tof16` rounds toward zero and gives the largest half for a value beyond the
 //!   half range (3.2.2, "Floating Point Conversion"), bit by bit.
 //!
@@ -142,6 +164,7 @@
 
 pub mod bindings;
 mod front;
+mod no_contraction;
 pub mod ops;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
@@ -463,6 +486,9 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
                 other => other,
             }
             .map_err(|e| backend(e.to_string()))?;
+            // Every float operation evaluated as written (no FMA, no reordering).
+            let mut words = words;
+            no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
             words.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
         Target::Msl => {

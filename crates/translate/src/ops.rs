@@ -90,7 +90,7 @@ rows! {
     Min => raw (FBits, "dx_min($0, $1)");
     Max => raw (FBits, "dx_max($0, $1)");
     Eq => (B, "($0 == $1)");
-    Ne => (B, "($0 != $1)");
+    Ne => (B, "!($0 == $1)");
     Lt => (B, "($0 < $1)");
     Ge => (B, "($0 >= $1)");
     DerivRtx => (F, "dpdx($0)");
