@@ -466,8 +466,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                         });
                     }
                     let d = match dim {
-                        ResourceDimension::Texture1D => "1d",
-                        ResourceDimension::Texture2D => "2d",
+                        // A 1D view is a 2D one of height 1 (WGSL has no 1D array).
+                        ResourceDimension::Texture1D | ResourceDimension::Texture2D => "2d",
+                        ResourceDimension::Texture1DArray => "2d_array",
                         ResourceDimension::Texture2DArray => "2d_array",
                         ResourceDimension::Texture3D => "3d",
                         _ => {
@@ -1170,7 +1171,8 @@ impl<'p, 'a> Gen<'p, 'a> {
         let o = |c: usize| off.get(c).copied().unwrap_or(0);
         use ResourceDimension as D;
         let args = match (dim, ms) {
-            (D::Texture1D, false) => format!("a.x + {}, a.w", o(0)),
+            (D::Texture1D, false) => format!("vec2<i32>(a.x + {}, 0), a.w", o(0)),
+            (D::Texture1DArray, false) => format!("vec2<i32>(a.x + {}, 0), a.y, a.w", o(0)),
             (D::Texture2D, false) => format!("a.xy + vec2<i32>({}, {}), a.w", o(0), o(1)),
             (D::Texture2DArray, false) => format!("a.xy + vec2<i32>({}, {}), a.z, a.w", o(0), o(1)),
             (D::Texture3D, false) => format!("a.xyz + vec3<i32>({}, {}, {}), a.w", o(0), o(1), o(2)),
@@ -1209,7 +1211,10 @@ impl<'p, 'a> Gen<'p, 'a> {
         self.line("let c = bitcast<vec4<f32>>(q0);");
         use ResourceDimension as D;
         let (coord, layer, n): (&str, Option<&str>, usize) = match dim {
-            D::Texture1D => ("c.x", None, 1),
+            // Height 1, sampled at its texel centre: v = 0.5 reads row 0 alone under
+            // every address mode and filter, and its derivatives are 0.
+            D::Texture1D => ("vec2<f32>(c.x, 0.5)", None, 1),
+            D::Texture1DArray => ("vec2<f32>(c.x, 0.5)", Some("dx_layer(c.y)"), 1),
             D::Texture2D => ("c.xy", None, 2),
             D::Texture2DArray => ("c.xy", Some("dx_layer(c.z)"), 2),
             D::Texture3D => ("c.xyz", None, 3),
@@ -1223,7 +1228,11 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         let fsrc = |k: usize| format!("bitcast<f32>(q{k}.x)");
         let fvec = |k: usize| {
-            let sel = ["x", "xy", "xyz"].get(n.saturating_sub(1)).copied().unwrap_or("x");
+            if n == 1 {
+                // A 1D gradient: the v derivative of a height-1 view is 0.
+                return format!("vec2<f32>(bitcast<f32>(q{k}.x), 0.0)");
+            }
+            let sel = ["xy", "xyz"].get(n.saturating_sub(2)).copied().unwrap_or("xy");
             format!("bitcast<vec4<f32>>(q{k}).{sel}")
         };
         let (func, extra) = match ins.opcode {
@@ -1243,6 +1252,9 @@ impl<'p, 'a> Gen<'p, 'a> {
         if let Some(off) = ins.sample_offsets().filter(|o| *o != [0; 3]) {
             let [u, v, w] = off;
             match dim {
+                D::Texture1D | D::Texture1DArray => {
+                    let _ = write!(call_args, ", vec2<i32>({u}, 0)");
+                }
                 D::Texture2D | D::Texture2DArray => {
                     let _ = write!(call_args, ", vec2<i32>({u}, {v})");
                 }
@@ -1291,7 +1303,8 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         let layers = format!("textureNumLayers({name})");
         let (x, y, z) = match dim {
-            D::Texture1D => ("d", "0u".to_string(), "0u".to_string()),
+            D::Texture1D => ("d.x", "0u".to_string(), "0u".to_string()),
+            D::Texture1DArray => ("d.x", layers, "0u".to_string()),
             D::Texture2D | D::TextureCube | D::Texture2DMS => ("d.x", "d.y".into(), "0u".into()),
             D::Texture2DArray | D::TextureCubeArray | D::Texture2DMSArray => ("d.x", "d.y".into(), layers),
             D::Texture3D => ("d.x", "d.y".into(), "d.z".into()),
@@ -1327,7 +1340,8 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn uav_coord(&self, i: usize, ins: &InstructionRef<'_, '_>, dim: ResourceDimension) -> R<String> {
         use ResourceDimension as D;
         Ok(match dim {
-            D::Texture1D => "q0.x".into(),
+            D::Texture1D => "vec2<u32>(q0.x, 0u)".into(),
+            D::Texture1DArray => "vec2<u32>(q0.x, 0u), q0.y".into(),
             D::Texture2D => "q0.xy".into(),
             D::Texture2DArray => "q0.xy, q0.z".into(),
             D::Texture3D => "q0.xyz".into(),
@@ -1658,8 +1672,8 @@ fn texture_type(dim: ResourceDimension, elem: Elem, depth: bool) -> Option<Strin
     if depth {
         return Some(
             match dim {
-                D::Texture2D => "texture_depth_2d",
-                D::Texture2DArray => "texture_depth_2d_array",
+                D::Texture1D | D::Texture2D => "texture_depth_2d",
+                D::Texture1DArray | D::Texture2DArray => "texture_depth_2d_array",
                 D::TextureCube => "texture_depth_cube",
                 D::TextureCubeArray => "texture_depth_cube_array",
                 _ => return None,
@@ -1668,9 +1682,10 @@ fn texture_type(dim: ResourceDimension, elem: Elem, depth: bool) -> Option<Strin
         );
     }
     let d = match dim {
-        D::Texture1D => "texture_1d",
-        D::Texture2D => "texture_2d",
-        D::Texture2DArray => "texture_2d_array",
+        // 1D views are 2D views of height 1: WGSL has no 1D array, and its `texture_1d`
+        // has neither mipmaps (in WebGPU) nor level, bias, gradient or offset sampling.
+        D::Texture1D | D::Texture2D => "texture_2d",
+        D::Texture1DArray | D::Texture2DArray => "texture_2d_array",
         D::Texture3D => "texture_3d",
         D::TextureCube => "texture_cube",
         D::TextureCubeArray => "texture_cube_array",

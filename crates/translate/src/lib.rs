@@ -48,7 +48,13 @@
 //! Bindings: constant buffers `cb#` are `array<vec4<u32>, N>` uniforms in group 0,
 //! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
 //! binding = register number, unless [`Options::bindings`] says otherwise
-//! ([`Bindings::parse`] reads the text form). Inputs and outputs are locations equal to
+//! ([`Bindings::parse`] reads the text form). 1D textures and 1D texture arrays (views
+//! and typed UAVs) are 2D ones of height 1 (`texture_2d`, `texture_2d_array`,
+//! `texture_storage_2d*`): WGSL has no 1D array, and its `texture_1d` has no level,
+//! bias, gradient or offset sampling (nor mipmaps in WebGPU), so the application binds
+//! a 2D view of height 1 there. A load reads row 0, a sample the row's texel centre
+//! (v = 0.5: row 0 alone under every address mode and filter, with zero derivatives, so
+//! the LOD is the 1D one), `resinfo` gives height 0 and a 1D array's size in y. Inputs and outputs are locations equal to
 //! their register numbers (`vec4` of the signature's component type), and the system
 //! values `SV_Position`, `SV_ClipDistance`, `SV_VertexID`, `SV_InstanceID`,
 //! `SV_PrimitiveID`, `SV_IsFrontFace`, `SV_SampleIndex`, `SV_Depth` (and its
@@ -125,14 +131,14 @@
 //!   stream output) gets a zero position: WGSL's vertex stage must write one.
 //! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
 //!   extension), in register and component order; `SV_CullDistance` is not translated.
-//! - Texel offsets on 1D and cube sampling have no WGSL form and are refused.
+//! - Texel offsets on cube sampling have no WGSL form and are refused.
 //! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
 //!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
 //!   `@early_depth_test`, which not every back end writes.
 //! - Typed UAVs are storage textures of the return type's 32-bit formats (`r32*` when
 //!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
 //!   not in the shader.
-//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), 1D texture arrays, multisampled
+//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), multisampled
 //!   arrays with sampling, UAV counters, typed-UAV atomics, `gather4_po*`, `lod`,
 //!   `sampleinfo`, `samplepos`, doubles, subroutines and interfaces, and the
 //!   geometry/hull/domain stages are errors ([`TranslateError`]) for now.
