@@ -114,6 +114,8 @@ struct Gen<'p, 'a> {
     compared: BTreeSet<u32>,
     uav_loaded: BTreeSet<u32>,
     uav_atomics: BTreeMap<u32, AtomicUse>,
+    /// UAVs whose hidden counter `imm_atomic_alloc` / `imm_atomic_consume` use.
+    uav_counters: BTreeSet<u32>,
     tgsm_atomics: BTreeMap<u32, AtomicUse>,
     /// Input registers: (mask of location components, system values with their mask).
     inputs: BTreeMap<u32, InputRegister>,
@@ -169,6 +171,7 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
         compared: BTreeSet::new(),
         uav_loaded: BTreeSet::new(),
         uav_atomics: BTreeMap::new(),
+        uav_counters: BTreeSet::new(),
         tgsm_atomics: BTreeMap::new(),
         inputs: BTreeMap::new(),
         outputs: BTreeMap::new(),
@@ -245,6 +248,11 @@ impl<'p, 'a> Gen<'p, 'a> {
                                 self.uav_loaded.insert(u);
                             }
                         }
+                        O::ImmAtomicAlloc | O::ImmAtomicConsume => {
+                            if let Some(u) = reg(1).filter(|_| ty(1) == Some(OperandType::UnorderedAccessView)) {
+                                self.uav_counters.insert(u);
+                            }
+                        }
                         op if is_atomic(op) => {
                             let k = if is_imm_atomic(op) { 1 } else { 0 };
                             let signed =
@@ -317,8 +325,8 @@ impl<'p, 'a> Gen<'p, 'a> {
                 self.uavs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
             }
             Decl::UavRaw { operand, flags, .. } | Decl::UavStructured { operand, flags, .. } => {
-                if flags.order_preserving_counter || flags.rasterizer_ordered {
-                    return Err(unsupported(i, ins, "a UAV counter or rasterizer-ordered view"));
+                if flags.rasterizer_ordered {
+                    return Err(unsupported(i, ins, "a rasterizer-ordered view"));
                 }
                 let stride = if let Decl::UavStructured { stride, .. } = d { stride } else { 0 };
                 self.uavs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
@@ -487,6 +495,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
             };
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
+        }
+        for &r in &self.uav_counters {
+            let s = self.bindings.slot(Class::UavCounter, r);
+            let _ = writeln!(
+                out,
+                "@group({}) @binding({}) var<storage, read_write> uc{r}: atomic<u32>;",
+                s.group, s.binding
+            );
         }
         for (&r, res) in &self.tgsm {
             let Res2::Words { bytes, .. } = *res else { continue };
@@ -895,7 +911,8 @@ impl<'p, 'a> Gen<'p, 'a> {
             O::BufInfo => self.bufinfo(i, ins),
             O::LdUavTyped => self.ld_uav_typed(i, ins),
             O::StoreUavTyped => self.store_uav_typed(i, ins),
-            op if is_atomic(op) && !matches!(op, O::ImmAtomicAlloc | O::ImmAtomicConsume) => self.atomic(i, ins),
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => self.counter(i, ins),
+            op if is_atomic(op) => self.atomic(i, ins),
             _ => Err(unsupported(i, ins, "this instruction")),
         }
     }
@@ -1124,6 +1141,30 @@ impl<'p, 'a> Gen<'p, 'a> {
             self.line(&format!("_ = {call};"));
         }
         self.close();
+        Ok(())
+    }
+
+    /// `imm_atomic_alloc` (the counter before its increment) and `imm_atomic_consume`
+    /// (the counter after its decrement, wrapping), on the hidden counter of a
+    /// structured UAV (Microsoft's pages of the two instructions).
+    fn counter(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, res, _, _) = self.resource(i, ins, 1)?;
+        if !matches!(res, Res2::Words { stride, .. } if stride > 0) || !name.starts_with('u') {
+            return Err(unsupported(i, ins, "a counter of anything but a structured UAV"));
+        }
+        let call = if ins.opcode == Opcode::ImmAtomicAlloc {
+            format!("atomicAdd(&uc{}, 1u)", reg_num(&name))
+        } else {
+            format!("(atomicSub(&uc{}, 1u) - 1u)", reg_num(&name))
+        };
+        let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
+        match self.dst(i, ins, &dst)? {
+            Some(place) => {
+                let c = (0..4).find(|c| place.2 & (1 << c) != 0).unwrap_or(0);
+                self.write(&place, c, &call);
+            }
+            None => self.line(&format!("_ = {call};")),
+        }
         Ok(())
     }
 

@@ -48,7 +48,11 @@
 //! Bindings: constant buffers `cb#` are `array<vec4<u32>, N>` uniforms in group 0,
 //! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
 //! binding = register number, unless [`Options::bindings`] says otherwise
-//! ([`Bindings::parse`] reads the text form). 1D textures and 1D texture arrays (views
+//! ([`Bindings::parse`] reads the text form). The hidden counter of a structured UAV
+//! that `imm_atomic_alloc` (the count before its increment) or `imm_atomic_consume`
+//! (the count after its decrement) uses is a storage buffer of one `atomic<u32>`, `uc#`,
+//! in the UAV group at binding 64 + the UAV's register (the application keeps the
+//! count there: initial values, `CopyStructureCount`). 1D textures and 1D texture arrays (views
 //! and typed UAVs) are 2D ones of height 1 (`texture_2d`, `texture_2d_array`,
 //! `texture_storage_2d*`): WGSL has no 1D array, and its `texture_1d` has no level,
 //! bias, gradient or offset sampling (nor mipmaps in WebGPU), so the application binds
@@ -139,7 +143,7 @@
 //!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
 //!   not in the shader.
 //! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), multisampled
-//!   arrays with sampling, UAV counters, typed-UAV atomics, `gather4_po*`, `lod`,
+//!   arrays with sampling, typed-UAV atomics, `gather4_po*`, `lod`,
 //!   `sampleinfo`, `samplepos`, doubles, subroutines and interfaces, and the
 //!   geometry/hull/domain stages are errors ([`TranslateError`]) for now.
 
