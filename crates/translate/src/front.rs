@@ -809,6 +809,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                 ComponentCount::One => format!("vec4<u32>({:#x}u)", o.imm[0]),
                 _ => format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", o.imm[0], o.imm[1], o.imm[2], o.imm[3]),
             },
+            // `d(...)`: one double (both lanes) or two, low word first.
+            OperandType::Immediate64 => {
+                let w = match o.components {
+                    ComponentCount::One => [o.imm[0], o.imm[1], o.imm[0], o.imm[1]],
+                    _ => o.imm,
+                };
+                format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", w[0], w[1], w[2], w[3])
+            }
             other => return Err(unsupported(i, ins, format!("the register file {}", file_name(other)))),
         })
     }
@@ -816,6 +824,13 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// A source operand: its register, selection and modifier, as a `vec4<u32>`.
     /// `float` says how the modifier applies (a float slot, or a typeless one).
     fn src_vec(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand, float: bool) -> R<String> {
+        self.src_vec_as(i, ins, o, if float { Ty::F } else { Ty::U })
+    }
+
+    /// A source operand read for a slot of type `ty`: a float slot's modifier acts on
+    /// every component's sign bit, a double slot's on the high words' (`.y`, `.w`), an
+    /// integer or typeless slot's as two's complement.
+    fn src_vec_as(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand, ty: Ty) -> R<String> {
         let base = self.register(i, ins, o)?;
         let mut v = match o.selection() {
             Selection::Swizzle(s) if s != [0, 1, 2, 3] => {
@@ -832,7 +847,16 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         use tpf::Modifier as M;
         let m = o.modifier();
-        if float {
+        if ty == Ty::D {
+            let (sign, rest) =
+                ("vec4<u32>(0u, 0x80000000u, 0u, 0x80000000u)", "vec4<u32>(~0u, 0x7fffffffu, ~0u, 0x7fffffffu)");
+            match m {
+                M::Neg => v = format!("({v} ^ {sign})"),
+                M::Abs => v = format!("({v} & {rest})"),
+                M::AbsNeg => v = format!("({v} | {sign})"),
+                _ => {}
+            }
+        } else if matches!(ty, Ty::F | Ty::Any) {
             match m {
                 M::Neg => v = format!("({v} ^ vec4<u32>(0x80000000u))"),
                 M::Abs => v = format!("({v} & vec4<u32>(0x7fffffffu))"),
@@ -928,7 +952,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
             let o =
                 *ins.operands().get(from.saturating_add(k)).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
-            let v = self.src_vec(i, ins, &o, matches!(ty, Ty::F | Ty::Any))?;
+            let v = self.src_vec_as(i, ins, &o, *ty)?;
             self.line(&format!("let q{k} = {v};"));
         }
         Ok(())
@@ -948,6 +972,9 @@ impl<'p, 'a> Gen<'p, 'a> {
         ndst: usize,
         src: &[Ty],
     ) -> R<()> {
+        if row.double {
+            return self.arith_double(i, ins, sat, row, src);
+        }
         if src.iter().chain(ins.opcode.info().dst).any(|t| *t == Ty::D) {
             return Err(unsupported(i, ins, "double precision"));
         }
@@ -986,6 +1013,8 @@ impl<'p, 'a> Gen<'p, 'a> {
                     (Res::I, _) => format!("bitcast<u32>({e})"),
                     (Res::U, _) => e,
                     (Res::B, _) => format!("select(0u, 0xffffffffu, {e})"),
+                    // Only `double` rows have double results.
+                    (Res::D, _) => e,
                 };
                 let value = if sat && matches!(ins.opcode, Opcode::Mov | Opcode::Movc) {
                     format!("dx_sat(bitcast<f32>({value}))")
@@ -993,6 +1022,71 @@ impl<'p, 'a> Gen<'p, 'a> {
                     value
                 };
                 self.write(&place, c, &value);
+            }
+        }
+        self.close();
+        Ok(())
+    }
+
+    /// A `double` row (see [`crate::ops`]): two lanes, `.xy` and `.zw`.
+    fn arith_double(&mut self, i: usize, ins: &InstructionRef<'_, '_>, sat: bool, row: ops::Row, src: &[Ty]) -> R<()> {
+        self.bind_sources(i, ins, 1, src)?;
+        let scalar = |k: usize, lane: usize| -> String {
+            match src.get(k) {
+                Some(Ty::D) => {
+                    format!("dx_d(q{k}.{}, q{k}.{})", comp(lane.saturating_mul(2)), comp(lane.saturating_mul(2) | 1))
+                }
+                Some(Ty::F) => format!("dx_f(q{k}.{})", comp(lane)),
+                Some(Ty::I) => format!("bitcast<i32>(q{k}.{})", comp(lane)),
+                _ => format!("q{k}.{}", comp(lane)),
+            }
+        };
+        let Some(dst_row) = row.dst.first() else { return Ok(()) };
+        let lane_expr = |lane: usize| -> String {
+            let mut e = dst_row.expr.to_string();
+            for k in (0..4).rev() {
+                e = e.replace(&format!("${k}"), &scalar(k, lane));
+            }
+            e
+        };
+        let Some(o) = ins.operands().first().copied() else { return Ok(()) };
+        let Some(place) = self.dst(i, ins, &o)? else {
+            self.close();
+            return Ok(());
+        };
+        if dst_row.res == Res::D {
+            for lane in 0..2usize {
+                let (lo, hi) = (lane.saturating_mul(2), lane.saturating_mul(2) | 1);
+                if place.2 & (1 << lo | 1 << hi) == 0 {
+                    continue;
+                }
+                let e = lane_expr(lane);
+                let e = if sat { format!("dx_dsat({e})") } else { e };
+                self.line(&format!("let d{lane} = {e};"));
+                if place.2 & (1 << lo) != 0 {
+                    self.write(&place, lo, &format!("dx_dlo(d{lane})"));
+                }
+                if place.2 & (1 << hi) != 0 {
+                    self.write(&place, hi, &format!("dx_dhi(d{lane})"));
+                }
+            }
+        } else {
+            // 32-bit results: lane j to the j-th component the mask names.
+            let mut lane = 0usize;
+            for c in 0..4 {
+                if place.2 & (1 << c) == 0 {
+                    continue;
+                }
+                let e = lane_expr(lane);
+                let value = match (dst_row.res, sat) {
+                    (Res::F, false) => format!("dx_r({e})"),
+                    (Res::F, true) => format!("dx_sat({e})"),
+                    (Res::I, _) => format!("bitcast<u32>({e})"),
+                    (Res::B, _) => format!("select(0u, 0xffffffffu, {e})"),
+                    _ => e,
+                };
+                self.write(&place, c, &value);
+                lane = 1;
             }
         }
         self.close();

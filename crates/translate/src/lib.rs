@@ -106,6 +106,14 @@
 //! - `frc` stays below 1.0; the dot products add left to right; `mad` is not fused;
 //! - `f32tof16` rounds toward zero and gives the largest half for a value beyond the
 //!   half range (3.2.2, "Floating Point Conversion"), bit by bit.
+//! - Doubles ("64-bit (double precision) floating point rules"; the double
+//!   instructions' pages) are `f64` (naga's WGSL `f64`, SPIR-V `Float64` and `Int64`):
+//!   a register holds two, `.xy` and `.zw`, low word first; a source modifier acts on
+//!   the high word's sign bit; comparisons and `dtof`/`dtoi`/`dtou` write their two
+//!   results to the first two components the mask names; `dmin`/`dmax` follow the
+//!   32-bit NaN and signed-zero rules; `dtoi`/`dtou` round toward zero and saturate
+//!   (NaN gives 0); `dtof` rounds to nearest even and flushes a float32 denormal;
+//!   `ftod` flushes its float32 denormal input; `_sat` gives +0 for NaN.
 //!
 //! # What a target cannot express (documented, not emulated)
 //!
@@ -114,6 +122,11 @@
 //!   bits free).
 //! - Precision: `exp`, `log`, `rsq`, `rcp`, `sqrt`, `sincos`, `div` have the target's
 //!   accuracy (the spec's ULP tolerances for each instruction apply on both sides).
+//! - Doubles: `ddiv`, `drcp` have the target's accuracy; `dfma` is the target's `fma`,
+//!   which SPIR-V (`GLSL.std.450 Fma`) does not promise to round once (lavapipe rounds
+//!   twice); double denormals are kept only where the device keeps them (Vulkan's
+//!   `shaderDenormPreserveFloat64`; the module asks for no float-controls mode). Metal
+//!   has no doubles: MSL output of a module with doubles is a back-end error.
 //! - Derivatives and implicit-LOD sampling in non-uniform control flow are allowed
 //!   (`diagnostic(off, derivative_uniformity)`), as in Direct3D; a `sync` in non-uniform
 //!   control flow is refused by naga's validator.
@@ -144,7 +157,7 @@
 //!   not in the shader.
 //! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), multisampled
 //!   arrays with sampling, typed-UAV atomics, `gather4_po*`, `lod`,
-//!   `sampleinfo`, `samplepos`, doubles, subroutines and interfaces, and the
+//!   `sampleinfo`, `samplepos`, subroutines and interfaces, and the
 //!   geometry/hull/domain stages are errors ([`TranslateError`]) for now.
 
 #![warn(missing_docs)]
@@ -476,6 +489,10 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
             words.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
         Target::Msl => {
+            // Metal has no double precision (naga's MSL writer would stop at it).
+            if uses_f64(module) {
+                return Err(backend("Metal has no double-precision floats".into()));
+            }
             let options = naga::back::msl::Options {
                 lang_version: (2, 3),
                 bounds_check_policies: policies,
@@ -518,6 +535,20 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
             out.into_bytes()
         }
     })
+}
+
+/// Whether a module has a double-precision type or literal.
+fn uses_f64(module: &naga::Module) -> bool {
+    let f64_scalar = |s: Option<naga::Scalar>| s.is_some_and(|s| s.kind == naga::ScalarKind::Float && s.width == 8);
+    let f64_literal = |e: &naga::Expression| matches!(e, naga::Expression::Literal(naga::Literal::F64(_)));
+    module.types.iter().any(|(_, t)| f64_scalar(t.inner.scalar()))
+        || module.global_expressions.iter().any(|(_, e)| f64_literal(e))
+        || module
+            .functions
+            .iter()
+            .map(|(_, f)| f)
+            .chain(module.entry_points.iter().map(|ep| &ep.function))
+            .any(|f| f.expressions.iter().any(|(_, e)| f64_literal(e)))
 }
 
 /// [`module()`] then [`write()`]: a DXBC container in `target`'s language.

@@ -153,3 +153,46 @@ fn dx_f32tof16(x0: u32) -> u32 {
     }
     return sign | (u32(h) << 10u) | (man >> 13u);
 }
+// Doubles (the functional spec's 64-bit rules): a register's two words, low first.
+fn dx_d(lo: u32, hi: u32) -> f64 {
+    return bitcast<f64>((u64(hi) << 32u) | u64(lo));
+}
+fn dx_dlo(x: f64) -> u32 {
+    return u32(bitcast<u64>(x) & 0xfffffffflu);
+}
+fn dx_dhi(x: f64) -> u32 {
+    return u32(bitcast<u64>(x) >> 32u);
+}
+fn dx_disnan(x: f64) -> bool {
+    return (bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu;
+}
+// `dmin`/`dmax`: NaN loses to a number; dmin(-0, +0) = -0, dmax(-0, +0) = +0.
+fn dx_dmin(a: f64, b: f64) -> f64 {
+    if (dx_disnan(a)) { return b; }
+    if (dx_disnan(b) || a < b) { return a; }
+    if (b < a) { return b; }
+    return bitcast<f64>(bitcast<u64>(a) | bitcast<u64>(b));
+}
+fn dx_dmax(a: f64, b: f64) -> f64 {
+    if (dx_disnan(a)) { return b; }
+    if (dx_disnan(b) || a > b) { return a; }
+    if (b > a) { return b; }
+    return bitcast<f64>(bitcast<u64>(a) & bitcast<u64>(b));
+}
+// `_sat` of a double: NaN and -0 give +0.
+fn dx_dsat(x: f64) -> f64 {
+    if (x > 0.0lf) { return min(x, 1.0lf); }
+    return 0.0lf;
+}
+// `dtoi`/`dtou`: toward zero, saturated, NaN gives 0.
+fn dx_dtoi(x: f64) -> u32 {
+    if (dx_disnan(x)) { return 0u; }
+    if (x >= 2147483647.0lf) { return 0x7fffffffu; }
+    if (x <= -2147483648.0lf) { return 0x80000000u; }
+    return bitcast<u32>(i32(x));
+}
+fn dx_dtou(x: f64) -> u32 {
+    if (dx_disnan(x) || x <= 0.0lf) { return 0u; }
+    if (x >= 4294967295.0lf) { return 0xffffffffu; }
+    return u32(x);
+}
