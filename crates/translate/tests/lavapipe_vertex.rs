@@ -519,6 +519,18 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
     ("exp", "exp o0.xyzw, v0.xyzw"),
     ("log", "log o0.xyzw, |v0.xyzw|"),
     ("sincos", "sincos o0.xy, o0.zw, v0.xyxx"),
+    ("d_add", "dadd o0.xyzw, v0.xyzw, -v1.xyzw"),
+    ("d_mul", "dmul o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("d_div", "ddiv o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("d_fma", "dfma o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw"),
+    ("d_rcp", "drcp o0.xyzw, v0.zwxy"),
+    ("d_min", "dmin o0.xyzw, v0.xyzw, |v1.xyzw|"),
+    ("d_max", "dmax_sat o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("d_movc", "dmovc o0.xyzw, v2.xyxx, v0.xyzw, v1.xyzw"),
+    ("d_cmp", "dlt o0.xy, v0.xyzw, v1.xyzw\ndeq o0.zw, v0.xyzw, v0.zwxy"),
+    ("d_tof", "dtof o0.xy, v0.xyzw\ndtoi o0.z, v1.xyxy\ndtou o0.w, v1.zwzw"),
+    ("d_fromf", "ftod o0.xyzw, v0.xyxx"),
+    ("d_fromi", "itod o0.xy, v0.xxxx\nutod o0.zw, v0.yyyy"),
 ];
 
 /// The hand-written programs of [`ALU_PROGRAMS`] through both, one line each in
