@@ -224,8 +224,9 @@ enum Command {
     Info(InfoArgs),
     /// Translate a Shader Model 4.0-5.0 vertex, pixel or compute shader to WGSL, SPIR-V,
     /// MSL, GLSL or HLSL (through naga, validated first). Bindings: cb# group 0, t#
-    /// group 1, s# group 2, u# group 3, binding = register number, unless --bindings
-    /// says otherwise. What is not translated yet is an error naming the instruction.
+    /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
+    /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.
+    /// What is not translated yet is an error naming the instruction.
     #[command(after_help = EXIT_STATUS)]
     Translate(TranslateArgs),
 }

@@ -133,6 +133,20 @@ struct Gen<'p, 'a> {
     /// A vertex shader written as a compute entry point over storage buffers
     /// ([`crate::Options::vertex_as_compute`]).
     vertex_as_compute: bool,
+    /// The program has subroutines (`label`): registers are module-scope then.
+    has_labels: bool,
+    /// The subroutines' WGSL functions (`dx_l#`, `dx_fb#`).
+    functions: String,
+    /// `dx_run`'s body while a subroutine's is written.
+    main_body: Option<String>,
+    /// The subroutine being written: its function name.
+    label: Option<String>,
+    /// `dcl_function_table`: `ft#` to its `fb#` per call site.
+    tables: BTreeMap<u32, Vec<u32>>,
+    /// `dcl_interface`: `fp#` to its array length and the `ft#` it may point at.
+    interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
+    /// The function table each interface slot is bound to ([`crate::Options::interfaces`]).
+    bound_tables: &'p BTreeMap<u32, u32>,
 }
 
 type R<T> = Result<T, TranslateError>;
@@ -183,6 +197,13 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
         thread_group: [1, 1, 1],
         terminal: false,
         vertex_as_compute: options.vertex_as_compute && stage == ProgramType::Vertex,
+        has_labels: program.iter().any(|ins| ins.opcode == Opcode::Label),
+        functions: String::new(),
+        main_body: None,
+        label: None,
+        tables: BTreeMap::new(),
+        interfaces: BTreeMap::new(),
+        bound_tables: &options.interfaces,
     };
     g.declarations()?;
     g.resource_globals()?;
@@ -362,7 +383,13 @@ impl<'p, 'a> Gen<'p, 'a> {
             Decl::GlobalFlags(f) => {
                 self.force_early = f.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL);
             }
-            Decl::IndexRange { .. } => {}
+            Decl::IndexRange { .. } | Decl::FunctionBody(_) => {}
+            Decl::FunctionTable { id, bodies } => {
+                self.tables.insert(id, ins.words(bodies).iter().collect());
+            }
+            Decl::Interface { id, array_length, tables, .. } => {
+                self.interfaces.insert(id, (u32::from(array_length).max(1), ins.words(tables).iter().collect()));
+            }
             _ => return Err(unsupported(i, ins, "this declaration")),
         }
         Ok(())
@@ -543,12 +570,14 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     /// Second pass: the executable instructions, into `dx_run`'s body.
     fn instructions(&mut self) -> R<()> {
+        // Subroutines share the registers: module-scope then, function-local otherwise.
+        let (out, prefix) =
+            if self.has_labels { (&mut self.globals, "var<private>") } else { (&mut self.body, "    var") };
         for r in 0..self.temps {
-            let _ = writeln!(self.body, "    var r{r}: vec4<u32>;");
+            let _ = writeln!(out, "{prefix} r{r}: vec4<u32>;");
         }
-        let indexable: Vec<(u32, u32)> = self.indexable.iter().map(|(&a, &b)| (a, b)).collect();
-        for (x, n) in indexable {
-            let _ = writeln!(self.body, "    var x{x}: array<vec4<u32>, {}>;", n.max(1));
+        for (x, n) in &self.indexable {
+            let _ = writeln!(out, "{prefix} x{x}: array<vec4<u32>, {}>;", (*n).max(1));
         }
         let mut blocks: Blocks<BlockData> = Blocks::new();
         let program = self.program;
@@ -556,7 +585,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             let info = ins.opcode.info();
             match info.shape {
                 Shape::Decl(_) | Shape::CustomData => continue,
-                Shape::InterfaceCall => return Err(unsupported(i, &ins, "interface calls")),
+                Shape::InterfaceCall => {
+                    self.open_case(&mut blocks);
+                    self.terminal = false;
+                    self.fcall(i, &ins)?;
+                    continue;
+                }
                 Shape::Ops => {}
             }
             let Body::Op(op) = ins.body else { continue };
@@ -614,6 +648,31 @@ impl<'p, 'a> Gen<'p, 'a> {
                     self.line(&format!("if ({}) {{ discard; }}", cond_text(&c, test)));
                 }
                 Flow::None => self.op(i, &ins, op.saturate, op.control)?,
+                Flow::Label => {
+                    if let Some(b) = blocks.drain().next() {
+                        return Err(TranslateError::Structure {
+                            index: i,
+                            mnemonic: ins.opcode.mnemonic(),
+                            message: format!("`{}` is not closed", b.kind.opener()),
+                        });
+                    }
+                    let name = self.label_name(i, &ins, 0)?;
+                    self.end_subroutine();
+                    if self.main_body.is_none() {
+                        self.main_body = Some(std::mem::take(&mut self.body));
+                    }
+                    self.label = Some(name);
+                    self.depth = 1;
+                }
+                Flow::Call => {
+                    let (k, cond) =
+                        if ins.opcode == Opcode::Callc { (1, Some(self.scalar_src(i, &ins, 0)?)) } else { (0, None) };
+                    let name = self.label_name(i, &ins, k)?;
+                    match cond {
+                        Some(c) => self.line(&format!("if ({}) {{ {name}(); }}", cond_text(&c, test))),
+                        None => self.line(&format!("{name}();")),
+                    }
+                }
                 _ => return Err(unsupported(i, &ins, "this flow-control instruction")),
             }
         }
@@ -623,6 +682,77 @@ impl<'p, 'a> Gen<'p, 'a> {
                 mnemonic: "end of program",
                 message: format!("`{}` is not closed", b.kind.opener()),
             });
+        }
+        self.end_subroutine();
+        if let Some(main) = self.main_body.take() {
+            self.body = main;
+        }
+        Ok(())
+    }
+
+    /// Closes the subroutine being written, if one is, into [`Gen::functions`].
+    fn end_subroutine(&mut self) {
+        if let Some(name) = self.label.take() {
+            let body = std::mem::take(&mut self.body);
+            let _ = write!(self.functions, "fn {name}() {{\n{body}}}\n\n");
+        }
+    }
+
+    /// The function of the `l#` or `fb#` operand `k`.
+    fn label_name(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<String> {
+        let o = ins.operands().get(k).copied().ok_or_else(|| unsupported(i, ins, "a missing label"))?;
+        let n = o.register().ok_or_else(|| unsupported(i, ins, "a relative label"))?;
+        match o.ty {
+            OperandType::Label => Ok(format!("dx_l{n}")),
+            OperandType::FunctionBody => Ok(format!("dx_fb{n}")),
+            other => Err(unsupported(i, ins, format!("a label in {}", file_name(other)))),
+        }
+    }
+
+    /// `fcall fp#[index][site]`: calls body `site` of the function table bound to the
+    /// interface slot `fp# + index` ([`crate::Options::interfaces`]; by default the
+    /// first table the declaration lists); a register index switches over the slots.
+    fn fcall(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let Body::InterfaceCall { function, interface } = ins.body else { return Ok(()) };
+        let o = *ins.operand(interface);
+        let Some(Index::Imm32(fp)) = o.index(0) else { return Err(unsupported(i, ins, "a relative interface")) };
+        let (len, tables) =
+            self.interfaces.get(&fp).cloned().ok_or_else(|| unsupported(i, ins, format!("undeclared fp{fp}")))?;
+        let call = |k: u32| -> R<String> {
+            let slot = fp.saturating_add(k);
+            let table = match self.bound_tables.get(&slot) {
+                Some(t) if tables.contains(t) => *t,
+                Some(t) => {
+                    return Err(unsupported(
+                        i,
+                        ins,
+                        format!("interface slot {slot} bound to ft{t}, which fp{fp} does not list"),
+                    ))
+                }
+                None => *tables.first().ok_or_else(|| unsupported(i, ins, format!("fp{fp} without tables")))?,
+            };
+            let body = self
+                .tables
+                .get(&table)
+                .and_then(|b| b.get(function as usize))
+                .ok_or_else(|| unsupported(i, ins, format!("ft{table} without a body for call site {function}")))?;
+            Ok(format!("dx_fb{body}();"))
+        };
+        let lines = match o.index(1) {
+            None => vec![call(0)?],
+            Some(Index::Imm32(k)) => vec![call(k)?],
+            Some(idx) => {
+                let mut lines = vec![format!("switch ({}) {{", self.index(i, ins, idx)?)];
+                for k in 0..len {
+                    lines.push(format!("    case {k}u: {{ {} }}", call(k)?));
+                }
+                lines.push("    default: {}".into());
+                lines.push("}".into());
+                lines
+            }
+        };
+        for l in lines {
+            self.line(&l);
         }
         Ok(())
     }
@@ -933,11 +1063,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
             O::ResInfo => self.resinfo(i, ins, control),
             O::BufInfo => self.bufinfo(i, ins),
+            O::SampleInfo | O::SamplePos => self.sample_query(i, ins, control),
             O::LdUavTyped => self.ld_uav_typed(i, ins),
             O::StoreUavTyped => self.store_uav_typed(i, ins),
             O::ImmAtomicAlloc | O::ImmAtomicConsume => self.counter(i, ins),
             op if is_atomic(op) => self.atomic(i, ins),
-            _ => Err(unsupported(i, ins, "this instruction")),
+            op => Err(unsupported(i, ins, ops::inexpressible(op).unwrap_or("this instruction"))),
         }
     }
 
@@ -1458,6 +1589,33 @@ impl<'p, 'a> Gen<'p, 'a> {
         Ok(())
     }
 
+    /// `sampleinfo` (the sample count in x) and `samplepos` (sample `i`'s position in
+    /// the standard pattern of the view's count, `dx_samplepos`) of a texture: 0 for a
+    /// view that is not multisampled. The rasterizer's count has no WGSL form.
+    fn sample_query(&mut self, i: usize, ins: &InstructionRef<'_, '_>, control: OpControl) -> R<()> {
+        // The resource is source 0 of both: operand 1.
+        let k = 1;
+        let o = ins.operands().get(k).copied().ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
+        if o.ty == OperandType::Rasterizer {
+            return Err(unsupported(i, ins, "the rasterizer's sample pattern (WGSL has no sample-count query for it)"));
+        }
+        let (name, dim, _, ro) = self.texture(i, ins, k)?;
+        let ms = dim == ResourceDimension::Texture2DMS;
+        let types: &[Ty] = if ins.opcode == Opcode::SamplePos { &[Ty::R, Ty::U] } else { &[Ty::R] };
+        self.bind_sources(i, ins, 1, types)?;
+        let count = if ms { format!("textureNumSamples({name})") } else { "0u".into() };
+        let value = if ins.opcode == Opcode::SamplePos {
+            format!("bitcast<vec4<u32>>(vec4<f32>(dx_samplepos({count}, q1.x), 0.0, 0.0))")
+        } else if control == OpControl::ReturnType(tpf::InstructionReturnType::Uint) {
+            format!("vec4<u32>({count}, 0u, 0u, 0u)")
+        } else {
+            format!("vec4<u32>(bitcast<u32>(f32({count})), 0u, 0u, 0u)")
+        };
+        self.write_swizzled(i, ins, &ro, &value)?;
+        self.close();
+        Ok(())
+    }
+
     fn bufinfo(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
         let (name, res, _, ro) = self.resource(i, ins, 1)?;
         let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "bufinfo on a typed buffer")) };
@@ -1523,6 +1681,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         s.push_str("\nfn dx_run() {\n");
         s.push_str(&self.body);
         s.push_str("}\n\n");
+        s.push_str(&self.functions);
         let mut args: Vec<String> = Vec::new();
         let mut copy = String::new();
         let mut out_fields: Vec<String> = Vec::new();
@@ -1712,6 +1871,7 @@ impl Gen<'_, '_> {
         s.push_str("\nfn dx_run() {\n");
         s.push_str(&self.body);
         s.push_str("}\n\n");
+        s.push_str(&self.functions);
         let n_in = self.inputs.keys().max().map_or(0, |m| m.saturating_add(1));
         let n_out = self.outputs.keys().max().map_or(0, |m| m.saturating_add(1));
         if n_in > 0 {

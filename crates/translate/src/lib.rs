@@ -65,6 +65,22 @@
 //! conservative forms), `SV_Coverage`, `SV_Target#` and the compute thread IDs
 //! are built-ins; `dcl_thread_group` is the workgroup size.
 //!
+//! # Subroutines and interfaces
+//!
+//! Each `label l#` or `label fb#` starts a WGSL function (`dx_l#`, `dx_fb#`) that runs
+//! to the next label; the temps and indexable temps of a program with labels are
+//! module-scope (`var<private>`) so that every function shares them, as Direct3D's
+//! subroutines do. `call` and `callc` call the function (WGSL, like Direct3D, has no
+//! recursion: naga's validator refuses it). An interface call `fcall fp#[index][site]`
+//! calls body `site` of the function table (`dcl_function_table`) bound to interface
+//! slot `fp# + index` (a `dcl_interface fp#[n]` occupies slots `fp#`…`fp# + n - 1`):
+//! the binding is the one the class instances of `*SetShader` make, fixed at
+//! translation time by [`Options::interfaces`] (slot → `ft#`; a slot not named gets the
+//! first table its declaration lists), so the module is specialised to it as a driver
+//! specialises the program. A register index (`dcl_interface_dynamicindexed`) switches
+//! over the interface's slots (an index beyond them calls nothing). Class instance data
+//! (the `this` register) is not translated.
+//!
 //! # Vertex shaders as compute
 //!
 //! With [`Options::vertex_as_compute`] a vertex shader's entry point is
@@ -155,10 +171,20 @@
 //! - Typed UAVs are storage textures of the return type's 32-bit formats (`r32*` when
 //!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
 //!   not in the shader.
+//! - `lod` (WGSL and naga's IR have no level-of-detail query), `eval_centroid`,
+//!   `eval_sample_index` and `eval_snapped` (no pull-model interpolation:
+//!   `interpolateAt*` has no WGSL form), `gather4_po`/`gather4_po_c` (WGSL's texel
+//!   offsets are constant expressions; a lowering to four `textureLoad`s would need the
+//!   sampler's address modes and border colour, which are not in the shader) and
+//!   `sampleinfo`/`samplepos` of the rasterizer (no WGSL query of its sample count)
+//!   are refused with that reason ([`ops::inexpressible`]).
+//! - `samplepos` of a texture gives the standard pattern of its sample count
+//!   (`D3D11_STANDARD_MULTISAMPLE_PATTERN`, Vulkan's standard sample locations): a
+//!   device with other positions differs.
 //! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), multisampled
-//!   arrays with sampling, typed-UAV atomics, `gather4_po*`, `lod`,
-//!   `sampleinfo`, `samplepos`, subroutines and interfaces, and the
-//!   geometry/hull/domain stages are errors ([`TranslateError`]) for now.
+//!   arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
+//!   Shader Model 5.1 and the geometry/hull/domain stages are errors
+//!   ([`TranslateError`]) for now.
 
 #![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
@@ -166,6 +192,8 @@
 pub mod bindings;
 mod front;
 pub mod ops;
+
+use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
 
@@ -201,11 +229,21 @@ pub struct Options {
     /// invocation over storage buffers (other stages ignore it): see
     /// [Vertex shaders as compute](crate#vertex-shaders-as-compute).
     pub vertex_as_compute: bool,
+    /// The function table (`ft#`) each interface slot is bound to, as the class
+    /// instances of `*SetShader` bind them: slot `fp# + index` of `dcl_interface fp#[n]`.
+    /// A slot not named gets the first table its declaration lists. See
+    /// [Subroutines and interfaces](crate#subroutines-and-interfaces).
+    pub interfaces: BTreeMap<u32, u32>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { entry_point: "main".into(), bindings: Bindings::default(), vertex_as_compute: false }
+        Options {
+            entry_point: "main".into(),
+            bindings: Bindings::default(),
+            vertex_as_compute: false,
+            interfaces: BTreeMap::new(),
+        }
     }
 }
 

@@ -196,3 +196,19 @@ fn dx_dtou(x: f64) -> u32 {
     if (x >= 4294967295.0lf) { return 0xffffffffu; }
     return u32(x);
 }
+// `samplepos`: sample `i` of the standard pattern of `count` samples
+// (D3D11_STANDARD_MULTISAMPLE_PATTERN, 1/16 pixel from the centre; the patterns of 1, 2,
+// 4, 8 and 16 samples start at entry count - 1); 0 for another count or i >= count.
+fn dx_samplepos(count: u32, i: u32) -> vec2<f32> {
+    var p = array<vec2<i32>, 31>(
+        vec2(0, 0),
+        vec2(4, 4), vec2(-4, -4),
+        vec2(-2, -6), vec2(6, -2), vec2(-6, 2), vec2(2, 6),
+        vec2(1, -3), vec2(-1, 3), vec2(5, 1), vec2(-3, -5), vec2(-5, 5), vec2(-7, -1), vec2(3, 7), vec2(7, -7),
+        vec2(1, 1), vec2(-1, -3), vec2(-3, 2), vec2(4, -1), vec2(-5, -2), vec2(2, 5), vec2(5, 3), vec2(3, -5),
+        vec2(-2, 6), vec2(0, -7), vec2(-4, -6), vec2(-6, 4), vec2(-8, 0), vec2(7, -4), vec2(6, 7), vec2(-7, -8),
+    );
+    let standard = count == 1u || count == 2u || count == 4u || count == 8u || count == 16u;
+    if (!standard || i >= count) { return vec2<f32>(0.0); }
+    return vec2<f32>(p[count - 1u + i]) / 16.0;
+}
