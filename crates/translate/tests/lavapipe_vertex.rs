@@ -531,6 +531,11 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
     ("d_tof", "dtof o0.xy, v0.xyzw\ndtoi o0.z, v1.xyxy\ndtou o0.w, v1.zwzw"),
     ("d_fromf", "ftod o0.xyzw, v0.xyxx"),
     ("d_fromi", "itod o0.xy, v0.xxxx\nutod o0.zw, v0.yyyy"),
+    (
+        "subroutine",
+        "mov r0.xyzw, v2.xyzw\ncallc_nz v0.x, l0\ncall l1\nmov o0.xyzw, r0.xyzw\nret \nlabel l0\n\
+         add r0.xyzw, v0.xyzw, v1.xyzw\nret \nlabel l1\nretc_z v1.y\nmul r0.xy, r0.xyxx, v1.xyxx",
+    ),
 ];
 
 /// The hand-written programs of [`ALU_PROGRAMS`] through both, one line each in
