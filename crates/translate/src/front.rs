@@ -147,6 +147,10 @@ struct Gen<'p, 'a> {
     interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
     /// The function table each interface slot is bound to ([`crate::Options::interfaces`]).
     bound_tables: &'p BTreeMap<u32, u32>,
+    /// The functions the program's labels define.
+    defined_labels: BTreeSet<String>,
+    /// Each call: the instruction's index and mnemonic, caller and callee.
+    calls: Vec<(usize, &'static str, String, String)>,
 }
 
 type R<T> = Result<T, TranslateError>;
@@ -204,6 +208,8 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
         tables: BTreeMap::new(),
         interfaces: BTreeMap::new(),
         bound_tables: &options.interfaces,
+        defined_labels: BTreeSet::new(),
+        calls: Vec::new(),
     };
     g.declarations()?;
     g.resource_globals()?;
@@ -256,6 +262,10 @@ impl<'p, 'a> Gen<'p, 'a> {
                     let ty = |k: usize| ops.get(k).map(|o| o.ty);
                     use Opcode as O;
                     match ins.opcode {
+                        O::Label => {
+                            let name = self.label_name(i, &ins, 0)?;
+                            self.defined_labels.insert(name);
+                        }
                         O::SampleC | O::SampleCLz | O::Gather4C | O::Gather4PoC => {
                             if let Some(t) = reg(2).filter(|_| ty(2) == Some(OperandType::Resource)) {
                                 self.compared.insert(t);
@@ -386,6 +396,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             Decl::IndexRange { .. } | Decl::FunctionBody(_) => {}
             Decl::FunctionTable { id, bodies } => {
                 self.tables.insert(id, ins.words(bodies).iter().collect());
+            }
+            Decl::Interface { array_length, .. } if array_length > 253 => {
+                return Err(unsupported(i, ins, "more than 253 interface slots (D3D11_SHADER_MAX_INTERFACES)"))
             }
             Decl::Interface { id, array_length, tables, .. } => {
                 self.interfaces.insert(id, (u32::from(array_length).max(1), ins.words(tables).iter().collect()));
@@ -668,6 +681,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                     let (k, cond) =
                         if ins.opcode == Opcode::Callc { (1, Some(self.scalar_src(i, &ins, 0)?)) } else { (0, None) };
                     let name = self.label_name(i, &ins, k)?;
+                    self.call_edge(i, &ins, &name)?;
                     match cond {
                         Some(c) => self.line(&format!("if ({}) {{ {name}(); }}", cond_text(&c, test))),
                         None => self.line(&format!("{name}();")),
@@ -686,6 +700,48 @@ impl<'p, 'a> Gen<'p, 'a> {
         self.end_subroutine();
         if let Some(main) = self.main_body.take() {
             self.body = main;
+        }
+        self.check_recursion()
+    }
+
+    /// Records a call of `callee` from the function being written; a label no
+    /// instruction defines is an error naming the call.
+    fn call_edge(&mut self, i: usize, ins: &InstructionRef<'_, '_>, callee: &str) -> R<()> {
+        if !self.defined_labels.contains(callee) {
+            return Err(TranslateError::Structure {
+                index: i,
+                mnemonic: ins.opcode.mnemonic(),
+                message: format!("calls {}, which no label defines", callee.trim_start_matches("dx_")),
+            });
+        }
+        let caller = self.label.clone().unwrap_or_else(|| "dx_run".into());
+        self.calls.push((i, ins.opcode.mnemonic(), caller, callee.to_string()));
+        Ok(())
+    }
+
+    /// Direct3D has no recursion (nor has WGSL): the first call that closes a cycle
+    /// is an error naming it.
+    fn check_recursion(&self) -> R<()> {
+        for (index, mnemonic, caller, callee) in &self.calls {
+            // Is `caller` reachable from `callee`?
+            let mut seen: BTreeSet<&str> = BTreeSet::new();
+            let mut stack = vec![callee.as_str()];
+            while let Some(f) = stack.pop() {
+                if f == caller {
+                    return Err(TranslateError::Structure {
+                        index: *index,
+                        mnemonic,
+                        message: format!(
+                            "recursion: {} leads back to {}",
+                            callee.trim_start_matches("dx_"),
+                            caller.trim_start_matches("dx_")
+                        ),
+                    });
+                }
+                if seen.insert(f) {
+                    stack.extend(self.calls.iter().filter(|c| c.2 == f).map(|c| c.3.as_str()));
+                }
+            }
         }
         Ok(())
     }
@@ -736,23 +792,30 @@ impl<'p, 'a> Gen<'p, 'a> {
                 .get(&table)
                 .and_then(|b| b.get(function as usize))
                 .ok_or_else(|| unsupported(i, ins, format!("ft{table} without a body for call site {function}")))?;
-            Ok(format!("dx_fb{body}();"))
+            Ok(format!("dx_fb{body}"))
         };
-        let lines = match o.index(1) {
-            None => vec![call(0)?],
-            Some(Index::Imm32(k)) => vec![call(k)?],
-            Some(idx) => {
-                let mut lines = vec![format!("switch ({}) {{", self.index(i, ins, idx)?)];
-                for k in 0..len {
-                    lines.push(format!("    case {k}u: {{ {} }}", call(k)?));
+        let (callees, index) = match o.index(1) {
+            None => (vec![call(0)?], None),
+            Some(Index::Imm32(k)) => (vec![call(k)?], None),
+            Some(idx) => ((0..len).map(call).collect::<R<Vec<_>>>()?, Some(self.index(i, ins, idx)?)),
+        };
+        for c in &callees {
+            self.call_edge(i, ins, c)?;
+        }
+        match index {
+            None => {
+                for c in &callees {
+                    self.line(&format!("{c}();"));
                 }
-                lines.push("    default: {}".into());
-                lines.push("}".into());
-                lines
             }
-        };
-        for l in lines {
-            self.line(&l);
+            Some(e) => {
+                self.line(&format!("switch ({e}) {{"));
+                for (k, c) in callees.iter().enumerate() {
+                    self.line(&format!("    case {k}u: {{ {c}(); }}"));
+                }
+                self.line("    default: {}");
+                self.line("}");
+            }
         }
         Ok(())
     }

@@ -79,3 +79,17 @@ fn the_this_pointer_is_refused_naming_the_instruction() {
     .unwrap_err();
     assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("mov")), "{e}");
 }
+
+#[test]
+fn recursion_and_calls_of_missing_labels_are_refused_naming_the_call() {
+    let e = translated(
+        "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\ncall l0\nmov o0.xyzw, r0.xyzw\nret \nlabel l0\ncall l1\nret \n\
+         label l1\ncall l0\nret \n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("structure", Some("call")), "{e}");
+    assert!(e.to_string().contains("recursion"), "{e}");
+    let e = translated("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\ncall l3\nret \n", &Options::default()).unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("structure", Some("call")), "{e}");
+}
