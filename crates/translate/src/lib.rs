@@ -141,8 +141,11 @@
 //! - Doubles: `ddiv`, `drcp` have the target's accuracy; `dfma` is the target's `fma`,
 //!   which SPIR-V (`GLSL.std.450 Fma`) does not promise to round once (lavapipe rounds
 //!   twice); double denormals are kept only where the device keeps them (Vulkan's
-//!   `shaderDenormPreserveFloat64`; the module asks for no float-controls mode). Metal
-//!   has no doubles: MSL output of a module with doubles is a back-end error.
+//!   `shaderDenormPreserveFloat64`; the module asks for no float-controls mode). A
+//!   register's words become a double through a 64-bit integer (naga's bitcasts keep
+//!   the width), so the SPIR-V needs `Int64` as well as `Float64` (Vulkan's
+//!   `shaderInt64`, `shaderFloat64`). Metal has no doubles: MSL output of a module with
+//!   doubles is a back-end error.
 //! - Derivatives and implicit-LOD sampling in non-uniform control flow are allowed
 //!   (`diagnostic(off, derivative_uniformity)`), as in Direct3D; a `sync` in non-uniform
 //!   control flow is refused by naga's validator.
