@@ -222,7 +222,7 @@ enum Command {
     /// summary.
     #[command(after_help = EXIT_STATUS)]
     Info(InfoArgs),
-    /// Translate a Shader Model 4.0-5.0 vertex, pixel or compute shader to WGSL, SPIR-V,
+    /// Translate a Shader Model 4.0-5.1 vertex, pixel or compute shader to WGSL, SPIR-V,
     /// MSL, GLSL or HLSL (through naga, validated first). Bindings: cb# group 0, t#
     /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
     /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.

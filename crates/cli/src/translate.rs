@@ -1,4 +1,4 @@
-//! `dxref translate`: a Shader Model 4.0–5.0 shader to WGSL, SPIR-V, MSL, GLSL or HLSL
+//! `dxref translate`: a Shader Model 4.0–5.1 shader to WGSL, SPIR-V, MSL, GLSL or HLSL
 //! through the `translate` crate (naga).
 
 use std::ffi::OsStr;

@@ -147,6 +147,10 @@ struct Gen<'p, 'a> {
     interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
     /// The function table each interface slot is bound to ([`crate::Options::interfaces`]).
     bound_tables: &'p BTreeMap<u32, u32>,
+    /// Shader Model 5.1: resource operands name a range (`T#` its ID) and a register.
+    sm51: bool,
+    /// Shader Model 5.1: the register of each declared range (ID), by class.
+    range_register: BTreeMap<(Class, u32), u32>,
     /// The functions the program's labels define.
     defined_labels: BTreeSet<String>,
     /// Each call: the instruction's index and mnemonic, caller and callee.
@@ -165,9 +169,6 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
     let stage = program.version.ty;
     if !matches!(stage, ProgramType::Vertex | ProgramType::Pixel | ProgramType::Compute) {
         return Err(TranslateError::Stage { profile: program.version.profile() });
-    }
-    if program.version.is_sm51() {
-        return Err(TranslateError::Model { profile: program.version.profile() });
     }
     let mut g = Gen {
         program,
@@ -210,6 +211,8 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
         bound_tables: &options.interfaces,
         defined_labels: BTreeSet::new(),
         calls: Vec::new(),
+        sm51: program.version.is_sm51(),
+        range_register: BTreeMap::new(),
     };
     g.declarations()?;
     g.resource_globals()?;
@@ -312,6 +315,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     }
 
     fn declaration(&mut self, i: usize, ins: &InstructionRef<'_, '_>, d: Decl) -> R<()> {
+        self.range_declaration(i, ins, d)?;
         let reg_of = |id| {
             let o: &Operand = ins.operand(id);
             o.register().map(|r| r as u32)
@@ -332,8 +336,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             Decl::ConstantBuffer { operand, .. } => {
                 let o = ins.operand(operand);
                 let r = need(reg_of(operand))?;
-                let size = match o.index(1) {
-                    Some(Index::Imm32(n)) => n,
+                let size = match (o.index(1), d) {
+                    (_, Decl::ConstantBuffer { size: Some(n), .. }) => n,
+                    (Some(Index::Imm32(n)), _) if !self.sm51 => n,
                     _ => return Err(unsupported(i, ins, "a constant buffer without a size")),
                 };
                 self.cbs.insert(r, size.clamp(1, 4096));
@@ -408,6 +413,64 @@ impl<'p, 'a> Gen<'p, 'a> {
         Ok(())
     }
 
+    /// Shader Model 5.1: a resource declaration names a range `ID[lower:upper]` in a
+    /// register space. A range of one register in space 0 is that register (the
+    /// operands' ID names it); larger ranges (arrays of bindings) and other spaces are
+    /// refused.
+    fn range_declaration(&mut self, i: usize, ins: &InstructionRef<'_, '_>, d: Decl) -> R<()> {
+        if !self.sm51 {
+            return Ok(());
+        }
+        let (operand, space, class) = match d {
+            Decl::ConstantBuffer { operand, space, .. } => (operand, space, Class::ConstantBuffer),
+            Decl::Sampler { operand, space, .. } => (operand, space, Class::Sampler),
+            Decl::Resource { operand, space, .. }
+            | Decl::ResourceRaw { operand, space, .. }
+            | Decl::ResourceStructured { operand, space, .. } => (operand, space, Class::Srv),
+            Decl::UavTyped { operand, space, .. }
+            | Decl::UavRaw { operand, space, .. }
+            | Decl::UavStructured { operand, space, .. } => (operand, space, Class::Uav),
+            _ => return Ok(()),
+        };
+        let o = ins.operand(operand);
+        let (Some(Index::Imm32(id)), Some(Index::Imm32(lower)), Some(Index::Imm32(upper))) =
+            (o.index(0), o.index(1), o.index(2))
+        else {
+            return Err(unsupported(i, ins, "a register range without bounds"));
+        };
+        let register = format!("{}{id}", class.prefix());
+        if lower != upper {
+            return Err(TranslateError::Resource { register, what: "a range of more than one register".into() });
+        }
+        if let Some(sp) = space.filter(|s| *s != 0) {
+            return Err(TranslateError::Resource { register, what: format!("register space {sp}") });
+        }
+        self.range_register.insert((class, id), lower);
+        Ok(())
+    }
+
+    /// The binding of the `t#`/`u#`/`s#`/`cb#` of the generated code: its register
+    /// (Shader Model 5.1: the register of the range it names).
+    fn slot(&self, class: Class, r: u32) -> crate::Slot {
+        let key = if class == Class::UavCounter { Class::Uav } else { class };
+        let register = if self.sm51 { self.range_register.get(&(key, r)).copied().unwrap_or(r) } else { r };
+        self.bindings.slot(class, register)
+    }
+
+    /// Shader Model 5.1: an operand's register inside its range must be the range's
+    /// one register (the second index).
+    fn check_range_index(&self, i: usize, ins: &InstructionRef<'_, '_>, class: Class, o: &Operand) -> R<()> {
+        if !self.sm51 {
+            return Ok(());
+        }
+        let id = o.register().ok_or_else(|| unsupported(i, ins, "a relative range"))? as u32;
+        match (o.index(1), self.range_register.get(&(class, id))) {
+            (Some(Index::Imm32(r)), Some(&lower)) if r == lower => Ok(()),
+            (Some(Index::Imm32(_)), Some(_)) => Err(unsupported(i, ins, "a register outside its range")),
+            _ => Err(unsupported(i, ins, "indexing into a register range")),
+        }
+    }
+
     fn io_decl(
         &mut self,
         i: usize,
@@ -475,7 +538,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn resource_globals(&mut self) -> R<()> {
         let mut out = String::new();
         for (&r, &size) in &self.cbs {
-            let s = self.bindings.slot(Class::ConstantBuffer, r);
+            let s = self.slot(Class::ConstantBuffer, r);
             let _ = writeln!(
                 out,
                 "@group({}) @binding({}) var<uniform> cb{r}: array<vec4<u32>, {size}>;",
@@ -483,12 +546,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             );
         }
         for (&r, &mode) in &self.samplers {
-            let s = self.bindings.slot(Class::Sampler, r);
+            let s = self.slot(Class::Sampler, r);
             let ty = if mode == SamplerMode::Comparison { "sampler_comparison" } else { "sampler" };
             let _ = writeln!(out, "@group({}) @binding({}) var s{r}: {ty};", s.group, s.binding);
         }
         for (&r, res) in &self.srvs {
-            let s = self.bindings.slot(Class::Srv, r);
+            let s = self.slot(Class::Srv, r);
             let ty = match *res {
                 Res2::Words { .. } => "var<storage, read> t{r}: array<u32>".replace("{r}", &r.to_string()),
                 Res2::Texture { dim, elem } => {
@@ -500,7 +563,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
         }
         for (&r, res) in &self.uavs {
-            let s = self.bindings.slot(Class::Uav, r);
+            let s = self.slot(Class::Uav, r);
             let atomics = self.uav_atomics.get(&r).copied().unwrap_or_default();
             let ty = match *res {
                 Res2::Words { .. } => {
@@ -537,7 +600,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
         }
         for &r in &self.uav_counters {
-            let s = self.bindings.slot(Class::UavCounter, r);
+            let s = self.slot(Class::UavCounter, r);
             let _ = writeln!(
                 out,
                 "@group({}) @binding({}) var<storage, read_write> uc{r}: atomic<u32>;",
@@ -985,7 +1048,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                 if !self.cbs.contains_key(&cb) {
                     return Err(unsupported(i, ins, format!("undeclared cb{cb}")));
                 }
-                format!("cb{cb}[{}]", idx(1)?)
+                self.check_range_index(i, ins, Class::ConstantBuffer, o)?;
+                // Shader Model 5.1: [range][register][element].
+                format!("cb{cb}[{}]", idx(if self.sm51 { 2 } else { 1 })?)
             }
             OperandType::ImmediateConstantBuffer => {
                 if self.icb_len.is_none() {
@@ -1291,6 +1356,11 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn resource(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<(String, Res2, AtomicUse, Operand)> {
         let o = *ins.operands().get(k).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
         let r = o.register().ok_or_else(|| unsupported(i, ins, "a resource index"))? as u32;
+        match o.ty {
+            OperandType::Resource => self.check_range_index(i, ins, Class::Srv, &o)?,
+            OperandType::UnorderedAccessView => self.check_range_index(i, ins, Class::Uav, &o)?,
+            _ => {}
+        }
         let (map, atomics, prefix) = match o.ty {
             OperandType::Resource => (&self.srvs, None, "t"),
             OperandType::UnorderedAccessView => (&self.uavs, Some(&self.uav_atomics), "u"),
@@ -1529,6 +1599,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
         let so = *ins.operands().get(3).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
         let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
+        self.check_range_index(i, ins, Class::Sampler, &so)?;
         let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
         let compare = matches!(ins.opcode, O::SampleC | O::SampleCLz | O::Gather4C);
         if compare != (mode == SamplerMode::Comparison) {

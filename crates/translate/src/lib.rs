@@ -1,4 +1,4 @@
-//! Translates Shader Model 4.0–5.0 programs (the `SHDR`/`SHEX` chunk of a DXBC
+//! Translates Shader Model 4.0–5.1 programs (the `SHDR`/`SHEX` chunk of a DXBC
 //! container) into a [`naga::Module`], validates it with naga's validator, and writes it
 //! as WGSL, SPIR-V, MSL, GLSL or HLSL through naga's back ends.
 //!
@@ -48,7 +48,10 @@
 //! Bindings: constant buffers `cb#` are `array<vec4<u32>, N>` uniforms in group 0,
 //! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
 //! binding = register number, unless [`Options::bindings`] says otherwise
-//! ([`Bindings::parse`] reads the text form). The hidden counter of a structured UAV
+//! ([`Bindings::parse`] reads the text form). In Shader Model 5.1 a declaration
+//! names a register range in a space (`T2[5:5], space=0`): a range of one register in
+//! space 0 is that register (binding 5 here, whatever the range's ID); larger ranges
+//! (arrays of bindings) and other spaces are errors. The hidden counter of a structured UAV
 //! that `imm_atomic_alloc` (the count before its increment) or `imm_atomic_consume`
 //! (the count after its decrement) uses is a storage buffer of one `atomic<u32>`, `uc#`,
 //! in the UAV group at binding 64 + the UAV's register (the application keeps the
@@ -186,7 +189,8 @@
 //!   device with other positions differs.
 //! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), multisampled
 //!   arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
-//!   Shader Model 5.1 and the geometry/hull/domain stages are errors
+//!   Shader Model 5.1 ranges of more than one register or in a space other than 0,
+//!   and the geometry/hull/domain stages are errors
 //!   ([`TranslateError`]) for now.
 
 #![warn(missing_docs)]
@@ -306,7 +310,8 @@ pub enum TranslateError {
         /// The program's profile (`gs_5_0`).
         profile: String,
     },
-    /// Shader Model 5.1 (register ranges and spaces) is not translated yet.
+    /// A Shader Model the translator does not handle (no longer returned: Shader
+    /// Model 5.1's ranges are handled, or refused as [`TranslateError::Resource`]).
     #[error("{profile}: Shader Model 5.1 is not translated")]
     Model {
         /// The program's profile.
