@@ -187,8 +187,10 @@
 //! - `samplepos` of a texture gives the standard pattern of its sample count
 //!   (`D3D11_STANDARD_MULTISAMPLE_PATTERN`, Vulkan's standard sample locations): a
 //!   device with other positions differs.
-//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), multisampled
-//!   arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
+//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`) are refused: the view's format,
+//!   which converts each element a load returns (how many components, their
+//!   encoding), is not in the shader, and WGSL has no texel buffers.
+//! - Multisampled arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
 //!   Shader Model 5.1 ranges of more than one register or in a space other than 0,
 //!   and the geometry/hull/domain stages are errors
 //!   ([`TranslateError`]) for now.
