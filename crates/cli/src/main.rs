@@ -222,10 +222,11 @@ enum Command {
     /// summary.
     #[command(after_help = EXIT_STATUS)]
     Info(InfoArgs),
-    /// Translate a Shader Model 4.0-5.0 vertex, pixel or compute shader to WGSL, SPIR-V,
+    /// Translate a Shader Model 4.0-5.1 vertex, pixel or compute shader to WGSL, SPIR-V,
     /// MSL, GLSL or HLSL (through naga, validated first). Bindings: cb# group 0, t#
-    /// group 1, s# group 2, u# group 3, binding = register number, unless --bindings
-    /// says otherwise. What is not translated yet is an error naming the instruction.
+    /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
+    /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.
+    /// What is not translated yet is an error naming the instruction.
     #[command(after_help = EXIT_STATUS)]
     Translate(TranslateArgs),
 }
@@ -248,6 +249,11 @@ struct TranslateArgs {
     /// The array to read from an fxc /Fh header holding several.
     #[arg(long, value_name = "NAME")]
     var: Option<String>,
+    /// Binds interface slot SLOT (`fp#` + index) to function table TABLE (`ft#` or its
+    /// number), as the class instances of *SetShader do; repeatable. A slot not named
+    /// gets the first table its declaration lists.
+    #[arg(long = "interface", value_name = "SLOT=TABLE")]
+    interfaces: Vec<String>,
 }
 
 /// `disasm` and `check`.
@@ -592,13 +598,16 @@ fn command(command: Command) -> Outcome {
             lenient,
         }),
         Command::Run(options) => run::run(&options),
-        Command::Translate(TranslateArgs { file, to, output, bindings, var }) => translate::run(&translate::Options {
-            file: file.as_deref(),
-            to: &to,
-            output: output.as_deref(),
-            bindings: bindings.as_deref(),
-            var: var.as_deref(),
-        }),
+        Command::Translate(TranslateArgs { file, to, output, bindings, var, interfaces }) => {
+            translate::run(&translate::Options {
+                file: file.as_deref(),
+                to: &to,
+                output: output.as_deref(),
+                bindings: bindings.as_deref(),
+                var: var.as_deref(),
+                interfaces: &interfaces,
+            })
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();

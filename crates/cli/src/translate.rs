@@ -1,4 +1,4 @@
-//! `dxref translate`: a Shader Model 4.0–5.0 shader to WGSL, SPIR-V, MSL, GLSL or HLSL
+//! `dxref translate`: a Shader Model 4.0–5.1 shader to WGSL, SPIR-V, MSL, GLSL or HLSL
 //! through the `translate` crate (naga).
 
 use std::ffi::OsStr;
@@ -19,6 +19,8 @@ pub struct Options<'a> {
     pub bindings: Option<&'a OsStr>,
     /// `--var`: the array of an fxc `/Fh` header.
     pub var: Option<&'a str>,
+    /// `--interface SLOT=TABLE`: the function table bound to each interface slot.
+    pub interfaces: &'a [String],
 }
 
 /// Reads the shader, translates it and writes the target's text (SPIR-V as binary).
@@ -36,6 +38,16 @@ pub fn run(options: &Options<'_>) -> Outcome {
         let text = String::from_utf8(bytes).map_err(|_| Failure::input(format!("{name}: not UTF-8 text")))?;
         translate_options.bindings =
             ::translate::Bindings::parse(&text).map_err(|e| Failure::input(format!("{name}:{e}")))?;
+    }
+    for binding in options.interfaces {
+        let parsed = binding.split_once('=').and_then(|(slot, table)| {
+            let table = table.trim();
+            let table = table.strip_prefix("ft").unwrap_or(table);
+            Some((slot.trim().parse::<u32>().ok()?, table.parse::<u32>().ok()?))
+        });
+        let (slot, table) = parsed
+            .ok_or_else(|| Failure::input(format!("--interface {binding}: expected SLOT=TABLE (`0=ft1` or `0=1`)")))?;
+        translate_options.interfaces.insert(slot, table);
     }
     let source = options.file.map_or(Source::Stdin, Source::from_arg);
     let name = source.name().to_string();

@@ -69,3 +69,23 @@ fn what_is_not_translated_is_refused_naming_the_instruction() {
     let out = dxref(&["translate", &junk, "--to", "wgsl"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+#[test]
+fn interface_slots_are_bound_to_function_tables() {
+    let listing = temp_file(
+        "interfaces.asm",
+        "ps_5_0\ndcl_function_body fb0\ndcl_function_body fb1\ndcl_function_table ft0 = {fb0}\n\
+         dcl_function_table ft1 = {fb1}\ndcl_interface fp0[1][1] = {ft0, ft1}\ndcl_output o0.xyzw\ndcl_temps 1\n\
+         fcall fp0[0][0]\nmov o0.xyzw, r0.xyzw\nret \nlabel fb0\nmov r0.xyzw, l(0,0,0,0)\nret \nlabel fb1\n\
+         mov r0.xyzw, l(1,1,1,1)\nret \n",
+    );
+    let bin = assembled("interfaces", &listing);
+    let out = dxref(&["translate", &bin, "--to", "wgsl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("dx_fb0_()"), "the first table by default: {}", text(&out.stdout));
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "0=ft1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("dx_fb1_()"), "{}", text(&out.stdout));
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "zero"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

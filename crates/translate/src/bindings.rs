@@ -3,14 +3,18 @@
 //! The default mapping puts each resource class in a group of its own and keeps the
 //! register number as the binding: constant buffers `cb#` in group 0, shader resource
 //! views `t#` in group 1, samplers `s#` in group 2, unordered access views `u#` in
-//! group 3. A [`Bindings`] overrides single registers; its text form has one
-//! assignment per line:
+//! group 3. The hidden counter of a UAV that `imm_atomic_alloc` or
+//! `imm_atomic_consume` uses (an append, consume or counter buffer) is a storage buffer
+//! of one `atomic<u32>`, `uc#`, in the UAV group at binding 64 + its UAV's register
+//! (`D3D11_1_UAV_SLOT_COUNT` is 64, so it never meets a UAV's default binding). A
+//! [`Bindings`] overrides single registers; its text form has one assignment per line:
 //!
 //! ```text
 //! # register = group:binding
 //! cb0 = 0:0
 //! t3  = 1:7
 //! s0  = 1:8
+//! uc1 = 3:9
 //! ```
 //!
 //! (blank lines and `#` comments are ignored), and a mistake is an error naming the line
@@ -29,16 +33,22 @@ pub enum Class {
     Sampler,
     /// `u#`: unordered access views.
     Uav,
+    /// `uc#`: the hidden counter of UAV `u#` (`imm_atomic_alloc`, `imm_atomic_consume`).
+    UavCounter,
 }
 
+/// The first default binding of the UAV counters: `D3D11_1_UAV_SLOT_COUNT`.
+pub const UAV_COUNTER_BINDING_BASE: u32 = 64;
+
 impl Class {
-    /// The register prefix (`cb`, `t`, `s`, `u`).
+    /// The register prefix (`cb`, `t`, `s`, `u`, `uc`).
     pub fn prefix(self) -> &'static str {
         match self {
             Class::ConstantBuffer => "cb",
             Class::Srv => "t",
             Class::Sampler => "s",
             Class::Uav => "u",
+            Class::UavCounter => "uc",
         }
     }
 
@@ -48,7 +58,16 @@ impl Class {
             Class::ConstantBuffer => 0,
             Class::Srv => 1,
             Class::Sampler => 2,
-            Class::Uav => 3,
+            Class::Uav | Class::UavCounter => 3,
+        }
+    }
+
+    /// The binding of register `register` in the default mapping: the register number,
+    /// or [`UAV_COUNTER_BINDING_BASE`] plus it for a UAV counter.
+    pub fn default_binding(self, register: u32) -> u32 {
+        match self {
+            Class::UavCounter => UAV_COUNTER_BINDING_BASE.saturating_add(register),
+            _ => register,
         }
     }
 }
@@ -87,7 +106,7 @@ impl Bindings {
         self.overrides
             .get(&(class, register))
             .copied()
-            .unwrap_or(Slot { group: class.default_group(), binding: register })
+            .unwrap_or(Slot { group: class.default_group(), binding: class.default_binding(register) })
     }
 
     /// Reads the text form (see the module documentation).
@@ -115,10 +134,12 @@ impl Bindings {
                 (Class::Srv, d)
             } else if let Some(d) = reg.strip_prefix('s') {
                 (Class::Sampler, d)
+            } else if let Some(d) = reg.strip_prefix("uc") {
+                (Class::UavCounter, d)
             } else if let Some(d) = reg.strip_prefix('u') {
                 (Class::Uav, d)
             } else {
-                return Err(err(reg, format!("`{reg}` is not a register (cb#, t#, s# or u#)")));
+                return Err(err(reg, format!("`{reg}` is not a register (cb#, t#, s#, u# or uc#)")));
             };
             let register: u32 = digits.parse().map_err(|_| err(reg, format!("`{reg}`: no register number")))?;
             let slot_text = slot.trim();
@@ -156,6 +177,10 @@ mod tests {
         assert_eq!(b.slot(Class::Uav, 2), Slot { group: 0, binding: 9 });
         assert_eq!(b.slot(Class::Srv, 2), Slot { group: 1, binding: 2 });
         assert_eq!(b.slot(Class::Sampler, 0), Slot { group: 2, binding: 0 });
+        assert_eq!(b.slot(Class::UavCounter, 2), Slot { group: 3, binding: 66 });
+        let b = Bindings::parse("uc2 = 5:1\nu2 = 5:0").unwrap();
+        assert_eq!(b.slot(Class::UavCounter, 2), Slot { group: 5, binding: 1 });
+        assert_eq!(b.slot(Class::Uav, 2), Slot { group: 5, binding: 0 });
     }
 
     #[test]

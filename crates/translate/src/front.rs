@@ -114,6 +114,8 @@ struct Gen<'p, 'a> {
     compared: BTreeSet<u32>,
     uav_loaded: BTreeSet<u32>,
     uav_atomics: BTreeMap<u32, AtomicUse>,
+    /// UAVs whose hidden counter `imm_atomic_alloc` / `imm_atomic_consume` use.
+    uav_counters: BTreeSet<u32>,
     tgsm_atomics: BTreeMap<u32, AtomicUse>,
     /// Input registers: (mask of location components, system values with their mask).
     inputs: BTreeMap<u32, InputRegister>,
@@ -131,6 +133,28 @@ struct Gen<'p, 'a> {
     /// A vertex shader written as a compute entry point over storage buffers
     /// ([`crate::Options::vertex_as_compute`]).
     vertex_as_compute: bool,
+    /// The program has subroutines (`label`): registers are module-scope then.
+    has_labels: bool,
+    /// The subroutines' WGSL functions (`dx_l#`, `dx_fb#`).
+    functions: String,
+    /// `dx_run`'s body while a subroutine's is written.
+    main_body: Option<String>,
+    /// The subroutine being written: its function name.
+    label: Option<String>,
+    /// `dcl_function_table`: `ft#` to its `fb#` per call site.
+    tables: BTreeMap<u32, Vec<u32>>,
+    /// `dcl_interface`: `fp#` to its array length and the `ft#` it may point at.
+    interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
+    /// The function table each interface slot is bound to ([`crate::Options::interfaces`]).
+    bound_tables: &'p BTreeMap<u32, u32>,
+    /// Shader Model 5.1: resource operands name a range (`T#` its ID) and a register.
+    sm51: bool,
+    /// Shader Model 5.1: the register of each declared range (ID), by class.
+    range_register: BTreeMap<(Class, u32), u32>,
+    /// The functions the program's labels define.
+    defined_labels: BTreeSet<String>,
+    /// Each call: the instruction's index and mnemonic, caller and callee.
+    calls: Vec<(usize, &'static str, String, String)>,
 }
 
 type R<T> = Result<T, TranslateError>;
@@ -145,9 +169,6 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
     let stage = program.version.ty;
     if !matches!(stage, ProgramType::Vertex | ProgramType::Pixel | ProgramType::Compute) {
         return Err(TranslateError::Stage { profile: program.version.profile() });
-    }
-    if program.version.is_sm51() {
-        return Err(TranslateError::Model { profile: program.version.profile() });
     }
     let mut g = Gen {
         program,
@@ -169,6 +190,7 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
         compared: BTreeSet::new(),
         uav_loaded: BTreeSet::new(),
         uav_atomics: BTreeMap::new(),
+        uav_counters: BTreeSet::new(),
         tgsm_atomics: BTreeMap::new(),
         inputs: BTreeMap::new(),
         outputs: BTreeMap::new(),
@@ -180,6 +202,17 @@ pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: 
         thread_group: [1, 1, 1],
         terminal: false,
         vertex_as_compute: options.vertex_as_compute && stage == ProgramType::Vertex,
+        has_labels: program.iter().any(|ins| ins.opcode == Opcode::Label),
+        functions: String::new(),
+        main_body: None,
+        label: None,
+        tables: BTreeMap::new(),
+        interfaces: BTreeMap::new(),
+        bound_tables: &options.interfaces,
+        defined_labels: BTreeSet::new(),
+        calls: Vec::new(),
+        sm51: program.version.is_sm51(),
+        range_register: BTreeMap::new(),
     };
     g.declarations()?;
     g.resource_globals()?;
@@ -232,6 +265,10 @@ impl<'p, 'a> Gen<'p, 'a> {
                     let ty = |k: usize| ops.get(k).map(|o| o.ty);
                     use Opcode as O;
                     match ins.opcode {
+                        O::Label => {
+                            let name = self.label_name(i, &ins, 0)?;
+                            self.defined_labels.insert(name);
+                        }
                         O::SampleC | O::SampleCLz | O::Gather4C | O::Gather4PoC => {
                             if let Some(t) = reg(2).filter(|_| ty(2) == Some(OperandType::Resource)) {
                                 self.compared.insert(t);
@@ -243,6 +280,11 @@ impl<'p, 'a> Gen<'p, 'a> {
                         O::LdUavTyped => {
                             if let Some(u) = reg(2) {
                                 self.uav_loaded.insert(u);
+                            }
+                        }
+                        O::ImmAtomicAlloc | O::ImmAtomicConsume => {
+                            if let Some(u) = reg(1).filter(|_| ty(1) == Some(OperandType::UnorderedAccessView)) {
+                                self.uav_counters.insert(u);
                             }
                         }
                         op if is_atomic(op) => {
@@ -273,6 +315,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     }
 
     fn declaration(&mut self, i: usize, ins: &InstructionRef<'_, '_>, d: Decl) -> R<()> {
+        self.range_declaration(i, ins, d)?;
         let reg_of = |id| {
             let o: &Operand = ins.operand(id);
             o.register().map(|r| r as u32)
@@ -293,8 +336,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             Decl::ConstantBuffer { operand, .. } => {
                 let o = ins.operand(operand);
                 let r = need(reg_of(operand))?;
-                let size = match o.index(1) {
-                    Some(Index::Imm32(n)) => n,
+                let size = match (o.index(1), d) {
+                    (_, Decl::ConstantBuffer { size: Some(n), .. }) => n,
+                    (Some(Index::Imm32(n)), _) if !self.sm51 => n,
                     _ => return Err(unsupported(i, ins, "a constant buffer without a size")),
                 };
                 self.cbs.insert(r, size.clamp(1, 4096));
@@ -317,8 +361,8 @@ impl<'p, 'a> Gen<'p, 'a> {
                 self.uavs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
             }
             Decl::UavRaw { operand, flags, .. } | Decl::UavStructured { operand, flags, .. } => {
-                if flags.order_preserving_counter || flags.rasterizer_ordered {
-                    return Err(unsupported(i, ins, "a UAV counter or rasterizer-ordered view"));
+                if flags.rasterizer_ordered {
+                    return Err(unsupported(i, ins, "a rasterizer-ordered view"));
                 }
                 let stride = if let Decl::UavStructured { stride, .. } = d { stride } else { 0 };
                 self.uavs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
@@ -354,10 +398,77 @@ impl<'p, 'a> Gen<'p, 'a> {
             Decl::GlobalFlags(f) => {
                 self.force_early = f.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL);
             }
-            Decl::IndexRange { .. } => {}
+            Decl::IndexRange { .. } | Decl::FunctionBody(_) => {}
+            Decl::FunctionTable { id, bodies } => {
+                self.tables.insert(id, ins.words(bodies).iter().collect());
+            }
+            Decl::Interface { array_length, .. } if array_length > 253 => {
+                return Err(unsupported(i, ins, "more than 253 interface slots (D3D11_SHADER_MAX_INTERFACES)"))
+            }
+            Decl::Interface { id, array_length, tables, .. } => {
+                self.interfaces.insert(id, (u32::from(array_length).max(1), ins.words(tables).iter().collect()));
+            }
             _ => return Err(unsupported(i, ins, "this declaration")),
         }
         Ok(())
+    }
+
+    /// Shader Model 5.1: a resource declaration names a range `ID[lower:upper]` in a
+    /// register space. A range of one register in space 0 is that register (the
+    /// operands' ID names it); larger ranges (arrays of bindings) and other spaces are
+    /// refused.
+    fn range_declaration(&mut self, i: usize, ins: &InstructionRef<'_, '_>, d: Decl) -> R<()> {
+        if !self.sm51 {
+            return Ok(());
+        }
+        let (operand, space, class) = match d {
+            Decl::ConstantBuffer { operand, space, .. } => (operand, space, Class::ConstantBuffer),
+            Decl::Sampler { operand, space, .. } => (operand, space, Class::Sampler),
+            Decl::Resource { operand, space, .. }
+            | Decl::ResourceRaw { operand, space, .. }
+            | Decl::ResourceStructured { operand, space, .. } => (operand, space, Class::Srv),
+            Decl::UavTyped { operand, space, .. }
+            | Decl::UavRaw { operand, space, .. }
+            | Decl::UavStructured { operand, space, .. } => (operand, space, Class::Uav),
+            _ => return Ok(()),
+        };
+        let o = ins.operand(operand);
+        let (Some(Index::Imm32(id)), Some(Index::Imm32(lower)), Some(Index::Imm32(upper))) =
+            (o.index(0), o.index(1), o.index(2))
+        else {
+            return Err(unsupported(i, ins, "a register range without bounds"));
+        };
+        let register = format!("{}{id}", class.prefix());
+        if lower != upper {
+            return Err(TranslateError::Resource { register, what: "a range of more than one register".into() });
+        }
+        if let Some(sp) = space.filter(|s| *s != 0) {
+            return Err(TranslateError::Resource { register, what: format!("register space {sp}") });
+        }
+        self.range_register.insert((class, id), lower);
+        Ok(())
+    }
+
+    /// The binding of the `t#`/`u#`/`s#`/`cb#` of the generated code: its register
+    /// (Shader Model 5.1: the register of the range it names).
+    fn slot(&self, class: Class, r: u32) -> crate::Slot {
+        let key = if class == Class::UavCounter { Class::Uav } else { class };
+        let register = if self.sm51 { self.range_register.get(&(key, r)).copied().unwrap_or(r) } else { r };
+        self.bindings.slot(class, register)
+    }
+
+    /// Shader Model 5.1: an operand's register inside its range must be the range's
+    /// one register (the second index).
+    fn check_range_index(&self, i: usize, ins: &InstructionRef<'_, '_>, class: Class, o: &Operand) -> R<()> {
+        if !self.sm51 {
+            return Ok(());
+        }
+        let id = o.register().ok_or_else(|| unsupported(i, ins, "a relative range"))? as u32;
+        match (o.index(1), self.range_register.get(&(class, id))) {
+            (Some(Index::Imm32(r)), Some(&lower)) if r == lower => Ok(()),
+            (Some(Index::Imm32(_)), Some(_)) => Err(unsupported(i, ins, "a register outside its range")),
+            _ => Err(unsupported(i, ins, "indexing into a register range")),
+        }
     }
 
     fn io_decl(
@@ -427,7 +538,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn resource_globals(&mut self) -> R<()> {
         let mut out = String::new();
         for (&r, &size) in &self.cbs {
-            let s = self.bindings.slot(Class::ConstantBuffer, r);
+            let s = self.slot(Class::ConstantBuffer, r);
             let _ = writeln!(
                 out,
                 "@group({}) @binding({}) var<uniform> cb{r}: array<vec4<u32>, {size}>;",
@@ -435,12 +546,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             );
         }
         for (&r, &mode) in &self.samplers {
-            let s = self.bindings.slot(Class::Sampler, r);
+            let s = self.slot(Class::Sampler, r);
             let ty = if mode == SamplerMode::Comparison { "sampler_comparison" } else { "sampler" };
             let _ = writeln!(out, "@group({}) @binding({}) var s{r}: {ty};", s.group, s.binding);
         }
         for (&r, res) in &self.srvs {
-            let s = self.bindings.slot(Class::Srv, r);
+            let s = self.slot(Class::Srv, r);
             let ty = match *res {
                 Res2::Words { .. } => "var<storage, read> t{r}: array<u32>".replace("{r}", &r.to_string()),
                 Res2::Texture { dim, elem } => {
@@ -452,7 +563,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
         }
         for (&r, res) in &self.uavs {
-            let s = self.bindings.slot(Class::Uav, r);
+            let s = self.slot(Class::Uav, r);
             let atomics = self.uav_atomics.get(&r).copied().unwrap_or_default();
             let ty = match *res {
                 Res2::Words { .. } => {
@@ -466,8 +577,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                         });
                     }
                     let d = match dim {
-                        ResourceDimension::Texture1D => "1d",
-                        ResourceDimension::Texture2D => "2d",
+                        // A 1D view is a 2D one of height 1 (WGSL has no 1D array).
+                        ResourceDimension::Texture1D | ResourceDimension::Texture2D => "2d",
+                        ResourceDimension::Texture1DArray => "2d_array",
                         ResourceDimension::Texture2DArray => "2d_array",
                         ResourceDimension::Texture3D => "3d",
                         _ => {
@@ -486,6 +598,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
             };
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
+        }
+        for &r in &self.uav_counters {
+            let s = self.slot(Class::UavCounter, r);
+            let _ = writeln!(
+                out,
+                "@group({}) @binding({}) var<storage, read_write> uc{r}: atomic<u32>;",
+                s.group, s.binding
+            );
         }
         for (&r, res) in &self.tgsm {
             let Res2::Words { bytes, .. } = *res else { continue };
@@ -526,12 +646,14 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     /// Second pass: the executable instructions, into `dx_run`'s body.
     fn instructions(&mut self) -> R<()> {
+        // Subroutines share the registers: module-scope then, function-local otherwise.
+        let (out, prefix) =
+            if self.has_labels { (&mut self.globals, "var<private>") } else { (&mut self.body, "    var") };
         for r in 0..self.temps {
-            let _ = writeln!(self.body, "    var r{r}: vec4<u32>;");
+            let _ = writeln!(out, "{prefix} r{r}: vec4<u32>;");
         }
-        let indexable: Vec<(u32, u32)> = self.indexable.iter().map(|(&a, &b)| (a, b)).collect();
-        for (x, n) in indexable {
-            let _ = writeln!(self.body, "    var x{x}: array<vec4<u32>, {}>;", n.max(1));
+        for (x, n) in &self.indexable {
+            let _ = writeln!(out, "{prefix} x{x}: array<vec4<u32>, {}>;", (*n).max(1));
         }
         let mut blocks: Blocks<BlockData> = Blocks::new();
         let program = self.program;
@@ -539,7 +661,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             let info = ins.opcode.info();
             match info.shape {
                 Shape::Decl(_) | Shape::CustomData => continue,
-                Shape::InterfaceCall => return Err(unsupported(i, &ins, "interface calls")),
+                Shape::InterfaceCall => {
+                    self.open_case(&mut blocks);
+                    self.terminal = false;
+                    self.fcall(i, &ins)?;
+                    continue;
+                }
                 Shape::Ops => {}
             }
             let Body::Op(op) = ins.body else { continue };
@@ -597,6 +724,32 @@ impl<'p, 'a> Gen<'p, 'a> {
                     self.line(&format!("if ({}) {{ discard; }}", cond_text(&c, test)));
                 }
                 Flow::None => self.op(i, &ins, op.saturate, op.control)?,
+                Flow::Label => {
+                    if let Some(b) = blocks.drain().next() {
+                        return Err(TranslateError::Structure {
+                            index: i,
+                            mnemonic: ins.opcode.mnemonic(),
+                            message: format!("`{}` is not closed", b.kind.opener()),
+                        });
+                    }
+                    let name = self.label_name(i, &ins, 0)?;
+                    self.end_subroutine();
+                    if self.main_body.is_none() {
+                        self.main_body = Some(std::mem::take(&mut self.body));
+                    }
+                    self.label = Some(name);
+                    self.depth = 1;
+                }
+                Flow::Call => {
+                    let (k, cond) =
+                        if ins.opcode == Opcode::Callc { (1, Some(self.scalar_src(i, &ins, 0)?)) } else { (0, None) };
+                    let name = self.label_name(i, &ins, k)?;
+                    self.call_edge(i, &ins, &name)?;
+                    match cond {
+                        Some(c) => self.line(&format!("if ({}) {{ {name}(); }}", cond_text(&c, test))),
+                        None => self.line(&format!("{name}();")),
+                    }
+                }
                 _ => return Err(unsupported(i, &ins, "this flow-control instruction")),
             }
         }
@@ -606,6 +759,126 @@ impl<'p, 'a> Gen<'p, 'a> {
                 mnemonic: "end of program",
                 message: format!("`{}` is not closed", b.kind.opener()),
             });
+        }
+        self.end_subroutine();
+        if let Some(main) = self.main_body.take() {
+            self.body = main;
+        }
+        self.check_recursion()
+    }
+
+    /// Records a call of `callee` from the function being written; a label no
+    /// instruction defines is an error naming the call.
+    fn call_edge(&mut self, i: usize, ins: &InstructionRef<'_, '_>, callee: &str) -> R<()> {
+        if !self.defined_labels.contains(callee) {
+            return Err(TranslateError::Structure {
+                index: i,
+                mnemonic: ins.opcode.mnemonic(),
+                message: format!("calls {}, which no label defines", callee.trim_start_matches("dx_")),
+            });
+        }
+        let caller = self.label.clone().unwrap_or_else(|| "dx_run".into());
+        self.calls.push((i, ins.opcode.mnemonic(), caller, callee.to_string()));
+        Ok(())
+    }
+
+    /// Direct3D has no recursion (nor has WGSL): the first call that closes a cycle
+    /// is an error naming it.
+    fn check_recursion(&self) -> R<()> {
+        for (index, mnemonic, caller, callee) in &self.calls {
+            // Is `caller` reachable from `callee`?
+            let mut seen: BTreeSet<&str> = BTreeSet::new();
+            let mut stack = vec![callee.as_str()];
+            while let Some(f) = stack.pop() {
+                if f == caller {
+                    return Err(TranslateError::Structure {
+                        index: *index,
+                        mnemonic,
+                        message: format!(
+                            "recursion: {} leads back to {}",
+                            callee.trim_start_matches("dx_"),
+                            caller.trim_start_matches("dx_")
+                        ),
+                    });
+                }
+                if seen.insert(f) {
+                    stack.extend(self.calls.iter().filter(|c| c.2 == f).map(|c| c.3.as_str()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes the subroutine being written, if one is, into [`Gen::functions`].
+    fn end_subroutine(&mut self) {
+        if let Some(name) = self.label.take() {
+            let body = std::mem::take(&mut self.body);
+            let _ = write!(self.functions, "fn {name}() {{\n{body}}}\n\n");
+        }
+    }
+
+    /// The function of the `l#` or `fb#` operand `k`.
+    fn label_name(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<String> {
+        let o = ins.operands().get(k).copied().ok_or_else(|| unsupported(i, ins, "a missing label"))?;
+        let n = o.register().ok_or_else(|| unsupported(i, ins, "a relative label"))?;
+        match o.ty {
+            OperandType::Label => Ok(format!("dx_l{n}")),
+            OperandType::FunctionBody => Ok(format!("dx_fb{n}")),
+            other => Err(unsupported(i, ins, format!("a label in {}", file_name(other)))),
+        }
+    }
+
+    /// `fcall fp#[index][site]`: calls body `site` of the function table bound to the
+    /// interface slot `fp# + index` ([`crate::Options::interfaces`]; by default the
+    /// first table the declaration lists); a register index switches over the slots.
+    fn fcall(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let Body::InterfaceCall { function, interface } = ins.body else { return Ok(()) };
+        let o = *ins.operand(interface);
+        let Some(Index::Imm32(fp)) = o.index(0) else { return Err(unsupported(i, ins, "a relative interface")) };
+        let (len, tables) =
+            self.interfaces.get(&fp).cloned().ok_or_else(|| unsupported(i, ins, format!("undeclared fp{fp}")))?;
+        let call = |k: u32| -> R<String> {
+            let slot = fp.saturating_add(k);
+            let table = match self.bound_tables.get(&slot) {
+                Some(t) if tables.contains(t) => *t,
+                Some(t) => {
+                    return Err(unsupported(
+                        i,
+                        ins,
+                        format!("interface slot {slot} bound to ft{t}, which fp{fp} does not list"),
+                    ))
+                }
+                None => *tables.first().ok_or_else(|| unsupported(i, ins, format!("fp{fp} without tables")))?,
+            };
+            let body = self
+                .tables
+                .get(&table)
+                .and_then(|b| b.get(function as usize))
+                .ok_or_else(|| unsupported(i, ins, format!("ft{table} without a body for call site {function}")))?;
+            Ok(format!("dx_fb{body}"))
+        };
+        let (callees, index) = match o.index(1) {
+            None => (vec![call(0)?], None),
+            Some(Index::Imm32(k)) => (vec![call(k)?], None),
+            Some(idx) => ((0..len).map(call).collect::<R<Vec<_>>>()?, Some(self.index(i, ins, idx)?)),
+        };
+        for c in &callees {
+            self.call_edge(i, ins, c)?;
+        }
+        match index {
+            None => {
+                for c in &callees {
+                    self.line(&format!("{c}();"));
+                }
+            }
+            Some(e) => {
+                self.line(&format!("switch ({e}) {{"));
+                for (k, c) in callees.iter().enumerate() {
+                    self.line(&format!("    case {k}u: {{ {c}(); }}"));
+                }
+                self.line("    default: {}");
+                self.line("}");
+            }
         }
         Ok(())
     }
@@ -775,7 +1048,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                 if !self.cbs.contains_key(&cb) {
                     return Err(unsupported(i, ins, format!("undeclared cb{cb}")));
                 }
-                format!("cb{cb}[{}]", idx(1)?)
+                self.check_range_index(i, ins, Class::ConstantBuffer, o)?;
+                // Shader Model 5.1: [range][register][element].
+                format!("cb{cb}[{}]", idx(if self.sm51 { 2 } else { 1 })?)
             }
             OperandType::ImmediateConstantBuffer => {
                 if self.icb_len.is_none() {
@@ -792,6 +1067,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                 ComponentCount::One => format!("vec4<u32>({:#x}u)", o.imm[0]),
                 _ => format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", o.imm[0], o.imm[1], o.imm[2], o.imm[3]),
             },
+            // `d(...)`: one double (both lanes) or two, low word first.
+            OperandType::Immediate64 => {
+                let w = match o.components {
+                    ComponentCount::One => [o.imm[0], o.imm[1], o.imm[0], o.imm[1]],
+                    _ => o.imm,
+                };
+                format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", w[0], w[1], w[2], w[3])
+            }
             other => return Err(unsupported(i, ins, format!("the register file {}", file_name(other)))),
         })
     }
@@ -799,6 +1082,13 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// A source operand: its register, selection and modifier, as a `vec4<u32>`.
     /// `float` says how the modifier applies (a float slot, or a typeless one).
     fn src_vec(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand, float: bool) -> R<String> {
+        self.src_vec_as(i, ins, o, if float { Ty::F } else { Ty::U })
+    }
+
+    /// A source operand read for a slot of type `ty`: a float slot's modifier acts on
+    /// every component's sign bit, a double slot's on the high words' (`.y`, `.w`), an
+    /// integer or typeless slot's as two's complement.
+    fn src_vec_as(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand, ty: Ty) -> R<String> {
         let base = self.register(i, ins, o)?;
         let mut v = match o.selection() {
             Selection::Swizzle(s) if s != [0, 1, 2, 3] => {
@@ -815,7 +1105,16 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         use tpf::Modifier as M;
         let m = o.modifier();
-        if float {
+        if ty == Ty::D {
+            let (sign, rest) =
+                ("vec4<u32>(0u, 0x80000000u, 0u, 0x80000000u)", "vec4<u32>(~0u, 0x7fffffffu, ~0u, 0x7fffffffu)");
+            match m {
+                M::Neg => v = format!("({v} ^ {sign})"),
+                M::Abs => v = format!("({v} & {rest})"),
+                M::AbsNeg => v = format!("({v} | {sign})"),
+                _ => {}
+            }
+        } else if matches!(ty, Ty::F | Ty::Any) {
             match m {
                 M::Neg => v = format!("({v} ^ vec4<u32>(0x80000000u))"),
                 M::Abs => v = format!("({v} & vec4<u32>(0x7fffffffu))"),
@@ -892,10 +1191,12 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
             O::ResInfo => self.resinfo(i, ins, control),
             O::BufInfo => self.bufinfo(i, ins),
+            O::SampleInfo | O::SamplePos => self.sample_query(i, ins, control),
             O::LdUavTyped => self.ld_uav_typed(i, ins),
             O::StoreUavTyped => self.store_uav_typed(i, ins),
-            op if is_atomic(op) && !matches!(op, O::ImmAtomicAlloc | O::ImmAtomicConsume) => self.atomic(i, ins),
-            _ => Err(unsupported(i, ins, "this instruction")),
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => self.counter(i, ins),
+            op if is_atomic(op) => self.atomic(i, ins),
+            op => Err(unsupported(i, ins, ops::inexpressible(op).unwrap_or("this instruction"))),
         }
     }
 
@@ -910,7 +1211,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
             let o =
                 *ins.operands().get(from.saturating_add(k)).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
-            let v = self.src_vec(i, ins, &o, matches!(ty, Ty::F | Ty::Any))?;
+            let v = self.src_vec_as(i, ins, &o, *ty)?;
             self.line(&format!("let q{k} = {v};"));
         }
         Ok(())
@@ -930,6 +1231,9 @@ impl<'p, 'a> Gen<'p, 'a> {
         ndst: usize,
         src: &[Ty],
     ) -> R<()> {
+        if row.double {
+            return self.arith_double(i, ins, sat, row, src);
+        }
         if src.iter().chain(ins.opcode.info().dst).any(|t| *t == Ty::D) {
             return Err(unsupported(i, ins, "double precision"));
         }
@@ -968,6 +1272,8 @@ impl<'p, 'a> Gen<'p, 'a> {
                     (Res::I, _) => format!("bitcast<u32>({e})"),
                     (Res::U, _) => e,
                     (Res::B, _) => format!("select(0u, 0xffffffffu, {e})"),
+                    // Only `double` rows have double results.
+                    (Res::D, _) => e,
                 };
                 let value = if sat && matches!(ins.opcode, Opcode::Mov | Opcode::Movc) {
                     format!("dx_sat(bitcast<f32>({value}))")
@@ -981,10 +1287,80 @@ impl<'p, 'a> Gen<'p, 'a> {
         Ok(())
     }
 
+    /// A `double` row (see [`crate::ops`]): two lanes, `.xy` and `.zw`.
+    fn arith_double(&mut self, i: usize, ins: &InstructionRef<'_, '_>, sat: bool, row: ops::Row, src: &[Ty]) -> R<()> {
+        self.bind_sources(i, ins, 1, src)?;
+        let scalar = |k: usize, lane: usize| -> String {
+            match src.get(k) {
+                Some(Ty::D) => {
+                    format!("dx_d(q{k}.{}, q{k}.{})", comp(lane.saturating_mul(2)), comp(lane.saturating_mul(2) | 1))
+                }
+                Some(Ty::F) => format!("dx_f(q{k}.{})", comp(lane)),
+                Some(Ty::I) => format!("bitcast<i32>(q{k}.{})", comp(lane)),
+                _ => format!("q{k}.{}", comp(lane)),
+            }
+        };
+        let Some(dst_row) = row.dst.first() else { return Ok(()) };
+        let lane_expr = |lane: usize| -> String {
+            let mut e = dst_row.expr.to_string();
+            for k in (0..4).rev() {
+                e = e.replace(&format!("${k}"), &scalar(k, lane));
+            }
+            e
+        };
+        let Some(o) = ins.operands().first().copied() else { return Ok(()) };
+        let Some(place) = self.dst(i, ins, &o)? else {
+            self.close();
+            return Ok(());
+        };
+        if dst_row.res == Res::D {
+            for lane in 0..2usize {
+                let (lo, hi) = (lane.saturating_mul(2), lane.saturating_mul(2) | 1);
+                if place.2 & (1 << lo | 1 << hi) == 0 {
+                    continue;
+                }
+                let e = lane_expr(lane);
+                let e = if sat { format!("dx_dsat({e})") } else { e };
+                self.line(&format!("let d{lane} = {e};"));
+                if place.2 & (1 << lo) != 0 {
+                    self.write(&place, lo, &format!("dx_dlo(d{lane})"));
+                }
+                if place.2 & (1 << hi) != 0 {
+                    self.write(&place, hi, &format!("dx_dhi(d{lane})"));
+                }
+            }
+        } else {
+            // 32-bit results: lane j to the j-th component the mask names.
+            let mut lane = 0usize;
+            for c in 0..4 {
+                if place.2 & (1 << c) == 0 {
+                    continue;
+                }
+                let e = lane_expr(lane);
+                let value = match (dst_row.res, sat) {
+                    (Res::F, false) => format!("dx_r({e})"),
+                    (Res::F, true) => format!("dx_sat({e})"),
+                    (Res::I, _) => format!("bitcast<u32>({e})"),
+                    (Res::B, _) => format!("select(0u, 0xffffffffu, {e})"),
+                    _ => e,
+                };
+                self.write(&place, c, &value);
+                lane = 1;
+            }
+        }
+        self.close();
+        Ok(())
+    }
+
     /// The `t#`/`u#`/`g#` operand `k`: its name, what it is, its atomics.
     fn resource(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<(String, Res2, AtomicUse, Operand)> {
         let o = *ins.operands().get(k).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
         let r = o.register().ok_or_else(|| unsupported(i, ins, "a resource index"))? as u32;
+        match o.ty {
+            OperandType::Resource => self.check_range_index(i, ins, Class::Srv, &o)?,
+            OperandType::UnorderedAccessView => self.check_range_index(i, ins, Class::Uav, &o)?,
+            _ => {}
+        }
         let (map, atomics, prefix) = match o.ty {
             OperandType::Resource => (&self.srvs, None, "t"),
             OperandType::UnorderedAccessView => (&self.uavs, Some(&self.uav_atomics), "u"),
@@ -1126,6 +1502,30 @@ impl<'p, 'a> Gen<'p, 'a> {
         Ok(())
     }
 
+    /// `imm_atomic_alloc` (the counter before its increment) and `imm_atomic_consume`
+    /// (the counter after its decrement, wrapping), on the hidden counter of a
+    /// structured UAV (Microsoft's pages of the two instructions).
+    fn counter(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, res, _, _) = self.resource(i, ins, 1)?;
+        if !matches!(res, Res2::Words { stride, .. } if stride > 0) || !name.starts_with('u') {
+            return Err(unsupported(i, ins, "a counter of anything but a structured UAV"));
+        }
+        let call = if ins.opcode == Opcode::ImmAtomicAlloc {
+            format!("atomicAdd(&uc{}, 1u)", reg_num(&name))
+        } else {
+            format!("(atomicSub(&uc{}, 1u) - 1u)", reg_num(&name))
+        };
+        let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
+        match self.dst(i, ins, &dst)? {
+            Some(place) => {
+                let c = (0..4).find(|c| place.2 & (1 << c) != 0).unwrap_or(0);
+                self.write(&place, c, &call);
+            }
+            None => self.line(&format!("_ = {call};")),
+        }
+        Ok(())
+    }
+
     /// Writes `value` (a `vec4<u32>` expression), swizzled by the resource operand
     /// `ro`, to destination 0.
     fn write_swizzled(&mut self, i: usize, ins: &InstructionRef<'_, '_>, ro: &Operand, value: &str) -> R<()> {
@@ -1170,7 +1570,8 @@ impl<'p, 'a> Gen<'p, 'a> {
         let o = |c: usize| off.get(c).copied().unwrap_or(0);
         use ResourceDimension as D;
         let args = match (dim, ms) {
-            (D::Texture1D, false) => format!("a.x + {}, a.w", o(0)),
+            (D::Texture1D, false) => format!("vec2<i32>(a.x + {}, 0), a.w", o(0)),
+            (D::Texture1DArray, false) => format!("vec2<i32>(a.x + {}, 0), a.y, a.w", o(0)),
             (D::Texture2D, false) => format!("a.xy + vec2<i32>({}, {}), a.w", o(0), o(1)),
             (D::Texture2DArray, false) => format!("a.xy + vec2<i32>({}, {}), a.z, a.w", o(0), o(1)),
             (D::Texture3D, false) => format!("a.xyz + vec3<i32>({}, {}, {}), a.w", o(0), o(1), o(2)),
@@ -1198,6 +1599,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
         let so = *ins.operands().get(3).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
         let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
+        self.check_range_index(i, ins, Class::Sampler, &so)?;
         let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
         let compare = matches!(ins.opcode, O::SampleC | O::SampleCLz | O::Gather4C);
         if compare != (mode == SamplerMode::Comparison) {
@@ -1209,7 +1611,10 @@ impl<'p, 'a> Gen<'p, 'a> {
         self.line("let c = bitcast<vec4<f32>>(q0);");
         use ResourceDimension as D;
         let (coord, layer, n): (&str, Option<&str>, usize) = match dim {
-            D::Texture1D => ("c.x", None, 1),
+            // Height 1, sampled at its texel centre: v = 0.5 reads row 0 alone under
+            // every address mode and filter, and its derivatives are 0.
+            D::Texture1D => ("vec2<f32>(c.x, 0.5)", None, 1),
+            D::Texture1DArray => ("vec2<f32>(c.x, 0.5)", Some("dx_layer(c.y)"), 1),
             D::Texture2D => ("c.xy", None, 2),
             D::Texture2DArray => ("c.xy", Some("dx_layer(c.z)"), 2),
             D::Texture3D => ("c.xyz", None, 3),
@@ -1223,7 +1628,11 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         let fsrc = |k: usize| format!("bitcast<f32>(q{k}.x)");
         let fvec = |k: usize| {
-            let sel = ["x", "xy", "xyz"].get(n.saturating_sub(1)).copied().unwrap_or("x");
+            if n == 1 {
+                // A 1D gradient: the v derivative of a height-1 view is 0.
+                return format!("vec2<f32>(bitcast<f32>(q{k}.x), 0.0)");
+            }
+            let sel = ["xy", "xyz"].get(n.saturating_sub(2)).copied().unwrap_or("xy");
             format!("bitcast<vec4<f32>>(q{k}).{sel}")
         };
         let (func, extra) = match ins.opcode {
@@ -1243,6 +1652,9 @@ impl<'p, 'a> Gen<'p, 'a> {
         if let Some(off) = ins.sample_offsets().filter(|o| *o != [0; 3]) {
             let [u, v, w] = off;
             match dim {
+                D::Texture1D | D::Texture1DArray => {
+                    let _ = write!(call_args, ", vec2<i32>({u}, 0)");
+                }
                 D::Texture2D | D::Texture2DArray => {
                     let _ = write!(call_args, ", vec2<i32>({u}, {v})");
                 }
@@ -1291,7 +1703,8 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         let layers = format!("textureNumLayers({name})");
         let (x, y, z) = match dim {
-            D::Texture1D => ("d", "0u".to_string(), "0u".to_string()),
+            D::Texture1D => ("d.x", "0u".to_string(), "0u".to_string()),
+            D::Texture1DArray => ("d.x", layers, "0u".to_string()),
             D::Texture2D | D::TextureCube | D::Texture2DMS => ("d.x", "d.y".into(), "0u".into()),
             D::Texture2DArray | D::TextureCubeArray | D::Texture2DMSArray => ("d.x", "d.y".into(), layers),
             D::Texture3D => ("d.x", "d.y".into(), "d.z".into()),
@@ -1304,6 +1717,33 @@ impl<'p, 'a> Gen<'p, 'a> {
                 "vec4<u32>(bitcast<vec3<u32>>(vec3<f32>(1.0) / vec3<f32>(q)), bitcast<u32>(f32(nl)))".to_string()
             }
             _ => "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(q), f32(nl)))".to_string(),
+        };
+        self.write_swizzled(i, ins, &ro, &value)?;
+        self.close();
+        Ok(())
+    }
+
+    /// `sampleinfo` (the sample count in x) and `samplepos` (sample `i`'s position in
+    /// the standard pattern of the view's count, `dx_samplepos`) of a texture: 0 for a
+    /// view that is not multisampled. The rasterizer's count has no WGSL form.
+    fn sample_query(&mut self, i: usize, ins: &InstructionRef<'_, '_>, control: OpControl) -> R<()> {
+        // The resource is source 0 of both: operand 1.
+        let k = 1;
+        let o = ins.operands().get(k).copied().ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
+        if o.ty == OperandType::Rasterizer {
+            return Err(unsupported(i, ins, "the rasterizer's sample pattern (WGSL has no sample-count query for it)"));
+        }
+        let (name, dim, _, ro) = self.texture(i, ins, k)?;
+        let ms = dim == ResourceDimension::Texture2DMS;
+        let types: &[Ty] = if ins.opcode == Opcode::SamplePos { &[Ty::R, Ty::U] } else { &[Ty::R] };
+        self.bind_sources(i, ins, 1, types)?;
+        let count = if ms { format!("textureNumSamples({name})") } else { "0u".into() };
+        let value = if ins.opcode == Opcode::SamplePos {
+            format!("bitcast<vec4<u32>>(vec4<f32>(dx_samplepos({count}, q1.x), 0.0, 0.0))")
+        } else if control == OpControl::ReturnType(tpf::InstructionReturnType::Uint) {
+            format!("vec4<u32>({count}, 0u, 0u, 0u)")
+        } else {
+            format!("vec4<u32>(bitcast<u32>(f32({count})), 0u, 0u, 0u)")
         };
         self.write_swizzled(i, ins, &ro, &value)?;
         self.close();
@@ -1327,7 +1767,8 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn uav_coord(&self, i: usize, ins: &InstructionRef<'_, '_>, dim: ResourceDimension) -> R<String> {
         use ResourceDimension as D;
         Ok(match dim {
-            D::Texture1D => "q0.x".into(),
+            D::Texture1D => "vec2<u32>(q0.x, 0u)".into(),
+            D::Texture1DArray => "vec2<u32>(q0.x, 0u), q0.y".into(),
             D::Texture2D => "q0.xy".into(),
             D::Texture2DArray => "q0.xy, q0.z".into(),
             D::Texture3D => "q0.xyz".into(),
@@ -1374,6 +1815,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         s.push_str("\nfn dx_run() {\n");
         s.push_str(&self.body);
         s.push_str("}\n\n");
+        s.push_str(&self.functions);
         let mut args: Vec<String> = Vec::new();
         let mut copy = String::new();
         let mut out_fields: Vec<String> = Vec::new();
@@ -1563,6 +2005,7 @@ impl Gen<'_, '_> {
         s.push_str("\nfn dx_run() {\n");
         s.push_str(&self.body);
         s.push_str("}\n\n");
+        s.push_str(&self.functions);
         let n_in = self.inputs.keys().max().map_or(0, |m| m.saturating_add(1));
         let n_out = self.outputs.keys().max().map_or(0, |m| m.saturating_add(1));
         if n_in > 0 {
@@ -1658,8 +2101,8 @@ fn texture_type(dim: ResourceDimension, elem: Elem, depth: bool) -> Option<Strin
     if depth {
         return Some(
             match dim {
-                D::Texture2D => "texture_depth_2d",
-                D::Texture2DArray => "texture_depth_2d_array",
+                D::Texture1D | D::Texture2D => "texture_depth_2d",
+                D::Texture1DArray | D::Texture2DArray => "texture_depth_2d_array",
                 D::TextureCube => "texture_depth_cube",
                 D::TextureCubeArray => "texture_depth_cube_array",
                 _ => return None,
@@ -1668,9 +2111,10 @@ fn texture_type(dim: ResourceDimension, elem: Elem, depth: bool) -> Option<Strin
         );
     }
     let d = match dim {
-        D::Texture1D => "texture_1d",
-        D::Texture2D => "texture_2d",
-        D::Texture2DArray => "texture_2d_array",
+        // 1D views are 2D views of height 1: WGSL has no 1D array, and its `texture_1d`
+        // has neither mipmaps (in WebGPU) nor level, bias, gradient or offset sampling.
+        D::Texture1D | D::Texture2D => "texture_2d",
+        D::Texture1DArray | D::Texture2DArray => "texture_2d_array",
         D::Texture3D => "texture_3d",
         D::TextureCube => "texture_cube",
         D::TextureCubeArray => "texture_cube_array",

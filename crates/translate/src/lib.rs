@@ -1,4 +1,4 @@
-//! Translates Shader Model 4.0–5.0 programs (the `SHDR`/`SHEX` chunk of a DXBC
+//! Translates Shader Model 4.0–5.1 programs (the `SHDR`/`SHEX` chunk of a DXBC
 //! container) into a [`naga::Module`], validates it with naga's validator, and writes it
 //! as WGSL, SPIR-V, MSL, GLSL or HLSL through naga's back ends.
 //!
@@ -48,12 +48,41 @@
 //! Bindings: constant buffers `cb#` are `array<vec4<u32>, N>` uniforms in group 0,
 //! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
 //! binding = register number, unless [`Options::bindings`] says otherwise
-//! ([`Bindings::parse`] reads the text form). Inputs and outputs are locations equal to
+//! ([`Bindings::parse`] reads the text form). In Shader Model 5.1 a declaration
+//! names a register range in a space (`T2[5:5], space=0`): a range of one register in
+//! space 0 is that register (binding 5 here, whatever the range's ID); larger ranges
+//! (arrays of bindings) and other spaces are errors. The hidden counter of a structured UAV
+//! that `imm_atomic_alloc` (the count before its increment) or `imm_atomic_consume`
+//! (the count after its decrement) uses is a storage buffer of one `atomic<u32>`, `uc#`,
+//! in the UAV group at binding 64 + the UAV's register (the application keeps the
+//! count there: initial values, `CopyStructureCount`). 1D textures and 1D texture arrays (views
+//! and typed UAVs) are 2D ones of height 1 (`texture_2d`, `texture_2d_array`,
+//! `texture_storage_2d*`): WGSL has no 1D array, and its `texture_1d` has no level,
+//! bias, gradient or offset sampling (nor mipmaps in WebGPU), so the application binds
+//! a 2D view of height 1 there. A load reads row 0, a sample the row's texel centre
+//! (v = 0.5: row 0 alone under every address mode and filter, with zero derivatives, so
+//! the LOD is the 1D one), `resinfo` gives height 0 and a 1D array's size in y. Inputs and outputs are locations equal to
 //! their register numbers (`vec4` of the signature's component type), and the system
 //! values `SV_Position`, `SV_ClipDistance`, `SV_VertexID`, `SV_InstanceID`,
 //! `SV_PrimitiveID`, `SV_IsFrontFace`, `SV_SampleIndex`, `SV_Depth` (and its
 //! conservative forms), `SV_Coverage`, `SV_Target#` and the compute thread IDs
 //! are built-ins; `dcl_thread_group` is the workgroup size.
+//!
+//! # Subroutines and interfaces
+//!
+//! Each `label l#` or `label fb#` starts a WGSL function (`dx_l#`, `dx_fb#`) that runs
+//! to the next label; the temps and indexable temps of a program with labels are
+//! module-scope (`var<private>`) so that every function shares them, as Direct3D's
+//! subroutines do. `call` and `callc` call the function (WGSL, like Direct3D, has no
+//! recursion: naga's validator refuses it). An interface call `fcall fp#[index][site]`
+//! calls body `site` of the function table (`dcl_function_table`) bound to interface
+//! slot `fp# + index` (a `dcl_interface fp#[n]` occupies slots `fp#`…`fp# + n - 1`):
+//! the binding is the one the class instances of `*SetShader` make, fixed at
+//! translation time by [`Options::interfaces`] (slot → `ft#`; a slot not named gets the
+//! first table its declaration lists), so the module is specialised to it as a driver
+//! specialises the program. A register index (`dcl_interface_dynamicindexed`) switches
+//! over the interface's slots (an index beyond them calls nothing). Class instance data
+//! (the `this` register) is not translated.
 //!
 //! # Vertex shaders as compute
 //!
@@ -118,6 +147,14 @@
 //!   marking: their compilers may contract;
 //! - `f32tof16` rounds toward zero and gives the largest half for a value beyond the
 //!   half range (3.2.2, "Floating Point Conversion"), bit by bit.
+//! - Doubles ("64-bit (double precision) floating point rules"; the double
+//!   instructions' pages) are `f64` (naga's WGSL `f64`, SPIR-V `Float64` and `Int64`):
+//!   a register holds two, `.xy` and `.zw`, low word first; a source modifier acts on
+//!   the high word's sign bit; comparisons and `dtof`/`dtoi`/`dtou` write their two
+//!   results to the first two components the mask names; `dmin`/`dmax` follow the
+//!   32-bit NaN and signed-zero rules; `dtoi`/`dtou` round toward zero and saturate
+//!   (NaN gives 0); `dtof` rounds to nearest even and flushes a float32 denormal;
+//!   `ftod` flushes its float32 denormal input; `_sat` gives +0 for NaN.
 //!
 //! # What a target cannot express (documented, not emulated)
 //!
@@ -126,6 +163,14 @@
 //!   bits free).
 //! - Precision: `exp`, `log`, `rsq`, `rcp`, `sqrt`, `sincos`, `div` have the target's
 //!   accuracy (the spec's ULP tolerances for each instruction apply on both sides).
+//! - Doubles: `ddiv`, `drcp` have the target's accuracy; `dfma` is the target's `fma`,
+//!   which SPIR-V (`GLSL.std.450 Fma`) does not promise to round once (lavapipe rounds
+//!   twice); double denormals are kept only where the device keeps them (Vulkan's
+//!   `shaderDenormPreserveFloat64`; the module asks for no float-controls mode). A
+//!   register's words become a double through a 64-bit integer (naga's bitcasts keep
+//!   the width), so the SPIR-V needs `Int64` as well as `Float64` (Vulkan's
+//!   `shaderInt64`, `shaderFloat64`). Metal has no doubles: MSL output of a module with
+//!   doubles is a back-end error.
 //! - Derivatives and implicit-LOD sampling in non-uniform control flow are allowed
 //!   (`diagnostic(off, derivative_uniformity)`), as in Direct3D; a `sync` in non-uniform
 //!   control flow is refused by naga's validator.
@@ -147,17 +192,30 @@
 //!   stream output) gets a zero position: WGSL's vertex stage must write one.
 //! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
 //!   extension), in register and component order; `SV_CullDistance` is not translated.
-//! - Texel offsets on 1D and cube sampling have no WGSL form and are refused.
+//! - Texel offsets on cube sampling have no WGSL form and are refused.
 //! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
 //!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
 //!   `@early_depth_test`, which not every back end writes.
 //! - Typed UAVs are storage textures of the return type's 32-bit formats (`r32*` when
 //!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
 //!   not in the shader.
-//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`), 1D texture arrays, multisampled
-//!   arrays with sampling, UAV counters, typed-UAV atomics, `gather4_po*`, `lod`,
-//!   `sampleinfo`, `samplepos`, doubles, subroutines and interfaces, and the
-//!   geometry/hull/domain stages are errors ([`TranslateError`]) for now.
+//! - `lod` (WGSL and naga's IR have no level-of-detail query), `eval_centroid`,
+//!   `eval_sample_index` and `eval_snapped` (no pull-model interpolation:
+//!   `interpolateAt*` has no WGSL form), `gather4_po`/`gather4_po_c` (WGSL's texel
+//!   offsets are constant expressions; a lowering to four `textureLoad`s would need the
+//!   sampler's address modes and border colour, which are not in the shader) and
+//!   `sampleinfo`/`samplepos` of the rasterizer (no WGSL query of its sample count)
+//!   are refused with that reason ([`ops::inexpressible`]).
+//! - `samplepos` of a texture gives the standard pattern of its sample count
+//!   (`D3D11_STANDARD_MULTISAMPLE_PATTERN`, Vulkan's standard sample locations): a
+//!   device with other positions differs.
+//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`) are refused: the view's format,
+//!   which converts each element a load returns (how many components, their
+//!   encoding), is not in the shader, and WGSL has no texel buffers.
+//! - Multisampled arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
+//!   Shader Model 5.1 ranges of more than one register or in a space other than 0,
+//!   and the geometry/hull/domain stages are errors
+//!   ([`TranslateError`]) for now.
 
 #![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
@@ -166,6 +224,8 @@ pub mod bindings;
 mod front;
 mod no_contraction;
 pub mod ops;
+
+use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
 
@@ -201,11 +261,21 @@ pub struct Options {
     /// invocation over storage buffers (other stages ignore it): see
     /// [Vertex shaders as compute](crate#vertex-shaders-as-compute).
     pub vertex_as_compute: bool,
+    /// The function table (`ft#`) each interface slot is bound to, as the class
+    /// instances of `*SetShader` bind them: slot `fp# + index` of `dcl_interface fp#[n]`.
+    /// A slot not named gets the first table its declaration lists. See
+    /// [Subroutines and interfaces](crate#subroutines-and-interfaces).
+    pub interfaces: BTreeMap<u32, u32>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { entry_point: "main".into(), bindings: Bindings::default(), vertex_as_compute: false }
+        Options {
+            entry_point: "main".into(),
+            bindings: Bindings::default(),
+            vertex_as_compute: false,
+            interfaces: BTreeMap::new(),
+        }
     }
 }
 
@@ -265,7 +335,8 @@ pub enum TranslateError {
         /// The program's profile (`gs_5_0`).
         profile: String,
     },
-    /// Shader Model 5.1 (register ranges and spaces) is not translated yet.
+    /// A Shader Model the translator does not handle (no longer returned: Shader
+    /// Model 5.1's ranges are handled, or refused as [`TranslateError::Resource`]).
     #[error("{profile}: Shader Model 5.1 is not translated")]
     Model {
         /// The program's profile.
@@ -492,6 +563,10 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
             words.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
         Target::Msl => {
+            // Metal has no double precision (naga's MSL writer would stop at it).
+            if uses_f64(module) {
+                return Err(backend("Metal has no double-precision floats".into()));
+            }
             let options = naga::back::msl::Options {
                 lang_version: (2, 3),
                 bounds_check_policies: policies,
@@ -534,6 +609,20 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
             out.into_bytes()
         }
     })
+}
+
+/// Whether a module has a double-precision type or literal.
+fn uses_f64(module: &naga::Module) -> bool {
+    let f64_scalar = |s: Option<naga::Scalar>| s.is_some_and(|s| s.kind == naga::ScalarKind::Float && s.width == 8);
+    let f64_literal = |e: &naga::Expression| matches!(e, naga::Expression::Literal(naga::Literal::F64(_)));
+    module.types.iter().any(|(_, t)| f64_scalar(t.inner.scalar()))
+        || module.global_expressions.iter().any(|(_, e)| f64_literal(e))
+        || module
+            .functions
+            .iter()
+            .map(|(_, f)| f)
+            .chain(module.entry_points.iter().map(|ep| &ep.function))
+            .any(|f| f.expressions.iter().any(|(_, e)| f64_literal(e)))
 }
 
 /// [`module()`] then [`write()`]: a DXBC container in `target`'s language.

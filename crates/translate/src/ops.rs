@@ -7,6 +7,13 @@
 //! slot as `i32`, a uint or typeless slot as the bits themselves. A row marked `raw`
 //! gets every source as bits (its helper applies the rules itself). The row's result
 //! kind says how the value goes back into the register.
+//!
+//! A row marked `double` works on two lanes, the register's `.xy` and `.zw` (Microsoft's
+//! pages of the double instructions): a double slot's lane `j` is the `f64` of words
+//! `2j` (low) and `2j + 1` (high), its source modifier on the high word's sign bit; a
+//! 32-bit slot's lane `j` is its component `j`. A double result ([`Res::D`]) goes to the
+//! words of its lane the mask names; a 32-bit result of lane `j` goes to the `j`-th
+//! component the mask names (the second lane to any further one).
 
 use tpf::Opcode;
 
@@ -23,6 +30,9 @@ pub enum Res {
     U,
     /// A `bool`: stored as `0xffffffff` or `0`.
     B,
+    /// An `f64` (a `double` row): its two words are stored; `_sat` clamps to [0, 1]
+    /// with NaN giving 0 (`dx_dsat`).
+    D,
 }
 
 /// One destination's expression.
@@ -41,11 +51,13 @@ pub struct Row {
     pub raw: bool,
     /// The result is the same for every component (dot products).
     pub replicate: bool,
+    /// The instruction works on two double lanes (see the module documentation).
+    pub double: bool,
     /// One expression per destination (two for `imul`, `udiv`, `sincos`...).
     pub dst: &'static [Dst],
 }
 
-/// The rows, keyed by opcode: `Opcode => [raw] [replicate] (Res, "template"), ...`.
+/// The rows, keyed by opcode: `Opcode => [raw] [replicate] [double] (Res, "template"), ...`.
 macro_rules! rows {
     ($( $op:ident => $($flag:ident)* $( ($res:ident, $expr:literal) ),+ ; )*) => {
         /// The row of `op`, if it is a plain arithmetic instruction.
@@ -54,6 +66,7 @@ macro_rules! rows {
                 $( Opcode::$op => Some(Row {
                     raw: rows!(@flag raw $($flag)*),
                     replicate: rows!(@flag replicate $($flag)*),
+                    double: rows!(@flag double $($flag)*),
                     dst: &[$( Dst { res: Res::$res, expr: $expr } ),+],
                 }), )*
                 _ => None,
@@ -65,6 +78,7 @@ macro_rules! rows {
     (@flag $want:ident) => { false };
     (@flag raw raw $($rest:ident)*) => { true };
     (@flag replicate replicate $($rest:ident)*) => { true };
+    (@flag double double $($rest:ident)*) => { true };
     (@flag $want:ident $other:ident $($rest:ident)*) => { rows!(@flag $want $($rest)*) };
 }
 
@@ -142,4 +156,41 @@ rows! {
     Mov => (U, "$0");
     Movc => (U, "select($2, $1, $0 != 0u)");
     Swapc => (U, "select($1, $2, $0 != 0u)"), (U, "select($2, $1, $0 != 0u)");
+    // Double precision (the functional spec's 64-bit rules: IEEE-754R, denormals kept).
+    Dadd => double (D, "($0 + $1)");
+    Dmul => double (D, "($0 * $1)");
+    Ddiv => double (D, "($0 / $1)");
+    Dfma => double (D, "fma($0, $1, $2)");
+    Drcp => double (D, "(1.0lf / $0)");
+    Dmin => double (D, "dx_dmin($0, $1)");
+    Dmax => double (D, "dx_dmax($0, $1)");
+    Dmov => double (D, "$0");
+    Dmovc => double (D, "select($2, $1, $0 != 0u)");
+    Deq => double (B, "($0 == $1)");
+    Dne => double (B, "($0 != $1)");
+    Dlt => double (B, "($0 < $1)");
+    Dge => double (B, "($0 >= $1)");
+    Dtof => double (F, "f32($0)");
+    Dtoi => double (U, "dx_dtoi($0)");
+    Dtou => double (U, "dx_dtou($0)");
+    Ftod => double (D, "f64($0)");
+    Itod => double (D, "f64($0)");
+    Utod => double (D, "f64($0)");
+}
+
+/// The instructions no target of the translator can express, with the reason their
+/// error gives (the crate documentation lists them).
+pub fn inexpressible(op: Opcode) -> Option<&'static str> {
+    use Opcode as O;
+    Some(match op {
+        O::Lod => "a level-of-detail query (WGSL and naga's IR have none)",
+        O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => {
+            "pull-model interpolation (WGSL and naga's IR have no interpolateAt*)"
+        }
+        O::Gather4Po | O::Gather4PoC => {
+            "texel offsets from a register (WGSL's and naga's offsets are constant expressions; four \
+             loads would need the sampler's address modes)"
+        }
+        _ => return None,
+    })
 }

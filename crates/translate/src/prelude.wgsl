@@ -153,3 +153,62 @@ fn dx_f32tof16(x0: u32) -> u32 {
     }
     return sign | (u32(h) << 10u) | (man >> 13u);
 }
+// Doubles (the functional spec's 64-bit rules): a register's two words, low first.
+fn dx_d(lo: u32, hi: u32) -> f64 {
+    return bitcast<f64>((u64(hi) << 32u) | u64(lo));
+}
+fn dx_dlo(x: f64) -> u32 {
+    return u32(bitcast<u64>(x) & 0xfffffffflu);
+}
+fn dx_dhi(x: f64) -> u32 {
+    return u32(bitcast<u64>(x) >> 32u);
+}
+fn dx_disnan(x: f64) -> bool {
+    return (bitcast<u64>(x) & 0x7ffffffffffffffflu) > 0x7ff0000000000000lu;
+}
+// `dmin`/`dmax`: NaN loses to a number; dmin(-0, +0) = -0, dmax(-0, +0) = +0.
+fn dx_dmin(a: f64, b: f64) -> f64 {
+    if (dx_disnan(a)) { return b; }
+    if (dx_disnan(b) || a < b) { return a; }
+    if (b < a) { return b; }
+    return bitcast<f64>(bitcast<u64>(a) | bitcast<u64>(b));
+}
+fn dx_dmax(a: f64, b: f64) -> f64 {
+    if (dx_disnan(a)) { return b; }
+    if (dx_disnan(b) || a > b) { return a; }
+    if (b > a) { return b; }
+    return bitcast<f64>(bitcast<u64>(a) & bitcast<u64>(b));
+}
+// `_sat` of a double: NaN and -0 give +0.
+fn dx_dsat(x: f64) -> f64 {
+    if (x > 0.0lf) { return min(x, 1.0lf); }
+    return 0.0lf;
+}
+// `dtoi`/`dtou`: toward zero, saturated, NaN gives 0.
+fn dx_dtoi(x: f64) -> u32 {
+    if (dx_disnan(x)) { return 0u; }
+    if (x >= 2147483647.0lf) { return 0x7fffffffu; }
+    if (x <= -2147483648.0lf) { return 0x80000000u; }
+    return bitcast<u32>(i32(x));
+}
+fn dx_dtou(x: f64) -> u32 {
+    if (dx_disnan(x) || x <= 0.0lf) { return 0u; }
+    if (x >= 4294967295.0lf) { return 0xffffffffu; }
+    return u32(x);
+}
+// `samplepos`: sample `i` of the standard pattern of `count` samples
+// (D3D11_STANDARD_MULTISAMPLE_PATTERN, 1/16 pixel from the centre; the patterns of 1, 2,
+// 4, 8 and 16 samples start at entry count - 1); 0 for another count or i >= count.
+fn dx_samplepos(count: u32, i: u32) -> vec2<f32> {
+    var p = array<vec2<i32>, 31>(
+        vec2(0, 0),
+        vec2(4, 4), vec2(-4, -4),
+        vec2(-2, -6), vec2(6, -2), vec2(-6, 2), vec2(2, 6),
+        vec2(1, -3), vec2(-1, 3), vec2(5, 1), vec2(-3, -5), vec2(-5, 5), vec2(-7, -1), vec2(3, 7), vec2(7, -7),
+        vec2(1, 1), vec2(-1, -3), vec2(-3, 2), vec2(4, -1), vec2(-5, -2), vec2(2, 5), vec2(5, 3), vec2(3, -5),
+        vec2(-2, 6), vec2(0, -7), vec2(-4, -6), vec2(-6, 4), vec2(-8, 0), vec2(7, -4), vec2(6, 7), vec2(-7, -8),
+    );
+    let standard = count == 1u || count == 2u || count == 4u || count == 8u || count == 16u;
+    if (!standard || i >= count) { return vec2<f32>(0.0); }
+    return vec2<f32>(p[count - 1u + i]) / 16.0;
+}

@@ -1,4 +1,4 @@
-//! Every Shader Model 4.0–5.0 vertex, pixel and compute shader of the corpus is
+//! Every Shader Model 4.0–5.1 vertex, pixel and compute shader of the corpus is
 //! translated, validated by naga and written as WGSL, SPIR-V and MSL; the SPIR-V must
 //! pass `spirv-val` (Debian's `spirv-tools`). Each blob and target has one line in
 //! `tests/expect/corpus_translate.txt`: `ok`, or the error's code and the mnemonic of
@@ -16,7 +16,7 @@ fn translated(profile: &str) -> bool {
     let last = profile.rsplit('+').next().unwrap_or("");
     let mut parts = last.split('_');
     let (Some(stage), Some(major), Some(minor)) = (parts.next(), parts.next(), parts.next()) else { return false };
-    matches!(stage, "vs" | "ps" | "cs") && matches!((major, minor), ("4", "0") | ("4", "1") | ("5", "0"))
+    matches!(stage, "vs" | "ps" | "cs") && matches!((major, minor), ("4", "0") | ("4", "1") | ("5", "0") | ("5", "1"))
 }
 
 #[test]
@@ -44,6 +44,6 @@ fn corpus_translate() {
             got.insert(format!("{}:{}", e.id(), target.name()), outcome);
         }
     }
-    assert!(count > 200, "only {count} SM4.0-5.0 vs/ps/cs entries");
+    assert!(count > 200, "only {count} SM4.0-5.1 vs/ps/cs entries");
     corpus::expect::check(corpus::expect_file!("corpus_translate.txt"), &got);
 }

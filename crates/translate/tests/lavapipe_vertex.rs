@@ -393,6 +393,23 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
         "and r0.xy, v0.xyxx, l(0x80000000, 0x80000000, 0, 0)\nushr r0.zw, v0.xxxy, l(31, 31, 31, 31)\n\
          add o0.xyzw, r0.xyxy, r0.zwzw",
     ),
+    ("d_add", "dadd o0.xyzw, v0.xyzw, -v1.xyzw"),
+    ("d_mul", "dmul o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("d_div", "ddiv o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("d_fma", "dfma o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw"),
+    ("d_rcp", "drcp o0.xyzw, v0.zwxy"),
+    ("d_min", "dmin o0.xyzw, v0.xyzw, |v1.xyzw|"),
+    ("d_max", "dmax_sat o0.xyzw, v0.xyzw, v1.xyzw"),
+    ("d_movc", "dmovc o0.xyzw, v2.xyxx, v0.xyzw, v1.xyzw"),
+    ("d_cmp", "dlt o0.xy, v0.xyzw, v1.xyzw\ndeq o0.zw, v0.xyzw, v0.zwxy"),
+    ("d_tof", "dtof o0.xy, v0.xyzw\ndtoi o0.z, v1.xyxy\ndtou o0.w, v1.zwzw"),
+    ("d_fromf", "ftod o0.xyzw, v0.xyxx"),
+    ("d_fromi", "itod o0.xy, v0.xxxx\nutod o0.zw, v0.yyyy"),
+    (
+        "subroutine",
+        "mov r0.xyzw, v2.xyzw\ncallc_nz v0.x, l0\ncall l1\nmov o0.xyzw, r0.xyzw\nret \nlabel l0\n\
+         add r0.xyzw, v0.xyzw, v1.xyzw\nret \nlabel l1\nretc_z v1.y\nmul r0.xy, r0.xyxx, v1.xyxx",
+    ),
 ];
 
 /// The hand-written programs of [`ALU_PROGRAMS`] through both, one line each in

@@ -76,9 +76,12 @@ fn a_case_falling_through_after_code_is_refused_naming_it() {
 
 #[test]
 fn what_is_not_translated_names_the_instruction() {
-    let e = source("vs_5_0\ndcl_output_siv o0.xyzw, position\ndcl_temps 1\ndadd r0.xy, d(1, 2), d(3, 4)\nret \n");
+    let e = source(
+        "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\neval_centroid r0.xyzw, v0.xyzw\n\
+         mov o0.xyzw, r0.xyzw\nret \n",
+    );
     let e = e.unwrap_err();
-    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("dadd")), "{e}");
+    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("eval_centroid")), "{e}");
     // A program whose `if` is never closed (the parser would refuse the text).
     let text = "vs_4_0\ndcl_output_siv o0.xyzw, position\nif_nz l(1)\nret \nendif \n";
     let mut p = tpf::parse::parse_program(text).unwrap().program;

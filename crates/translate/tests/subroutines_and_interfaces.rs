@@ -1,0 +1,95 @@
+//! Subroutines (`call`, `callc`, `label`) and interfaces (`dcl_function_body`,
+//! `dcl_function_table`, `dcl_interface`, `fcall`): each `label` starts a WGSL
+//! function, the registers become module-scope so that every function shares them,
+//! and `fcall fp#[index][site]` calls body `site` of the function table bound to slot
+//! `fp# + index` (`Options::interfaces`, by default the first table the declaration
+//! lists), switching over the slots for a register index. The SPIR-V passes
+//! `spirv-val`.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use translate::{Options, Target, TranslateError};
+
+fn translated(text: &str, options: &Options) -> Result<String, TranslateError> {
+    let p = tpf::parse::parse_program(text).unwrap_or_else(|d| panic!("{d:?}\n{text}")).program;
+    let m = translate::module_from_program(&p, &[], &[], options)?;
+    if let Some(val) = common::spirv_val("subroutines_and_interfaces") {
+        let spirv = translate::write(&m, Target::Spirv).unwrap();
+        val(&spirv).unwrap_or_else(|e| panic!("spirv-val: {e}\n{text}"));
+    }
+    translate::wgsl_source_of_program(&p, &[], &[], options)
+}
+
+#[test]
+fn labels_are_functions_sharing_module_scope_registers() {
+    let s = translated(
+        "ps_4_0\ndcl_input_ps constant v0.xy\ndcl_output o0.xyzw\ndcl_temps 1\ncall l0\ncallc_nz v0.y, l1\n\
+         mov o0.xyzw, r0.xyzw\nret \nlabel l0\nmov r0.xyzw, v0.xxxx\nret \nlabel l1\n\
+         retc_z r0.x\nadd r0.xyzw, r0.xyzw, r0.xyzw\nret \n",
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(s.contains("var<private> r0: vec4<u32>;"), "{s}");
+    assert!(s.contains("    dx_l0();") && s.contains("if (v[0u].yyyy.x != 0u) { dx_l1(); }"), "{s}");
+    assert!(s.contains("fn dx_l0() {") && s.contains("fn dx_l1() {"), "{s}");
+    assert!(s.contains("if (r0.xxxx.x == 0u) { return; }"), "retc in a subroutine returns from it: {s}");
+}
+
+const INTERFACES: &str = "ps_5_0\ndcl_function_body fb0\ndcl_function_body fb1\ndcl_function_body fb2\n\
+    dcl_function_body fb3\ndcl_function_table ft0 = {fb0, fb1}\ndcl_function_table ft1 = {fb2, fb3}\n\
+    dcl_interface fp0[1][2] = {ft0, ft1}\ndcl_interface_dynamicindexed fp1[2][2] = {ft0, ft1}\n\
+    dcl_input_ps constant v0.x\ndcl_output o0.xyzw\ndcl_temps 1\nfcall fp0[0][1]\nfcall fp1[v0.x + 0][0]\n\
+    mov o0.xyzw, r0.xyzw\nret \nlabel fb0\nmov r0.xyzw, l(0,0,0,0)\nret \nlabel fb1\n\
+    mov r0.xyzw, l(1,1,1,1)\nret \nlabel fb2\nmov r0.xyzw, l(2,2,2,2)\nret \nlabel fb3\n\
+    mov r0.xyzw, l(3,3,3,3)\nret \n";
+
+#[test]
+fn an_interface_calls_the_body_of_its_first_table_by_default() {
+    let s = translated(INTERFACES, &Options::default()).unwrap();
+    // fp0, call site 1, table ft0: fb1.
+    assert!(s.contains("    dx_fb1();\n"), "{s}");
+    // fp1[v0.x]: slots 1 and 2, call site 0 of ft0: fb0.
+    assert!(s.contains("switch (v[0u].xxxx.x) {"), "{s}");
+    assert!(s.contains("case 0u: { dx_fb0(); }") && s.contains("case 1u: { dx_fb0(); }"), "{s}");
+}
+
+#[test]
+fn the_options_bind_each_slot_to_a_table() {
+    let options = Options { interfaces: BTreeMap::from([(0, 1), (2, 1)]), ..Options::default() };
+    let s = translated(INTERFACES, &options).unwrap();
+    // fp0 (slot 0) on ft1: site 1 is fb3; fp1[1] is slot 2, on ft1: site 0 is fb2.
+    assert!(s.contains("    dx_fb3();\n"), "{s}");
+    assert!(s.contains("case 0u: { dx_fb0(); }") && s.contains("case 1u: { dx_fb2(); }"), "{s}");
+    let options = Options { interfaces: BTreeMap::from([(0, 7)]), ..Options::default() };
+    let e = translated(INTERFACES, &options).unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("fcall")), "{e}");
+    assert!(e.to_string().contains("ft7"), "{e}");
+}
+
+#[test]
+fn the_this_pointer_is_refused_naming_the_instruction() {
+    let e = translated(
+        "ps_5_0\ndcl_function_body fb0\ndcl_function_table ft0 = {fb0}\ndcl_interface fp0[1][1] = {ft0}\n\
+         dcl_output o0.xyzw\ndcl_temps 1\nfcall fp0[0][0]\nmov o0.xyzw, r0.xyzw\nret \nlabel fb0\n\
+         mov r0.xyzw, this[0].xyzw\nret \n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("mov")), "{e}");
+}
+
+#[test]
+fn recursion_and_calls_of_missing_labels_are_refused_naming_the_call() {
+    let e = translated(
+        "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\ncall l0\nmov o0.xyzw, r0.xyzw\nret \nlabel l0\ncall l1\nret \n\
+         label l1\ncall l0\nret \n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("structure", Some("call")), "{e}");
+    assert!(e.to_string().contains("recursion"), "{e}");
+    let e = translated("ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\ncall l3\nret \n", &Options::default()).unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("structure", Some("call")), "{e}");
+}
