@@ -92,7 +92,7 @@ impl Printer {
     /// `vs_5_0` and a newline.
     pub fn version_line(&mut self, out: &mut String) {
         self.line_prefix(None, 0, out);
-        out.push_str(&self.version.profile());
+        self.version.push_profile(out);
         out.push('\n');
     }
 
@@ -1216,7 +1216,7 @@ mod tests {
                 if (1..48).contains(&k) {
                     for _ in 0..200 {
                         let m = (next(&mut state) & 0x7f_ffff) | 0x80_0000;
-                        let j = ((m as u128 * 1_000_000) >> k) as u128;
+                        let j = (m as u128 * 1_000_000) >> k;
                         let target = (2 * j + 1) << (k - 1);
                         for m in [target / 1_000_000, target / 1_000_000 + 1] {
                             if let Ok(m) = u32::try_from(m) {

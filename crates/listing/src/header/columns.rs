@@ -7,7 +7,18 @@
 const SPACES: &str = "                                                                ";
 
 /// Appends `n` spaces.
-pub(crate) fn spaces(out: &mut String, mut n: usize) {
+#[inline]
+pub(crate) fn spaces(out: &mut String, n: usize) {
+    // Every column of the header is narrower than `SPACES`: one copy.
+    match SPACES.get(..n) {
+        Some(fill) => out.push_str(fill),
+        None => spaces_long(out, n),
+    }
+}
+
+/// [`spaces`] for more than `SPACES` holds.
+#[cold]
+fn spaces_long(out: &mut String, mut n: usize) {
     while n > 0 {
         let step = n.min(SPACES.len());
         out.push_str(SPACES.get(..step).unwrap_or_default());
@@ -16,6 +27,7 @@ pub(crate) fn spaces(out: &mut String, mut n: usize) {
 }
 
 /// The characters of `s`.
+#[inline]
 fn chars(s: &str) -> usize {
     if s.is_ascii() {
         s.len()
@@ -51,14 +63,18 @@ pub(crate) fn right(out: &mut String, width: usize, write: impl FnOnce(&mut Stri
 }
 
 /// `s` left-aligned in `width` columns.
+#[inline]
 pub(crate) fn left_str(out: &mut String, s: &str, width: usize) {
     out.push_str(s);
     spaces(out, width.saturating_sub(chars(s)));
 }
 
 /// `s` right-aligned in `width` columns.
+#[inline]
 pub(crate) fn right_str(out: &mut String, s: &str, width: usize) {
-    spaces(out, width.saturating_sub(chars(s)));
+    let pad = width.saturating_sub(chars(s));
+    out.reserve(pad.saturating_add(s.len()));
+    spaces(out, pad);
     out.push_str(s);
 }
 
