@@ -141,14 +141,25 @@ fn put_u32_long(out: &mut Vec<u8>, v: u32) {
     }
 }
 
-/// `v` as `0x%08x`, appended to bytes.
-#[inline]
+/// `v` as `0x%08x`, appended to bytes: the eight digits computed side by side in one
+/// word (each nibble spread to a byte of its own, then made a digit) and stored with
+/// one copy. Not inlined: the direct path's loop is faster without it in its body.
+#[inline(never)]
 pub(crate) fn put_hex8(out: &mut Vec<u8>, v: u32) {
-    let digits = b"0123456789abcdef";
-    out.extend_from_slice(b"0x");
-    for k in 0..8 {
-        out.push(digits[((v >> (28 - 4 * k)) & 0xf) as usize]);
-    }
+    let mut x = v as u64;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    // Byte k holds nibble k (the least significant first).
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    // 1 in each byte whose nibble is 10 or more (no byte carries into the next).
+    let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    // `0` + n below 10, `a` + (n - 10) from it: `a` is `0` + 10 + 39.
+    let digits = x + 0x3030_3030_3030_3030 + letters * 39;
+    let mut text = [0u8; 10];
+    text[..2].copy_from_slice(b"0x");
+    // The most significant nibble first.
+    text[2..].copy_from_slice(&digits.to_be_bytes());
+    out.extend_from_slice(&text);
 }
 
 /// [`push_millionths`], appended to bytes.
@@ -274,6 +285,12 @@ mod tests {
             put_u32(&mut b, v);
             put_hex8(&mut b, v);
             assert_eq!(String::from_utf8(b).unwrap(), format!("{v}0x{v:08x}"));
+        }
+        // Every digit in every place, and the digits' neighbours (9/a, f/0) side by side.
+        for v in (0..16u32).map(|n| n * 0x1111_1111).chain([0x0123_4567, 0x89ab_cdef, 0x9a9a_a9a9, 0xf0f0_0f0f]) {
+            let mut b = Vec::new();
+            put_hex8(&mut b, v);
+            assert_eq!(String::from_utf8(b).unwrap(), format!("0x{v:08x}"));
         }
         for (neg, v) in
             [(false, 0u64), (true, 1), (false, 9_999_999), (false, 10_000_000), (true, 8_796_093_022_208_000_000)]

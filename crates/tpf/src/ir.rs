@@ -50,8 +50,18 @@ impl Version {
     }
     /// The profile token fxc prints (`gs_5_0`).
     pub fn profile(&self) -> String {
-        let prefix = self.ty.listing_name().unwrap_or("xx");
-        format!("{prefix}_{}_{}", self.major, self.minor)
+        let mut s = String::with_capacity(8);
+        self.push_profile(&mut s);
+        s
+    }
+
+    /// [`Version::profile`] appended to `out` (no `core::fmt`, nothing allocated).
+    pub fn push_profile(&self, out: &mut String) {
+        out.push_str(self.ty.listing_name().unwrap_or("xx"));
+        out.push('_');
+        crate::digits::push_u32(out, self.major.into());
+        out.push('_');
+        crate::digits::push_u32(out, self.minor.into());
     }
 }
 

@@ -92,7 +92,7 @@ impl Printer {
     /// `vs_5_0` and a newline.
     pub fn version_line(&mut self, out: &mut String) {
         self.line_prefix(None, 0, out);
-        out.push_str(&self.version.profile());
+        self.version.push_profile(out);
         out.push('\n');
     }
 

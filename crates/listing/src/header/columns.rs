@@ -7,7 +7,18 @@
 const SPACES: &str = "                                                                ";
 
 /// Appends `n` spaces.
-pub(crate) fn spaces(out: &mut String, mut n: usize) {
+#[inline]
+pub(crate) fn spaces(out: &mut String, n: usize) {
+    // Every column of the header is narrower than `SPACES`: one copy.
+    match SPACES.get(..n) {
+        Some(fill) => out.push_str(fill),
+        None => spaces_long(out, n),
+    }
+}
+
+/// [`spaces`] for more than `SPACES` holds.
+#[cold]
+fn spaces_long(out: &mut String, mut n: usize) {
     while n > 0 {
         let step = n.min(SPACES.len());
         out.push_str(SPACES.get(..step).unwrap_or_default());
@@ -16,6 +27,7 @@ pub(crate) fn spaces(out: &mut String, mut n: usize) {
 }
 
 /// The characters of `s`.
+#[inline]
 fn chars(s: &str) -> usize {
     if s.is_ascii() {
         s.len()
@@ -51,14 +63,18 @@ pub(crate) fn right(out: &mut String, width: usize, write: impl FnOnce(&mut Stri
 }
 
 /// `s` left-aligned in `width` columns.
+#[inline]
 pub(crate) fn left_str(out: &mut String, s: &str, width: usize) {
     out.push_str(s);
     spaces(out, width.saturating_sub(chars(s)));
 }
 
 /// `s` right-aligned in `width` columns.
+#[inline]
 pub(crate) fn right_str(out: &mut String, s: &str, width: usize) {
-    spaces(out, width.saturating_sub(chars(s)));
+    let pad = width.saturating_sub(chars(s));
+    out.reserve(pad.saturating_add(s.len()));
+    spaces(out, pad);
     out.push_str(s);
 }
 
@@ -91,19 +107,50 @@ impl Decimal {
     }
 }
 
+/// The numbers below 100 in decimal, side by side: `0` to `9`, then `10` to `99`.
+const SMALL: &str = "0123456789\
+                     1011121314151617181920212223242526272829303132333435363738394041424344454647484950515253545556575859\
+                     60616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/// `v` in decimal when it is below 100 (most numbers of the header: indices,
+/// registers, sizes of one or two digits), from [`SMALL`] without building digits.
+#[inline]
+fn small(v: u64) -> Option<&'static str> {
+    let i = v as usize;
+    // `v` at `v` below 10, at `2v - 10` from 10 on.
+    let (at, len) = match v {
+        0..10 => (i, 1),
+        10..100 => (i.saturating_mul(2).saturating_sub(10), 2),
+        _ => return None,
+    };
+    SMALL.get(at..at.saturating_add(len))
+}
+
 /// `v` in decimal.
 pub(crate) fn dec(out: &mut String, v: impl Into<u64>) {
-    out.push_str(Decimal::new(v).as_str());
+    let v = v.into();
+    match small(v) {
+        Some(s) => out.push_str(s),
+        None => out.push_str(Decimal::new(v).as_str()),
+    }
 }
 
 /// `v` in decimal, right-aligned in `width` columns.
 pub(crate) fn right_dec(out: &mut String, v: impl Into<u64>, width: usize) {
-    right_str(out, Decimal::new(v).as_str(), width);
+    let v = v.into();
+    match small(v) {
+        Some(s) => right_str(out, s, width),
+        None => right_str(out, Decimal::new(v).as_str(), width),
+    }
 }
 
 /// `v` in decimal, left-aligned in `width` columns.
 pub(crate) fn left_dec(out: &mut String, v: impl Into<u64>, width: usize) {
-    left_str(out, Decimal::new(v).as_str(), width);
+    let v = v.into();
+    match small(v) {
+        Some(s) => left_str(out, s, width),
+        None => left_str(out, Decimal::new(v).as_str(), width),
+    }
 }
 
 /// `v` as eight lowercase hexadecimal digits (`{:08x}`).
@@ -121,7 +168,7 @@ mod tests {
 
     #[test]
     fn columns_match_format() {
-        for v in [0u64, 7, 10, 99, 12345, u32::MAX as u64, u64::MAX] {
+        for v in (0u64..=120).chain([12345, u32::MAX as u64, u64::MAX]) {
             let mut s = String::new();
             dec(&mut s, v);
             assert_eq!(s, v.to_string());
