@@ -658,6 +658,17 @@ impl<'p, 'a> Gen<'p, 'a> {
         let mut blocks: Blocks<BlockData> = Blocks::new();
         let program = self.program;
         for (i, ins) in program.iter().enumerate() {
+            if self.body.len() > crate::limits::MAX_SOURCE_BYTES {
+                return Err(TranslateError::Structure {
+                    index: i,
+                    mnemonic: ins.opcode.mnemonic(),
+                    message: format!(
+                        "the WGSL written reaches {} bytes (at most {})",
+                        self.body.len(),
+                        crate::limits::MAX_SOURCE_BYTES
+                    ),
+                });
+            }
             let info = ins.opcode.info();
             match info.shape {
                 Shape::Decl(_) | Shape::CustomData => continue,
@@ -782,31 +793,71 @@ impl<'p, 'a> Gen<'p, 'a> {
         Ok(())
     }
 
-    /// Direct3D has no recursion (nor has WGSL): the first call that closes a cycle
-    /// is an error naming it.
+    /// Direct3D has no recursion (nor has WGSL): a call that closes a cycle is an error
+    /// naming it, the first such call in program order. One depth-first walk of the call
+    /// graph (each function once, each call once): a call to a function still on the
+    /// walk's path closes a cycle.
     fn check_recursion(&self) -> R<()> {
-        for (index, mnemonic, caller, callee) in &self.calls {
-            // Is `caller` reachable from `callee`?
-            let mut seen: BTreeSet<&str> = BTreeSet::new();
-            let mut stack = vec![callee.as_str()];
-            while let Some(f) = stack.pop() {
-                if f == caller {
-                    return Err(TranslateError::Structure {
-                        index: *index,
-                        mnemonic,
-                        message: format!(
-                            "recursion: {} leads back to {}",
-                            callee.trim_start_matches("dx_"),
-                            caller.trim_start_matches("dx_")
-                        ),
-                    });
-                }
-                if seen.insert(f) {
-                    stack.extend(self.calls.iter().filter(|c| c.2 == f).map(|c| c.3.as_str()));
+        // Functions by name, and each one's calls in program order.
+        let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, _, caller, callee) in &self.calls {
+            for f in [caller.as_str(), callee.as_str()] {
+                let n = ids.len();
+                ids.entry(f).or_insert(n);
+            }
+        }
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+        for (k, (_, _, caller, _)) in self.calls.iter().enumerate() {
+            if let Some(list) = ids.get(caller.as_str()).and_then(|&c| out.get_mut(c)) {
+                list.push(k);
+            }
+        }
+        // 0: not seen, 1: on the path, 2: done.
+        let mut state = vec![0u8; ids.len()];
+        let mut closing: Option<usize> = None;
+        for root in 0..ids.len() {
+            if state.get(root) != Some(&0) {
+                continue;
+            }
+            // (function, next of its calls to follow)
+            let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+            if let Some(s) = state.get_mut(root) {
+                *s = 1;
+            }
+            while let Some(&mut (f, ref mut next)) = path.last_mut() {
+                let Some(&k) = out.get(f).and_then(|calls| calls.get(*next)) else {
+                    if let Some(s) = state.get_mut(f) {
+                        *s = 2;
+                    }
+                    path.pop();
+                    continue;
+                };
+                *next = next.saturating_add(1);
+                let Some(&callee) = self.calls.get(k).and_then(|c| ids.get(c.3.as_str())) else { continue };
+                match state.get(callee) {
+                    Some(0) => {
+                        if let Some(s) = state.get_mut(callee) {
+                            *s = 1;
+                        }
+                        path.push((callee, 0));
+                    }
+                    Some(1) => closing = Some(closing.map_or(k, |c| c.min(k))),
+                    _ => {}
                 }
             }
         }
-        Ok(())
+        match closing.and_then(|k| self.calls.get(k)) {
+            Some((index, mnemonic, caller, callee)) => Err(TranslateError::Structure {
+                index: *index,
+                mnemonic,
+                message: format!(
+                    "recursion: {} leads back to {}",
+                    callee.trim_start_matches("dx_"),
+                    caller.trim_start_matches("dx_")
+                ),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Closes the subroutine being written, if one is, into [`Gen::functions`].
@@ -921,6 +972,16 @@ impl<'p, 'a> Gen<'p, 'a> {
                             self.depth = self.depth.saturating_add(1);
                         }
                     }
+                }
+                if depth > crate::limits::MAX_BLOCK_DEPTH {
+                    return Err(TranslateError::Structure {
+                        index: i,
+                        mnemonic: ins.opcode.mnemonic(),
+                        message: format!(
+                            "blocks nested {depth} deep (no runtime accepts more than {})",
+                            crate::limits::MAX_BLOCK_DEPTH
+                        ),
+                    });
                 }
                 match flow {
                     Flow::If => self.line(&format!("if ({}) {{", cond_text(&cond(), test))),

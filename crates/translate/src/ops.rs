@@ -167,7 +167,7 @@ rows! {
     Dmov => double (D, "$0");
     Dmovc => double (D, "select($2, $1, $0 != 0u)");
     Deq => double (B, "($0 == $1)");
-    Dne => double (B, "($0 != $1)");
+    Dne => double (B, "!($0 == $1)");
     Dlt => double (B, "($0 < $1)");
     Dge => double (B, "($0 >= $1)");
     Dtof => double (F, "f32($0)");

@@ -402,6 +402,12 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
     ("d_max", "dmax_sat o0.xyzw, v0.xyzw, v1.xyzw"),
     ("d_movc", "dmovc o0.xyzw, v2.xyxx, v0.xyzw, v1.xyzw"),
     ("d_cmp", "dlt o0.xy, v0.xyzw, v1.xyzw\ndeq o0.zw, v0.xyzw, v0.zwxy"),
+    // Double NaNs (high words 0x7ff80000): `dne` is true, `deq` and `dge` false.
+    (
+        "d_cmp with NaN",
+        "mov r0.xyzw, l(0, 0x7ff80000, 0, 0x7ff80000)\ndne o0.xy, r0.xyzw, v0.xyzw\n\
+         deq o0.z, r0.xyxy, v0.xyxy\ndge o0.w, r0.zwzw, v0.zwzw",
+    ),
     ("d_tof", "dtof o0.xy, v0.xyzw\ndtoi o0.z, v1.xyxy\ndtou o0.w, v1.zwzw"),
     ("d_fromf", "ftod o0.xyzw, v0.xyxx"),
     ("d_fromi", "itod o0.xy, v0.xxxx\nutod o0.zw, v0.yyyy"),

@@ -104,3 +104,30 @@ fn declarations_beyond_the_limits_are_refused_before_any_source_is_written() {
         assert!(e.to_string().contains(what), "{decl}: {e}");
     }
 }
+
+/// Blocks nest as deep as a runtime accepts (64, the functional spec's flow-control
+/// nesting limit) and no deeper: a deeper program is refused at the block that goes
+/// past the limit, before its text is written.
+#[test]
+fn blocks_nest_up_to_the_runtime_limit() {
+    let nested = |depth: usize| {
+        let mut text = String::from("vs_4_0\ndcl_input v0.x\ndcl_output o0.xyzw\n");
+        for _ in 0..depth {
+            text.push_str("loop \nbreakc_z v0.x\n");
+        }
+        text.push_str("mov o0.xyzw, v0.xxxx\n");
+        for _ in 0..depth {
+            text.push_str("break \nendloop \n");
+        }
+        text.push_str("ret \n");
+        tpf::parse::parse_program(&text).unwrap_or_else(|d| panic!("{d:?}")).program
+    };
+    let limit = translate::limits::MAX_BLOCK_DEPTH;
+    translate::module_from_program(&nested(limit), &[], &[], &translate::Options::default()).unwrap();
+    let e = translate::module_from_program(&nested(limit + 1), &[], &[], &translate::Options::default()).unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("structure", Some("loop")), "{e}");
+    assert!(e.to_string().contains(&format!("instruction {} (loop)", 2 + 2 * limit)), "{e}");
+    // Far deeper programs are refused as quickly.
+    let e = translate::module_from_program(&nested(20_000), &[], &[], &translate::Options::default()).unwrap_err();
+    assert_eq!(e.code(), "structure", "{e}");
+}

@@ -742,11 +742,14 @@ pub fn draw_one_at_a_time(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result
     run_draw(pipeline, call, Mode::OneAtATime)
 }
 
-/// [`draw`] with the geometry shader's invocations spread over the threads of the
-/// current rayon pool (`rayon::ThreadPool::install` picks one): batches of
-/// invocations run on any thread, their output is written in invocation order on
-/// the calling one. The results are those of [`draw`], bit for bit. One thread, or a
-/// draw that does not run in lanes, is [`draw`].
+/// [`draw`] spread over the threads of the current rayon pool
+/// (`rayon::ThreadPool::install` picks one), for a draw with a geometry shader: the
+/// vertex shader's batches and the geometry shader's batches of invocations run on any
+/// thread; their stream-output writes go to places computed in invocation order (prefix
+/// sums over each batch's counts) and are written in parallel when every batch's
+/// output is known to fit, in invocation order on the calling thread otherwise. The
+/// results are those of [`draw`], bit for bit. One thread, a draw without a geometry
+/// shader, or one that does not run in lanes, is [`draw`].
 pub fn draw_parallel(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result<DrawResult, ExecError> {
     run_draw(pipeline, call, Mode::Parallel)
 }
