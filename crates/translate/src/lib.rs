@@ -496,8 +496,27 @@ pub fn module_from_program(
     let mut module =
         naga::front::wgsl::parse_str(&source).map_err(|e| TranslateError::Generated(e.emit_to_string(&source)))?;
     naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+    distinct_bindings(&module)?;
     validate(&module)?;
     Ok(module)
+}
+
+/// Two resources at one group and binding (an override onto a taken slot, or a Shader
+/// Model 5.1 UAV register of 64 or more on the default place of a UAV counter) are an
+/// error naming both: a target binds one resource per slot.
+fn distinct_bindings(module: &naga::Module) -> Result<(), TranslateError> {
+    let mut taken: std::collections::BTreeMap<(u32, u32), &str> = std::collections::BTreeMap::new();
+    for (_, g) in module.global_variables.iter() {
+        let Some(b) = &g.binding else { continue };
+        let name = g.name.as_deref().unwrap_or("?").trim_end_matches('_');
+        if let Some(other) = taken.insert((b.group, b.binding), name) {
+            return Err(TranslateError::Resource {
+                register: name.to_string(),
+                what: format!("group {} binding {}, which {other} also takes,", b.group, b.binding),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Runs naga's validator (every capability the back ends may need allowed).

@@ -47,3 +47,14 @@ fn a_counter_of_a_raw_uav_is_refused_naming_the_instruction() {
     .unwrap_err();
     assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("imm_atomic_alloc")), "{e}");
 }
+
+/// A counter's place taken by another resource (here `u1` moved onto `uc1`'s default
+/// slot) is an error naming both: a target binds one resource per slot.
+#[test]
+fn two_resources_on_one_slot_are_refused_naming_both() {
+    let bindings = Bindings::parse("u1 = 3:65\n").unwrap();
+    let e = translated(PROGRAM, &Options { bindings, ..Default::default() }).unwrap_err();
+    assert_eq!(e.code(), "resource", "{e}");
+    let text = e.to_string();
+    assert!(text.contains("group 3 binding 65") && text.contains("u1") && text.contains("uc1"), "{text}");
+}
