@@ -1292,11 +1292,8 @@ impl<'p, 'a> Gen<'p, 'a> {
         ndst: usize,
         src: &[Ty],
     ) -> R<()> {
-        if row.double {
+        if ops::is_double(ins.opcode) {
             return self.arith_double(i, ins, sat, row, src);
-        }
-        if src.iter().chain(ins.opcode.info().dst).any(|t| *t == Ty::D) {
-            return Err(unsupported(i, ins, "double precision"));
         }
         self.bind_sources(i, ins, ndst, src)?;
         let scalar = |k: usize, c: usize| -> String {

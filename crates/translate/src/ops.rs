@@ -8,8 +8,9 @@
 //! gets every source as bits (its helper applies the rules itself). The row's result
 //! kind says how the value goes back into the register.
 //!
-//! A row marked `double` works on two lanes, the register's `.xy` and `.zw` (Microsoft's
-//! pages of the double instructions): a double slot's lane `j` is the `f64` of words
+//! An instruction with a double slot in the instruction table (`tpf::table::Ty::D`, a
+//! source or a destination; [`is_double`]) works on two lanes, the register's `.xy` and
+//! `.zw` (Microsoft's pages of the double instructions): a double slot's lane `j` is the `f64` of words
 //! `2j` (low) and `2j + 1` (high), its source modifier on the high word's sign bit; a
 //! 32-bit slot's lane `j` is its component `j`. A double result ([`Res::D`]) goes to the
 //! words of its lane the mask names; a 32-bit result of lane `j` goes to the `j`-th
@@ -30,7 +31,7 @@ pub enum Res {
     U,
     /// A `bool`: stored as `0xffffffff` or `0`.
     B,
-    /// An `f64` (a `double` row): its two words are stored; `_sat` clamps to [0, 1]
+    /// An `f64` (a double instruction): its two words are stored; `_sat` clamps to [0, 1]
     /// with NaN giving 0 (`dx_dsat`).
     D,
 }
@@ -51,13 +52,11 @@ pub struct Row {
     pub raw: bool,
     /// The result is the same for every component (dot products).
     pub replicate: bool,
-    /// The instruction works on two double lanes (see the module documentation).
-    pub double: bool,
     /// One expression per destination (two for `imul`, `udiv`, `sincos`...).
     pub dst: &'static [Dst],
 }
 
-/// The rows, keyed by opcode: `Opcode => [raw] [replicate] [double] (Res, "template"), ...`.
+/// The rows, keyed by opcode: `Opcode => [raw] [replicate] (Res, "template"), ...`.
 macro_rules! rows {
     ($( $op:ident => $($flag:ident)* $( ($res:ident, $expr:literal) ),+ ; )*) => {
         /// The row of `op`, if it is a plain arithmetic instruction.
@@ -66,7 +65,6 @@ macro_rules! rows {
                 $( Opcode::$op => Some(Row {
                     raw: rows!(@flag raw $($flag)*),
                     replicate: rows!(@flag replicate $($flag)*),
-                    double: rows!(@flag double $($flag)*),
                     dst: &[$( Dst { res: Res::$res, expr: $expr } ),+],
                 }), )*
                 _ => None,
@@ -78,7 +76,6 @@ macro_rules! rows {
     (@flag $want:ident) => { false };
     (@flag raw raw $($rest:ident)*) => { true };
     (@flag replicate replicate $($rest:ident)*) => { true };
-    (@flag double double $($rest:ident)*) => { true };
     (@flag $want:ident $other:ident $($rest:ident)*) => { rows!(@flag $want $($rest)*) };
 }
 
@@ -157,25 +154,32 @@ rows! {
     Movc => (U, "select($2, $1, $0 != 0u)");
     Swapc => (U, "select($1, $2, $0 != 0u)"), (U, "select($2, $1, $0 != 0u)");
     // Double precision (the functional spec's 64-bit rules: IEEE-754R, denormals kept).
-    Dadd => double (D, "($0 + $1)");
-    Dmul => double (D, "($0 * $1)");
-    Ddiv => double (D, "($0 / $1)");
-    Dfma => double (D, "fma($0, $1, $2)");
-    Drcp => double (D, "(1.0lf / $0)");
-    Dmin => double (D, "dx_dmin($0, $1)");
-    Dmax => double (D, "dx_dmax($0, $1)");
-    Dmov => double (D, "$0");
-    Dmovc => double (D, "select($2, $1, $0 != 0u)");
-    Deq => double (B, "($0 == $1)");
-    Dne => double (B, "!($0 == $1)");
-    Dlt => double (B, "($0 < $1)");
-    Dge => double (B, "($0 >= $1)");
-    Dtof => double (F, "f32($0)");
-    Dtoi => double (U, "dx_dtoi($0)");
-    Dtou => double (U, "dx_dtou($0)");
-    Ftod => double (D, "f64($0)");
-    Itod => double (D, "f64($0)");
-    Utod => double (D, "f64($0)");
+    Dadd => (D, "($0 + $1)");
+    Dmul => (D, "($0 * $1)");
+    Ddiv => (D, "($0 / $1)");
+    Dfma => (D, "fma($0, $1, $2)");
+    Drcp => (D, "(1.0lf / $0)");
+    Dmin => (D, "dx_dmin($0, $1)");
+    Dmax => (D, "dx_dmax($0, $1)");
+    Dmov => (D, "$0");
+    Dmovc => (D, "select($2, $1, $0 != 0u)");
+    Deq => (B, "($0 == $1)");
+    Dne => (B, "!($0 == $1)");
+    Dlt => (B, "($0 < $1)");
+    Dge => (B, "($0 >= $1)");
+    Dtof => (F, "f32($0)");
+    Dtoi => (U, "dx_dtoi($0)");
+    Dtou => (U, "dx_dtou($0)");
+    Ftod => (D, "f64($0)");
+    Itod => (D, "f64($0)");
+    Utod => (D, "f64($0)");
+}
+
+/// Whether `op` works on double lanes: a slot of its row in the instruction table is a
+/// double (`Ty::D`).
+pub fn is_double(op: Opcode) -> bool {
+    let info = op.info();
+    info.src.iter().chain(info.dst).any(|t| *t == tpf::table::Ty::D)
 }
 
 /// The instructions no target of the translator can express, with the reason their
