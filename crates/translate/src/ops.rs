@@ -143,6 +143,7 @@ rows! {
     Xor => (U, "($0 ^ $1)");
     Not => (U, "(~$0)");
     CountBits => (U, "countOneBits($0)");
+    Msad => (U, "dx_msad($0, $1, $2)");
     FirstBitHi => (U, "dx_firstbit_hi($0)");
     FirstBitLo => (U, "dx_firstbit_lo($0)");
     FirstBitShi => raw (U, "dx_firstbit_shi($0)");

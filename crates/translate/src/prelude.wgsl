@@ -129,6 +129,21 @@ fn dx_firstbit_lo(v: u32) -> u32 {
 fn dx_firstbit_shi(v: u32) -> u32 {
     return dx_firstbit_hi(select(v, ~v, i32(v) < 0));
 }
+// `msad`: for each byte of the reference that is not 0, the absolute difference with
+// the source's byte is added to the accumulator, saturating at 0xffffffff (as the
+// reference interpreter's `exec::alu::msad`).
+fn dx_msad(r: u32, s: u32, accum: u32) -> u32 {
+    var acc = accum;
+    for (var i = 0u; i < 32u; i += 8u) {
+        let rb = extractBits(r, i, 8u);
+        let sb = extractBits(s, i, 8u);
+        let d = select(sb - rb, rb - sb, rb > sb);
+        if (rb != 0u) {
+            acc = select(acc + d, 0xffffffffu, 0xffffffffu - acc < d);
+        }
+    }
+    return acc;
+}
 // A texture array index: round to nearest even, then clamped by the sampler hardware.
 fn dx_layer(x: f32) -> i32 {
     return i32(max(round(x), 0.0));

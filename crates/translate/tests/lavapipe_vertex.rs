@@ -363,6 +363,8 @@ const ALU_PROGRAMS: &[(&str, &str)] = &[
         "bit fields",
         "ubfe o0.x, v1.x, v2.x, v0.x\nibfe o0.y, v1.y, v2.y, v0.y\nbfi o0.z, v1.z, v2.z, v0.z, v1.w\nbfrev o0.w, v0.w",
     ),
+    ("msad", "msad o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw"),
+    ("msad saturating", "msad o0.xyzw, v0.xyzw, v1.xyzw, l(0xffffff00, 0xfffffff0, 0xfffffeff, 0)"),
     ("bit counts", "countbits o0.x, v0.x\nfirstbit_lo o0.y, v0.y\nfirstbit_hi o0.z, v0.z\nfirstbit_shi o0.w, v0.w"),
     ("f32tof16 f16tof32", "f32tof16 r0.xyzw, v0.xyzw\nf16tof32 o0.xyzw, r0.xyzw"),
     ("div", "div o0.xyzw, v0.xyzw, v1.xyzw"),
