@@ -142,9 +142,11 @@
 
 pub mod bindings;
 mod front;
+pub mod gs;
 pub mod ops;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
+pub use gs::{lower, GsLayout, GsLowering, GsOptions, GsTopology};
 
 /// The helper functions every translated module starts with (unused ones are removed).
 pub(crate) const PRELUDE: &str = include_str!("prelude.wgsl");
@@ -298,6 +300,13 @@ pub enum TranslateError {
     /// naga's validator refused the module.
     #[error("naga validation: {0}")]
     Validation(String),
+    /// A vertex and geometry shader pair, or a stream-output declaration, the lowering
+    /// to compute cannot run as asked ([`gs::lower`]).
+    #[error("pipeline: {what}")]
+    Pipeline {
+        /// What does not fit.
+        what: String,
+    },
     /// A naga back end failed.
     #[error("{target} back end: {message}")]
     Backend {
@@ -322,6 +331,7 @@ impl TranslateError {
             TranslateError::Signature { .. } => "signature",
             TranslateError::Generated(_) => "generated",
             TranslateError::Validation(_) => "validation",
+            TranslateError::Pipeline { .. } => "pipeline",
             TranslateError::Backend { .. } => "backend",
         }
     }
