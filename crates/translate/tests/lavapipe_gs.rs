@@ -484,6 +484,64 @@ fn cube() -> Draw {
     }
 }
 
+/// A vertex shader moving `TEXCOORD r` (uint4) to `TEXCOORD r` (float4), r < `inputs`.
+fn texcoord_vs(inputs: u32) -> Vec<u8> {
+    let mut vs = String::from("vs_4_0\n");
+    let mut isg = Vec::new();
+    let mut osg = Vec::new();
+    for r in 0..inputs {
+        vs += &format!("dcl_input v{r}.xyzw\n");
+        isg.push(("TEXCOORD", r, "xyzw", r, "NONE", "uint"));
+    }
+    for r in 0..inputs {
+        vs += &format!("dcl_output o{r}.xyzw\n");
+        osg.push(("TEXCOORD", r, "xyzw", r, "NONE", "float"));
+    }
+    for r in 0..inputs {
+        vs += &format!("mov o{r}.xyzw, v{r}.xyzw\n");
+    }
+    vs += "ret\n";
+    assemble(&format!("{}{}{vs}", signature("Input signature", &isg), signature("Output signature", &osg)))
+}
+
+/// Strips in: a geometry shader that emits its input primitive's vertices as a line
+/// strip (`TEXCOORD0` the vertex, `TEXCOORD1` = (vPrim, k)), cuts, and emits one more
+/// vertex (an incomplete line, discarded); drawn as `topology` over `vertices`
+/// vertices, stream output into a buffer with room for `room` lines.
+fn strips(topology: GsTopology, vertices: u32, room: usize) -> Draw {
+    let (input, n) = match topology {
+        GsTopology::LineStrip | GsTopology::LineList => ("line", 2),
+        _ => ("triangle", 3),
+    };
+    let mut body = String::new();
+    for k in 0..n {
+        body += &format!("mov o0.xyzw, v[{k}][0].xyzw\nmov o1.x, vPrim\nmov o1.y, l({k})\nemit\n");
+    }
+    let gs = assemble(&format!(
+        "{}{}gs_4_0\ndcl_input v[{n}][0].xyzw\ndcl_input vPrim\ndcl_inputprimitive {input}\n\
+         dcl_outputtopology linestrip\ndcl_output o0.xyzw\ndcl_output o1.xy\ndcl_maxout {}\n{body}cut\n\
+         mov o0.xyzw, v[0][0].xyzw\nemit\nret\n",
+        signature("Input signature", &[("TEXCOORD", 0, "xyzw", 0, "NONE", "float")]),
+        signature(
+            "Output signature",
+            &[("TEXCOORD", 0, "xyzw", 0, "NONE", "float"), ("TEXCOORD", 1, "xy", 1, "NONE", "uint")]
+        ),
+        n + 1,
+    ));
+    Draw {
+        vs: texcoord_vs(1),
+        gs,
+        topology,
+        data: (0..vertices).map(workload_vertex).collect(),
+        inputs: 1,
+        position_input: false,
+        vertices,
+        cbs: BTreeMap::new(),
+        so: so_decl("TEXCOORD0.xyzw; TEXCOORD1.xy", &[], 0),
+        so_sizes: [room * 2 * 24, 0, 0, 0],
+    }
+}
+
 /// A corpus geometry shader's draw, or why it is not compared.
 fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
     let c = dxbc::Container::parse(bytes).map_err(|e| e.to_string())?;
@@ -521,23 +579,7 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
         }
     }
     let topology = input.and_then(GsTopology::list_for).ok_or("not compared: no list topology for its input")?;
-    // The vertex shader: v_r to o_r.
-    let mut vs = String::from("vs_4_0\n");
-    let mut isg = Vec::new();
-    let mut osg = Vec::new();
-    for r in 0..inputs {
-        vs += &format!("dcl_input v{r}.xyzw\n");
-        isg.push(("TEXCOORD", r, "xyzw", r, "NONE", "uint"));
-    }
-    for r in 0..inputs {
-        vs += &format!("dcl_output o{r}.xyzw\n");
-        osg.push(("TEXCOORD", r, "xyzw", r, "NONE", "float"));
-    }
-    for r in 0..inputs {
-        vs += &format!("mov o{r}.xyzw, v{r}.xyzw\n");
-    }
-    vs += "ret\n";
-    let vs = assemble(&format!("{}{}{vs}", signature("Input signature", &isg), signature("Output signature", &osg)));
+    let vs = texcoord_vs(inputs);
     // Stream output: every element of every stream, stream s to slot s.
     let osgn = c.chunk_any(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1]).ok_or("no OSGN")?;
     let sig = dxbc::Signature::parse_fields(osgn.data, dxbc::SignatureFormat::for_fourcc(osgn.fourcc).ok_or("format")?)
@@ -596,6 +638,15 @@ fn lowered_geometry_shaders_match_the_reference_pipeline() {
     let mut outcomes = BTreeMap::new();
     outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(&gpu, &quad())));
     outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(&gpu, &cube())));
+    for (name, topology, vertices, room) in [
+        ("linestrip", GsTopology::LineStrip, 41, 1000),
+        ("linelist", GsTopology::LineList, 41, 15),
+        ("trianglestrip", GsTopology::TriangleStrip, 37, 1000),
+        ("trianglelist", GsTopology::TriangleList, 37, 20),
+    ] {
+        let outcome = run(&gpu, &strips(topology, vertices, room));
+        outcomes.insert(format!("topology/{name}"), corpus::expect::one_line(&outcome));
+    }
     if let Some(entries) = corpus::dxbc_entries("translate::lavapipe_gs") {
         for e in entries {
             let bytes = e.bytes();
