@@ -96,8 +96,8 @@ fn pipeline(
     let topology = match options.topology {
         Some(t) => ::translate::GsTopology::parse(t).ok_or_else(|| {
             Failure::input(format!(
-                "--topology {t}: expected pointlist, linelist, linestrip, trianglelist, trianglestrip, linelist_adj \
-                 or trianglelist_adj"
+                "--topology {t}: expected pointlist, linelist, linestrip, trianglelist, trianglestrip, linelist_adj, \
+                 linestrip_adj or trianglelist_adj"
             ))
         })?,
         None => input_list(&gs_bytes)

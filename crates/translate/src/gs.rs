@@ -165,6 +165,9 @@ pub enum GsTopology {
     TriangleStrip,
     /// Four vertices per line with adjacency.
     LineListAdj,
+    /// A line strip with adjacency: each vertex after the third ends a line (its four
+    /// vertices the last four).
+    LineStripAdj,
     /// Six vertices per triangle with adjacency.
     TriangleListAdj,
 }
@@ -191,6 +194,7 @@ impl GsTopology {
             "trianglelist" => GsTopology::TriangleList,
             "trianglestrip" => GsTopology::TriangleStrip,
             "linelistadj" => GsTopology::LineListAdj,
+            "linestripadj" => GsTopology::LineStripAdj,
             "trianglelistadj" => GsTopology::TriangleListAdj,
             _ => return None,
         })
@@ -201,7 +205,7 @@ impl GsTopology {
             GsTopology::PointList => Primitive::Point,
             GsTopology::LineList | GsTopology::LineStrip => Primitive::Line,
             GsTopology::TriangleList | GsTopology::TriangleStrip => Primitive::Triangle,
-            GsTopology::LineListAdj => Primitive::LineAdj,
+            GsTopology::LineListAdj | GsTopology::LineStripAdj => Primitive::LineAdj,
             GsTopology::TriangleListAdj => Primitive::TriangleAdj,
         }
     }
@@ -212,7 +216,7 @@ impl GsTopology {
             GsTopology::PointList => 1,
             GsTopology::LineList | GsTopology::LineStrip => 2,
             GsTopology::TriangleList | GsTopology::TriangleStrip => 3,
-            GsTopology::LineListAdj => 4,
+            GsTopology::LineListAdj | GsTopology::LineStripAdj => 4,
             GsTopology::TriangleListAdj => 6,
         }
     }
@@ -223,6 +227,7 @@ impl GsTopology {
         match self {
             GsTopology::LineStrip => vertices.saturating_sub(1),
             GsTopology::TriangleStrip => vertices.saturating_sub(2),
+            GsTopology::LineStripAdj => vertices.saturating_sub(3),
             t => vertices.checked_div(t.vertices()).unwrap_or(0),
         }
     }
@@ -231,7 +236,7 @@ impl GsTopology {
     fn vertex(self, k: u32) -> String {
         let n = self.vertices();
         match (self, k) {
-            (GsTopology::LineStrip, _) => format!("(dx_p + {k}u)"),
+            (GsTopology::LineStrip | GsTopology::LineStripAdj, _) => format!("(dx_p + {k}u)"),
             (GsTopology::TriangleStrip, 0) => "dx_p".into(),
             (GsTopology::TriangleStrip, 1) => "(dx_p + 1u + (dx_p & 1u))".into(),
             (GsTopology::TriangleStrip, _) => "(dx_p + 2u - (dx_p & 1u))".into(),

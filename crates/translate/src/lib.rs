@@ -134,7 +134,7 @@
 //!
 //! `IAVertices` and `VSInvocations` are `V` and `IAPrimitives` the primitive count
 //! ([`GsTopology::primitives`]); the host knows them. Counters are 32-bit. Not lowered
-//! yet: indexed and instanced draws, strips with adjacency, non-zero stream-output
+//! yet: indexed and instanced draws, triangle strips with adjacency, non-zero stream-output
 //! start offsets, UAVs written by both stages. `tests/lavapipe_gs.rs` runs the passes on
 //! lavapipe and compares everything above with `exec`'s pipeline.
 //!

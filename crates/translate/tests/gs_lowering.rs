@@ -1,5 +1,6 @@
 //! Every corpus geometry shader lowered to compute ([`translate::lower`]) behind a
-//! vertex shader that passes its inputs through: each of the four passes is validated by
+//! vertex shader that passes its inputs through, with stream output of every output
+//! element (stream `s` to slot `s`): each of the four passes is validated by
 //! naga and written in every language, the SPIR-V through `spirv-val`. Each shader and
 //! pass has one line in `tests/expect/gs_lowering.txt` (`ok`, or the error's code and
 //! the instruction at fault). Corrupted geometry shaders never panic the lowering.
@@ -52,6 +53,28 @@ fn options(topology: GsTopology) -> GsOptions {
     GsOptions { topology, stream_output: None, vs: Options::default(), gs: Options::default() }
 }
 
+/// Stream output of every element of the output signature, stream `s` to slot `s`,
+/// stream 0 rasterized.
+fn every_output(bytes: &[u8]) -> Option<streamout::StreamOutputDesc> {
+    let c = dxbc::Container::parse(bytes).ok()?;
+    let chunk = c.chunk_any(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
+    let sig = dxbc::Signature::parse_fields(chunk.data, dxbc::SignatureFormat::for_fourcc(chunk.fourcc)?).ok()?;
+    let entries = sig
+        .elements
+        .iter()
+        .filter(|e| e.mask & 15 != 0 && e.stream < 4)
+        .map(|e| streamout::SoEntry {
+            stream: e.stream,
+            semantic_name: Some(e.semantic_name.to_string()),
+            semantic_index: e.semantic_index,
+            start_component: 0,
+            component_count: streamout::element_span(e.mask).1 as u8,
+            output_slot: e.stream as u8,
+        })
+        .collect();
+    Some(streamout::StreamOutputDesc { entries, strides: vec![], rasterized_stream: 0 })
+}
+
 #[test]
 fn corpus_geometry_shaders_lower_and_write() {
     let Some(entries) = corpus::dxbc_entries("gs_lowering") else { return };
@@ -65,7 +88,8 @@ fn corpus_geometry_shaders_lower_and_write() {
             got.insert(id, "no input primitive".to_string());
             continue;
         };
-        let lowered = match translate::lower(&vs, &bytes, &options(topology)) {
+        let options = GsOptions { stream_output: every_output(&bytes), ..options(topology) };
+        let lowered = match translate::lower(&vs, &bytes, &options) {
             Ok(l) => l,
             Err(e) => {
                 got.insert(id, common::outcome(&e));

@@ -65,6 +65,7 @@ fn exec_topology(t: GsTopology) -> Topology {
         GsTopology::TriangleList => Topology::TriangleList,
         GsTopology::TriangleStrip => Topology::TriangleStrip,
         GsTopology::LineListAdj => Topology::LineListAdj,
+        GsTopology::LineStripAdj => Topology::LineStripAdj,
         GsTopology::TriangleListAdj => Topology::TriangleListAdj,
     }
 }
@@ -511,6 +512,8 @@ fn texcoord_vs(inputs: u32) -> Vec<u8> {
 fn strips(topology: GsTopology, vertices: u32, room: usize) -> Draw {
     let (input, n) = match topology {
         GsTopology::LineStrip | GsTopology::LineList => ("line", 2),
+        GsTopology::LineStripAdj | GsTopology::LineListAdj => ("lineadj", 4),
+        GsTopology::TriangleListAdj => ("triangleadj", 6),
         _ => ("triangle", 3),
     };
     let mut body = String::new();
@@ -643,6 +646,9 @@ fn lowered_geometry_shaders_match_the_reference_pipeline() {
         ("linelist", GsTopology::LineList, 41, 15),
         ("trianglestrip", GsTopology::TriangleStrip, 37, 1000),
         ("trianglelist", GsTopology::TriangleList, 37, 20),
+        ("linelist_adj", GsTopology::LineListAdj, 42, 1000),
+        ("linestrip_adj", GsTopology::LineStripAdj, 23, 1000),
+        ("trianglelist_adj", GsTopology::TriangleListAdj, 43, 12),
     ] {
         let outcome = run(&gpu, &strips(topology, vertices, room));
         outcomes.insert(format!("topology/{name}"), corpus::expect::one_line(&outcome));
