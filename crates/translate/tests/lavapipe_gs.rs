@@ -447,17 +447,17 @@ fn face_matrices() -> Vec<[u32; 4]> {
 }
 
 fn cube() -> Draw {
+    // The benchmark's shader (benches/benches/gs.rs): row `c` of face `k` is cb0[4k + c].
     let mut body = String::from("ishl r0.x, vGSInstanceID.x, l(2)\n");
     for k in 0..3 {
-        body += &format!(
-            "mul r1.xyzw, v[{k}][0].xxxx, cb0[r0.x + 0].xyzw\nmad r1.xyzw, v[{k}][0].yyyy, cb0[r0.x + 1].xyzw, r1.xyzw\n\
-             mad r1.xyzw, v[{k}][0].zzzz, cb0[r0.x + 2].xyzw, r1.xyzw\nmad r1.xyzw, v[{k}][0].wwww, cb0[r0.x + 3].xyzw, r1.xyzw\n\
-             mov o0.xyzw, r1.xyzw\nmov o1.x, vGSInstanceID.x\nmov o2.x, vGSInstanceID.x\nemit\n"
-        );
+        for (c, letter) in ["x", "y", "z", "w"].iter().enumerate() {
+            body += &format!("dp4 o0.{letter}, v[{k}][0].xyzw, cb0[r0.x + {c}].xyzw\n");
+        }
+        body += "mov o1.x, vGSInstanceID.x\nmov o2.x, vGSInstanceID.x\nemit\n";
     }
     let gs = assemble(&format!(
         "{}{}gs_5_0\ndcl_constantbuffer cb0[24], dynamicIndexed\ndcl_input_siv v[3][0].xyzw, position\n\
-         dcl_input vGSInstanceID\ndcl_temps 2\ndcl_gsinstances 6\ndcl_inputprimitive triangle\n\
+         dcl_input vGSInstanceID\ndcl_temps 1\ndcl_gsinstances 6\ndcl_inputprimitive triangle\n\
          dcl_stream m0\ndcl_outputtopology trianglestrip\ndcl_output_siv o0.xyzw, position\n\
          dcl_output_siv o1.x, rendertarget_array_index\ndcl_output o2.x\ndcl_maxout 3\n{body}ret\n",
         signature("Input signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
