@@ -227,6 +227,8 @@ enum Command {
     /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
     /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.
     /// What is not translated yet is an error naming the instruction.
+    /// With --pipeline VS GS, a vertex and a geometry shader lowered to four compute
+    /// passes (vertex, expand, scan, compact).
     #[command(after_help = EXIT_STATUS)]
     Translate(TranslateArgs),
 }
@@ -254,6 +256,25 @@ struct TranslateArgs {
     /// gets the first table its declaration lists.
     #[arg(long = "interface", value_name = "SLOT=TABLE")]
     interfaces: Vec<String>,
+    /// A vertex and a geometry shader lowered to compute passes (no FILE then). With -o
+    /// PREFIX each pass goes to PREFIX.PASS.EXT; otherwise the text passes follow each
+    /// other on standard output.
+    #[arg(long, num_args = 2, value_names = ["VS", "GS"], conflicts_with = "file")]
+    pipeline: Option<Vec<OsString>>,
+    /// With --pipeline: the draw's topology (pointlist, linelist, linestrip,
+    /// trianglelist, trianglestrip, linelist_adj, linestrip_adj, trianglelist_adj;
+    /// default: the list the geometry shader's input primitive takes).
+    #[arg(long, value_name = "NAME", requires = "pipeline")]
+    topology: Option<String>,
+    /// With --pipeline: the stream-output declaration (`SV_Position.xyzw; 1:TEXCOORD0.xy`).
+    #[arg(long, value_name = "DECL", requires = "pipeline")]
+    so: Option<String>,
+    /// With --so: each slot's stride in bytes, comma-separated.
+    #[arg(long, value_name = "N,N..", requires = "so")]
+    so_strides: Option<String>,
+    /// With --so: the rasterized stream (0..3 or `none`; default 0).
+    #[arg(long, value_name = "N", requires = "so")]
+    rasterized_stream: Option<String>,
 }
 
 /// `disasm` and `check`.
@@ -598,16 +619,34 @@ fn command(command: Command) -> Outcome {
             lenient,
         }),
         Command::Run(options) => run::run(&options),
-        Command::Translate(TranslateArgs { file, to, output, bindings, var, interfaces }) => {
-            translate::run(&translate::Options {
-                file: file.as_deref(),
-                to: &to,
-                output: output.as_deref(),
-                bindings: bindings.as_deref(),
-                var: var.as_deref(),
-                interfaces: &interfaces,
-            })
-        }
+        Command::Translate(TranslateArgs {
+            file,
+            to,
+            output,
+            bindings,
+            var,
+            interfaces,
+            pipeline,
+            topology,
+            so,
+            so_strides,
+            rasterized_stream,
+        }) => translate::run(&translate::Options {
+            file: file.as_deref(),
+            to: &to,
+            output: output.as_deref(),
+            bindings: bindings.as_deref(),
+            var: var.as_deref(),
+            interfaces: &interfaces,
+            pipeline: pipeline.as_deref().and_then(|p| match p {
+                [vs, gs] => Some((vs.as_os_str(), gs.as_os_str())),
+                _ => None,
+            }),
+            topology: topology.as_deref(),
+            so: so.as_deref(),
+            so_strides: so_strides.as_deref(),
+            rasterized_stream: rasterized_stream.as_deref(),
+        }),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();

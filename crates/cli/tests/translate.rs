@@ -89,3 +89,34 @@ fn interface_slots_are_bound_to_function_tables() {
     let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "zero"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_vertex_and_geometry_shader_pair_lowers_to_compute_passes() {
+    let vs = assembled("pipeline-vs", &example("passthrough_vs.asm"));
+    let gs = example("point_sprite_gs.dxbc");
+    let out = dxref(&["translate", "--pipeline", &vs, &gs, "--to", "wgsl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wgsl = text(&out.stdout);
+    for pass in ["vertex", "expand", "scan", "compact"] {
+        assert!(wgsl.contains(&format!("// pass: {pass}\n")), "{pass}: {wgsl}");
+    }
+    assert_eq!(wgsl.matches("@compute").count(), 4, "{wgsl}");
+    // SPIR-V: one file per pass, with stream output.
+    let prefix = temp_dir("pipeline-spv").join("sprites").to_string_lossy().into_owned();
+    let out = dxref(&["translate", "--pipeline", &vs, &gs, "--to", "spirv", "-o", &prefix, "--so", "SV_Position.xyzw"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for pass in ["vertex", "expand", "scan", "compact"] {
+        let bytes = std::fs::read(format!("{prefix}.{pass}.spv")).unwrap();
+        assert_eq!(bytes.get(..4), Some(&0x0723_0203u32.to_le_bytes()[..]), "{pass}");
+    }
+    // A topology the geometry shader does not take, and SPIR-V without -o.
+    let out = dxref(&["translate", "--pipeline", &vs, &gs, "--to", "wgsl", "--topology", "trianglelist"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("pipeline: the geometry shader takes point primitives"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = dxref(&["translate", "--pipeline", &vs, &gs, "--to", "spirv"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

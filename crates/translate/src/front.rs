@@ -155,6 +155,9 @@ struct Gen<'p, 'a> {
     defined_labels: BTreeSet<String>,
     /// Each call: the instruction's index and mnemonic, caller and callee.
     calls: Vec<(usize, &'static str, String, String)>,
+    /// A geometry shader's declarations (its body is written for the compute
+    /// lowering of [`crate::gs`]).
+    gs: crate::gs::GsDecls,
 }
 
 type R<T> = Result<T, TranslateError>;
@@ -165,59 +168,93 @@ fn unsupported(index: usize, ins: &InstructionRef<'_, '_>, what: impl Into<Strin
 
 /// The WGSL source of `program` (see the module documentation).
 pub fn wgsl(program: &Program<'_>, isgn: &Signature, osgn: &Signature, options: &crate::Options) -> R<String> {
-    let (bindings, entry) = (&options.bindings, options.entry_point.as_str());
+    let entry = options.entry_point.as_str();
     let stage = program.version.ty;
     if !matches!(stage, ProgramType::Vertex | ProgramType::Pixel | ProgramType::Compute) {
         return Err(TranslateError::Stage { profile: program.version.profile() });
     }
-    let mut g = Gen {
-        program,
-        stage,
-        bindings,
-        isgn,
-        osgn,
-        globals: String::new(),
-        body: String::new(),
-        depth: 1,
-        temps: 0,
-        indexable: BTreeMap::new(),
-        srvs: BTreeMap::new(),
-        uavs: BTreeMap::new(),
-        tgsm: BTreeMap::new(),
-        samplers: BTreeMap::new(),
-        cbs: BTreeMap::new(),
-        icb_len: None,
-        compared: BTreeSet::new(),
-        uav_loaded: BTreeSet::new(),
-        uav_atomics: BTreeMap::new(),
-        uav_counters: BTreeSet::new(),
-        tgsm_atomics: BTreeMap::new(),
-        inputs: BTreeMap::new(),
-        outputs: BTreeMap::new(),
-        out_depth: false,
-        conservative: None,
-        force_early: false,
-        out_mask: false,
-        in_coverage: false,
-        thread_group: [1, 1, 1],
-        terminal: false,
-        vertex_as_compute: options.vertex_as_compute && stage == ProgramType::Vertex,
-        has_labels: program.iter().any(|ins| ins.opcode == Opcode::Label),
-        functions: String::new(),
-        main_body: None,
-        label: None,
-        tables: BTreeMap::new(),
-        interfaces: BTreeMap::new(),
-        bound_tables: &options.interfaces,
-        defined_labels: BTreeSet::new(),
-        calls: Vec::new(),
-        sm51: program.version.is_sm51(),
-        range_register: BTreeMap::new(),
-    };
+    let mut g = Gen::new(program, isgn, osgn, options)?;
     g.declarations()?;
     g.resource_globals()?;
     g.instructions()?;
     g.finish(entry)
+}
+
+/// A geometry shader's parts for the compute lowering ([`crate::gs`]): the module-scope
+/// declarations (resources, `v`, `o`, `vPrim`, `vGSInstanceID`), the body of `dx_run`
+/// (emits and cuts call `dx_emit`/`dx_cut`), and the declarations.
+pub(crate) fn geometry(
+    program: &Program<'_>,
+    isgn: &Signature,
+    osgn: &Signature,
+    options: &crate::Options,
+) -> R<(String, String, crate::gs::GsDecls)> {
+    if program.version.ty != ProgramType::Geometry {
+        return Err(TranslateError::Stage { profile: program.version.profile() });
+    }
+    let mut g = Gen::new(program, isgn, osgn, options)?;
+    if let Some((i, ins)) = program.iter().enumerate().find(|(_, ins)| ins.opcode == Opcode::Label) {
+        return Err(unsupported(i, &ins, "a subroutine in a geometry shader lowered to compute"));
+    }
+    g.declarations()?;
+    g.resource_globals()?;
+    g.instructions()?;
+    let mut gs = g.gs.clone();
+    gs.input_registers = g.inputs.keys().max().map_or(0, |m| m.saturating_add(1));
+    gs.output_registers = g.outputs.keys().max().map_or(0, |m| m.saturating_add(1));
+    Ok((g.globals, g.body, gs))
+}
+
+impl<'p, 'a> Gen<'p, 'a> {
+    fn new(program: &'p Program<'a>, isgn: &'p Signature, osgn: &'p Signature, options: &'p crate::Options) -> R<Self> {
+        let bindings = &options.bindings;
+        let stage = program.version.ty;
+        Ok(Gen {
+            program,
+            stage,
+            bindings,
+            isgn,
+            osgn,
+            globals: String::new(),
+            body: String::new(),
+            depth: 1,
+            temps: 0,
+            indexable: BTreeMap::new(),
+            srvs: BTreeMap::new(),
+            uavs: BTreeMap::new(),
+            tgsm: BTreeMap::new(),
+            samplers: BTreeMap::new(),
+            cbs: BTreeMap::new(),
+            icb_len: None,
+            compared: BTreeSet::new(),
+            uav_loaded: BTreeSet::new(),
+            uav_atomics: BTreeMap::new(),
+            uav_counters: BTreeSet::new(),
+            tgsm_atomics: BTreeMap::new(),
+            inputs: BTreeMap::new(),
+            outputs: BTreeMap::new(),
+            out_depth: false,
+            conservative: None,
+            force_early: false,
+            out_mask: false,
+            in_coverage: false,
+            thread_group: [1, 1, 1],
+            terminal: false,
+            vertex_as_compute: options.vertex_as_compute && stage == ProgramType::Vertex,
+            has_labels: program.iter().any(|ins| ins.opcode == Opcode::Label),
+            functions: String::new(),
+            main_body: None,
+            label: None,
+            tables: BTreeMap::new(),
+            interfaces: BTreeMap::new(),
+            bound_tables: &options.interfaces,
+            defined_labels: BTreeSet::new(),
+            calls: Vec::new(),
+            sm51: program.version.is_sm51(),
+            range_register: BTreeMap::new(),
+            gs: crate::gs::GsDecls::default(),
+        })
+    }
 }
 
 impl<'p, 'a> Gen<'p, 'a> {
@@ -408,6 +445,15 @@ impl<'p, 'a> Gen<'p, 'a> {
             Decl::Interface { id, array_length, tables, .. } => {
                 self.interfaces.insert(id, (u32::from(array_length).max(1), ins.words(tables).iter().collect()));
             }
+            Decl::OutputTopology(_)
+            | Decl::InputPrimitive(_)
+            | Decl::MaxOutputVertexCount(_)
+            | Decl::Stream(_)
+            | Decl::GsInstanceCount(_)
+                if self.stage == ProgramType::Geometry =>
+            {
+                crate::gs::declaration(&mut self.gs, i, ins, d)?
+            }
             _ => return Err(unsupported(i, ins, "this declaration")),
         }
         Ok(())
@@ -505,7 +551,23 @@ impl<'p, 'a> Gen<'p, 'a> {
             | OperandType::InputThreadGroupId
             | OperandType::InputThreadIdInGroup
             | OperandType::InputThreadIdInGroupFlattened => return Ok(()),
+            OperandType::InputPrimitiveId | OperandType::InputGsInstanceId if self.stage == ProgramType::Geometry => {
+                return Ok(())
+            }
             _ => return Err(unsupported(i, ins, format!("the register file {}", file_name(o.ty)))),
+        }
+        if self.stage == ProgramType::Geometry && input {
+            // `v[vertices][register]`: every declared register is data from the
+            // vertex shader's outputs (system values included).
+            let (Some(Index::Imm32(n)), Some(Index::Imm32(r))) = (o.index(0), o.index(1)) else {
+                return Err(unsupported(i, ins, "a geometry-shader input that is not v[n][r]"));
+            };
+            if r >= 32 || n == 0 || n > 6 {
+                return Err(unsupported(i, ins, "a geometry-shader input beyond v[6][31]"));
+            }
+            self.gs.input_vertices = self.gs.input_vertices.max(n);
+            self.inputs.entry(r).or_insert((0, Vec::new(), interp)).0 |= mask;
+            return Ok(());
         }
         if o.dims() != 1 {
             return Err(unsupported(i, ins, "an input or output array"));
@@ -617,7 +679,15 @@ impl<'p, 'a> Gen<'p, 'a> {
                 bytes.div_ceil(4).max(1)
             );
         }
-        if !self.inputs.is_empty() {
+        if self.stage == ProgramType::Geometry {
+            let n = self.inputs.keys().max().map_or(0, |m| m.saturating_add(1)).max(1);
+            let _ = writeln!(
+                out,
+                "var<private> v: array<array<vec4<u32>, {n}>, {}>;\nvar<private> vPrim: u32;\n\
+                 var<private> vGSInstanceID: u32;",
+                self.gs.input_vertices.max(1)
+            );
+        } else if !self.inputs.is_empty() {
             let n = self.inputs.keys().max().map_or(0, |m| m.saturating_add(1));
             let _ = writeln!(out, "var<private> v: array<vec4<u32>, {n}>;");
         }
@@ -760,6 +830,10 @@ impl<'p, 'a> Gen<'p, 'a> {
                         Some(c) => self.line(&format!("if ({}) {{ {name}(); }}", cond_text(&c, test))),
                         None => self.line(&format!("{name}();")),
                     }
+                }
+                Flow::Emit | Flow::Cut | Flow::EmitThenCut if self.stage == ProgramType::Geometry => {
+                    let line = crate::gs::emit_statement(&self.gs, i, &ins, info.flow)?;
+                    self.line(&line);
                 }
                 _ => return Err(unsupported(i, &ins, "this flow-control instruction")),
             }
@@ -1092,6 +1166,14 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
                 format!("x{x}[{}]", idx(1)?)
             }
+            OperandType::Input if self.stage == ProgramType::Geometry => {
+                if self.inputs.is_empty() || o.dims() != 2 {
+                    return Err(unsupported(i, ins, "this input register"));
+                }
+                format!("v[{}][{}]", idx(0)?, idx(1)?)
+            }
+            OperandType::InputPrimitiveId if self.stage == ProgramType::Geometry => "vec4<u32>(vPrim)".into(),
+            OperandType::InputGsInstanceId if self.stage == ProgramType::Geometry => "vec4<u32>(vGSInstanceID)".into(),
             OperandType::Input => {
                 if self.inputs.is_empty() || o.dims() != 1 {
                     return Err(unsupported(i, ins, "this input register"));

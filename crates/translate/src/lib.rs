@@ -120,6 +120,68 @@
 //! shaders whose device-precision instructions (`rsq`, `exp`, `log`, `sincos`) differ
 //! within their tolerance but are amplified by the arithmetic after them beyond it.
 //!
+//! # Geometry shaders as compute
+//!
+//! [`lower`] turns a vertex shader and a geometry shader (DXBC containers) into four
+//! compute modules ([`GsLowering`]) that together do what a non-indexed draw of one
+//! instance (vertices `0..V`, the topology of [`GsOptions::topology`]) through the two
+//! stages and stream output does. A geometry shader alone still gives the `stage`
+//! error from [`module`]. Every buffer the passes add is in group 4
+//! ([`gs::GS_COMPUTE_GROUP`]) and holds `vec4<u32>` of bits unless said otherwise; the
+//! shaders' own constant buffers and resources keep their bindings (one bind group set
+//! per pass, so the two stages' `cb0` do not collide). `I` = invocations = input
+//! primitives × `dcl_gsinstances`; `MAX` = `dcl_maxout`; `REGS` = the geometry shader's
+//! highest output register + 1; `SLOT` = `REGS + 1` ([`GsLayout`] has them all).
+//!
+//! 1. `vertex`: the vertex shader as in [Vertex shaders as compute](#vertex-shaders-as-compute),
+//!    once per vertex (as the reference shades each vertex of a non-indexed draw once).
+//! 2. `expand` (workgroup 64, invocation `i` = `x + y · 64 · groups.x`): invocation
+//!    `i` is input primitive `i / instances` (`vPrim`), instance `i % instances`
+//!    (`vGSInstanceID`) — the order D3D defines (D3D11.3 functional spec 13.2.1, "the
+//!    outputs of each GS instance follow those of the previous one"). Its `v[k][r]` are
+//!    the vertex pass's outputs of the primitive's vertex `k` (lists: `p·n + k`; line
+//!    strips `p + k`; triangle strips `p, p+1, p+2` with the last two swapped for odd
+//!    `p`, functional spec 8.4), register for register. The body runs unchanged; `emit`,
+//!    `emit_stream`, `emit_then_cut*` write `o` and one bookkeeping vector (stream, the
+//!    vertex's number among its stream's emits) into the invocation's next slot; the
+//!    emit that reaches `dcl_maxout` ends the invocation, and one past it emits nothing
+//!    (as the reference does, Microsoft's `dcl_maxOutputVertexCount` page). Strips are
+//!    assembled as they are emitted: each completed primitive is recorded as its
+//!    stream and emit numbers, triangle strips with the parity rule (triangle `k` of a
+//!    strip is `(k, k+1, k+2)` for even `k`, `(k, k+2, k+1)` for odd), `cut*` restarting
+//!    the strip and incomplete primitives dropped (the `cut_stream` page; the end of the
+//!    invocation is a cut). Bindings: 0 read, the vertex pass's output; 1 slots
+//!    (`I·MAX·SLOT`); 2 primitives (`I·MAX`: stream, three emit numbers); 3 counts
+//!    (`2·I`: primitives per stream, emitted vertices per stream) — its length gives `I`.
+//! 3. `scan` (one workgroup of 256): exclusive prefix sums of the counts (each thread
+//!    sums a contiguous chunk, one thread scans the 256 sums, each thread writes its
+//!    chunk's offsets). Bindings: 0 read, counts; 1 offsets (`2·I`); 2 statistics (20
+//!    `u32`s: 0–3 primitives per stream, 4–7 emitted vertices per stream, 16
+//!    `GSInvocations`, 17 `GSPrimitives`, 18 `CInvocations` = `CPrimitives`, the
+//!    rasterized stream's primitives).
+//! 4. `compact` (workgroup 64, one invocation per `expand` invocation; dispatch at
+//!    least one group): each primitive of stream `s` is number `j` = its invocation's
+//!    offset + its rank, so the output is in (input primitive, instance, emission)
+//!    order. Stream output (functional spec 14): primitive `j` is written to every
+//!    buffer of its stream when `j` is below every buffer's room (`bytes / (vertices ·
+//!    stride)`, writing from offset 0) and to none otherwise (14.5), each entry's
+//!    components resolved against the output signature as the reference resolves them;
+//!    statistics words 8–11 `NumPrimitivesWritten`, 12–15 `PrimitivesStorageNeeded`
+//!    per stream (0 for a stream without entries). The rasterized stream (the
+//!    declaration's, stream 0 without one) goes to a vertex buffer (its emitted
+//!    vertices, `REGS` vec4s each, in order) and an index buffer (`u32`, `vertices`
+//!    per primitive, lists), with `DrawIndexedIndirect` arguments (index count, 1, 0,
+//!    0, 0). Bindings: 0 slots, 1 primitives, 2 counts, 3 offsets (read); 4 statistics;
+//!    5 vertex buffer; 6 index buffer; 7 indirect arguments (5 `u32`); the
+//!    stream-output buffers are `array<u32>` in group 5 ([`gs::GS_STREAM_OUTPUT_GROUP`])
+//!    at binding = slot.
+//!
+//! `IAVertices` and `VSInvocations` are `V` and `IAPrimitives` the primitive count
+//! ([`GsTopology::primitives`]); the host knows them. Counters are 32-bit. Not lowered
+//! yet: indexed and instanced draws, triangle strips with adjacency, non-zero stream-output
+//! start offsets, UAVs written by both stages. `tests/lavapipe_gs.rs` runs the passes on
+//! lavapipe and compares everything above with `exec`'s pipeline.
+//!
 //! # The arithmetic rules kept
 //!
 //! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
@@ -216,14 +278,15 @@
 //!   encoding), is not in the shader, and WGSL has no texel buffers.
 //! - Multisampled arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
 //!   Shader Model 5.1 ranges of more than one register or in a space other than 0,
-//!   and the geometry/hull/domain stages are errors
-//!   ([`TranslateError`]) for now.
+//!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
+//!   shaders are translated only as compute, with their vertex shader ([`lower`]).
 
 #![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 pub mod bindings;
 mod front;
+pub mod gs;
 pub mod limits;
 mod no_contraction;
 pub mod ops;
@@ -231,6 +294,7 @@ pub mod ops;
 use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
+pub use gs::{lower, GsLayout, GsLowering, GsOptions, GsTopology};
 
 /// The helper functions every translated module starts with (unused ones are removed).
 pub(crate) const PRELUDE: &str = include_str!("prelude.wgsl");
@@ -395,6 +459,13 @@ pub enum TranslateError {
     /// naga's validator refused the module.
     #[error("naga validation: {0}")]
     Validation(String),
+    /// A vertex and geometry shader pair, or a stream-output declaration, the lowering
+    /// to compute cannot run as asked ([`gs::lower`]).
+    #[error("pipeline: {what}")]
+    Pipeline {
+        /// What does not fit.
+        what: String,
+    },
     /// A naga back end failed.
     #[error("{target} back end: {message}")]
     Backend {
@@ -419,6 +490,7 @@ impl TranslateError {
             TranslateError::Signature { .. } => "signature",
             TranslateError::Generated(_) => "generated",
             TranslateError::Validation(_) => "validation",
+            TranslateError::Pipeline { .. } => "pipeline",
             TranslateError::Backend { .. } => "backend",
         }
     }

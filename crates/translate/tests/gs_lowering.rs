@@ -1,0 +1,155 @@
+//! Every corpus geometry shader lowered to compute ([`translate::lower`]) behind a
+//! vertex shader that passes its inputs through, with stream output of every output
+//! element (stream `s` to slot `s`): each of the four passes is validated by
+//! naga and written in every language, the SPIR-V through `spirv-val`. Each shader and
+//! pass has one line in `tests/expect/gs_lowering.txt` (`ok`, or the error's code and
+//! the instruction at fault). Corrupted geometry shaders never panic the lowering.
+//! The corpus is optional: without it the tests print SKIP and pass (unless
+//! `DXREF_REQUIRE_CORPUS=1`).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use translate::{GsOptions, GsTopology, Options, Target};
+
+/// A vertex shader with `n` inputs moved to `n` outputs, as a container.
+fn passthrough_vs(n: u32) -> Vec<u8> {
+    let mut text = String::from("vs_4_0\n");
+    for r in 0..n {
+        text += &format!("dcl_input v{r}.xyzw\n");
+    }
+    for r in 0..n {
+        text += &format!("dcl_output o{r}.xyzw\n");
+    }
+    for r in 0..n {
+        text += &format!("mov o{r}.xyzw, v{r}.xyzw\n");
+    }
+    text += "ret\n";
+    listing::asm::assemble(&text, &listing::asm::AsmOptions::default()).map(|a| a.bytes).unwrap_or_default()
+}
+
+/// The geometry shaders of the corpus: (id, bytes, input topology).
+fn geometry_shaders(entries: &[corpus::Entry]) -> Vec<(String, Vec<u8>, Option<GsTopology>)> {
+    let mut out = Vec::new();
+    for e in entries {
+        let bytes = e.bytes();
+        let Ok(c) = dxbc::Container::parse(&bytes) else { continue };
+        let Some(chunk) = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
+        let Ok(p) = tpf::decode(chunk.data) else { continue };
+        if p.version.ty != tpf::ProgramType::Geometry {
+            continue;
+        }
+        let topology = p.iter().find_map(|ins| match ins.body {
+            tpf::Body::Decl(tpf::Decl::InputPrimitive(prim)) => GsTopology::list_for(prim),
+            _ => None,
+        });
+        out.push((e.id(), bytes, topology));
+    }
+    out
+}
+
+fn options(topology: GsTopology) -> GsOptions {
+    GsOptions { topology, stream_output: None, vs: Options::default(), gs: Options::default() }
+}
+
+/// Stream output of every element of the output signature, stream `s` to slot `s`,
+/// stream 0 rasterized.
+fn every_output(bytes: &[u8]) -> Option<streamout::StreamOutputDesc> {
+    let c = dxbc::Container::parse(bytes).ok()?;
+    let chunk = c.chunk_any(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
+    let sig = dxbc::Signature::parse_fields(chunk.data, dxbc::SignatureFormat::for_fourcc(chunk.fourcc)?).ok()?;
+    let entries = sig
+        .elements
+        .iter()
+        .filter(|e| e.mask & 15 != 0 && e.stream < 4)
+        .map(|e| streamout::SoEntry {
+            stream: e.stream,
+            semantic_name: Some(e.semantic_name.to_string()),
+            semantic_index: e.semantic_index,
+            start_component: 0,
+            component_count: streamout::element_span(e.mask).1 as u8,
+            output_slot: e.stream as u8,
+        })
+        .collect();
+    Some(streamout::StreamOutputDesc { entries, strides: vec![], rasterized_stream: 0 })
+}
+
+#[test]
+fn corpus_geometry_shaders_lower_and_write() {
+    let Some(entries) = corpus::dxbc_entries("gs_lowering") else { return };
+    let Some(spirv_val) = common::spirv_val("gs_lowering") else { return };
+    let vs = passthrough_vs(32);
+    let mut got = BTreeMap::new();
+    let shaders = geometry_shaders(&entries);
+    assert!(shaders.len() >= 9, "only {} geometry shaders", shaders.len());
+    for (id, bytes, topology) in shaders {
+        let Some(topology) = topology else {
+            got.insert(id, "no input primitive".to_string());
+            continue;
+        };
+        let options = GsOptions { stream_output: every_output(&bytes), ..options(topology) };
+        let lowered = match translate::lower(&vs, &bytes, &options) {
+            Ok(l) => l,
+            Err(e) => {
+                got.insert(id, common::outcome(&e));
+                continue;
+            }
+        };
+        for (pass, module) in lowered.passes() {
+            for target in Target::ALL {
+                let outcome = match translate::write(module, target) {
+                    Err(err) => common::outcome(&err),
+                    Ok(out) if target == Target::Spirv => match spirv_val(&out) {
+                        Ok(()) => "ok".to_string(),
+                        Err(message) => format!("spirv-val: {}", corpus::expect::one_line(&message)),
+                    },
+                    Ok(_) => "ok".to_string(),
+                };
+                got.insert(format!("{id}:{pass}:{}", target.name()), outcome);
+            }
+        }
+    }
+    corpus::expect::check(corpus::expect_file!("gs_lowering.txt"), &got);
+}
+
+#[test]
+fn corrupted_geometry_shaders_give_errors_not_panics() {
+    let Some(entries) = corpus::dxbc_entries("corrupted_geometry_shaders_give_errors_not_panics") else { return };
+    let vs = passthrough_vs(32);
+    let mut rng = corpus::Rng(0x6773_6c6f_7765_7221);
+    let (mut tried, mut lowered) = (0, 0);
+    for (id, bytes, _) in geometry_shaders(&entries) {
+        let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
+        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
+        let (start, len) = (chunk.data_offset(), chunk.data.len());
+        for _ in 0..64 {
+            let mut mutated = bytes.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = start + 8 + 4 * rng.below(len.saturating_sub(8) / 4);
+                let value = match rng.below(3) {
+                    0 => rng.below(16) as u32,
+                    1 => rng.next_u64() as u32,
+                    _ => u32::from_le_bytes(mutated[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
+                };
+                mutated[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            }
+            tried += 1;
+            let topology = [GsTopology::PointList, GsTopology::TriangleList, GsTopology::LineStrip][rng.below(3)];
+            let result = std::panic::catch_unwind(|| {
+                translate::lower(&vs, &mutated, &options(topology)).map(|l| {
+                    for (_, m) in l.passes() {
+                        let _ = translate::write(m, Target::Spirv);
+                    }
+                })
+            });
+            match result {
+                Ok(Ok(())) => lowered += 1,
+                Ok(Err(_)) => {}
+                Err(_) => panic!("{id}: a mutation panicked: {:02x?}", &mutated[start..start + len]),
+            }
+        }
+    }
+    println!("{tried} mutations, {lowered} lowered");
+    assert!(tried >= 500, "{tried}");
+}
