@@ -120,6 +120,12 @@
 //! shaders whose device-precision instructions (`rsq`, `exp`, `log`, `sincos`) differ
 //! within their tolerance but are amplified by the arithmetic after them beyond it.
 //!
+//! `tests/lavapipe_gs.rs` runs vertex + geometry shader pairs lowered by [`lower`] on
+//! lavapipe and compares the stream-output buffers, the statistics of every stream, the
+//! pipeline counters, the rasterized primitives and the indirect arguments with
+//! `exec::pipeline::draw`: the two geometry-shader benchmark workloads (at a smaller
+//! size), seven input topologies and every corpus geometry shader both run, all exact.
+//!
 //! # Geometry shaders as compute
 //!
 //! [`lower`] turns a vertex shader and a geometry shader (DXBC containers) into four
