@@ -222,7 +222,7 @@
 
 pub mod bindings;
 mod front;
-mod no_contraction;
+pub mod no_contraction;
 pub mod ops;
 
 use std::collections::BTreeMap;
