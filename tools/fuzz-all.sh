@@ -33,7 +33,7 @@ status=0
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
     dict=dict/binary.dict
-    case $t in assemble | fxh) dict=dict/text.dict ;; esac
+    case $t in assemble | fxh | bindings) dict=dict/text.dict ;; esac
     dict_arg=()
     [ -f "$dict" ] && dict_arg=(-dict="$dict")
     log=$(mktemp)

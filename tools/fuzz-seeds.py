@@ -4,7 +4,7 @@ corpus (../shared/corpus, or $DXREF_CORPUS), and the dictionaries (fuzz/dict/) f
 the instruction tables. See docs/FUZZING.md.
 
 Each seed is laid out as its target reads input: targets that take option bytes first
-(chunks, tpf_roundtrip, disassemble, validate) get them prefixed.
+(chunks, tpf_roundtrip, disassemble, validate, translate, spirv_no_contraction) get them prefixed.
 """
 import hashlib
 import os
@@ -64,6 +64,7 @@ def main():
         write("fxh", fh_header("g_" + path.stem.replace("-", "_"), blob, listing).encode())
         if blob[:4] == b"DXBC":
             write("container", blob)
+            write("translate", b"\x00" + blob)
             write("exec_draw", bytes(8) + blob)
             write("device", bytes(256) + blob)
             for fourcc, data in chunks(blob):
@@ -71,6 +72,7 @@ def main():
                     write("chunks", bytes([CHUNK_KINDS.index(fourcc)]) + data)
                 if fourcc in (b"SHDR", b"SHEX"):
                     write("tpf_roundtrip", b"\x00" + data)
+                    write("translate", b"\x01" + data)
         else:
             write("d3dbc_roundtrip", blob)
         if listing:
@@ -85,6 +87,10 @@ def main():
           b'"start_component": 0, "component_count": 4, "output_slot": 0 }, { "semantic_name": null, '
           b'"component_count": 2 } ], "strides": [24], "num_strides": 1, "rasterized_stream": 4294967295 }')
     write("inputs", b'\x07{ "declaration": [], "num_entries": 0, "output_stream_stride": 16 }')
+    # `dxref translate --bindings` files (`translate::Bindings::parse`).
+    write("bindings", b"# comment\ncb0 = 0:0\n  t3=1:7 # trailing\ns0 = 2:0\nu1 = 3:1\nuc1 = 3:65\n")
+    write("bindings", b"cb4294967295 = 4294967295:4294967295\nt1 = 0:x\n")
+    write("bindings", "t\u00e91 = 0:1\r\n\u00e9 = \u00e9:\u00e9\n".encode())
     # SM1-3 listings are rare in the corpus: the disassembly of each raw stream seeds
     # the assembler too, written by the listings beside them.
     print(f"{len(bins)} corpus files -> {OUT}")
@@ -92,6 +98,13 @@ def main():
         print(f"  {t}: {len(list((OUT / t).iterdir()))} seeds")
     subprocess.run(
         ["cargo", "run", "--quiet", "--release", "--example", "dictionary", "--", str(ROOT / "fuzz" / "dict")],
+        cwd=ROOT / "fuzz",
+        check=True,
+    )
+    # The SPIR-V post-pass target starts from what `translate` writes for the corpus.
+    subprocess.run(
+        ["cargo", "run", "--quiet", "--release", "--example", "spirv_seeds", "--", str(OUT / "translate"),
+         str(OUT / "spirv_no_contraction")],
         cwd=ROOT / "fuzz",
         check=True,
     )

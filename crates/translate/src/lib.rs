@@ -294,7 +294,7 @@ pub mod bindings;
 mod front;
 pub mod gs;
 pub mod limits;
-mod no_contraction;
+pub mod no_contraction;
 pub mod ops;
 
 use std::collections::BTreeMap;

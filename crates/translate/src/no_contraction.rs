@@ -95,7 +95,7 @@ fn instructions(words: &[u32]) -> Result<Vec<Inst<'_>>, SpirvError> {
 
 /// Decorates every float arithmetic result of the module `words` `NoContraction`;
 /// the number of decorations added.
-pub(crate) fn forbid_contraction(words: &mut Vec<u32>) -> Result<usize, SpirvError> {
+pub fn forbid_contraction(words: &mut Vec<u32>) -> Result<usize, SpirvError> {
     let insts = instructions(words)?;
     let mut decorated = std::collections::BTreeSet::new();
     let mut targets = Vec::new();

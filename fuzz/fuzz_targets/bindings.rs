@@ -1,0 +1,24 @@
+//! The text form of `translate`'s bindings (`translate::Bindings::parse`, what
+//! `dxref translate --bindings FILE` reads) on arbitrary UTF-8: bindings or an error
+//! with a line and a column inside the text, never a panic; what parses is placed where
+//! it says.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match translate::Bindings::parse(text) {
+        Ok(b) => {
+            for (&(class, register), &slot) in &b.overrides {
+                assert_eq!(b.slot(class, register), slot);
+            }
+        }
+        Err(e) => {
+            let lines = text.lines().count().max(1);
+            assert!(e.line >= 1 && e.line <= lines, "line {} of {lines}: {e}", e.line);
+            let line = text.lines().nth(e.line - 1).unwrap_or("");
+            assert!(e.column >= 1 && e.column <= line.chars().count() + 1, "column {}: {e}", e.column);
+            let _ = e.to_string();
+        }
+    }
+});
