@@ -18,6 +18,7 @@
 //! Before timing, each workload's draw is checked against a CPU reference (f64
 //! arithmetic, within 1e-6) and its statistics against the expected counts.
 
+use corpus::gs_workloads::{face_matrices, position, vertex_buffer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
 use exec::{Format, Plan, Resources};
@@ -127,75 +128,6 @@ mov o2.x, vGSInstanceID.x
 emit 
 ret 
 ";
-
-/// lowbias32.
-fn h(mut k: u32) -> u32 {
-    k ^= k >> 16;
-    k = k.wrapping_mul(0x7feb_352d);
-    k ^= k >> 15;
-    k = k.wrapping_mul(0x846c_a68b);
-    k ^= k >> 16;
-    k
-}
-
-/// The workloads' vertex `i`: an exact f32 position in [-1, 1)^3, w = 1.
-fn position(i: u32) -> [f32; 4] {
-    let c = |c: u32| (h(4 * i + c) >> 8) as f32 * 2f32.powi(-23) - 1.0;
-    [c(0), c(1), c(2), 1.0]
-}
-
-fn vertex_buffer(n: u32) -> Vec<u8> {
-    let mut data = Vec::with_capacity(16 * n as usize);
-    for i in 0..n {
-        for v in position(i) {
-            data.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    data
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-/// `face_matrix[k] = P * V_k` (row-major, applied to column vectors), in f64.
-fn face_matrices() -> [[[f64; 4]; 4]; 6] {
-    let eye = [0.25, -0.5, 0.125];
-    let faces: [([f64; 3], [f64; 3]); 6] = [
-        ([1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
-        ([-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
-        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-        ([0.0, -1.0, 0.0], [0.0, 0.0, -1.0]),
-        ([0.0, 0.0, 1.0], [0.0, -1.0, 0.0]),
-        ([0.0, 0.0, -1.0], [0.0, -1.0, 0.0]),
-    ];
-    let (near, far) = (0.1, 100.0);
-    let f = 1.0 / (std::f64::consts::FRAC_PI_4).tan();
-    let p = [
-        [f, 0.0, 0.0, 0.0],
-        [0.0, f, 0.0, 0.0],
-        [0.0, 0.0, (far + near) / (near - far), 2.0 * far * near / (near - far)],
-        [0.0, 0.0, -1.0, 0.0],
-    ];
-    let mut out = [[[0.0; 4]; 4]; 6];
-    for (k, (fwd, up)) in faces.iter().enumerate() {
-        let s = cross(*fwd, *up);
-        let u = cross(s, *fwd);
-        let rows = [s, u, [-fwd[0], -fwd[1], -fwd[2]]];
-        let mut v = [[0.0; 4]; 4];
-        for r in 0..3 {
-            v[r][..3].copy_from_slice(&rows[r]);
-            v[r][3] = -(rows[r][0] * eye[0] + rows[r][1] * eye[1] + rows[r][2] * eye[2]);
-        }
-        v[3] = [0.0, 0.0, 0.0, 1.0];
-        for r in 0..4 {
-            for c in 0..4 {
-                out[k][r][c] = (0..4).map(|i| p[r][i] * v[i][c]).sum();
-            }
-        }
-    }
-    out
-}
 
 fn assemble(text: &str) -> Plan {
     let bytes = listing::asm::assemble(text, &listing::asm::AsmOptions::default()).expect("benchmark shader").bytes;
@@ -316,8 +248,7 @@ fn cube(c: &mut Criterion) {
     let layout = layout();
     let vertices = vertex_buffer(3 * N);
     let matrices = face_matrices();
-    let constants: Vec<[u32; 4]> =
-        matrices.iter().flat_map(|m| m.iter().map(|row| row.map(|x| (x as f32).to_bits()))).collect();
+    let constants = corpus::gs_workloads::face_matrix_rows();
     let mut so: validate::StreamOutputDesc = "SV_Position.xyzw; FACE.x".parse().unwrap();
     so.strides = vec![20];
     let mut buffer = vec![0u8; 18 * N as usize * 20];

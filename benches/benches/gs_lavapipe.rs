@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 
+use corpus::gs_workloads::{face_matrix_rows, vertex_buffer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
 use exec::{Format, Plan, Resources};
@@ -87,61 +88,6 @@ fn cube_gs() -> Vec<u8> {
          dcl_output_siv o0.xyzw, position\ndcl_output_siv o1.x, rendertarget_array_index\ndcl_output o2.x\n\
          dcl_maxout 3\ndcl_gsinstances 6\n{body}ret\n"
     ))
-}
-
-/// lowbias32.
-fn h(mut k: u32) -> u32 {
-    k ^= k >> 16;
-    k = k.wrapping_mul(0x7feb_352d);
-    k ^= k >> 15;
-    k = k.wrapping_mul(0x846c_a68b);
-    k ^= k >> 16;
-    k
-}
-
-fn vertex_buffer(n: u32) -> Vec<u8> {
-    let c = |i: u32, c: u32| (h(4 * i + c) >> 8) as f32 * 2f32.powi(-23) - 1.0;
-    (0..n).flat_map(|i| [c(i, 0), c(i, 1), c(i, 2), 1.0]).flat_map(f32::to_le_bytes).collect()
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-/// `face_matrix[k] = P * V_k`, rows, rounded to f32 (cb0[4k + row]).
-fn face_matrices() -> Vec<[u32; 4]> {
-    let eye = [0.25, -0.5, 0.125];
-    let faces: [([f64; 3], [f64; 3]); 6] = [
-        ([1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
-        ([-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
-        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-        ([0.0, -1.0, 0.0], [0.0, 0.0, -1.0]),
-        ([0.0, 0.0, 1.0], [0.0, -1.0, 0.0]),
-        ([0.0, 0.0, -1.0], [0.0, -1.0, 0.0]),
-    ];
-    let (near, far) = (0.1, 100.0);
-    let f = 1.0 / (std::f64::consts::FRAC_PI_4).tan();
-    let p = [
-        [f, 0.0, 0.0, 0.0],
-        [0.0, f, 0.0, 0.0],
-        [0.0, 0.0, (far + near) / (near - far), 2.0 * far * near / (near - far)],
-        [0.0, 0.0, -1.0, 0.0],
-    ];
-    let mut out = Vec::new();
-    for (fwd, up) in faces {
-        let s = cross(fwd, up);
-        let u = cross(s, fwd);
-        let rows = [s, u, [-fwd[0], -fwd[1], -fwd[2]]];
-        let mut v = [[0.0f64; 4]; 4];
-        for (r, row) in rows.iter().enumerate() {
-            v[r] = [row[0], row[1], row[2], -(row[0] * eye[0] + row[1] * eye[1] + row[2] * eye[2])];
-        }
-        v[3] = [0.0, 0.0, 0.0, 1.0];
-        for pr in &p {
-            out.push(std::array::from_fn(|c| ((0..4).map(|i| pr[i] * v[i][c]).sum::<f64>() as f32).to_bits()));
-        }
-    }
-    out
 }
 
 /// One workload: shaders, vertices, topology, constants, stream output.
@@ -431,7 +377,7 @@ fn workloads(c: &mut Criterion) {
         vertices: vertex_buffer(3 * CUBE),
         count: 3 * CUBE,
         topology: GsTopology::TriangleList,
-        constants: Some(face_matrices()),
+        constants: Some(face_matrix_rows()),
         so: so("SV_Position.xyzw; FACE.x", 20),
         so_bytes: 18 * CUBE as usize * 20,
         emitted: 18 * CUBE as u64,

@@ -48,6 +48,7 @@
 #![warn(missing_docs)]
 
 pub mod expect;
+pub mod gs_workloads;
 
 mod archive;
 pub mod asm_oracle;

@@ -21,7 +21,7 @@
 
 use std::collections::BTreeMap;
 
-use corpus::Rng;
+use corpus::{gs_workloads, Rng};
 use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
 use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Index, ProgramType};
@@ -341,20 +341,8 @@ fn signature(title: &str, rows: &[(&str, u32, &str, u32, &str, &str)]) -> String
     s
 }
 
-/// lowbias32.
-fn h(mut k: u32) -> u32 {
-    k ^= k >> 16;
-    k = k.wrapping_mul(0x7feb_352d);
-    k ^= k >> 15;
-    k = k.wrapping_mul(0x846c_a68b);
-    k ^= k >> 16;
-    k
-}
-
-/// The workloads' vertex `i`: `(h(4i+c) >> 8) * 2^-23 - 1` for xyz, w = 1.
 fn workload_vertex(i: u32) -> [u32; 4] {
-    let c = |c: u32| ((h(4 * i + c) >> 8) as f32 * (1.0 / 8_388_608.0) - 1.0).to_bits();
-    [c(0), c(1), c(2), 1.0f32.to_bits()]
+    gs_workloads::position(i).map(f32::to_bits)
 }
 
 fn passthrough_position_vs() -> Vec<u8> {
@@ -398,54 +386,6 @@ fn so_decl(text: &str, strides: &[u32], rasterized: u32) -> streamout::StreamOut
     d
 }
 
-type V3 = [f64; 3];
-fn cross(a: V3, b: V3) -> V3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// The six `face_matrix[k] = P * V_k` of the *cube* workload, rows, as f32 bits.
-fn face_matrices() -> Vec<[u32; 4]> {
-    let eye = [0.25, -0.5, 0.125];
-    let faces: [(V3, V3); 6] = [
-        ([1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
-        ([-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]),
-        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
-        ([0.0, -1.0, 0.0], [0.0, 0.0, -1.0]),
-        ([0.0, 0.0, 1.0], [0.0, -1.0, 0.0]),
-        ([0.0, 0.0, -1.0], [0.0, -1.0, 0.0]),
-    ];
-    let (near, far) = (0.1f64, 100.0f64);
-    let f = 1.0 / (std::f64::consts::FRAC_PI_4).tan();
-    let p = [
-        [f, 0.0, 0.0, 0.0],
-        [0.0, f, 0.0, 0.0],
-        [0.0, 0.0, (far + near) / (near - far), 2.0 * far * near / (near - far)],
-        [0.0, 0.0, -1.0, 0.0],
-    ];
-    let mut out = Vec::new();
-    for (fwd, up) in faces {
-        let s = cross(fwd, up);
-        let u = cross(s, fwd);
-        let rows = [s, u, [-fwd[0], -fwd[1], -fwd[2]]];
-        let mut v = [[0.0f64; 4]; 4];
-        for (i, r) in rows.iter().enumerate() {
-            v[i] = [r[0], r[1], r[2], -dot(*r, eye)];
-        }
-        v[3] = [0.0, 0.0, 0.0, 1.0];
-        for pi in &p {
-            let mut row = [0u32; 4];
-            for (j, x) in row.iter_mut().enumerate() {
-                *x = ((0..4).map(|k| pi[k] * v[k][j]).sum::<f64>() as f32).to_bits();
-            }
-            out.push(row);
-        }
-    }
-    out
-}
-
 fn cube() -> Draw {
     // The benchmark's shader (benches/benches/gs.rs): row `c` of face `k` is cb0[4k + c].
     let mut body = String::from("ishl r0.x, vGSInstanceID.x, l(2)\n");
@@ -479,7 +419,7 @@ fn cube() -> Draw {
         inputs: 1,
         position_input: true,
         vertices: 3 * n,
-        cbs: BTreeMap::from([(0, face_matrices())]),
+        cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]),
         so: so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
         so_sizes: [18 * n as usize * 20, 0, 0, 0],
     }
