@@ -5,6 +5,8 @@
     tools/bench-report.py --rounds 1      # a quick look
     tools/bench-report.py --no-write      # print the table only
     tools/bench-report.py --from-results  # reuse the figures of the last rounds (no benches)
+    tools/bench-report.py --add --bench gs --rounds 1   # one more round of some benches,
+                                          # kept beside the saved rounds
 
 Each round runs every criterion bench of `benches/` pinned to one core (`taskset -c CORE`;
 the figures whose id ends in `all_cores` again without the pin),
@@ -53,6 +55,8 @@ ROWS = [
     ("SM1-3 raw listings (blob bytes)", "d3dbc-disasm/raw-listings", None, None),
     ("GS quad, emitted vertices, 1 core", "gs/quad", "lavapipe:quad", "Mesa lavapipe, 1 thread"),
     ("GS cube, emitted vertices, 1 core", "gs/cube", "lavapipe:cube", "Mesa lavapipe, 1 thread"),
+    ("GS quad lowered to compute (`translate::lower`), on lavapipe, 1 thread", "gs_lavapipe/quad_lowered", "lavapipe:quad", "lavapipe's native GS, 1 thread"),
+    ("GS cube lowered to compute (`translate::lower`), on lavapipe, 1 thread", "gs_lavapipe/cube_lowered", "lavapipe:cube", "lavapipe's native GS, 1 thread"),
     ("GS quad, emitted vertices, all cores", "gs/quad_all_cores", "lavapipe:quad", "Mesa lavapipe, 1 thread"),
     ("GS cube, emitted vertices, all cores", "gs/cube_all_cores", "lavapipe:cube", "Mesa lavapipe, 1 thread"),
     ("Batch validate, files/s, 1 core", "cli_batch_validate/one_core", None, None),
@@ -148,7 +152,9 @@ def round_(core, benches):
     since = time.time()
     for b in benches:
         # Alternate with the external peers: lavapipe right after dxref's GS bench.
-        r = run(["taskset", "-c", core, "cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot"])
+        # One core means one lavapipe thread too (the lowered geometry shader runs on it).
+        r = run(["taskset", "-c", core, "cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot"],
+                env=dict(os.environ, LP_NUM_THREADS="1"))
         if r.returncode != 0:
             sys.exit(f"bench {b} failed")
         # Figures named `all_cores` are about scaling: measured again without the pin (the
@@ -169,7 +175,8 @@ def fmt(v):
 
 def table(medians, rounds):
     lines = [
-        f"Medians of {rounds} round(s), each pinned to one core; ratio = dxref / peer, in the same round.",
+        f"Medians of {rounds} round(s) (of the rounds that measured a figure, when some measured only some "
+        "benches), each pinned to one core; ratio = dxref / peer, the two alternated in each round.",
         "",
         "| what | dxref | peer | peer figure | ratio |",
         "|---|---|---|---|---|",
@@ -199,6 +206,7 @@ def main():
     ap.add_argument("--bench", action="append", help="only these benches (default: all of benches/)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave README.md alone")
     ap.add_argument("--from-results", action="store_true", help="reuse target/bench-report/rounds.json")
+    ap.add_argument("--add", action="store_true", help="add the new rounds to the saved ones (a figure's median is then over the rounds that measured it)")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     saved = OUT / "rounds.json"
@@ -206,7 +214,7 @@ def main():
         rounds = json.loads(saved.read_text())
     else:
         benches = args.bench or bench_names()
-        rounds = []
+        rounds = json.loads(saved.read_text()) if args.add and saved.exists() else []
         for _ in range(args.rounds):
             rounds.append(round_(args.core, benches))
             # Kept after every round: an interrupted report can be finished with
