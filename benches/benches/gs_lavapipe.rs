@@ -21,7 +21,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
 use exec::{Format, Plan, Resources};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
-use translate::{GsOptions, GsTopology};
+use translate::GsOptions;
 
 #[path = "../../crates/translate/tests/support/lavapipe.rs"]
 mod lavapipe;
@@ -96,7 +96,7 @@ struct Workload {
     gs: Vec<u8>,
     vertices: Vec<u8>,
     count: u32,
-    topology: GsTopology,
+    topology: Topology,
     constants: Option<Vec<[u32; 4]>>,
     so: streamout::StreamOutputDesc,
     so_bytes: usize,
@@ -127,7 +127,7 @@ fn reference(w: &Workload, vs: &Plan, gs: &Plan, memory: &mut [u8]) -> (u64, u64
         input_layout: &layout,
         vertex_buffers: &buffers,
         index_buffer: None,
-        topology: if w.topology == GsTopology::PointList { Topology::PointList } else { Topology::TriangleList },
+        topology: w.topology,
         vs: Some(vs),
         gs: Some(gs),
         vs_resources: Resources::default(),
@@ -363,7 +363,7 @@ fn workloads(c: &mut Criterion) {
         gs: quad_gs(),
         vertices: vertex_buffer(QUAD),
         count: QUAD,
-        topology: GsTopology::PointList,
+        topology: Topology::PointList,
         constants: None,
         so: so("SV_Position.xyzw", 16),
         so_bytes: 6 * QUAD as usize * 16,
@@ -376,7 +376,7 @@ fn workloads(c: &mut Criterion) {
         gs: cube_gs(),
         vertices: vertex_buffer(3 * CUBE),
         count: 3 * CUBE,
-        topology: GsTopology::TriangleList,
+        topology: Topology::TriangleList,
         constants: Some(face_matrix_rows()),
         so: so("SV_Position.xyzw; FACE.x", 20),
         so_bytes: 18 * CUBE as usize * 20,

@@ -262,7 +262,7 @@ struct TranslateArgs {
     #[arg(long, num_args = 2, value_names = ["VS", "GS"], conflicts_with = "file")]
     pipeline: Option<Vec<OsString>>,
     /// With --pipeline: the draw's topology (pointlist, linelist, linestrip,
-    /// trianglelist, trianglestrip, linelist_adj, linestrip_adj, trianglelist_adj;
+    /// trianglelist, trianglestrip, linelist_adj, linestrip_adj, trianglelist_adj, trianglestrip_adj;
     /// default: the list the geometry shader's input primitive takes).
     #[arg(long, value_name = "NAME", requires = "pipeline")]
     topology: Option<String>,

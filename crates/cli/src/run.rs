@@ -260,13 +260,7 @@ fn vertex_data(
 
 /// The IA topology the GS takes (or point list).
 fn default_topology(gs: Option<&Plan>) -> Topology {
-    match gs.and_then(|p| p.input_primitive) {
-        Some(tpf::Primitive::Line) => Topology::LineList,
-        Some(tpf::Primitive::Triangle) => Topology::TriangleList,
-        Some(tpf::Primitive::LineAdj) => Topology::LineListAdj,
-        Some(tpf::Primitive::TriangleAdj) => Topology::TriangleListAdj,
-        _ => Topology::PointList,
-    }
+    gs.and_then(|p| p.input_primitive).and_then(Topology::list_for).unwrap_or(Topology::PointList)
 }
 
 /// A 32-bit value as JSON, by component type (NaN and infinities as strings); with

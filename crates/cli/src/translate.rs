@@ -106,10 +106,10 @@ fn pipeline(
     let (vs_name, vs_bytes) = read(vs)?;
     let (gs_name, gs_bytes) = read(gs)?;
     let topology = match options.topology {
-        Some(t) => ::translate::GsTopology::parse(t).ok_or_else(|| {
+        Some(t) => ::translate::Topology::parse(t).ok_or_else(|| {
             Failure::input(format!(
                 "--topology {t}: expected pointlist, linelist, linestrip, trianglelist, trianglestrip, linelist_adj, \
-                 linestrip_adj or trianglelist_adj"
+                 linestrip_adj, trianglelist_adj or trianglestrip_adj"
             ))
         })?,
         None => input_list(&gs_bytes)
@@ -180,12 +180,12 @@ fn pipeline(
 }
 
 /// The list topology a geometry shader's `dcl_inputprimitive` takes.
-fn input_list(bytes: &[u8]) -> Option<::translate::GsTopology> {
+fn input_list(bytes: &[u8]) -> Option<::translate::Topology> {
     let container = dxbc::Container::parse(bytes).ok()?;
     let chunk = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])?;
     let program = tpf::decode(chunk.data).ok()?;
     let found = program.iter().find_map(|ins| match ins.body {
-        tpf::Body::Decl(tpf::Decl::InputPrimitive(p)) => ::translate::GsTopology::list_for(p),
+        tpf::Body::Decl(tpf::Decl::InputPrimitive(p)) => ::translate::Topology::list_for(p),
         _ => None,
     });
     found

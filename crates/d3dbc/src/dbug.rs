@@ -196,6 +196,70 @@ struct Types<'b> {
     member_tables: Vec<(usize, usize)>,
 }
 
+/// What [`Reader::ty`] does with the type records it walks.
+trait TypeSink<'b> {
+    /// The index of the record at `off`, if already walked.
+    fn index_of(&self, off: usize) -> Option<usize>;
+    /// A new record (class, type, rows, columns, elements; member count and table
+    /// offset): its index.
+    fn record(&mut self, off: usize, fields: [u16; 5], nmembers: usize, moff: usize) -> usize;
+    /// Member `name` of record `index` has the type record `member`.
+    fn member(&mut self, index: usize, name: &'b str, member: usize);
+}
+
+impl<'b> TypeSink<'b> for Types<'b> {
+    fn index_of(&self, off: usize) -> Option<usize> {
+        self.seen.iter().find(|(o, _)| *o == off).map(|&(_, i)| i)
+    }
+    fn record(
+        &mut self,
+        off: usize,
+        [class, ty, rows, columns, elements]: [u16; 5],
+        nmembers: usize,
+        moff: usize,
+    ) -> usize {
+        let index = self.list.len();
+        let mut members_shared_with = None;
+        if nmembers > 0 {
+            match self.member_tables.iter().find(|(o, _)| *o == moff) {
+                Some(&(_, first)) => members_shared_with = Some(first),
+                None => self.member_tables.push((moff, index)),
+            }
+        }
+        self.list.push(TypeRecord {
+            class: ParamClass::from_u16(class),
+            ty: ParamType::from_u16(ty),
+            rows,
+            columns,
+            elements,
+            members: Vec::with_capacity(nmembers.min(64)),
+            members_shared_with,
+        });
+        self.seen.push((off, index));
+        index
+    }
+    fn member(&mut self, index: usize, name: &'b str, member: usize) {
+        if let Some(record) = self.list.get_mut(index) {
+            record.members.push((Cow::Borrowed(name), member));
+        }
+    }
+}
+
+/// The offsets of the type records walked, for a reader that checks the records
+/// without keeping them (the same indices as [`Types`]).
+struct SeenTypes(Vec<usize>);
+
+impl<'b> TypeSink<'b> for SeenTypes {
+    fn index_of(&self, off: usize) -> Option<usize> {
+        self.0.iter().position(|&o| o == off)
+    }
+    fn record(&mut self, off: usize, _: [u16; 5], _: usize, _: usize) -> usize {
+        self.0.push(off);
+        self.0.len().saturating_sub(1)
+    }
+    fn member(&mut self, _: usize, _: &'b str, _: usize) {}
+}
+
 struct Reader<'b> {
     b: &'b [u8],
     budget: std::cell::Cell<usize>,
@@ -222,10 +286,11 @@ impl<'b> Reader<'b> {
         let n = rest.iter().position(|&c| c == 0).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
         std::str::from_utf8(rest.get(..n).unwrap_or_default()).map_err(|_| err(off, DbugErrorKind::BadString))
     }
-    /// The index of the type record at `off` in `types`, reading it (and its members)
-    /// on first sight.
-    fn ty(&self, off: usize, depth: usize, types: &mut Types<'b>) -> Result<usize, DbugError> {
-        if let Some(&(_, i)) = types.seen.iter().find(|(o, _)| *o == off) {
+    /// The index of the type record at `off` in the sink, walking it (and its members)
+    /// on first sight: one walk, checks and errors for the reader that keeps the
+    /// records ([`Types`]) and the one that only checks them ([`SeenTypes`]).
+    fn ty<S: TypeSink<'b>>(&self, off: usize, depth: usize, sink: &mut S) -> Result<usize, DbugError> {
+        if let Some(i) = sink.index_of(off) {
             return Ok(i);
         }
         if depth > MAX_TYPE_DEPTH {
@@ -239,65 +304,17 @@ impl<'b> Reader<'b> {
         // The whole record is inside the input, so offsets within it do not overflow.
         self.slice(off, TYPE_INFO_SIZE, "type record")?;
         let h = |i: usize| self.u16(off.saturating_add(i.saturating_mul(2)), "type record");
-        let index = types.list.len();
-        types.list.push(TypeRecord {
-            class: ParamClass::from_u16(h(0)?),
-            ty: ParamType::from_u16(h(1)?),
-            rows: h(2)?,
-            columns: h(3)?,
-            elements: h(4)?,
-            members: Vec::new(),
-            members_shared_with: None,
-        });
-        types.seen.push((off, index));
+        let fields = [h(0)?, h(1)?, h(2)?, h(3)?, h(4)?];
         let nmembers = h(5)? as usize;
         let moff = self.u32(off.saturating_add(12), "type record")? as usize;
-        let mut shared_with = None;
-        if nmembers > 0 {
-            match types.member_tables.iter().find(|(o, _)| *o == moff) {
-                Some(&(_, first)) => shared_with = Some(first),
-                None => types.member_tables.push((moff, index)),
-            }
-        }
-        let mut members = Vec::with_capacity(nmembers.min(64));
+        let index = sink.record(off, fields, nmembers, moff);
         for i in 0..nmembers {
             let at = moff.saturating_add(i.saturating_mul(MEMBER_INFO_SIZE));
             let name = self.u32(at, "struct member record")? as usize;
             let toff = self.u32(at.saturating_add(4), "struct member record")? as usize;
-            members.push((Cow::Borrowed(self.str(name)?), self.ty(toff, depth.saturating_add(1), types)?));
-        }
-        if let Some(record) = types.list.get_mut(index) {
-            record.members_shared_with = shared_with;
-            record.members = members;
-        }
-        Ok(index)
-    }
-    /// As [`Reader::ty`], for a reader that does not keep the records: the same walk,
-    /// checks and errors, and the same index, with only the offsets seen kept.
-    fn check_ty(&self, off: usize, depth: usize, seen: &mut Vec<usize>) -> Result<usize, DbugError> {
-        if let Some(i) = seen.iter().position(|&o| o == off) {
-            return Ok(i);
-        }
-        if depth > MAX_TYPE_DEPTH {
-            return Err(err(off, DbugErrorKind::TooDeep));
-        }
-        let left = self.budget.get();
-        if left == 0 {
-            return Err(err(off, DbugErrorKind::TooManyTypes));
-        }
-        self.budget.set(left.saturating_sub(1));
-        // The whole record is inside the input (its fields cannot fail to read).
-        self.slice(off, TYPE_INFO_SIZE, "type record")?;
-        let index = seen.len();
-        seen.push(off);
-        let nmembers = self.u16(off.saturating_add(10), "type record")? as usize;
-        let moff = self.u32(off.saturating_add(12), "type record")? as usize;
-        for i in 0..nmembers {
-            let at = moff.saturating_add(i.saturating_mul(MEMBER_INFO_SIZE));
-            let name = self.u32(at, "struct member record")? as usize;
-            let toff = self.u32(at.saturating_add(4), "struct member record")? as usize;
-            self.str(name)?;
-            self.check_ty(toff, depth.saturating_add(1), seen)?;
+            let name = self.str(name)?;
+            let member = self.ty(toff, depth.saturating_add(1), sink)?;
+            sink.member(index, name, member);
         }
         Ok(index)
     }
@@ -383,7 +400,7 @@ impl<'a> DebugInfo<'a> {
         let at = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
         let mut variables = Vec::with_capacity(nvars as usize);
         let mut types = Types { list: Vec::new(), seen: Vec::new(), member_tables: Vec::new() };
-        let mut seen_offsets = Vec::new();
+        let mut seen_offsets = SeenTypes(Vec::new());
         for i in 0..nvars as usize {
             let o = at.saturating_add(i.saturating_mul(VARIABLE_INFO_SIZE));
             let f = |k: usize| r.u32(o.saturating_add(k.saturating_mul(4)), "variable record");
@@ -393,7 +410,7 @@ impl<'a> DebugInfo<'a> {
             };
             let name = Cow::Borrowed(r.str(f(1)? as usize)?);
             let ty = match what {
-                Parse::Listing => r.check_ty(f(2)? as usize, 0, &mut seen_offsets)?,
+                Parse::Listing => r.ty(f(2)? as usize, 0, &mut seen_offsets)?,
                 Parse::KeepLayout | Parse::Fields => r.ty(f(2)? as usize, 0, &mut types)?,
             };
             let (nreg, reg_off) = (f(3)?, f(4)?);

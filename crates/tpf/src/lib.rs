@@ -77,6 +77,7 @@ pub mod parse;
 pub mod print;
 pub mod style;
 pub mod table;
+pub mod topology;
 pub mod words;
 mod written;
 
@@ -87,4 +88,5 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use ir::*;
 pub use style::{CompilerVersion, Style};
 pub use table::{OpFeatures, OpInfo, Opcode, StatClass, TABLE};
+pub use topology::Topology;
 pub use words::Words;

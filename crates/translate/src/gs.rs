@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use tpf::table::Flow;
-use tpf::{Decl, InstructionRef, OperandType, Primitive, PrimitiveTopology, Program, ProgramType};
+use tpf::{Decl, InstructionRef, OperandType, Primitive, PrimitiveTopology, Program, ProgramType, Topology};
 
 use crate::{Options, SigElement, TranslateError};
 
@@ -147,101 +147,30 @@ pub(crate) fn emit_statement(_gs: &GsDecls, i: usize, ins: &InstructionRef<'_, '
     })
 }
 
-/// How the input assembler forms the geometry shader's input primitives from the
-/// vertices `0..n` of a non-indexed draw of one instance (D3D11.3 functional spec,
-/// 8.4 "Primitive Topologies"; a triangle strip's odd triangles have their last two
-/// vertices swapped, so that the leading vertex stays first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GsTopology {
-    /// One vertex per point.
-    PointList,
-    /// Two vertices per line.
-    LineList,
-    /// Each vertex after the first ends a line.
-    LineStrip,
-    /// Three vertices per triangle.
-    TriangleList,
-    /// Each vertex after the second ends a triangle.
-    TriangleStrip,
-    /// Four vertices per line with adjacency.
-    LineListAdj,
-    /// A line strip with adjacency: each vertex after the third ends a line (its four
-    /// vertices the last four).
-    LineStripAdj,
-    /// Six vertices per triangle with adjacency.
-    TriangleListAdj,
-}
-
-impl GsTopology {
-    /// The topology fitting a geometry shader's `dcl_inputprimitive` (lists).
-    pub fn list_for(p: Primitive) -> Option<GsTopology> {
-        Some(match p {
-            Primitive::Point => GsTopology::PointList,
-            Primitive::Line => GsTopology::LineList,
-            Primitive::Triangle => GsTopology::TriangleList,
-            Primitive::LineAdj => GsTopology::LineListAdj,
-            Primitive::TriangleAdj => GsTopology::TriangleListAdj,
-            _ => return None,
-        })
-    }
-
-    /// `pointlist`, `linestrip`, `trianglelist_adj`...
-    pub fn parse(s: &str) -> Option<GsTopology> {
-        Some(match s.to_ascii_lowercase().replace('_', "").as_str() {
-            "pointlist" => GsTopology::PointList,
-            "linelist" => GsTopology::LineList,
-            "linestrip" => GsTopology::LineStrip,
-            "trianglelist" => GsTopology::TriangleList,
-            "trianglestrip" => GsTopology::TriangleStrip,
-            "linelistadj" => GsTopology::LineListAdj,
-            "linestripadj" => GsTopology::LineStripAdj,
-            "trianglelistadj" => GsTopology::TriangleListAdj,
-            _ => return None,
-        })
-    }
-
-    fn primitive(self) -> Primitive {
-        match self {
-            GsTopology::PointList => Primitive::Point,
-            GsTopology::LineList | GsTopology::LineStrip => Primitive::Line,
-            GsTopology::TriangleList | GsTopology::TriangleStrip => Primitive::Triangle,
-            GsTopology::LineListAdj | GsTopology::LineStripAdj => Primitive::LineAdj,
-            GsTopology::TriangleListAdj => Primitive::TriangleAdj,
+/// The WGSL expression (a `u32`) of the vertex `k` of input primitive `dx_p` of a
+/// non-indexed draw of one instance with topology `t` (D3D11.3 functional spec, 8.4
+/// "Primitive Topologies": a triangle strip's odd triangles have their last two vertices
+/// swapped, so that the leading vertex stays first; a strip with adjacency has its own
+/// orders for the first, odd and last triangles). `dx_tp` is the number of primitives.
+fn vertex_expr(t: Topology, k: u32) -> String {
+    let n = t.vertices_per_primitive();
+    match (t, k) {
+        (Topology::LineStrip | Topology::LineStripAdj, _) => format!("(dx_p + {k}u)"),
+        (Topology::TriangleStrip, 0) => "dx_p".into(),
+        (Topology::TriangleStrip, 1) => "(dx_p + 1u + (dx_p & 1u))".into(),
+        (Topology::TriangleStrip, _) => "(dx_p + 2u - (dx_p & 1u))".into(),
+        (Topology::TriangleStripAdj, _) => {
+            let even = "((dx_p & 1u) == 0u)";
+            match k {
+                0 => "(dx_p * 2u)".into(),
+                1 => format!("select(select(dx_p * 2u + 3u, dx_p * 2u - 2u, {even}), dx_p * 2u + 1u, dx_p == 0u)"),
+                2 => format!("(dx_p * 2u + select(4u, 2u, {even}))"),
+                3 => "(dx_p * 2u + select(6u, 5u, dx_p + 1u == dx_tp))".into(),
+                4 => format!("(dx_p * 2u + select(2u, 4u, {even}))"),
+                _ => format!("select(dx_p * 2u - 2u, dx_p * 2u + 3u, {even})"),
+            }
         }
-    }
-
-    /// Vertices per input primitive.
-    pub fn vertices(self) -> u32 {
-        match self {
-            GsTopology::PointList => 1,
-            GsTopology::LineList | GsTopology::LineStrip => 2,
-            GsTopology::TriangleList | GsTopology::TriangleStrip => 3,
-            GsTopology::LineListAdj | GsTopology::LineStripAdj => 4,
-            GsTopology::TriangleListAdj => 6,
-        }
-    }
-
-    /// Input primitives of a draw of `vertices` vertices (an incomplete last one is
-    /// dropped).
-    pub fn primitives(self, vertices: u32) -> u32 {
-        match self {
-            GsTopology::LineStrip => vertices.saturating_sub(1),
-            GsTopology::TriangleStrip => vertices.saturating_sub(2),
-            GsTopology::LineStripAdj => vertices.saturating_sub(3),
-            t => vertices.checked_div(t.vertices()).unwrap_or(0),
-        }
-    }
-
-    /// The WGSL expression of the vertex `k` of primitive `prim` (a `u32` expression).
-    fn vertex(self, k: u32) -> String {
-        let n = self.vertices();
-        match (self, k) {
-            (GsTopology::LineStrip | GsTopology::LineStripAdj, _) => format!("(dx_p + {k}u)"),
-            (GsTopology::TriangleStrip, 0) => "dx_p".into(),
-            (GsTopology::TriangleStrip, 1) => "(dx_p + 1u + (dx_p & 1u))".into(),
-            (GsTopology::TriangleStrip, _) => "(dx_p + 2u - (dx_p & 1u))".into(),
-            _ => format!("(dx_p * {n}u + {k}u)"),
-        }
+        _ => format!("(dx_p * {n}u + {k}u)"),
     }
 }
 
@@ -249,7 +178,7 @@ impl GsTopology {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GsOptions {
     /// How the draw's vertices form input primitives.
-    pub topology: GsTopology,
+    pub topology: Topology,
     /// The stream-output declaration (`None`: no stream output, stream 0 rasterized).
     pub stream_output: Option<streamout::StreamOutputDesc>,
     /// The vertex shader's translation options (its entry point is always a compute
@@ -472,7 +401,7 @@ pub fn lower(vs: &[u8], gs: &[u8], options: &GsOptions) -> R<GsLowering> {
     let input = decls
         .input_primitive
         .ok_or_else(|| TranslateError::Pipeline { what: "the geometry shader declares no input primitive".into() })?;
-    if input != options.topology.primitive() {
+    if input != options.topology.gs_input() {
         return Err(TranslateError::Pipeline {
             what: format!(
                 "the geometry shader takes {} primitives, the draw's topology is {:?}",
@@ -492,7 +421,7 @@ pub fn lower(vs: &[u8], gs: &[u8], options: &GsOptions) -> R<GsLowering> {
         None => Some(0),
     };
     let layout = GsLayout {
-        input_vertices: options.topology.vertices(),
+        input_vertices: options.topology.vertices_per_primitive(),
         instances: decls.instances,
         max_vertices: decls.max_vertices,
         vs_inputs,
@@ -528,7 +457,7 @@ fn expand_source(
     body: &str,
     decls: &GsDecls,
     layout: &GsLayout,
-    topology: GsTopology,
+    topology: Topology,
     entry: &str,
 ) -> String {
     let g = GS_COMPUTE_GROUP;
@@ -635,8 +564,12 @@ fn {entry}(@builtin(global_invocation_id) dx_id: vec3<u32>, @builtin(num_workgro
     );
     let copy = decls.input_registers.min(layout.vs_outputs);
     let vsregs = layout.vs_outputs;
+    if topology == Topology::TriangleStripAdj {
+        // The last triangle of a strip with adjacency takes another vertex.
+        let _ = writeln!(s, "    let dx_tp = arrayLength(&dx_counts) / 2u / {}u;", layout.instances.max(1));
+    }
     for k in 0..decls.input_vertices.min(layout.input_vertices) {
-        let _ = writeln!(s, "    let dx_v{k} = {} * {vsregs}u;", topology.vertex(k));
+        let _ = writeln!(s, "    let dx_v{k} = {} * {vsregs}u;", vertex_expr(topology, k));
         for r in 0..copy {
             let _ = writeln!(s, "    v[{k}][{r}] = dx_vsout[dx_v{k} + {r}u];");
         }

@@ -183,8 +183,8 @@
 //!    at binding = slot.
 //!
 //! `IAVertices` and `VSInvocations` are `V` and `IAPrimitives` the primitive count
-//! ([`GsTopology::primitives`]); the host knows them. Counters are 32-bit. Not lowered
-//! yet: indexed and instanced draws, triangle strips with adjacency, non-zero stream-output
+//! ([`Topology::primitives`]); the host knows them. Counters are 32-bit. Not lowered
+//! yet: indexed and instanced draws, non-zero stream-output
 //! start offsets, UAVs written by both stages. `tests/lavapipe_gs.rs` runs the passes on
 //! lavapipe and compares everything above with `exec`'s pipeline.
 //!
@@ -300,7 +300,8 @@ pub mod ops;
 use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
-pub use gs::{lower, GsLayout, GsLowering, GsOptions, GsTopology};
+pub use gs::{lower, GsLayout, GsLowering, GsOptions};
+pub use tpf::Topology;
 
 /// The helper functions every translated module starts with (unused ones are removed).
 pub(crate) const PRELUDE: &str = include_str!("prelude.wgsl");

@@ -11,7 +11,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use translate::{GsOptions, GsTopology, Options, Target};
+use translate::{GsOptions, Options, Target, Topology};
 
 /// A vertex shader with `n` inputs moved to `n` outputs, as a container.
 fn passthrough_vs(n: u32) -> Vec<u8> {
@@ -30,7 +30,7 @@ fn passthrough_vs(n: u32) -> Vec<u8> {
 }
 
 /// The geometry shaders of the corpus: (id, bytes, input topology).
-fn geometry_shaders(entries: &[corpus::Entry]) -> Vec<(String, Vec<u8>, Option<GsTopology>)> {
+fn geometry_shaders(entries: &[corpus::Entry]) -> Vec<(String, Vec<u8>, Option<Topology>)> {
     let mut out = Vec::new();
     for e in entries {
         let bytes = e.bytes();
@@ -41,7 +41,7 @@ fn geometry_shaders(entries: &[corpus::Entry]) -> Vec<(String, Vec<u8>, Option<G
             continue;
         }
         let topology = p.iter().find_map(|ins| match ins.body {
-            tpf::Body::Decl(tpf::Decl::InputPrimitive(prim)) => GsTopology::list_for(prim),
+            tpf::Body::Decl(tpf::Decl::InputPrimitive(prim)) => Topology::list_for(prim),
             _ => None,
         });
         out.push((e.id(), bytes, topology));
@@ -49,7 +49,7 @@ fn geometry_shaders(entries: &[corpus::Entry]) -> Vec<(String, Vec<u8>, Option<G
     out
 }
 
-fn options(topology: GsTopology) -> GsOptions {
+fn options(topology: Topology) -> GsOptions {
     GsOptions { topology, stream_output: None, vs: Options::default(), gs: Options::default() }
 }
 
@@ -135,7 +135,7 @@ fn corrupted_geometry_shaders_give_errors_not_panics() {
                 mutated[at..at + 4].copy_from_slice(&value.to_le_bytes());
             }
             tried += 1;
-            let topology = [GsTopology::PointList, GsTopology::TriangleList, GsTopology::LineStrip][rng.below(3)];
+            let topology = [Topology::PointList, Topology::TriangleList, Topology::LineStrip][rng.below(3)];
             let result = std::panic::catch_unwind(|| {
                 translate::lower(&vs, &mutated, &options(topology)).map(|l| {
                     for (_, m) in l.passes() {

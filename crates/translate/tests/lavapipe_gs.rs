@@ -26,7 +26,7 @@ use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOut
 use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Index, ProgramType};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_SCAN_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
-use translate::{GsLowering, GsOptions, GsTopology};
+use translate::{GsLowering, GsOptions};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
@@ -43,7 +43,7 @@ const CORPUS_PRIMITIVES: u32 = 48;
 struct Draw {
     vs: Vec<u8>,
     gs: Vec<u8>,
-    topology: GsTopology,
+    topology: Topology,
     /// Vertex data: `inputs` vec4s per vertex (bits), read by the layout as uint4s.
     data: Vec<[u32; 4]>,
     inputs: u32,
@@ -55,19 +55,6 @@ struct Draw {
     so: streamout::StreamOutputDesc,
     /// Bytes of each slot's buffer.
     so_sizes: [usize; 4],
-}
-
-fn exec_topology(t: GsTopology) -> Topology {
-    match t {
-        GsTopology::PointList => Topology::PointList,
-        GsTopology::LineList => Topology::LineList,
-        GsTopology::LineStrip => Topology::LineStrip,
-        GsTopology::TriangleList => Topology::TriangleList,
-        GsTopology::TriangleStrip => Topology::TriangleStrip,
-        GsTopology::LineListAdj => Topology::LineListAdj,
-        GsTopology::LineStripAdj => Topology::LineStripAdj,
-        GsTopology::TriangleListAdj => Topology::TriangleListAdj,
-    }
 }
 
 /// What a run gave: SO buffers, SO statistics, pipeline statistics (ia vertices, ia
@@ -114,7 +101,7 @@ fn reference(d: &Draw) -> Result<Outcome, String> {
         input_layout: &layout,
         vertex_buffers: &buffers,
         index_buffer: None,
-        topology: exec_topology(d.topology),
+        topology: d.topology,
         vs: Some(&vs),
         gs: Some(&gs),
         vs_resources: Resources::default(),
@@ -368,7 +355,7 @@ fn quad() -> Draw {
     Draw {
         vs: passthrough_position_vs(),
         gs,
-        topology: GsTopology::PointList,
+        topology: Topology::PointList,
         data: (0..n).map(workload_vertex).collect(),
         inputs: 1,
         position_input: true,
@@ -414,7 +401,7 @@ fn cube() -> Draw {
     Draw {
         vs: passthrough_position_vs(),
         gs,
-        topology: GsTopology::TriangleList,
+        topology: Topology::TriangleList,
         data: (0..3 * n).map(workload_vertex).collect(),
         inputs: 1,
         position_input: true,
@@ -449,11 +436,11 @@ fn texcoord_vs(inputs: u32) -> Vec<u8> {
 /// strip (`TEXCOORD0` the vertex, `TEXCOORD1` = (vPrim, k)), cuts, and emits one more
 /// vertex (an incomplete line, discarded); drawn as `topology` over `vertices`
 /// vertices, stream output into a buffer with room for `room` lines.
-fn strips(topology: GsTopology, vertices: u32, room: usize) -> Draw {
+fn strips(topology: Topology, vertices: u32, room: usize) -> Draw {
     let (input, n) = match topology {
-        GsTopology::LineStrip | GsTopology::LineList => ("line", 2),
-        GsTopology::LineStripAdj | GsTopology::LineListAdj => ("lineadj", 4),
-        GsTopology::TriangleListAdj => ("triangleadj", 6),
+        Topology::LineStrip | Topology::LineList => ("line", 2),
+        Topology::LineStripAdj | Topology::LineListAdj => ("lineadj", 4),
+        Topology::TriangleListAdj | Topology::TriangleStripAdj => ("triangleadj", 6),
         _ => ("triangle", 3),
     };
     let mut body = String::new();
@@ -521,7 +508,7 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
             _ => {}
         }
     }
-    let topology = input.and_then(GsTopology::list_for).ok_or("not compared: no list topology for its input")?;
+    let topology = input.and_then(Topology::list_for).ok_or("not compared: no list topology for its input")?;
     let vs = texcoord_vs(inputs);
     // Stream output: every element of every stream, stream s to slot s.
     let osgn = c.chunk_any(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1]).ok_or("no OSGN")?;
@@ -545,7 +532,7 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
         size[e.stream as usize] += 4 * count;
     }
     let prims = CORPUS_PRIMITIVES;
-    let vertices = prims * topology.vertices();
+    let vertices = prims * topology.vertices_per_primitive();
     let data = (0..vertices * inputs)
         .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
         .collect();
@@ -582,13 +569,14 @@ fn lowered_geometry_shaders_match_the_reference_pipeline() {
     outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(&gpu, &quad())));
     outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(&gpu, &cube())));
     for (name, topology, vertices, room) in [
-        ("linestrip", GsTopology::LineStrip, 41, 1000),
-        ("linelist", GsTopology::LineList, 41, 15),
-        ("trianglestrip", GsTopology::TriangleStrip, 37, 1000),
-        ("trianglelist", GsTopology::TriangleList, 37, 20),
-        ("linelist_adj", GsTopology::LineListAdj, 42, 1000),
-        ("linestrip_adj", GsTopology::LineStripAdj, 23, 1000),
-        ("trianglelist_adj", GsTopology::TriangleListAdj, 43, 12),
+        ("linestrip", Topology::LineStrip, 41, 1000),
+        ("linelist", Topology::LineList, 41, 15),
+        ("trianglestrip", Topology::TriangleStrip, 37, 1000),
+        ("trianglelist", Topology::TriangleList, 37, 20),
+        ("linelist_adj", Topology::LineListAdj, 42, 1000),
+        ("linestrip_adj", Topology::LineStripAdj, 23, 1000),
+        ("trianglelist_adj", Topology::TriangleListAdj, 43, 12),
+        ("trianglestrip_adj", Topology::TriangleStripAdj, 45, 1000),
     ] {
         let outcome = run(&gpu, &strips(topology, vertices, room));
         outcomes.insert(format!("topology/{name}"), corpus::expect::one_line(&outcome));
@@ -617,7 +605,7 @@ fn lowered_geometry_shaders_match_the_reference_pipeline() {
 fn a_mismatched_topology_is_a_typed_error() {
     let d = quad();
     let options = GsOptions {
-        topology: GsTopology::TriangleList,
+        topology: Topology::TriangleList,
         stream_output: None,
         vs: translate::Options::default(),
         gs: translate::Options::default(),

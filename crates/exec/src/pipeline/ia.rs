@@ -360,61 +360,6 @@ impl IaPrimitive {
     }
 }
 
-impl Topology {
-    /// Vertices per primitive (with the adjacent ones).
-    pub fn vertices_per_primitive(self) -> u32 {
-        match self {
-            Topology::PointList => 1,
-            Topology::LineList | Topology::LineStrip => 2,
-            Topology::TriangleList | Topology::TriangleStrip => 3,
-            Topology::LineListAdj | Topology::LineStripAdj => 4,
-            Topology::TriangleListAdj | Topology::TriangleStripAdj => 6,
-        }
-    }
-
-    /// The topology has adjacent vertices.
-    pub fn has_adjacency(self) -> bool {
-        matches!(
-            self,
-            Topology::LineListAdj | Topology::LineStripAdj | Topology::TriangleListAdj | Topology::TriangleStripAdj
-        )
-    }
-
-    /// The geometry-shader input primitive this topology feeds.
-    pub fn gs_input(self) -> tpf::Primitive {
-        match self {
-            Topology::PointList => tpf::Primitive::Point,
-            Topology::LineList | Topology::LineStrip => tpf::Primitive::Line,
-            Topology::TriangleList | Topology::TriangleStrip => tpf::Primitive::Triangle,
-            Topology::LineListAdj | Topology::LineStripAdj => tpf::Primitive::LineAdj,
-            Topology::TriangleListAdj | Topology::TriangleStripAdj => tpf::Primitive::TriangleAdj,
-        }
-    }
-
-    /// The list topology the primitives reach stream output and the rasterizer as
-    /// (adjacent vertices dropped).
-    pub fn list(self) -> tpf::PrimitiveTopology {
-        match self.vertices_per_primitive() {
-            1 => tpf::PrimitiveTopology::PointList,
-            2 | 4 => tpf::PrimitiveTopology::LineList,
-            _ => tpf::PrimitiveTopology::TriangleList,
-        }
-    }
-
-    /// Which of a primitive's vertices (in geometry-shader order) remain when the
-    /// adjacent ones are dropped (no geometry shader, 14: "topologies with adjacency
-    /// discard the adjacent vertices").
-    pub fn interior(self) -> &'static [usize] {
-        match self {
-            Topology::PointList => &[0],
-            Topology::LineList | Topology::LineStrip => &[0, 1],
-            Topology::TriangleList | Topology::TriangleStrip => &[0, 1, 2],
-            Topology::LineListAdj | Topology::LineStripAdj => &[1, 2],
-            Topology::TriangleListAdj | Topology::TriangleStripAdj => &[0, 2, 4],
-        }
-    }
-}
-
 /// Ring of the last vertex handles of the current strip.
 const RING: usize = 16;
 

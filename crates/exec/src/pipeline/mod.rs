@@ -52,64 +52,9 @@ pub struct InputElement {
     pub instance_data_step_rate: u32,
 }
 
-/// `D3D11_PRIMITIVE_TOPOLOGY` (the ones without tessellation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Topology {
-    /// One vertex per point.
-    PointList,
-    /// Two vertices per line.
-    LineList,
-    /// Each vertex after the first ends a line.
-    LineStrip,
-    /// Three vertices per triangle.
-    TriangleList,
-    /// Each vertex after the second ends a triangle (winding alternating).
-    TriangleStrip,
-    /// Four vertices per line: the line's two between two adjacent ones.
-    LineListAdj,
-    /// A line strip with an adjacent vertex at each end.
-    LineStripAdj,
-    /// Six vertices per triangle: its corners at even positions, adjacent vertices at
-    /// odd ones.
-    TriangleListAdj,
-    /// A triangle strip with adjacent vertices between (D3D11.3 functional spec,
-    /// 8.4 Primitive Topologies).
-    TriangleStripAdj,
-}
-
-impl Topology {
-    /// Every topology, in the order above.
-    pub const ALL: [Topology; 9] = [
-        Topology::PointList,
-        Topology::LineList,
-        Topology::LineStrip,
-        Topology::TriangleList,
-        Topology::TriangleStrip,
-        Topology::LineListAdj,
-        Topology::LineStripAdj,
-        Topology::TriangleListAdj,
-        Topology::TriangleStripAdj,
-    ];
-
-    /// `pointlist`, `trianglestrip_adj`... (also D3D11's `D3D11_PRIMITIVE_TOPOLOGY_`
-    /// names).
-    pub fn parse(s: &str) -> Option<Topology> {
-        let s = s.trim().to_ascii_lowercase();
-        let s = s.strip_prefix("d3d11_primitive_topology_").unwrap_or(&s).replace('_', "");
-        Some(match s.as_str() {
-            "pointlist" => Topology::PointList,
-            "linelist" => Topology::LineList,
-            "linestrip" => Topology::LineStrip,
-            "trianglelist" => Topology::TriangleList,
-            "trianglestrip" => Topology::TriangleStrip,
-            "linelistadj" => Topology::LineListAdj,
-            "linestripadj" => Topology::LineStripAdj,
-            "trianglelistadj" => Topology::TriangleListAdj,
-            "trianglestripadj" => Topology::TriangleStripAdj,
-            _ => return None,
-        })
-    }
-}
+/// `D3D11_PRIMITIVE_TOPOLOGY` (the ones without tessellation), shared with the compute
+/// lowering of geometry shaders.
+pub use tpf::Topology;
 
 /// A bound vertex buffer.
 #[derive(Debug, Clone, Copy)]
