@@ -124,7 +124,7 @@
 //! lavapipe and compares the stream-output buffers, the statistics of every stream, the
 //! pipeline counters, the rasterized primitives and the indirect arguments with
 //! `exec::pipeline::draw`: the two geometry-shader benchmark workloads (at a smaller
-//! size), seven input topologies and every corpus geometry shader both run, all exact.
+//! size), every input topology (lists and strips, with and without adjacency) and every corpus geometry shader both run, all exact.
 //!
 //! # Geometry shaders as compute
 //!
