@@ -126,13 +126,13 @@ pub struct Declared {
 }
 
 impl Declared {
-    fn covers(&self, register: u32) -> bool {
+    pub(crate) fn covers(&self, register: u32) -> bool {
         (self.lo..=self.hi).contains(&register)
     }
 
     /// `cb0`, `t2 in space 1`, with the reflected name and what it is:
     /// `cb0 ($Globals, 9 vectors)`.
-    fn describe(&self, register: u32) -> String {
+    pub(crate) fn describe(&self, register: u32) -> String {
         let mut what = Vec::new();
         if let Some(n) = &self.name {
             what.push(n.clone());
@@ -179,6 +179,9 @@ pub fn create(
                 }
                 (tpf::ProgramType::Vertex, None) => {
                     device.create_vertex_shader(bytes, bytes.len(), None, Some(&mut out))
+                }
+                (tpf::ProgramType::Compute, None) => {
+                    device.create_compute_shader(bytes, bytes.len(), None, Some(&mut out))
                 }
                 _ => device.create_geometry_shader(bytes, bytes.len(), None, Some(&mut out)),
             };
@@ -364,11 +367,11 @@ pub struct Bindings {
 }
 
 /// The file name as messages show it (the whole path for files, `<stdin>`...).
-fn file_name(file: &str) -> &str {
+pub(crate) fn file_name(file: &str) -> &str {
     crate::display_name(file)
 }
 
-fn is_json(file: &str) -> bool {
+pub(crate) fn is_json(file: &str) -> bool {
     std::path::Path::new(file).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
@@ -376,12 +379,12 @@ fn is_png(file: &str) -> bool {
     std::path::Path::new(file).extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))
 }
 
-fn read_file(file: &str) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_file(file: &str) -> Result<Vec<u8>, Failure> {
     std::fs::read(file).map_err(|e| Failure::input(format!("{file}: {e}")))
 }
 
 /// The 32-bit words of a file: JSON (`.json`) or raw little-endian bytes.
-fn read_words(file: &str) -> Result<Vec<u32>, Failure> {
+pub(crate) fn read_words(file: &str) -> Result<Vec<u32>, Failure> {
     let bytes = read_file(file)?;
     let words = if is_json(file) {
         let text = String::from_utf8(bytes).map_err(|e| {
@@ -502,6 +505,11 @@ impl Bindings {
         let mut out = Vec::new();
         let prefix = shader.stage.prefix();
         for d in shader.declared {
+            if d.file == File::Uav && shader.stage == Stage::Compute {
+                // A compute shader's UAVs are bound by `--uav` (`dxref run --cs`), which
+                // says itself what it makes of an unbound one.
+                continue;
+            }
             let (option, value, effect) = match d.file {
                 File::Cb => ("--cb", "FILE", "it reads as zeros"),
                 File::Srv => ("--srv", "FILE", "it reads as zeros"),

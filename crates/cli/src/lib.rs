@@ -67,6 +67,7 @@ pub mod bind;
 pub mod check;
 pub mod color;
 pub mod disasm;
+pub mod dispatch;
 pub mod info;
 pub mod input;
 pub mod output;

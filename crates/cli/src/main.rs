@@ -201,9 +201,11 @@ enum Command {
     Check(DisasmArgs),
     /// Run one draw through the reference pipeline (input assembly, vertex shader,
     /// geometry shader, stream output): print the primitives of every stream and the
-    /// statistics; write them as JSON (--out) and draw them (--svg, --png).
+    /// statistics; write them as JSON (--out) and draw them (--svg, --png). With --cs,
+    /// one dispatch of a compute shader instead: print its UAVs after it and
+    /// CSInvocations.
     #[command(after_help = EXIT_STATUS)]
-    Run(run::Options),
+    Run(Box<run::Options>),
     /// Print a completion script for SHELL on standard output (`dxref completions bash >
     /// /etc/bash_completion.d/dxref`, `dxref completions zsh > ~/.zfunc/_dxref`, ...).
     Completions {

@@ -28,6 +28,24 @@ pub struct Options {
     /// The geometry shader (without --vs, the input vertices feed it directly).
     #[arg(long, value_name = "FILE")]
     pub gs: Option<OsString>,
+    /// A compute shader to dispatch instead of a draw (with --dispatch; its UAVs from
+    /// --uav).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["vs", "gs", "input"])]
+    pub cs: Option<OsString>,
+    /// The array of --cs's fxc /Fh header.
+    #[arg(long = "cs-var", value_name = "NAME")]
+    pub cs_var: Option<String>,
+    /// With --cs: the thread groups, `X,Y,Z` (Dispatch(X, Y, Z); default 1,1,1).
+    #[arg(long, value_name = "X,Y,Z")]
+    pub dispatch: Option<String>,
+    /// With --cs: a UAV's initial memory, [cs:][spaceN:]SLOT=FILE[:FORMAT] (SLOT 0..63,
+    /// also u2): words (.json, as for --cb) or raw bytes; FORMAT for a typed buffer.
+    /// A declared UAV without one is --uav-size zero bytes. Repeatable.
+    #[arg(long = "uav", value_name = "[cs:]SLOT=FILE[:FORMAT]")]
+    pub uav: Vec<String>,
+    /// With --cs: the size in bytes of each declared UAV no --uav gives (at most 256 MiB).
+    #[arg(long = "uav-size", value_name = "BYTES", default_value_t = 4096)]
+    pub uav_size: u32,
     /// In an fxc /Fh header with several arrays, the one to read (for --vs and --gs;
     /// --vs-var and --gs-var choose apart).
     #[arg(long = "var", value_name = "NAME")]
@@ -367,6 +385,13 @@ fn var_for<'a>(specific: &'a Option<String>, common: &'a Option<String>) -> Opti
 pub fn run(options: &Options) -> Outcome {
     let device = Device::new(DeviceDesc::new(FeatureLevel::L11_1, Runtime::D3D11_1));
     let api = options.bind.api()?;
+    if let Some(cs) = &options.cs {
+        let loaded = load(api, &device, cs, var_for(&options.cs_var, &options.var), tpf::ProgramType::Compute, None)?;
+        return crate::dispatch::run(options, &loaded.name, &loaded.plan, &loaded.declared);
+    }
+    if options.dispatch.is_some() || !options.uav.is_empty() {
+        return Err(Failure::input("--dispatch and --uav go with --cs".into()));
+    }
     let so_api = match api {
         crate::bind::Api::D3D11 => device.desc().target(None).api,
         crate::bind::Api::D3D12 => validate::Api::D3D12,

@@ -42,6 +42,11 @@ pub enum ExecErrorKind {
     /// The draw's inputs do not match what the shaders need.
     #[error("draw: {0}")]
     Draw(String),
+    /// A compute shader's threads did not meet at a thread-group barrier (`sync_*_t`):
+    /// one ended while others waited, or they waited at different barriers — a
+    /// barrier in flow control that diverges, which Direct3D leaves undefined.
+    #[error("thread-group barrier in divergent flow control: {0}")]
+    DivergentBarrier(String),
     /// A stage the pipeline does not run yet.
     #[error("not implemented: {0}")]
     NotImplemented(&'static str),

@@ -1,5 +1,5 @@
-//! The reference pipeline: Shader Model 4/5 vertex and geometry shaders run on the CPU
-//! as the Direct3D 11 functional specification says.
+//! The reference pipeline: Shader Model 4/5 vertex, geometry and compute shaders run on
+//! the CPU as the Direct3D 11 functional specification says.
 //!
 //! - [`plan`]: a program decoded once into a [`Plan`] — flat instructions with resolved
 //!   operands and jump targets, plus what the pipeline needs to know (declarations,
@@ -13,6 +13,9 @@
 //! - [`pipeline`]: input assembly, vertex and geometry shader invocations, the
 //!   geometry-shader output semantics (emit, cut, streams, strips to lists), stream
 //!   output and the statistics, for one draw.
+//! - [`compute`]: a compute shader's dispatch — thread groups in a fixed order, the
+//!   thread-ID registers, thread-group shared memory, barriers (each thread run to the
+//!   barrier, then the next phase; divergent barriers are an error) and `CSInvocations`.
 //!
 //! Nothing here panics on any input: a malformed program, an out-of-range access or a
 //! runaway loop is an [`ExecError`] or the specified out-of-bounds result.
@@ -79,6 +82,7 @@
 #![warn(missing_docs)]
 
 pub mod alu;
+pub mod compute;
 pub mod error;
 pub mod format;
 pub mod machine;

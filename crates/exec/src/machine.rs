@@ -9,11 +9,12 @@
 //! chosen at compile time for its operation and operand shapes, and nothing is looked
 //! up or allocated while an invocation runs.
 //!
-//! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex- and
-//! geometry-shader instruction but those that need a pixel quad, the tessellator,
+//! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex-, geometry- and
+//! compute-shader instruction but those that need a pixel quad, the tessellator,
 //! interfaces or the rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`).
 //! Those are refused when the plan is compiled, with [`ExecErrorKind::Unsupported`]
-//! naming them. Multisampled textures (`ldms`, `sampleinfo`, `samplepos`) carry their
+//! naming them. Compute shaders run through [`crate::compute::dispatch`] (the thread
+//! IDs, shared memory `g#` and barriers are theirs); a [`Machine`] runs the other two. Multisampled textures (`ldms`, `sampleinfo`, `samplepos`) carry their
 //! sample count in [`Dimension`](crate::resources::Dimension) and keep the samples of
 //! a texel consecutive ([`TextureView`](crate::resources::TextureView)).
 //! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
@@ -49,6 +50,7 @@ use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{Plan, SigElement};
 use crate::resources::Resources;
 
+pub(crate) use interp::compute;
 pub(crate) use interp::lanes;
 pub use interp::Code;
 
@@ -158,13 +160,25 @@ impl Machine {
         resources: &mut Resources<'_>,
     ) -> Result<&[[u32; 4]], ExecError> {
         let code = &plan.code;
-        if code.stage_gs {
-            return Err(ExecError::new(ExecErrorKind::Draw("run_vertex on a geometry shader".into())));
+        if code.stage_gs || code.stage_cs {
+            let what = if code.stage_gs { "a geometry" } else { "a compute" };
+            return Err(ExecError::new(ExecErrorKind::Draw(format!("run_vertex on {what} shader"))));
         }
         self.core.start(code, inputs, 0, 0);
         self.core.run(code, resources, None, self.step_limit)?;
         let n = (code.layout.outputs as usize).min(self.core.regs.len());
         Ok(&self.core.regs[..n])
+    }
+
+    /// Runs a compute shader's dispatch ([`crate::compute::dispatch`]).
+    pub(crate) fn dispatch(
+        &mut self,
+        plan: &Plan,
+        groups: [u32; 3],
+        resources: &mut Resources<'_>,
+        limit: u64,
+    ) -> Result<compute::Counts, ExecError> {
+        compute::dispatch(&mut self.core, &plan.code, groups, resources, limit)
     }
 
     /// Runs one geometry-shader invocation. `inputs` is `v[vertex][register]` flattened:
@@ -184,7 +198,7 @@ impl Machine {
     ) -> Result<GsRun, ExecError> {
         let code = &plan.code;
         if !code.stage_gs {
-            return Err(ExecError::new(ExecErrorKind::Draw("run_geometry on a vertex shader".into())));
+            return Err(ExecError::new(ExecErrorKind::Draw("run_geometry on a shader of another stage".into())));
         }
         self.core.start(code, inputs, system.primitive_id, system.gs_instance_id);
         let end = self.core.run(code, resources, Some(sink), self.step_limit)?;

@@ -90,6 +90,11 @@ pub struct Plan {
     pub uses_primitive_id: bool,
     /// The program reads `vGSInstanceID` (`SV_GSInstanceID`).
     pub uses_gs_instance_id: bool,
+    /// Compute shaders: `dcl_thread_group` (threads per group in x, y, z); `[0; 3]`
+    /// for other stages.
+    pub thread_group: [u32; 3],
+    /// Compute shaders: the thread-group shared memory every `g#` declares, in bytes.
+    pub tgsm_bytes: u32,
     /// The slots the program declares (`dcl_constantbuffer`, `dcl_resource*`,
     /// `dcl_sampler`, `dcl_uav*`), in declaration order: what a draw binds for it.
     pub bindings: Vec<Binding>,

@@ -307,8 +307,12 @@ fn unsupported_things_are_refused_at_compile_time() {
     assert!(matches!(&e.kind, ExecErrorKind::Unsupported(m) if m.starts_with("deriv_rtx")), "{e}");
     let e = try_plan("ps_5_0\nret\n").unwrap_err();
     assert!(matches!(e.kind, ExecErrorKind::Unsupported(_)));
-    let e = try_plan("cs_5_0\ndcl_thread_group 1, 1, 1\nret\n").unwrap_err();
-    assert!(matches!(e.kind, ExecErrorKind::Unsupported(_)));
+    // Hull and domain shaders too (compute shaders compile: `compute_*` tests).
+    for stage in ["hs_5_0", "ds_5_0"] {
+        let e = try_plan(&format!("{stage}\nret\n")).unwrap_err();
+        assert!(matches!(e.kind, ExecErrorKind::Unsupported(_)), "{stage}: {e}");
+    }
+    assert!(try_plan("cs_5_0\ndcl_thread_group 1, 1, 1\nret\n").is_ok());
     let s = "vs_5_0\ndcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\ndcl_output o0.xyzw\n";
     for (line, name) in [
         ("sample o0.xyzw, l(0,0,0,0), t0.xyzw, s0", "sample"),

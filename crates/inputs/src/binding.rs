@@ -40,14 +40,17 @@ pub enum Stage {
     Vertex,
     /// The geometry shader (`gs:`).
     Geometry,
+    /// The compute shader (`cs:`).
+    Compute,
 }
 
 impl Stage {
-    /// `vs`, `gs`.
+    /// `vs`, `gs`, `cs`.
     pub fn prefix(self) -> &'static str {
         match self {
             Stage::Vertex => "vs",
             Stage::Geometry => "gs",
+            Stage::Compute => "cs",
         }
     }
 }
@@ -110,6 +113,7 @@ pub fn binding_arg(arg: &str, letter: &'static str) -> Result<BindingArg, Bindin
         let (taken, what) = match lower.as_str() {
             "vs" => (stage.replace(Stage::Vertex).is_some(), "the stage"),
             "gs" => (stage.replace(Stage::Geometry).is_some(), "the stage"),
+            "cs" => (stage.replace(Stage::Compute).is_some(), "the stage"),
             other => match other.strip_prefix("space").and_then(|n| n.parse::<u32>().ok()) {
                 Some(n) => (space.replace(n).is_some(), "the register space"),
                 None => return Err(BindingArgError::Prefix(part.to_string())),

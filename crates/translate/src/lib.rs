@@ -120,6 +120,16 @@
 //! shaders whose device-precision instructions (`rsq`, `exp`, `log`, `sincos`) differ
 //! within their tolerance but are amplified by the arithmetic after them beyond it.
 //!
+//! `tests/lavapipe_compute.rs` dispatches compute shaders on lavapipe and with the
+//! reference's `exec::compute::dispatch` (2 × 2 × 1 groups, the same generated
+//! constant buffers, raw and structured views and UAVs) and compares every UAV word:
+//! all 85 corpus compute shaders whose resources are buffers are exact (13 more need
+//! textures, typed buffers or samplers, which the harness does not bind), and so are
+//! hand-written programs with shared memory, barriers and atomics (a reduction, a
+//! prefix sum, interlocked adds on UAVs and `g#`, each `imm_atomic_*`, out-of-bounds
+//! raw `g#` accesses); the one difference kept is a structured `g#` offset past the
+//! stride (see below).
+//!
 //! `tests/lavapipe_gs.rs` runs vertex + geometry shader pairs lowered by [`lower`] on
 //! lavapipe and compares the stream-output buffers, the statistics of every stream, the
 //! pipeline counters, the rasterized primitives and the indirect arguments with
@@ -245,7 +255,9 @@
 //!   (`diagnostic(off, derivative_uniformity)`), as in Direct3D; a `sync` in non-uniform
 //!   control flow is refused by naga's validator.
 //! - `sync` without `_t` is written as a full barrier; `_ugroup`/`_uglobal` become
-//!   `storageBarrier`, `_g` or `_t` a `workgroupBarrier`.
+//!   `storageBarrier`, `_g` or `_t` a `workgroupBarrier`. (The reference runs the
+//!   fences without `_t` as nothing, one thread after another; only a program with a
+//!   race in Direct3D can tell.)
 //! - `imm_atomic_cmp_exch` and `atomic_cmp_store` use WGSL's
 //!   `atomicCompareExchangeWeak` (naga writes a strong compare-exchange to SPIR-V, MSL
 //!   and HLSL).
@@ -254,7 +266,16 @@
 //!   buffers, UAVs and `ld` (reads give 0, writes are dropped); indexable temps,
 //!   constant buffers and the immediate constant buffer are clamped or read as zero as
 //!   the target decides. naga's SPIR-V writer cannot skip an out-of-bounds atomic, so
-//!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V.
+//!   a module with atomics has its buffer indices clamped (`Restrict`) in SPIR-V, and
+//!   one with atomics on thread-group shared memory its array indices too (an
+//!   out-of-bounds `g#` access then reaches the last word; Direct3D leaves it
+//!   undefined, the reference reads 0 and drops the write).
+//! - Thread-group shared memory (`g#`) is one `var<workgroup>` array of words per
+//!   register, bounds-checked as an array: a structured access whose byte offset is
+//!   past the stride reaches the next structure's words, where the reference
+//!   (`exec::compute`) treats it as out of bounds (reads 0, drops the write) — as for
+//!   structured buffers and UAVs. WGSL zeroes workgroup memory, as the reference does
+//!   at the start of each group.
 //! - WGSL's clip space is Direct3D's (y up, depth 0 to 1); the SPIR-V writer negates the
 //!   position's y for Vulkan (naga's `ADJUST_COORDINATE_SPACE`), and naga bounds
 //!   loops in SPIR-V and MSL (`force_loop_bounding`), which only an endless loop notices.
@@ -642,19 +663,24 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
                 ..Default::default()
             };
             let pipeline = naga::back::spv::PipelineOptions { shader_stage: ep.stage, entry_point: ep.name.clone() };
+            let atomics_oob = |e: &naga::back::spv::Error| matches!(e, naga::back::spv::Error::FeatureNotImplemented(w) if w.contains("Atomics"));
+            let clamped = |buffer, index| {
+                let options = naga::back::spv::Options {
+                    bounds_check_policies: naga::proc::BoundsCheckPolicies { buffer, index, ..policies },
+                    ..options.clone()
+                };
+                naga::back::spv::write_vec(module, &info, &options, Some(&pipeline))
+            };
             let words = match naga::back::spv::write_vec(module, &info, &options, Some(&pipeline)) {
                 // naga's SPIR-V writer cannot skip an out-of-bounds atomic: buffer
-                // indices are clamped instead in a module with atomics.
-                Err(naga::back::spv::Error::FeatureNotImplemented(what)) if what.contains("Atomics") => {
-                    let options = naga::back::spv::Options {
-                        bounds_check_policies: naga::proc::BoundsCheckPolicies {
-                            buffer: naga::proc::BoundsCheckPolicy::Restrict,
-                            ..policies
-                        },
-                        ..options
-                    };
-                    naga::back::spv::write_vec(module, &info, &options, Some(&pipeline))
-                }
+                // indices are clamped instead in a module with atomics on buffers, and
+                // array indices too in one with atomics on shared memory (`g#`).
+                Err(e) if atomics_oob(&e) => match clamped(naga::proc::BoundsCheckPolicy::Restrict, policies.index) {
+                    Err(e) if atomics_oob(&e) => {
+                        clamped(naga::proc::BoundsCheckPolicy::Restrict, naga::proc::BoundsCheckPolicy::Restrict)
+                    }
+                    other => other,
+                },
                 other => other,
             }
             .map_err(|e| backend(e.to_string()))?;

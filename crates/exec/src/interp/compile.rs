@@ -32,6 +32,27 @@ const TEMP_LIMIT: u32 = 4096;
 /// Number of constant-buffer slots a stage has.
 const CB_SLOTS: u32 = 14;
 
+/// Thread-group shared memory per group, in bytes: `D3D11_CS_TGSM_REGISTER_COUNT`
+/// (8192 32-bit registers) for `cs_5_0`; `D3D11_CS_4_X_TGSM_REGISTER_COUNT` (4096)
+/// for `cs_4_0`/`cs_4_1` (functional spec 18.6, "Shared Memory"; the `dcl_tgsm_*` pages).
+const TGSM_BYTES: u32 = 32768;
+const TGSM_BYTES_CS4: u32 = 16384;
+
+/// `dcl_thread_group` limits (x, y, z, threads per group): `D3D11_CS_THREAD_GROUP_MAX_*`
+/// for `cs_5_0`, `D3D11_CS_4_X_THREAD_GROUP_MAX_*` for `cs_4_x` (functional spec
+/// 18.5, "Compute Shader Invocation"; Microsoft's `dcl_thread_group` page).
+const THREAD_GROUP_MAX: [u32; 4] = [1024, 1024, 64, 1024];
+const THREAD_GROUP_MAX_CS4: [u32; 4] = [768, 768, 1, 768];
+
+/// The thread-ID registers of a compute shader, in the order the layout places them
+/// from `inputs_base`.
+const THREAD_IDS: [OT; 4] =
+    [OT::InputThreadId, OT::InputThreadGroupId, OT::InputThreadIdInGroup, OT::InputThreadIdInGroupFlattened];
+
+fn thread_id_index(ty: OT) -> Option<u32> {
+    THREAD_IDS.iter().position(|t| *t == ty).map(|k| k as u32)
+}
+
 fn unsupported(i: usize, what: impl Into<String>) -> ExecError {
     ExecError::at(i, ExecErrorKind::Unsupported(what.into()))
 }
@@ -86,6 +107,19 @@ struct Decls {
     xtemps: Vec<(u32, u32)>,
     ranges: Vec<(File, Range)>,
     icb: Vec<[u32; 4]>,
+    /// `dcl_thread_group`.
+    thread_group: Option<[u32; 3]>,
+    /// `g#` declarations: (register, bytes, structure stride or 0 for raw).
+    tgsm: Vec<(u32, u32, u32)>,
+}
+
+/// Where a `g#` lives in the group's shared memory.
+#[derive(Debug, Clone, Copy)]
+struct TgsmPlace {
+    register: u32,
+    base: u32,
+    words: u32,
+    stride: u32,
 }
 
 fn res_kind(dim: ResourceDimension) -> ResKind {
@@ -185,7 +219,33 @@ impl Decls {
         sm51: bool,
     ) -> Result<(), ExecError> {
         let gs = stage == ProgramType::Geometry;
+        let cs = stage == ProgramType::Compute;
         match decl {
+            Decl::ThreadGroup(size) if cs => {
+                if self.thread_group.is_some() {
+                    return Err(malformed(i, "two dcl_thread_group declarations"));
+                }
+                self.thread_group = Some(*size);
+            }
+            Decl::TgsmRaw { operand, byte_count } if cs => {
+                let Some(r) = inst.operand(*operand).register() else {
+                    return Err(malformed(i, "dcl_tgsm_raw without a register"));
+                };
+                if byte_count % 4 != 0 {
+                    return Err(malformed(i, format!("dcl_tgsm_raw of {byte_count} bytes (a multiple of 4)")));
+                }
+                self.tgsm_decl(i, r as u32, *byte_count, 0)?;
+            }
+            Decl::TgsmStructured { operand, stride, count } if cs => {
+                let Some(r) = inst.operand(*operand).register() else {
+                    return Err(malformed(i, "dcl_tgsm_structured without a register"));
+                };
+                if *stride == 0 || stride % 4 != 0 {
+                    return Err(malformed(i, format!("dcl_tgsm_structured with stride {stride} (a multiple of 4)")));
+                }
+                let bytes = u64::from(*stride) * u64::from(*count);
+                self.tgsm_decl(i, r as u32, u32::try_from(bytes).unwrap_or(u32::MAX), *stride)?;
+            }
             Decl::Resource { operand, dim, space, .. } => {
                 self.range(i, File::Srv, inst.operand(*operand), sm51, *space, res_kind(*dim))?
             }
@@ -251,6 +311,9 @@ impl Decls {
                 };
                 let input = matches!(inst.opcode, O::DclInput | O::DclInputSgv | O::DclInputSiv);
                 match o.ty {
+                    OT::Input | OT::Output if cs => {
+                        return Err(unsupported(i, format!("{} declared in a compute shader", type_name(o.ty))))
+                    }
                     OT::Input if input => {
                         let idx: Vec<u32> = o.indices().iter().filter_map(imm_index).collect();
                         if idx.len() != o.dims() {
@@ -288,6 +351,7 @@ impl Decls {
                     }
                     OT::InputPrimitiveId if input => self.uses_prim = true,
                     OT::InputGsInstanceId if input => self.uses_instance = true,
+                    ty if input && cs && thread_id_index(ty).is_some() => {}
                     other => {
                         return Err(unsupported(
                             i,
@@ -303,6 +367,22 @@ impl Decls {
                 return Err(unsupported(i, format!("{} in a {} shader", inst.opcode.mnemonic(), stage_name(stage))));
             }
         }
+        Ok(())
+    }
+
+    /// Records a `g#` declaration (after the size checks).
+    fn tgsm_decl(&mut self, i: usize, register: u32, bytes: u32, stride: u32) -> Result<(), ExecError> {
+        if self.tgsm.iter().any(|g| g.0 == register) {
+            return Err(malformed(i, format!("g{register} declared twice")));
+        }
+        let total = self.tgsm.iter().fold(u64::from(bytes), |a, g| a + u64::from(g.1));
+        if total > u64::from(TGSM_BYTES) {
+            return Err(malformed(
+                i,
+                format!("{total} bytes of thread-group shared memory (the limit is {TGSM_BYTES})"),
+            ));
+        }
+        self.tgsm.push((register, bytes, stride));
         Ok(())
     }
 
@@ -361,6 +441,9 @@ struct Builder<'d> {
     pool: Pool<'d, 'd>,
     sm51: bool,
     gs: bool,
+    cs: bool,
+    /// Where each `g#` lives.
+    tgsm: Vec<TgsmPlace>,
     layout: Layout,
     /// Base register of each `x#` (parallel to `d.xtemps`).
     xbase: Vec<u32>,
@@ -443,6 +526,9 @@ impl Builder<'_> {
             }
             (OT::InputPrimitiveId, _) => self.layout.prim,
             (OT::InputGsInstanceId, _) => self.layout.gs_instance,
+            (ty, _) if self.cs && thread_id_index(ty).is_some() => {
+                self.layout.inputs_base + thread_id_index(ty).unwrap_or(0)
+            }
             (ty, _) => return Err(unsupported(i, format!("a relative index read from {}", type_name(ty)))),
         };
         Ok((reg, c))
@@ -581,6 +667,9 @@ impl Builder<'_> {
             }
             OT::InputPrimitiveId => Src::reg(l.prim),
             OT::InputGsInstanceId => Src::reg(l.gs_instance),
+            ty if self.cs && thread_id_index(ty).is_some() => {
+                Src::reg(l.inputs_base + thread_id_index(ty).unwrap_or(0))
+            }
             other => return Err(unsupported(i, format!("reading {}", type_name(other)))),
         };
         if !matches!(o.ty, OT::Immediate32 | OT::Immediate64) {
@@ -930,6 +1019,20 @@ impl Builder<'_> {
         r: &mut ResOp,
         o: &Operand,
     ) -> Result<(), ExecError> {
+        if o.ty == OT::ThreadGroupSharedMemory {
+            let n = o.index(0).as_ref().and_then(imm_index);
+            let Some(g) = n.and_then(|n| self.tgsm.iter().find(|g| g.register == n)) else {
+                return Err(malformed(i, format!("g{} is not declared", n.unwrap_or(u32::MAX))));
+            };
+            r.tgsm = true;
+            r.slot = g.register;
+            r.kind = if g.stride == 0 { ResKind::Raw } else { ResKind::Structured };
+            r.g_base = g.base;
+            r.g_words = g.words;
+            r.g_stride = g.stride;
+            r.swz = pack(swizzle_of(o.selection()));
+            return Ok(());
+        }
         let (slot, kind, swz) = self.resource(i, inst, o)?;
         r.slot = slot;
         r.kind = kind;
@@ -1154,6 +1257,9 @@ impl Builder<'_> {
                 x.op = if inst.opcode == O::ImmAtomicAlloc { Op::ImmAtomicAlloc } else { Op::ImmAtomicConsume };
                 x.dst[0] = self.dst(i, &ops[0])?;
                 self.set_resource(i, inst, &mut r, &srcs[0])?;
+                if r.tgsm {
+                    return Err(malformed(i, format!("{} on shared memory", inst.opcode.mnemonic())));
+                }
             }
             O::CheckAccessFullyMapped => {
                 x.op = Op::CheckAccess;
@@ -1176,8 +1282,14 @@ impl Builder<'_> {
                 for (k, (o, ty)) in srcs.iter().zip(info.src).enumerate() {
                     x.src[k] = self.src(i, o, *ty)?;
                 }
-                if r.kind == ResKind::Unknown || !r.uav {
-                    return Err(malformed(i, format!("{} on an undeclared or non-UAV register", other.mnemonic())));
+                if r.kind == ResKind::Unknown || !(r.uav || r.tgsm) {
+                    return Err(malformed(
+                        i,
+                        format!(
+                            "{} on an undeclared register, or one neither a UAV nor shared memory",
+                            other.mnemonic()
+                        ),
+                    ));
                 }
             }
         }
@@ -1190,6 +1302,52 @@ impl Builder<'_> {
         self.push(i, x);
         Ok(())
     }
+}
+
+/// The rules of a compute shader's declarations the interpreter relies on, with
+/// Direct3D 11.0's for `cs_4_0`/`cs_4_1` (functional spec 18.6.x, "Compute Shader
+/// 4.x"): `dcl_thread_group` present and within its limits; for `cs_4_x` at most
+/// 16 KB of shared memory, none of it raw, and one UAV, `u0`, raw or structured.
+/// Returns the thread-group size.
+fn compute_rules(program: &tpf::Program<'_>, d: &Decls) -> Result<[u32; 3], ExecError> {
+    let cs4 = program.version.major == 4;
+    let at = |what: String| ExecError::new(ExecErrorKind::Malformed(what));
+    let Some(size) = d.thread_group else {
+        return Err(at("a compute shader without dcl_thread_group".into()));
+    };
+    let (max, profile) = if cs4 { (THREAD_GROUP_MAX_CS4, "cs_4_x") } else { (THREAD_GROUP_MAX, "cs_5_0") };
+    let threads = size.iter().fold(1u64, |a, &n| a * u64::from(n));
+    if size.iter().zip(max).any(|(&n, m)| n == 0 || n > m) || threads > u64::from(max[3]) {
+        return Err(at(format!(
+            "dcl_thread_group {}, {}, {}: {profile} allows at most {}, {}, {} and {} threads per group",
+            size[0], size[1], size[2], max[0], max[1], max[2], max[3]
+        )));
+    }
+    if cs4 {
+        let bytes: u64 = d.tgsm.iter().map(|g| u64::from(g.1)).sum();
+        if bytes > u64::from(TGSM_BYTES_CS4) {
+            return Err(at(format!("{bytes} bytes of shared memory (cs_4_x allows {TGSM_BYTES_CS4})")));
+        }
+        if let Some(g) = d.tgsm.iter().find(|g| g.2 == 0) {
+            return Err(at(format!("g{}: dcl_tgsm_raw (cs_4_x has structured shared memory only)", g.0)));
+        }
+        for inst in program.iter() {
+            let tpf::Body::Decl(decl) = &inst.body else { continue };
+            let operand = match decl {
+                Decl::UavTyped { operand, .. } => {
+                    let r = inst.operand(*operand).register().unwrap_or(0);
+                    return Err(at(format!("u{r}: a typed UAV (cs_4_x binds raw and structured UAVs only)")));
+                }
+                Decl::UavRaw { operand, .. } | Decl::UavStructured { operand, .. } => operand,
+                _ => continue,
+            };
+            let r = inst.operand(*operand).register().unwrap_or(0);
+            if r != 0 {
+                return Err(at(format!("u{r}: cs_4_x has one UAV slot, u0")));
+            }
+        }
+    }
+    Ok(size)
 }
 
 /// Opcodes whose compilation is in [`Builder::resource_op`].
@@ -1259,12 +1417,13 @@ pub(crate) fn compile(
     output_signature: Vec<SigElement>,
 ) -> Result<Plan, ExecError> {
     let stage = program.version.ty;
-    let gs = match stage {
-        ProgramType::Vertex => false,
-        ProgramType::Geometry => true,
+    let (gs, cs) = match stage {
+        ProgramType::Vertex => (false, false),
+        ProgramType::Geometry => (true, false),
+        ProgramType::Compute => (false, true),
         other => {
             return Err(ExecError::new(ExecErrorKind::Unsupported(format!(
-                "{} shaders (the interpreter runs vertex and geometry shaders)",
+                "{} shaders (the interpreter runs vertex, geometry and compute shaders)",
                 stage_name(other)
             ))))
         }
@@ -1300,6 +1459,8 @@ pub(crate) fn compile(
         }
     }
 
+    let thread_group = if cs { compute_rules(program, &d)? } else { [0; 3] };
+
     // Layout.
     let input_vertices = if gs {
         match d.input_primitive.map(vertices_of) {
@@ -1322,18 +1483,33 @@ pub(crate) fn compile(
     }
     l.writable = next;
     l.inputs_base = next;
-    l.inputs = if gs { input_vertices * d.input_registers } else { d.input_registers };
+    l.inputs = if gs {
+        input_vertices * d.input_registers
+    } else if cs {
+        THREAD_IDS.len() as u32
+    } else {
+        d.input_registers
+    };
     l.prim = l.inputs_base + l.inputs;
     l.gs_instance = l.prim + 1;
     l.zero = l.prim + 2;
     l.icb_base = l.zero + 1;
     l.icb = d.icb.len() as u32;
 
+    let mut tgsm = Vec::new();
+    let mut tgsm_words = 0u32;
+    for &(register, bytes, stride) in &d.tgsm {
+        let words = bytes / 4;
+        tgsm.push(TgsmPlace { register, base: tgsm_words, words, stride });
+        tgsm_words += words;
+    }
     let mut b = Builder {
         d: &d,
         pool: program.pool(),
         sm51,
         gs,
+        cs,
+        tgsm,
         layout: l,
         xbase,
         insts: Vec::new(),
@@ -1380,7 +1556,17 @@ pub(crate) fn compile(
             continue;
         }
         match inst.opcode {
-            O::Nop | O::DebugBreak | O::Sync => {}
+            O::Sync => {
+                // Only `_t` makes the threads wait for each other; the fences (`_g`,
+                // `_ugroup`, `_uglobal`) order memory, which one thread after another
+                // on the CPU already is.
+                if let (true, OpControl::Sync(f)) = (cs, op.control) {
+                    if f.0 & tpf::SyncFlags::THREADS_IN_GROUP != 0 {
+                        b.push(i, Inst::new(Op::Sync));
+                    }
+                }
+            }
+            O::Nop | O::DebugBreak => {}
             other => {
                 let st = other.info().stages;
                 let why = if !st.contains(stage) {
@@ -1417,6 +1603,7 @@ pub(crate) fn compile(
     let mut layout = b.layout;
     layout.size = layout.zero + b.constants.len() as u32;
 
+    let has_barrier = b.insts.iter().any(|x| x.op == Op::Sync);
     let declared_outputs =
         d.outputs.iter().map(|o| DeclaredOutput { stream: o.stream, register: o.register, mask: o.mask }).collect();
     let code = Code {
@@ -1431,6 +1618,10 @@ pub(crate) fn compile(
         declared_outputs,
         max_vertex_count: d.max_vertex_count,
         stage_gs: gs,
+        stage_cs: cs,
+        thread_group,
+        tgsm_words,
+        has_barrier,
     };
     Ok(Plan {
         stage,
@@ -1449,6 +1640,8 @@ pub(crate) fn compile(
         instance_count: d.instance_count.unwrap_or(1).max(1),
         uses_primitive_id: d.uses_prim,
         uses_gs_instance_id: d.uses_instance,
+        thread_group,
+        tgsm_bytes: tgsm_words * 4,
         bindings: crate::plan::declared_bindings(program),
         code,
     })

@@ -7,7 +7,7 @@
 //! `match` did not.
 
 use super::compile::CALL_DEPTH;
-use super::res;
+use super::{res, tgsm};
 use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
 use crate::alu::{self, ftz4};
 use crate::error::{ExecError, ExecErrorKind};
@@ -30,6 +30,8 @@ pub(crate) struct Ctx<'r, 'a> {
     /// Checking mode: components of each output register written since the last emit.
     pub written: &'r mut [u8],
     pub checking: bool,
+    /// The thread group's shared memory (compute shaders; empty otherwise).
+    pub tgsm: &'r mut [u32],
 }
 
 /// Registers and per-invocation state, reused across invocations.
@@ -50,6 +52,26 @@ pub(crate) struct Core {
 pub(crate) struct Ended {
     pub emitted: u32,
     pub hit_max: bool,
+}
+
+/// Where a suspended invocation stands (compute shaders stop at thread-group
+/// barriers): the next instruction, the call depth (the return addresses are
+/// [`Core::stack`]`[..depth]`) and the instructions executed so far.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Resume {
+    pub pc: u32,
+    pub depth: u32,
+    pub steps: u64,
+}
+
+/// Why [`Core::run_at`] returned.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Stop {
+    /// The invocation ended.
+    End(Ended),
+    /// It reached the thread-group barrier (`sync_*_t`) at instruction `pc` (of the
+    /// compiled code); [`Resume`] holds where to go on.
+    Barrier { pc: u32 },
 }
 
 static ZERO: [u32; 4] = [0; 4];
@@ -678,12 +700,20 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         },
         Op::LdRaw => |c, x| {
             let r = rop(c, x);
-            let v = res::ld_raw(c.res, &r, c.rd(&x.src[0]));
+            let v = if r.tgsm {
+                tgsm::load(c.tgsm, &r, c.rd(&x.src[0]), [0; 4])
+            } else {
+                res::ld_raw(c.res, &r, c.rd(&x.src[0]))
+            };
             res_out(c, x, &r, v, false);
         },
         Op::LdStructured => |c, x| {
             let r = rop(c, x);
-            let v = res::ld_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
+            let v = if r.tgsm {
+                tgsm::load(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]))
+            } else {
+                res::ld_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]))
+            };
             res_out(c, x, &r, v, false);
         },
         Op::ResInfo => |c, x| {
@@ -746,19 +776,35 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         },
         Op::StoreRaw => |c, x| {
             let r = rop(c, x);
-            res::store_raw(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
+            if r.tgsm {
+                tgsm::store(c.tgsm, &r, c.rd(&x.src[0]), [0; 4], c.rd(&x.src[1]));
+            } else {
+                res::store_raw(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
+            }
         },
         Op::StoreStructured => |c, x| {
             let r = rop(c, x);
-            res::store_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            if r.tgsm {
+                tgsm::store(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            } else {
+                res::store_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            }
         },
         Op::Atomic => |c, x| {
             let r = rop(c, x);
-            res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            if r.tgsm {
+                tgsm::atomic(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            } else {
+                res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            }
         },
         Op::ImmAtomic => |c, x| {
             let r = rop(c, x);
-            let old = res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
+            let old = if r.tgsm {
+                tgsm::atomic(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]))
+            } else {
+                res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]))
+            };
             c.wr(&x.dst[0], [old; 4]);
         },
         Op::ImmAtomicAlloc => |c, x| {
@@ -782,6 +828,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::Emit
         | Op::Cut
         | Op::EmitCut
+        | Op::Sync
         | Op::Abort => nop,
     }
 }
@@ -881,9 +928,34 @@ impl Core {
         &mut self,
         code: &Code,
         res: &mut Resources<'_>,
-        mut sink: Option<&mut dyn EmitSink>,
+        sink: Option<&mut dyn EmitSink>,
         limit: u64,
     ) -> Result<Ended, ExecError> {
+        let mut at = Resume::default();
+        match self.run_at(code, res, sink, limit, &mut [], &mut at)? {
+            Stop::End(e) => Ok(e),
+            // Only compute shaders have barriers (`Op::Sync`).
+            Stop::Barrier { pc } => Err(ExecError::at(
+                code.origin.get(pc as usize).map_or(0, |&i| i as usize),
+                ExecErrorKind::Malformed("a thread-group barrier outside a compute shader".into()),
+            )),
+        }
+    }
+
+    /// Runs the code from `at` (the start: `Resume::default()`), with `tgsm` the thread
+    /// group's shared memory, until the invocation ends or reaches a thread-group
+    /// barrier; `at` then says where it stands. The step limit counts from the start of
+    /// the invocation (`at.steps`).
+    #[inline(always)]
+    pub fn run_at(
+        &mut self,
+        code: &Code,
+        res: &mut Resources<'_>,
+        mut sink: Option<&mut dyn EmitSink>,
+        limit: u64,
+        tgsm: &mut [u32],
+        at_: &mut Resume,
+    ) -> Result<Stop, ExecError> {
         let insts = code.insts.as_slice();
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
@@ -895,15 +967,17 @@ impl Core {
             rops: &code.rops,
             written: written.as_mut_slice(),
             checking: *checking,
+            tgsm,
         };
-        let mut pc = 0usize;
-        let mut steps = 0u64;
-        let mut depth = 0usize;
+        let mut pc = at_.pc as usize;
+        let mut steps = at_.steps;
+        let mut depth = (at_.depth as usize).min(stack.len());
         let mut emitted = 0u32;
         let at = |pc: usize| code.origin.get(pc).map_or(0, |&i| i as usize);
         loop {
             let Some(x) = insts.get(pc) else {
-                return Ok(Ended { emitted, hit_max: false });
+                at_.steps = steps;
+                return Ok(Stop::End(Ended { emitted, hit_max: false }));
             };
             if steps >= limit {
                 return Err(ExecError::at(at(pc), ExecErrorKind::StepLimit(steps)));
@@ -945,7 +1019,8 @@ impl Core {
                         continue;
                     }
                     if depth == 0 {
-                        return Ok(Ended { emitted, hit_max: false });
+                        at_.steps = steps;
+                        return Ok(Stop::End(Ended { emitted, hit_max: false }));
                     }
                     depth -= 1;
                     pc = stack[depth] as usize;
@@ -953,7 +1028,7 @@ impl Core {
                 Op::Emit | Op::EmitCut => {
                     if let Some(s) = sink.as_deref_mut() {
                         if emitted >= max {
-                            return Ok(Ended { emitted, hit_max: true });
+                            return Ok(Stop::End(Ended { emitted, hit_max: true }));
                         }
                         if c.checking {
                             check_emit(&mut c, code, x.a, at(pc - 1), diagnostics, dropped);
@@ -964,7 +1039,7 @@ impl Core {
                             s.cut(x.a);
                         }
                         if emitted >= max {
-                            return Ok(Ended { emitted, hit_max: true });
+                            return Ok(Stop::End(Ended { emitted, hit_max: true }));
                         }
                     }
                 }
@@ -972,6 +1047,10 @@ impl Core {
                     if let Some(s) = sink.as_deref_mut() {
                         s.cut(x.a);
                     }
+                }
+                Op::Sync => {
+                    *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
+                    return Ok(Stop::Barrier { pc: (pc - 1) as u32 });
                 }
                 Op::Abort => {
                     return Err(ExecError::at(

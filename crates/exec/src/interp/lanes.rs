@@ -52,6 +52,9 @@ const MAX_EMITTED_REGISTERS: u64 = 4096;
 
 /// Whether `code` can run in lanes (see the module documentation).
 pub(crate) fn lane_capable(code: &Code) -> bool {
+    if code.stage_cs {
+        return false;
+    }
     if code.layout.zero > MAX_VARYING {
         return false;
     }
@@ -85,7 +88,8 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         | Op::Atomic
         | Op::ImmAtomic
         | Op::ImmAtomicAlloc
-        | Op::ImmAtomicConsume => false,
+        | Op::ImmAtomicConsume
+        | Op::Sync => false,
         Op::Ld
         | Op::LdRaw
         | Op::LdStructured
@@ -97,7 +101,7 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         | Op::Gather4
         | Op::LdMs
         | Op::SampleInfo
-        | Op::SamplePos => code.rops.get(x.a as usize).is_some_and(|r| !r.uav),
+        | Op::SamplePos => code.rops.get(x.a as usize).is_some_and(|r| !r.uav && !r.tgsm),
         _ => true,
     })
 }

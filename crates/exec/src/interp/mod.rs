@@ -24,12 +24,15 @@
 //!   or a single-component destination; `_sat` or not), so that the common case does
 //!   no swizzling, masking or dispatch on operand kinds at run time.
 //! - [`res`]: resource instructions (loads, samples, size queries, UAV stores and
-//!   atomics), bounds-checked.
+//!   atomics), bounds-checked; [`tgsm`]: the same on thread-group shared memory.
+//! - [`compute`]: a compute shader's dispatch (thread groups, barriers).
 
 pub(crate) mod compile;
+pub(crate) mod compute;
 pub(crate) mod exec;
 pub(crate) mod lanes;
 pub(crate) mod res;
+pub(crate) mod tgsm;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -206,6 +209,9 @@ interp_ops! {
         Emit,
         Cut,
         EmitCut,
+        /// `sync_*_t`: the thread-group barrier (compute shaders; the loop suspends the
+        /// thread there). Fences without `_t` compile to nothing.
+        Sync,
         Abort,
         // Resources: `a` names the [`ResOp`] (slot, swizzle, declared kind, sampler...).
         Ld,
@@ -490,6 +496,15 @@ pub(crate) struct ResOp {
     /// `resinfo`: 0 float, 1 `_rcpFloat`, 2 `_uint`; `sampleinfo`: 2 `_uint`.
     pub ret: u8,
     pub atomic: AtomicOp,
+    /// The operand is thread-group shared memory (`g#`, compute shaders): `kind` is
+    /// `Raw` or `Structured`, and the `g_*` fields place it.
+    pub tgsm: bool,
+    /// `g#`: its first 32-bit word in the group's shared memory.
+    pub g_base: u32,
+    /// `g#`: its size in 32-bit words.
+    pub g_words: u32,
+    /// `g#`: the structure size in bytes (`dcl_tgsm_structured`; 0 for raw).
+    pub g_stride: u32,
 }
 
 impl ResOp {
@@ -507,6 +522,10 @@ impl ResOp {
         programmable: false,
         ret: 0,
         atomic: AtomicOp::And,
+        tgsm: false,
+        g_base: 0,
+        g_words: 0,
+        g_stride: 0,
     };
 }
 
@@ -605,6 +624,16 @@ pub struct Code {
     pub(crate) declared_outputs: Vec<DeclaredOutput>,
     pub(crate) max_vertex_count: u32,
     pub(crate) stage_gs: bool,
+    /// A compute shader: its inputs are the four thread-ID registers
+    /// ([`Layout::inputs_base`]: `vThreadID`, `vThreadGroupID`, `vThreadIDInGroup`,
+    /// `vThreadIDInGroupFlattened`).
+    pub(crate) stage_cs: bool,
+    /// `dcl_thread_group` (compute shaders).
+    pub(crate) thread_group: [u32; 3],
+    /// Thread-group shared memory, in 32-bit words (every `g#`, one after another).
+    pub(crate) tgsm_words: u32,
+    /// The program has a thread-group barrier (`Op::Sync`).
+    pub(crate) has_barrier: bool,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

@@ -837,8 +837,14 @@ pub(crate) fn atomic(res: &mut Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4
     let Some(at) = atomic_at(u, x.kind, a) else { return 0 };
     let data = uav_data(u);
     let old = word(data, at as u64);
-    let (v, w) = (b[0], c[0]);
-    let new = match x.atomic {
+    put(data, at as u64, atomic_result(x.atomic, old, b[0], c[0]));
+    old
+}
+
+/// The value an atomic operation leaves in memory holding `old`, with operands `v`
+/// (and `w`, the value the compare forms store).
+pub(crate) fn atomic_result(op: AtomicOp, old: u32, v: u32, w: u32) -> u32 {
+    match op {
         AtomicOp::And => old & v,
         AtomicOp::Or => old | v,
         AtomicOp::Xor => old ^ v,
@@ -855,7 +861,5 @@ pub(crate) fn atomic(res: &mut Resources<'_>, x: &ResOp, a: [u32; 4], b: [u32; 4
         AtomicOp::Umax => old.max(v),
         AtomicOp::Umin => old.min(v),
         AtomicOp::Exch => v,
-    };
-    put(data, at as u64, new);
-    old
+    }
 }

@@ -1,0 +1,520 @@
+//! Translated compute shaders run on Mesa's lavapipe (a Vulkan device on the CPU,
+//! through `wgpu`) write what the reference interpreter's dispatch
+//! (`exec::compute::dispatch`) writes, byte for byte.
+//!
+//! Every corpus compute shader whose resources are buffers — constant buffers, raw
+//! and structured shader resource views and UAVs — is translated and dispatched for
+//! [`GROUPS`] thread groups on both, with the same generated memory: constant buffers
+//! of 4096 vectors and views of pseudo-random words (each word, by a coin, a small
+//! integer 0..16 or a float in [-2, 2], so that both integer addressing and float
+//! arithmetic get exercised); the UAVs start full of such words too, so that words
+//! neither side writes are compared as well. Every word of every UAV is compared:
+//!
+//! - bit for bit; two NaNs are equal whatever their bits (the reference makes every
+//!   NaN one quiet NaN; "32-bit Floating Point Rules" leaves the bits free);
+//! - when the program uses an instruction whose precision Direct3D leaves to the
+//!   device, two finite floats within [`TOLERANCES`] of it are "within tolerance";
+//! - the UAV counters (`imm_atomic_alloc`) are bound at group 3, starting at 0.
+//!
+//! Shaders with textures, typed buffers or samplers are "not compared" (the harness
+//! binds buffers only), with the reason. Each outcome is one line of
+//! `tests/expect/lavapipe_compute.txt` (two-sided; `DXREF_BLESS=1` rewrites it).
+//!
+//! A second test runs hand-written programs the same way, with thread-group shared
+//! memory, barriers and atomics (`tests/expect/lavapipe_compute_programs.txt`): a
+//! reduction, a prefix sum, interlocked adds whose totals do not depend on the order,
+//! and out-of-bounds shared-memory accesses (where exec's documented choice and the
+//! translation's bounds checks part for a structured offset past the stride).
+//! Without a lavapipe adapter the tests print SKIP and pass, unless
+//! `DXREF_REQUIRE_CORPUS=1`.
+
+use std::collections::BTreeMap;
+
+use corpus::Rng;
+use exec::compute::{self, Limits};
+use exec::resources::{Srv, Uav};
+use exec::{Plan, Resources};
+use tpf::{Body, Decl, Opcode, ProgramType, ResourceDimension};
+
+#[path = "support/lavapipe.rs"]
+mod lavapipe;
+use lavapipe::{run_compute, vec4_bytes, Bound, Buffer, Gpu};
+
+/// The thread groups every program runs.
+const GROUPS: [u32; 3] = [2, 2, 1];
+
+/// Per instruction: the units in the last place and the absolute difference a float
+/// word may differ by when the program uses it (as `lavapipe_vertex`).
+const TOLERANCES: &[(Opcode, u32, f32)] = &[
+    (Opcode::Div, 2, 0.0),
+    (Opcode::Rcp, 2, 0.0),
+    (Opcode::Rsq, 2, 0.0),
+    (Opcode::Sqrt, 2, 0.0),
+    (Opcode::Exp, 4, 0.0),
+    (Opcode::Log, 4, 1.0 / 2_097_152.0),
+    (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
+];
+
+/// A word: a small integer or a float in [-2, 2] (1/1000 steps), by a coin.
+fn word(rng: &mut Rng) -> u32 {
+    if rng.below(2) == 0 {
+        rng.below(16) as u32
+    } else {
+        ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()
+    }
+}
+
+fn words(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).flat_map(|_| word(rng).to_le_bytes()).collect()
+}
+
+/// A buffer view: raw (stride 0) or structured, and its memory.
+struct View {
+    stride: u32,
+    bytes: Vec<u8>,
+}
+
+/// The memory a program reads and writes, by slot.
+#[derive(Default)]
+struct Data {
+    cbs: BTreeMap<u32, Vec<[u32; 4]>>,
+    srvs: BTreeMap<u32, View>,
+    uavs: BTreeMap<u32, View>,
+    /// UAVs whose hidden counter the program uses.
+    counters: Vec<u32>,
+}
+
+impl Data {
+    /// Constant buffers at group 0, views at 1, UAVs at 2, counters at 3: bindings 0,
+    /// 1, 2... in slot order (as `on_device` binds them).
+    fn bindings(&self) -> translate::Bindings {
+        let mut text = String::new();
+        for (k, slot) in self.cbs.keys().enumerate() {
+            text += &format!("cb{slot} = 0:{k}\n");
+        }
+        for (k, slot) in self.srvs.keys().enumerate() {
+            text += &format!("t{slot} = 1:{k}\n");
+        }
+        for (k, slot) in self.uavs.keys().enumerate() {
+            text += &format!("u{slot} = 2:{k}\n");
+        }
+        for (k, slot) in self.counters.iter().enumerate() {
+            text += &format!("uc{slot} = 3:{k}\n");
+        }
+        translate::Bindings::parse(&text).expect("bindings")
+    }
+}
+
+/// The slot a declaration names (the register: Shader Model 5.1's range start).
+fn slot(program: &tpf::Program<'_>, o: &tpf::Operand) -> u32 {
+    let k = if program.version.is_sm51() { 1 } else { 0 };
+    o.index(k).map_or(0, |i| i.immediate() as u32)
+}
+
+/// The memory for every declaration, or why the program is not compared.
+fn program_data(program: &tpf::Program<'_>, rng: &mut Rng) -> Result<Data, String> {
+    let mut data = Data::default();
+    for inst in program.iter() {
+        match &inst.body {
+            Body::Op(_) if matches!(inst.opcode, Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume) => {
+                if let Some(o) = inst.operands().get(1) {
+                    let s = slot(program, o);
+                    if !data.counters.contains(&s) {
+                        data.counters.push(s);
+                    }
+                }
+                continue;
+            }
+            Body::Decl(_) => {}
+            _ => continue,
+        }
+        let Body::Decl(d) = &inst.body else { continue };
+        let (map, operand, stride) = match d {
+            Decl::ConstantBuffer { operand, .. } => {
+                let s = slot(program, inst.operand(*operand));
+                let cb = (0..4096).map(|_| [0; 4].map(|_: u32| word(rng))).collect();
+                data.cbs.insert(s, cb);
+                continue;
+            }
+            Decl::ResourceRaw { operand, .. } => (&mut data.srvs, operand, 0),
+            Decl::ResourceStructured { operand, stride, .. } => (&mut data.srvs, operand, *stride),
+            Decl::UavRaw { operand, .. } => (&mut data.uavs, operand, 0),
+            Decl::UavStructured { operand, stride, .. } => (&mut data.uavs, operand, *stride),
+            Decl::Resource { dim: ResourceDimension::Buffer, .. }
+            | Decl::UavTyped { dim: ResourceDimension::Buffer, .. } => {
+                return Err("needs typed buffers (the harness binds raw and structured ones)".into())
+            }
+            Decl::Resource { .. } | Decl::UavTyped { .. } => return Err("needs textures".into()),
+            Decl::Sampler { .. } => return Err("needs samplers".into()),
+            _ => continue,
+        };
+        let s = slot(program, inst.operand(*operand));
+        let len = if stride == 0 { 16384 } else { 64 * stride as usize };
+        map.insert(s, View { stride, bytes: words(rng, len / 4) });
+    }
+    data.counters.sort_unstable();
+    Ok(data)
+}
+
+/// The reference: `exec`'s dispatch; every UAV's memory after it, in slot order.
+fn reference(plan: &Plan, data: &Data) -> Result<Vec<Vec<u8>>, String> {
+    let mut uavs: Vec<Vec<u8>> = data.uavs.values().map(|v| v.bytes.clone()).collect();
+    {
+        let mut res = Resources::default();
+        for (&slot, cb) in &data.cbs {
+            if let Some(s) = res.constant_buffers.get_mut(slot as usize) {
+                *s = Some(cb);
+            }
+        }
+        for (&slot, v) in &data.srvs {
+            let slot = slot as usize;
+            if res.srvs.len() <= slot {
+                res.srvs.resize(slot + 1, None);
+            }
+            res.srvs[slot] = Some(if v.stride == 0 {
+                Srv::Raw { data: &v.bytes }
+            } else {
+                Srv::Structured { data: &v.bytes, stride: v.stride }
+            });
+        }
+        for ((&slot, v), memory) in data.uavs.iter().zip(uavs.iter_mut()) {
+            let slot = slot as usize;
+            while res.uavs.len() <= slot {
+                res.uavs.push(None);
+            }
+            res.uavs[slot] = Some(if v.stride == 0 {
+                Uav::Raw { data: memory }
+            } else {
+                Uav::Structured { data: memory, stride: v.stride, counter: 0 }
+            });
+        }
+        compute::dispatch(plan, GROUPS, &mut res, &Limits { step_limit: 1 << 20 }).map_err(|e| e.to_string())?;
+    }
+    Ok(uavs)
+}
+
+/// The translation on lavapipe: every UAV's memory after the dispatch, in slot order.
+fn on_device(gpu: &Gpu, module: naga::Module, workgroup: [u32; 3], data: &Data) -> Result<Vec<Vec<u8>>, String> {
+    let mut bound: Vec<Bound> = Vec::new();
+    for (k, cb) in data.cbs.values().enumerate() {
+        bound.push(Bound { group: 0, binding: k as u32, buffer: Buffer::Uniform(vec4_bytes(cb)) });
+    }
+    for (k, v) in data.srvs.values().enumerate() {
+        bound.push(Bound { group: 1, binding: k as u32, buffer: Buffer::Storage(v.bytes.clone()) });
+    }
+    for (k, v) in data.uavs.values().enumerate() {
+        bound.push(Bound { group: 2, binding: k as u32, buffer: Buffer::StorageReadWrite(v.bytes.clone()) });
+    }
+    for k in 0..data.counters.len() {
+        bound.push(Bound { group: 3, binding: k as u32, buffer: Buffer::StorageReadWrite(vec![0; 4]) });
+    }
+    let mut written = run_compute(gpu, module, workgroup, &bound, GROUPS)?;
+    written.truncate(data.uavs.len());
+    Ok(written)
+}
+
+/// Units in the last place between two finite floats (a huge number across signs).
+fn ulps(a: f32, b: f32) -> u32 {
+    let key = |x: f32| -> i64 {
+        let bits = x.to_bits() as i64;
+        if bits & 0x8000_0000 != 0 {
+            -(bits & 0x7fff_ffff)
+        } else {
+            bits
+        }
+    };
+    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
+}
+
+/// Compares the UAVs word by word; the outcome line.
+fn compare(slots: &[u32], expected: &[Vec<u8>], got: &[Vec<u8>], tolerance: Option<(u32, f32, Opcode)>) -> String {
+    let mut tolerated = None;
+    for ((slot, e), g) in slots.iter().zip(expected).zip(got) {
+        if e.len() != g.len() {
+            return format!("differs: u{slot}: {} bytes from exec, {} from lavapipe", e.len(), g.len());
+        }
+        for (k, (a, b)) in e.chunks_exact(4).zip(g.chunks_exact(4)).enumerate() {
+            let a = u32::from_le_bytes([a[0], a[1], a[2], a[3]]);
+            let b = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            if a == b {
+                continue;
+            }
+            let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+            if fa.is_nan() && fb.is_nan() {
+                continue;
+            }
+            if let Some((u, abs, op)) = tolerance {
+                if fa.is_finite() && fb.is_finite() && (ulps(fa, fb) <= u || (fa - fb).abs() <= abs) {
+                    tolerated = Some(op);
+                    continue;
+                }
+            }
+            return format!("differs: u{slot} word {k} (byte {}): exec {a:#010x} lavapipe {b:#010x}", 4 * k);
+        }
+    }
+    match tolerated {
+        Some(op) => format!("within tolerance ({})", op.mnemonic()),
+        None => "exact".into(),
+    }
+}
+
+/// The loosest tolerance of the instructions `program` uses, with the instruction.
+fn tolerance(program: &tpf::Program<'_>) -> Option<(u32, f32, Opcode)> {
+    let mut t: Option<(u32, f32, Opcode)> = None;
+    for inst in program.iter() {
+        if let Some(&(op, u, abs)) = TOLERANCES.iter().find(|(op, ..)| *op == inst.opcode) {
+            let (u0, a0, _) = t.unwrap_or((0, 0.0, op));
+            if u > u0 || abs > a0 {
+                t = Some((u.max(u0), abs.max(a0), op));
+            }
+        }
+    }
+    t
+}
+
+/// Runs one compute shader (a container) both ways; the outcome line.
+fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> String {
+    let plan = match Plan::from_bytecode(bytes) {
+        Ok(p) => p,
+        Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
+    };
+    let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let mut rng = Rng(seed | 1);
+    let data = match program_data(program, &mut rng) {
+        Ok(d) => d,
+        Err(why) => return format!("not compared: {why}"),
+    };
+    let options = translate::Options { bindings: data.bindings(), ..Default::default() };
+    let module = match translate::module(bytes, &options) {
+        Ok(m) => m,
+        Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
+    };
+    let expected = match reference(&plan, &data) {
+        Ok(u) => u,
+        Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
+    };
+    let got = match on_device(gpu, module, plan.thread_group, &data) {
+        Ok(u) => u,
+        Err(err) => return format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)),
+    };
+    let slots: Vec<u32> = data.uavs.keys().copied().collect();
+    compare(&slots, &expected, &got, tolerance(program))
+}
+
+#[test]
+fn corpus_compute_shaders_on_lavapipe_match_the_reference() {
+    let Some(entries) = corpus::dxbc_entries("lavapipe_compute") else { return };
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_compute") else { return };
+    let mut outcomes: BTreeMap<String, String> = BTreeMap::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for e in &entries {
+        let bytes = e.bytes();
+        let container = dxbc::Container::parse(&bytes).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
+        let program = tpf::decode(chunk.data).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+        let outcome = if program.version.ty != ProgramType::Compute {
+            "not a compute shader".to_string()
+        } else {
+            outcome(&gpu, &bytes, &program, &e.id())
+        };
+        *counts.entry(outcome.split([':', '(']).next().unwrap_or("").trim().to_string()).or_default() += 1;
+        outcomes.insert(e.id(), outcome);
+    }
+    println!("lavapipe_compute: {counts:?} (translator's SPIR-V passed through: {})", gpu.passthrough);
+    corpus::expect::check(corpus::expect_file!("lavapipe_compute.txt"), &outcomes);
+}
+
+/// Hand-written programs with shared memory, barriers and atomics (listings).
+const PROGRAMS: &[(&str, &str)] = &[
+    (
+        "reduction_structured_tgsm",
+        "cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_input vThreadGroupID.xy
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_tgsm_structured g0, 4, 64
+dcl_thread_group 64, 1, 1
+imad r0.x, vThreadGroupID.y, l(2), vThreadGroupID.x
+imad r0.x, r0.x, l(64), vThreadIDInGroupFlattened.x
+ishl r0.x, r0.x, l(2)
+ld_raw r0.y, r0.x, u0.xxxx
+store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.y
+sync_g_t
+mov r0.z, l(32)
+loop
+  ieq r1.x, r0.z, l(0)
+  breakc_nz r1.x
+  ult r1.x, vThreadIDInGroupFlattened.x, r0.z
+  if_nz r1.x
+    iadd r1.y, vThreadIDInGroupFlattened.x, r0.z
+    ld_structured r1.y, r1.y, l(0), g0.xxxx
+    ld_structured r1.z, vThreadIDInGroupFlattened.x, l(0), g0.xxxx
+    iadd r1.y, r1.y, r1.z
+    store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r1.y
+  endif
+  sync_g_t
+  ushr r0.z, r0.z, l(1)
+endloop
+if_z vThreadIDInGroupFlattened.x
+  ld_structured r1.x, l(0), l(0), g0.xxxx
+  imad r1.y, vThreadGroupID.y, l(2), vThreadGroupID.x
+  ishl r1.y, r1.y, l(2)
+  store_raw u1.x, r1.y, r1.x
+endif
+ret
+",
+    ),
+    (
+        "prefix_sum_raw_tgsm",
+        "cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_input vThreadID.xy
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_tgsm_raw g0, 256
+dcl_thread_group 64, 1, 1
+imad r0.x, vThreadID.y, l(128), vThreadID.x
+ishl r0.x, r0.x, l(2)
+ld_raw r0.y, r0.x, u0.xxxx
+ishl r0.w, vThreadIDInGroupFlattened.x, l(2)
+store_raw g0.x, r0.w, r0.y
+sync_g_t
+mov r0.z, l(1)
+loop
+  uge r1.x, r0.z, l(64)
+  breakc_nz r1.x
+  mov r1.w, l(0)
+  uge r1.x, vThreadIDInGroupFlattened.x, r0.z
+  if_nz r1.x
+    iadd r1.y, vThreadIDInGroupFlattened.x, -r0.z
+    ishl r1.y, r1.y, l(2)
+    ld_raw r1.w, r1.y, g0.xxxx
+  endif
+  sync_g_t
+  ld_raw r1.z, r0.w, g0.xxxx
+  iadd r1.z, r1.z, r1.w
+  store_raw g0.x, r0.w, r1.z
+  sync_g_t
+  ishl r0.z, r0.z, l(1)
+endloop
+ld_raw r1.x, r0.w, g0.xxxx
+store_raw u1.x, r0.x, r1.x
+ret
+",
+    ),
+    (
+        "interlocked_adds_uav_and_tgsm",
+        "cs_5_0
+dcl_uav_raw u0
+dcl_uav_structured u1, 8
+dcl_input vThreadGroupID.xy
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 2
+dcl_tgsm_raw g0, 8
+dcl_thread_group 8, 4, 1
+atomic_iadd u0, l(0), l(1)
+atomic_iadd g0, l(0), vThreadIDInGroupFlattened.x
+atomic_umax g0, l(4), vThreadIDInGroupFlattened.x
+imad r0.x, vThreadGroupID.y, l(2), vThreadGroupID.x
+and r0.y, vThreadIDInGroupFlattened.x, l(3)
+mov r0.w, l(4)
+atomic_iadd u1, r0.xwxx, r0.y
+sync_g_t
+if_z vThreadIDInGroupFlattened.x
+  ld_raw r1.xy, l(0), g0.xyxx
+  ishl r0.z, r0.x, l(3)
+  iadd r0.z, r0.z, l(4)
+  store_raw u0.xy, r0.z, r1.xyxx
+endif
+ret
+",
+    ),
+    (
+        "imm_atomics_tgsm_single_thread_per_word",
+        "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_input vThreadID.xy
+dcl_temps 3
+dcl_tgsm_structured g0, 16, 16
+dcl_tgsm_raw g1, 64
+dcl_thread_group 16, 1, 1
+store_structured g0.xyzw, vThreadIDInGroupFlattened.x, l(0), l(0xfffffff0, 12, 12, 12)
+ishl r1.z, vThreadIDInGroupFlattened.x, l(2)
+store_raw g1.x, r1.z, l(0xfffffff0)
+mov r1.x, vThreadIDInGroupFlattened.x
+mov r1.y, l(0)
+imm_atomic_imax r0.x, g0, r1.xyxx, l(5)
+imm_atomic_umin r0.y, g1, r1.z, l(3)
+imm_atomic_exch r0.z, g0, r1.xyxx, l(7)
+mov r1.y, l(4)
+imm_atomic_cmp_exch r0.w, g0, r1.xyxx, l(12), vThreadID.x
+mov r1.y, l(8)
+imm_atomic_xor r2.x, g0, r1.xyxx, vThreadID.y
+ld_structured r2.yzw, vThreadIDInGroupFlattened.x, l(0), g0.xxyz
+imad r1.z, vThreadID.y, l(32), vThreadID.x
+ishl r1.z, r1.z, l(5)
+store_raw u0.xyzw, r1.z, r0.xyzw
+iadd r1.z, r1.z, l(16)
+store_raw u0.xyzw, r1.z, r2.xyzw
+ret
+",
+    ),
+    (
+        "out_of_bounds_tgsm_raw",
+        "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadID.xy
+dcl_temps 2
+dcl_tgsm_raw g0, 16
+dcl_thread_group 1, 1, 1
+store_raw g0.xyzw, l(0), l(1, 2, 3, 4)
+store_raw g0.xyzw, l(8), l(30, 40, 50, 60)
+store_raw g0.x, l(16), l(99)
+ld_raw r0.xyzw, l(0), g0.xyzw
+ld_raw r1.xyzw, l(12), g0.xyzw
+imad r1.y, vThreadID.y, l(2), vThreadID.x
+ishl r1.y, r1.y, l(5)
+store_raw u0.xyzw, r1.y, r0.xyzw
+iadd r1.y, r1.y, l(16)
+store_raw u0.x, r1.y, r1.x
+ret
+",
+    ),
+    (
+        "out_of_bounds_tgsm_structured_offset",
+        "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadID.xy
+dcl_temps 2
+dcl_tgsm_structured g0, 8, 2
+dcl_thread_group 1, 1, 1
+store_structured g0.xy, l(0), l(0), l(5, 6, 0, 0)
+store_structured g0.xy, l(1), l(0), l(7, 8, 0, 0)
+store_structured g0.xy, l(0), l(4), l(10, 11, 0, 0)
+ld_structured r0.xyzw, l(0), l(0), g0.xyzw
+imad r1.y, vThreadID.y, l(2), vThreadID.x
+ishl r1.y, r1.y, l(4)
+store_raw u0.xyzw, r1.y, r0.xyzw
+ret
+",
+    ),
+];
+
+#[test]
+fn shared_memory_barrier_and_atomic_programs_on_lavapipe_match_the_reference() {
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_compute (programs)") else { return };
+    let mut outcomes: BTreeMap<String, String> = BTreeMap::new();
+    for (name, text) in PROGRAMS {
+        let bytes = listing::asm::assemble(text, &Default::default()).unwrap_or_else(|d| panic!("{name}: {d:?}")).bytes;
+        let container = dxbc::Container::parse(&bytes).expect("container");
+        let chunk = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).expect("program");
+        let program = tpf::decode(chunk.data).expect("decodes");
+        outcomes.insert(name.to_string(), outcome(&gpu, &bytes, &program, name));
+    }
+    println!("lavapipe_compute programs: {outcomes:?}");
+    corpus::expect::check(corpus::expect_file!("lavapipe_compute_programs.txt"), &outcomes);
+}
