@@ -146,8 +146,11 @@ struct Piece {
     count: u32,
     location: u32,
     ty: &'static str,
-    xfb: Option<(u32, u32, u32)>,
+    xfb: Option<Xfb>,
 }
+
+/// A transform-feedback place: buffer, stride, byte offset.
+type Xfb = (u32, u32, u32);
 
 fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
     let (program, isgn, osgn) = container(bytes)?;
@@ -380,7 +383,7 @@ fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
                 continue;
             }
             // The captured ranges, disjoint, then the rest of the register.
-            let mut ranges: Vec<(u32, u32, Option<(u32, u32, u32)>)> = Vec::new();
+            let mut ranges: Vec<(u32, u32, Option<Xfb>)> = Vec::new();
             for c in &mine {
                 let slot = c.slot as u32;
                 let stride = strides.get(c.slot).copied().unwrap_or(0);

@@ -129,6 +129,20 @@
 //! `exec::pipeline::draw`: the two geometry-shader benchmark workloads (at a smaller
 //! size), seven input topologies and every corpus geometry shader both run, all exact.
 //!
+//! `tests/lavapipe_gs_native.rs` runs native geometry shaders ([`geometry_spirv`])
+//! through a real Vulkan graphics pipeline on lavapipe (through `ash`: the translated
+//! vertex shader, the native geometry shader, rasterizer discard, transform feedback
+//! of every output element, pipeline-statistics and transform-feedback-stream
+//! queries) and compares it with `exec::pipeline::draw`: the transform-feedback bytes
+//! and every stream's primitives written and needed are exact for both workloads and
+//! the six corpus geometry shaders compared (multiple streams, 24 instances, triangle
+//! strips, buffers that overflow), and so are `IAVertices`, `IAPrimitives`,
+//! `VSInvocations` and `GSPrimitives`; lavapipe's `GSInvocations` counts one
+//! invocation per input primitive where Vulkan and Direct3D count one per instance
+//! (`dcl_gsinstances`), the one difference recorded. The three corpus shaders that
+//! read `SV_CullDistance` are not compared (a translated vertex shader cannot write
+//! it: WGSL has no cull distances), nor the one that reads a typed buffer.
+//!
 //! # Geometry shaders as compute
 //!
 //! [`lower`] turns a vertex shader and a geometry shader (DXBC containers) into four

@@ -485,7 +485,7 @@ mod tests {
             ..stage.clone()
         };
         let mut cut = w.clone();
-        cut.truncate(w.len() - 1);
+        cut.push((5 << 16) | 129); // an instruction claiming 5 words, 1 present
         assert!(matches!(make_geometry(&mut cut, &with_var), Err(GeometryError::Words(_))));
         let mut not_private = w.clone();
         // The variable's storage class operand: make it Function (7).

@@ -121,21 +121,31 @@ fn same(a: u32, b: u32) -> bool {
     a == b || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
 }
 
-/// `exact` or the first difference.
+/// `exact`, or the first difference of the stream-output bytes or statistics, then each
+/// pipeline statistic that differs.
 fn compare(want: &Outcome, got: &Outcome) -> String {
-    if want.stats != got.stats {
-        return format!("pipeline statistics: reference {:?}, native {:?}", want.stats, got.stats);
-    }
-    if want.so_stats != got.so_stats {
-        return format!("stream-output statistics: reference {:?}, native {:?}", want.so_stats, got.so_stats);
-    }
+    let mut diffs = Vec::new();
     for (k, (a, b)) in want.so.iter().zip(&got.so).enumerate() {
         let (a, b) = (words(a), words(b));
         if let Some(i) = (0..a.len()).find(|&i| !same(a[i], b.get(i).copied().unwrap_or(!a[i]))) {
-            return format!("stream-output slot {k} word {i}: reference {:#x}, native {:#x}", a[i], b[i]);
+            diffs.push(format!("stream-output slot {k} word {i}: reference {:#x}, native {:#x}", a[i], b[i]));
+            break;
         }
     }
-    "exact".into()
+    if want.so_stats != got.so_stats {
+        diffs.push(format!("stream-output statistics: reference {:?}, native {:?}", want.so_stats, got.so_stats));
+    }
+    let names = ["IAVertices", "IAPrimitives", "VSInvocations", "GSInvocations", "GSPrimitives"];
+    for ((name, a), b) in names.iter().zip(want.stats).zip(got.stats) {
+        if a != b {
+            diffs.push(format!("{name}: reference {a}, native {b}"));
+        }
+    }
+    if diffs.is_empty() {
+        "exact".into()
+    } else {
+        diffs.join("; ")
+    }
 }
 
 fn workload_vertex(i: u32) -> [u32; 4] {

@@ -172,7 +172,7 @@ pub fn fitted_vs(gs: &[u8]) -> Result<(Vec<u8>, Vec<u32>), String> {
             Some(s) => decls += &format!("dcl_output_siv o{r}.{mask}, {s}\n"),
             None => decls += &format!("dcl_output o{r}.{mask}\n"),
         }
-        body += &format!("mov o{r}.{mask}, v{r}.{mask}\n");
+        body += &format!("mov o{r}.{mask}, v{r}.xyzw\n");
         let format = match u32::from(e.component_type) {
             1 => "uint",
             2 => "int",
