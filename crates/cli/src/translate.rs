@@ -221,7 +221,7 @@ fn passthrough_vs(gs: &[u8]) -> Result<Vec<u8>, String> {
             Some(s) => format!("dcl_output_siv o{r}.{mask}, {s}\n"),
             None => format!("dcl_output o{r}.{mask}\n"),
         };
-        body += &format!("mov o{r}.{mask}, v{r}.{mask}\n");
+        body += &format!("mov o{r}.{mask}, v{r}.xyzw\n");
     }
     let text = format!(
         "{}{}vs_4_0\n{decls_in}{decls_out}{body}ret\n",
