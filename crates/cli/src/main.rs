@@ -229,8 +229,11 @@ enum Command {
     /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
     /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.
     /// What is not translated yet is an error naming the instruction.
-    /// With --pipeline VS GS, a vertex and a geometry shader lowered to four compute
-    /// passes (vertex, expand, scan, compact).
+    /// A geometry shader becomes a native SPIR-V geometry shader (--to spirv; --so as
+    /// transform feedback); naga's other back ends have no geometry stage, so other
+    /// targets refuse it unless --gs-as-compute lowers it to compute passes behind a
+    /// pass-through vertex shader. With --pipeline VS GS, a vertex and a geometry shader
+    /// lowered to four compute passes (vertex, expand, scan, compact).
     #[command(after_help = EXIT_STATUS)]
     Translate(TranslateArgs),
 }
@@ -263,13 +266,21 @@ struct TranslateArgs {
     /// other on standard output.
     #[arg(long, num_args = 2, value_names = ["VS", "GS"], conflicts_with = "file")]
     pipeline: Option<Vec<OsString>>,
-    /// With --pipeline: the draw's topology (pointlist, linelist, linestrip,
-    /// trianglelist, trianglestrip, linelist_adj, linestrip_adj, trianglelist_adj, trianglestrip_adj;
-    /// default: the list the geometry shader's input primitive takes).
-    #[arg(long, value_name = "NAME", requires = "pipeline")]
+    /// With --pipeline or --gs-as-compute: the draw's topology (pointlist, linelist,
+    /// linestrip, trianglelist, trianglestrip, linelist_adj, linestrip_adj,
+    /// trianglelist_adj, trianglestrip_adj; default: the list the geometry shader's input primitive takes).
+    #[arg(long, value_name = "NAME")]
     topology: Option<String>,
-    /// With --pipeline: the stream-output declaration (`SV_Position.xyzw; 1:TEXCOORD0.xy`).
-    #[arg(long, value_name = "DECL", requires = "pipeline")]
+    /// A geometry shader FILE lowered to the four compute passes of --pipeline, behind a
+    /// generated vertex shader that passes each element of its input signature through
+    /// (from the vertex element of the same semantic), instead of a native SPIR-V
+    /// geometry shader.
+    #[arg(long, conflicts_with = "pipeline")]
+    gs_as_compute: bool,
+    /// The stream-output declaration (`SV_Position.xyzw; 1:TEXCOORD0.xy`), for
+    /// --pipeline, --gs-as-compute, or a native geometry shader (transform feedback:
+    /// XfbBuffer = output slot).
+    #[arg(long, value_name = "DECL")]
     so: Option<String>,
     /// With --so: each slot's stride in bytes, comma-separated.
     #[arg(long, value_name = "N,N..", requires = "so")]
@@ -633,6 +644,7 @@ fn command(command: Command) -> Outcome {
             so,
             so_strides,
             rasterized_stream,
+            gs_as_compute,
         }) => translate::run(&translate::Options {
             file: file.as_deref(),
             to: &to,
@@ -648,6 +660,7 @@ fn command(command: Command) -> Outcome {
             so: so.as_deref(),
             so_strides: so_strides.as_deref(),
             rasterized_stream: rasterized_stream.as_deref(),
+            gs_as_compute,
         }),
         Command::Completions { shell } => {
             use clap::CommandFactory;

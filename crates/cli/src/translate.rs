@@ -31,6 +31,9 @@ pub struct Options<'a> {
     pub so_strides: Option<&'a str>,
     /// `--rasterized-stream`: 0..3 or `none`.
     pub rasterized_stream: Option<&'a str>,
+    /// `--gs-as-compute`: a geometry shader FILE lowered to compute passes behind a
+    /// pass-through vertex shader, instead of a native SPIR-V geometry shader.
+    pub gs_as_compute: bool,
 }
 
 /// Reads the shader, translates it and writes the target's text (SPIR-V as binary).
@@ -60,11 +63,40 @@ pub fn run(options: &Options<'_>) -> Outcome {
         translate_options.interfaces.insert(slot, table);
     }
     if let Some((vs, gs)) = options.pipeline {
-        return pipeline(options, translate_options, target, vs, gs);
+        let read = |path: &OsStr| -> Result<(String, Vec<u8>), Failure> {
+            let source = Source::from_arg(path);
+            Ok((source.name().to_string(), input::blob(&source, options.var)?))
+        };
+        return pipeline(options, translate_options, target, read(vs)?, read(gs)?);
     }
     let source = options.file.map_or(Source::Stdin, Source::from_arg);
     let name = source.name().to_string();
     let bytes = input::blob(&source, options.var)?;
+    if options.topology.is_some() && !options.gs_as_compute {
+        return Err(Failure::input("--topology takes --pipeline or --gs-as-compute".into()));
+    }
+    if ::translate::is_geometry(&bytes) {
+        if options.gs_as_compute {
+            let vs = passthrough_vs(&bytes)
+                .map_err(|e| Failure::refused(format!("{name}: a pass-through vertex shader for it: {e}")))?;
+            let vs = ("(pass-through vertex shader)".to_string(), vs);
+            return pipeline(options, translate_options, target, vs, (name, bytes));
+        }
+        if target != ::translate::Target::Spirv {
+            return Err(Failure::refused(format!(
+                "{name}: a geometry shader: naga's {} back end has no geometry stage (its IR has none); --to spirv \
+                 writes a native SPIR-V geometry shader, --gs-as-compute lowers it to compute passes",
+                target.name()
+            )));
+        }
+        return native(options, translate_options, &name, &bytes);
+    }
+    if options.gs_as_compute {
+        return Err(Failure::input(format!("{name}: --gs-as-compute takes a geometry shader")));
+    }
+    if options.so.is_some() {
+        return Err(Failure::input(format!("{name}: --so takes a geometry shader (or --pipeline)")));
+    }
     let mut out = Output::new(options.output);
     if target == ::translate::Target::Spirv && options.output.is_none() && out.is_terminal() {
         return Err(Failure::input(
@@ -90,21 +122,123 @@ fn extension(target: ::translate::Target) -> &'static str {
     }
 }
 
-/// `--pipeline VS GS`: the four passes of [`::translate::lower`].
+/// `--so`, `--so-strides`, `--rasterized-stream`: the stream-output declaration, its
+/// masks resolved against the geometry shader's output signature.
+fn stream_output(options: &Options<'_>, gs_bytes: &[u8]) -> Result<Option<streamout::StreamOutputDesc>, Failure> {
+    let Some(text) = options.so else { return Ok(None) };
+    let mut desc: streamout::StreamOutputDesc = text.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
+    if let Some(strides) = options.so_strides {
+        desc.strides = strides
+            .split(',')
+            .map(|s| s.trim().parse::<u32>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| Failure::input(format!("--so-strides {strides}: expected numbers")))?;
+    }
+    desc.rasterized_stream = match options.rasterized_stream {
+        None => 0,
+        Some("none") => streamout::NO_RASTERIZED_STREAM,
+        Some(n) => n
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n < 4)
+            .ok_or_else(|| Failure::input(format!("--rasterized-stream {n}: expected 0..3 or none")))?,
+    };
+    desc.resolve_masks_in(gs_bytes);
+    Ok(Some(desc))
+}
+
+/// A geometry shader FILE as a native SPIR-V geometry shader, its stream output (`--so`)
+/// as transform feedback.
+fn native(options: &Options<'_>, translate_options: ::translate::Options, name: &str, bytes: &[u8]) -> Outcome {
+    let stream_output = stream_output(options, bytes)?;
+    if let Some(d) = &stream_output {
+        if d.rasterized_stream != 0 && d.rasterized_stream != streamout::NO_RASTERIZED_STREAM {
+            return Err(Failure::refused(format!(
+                "{name}: --rasterized-stream {}: a native geometry shader rasterizes stream 0 (Vulkan's \
+                 rasterization stream is pipeline state); --gs-as-compute rasterizes any",
+                d.rasterized_stream
+            )));
+        }
+    }
+    let mut out = Output::new(options.output);
+    if options.output.is_none() && out.is_terminal() {
+        return Err(Failure::input(
+            "standard output is a terminal: give -o FILE for SPIR-V (or -o - to write it there anyway)".into(),
+        ));
+    }
+    let native = ::translate::NativeGsOptions { gs: translate_options, stream_output };
+    let spirv = ::translate::geometry_spirv(bytes, &native).map_err(|e| match e {
+        ::translate::TranslateError::Input(m) => Failure::input(format!("{name}: {m}")),
+        e => Failure::refused(format!("{name}: {e}")),
+    })?;
+    let written = out.write(&spirv).and_then(|_| out.finish(true));
+    output::finish(written, status::OK)
+}
+
+/// A vertex shader that passes a geometry shader its inputs: each element of the
+/// geometry shader's input signature read from the vertex with the same semantic and
+/// written to the same register (system values `SV_Position`, `SV_ClipDistance`,
+/// `SV_CullDistance` as such), as a container.
+fn passthrough_vs(gs: &[u8]) -> Result<Vec<u8>, String> {
+    let c = dxbc::Container::parse(gs).map_err(|e| e.to_string())?;
+    let chunk = c.chunk_any(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1]).ok_or("no input signature")?;
+    let format = dxbc::SignatureFormat::for_fourcc(chunk.fourcc).ok_or("no input signature")?;
+    let sig = dxbc::Signature::parse_fields(chunk.data, format).map_err(|e| e.to_string())?;
+    let table = |title: &str, rows: &[String]| {
+        let mut s = format!(
+            "//\n// {title}:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n\
+             // -------------------- ----- ------ -------- -------- ------- ------\n"
+        );
+        for r in rows {
+            s += r;
+        }
+        s + "//\n"
+    };
+    let (mut ins, mut outs, mut decls_in, mut decls_out, mut body) =
+        (Vec::new(), Vec::new(), String::new(), String::new(), String::new());
+    for e in &sig.elements {
+        let mask: String = "xyzw".chars().enumerate().filter(|(c, _)| e.mask & (1 << c) != 0).map(|(_, l)| l).collect();
+        if mask.is_empty() {
+            continue;
+        }
+        let ty = match u32::from(e.component_type) {
+            1 => "uint",
+            2 => "int",
+            _ => "float",
+        };
+        let (sv, siv) = match u32::from(e.system_value) {
+            1 => ("POS", Some("position")),
+            2 => ("CLIPDST", Some("clip_distance")),
+            3 => ("CULLDST", Some("cull_distance")),
+            _ => ("NONE", None),
+        };
+        let (name, index, r) = (e.semantic_name, e.semantic_index, e.register);
+        let in_name = if siv.is_some() { format!("DX_{}", name.trim_start_matches("SV_")) } else { name.to_string() };
+        ins.push(format!("// {in_name:<20} {index:>5}   {mask:<4} {r:>8} {:>8} {ty:>7}   {mask:<4}\n", "NONE"));
+        outs.push(format!("// {name:<20} {index:>5}   {mask:<4} {r:>8} {sv:>8} {ty:>7}   {mask:<4}\n"));
+        decls_in += &format!("dcl_input v{r}.{mask}\n");
+        decls_out += &match siv {
+            Some(s) => format!("dcl_output_siv o{r}.{mask}, {s}\n"),
+            None => format!("dcl_output o{r}.{mask}\n"),
+        };
+        body += &format!("mov o{r}.{mask}, v{r}.xyzw\n");
+    }
+    let text = format!(
+        "{}{}vs_4_0\n{decls_in}{decls_out}{body}ret\n",
+        table("Input signature", &ins),
+        table("Output signature", &outs)
+    );
+    listing::asm::assemble(&text, &listing::asm::AsmOptions::default()).map(|a| a.bytes).map_err(|e| format!("{e:?}"))
+}
+
+/// `--pipeline VS GS` (or `--gs-as-compute`): the four passes of [`::translate::lower`].
 fn pipeline(
     options: &Options<'_>,
     translate_options: ::translate::Options,
     target: ::translate::Target,
-    vs: &OsStr,
-    gs: &OsStr,
+    (vs_name, vs_bytes): (String, Vec<u8>),
+    (gs_name, gs_bytes): (String, Vec<u8>),
 ) -> Outcome {
-    let read = |path: &OsStr| -> Result<(String, Vec<u8>), Failure> {
-        let source = Source::from_arg(path);
-        let name = source.name().to_string();
-        Ok((name, input::blob(&source, options.var)?))
-    };
-    let (vs_name, vs_bytes) = read(vs)?;
-    let (gs_name, gs_bytes) = read(gs)?;
     let topology = match options.topology {
         Some(t) => ::translate::Topology::parse(t).ok_or_else(|| {
             Failure::input(format!(
@@ -115,31 +249,7 @@ fn pipeline(
         None => input_list(&gs_bytes)
             .ok_or_else(|| Failure::refused(format!("{gs_name}: no dcl_inputprimitive to take a topology from")))?,
     };
-    let stream_output = match options.so {
-        None => None,
-        Some(text) => {
-            let mut desc: streamout::StreamOutputDesc =
-                text.parse().map_err(|e| Failure::input(format!("--so: {e}")))?;
-            if let Some(strides) = options.so_strides {
-                desc.strides = strides
-                    .split(',')
-                    .map(|s| s.trim().parse::<u32>())
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| Failure::input(format!("--so-strides {strides}: expected numbers")))?;
-            }
-            desc.rasterized_stream = match options.rasterized_stream {
-                None => 0,
-                Some("none") => streamout::NO_RASTERIZED_STREAM,
-                Some(n) => n
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&n| n < 4)
-                    .ok_or_else(|| Failure::input(format!("--rasterized-stream {n}: expected 0..3 or none")))?,
-            };
-            desc.resolve_masks_in(&gs_bytes);
-            Some(desc)
-        }
-    };
+    let stream_output = stream_output(options, &gs_bytes)?;
     let gs_options =
         ::translate::GsOptions { topology, stream_output, vs: translate_options.clone(), gs: translate_options };
     let lowered = ::translate::lower(&vs_bytes, &gs_bytes, &gs_options).map_err(|e| match e {

@@ -58,10 +58,10 @@ fn what_is_not_translated_is_refused_naming_the_instruction() {
     let out = dxref(&["translate", &bin, "--to", "wgsl"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("instruction 4 (lod)"), "{}", text(&out.stderr));
-    // Geometry shaders are not translated yet.
-    let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "spirv", "-o", "-"]);
+    // A geometry shader in a language without a geometry stage.
+    let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "glsl"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("gs_"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("no geometry stage"), "{}", text(&out.stderr));
     // A language that does not exist, and bytes that are not a shader.
     let out = dxref(&["translate", &bin, "--to", "cobol"]);
     assert_eq!(out.status.code(), Some(2));
@@ -118,5 +118,39 @@ fn a_vertex_and_geometry_shader_pair_lowers_to_compute_passes() {
         text(&out.stderr)
     );
     let out = dxref(&["translate", "--pipeline", &vs, &gs, "--to", "spirv"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_geometry_shader_becomes_a_native_spirv_geometry_shader() {
+    let gs = example("point_sprite_gs.dxbc");
+    let out = dxref(&["translate", &gs, "--to", "spirv", "-o", "-", "--so", "SV_Position.xyzw"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let words: Vec<u32> = out.stdout.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    assert_eq!(words.first(), Some(&0x0723_0203));
+    // OpEntryPoint Geometry.
+    let mut at = 5;
+    let mut model = None;
+    while at < words.len() {
+        let (n, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if op == 15 {
+            model = Some(words[at + 1]);
+        }
+        at += n.max(1);
+    }
+    assert_eq!(model, Some(3));
+    // Rasterizing another stream is pipeline state in Vulkan.
+    let out =
+        dxref(&["translate", &gs, "--to", "spirv", "-o", "-", "--so", "SV_Position.xyzw", "--rasterized-stream", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    // --gs-as-compute: the four passes behind a pass-through vertex shader.
+    let out = dxref(&["translate", &gs, "--to", "wgsl", "--gs-as-compute"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).matches("@compute").count(), 4, "{}", text(&out.stdout));
+    // --gs-as-compute and --so take a geometry shader.
+    let vs = assembled("native-vs", &example("passthrough_vs.asm"));
+    let out = dxref(&["translate", &vs, "--to", "wgsl", "--gs-as-compute"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = dxref(&["translate", &vs, "--to", "wgsl", "--so", "SV_Position.xyzw"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }

@@ -242,12 +242,12 @@ impl GsLowering {
 }
 
 /// An output element with its stream.
-struct OutElement {
-    stream: u32,
-    name: String,
-    index: u32,
-    register: u32,
-    mask: u8,
+pub(crate) struct OutElement {
+    pub stream: u32,
+    pub name: String,
+    pub index: u32,
+    pub register: u32,
+    pub mask: u8,
 }
 
 fn input_error(e: impl std::fmt::Display) -> TranslateError {
@@ -260,7 +260,7 @@ fn input_error(e: impl std::fmt::Display) -> TranslateError {
 type Parts<'b> = (tpf::Program<'b>, Vec<SigElement>, Vec<SigElement>, Vec<OutElement>);
 
 /// Per stream its copies, per stream the slots it uses (bit set), per slot its stride.
-type SoLayout = ([Vec<Copy>; 4], [u8; 4], [u32; 4]);
+pub(crate) type SoLayout = ([Vec<Copy>; 4], [u8; 4], [u32; 4]);
 
 fn container(bytes: &[u8]) -> R<Parts<'_>> {
     let c = dxbc::Container::parse(bytes).map_err(input_error)?;
@@ -328,18 +328,18 @@ fn vs_registers(program: &Program<'_>) -> (u32, u32) {
 
 /// One copy of a stream-output entry: `count` components of `register` from `start`
 /// to word `word` of the vertex in slot `slot`.
-struct Copy {
-    slot: usize,
-    word: u32,
-    register: u32,
-    start: u32,
-    count: u32,
+pub(crate) struct Copy {
+    pub slot: usize,
+    pub word: u32,
+    pub register: u32,
+    pub start: u32,
+    pub count: u32,
 }
 
 /// The stream-output declaration resolved against the output signature, as exec's
 /// reference does it (functional spec 14.4): per stream its copies and the slots it
 /// uses; per slot its stride.
-fn so_layout(desc: &streamout::StreamOutputDesc, out: &[OutElement]) -> R<SoLayout> {
+pub(crate) fn so_layout(desc: &streamout::StreamOutputDesc, out: &[OutElement]) -> R<SoLayout> {
     let so_error = |what: String| TranslateError::Pipeline { what };
     let mut copies: [Vec<Copy>; 4] = Default::default();
     let mut slots = [0u8; 4];

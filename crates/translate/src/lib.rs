@@ -1,6 +1,9 @@
 //! Translates Shader Model 4.0–5.1 programs (the `SHDR`/`SHEX` chunk of a DXBC
 //! container) into a [`naga::Module`], validates it with naga's validator, and writes it
-//! as WGSL, SPIR-V, MSL, GLSL or HLSL through naga's back ends.
+//! as WGSL, SPIR-V, MSL, GLSL or HLSL through naga's back ends. Vertex, pixel and
+//! compute shaders go to every target; geometry shaders become native geometry shaders
+//! in SPIR-V ([`geometry_spirv`]) and, with their vertex shader, compute passes for
+//! every target ([`lower`]).
 //!
 //! ```
 //! use translate::{module, write, Options, Target};
@@ -136,13 +139,28 @@
 //! `exec::pipeline::draw`: the two geometry-shader benchmark workloads (at a smaller
 //! size), every input topology (lists and strips, with and without adjacency) and every corpus geometry shader both run, all exact.
 //!
+//! `tests/lavapipe_gs_native.rs` runs native geometry shaders ([`geometry_spirv`])
+//! through a real Vulkan graphics pipeline on lavapipe (through `ash`: the translated
+//! vertex shader, the native geometry shader, rasterizer discard, transform feedback
+//! of every output element, pipeline-statistics and transform-feedback-stream
+//! queries) and compares it with `exec::pipeline::draw`: the transform-feedback bytes
+//! and every stream's primitives written and needed are exact for both workloads and
+//! the six corpus geometry shaders compared (multiple streams, 24 instances, triangle
+//! strips, buffers that overflow), and so are `IAVertices`, `IAPrimitives`,
+//! `VSInvocations` and `GSPrimitives`; lavapipe's `GSInvocations` counts one
+//! invocation per input primitive where Vulkan and Direct3D count one per instance
+//! (`dcl_gsinstances`), the one difference recorded. The three corpus shaders that
+//! read `SV_CullDistance` are not compared (a translated vertex shader cannot write
+//! it: WGSL has no cull distances), nor the one that reads a typed buffer.
+//!
 //! # Geometry shaders as compute
 //!
 //! [`lower`] turns a vertex shader and a geometry shader (DXBC containers) into four
 //! compute modules ([`GsLowering`]) that together do what a non-indexed draw of one
 //! instance (vertices `0..V`, the topology of [`GsOptions::topology`]) through the two
 //! stages and stream output does. A geometry shader alone still gives the `stage`
-//! error from [`module`]. Every buffer the passes add is in group 4
+//! error from [`module`] (naga's IR has no geometry stage; SPIR-V gets a native one:
+//! [Geometry shaders in SPIR-V](#geometry-shaders-in-spir-v)). Every buffer the passes add is in group 4
 //! ([`gs::GS_COMPUTE_GROUP`]) and holds `vec4<u32>` of bits unless said otherwise; the
 //! shaders' own constant buffers and resources keep their bindings (one bind group set
 //! per pass, so the two stages' `cb0` do not collide). `I` = invocations = input
@@ -197,6 +215,59 @@
 //! yet: indexed and instanced draws, non-zero stream-output
 //! start offsets, UAVs written by both stages. `tests/lavapipe_gs.rs` runs the passes on
 //! lavapipe and compares everything above with `exec`'s pipeline.
+//!
+//! # Geometry shaders in SPIR-V
+//!
+//! SPIR-V has a geometry stage where naga's IR has none: [`geometry_spirv`] (and
+//! [`translate()`] with [`Target::Spirv`], and `dxref translate GS --to spirv`) writes a
+//! geometry shader as a native `Geometry` entry point ([`gs_native`]). The body is the
+//! front end's, as for the compute lowering, in a WGSL module whose compute entry point
+//! stands for the stage: inputs and outputs are staging variables, `emit*`/`cut*`
+//! call empty marker functions; naga writes its SPIR-V (`OpName`s kept), and the pass
+//! [`spirv_geometry`] then makes the stage:
+//! - execution modes `Invocations` = `dcl_gsinstances`, the input primitive
+//!   (`InputPoints`, `InputLines`, `InputLinesAdjacency`, `Triangles`,
+//!   `InputTrianglesAdjacency`), `OutputVertices` = `dcl_maxout`, the output topology
+//!   (`OutputPoints`, `OutputLineStrip`, `OutputTriangleStrip`); capability `Geometry`,
+//!   and `GeometryStreams` when a stream other than 0 is declared (emits and cuts are
+//!   then `OpEmitStreamVertex`/`OpEndStreamPrimitive`, every output decorated `Stream`);
+//! - inputs: each register with data (an input-signature element that is not
+//!   `SV_Position`, `SV_ClipDistance` or `SV_CullDistance`) is an array over the
+//!   primitive's vertices of `vec4` of the signature's component type at
+//!   `Location` = register, which is what a translated vertex shader writes; those three
+//!   system values are read from the `Position`, `ClipDistance` and `CullDistance`
+//!   built-in arrays (clip and cull components in register and component order, as the
+//!   vertex shader writes them), `vPrim` from `PrimitiveId`, `vGSInstanceID` from
+//!   `InvocationId`. The position's y is negated back (the translated vertex shader
+//!   negates it for Vulkan's clip space), bit for bit (the sign bit);
+//! - outputs: each register of stream 0 with data (or captured by stream output) is
+//!   written at `Location` = register (stream `s` > 0 at `s · REGS` + register: Vulkan
+//!   rasterizes stream 0, the others only feed transform feedback), as D3D wrote it;
+//!   `SV_Position` is also the `Position` built-in (y negated for Vulkan),
+//!   `SV_ClipDistance`/`SV_CullDistance` the `ClipDistance`/`CullDistance` arrays,
+//!   `SV_RenderTargetArrayIndex` `Layer`, `SV_ViewportArrayIndex` `ViewportIndex`,
+//!   `SV_PrimitiveID` `PrimitiveId`. Each emit copies the registers of its stream into
+//!   the outputs, then emits;
+//! - `dcl_maxout`: as in the compute lowering and the reference, emits past it are
+//!   dropped and the emit that reaches it ends the invocation (Vulkan leaves more
+//!   emits than `OutputVertices` undefined);
+//! - stream output ([`NativeGsOptions::stream_output`], `--so`): Vulkan's transform
+//!   feedback (`VK_EXT_transform_feedback`): capability `TransformFeedback`, mode
+//!   `Xfb`; each entry's components of a register are an output of their own
+//!   (`Location` = register, `Component` = first component) decorated `XfbBuffer` =
+//!   output slot, `XfbStride` = the slot's stride, `Offset` = the entry's byte offset
+//!   (strides and offsets resolved as in the compute lowering). A declaration that
+//!   captures one component twice is refused (two outputs cannot share a component).
+//!
+//! Vulkan's rasterization stream is pipeline state (stream 0 unless
+//! `VkPipelineRasterizationStateStreamCreateInfoEXT` says otherwise), as are the
+//! transform-feedback buffers' sizes, so the overflow rule of stream output (a
+//! primitive is written whole or not at all) is the device's. naga's other back ends have no
+//! geometry stage: GLSL, HLSL, MSL and WGSL output of a geometry shader is
+//! [`TranslateError::Stage`] (the compute lowering, [`lower`], serves them).
+//! `tests/gs_native.rs` checks the SPIR-V with `spirv-val --target-env vulkan1.1`;
+//! `tests/lavapipe_gs_native.rs` runs it through a Vulkan graphics pipeline on
+//! lavapipe and compares it with the reference (see [What is proven](#what-is-proven)).
 //!
 //! # The arithmetic rules kept
 //!
@@ -306,7 +377,8 @@
 //! - Multisampled arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
 //!   Shader Model 5.1 ranges of more than one register or in a space other than 0,
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
-//!   shaders are translated only as compute, with their vertex shader ([`lower`]).
+//!   shaders are native geometry shaders in SPIR-V only ([`geometry_spirv`]), and
+//!   compute passes with their vertex shader for every target ([`lower`]).
 
 #![warn(missing_docs)]
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
@@ -314,14 +386,17 @@
 pub mod bindings;
 mod front;
 pub mod gs;
+pub mod gs_native;
 pub mod limits;
 pub mod no_contraction;
 pub mod ops;
+pub mod spirv_geometry;
 
 use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
 pub use gs::{lower, GsLayout, GsLowering, GsOptions};
+pub use gs_native::{geometry_spirv, NativeGsOptions};
 pub use tpf::Topology;
 
 /// The helper functions every translated module starts with (unused ones are removed).
@@ -656,37 +731,7 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
             .map_err(|e| backend(e.to_string()))?
             .into_bytes(),
         Target::Spirv => {
-            let options = naga::back::spv::Options {
-                bounds_check_policies: policies,
-                flags: naga::back::spv::WriterFlags::ADJUST_COORDINATE_SPACE
-                    | naga::back::spv::WriterFlags::LABEL_VARYINGS,
-                ..Default::default()
-            };
-            let pipeline = naga::back::spv::PipelineOptions { shader_stage: ep.stage, entry_point: ep.name.clone() };
-            let atomics_oob = |e: &naga::back::spv::Error| matches!(e, naga::back::spv::Error::FeatureNotImplemented(w) if w.contains("Atomics"));
-            let clamped = |buffer, index| {
-                let options = naga::back::spv::Options {
-                    bounds_check_policies: naga::proc::BoundsCheckPolicies { buffer, index, ..policies },
-                    ..options.clone()
-                };
-                naga::back::spv::write_vec(module, &info, &options, Some(&pipeline))
-            };
-            let words = match naga::back::spv::write_vec(module, &info, &options, Some(&pipeline)) {
-                // naga's SPIR-V writer cannot skip an out-of-bounds atomic: buffer
-                // indices are clamped instead in a module with atomics on buffers, and
-                // array indices too in one with atomics on shared memory (`g#`).
-                Err(e) if atomics_oob(&e) => match clamped(naga::proc::BoundsCheckPolicy::Restrict, policies.index) {
-                    Err(e) if atomics_oob(&e) => {
-                        clamped(naga::proc::BoundsCheckPolicy::Restrict, naga::proc::BoundsCheckPolicy::Restrict)
-                    }
-                    other => other,
-                },
-                other => other,
-            }
-            .map_err(|e| backend(e.to_string()))?;
-            // Every float operation evaluated as written (no FMA, no reordering).
-            let mut words = words;
-            no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
+            let words = spirv_words(module, &info, naga::back::spv::WriterFlags::empty())?;
             words.iter().flat_map(|w| w.to_le_bytes()).collect()
         }
         Target::Msl => {
@@ -738,6 +783,57 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
     })
 }
 
+/// The SPIR-V words of a validated module (its first entry point), with the
+/// translation's bounds-check policies and writer flags (plus `extra`), every float
+/// operation marked `NoContraction`.
+pub(crate) fn spirv_words(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    extra: naga::back::spv::WriterFlags,
+) -> Result<Vec<u32>, TranslateError> {
+    let backend = |message: String| TranslateError::Backend { target: "spirv", message: one_line(&message) };
+    let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
+    let policies = naga::proc::BoundsCheckPolicies {
+        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
+    };
+    let options = naga::back::spv::Options {
+        bounds_check_policies: policies,
+        flags: naga::back::spv::WriterFlags::ADJUST_COORDINATE_SPACE
+            | naga::back::spv::WriterFlags::LABEL_VARYINGS
+            | extra,
+        ..Default::default()
+    };
+    let pipeline = naga::back::spv::PipelineOptions { shader_stage: ep.stage, entry_point: ep.name.clone() };
+    let atomics_oob = |e: &naga::back::spv::Error| matches!(e, naga::back::spv::Error::FeatureNotImplemented(w) if w.contains("Atomics"));
+    let clamped = |buffer, index| {
+        let options = naga::back::spv::Options {
+            bounds_check_policies: naga::proc::BoundsCheckPolicies { buffer, index, ..policies },
+            ..options.clone()
+        };
+        naga::back::spv::write_vec(module, info, &options, Some(&pipeline))
+    };
+    let words = match naga::back::spv::write_vec(module, info, &options, Some(&pipeline)) {
+        // naga's SPIR-V writer cannot skip an out-of-bounds atomic: buffer indices are
+        // clamped instead in a module with atomics on buffers, and array indices too in
+        // one with atomics on shared memory (`g#`).
+        Err(e) if atomics_oob(&e) => match clamped(naga::proc::BoundsCheckPolicy::Restrict, policies.index) {
+            Err(e) if atomics_oob(&e) => {
+                clamped(naga::proc::BoundsCheckPolicy::Restrict, naga::proc::BoundsCheckPolicy::Restrict)
+            }
+            other => other,
+        },
+        other => other,
+    }
+    .map_err(|e| backend(e.to_string()))?;
+    // Every float operation evaluated as written (no FMA, no reordering).
+    let mut words = words;
+    no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
+    Ok(words)
+}
+
 /// Whether a module has a double-precision type or literal.
 fn uses_f64(module: &naga::Module) -> bool {
     let f64_scalar = |s: Option<naga::Scalar>| s.is_some_and(|s| s.kind == naga::ScalarKind::Float && s.width == 8);
@@ -752,7 +848,20 @@ fn uses_f64(module: &naga::Module) -> bool {
             .any(|f| f.expressions.iter().any(|(_, e)| f64_literal(e)))
 }
 
-/// [`module()`] then [`write()`]: a DXBC container in `target`'s language.
+/// [`module()`] then [`write()`]: a DXBC container in `target`'s language. A geometry
+/// shader becomes a native SPIR-V geometry shader ([`geometry_spirv`], without stream
+/// output); the other targets have no geometry stage in naga, and give
+/// [`TranslateError::Stage`] for it (see
+/// [Geometry shaders in SPIR-V](crate#geometry-shaders-in-spir-v)).
 pub fn translate(bytes: &[u8], options: &Options, target: Target) -> Result<Vec<u8>, TranslateError> {
+    if target == Target::Spirv && is_geometry(bytes) {
+        let native = NativeGsOptions { gs: options.clone(), stream_output: None };
+        return geometry_spirv(bytes, &native);
+    }
     write(&module(bytes, options)?, target)
+}
+
+/// Whether the bytes are a container with a geometry shader's program.
+pub fn is_geometry(bytes: &[u8]) -> bool {
+    parts(bytes).is_ok_and(|(p, _, _)| p.version.ty == tpf::ProgramType::Geometry)
 }

@@ -24,9 +24,9 @@ const OP_DECORATE: u32 = 71;
 /// The `NoContraction` decoration.
 const NO_CONTRACTION: u32 = 42;
 /// The SPIR-V magic number (first word).
-const MAGIC: u32 = 0x0723_0203;
+pub(crate) const MAGIC: u32 = 0x0723_0203;
 /// Words in the module header.
-const HEADER: usize = 5;
+pub(crate) const HEADER: usize = 5;
 
 /// The float arithmetic opcodes whose result may be contracted: `OpFNegate`,
 /// `OpFAdd`, `OpFSub`, `OpFMul`, `OpFDiv`, `OpFRem`, `OpFMod`, `OpVectorTimesScalar`,
@@ -37,7 +37,7 @@ const FLOAT_ARITHMETIC: [u32; 14] = [127, 129, 131, 133, 136, 140, 141, 142, 143
 
 /// The opcodes of the sections before the types (capabilities, extensions, imports,
 /// memory model, entry points, execution modes, debug names and sources, annotations).
-const PREAMBLE: [u32; 24] = [
+pub(crate) const PREAMBLE: [u32; 24] = [
     17, 10, 11, 14, 15, 16, 331, // OpCapability ... OpExecutionModeId
     7, 3, 2, 4, 5, 6,
     330, // OpString, OpSource, OpSourceContinued, OpSourceExtension, OpName, OpMemberName, OpModuleProcessed
@@ -72,10 +72,10 @@ pub enum SpirvError {
 }
 
 /// An instruction: its first word's index, its opcode, its words.
-type Inst<'w> = (usize, u32, &'w [u32]);
+pub(crate) type Inst<'w> = (usize, u32, &'w [u32]);
 
 /// Each instruction of `words` after the header.
-fn instructions(words: &[u32]) -> Result<Vec<Inst<'_>>, SpirvError> {
+pub(crate) fn instructions(words: &[u32]) -> Result<Vec<Inst<'_>>, SpirvError> {
     if words.first() != Some(&MAGIC) || words.len() < HEADER {
         return Err(SpirvError::Header);
     }

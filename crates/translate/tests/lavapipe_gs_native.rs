@@ -1,0 +1,260 @@
+//! Native SPIR-V geometry shaders ([`translate::geometry_spirv`]) run through a real
+//! Vulkan graphics pipeline on Mesa's lavapipe (through `ash`: wgpu has no geometry
+//! stage) give what the reference pipeline (`exec::pipeline::draw` with stream output)
+//! gives for the same draw: the transform-feedback buffers byte for byte (Direct3D's
+//! stream output: `XfbBuffer` = output slot), the primitives written and needed of
+//! every stream (`VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT`), and the pipeline
+//! statistics `IAVertices`, `IAPrimitives`, `VSInvocations`, `GSInvocations`,
+//! `GSPrimitives`. The pipeline: the translated vertex shader (naga's SPIR-V), the
+//! native geometry shader, rasterizer discard, transform feedback of every output
+//! element of every declared stream (stream `s` to buffer `s`, into buffers that fill
+//! up part way, so that the overflow rule is exercised).
+//!
+//! Draws: the two workloads of the geometry-shader benchmarks (*quad* at
+//! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles) and every corpus
+//! geometry shader behind a vertex shader fitted to its input signature (inputs
+//! pseudo-random floats in [-2, 2], constant buffers too), [`CORPUS_PRIMITIVES`]
+//! primitives of the list topology of its `dcl_inputprimitive`. Each outcome is a
+//! line of `tests/expect/lavapipe_gs_native.txt` (two-sided; `DXREF_BLESS=1` rewrites
+//! it). Without lavapipe (or its transform feedback and geometry shaders) the test
+//! prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
+
+#[path = "support/gs_shaders.rs"]
+mod gs_shaders;
+#[path = "support/vulkan_gs.rs"]
+mod vulkan_gs;
+
+use std::collections::BTreeMap;
+
+use corpus::{gs_workloads, Rng};
+use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
+use exec::{Format, Plan, Resources};
+use tpf::{Body, Decl, Index};
+use vulkan_gs::{Draw, Outcome, Vk};
+
+/// Points of the *quad* workload in the test.
+const QUAD_POINTS: u32 = 1000;
+/// Triangles of the *cube* workload in the test.
+const CUBE_TRIANGLES: u32 = 200;
+/// Input primitives per corpus shader.
+const CORPUS_PRIMITIVES: u32 = 48;
+
+fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
+    v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+fn reference(d: &Draw) -> Result<Outcome, String> {
+    let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
+    let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
+    let layout: Vec<InputElement> = d
+        .input_registers
+        .iter()
+        .map(|&r| InputElement {
+            semantic_name: if d.float_input { "POSITION".into() } else { "TEXCOORD".into() },
+            semantic_index: if d.float_input { 0 } else { r },
+            format: if d.float_input { Format::R32G32B32A32_FLOAT } else { Format::R32G32B32A32_UINT },
+            input_slot: 0,
+            aligned_byte_offset: 16 * r,
+            per_instance: false,
+            instance_data_step_rate: 0,
+        })
+        .collect();
+    let bytes = vec4_bytes(&d.data);
+    let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
+    let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
+    let mut it = memory.iter_mut();
+    let targets: [Option<SoTarget<'_>>; 4] = std::array::from_fn(|_| {
+        let m = it.next()?;
+        (!m.is_empty()).then_some(SoTarget { data: m.as_mut_slice(), offset: 0 })
+    });
+    let mut gs_resources = Resources::default();
+    for (&r, cb) in &d.cbs {
+        if let Some(slot) = gs_resources.constant_buffers.get_mut(r as usize) {
+            *slot = Some(cb.as_slice());
+        }
+    }
+    let mut state = Pipeline {
+        input_layout: &layout,
+        vertex_buffers: &buffers,
+        index_buffer: None,
+        topology: d.topology,
+        vs: Some(&vs),
+        gs: Some(&gs),
+        vs_resources: Resources::default(),
+        gs_resources,
+        stream_output: Some(StreamOutput { declaration: &d.so, targets }),
+        capture: false,
+        step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
+        checking: false,
+    };
+    let r = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: d.vertices, start_vertex: 0 })
+        .map_err(|e| format!("exec draw: {e}"))?;
+    drop(state);
+    let s = r.statistics;
+    Ok(Outcome {
+        so: memory.try_into().map_err(|_| "slots".to_string())?,
+        so_stats: r.so_statistics.map(|x| (x.num_primitives_written, x.primitives_storage_needed)),
+        stats: [s.ia_vertices, s.ia_primitives, s.vs_invocations, s.gs_invocations, s.gs_primitives],
+    })
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+/// Equal, NaNs equal whatever their bits.
+fn same(a: u32, b: u32) -> bool {
+    a == b || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
+}
+
+/// `exact`, or the first difference of the stream-output bytes or statistics, then each
+/// pipeline statistic that differs.
+fn compare(want: &Outcome, got: &Outcome) -> String {
+    let mut diffs = Vec::new();
+    for (k, (a, b)) in want.so.iter().zip(&got.so).enumerate() {
+        let (a, b) = (words(a), words(b));
+        if let Some(i) = (0..a.len()).find(|&i| !same(a[i], b.get(i).copied().unwrap_or(!a[i]))) {
+            diffs.push(format!("stream-output slot {k} word {i}: reference {:#x}, native {:#x}", a[i], b[i]));
+            break;
+        }
+    }
+    if want.so_stats != got.so_stats {
+        diffs.push(format!("stream-output statistics: reference {:?}, native {:?}", want.so_stats, got.so_stats));
+    }
+    let names = ["IAVertices", "IAPrimitives", "VSInvocations", "GSInvocations", "GSPrimitives"];
+    for ((name, a), b) in names.iter().zip(want.stats).zip(got.stats) {
+        if a != b {
+            diffs.push(format!("{name}: reference {a}, native {b}"));
+        }
+    }
+    if diffs.is_empty() {
+        "exact".into()
+    } else {
+        diffs.join("; ")
+    }
+}
+
+fn workload_vertex(i: u32) -> [u32; 4] {
+    gs_workloads::position(i).map(f32::to_bits)
+}
+
+fn quad() -> Draw {
+    let n = QUAD_POINTS;
+    Draw {
+        vs: gs_shaders::passthrough_position_vs(),
+        gs: gs_shaders::quad_gs(),
+        topology: Topology::PointList,
+        data: (0..n).map(workload_vertex).collect(),
+        stride: 1,
+        input_registers: vec![0],
+        float_input: true,
+        vertices: n,
+        cbs: BTreeMap::new(),
+        so: gs_shaders::so_decl("SV_Position.xyzw", &[16], 0),
+        // Room for all but the last few points' two triangles.
+        so_sizes: [6 * (n as usize - 5) * 16, 0, 0, 0],
+    }
+}
+
+fn cube() -> Draw {
+    let n = CUBE_TRIANGLES;
+    Draw {
+        vs: gs_shaders::passthrough_position_vs(),
+        gs: gs_shaders::cube_gs(),
+        topology: Topology::TriangleList,
+        data: (0..3 * n).map(workload_vertex).collect(),
+        stride: 1,
+        input_registers: vec![0],
+        float_input: true,
+        vertices: 3 * n,
+        cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]),
+        so: gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
+        so_sizes: [18 * n as usize * 20, 0, 0, 0],
+    }
+}
+
+/// A corpus geometry shader's draw, or why it is not compared.
+fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
+    let c = dxbc::Container::parse(bytes).map_err(|e| e.to_string())?;
+    let chunk = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).ok_or("no program")?;
+    let program = tpf::decode(chunk.data).map_err(|e| e.to_string())?;
+    let mut input = None;
+    let mut cbs = BTreeMap::new();
+    for ins in program.iter() {
+        let Body::Decl(d) = ins.body else { continue };
+        match d {
+            Decl::InputPrimitive(p) => input = Some(p),
+            Decl::ConstantBuffer { operand, .. } => {
+                let o = ins.operand(operand);
+                if let (Some(r), Some(Index::Imm32(n))) = (o.register(), o.index(1)) {
+                    let v = (0..n.clamp(1, 4096))
+                        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
+                        .collect();
+                    cbs.insert(r as u32, v);
+                }
+            }
+            Decl::Resource { .. }
+            | Decl::ResourceRaw { .. }
+            | Decl::ResourceStructured { .. }
+            | Decl::Sampler { .. } => return Err("not compared: reads resources".into()),
+            _ => {}
+        }
+    }
+    let topology = input.and_then(Topology::list_for).ok_or("not compared: no list topology for its input")?;
+    let (vs, input_registers) = gs_shaders::fitted_vs(bytes)?;
+    let stride = input_registers.iter().max().map_or(1, |m| m + 1);
+    let so = gs_shaders::every_output(bytes).ok_or("no output signature")?;
+    let mut size = [0u32; 4];
+    for e in &so.entries {
+        size[e.stream as usize] += 4 * u32::from(e.component_count);
+    }
+    let prims = CORPUS_PRIMITIVES;
+    let vertices = prims * topology.vertices_per_primitive();
+    let data = (0..vertices * stride)
+        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
+        .collect();
+    Ok(Draw {
+        vs,
+        gs: bytes.to_vec(),
+        topology,
+        data,
+        stride,
+        input_registers,
+        float_input: false,
+        vertices,
+        cbs,
+        so,
+        // Room for 40 primitives of 3 vertices per slot: some shaders fill it.
+        so_sizes: size.map(|s| s as usize * 3 * 40),
+    })
+}
+
+fn run(vk: &Vk, d: &Draw) -> String {
+    let want = match reference(d) {
+        Ok(w) => w,
+        Err(e) => return format!("not compared: {e}"),
+    };
+    match vk.draw(d) {
+        Ok(got) => compare(&want, &got),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn native_geometry_shaders_match_the_reference_pipeline() {
+    let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native") else { return };
+    let mut outcomes = BTreeMap::new();
+    outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(&vk, &quad())));
+    outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(&vk, &cube())));
+    if let Some(entries) = corpus::dxbc_entries("translate::lavapipe_gs_native") {
+        for (id, bytes, _) in gs_shaders::corpus_geometry_shaders(&entries) {
+            let mut rng = Rng(0x6753_0000 ^ id.len() as u64);
+            let outcome = match corpus_draw(&bytes, &mut rng) {
+                Ok(d) => run(&vk, &d),
+                Err(why) => why,
+            };
+            outcomes.insert(id, corpus::expect::one_line(&outcome));
+        }
+    }
+    corpus::expect::check(corpus::expect_file!("lavapipe_gs_native.txt"), &outcomes);
+}
