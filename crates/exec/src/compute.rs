@@ -141,6 +141,30 @@ pub fn dispatch(
     resources: &mut Resources<'_>,
     limits: &Limits,
 ) -> Result<ComputeStats, ExecError> {
+    dispatch_in_order(plan, groups, GroupOrder::Forward, resources, limits)
+}
+
+/// The order thread groups run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroupOrder {
+    /// x, then y, then z, from group (0, 0, 0) ([`dispatch`]'s order).
+    #[default]
+    Forward,
+    /// The same order reversed, last group first. A program whose groups communicate
+    /// through UAVs without synchronization (undefined in Direct3D: groups run in any
+    /// order, or at once) gives other results in one order than in the other; running
+    /// both finds such programs.
+    Reverse,
+}
+
+/// [`dispatch`] with the thread groups run in `order`.
+pub fn dispatch_in_order(
+    plan: &Plan,
+    groups: [u32; 3],
+    order: GroupOrder,
+    resources: &mut Resources<'_>,
+    limits: &Limits,
+) -> Result<ComputeStats, ExecError> {
     let code = &plan.code;
     if !code.stage_cs {
         return Err(ExecError::new(ExecErrorKind::Draw("dispatch of a shader that is not a compute shader".into())));
@@ -152,7 +176,7 @@ pub fn dispatch(
         ))));
     }
     let mut machine = Machine::new(plan);
-    let counts = machine.dispatch(plan, groups, resources, limits.step_limit)?;
+    let counts = machine.dispatch(plan, groups, resources, limits.step_limit, order == GroupOrder::Reverse)?;
     Ok(ComputeStats {
         cs_invocations: counts.invocations,
         thread_groups: counts.groups,

@@ -177,8 +177,9 @@ impl Machine {
         groups: [u32; 3],
         resources: &mut Resources<'_>,
         limit: u64,
+        reverse: bool,
     ) -> Result<compute::Counts, ExecError> {
-        compute::dispatch(&mut self.core, &plan.code, groups, resources, limit)
+        compute::dispatch(&mut self.core, &plan.code, groups, resources, limit, reverse)
     }
 
     /// Runs one geometry-shader invocation. `inputs` is `v[vertex][register]` flattened:

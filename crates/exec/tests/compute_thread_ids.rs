@@ -4,6 +4,7 @@
 
 mod common_compute;
 use common_compute::{run, Mem};
+use exec::compute::{GroupOrder, Limits};
 
 /// Every thread writes its four ID registers to its own 64-byte structure, indexed by
 /// (group number in x, y, z order) × threads per group + flattened ID.
@@ -88,6 +89,36 @@ ret
                 let expected = 4 * g + t;
                 assert_eq!(tickets[(z * 16 + y * 4 + x) as usize], expected, "thread ({x}, {y}, {z})");
             }
+        }
+    }
+}
+
+/// `GroupOrder::Reverse` runs the last group first, threads still in flattened order.
+#[test]
+fn reverse_group_order_runs_the_last_group_first() {
+    let text = "cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_input vThreadIDInGroupFlattened
+dcl_input vThreadGroupID.xyz
+dcl_temps 2
+dcl_thread_group 2, 2, 1
+imm_atomic_iadd r0.x, u0, l(0), l(1)
+imad r1.x, vThreadGroupID.y, l(2), vThreadGroupID.x
+imad r1.x, vThreadGroupID.z, l(4), r1.x
+imad r1.x, r1.x, l(4), vThreadIDInGroupFlattened.x
+ishl r1.x, r1.x, l(2)
+store_raw u1.x, r1.x, r0.x
+ret
+";
+    let mut uavs = [Mem::raw(1), Mem::raw(48)];
+    let plan = common_compute::plan(text);
+    common_compute::dispatch_plan_in_order(&plan, [2, 2, 3], GroupOrder::Reverse, &mut uavs, &Limits::default())
+        .expect("dispatch");
+    let tickets = uavs[1].words();
+    for g in 0..12u32 {
+        for t in 0..4u32 {
+            assert_eq!(tickets[(4 * g + t) as usize], 4 * (11 - g) + t, "group {g}, thread {t}");
         }
     }
 }

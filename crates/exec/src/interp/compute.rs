@@ -61,13 +61,14 @@ fn who(size: [u32; 3], g: [u32; 3], t: u32) -> String {
 }
 
 /// Runs `groups` thread groups of `code` (a compute shader) with `res` bound, each
-/// thread bounded by `limit` instructions.
+/// thread bounded by `limit` instructions; `reverse` runs the groups last first.
 pub(crate) fn dispatch(
     core: &mut Core,
     code: &Code,
     groups: [u32; 3],
     res: &mut Resources<'_>,
     limit: u64,
+    reverse: bool,
 ) -> Result<Counts, ExecError> {
     core.load(code);
     let size = code.thread_group;
@@ -93,10 +94,14 @@ pub(crate) fn dispatch(
         state = vec![Thread::Done; threads as usize];
     }
     let origin = |pc: u32| code.origin.get(pc as usize).map_or(0, |&i| i as usize);
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let g = [gx, gy, gz];
+    let [nx, ny, nz] = groups.map(u64::from);
+    let total = nx * ny * nz;
+    for n in 0..total {
+        {
+            {
+                // Groups in x, then y, then z order (or the reverse of it).
+                let k = if reverse { total - 1 - n } else { n };
+                let g = [(k % nx) as u32, (k / nx % ny) as u32, (k / (nx * ny)) as u32];
                 tgsm.fill(0);
                 counts.groups += 1;
                 counts.invocations += u64::from(threads);

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use exec::compute::{self, ComputeStats, Limits};
+use exec::compute::{self, ComputeStats, GroupOrder, Limits};
 use exec::resources::Uav;
 use exec::{ExecError, Plan, Resources};
 
@@ -56,6 +56,17 @@ pub fn dispatch_plan(
     uavs: &mut [Mem],
     limits: &Limits,
 ) -> Result<ComputeStats, ExecError> {
+    dispatch_plan_in_order(plan, groups, GroupOrder::Forward, uavs, limits)
+}
+
+/// [`dispatch_plan`] with the groups run in `order`.
+pub fn dispatch_plan_in_order(
+    plan: &Plan,
+    groups: [u32; 3],
+    order: GroupOrder,
+    uavs: &mut [Mem],
+    limits: &Limits,
+) -> Result<ComputeStats, ExecError> {
     let mut memory: Vec<Vec<u8>> = uavs.iter().map(|m| bytes(m.words())).collect();
     let result = {
         let mut res = Resources::default();
@@ -65,7 +76,7 @@ pub fn dispatch_plan(
                 Mem::Structured(_, stride) => Uav::Structured { data, stride: *stride, counter: 0 },
             }));
         }
-        compute::dispatch(plan, groups, &mut res, limits)
+        compute::dispatch_in_order(plan, groups, order, &mut res, limits)
     };
     for (m, data) in uavs.iter_mut().zip(&memory) {
         match m {
