@@ -20,10 +20,13 @@
 //!     let blobs = [good.clone(), b"not a shader".to_vec(), bad_sum];
 //!     let options = Options::default();
 //!     // One result per blob, in order, each what `disassemble` gives for that blob.
-//!     let results: Vec<_> = disassemble_many(&blobs, &options).collect();
-//!     assert_eq!(results[0].as_ref()?.text, disassemble(&good, &options)?.text);
-//!     assert!(results[1].is_err());
-//!     assert!(matches!(results[2].as_ref()?.warnings[..], [listing::Warning::BadChecksum { .. }]));
+//!     let mut results = disassemble_many(&blobs, &options);
+//!     assert_eq!(results.len(), 3);
+//!     assert_eq!(results.next().ok_or("a result per blob")??.text, disassemble(&good, &options)?.text);
+//!     assert!(results.next().ok_or("a result per blob")?.is_err());
+//!     let third = results.next().ok_or("a result per blob")??;
+//!     assert!(matches!(third.warnings[..], [listing::Warning::BadChecksum { .. }]));
+//!     assert!(results.next().is_none());
 //!     Ok(())
 //! }
 //! ```
