@@ -19,6 +19,9 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+/// One pass over the blobs: the bytes of listing text made.
+type Pass = fn(&[Vec<u8>]) -> usize;
+
 fn single(blobs: &[Vec<u8>]) -> usize {
     let options = listing::Options::default();
     blobs.iter().map(|b| listing::disassemble(b, &options).unwrap().text.len()).sum()
@@ -44,15 +47,12 @@ fn main() {
     let entries = corpus::dxbc_entries("listings_best_of").expect("the corpus (../shared/corpus or $DXREF_CORPUS)");
     let blobs: Vec<Vec<u8>> = entries.iter().map(|e| e.bytes()).collect();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some(path @ ("single" | "batch")) => {
-            let passes: usize = args.get(1).map_or(1, |n| n.parse().expect("a number of passes"));
-            let run = if path == "single" { single } else { batch };
-            let n: usize = (0..passes).map(|_| run(black_box(&blobs))).sum();
-            println!("{n} bytes of listings");
-            return;
-        }
-        _ => {}
+    if let Some(path @ ("single" | "batch")) = args.first().map(String::as_str) {
+        let passes: usize = args.get(1).map_or(1, |n| n.parse().expect("a number of passes"));
+        let run = if path == "single" { single } else { batch };
+        let n: usize = (0..passes).map(|_| run(black_box(&blobs))).sum();
+        println!("{n} bytes of listings");
+        return;
     }
     let rounds: usize = args.first().map_or(100, |n| n.parse().expect("a number of rounds"));
     // The two paths give the same text.
@@ -61,7 +61,7 @@ fn main() {
         assert_eq!(l.unwrap().text, listing::disassemble(b, &options).unwrap().text);
     }
     let bytes: usize = blobs.iter().map(Vec::len).sum();
-    let paths: [(&str, fn(&[Vec<u8>]) -> usize); 3] =
+    let paths: [(&str, Pass); 3] =
         [("disasm/listings", single), ("disasm/listings_batch", batch), ("disasm/d3dasm_listings", d3dasm)];
     let mut best = [Duration::MAX; 3];
     for _ in 0..rounds {
