@@ -3,15 +3,12 @@
 //! among them) and the same errors, each for its own blob, whatever the blobs around it.
 //! On the whole corpus with damaged blobs mixed in (wrong checksums, changed bodies, cut
 //! short, wrong total sizes, trailing bytes, raw Shader Model 1-3 streams, bytes that are
-//! no shader), with every checksum kernel; on random batches (proptest); and without an
-//! allocation per blob beyond the listing's own.
+//! no shader), with every checksum kernel; and on random batches (proptest). Its
+//! allocations are counted in `disassemble_many_allocations.rs`.
 
 use dxbc::checksum::Kernel;
 use listing::{disassemble, disassemble_many, Error, Listing, Options, Warning};
 use proptest::prelude::*;
-
-#[global_allocator]
-static GLOBAL: corpus::CountingAllocator = corpus::CountingAllocator;
 
 /// What a result says, in a form that compares.
 type Outcome = Result<(String, Vec<Warning>), Error>;
@@ -144,32 +141,6 @@ fn the_iterator_counts_down_and_stays_done() {
     assert!(batch.next().is_none() && batch.next().is_none());
     let none: [Vec<u8>; 0] = [];
     assert_eq!(disassemble_many(&none, &Options::default()).count(), 0);
-}
-
-/// The batch allocates what listing each blob alone allocates, and a few buffers per
-/// window of blobs: far less than one more allocation per blob.
-#[test]
-fn no_allocation_per_blob_beyond_the_listing() {
-    let Some(entries) = corpus::dxbc_entries("no_allocation_per_blob_beyond_the_listing") else {
-        return;
-    };
-    let blobs: Vec<Vec<u8>> = entries.iter().map(|e| e.bytes()).collect();
-    let options = Options::default();
-    let before = corpus::allocations();
-    for b in &blobs {
-        drop(std::hint::black_box(disassemble(b, &options)));
-    }
-    let alone = corpus::allocations() - before;
-    let before = corpus::allocations();
-    for r in disassemble_many(&blobs, &options) {
-        drop(std::hint::black_box(r));
-    }
-    let batched = corpus::allocations() - before;
-    assert!(
-        batched <= alone + blobs.len() / 8,
-        "{batched} allocations in the batch, {alone} one at a time, for {} blobs",
-        blobs.len()
-    );
 }
 
 /// A pool of blobs for the random batches: every tenth corpus entry, and each damaged.
