@@ -45,6 +45,7 @@ ROWS = [
     ("SM4/5 decode into the IR (program bytes)", "decode/ir", "decode/d3dasm_ir", "d3dasm IR decode"),
     ("Container parse + IR decode (blob bytes)", "decode/containers", "decode/d3dasm_containers", "d3dasm parse"),
     ("Whole listings, checksum verified (blob bytes)", "disasm/listings", "disasm/d3dasm_listings", "d3dasm listings"),
+    ("Whole listings in batches, checksums in lanes (blob bytes)", "disasm/listings_batch", "disasm/d3dasm_listings", "d3dasm listings"),
     ("Checksum, corpus blobs one at a time", "single/corpus/dxref", "single/corpus/openssl", "OpenSSL MD5, same bytes"),
     ("Checksum, one 1 MiB buffer", "single/1mib/dxref", "single/1mib/openssl", "OpenSSL MD5, same bytes"),
     ("Checksum, corpus batch in AVX-512 lanes", "many/corpus/avx512", "many/corpus/single_stream", "dxref one at a time"),

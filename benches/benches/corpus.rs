@@ -7,6 +7,9 @@
 //! - `decode/containers`: every blob through `dxbc::Container::parse` plus the program decode;
 //! - `disasm/listings`: every blob through `listing::disassemble`, header, checksum check
 //!   and slot line included (MB/s of blob bytes);
+//! - `disasm/listings_batch`: the same blobs, in corpus order, through
+//!   `listing::disassemble_many` (the same listings, the checksums computed several at a
+//!   time in vector lanes);
 //!
 //! and, in the same run, the peer: the `d3dasm` crate (MIT) on the same bytes:
 //!
@@ -124,6 +127,15 @@ fn benches(c: &mut Criterion) {
             let mut n = 0usize;
             for blob in &blobs {
                 n += listing::disassemble(blob, &listing::Options::default()).unwrap().text.len();
+            }
+            n
+        })
+    });
+    g.bench_function("listings_batch", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for listing in listing::disassemble_many(&blobs, &listing::Options::default()) {
+                n += listing.unwrap().text.len();
             }
             n
         })

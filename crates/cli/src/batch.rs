@@ -151,6 +151,18 @@ impl Plan {
 pub trait Command: Sync {
     /// One input's report; `several` when outputs are labelled.
     fn process(&self, input: &Input, several: bool, mode: Mode) -> Report;
+    /// The reports of consecutive inputs, one per input in order: what
+    /// [`process`](Command::process) gives for each (the default). A command that does
+    /// part of its work faster on many inputs at once (`disasm`: the checksums, in
+    /// vector lanes) overrides it.
+    fn process_many(&self, inputs: &[&Input], several: bool, mode: Mode) -> Vec<Report> {
+        inputs.iter().map(|input| self.process(input, several, mode)).collect()
+    }
+    /// How many consecutive inputs [`process_many`](Command::process_many) is best
+    /// given at once; 1 (the default): it has no use for more.
+    fn batch_len(&self) -> usize {
+        1
+    }
     /// The extension of each file under `--out-dir` in `mode`.
     fn extension(&self, mode: Mode) -> &'static str;
     /// What inputs of status 1 are called in a batch's closing line.
@@ -178,37 +190,65 @@ pub fn ordered<T, R>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,
+    emit: impl FnMut(usize, Result<R, String>) -> ControlFlow<()>,
+) where
+    T: Sync,
+    R: Send,
+{
+    ordered_runs(items, jobs, 1, |run| run.iter().map(&work).collect(), emit);
+}
+
+/// [`ordered`] with `work` given a run of consecutive items at once (returning one
+/// result per item, in order): runs of at least `batch` items where there are enough
+/// items for every thread to have one (at most 64). A panic in `work` runs that run
+/// again one item at a time (so the work of the items before the one that panics is
+/// done twice), so that the panic is given to `emit` for the item that caused it.
+pub fn ordered_runs<T, R>(
+    items: &[T],
+    jobs: usize,
+    batch: usize,
+    work: impl Fn(&[T]) -> Vec<R> + Sync,
     mut emit: impl FnMut(usize, Result<R, String>) -> ControlFlow<()>,
 ) where
     T: Sync,
     R: Send,
 {
-    let guarded = |item: &T| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(item))).map_err(|payload| {
-            payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".to_string())
-        })
+    let message = |payload: Box<dyn std::any::Any + Send>| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string())
     };
-    let here = |emit: &mut dyn FnMut(usize, Result<R, String>) -> ControlFlow<()>| {
-        for (i, item) in items.iter().enumerate() {
-            if emit(i, guarded(item)).is_break() {
-                return;
-            }
+    let catch = |run: &[T]| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(run)));
+    // One result per item of the run, whatever `work` did.
+    let guarded = |run: &[T]| -> Vec<Result<R, String>> {
+        match catch(run) {
+            Ok(results) if results.len() == run.len() => results.into_iter().map(Ok).collect(),
+            Ok(_) if run.len() > 1 => (0..run.len()).map(|i| one(&catch, &message, &run[i..=i])).collect(),
+            Ok(_) => vec![Err("a batch command gave no result for an input".to_string())],
+            Err(_) if run.len() > 1 => (0..run.len()).map(|i| one(&catch, &message, &run[i..=i])).collect(),
+            Err(payload) => vec![Err(message(payload))],
         }
     };
-    if items.len() <= 1 {
-        return here(&mut emit);
-    }
-    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(jobs).thread_name(|i| format!("dxref-{i}")).build()
-    else {
-        // No threads to be had: do the work here.
-        return here(&mut emit);
+    let threads_wanted = if items.len() <= 1 { None } else { Some(jobs) };
+    let pool = threads_wanted.and_then(|jobs| {
+        rayon::ThreadPoolBuilder::new().num_threads(jobs).thread_name(|i| format!("dxref-{i}")).build().ok()
+    });
+    let Some(pool) = pool else {
+        // One item, or no threads to be had: do the work here, in runs of `batch`.
+        for (r, run) in items.chunks(batch.clamp(1, 64)).enumerate() {
+            for (offset, result) in guarded(run).into_iter().enumerate() {
+                if emit(r * batch.clamp(1, 64) + offset, result).is_break() {
+                    return;
+                }
+            }
+        }
+        return;
     };
     let threads = pool.current_num_threads().max(1);
-    let run_len = (items.len() / (threads * 16)).clamp(1, 64);
+    let fair = items.len() / threads;
+    let run_len = (items.len() / (threads * 16)).max(batch.min(fair)).clamp(1, 64);
     let runs = items.len().div_ceil(run_len);
     let window = threads.saturating_mul(4).max(2);
     type Run<R> = Vec<Result<R, String>>;
@@ -227,7 +267,7 @@ pub fn ordered<T, R>(
                 let slice = &items[first..(first + run_len).min(items.len())];
                 let index = started;
                 scope.spawn(move |_| {
-                    let _ = tx.send((index, slice.iter().map(guarded).collect()));
+                    let _ = tx.send((index, guarded(slice)));
                 });
                 started += 1;
             }
@@ -254,6 +294,20 @@ pub fn ordered<T, R>(
             }
         }
     });
+}
+
+/// The result of a run of one item, its panic as a message.
+fn one<T, R, E>(
+    catch: &impl Fn(&[T]) -> Result<Vec<R>, E>,
+    message: &impl Fn(E) -> String,
+    item: &[T],
+) -> Result<R, String> {
+    match catch(item) {
+        Ok(results) => {
+            results.into_iter().next().ok_or_else(|| "a batch command gave no result for an input".to_string())
+        }
+        Err(payload) => Err(message(payload)),
+    }
 }
 
 /// A progress bar on standard error, shown once the batch has run for a while when
@@ -388,62 +442,69 @@ pub fn run(command: &impl Command, plan: Plan) -> Outcome {
         }
     }
     let mut first = true;
-    let work = |(i, input): (usize, &Input)| {
-        let name = input.name();
-        let report = match &input.error {
-            Some(e) => Report::failed(Failure::input(e.clone())),
-            None => command.process(input, several, mode),
-        };
-        render.render(command, &name, report, out_paths.as_ref().map(|p| &p[i]))
+    // A run of inputs: those the walk could not read fail alone; the others go to the
+    // command together.
+    let work = |run: &[(usize, &Input)]| -> Vec<Rendered> {
+        let readable: Vec<&Input> = run.iter().filter(|(_, input)| input.error.is_none()).map(|&(_, i)| i).collect();
+        let mut reports = command.process_many(&readable, several, mode).into_iter();
+        run.iter()
+            .map(|&(i, input)| {
+                let name = input.name();
+                let report = match &input.error {
+                    Some(e) => Report::failed(Failure::input(e.clone())),
+                    None => reports.next().unwrap_or_else(|| {
+                        Report::failed(Failure::input(format!(
+                            "{name}: internal error (a bug in dxref, please report it): no report"
+                        )))
+                    }),
+                };
+                render.render(command, &name, report, out_paths.as_ref().map(|p| &p[i]))
+            })
+            .collect()
     };
     let indexed: Vec<(usize, &Input)> = inputs.iter().enumerate().collect();
     if failure.is_none() {
-        ordered(
-            &indexed,
-            jobs,
-            |&item| work(item),
-            |i, result| {
-                let rendered = result.unwrap_or_else(|panic| {
-                    let message =
-                        format!("{}: internal error (a bug in dxref, please report it): {panic}", inputs[i].name());
-                    render.render(command, &inputs[i].name(), Report::failed(Failure::input(message)), None)
-                });
-                worst = worst.max(rendered.status);
-                tally.total += 1;
-                match rendered.status {
-                    status::OK => {}
-                    status::REFUSED => tally.refused += 1,
-                    _ => tally.unreadable += 1,
+        ordered_runs(&indexed, jobs, command.batch_len(), work, |i, result| {
+            let rendered = result.unwrap_or_else(|panic| {
+                let message =
+                    format!("{}: internal error (a bug in dxref, please report it): {panic}", inputs[i].name());
+                render.render(command, &inputs[i].name(), Report::failed(Failure::input(message)), None)
+            });
+            worst = worst.max(rendered.status);
+            tally.total += 1;
+            match rendered.status {
+                status::OK => {}
+                status::REFUSED => tally.refused += 1,
+                _ => tally.unreadable += 1,
+            }
+            for m in &rendered.messages {
+                if m.warning {
+                    output::warning(&m.text);
+                } else {
+                    output::error(&m.text);
                 }
-                for m in &rendered.messages {
-                    if m.warning {
-                        output::warning(&m.text);
-                    } else {
-                        output::error(&m.text);
-                    }
+            }
+            let written = match (rendered.failure, rendered.body) {
+                (Some(stop), _) => Err(stop),
+                (None, Some(body)) if json_array => {
+                    // `[` was written; items are separated by commas, `]` closes.
+                    let comma = if first { Ok(()) } else { out.write(b",\n") };
+                    first = false;
+                    comma.and_then(|_| out.write(&body))
                 }
-                let written = match (rendered.failure, rendered.body) {
-                    (Some(stop), _) => Err(stop),
-                    (None, Some(body)) if json_array => {
-                        // `[` was written; items are separated by commas, `]` closes.
-                        let comma = if first { Ok(()) } else { out.write(b",\n") };
-                        first = false;
-                        comma.and_then(|_| out.write(&body))
-                    }
-                    (None, Some(body)) if mode == Mode::Json => out.write(&body).and_then(|_| out.write(b"\n")),
-                    (None, Some(body)) => out.write(&body),
-                    (None, None) => Ok(()),
-                };
-                progress.advance(i + 1);
-                match written {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(stop) => {
-                        failure = Some(stop);
-                        ControlFlow::Break(())
-                    }
+                (None, Some(body)) if mode == Mode::Json => out.write(&body).and_then(|_| out.write(b"\n")),
+                (None, Some(body)) => out.write(&body),
+                (None, None) => Ok(()),
+            };
+            progress.advance(i + 1);
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(stop) => {
+                    failure = Some(stop);
+                    ControlFlow::Break(())
                 }
-            },
-        );
+            }
+        });
     }
     progress.finish();
     let mut result = match failure {

@@ -335,3 +335,50 @@ fn check_agrees_with_disasm_then_asm_over_the_corpus() {
         assert_eq!(out.status.code(), Some(if any_differs { 1 } else { 0 }), "{args:?}");
     }
 }
+
+/// `dxref disasm` over many files lists them together (their checksums computed side by
+/// side): its output is still each file's own `dxref disasm FILE` output, labelled, in
+/// order, and its messages each file's own, in order, whatever the thread count. Corpus
+/// blobs with damaged ones among them: wrong checksums (a warning), cut short and not
+/// shaders (errors), raw Shader Model 1-3 streams.
+#[test]
+fn many_files_list_as_each_file_alone() {
+    let Some(entries) = corpus::entries("many_files_list_as_each_file_alone") else { return };
+    let dir = temp_dir("many-alone");
+    let mut paths = Vec::new();
+    for (i, e) in entries.iter().step_by(5).enumerate() {
+        let mut bytes = e.bytes();
+        match i % 9 {
+            2 if e.container == corpus::Container::Dxbc => bytes[5] ^= 0x11,
+            5 => bytes.truncate(bytes.len() / 3),
+            7 => bytes = format!("not a shader {i}").into_bytes(),
+            _ => {}
+        }
+        let path = dir.join(format!("{i:03}.bin"));
+        std::fs::write(&path, &bytes).unwrap();
+        paths.push(p(&path).to_string());
+    }
+    let (mut want_out, mut want_err, mut failed) = (String::new(), String::new(), 0);
+    for path in &paths {
+        let alone = dxref_in(&["disasm", path], None);
+        failed += usize::from(!alone.status.success());
+        if alone.status.success() {
+            want_out.push_str(&format!("// file: {path}\n{}", text(&alone.stdout)));
+        }
+        want_err.push_str(&text(&alone.stderr));
+    }
+    assert!(failed > 10 && want_err.contains("checksum is wrong"), "{failed} failed:\n{want_err}");
+    want_err.push_str(&format!("dxref: {failed} of {} inputs failed: {failed} could not be read\n", paths.len()));
+    let args: Vec<&str> = std::iter::once("disasm").chain(paths.iter().map(String::as_str)).collect();
+    for jobs in ["1", "2", "3"] {
+        let together = dxref_in(&[&args[..], &["-j", jobs]].concat(), None);
+        assert_eq!(together.status.code(), Some(2));
+        assert!(text(&together.stdout) == want_out, "-j {jobs}: the listings differ from each file's own");
+        assert_eq!(text(&together.stderr), want_err, "-j {jobs}");
+    }
+    // A directory too: the same files in name order.
+    let together = dxref_in(&["disasm", p(&dir)], None);
+    assert!(text(&together.stdout) == want_out, "the directory's listings differ from each file's own");
+    assert_eq!(text(&together.stderr), want_err);
+    let _ = std::fs::remove_dir_all(dir);
+}

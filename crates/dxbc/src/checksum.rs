@@ -183,12 +183,23 @@ pub fn verify_many(containers: &[&[u8]]) -> Vec<bool> {
 /// The stored checksum of a container and the bytes it covers, if the header says
 /// where they end (see [`verify_many`]).
 fn covered_bytes(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    Some((bytes.get(4..CHECKSUM_START)?, covered(bytes)?))
+}
+
+/// The bytes a container's checksum covers, read from its header alone: bytes 20 to the
+/// total size (at byte 24), when the bytes begin with `DXBC` and that size is at least
+/// the header's 32 bytes and at most the length of the bytes (`None` otherwise; the
+/// chunk directory is not read). Every container that `Container::parse` accepts
+/// passes these checks, and its `Container::computed_checksum` is the checksum of these
+/// bytes: so a batch's checksums can be computed side by side ([`checksum_many`])
+/// before its containers are parsed one by one.
+pub fn covered(bytes: &[u8]) -> Option<&[u8]> {
     if bytes.get(..4)? != b"DXBC" {
         return None;
     }
-    let total = u32::from_le_bytes(bytes.get(24..28)?.try_into().ok()?) as usize;
+    let total = u32::from_le_bytes(*bytes.get(24..28)?.first_chunk::<4>()?) as usize;
     if total < crate::HEADER_SIZE {
         return None;
     }
-    Some((bytes.get(4..CHECKSUM_START)?, bytes.get(CHECKSUM_START..total)?))
+    bytes.get(CHECKSUM_START..total)
 }

@@ -257,3 +257,42 @@ fn verify_many_rejects_what_is_not_a_container_header() {
     let inputs: [&[u8]; 7] = [&good, &[], &good[..20], &wrong_magic, &total_too_big, &total_too_small, &trailing];
     assert_eq!(dxbc::verify_many(&inputs), [true, false, false, false, false, false, true]);
 }
+
+/// `checksum::covered` reads the header alone, yet every container that parses has
+/// covered bytes whose checksum is the container's computed one: on the corpus, on
+/// each blob cut short at many lengths and with its total size rewritten, and on
+/// trailing bytes.
+#[test]
+fn covered_bytes_give_the_computed_checksum_of_every_container_that_parses() {
+    let Some(entries) = corpus::dxbc_entries("covered_bytes_give_the_computed_checksum_of_every_container_that_parses")
+    else {
+        return;
+    };
+    let (mut parsed, mut refused) = (0, 0);
+    for (i, e) in entries.iter().enumerate() {
+        let bytes = e.bytes();
+        let mut variants = vec![bytes.clone()];
+        for cut in [0, 4, 20, 27, 28, 31, 32, 33, bytes.len() / 2, bytes.len() - 1] {
+            variants.push(bytes[..cut.min(bytes.len())].to_vec());
+        }
+        for total in [0u32, 31, 32, 33, bytes.len() as u32 - 4, bytes.len() as u32 + 1, u32::MAX] {
+            let mut v = bytes.clone();
+            v[24..28].copy_from_slice(&total.to_le_bytes());
+            variants.push(v);
+        }
+        let mut trailing = bytes.clone();
+        trailing.extend_from_slice(&[0x5a; 13][..1 + i % 13]);
+        variants.push(trailing);
+        for v in &variants {
+            match Container::parse(v) {
+                Ok(c) => {
+                    let covered = checksum::covered(v).unwrap_or_else(|| panic!("{}: parsed, nothing covered", e.id()));
+                    assert_eq!(checksum::checksum_of(covered), c.computed_checksum(), "{}", e.id());
+                    parsed += 1;
+                }
+                Err(_) => refused += 1,
+            }
+        }
+    }
+    assert!(parsed >= entries.len() * 2 && refused > entries.len() * 10, "{parsed} parsed, {refused} refused");
+}

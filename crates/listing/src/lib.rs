@@ -5,6 +5,9 @@
 //! chunks (creator, buffer definitions, resource bindings, signatures ...), the
 //! program printed from the `SHDR`/`SHEX` chunk (by [`tpf::print`]), and the closing
 //! `// Approximately N instruction slots used` line from the `STAT` chunk.
+//! [`disassemble`] lists one blob; [`disassemble_many`] lists many, each as
+//! [`disassemble`] would, with their checksums computed several at a time in vector
+//! lanes ([`batch`]).
 //!
 //! Level9 blobs (`*_4_0_level_9_*`, with an `Aon9` chunk) also carry a Shader Model 2
 //! program that fxc prints between the header and the SM4 program, with the Direct3D 9
@@ -53,6 +56,7 @@
 use std::fmt;
 
 pub mod asm;
+pub mod batch;
 pub mod fxh;
 pub mod header;
 pub mod level9;
@@ -62,6 +66,7 @@ pub mod reflect;
 pub mod stat;
 pub mod text;
 
+pub use batch::{disassemble_many, Batch};
 use dxbc::{Container, FourCc};
 use thiserror::Error;
 
@@ -195,17 +200,29 @@ pub fn is_d3dbc(bytes: &[u8]) -> bool {
 
 /// Disassembles a DXBC container, or a raw Shader Model 1–3 stream, into Microsoft's
 /// listing.
+///
+/// To list many blobs, [`disassemble_many`] gives the same listings and errors faster:
+/// it verifies the checksums of several containers at once.
 pub fn disassemble(bytes: &[u8], options: &Options) -> Result<Listing, Error> {
+    disassemble_summed(bytes, options, None)
+}
+
+/// [`disassemble`], with the container's checksum already computed (`checksum`: the
+/// checksum of [`dxbc::checksum::covered`]`(bytes)`, as [`batch`] computes it in vector
+/// lanes) or computed here (`None`).
+pub(crate) fn disassemble_summed(
+    bytes: &[u8],
+    options: &Options,
+    checksum: Option<[u32; 4]>,
+) -> Result<Listing, Error> {
     if is_d3dbc(bytes) {
         return disassemble_d3dbc(bytes, options);
     }
     let container = Container::parse(bytes)?;
     let mut warnings = Vec::new();
-    if !container.checksum_ok() {
-        warnings.push(Warning::BadChecksum {
-            stored: container.stored_checksum(),
-            computed: dxbc::checksum_bytes(container.computed_checksum()),
-        });
+    let computed = dxbc::checksum_bytes(checksum.unwrap_or_else(|| container.computed_checksum()));
+    if computed != container.stored_checksum() {
+        warnings.push(Warning::BadChecksum { stored: container.stored_checksum(), computed });
     }
     // RDEF is read once: the style follows its creator string, and the header prints it.
     let rdef = header::read_rdef(&container);

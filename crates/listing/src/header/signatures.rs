@@ -44,11 +44,12 @@ pub(super) fn write_signatures(out: &mut String, c: &Chunks<'_>, flavor: Flavor)
 }
 
 /// The letters of the components in `mask` (its low four bits), blanks for the others
-/// (`xy w`).
-fn components(mask: u8) -> &'static str {
+/// (`xy w`), right-aligned in the 6 columns of the Mask and Used columns: one copy into
+/// the listing rather than the padding and the letters apart.
+fn components6(mask: u8) -> &'static str {
     const MASKS: [&str; 16] = [
-        "    ", "x   ", " y  ", "xy  ", "  z ", "x z ", " yz ", "xyz ", "   w", "x  w", " y w", "xy w", "  zw", "x zw",
-        " yzw", "xyzw",
+        "      ", "  x   ", "   y  ", "  xy  ", "    z ", "  x z ", "   yz ", "  xyz ", "     w", "  x  w", "   y w",
+        "  xy w", "    zw", "  x zw", "   yzw", "  xyzw",
     ];
     MASKS.get(usize::from(mask & 0xf)).copied().unwrap_or_default()
 }
@@ -82,7 +83,7 @@ fn write_row(
         out.push(' ');
         right_str(out, reg, 8);
     } else {
-        right_str(out, components(e.mask), 6);
+        out.push_str(components6(e.mask));
         out.push(' ');
         right_dec(out, e.register, 8);
     }
@@ -95,7 +96,7 @@ fn write_row(
     if e.register == u32::MAX {
         right_str(out, if used != 0 { "YES" } else { "NO" }, 6);
     } else {
-        right_str(out, components(used), 6);
+        out.push_str(components6(used));
     }
     out.push('\n');
 }
@@ -107,5 +108,18 @@ fn system_value(e: &SignatureElement<'_>, pixel_output: bool) -> SystemValue {
         names::pixel_output_system_value(e.semantic_name)
     } else {
         e.system_value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each mask's column is `{:>6}` of its letters, blanks for the others.
+    #[test]
+    fn mask_columns_are_the_letters_right_aligned_in_six() {
+        for mask in 0u8..=255 {
+            let letters: String =
+                "xyzw".chars().enumerate().map(|(i, c)| if (mask >> i) & 1 != 0 { c } else { ' ' }).collect();
+            assert_eq!(super::components6(mask), format!("{letters:>6}"), "{mask:#x}");
+        }
     }
 }
