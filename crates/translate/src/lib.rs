@@ -138,7 +138,9 @@
 //! lavapipe and compares the stream-output buffers, the statistics of every stream, the
 //! pipeline counters, the rasterized primitives and the indirect arguments with
 //! `exec::pipeline::draw`: the two geometry-shader benchmark workloads (at a smaller
-//! size), seven input topologies and every corpus geometry shader both run, all exact.
+//! size), seven input topologies, a shader reading typed buffers of two formats, and
+//! every corpus geometry shader both run (typed buffers and 1D textures bound), all
+//! exact.
 //!
 //! # Geometry shaders as compute
 //!
