@@ -1,7 +1,7 @@
 //! The text form of `translate`'s bindings (`translate::Bindings::parse`, what
 //! `dxref translate --bindings FILE` reads) on arbitrary UTF-8: bindings or an error
 //! with a line and a column inside the text, never a panic; what parses is placed where
-//! it says.
+//! it says, and a typed buffer format (`t3 = R8G8B8A8_UNORM`) is given to a view only.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -11,6 +11,12 @@ fuzz_target!(|data: &[u8]| {
         Ok(b) => {
             for (&(class, register), &slot) in &b.overrides {
                 assert_eq!(b.slot(class, register), slot);
+            }
+            // Typed buffer formats: only for views, and read back by name.
+            for (&(class, register), &format) in &b.formats {
+                assert!(matches!(class, translate::Class::Srv | translate::Class::Uav), "{class:?}");
+                assert_eq!(b.format(class, register), Some(format));
+                assert_eq!(translate::BufferFormat::from_name(format.name()), Some(format));
             }
         }
         Err(e) => {

@@ -228,6 +228,8 @@ enum Command {
     /// MSL, GLSL or HLSL (through naga, validated first). Bindings: cb# group 0, t#
     /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
     /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.
+    /// Typed buffer views (Buffer<T>, RWBuffer<T>) are storage buffers of their elements'
+    /// bytes, converted in the shader by the format --buffer-format gives.
     /// What is not translated yet is an error naming the instruction.
     /// A geometry shader becomes a native SPIR-V geometry shader (--to spirv; --so as
     /// transform feedback); naga's other back ends have no geometry stage, so other
@@ -250,9 +252,19 @@ struct TranslateArgs {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<OsString>,
     /// A file of `REGISTER = GROUP:BINDING` lines (`cb0 = 0:0`, `t3 = 1:7`; `#` comments)
-    /// placing registers elsewhere than the default mapping.
+    /// placing registers elsewhere than the default mapping, and `REGISTER = FORMAT`
+    /// lines as --buffer-format takes.
     #[arg(long, value_name = "FILE")]
     bindings: Option<OsString>,
+    /// The element format of typed buffer view REGISTER (`t3=R8G8B8A8_UNORM`,
+    /// `u1=R32_UINT`), which the bytecode does not hold; repeatable. A view not named is
+    /// read as R32G32B32A32_FLOAT, _UINT or _SINT (its declared return type; stride 16
+    /// bytes), or R32_UINT/R32_SINT/R32_FLOAT when atomics use it. Formats: R32G32B32A32,
+    /// R32G32B32, R32G32, R32 (FLOAT, UINT, SINT), R16G16B16A16, R16G16, R16 (FLOAT, UNORM,
+    /// SNORM, UINT, SINT), R8G8B8A8, R8G8, R8 (UNORM, SNORM, UINT, SINT), R10G10B10A2_UNORM,
+    /// R10G10B10A2_UINT, R11G11B10_FLOAT, A8_UNORM, B8G8R8A8_UNORM, B8G8R8X8_UNORM.
+    #[arg(long = "buffer-format", value_name = "REGISTER=FORMAT")]
+    buffer_formats: Vec<String>,
     /// The array to read from an fxc /Fh header holding several.
     #[arg(long, value_name = "NAME")]
     var: Option<String>,
@@ -637,6 +649,7 @@ fn command(command: Command) -> Outcome {
             to,
             output,
             bindings,
+            buffer_formats,
             var,
             interfaces,
             pipeline,
@@ -650,6 +663,7 @@ fn command(command: Command) -> Outcome {
             to: &to,
             output: output.as_deref(),
             bindings: bindings.as_deref(),
+            buffer_formats: &buffer_formats,
             var: var.as_deref(),
             interfaces: &interfaces,
             pipeline: pipeline.as_deref().and_then(|p| match p {

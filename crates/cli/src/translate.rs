@@ -17,6 +17,8 @@ pub struct Options<'a> {
     pub output: Option<&'a OsStr>,
     /// `--bindings`: the binding file (`register = group:binding` lines).
     pub bindings: Option<&'a OsStr>,
+    /// `--buffer-format REGISTER=FORMAT`: the element format of typed buffer views.
+    pub buffer_formats: &'a [String],
     /// `--var`: the array of an fxc `/Fh` header.
     pub var: Option<&'a str>,
     /// `--interface SLOT=TABLE`: the function table bound to each interface slot.
@@ -51,6 +53,17 @@ pub fn run(options: &Options<'_>) -> Outcome {
         let text = String::from_utf8(bytes).map_err(|_| Failure::input(format!("{name}: not UTF-8 text")))?;
         translate_options.bindings =
             ::translate::Bindings::parse(&text).map_err(|e| Failure::input(format!("{name}:{e}")))?;
+    }
+    for assignment in options.buffer_formats {
+        if !assignment.contains('=') || assignment.contains(':') {
+            return Err(Failure::input(format!(
+                "--buffer-format {assignment}: expected REGISTER=FORMAT (`t3=R8G8B8A8_UNORM`)"
+            )));
+        }
+        translate_options
+            .bindings
+            .parse_more(assignment)
+            .map_err(|e| Failure::input(format!("--buffer-format {assignment}: {}", e.message)))?;
     }
     for binding in options.interfaces {
         let parsed = binding.split_once('=').and_then(|(slot, table)| {

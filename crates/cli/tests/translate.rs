@@ -154,3 +154,46 @@ fn a_geometry_shader_becomes_a_native_spirv_geometry_shader() {
     let out = dxref(&["translate", &vs, "--to", "wgsl", "--so", "SV_Position.xyzw"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+#[test]
+fn typed_buffer_views_take_their_format_from_the_command_line() {
+    let listing = temp_file(
+        "typed.asm",
+        "cs_5_0\ndcl_resource_buffer (float,float,float,float) t0\n\
+         dcl_uav_typed_buffer (uint,uint,uint,uint) u0\ndcl_input vThreadID.x\ndcl_temps 1\n\
+         dcl_thread_group 64, 1, 1\nld_indexable(buffer)(float,float,float,float) r0.xyzw, vThreadID.xxxx, t0.xyzw\n\
+         ftou r0.xyzw, r0.xyzw\nstore_uav_typed u0.xyzw, vThreadID.xxxx, r0.xyzw\nret \n",
+    );
+    let bin = assembled("typed", &listing);
+    // The default: R32G32B32A32_FLOAT and _UINT, four words an element.
+    let out = dxref(&["translate", &bin, "--to", "wgsl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wgsl = text(&out.stdout);
+    assert!(wgsl.contains("var<storage> t0_: array<u32>") || wgsl.contains("t0_: array<u32>"), "{wgsl}");
+    assert!(!wgsl.contains("dx_udivf"), "{wgsl}");
+    // R8G8B8A8_UNORM elements are converted in the shader; R16_UINT ones share words.
+    let out = dxref(&[
+        "translate",
+        &bin,
+        "--to",
+        "wgsl",
+        "--buffer-format",
+        "t0=R8G8B8A8_UNORM",
+        "--buffer-format",
+        "u0 = dxgi_format_r16_uint",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wgsl = text(&out.stdout);
+    assert!(wgsl.contains("dx_udivf") && wgsl.contains("atomicOr"), "{wgsl}");
+    // A format the translator does not convert, one of the wrong type, a malformed one.
+    for (arg, status, needle) in [
+        ("t0=R8G8B8A8_UNORM_SRGB", 2, "not a typed buffer format"),
+        ("t0=R32_UINT", 1, "declared float"),
+        ("t0", 2, "REGISTER=FORMAT"),
+        ("cb0=R32_FLOAT", 2, "typed buffer views"),
+    ] {
+        let out = dxref(&["translate", &bin, "--to", "wgsl", "--buffer-format", arg]);
+        assert_eq!(out.status.code(), Some(status), "{arg}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(needle), "{arg}: {}", text(&out.stderr));
+    }
+}

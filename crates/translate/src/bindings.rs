@@ -17,10 +17,21 @@
 //! uc1 = 3:9
 //! ```
 //!
+//! A typed buffer view's element format (which the bytecode does not hold; see
+//! [`crate::buffer_format`]) is given the same way, with a format name instead of a slot:
+//!
+//! ```text
+//! # register = DXGI format (typed buffer views t#, u# only)
+//! t3 = R8G8B8A8_UNORM
+//! u1 = R32_UINT
+//! ```
+//!
 //! (blank lines and `#` comments are ignored), and a mistake is an error naming the line
 //! and column.
 
 use std::collections::BTreeMap;
+
+use crate::buffer_format::BufferFormat;
 
 /// A resource class: the Direct3D register file a binding is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -86,6 +97,9 @@ pub struct Slot {
 pub struct Bindings {
     /// Registers placed explicitly, by class and register number.
     pub overrides: BTreeMap<(Class, u32), Slot>,
+    /// The element format of typed buffer views (`t#`, `u#`), by class and register;
+    /// a view not named gets [`BufferFormat::default_for`].
+    pub formats: BTreeMap<(Class, u32), BufferFormat>,
 }
 
 /// A mistake in the text form of [`Bindings`].
@@ -109,9 +123,22 @@ impl Bindings {
             .unwrap_or(Slot { group: class.default_group(), binding: class.default_binding(register) })
     }
 
+    /// The format named for typed buffer view `register` of `class`, if one is.
+    pub fn format(&self, class: Class, register: u32) -> Option<BufferFormat> {
+        self.formats.get(&(class, register)).copied()
+    }
+
     /// Reads the text form (see the module documentation).
     pub fn parse(text: &str) -> Result<Bindings, BindingsError> {
         let mut b = Bindings::default();
+        b.parse_more(text)?;
+        Ok(b)
+    }
+
+    /// Reads more lines of the text form into `self` (a register placed or given a
+    /// format twice, here or before, is an error).
+    pub fn parse_more(&mut self, text: &str) -> Result<(), BindingsError> {
+        let b = self;
         for (n, line) in text.lines().enumerate() {
             let line_no = n.saturating_add(1);
             let code = line.split('#').next().unwrap_or("");
@@ -144,7 +171,19 @@ impl Bindings {
             let register: u32 = digits.parse().map_err(|_| err(reg, format!("`{reg}`: no register number")))?;
             let slot_text = slot.trim();
             let Some((g, bnd)) = slot_text.split_once(':') else {
-                return Err(err(slot_text, "expected `group:binding`".into()));
+                if slot_text.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    let format = BufferFormat::from_name(slot_text).ok_or_else(|| {
+                        err(slot_text, format!("`{slot_text}` is not a typed buffer format the translator converts"))
+                    })?;
+                    if !matches!(class, Class::Srv | Class::Uav) {
+                        return Err(err(reg, format!("`{reg}`: a format is for typed buffer views (t#, u#)")));
+                    }
+                    if b.formats.insert((class, register), format).is_some() {
+                        return Err(err(reg, format!("`{reg}` is given a format twice")));
+                    }
+                    continue;
+                }
+                return Err(err(slot_text, "expected `group:binding` or a format".into()));
             };
             let group: u32 =
                 g.trim().parse().map_err(|_| err(slot_text, format!("`{}` is not a group number", g.trim())))?;
@@ -156,7 +195,7 @@ impl Bindings {
                 return Err(err(reg, format!("`{reg}` is assigned twice")));
             }
         }
-        Ok(b)
+        Ok(())
     }
 }
 
@@ -192,5 +231,24 @@ mod tests {
         let e = Bindings::parse("t1 = 0:1\nt1 = 0:2").unwrap_err();
         assert!(e.message.contains("twice"), "{e}");
         assert!(Bindings::parse("t1 0:1").is_err());
+    }
+
+    #[test]
+    fn formats_of_typed_buffers() {
+        let b = Bindings::parse("t3 = R8G8B8A8_UNORM\nt3 = 1:0\nu1 = dxgi_format_r32_uint # atomics\n").unwrap();
+        assert_eq!(b.format(Class::Srv, 3), Some(BufferFormat::R8G8B8A8_UNORM));
+        assert_eq!(b.format(Class::Uav, 1), Some(BufferFormat::R32_UINT));
+        assert_eq!(b.format(Class::Srv, 1), None);
+        assert_eq!(b.slot(Class::Srv, 3), Slot { group: 1, binding: 0 });
+        let e = Bindings::parse("t0 = R8G8B8A8_UNORM_SRGB").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 6));
+        let e = Bindings::parse("cb0 = R32_FLOAT").unwrap_err();
+        assert!(e.message.contains("typed buffer views"), "{e}");
+        let e = Bindings::parse("t0 = R32_FLOAT\nt0 = R32_UINT").unwrap_err();
+        assert_eq!(e.line, 2);
+        let mut b = Bindings::parse("t0 = R32_FLOAT").unwrap();
+        b.parse_more("t1 = R16_UNORM").unwrap();
+        assert_eq!(b.formats.len(), 2);
+        assert!(b.parse_more("t1 = R16_SNORM").is_err());
     }
 }

@@ -19,6 +19,7 @@ use tpf::{
 };
 
 use crate::bindings::{Bindings, Class};
+use crate::buffer_format::{self, BufferFormat, Numeric};
 use crate::ops::{self, Res};
 use crate::{Signature, TranslateError};
 
@@ -68,6 +69,10 @@ enum Res2 {
     Words {
         stride: u32,
         bytes: u32,
+    },
+    /// A typed buffer view: words converted by its format ([`crate::buffer_format`]).
+    Typed {
+        elem: Elem,
     },
 }
 
@@ -385,7 +390,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
             Decl::Resource { operand, dim, return_type, .. } => {
                 let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
-                self.srvs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
+                let res =
+                    if dim == ResourceDimension::Buffer { Res2::Typed { elem } } else { Res2::Texture { dim, elem } };
+                self.srvs.insert(need(reg_of(operand))?, res);
             }
             Decl::ResourceRaw { operand, .. } => {
                 self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: 0 });
@@ -395,7 +402,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
             Decl::UavTyped { operand, dim, return_type, .. } => {
                 let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
-                self.uavs.insert(need(reg_of(operand))?, Res2::Texture { dim, elem });
+                let res =
+                    if dim == ResourceDimension::Buffer { Res2::Typed { elem } } else { Res2::Texture { dim, elem } };
+                self.uavs.insert(need(reg_of(operand))?, res);
             }
             Decl::UavRaw { operand, flags, .. } | Decl::UavStructured { operand, flags, .. } => {
                 if flags.rasterizer_ordered {
@@ -501,6 +510,37 @@ impl<'p, 'a> Gen<'p, 'a> {
         let key = if class == Class::UavCounter { Class::Uav } else { class };
         let register = if self.sm51 { self.range_register.get(&(key, r)).copied().unwrap_or(r) } else { r };
         self.bindings.slot(class, register)
+    }
+
+    /// The element format of typed buffer view `r` of `class` (`t#`, `u#`): the one
+    /// [`Bindings::formats`] names for its register, or the default of its return type
+    /// ([`BufferFormat::default_for`]). A format of another numeric type than the
+    /// declaration's, and atomics on a format that is not 32 bits, are errors.
+    fn typed_format(&self, class: Class, r: u32, elem: Elem) -> R<BufferFormat> {
+        let register = if self.sm51 { self.range_register.get(&(class, r)).copied().unwrap_or(r) } else { r };
+        let numeric = match elem {
+            Elem::F => Numeric::Float,
+            Elem::U => Numeric::Uint,
+            Elem::I => Numeric::Sint,
+        };
+        let atomics = class == Class::Uav && self.uav_atomics.get(&r).is_some_and(|a| a.any);
+        let name = format!("{}{r}", class.prefix());
+        match self.bindings.format(class, register) {
+            None => Ok(BufferFormat::default_for(numeric, atomics)),
+            Some(f) if f.numeric() != numeric => Err(TranslateError::Resource {
+                register: name,
+                what: format!(
+                    "format {f} ({} elements) for a view declared {}",
+                    format!("{:?}", f.numeric()).to_lowercase(),
+                    elem_format(elem)
+                ),
+            }),
+            Some(f) if atomics && f.size() != 4 => Err(TranslateError::Resource {
+                register: name,
+                what: format!("atomics on a typed buffer of format {f} (32-bit formats only)"),
+            }),
+            Some(f) => Ok(f),
+        }
     }
 
     /// Shader Model 5.1: an operand's register inside its range must be the range's
@@ -612,10 +652,18 @@ impl<'p, 'a> Gen<'p, 'a> {
             let ty = if mode == SamplerMode::Comparison { "sampler_comparison" } else { "sampler" };
             let _ = writeln!(out, "@group({}) @binding({}) var s{r}: {ty};", s.group, s.binding);
         }
+        let mut typed_functions = String::new();
         for (&r, res) in &self.srvs {
             let s = self.slot(Class::Srv, r);
             let ty = match *res {
                 Res2::Words { .. } => "var<storage, read> t{r}: array<u32>".replace("{r}", &r.to_string()),
+                Res2::Typed { elem } => {
+                    let format = self.typed_format(Class::Srv, r, elem)?;
+                    let name = format!("t{r}");
+                    let storage = buffer_format::Storage { name: &name, atomic: false, signed: false };
+                    typed_functions.push_str(&buffer_format::load_function(&format!("dx_ld_{name}"), &storage, format));
+                    format!("var<storage, read> {name}: array<u32>")
+                }
                 Res2::Texture { dim, elem } => {
                     let ty = texture_type(dim, elem, self.compared.contains(&r))
                         .ok_or_else(|| TranslateError::Resource { register: format!("t{r}"), what: dim_name(dim) })?;
@@ -630,6 +678,22 @@ impl<'p, 'a> Gen<'p, 'a> {
             let ty = match *res {
                 Res2::Words { .. } => {
                     format!("var<storage, read_write> u{r}: array<{}>", word_type(atomics, &format!("u{r}"))?)
+                }
+                Res2::Typed { elem } => {
+                    let format = self.typed_format(Class::Uav, r, elem)?;
+                    let name = format!("u{r}");
+                    // Elements narrower than a word are stored with atomic bit operations.
+                    let narrow = format.size() < 4;
+                    let word = if narrow { "atomic<u32>" } else { word_type(atomics, &name)? };
+                    let storage =
+                        buffer_format::Storage { name: &name, atomic: atomics.any || narrow, signed: atomics.signed };
+                    typed_functions.push_str(&buffer_format::load_function(&format!("dx_ld_{name}"), &storage, format));
+                    typed_functions.push_str(&buffer_format::store_function(
+                        &format!("dx_st_{name}"),
+                        &storage,
+                        format,
+                    ));
+                    format!("var<storage, read_write> {name}: array<{word}>")
                 }
                 Res2::Texture { dim, elem } => {
                     if atomics.any {
@@ -661,6 +725,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             };
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
         }
+        out.push_str(&typed_functions);
         for &r in &self.uav_counters {
             let s = self.slot(Class::UavCounter, r);
             let _ = writeln!(
@@ -1592,13 +1657,24 @@ impl<'p, 'a> Gen<'p, 'a> {
         let imm = is_imm_atomic(ins.opcode);
         let rk = if imm { 1 } else { 0 };
         let (name, res, atomics, _) = self.resource(i, ins, rk)?;
-        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "atomics on a typed UAV")) };
+        let (stride, typed) = match res {
+            Res2::Words { stride, .. } => (stride, false),
+            // A typed buffer of a 32-bit format (`typed_format` checks it): element = word.
+            Res2::Typed { .. } => (0, true),
+            Res2::Texture { .. } => return Err(unsupported(i, ins, "atomics on a typed UAV")),
+        };
         let nsrc = ins.opcode.info().src.len();
         let types: Vec<Ty> = (0..nsrc).map(|_| Ty::U).collect();
         self.bind_sources(i, ins, rk.saturating_add(1), &types)?;
-        // The address: a byte offset (raw), or structure index and byte offset.
-        let base =
-            if stride == 0 { "(q0.x >> 2u)".to_string() } else { format!("(q0.x * {}u + (q0.y >> 2u))", stride / 4) };
+        // The address: a byte offset (raw), structure index and byte offset, or a typed
+        // buffer's element.
+        let base = if typed {
+            "q0.x".to_string()
+        } else if stride == 0 {
+            "(q0.x >> 2u)".to_string()
+        } else {
+            format!("(q0.x * {}u + (q0.y >> 2u))", stride / 4)
+        };
         let arg = |k: usize| {
             let v = format!("q{k}.x");
             if atomics.signed {
@@ -1626,6 +1702,15 @@ impl<'p, 'a> Gen<'p, 'a> {
             _ => return Err(unsupported(i, ins, "this atomic")),
         };
         let call = if atomics.signed { format!("bitcast<u32>({call})") } else { call };
+        let call = if typed {
+            // Outside the view an atomic does nothing and returns 0 (checked here: naga's
+            // SPIR-V writer clamps the indices of a module with atomics).
+            self.line("var old = 0u;");
+            self.line(&format!("if (q0.x < arrayLength(&{name})) {{ old = {call}; }}"));
+            "old".to_string()
+        } else {
+            call
+        };
         if imm {
             let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
             match self.dst(i, ins, &dst)? {
@@ -1696,11 +1781,30 @@ impl<'p, 'a> Gen<'p, 'a> {
         let (name, res, _, o) = self.resource(i, ins, k)?;
         match res {
             Res2::Texture { dim, elem } => Ok((name, dim, elem, o)),
-            Res2::Words { .. } => Err(unsupported(i, ins, "a buffer here")),
+            Res2::Words { .. } | Res2::Typed { .. } => Err(unsupported(i, ins, "a buffer here")),
         }
     }
 
+    /// `ld`, `ld_indexable` and `ld_uav_typed` of a typed buffer view: element `a.x`,
+    /// converted by the view's format (`dx_ld_t#`), swizzled.
+    fn ld_typed(&mut self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<bool> {
+        let (name, res, _, ro) = self.resource(i, ins, k)?;
+        if !matches!(res, Res2::Typed { .. }) {
+            return Ok(false);
+        }
+        if ins.opcode == Opcode::LdMs {
+            return Err(unsupported(i, ins, "ld2dms on a buffer"));
+        }
+        self.bind_sources(i, ins, 1, &[Ty::U])?;
+        self.write_swizzled(i, ins, &ro, &format!("dx_ld_{name}(q0.x)"))?;
+        self.close();
+        Ok(true)
+    }
+
     fn ld_texture(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        if self.ld_typed(i, ins, 2)? {
+            return Ok(());
+        }
         let (name, dim, elem, ro) = self.texture(i, ins, 2)?;
         let ms = ins.opcode == Opcode::LdMs;
         let types: &[Ty] = if ms { &[Ty::I, Ty::R, Ty::I] } else { &[Ty::I] };
@@ -1892,7 +1996,17 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     fn bufinfo(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
         let (name, res, _, ro) = self.resource(i, ins, 1)?;
-        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "bufinfo on a typed buffer")) };
+        if let Res2::Typed { elem } = res {
+            // The element count: the view's bytes / the element size.
+            let class = if name.starts_with('u') { Class::Uav } else { Class::Srv };
+            let format = self.typed_format(class, reg_num(&name), elem)?;
+            self.bind_sources(i, ins, 1, &[])?;
+            let n = buffer_format::element_count(format, &name);
+            self.write_swizzled(i, ins, &ro, &format!("vec4<u32>({n})"))?;
+            self.close();
+            return Ok(());
+        }
+        let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "bufinfo on a texture")) };
         if name.starts_with('g') {
             return Err(unsupported(i, ins, "bufinfo on shared memory"));
         }
@@ -1917,6 +2031,9 @@ impl<'p, 'a> Gen<'p, 'a> {
     }
 
     fn ld_uav_typed(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        if self.ld_typed(i, ins, 2)? {
+            return Ok(());
+        }
         let (name, dim, _, ro) = self.texture(i, ins, 2)?;
         self.bind_sources(i, ins, 1, &[Ty::U])?;
         let coord = self.uav_coord(i, ins, dim)?;
@@ -1926,6 +2043,14 @@ impl<'p, 'a> Gen<'p, 'a> {
     }
 
     fn store_uav_typed(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let (name, res, _, _) = self.resource(i, ins, 0)?;
+        if matches!(res, Res2::Typed { .. }) {
+            // Every component is written (the format takes those it has).
+            self.bind_sources(i, ins, 1, &[Ty::U, Ty::Any])?;
+            self.line(&format!("dx_st_{name}(q0.x, q1);"));
+            self.close();
+            return Ok(());
+        }
         let (name, dim, elem, _) = self.texture(i, ins, 0)?;
         self.bind_sources(i, ins, 1, &[Ty::U, Ty::Any])?;
         let coord = self.uav_coord(i, ins, dim)?;

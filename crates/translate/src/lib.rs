@@ -58,7 +58,15 @@
 //! that `imm_atomic_alloc` (the count before its increment) or `imm_atomic_consume`
 //! (the count after its decrement) uses is a storage buffer of one `atomic<u32>`, `uc#`,
 //! in the UAV group at binding 64 + the UAV's register (the application keeps the
-//! count there: initial values, `CopyStructureCount`). 1D textures and 1D texture arrays (views
+//! count there: initial values, `CopyStructureCount`). Typed buffer views (`Buffer<T>`,
+//! `dcl_resource_buffer`; `RWBuffer<T>`, `dcl_uav_typed_buffer`) are storage buffers of
+//! their elements' bytes (`array<u32>`; a UAV of elements narrower than a word, or one
+//! that atomics use, `array<atomic<u32>>`): WGSL has no texel buffers, so the shader
+//! converts each element by the view's DXGI format, which the bytecode does not hold —
+//! `R32G32B32A32_FLOAT`/`_UINT`/`_SINT` by the declared return type (stride 16 bytes;
+//! `R32_*` for a UAV that atomics use) unless [`Bindings::formats`] names another
+//! (`t3 = R8G8B8A8_UNORM`); the conversions, the element count and the out-of-bounds
+//! rules are those of [`buffer_format`]. 1D textures and 1D texture arrays (views
 //! and typed UAVs) are 2D ones of height 1 (`texture_2d`, `texture_2d_array`,
 //! `texture_storage_2d*`): WGSL has no 1D array, and its `texture_1d` has no level,
 //! bias, gradient or offset sampling (nor mipmaps in WebGPU), so the application binds
@@ -135,11 +143,19 @@
 //! raw `g#` accesses); the one difference kept is a structured `g#` offset past the
 //! stride (see below).
 //!
+//! `tests/lavapipe_typed_buffers.rs` runs typed buffer loads and stores of every
+//! format [`BufferFormat`] converts on lavapipe (every value of each 8-, 10-, 11- and
+//! 16-bit component; the edge values of the conversion rules for stores; out-of-bounds
+//! indices) and programs mixing views, formats, `bufinfo` and atomics, against `exec`,
+//! bit for bit.
+//!
 //! `tests/lavapipe_gs.rs` runs vertex + geometry shader pairs lowered by [`lower`] on
 //! lavapipe and compares the stream-output buffers, the statistics of every stream, the
 //! pipeline counters, the rasterized primitives and the indirect arguments with
 //! `exec::pipeline::draw`: the two geometry-shader benchmark workloads (at a smaller
-//! size), every input topology (lists and strips, with and without adjacency) and every corpus geometry shader both run, all exact.
+//! size), every input topology (lists and strips, with and without adjacency), a shader
+//! reading typed buffers of two formats, and every corpus geometry shader both run (typed
+//! buffers and 1D textures bound), all exact.
 //!
 //! `tests/lavapipe_gs_native.rs` runs native geometry shaders ([`geometry_spirv`])
 //! through a real Vulkan graphics pipeline on lavapipe (through `ash`: the translated
@@ -153,7 +169,8 @@
 //! invocation per input primitive where Vulkan and Direct3D count one per instance
 //! (`dcl_gsinstances`), the one difference recorded. The three corpus shaders that
 //! read `SV_CullDistance` are not compared (a translated vertex shader cannot write
-//! it: WGSL has no cull distances), nor the one that reads a typed buffer.
+//! it: WGSL has no cull distances), nor the one that reads typed buffers and a 1D texture (the
+//! Vulkan harness binds no resources).
 //!
 //! # Geometry shaders as compute
 //!
@@ -360,9 +377,9 @@
 //! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
 //!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
 //!   `@early_depth_test`, which not every back end writes.
-//! - Typed UAVs are storage textures of the return type's 32-bit formats (`r32*` when
-//!   the shader loads them, `rgba32*` write-only otherwise): the view's real format is
-//!   not in the shader.
+//! - Typed texture UAVs are storage textures of the return type's 32-bit formats
+//!   (`r32*` when the shader loads them, `rgba32*` write-only otherwise): the view's
+//!   real format is not in the shader.
 //! - `lod` (WGSL and naga's IR have no level-of-detail query), `eval_centroid`,
 //!   `eval_sample_index` and `eval_snapped` (no pull-model interpolation:
 //!   `interpolateAt*` has no WGSL form), `gather4_po`/`gather4_po_c` (WGSL's texel
@@ -373,11 +390,15 @@
 //! - `samplepos` of a texture gives the standard pattern of its sample count
 //!   (`D3D11_STANDARD_MULTISAMPLE_PATTERN`, Vulkan's standard sample locations): a
 //!   device with other positions differs.
-//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`) are refused: the view's format,
-//!   which converts each element a load returns (how many components, their
-//!   encoding), is not in the shader, and WGSL has no texel buffers.
-//! - Multisampled arrays with sampling, typed-UAV atomics, the `this` register of interfaces,
-//!   Shader Model 5.1 ranges of more than one register or in a space other than 0,
+//! - Typed buffer views (`Buffer<T>`, `RWBuffer<T>`) are storage buffers converted in
+//!   the shader ([`buffer_format`]): the view's format is not in the shader, so the
+//!   module is specialised to the one [`Bindings::formats`] gives (or the default), as
+//!   a driver would not need to be; sRGB formats are refused (their transfer function
+//!   is not exact on a device); `resinfo` of a buffer is refused (`bufinfo` gives its
+//!   size).
+//! - Multisampled arrays with sampling, atomics on typed texture UAVs, the `this`
+//!   register of interfaces, Shader Model 5.1 ranges of more than one register or in a
+//!   space other than 0,
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
 //!   shaders are native geometry shaders in SPIR-V only ([`geometry_spirv`]), and
 //!   compute passes with their vertex shader for every target ([`lower`]).
@@ -386,6 +407,7 @@
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 pub mod bindings;
+pub mod buffer_format;
 mod front;
 pub mod gs;
 pub mod gs_native;
@@ -397,6 +419,7 @@ pub mod spirv_geometry;
 use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
+pub use buffer_format::BufferFormat;
 pub use gs::{lower, GsLayout, GsLowering, GsOptions};
 pub use gs_native::{geometry_spirv, NativeGsOptions};
 pub use tpf::Topology;

@@ -227,3 +227,81 @@ fn dx_samplepos(count: u32, i: u32) -> vec2<f32> {
     if (!standard || i >= count) { return vec2<f32>(0.0); }
     return vec2<f32>(p[count - 1u + i]) / 16.0;
 }
+// Typed buffer views (functional spec 3.2, "Data Conversion"; `buffer_format`), on
+// integer bits so that no device rounding enters.
+// `v / d` correctly rounded to float32 bits, for 0 <= v and 0 < d < 2^16 (`v >= d`
+// gives 1.0): a long division of the 24 significant bits and the remainder's rounding
+// to nearest even.
+fn dx_udivf(v: u32, d: u32) -> u32 {
+    if (v == 0u) { return 0u; }
+    if (v >= d) { return 0x3f800000u; }
+    var s = firstLeadingBit(d) - firstLeadingBit(v);
+    var x = v << s;
+    if (x < d) {
+        s = s + 1u;
+        x = x << 1u;
+    }
+    let r = x - d;
+    let a = r << 12u;
+    let q1 = a / d;
+    let r1 = a - q1 * d;
+    let b = r1 << 11u;
+    let q2 = b / d;
+    let r2 = b - q2 * d;
+    let frac = (q1 << 11u) | q2;
+    let up = 2u * r2 > d || (2u * r2 == d && (frac & 1u) == 1u);
+    return ((127u - s) << 23u) + frac + select(0u, 1u, up);
+}
+// SNORM `max(c / d, -1)` (d = 2^(n-1) - 1) as float32 bits.
+fn dx_snorm_bits(c: i32, d: u32) -> u32 {
+    let m = dx_udivf(min(u32(abs(c)), d), d);
+    return select(m, m | 0x80000000u, c < 0);
+}
+// A 16-bit float widened exactly: denormals normalised, NaN quiet with its payload.
+fn dx_half_bits(h: u32) -> u32 {
+    let sign = (h & 0x8000u) << 16u;
+    let e = (h >> 10u) & 0x1fu;
+    let m = h & 0x3ffu;
+    if (e == 0u) {
+        if (m == 0u) { return sign; }
+        let l = firstLeadingBit(m);
+        return sign | ((103u + l) << 23u) | ((m << (23u - l)) & 0x7fffffu);
+    }
+    if (e == 31u) {
+        return sign | select(0x7fc00000u | (m << 13u), 0x7f800000u, m == 0u);
+    }
+    return sign | ((e + 112u) << 23u) | (m << 13u);
+}
+// An unsigned 11- or 10-bit float (5-bit exponent, `mb` mantissa bits) widened
+// exactly; NaN gives 0x7fc00000.
+fn dx_ufloat_bits(v: u32, mb: u32) -> u32 {
+    let e = v >> mb;
+    let m = v & ((1u << mb) - 1u);
+    if (e == 0u) {
+        if (m == 0u) { return 0u; }
+        let l = firstLeadingBit(m);
+        return ((113u + l - mb) << 23u) | ((m << (23u - l)) & 0x7fffffu);
+    }
+    if (e == 31u) { return select(0x7fc00000u, 0x7f800000u, m == 0u); }
+    return ((e + 112u) << 23u) | (m << (23u - mb));
+}
+// Float to UNORM of maximum `m`: NaN gives 0, clamped to [0, 1], rounded to even.
+fn dx_f_to_unorm(x: u32, m: u32) -> u32 {
+    let f = select(bitcast<f32>(x), 0.0, dx_isnan(x));
+    return u32(round(clamp(f, 0.0, 1.0) * f32(m)));
+}
+// Float to SNORM of maximum `m` (two's complement bits): NaN gives 0, clamped to
+// [-1, 1], rounded to even.
+fn dx_f_to_snorm(x: u32, m: u32) -> u32 {
+    let f = select(bitcast<f32>(x), 0.0, dx_isnan(x));
+    return bitcast<u32>(i32(round(clamp(f, -1.0, 1.0) * f32(m))));
+}
+// Float to an unsigned 11- or 10-bit float: NaN stays NaN, negative values and -0
+// give 0, infinity stays, finite values round toward zero (the half's truncation,
+// its mantissa truncated again), too large ones give the largest finite value.
+fn dx_f_to_ufloat(x: u32, mb: u32) -> u32 {
+    if (dx_isnan(x)) { return (0x1fu << mb) | 1u; }
+    if ((x & 0x80000000u) != 0u || x == 0u) { return 0u; }
+    if (x == 0x7f800000u) { return 0x1fu << mb; }
+    return (dx_f32tof16(x) & 0x7fffu) >> (10u - mb);
+}

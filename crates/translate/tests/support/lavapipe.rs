@@ -84,6 +84,27 @@ pub enum Buffer {
     Storage(Vec<u8>),
     /// A read-write storage buffer, read back after the dispatch.
     StorageReadWrite(Vec<u8>),
+    /// A typed buffer view's elements (`Buffer<T>`), bound as a read-only storage buffer
+    /// of exactly these bytes (a multiple of 4, not empty): the translated shader's
+    /// element count is the binding's length / the element size, as the view's is.
+    Typed(Vec<u8>),
+    /// A writable typed buffer view (`RWBuffer<T>`), bound as [`Buffer::Typed`] and read
+    /// back after the dispatch.
+    TypedReadWrite(Vec<u8>),
+    /// A 2D texture of one level, `width` × `height` texels of four floats
+    /// (`Rgba32Float`, read without conversion); a 1D texture is one of height 1, as the
+    /// translator maps it.
+    Texture { width: u32, height: u32, texels: Vec<[f32; 4]> },
+    /// A sampler: point filtering, clamp addressing (what `exec::Sampler` with
+    /// `Filter::Point` and `AddressMode::Clamp` does).
+    PointClampSampler,
+}
+
+/// What a [`Bound`] is on the device.
+enum Made {
+    Buffer(wgpu::Buffer),
+    Texture(wgpu::TextureView),
+    Sampler(wgpu::Sampler),
 }
 
 /// A buffer at `@group(group) @binding(binding)`. Within a group the bindings must be
@@ -110,8 +131,8 @@ pub fn bytes_vec4(bytes: &[u8]) -> Vec<[u32; 4]> {
 
 /// Runs the compute entry point `main` of `module` (workgroup size `workgroup`, as the
 /// module declares it) for `groups` workgroups with `bound` bound, and returns the
-/// contents of every [`Buffer::StorageReadWrite`] after the dispatch, in the order of
-/// `bound`; `Err` says why it did not run. Every global of the module that has a binding
+/// contents of every [`Buffer::StorageReadWrite`] and [`Buffer::TypedReadWrite`] after
+/// the dispatch, in the order of `bound`; `Err` says why it did not run. Every global of the module that has a binding
 /// must be one of `bound`.
 pub fn run_compute(
     gpu: &Gpu,
@@ -163,18 +184,64 @@ pub fn run_compute(
             source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
         })
     };
-    let buffers: Vec<wgpu::Buffer> = bound
+    let made: Vec<Made> = bound
         .iter()
         .map(|b| {
             let (bytes, usage) = match &b.buffer {
+                Buffer::Texture { width, height, texels } => {
+                    let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: 1 };
+                    let texture = d.create_texture(&wgpu::TextureDescriptor {
+                        label: None,
+                        size,
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: wgpu::TextureDimension::D2,
+                        format: wgpu::TextureFormat::Rgba32Float,
+                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                        view_formats: &[],
+                    });
+                    let data: Vec<u8> = texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+                    gpu.queue.write_texture(
+                        texture.as_image_copy(),
+                        &data,
+                        wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(16 * width),
+                            rows_per_image: None,
+                        },
+                        size,
+                    );
+                    return Made::Texture(texture.create_view(&Default::default()));
+                }
+                Buffer::PointClampSampler => {
+                    return Made::Sampler(d.create_sampler(&wgpu::SamplerDescriptor {
+                        address_mode_u: wgpu::AddressMode::ClampToEdge,
+                        address_mode_v: wgpu::AddressMode::ClampToEdge,
+                        address_mode_w: wgpu::AddressMode::ClampToEdge,
+                        mag_filter: wgpu::FilterMode::Nearest,
+                        min_filter: wgpu::FilterMode::Nearest,
+                        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+                        ..Default::default()
+                    }))
+                }
                 Buffer::Uniform(v) => (&v[..v.len().min(gpu.uniform_limit as usize)], wgpu::BufferUsages::UNIFORM),
-                Buffer::Storage(v) => (&v[..], wgpu::BufferUsages::STORAGE),
-                Buffer::StorageReadWrite(v) => (&v[..], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC),
+                Buffer::Storage(v) | Buffer::Typed(v) => (&v[..], wgpu::BufferUsages::STORAGE),
+                Buffer::StorageReadWrite(v) | Buffer::TypedReadWrite(v) => {
+                    (&v[..], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC)
+                }
             };
-            // At least one vec4, even for a buffer the shader does not read.
             let mut contents = bytes.to_vec();
-            contents.resize(contents.len().max(16).next_multiple_of(4), 0);
-            d.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: None, contents: &contents, usage })
+            if matches!(b.buffer, Buffer::Typed(_) | Buffer::TypedReadWrite(_)) {
+                assert!(!contents.is_empty() && contents.len() % 4 == 0, "a typed buffer of {} bytes", contents.len());
+            } else {
+                // At least one vec4, even for a buffer the shader does not read.
+                contents.resize(contents.len().max(16).next_multiple_of(4), 0);
+            }
+            Made::Buffer(d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &contents,
+                usage,
+            }))
         })
         .collect();
     let mut layouts = Vec::new();
@@ -191,14 +258,24 @@ pub fn run_compute(
             .map(|(_, b)| wgpu::BindGroupLayoutEntry {
                 binding: b.binding,
                 visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: match b.buffer {
-                        Buffer::Uniform(_) => wgpu::BufferBindingType::Uniform,
-                        Buffer::Storage(_) => wgpu::BufferBindingType::Storage { read_only: true },
-                        Buffer::StorageReadWrite(_) => wgpu::BufferBindingType::Storage { read_only: false },
+                ty: match b.buffer {
+                    Buffer::Texture { .. } => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
                     },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
+                    Buffer::PointClampSampler => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
+                    _ => wgpu::BindingType::Buffer {
+                        ty: match b.buffer {
+                            Buffer::Uniform(_) => wgpu::BufferBindingType::Uniform,
+                            Buffer::StorageReadWrite(_) | Buffer::TypedReadWrite(_) => {
+                                wgpu::BufferBindingType::Storage { read_only: false }
+                            }
+                            _ => wgpu::BufferBindingType::Storage { read_only: true },
+                        },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
                 },
                 count: None,
             })
@@ -209,7 +286,14 @@ pub fn run_compute(
             layout: &layout,
             entries: &members
                 .iter()
-                .map(|(k, b)| wgpu::BindGroupEntry { binding: b.binding, resource: buffers[*k].as_entire_binding() })
+                .map(|(k, b)| wgpu::BindGroupEntry {
+                    binding: b.binding,
+                    resource: match &made[*k] {
+                        Made::Buffer(buffer) => buffer.as_entire_binding(),
+                        Made::Texture(view) => wgpu::BindingResource::TextureView(view),
+                        Made::Sampler(sampler) => wgpu::BindingResource::Sampler(sampler),
+                    },
+                })
                 .collect::<Vec<_>>(),
         });
         bind_groups.push((g, group));
@@ -242,8 +326,8 @@ pub fn run_compute(
         pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
     }
     let mut reads = Vec::new();
-    for (b, buffer) in bound.iter().zip(&buffers) {
-        if let Buffer::StorageReadWrite(v) = &b.buffer {
+    for (b, made) in bound.iter().zip(&made) {
+        if let (Buffer::StorageReadWrite(v) | Buffer::TypedReadWrite(v), Made::Buffer(buffer)) = (&b.buffer, made) {
             let size = buffer.size();
             let read = d.create_buffer(&wgpu::BufferDescriptor {
                 label: None,
