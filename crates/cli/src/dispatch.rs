@@ -18,6 +18,8 @@ use crate::{status, Failure, Outcome};
 
 /// The largest UAV `dxref run` allocates.
 const MAX_UAV_BYTES: u32 = 256 << 20;
+/// The most bytes all UAVs of a dispatch may take together.
+const MAX_TOTAL_UAV_BYTES: u64 = 1 << 30;
 
 /// UAV slots (`D3D11_1_UAV_SLOT_COUNT`).
 const UAV_SLOTS: u32 = 64;
@@ -137,6 +139,14 @@ pub fn run(options: &Options, name: &str, plan: &Plan, declared: &[Declared]) ->
                 options.uav_size,
                 if matches!(kind, Kind::Typed(_)) { " of R32_UINT" } else { "" }
             ));
+            let total = uavs.iter().map(|u| u.data.len() as u64).sum::<u64>() + u64::from(options.uav_size);
+            if total > MAX_TOTAL_UAV_BYTES {
+                return Err(Failure::input(format!(
+                    "{name}: the UAVs would take {total} bytes with --uav-size {} for each unbound one: at most \
+                     {MAX_TOTAL_UAV_BYTES}",
+                    options.uav_size
+                )));
+            }
             uavs.push(UavMemory { slot, kind, data: vec![0; options.uav_size as usize] });
         }
     }

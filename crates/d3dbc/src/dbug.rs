@@ -84,8 +84,8 @@ pub enum DbugErrorKind {
     /// Struct types nest deeper than [`MAX_TYPE_DEPTH`].
     #[error("struct types nested more than {MAX_TYPE_DEPTH} deep (cyclic type offsets?)")]
     TooDeep,
-    /// More than [`MAX_TYPE_RECORDS`] type records were read.
-    #[error("too many type records read (struct members sharing records?)")]
+    /// More than [`MAX_TYPE_RECORDS`] type records and struct members were read.
+    #[error("too many type records and struct members read (struct members sharing records?)")]
     TooManyTypes,
 }
 
@@ -307,6 +307,13 @@ impl<'b> Reader<'b> {
         let fields = [h(0)?, h(1)?, h(2)?, h(3)?, h(4)?];
         let nmembers = h(5)? as usize;
         let moff = self.u32(off.saturating_add(12), "type record")? as usize;
+        // Members count against the same budget: records sharing one member table walk
+        // it once each, so records alone would not bound the work or the memory.
+        let left = self.budget.get();
+        if nmembers > left {
+            return Err(err(off, DbugErrorKind::TooManyTypes));
+        }
+        self.budget.set(left.saturating_sub(nmembers));
         let index = sink.record(off, fields, nmembers, moff);
         for i in 0..nmembers {
             let at = moff.saturating_add(i.saturating_mul(MEMBER_INFO_SIZE));

@@ -14,7 +14,7 @@
 pub const MAX_TYPE_DEPTH: usize = 16;
 
 /// The most type records read for one `CTAB` or `DBUG` table, counting a record once
-/// per use.
+/// per use (and, in a `DBUG` block, each struct member walked).
 ///
 /// Reason: members of many structs may all point at one struct record; without a
 /// budget a table of a few hundred bytes would expand into a tree of billions of

@@ -135,6 +135,30 @@ impl Topology {
         }
     }
 
+    /// Triangle `i` of a triangle strip with adjacency (D3D11.3 functional spec, 8.4
+    /// "Primitive Topologies"): its six vertices in geometry-shader order (corners at even
+    /// positions, adjacent vertices at odd ones), as offsets from the strip's vertex
+    /// `2i`. The first triangle (`i` = 0), the other even ones, the odd ones (turned so
+    /// that the leading vertex stays first) and the last one (its far adjacent vertex
+    /// one closer) each have their order.
+    pub fn strip_adj_offsets(first: bool, even: bool, last: bool) -> [i8; 6] {
+        let even = even || first;
+        [
+            0,
+            if first {
+                1
+            } else if even {
+                -2
+            } else {
+                3
+            },
+            if even { 2 } else { 4 },
+            if last { 5 } else { 6 },
+            if even { 4 } else { 2 },
+            if even { 3 } else { -2 },
+        ]
+    }
+
     /// Which of a primitive's vertices (in geometry-shader order) remain when the
     /// adjacent ones are dropped (no geometry shader: "topologies with adjacency
     /// discard the adjacent vertices").

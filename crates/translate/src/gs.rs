@@ -160,15 +160,29 @@ fn vertex_expr(t: Topology, k: u32) -> String {
         (Topology::TriangleStrip, 1) => "(dx_p + 1u + (dx_p & 1u))".into(),
         (Topology::TriangleStrip, _) => "(dx_p + 2u - (dx_p & 1u))".into(),
         (Topology::TriangleStripAdj, _) => {
-            let even = "((dx_p & 1u) == 0u)";
-            match k {
-                0 => "(dx_p * 2u)".into(),
-                1 => format!("select(select(dx_p * 2u + 3u, dx_p * 2u - 2u, {even}), dx_p * 2u + 1u, dx_p == 0u)"),
-                2 => format!("(dx_p * 2u + select(4u, 2u, {even}))"),
-                3 => "(dx_p * 2u + select(6u, 5u, dx_p + 1u == dx_tp))".into(),
-                4 => format!("(dx_p * 2u + select(2u, 4u, {even}))"),
-                _ => format!("select(dx_p * 2u - 2u, dx_p * 2u + 3u, {even})"),
-            }
+            // The offsets from vertex 2 * dx_p, chosen by the triangle's place in the strip.
+            let k = k as usize;
+            let offset = |first, even, last| Topology::strip_adj_offsets(first, even, last).get(k).map_or(0, |&o| o);
+            let pick = |cond: &str, yes: String, no: String| {
+                if yes == no {
+                    yes
+                } else {
+                    format!("select({no}, {yes}, {cond})")
+                }
+            };
+            let by_place = |last| {
+                pick(
+                    "((dx_p & 1u) == 0u)",
+                    pick(
+                        "(dx_p == 0u)",
+                        format!("{}", offset(true, true, last)),
+                        format!("{}", offset(false, true, last)),
+                    ),
+                    format!("{}", offset(false, false, last)),
+                )
+            };
+            let o = pick("(dx_p + 1u == dx_tp)", by_place(true), by_place(false));
+            format!("u32(i32(dx_p * 2u) + {o})")
         }
         _ => format!("(dx_p * {n}u + {k}u)"),
     }

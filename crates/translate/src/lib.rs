@@ -163,7 +163,7 @@
 //! of every output element, pipeline-statistics and transform-feedback-stream
 //! queries) and compares it with `exec::pipeline::draw`: the transform-feedback bytes
 //! and every stream's primitives written and needed are exact for both workloads and
-//! the six corpus geometry shaders compared (multiple streams, 24 instances, triangle
+//! the five corpus geometry shaders compared (multiple streams, 24 instances, triangle
 //! strips, buffers that overflow), and so are `IAVertices`, `IAPrimitives`,
 //! `VSInvocations` and `GSPrimitives`; lavapipe's `GSInvocations` counts one
 //! invocation per input primitive where Vulkan and Direct3D count one per instance

@@ -111,9 +111,16 @@ fn same(a: u32, b: u32) -> bool {
 /// pipeline statistic that differs.
 fn compare(want: &Outcome, got: &Outcome) -> String {
     let mut diffs = Vec::new();
+    if want.so.len() != got.so.len() {
+        diffs.push(format!("stream-output slots: reference {}, native {}", want.so.len(), got.so.len()));
+    }
     for (k, (a, b)) in want.so.iter().zip(&got.so).enumerate() {
         let (a, b) = (words(a), words(b));
-        if let Some(i) = (0..a.len()).find(|&i| !same(a[i], b.get(i).copied().unwrap_or(!a[i]))) {
+        if a.len() != b.len() {
+            diffs.push(format!("stream-output slot {k}: reference {} words, native {}", a.len(), b.len()));
+            break;
+        }
+        if let Some(i) = (0..a.len()).find(|&i| !same(a[i], b[i])) {
             diffs.push(format!("stream-output slot {k} word {i}: reference {:#x}, native {:#x}", a[i], b[i]));
             break;
         }

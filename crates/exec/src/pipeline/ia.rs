@@ -421,25 +421,9 @@ impl Assembler {
 
     /// Triangle `i` of a strip with adjacency.
     fn strip_adj(&mut self, i: u32, last: bool) -> IaPrimitive {
-        let base = 2 * i;
-        let first = i == 0;
-        let even = i.is_multiple_of(2);
-        let even_or_first = even || first;
-        let p = |o: i64| (base as i64 + o) as u32;
-        let positions = [
-            p(0),
-            p(if first {
-                1
-            } else if even {
-                -2
-            } else {
-                3
-            }),
-            p(if even_or_first { 2 } else { 4 }),
-            p(if last { 5 } else { 6 }),
-            p(if even_or_first { 4 } else { 2 }),
-            p(if even_or_first { 3 } else { -2 }),
-        ];
+        let base = 2 * i as i64;
+        let offsets = Topology::strip_adj_offsets(i == 0, i.is_multiple_of(2), last);
+        let positions = offsets.map(|o| (base + o as i64) as u32);
         self.make(&positions)
     }
 
