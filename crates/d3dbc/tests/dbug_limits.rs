@@ -4,11 +4,11 @@
 
 use d3dbc::dbug::{DbugErrorKind, DebugInfo};
 
-fn put_u32(b: &mut Vec<u8>, at: usize, v: u32) {
+fn put_u32(b: &mut [u8], at: usize, v: u32) {
     b[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
-fn put_u16(b: &mut Vec<u8>, at: usize, v: u16) {
+fn put_u16(b: &mut [u8], at: usize, v: u16) {
     b[at..at + 2].copy_from_slice(&v.to_le_bytes());
 }
 
@@ -35,7 +35,7 @@ fn shared_member_tables(outer: u16, inner: u16) -> Vec<u8> {
     for (k, v) in [0u16, 3, 1, 1, 1, 0].into_iter().enumerate() {
         put_u16(&mut b, scalar + 2 * k, v);
     }
-    let record = |b: &mut Vec<u8>, at: usize, members: u16, table: usize| {
+    let record = |b: &mut [u8], at: usize, members: u16, table: usize| {
         for (k, v) in [5u16, 0, 1, 1, 1, members].into_iter().enumerate() {
             put_u16(b, at + 2 * k, v);
         }
