@@ -21,6 +21,9 @@ use crate::{status, Failure, Outcome};
 
 /// The command's options.
 #[derive(clap::Args, Debug)]
+// The fields' comments are clap's help text: `[cs:]` and the like are the usage syntax,
+// not links.
+#[allow(rustdoc::broken_intra_doc_links)]
 pub struct Options {
     /// The vertex shader: a DXBC blob, an fxc /Fh header or a listing.
     #[arg(long, value_name = "FILE")]
