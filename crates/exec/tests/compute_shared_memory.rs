@@ -11,44 +11,12 @@ fn inputs(n: usize, seed: u32) -> Vec<u32> {
 }
 
 /// A tree reduction in structured shared memory: 64 threads, log2(64) steps with a
-/// barrier each (inside a loop every thread runs the same number of times).
+/// barrier each (inside a loop every thread runs the same number of times); the
+/// listing is `examples/group_sum_cs.asm`.
 #[test]
 fn parallel_reduction_in_structured_shared_memory() {
-    let text = "cs_5_0
-dcl_uav_raw u0
-dcl_uav_raw u1
-dcl_input vThreadGroupID.x
-dcl_input vThreadIDInGroupFlattened
-dcl_temps 2
-dcl_tgsm_structured g0, 4, 64
-dcl_thread_group 64, 1, 1
-imad r0.x, vThreadGroupID.x, l(64), vThreadIDInGroupFlattened.x
-ishl r0.x, r0.x, l(2)
-ld_raw r0.y, r0.x, u0.xxxx
-store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r0.y
-sync_g_t
-mov r0.z, l(32)
-loop
-  ieq r1.x, r0.z, l(0)
-  breakc_nz r1.x
-  ult r1.x, vThreadIDInGroupFlattened.x, r0.z
-  if_nz r1.x
-    iadd r1.y, vThreadIDInGroupFlattened.x, r0.z
-    ld_structured r1.y, r1.y, l(0), g0.xxxx
-    ld_structured r1.z, vThreadIDInGroupFlattened.x, l(0), g0.xxxx
-    iadd r1.y, r1.y, r1.z
-    store_structured g0.x, vThreadIDInGroupFlattened.x, l(0), r1.y
-  endif
-  sync_g_t
-  ushr r0.z, r0.z, l(1)
-endloop
-if_z vThreadIDInGroupFlattened.x
-  ld_structured r1.x, l(0), l(0), g0.xxxx
-  ishl r1.y, vThreadGroupID.x, l(2)
-  store_raw u1.x, r1.y, r1.x
-endif
-ret
-";
+    // The bundled example (`dxref run --cs examples/group_sum_cs.asm`), as users run it.
+    let text = include_str!("../../../examples/group_sum_cs.asm");
     let data = inputs(4 * 64, 7);
     let mut uavs = [Mem::Raw(data.clone()), Mem::raw(4)];
     let stats = run(text, [4, 1, 1], &mut uavs);

@@ -8,9 +8,12 @@
 //! `DXREF_REQUIRE_CORPUS=1`).
 
 mod common;
+#[path = "support/gs_shaders.rs"]
+mod gs_shaders;
 
 use std::collections::BTreeMap;
 
+use gs_shaders::{corpus_geometry_shaders, every_output};
 use translate::{GsOptions, Options, Target, Topology};
 
 /// A vertex shader with `n` inputs moved to `n` outputs, as a container.
@@ -29,50 +32,8 @@ fn passthrough_vs(n: u32) -> Vec<u8> {
     listing::asm::assemble(&text, &listing::asm::AsmOptions::default()).map(|a| a.bytes).unwrap_or_default()
 }
 
-/// The geometry shaders of the corpus: (id, bytes, input topology).
-fn geometry_shaders(entries: &[corpus::Entry]) -> Vec<(String, Vec<u8>, Option<Topology>)> {
-    let mut out = Vec::new();
-    for e in entries {
-        let bytes = e.bytes();
-        let Ok(c) = dxbc::Container::parse(&bytes) else { continue };
-        let Some(chunk) = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
-        let Ok(p) = tpf::decode(chunk.data) else { continue };
-        if p.version.ty != tpf::ProgramType::Geometry {
-            continue;
-        }
-        let topology = p.iter().find_map(|ins| match ins.body {
-            tpf::Body::Decl(tpf::Decl::InputPrimitive(prim)) => Topology::list_for(prim),
-            _ => None,
-        });
-        out.push((e.id(), bytes, topology));
-    }
-    out
-}
-
 fn options(topology: Topology) -> GsOptions {
     GsOptions { topology, stream_output: None, vs: Options::default(), gs: Options::default() }
-}
-
-/// Stream output of every element of the output signature, stream `s` to slot `s`,
-/// stream 0 rasterized.
-fn every_output(bytes: &[u8]) -> Option<streamout::StreamOutputDesc> {
-    let c = dxbc::Container::parse(bytes).ok()?;
-    let chunk = c.chunk_any(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
-    let sig = dxbc::Signature::parse_fields(chunk.data, dxbc::SignatureFormat::for_fourcc(chunk.fourcc)?).ok()?;
-    let entries = sig
-        .elements
-        .iter()
-        .filter(|e| e.mask & 15 != 0 && e.stream < 4)
-        .map(|e| streamout::SoEntry {
-            stream: e.stream,
-            semantic_name: Some(e.semantic_name.to_string()),
-            semantic_index: e.semantic_index,
-            start_component: 0,
-            component_count: streamout::element_span(e.mask).1 as u8,
-            output_slot: e.stream as u8,
-        })
-        .collect();
-    Some(streamout::StreamOutputDesc { entries, strides: vec![], rasterized_stream: 0 })
 }
 
 #[test]
@@ -81,7 +42,7 @@ fn corpus_geometry_shaders_lower_and_write() {
     let Some(spirv_val) = common::spirv_val("gs_lowering") else { return };
     let vs = passthrough_vs(32);
     let mut got = BTreeMap::new();
-    let shaders = geometry_shaders(&entries);
+    let shaders = corpus_geometry_shaders(&entries);
     assert!(shaders.len() >= 9, "only {} geometry shaders", shaders.len());
     for (id, bytes, topology) in shaders {
         let Some(topology) = topology else {
@@ -119,7 +80,7 @@ fn corrupted_geometry_shaders_give_errors_not_panics() {
     let vs = passthrough_vs(32);
     let mut rng = corpus::Rng(0x6773_6c6f_7765_7221);
     let (mut tried, mut lowered) = (0, 0);
-    for (id, bytes, _) in geometry_shaders(&entries) {
+    for (id, bytes, _) in corpus_geometry_shaders(&entries) {
         let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
         let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
         let (start, len) = (chunk.data_offset(), chunk.data.len());

@@ -25,13 +25,15 @@
 use std::collections::BTreeMap;
 
 use corpus::{gs_workloads, Rng};
-use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
+use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
 use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
 use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Index, ProgramType};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_SCAN_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
 use translate::{BufferFormat, GsLowering, GsOptions};
 
+#[path = "support/gs_reference.rs"]
+mod gs_reference;
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
@@ -109,31 +111,12 @@ struct Outcome {
 fn reference(d: &Draw) -> Result<Outcome, String> {
     let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
     let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
-    let layout: Vec<InputElement> = (0..d.inputs)
-        .map(|r| InputElement {
-            semantic_name: if d.position_input { "POSITION".into() } else { "TEXCOORD".into() },
-            semantic_index: if d.position_input { 0 } else { r },
-            format: if d.position_input { Format::R32G32B32A32_FLOAT } else { Format::R32G32B32A32_UINT },
-            input_slot: 0,
-            aligned_byte_offset: 16 * r,
-            per_instance: false,
-            instance_data_step_rate: 0,
-        })
-        .collect();
+    let layout = gs_reference::input_layout(0..d.inputs, d.position_input);
     let bytes = vec4_bytes(&d.data);
     let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.inputs.max(1), offset: 0 })];
     let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
-    let mut it = memory.iter_mut();
-    let targets: [Option<SoTarget<'_>>; 4] = std::array::from_fn(|_| {
-        let m = it.next()?;
-        (!m.is_empty()).then_some(SoTarget { data: m.as_mut_slice(), offset: 0 })
-    });
-    let mut gs_resources = Resources::default();
-    for (&r, cb) in &d.cbs {
-        if let Some(slot) = gs_resources.constant_buffers.get_mut(r as usize) {
-            *slot = Some(cb.as_slice());
-        }
-    }
+    let targets = gs_reference::so_targets(&mut memory);
+    let mut gs_resources = gs_reference::with_constant_buffers(&d.cbs);
     let textures: BTreeMap<u32, Vec<u8>> = d
         .srvs
         .iter()

@@ -19,6 +19,8 @@
 //! it). Without lavapipe (or its transform feedback and geometry shaders) the test
 //! prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
 
+#[path = "support/gs_reference.rs"]
+mod gs_reference;
 #[path = "support/gs_shaders.rs"]
 mod gs_shaders;
 #[path = "support/vulkan_gs.rs"]
@@ -27,8 +29,8 @@ mod vulkan_gs;
 use std::collections::BTreeMap;
 
 use corpus::{gs_workloads, Rng};
-use exec::pipeline::{self, DrawCall, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer};
-use exec::{Format, Plan, Resources};
+use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
+use exec::{Plan, Resources};
 use tpf::{Body, Decl, Index};
 use vulkan_gs::{Draw, Outcome, Vk};
 
@@ -46,33 +48,12 @@ fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
 fn reference(d: &Draw) -> Result<Outcome, String> {
     let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
     let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
-    let layout: Vec<InputElement> = d
-        .input_registers
-        .iter()
-        .map(|&r| InputElement {
-            semantic_name: if d.float_input { "POSITION".into() } else { "TEXCOORD".into() },
-            semantic_index: if d.float_input { 0 } else { r },
-            format: if d.float_input { Format::R32G32B32A32_FLOAT } else { Format::R32G32B32A32_UINT },
-            input_slot: 0,
-            aligned_byte_offset: 16 * r,
-            per_instance: false,
-            instance_data_step_rate: 0,
-        })
-        .collect();
+    let layout = gs_reference::input_layout(d.input_registers.iter().copied(), d.float_input);
     let bytes = vec4_bytes(&d.data);
     let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
     let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
-    let mut it = memory.iter_mut();
-    let targets: [Option<SoTarget<'_>>; 4] = std::array::from_fn(|_| {
-        let m = it.next()?;
-        (!m.is_empty()).then_some(SoTarget { data: m.as_mut_slice(), offset: 0 })
-    });
-    let mut gs_resources = Resources::default();
-    for (&r, cb) in &d.cbs {
-        if let Some(slot) = gs_resources.constant_buffers.get_mut(r as usize) {
-            *slot = Some(cb.as_slice());
-        }
-    }
+    let targets = gs_reference::so_targets(&mut memory);
+    let gs_resources = gs_reference::with_constant_buffers(&d.cbs);
     let mut state = Pipeline {
         input_layout: &layout,
         vertex_buffers: &buffers,

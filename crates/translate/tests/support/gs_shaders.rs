@@ -1,5 +1,5 @@
-//! Shaders of the native geometry-shader tests: the two workloads of the
-//! geometry-shader benchmarks (`benches/benches/gs_lavapipe.rs` has the same listings),
+//! Shaders of the geometry-shader tests (native and lowered): the two workloads of
+//! the geometry-shader benchmarks (`benches/benches/gs_lavapipe.rs` has the same listings),
 //! the corpus geometry shaders with a vertex shader fitted to each one's input
 //! signature, and stream-output declarations of every output element.
 //!

@@ -95,6 +95,11 @@ pub enum Buffer {
     /// (`Rgba32Float`, read without conversion); a 1D texture is one of height 1, as the
     /// translator maps it.
     Texture { width: u32, height: u32, texels: Vec<[f32; 4]> },
+    /// A writable 2D texture of one level (`texture_storage_2d<rgba32float, write>`),
+    /// `width` × `height` texels of four floats (`Rgba32Float`), read back after the
+    /// dispatch as its texels' bytes, row after row; `width` must be a multiple of 16
+    /// (a copied row is a multiple of 256 bytes).
+    StorageTexture { width: u32, height: u32, texels: Vec<[f32; 4]> },
     /// A sampler: point filtering, clamp addressing (what `exec::Sampler` with
     /// `Filter::Point` and `AddressMode::Clamp` does).
     PointClampSampler,
@@ -104,6 +109,7 @@ pub enum Buffer {
 enum Made {
     Buffer(wgpu::Buffer),
     Texture(wgpu::TextureView),
+    StorageTexture(wgpu::Texture, wgpu::TextureView),
     Sampler(wgpu::Sampler),
 }
 
@@ -131,8 +137,8 @@ pub fn bytes_vec4(bytes: &[u8]) -> Vec<[u32; 4]> {
 
 /// Runs the compute entry point `main` of `module` (workgroup size `workgroup`, as the
 /// module declares it) for `groups` workgroups with `bound` bound, and returns the
-/// contents of every [`Buffer::StorageReadWrite`] and [`Buffer::TypedReadWrite`] after
-/// the dispatch, in the order of `bound`; `Err` says why it did not run. Every global of the module that has a binding
+/// contents of every [`Buffer::StorageReadWrite`], [`Buffer::TypedReadWrite`] and
+/// [`Buffer::StorageTexture`] after the dispatch, in the order of `bound`; `Err` says why it did not run. Every global of the module that has a binding
 /// must be one of `bound`.
 pub fn run_compute(
     gpu: &Gpu,
@@ -188,8 +194,14 @@ pub fn run_compute(
         .iter()
         .map(|b| {
             let (bytes, usage) = match &b.buffer {
-                Buffer::Texture { width, height, texels } => {
+                Buffer::Texture { width, height, texels } | Buffer::StorageTexture { width, height, texels } => {
+                    let storage = matches!(b.buffer, Buffer::StorageTexture { .. });
                     let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: 1 };
+                    let usage = if storage {
+                        wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC
+                    } else {
+                        wgpu::TextureUsages::TEXTURE_BINDING
+                    };
                     let texture = d.create_texture(&wgpu::TextureDescriptor {
                         label: None,
                         size,
@@ -197,7 +209,7 @@ pub fn run_compute(
                         sample_count: 1,
                         dimension: wgpu::TextureDimension::D2,
                         format: wgpu::TextureFormat::Rgba32Float,
-                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                        usage: usage | wgpu::TextureUsages::COPY_DST,
                         view_formats: &[],
                     });
                     let data: Vec<u8> = texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
@@ -211,7 +223,8 @@ pub fn run_compute(
                         },
                         size,
                     );
-                    return Made::Texture(texture.create_view(&Default::default()));
+                    let view = texture.create_view(&Default::default());
+                    return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
                 }
                 Buffer::PointClampSampler => {
                     return Made::Sampler(d.create_sampler(&wgpu::SamplerDescriptor {
@@ -264,6 +277,11 @@ pub fn run_compute(
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },
+                    Buffer::StorageTexture { .. } => wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: wgpu::TextureFormat::Rgba32Float,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
                     Buffer::PointClampSampler => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering),
                     _ => wgpu::BindingType::Buffer {
                         ty: match b.buffer {
@@ -290,7 +308,7 @@ pub fn run_compute(
                     binding: b.binding,
                     resource: match &made[*k] {
                         Made::Buffer(buffer) => buffer.as_entire_binding(),
-                        Made::Texture(view) => wgpu::BindingResource::TextureView(view),
+                        Made::Texture(view) | Made::StorageTexture(_, view) => wgpu::BindingResource::TextureView(view),
                         Made::Sampler(sampler) => wgpu::BindingResource::Sampler(sampler),
                     },
                 })
@@ -337,6 +355,28 @@ pub fn run_compute(
             });
             encoder.copy_buffer_to_buffer(buffer, 0, &read, 0, size);
             reads.push((read, v.len()));
+        }
+        if let (Buffer::StorageTexture { width, height, .. }, Made::StorageTexture(texture, _)) = (&b.buffer, made) {
+            let len = 16 * *width as usize * *height as usize;
+            let read = d.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: len as u64,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_texture_to_buffer(
+                texture.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &read,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(16 * width),
+                        rows_per_image: None,
+                    },
+                },
+                texture.size(),
+            );
+            reads.push((read, len));
         }
     }
     gpu.queue.submit([encoder.finish()]);
