@@ -64,6 +64,7 @@
 #![warn(missing_docs)]
 
 pub mod blocks;
+pub mod compute;
 pub mod decode;
 mod digits;
 pub mod encode;

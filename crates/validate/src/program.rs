@@ -687,11 +687,10 @@ impl Walker<'_> {
             Decl::ThreadGroup([x, y, z]) => {
                 once(SEEN_THREAD_GROUP, out);
                 self.thread_group = Some(at);
-                let (max_xy, max_z, max_total) =
-                    if self.model < Model::SM5_0 { (768, 1, 768) } else { (1024, 64, 1024) };
+                let [max_xy, _, max_z, max_total] = tpf::compute::thread_group_max(self.model < Model::SM5_0);
                 // Three 32-bit sizes: their product needs 96 bits, so it is taken in u128.
                 let total = u128::from(*x).saturating_mul(u128::from(*y)).saturating_mul(u128::from(*z));
-                if *x == 0 || *y == 0 || *z == 0 || *x > max_xy || *y > max_xy || *z > max_z || total > max_total {
+                if *x == 0 || *y == 0 || *z == 0 || *x > max_xy || *y > max_xy || *z > max_z || total > u128::from(max_total) {
                     out.push(Diagnostic::new(
                         Code::ThreadGroupSize,
                         at.loc(),
@@ -892,8 +891,8 @@ impl Walker<'_> {
     }
 
     fn check_tgsm(&self, at: At, out: &mut Vec<Diagnostic>) {
-        let limit = if self.model < Model::SM5_0 { 16 * 1024 } else { 32 * 1024 };
-        if self.tgsm_bytes > limit {
+        let limit = tpf::compute::tgsm_bytes_max(self.model < Model::SM5_0);
+        if self.tgsm_bytes > u128::from(limit) {
             out.push(Diagnostic::new(
                 Code::TgsmSize,
                 at.loc(),

@@ -32,17 +32,12 @@ const TEMP_LIMIT: u32 = 4096;
 /// Number of constant-buffer slots a stage has.
 const CB_SLOTS: u32 = 14;
 
-/// Thread-group shared memory per group, in bytes: `D3D11_CS_TGSM_REGISTER_COUNT`
-/// (8192 32-bit registers) for `cs_5_0`; `D3D11_CS_4_X_TGSM_REGISTER_COUNT` (4096)
-/// for `cs_4_0`/`cs_4_1` (functional spec 18.6, "Shared Memory"; the `dcl_tgsm_*` pages).
-const TGSM_BYTES: u32 = 32768;
-const TGSM_BYTES_CS4: u32 = 16384;
-
-/// `dcl_thread_group` limits (x, y, z, threads per group): `D3D11_CS_THREAD_GROUP_MAX_*`
-/// for `cs_5_0`, `D3D11_CS_4_X_THREAD_GROUP_MAX_*` for `cs_4_x` (functional spec
-/// 18.5, "Compute Shader Invocation"; Microsoft's `dcl_thread_group` page).
-const THREAD_GROUP_MAX: [u32; 4] = [1024, 1024, 64, 1024];
-const THREAD_GROUP_MAX_CS4: [u32; 4] = [768, 768, 1, 768];
+/// Thread-group shared memory per group, in bytes, and the `dcl_thread_group` limits
+/// (x, y, z, threads per group) of `cs_5_0` and of `cs_4_x`.
+const TGSM_BYTES: u32 = tpf::compute::tgsm_bytes_max(false);
+const TGSM_BYTES_CS4: u32 = tpf::compute::tgsm_bytes_max(true);
+const THREAD_GROUP_MAX: [u32; 4] = tpf::compute::thread_group_max(false);
+const THREAD_GROUP_MAX_CS4: [u32; 4] = tpf::compute::thread_group_max(true);
 
 /// The thread-ID registers of a compute shader, in the order the layout places them
 /// from `inputs_base`.
