@@ -690,7 +690,14 @@ impl Walker<'_> {
                 let [max_xy, _, max_z, max_total] = tpf::compute::thread_group_max(self.model < Model::SM5_0);
                 // Three 32-bit sizes: their product needs 96 bits, so it is taken in u128.
                 let total = u128::from(*x).saturating_mul(u128::from(*y)).saturating_mul(u128::from(*z));
-                if *x == 0 || *y == 0 || *z == 0 || *x > max_xy || *y > max_xy || *z > max_z || total > u128::from(max_total) {
+                if *x == 0
+                    || *y == 0
+                    || *z == 0
+                    || *x > max_xy
+                    || *y > max_xy
+                    || *z > max_z
+                    || total > u128::from(max_total)
+                {
                     out.push(Diagnostic::new(
                         Code::ThreadGroupSize,
                         at.loc(),
