@@ -194,8 +194,11 @@
 //!    (`vGSInstanceID`) — the order D3D defines (D3D11.3 functional spec 13.2.1, "the
 //!    outputs of each GS instance follow those of the previous one"). Its `v[k][r]` are
 //!    the vertex pass's outputs of the primitive's vertex `k` (lists: `p·n + k`; line
-//!    strips `p + k`; triangle strips `p, p+1, p+2` with the last two swapped for odd
-//!    `p`, functional spec 8.4), register for register. The body runs unchanged; `emit`,
+//!    strips `p + k`; line strips with adjacency `p + k` over four vertices; triangle
+//!    strips `p, p+1, p+2` with the last two swapped for odd `p`; triangle strips with
+//!    adjacency `2p` plus the six offsets of `tpf::Topology::strip_adj_offsets`, which
+//!    differ for the first, the other even, the odd and the last triangle; functional
+//!    spec 8.4), register for register. The body runs unchanged; `emit`,
 //!    `emit_stream`, `emit_then_cut*` write `o` and one bookkeeping vector (stream, the
 //!    vertex's number among its stream's emits) into the invocation's next slot; the
 //!    emit that reaches `dcl_maxout` ends the invocation, and one past it emits nothing
