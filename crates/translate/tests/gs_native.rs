@@ -59,10 +59,19 @@ fn native_geometry_shaders_pass_spirv_val() {
     corpus::expect::check(corpus::expect_file!("gs_native.txt"), &got);
 }
 
-fn glsl_outcome(result: Result<String, translate::TranslateError>, flavor: translate::GlslFlavor) -> String {
+fn glsl_outcome(
+    result: Result<String, translate::TranslateError>,
+    flavor: translate::GlslFlavor,
+    val: &dyn Fn(&[u8]) -> Result<(), String>,
+) -> String {
+    let vulkan = flavor == translate::GlslFlavor::Vulkan;
     match result {
         Err(e) => common::outcome(&e),
-        Ok(text) => match glslang::geometry(&text, flavor == translate::GlslFlavor::Vulkan) {
+        Ok(text) => match glslang::geometry(&text, vulkan) {
+            Ok(spirv) if vulkan => match val(&spirv) {
+                Ok(()) => "ok".into(),
+                Err(message) => format!("spirv-val: {}", corpus::expect::one_line(&message)),
+            },
             Ok(_) => "ok".into(),
             Err(message) => format!("glslang: {}", corpus::expect::one_line(&message)),
         },
@@ -70,19 +79,21 @@ fn glsl_outcome(result: Result<String, translate::TranslateError>, flavor: trans
 }
 
 /// The GLSL forms ([`translate::geometry_glsl`]) of the same shaders: the Vulkan form
-/// must compile with `glslangValidator -V --target-env vulkan1.1 -S geom`, the desktop
-/// OpenGL form must pass `glslangValidator -S geom`. Outcomes in
+/// must compile with `glslangValidator -V --target-env vulkan1.1 -S geom` (and its
+/// SPIR-V pass `spirv-val --target-env vulkan1.1`), the desktop OpenGL form must pass
+/// `glslangValidator -S geom`. Outcomes in
 /// `tests/expect/gs_native_glsl.txt` (`ok`, the error's code, or glslang's first error).
 #[test]
 fn native_glsl_geometry_shaders_pass_glslang() {
     if !glslang::available_or_skip("gs_native glsl") {
         return;
     }
+    let Some(val) = common::spirv_val_with("gs_native glsl", &["--target-env", "vulkan1.1"]) else { return };
     let mut got = BTreeMap::new();
     let mut add = |id: &str, bytes: &[u8], so: Option<streamout::StreamOutputDesc>| {
         for (flavor, name) in [(translate::GlslFlavor::Vulkan, "vulkan"), (translate::GlslFlavor::Desktop, "gl")] {
             let text = translate::geometry_glsl(bytes, &options(so.clone()), flavor);
-            got.insert(format!("{id}:{name}"), glsl_outcome(text, flavor));
+            got.insert(format!("{id}:{name}"), glsl_outcome(text, flavor, &val));
         }
     };
     add("workload/quad", &gs_shaders::quad_gs(), Some(gs_shaders::so_decl("SV_Position.xyzw", &[16], 0)));
