@@ -173,12 +173,14 @@
 //! it: WGSL has no cull distances), nor the one that reads typed buffers and a 1D texture (the
 //! Vulkan harness binds no resources). The GLSL geometry shaders ([`geometry_glsl`],
 //! Vulkan form) compiled by `glslangValidator -V` give the same outcomes there, every
-//! one (5 exact, 2 with lavapipe's `GSInvocations` only). `tests/gs_native.rs`:
-//! `glslangValidator` accepts both GLSL forms of every corpus geometry shader and both
-//! workloads, with and without stream output (34 of 40), but the three xenia shaders
-//! capturing every output element into one buffer: their 308-byte stride is within
-//! Direct3D's 2048 bytes (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`), not within glslang's
-//! default `gl_MaxTransformFeedbackInterleavedComponents` of 64 (256 bytes).
+//! one (5 exact, 2 with lavapipe's `GSInvocations` only). In `tests/gs_native.rs`,
+//! `glslangValidator` accepts 34 of the 40 GLSL texts (both forms of every corpus
+//! geometry shader and both workloads, with and without stream output; the Vulkan
+//! form's SPIR-V also passes `spirv-val --target-env vulkan1.1`); the 6 refused are the
+//! three xenia shaders capturing every output element into one buffer, in both forms:
+//! their 308-byte stride is within Direct3D's 2048 bytes
+//! (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`), not within glslang's default
+//! `gl_MaxTransformFeedbackInterleavedComponents` of 64 (256 bytes).
 //!
 //! # Geometry shaders as compute
 //!
