@@ -293,7 +293,7 @@ struct TranslateArgs {
     /// With --to glsl and a geometry shader: GLSL for desktop OpenGL (`binding` without
     /// `set`, the position's depth in OpenGL's clip space as naga's GLSL vertex shaders
     /// write it) instead of GLSL for Vulkan.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["pipeline", "gs_as_compute"])]
     opengl: bool,
     /// The stream-output declaration (`SV_Position.xyzw; 1:TEXCOORD0.xy`), for
     /// --pipeline, --gs-as-compute, or a native geometry shader (transform feedback:

@@ -178,6 +178,8 @@ fn a_geometry_shader_becomes_a_native_glsl_geometry_shader() {
     let vs = assembled("native-glsl-vs", &example("passthrough_vs.asm"));
     let out = dxref(&["translate", &vs, "--to", "glsl", "--opengl"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = dxref(&["translate", &gs, "--to", "glsl", "--opengl", "--gs-as-compute"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
 #[test]
