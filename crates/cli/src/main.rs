@@ -231,10 +231,11 @@ enum Command {
     /// Typed buffer views (Buffer<T>, RWBuffer<T>) are storage buffers of their elements'
     /// bytes, converted in the shader by the format --buffer-format gives.
     /// What is not translated yet is an error naming the instruction.
-    /// A geometry shader becomes a native SPIR-V geometry shader (--to spirv; --so as
-    /// transform feedback); naga's other back ends have no geometry stage, so other
-    /// targets refuse it unless --gs-as-compute lowers it to compute passes behind a
-    /// pass-through vertex shader. With --pipeline VS GS, a vertex and a geometry shader
+    /// A geometry shader becomes a native geometry shader in SPIR-V (--to spirv) or
+    /// GLSL 4.50 for Vulkan (--to glsl; --opengl: for desktop OpenGL), --so as transform
+    /// feedback; naga's other back ends have no geometry stage, so other targets refuse
+    /// it unless --gs-as-compute lowers it to compute passes behind a pass-through
+    /// vertex shader. With --pipeline VS GS, a vertex and a geometry shader
     /// lowered to four compute passes (vertex, expand, scan, compact).
     #[command(after_help = EXIT_STATUS)]
     Translate(TranslateArgs),
@@ -289,6 +290,11 @@ struct TranslateArgs {
     /// geometry shader.
     #[arg(long, conflicts_with = "pipeline")]
     gs_as_compute: bool,
+    /// With --to glsl and a geometry shader: GLSL for desktop OpenGL (`binding` without
+    /// `set`, the position's depth in OpenGL's clip space as naga's GLSL vertex shaders
+    /// write it) instead of GLSL for Vulkan.
+    #[arg(long, conflicts_with_all = ["pipeline", "gs_as_compute"])]
+    opengl: bool,
     /// The stream-output declaration (`SV_Position.xyzw; 1:TEXCOORD0.xy`), for
     /// --pipeline, --gs-as-compute, or a native geometry shader (transform feedback:
     /// XfbBuffer = output slot).
@@ -658,6 +664,7 @@ fn command(command: Command) -> Outcome {
             so_strides,
             rasterized_stream,
             gs_as_compute,
+            opengl,
         }) => translate::run(&translate::Options {
             file: file.as_deref(),
             to: &to,
@@ -675,6 +682,7 @@ fn command(command: Command) -> Outcome {
             so_strides: so_strides.as_deref(),
             rasterized_stream: rasterized_stream.as_deref(),
             gs_as_compute,
+            opengl,
         }),
         Command::Completions { shell } => {
             use clap::CommandFactory;

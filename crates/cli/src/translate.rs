@@ -36,6 +36,8 @@ pub struct Options<'a> {
     /// `--gs-as-compute`: a geometry shader FILE lowered to compute passes behind a
     /// pass-through vertex shader, instead of a native SPIR-V geometry shader.
     pub gs_as_compute: bool,
+    /// `--opengl`: a geometry shader's GLSL for desktop OpenGL instead of Vulkan.
+    pub opengl: bool,
 }
 
 /// Reads the shader, translates it and writes the target's text (SPIR-V as binary).
@@ -95,14 +97,20 @@ pub fn run(options: &Options<'_>) -> Outcome {
             let vs = ("(pass-through vertex shader)".to_string(), vs);
             return pipeline(options, translate_options, target, vs, (name, bytes));
         }
-        if target != ::translate::Target::Spirv {
+        if !matches!(target, ::translate::Target::Spirv | ::translate::Target::Glsl) {
             return Err(Failure::refused(format!(
                 "{name}: a geometry shader: naga's {} back end has no geometry stage (its IR has none); --to spirv \
-                 writes a native SPIR-V geometry shader, --gs-as-compute lowers it to compute passes",
+                 and --to glsl write a native geometry shader, --gs-as-compute lowers it to compute passes",
                 target.name()
             )));
         }
-        return native(options, translate_options, &name, &bytes);
+        if options.opengl && target != ::translate::Target::Glsl {
+            return Err(Failure::input("--opengl takes --to glsl".into()));
+        }
+        return native(options, translate_options, target, &name, &bytes);
+    }
+    if options.opengl {
+        return Err(Failure::input(format!("{name}: --opengl takes a geometry shader (--to glsl)")));
     }
     if options.gs_as_compute {
         return Err(Failure::input(format!("{name}: --gs-as-compute takes a geometry shader")));
@@ -160,9 +168,15 @@ fn stream_output(options: &Options<'_>, gs_bytes: &[u8]) -> Result<Option<stream
     Ok(Some(desc))
 }
 
-/// A geometry shader FILE as a native SPIR-V geometry shader, its stream output (`--so`)
-/// as transform feedback.
-fn native(options: &Options<'_>, translate_options: ::translate::Options, name: &str, bytes: &[u8]) -> Outcome {
+/// A geometry shader FILE as a native SPIR-V or GLSL geometry shader, its stream output
+/// (`--so`) as transform feedback.
+fn native(
+    options: &Options<'_>,
+    translate_options: ::translate::Options,
+    target: ::translate::Target,
+    name: &str,
+    bytes: &[u8],
+) -> Outcome {
     let stream_output = stream_output(options, bytes)?;
     if let Some(d) = &stream_output {
         if d.rasterized_stream != 0 && d.rasterized_stream != streamout::NO_RASTERIZED_STREAM {
@@ -174,17 +188,23 @@ fn native(options: &Options<'_>, translate_options: ::translate::Options, name: 
         }
     }
     let mut out = Output::new(options.output);
-    if options.output.is_none() && out.is_terminal() {
+    if target == ::translate::Target::Spirv && options.output.is_none() && out.is_terminal() {
         return Err(Failure::input(
             "standard output is a terminal: give -o FILE for SPIR-V (or -o - to write it there anyway)".into(),
         ));
     }
     let native = ::translate::NativeGsOptions { gs: translate_options, stream_output };
-    let spirv = ::translate::geometry_spirv(bytes, &native).map_err(|e| match e {
+    let written = if target == ::translate::Target::Glsl {
+        let flavor = if options.opengl { ::translate::GlslFlavor::Desktop } else { ::translate::GlslFlavor::Vulkan };
+        ::translate::geometry_glsl(bytes, &native, flavor).map(String::into_bytes)
+    } else {
+        ::translate::geometry_spirv(bytes, &native)
+    };
+    let written = written.map_err(|e| match e {
         ::translate::TranslateError::Input(m) => Failure::input(format!("{name}: {m}")),
         e => Failure::refused(format!("{name}: {e}")),
     })?;
-    let written = out.write(&spirv).and_then(|_| out.finish(true));
+    let written = out.write(&written).and_then(|_| out.finish(true));
     output::finish(written, status::OK)
 }
 

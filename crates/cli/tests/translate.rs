@@ -59,7 +59,7 @@ fn what_is_not_translated_is_refused_naming_the_instruction() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("instruction 4 (lod)"), "{}", text(&out.stderr));
     // A geometry shader in a language without a geometry stage.
-    let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "glsl"]);
+    let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "hlsl"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("no geometry stage"), "{}", text(&out.stderr));
     // A language that does not exist, and bytes that are not a shader.
@@ -152,6 +152,33 @@ fn a_geometry_shader_becomes_a_native_spirv_geometry_shader() {
     let out = dxref(&["translate", &vs, "--to", "wgsl", "--gs-as-compute"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let out = dxref(&["translate", &vs, "--to", "wgsl", "--so", "SV_Position.xyzw"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_geometry_shader_becomes_a_native_glsl_geometry_shader() {
+    let gs = example("point_sprite_gs.dxbc");
+    let out = dxref(&["translate", &gs, "--to", "glsl", "--so", "SV_Position.xyzw"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let glsl = text(&out.stdout);
+    assert!(glsl.starts_with("#version 450"), "{glsl}");
+    for line in ["layout(points) in;", "    EmitVertex();", "    gl_Position = dx_go_pos;"] {
+        assert!(glsl.lines().any(|l| l == line), "no `{line}` in\n{glsl}");
+    }
+    assert!(glsl.lines().any(|l| l.starts_with("layout(triangle_strip, max_vertices = ")), "{glsl}");
+    assert!(glsl.contains("xfb_buffer = 0"), "{glsl}");
+    // Without --so no transform feedback; --opengl the desktop form.
+    let out = dxref(&["translate", &gs, "--to", "glsl", "--opengl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let gl = text(&out.stdout);
+    assert!(!gl.contains("xfb_") && gl.contains("gl_Position.z = "), "{gl}");
+    // --opengl takes a geometry shader in GLSL.
+    let out = dxref(&["translate", &gs, "--to", "spirv", "-o", "-", "--opengl"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let vs = assembled("native-glsl-vs", &example("passthrough_vs.asm"));
+    let out = dxref(&["translate", &vs, "--to", "glsl", "--opengl"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let out = dxref(&["translate", &gs, "--to", "glsl", "--opengl", "--gs-as-compute"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 

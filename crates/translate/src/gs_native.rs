@@ -1,4 +1,4 @@
-//! Geometry shaders as native SPIR-V geometry shaders (see
+//! Geometry shaders as native SPIR-V and GLSL geometry shaders (see
 //! [Geometry shaders in SPIR-V](crate#geometry-shaders-in-spir-v)).
 //!
 //! naga's IR has no geometry stage, so the shader is written in two steps: the front
@@ -8,7 +8,10 @@
 //! variables and call empty marker functions; naga writes that module as SPIR-V, and
 //! [`crate::spirv_geometry`] then moves the staging variables to the stage's `Input` and
 //! `Output` interface, turns the marker calls into `OpEmitVertex`/`OpEndPrimitive`
-//! (or their stream forms), and makes the entry point a `Geometry` one.
+//! (or their stream forms), and makes the entry point a `Geometry` one. The same module
+//! written by naga's GLSL back end becomes a GLSL geometry shader through
+//! [`crate::glsl_geometry`], driven by the same [`Stage`] (see
+//! [Geometry shaders in GLSL](crate#geometry-shaders-in-glsl)).
 
 use std::fmt::Write as _;
 
@@ -237,7 +240,7 @@ fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
                 .iter()
                 .find(|e| !matches!(e.system_value, SV_POSITION | SV_CLIP_DISTANCE | SV_CULL_DISTANCE))
                 .map_or("f32", |e| scalar(e.component_type));
-            let name = format!("dx_gi{r}");
+            let name = format!("dx_gi{r}_in");
             let _ = writeln!(vars, "var<private> {name}: array<vec4<{ty}>, {vertices}>;");
             interface(&mut stage, &name, STORAGE_INPUT, vec![(decoration::LOCATION, vec![r])]);
             for k in 0..n_in {
@@ -419,7 +422,7 @@ fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
         }
     }
     for p in &pieces {
-        let name = format!("dx_go{}_{}_{}", p.stream, p.register, p.first);
+        let name = format!("dx_go{}_{}_{}_out", p.stream, p.register, p.first);
         let ty = vector(p.count, p.ty);
         let _ = writeln!(vars, "var<private> {name}: {ty};");
         let mut d = vec![(decoration::LOCATION, vec![p.location])];
@@ -503,13 +506,13 @@ fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
     let mut emits = String::new();
     let mut cuts = String::new();
     for &st in &declared {
-        let _ = writeln!(s, "fn dx_mk_emit{st}() {{}}\nfn dx_mk_cut{st}() {{}}");
+        let _ = writeln!(s, "fn dx_mk_emit{st}_mark() {{}}\nfn dx_mk_cut{st}_mark() {{}}");
         for (kind, k) in [(MarkerKind::Emit, "emit"), (MarkerKind::Cut, "cut")] {
-            stage.markers.push(Marker { name: format!("dx_mk_{k}{st}"), kind, stream: st as u32 });
+            stage.markers.push(Marker { name: format!("dx_mk_{k}{st}_mark"), kind, stream: st as u32 });
         }
         let copies = emit_copies.get(st).map(String::as_str).unwrap_or("");
-        let _ = write!(emits, "        case {st}u: {{\n{copies}        dx_mk_emit{st}();\n        }}\n");
-        let _ = write!(cuts, "        case {st}u: {{\n        dx_mk_cut{st}();\n        }}\n");
+        let _ = write!(emits, "        case {st}u: {{\n{copies}        dx_mk_emit{st}_mark();\n        }}\n");
+        let _ = write!(cuts, "        case {st}u: {{\n        dx_mk_cut{st}_mark();\n        }}\n");
     }
     let _ = write!(
         s,
@@ -553,6 +556,34 @@ fn {entry}() {{
 /// point stands for the geometry stage; see the module documentation).
 pub fn geometry_wgsl(bytes: &[u8], options: &NativeGsOptions) -> R<String> {
     Ok(plan(bytes, options)?.source)
+}
+
+/// A geometry shader (DXBC container) as a GLSL 4.50 geometry shader of `flavor`: the
+/// module of [`geometry_spirv`] written by naga's GLSL back end, then made a geometry
+/// stage by [`crate::glsl_geometry`]. See
+/// [Geometry shaders in GLSL](crate#geometry-shaders-in-glsl).
+pub fn geometry_glsl(bytes: &[u8], options: &NativeGsOptions, flavor: crate::glsl_geometry::Flavor) -> R<String> {
+    let plan = plan(bytes, options)?;
+    let mut module = naga::front::wgsl::parse_str(&plan.source)
+        .map_err(|e| TranslateError::Generated(e.emit_to_string(&plan.source)))?;
+    naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+    let info = crate::validate(&module)?;
+    // Every resource at a binding of its own in naga's text, resolved by the pass.
+    let mut map = naga::back::glsl::BindingMap::default();
+    let mut resolve = std::collections::BTreeMap::new();
+    for (_, g) in module.global_variables.iter() {
+        let Some(b) = &g.binding else { continue };
+        if map.contains_key(b) {
+            continue;
+        }
+        let n = u8::try_from(map.len())
+            .map_err(|_| TranslateError::Backend { target: "glsl", message: "more than 256 resources".into() })?;
+        map.insert(*b, n);
+        resolve.insert(n, (b.group, b.binding));
+    }
+    let text = crate::glsl_text(&module, &info, map)?;
+    crate::glsl_geometry::make_geometry(&text, &plan.stage, flavor, &resolve)
+        .map_err(|e| TranslateError::Backend { target: "glsl", message: e.to_string() })
 }
 
 /// A geometry shader (DXBC container) as a SPIR-V geometry shader: its words as

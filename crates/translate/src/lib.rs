@@ -2,8 +2,8 @@
 //! container) into a [`naga::Module`], validates it with naga's validator, and writes it
 //! as WGSL, SPIR-V, MSL, GLSL or HLSL through naga's back ends. Vertex, pixel and
 //! compute shaders go to every target; geometry shaders become native geometry shaders
-//! in SPIR-V ([`geometry_spirv`]) and, with their vertex shader, compute passes for
-//! every target ([`lower`]).
+//! in SPIR-V ([`geometry_spirv`]) and GLSL ([`geometry_glsl`]) and, with their vertex
+//! shader, compute passes for every target ([`lower`]).
 //!
 //! ```
 //! use translate::{module, write, Options, Target};
@@ -171,7 +171,16 @@
 //! (`dcl_gsinstances`), the one difference recorded. The three corpus shaders that
 //! read `SV_CullDistance` are not compared (a translated vertex shader cannot write
 //! it: WGSL has no cull distances), nor the one that reads typed buffers and a 1D texture (the
-//! Vulkan harness binds no resources).
+//! Vulkan harness binds no resources). The GLSL geometry shaders ([`geometry_glsl`],
+//! Vulkan form) compiled by `glslangValidator -V` give the same outcomes there, every
+//! one (5 exact, 2 with lavapipe's `GSInvocations` only). In `tests/gs_native.rs`,
+//! `glslangValidator` accepts 34 of the 40 GLSL texts (both forms of every corpus
+//! geometry shader and both workloads, with and without stream output; the Vulkan
+//! form's SPIR-V also passes `spirv-val --target-env vulkan1.1`); the 6 refused are the
+//! three xenia shaders capturing every output element into one buffer, in both forms:
+//! their 308-byte stride is within Direct3D's 2048 bytes
+//! (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`), not within glslang's default
+//! `gl_MaxTransformFeedbackInterleavedComponents` of 64 (256 bytes).
 //!
 //! # Geometry shaders as compute
 //!
@@ -179,8 +188,9 @@
 //! compute modules ([`GsLowering`]) that together do what a non-indexed draw of one
 //! instance (vertices `0..V`, the topology of [`GsOptions::topology`]) through the two
 //! stages and stream output does. A geometry shader alone still gives the `stage`
-//! error from [`module`] (naga's IR has no geometry stage; SPIR-V gets a native one:
-//! [Geometry shaders in SPIR-V](#geometry-shaders-in-spir-v)). Every buffer the passes add is in group 4
+//! error from [`module`] (naga's IR has no geometry stage; SPIR-V and GLSL get a native
+//! one: [Geometry shaders in SPIR-V](#geometry-shaders-in-spir-v),
+//! [Geometry shaders in GLSL](#geometry-shaders-in-glsl)). Every buffer the passes add is in group 4
 //! ([`gs::GS_COMPUTE_GROUP`]) and holds `vec4<u32>` of bits unless said otherwise; the
 //! shaders' own constant buffers and resources keep their bindings (one bind group set
 //! per pass, so the two stages' `cb0` do not collide). `I` = invocations = input
@@ -285,12 +295,46 @@
 //! Vulkan's rasterization stream is pipeline state (stream 0 unless
 //! `VkPipelineRasterizationStateStreamCreateInfoEXT` says otherwise), as are the
 //! transform-feedback buffers' sizes, so the overflow rule of stream output (a
-//! primitive is written whole or not at all) is the device's. naga's other back ends have no
-//! geometry stage: GLSL, HLSL, MSL and WGSL output of a geometry shader is
-//! [`TranslateError::Stage`] (the compute lowering, [`lower`], serves them).
+//! primitive is written whole or not at all) is the device's. GLSL gets the same
+//! geometry shader ([Geometry shaders in GLSL](#geometry-shaders-in-glsl)); naga's
+//! other back ends have no geometry stage: HLSL, MSL and WGSL output of a geometry
+//! shader is [`TranslateError::Stage`] (the compute lowering, [`lower`], serves them).
 //! `tests/gs_native.rs` checks the SPIR-V with `spirv-val --target-env vulkan1.1`;
 //! `tests/lavapipe_gs_native.rs` runs it through a Vulkan graphics pipeline on
 //! lavapipe and compares it with the reference (see [What is proven](#what-is-proven)).
+//!
+//! # Geometry shaders in GLSL
+//!
+//! [`geometry_glsl`] (and [`translate()`] with [`Target::Glsl`], and `dxref translate GS
+//! --to glsl`) writes the module of [`geometry_spirv`] (the same WGSL, the same
+//! [`spirv_geometry::Stage`]) with naga's GLSL back end (4.50 core, every resource at a
+//! binding of its own) and makes the text a geometry shader with [`glsl_geometry`]:
+//! - `layout(INPUT) in;` (`points`, `lines`, `lines_adjacency`, `triangles`,
+//!   `triangles_adjacency`), `layout(invocations = K) in;` for `dcl_gsinstances` K > 1,
+//!   `layout(OUTPUT, max_vertices = N) out;` (`points`, `line_strip`,
+//!   `triangle_strip`; N = `dcl_maxout`) in place of the workgroup size;
+//! - the registers with data as `in` arrays over the primitive's vertices and `out`
+//!   variables at the SPIR-V form's locations (`layout(location, component, stream)`);
+//!   stream output as `xfb_buffer` = output slot, `xfb_stride`, `xfb_offset`
+//!   (GLSL 4.50, 4.4.2.1 "Transform Feedback Layout Qualifiers");
+//! - the built-ins through private copies: `gl_in[k].gl_Position`,
+//!   `gl_in[k].gl_ClipDistance`/`gl_CullDistance` (the `gl_PerVertex` blocks
+//!   redeclared with the distances' sizes), `gl_PrimitiveIDIn`, `gl_InvocationID` read
+//!   at the start of `main`; `gl_Position`, `gl_ClipDistance`, `gl_CullDistance`,
+//!   `gl_Layer`, `gl_ViewportIndex`, `gl_PrimitiveID` written by every emit of stream 0;
+//! - emits and cuts as `EmitVertex()`/`EndPrimitive()`, or `EmitStreamVertex(s)`/
+//!   `EndStreamPrimitive(s)` when a stream other than 0 is declared.
+//!
+//! Two forms ([`GlslFlavor`]): for Vulkan (`GL_KHR_vulkan_glsl`: resources at `set` =
+//! group, `binding` = binding; positions in Vulkan's clip space as in the SPIR-V form),
+//! which `glslangValidator -V` compiles, and for desktop OpenGL (`binding` = binding;
+//! the position's depth taken from and given back in OpenGL's `[-w, w]`, as naga's
+//! GLSL vertex shaders write it). naga's GLSL has no `NoContraction`: a driver may
+//! fuse a multiply and an add (see [What a target cannot express](#what-a-target-cannot-express-documented-not-emulated)).
+//! A texture and its sampler are one combined sampler in naga's GLSL, at the
+//! texture's binding. `tests/gs_native.rs` compiles both forms of every corpus geometry
+//! shader and both workloads with `glslangValidator`; `tests/lavapipe_gs_native.rs`
+//! runs the Vulkan form, compiled by it, through the same pipeline as the SPIR-V one.
 //!
 //! # The arithmetic rules kept
 //!
@@ -404,7 +448,8 @@
 //!   register of interfaces, Shader Model 5.1 ranges of more than one register or in a
 //!   space other than 0,
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
-//!   shaders are native geometry shaders in SPIR-V only ([`geometry_spirv`]), and
+//!   shaders are native geometry shaders in SPIR-V and GLSL only ([`geometry_spirv`],
+//!   [`geometry_glsl`]), and
 //!   compute passes with their vertex shader for every target ([`lower`]).
 
 #![warn(missing_docs)]
@@ -413,6 +458,7 @@
 pub mod bindings;
 pub mod buffer_format;
 mod front;
+pub mod glsl_geometry;
 pub mod gs;
 pub mod gs_native;
 pub mod limits;
@@ -424,8 +470,9 @@ use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
 pub use buffer_format::BufferFormat;
+pub use glsl_geometry::Flavor as GlslFlavor;
 pub use gs::{lower, GsLayout, GsLowering, GsOptions};
-pub use gs_native::{geometry_spirv, NativeGsOptions};
+pub use gs_native::{geometry_glsl, geometry_spirv, NativeGsOptions};
 pub use tpf::Topology;
 
 /// The helper functions every translated module starts with (unused ones are removed).
@@ -783,20 +830,7 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
                 .0
                 .into_bytes()
         }
-        Target::Glsl => {
-            let options =
-                naga::back::glsl::Options { version: naga::back::glsl::Version::Desktop(450), ..Default::default() };
-            let pipeline = naga::back::glsl::PipelineOptions {
-                shader_stage: ep.stage,
-                entry_point: ep.name.clone(),
-                multiview: None,
-            };
-            let mut out = String::new();
-            let mut w = naga::back::glsl::Writer::new(&mut out, module, &info, &options, &pipeline, policies)
-                .map_err(|e| backend(e.to_string()))?;
-            w.write().map_err(|e| backend(e.to_string()))?;
-            out.into_bytes()
-        }
+        Target::Glsl => glsl_text(module, &info, naga::back::glsl::BindingMap::default())?.into_bytes(),
         Target::Hlsl => {
             let options = naga::back::hlsl::Options {
                 shader_model: naga::back::hlsl::ShaderModel::V5_1,
@@ -810,6 +844,35 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
             out.into_bytes()
         }
     })
+}
+
+/// The GLSL 4.50 core text of a validated module (its first entry point), with the
+/// translation's bounds-check policies and the resources' bindings of `binding_map`.
+pub(crate) fn glsl_text(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    binding_map: naga::back::glsl::BindingMap,
+) -> Result<String, TranslateError> {
+    let backend = |message: String| TranslateError::Backend { target: "glsl", message: one_line(&message) };
+    let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
+    let policies = naga::proc::BoundsCheckPolicies {
+        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
+    };
+    let options = naga::back::glsl::Options {
+        version: naga::back::glsl::Version::Desktop(450),
+        binding_map,
+        ..Default::default()
+    };
+    let pipeline =
+        naga::back::glsl::PipelineOptions { shader_stage: ep.stage, entry_point: ep.name.clone(), multiview: None };
+    let mut out = String::new();
+    let mut w = naga::back::glsl::Writer::new(&mut out, module, info, &options, &pipeline, policies)
+        .map_err(|e| backend(e.to_string()))?;
+    w.write().map_err(|e| backend(e.to_string()))?;
+    Ok(out)
 }
 
 /// The SPIR-V words of a validated module (its first entry point), with the
@@ -878,13 +941,16 @@ fn uses_f64(module: &naga::Module) -> bool {
 }
 
 /// [`module()`] then [`write()`]: a DXBC container in `target`'s language. A geometry
-/// shader becomes a native SPIR-V geometry shader ([`geometry_spirv`], without stream
-/// output); the other targets have no geometry stage in naga, and give
-/// [`TranslateError::Stage`] for it (see
+/// shader becomes a native SPIR-V or GLSL (Vulkan form) geometry shader
+/// ([`geometry_spirv`], [`geometry_glsl`], without stream output); the other targets
+/// have no geometry stage in naga, and give [`TranslateError::Stage`] for it (see
 /// [Geometry shaders in SPIR-V](crate#geometry-shaders-in-spir-v)).
 pub fn translate(bytes: &[u8], options: &Options, target: Target) -> Result<Vec<u8>, TranslateError> {
-    if target == Target::Spirv && is_geometry(bytes) {
+    if matches!(target, Target::Spirv | Target::Glsl) && is_geometry(bytes) {
         let native = NativeGsOptions { gs: options.clone(), stream_output: None };
+        if target == Target::Glsl {
+            return geometry_glsl(bytes, &native, GlslFlavor::Vulkan).map(String::into_bytes);
+        }
         return geometry_spirv(bytes, &native);
     }
     write(&module(bytes, options)?, target)

@@ -4,10 +4,14 @@
 //! geometry-shader benchmarks with theirs, must pass `spirv-val --target-env
 //! vulkan1.1`. Each outcome is a line of `tests/expect/gs_native.txt` (`ok`, the
 //! error's code, or spirv-val's first line). Corrupted geometry shaders never panic.
-//! `tests/lavapipe_gs_native.rs` runs them on lavapipe.
+//! The GLSL forms ([`translate::geometry_glsl`], Vulkan and desktop OpenGL) of the
+//! same shaders must pass `glslangValidator` (`tests/expect/gs_native_glsl.txt`).
+//! `tests/lavapipe_gs_native.rs` runs both on lavapipe.
 
 mod common;
 
+#[path = "support/glslang.rs"]
+mod glslang;
 #[path = "support/gs_shaders.rs"]
 mod gs_shaders;
 
@@ -55,6 +59,83 @@ fn native_geometry_shaders_pass_spirv_val() {
     corpus::expect::check(corpus::expect_file!("gs_native.txt"), &got);
 }
 
+fn glsl_outcome(
+    result: Result<String, translate::TranslateError>,
+    flavor: translate::GlslFlavor,
+    val: &dyn Fn(&[u8]) -> Result<(), String>,
+) -> String {
+    let vulkan = flavor == translate::GlslFlavor::Vulkan;
+    match result {
+        Err(e) => common::outcome(&e),
+        Ok(text) => match glslang::geometry(&text, vulkan) {
+            Ok(spirv) if vulkan => match val(&spirv) {
+                Ok(()) => "ok".into(),
+                Err(message) => format!("spirv-val: {}", corpus::expect::one_line(&message)),
+            },
+            Ok(_) => "ok".into(),
+            Err(message) => format!("glslang: {}", corpus::expect::one_line(&message)),
+        },
+    }
+}
+
+/// The GLSL forms ([`translate::geometry_glsl`]) of the same shaders: the Vulkan form
+/// must compile with `glslangValidator -V --target-env vulkan1.1 -S geom` (and its
+/// SPIR-V pass `spirv-val --target-env vulkan1.1`), the desktop OpenGL form must pass
+/// `glslangValidator -S geom`. Outcomes in
+/// `tests/expect/gs_native_glsl.txt` (`ok`, the error's code, or glslang's first error).
+#[test]
+fn native_glsl_geometry_shaders_pass_glslang() {
+    if !glslang::available_or_skip("gs_native glsl") {
+        return;
+    }
+    let Some(val) = common::spirv_val_with("gs_native glsl", &["--target-env", "vulkan1.1"]) else { return };
+    let mut got = BTreeMap::new();
+    let mut add = |id: &str, bytes: &[u8], so: Option<streamout::StreamOutputDesc>| {
+        for (flavor, name) in [(translate::GlslFlavor::Vulkan, "vulkan"), (translate::GlslFlavor::Desktop, "gl")] {
+            let text = translate::geometry_glsl(bytes, &options(so.clone()), flavor);
+            got.insert(format!("{id}:{name}"), glsl_outcome(text, flavor, &val));
+        }
+    };
+    add("workload/quad", &gs_shaders::quad_gs(), Some(gs_shaders::so_decl("SV_Position.xyzw", &[16], 0)));
+    add("workload/cube", &gs_shaders::cube_gs(), Some(gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0)));
+    if let Some(entries) = corpus::dxbc_entries("gs_native glsl") {
+        let shaders = gs_shaders::corpus_geometry_shaders(&entries);
+        assert!(shaders.len() >= 9, "only {} geometry shaders", shaders.len());
+        for (id, bytes, _) in shaders {
+            add(&format!("{id}:xfb"), &bytes, gs_shaders::every_output(&bytes));
+            add(&format!("{id}:plain"), &bytes, None);
+        }
+    }
+    corpus::expect::check(corpus::expect_file!("gs_native_glsl.txt"), &got);
+}
+
+#[test]
+fn the_quad_workload_in_glsl_has_its_layout_emits_and_transform_feedback() {
+    let so = gs_shaders::so_decl("SV_Position.xyzw", &[16], 0);
+    let text =
+        translate::geometry_glsl(&gs_shaders::quad_gs(), &options(Some(so)), translate::GlslFlavor::Vulkan).unwrap();
+    for line in [
+        "layout(points) in;",
+        "layout(triangle_strip, max_vertices = 4) out;",
+        "    EmitVertex();",
+        "    EndPrimitive();",
+        "    gl_Position = dx_go_pos;",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+    }
+    assert!(!text.contains("local_size"), "{text}");
+    let xfb: Vec<&str> = text.lines().filter(|l| l.contains("xfb_buffer")).collect();
+    assert_eq!(xfb.len(), 1, "{text}");
+    assert!(xfb[0].starts_with("layout(location = 0, xfb_buffer = 0, xfb_stride = 16, xfb_offset = 0) out vec4 "));
+    // Without stream output, no transform-feedback qualifier.
+    let plain =
+        translate::geometry_glsl(&gs_shaders::quad_gs(), &options(None), translate::GlslFlavor::Vulkan).unwrap();
+    assert!(!plain.contains("xfb_"));
+    // The desktop form takes depth from OpenGL's clip space and back.
+    let gl = translate::geometry_glsl(&gs_shaders::quad_gs(), &options(None), translate::GlslFlavor::Desktop).unwrap();
+    assert!(gl.contains("gl_Position.z = dx_go_pos.z * 2.0 - dx_go_pos.w;"), "{gl}");
+}
+
 /// Reads the words of SPIR-V bytes.
 fn words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
@@ -98,11 +179,13 @@ fn the_quad_workload_is_a_geometry_entry_point_with_its_modes() {
 }
 
 #[test]
-fn translate_writes_a_geometry_shader_as_native_spirv_only() {
+fn translate_writes_a_geometry_shader_as_native_spirv_or_glsl_only() {
     let gs = gs_shaders::quad_gs();
     let spirv = translate::translate(&gs, &translate::Options::default(), Target::Spirv).unwrap();
     assert_eq!(instructions(&words(&spirv)).iter().find(|(op, _)| *op == 15).unwrap().1[0], 3);
-    for target in [Target::Wgsl, Target::Msl, Target::Glsl, Target::Hlsl] {
+    let glsl = translate::translate(&gs, &translate::Options::default(), Target::Glsl).unwrap();
+    assert!(String::from_utf8(glsl).unwrap().contains("layout(points) in;"));
+    for target in [Target::Wgsl, Target::Msl, Target::Hlsl] {
         let e = translate::translate(&gs, &translate::Options::default(), target).unwrap_err();
         assert_eq!(e.code(), "stage", "{target:?}");
     }
@@ -143,6 +226,10 @@ fn corrupted_geometry_shaders_give_errors_not_panics() {
                 Ok(Err(_)) => {}
                 Err(_) => panic!("{id}: a mutation panicked: {:02x?}", &mutated[start..start + len]),
             }
+            let glsl = std::panic::catch_unwind(|| {
+                translate::geometry_glsl(&mutated, &options(so.clone()), translate::GlslFlavor::Vulkan)
+            });
+            assert!(glsl.is_ok(), "{id}: a mutation panicked in GLSL: {:02x?}", &mutated[start..start + len]);
         }
     }
     println!("gs_native: {written} of {tried} mutated geometry shaders written");

@@ -10,6 +10,10 @@
 //! element of every declared stream (stream `s` to buffer `s`, into buffers that fill
 //! up part way, so that the overflow rule is exercised).
 //!
+//! The GLSL geometry shaders ([`translate::geometry_glsl`], Vulkan form) compiled by
+//! `glslangValidator -V --target-env vulkan1.1` run through the same pipeline, compared
+//! the same way (`tests/expect/lavapipe_gs_native_glsl.txt`).
+//!
 //! Draws: the two workloads of the geometry-shader benchmarks (*quad* at
 //! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles) and every corpus
 //! geometry shader behind a vertex shader fitted to its input signature (inputs
@@ -19,6 +23,8 @@
 //! it). Without lavapipe (or its transform feedback and geometry shaders) the test
 //! prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
 
+#[path = "support/glslang.rs"]
+mod glslang;
 #[path = "support/gs_reference.rs"]
 mod gs_reference;
 #[path = "support/gs_shaders.rs"]
@@ -228,21 +234,59 @@ fn run(vk: &Vk, d: &Draw) -> String {
     }
 }
 
-#[test]
-fn native_geometry_shaders_match_the_reference_pipeline() {
-    let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native") else { return };
+/// The draw with the GLSL geometry shader ([`translate::geometry_glsl`], Vulkan form)
+/// compiled by `glslangValidator -V --target-env vulkan1.1` in place of the SPIR-V one.
+fn run_glsl(vk: &Vk, d: &Draw) -> String {
+    let want = match reference(d) {
+        Ok(w) => w,
+        Err(e) => return format!("not compared: {e}"),
+    };
+    let options = translate::NativeGsOptions { gs: translate::Options::default(), stream_output: Some(d.so.clone()) };
+    let text = match translate::geometry_glsl(&d.gs, &options, translate::GlslFlavor::Vulkan) {
+        Ok(t) => t,
+        Err(e) => return format!("glsl gs: {e}"),
+    };
+    let spirv = match glslang::geometry(&text, true) {
+        Ok(s) => s,
+        Err(e) => return format!("glslang: {e}"),
+    };
+    match vk.draw_with(d, Some(spirv)) {
+        Ok(got) => compare(&want, &got),
+        Err(e) => e,
+    }
+}
+
+/// Every draw's outcome through `run`.
+fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw) -> String) -> BTreeMap<String, String> {
     let mut outcomes = BTreeMap::new();
-    outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(&vk, &quad())));
-    outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(&vk, &cube())));
-    if let Some(entries) = corpus::dxbc_entries("translate::lavapipe_gs_native") {
+    outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(vk, &quad())));
+    outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(vk, &cube())));
+    if let Some(entries) = corpus::dxbc_entries(test) {
         for (id, bytes, _) in gs_shaders::corpus_geometry_shaders(&entries) {
             let mut rng = Rng(0x6753_0000 ^ id.len() as u64);
             let outcome = match corpus_draw(&bytes, &mut rng) {
-                Ok(d) => run(&vk, &d),
+                Ok(d) => run(vk, &d),
                 Err(why) => why,
             };
             outcomes.insert(id, corpus::expect::one_line(&outcome));
         }
     }
+    outcomes
+}
+
+#[test]
+fn native_geometry_shaders_match_the_reference_pipeline() {
+    let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native") else { return };
+    let outcomes = outcomes(&vk, "translate::lavapipe_gs_native", run);
     corpus::expect::check(corpus::expect_file!("lavapipe_gs_native.txt"), &outcomes);
+}
+
+#[test]
+fn glsl_geometry_shaders_match_the_reference_pipeline() {
+    let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native glsl") else { return };
+    if !glslang::available_or_skip("lavapipe_gs_native glsl") {
+        return;
+    }
+    let outcomes = outcomes(&vk, "translate::lavapipe_gs_native glsl", run_glsl);
+    corpus::expect::check(corpus::expect_file!("lavapipe_gs_native_glsl.txt"), &outcomes);
 }

@@ -296,19 +296,30 @@ impl Vk {
 
     /// Builds the pipeline and records the draw.
     pub fn prepare(&self, d: &Draw) -> Result<Prepared<'_>, String> {
+        self.prepare_with(d, None)
+    }
+
+    /// [`Vk::prepare`] with the geometry shader's SPIR-V given (`None`: the native
+    /// SPIR-V geometry shader of `d.gs` with `d.so`).
+    pub fn prepare_with(&self, d: &Draw, gs: Option<Vec<u8>>) -> Result<Prepared<'_>, String> {
         let mut p =
             Prepared { vk: self, o: Objects::default(), cmd: vk::CommandBuffer::null(), so: Vec::new(), streams: 0 };
-        self.build(d, &mut p)?;
+        self.build(d, gs, &mut p)?;
         Ok(p)
     }
 
-    fn build(&self, d: &Draw, p: &mut Prepared<'_>) -> Result<(), String> {
+    fn build(&self, d: &Draw, gs: Option<Vec<u8>>, p: &mut Prepared<'_>) -> Result<(), String> {
         let dev = &self.device;
         let vs = translate::translate(&d.vs, &translate::Options::default(), translate::Target::Spirv)
             .map_err(|e| format!("translate vs: {e}"))?;
-        let options =
-            translate::NativeGsOptions { gs: translate::Options::default(), stream_output: Some(d.so.clone()) };
-        let gs = translate::geometry_spirv(&d.gs, &options).map_err(|e| format!("native gs: {e}"))?;
+        let gs = match gs {
+            Some(gs) => gs,
+            None => {
+                let options =
+                    translate::NativeGsOptions { gs: translate::Options::default(), stream_output: Some(d.so.clone()) };
+                translate::geometry_spirv(&d.gs, &options).map_err(|e| format!("native gs: {e}"))?
+            }
+        };
         let streams_used: u32 = d.so.entries.iter().map(|e| e.stream + 1).max().unwrap_or(1).min(self.streams.max(1));
         p.streams = streams_used;
         unsafe {
@@ -546,7 +557,12 @@ impl Vk {
 
     /// Builds, runs once, reads back.
     pub fn draw(&self, d: &Draw) -> Result<Outcome, String> {
-        let p = self.prepare(d)?;
+        self.draw_with(d, None)
+    }
+
+    /// [`Vk::draw`] with the geometry shader's SPIR-V given (see [`Vk::prepare_with`]).
+    pub fn draw_with(&self, d: &Draw, gs: Option<Vec<u8>>) -> Result<Outcome, String> {
+        let p = self.prepare_with(d, gs)?;
         p.run()?;
         p.read()
     }
