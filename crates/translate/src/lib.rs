@@ -145,7 +145,7 @@
 //! stride (see below).
 //!
 //! `tests/lavapipe_typed_buffers.rs` runs typed buffer loads and stores of every
-//! format [`BufferFormat`] converts on lavapipe (every value of each 8-, 10-, 11- and
+//! format [`buffer_format::formats`] converts on lavapipe (every value of each 8-, 10-, 11- and
 //! 16-bit component; the edge values of the conversion rules for stores; out-of-bounds
 //! indices) and programs mixing views, formats, `bufinfo` and atomics, against `exec`,
 //! bit for bit.
@@ -395,7 +395,7 @@
 //!   the shader ([`buffer_format`]): the view's format is not in the shader, so the
 //!   module is specialised to the one [`Bindings::formats`] gives (or the default), as
 //!   a driver would not need to be; sRGB formats are refused (their transfer function
-//!   is not exact on a device); `resinfo` of a buffer is refused (`bufinfo` gives its
+//!   is not exact on a device), and depth formats (not buffer views); `resinfo` of a buffer is refused (`bufinfo` gives its
 //!   size).
 //! - Multisampled arrays with sampling, atomics on typed texture UAVs, the `this`
 //!   register of interfaces, Shader Model 5.1 ranges of more than one register or in a
@@ -420,7 +420,7 @@ pub mod spirv_geometry;
 use std::collections::BTreeMap;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
-pub use buffer_format::BufferFormat;
+pub use dxgi::Format;
 pub use gs::{lower, GsLayout, GsLowering, GsOptions};
 pub use gs_native::{geometry_spirv, NativeGsOptions};
 pub use tpf::Topology;

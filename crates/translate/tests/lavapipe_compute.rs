@@ -44,8 +44,7 @@ use exec::compute::{self, GroupOrder, Limits};
 use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView, Uav};
 use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Opcode, ProgramType, ResourceDimension, ReturnType, SamplerMode};
-use translate::buffer_format::Numeric;
-use translate::BufferFormat;
+use translate::buffer_format::{self, Numeric};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
@@ -96,8 +95,8 @@ enum Kind {
     /// A structured buffer of this stride.
     Structured(u32),
     /// A typed buffer of this format (the four-component 32-bit one of its declared
-    /// type, [`BufferFormat::default_for`], named in the bindings).
-    Typed(BufferFormat),
+    /// type, [`buffer_format::default_format`], named in the bindings).
+    Typed(Format),
     /// A 1D (height 1) or 2D texture of one level, `R32G32B32A32_FLOAT` texels (the
     /// format the translator's `rgba32float` storage textures hold for typed UAVs).
     Texture { one_d: bool },
@@ -142,11 +141,6 @@ impl View {
             data,
         }
     }
-}
-
-/// exec's format of the same name.
-fn exec_format(f: BufferFormat) -> Format {
-    Format::from_name(f.name()).expect("every translated format is one of exec's")
 }
 
 /// The memory a program reads and writes, by slot.
@@ -238,7 +232,7 @@ fn program_data(program: &tpf::Program<'_>, rng: &mut Rng) -> Result<Data, Strin
                 };
                 let map = if uav { &mut data.uavs } else { &mut data.srvs };
                 let kind = match dim {
-                    ResourceDimension::Buffer => Kind::Typed(BufferFormat::default_for(numeric, false)),
+                    ResourceDimension::Buffer => Kind::Typed(buffer_format::default_format(numeric, false)),
                     ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
                         if uav && program.iter().any(|i| i.opcode == Opcode::LdUavTyped) {
                             return Err("reads a typed UAV texture (the harness binds write-only ones)".into());
@@ -270,7 +264,7 @@ fn program_data(program: &tpf::Program<'_>, rng: &mut Rng) -> Result<Data, Strin
         let len = match kind {
             Kind::Raw => 16384,
             Kind::Structured(stride) => 64 * stride as usize,
-            Kind::Typed(f) => 64 * f.size() as usize,
+            Kind::Typed(f) => 64 * f.size(),
             Kind::Texture { .. } => unreachable!("textures are made above"),
         };
         map.insert(s, View { kind, bytes: words(rng, len / 4) });
@@ -298,7 +292,7 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
             res.srvs[slot] = Some(match v.kind {
                 Kind::Raw => Srv::Raw { data: &v.bytes },
                 Kind::Structured(stride) => Srv::Structured { data: &v.bytes, stride },
-                Kind::Typed(f) => Srv::Buffer { data: &v.bytes, format: exec_format(f) },
+                Kind::Typed(f) => Srv::Buffer { data: &v.bytes, format: f },
                 Kind::Texture { one_d } => Srv::Texture(View::texture_view(one_d, &v.bytes)),
             });
         }
@@ -310,7 +304,7 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
             res.uavs[slot] = Some(match v.kind {
                 Kind::Raw => Uav::Raw { data: memory },
                 Kind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
-                Kind::Typed(f) => Uav::Buffer { data: memory, format: exec_format(f) },
+                Kind::Typed(f) => Uav::Buffer { data: memory, format: f },
                 Kind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
             });
         }
