@@ -135,8 +135,9 @@
 //! reference's `exec::compute::dispatch` (2 × 2 × 1 groups, the same generated
 //! constant buffers, raw, structured and typed buffers, float textures, typed UAV
 //! textures and point samplers; lavapipe on one thread) and compares every UAV word:
-//! 92 corpus compute shaders are exact (43 of them write UAV words; 49 write nothing
-//! with the generated constants), 4 are left out because their result depends on the
+//! 92 corpus compute shaders are exact, every one writing UAV words (where the first
+//! round of generated memory makes a program write nothing, later rounds draw constants
+//! from its own immediates and whole 32-bit words until the reference writes), 4 are left out because their result depends on the
 //! order of thread groups (groups racing through UAVs: `exec` gives other results with
 //! the groups reversed) and 2 need multisampled textures; and so are
 //! hand-written programs with shared memory, barriers and atomics (a reduction, a
