@@ -133,13 +133,14 @@
 //!
 //! `tests/lavapipe_compute.rs` dispatches compute shaders on lavapipe and with the
 //! reference's `exec::compute::dispatch` (2 × 2 × 1 groups, the same generated
-//! constant buffers, raw, structured and typed buffers, float textures, typed UAV
-//! textures and point samplers; lavapipe on one thread) and compares every UAV word:
-//! 92 corpus compute shaders are exact, every one writing UAV words (where the first
-//! round of generated memory makes a program write nothing, later rounds draw constants
-//! from its own immediates and whole 32-bit words until the reference writes), 4 are left out because their result depends on the
-//! order of thread groups (groups racing through UAVs: `exec` gives other results with
-//! the groups reversed) and 2 need multisampled textures; and so are
+//! constant buffers, raw, structured and typed buffers, float textures (multisampled
+//! ones too), typed UAV textures and point samplers; lavapipe on one thread) and
+//! compares every UAV word: 94 corpus compute shaders are exact, every one writing UAV
+//! words (where the first round of generated memory makes a program write nothing,
+//! later rounds draw constants from its own immediates and whole 32-bit words until the
+//! reference writes), 4 are left out because their result depends on the order of
+//! thread groups (groups racing through UAVs: `exec` gives other results with the
+//! groups reversed); and so are
 //! hand-written programs with shared memory, barriers and atomics (a reduction, a
 //! prefix sum, interlocked adds on UAVs and `g#`, each `imm_atomic_*`, out-of-bounds
 //! raw `g#` accesses); the one difference kept is a structured `g#` offset past the

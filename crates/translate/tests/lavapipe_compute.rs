@@ -12,7 +12,10 @@
 //! write-only typed UAVs) of one level, [`TEXTURE_SIZE`] texels square (1D: one row),
 //! `R32G32B32A32_FLOAT` texels in [0, 1] — the format the translator's storage
 //! textures hold for a typed UAV, whatever its declared float type (`unorm` too);
-//! samplers with point filtering and clamp addressing. The UAVs start full of such
+//! samplers with point filtering and clamp addressing; float multisampled 2D textures
+//! of the declared sample count (4 where the declaration leaves it open), texels
+//! `R16G16B16A16_FLOAT` in [0, 1] in 1/256 steps, drawn sample by sample on the device
+//! (no copy writes a multisampled texture). The UAVs start full of such
 //! words (texels) too, so that what neither side writes is compared as well. Every
 //! word of every UAV (a texture's texels, row after row) is compared:
 //!
@@ -34,7 +37,7 @@
 //! compared on the device. Nothing depends on which program it is.
 //!
 //!
-//! Shaders with other resources (multisampled or 3D textures, typed UAV textures
+//! Shaders with other resources (multisampled texture arrays, 3D textures, typed UAV textures
 //! that are read, comparison samplers) are "not compared", with the reason. Each outcome is one line of
 //! `tests/expect/lavapipe_compute.txt` (two-sided; `DXREF_BLESS=1` rewrites it).
 //!
@@ -139,6 +142,11 @@ enum Kind {
     /// A 1D (height 1) or 2D texture of one level, `R32G32B32A32_FLOAT` texels (the
     /// format the translator's `rgba32float` storage textures hold for typed UAVs).
     Texture { one_d: bool },
+    /// A multisampled 2D texture of `samples` samples per texel, `R16G16B16A16_FLOAT`
+    /// (a format the device draws multisampled), each sample's value in [0, 1] in
+    /// 1/256 steps (exact in a half); its memory is exec's (samples of a texel
+    /// consecutive).
+    Multisampled { samples: u32 },
 }
 
 /// A view and its memory (a texture's: its texels' floats, row after row).
@@ -154,13 +162,27 @@ impl View {
         View { kind: Kind::Texture { one_d }, bytes }
     }
 
+    fn multisampled(samples: u32, rng: &mut Rng) -> View {
+        let n = TEXTURE_SIZE * TEXTURE_SIZE * samples;
+        let half = |rng: &mut Rng| exec::format::f32_to_f16(rng.below(257) as f32 / 256.0);
+        let bytes = (0..4 * n).flat_map(|_| half(rng).to_le_bytes()).collect();
+        View { kind: Kind::Multisampled { samples }, bytes }
+    }
+
     /// A texture's width and height.
     fn size(one_d: bool) -> (u32, u32) {
         (TEXTURE_SIZE, if one_d { 1 } else { TEXTURE_SIZE })
     }
 
-    /// A texture's texels.
+    /// A texture's texels (a multisampled one's samples).
     fn texels(&self) -> Vec<[f32; 4]> {
+        if let Kind::Multisampled { .. } = self.kind {
+            return self
+                .bytes
+                .chunks_exact(8)
+                .map(|c| [0, 1, 2, 3].map(|k| exec::format::f16_to_f32(u16::from_le_bytes([c[2 * k], c[2 * k + 1]]))))
+                .collect();
+        }
         self.bytes
             .chunks_exact(16)
             .map(|c| [0, 1, 2, 3].map(|k| f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])))
@@ -288,8 +310,21 @@ fn program_data(program: &tpf::Program<'_>, rng: &mut Rng, immediates: Option<&[
                         map.insert(s, View::texture(*dim == ResourceDimension::Texture1D, rng));
                         continue;
                     }
+                    ResourceDimension::Texture2DMS if !uav && numeric == Numeric::Float => {
+                        // A declaration without a sample count takes any: 4.
+                        let samples = match d {
+                            Decl::Resource { sample_count: n @ 1.., .. } => u32::from(*n),
+                            _ => 4,
+                        };
+                        let s = slot(program, inst.operand(*operand));
+                        map.insert(s, View::multisampled(samples, rng));
+                        continue;
+                    }
                     ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray => {
-                        return Err("needs multisampled textures (the harness binds one-sample ones)".into())
+                        return Err(
+                            "needs multisampled texture arrays or integer ones (the harness binds float 2D ones)"
+                                .into(),
+                        )
                     }
                     _ => {
                         return Err(
@@ -312,7 +347,7 @@ fn program_data(program: &tpf::Program<'_>, rng: &mut Rng, immediates: Option<&[
             Kind::Raw => 16384,
             Kind::Structured(stride) => 64 * stride as usize,
             Kind::Typed(f) => 64 * f.size(),
-            Kind::Texture { .. } => unreachable!("textures are made above"),
+            Kind::Texture { .. } | Kind::Multisampled { .. } => unreachable!("textures are made above"),
         };
         map.insert(s, View { kind, bytes: words(rng, len / 4) });
     }
@@ -341,6 +376,16 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
                 Kind::Structured(stride) => Srv::Structured { data: &v.bytes, stride },
                 Kind::Typed(f) => Srv::Buffer { data: &v.bytes, format: f },
                 Kind::Texture { one_d } => Srv::Texture(View::texture_view(one_d, &v.bytes)),
+                Kind::Multisampled { samples } => Srv::Texture(TextureView {
+                    dimension: Dimension::Texture2DMS { samples },
+                    format: Format::R16G16B16A16_FLOAT,
+                    width: TEXTURE_SIZE,
+                    height: TEXTURE_SIZE,
+                    depth: 1,
+                    array_size: 1,
+                    mip_levels: 1,
+                    data: &v.bytes,
+                }),
             });
         }
         for ((&slot, v), memory) in data.uavs.iter().zip(uavs.iter_mut()) {
@@ -353,6 +398,7 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
                 Kind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
                 Kind::Typed(f) => Uav::Buffer { data: memory, format: f },
                 Kind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
+                Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
             });
         }
         for &slot in &data.samplers {
@@ -386,6 +432,9 @@ fn on_device(gpu: &Gpu, module: naga::Module, workgroup: [u32; 3], data: &Data) 
                 let (width, height) = View::size(one_d);
                 Buffer::Texture { width, height, texels: v.texels() }
             }
+            Kind::Multisampled { samples } => {
+                Buffer::MultisampledTexture { width: TEXTURE_SIZE, height: TEXTURE_SIZE, samples, texels: v.texels() }
+            }
         };
         bound.push(Bound { group: 1, binding: k as u32, buffer });
     }
@@ -397,6 +446,7 @@ fn on_device(gpu: &Gpu, module: naga::Module, workgroup: [u32; 3], data: &Data) 
                 let (width, height) = View::size(one_d);
                 Buffer::StorageTexture { width, height, texels: v.texels() }
             }
+            Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
         };
         bound.push(Bound { group: 2, binding: k as u32, buffer });
     }
