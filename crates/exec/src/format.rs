@@ -1,432 +1,89 @@
-//! DXGI formats of vertex buffers, shader resources and UAVs: element sizes, and the
-//! conversion of one element to the four 32-bit values a shader sees (and back, for
-//! typed UAV stores), by the format conversion rules of the functional spec (chapter
-//! 3.2): UNORM `c / (2^n - 1)`, SNORM `max(c / (2^(n-1) - 1), -1)`, 16-bit and 11/10-bit
-//! floats widened exactly, sRGB to linear, missing components `(0, 0, 0, 1)`.
+//! DXGI formats of vertex buffers, shader resources and UAVs: the conversion of one
+//! element to the four 32-bit values a shader sees (and back, for typed UAV stores), by
+//! the format conversion rules of the functional spec (chapter 3.2): UNORM
+//! `c / (2^n - 1)`, SNORM `max(c / (2^(n-1) - 1), -1)`, 16-bit and 11/10-bit floats
+//! widened exactly, sRGB to linear, missing components `(0, 0, 0, 1)`.
+//!
+//! The formats themselves (names, values, components, sizes) are the `dxgi` crate's
+//! table, re-exported here; [`Convert`] walks a format's components there, each by its
+//! [`Encoding`], so that no format is named in the conversions.
 
-/// A DXGI format (the value is `DXGI_FORMAT`'s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u32)]
-#[allow(non_camel_case_types)]
-pub enum Format {
-    /// `DXGI_FORMAT_R32G32B32A32_FLOAT`: four 32-bit floats (16 bytes).
-    R32G32B32A32_FLOAT = 2,
-    /// `DXGI_FORMAT_R32G32B32A32_UINT`: four 32-bit unsigned integers (16 bytes).
-    R32G32B32A32_UINT = 3,
-    /// `DXGI_FORMAT_R32G32B32A32_SINT`: four 32-bit signed integers (16 bytes).
-    R32G32B32A32_SINT = 4,
-    /// `DXGI_FORMAT_R32G32B32_FLOAT`: three 32-bit floats (12 bytes).
-    R32G32B32_FLOAT = 6,
-    /// `DXGI_FORMAT_R32G32B32_UINT`: three 32-bit unsigned integers (12 bytes).
-    R32G32B32_UINT = 7,
-    /// `DXGI_FORMAT_R32G32B32_SINT`: three 32-bit signed integers (12 bytes).
-    R32G32B32_SINT = 8,
-    /// `DXGI_FORMAT_R16G16B16A16_FLOAT`: four 16-bit floats (8 bytes).
-    R16G16B16A16_FLOAT = 10,
-    /// `DXGI_FORMAT_R16G16B16A16_UNORM`: four 16-bit unsigned normalized values (8 bytes).
-    R16G16B16A16_UNORM = 11,
-    /// `DXGI_FORMAT_R16G16B16A16_UINT`: four 16-bit unsigned integers (8 bytes).
-    R16G16B16A16_UINT = 12,
-    /// `DXGI_FORMAT_R16G16B16A16_SNORM`: four 16-bit signed normalized values (8 bytes).
-    R16G16B16A16_SNORM = 13,
-    /// `DXGI_FORMAT_R16G16B16A16_SINT`: four 16-bit signed integers (8 bytes).
-    R16G16B16A16_SINT = 14,
-    /// `DXGI_FORMAT_R32G32_FLOAT`: two 32-bit floats (8 bytes).
-    R32G32_FLOAT = 16,
-    /// `DXGI_FORMAT_R32G32_UINT`: two 32-bit unsigned integers (8 bytes).
-    R32G32_UINT = 17,
-    /// `DXGI_FORMAT_R32G32_SINT`: two 32-bit signed integers (8 bytes).
-    R32G32_SINT = 18,
-    /// `DXGI_FORMAT_R10G10B10A2_UNORM`: three 10-bit and one 2-bit unsigned normalized
-    /// components (4 bytes).
-    R10G10B10A2_UNORM = 24,
-    /// `DXGI_FORMAT_R10G10B10A2_UINT`: three 10-bit and one 2-bit unsigned integer
-    /// components (4 bytes).
-    R10G10B10A2_UINT = 25,
-    /// `DXGI_FORMAT_R11G11B10_FLOAT`: two 11-bit and one 10-bit unsigned float components
-    /// (4 bytes).
-    R11G11B10_FLOAT = 26,
-    /// `DXGI_FORMAT_R8G8B8A8_UNORM`: four 8-bit unsigned normalized values (4 bytes).
-    R8G8B8A8_UNORM = 28,
-    /// `DXGI_FORMAT_R8G8B8A8_UNORM_SRGB`: four 8-bit unsigned normalized values, colour
-    /// sRGB-encoded, alpha linear (4 bytes).
-    R8G8B8A8_UNORM_SRGB = 29,
-    /// `DXGI_FORMAT_R8G8B8A8_UINT`: four 8-bit unsigned integers (4 bytes).
-    R8G8B8A8_UINT = 30,
-    /// `DXGI_FORMAT_R8G8B8A8_SNORM`: four 8-bit signed normalized values (4 bytes).
-    R8G8B8A8_SNORM = 31,
-    /// `DXGI_FORMAT_R8G8B8A8_SINT`: four 8-bit signed integers (4 bytes).
-    R8G8B8A8_SINT = 32,
-    /// `DXGI_FORMAT_R16G16_FLOAT`: two 16-bit floats (4 bytes).
-    R16G16_FLOAT = 34,
-    /// `DXGI_FORMAT_R16G16_UNORM`: two 16-bit unsigned normalized values (4 bytes).
-    R16G16_UNORM = 35,
-    /// `DXGI_FORMAT_R16G16_UINT`: two 16-bit unsigned integers (4 bytes).
-    R16G16_UINT = 36,
-    /// `DXGI_FORMAT_R16G16_SNORM`: two 16-bit signed normalized values (4 bytes).
-    R16G16_SNORM = 37,
-    /// `DXGI_FORMAT_R16G16_SINT`: two 16-bit signed integers (4 bytes).
-    R16G16_SINT = 38,
-    /// `DXGI_FORMAT_D32_FLOAT`: one 32-bit float, a depth value read as red (4 bytes).
-    D32_FLOAT = 40,
-    /// `DXGI_FORMAT_R32_FLOAT`: one 32-bit float (4 bytes).
-    R32_FLOAT = 41,
-    /// `DXGI_FORMAT_R32_UINT`: one 32-bit unsigned integer (4 bytes).
-    R32_UINT = 42,
-    /// `DXGI_FORMAT_R32_SINT`: one 32-bit signed integer (4 bytes).
-    R32_SINT = 43,
-    /// `DXGI_FORMAT_R8G8_UNORM`: two 8-bit unsigned normalized values (2 bytes).
-    R8G8_UNORM = 49,
-    /// `DXGI_FORMAT_R8G8_UINT`: two 8-bit unsigned integers (2 bytes).
-    R8G8_UINT = 50,
-    /// `DXGI_FORMAT_R8G8_SNORM`: two 8-bit signed normalized values (2 bytes).
-    R8G8_SNORM = 51,
-    /// `DXGI_FORMAT_R8G8_SINT`: two 8-bit signed integers (2 bytes).
-    R8G8_SINT = 52,
-    /// `DXGI_FORMAT_R16_FLOAT`: one 16-bit float (2 bytes).
-    R16_FLOAT = 54,
-    /// `DXGI_FORMAT_D16_UNORM`: one 16-bit unsigned normalized value, a depth value read as
-    /// red (2 bytes).
-    D16_UNORM = 55,
-    /// `DXGI_FORMAT_R16_UNORM`: one 16-bit unsigned normalized value (2 bytes).
-    R16_UNORM = 56,
-    /// `DXGI_FORMAT_R16_UINT`: one 16-bit unsigned integer (2 bytes).
-    R16_UINT = 57,
-    /// `DXGI_FORMAT_R16_SNORM`: one 16-bit signed normalized value (2 bytes).
-    R16_SNORM = 58,
-    /// `DXGI_FORMAT_R16_SINT`: one 16-bit signed integer (2 bytes).
-    R16_SINT = 59,
-    /// `DXGI_FORMAT_R8_UNORM`: one 8-bit unsigned normalized value (1 byte).
-    R8_UNORM = 61,
-    /// `DXGI_FORMAT_R8_UINT`: one 8-bit unsigned integer (1 byte).
-    R8_UINT = 62,
-    /// `DXGI_FORMAT_R8_SNORM`: one 8-bit signed normalized value (1 byte).
-    R8_SNORM = 63,
-    /// `DXGI_FORMAT_R8_SINT`: one 8-bit signed integer (1 byte).
-    R8_SINT = 64,
-    /// `DXGI_FORMAT_A8_UNORM`: one 8-bit unsigned normalized value, alpha only: the shader
-    /// sees (0, 0, 0, a) (1 byte).
-    A8_UNORM = 65,
-    /// `DXGI_FORMAT_B8G8R8A8_UNORM`: four 8-bit unsigned normalized values in blue, green,
-    /// red, alpha order (4 bytes).
-    B8G8R8A8_UNORM = 87,
-    /// `DXGI_FORMAT_B8G8R8X8_UNORM`: three 8-bit unsigned normalized values in blue, green,
-    /// red order, then an unused byte: alpha reads 1 (4 bytes).
-    B8G8R8X8_UNORM = 88,
-    /// `DXGI_FORMAT_B8G8R8A8_UNORM_SRGB`: four 8-bit unsigned normalized values in blue,
-    /// green, red, alpha order, colour sRGB-encoded, alpha linear (4 bytes).
-    B8G8R8A8_UNORM_SRGB = 91,
-}
+pub use dxgi::{Channel, Component, Encoding, Format, FormatInfo, Numeric};
 
-/// How a format's components are stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Float,
-    Unorm,
-    Snorm,
-    Uint,
-    Sint,
-    Srgb,
-}
-
-/// What a shader sees from a format: floats, or 32-bit integers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NumericType {
-    /// 32-bit floats (FLOAT, UNORM, SNORM and sRGB formats).
-    Float,
-    /// 32-bit unsigned integers (UINT formats).
-    Uint,
-    /// 32-bit signed integers (SINT formats).
-    Sint,
-}
-
-impl Format {
-    /// Every format this module converts.
-    pub const ALL: &'static [Format] = &[
-        Format::R32G32B32A32_FLOAT,
-        Format::R32G32B32A32_UINT,
-        Format::R32G32B32A32_SINT,
-        Format::R32G32B32_FLOAT,
-        Format::R32G32B32_UINT,
-        Format::R32G32B32_SINT,
-        Format::R16G16B16A16_FLOAT,
-        Format::R16G16B16A16_UNORM,
-        Format::R16G16B16A16_UINT,
-        Format::R16G16B16A16_SNORM,
-        Format::R16G16B16A16_SINT,
-        Format::R32G32_FLOAT,
-        Format::R32G32_UINT,
-        Format::R32G32_SINT,
-        Format::R10G10B10A2_UNORM,
-        Format::R10G10B10A2_UINT,
-        Format::R11G11B10_FLOAT,
-        Format::R8G8B8A8_UNORM,
-        Format::R8G8B8A8_UNORM_SRGB,
-        Format::R8G8B8A8_UINT,
-        Format::R8G8B8A8_SNORM,
-        Format::R8G8B8A8_SINT,
-        Format::R16G16_FLOAT,
-        Format::R16G16_UNORM,
-        Format::R16G16_UINT,
-        Format::R16G16_SNORM,
-        Format::R16G16_SINT,
-        Format::D32_FLOAT,
-        Format::R32_FLOAT,
-        Format::R32_UINT,
-        Format::R32_SINT,
-        Format::R8G8_UNORM,
-        Format::R8G8_UINT,
-        Format::R8G8_SNORM,
-        Format::R8G8_SINT,
-        Format::R16_FLOAT,
-        Format::D16_UNORM,
-        Format::R16_UNORM,
-        Format::R16_UINT,
-        Format::R16_SNORM,
-        Format::R16_SINT,
-        Format::R8_UNORM,
-        Format::R8_UINT,
-        Format::R8_SNORM,
-        Format::R8_SINT,
-        Format::A8_UNORM,
-        Format::B8G8R8A8_UNORM,
-        Format::B8G8R8X8_UNORM,
-        Format::B8G8R8A8_UNORM_SRGB,
-    ];
-
-    /// The format whose `DXGI_FORMAT` value is `v`.
-    pub fn from_dxgi(v: u32) -> Option<Format> {
-        Format::ALL.iter().copied().find(|f| *f as u32 == v)
-    }
-
-    /// The format named `name` (`R32G32B32A32_FLOAT`, with or without `DXGI_FORMAT_`,
-    /// any case).
-    pub fn from_name(name: &str) -> Option<Format> {
-        let upper = name.trim().to_ascii_uppercase();
-        let n = upper.strip_prefix("DXGI_FORMAT_").unwrap_or(&upper);
-        Format::ALL.iter().copied().find(|f| f.name() == n)
-    }
-
-    /// `R32G32B32A32_FLOAT`.
-    pub fn name(self) -> &'static str {
-        use Format::*;
-        match self {
-            R32G32B32A32_FLOAT => "R32G32B32A32_FLOAT",
-            R32G32B32A32_UINT => "R32G32B32A32_UINT",
-            R32G32B32A32_SINT => "R32G32B32A32_SINT",
-            R32G32B32_FLOAT => "R32G32B32_FLOAT",
-            R32G32B32_UINT => "R32G32B32_UINT",
-            R32G32B32_SINT => "R32G32B32_SINT",
-            R16G16B16A16_FLOAT => "R16G16B16A16_FLOAT",
-            R16G16B16A16_UNORM => "R16G16B16A16_UNORM",
-            R16G16B16A16_UINT => "R16G16B16A16_UINT",
-            R16G16B16A16_SNORM => "R16G16B16A16_SNORM",
-            R16G16B16A16_SINT => "R16G16B16A16_SINT",
-            R32G32_FLOAT => "R32G32_FLOAT",
-            R32G32_UINT => "R32G32_UINT",
-            R32G32_SINT => "R32G32_SINT",
-            R10G10B10A2_UNORM => "R10G10B10A2_UNORM",
-            R10G10B10A2_UINT => "R10G10B10A2_UINT",
-            R11G11B10_FLOAT => "R11G11B10_FLOAT",
-            R8G8B8A8_UNORM => "R8G8B8A8_UNORM",
-            R8G8B8A8_UNORM_SRGB => "R8G8B8A8_UNORM_SRGB",
-            R8G8B8A8_UINT => "R8G8B8A8_UINT",
-            R8G8B8A8_SNORM => "R8G8B8A8_SNORM",
-            R8G8B8A8_SINT => "R8G8B8A8_SINT",
-            R16G16_FLOAT => "R16G16_FLOAT",
-            R16G16_UNORM => "R16G16_UNORM",
-            R16G16_UINT => "R16G16_UINT",
-            R16G16_SNORM => "R16G16_SNORM",
-            R16G16_SINT => "R16G16_SINT",
-            D32_FLOAT => "D32_FLOAT",
-            R32_FLOAT => "R32_FLOAT",
-            R32_UINT => "R32_UINT",
-            R32_SINT => "R32_SINT",
-            R8G8_UNORM => "R8G8_UNORM",
-            R8G8_UINT => "R8G8_UINT",
-            R8G8_SNORM => "R8G8_SNORM",
-            R8G8_SINT => "R8G8_SINT",
-            R16_FLOAT => "R16_FLOAT",
-            D16_UNORM => "D16_UNORM",
-            R16_UNORM => "R16_UNORM",
-            R16_UINT => "R16_UINT",
-            R16_SNORM => "R16_SNORM",
-            R16_SINT => "R16_SINT",
-            R8_UNORM => "R8_UNORM",
-            R8_UINT => "R8_UINT",
-            R8_SNORM => "R8_SNORM",
-            R8_SINT => "R8_SINT",
-            A8_UNORM => "A8_UNORM",
-            B8G8R8A8_UNORM => "B8G8R8A8_UNORM",
-            B8G8R8X8_UNORM => "B8G8R8X8_UNORM",
-            B8G8R8A8_UNORM_SRGB => "B8G8R8A8_UNORM_SRGB",
-        }
-    }
-
-    /// (kind, bits of each stored component in storage order, which shader component
-    /// each storage component goes to).
-    fn layout(self) -> (Kind, &'static [u8], &'static [u8]) {
-        use Format::*;
-        use Kind::*;
-        const RGBA: &[u8] = &[0, 1, 2, 3];
-        match self {
-            R32G32B32A32_FLOAT => (Float, &[32; 4], RGBA),
-            R32G32B32A32_UINT => (Uint, &[32; 4], RGBA),
-            R32G32B32A32_SINT => (Sint, &[32; 4], RGBA),
-            R32G32B32_FLOAT => (Float, &[32; 3], RGBA),
-            R32G32B32_UINT => (Uint, &[32; 3], RGBA),
-            R32G32B32_SINT => (Sint, &[32; 3], RGBA),
-            R16G16B16A16_FLOAT => (Float, &[16; 4], RGBA),
-            R16G16B16A16_UNORM => (Unorm, &[16; 4], RGBA),
-            R16G16B16A16_UINT => (Uint, &[16; 4], RGBA),
-            R16G16B16A16_SNORM => (Snorm, &[16; 4], RGBA),
-            R16G16B16A16_SINT => (Sint, &[16; 4], RGBA),
-            R32G32_FLOAT => (Float, &[32; 2], RGBA),
-            R32G32_UINT => (Uint, &[32; 2], RGBA),
-            R32G32_SINT => (Sint, &[32; 2], RGBA),
-            R10G10B10A2_UNORM => (Unorm, &[10, 10, 10, 2], RGBA),
-            R10G10B10A2_UINT => (Uint, &[10, 10, 10, 2], RGBA),
-            R11G11B10_FLOAT => (Float, &[11, 11, 10], RGBA),
-            R8G8B8A8_UNORM => (Unorm, &[8; 4], RGBA),
-            R8G8B8A8_UNORM_SRGB => (Srgb, &[8; 4], RGBA),
-            R8G8B8A8_UINT => (Uint, &[8; 4], RGBA),
-            R8G8B8A8_SNORM => (Snorm, &[8; 4], RGBA),
-            R8G8B8A8_SINT => (Sint, &[8; 4], RGBA),
-            R16G16_FLOAT => (Float, &[16; 2], RGBA),
-            R16G16_UNORM => (Unorm, &[16; 2], RGBA),
-            R16G16_UINT => (Uint, &[16; 2], RGBA),
-            R16G16_SNORM => (Snorm, &[16; 2], RGBA),
-            R16G16_SINT => (Sint, &[16; 2], RGBA),
-            D32_FLOAT | R32_FLOAT => (Float, &[32], RGBA),
-            R32_UINT => (Uint, &[32], RGBA),
-            R32_SINT => (Sint, &[32], RGBA),
-            R8G8_UNORM => (Unorm, &[8; 2], RGBA),
-            R8G8_UINT => (Uint, &[8; 2], RGBA),
-            R8G8_SNORM => (Snorm, &[8; 2], RGBA),
-            R8G8_SINT => (Sint, &[8; 2], RGBA),
-            R16_FLOAT => (Float, &[16], RGBA),
-            D16_UNORM | R16_UNORM => (Unorm, &[16], RGBA),
-            R16_UINT => (Uint, &[16], RGBA),
-            R16_SNORM => (Snorm, &[16], RGBA),
-            R16_SINT => (Sint, &[16], RGBA),
-            R8_UNORM => (Unorm, &[8], RGBA),
-            R8_UINT => (Uint, &[8], RGBA),
-            R8_SNORM => (Snorm, &[8], RGBA),
-            R8_SINT => (Sint, &[8], RGBA),
-            A8_UNORM => (Unorm, &[8], &[3]),
-            B8G8R8A8_UNORM => (Unorm, &[8; 4], &[2, 1, 0, 3]),
-            B8G8R8X8_UNORM => (Unorm, &[8; 3], &[2, 1, 0]),
-            B8G8R8A8_UNORM_SRGB => (Srgb, &[8; 4], &[2, 1, 0, 3]),
-        }
-    }
-
-    /// Bytes per element.
-    pub fn size(self) -> usize {
-        match self {
-            Format::B8G8R8X8_UNORM => 4,
-            _ => {
-                let bits: u32 = self.layout().1.iter().map(|&b| b as u32).sum();
-                (bits / 8) as usize
-            }
-        }
-    }
-
-    /// Number of components the format stores.
-    pub fn components(self) -> usize {
-        self.layout().1.len()
-    }
-
-    /// What the shader sees: floats or integers.
-    pub fn numeric_type(self) -> NumericType {
-        match self.layout().0 {
-            Kind::Uint => NumericType::Uint,
-            Kind::Sint => NumericType::Sint,
-            _ => NumericType::Float,
-        }
-    }
-
+/// The conversions of [`Format`]'s elements (the trait only gives the `dxgi` crate's
+/// type the methods; it has no other implementation).
+pub trait Convert {
     /// The four 32-bit values a shader reads from one element (`bytes` at least
-    /// [`size`](Self::size) long; shorter input reads as zero bytes). Float results are
-    /// f32 bits; components the format lacks are 0, 0, 0 and 1 (1.0 or integer 1).
-    pub fn decode(self, bytes: &[u8]) -> [u32; 4] {
-        let (kind, bits, order) = self.layout();
-        let int = matches!(kind, Kind::Uint | Kind::Sint);
-        let mut out = [0, 0, 0, if int { 1 } else { 1.0f32.to_bits() }];
+    /// [`size`](Format::size) long; shorter input reads as zero bytes). Float results
+    /// are f32 bits; components the format lacks are 0, 0, 0 and 1 (1.0 or integer 1).
+    fn decode(self, bytes: &[u8]) -> [u32; 4];
+
+    /// Writes `value` (what a shader stores: f32 bits or integers) as one element into
+    /// `out` (at least [`size`](Format::size) bytes; a shorter slice gets what fits).
+    /// Floats to UNORM/SNORM saturate and round to nearest; integers to narrower
+    /// integer formats clamp; floats to 16/11/10-bit floats round toward zero, finite
+    /// values too large become the largest finite value, infinities stay infinite and
+    /// NaN stays NaN (spec 3.2.2).
+    fn encode(self, value: [u32; 4], out: &mut [u8]);
+}
+
+impl Convert for Format {
+    fn decode(self, bytes: &[u8]) -> [u32; 4] {
+        let mut out = self.defaults();
         let mut raw = [0u8; 16];
         let n = self.size().min(bytes.len());
         raw[..n].copy_from_slice(&bytes[..n]);
         let wide = u128::from_le_bytes(raw);
-        let mut shift = 0u32;
-        for (i, &b) in bits.iter().enumerate() {
-            let b = b as u32;
-            let v = ((wide >> shift) as u64 & ((1u64 << b) - 1)) as u32;
-            shift += b;
-            let c = order[i] as usize;
-            out[c] = match kind {
-                Kind::Uint => v,
-                Kind::Sint => sign_extend(v, b) as u32,
-                Kind::Float => match b {
-                    32 => v,
-                    16 => f16_to_f32(v as u16).to_bits(),
-                    11 => small_float_to_f32(v, 6).to_bits(),
-                    10 => small_float_to_f32(v, 5).to_bits(),
-                    _ => 0,
-                },
-                Kind::Unorm => (v as f32 / ((1u64 << b) - 1) as f32).to_bits(),
-                Kind::Snorm => {
+        for c in self.components() {
+            let Some(slot) = c.channel.index() else { continue };
+            let b = c.bits as u32;
+            let v = ((wide >> c.offset) as u64 & ((1u64 << b) - 1)) as u32;
+            out[slot] = match c.encoding {
+                Encoding::Uint | Encoding::Float => v,
+                Encoding::Sint => sign_extend(v, b) as u32,
+                Encoding::Half => f16_to_f32(v as u16).to_bits(),
+                Encoding::UnsignedFloat { mantissa } => small_float_to_f32(v, mantissa as u32).to_bits(),
+                Encoding::Unorm => (v as f32 / ((1u64 << b) - 1) as f32).to_bits(),
+                Encoding::Snorm => {
                     let s = sign_extend(v, b) as f32 / ((1u64 << (b - 1)) - 1) as f32;
                     s.max(-1.0).to_bits()
                 }
-                Kind::Srgb if c == 3 => (v as f32 / 255.0).to_bits(),
-                Kind::Srgb => srgb_to_linear(v as f32 / 255.0).to_bits(),
+                Encoding::Srgb => srgb_to_linear(v as f32 / ((1u64 << b) - 1) as f32).to_bits(),
             };
         }
         out
     }
 
-    /// Writes `value` (what a shader stores: f32 bits or integers) as one element into
-    /// `out` (at least [`size`](Self::size) bytes; a shorter slice gets what fits).
-    /// Floats to UNORM/SNORM saturate and round to nearest; integers to narrower
-    /// integer formats clamp; floats to 16/11/10-bit floats round toward zero, finite
-    /// values too large become the largest finite value, infinities stay infinite and
-    /// NaN stays NaN (spec 3.2.2).
-    pub fn encode(self, value: [u32; 4], out: &mut [u8]) {
-        let (kind, bits, order) = self.layout();
+    fn encode(self, value: [u32; 4], out: &mut [u8]) {
         let mut wide: u128 = 0;
-        let mut shift = 0u32;
-        for (i, &b) in bits.iter().enumerate() {
-            let b = b as u32;
-            let c = order[i] as usize;
-            let x = value[c];
+        for c in self.components() {
+            let Some(slot) = c.channel.index() else { continue };
+            let b = c.bits as u32;
+            let x = value[slot];
             let f = f32::from_bits(x);
             let mask = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
-            let v: u32 = match kind {
-                Kind::Uint => x.min(mask),
-                Kind::Sint => {
+            let v: u32 = match c.encoding {
+                Encoding::Float => x,
+                Encoding::Uint => x.min(mask),
+                Encoding::Sint => {
                     let lo = -(1i64 << (b - 1));
                     let hi = (1i64 << (b - 1)) - 1;
                     ((x as i32 as i64).clamp(lo, hi) as u32) & mask
                 }
-                Kind::Float => match b {
-                    32 => x,
-                    16 => crate::alu::f32tof16(x) & 0xffff,
-                    11 => f32_to_small_float(f, 6),
-                    10 => f32_to_small_float(f, 5),
-                    _ => 0,
-                },
-                Kind::Unorm | Kind::Srgb => {
-                    let f = if kind == Kind::Srgb && c != 3 { linear_to_srgb(f) } else { f };
+                Encoding::Half => crate::alu::f32tof16(x) & 0xffff,
+                Encoding::UnsignedFloat { mantissa } => f32_to_small_float(f, mantissa as u32),
+                Encoding::Unorm | Encoding::Srgb => {
+                    let f = if c.encoding == Encoding::Srgb { linear_to_srgb(f) } else { f };
                     let f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
                     (f * mask as f32).round_ties_even() as u32
                 }
-                Kind::Snorm => {
+                Encoding::Snorm => {
                     let max = ((1u32 << (b - 1)) - 1) as f32;
                     let f = if f.is_nan() { 0.0 } else { f.clamp(-1.0, 1.0) };
                     ((f * max).round_ties_even() as i32 as u32) & mask
                 }
             };
-            wide |= (v as u128) << shift;
-            shift += b;
+            wide |= (v as u128) << c.offset;
         }
         let bytes = wide.to_le_bytes();
         let n = self.size().min(out.len());
@@ -631,18 +288,17 @@ mod tests {
     fn encode_round_trips_and_saturates() {
         let mut buf = [0u8; 16];
         for f in Format::ALL {
-            let v = match f.numeric_type() {
-                NumericType::Float => [0.5f32.to_bits(), 0.25f32.to_bits(), 0.0f32.to_bits(), 1.0f32.to_bits()],
+            let v = match f.numeric() {
+                Numeric::Float => [0.5f32.to_bits(), 0.25f32.to_bits(), 0.0f32.to_bits(), 1.0f32.to_bits()],
                 _ => [1, 2, 0, 1],
             };
             f.encode(v, &mut buf);
             let back = f.decode(&buf);
             // Exact for these values in every format but sRGB and the 2-bit alpha.
             if !matches!(f, Format::R8G8B8A8_UNORM_SRGB | Format::B8G8R8A8_UNORM_SRGB) {
-                for &c in f.layout().2.iter().take(f.components().min(2)) {
-                    let c = c as usize;
-                    let close = match f.numeric_type() {
-                        NumericType::Float => (f32::from_bits(back[c]) - f32::from_bits(v[c])).abs() < 0.01,
+                for c in f.components().iter().take(2).filter_map(|c| c.channel.index()) {
+                    let close = match f.numeric() {
+                        Numeric::Float => (f32::from_bits(back[c]) - f32::from_bits(v[c])).abs() < 0.01,
                         _ => back[c] == v[c],
                     };
                     assert!(close, "{f:?} component {c}: {:?} -> {:?}", v, back);

@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use exec::pipeline::{self, DrawCall, InputElement, Pipeline, Topology, VertexBuffer};
-//! use exec::{Format, Plan, Resources};
+//! use exec::{Convert, Format, Plan, Resources};
 //!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     // A vertex shader that doubles x and y, assembled from its listing by the
@@ -91,7 +91,7 @@ pub mod plan;
 pub mod resources;
 
 pub use error::{ExecError, ExecErrorKind};
-pub use format::Format;
+pub use format::{Convert, Format};
 pub use machine::{EmitSink, GsRun, GsSystemValues, Machine};
 pub use plan::{Binding, BindingKind, Plan};
 pub use resources::Resources;

@@ -22,7 +22,7 @@
 //! Signed (SNORM, SINT), packed (R10G10B10A2, R11G11B10) and depth formats are not
 //! filled from PNGs.
 
-use exec::Format;
+use exec::{Convert, Format};
 use thiserror::Error;
 
 /// `D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`.

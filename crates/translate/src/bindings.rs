@@ -31,7 +31,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::buffer_format::BufferFormat;
+use crate::buffer_format;
+use dxgi::Format;
 
 /// A resource class: the Direct3D register file a binding is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -98,8 +99,9 @@ pub struct Bindings {
     /// Registers placed explicitly, by class and register number.
     pub overrides: BTreeMap<(Class, u32), Slot>,
     /// The element format of typed buffer views (`t#`, `u#`), by class and register;
-    /// a view not named gets [`BufferFormat::default_for`].
-    pub formats: BTreeMap<(Class, u32), BufferFormat>,
+    /// a view not named gets [`buffer_format::default_format`]; [`crate::module_from_program`]
+    /// refuses a format [`buffer_format::converts`] does not convert.
+    pub formats: BTreeMap<(Class, u32), Format>,
 }
 
 /// A mistake in the text form of [`Bindings`].
@@ -124,7 +126,7 @@ impl Bindings {
     }
 
     /// The format named for typed buffer view `register` of `class`, if one is.
-    pub fn format(&self, class: Class, register: u32) -> Option<BufferFormat> {
+    pub fn format(&self, class: Class, register: u32) -> Option<Format> {
         self.formats.get(&(class, register)).copied()
     }
 
@@ -172,9 +174,13 @@ impl Bindings {
             let slot_text = slot.trim();
             let Some((g, bnd)) = slot_text.split_once(':') else {
                 if slot_text.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                    let format = BufferFormat::from_name(slot_text).ok_or_else(|| {
-                        err(slot_text, format!("`{slot_text}` is not a typed buffer format the translator converts"))
-                    })?;
+                    let format =
+                        Format::from_name(slot_text).filter(|&f| buffer_format::converts(f)).ok_or_else(|| {
+                            err(
+                                slot_text,
+                                format!("`{slot_text}` is not a typed buffer format the translator converts"),
+                            )
+                        })?;
                     if !matches!(class, Class::Srv | Class::Uav) {
                         return Err(err(reg, format!("`{reg}`: a format is for typed buffer views (t#, u#)")));
                     }
@@ -236,8 +242,8 @@ mod tests {
     #[test]
     fn formats_of_typed_buffers() {
         let b = Bindings::parse("t3 = R8G8B8A8_UNORM\nt3 = 1:0\nu1 = dxgi_format_r32_uint # atomics\n").unwrap();
-        assert_eq!(b.format(Class::Srv, 3), Some(BufferFormat::R8G8B8A8_UNORM));
-        assert_eq!(b.format(Class::Uav, 1), Some(BufferFormat::R32_UINT));
+        assert_eq!(b.format(Class::Srv, 3), Some(Format::R8G8B8A8_UNORM));
+        assert_eq!(b.format(Class::Uav, 1), Some(Format::R32_UINT));
         assert_eq!(b.format(Class::Srv, 1), None);
         assert_eq!(b.slot(Class::Srv, 3), Slot { group: 1, binding: 0 });
         let e = Bindings::parse("t0 = R8G8B8A8_UNORM_SRGB").unwrap_err();

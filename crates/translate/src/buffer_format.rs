@@ -3,10 +3,13 @@
 //!
 //! WGSL has no texel buffers, so the translated shader converts each element itself:
 //! element `i` of a view of format `F` is the `F.size()` bytes at byte `i * F.size()`
-//! of the storage buffer (an `array<u32>`), little-endian, its components packed from
-//! the lowest bit in the format's name order (`R8G8B8A8`: R in bits 0–7). The view's
-//! format is not in the bytecode: it is [`BufferFormat::default_for`] unless
-//! [`crate::Bindings::formats`] names one for the register.
+//! of the storage buffer (an `array<u32>`), little-endian, its components where the
+//! `dxgi` crate's table puts them (from the lowest bit in the format's name order:
+//! `R8G8B8A8`, R in bits 0–7). The generated functions walk the format's components in
+//! that table, each converted by its encoding, so that no format is named here. The
+//! view's format is not in the bytecode: it is [`default_format`] unless
+//! [`crate::Bindings::formats`] names one for the register; the formats converted are
+//! the table's but the sRGB and depth ones ([`converts`]).
 //!
 //! Conversions (Direct3D 11.3 functional spec, 3.2 "Data Conversion"), each written
 //! once as a WGSL helper in the prelude on integer bits, so that no device arithmetic
@@ -31,290 +34,36 @@
 //! neighbours: a UAV of such a format is an array of `atomic<u32>`, and a store clears
 //! and sets only its own bits (`atomicAnd`, `atomicOr`), so that concurrent stores to
 //! neighbouring elements do not lose each other. sRGB formats are not converted (their
-//! transfer function needs a power function whose device precision is not exact).
+//! transfer function needs a power function whose device precision is not exact), nor
+//! depth formats (not buffer views).
 
 use std::fmt::Write as _;
 
-/// A typed buffer view's element format (the value is `DXGI_FORMAT`'s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u32)]
-#[allow(non_camel_case_types, missing_docs)]
-pub enum BufferFormat {
-    R32G32B32A32_FLOAT = 2,
-    R32G32B32A32_UINT = 3,
-    R32G32B32A32_SINT = 4,
-    R32G32B32_FLOAT = 6,
-    R32G32B32_UINT = 7,
-    R32G32B32_SINT = 8,
-    R16G16B16A16_FLOAT = 10,
-    R16G16B16A16_UNORM = 11,
-    R16G16B16A16_UINT = 12,
-    R16G16B16A16_SNORM = 13,
-    R16G16B16A16_SINT = 14,
-    R32G32_FLOAT = 16,
-    R32G32_UINT = 17,
-    R32G32_SINT = 18,
-    R10G10B10A2_UNORM = 24,
-    R10G10B10A2_UINT = 25,
-    R11G11B10_FLOAT = 26,
-    R8G8B8A8_UNORM = 28,
-    R8G8B8A8_UINT = 30,
-    R8G8B8A8_SNORM = 31,
-    R8G8B8A8_SINT = 32,
-    R16G16_FLOAT = 34,
-    R16G16_UNORM = 35,
-    R16G16_UINT = 36,
-    R16G16_SNORM = 37,
-    R16G16_SINT = 38,
-    R32_FLOAT = 41,
-    R32_UINT = 42,
-    R32_SINT = 43,
-    R8G8_UNORM = 49,
-    R8G8_UINT = 50,
-    R8G8_SNORM = 51,
-    R8G8_SINT = 52,
-    R16_FLOAT = 54,
-    R16_UNORM = 56,
-    R16_UINT = 57,
-    R16_SNORM = 58,
-    R16_SINT = 59,
-    R8_UNORM = 61,
-    R8_UINT = 62,
-    R8_SNORM = 63,
-    R8_SINT = 64,
-    A8_UNORM = 65,
-    B8G8R8A8_UNORM = 87,
-    B8G8R8X8_UNORM = 88,
+pub use dxgi::{Encoding, Format, Numeric};
+
+/// Whether typed buffer views of `format` are converted: every format of the `dxgi`
+/// table but the sRGB ones (see the module documentation) and the depth ones.
+pub fn converts(format: Format) -> bool {
+    !format.is_srgb() && !format.is_depth()
 }
 
-/// How a format's components are stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Float,
-    Unorm,
-    Snorm,
-    Uint,
-    Sint,
+/// Every format typed buffer views are converted in, by `DXGI_FORMAT` value.
+pub fn formats() -> impl Iterator<Item = Format> {
+    Format::ALL.iter().copied().filter(|&f| converts(f))
 }
 
-/// What a shader reads from a format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Numeric {
-    /// Floats (FLOAT, UNORM and SNORM formats): views declared `float`, `unorm`, `snorm`.
-    Float,
-    /// Unsigned integers (UINT formats).
-    Uint,
-    /// Signed integers (SINT formats).
-    Sint,
-}
-
-impl BufferFormat {
-    /// Every format converted.
-    pub const ALL: &'static [BufferFormat] = &[
-        BufferFormat::R32G32B32A32_FLOAT,
-        BufferFormat::R32G32B32A32_UINT,
-        BufferFormat::R32G32B32A32_SINT,
-        BufferFormat::R32G32B32_FLOAT,
-        BufferFormat::R32G32B32_UINT,
-        BufferFormat::R32G32B32_SINT,
-        BufferFormat::R16G16B16A16_FLOAT,
-        BufferFormat::R16G16B16A16_UNORM,
-        BufferFormat::R16G16B16A16_UINT,
-        BufferFormat::R16G16B16A16_SNORM,
-        BufferFormat::R16G16B16A16_SINT,
-        BufferFormat::R32G32_FLOAT,
-        BufferFormat::R32G32_UINT,
-        BufferFormat::R32G32_SINT,
-        BufferFormat::R10G10B10A2_UNORM,
-        BufferFormat::R10G10B10A2_UINT,
-        BufferFormat::R11G11B10_FLOAT,
-        BufferFormat::R8G8B8A8_UNORM,
-        BufferFormat::R8G8B8A8_UINT,
-        BufferFormat::R8G8B8A8_SNORM,
-        BufferFormat::R8G8B8A8_SINT,
-        BufferFormat::R16G16_FLOAT,
-        BufferFormat::R16G16_UNORM,
-        BufferFormat::R16G16_UINT,
-        BufferFormat::R16G16_SNORM,
-        BufferFormat::R16G16_SINT,
-        BufferFormat::R32_FLOAT,
-        BufferFormat::R32_UINT,
-        BufferFormat::R32_SINT,
-        BufferFormat::R8G8_UNORM,
-        BufferFormat::R8G8_UINT,
-        BufferFormat::R8G8_SNORM,
-        BufferFormat::R8G8_SINT,
-        BufferFormat::R16_FLOAT,
-        BufferFormat::R16_UNORM,
-        BufferFormat::R16_UINT,
-        BufferFormat::R16_SNORM,
-        BufferFormat::R16_SINT,
-        BufferFormat::R8_UNORM,
-        BufferFormat::R8_UINT,
-        BufferFormat::R8_SNORM,
-        BufferFormat::R8_SINT,
-        BufferFormat::A8_UNORM,
-        BufferFormat::B8G8R8A8_UNORM,
-        BufferFormat::B8G8R8X8_UNORM,
-    ];
-
-    /// The format named `name` (`R8G8B8A8_UNORM`, with or without `DXGI_FORMAT_`, any
-    /// case).
-    pub fn from_name(name: &str) -> Option<BufferFormat> {
-        let upper = name.trim().to_ascii_uppercase();
-        let n = upper.strip_prefix("DXGI_FORMAT_").unwrap_or(&upper);
-        BufferFormat::ALL.iter().copied().find(|f| f.name() == n)
-    }
-
-    /// The format whose `DXGI_FORMAT` value is `v`.
-    pub fn from_dxgi(v: u32) -> Option<BufferFormat> {
-        BufferFormat::ALL.iter().copied().find(|f| *f as u32 == v)
-    }
-
-    /// `R8G8B8A8_UNORM`.
-    pub fn name(self) -> &'static str {
-        use BufferFormat::*;
-        match self {
-            R32G32B32A32_FLOAT => "R32G32B32A32_FLOAT",
-            R32G32B32A32_UINT => "R32G32B32A32_UINT",
-            R32G32B32A32_SINT => "R32G32B32A32_SINT",
-            R32G32B32_FLOAT => "R32G32B32_FLOAT",
-            R32G32B32_UINT => "R32G32B32_UINT",
-            R32G32B32_SINT => "R32G32B32_SINT",
-            R16G16B16A16_FLOAT => "R16G16B16A16_FLOAT",
-            R16G16B16A16_UNORM => "R16G16B16A16_UNORM",
-            R16G16B16A16_UINT => "R16G16B16A16_UINT",
-            R16G16B16A16_SNORM => "R16G16B16A16_SNORM",
-            R16G16B16A16_SINT => "R16G16B16A16_SINT",
-            R32G32_FLOAT => "R32G32_FLOAT",
-            R32G32_UINT => "R32G32_UINT",
-            R32G32_SINT => "R32G32_SINT",
-            R10G10B10A2_UNORM => "R10G10B10A2_UNORM",
-            R10G10B10A2_UINT => "R10G10B10A2_UINT",
-            R11G11B10_FLOAT => "R11G11B10_FLOAT",
-            R8G8B8A8_UNORM => "R8G8B8A8_UNORM",
-            R8G8B8A8_UINT => "R8G8B8A8_UINT",
-            R8G8B8A8_SNORM => "R8G8B8A8_SNORM",
-            R8G8B8A8_SINT => "R8G8B8A8_SINT",
-            R16G16_FLOAT => "R16G16_FLOAT",
-            R16G16_UNORM => "R16G16_UNORM",
-            R16G16_UINT => "R16G16_UINT",
-            R16G16_SNORM => "R16G16_SNORM",
-            R16G16_SINT => "R16G16_SINT",
-            R32_FLOAT => "R32_FLOAT",
-            R32_UINT => "R32_UINT",
-            R32_SINT => "R32_SINT",
-            R8G8_UNORM => "R8G8_UNORM",
-            R8G8_UINT => "R8G8_UINT",
-            R8G8_SNORM => "R8G8_SNORM",
-            R8G8_SINT => "R8G8_SINT",
-            R16_FLOAT => "R16_FLOAT",
-            R16_UNORM => "R16_UNORM",
-            R16_UINT => "R16_UINT",
-            R16_SNORM => "R16_SNORM",
-            R16_SINT => "R16_SINT",
-            R8_UNORM => "R8_UNORM",
-            R8_UINT => "R8_UINT",
-            R8_SNORM => "R8_SNORM",
-            R8_SINT => "R8_SINT",
-            A8_UNORM => "A8_UNORM",
-            B8G8R8A8_UNORM => "B8G8R8A8_UNORM",
-            B8G8R8X8_UNORM => "B8G8R8X8_UNORM",
-        }
-    }
-
-    /// (kind, bits of each stored component from the lowest bit, the shader component
-    /// each stored component is).
-    pub(crate) fn layout(self) -> (Kind, &'static [u32], &'static [usize]) {
-        use BufferFormat::*;
-        use Kind::*;
-        const RGBA: &[usize] = &[0, 1, 2, 3];
-        match self {
-            R32G32B32A32_FLOAT => (Float, &[32; 4], RGBA),
-            R32G32B32A32_UINT => (Uint, &[32; 4], RGBA),
-            R32G32B32A32_SINT => (Sint, &[32; 4], RGBA),
-            R32G32B32_FLOAT => (Float, &[32; 3], RGBA),
-            R32G32B32_UINT => (Uint, &[32; 3], RGBA),
-            R32G32B32_SINT => (Sint, &[32; 3], RGBA),
-            R16G16B16A16_FLOAT => (Float, &[16; 4], RGBA),
-            R16G16B16A16_UNORM => (Unorm, &[16; 4], RGBA),
-            R16G16B16A16_UINT => (Uint, &[16; 4], RGBA),
-            R16G16B16A16_SNORM => (Snorm, &[16; 4], RGBA),
-            R16G16B16A16_SINT => (Sint, &[16; 4], RGBA),
-            R32G32_FLOAT => (Float, &[32; 2], RGBA),
-            R32G32_UINT => (Uint, &[32; 2], RGBA),
-            R32G32_SINT => (Sint, &[32; 2], RGBA),
-            R10G10B10A2_UNORM => (Unorm, &[10, 10, 10, 2], RGBA),
-            R10G10B10A2_UINT => (Uint, &[10, 10, 10, 2], RGBA),
-            R11G11B10_FLOAT => (Float, &[11, 11, 10], RGBA),
-            R8G8B8A8_UNORM => (Unorm, &[8; 4], RGBA),
-            R8G8B8A8_UINT => (Uint, &[8; 4], RGBA),
-            R8G8B8A8_SNORM => (Snorm, &[8; 4], RGBA),
-            R8G8B8A8_SINT => (Sint, &[8; 4], RGBA),
-            R16G16_FLOAT => (Float, &[16; 2], RGBA),
-            R16G16_UNORM => (Unorm, &[16; 2], RGBA),
-            R16G16_UINT => (Uint, &[16; 2], RGBA),
-            R16G16_SNORM => (Snorm, &[16; 2], RGBA),
-            R16G16_SINT => (Sint, &[16; 2], RGBA),
-            R32_FLOAT => (Float, &[32], RGBA),
-            R32_UINT => (Uint, &[32], RGBA),
-            R32_SINT => (Sint, &[32], RGBA),
-            R8G8_UNORM => (Unorm, &[8; 2], RGBA),
-            R8G8_UINT => (Uint, &[8; 2], RGBA),
-            R8G8_SNORM => (Snorm, &[8; 2], RGBA),
-            R8G8_SINT => (Sint, &[8; 2], RGBA),
-            R16_FLOAT => (Float, &[16], RGBA),
-            R16_UNORM => (Unorm, &[16], RGBA),
-            R16_UINT => (Uint, &[16], RGBA),
-            R16_SNORM => (Snorm, &[16], RGBA),
-            R16_SINT => (Sint, &[16], RGBA),
-            R8_UNORM => (Unorm, &[8], RGBA),
-            R8_UINT => (Uint, &[8], RGBA),
-            R8_SNORM => (Snorm, &[8], RGBA),
-            R8_SINT => (Sint, &[8], RGBA),
-            A8_UNORM => (Unorm, &[8], &[3]),
-            B8G8R8A8_UNORM => (Unorm, &[8; 4], &[2, 1, 0, 3]),
-            B8G8R8X8_UNORM => (Unorm, &[8; 3], &[2, 1, 0]),
-        }
-    }
-
-    /// Bytes per element: 1, 2, 4, 8, 12 or 16.
-    pub fn size(self) -> u32 {
-        match self {
-            BufferFormat::B8G8R8X8_UNORM => 4,
-            _ => self.layout().1.iter().sum::<u32>() / 8,
-        }
-    }
-
-    /// What the shader reads: floats, unsigned or signed integers.
-    pub fn numeric(self) -> Numeric {
-        match self.layout().0 {
-            Kind::Uint => Numeric::Uint,
-            Kind::Sint => Numeric::Sint,
-            _ => Numeric::Float,
-        }
-    }
-
-    /// The format a view gets when [`crate::Bindings::formats`] names none: the
-    /// four-component 32-bit format of its declared return type
-    /// (`R32G32B32A32_FLOAT`, `_UINT`, `_SINT`; stride 16), or for a UAV that atomics
-    /// use, the one-component one (`R32_UINT`, `R32_SINT`: the formats Direct3D allows
-    /// atomics on).
-    pub fn default_for(numeric: Numeric, atomics: bool) -> BufferFormat {
-        match (numeric, atomics) {
-            (Numeric::Float, false) => BufferFormat::R32G32B32A32_FLOAT,
-            (Numeric::Uint, false) => BufferFormat::R32G32B32A32_UINT,
-            (Numeric::Sint, false) => BufferFormat::R32G32B32A32_SINT,
-            (Numeric::Float, true) => BufferFormat::R32_FLOAT,
-            (Numeric::Uint, true) => BufferFormat::R32_UINT,
-            (Numeric::Sint, true) => BufferFormat::R32_SINT,
-        }
-    }
-}
-
-impl std::fmt::Display for BufferFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+/// The format a view gets when [`crate::Bindings::formats`] names none: the
+/// four-component 32-bit format of its declared return type (`R32G32B32A32_FLOAT`,
+/// `_UINT`, `_SINT`; stride 16), or for a UAV that atomics use, the one-component one
+/// (`R32_UINT`, `R32_SINT`: the formats Direct3D allows atomics on).
+pub fn default_format(numeric: Numeric, atomics: bool) -> Format {
+    match (numeric, atomics) {
+        (Numeric::Float, false) => Format::R32G32B32A32_FLOAT,
+        (Numeric::Uint, false) => Format::R32G32B32A32_UINT,
+        (Numeric::Sint, false) => Format::R32G32B32A32_SINT,
+        (Numeric::Float, true) => Format::R32_FLOAT,
+        (Numeric::Uint, true) => Format::R32_UINT,
+        (Numeric::Sint, true) => Format::R32_SINT,
     }
 }
 
@@ -351,11 +100,16 @@ fn low_bits(b: u32) -> u32 {
     u32::MAX.checked_shr(32u32.saturating_sub(b)).unwrap_or(0)
 }
 
+/// Bytes per element (1 to 16).
+fn size(format: Format) -> u32 {
+    u32::try_from(format.size()).unwrap_or(u32::MAX)
+}
+
 /// Where element `i` is: the condition that it is inside the view, and the index of
 /// its first word (for elements narrower than a word, its word, and the shift of its
 /// bits in it).
-fn place(format: BufferFormat, name: &str) -> (String, String, Option<String>) {
-    let size = format.size();
+fn place(format: Format, name: &str) -> (String, String, Option<String>) {
+    let size = size(format);
     if size >= 4 {
         let w = size / 4;
         (format!("i < arrayLength(&{name}) / {w}u"), format!("i * {w}u"), None)
@@ -369,24 +123,45 @@ fn place(format: BufferFormat, name: &str) -> (String, String, Option<String>) {
     }
 }
 
-/// The bit positions of the stored components: (word, shift, bits, shader component).
-fn components(format: BufferFormat) -> Vec<(u32, u32, u32, usize)> {
-    let (_, bits, order) = format.layout();
-    let mut at = 0u32;
-    let mut out = Vec::new();
-    for (&b, &c) in bits.iter().zip(order) {
-        out.push((at / 32, at % 32, b, c));
-        at = at.saturating_add(b);
+/// A stored component the shader reads: its word in the element, its shift in the
+/// word, its width, its encoding and its shader component (0 to 3).
+struct Field {
+    word: u32,
+    shift: u32,
+    bits: u32,
+    encoding: Encoding,
+    channel: usize,
+}
+
+/// The format's components from the `dxgi` table, but its unused bits.
+fn fields(format: Format) -> impl Iterator<Item = Field> {
+    format.components().iter().filter_map(|c| {
+        let offset = u32::from(c.offset);
+        Some(Field {
+            word: offset / 32,
+            shift: offset % 32,
+            bits: u32::from(c.bits),
+            encoding: c.encoding,
+            channel: c.channel.index()?,
+        })
+    })
+}
+
+/// A `u32` literal.
+fn literal(v: u32) -> String {
+    if v < 10 {
+        format!("{v}u")
+    } else {
+        format!("{v:#x}u")
     }
-    out
 }
 
 /// `fn {fn_name}(i: u32) -> vec4<u32>`: element `i` of the view, converted (see the
-/// module documentation).
-pub(crate) fn load_function(fn_name: &str, storage: &Storage<'_>, format: BufferFormat) -> String {
-    let (kind, _, _) = format.layout();
+/// module documentation; an sRGB component would read as its UNORM value, but
+/// [`converts`] refuses those formats before).
+pub(crate) fn load_function(fn_name: &str, storage: &Storage<'_>, format: Format) -> String {
     let (inside, first, shift) = place(format, storage.name);
-    let words = format.size().div_ceil(4);
+    let words = size(format).div_ceil(4);
     let mut s = format!("fn {fn_name}(i: u32) -> vec4<u32> {{\n");
     for k in 0..words {
         let _ = writeln!(s, "    var w{k} = 0u;");
@@ -403,24 +178,22 @@ pub(crate) fn load_function(fn_name: &str, storage: &Storage<'_>, format: Buffer
         }
     }
     s.push_str("    }\n");
-    let int = matches!(kind, Kind::Uint | Kind::Sint);
-    let mut out: [String; 4] =
-        ["0u".into(), "0u".into(), "0u".into(), if int { "1u".into() } else { "0x3f800000u".into() }];
-    for (word, sh, b, c) in components(format) {
+    let mut out = format.defaults().map(literal);
+    for Field { word, shift: sh, bits: b, encoding, channel } in fields(format) {
         let w = format!("w{word}");
         let field = if b == 32 { w.clone() } else { format!("extractBits({w}, {sh}u, {b}u)") };
         let signed = if b == 32 { w.clone() } else { format!("extractBits(bitcast<i32>({w}), {sh}u, {b}u)") };
         let (mask, half) = (low_bits(b), low_bits(b.saturating_sub(1)));
-        let v = match (kind, b) {
-            (Kind::Uint, _) | (Kind::Float, 32) | (Kind::Sint, 32) => field,
-            (Kind::Sint, _) => format!("bitcast<u32>({signed})"),
-            (Kind::Float, 16) => format!("dx_half_bits({field})"),
-            (Kind::Float, 11) => format!("dx_ufloat_bits({field}, 6u)"),
-            (Kind::Float, _) => format!("dx_ufloat_bits({field}, 5u)"),
-            (Kind::Unorm, _) => format!("dx_udivf({field}, {mask}u)"),
-            (Kind::Snorm, _) => format!("dx_snorm_bits({signed}, {half}u)"),
+        let v = match encoding {
+            Encoding::Uint | Encoding::Float => field,
+            Encoding::Sint if b == 32 => field,
+            Encoding::Sint => format!("bitcast<u32>({signed})"),
+            Encoding::Half => format!("dx_half_bits({field})"),
+            Encoding::UnsignedFloat { mantissa } => format!("dx_ufloat_bits({field}, {mantissa}u)"),
+            Encoding::Unorm | Encoding::Srgb => format!("dx_udivf({field}, {mask}u)"),
+            Encoding::Snorm => format!("dx_snorm_bits({signed}, {half}u)"),
         };
-        if let Some(slot) = out.get_mut(c) {
+        if let Some(slot) = out.get_mut(channel) {
             *slot = v;
         }
     }
@@ -431,30 +204,29 @@ pub(crate) fn load_function(fn_name: &str, storage: &Storage<'_>, format: Buffer
 
 /// `fn {fn_name}(i: u32, v: vec4<u32>)`: `v` (what the shader stores) converted and
 /// written to element `i` of the view, when it is inside.
-pub(crate) fn store_function(fn_name: &str, storage: &Storage<'_>, format: BufferFormat) -> String {
-    let (kind, _, _) = format.layout();
+pub(crate) fn store_function(fn_name: &str, storage: &Storage<'_>, format: Format) -> String {
     let (inside, first, shift) = place(format, storage.name);
-    let words = format.size().div_ceil(4);
+    let words = size(format).div_ceil(4);
     let mut s = format!("fn {fn_name}(i: u32, v: vec4<u32>) {{\n");
     let _ = writeln!(s, "    if (!({inside})) {{\n        return;\n    }}");
     let mut parts: Vec<Vec<String>> = vec![Vec::new(); words as usize];
-    for (word, sh, b, c) in components(format) {
-        let x = format!("v.{}", ['x', 'y', 'z', 'w'].get(c).copied().unwrap_or('x'));
+    for Field { word, shift: sh, bits: b, encoding, channel } in fields(format) {
+        let x = format!("v.{}", ['x', 'y', 'z', 'w'].get(channel).copied().unwrap_or('x'));
         let (mask, half) = (low_bits(b), low_bits(b.saturating_sub(1)));
-        let e = match (kind, b) {
-            (Kind::Uint | Kind::Sint | Kind::Float, 32) => x,
-            (Kind::Uint, _) => format!("min({x}, {mask}u)"),
-            (Kind::Sint, _) => {
+        let e = match encoding {
+            Encoding::Uint | Encoding::Sint | Encoding::Float if b == 32 => x,
+            Encoding::Float => x,
+            Encoding::Uint => format!("min({x}, {mask}u)"),
+            Encoding::Sint => {
                 format!(
                     "(bitcast<u32>(clamp(bitcast<i32>({x}), -{}, {half})) & {mask}u)",
                     u64::from(half).saturating_add(1)
                 )
             }
-            (Kind::Float, 16) => format!("(dx_f32tof16({x}) & 0xffffu)"),
-            (Kind::Float, 11) => format!("dx_f_to_ufloat({x}, 6u)"),
-            (Kind::Float, _) => format!("dx_f_to_ufloat({x}, 5u)"),
-            (Kind::Unorm, _) => format!("dx_f_to_unorm({x}, {mask}u)"),
-            (Kind::Snorm, _) => format!("(dx_f_to_snorm({x}, {half}u) & {mask}u)"),
+            Encoding::Half => format!("(dx_f32tof16({x}) & 0xffffu)"),
+            Encoding::UnsignedFloat { mantissa } => format!("dx_f_to_ufloat({x}, {mantissa}u)"),
+            Encoding::Unorm | Encoding::Srgb => format!("dx_f_to_unorm({x}, {mask}u)"),
+            Encoding::Snorm => format!("(dx_f_to_snorm({x}, {half}u) & {mask}u)"),
         };
         let e = if sh == 0 { e } else { format!("({e} << {sh}u)") };
         if let Some(p) = parts.get_mut(word as usize) {
@@ -472,8 +244,7 @@ pub(crate) fn store_function(fn_name: &str, storage: &Storage<'_>, format: Buffe
     match &shift {
         Some(sh) => {
             // An element inside one word, with neighbours: only its bits change.
-            let bits = format.size().saturating_mul(8);
-            let mask = low_bits(bits);
+            let mask = low_bits(size(format).saturating_mul(8));
             let _ = writeln!(s, "    let sh = {sh};\n    let m = {mask:#x}u << sh;");
             let _ = writeln!(s, "    atomicAnd(&{}[{first}], ~m);", storage.name);
             let _ = writeln!(s, "    atomicOr(&{}[{first}], (({}) << sh) & m);", storage.name, word_value(0));
@@ -490,8 +261,8 @@ pub(crate) fn store_function(fn_name: &str, storage: &Storage<'_>, format: Buffe
 }
 
 /// The element count of the view (`bufinfo`): its words' bytes / the element size.
-pub(crate) fn element_count(format: BufferFormat, name: &str) -> String {
-    let size = format.size();
+pub(crate) fn element_count(format: Format, name: &str) -> String {
+    let size = size(format);
     if size >= 4 {
         format!("(arrayLength(&{name}) / {}u)", size / 4)
     } else {
@@ -504,32 +275,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_sizes_and_layouts() {
-        for f in BufferFormat::ALL {
-            assert_eq!(BufferFormat::from_name(f.name()), Some(*f));
-            assert_eq!(BufferFormat::from_dxgi(*f as u32), Some(*f));
-            let (_, bits, order) = f.layout();
-            assert!(bits.len() <= order.len());
-            assert!(bits.iter().sum::<u32>() <= f.size() * 8);
+    fn formats_converted() {
+        assert_eq!(formats().count(), 45);
+        assert!(formats().all(|f| !f.is_srgb() && !f.is_depth()));
+        for f in formats() {
             // No component straddles a word.
-            for (_, sh, b, _) in components(*f) {
-                assert!(sh + b <= 32, "{f}");
+            for c in fields(f) {
+                assert!(c.shift + c.bits <= 32, "{f}");
             }
         }
-        assert_eq!(BufferFormat::from_name("dxgi_format_r8g8b8a8_unorm"), Some(BufferFormat::R8G8B8A8_UNORM));
-        assert_eq!(BufferFormat::from_name("R8G8B8A8_UNORM_SRGB"), None);
-        assert_eq!(BufferFormat::R32G32B32_FLOAT.size(), 12);
-        assert_eq!(BufferFormat::R8_UNORM.size(), 1);
-        assert_eq!(BufferFormat::default_for(Numeric::Uint, false), BufferFormat::R32G32B32A32_UINT);
-        assert_eq!(BufferFormat::default_for(Numeric::Sint, true), BufferFormat::R32_SINT);
+        assert!(!converts(Format::R8G8B8A8_UNORM_SRGB) && !converts(Format::D32_FLOAT));
+        assert_eq!(default_format(Numeric::Uint, false), Format::R32G32B32A32_UINT);
+        assert_eq!(default_format(Numeric::Sint, true), Format::R32_SINT);
     }
 
     #[test]
     fn sub_word_elements_mask_their_bits() {
-        let s = store_function("st", &Storage { name: "u0", atomic: true, signed: false }, BufferFormat::R8G8_UNORM);
+        let s = store_function("st", &Storage { name: "u0", atomic: true, signed: false }, Format::R8G8_UNORM);
         assert!(s.contains("0xffffu << sh"), "{s}");
         assert!(s.contains("atomicAnd(&u0[i / 2u], ~m)"), "{s}");
-        let l = load_function("ld", &Storage { name: "t0", atomic: false, signed: false }, BufferFormat::R16_SINT);
+        let l = load_function("ld", &Storage { name: "t0", atomic: false, signed: false }, Format::R16_SINT);
         assert!(l.contains("i / 2u < arrayLength(&t0)"), "{l}");
         assert!(
             l.contains("return vec4<u32>(bitcast<u32>(extractBits(bitcast<i32>(w0), 0u, 16u)), 0u, 0u, 1u)"),

@@ -19,7 +19,7 @@ use tpf::{
 };
 
 use crate::bindings::{Bindings, Class};
-use crate::buffer_format::{self, BufferFormat, Numeric};
+use crate::buffer_format::{self, Format, Numeric};
 use crate::ops::{self, Res};
 use crate::{Signature, TranslateError};
 
@@ -514,9 +514,10 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     /// The element format of typed buffer view `r` of `class` (`t#`, `u#`): the one
     /// [`Bindings::formats`] names for its register, or the default of its return type
-    /// ([`BufferFormat::default_for`]). A format of another numeric type than the
+    /// ([`buffer_format::default_format`]). A format not converted
+    /// ([`buffer_format::converts`]), a format of another numeric type than the
     /// declaration's, and atomics on a format that is not 32 bits, are errors.
-    fn typed_format(&self, class: Class, r: u32, elem: Elem) -> R<BufferFormat> {
+    fn typed_format(&self, class: Class, r: u32, elem: Elem) -> R<Format> {
         let register = if self.sm51 { self.range_register.get(&(class, r)).copied().unwrap_or(r) } else { r };
         let numeric = match elem {
             Elem::F => Numeric::Float,
@@ -526,7 +527,11 @@ impl<'p, 'a> Gen<'p, 'a> {
         let atomics = class == Class::Uav && self.uav_atomics.get(&r).is_some_and(|a| a.any);
         let name = format!("{}{r}", class.prefix());
         match self.bindings.format(class, register) {
-            None => Ok(BufferFormat::default_for(numeric, atomics)),
+            None => Ok(buffer_format::default_format(numeric, atomics)),
+            Some(f) if !buffer_format::converts(f) => Err(TranslateError::Resource {
+                register: name,
+                what: format!("format {f} for a typed buffer view (sRGB and depth formats are not converted)"),
+            }),
             Some(f) if f.numeric() != numeric => Err(TranslateError::Resource {
                 register: name,
                 what: format!(

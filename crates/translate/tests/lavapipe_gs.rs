@@ -30,7 +30,7 @@ use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView}
 use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Index, ProgramType};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_SCAN_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
-use translate::{BufferFormat, GsLowering, GsOptions};
+use translate::{GsLowering, GsOptions};
 
 #[path = "support/gs_reference.rs"]
 mod gs_reference;
@@ -72,7 +72,7 @@ enum GsSrv {
     /// A typed buffer (`dcl_resource_buffer`) of `format`: the 32-bit format of the
     /// component count and type the reflection gives (`float3`: `R32G32B32_FLOAT`), the
     /// view an application makes of an array of that type.
-    Buffer(BufferFormat, Vec<u8>),
+    Buffer(Format, Vec<u8>),
     /// A 1D texture of one level, `R32G32B32A32_FLOAT` texels.
     Texture1D(Vec<[f32; 4]>),
 }
@@ -127,9 +127,7 @@ fn reference(d: &Draw) -> Result<Outcome, String> {
         .collect();
     for (&r, v) in &d.srvs {
         let srv = match v {
-            GsSrv::Buffer(f, bytes) => {
-                Srv::Buffer { data: bytes, format: Format::from_name(f.name()).ok_or("format")? }
-            }
+            GsSrv::Buffer(f, bytes) => Srv::Buffer { data: bytes, format: *f },
             GsSrv::Texture1D(texels) => Srv::Texture(TextureView {
                 dimension: Dimension::Texture1D,
                 format: Format::R32G32B32A32_FLOAT,
@@ -492,8 +490,8 @@ ret
         vertices: n,
         cbs: BTreeMap::new(),
         srvs: BTreeMap::from([
-            (0, GsSrv::Buffer(BufferFormat::R8G8B8A8_UNORM, unorm)),
-            (1, GsSrv::Buffer(BufferFormat::R32G32B32_FLOAT, floats)),
+            (0, GsSrv::Buffer(Format::R8G8B8A8_UNORM, unorm)),
+            (1, GsSrv::Buffer(Format::R32G32B32_FLOAT, floats)),
         ]),
         samplers: Vec::new(),
         so: so_decl("TEXCOORD0.xyzw; TEXCOORD1.xyzw", &[], 0),
@@ -692,8 +690,8 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
                             }
                             _ => return Err("not compared: a typed buffer of another type".into()),
                         };
-                        let format = BufferFormat::from_name(&name).ok_or("format")?;
-                        let words = 64 * format.size() as usize / 4;
+                        let format = Format::from_name(&name).ok_or("format")?;
+                        let words = 64 * format.size() / 4;
                         let bytes = (0..words).flat_map(|_| buffer_word(rng).to_le_bytes()).collect();
                         srvs.insert(r, GsSrv::Buffer(format, bytes));
                     }

@@ -31,8 +31,8 @@ use corpus::Rng;
 use exec::machine::Machine;
 use exec::resources::{Srv, Uav};
 use exec::{Plan, Resources};
-use translate::buffer_format::Numeric;
-use translate::BufferFormat;
+use translate::buffer_format::{self, Numeric};
+use translate::Format;
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
@@ -42,7 +42,7 @@ use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
 struct View {
     register: u32,
     uav: bool,
-    format: BufferFormat,
+    format: Format,
     bytes: Vec<u8>,
 }
 
@@ -64,10 +64,6 @@ impl Run {
 /// Output registers and the memory of the writable views, in view order.
 type Result2 = (Vec<[u32; 4]>, Vec<Vec<u8>>);
 
-fn exec_format(f: BufferFormat) -> exec::Format {
-    exec::Format::from_name(f.name()).expect("every translated format is one of exec's")
-}
-
 fn reference(plan: &Plan, run: &Run) -> Result<Result2, String> {
     let mut memories: Vec<Vec<u8>> = run.views.iter().filter(|v| v.uav).map(|v| v.bytes.clone()).collect();
     let mut res = Resources::default();
@@ -76,7 +72,7 @@ fn reference(plan: &Plan, run: &Run) -> Result<Result2, String> {
         if res.srvs.len() <= slot {
             res.srvs.resize(slot + 1, None);
         }
-        res.srvs[slot] = Some(Srv::Buffer { data: &v.bytes, format: exec_format(v.format) });
+        res.srvs[slot] = Some(Srv::Buffer { data: &v.bytes, format: v.format });
     }
     let mut it = memories.iter_mut();
     for v in run.views.iter().filter(|v| v.uav) {
@@ -85,7 +81,7 @@ fn reference(plan: &Plan, run: &Run) -> Result<Result2, String> {
             res.uavs.push(None);
         }
         let data = it.next().ok_or("views")?;
-        res.uavs[slot] = Some(Uav::Buffer { data: data.as_mut_slice(), format: exec_format(v.format) });
+        res.uavs[slot] = Some(Uav::Buffer { data: data.as_mut_slice(), format: v.format });
     }
     let mut m = Machine::new(plan);
     let mut out = Vec::new();
@@ -170,7 +166,7 @@ fn outcome(gpu: &Gpu, run: &Run) -> String {
 }
 
 /// The return type a view of `f` is declared with.
-fn ty(f: BufferFormat) -> &'static str {
+fn ty(f: Format) -> &'static str {
     match f.numeric() {
         Numeric::Float => "float",
         Numeric::Uint => "uint",
@@ -178,23 +174,9 @@ fn ty(f: BufferFormat) -> &'static str {
     }
 }
 
-/// The bits of each stored component, from the format's name (`R10G10B10A2`).
-fn widths(f: BufferFormat) -> Vec<u32> {
-    let name = f.name().split('_').next().unwrap_or("");
-    let mut out = Vec::new();
-    let mut digits = String::new();
-    for ch in name.chars() {
-        if ch.is_ascii_digit() {
-            digits.push(ch);
-        } else if !digits.is_empty() {
-            out.push(digits.parse().unwrap());
-            digits.clear();
-        }
-    }
-    if !digits.is_empty() {
-        out.push(digits.parse().unwrap());
-    }
-    out
+/// The bits of each stored component, in storage order (`R10G10B10A2`: 10, 10, 10, 2).
+fn widths(f: Format) -> Vec<u32> {
+    f.components().iter().map(|c| u32::from(c.bits)).collect()
 }
 
 /// Float32 bits every conversion must get right.
@@ -282,7 +264,7 @@ fn word(rng: &mut Rng) -> u32 {
 }
 
 /// `load/FORMAT`: the elements, then five out-of-bounds indices.
-fn load_run(f: BufferFormat) -> Run {
+fn load_run(f: Format) -> Run {
     let w = widths(f);
     let max = w.iter().copied().max().unwrap_or(8);
     let n: usize = match max {
@@ -290,7 +272,7 @@ fn load_run(f: BufferFormat) -> Run {
         9..=16 => 65536,
         _ => 4096,
     };
-    let size = f.size() as usize;
+    let size = f.size();
     let mut rng = Rng(0x7970_6564 ^ f as u64);
     let mut bytes = Vec::with_capacity(n * size);
     for k in 0..n {
@@ -332,7 +314,7 @@ fn load_run(f: BufferFormat) -> Run {
 /// The values a store converts: the edges, the UNORM/SNORM ties of every width
 /// (`(k + 0.5) / max` in float32, and its neighbours), pseudo-random floats in
 /// [-1.5, 1.5] and words.
-fn store_values(f: BufferFormat) -> Vec<u32> {
+fn store_values(f: Format) -> Vec<u32> {
     let mut values: Vec<u32> = FLOAT_EDGES.iter().chain(INT_EDGES).copied().collect();
     for &b in &widths(f) {
         if b >= 32 {
@@ -361,10 +343,10 @@ fn store_values(f: BufferFormat) -> Vec<u32> {
 
 /// `store/FORMAT`: element `k` gets values `k`, `k + 977`... of the list (each value in
 /// each component), then stores past the end.
-fn store_run(f: BufferFormat) -> Run {
+fn store_run(f: Format) -> Run {
     let values = store_values(f);
     let n = values.len().next_multiple_of(4);
-    let size = f.size() as usize;
+    let size = f.size();
     let mut data = Vec::new();
     for k in 0..n {
         let v = [0, 1, 2, 3].map(|c| values[(k + 977 * c) % values.len()]);
@@ -416,16 +398,11 @@ fn programs() -> Vec<(&'static str, Run)> {
                       mov o1.xy, r0.xyxx\nmov o1.zw, l(0,0,0,0)\nret \n"
                     .into(),
                 views: vec![
-                    View {
-                        register: 0,
-                        uav: false,
-                        format: BufferFormat::R8G8B8A8_UNORM,
-                        bytes: random_bytes(4 * 500),
-                    },
+                    View { register: 0, uav: false, format: Format::R8G8B8A8_UNORM, bytes: random_bytes(4 * 500) },
                     View {
                         register: 1,
                         uav: false,
-                        format: BufferFormat::R16G16_UINT,
+                        format: Format::R16G16_UINT,
                         bytes: random_bytes(4 * vertices as usize),
                     },
                 ],
@@ -450,15 +427,10 @@ fn programs() -> Vec<(&'static str, Run)> {
                     View {
                         register: 0,
                         uav: true,
-                        format: BufferFormat::R16G16B16A16_FLOAT,
+                        format: Format::R16G16B16A16_FLOAT,
                         bytes: finite_halves(random_bytes(8 * vertices as usize)),
                     },
-                    View {
-                        register: 1,
-                        uav: true,
-                        format: BufferFormat::R8_SNORM,
-                        bytes: random_bytes(vertices as usize),
-                    },
+                    View { register: 1, uav: true, format: Format::R8_SNORM, bytes: random_bytes(vertices as usize) },
                 ],
                 data: (0..vertices).map(|k| [k, ((k as f32 - 150.0) / 37.0).to_bits(), 0, 0]).collect(),
                 inputs: 1,
@@ -479,7 +451,7 @@ fn programs() -> Vec<(&'static str, Run)> {
                 views: vec![View {
                     register: 0,
                     uav: true,
-                    format: BufferFormat::R32_UINT,
+                    format: Format::R32_UINT,
                     bytes: random_bytes(4 * (32 + vertices as usize)),
                 }],
                 data: (0..vertices).map(|k| [k, 0, 0, 0]).collect(),
@@ -503,28 +475,23 @@ fn programs() -> Vec<(&'static str, Run)> {
                       store_uav_typed u0.xyzw, v0.xxxx, r1.xyzw\nret \n"
                     .into(),
                 views: vec![
-                    View {
-                        register: 0,
-                        uav: false,
-                        format: BufferFormat::R32G32B32_FLOAT,
-                        bytes: random_bytes(12 * 250),
-                    },
+                    View { register: 0, uav: false, format: Format::R32G32B32_FLOAT, bytes: random_bytes(12 * 250) },
                     View {
                         register: 1,
                         uav: false,
-                        format: BufferFormat::R10G10B10A2_UNORM,
+                        format: Format::R10G10B10A2_UNORM,
                         bytes: random_bytes(4 * vertices as usize),
                     },
                     View {
                         register: 2,
                         uav: false,
-                        format: BufferFormat::R11G11B10_FLOAT,
+                        format: Format::R11G11B10_FLOAT,
                         bytes: random_bytes(4 * vertices as usize),
                     },
                     View {
                         register: 0,
                         uav: true,
-                        format: BufferFormat::R16G16B16A16_SINT,
+                        format: Format::R16G16B16A16_SINT,
                         bytes: vec![0; 8 * vertices as usize],
                     },
                 ],
@@ -539,7 +506,7 @@ fn programs() -> Vec<(&'static str, Run)> {
 fn typed_buffers_on_lavapipe_match_the_reference() {
     let Some(gpu) = lavapipe::device_or_skip("lavapipe_typed_buffers") else { return };
     let mut outcomes = BTreeMap::new();
-    for &f in BufferFormat::ALL {
+    for f in buffer_format::formats() {
         outcomes.insert(format!("load/{}", f.name()), outcome(&gpu, &load_run(f)));
         outcomes.insert(format!("store/{}", f.name()), outcome(&gpu, &store_run(f)));
     }

@@ -7,8 +7,8 @@
 
 mod common;
 
-use translate::buffer_format::Numeric;
-use translate::{Bindings, BufferFormat, Options, Target, TranslateError};
+use translate::buffer_format::{self, Numeric};
+use translate::{Bindings, Format, Options, Target, TranslateError};
 
 fn program(text: &str) -> tpf::Program<'static> {
     let text: &'static str = Box::leak(text.to_string().into_boxed_str());
@@ -19,7 +19,7 @@ fn with_formats(lines: &str) -> Options {
     Options { bindings: Bindings::parse(lines).unwrap(), ..Options::default() }
 }
 
-fn ty(f: BufferFormat) -> &'static str {
+fn ty(f: Format) -> &'static str {
     match f.numeric() {
         Numeric::Float => "float",
         Numeric::Uint => "uint",
@@ -30,7 +30,7 @@ fn ty(f: BufferFormat) -> &'static str {
 #[test]
 fn every_format_validates_and_writes_to_every_target() {
     let val = common::spirv_val("typed_buffers");
-    for &f in BufferFormat::ALL {
+    for f in buffer_format::formats() {
         let t = ty(f);
         let text = format!(
             "cs_5_0\ndcl_resource_buffer ({t},{t},{t},{t}) t0\ndcl_uav_typed_buffer ({t},{t},{t},{t}) u0\n\
@@ -113,6 +113,17 @@ fn what_is_refused() {
     );
     let e = translate::module_from_program(&p, &[], &[], &Options::default()).unwrap_err();
     assert_eq!(e.code(), "unsupported", "{e}");
-    // sRGB formats are not among the converted ones.
+    // sRGB and depth formats are not among the converted ones, named or set directly.
     assert!(Bindings::parse("t0 = R8G8B8A8_UNORM_SRGB").is_err());
+    assert!(Bindings::parse("t0 = D32_FLOAT").is_err());
+    let p = program(
+        "cs_5_0\ndcl_resource_buffer (float,float,float,float) t0\ndcl_input vThreadID.x\ndcl_temps 1\n\
+         dcl_thread_group 1, 1, 1\nld r0.xyzw, vThreadID.xxxx, t0.xyzw\nret \n",
+    );
+    for f in [Format::B8G8R8A8_UNORM_SRGB, Format::D16_UNORM] {
+        let mut options = Options::default();
+        options.bindings.formats.insert((translate::Class::Srv, 0), f);
+        let e = translate::module_from_program(&p, &[], &[], &options).unwrap_err();
+        assert!(resource(e).contains("are not converted"), "{f}");
+    }
 }

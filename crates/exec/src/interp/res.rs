@@ -7,7 +7,7 @@
 
 use super::{AtomicOp, ResKind, ResOp};
 use crate::alu;
-use crate::format::{Format, NumericType};
+use crate::format::{Convert, Format, Numeric};
 use crate::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Resources, Sampler, Srv, TextureView, Uav};
 
 /// A bound view, read-only.
@@ -306,7 +306,7 @@ impl Compare {
         let n = format.size().min(16);
         let mut buf = [0u8; 16];
         format.encode([reference.to_bits(), 0, 0, 0], &mut buf[..n]);
-        let q = if format.numeric_type() == NumericType::Float {
+        let q = if format.numeric() == Numeric::Float {
             alu::f(format.decode(&buf[..n])[0])
         } else {
             // Integer formats do not support comparison (undefined): compare as given.
@@ -394,7 +394,7 @@ fn sample_level(
             }
         }
     }
-    let float = v.format.numeric_type() == NumericType::Float;
+    let float = v.format.numeric() == Numeric::Float;
     if !float && cmp.is_none() {
         // Integer formats are not filtered: the nearest texel, as stored.
         let t = [0, 1, 2].map(|k| taps[k][0].0);
@@ -582,7 +582,7 @@ pub(crate) fn sample(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], lod: Lod, r
     let filter = if l <= 0.0 { sampler.mag } else { sampler.min };
     let last = v.mip_levels.max(1) as i64 - 1;
     let fx = (l as f64 * 256.0).round_ties_even() as i64;
-    let float = v.format.numeric_type() == NumericType::Float || cmp.is_some();
+    let float = v.format.numeric() == Numeric::Float || cmp.is_some();
     let (m0, m1, wm) = match (sampler.mip, float) {
         (Filter::Linear, true) => {
             let f = (fx >> 8).clamp(0, last);
@@ -629,7 +629,7 @@ pub(crate) fn gather4(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], po: [u32; 
     let comp = (x.umask & 3) as usize;
     let cmp = x.compare.then(|| Compare::new(s.v.format, &s.sampler, reference));
     let bc = border(s.v.format, &s.sampler);
-    let float = s.v.format.numeric_type() == NumericType::Float;
+    let float = s.v.format.numeric() == Numeric::Float;
     [(u0, v0 + 1), (u0 + 1, v0 + 1), (u0 + 1, v0), (u0, v0)].map(|(u, v)| {
         let texel = fetch(&s.v, s.data, 2, s.slice, 0, s.modes, [u, v, 0]);
         let texel = texel.unwrap_or_else(|| if float { bc.map(alu::bits) } else { bc.map(|c| c as u32) });

@@ -4,7 +4,7 @@
 
 use super::{IndexBuffer, IndexFormat, InputElement, Topology, VertexBuffer, APPEND_ALIGNED};
 use crate::error::{ExecError, ExecErrorKind};
-use crate::format::Format;
+use crate::format::{Convert, Encoding, Format};
 use crate::plan::Plan;
 use tpf::SystemName;
 
@@ -172,19 +172,16 @@ impl InputFetch {
                     )));
                 };
                 let format = element.format;
-                let decode = match format {
-                    Format::R32G32B32A32_FLOAT | Format::R32G32B32_FLOAT | Format::R32G32_FLOAT | Format::R32_FLOAT => {
-                        Decode::Words { n: format.components(), one: 1.0f32.to_bits() }
-                    }
-                    Format::R32G32B32A32_UINT
-                    | Format::R32G32B32A32_SINT
-                    | Format::R32G32B32_UINT
-                    | Format::R32G32B32_SINT
-                    | Format::R32G32_UINT
-                    | Format::R32G32_SINT
-                    | Format::R32_UINT
-                    | Format::R32_SINT => Decode::Words { n: format.components(), one: 1 },
-                    _ => Decode::General,
+                // Formats of whole 32-bit words whose bits the shader reads as they are
+                // are copied word by word.
+                let words = format
+                    .components()
+                    .iter()
+                    .all(|c| c.bits == 32 && matches!(c.encoding, Encoding::Float | Encoding::Uint | Encoding::Sint));
+                let decode = if words {
+                    Decode::Words { n: format.components().len(), one: format.defaults()[3] }
+                } else {
+                    Decode::General
                 };
                 fetches.push(Fetch {
                     slot: element.input_slot as usize,

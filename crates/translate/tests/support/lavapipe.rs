@@ -100,6 +100,11 @@ pub enum Buffer {
     /// dispatch as its texels' bytes, row after row; `width` must be a multiple of 16
     /// (a copied row is a multiple of 256 bytes).
     StorageTexture { width: u32, height: u32, texels: Vec<[f32; 4]> },
+    /// A multisampled 2D texture of one level (`texture_multisampled_2d<f32>`),
+    /// `Rgba16Float`, `samples` samples per texel: sample `s` of texel (`x`, `y`) is
+    /// `texels[(y * width + x) * samples + s]` (`exec`'s layout), each a value a half
+    /// holds exactly. Drawn per sample by [`multisampled_texture`].
+    MultisampledTexture { width: u32, height: u32, samples: u32, texels: Vec<[f32; 4]> },
     /// A sampler: point filtering, clamp addressing (what `exec::Sampler` with
     /// `Filter::Point` and `AddressMode::Clamp` does).
     PointClampSampler,
@@ -133,6 +138,95 @@ pub fn bytes_vec4(bytes: &[u8]) -> Vec<[u32; 4]> {
         .chunks_exact(16)
         .map(|c| [0, 1, 2, 3].map(|k| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])))
         .collect()
+}
+
+/// A [`Buffer::MultisampledTexture`] on the device. No copy writes a multisampled
+/// texture, so a draw does: a triangle over the whole texture, its fragment shader run
+/// once per sample (it reads `sample_index`) returning that sample's value from a
+/// storage buffer of `texels`.
+fn multisampled_texture(gpu: &Gpu, width: u32, height: u32, samples: u32, texels: &[[f32; 4]]) -> wgpu::TextureView {
+    use wgpu::util::DeviceExt as _;
+    let d = &gpu.device;
+    let format = wgpu::TextureFormat::Rgba16Float;
+    let texture = d.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: samples,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let data: Vec<u8> = texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+    let source = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: &data,
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let wgsl = format!(
+        "@group(0) @binding(0) var<storage, read> texels: array<vec4<f32>>;\n\
+         @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {{\n\
+             return vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.0, 1.0);\n\
+         }}\n\
+         @fragment fn fs(@builtin(position) p: vec4<f32>, @builtin(sample_index) s: u32) -> @location(0) vec4<f32> {{\n\
+             return texels[(u32(p.y) * {width}u + u32(p.x)) * {samples}u + s];\n\
+         }}\n"
+    );
+    let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
+            naga::front::wgsl::parse_str(&wgsl).expect("the fill shader parses"),
+        )),
+    });
+    let pipeline = d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: None,
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState { count: samples, mask: !0, alpha_to_coverage_enabled: false },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let bind_group = d.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: source.as_entire_binding() }],
+    });
+    let view = texture.create_view(&Default::default());
+    let mut encoder = d.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: None,
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+    gpu.queue.submit([encoder.finish()]);
+    view
 }
 
 /// Runs the compute entry point `main` of `module` (workgroup size `workgroup`, as the
@@ -226,6 +320,9 @@ pub fn run_compute(
                     let view = texture.create_view(&Default::default());
                     return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
                 }
+                Buffer::MultisampledTexture { width, height, samples, texels } => {
+                    return Made::Texture(multisampled_texture(gpu, *width, *height, *samples, texels));
+                }
                 Buffer::PointClampSampler => {
                     return Made::Sampler(d.create_sampler(&wgpu::SamplerDescriptor {
                         address_mode_u: wgpu::AddressMode::ClampToEdge,
@@ -276,6 +373,11 @@ pub fn run_compute(
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
+                    },
+                    Buffer::MultisampledTexture { .. } => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: true,
                     },
                     Buffer::StorageTexture { .. } => wgpu::BindingType::StorageTexture {
                         access: wgpu::StorageTextureAccess::WriteOnly,
