@@ -37,8 +37,9 @@ use std::collections::BTreeMap;
 use corpus::{gs_workloads, Rng};
 use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
 use exec::{Plan, Resources};
-use tpf::{Body, Decl, Index};
-use vulkan_gs::{Draw, Outcome, Vk};
+use gs_reference::{GsResources, GsSrv};
+use tpf::{Body, Decl};
+use vulkan_gs::{Draw, Outcome, View, Vk};
 
 /// Points of the *quad* workload in the test.
 const QUAD_POINTS: u32 = 1000;
@@ -51,7 +52,7 @@ fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
     v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn reference(d: &Draw) -> Result<Outcome, String> {
+fn reference(d: &Draw, res: &GsResources) -> Result<Outcome, String> {
     let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
     let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
     let layout = gs_reference::input_layout(d.input_registers.iter().copied(), d.float_input);
@@ -59,7 +60,7 @@ fn reference(d: &Draw) -> Result<Outcome, String> {
     let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
     let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
     let targets = gs_reference::so_targets(&mut memory);
-    let gs_resources = gs_reference::with_constant_buffers(&d.cbs);
+    let gs_resources = res.reference()?;
     let mut state = Pipeline {
         input_layout: &layout,
         vertex_buffers: &buffers,
@@ -144,6 +145,8 @@ fn quad() -> Draw {
         float_input: true,
         vertices: n,
         cbs: BTreeMap::new(),
+        views: BTreeMap::new(),
+        samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw", &[16], 0),
         // Room for all but the last few points' two triangles.
         so_sizes: [6 * (n as usize - 5) * 16, 0, 0, 0],
@@ -162,38 +165,46 @@ fn cube() -> Draw {
         float_input: true,
         vertices: 3 * n,
         cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]),
+        views: BTreeMap::new(),
+        samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
         so_sizes: [18 * n as usize * 20, 0, 0, 0],
     }
 }
 
-/// A corpus geometry shader's draw, or why it is not compared.
-fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
+/// The Vulkan views of the resources: typed buffers as they are, 1D textures as 2D
+/// textures of height 1 (as the translation declares them).
+fn views(res: &GsResources) -> BTreeMap<u32, View> {
+    res.srvs
+        .iter()
+        .map(|(&r, v)| {
+            let view = match v {
+                GsSrv::Buffer(f, bytes) => View::Typed(*f, bytes.clone()),
+                GsSrv::Texture1D(texels) => View::Texture {
+                    width: (texels.len() / 16) as u32,
+                    height: 1,
+                    layers: 1,
+                    array: false,
+                    texels: texels.clone(),
+                },
+            };
+            (r, view)
+        })
+        .collect()
+}
+
+/// A corpus geometry shader's draw and its resources, or why it is not compared.
+fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<(Draw, GsResources), String> {
     let c = dxbc::Container::parse(bytes).map_err(|e| e.to_string())?;
     let chunk = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).ok_or("no program")?;
     let program = tpf::decode(chunk.data).map_err(|e| e.to_string())?;
     let mut input = None;
-    let mut cbs = BTreeMap::new();
     for ins in program.iter() {
-        let Body::Decl(d) = ins.body else { continue };
-        match d {
-            Decl::InputPrimitive(p) => input = Some(p),
-            Decl::ConstantBuffer { operand, .. } => {
-                let o = ins.operand(operand);
-                if let (Some(r), Some(Index::Imm32(n))) = (o.register(), o.index(1)) {
-                    let v = (0..n.clamp(1, 4096))
-                        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
-                        .collect();
-                    cbs.insert(r as u32, v);
-                }
-            }
-            Decl::Resource { .. }
-            | Decl::ResourceRaw { .. }
-            | Decl::ResourceStructured { .. }
-            | Decl::Sampler { .. } => return Err("not compared: reads resources".into()),
-            _ => {}
+        if let Body::Decl(Decl::InputPrimitive(p)) = ins.body {
+            input = Some(p);
         }
     }
+    let res = gs_reference::corpus_resources(bytes, rng)?;
     let topology = input.and_then(Topology::list_for).ok_or("not compared: no list topology for its input")?;
     let (vs, input_registers) = gs_shaders::fitted_vs(bytes)?;
     let stride = input_registers.iter().max().map_or(1, |m| m + 1);
@@ -204,10 +215,8 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
     }
     let prims = CORPUS_PRIMITIVES;
     let vertices = prims * topology.vertices_per_primitive();
-    let data = (0..vertices * stride)
-        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
-        .collect();
-    Ok(Draw {
+    let data = gs_reference::corpus_inputs(bytes, vertices, stride, rng)?;
+    let draw = Draw {
         vs,
         gs: bytes.to_vec(),
         topology,
@@ -216,15 +225,18 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
         input_registers,
         float_input: false,
         vertices,
-        cbs,
+        cbs: res.cbs.clone(),
+        views: views(&res),
+        samplers: res.samplers.clone(),
         so,
         // Room for 40 primitives of 3 vertices per slot: some shaders fill it.
         so_sizes: size.map(|s| s as usize * 3 * 40),
-    })
+    };
+    Ok((draw, res))
 }
 
-fn run(vk: &Vk, d: &Draw) -> String {
-    let want = match reference(d) {
+fn run(vk: &Vk, d: &Draw, res: &GsResources) -> String {
+    let want = match reference(d, res) {
         Ok(w) => w,
         Err(e) => return format!("not compared: {e}"),
     };
@@ -236,12 +248,12 @@ fn run(vk: &Vk, d: &Draw) -> String {
 
 /// The draw with the GLSL geometry shader ([`translate::geometry_glsl`], Vulkan form)
 /// compiled by `glslangValidator -V --target-env vulkan1.1` in place of the SPIR-V one.
-fn run_glsl(vk: &Vk, d: &Draw) -> String {
-    let want = match reference(d) {
+fn run_glsl(vk: &Vk, d: &Draw, res: &GsResources) -> String {
+    let want = match reference(d, res) {
         Ok(w) => w,
         Err(e) => return format!("not compared: {e}"),
     };
-    let options = translate::NativeGsOptions { gs: translate::Options::default(), stream_output: Some(d.so.clone()) };
+    let options = translate::NativeGsOptions { gs: d.gs_options(), stream_output: Some(d.so.clone()) };
     let text = match translate::geometry_glsl(&d.gs, &options, translate::GlslFlavor::Vulkan) {
         Ok(t) => t,
         Err(e) => return format!("glsl gs: {e}"),
@@ -250,22 +262,25 @@ fn run_glsl(vk: &Vk, d: &Draw) -> String {
         Ok(s) => s,
         Err(e) => return format!("glslang: {e}"),
     };
-    match vk.draw_with(d, Some(spirv)) {
+    // naga's GLSL merges each texture with its sampler: combined image samplers.
+    match vk.draw_with(d, Some(spirv), true) {
         Ok(got) => compare(&want, &got),
         Err(e) => e,
     }
 }
 
 /// Every draw's outcome through `run`.
-fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw) -> String) -> BTreeMap<String, String> {
+fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw, &GsResources) -> String) -> BTreeMap<String, String> {
     let mut outcomes = BTreeMap::new();
-    outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(vk, &quad())));
-    outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(vk, &cube())));
+    for (name, d) in [("workload/quad", quad()), ("workload/cube", cube())] {
+        let res = GsResources { cbs: d.cbs.clone(), ..Default::default() };
+        outcomes.insert(name.to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
+    }
     if let Some(entries) = corpus::dxbc_entries(test) {
         for (id, bytes, _) in gs_shaders::corpus_geometry_shaders(&entries) {
             let mut rng = Rng(0x6753_0000 ^ id.len() as u64);
             let outcome = match corpus_draw(&bytes, &mut rng) {
-                Ok(d) => run(vk, &d),
+                Ok((d, res)) => run(vk, &d, &res),
                 Err(why) => why,
             };
             outcomes.insert(id, corpus::expect::one_line(&outcome));
