@@ -12,7 +12,7 @@
 //! `dcl_gsinstances 6`), at [`QUAD_POINTS`] points and [`CUBE_TRIANGLES`] triangles, and
 //! every corpus geometry shader, each behind a generated vertex shader that passes its
 //! inputs through (float inputs 0.0, 1.0, small integers' bits or pseudo-random floats in
-//! [-2, 2], [`input_word`], integer-typed inputs small integers; constant buffers pseudo-random floats; typed buffer views bound with
+//! [-2, 2], [`gs_reference::corpus_inputs`], integer-typed inputs small integers; constant buffers pseudo-random floats; typed buffer views bound with
 //! the 32-bit format of the type the reflection gives and filled with small integers as
 //! floats and pseudo-random floats; 1D textures of pseudo-random floats behind a point,
 //! clamp sampler), drawn as [`CORPUS_PRIMITIVES`] primitives of the list topology

@@ -16,9 +16,13 @@
 //!
 //! Draws: the two workloads of the geometry-shader benchmarks (*quad* at
 //! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles) and every corpus
-//! geometry shader behind a vertex shader fitted to its input signature (inputs
-//! pseudo-random floats in [-2, 2], constant buffers too), [`CORPUS_PRIMITIVES`]
-//! primitives of the list topology of its `dcl_inputprimitive`. Each outcome is a
+//! geometry shader behind a vertex shader fitted to its input signature,
+//! [`CORPUS_PRIMITIVES`] primitives of the list topology of its `dcl_inputprimitive`,
+//! with the inputs and resources `tests/lavapipe_gs.rs` binds
+//! ([`gs_reference::corpus_resources`], [`gs_reference::corpus_inputs`]: flags 0.0 and
+//! 1.0, small integers, pseudo-random floats; constant buffers, typed buffers, 1D
+//! textures, point/clamp samplers), the GLSL form's textures as combined image
+//! samplers (naga's GLSL merges a texture and its sampler). Each outcome is a
 //! line of `tests/expect/lavapipe_gs_native.txt` (two-sided; `DXREF_BLESS=1` rewrites
 //! it). Without lavapipe (or its transform feedback and geometry shaders) the test
 //! prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
