@@ -163,8 +163,9 @@
 //! vertex shader, the native geometry shader, rasterizer discard, transform feedback
 //! of every output element, pipeline-statistics and transform-feedback-stream
 //! queries) and compares it with `exec::pipeline::draw`: the transform-feedback bytes
-//! and every stream's primitives written and needed are exact for both workloads and
-//! the six corpus geometry shaders compared (multiple streams, 24 instances, triangle
+//! and every stream's primitives written and needed are exact for both workloads, a
+//! shader sampling a 2D texture and a 2D texture array and loading from a typed buffer,
+//! and the six corpus geometry shaders compared (multiple streams, 24 instances, triangle
 //! strips, buffers that overflow, and typed buffers, a 1D texture and a sampler read:
 //! the harness binds the translation's resources — constant buffers, typed buffers as
 //! storage buffers of their bytes, textures as sampled images, samplers — with the data
@@ -176,7 +177,7 @@
 //! vertex shader cannot write it: WGSL has no cull distances). The GLSL geometry
 //! shaders ([`geometry_glsl`], Vulkan form; textures as combined image samplers at the
 //! texture's binding) compiled by `glslangValidator -V` give the same outcomes there,
-//! every one (6 exact, 2 with lavapipe's `GSInvocations` only). In
+//! every one (7 exact, 2 with lavapipe's `GSInvocations` only). In
 //! `tests/gs_native.rs`, `glslangValidator` accepts all 40 GLSL texts (both forms of
 //! every corpus geometry shader and both workloads, with and without stream output;
 //! the Vulkan form's SPIR-V also passes `spirv-val --target-env vulkan1.1`), given

@@ -175,6 +175,7 @@ fn lowered(gpu: &Gpu, d: &Draw) -> Result<Outcome, String> {
             GsSrv::Texture1D(bytes) => {
                 Buffer::Texture { width: (bytes.len() / 16) as u32, height: 1, texels: GsSrv::texels(bytes) }
             }
+            GsSrv::Texture { .. } => return Err("not compared: a texture other than 1D".into()),
         };
         bound.push(Bound { group: 1, binding: r, buffer });
     }

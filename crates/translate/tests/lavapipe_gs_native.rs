@@ -15,7 +15,9 @@
 //! the same way (`tests/expect/lavapipe_gs_native_glsl.txt`).
 //!
 //! Draws: the two workloads of the geometry-shader benchmarks (*quad* at
-//! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles) and every corpus
+//! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles), a shader reading
+//! every kind of resource the harness binds ([`resources`]: 2D texture, 2D texture
+//! array, sampler, typed buffer, constant buffer) and every corpus
 //! geometry shader behind a vertex shader fitted to its input signature,
 //! [`CORPUS_PRIMITIVES`] primitives of the list topology of its `dcl_inputprimitive`,
 //! with the inputs and resources `tests/lavapipe_gs.rs` binds
@@ -176,6 +178,112 @@ fn cube() -> Draw {
     }
 }
 
+/// Resources of every kind the harness binds: a geometry shader sampling a 2D texture
+/// and a 2D texture array (point, clamp sampler; texel centres, some past the edges,
+/// slices past the ends) and loading from the array (`ld`, some texels and slices out
+/// of range), a typed buffer (`R32G32B32A32_FLOAT`, indices past its end) and a
+/// constant buffer, one point of four outputs per input point.
+fn resources() -> (Draw, GsResources) {
+    let rows = |n: usize| -> Vec<(&str, u32, &str, u32, &str, &str)> {
+        (0..n as u32).map(|r| ("TEXCOORD", r, "xyzw", r, "NONE", "float")).collect()
+    };
+    let gs = gs_shaders::assemble(&format!(
+        "{}{}gs_4_0
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2darray (float,float,float,float) t1
+dcl_resource_buffer (float,float,float,float) t2
+dcl_input v[1][0].xyzw
+dcl_temps 3
+dcl_inputprimitive point
+dcl_outputtopology pointlist
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_maxout 1
+sample_l r0.xyzw, v[0][0].xyxx, t0.xyzw, s0, l(0.000000)
+mov o0.xyzw, r0.xyzw
+sample_l r0.xyzw, v[0][0].xyzx, t1.xyzw, s0, l(0.000000)
+mov o1.xyzw, r0.xyzw
+mul r1.xyz, v[0][0].xyzx, l(8.000000, 8.000000, 1.000000, 0.000000)
+ftoi r1.xyz, r1.xyzx
+mov r1.w, l(0)
+ld r2.xyzw, r1.xyzw, t1.xyzw
+add o2.xyzw, r2.xyzw, cb0[0].xyzw
+ftoi r1.x, v[0][0].w
+ld r2.xyzw, r1.xxxx, t2.xyzw
+mov o3.xyzw, r2.xyzw
+emit
+ret
+",
+        gs_shaders::signature("Input signature", &rows(1)),
+        gs_shaders::signature("Output signature", &rows(4)),
+    ));
+    let mut rng = Rng(0x7265_736f);
+    let mut texels = |n: usize| -> Vec<u8> {
+        (0..4 * n).flat_map(|_| ((rng.below(2001) as f32 - 1000.0) / 1000.0).to_le_bytes()).collect()
+    };
+    let t0 = texels(8 * 8);
+    let t1 = texels(8 * 8 * 3);
+    let t2 = texels(64);
+    let res = GsResources {
+        cbs: BTreeMap::from([(0, vec![[0.25f32, -0.5, 1.0, 2.0].map(f32::to_bits)])]),
+        srvs: BTreeMap::from([
+            (
+                0,
+                GsSrv::Texture {
+                    dimension: exec::resources::Dimension::Texture2D,
+                    width: 8,
+                    height: 8,
+                    layers: 1,
+                    bytes: t0,
+                },
+            ),
+            (
+                1,
+                GsSrv::Texture {
+                    dimension: exec::resources::Dimension::Texture2DArray,
+                    width: 8,
+                    height: 8,
+                    layers: 3,
+                    bytes: t1,
+                },
+            ),
+            (2, GsSrv::Buffer(translate::BufferFormat::R32G32B32A32_FLOAT, t2)),
+        ]),
+        samplers: vec![0],
+    };
+    // Point k: texel centres from one before the first to one past the last column and
+    // row, slices -1 to 3 of 3, buffer element k (of 64).
+    let n = 100u32;
+    let data = (0..n)
+        .map(|k| {
+            let centre = |i: u32| ((i % 10) as f32 - 1.0 + 0.5) / 8.0;
+            [centre(k), centre(k / 10), (k % 5) as f32 - 1.0, k as f32].map(f32::to_bits)
+        })
+        .collect();
+    let (vs, input_registers) = gs_shaders::fitted_vs(&gs).expect("vertex shader");
+    let so = gs_shaders::so_decl("TEXCOORD0.xyzw; TEXCOORD1.xyzw; TEXCOORD2.xyzw; TEXCOORD3.xyzw", &[64], 0);
+    let draw = Draw {
+        vs,
+        gs,
+        topology: Topology::PointList,
+        data,
+        stride: 1,
+        input_registers,
+        float_input: false,
+        vertices: n,
+        cbs: res.cbs.clone(),
+        views: views(&res),
+        samplers: res.samplers.clone(),
+        so,
+        so_sizes: [64 * n as usize, 0, 0, 0],
+    };
+    (draw, res)
+}
+
 /// The Vulkan views of the resources: typed buffers as they are, 1D textures as 2D
 /// textures of height 1 (as the translation declares them).
 fn views(res: &GsResources) -> BTreeMap<u32, View> {
@@ -190,6 +298,13 @@ fn views(res: &GsResources) -> BTreeMap<u32, View> {
                     layers: 1,
                     array: false,
                     texels: texels.clone(),
+                },
+                &GsSrv::Texture { dimension, width, height, layers, ref bytes } => View::Texture {
+                    width,
+                    height,
+                    layers,
+                    array: dimension == exec::resources::Dimension::Texture2DArray,
+                    texels: bytes.clone(),
                 },
             };
             (r, view)
@@ -280,6 +395,8 @@ fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw, &GsResources) -> String) ->
         let res = GsResources { cbs: d.cbs.clone(), ..Default::default() };
         outcomes.insert(name.to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
     }
+    let (d, res) = resources();
+    outcomes.insert("resources".to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
     if let Some(entries) = corpus::dxbc_entries(test) {
         for (id, bytes, _) in gs_shaders::corpus_geometry_shaders(&entries) {
             let mut rng = Rng(0x6753_0000 ^ id.len() as u64);

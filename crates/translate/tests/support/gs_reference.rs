@@ -64,6 +64,9 @@ pub enum GsSrv {
     Buffer(BufferFormat, Vec<u8>),
     /// A 1D texture of one level: its `R32G32B32A32_FLOAT` texels' bytes.
     Texture1D(Vec<u8>),
+    /// A texture of one level of `dimension` (2D, 2D array), `R32G32B32A32_FLOAT`
+    /// texels' bytes, `layers` slices of `height` rows of `width`.
+    Texture { dimension: Dimension, width: u32, height: u32, layers: u32, bytes: Vec<u8> },
 }
 
 impl GsSrv {
@@ -93,7 +96,7 @@ impl GsResources {
             .iter()
             .filter_map(|(r, v)| match v {
                 GsSrv::Buffer(f, _) => Some(format!("t{r} = {}\n", f.name())),
-                GsSrv::Texture1D(_) => None,
+                GsSrv::Texture1D(_) | GsSrv::Texture { .. } => None,
             })
             .collect();
         translate::Options { bindings: translate::Bindings::parse(&text).expect("formats"), ..Default::default() }
@@ -114,6 +117,16 @@ impl GsResources {
                     height: 1,
                     depth: 1,
                     array_size: 1,
+                    mip_levels: 1,
+                    data: bytes,
+                }),
+                &GsSrv::Texture { dimension, width, height, layers, ref bytes } => Srv::Texture(TextureView {
+                    dimension,
+                    format: Format::R32G32B32A32_FLOAT,
+                    width,
+                    height,
+                    depth: 1,
+                    array_size: layers,
                     mip_levels: 1,
                     data: bytes,
                 }),
