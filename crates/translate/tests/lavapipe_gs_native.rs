@@ -426,3 +426,12 @@ fn glsl_geometry_shaders_match_the_reference_pipeline() {
     let outcomes = outcomes(&vk, "translate::lavapipe_gs_native glsl", run_glsl);
     corpus::expect::check(corpus::expect_file!("lavapipe_gs_native_glsl.txt"), &outcomes);
 }
+
+#[test]
+fn a_stride_over_the_device_limit_is_not_drawn() {
+    let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native stride") else { return };
+    let mut d = quad();
+    d.so.strides = vec![vk.max_xfb_stride + 4];
+    let e = vk.draw(&d).expect_err("a stride over the limit drawn");
+    assert!(e.starts_with("not compared: a transform-feedback stride of"), "{e}");
+}
