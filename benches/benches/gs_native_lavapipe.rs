@@ -119,6 +119,8 @@ fn workloads(c: &mut Criterion) {
         float_input: true,
         vertices: QUAD,
         cbs: BTreeMap::new(),
+        views: BTreeMap::new(),
+        samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw", &[16], 0),
         so_sizes: [6 * QUAD as usize * 16, 0, 0, 0],
     };
@@ -134,6 +136,8 @@ fn workloads(c: &mut Criterion) {
         float_input: true,
         vertices: 3 * CUBE,
         cbs: BTreeMap::from([(0, face_matrix_rows())]),
+        views: BTreeMap::new(),
+        samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
         so_sizes: [18 * CUBE as usize * 20, 0, 0, 0],
     };

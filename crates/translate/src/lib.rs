@@ -165,23 +165,28 @@
 //! vertex shader, the native geometry shader, rasterizer discard, transform feedback
 //! of every output element, pipeline-statistics and transform-feedback-stream
 //! queries) and compares it with `exec::pipeline::draw`: the transform-feedback bytes
-//! and every stream's primitives written and needed are exact for both workloads and
-//! the five corpus geometry shaders compared (multiple streams, 24 instances, triangle
-//! strips, buffers that overflow), and so are `IAVertices`, `IAPrimitives`,
-//! `VSInvocations` and `GSPrimitives`; lavapipe's `GSInvocations` counts one
-//! invocation per input primitive where Vulkan and Direct3D count one per instance
-//! (`dcl_gsinstances`), the one difference recorded. The three corpus shaders that
-//! read `SV_CullDistance` are not compared (a translated vertex shader cannot write
-//! it: WGSL has no cull distances), nor the one that reads typed buffers and a 1D texture (the
-//! Vulkan harness binds no resources). The GLSL geometry shaders ([`geometry_glsl`],
-//! Vulkan form) compiled by `glslangValidator -V` give the same outcomes there, every
-//! one (5 exact, 2 with lavapipe's `GSInvocations` only). In `tests/gs_native.rs`,
-//! `glslangValidator` accepts 34 of the 40 GLSL texts (both forms of every corpus
-//! geometry shader and both workloads, with and without stream output; the Vulkan
-//! form's SPIR-V also passes `spirv-val --target-env vulkan1.1`); the 6 refused are the
-//! three xenia shaders capturing every output element into one buffer, in both forms:
-//! their 308-byte stride is within Direct3D's 2048 bytes
-//! (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`), not within glslang's default
+//! and every stream's primitives written and needed are exact for both workloads, a
+//! shader sampling a 2D texture and a 2D texture array and loading from a typed buffer,
+//! and the six corpus geometry shaders compared (multiple streams, 24 instances, triangle
+//! strips, buffers that overflow, and typed buffers, a 1D texture and a sampler read:
+//! the harness binds the translation's resources — constant buffers, typed buffers as
+//! storage buffers of their bytes, textures as sampled images, samplers — with the data
+//! `exec` gets, generated once for both lavapipe geometry-shader tests), and so are
+//! `IAVertices`, `IAPrimitives`, `VSInvocations` and `GSPrimitives`; lavapipe's
+//! `GSInvocations` counts one invocation per input primitive where Vulkan and
+//! Direct3D count one per instance (`dcl_gsinstances`), the one difference recorded.
+//! The three corpus shaders that read `SV_CullDistance` are not compared (a translated
+//! vertex shader cannot write it: WGSL has no cull distances). The GLSL geometry
+//! shaders ([`geometry_glsl`], Vulkan form; textures as combined image samplers at the
+//! texture's binding) compiled by `glslangValidator -V` give the same outcomes there,
+//! every one (7 exact, 2 with lavapipe's `GSInvocations` only). In
+//! `tests/gs_native.rs`, `glslangValidator` accepts all 40 GLSL texts (both forms of
+//! every corpus geometry shader and both workloads, with and without stream output;
+//! the Vulkan form's SPIR-V also passes `spirv-val --target-env vulkan1.1`), given
+//! resource limits raised to Direct3D 11's stream output: the three xenia shaders
+//! capturing every output element into one buffer have a 308-byte stride, within
+//! Direct3D's 2048 bytes (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`) and lavapipe's 512
+//! (`maxTransformFeedbackBufferDataStride`), not within glslang's default
 //! `gl_MaxTransformFeedbackInterleavedComponents` of 64 (256 bytes).
 //!
 //! # Geometry shaders as compute

@@ -12,7 +12,7 @@
 //! `dcl_gsinstances 6`), at [`QUAD_POINTS`] points and [`CUBE_TRIANGLES`] triangles, and
 //! every corpus geometry shader, each behind a generated vertex shader that passes its
 //! inputs through (float inputs 0.0, 1.0, small integers' bits or pseudo-random floats in
-//! [-2, 2], [`input_word`], integer-typed inputs small integers; constant buffers pseudo-random floats; typed buffer views bound with
+//! [-2, 2], [`gs_reference::corpus_inputs`], integer-typed inputs small integers; constant buffers pseudo-random floats; typed buffer views bound with
 //! the 32-bit format of the type the reflection gives and filled with small integers as
 //! floats and pseudo-random floats; 1D textures of pseudo-random floats behind a point,
 //! clamp sampler), drawn as [`CORPUS_PRIMITIVES`] primitives of the list topology
@@ -26,14 +26,14 @@ use std::collections::BTreeMap;
 
 use corpus::{gs_workloads, Rng};
 use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
-use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
-use exec::{Format, Plan, Resources};
+use exec::{Plan, Resources};
 use tpf::{Body, Decl, Index, ProgramType};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_SCAN_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
-use translate::{GsLowering, GsOptions};
+use translate::{Format, GsLowering, GsOptions};
 
 #[path = "support/gs_reference.rs"]
 mod gs_reference;
+use gs_reference::{GsResources, GsSrv};
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
@@ -56,44 +56,11 @@ struct Draw {
     /// The input layout's semantic of register `r` is `TEXCOORD r` (or `POSITION`).
     position_input: bool,
     vertices: u32,
-    /// The geometry shader's constant buffers by register.
-    cbs: BTreeMap<u32, Vec<[u32; 4]>>,
-    /// The geometry shader's shader resource views by register.
-    srvs: BTreeMap<u32, GsSrv>,
-    /// The geometry shader's samplers (point filtering, clamp addressing) by register.
-    samplers: Vec<u32>,
+    /// The geometry shader's constant buffers, views and samplers.
+    res: GsResources,
     so: streamout::StreamOutputDesc,
     /// Bytes of each slot's buffer.
     so_sizes: [usize; 4],
-}
-
-/// A shader resource view of a corpus geometry shader.
-enum GsSrv {
-    /// A typed buffer (`dcl_resource_buffer`) of `format`: the 32-bit format of the
-    /// component count and type the reflection gives (`float3`: `R32G32B32_FLOAT`), the
-    /// view an application makes of an array of that type.
-    Buffer(Format, Vec<u8>),
-    /// A 1D texture of one level, `R32G32B32A32_FLOAT` texels.
-    Texture1D(Vec<[f32; 4]>),
-}
-
-impl GsSrv {
-    fn texture_bytes(texels: &[[f32; 4]]) -> Vec<u8> {
-        texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect()
-    }
-}
-
-/// The bindings of the geometry shader's translation: the typed buffers' formats.
-fn gs_options(d: &Draw) -> translate::Options {
-    let text: String = d
-        .srvs
-        .iter()
-        .filter_map(|(r, v)| match v {
-            GsSrv::Buffer(f, _) => Some(format!("t{r} = {}\n", f.name())),
-            GsSrv::Texture1D(_) => None,
-        })
-        .collect();
-    translate::Options { bindings: translate::Bindings::parse(&text).expect("formats"), ..Default::default() }
 }
 
 /// What a run gave: SO buffers, SO statistics, pipeline statistics (ia vertices, ia
@@ -116,45 +83,7 @@ fn reference(d: &Draw) -> Result<Outcome, String> {
     let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.inputs.max(1), offset: 0 })];
     let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
     let targets = gs_reference::so_targets(&mut memory);
-    let mut gs_resources = gs_reference::with_constant_buffers(&d.cbs);
-    let textures: BTreeMap<u32, Vec<u8>> = d
-        .srvs
-        .iter()
-        .filter_map(|(&r, v)| match v {
-            GsSrv::Texture1D(texels) => Some((r, GsSrv::texture_bytes(texels))),
-            GsSrv::Buffer(..) => None,
-        })
-        .collect();
-    for (&r, v) in &d.srvs {
-        let srv = match v {
-            GsSrv::Buffer(f, bytes) => Srv::Buffer { data: bytes, format: *f },
-            GsSrv::Texture1D(texels) => Srv::Texture(TextureView {
-                dimension: Dimension::Texture1D,
-                format: Format::R32G32B32A32_FLOAT,
-                width: texels.len() as u32,
-                height: 1,
-                depth: 1,
-                array_size: 1,
-                mip_levels: 1,
-                data: &textures[&r],
-            }),
-        };
-        if gs_resources.srvs.len() <= r as usize {
-            gs_resources.srvs.resize(r as usize + 1, None);
-        }
-        gs_resources.srvs[r as usize] = Some(srv);
-    }
-    for &r in &d.samplers {
-        if let Some(slot) = gs_resources.samplers.get_mut(r as usize) {
-            *slot = Some(Sampler {
-                min: Filter::Point,
-                mag: Filter::Point,
-                mip: Filter::Point,
-                address: [AddressMode::Clamp; 3],
-                ..Sampler::default()
-            });
-        }
-    }
+    let gs_resources = d.res.reference()?;
     let mut state = Pipeline {
         input_layout: &layout,
         vertex_buffers: &buffers,
@@ -210,7 +139,7 @@ fn lowered(gpu: &Gpu, d: &Draw) -> Result<Outcome, String> {
         topology: d.topology,
         stream_output: Some(d.so.clone()),
         vs: translate::Options::default(),
-        gs: gs_options(d),
+        gs: d.res.options(),
     };
     let low: GsLowering = translate::lower(&d.vs, &d.gs, &options).map_err(|e| format!("lower: {e}"))?;
     let l = &low.layout;
@@ -237,19 +166,20 @@ fn lowered(gpu: &Gpu, d: &Draw) -> Result<Outcome, String> {
         at(2, rw(inv as usize * max * 16)),
         at(3, Buffer::StorageReadWrite(vec![0u8; inv as usize * 32])),
     ];
-    for (&r, cb) in &d.cbs {
+    for (&r, cb) in &d.res.cbs {
         bound.push(Bound { group: 0, binding: r, buffer: Buffer::Uniform(vec4_bytes(cb)) });
     }
-    for (&r, v) in &d.srvs {
+    for (&r, v) in &d.res.srvs {
         let buffer = match v {
             GsSrv::Buffer(_, bytes) => Buffer::Typed(bytes.clone()),
-            GsSrv::Texture1D(texels) => {
-                Buffer::Texture { width: texels.len() as u32, height: 1, texels: texels.clone() }
+            GsSrv::Texture1D(bytes) => {
+                Buffer::Texture { width: (bytes.len() / 16) as u32, height: 1, texels: GsSrv::texels(bytes) }
             }
+            GsSrv::Texture { .. } => return Err("not compared: a texture other than 1D".into()),
         };
         bound.push(Bound { group: 1, binding: r, buffer });
     }
-    for &r in &d.samplers {
+    for &r in &d.res.samplers {
         bound.push(Bound { group: 2, binding: r, buffer: Buffer::PointClampSampler });
     }
     let mut out = run_compute(gpu, low.expand.clone(), [GS_COMPUTE_WORKGROUP, 1, 1], &bound, groups(inv, 64))?;
@@ -430,9 +360,7 @@ fn quad() -> Draw {
         inputs: 1,
         position_input: true,
         vertices: n,
-        cbs: BTreeMap::new(),
-        srvs: BTreeMap::new(),
-        samplers: Vec::new(),
+        res: GsResources::default(),
         so: so_decl("SV_Position.xyzw", &[16], 0),
         so_sizes: [6 * n as usize * 16, 0, 0, 0],
     }
@@ -488,12 +416,13 @@ ret
         inputs: 1,
         position_input: false,
         vertices: n,
-        cbs: BTreeMap::new(),
-        srvs: BTreeMap::from([
-            (0, GsSrv::Buffer(Format::R8G8B8A8_UNORM, unorm)),
-            (1, GsSrv::Buffer(Format::R32G32B32_FLOAT, floats)),
-        ]),
-        samplers: Vec::new(),
+        res: GsResources {
+            srvs: BTreeMap::from([
+                (0, GsSrv::Buffer(Format::R8G8B8A8_UNORM, unorm)),
+                (1, GsSrv::Buffer(Format::R32G32B32_FLOAT, floats)),
+            ]),
+            ..Default::default()
+        },
         so: so_decl("TEXCOORD0.xyzw; TEXCOORD1.xyzw", &[], 0),
         so_sizes: [2 * n as usize * 32, 0, 0, 0],
     }
@@ -539,9 +468,7 @@ fn cube() -> Draw {
         inputs: 1,
         position_input: true,
         vertices: 3 * n,
-        cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]),
-        srvs: BTreeMap::new(),
-        samplers: Vec::new(),
+        res: GsResources { cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]), ..Default::default() },
         so: so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
         so_sizes: [18 * n as usize * 20, 0, 0, 0],
     }
@@ -601,36 +528,9 @@ fn strips(topology: Topology, vertices: u32, room: usize) -> Draw {
         inputs: 1,
         position_input: false,
         vertices,
-        cbs: BTreeMap::new(),
-        srvs: BTreeMap::new(),
-        samplers: Vec::new(),
+        res: GsResources::default(),
         so: so_decl("TEXCOORD0.xyzw; TEXCOORD1.xy", &[], 0),
         so_sizes: [room * 2 * 24, 0, 0, 0],
-    }
-}
-
-/// Texels of a corpus shader's 1D textures (pseudo-random floats in [-1, 1]).
-const TEXTURE_WIDTH: usize = 1024;
-
-/// A float vertex input word of a corpus draw: 0.0 or 1.0 a quarter of the time each
-/// (the values shaders compare flags with), a small integer's bits an eighth, else a
-/// float in [-2, 2]. Integer-typed components are small integers.
-fn input_word(rng: &mut Rng) -> u32 {
-    match rng.below(8) {
-        0 | 1 => 0,
-        2 | 3 => 1.0f32.to_bits(),
-        4 => rng.below(16) as u32,
-        _ => ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits(),
-    }
-}
-
-/// A typed buffer's word: half the time a small integer as a float (an index shaders
-/// convert with `ftoi`), else a float in [-2, 2].
-fn buffer_word(rng: &mut Rng) -> u32 {
-    if rng.below(2) == 0 {
-        (rng.below(16) as f32).to_bits()
-    } else {
-        ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()
     }
 }
 
@@ -641,18 +541,6 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
     let program = tpf::decode(chunk.data).map_err(|e| e.to_string())?;
     let mut inputs = 0u32;
     let mut input = None;
-    let mut cbs = BTreeMap::new();
-    let mut srvs = BTreeMap::new();
-    let mut samplers = Vec::new();
-    // The reflection's component count of each texture binding (`float3`: 3).
-    let rdef = c.chunk_any(&[dxbc::FourCc::RDEF]).and_then(|ch| dxbc::Rdef::parse(ch.data).ok());
-    let components = |r: u32| -> u32 {
-        rdef.as_ref()
-            .and_then(|rd| {
-                rd.bindings.iter().find(|b| b.input_type == dxbc::rdef::ShaderInputType::Texture && b.bind_point == r)
-            })
-            .map_or(4, |b| ((b.flags >> 2) & 3) + 1)
-    };
     for ins in program.iter() {
         let Body::Decl(d) = ins.body else { continue };
         match d {
@@ -665,54 +553,10 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
                     }
                 }
             }
-            Decl::ConstantBuffer { operand, .. } => {
-                let o = ins.operand(operand);
-                if let (Some(r), Some(Index::Imm32(n))) = (o.register(), o.index(1)) {
-                    let v = (0..n.clamp(1, 4096))
-                        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
-                        .collect();
-                    cbs.insert(r as u32, v);
-                }
-            }
-            Decl::Resource { operand, dim, return_type, .. } => {
-                let r = ins.operand(operand).register().ok_or("a resource range")? as u32;
-                let ty = return_type.types[0];
-                match dim {
-                    tpf::ResourceDimension::Buffer => {
-                        let name = match (components(r), ty) {
-                            (n @ 1..=4, tpf::ReturnType::Float | tpf::ReturnType::Uint | tpf::ReturnType::Sint) => {
-                                let t = match ty {
-                                    tpf::ReturnType::Float => "FLOAT",
-                                    tpf::ReturnType::Uint => "UINT",
-                                    _ => "SINT",
-                                };
-                                format!("{}_{t}", ["R32", "R32G32", "R32G32B32", "R32G32B32A32"][n as usize - 1])
-                            }
-                            _ => return Err("not compared: a typed buffer of another type".into()),
-                        };
-                        let format = Format::from_name(&name).ok_or("format")?;
-                        let words = 64 * format.size() / 4;
-                        let bytes = (0..words).flat_map(|_| buffer_word(rng).to_le_bytes()).collect();
-                        srvs.insert(r, GsSrv::Buffer(format, bytes));
-                    }
-                    tpf::ResourceDimension::Texture1D if ty == tpf::ReturnType::Float => {
-                        let texels = (0..TEXTURE_WIDTH)
-                            .map(|_| [0; 4].map(|_| (rng.below(2001) as f32 - 1000.0) / 1000.0))
-                            .collect();
-                        srvs.insert(r, GsSrv::Texture1D(texels));
-                    }
-                    _ => return Err("not compared: reads resources other than typed buffers and 1D textures".into()),
-                }
-            }
-            Decl::Sampler { operand, mode: tpf::SamplerMode::Default, .. } => {
-                samplers.push(ins.operand(operand).register().ok_or("a sampler range")? as u32);
-            }
-            Decl::ResourceRaw { .. } | Decl::ResourceStructured { .. } | Decl::Sampler { .. } => {
-                return Err("not compared: reads resources other than typed buffers and 1D textures".into())
-            }
             _ => {}
         }
     }
+    let res = gs_reference::corpus_resources(bytes, rng)?;
     let topology = input.and_then(Topology::list_for).ok_or("not compared: no list topology for its input")?;
     let vs = texcoord_vs(inputs);
     // Stream output: every element of every stream, stream s to slot s.
@@ -738,33 +582,7 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
     }
     let prims = CORPUS_PRIMITIVES;
     let vertices = prims * topology.vertices_per_primitive();
-    // Integer-typed input components (the geometry shader's input signature) are small
-    // integers: indices, counts, flags.
-    let mut integer = vec![0u8; inputs as usize];
-    if let Some(isgn) = c.chunk_any(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1]) {
-        let format = dxbc::SignatureFormat::for_fourcc(isgn.fourcc).ok_or("format")?;
-        let sig = dxbc::Signature::parse_fields(isgn.data, format).map_err(|e| e.to_string())?;
-        for e in &sig.elements {
-            let int = matches!(u32::from(e.component_type), 1 | 2);
-            if let (true, Some(m)) = (int, integer.get_mut(e.register as usize)) {
-                *m |= e.mask;
-            }
-        }
-    }
-    let data = (0..vertices * inputs)
-        .map(|k| {
-            let int = integer[(k % inputs) as usize];
-            let mut c = 0;
-            [0; 4].map(|_| {
-                c += 1;
-                if int & (1 << (c - 1)) != 0 {
-                    rng.below(16) as u32
-                } else {
-                    input_word(rng)
-                }
-            })
-        })
-        .collect();
+    let data = gs_reference::corpus_inputs(bytes, vertices, inputs, rng)?;
     Ok(Draw {
         vs,
         gs: bytes.to_vec(),
@@ -773,9 +591,7 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
         inputs,
         position_input: false,
         vertices,
-        cbs,
-        srvs,
-        samplers,
+        res,
         so: streamout::StreamOutputDesc { entries, strides: vec![], rasterized_stream: 0 },
         // Room for 40 primitives of 3 vertices per slot: some shaders fill it.
         so_sizes: size.map(|s| s as usize * 3 * 40),

@@ -15,10 +15,16 @@
 //! the same way (`tests/expect/lavapipe_gs_native_glsl.txt`).
 //!
 //! Draws: the two workloads of the geometry-shader benchmarks (*quad* at
-//! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles) and every corpus
-//! geometry shader behind a vertex shader fitted to its input signature (inputs
-//! pseudo-random floats in [-2, 2], constant buffers too), [`CORPUS_PRIMITIVES`]
-//! primitives of the list topology of its `dcl_inputprimitive`. Each outcome is a
+//! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles), a shader reading
+//! every kind of resource the harness binds ([`resources`]: 2D texture, 2D texture
+//! array, sampler, typed buffer, constant buffer) and every corpus
+//! geometry shader behind a vertex shader fitted to its input signature,
+//! [`CORPUS_PRIMITIVES`] primitives of the list topology of its `dcl_inputprimitive`,
+//! with the inputs and resources `tests/lavapipe_gs.rs` binds
+//! ([`gs_reference::corpus_resources`], [`gs_reference::corpus_inputs`]: flags 0.0 and
+//! 1.0, small integers, pseudo-random floats; constant buffers, typed buffers, 1D
+//! textures, point/clamp samplers), the GLSL form's textures as combined image
+//! samplers (naga's GLSL merges a texture and its sampler). Each outcome is a
 //! line of `tests/expect/lavapipe_gs_native.txt` (two-sided; `DXREF_BLESS=1` rewrites
 //! it). Without lavapipe (or its transform feedback and geometry shaders) the test
 //! prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
@@ -37,8 +43,9 @@ use std::collections::BTreeMap;
 use corpus::{gs_workloads, Rng};
 use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
 use exec::{Plan, Resources};
-use tpf::{Body, Decl, Index};
-use vulkan_gs::{Draw, Outcome, Vk};
+use gs_reference::{GsResources, GsSrv};
+use tpf::{Body, Decl};
+use vulkan_gs::{Draw, Outcome, View, Vk};
 
 /// Points of the *quad* workload in the test.
 const QUAD_POINTS: u32 = 1000;
@@ -51,7 +58,7 @@ fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
     v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn reference(d: &Draw) -> Result<Outcome, String> {
+fn reference(d: &Draw, res: &GsResources) -> Result<Outcome, String> {
     let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
     let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
     let layout = gs_reference::input_layout(d.input_registers.iter().copied(), d.float_input);
@@ -59,7 +66,7 @@ fn reference(d: &Draw) -> Result<Outcome, String> {
     let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
     let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
     let targets = gs_reference::so_targets(&mut memory);
-    let gs_resources = gs_reference::with_constant_buffers(&d.cbs);
+    let gs_resources = res.reference()?;
     let mut state = Pipeline {
         input_layout: &layout,
         vertex_buffers: &buffers,
@@ -144,6 +151,8 @@ fn quad() -> Draw {
         float_input: true,
         vertices: n,
         cbs: BTreeMap::new(),
+        views: BTreeMap::new(),
+        samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw", &[16], 0),
         // Room for all but the last few points' two triangles.
         so_sizes: [6 * (n as usize - 5) * 16, 0, 0, 0],
@@ -162,38 +171,159 @@ fn cube() -> Draw {
         float_input: true,
         vertices: 3 * n,
         cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]),
+        views: BTreeMap::new(),
+        samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
         so_sizes: [18 * n as usize * 20, 0, 0, 0],
     }
 }
 
-/// A corpus geometry shader's draw, or why it is not compared.
-fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
+/// Resources of every kind the harness binds: a geometry shader sampling a 2D texture
+/// and a 2D texture array (point, clamp sampler; texel centres, some past the edges,
+/// slices past the ends) and loading from the array (`ld`, some texels and slices out
+/// of range), a typed buffer (`R32G32B32A32_FLOAT`, indices past its end) and a
+/// constant buffer, one point of four outputs per input point.
+fn resources() -> (Draw, GsResources) {
+    let rows = |n: usize| -> Vec<(&str, u32, &str, u32, &str, &str)> {
+        (0..n as u32).map(|r| ("TEXCOORD", r, "xyzw", r, "NONE", "float")).collect()
+    };
+    let gs = gs_shaders::assemble(&format!(
+        "{}{}gs_4_0
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2darray (float,float,float,float) t1
+dcl_resource_buffer (float,float,float,float) t2
+dcl_input v[1][0].xyzw
+dcl_temps 3
+dcl_inputprimitive point
+dcl_outputtopology pointlist
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_maxout 1
+sample_l r0.xyzw, v[0][0].xyxx, t0.xyzw, s0, l(0.000000)
+mov o0.xyzw, r0.xyzw
+sample_l r0.xyzw, v[0][0].xyzx, t1.xyzw, s0, l(0.000000)
+mov o1.xyzw, r0.xyzw
+mul r1.xyz, v[0][0].xyzx, l(8.000000, 8.000000, 1.000000, 0.000000)
+ftoi r1.xyz, r1.xyzx
+mov r1.w, l(0)
+ld r2.xyzw, r1.xyzw, t1.xyzw
+add o2.xyzw, r2.xyzw, cb0[0].xyzw
+ftoi r1.x, v[0][0].w
+ld r2.xyzw, r1.xxxx, t2.xyzw
+mov o3.xyzw, r2.xyzw
+emit
+ret
+",
+        gs_shaders::signature("Input signature", &rows(1)),
+        gs_shaders::signature("Output signature", &rows(4)),
+    ));
+    let mut rng = Rng(0x7265_736f);
+    let mut texels = |n: usize| -> Vec<u8> {
+        (0..4 * n).flat_map(|_| ((rng.below(2001) as f32 - 1000.0) / 1000.0).to_le_bytes()).collect()
+    };
+    let t0 = texels(8 * 8);
+    let t1 = texels(8 * 8 * 3);
+    let t2 = texels(64);
+    let res = GsResources {
+        cbs: BTreeMap::from([(0, vec![[0.25f32, -0.5, 1.0, 2.0].map(f32::to_bits)])]),
+        srvs: BTreeMap::from([
+            (
+                0,
+                GsSrv::Texture {
+                    dimension: exec::resources::Dimension::Texture2D,
+                    width: 8,
+                    height: 8,
+                    layers: 1,
+                    bytes: t0,
+                },
+            ),
+            (
+                1,
+                GsSrv::Texture {
+                    dimension: exec::resources::Dimension::Texture2DArray,
+                    width: 8,
+                    height: 8,
+                    layers: 3,
+                    bytes: t1,
+                },
+            ),
+            (2, GsSrv::Buffer(translate::Format::R32G32B32A32_FLOAT, t2)),
+        ]),
+        samplers: vec![0],
+    };
+    // Point k: texel centres from one before the first to one past the last column and
+    // row, slices -1 to 3 of 3, buffer element k (of 64).
+    let n = 100u32;
+    let data = (0..n)
+        .map(|k| {
+            let centre = |i: u32| ((i % 10) as f32 - 1.0 + 0.5) / 8.0;
+            [centre(k), centre(k / 10), (k % 5) as f32 - 1.0, k as f32].map(f32::to_bits)
+        })
+        .collect();
+    let (vs, input_registers) = gs_shaders::fitted_vs(&gs).expect("vertex shader");
+    let so = gs_shaders::so_decl("TEXCOORD0.xyzw; TEXCOORD1.xyzw; TEXCOORD2.xyzw; TEXCOORD3.xyzw", &[64], 0);
+    let draw = Draw {
+        vs,
+        gs,
+        topology: Topology::PointList,
+        data,
+        stride: 1,
+        input_registers,
+        float_input: false,
+        vertices: n,
+        cbs: res.cbs.clone(),
+        views: views(&res),
+        samplers: res.samplers.clone(),
+        so,
+        so_sizes: [64 * n as usize, 0, 0, 0],
+    };
+    (draw, res)
+}
+
+/// The Vulkan views of the resources: typed buffers as they are, 1D textures as 2D
+/// textures of height 1 (as the translation declares them).
+fn views(res: &GsResources) -> BTreeMap<u32, View> {
+    res.srvs
+        .iter()
+        .map(|(&r, v)| {
+            let view = match v {
+                GsSrv::Buffer(f, bytes) => View::Typed(*f, bytes.clone()),
+                GsSrv::Texture1D(texels) => View::Texture {
+                    width: (texels.len() / 16) as u32,
+                    height: 1,
+                    layers: 1,
+                    array: false,
+                    texels: texels.clone(),
+                },
+                &GsSrv::Texture { dimension, width, height, layers, ref bytes } => View::Texture {
+                    width,
+                    height,
+                    layers,
+                    array: dimension == exec::resources::Dimension::Texture2DArray,
+                    texels: bytes.clone(),
+                },
+            };
+            (r, view)
+        })
+        .collect()
+}
+
+/// A corpus geometry shader's draw and its resources, or why it is not compared.
+fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<(Draw, GsResources), String> {
     let c = dxbc::Container::parse(bytes).map_err(|e| e.to_string())?;
     let chunk = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).ok_or("no program")?;
     let program = tpf::decode(chunk.data).map_err(|e| e.to_string())?;
     let mut input = None;
-    let mut cbs = BTreeMap::new();
     for ins in program.iter() {
-        let Body::Decl(d) = ins.body else { continue };
-        match d {
-            Decl::InputPrimitive(p) => input = Some(p),
-            Decl::ConstantBuffer { operand, .. } => {
-                let o = ins.operand(operand);
-                if let (Some(r), Some(Index::Imm32(n))) = (o.register(), o.index(1)) {
-                    let v = (0..n.clamp(1, 4096))
-                        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
-                        .collect();
-                    cbs.insert(r as u32, v);
-                }
-            }
-            Decl::Resource { .. }
-            | Decl::ResourceRaw { .. }
-            | Decl::ResourceStructured { .. }
-            | Decl::Sampler { .. } => return Err("not compared: reads resources".into()),
-            _ => {}
+        if let Body::Decl(Decl::InputPrimitive(p)) = ins.body {
+            input = Some(p);
         }
     }
+    let res = gs_reference::corpus_resources(bytes, rng)?;
     let topology = input.and_then(Topology::list_for).ok_or("not compared: no list topology for its input")?;
     let (vs, input_registers) = gs_shaders::fitted_vs(bytes)?;
     let stride = input_registers.iter().max().map_or(1, |m| m + 1);
@@ -204,10 +334,8 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
     }
     let prims = CORPUS_PRIMITIVES;
     let vertices = prims * topology.vertices_per_primitive();
-    let data = (0..vertices * stride)
-        .map(|_| [0; 4].map(|_| ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()))
-        .collect();
-    Ok(Draw {
+    let data = gs_reference::corpus_inputs(bytes, vertices, stride, rng)?;
+    let draw = Draw {
         vs,
         gs: bytes.to_vec(),
         topology,
@@ -216,15 +344,18 @@ fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<Draw, String> {
         input_registers,
         float_input: false,
         vertices,
-        cbs,
+        cbs: res.cbs.clone(),
+        views: views(&res),
+        samplers: res.samplers.clone(),
         so,
         // Room for 40 primitives of 3 vertices per slot: some shaders fill it.
         so_sizes: size.map(|s| s as usize * 3 * 40),
-    })
+    };
+    Ok((draw, res))
 }
 
-fn run(vk: &Vk, d: &Draw) -> String {
-    let want = match reference(d) {
+fn run(vk: &Vk, d: &Draw, res: &GsResources) -> String {
+    let want = match reference(d, res) {
         Ok(w) => w,
         Err(e) => return format!("not compared: {e}"),
     };
@@ -236,12 +367,12 @@ fn run(vk: &Vk, d: &Draw) -> String {
 
 /// The draw with the GLSL geometry shader ([`translate::geometry_glsl`], Vulkan form)
 /// compiled by `glslangValidator -V --target-env vulkan1.1` in place of the SPIR-V one.
-fn run_glsl(vk: &Vk, d: &Draw) -> String {
-    let want = match reference(d) {
+fn run_glsl(vk: &Vk, d: &Draw, res: &GsResources) -> String {
+    let want = match reference(d, res) {
         Ok(w) => w,
         Err(e) => return format!("not compared: {e}"),
     };
-    let options = translate::NativeGsOptions { gs: translate::Options::default(), stream_output: Some(d.so.clone()) };
+    let options = translate::NativeGsOptions { gs: d.gs_options(), stream_output: Some(d.so.clone()) };
     let text = match translate::geometry_glsl(&d.gs, &options, translate::GlslFlavor::Vulkan) {
         Ok(t) => t,
         Err(e) => return format!("glsl gs: {e}"),
@@ -250,22 +381,27 @@ fn run_glsl(vk: &Vk, d: &Draw) -> String {
         Ok(s) => s,
         Err(e) => return format!("glslang: {e}"),
     };
-    match vk.draw_with(d, Some(spirv)) {
+    // naga's GLSL merges each texture with its sampler: combined image samplers.
+    match vk.draw_with(d, Some(spirv), true) {
         Ok(got) => compare(&want, &got),
         Err(e) => e,
     }
 }
 
 /// Every draw's outcome through `run`.
-fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw) -> String) -> BTreeMap<String, String> {
+fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw, &GsResources) -> String) -> BTreeMap<String, String> {
     let mut outcomes = BTreeMap::new();
-    outcomes.insert("workload/quad".to_string(), corpus::expect::one_line(&run(vk, &quad())));
-    outcomes.insert("workload/cube".to_string(), corpus::expect::one_line(&run(vk, &cube())));
+    for (name, d) in [("workload/quad", quad()), ("workload/cube", cube())] {
+        let res = GsResources { cbs: d.cbs.clone(), ..Default::default() };
+        outcomes.insert(name.to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
+    }
+    let (d, res) = resources();
+    outcomes.insert("resources".to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
     if let Some(entries) = corpus::dxbc_entries(test) {
         for (id, bytes, _) in gs_shaders::corpus_geometry_shaders(&entries) {
             let mut rng = Rng(0x6753_0000 ^ id.len() as u64);
             let outcome = match corpus_draw(&bytes, &mut rng) {
-                Ok(d) => run(vk, &d),
+                Ok((d, res)) => run(vk, &d, &res),
                 Err(why) => why,
             };
             outcomes.insert(id, corpus::expect::one_line(&outcome));
@@ -289,4 +425,13 @@ fn glsl_geometry_shaders_match_the_reference_pipeline() {
     }
     let outcomes = outcomes(&vk, "translate::lavapipe_gs_native glsl", run_glsl);
     corpus::expect::check(corpus::expect_file!("lavapipe_gs_native_glsl.txt"), &outcomes);
+}
+
+#[test]
+fn a_stride_over_the_device_limit_is_not_drawn() {
+    let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native stride") else { return };
+    let mut d = quad();
+    d.so.strides = vec![vk.max_xfb_stride + 4];
+    let e = vk.draw(&d).expect_err("a stride over the limit drawn");
+    assert!(e.starts_with("not compared: a transform-feedback stride of"), "{e}");
 }

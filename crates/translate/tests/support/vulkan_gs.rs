@@ -2,7 +2,13 @@
 //! (wgpu has no geometry stage): the translated vertex shader (naga's SPIR-V), the
 //! native geometry shader ([`translate::geometry_spirv`]) with the draw's stream output
 //! as transform feedback, rasterizer discard; one draw, with pipeline-statistics and
-//! transform-feedback-stream queries, read back.
+//! transform-feedback-stream queries, read back. The geometry shader's resources are
+//! bound where the translation puts them (see the crate documentation's bindings):
+//! constant buffers as uniform buffers in set 0, views in set 1 (typed buffers as
+//! storage buffers of their bytes, textures as sampled images, 1D ones 2D of height 1),
+//! samplers in set 2, each at binding = register; the GLSL form's textures are combined
+//! image samplers at the texture's binding (naga's GLSL merges a texture and its
+//! sampler), with the draw's point, clamp sampler.
 //!
 //! Included with `#[path = "support/vulkan_gs.rs"] mod vulkan_gs;` (tests and the
 //! native geometry-shader benchmark).
@@ -34,9 +40,39 @@ pub struct Draw {
     pub vertices: u32,
     /// The geometry shader's constant buffers by register.
     pub cbs: BTreeMap<u32, Vec<[u32; 4]>>,
+    /// The geometry shader's shader resource views by register.
+    pub views: BTreeMap<u32, View>,
+    /// The geometry shader's samplers by register: point filtering, clamp-to-edge
+    /// addressing (`D3D11_FILTER_MIN_MAG_MIP_POINT`, `D3D11_TEXTURE_ADDRESS_CLAMP`).
+    pub samplers: Vec<u32>,
     pub so: streamout::StreamOutputDesc,
     /// Bytes of each slot's buffer.
     pub so_sizes: [usize; 4],
+}
+
+/// A shader resource view of the geometry shader.
+pub enum View {
+    /// A typed buffer view of `format`: a storage buffer of the view's bytes (the
+    /// translation converts the elements; its options name the format).
+    Typed(translate::Format, Vec<u8>),
+    /// A texture of one level, `R32G32B32A32_SFLOAT` texels' bytes, `layers` layers of
+    /// `width` × `height` (a 1D texture: height 1), viewed as a 2D array if `array`.
+    Texture { width: u32, height: u32, layers: u32, array: bool, texels: Vec<u8> },
+}
+
+impl Draw {
+    /// The geometry shader's translation options: the typed buffers' formats.
+    pub fn gs_options(&self) -> translate::Options {
+        let text: String = self
+            .views
+            .iter()
+            .filter_map(|(r, v)| match v {
+                View::Typed(f, _) => Some(format!("t{r} = {}\n", f.name())),
+                View::Texture { .. } => None,
+            })
+            .collect();
+        translate::Options { bindings: translate::Bindings::parse(&text).expect("formats"), ..Default::default() }
+    }
 }
 
 /// What a draw gave: the stream-output (transform-feedback) buffers, per stream the
@@ -61,6 +97,8 @@ pub struct Vk {
     xfb: ash::ext::transform_feedback::Device,
     /// `maxTransformFeedbackStreams`.
     pub streams: u32,
+    /// `maxTransformFeedbackBufferDataStride` (bytes).
+    pub max_xfb_stride: u32,
 }
 
 impl Drop for Vk {
@@ -105,6 +143,7 @@ pub fn vk() -> Result<Vk, String> {
             let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut xfb_props);
             instance.get_physical_device_properties2(physical, &mut p2);
             let streams = xfb_props.max_transform_feedback_streams;
+            let max_xfb_stride = xfb_props.max_transform_feedback_buffer_data_stride;
             let family = instance
                 .get_physical_device_queue_family_properties(physical)
                 .iter()
@@ -149,6 +188,7 @@ pub fn vk() -> Result<Vk, String> {
                 memory,
                 xfb,
                 streams,
+                max_xfb_stride,
             })
         })();
         if found.is_err() {
@@ -180,7 +220,9 @@ fn spirv_words(bytes: &[u8]) -> Vec<u32> {
 struct Objects {
     buffers: Vec<(vk::Buffer, vk::DeviceMemory)>,
     modules: Vec<vk::ShaderModule>,
-    set_layout: vk::DescriptorSetLayout,
+    images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    samplers: Vec<vk::Sampler>,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
     layout: vk::PipelineLayout,
     render_pass: vk::RenderPass,
     framebuffer: vk::Framebuffer,
@@ -216,7 +258,17 @@ impl Drop for Prepared<'_> {
             d.destroy_framebuffer(o.framebuffer, None);
             d.destroy_render_pass(o.render_pass, None);
             d.destroy_pipeline_layout(o.layout, None);
-            d.destroy_descriptor_set_layout(o.set_layout, None);
+            for &l in &o.set_layouts {
+                d.destroy_descriptor_set_layout(l, None);
+            }
+            for &s in &o.samplers {
+                d.destroy_sampler(s, None);
+            }
+            for &(i, m, v) in &o.images {
+                d.destroy_image_view(v, None);
+                d.destroy_image(i, None);
+                d.free_memory(m, None);
+            }
             for &m in &o.modules {
                 d.destroy_shader_module(m, None);
             }
@@ -239,6 +291,23 @@ fn topology(t: Topology) -> vk::PrimitiveTopology {
         Topology::LineStripAdj => vk::PrimitiveTopology::LINE_STRIP_WITH_ADJACENCY,
         Topology::TriangleListAdj => vk::PrimitiveTopology::TRIANGLE_LIST_WITH_ADJACENCY,
         Topology::TriangleStripAdj => vk::PrimitiveTopology::TRIANGLE_STRIP_WITH_ADJACENCY,
+    }
+}
+
+/// A descriptor's buffer or image (with its sampler).
+enum Described {
+    Buffer([vk::DescriptorBufferInfo; 1]),
+    Image([vk::DescriptorImageInfo; 1]),
+}
+
+/// The colour aspect's level 0, layers `0..layers`.
+fn color_layers(layers: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: layers,
     }
 }
 
@@ -296,30 +365,104 @@ impl Vk {
 
     /// Builds the pipeline and records the draw.
     pub fn prepare(&self, d: &Draw) -> Result<Prepared<'_>, String> {
-        self.prepare_with(d, None)
+        self.prepare_with(d, None, false)
     }
 
     /// [`Vk::prepare`] with the geometry shader's SPIR-V given (`None`: the native
-    /// SPIR-V geometry shader of `d.gs` with `d.so`).
-    pub fn prepare_with(&self, d: &Draw, gs: Option<Vec<u8>>) -> Result<Prepared<'_>, String> {
+    /// SPIR-V geometry shader of `d.gs` with `d.so`); `combined`: its textures are
+    /// combined image samplers at their bindings and it has no samplers of its own
+    /// (the GLSL form).
+    pub fn prepare_with(&self, d: &Draw, gs: Option<Vec<u8>>, combined: bool) -> Result<Prepared<'_>, String> {
         let mut p =
             Prepared { vk: self, o: Objects::default(), cmd: vk::CommandBuffer::null(), so: Vec::new(), streams: 0 };
-        self.build(d, gs, &mut p)?;
+        self.build(d, gs, combined, &mut p)?;
         Ok(p)
     }
 
-    fn build(&self, d: &Draw, gs: Option<Vec<u8>>, p: &mut Prepared<'_>) -> Result<(), String> {
+    /// A texture of one level, `R32G32B32A32_SFLOAT`, sampled in the geometry stage,
+    /// and its view (2D, or 2D array if `array`).
+    fn image(
+        &self,
+        o: &mut Objects,
+        (width, height, layers, array): (u32, u32, u32, bool),
+    ) -> Result<(vk::Image, vk::ImageView), String> {
+        let d = &self.device;
+        let format = vk::Format::R32G32B32A32_SFLOAT;
+        unsafe {
+            let image = d
+                .create_image(
+                    &vk::ImageCreateInfo::default()
+                        .image_type(vk::ImageType::TYPE_2D)
+                        .format(format)
+                        .extent(vk::Extent3D { width, height, depth: 1 })
+                        .mip_levels(1)
+                        .array_layers(layers)
+                        .samples(vk::SampleCountFlags::TYPE_1)
+                        .tiling(vk::ImageTiling::OPTIMAL)
+                        .usage(vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST)
+                        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                        .initial_layout(vk::ImageLayout::UNDEFINED),
+                    None,
+                )
+                .map_err(|e| format!("vkCreateImage: {e}"))?;
+            let req = d.get_image_memory_requirements(image);
+            let Some(index) = (0..self.memory.memory_type_count).find(|&i| req.memory_type_bits & (1 << i) != 0) else {
+                d.destroy_image(image, None);
+                return Err("no memory for an image".into());
+            };
+            let memory = match d.allocate_memory(
+                &vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(index),
+                None,
+            ) {
+                Ok(m) => m,
+                Err(e) => {
+                    d.destroy_image(image, None);
+                    return Err(format!("vkAllocateMemory: {e}"));
+                }
+            };
+            o.images.push((image, memory, vk::ImageView::null()));
+            d.bind_image_memory(image, memory, 0).map_err(|e| e.to_string())?;
+            let view = d
+                .create_image_view(
+                    &vk::ImageViewCreateInfo::default()
+                        .image(image)
+                        .view_type(if array { vk::ImageViewType::TYPE_2D_ARRAY } else { vk::ImageViewType::TYPE_2D })
+                        .format(format)
+                        .subresource_range(color_layers(layers)),
+                    None,
+                )
+                .map_err(|e| format!("vkCreateImageView: {e}"))?;
+            if let Some(last) = o.images.last_mut() {
+                last.2 = view;
+            }
+            Ok((image, view))
+        }
+    }
+
+    fn build(&self, d: &Draw, gs: Option<Vec<u8>>, combined: bool, p: &mut Prepared<'_>) -> Result<(), String> {
         let dev = &self.device;
         let vs = translate::translate(&d.vs, &translate::Options::default(), translate::Target::Spirv)
             .map_err(|e| format!("translate vs: {e}"))?;
         let gs = match gs {
             Some(gs) => gs,
             None => {
-                let options =
-                    translate::NativeGsOptions { gs: translate::Options::default(), stream_output: Some(d.so.clone()) };
+                let options = translate::NativeGsOptions { gs: d.gs_options(), stream_output: Some(d.so.clone()) };
                 translate::geometry_spirv(&d.gs, &options).map_err(|e| format!("native gs: {e}"))?
             }
         };
+        // Each buffer's stride (the declared one, else the slot's elements packed) within
+        // the device's limit (lavapipe: 512 bytes; Direct3D allows 2048).
+        for slot in 0..4u8 {
+            let packed: u32 =
+                d.so.entries.iter().filter(|e| e.output_slot == slot).map(|e| 4 * u32::from(e.component_count)).sum();
+            let stride = d.so.strides.get(usize::from(slot)).copied().filter(|&s| s != 0).unwrap_or(packed);
+            if stride > self.max_xfb_stride {
+                return Err(format!(
+                    "not compared: a transform-feedback stride of {stride} bytes, over the device's {}",
+                    self.max_xfb_stride
+                ));
+            }
+        }
         let streams_used: u32 = d.so.entries.iter().map(|e| e.stream + 1).max().unwrap_or(1).min(self.streams.max(1));
         p.streams = streams_used;
         unsafe {
@@ -331,22 +474,45 @@ impl Vk {
                     .map_err(|e| format!("vkCreateShaderModule: {e}"))?;
                 o.modules.push(m);
             }
-            // Constant buffers: set 0, binding = register (the translation's group 0).
-            let bindings: Vec<vk::DescriptorSetLayoutBinding> = d
-                .cbs
-                .keys()
-                .map(|&r| {
-                    vk::DescriptorSetLayoutBinding::default()
-                        .binding(r)
-                        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                        .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::GEOMETRY)
-                })
-                .collect();
-            o.set_layout = dev
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
-                .map_err(|e| e.to_string())?;
-            let set_layouts = [o.set_layout];
+            // Set 0: constant buffers; 1: views; 2: samplers; binding = register (the
+            // translation's groups and bindings).
+            let sampled =
+                if combined { vk::DescriptorType::COMBINED_IMAGE_SAMPLER } else { vk::DescriptorType::SAMPLED_IMAGE };
+            let sets: [Vec<(u32, vk::DescriptorType)>; 3] = [
+                d.cbs.keys().map(|&r| (r, vk::DescriptorType::UNIFORM_BUFFER)).collect(),
+                d.views
+                    .iter()
+                    .map(|(&r, v)| match v {
+                        View::Typed(..) => (r, vk::DescriptorType::STORAGE_BUFFER),
+                        View::Texture { .. } => (r, sampled),
+                    })
+                    .collect(),
+                if combined {
+                    Vec::new()
+                } else {
+                    d.samplers.iter().map(|&r| (r, vk::DescriptorType::SAMPLER)).collect()
+                },
+            ];
+            for set in &sets {
+                let bindings: Vec<vk::DescriptorSetLayoutBinding> = set
+                    .iter()
+                    .map(|&(r, ty)| {
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(r)
+                            .descriptor_type(ty)
+                            .descriptor_count(1)
+                            .stage_flags(vk::ShaderStageFlags::GEOMETRY)
+                    })
+                    .collect();
+                let l = dev
+                    .create_descriptor_set_layout(
+                        &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                        None,
+                    )
+                    .map_err(|e| e.to_string())?;
+                o.set_layouts.push(l);
+            }
+            let set_layouts = o.set_layouts.clone();
             o.layout = dev
                 .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts), None)
                 .map_err(|e| e.to_string())?;
@@ -415,11 +581,67 @@ impl Vk {
             // Buffers: vertices, constant buffers, transform feedback.
             let vb_bytes: Vec<u8> = d.data.iter().flatten().flat_map(|w| w.to_le_bytes()).collect();
             let (vb, _) = self.buffer(o, vk::BufferUsageFlags::VERTEX_BUFFER, &vb_bytes, 0)?;
-            let mut cb_buffers = Vec::new();
+            // Descriptors: (set, binding, type, buffer or image).
+            let mut descriptors: Vec<(u32, u32, vk::DescriptorType, Described)> = Vec::new();
             for (&r, cb) in &d.cbs {
                 let bytes: Vec<u8> = cb.iter().flatten().flat_map(|w| w.to_le_bytes()).collect();
                 let (b, _) = self.buffer(o, vk::BufferUsageFlags::UNIFORM_BUFFER, &bytes, 0)?;
-                cb_buffers.push((r, b, bytes.len()));
+                let info = vk::DescriptorBufferInfo { buffer: b, offset: 0, range: bytes.len() as u64 };
+                descriptors.push((0, r, vk::DescriptorType::UNIFORM_BUFFER, Described::Buffer([info])));
+            }
+            // The draw's sampler: point filtering, clamp-to-edge addressing.
+            let point_clamp = dev
+                .create_sampler(
+                    &vk::SamplerCreateInfo::default()
+                        .mag_filter(vk::Filter::NEAREST)
+                        .min_filter(vk::Filter::NEAREST)
+                        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                        .max_lod(vk::LOD_CLAMP_NONE),
+                    None,
+                )
+                .map_err(|e| format!("vkCreateSampler: {e}"))?;
+            o.samplers.push(point_clamp);
+            // Texture uploads: (staging buffer, image, width, height, layers).
+            let mut uploads = Vec::new();
+            for (&r, v) in &d.views {
+                match v {
+                    View::Typed(_, bytes) => {
+                        if bytes.is_empty() || bytes.len() % 4 != 0 {
+                            return Err(format!("a typed buffer of {} bytes", bytes.len()));
+                        }
+                        let (b, _) = self.buffer(o, vk::BufferUsageFlags::STORAGE_BUFFER, bytes, 0)?;
+                        let info = vk::DescriptorBufferInfo { buffer: b, offset: 0, range: bytes.len() as u64 };
+                        descriptors.push((1, r, vk::DescriptorType::STORAGE_BUFFER, Described::Buffer([info])));
+                    }
+                    &View::Texture { width, height, layers, array, ref texels } => {
+                        let want = 16 * width as usize * height as usize * layers as usize;
+                        if texels.len() != want || want == 0 {
+                            return Err(format!("a texture of {} bytes, not {want}", texels.len()));
+                        }
+                        let (staging, _) = self.buffer(o, vk::BufferUsageFlags::TRANSFER_SRC, texels, 0)?;
+                        let (image, view) = self.image(o, (width, height, layers, array))?;
+                        uploads.push((staging, image, width, height, layers));
+                        let info = vk::DescriptorImageInfo {
+                            sampler: if combined { point_clamp } else { vk::Sampler::null() },
+                            image_view: view,
+                            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                        };
+                        descriptors.push((1, r, sampled, Described::Image([info])));
+                    }
+                }
+            }
+            if !combined {
+                for &r in &d.samplers {
+                    let info = vk::DescriptorImageInfo {
+                        sampler: point_clamp,
+                        image_view: vk::ImageView::null(),
+                        image_layout: vk::ImageLayout::UNDEFINED,
+                    };
+                    descriptors.push((2, r, vk::DescriptorType::SAMPLER, Described::Image([info])));
+                }
             }
             let mut xfb_buffers = Vec::new();
             for (slot, &size) in d.so_sizes.iter().enumerate() {
@@ -430,42 +652,46 @@ impl Vk {
                 xfb_buffers.push((slot as u32, b, size));
                 p.so.push((slot, ptr, size));
             }
-            let mut set = None;
-            if !cb_buffers.is_empty() {
-                let sizes = [vk::DescriptorPoolSize {
-                    ty: vk::DescriptorType::UNIFORM_BUFFER,
-                    descriptor_count: cb_buffers.len() as u32,
-                }];
+            let mut bound_sets = Vec::new();
+            if !descriptors.is_empty() {
+                let mut counts: BTreeMap<i32, u32> = BTreeMap::new();
+                for (_, _, ty, _) in &descriptors {
+                    *counts.entry(ty.as_raw()).or_default() += 1;
+                }
+                let sizes: Vec<vk::DescriptorPoolSize> = counts
+                    .iter()
+                    .map(|(&ty, &n)| vk::DescriptorPoolSize {
+                        ty: vk::DescriptorType::from_raw(ty),
+                        descriptor_count: n,
+                    })
+                    .collect();
                 o.descriptor_pool = dev
                     .create_descriptor_pool(
-                        &vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes),
+                        &vk::DescriptorPoolCreateInfo::default().max_sets(3).pool_sizes(&sizes),
                         None,
                     )
                     .map_err(|e| e.to_string())?;
-                let s = dev
+                bound_sets = dev
                     .allocate_descriptor_sets(
                         &vk::DescriptorSetAllocateInfo::default()
                             .descriptor_pool(o.descriptor_pool)
                             .set_layouts(&set_layouts),
                     )
-                    .map_err(|e| e.to_string())?[0];
-                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = cb_buffers
+                    .map_err(|e| e.to_string())?;
+                let writes: Vec<vk::WriteDescriptorSet> = descriptors
                     .iter()
-                    .map(|&(_, b, n)| [vk::DescriptorBufferInfo { buffer: b, offset: 0, range: n as u64 }])
-                    .collect();
-                let writes: Vec<vk::WriteDescriptorSet> = cb_buffers
-                    .iter()
-                    .zip(&infos)
-                    .map(|(&(r, _, _), info)| {
-                        vk::WriteDescriptorSet::default()
-                            .dst_set(s)
-                            .dst_binding(r)
-                            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                            .buffer_info(info)
+                    .map(|(set, binding, ty, info)| {
+                        let w = vk::WriteDescriptorSet::default()
+                            .dst_set(bound_sets[*set as usize])
+                            .dst_binding(*binding)
+                            .descriptor_type(*ty);
+                        match info {
+                            Described::Buffer(b) => w.buffer_info(b),
+                            Described::Image(i) => w.image_info(i),
+                        }
                     })
                     .collect();
                 dev.update_descriptor_sets(&writes, &[]);
-                set = Some(s);
             }
 
             // Queries: statistics, and per stream the primitives written and needed.
@@ -512,6 +738,53 @@ impl Vk {
             dev.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()).map_err(|e| e.to_string())?;
             dev.cmd_reset_query_pool(cmd, stats, 0, 1);
             dev.cmd_reset_query_pool(cmd, xfbq, 0, streams_used);
+            for &(staging, image, width, height, layers) in &uploads {
+                let to_transfer = [vk::ImageMemoryBarrier::default()
+                    .src_access_mask(vk::AccessFlags::empty())
+                    .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                    .old_layout(vk::ImageLayout::UNDEFINED)
+                    .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .image(image)
+                    .subresource_range(color_layers(layers))];
+                dev.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_transfer,
+                );
+                let region = [vk::BufferImageCopy::default()
+                    .image_subresource(vk::ImageSubresourceLayers {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        mip_level: 0,
+                        base_array_layer: 0,
+                        layer_count: layers,
+                    })
+                    .image_extent(vk::Extent3D { width, height, depth: 1 })];
+                dev.cmd_copy_buffer_to_image(cmd, staging, image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &region);
+                let to_read = [vk::ImageMemoryBarrier::default()
+                    .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                    .dst_access_mask(vk::AccessFlags::SHADER_READ)
+                    .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                    .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .image(image)
+                    .subresource_range(color_layers(layers))];
+                dev.cmd_pipeline_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::GEOMETRY_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_read,
+                );
+            }
             let xfb = self.xfb.fp();
             dev.cmd_begin_query(cmd, stats, 0, vk::QueryControlFlags::empty());
             for s in 0..streams_used {
@@ -528,8 +801,8 @@ impl Vk {
             );
             dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, o.pipeline);
             dev.cmd_bind_vertex_buffers(cmd, 0, &[vb], &[0]);
-            if let Some(s) = set {
-                dev.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, o.layout, 0, &[s], &[]);
+            if !bound_sets.is_empty() {
+                dev.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, o.layout, 0, &bound_sets, &[]);
             }
             for &(slot, b, size) in &xfb_buffers {
                 let (buffers, offsets, sizes) = ([b], [0u64], [size as u64]);
@@ -557,12 +830,12 @@ impl Vk {
 
     /// Builds, runs once, reads back.
     pub fn draw(&self, d: &Draw) -> Result<Outcome, String> {
-        self.draw_with(d, None)
+        self.draw_with(d, None, false)
     }
 
     /// [`Vk::draw`] with the geometry shader's SPIR-V given (see [`Vk::prepare_with`]).
-    pub fn draw_with(&self, d: &Draw, gs: Option<Vec<u8>>) -> Result<Outcome, String> {
-        let p = self.prepare_with(d, gs)?;
+    pub fn draw_with(&self, d: &Draw, gs: Option<Vec<u8>>, combined: bool) -> Result<Outcome, String> {
+        let p = self.prepare_with(d, gs, combined)?;
         p.run()?;
         p.read()
     }
