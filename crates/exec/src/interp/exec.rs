@@ -45,6 +45,8 @@ pub(crate) struct Core {
     pub written: Vec<u8>,
     pub diagnostics: Vec<ExecDiagnostic>,
     pub dropped: usize,
+    /// Pixel shaders: the invocation ran a `discard` that took effect.
+    pub discarded: bool,
 }
 
 /// How an invocation ended.
@@ -72,6 +74,10 @@ pub(crate) enum Stop {
     /// It reached the thread-group barrier (`sync_*_t`) at instruction `pc` (of the
     /// compiled code); [`Resume`] holds where to go on.
     Barrier { pc: u32 },
+    /// It reached a quad operation (pixel shaders: a derivative, an implicit-LOD
+    /// sample, `lod`) at instruction `pc`, which the quad computes; [`Resume`] holds
+    /// where to go on after it.
+    Quad { pc: u32 },
 }
 
 static ZERO: [u32; 4] = [0; 4];
@@ -244,7 +250,7 @@ impl Ctx<'_, '_> {
 
     /// Reads a source operand: fetch, swizzle, modifiers.
     #[inline(always)]
-    fn rd(&self, s: &Src) -> [u32; 4] {
+    pub(crate) fn rd(&self, s: &Src) -> [u32; 4] {
         general(self.ptr(s), s)
     }
 
@@ -348,7 +354,7 @@ impl Ctx<'_, '_> {
     /// Writes a float result: flushed, saturated if asked (without a branch, which
     /// would send the value through memory).
     #[inline(always)]
-    fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
+    pub(crate) fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
         let v = map4(v, alu::result);
         let s = sat_inline(v);
         let m = if x.sat() { u32::MAX } else { 0 };
@@ -829,13 +835,17 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::Cut
         | Op::EmitCut
         | Op::Sync
+        | Op::Deriv
+        | Op::SampleQuad
+        | Op::LodQuad
+        | Op::Discard
         | Op::Abort => nop,
     }
 }
 
 /// A resource instruction's operands.
 #[inline(always)]
-fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
+pub(crate) fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
     c.rops.get(x.a as usize).copied().unwrap_or(ResOp::NONE)
 }
 
@@ -843,7 +853,7 @@ fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
 /// the instruction honours it (`sat`: samples and gathers), the tiled-resource
 /// status of the `_s` forms (always fully mapped).
 #[inline(always)]
-fn res_out(c: &mut Ctx<'_, '_>, x: &Inst, r: &ResOp, v: [u32; 4], sat: bool) {
+pub(crate) fn res_out(c: &mut Ctx<'_, '_>, x: &Inst, r: &ResOp, v: [u32; 4], sat: bool) {
     let w = |k: usize| (r.swz >> (2 * k)) as usize & 3;
     let v = [v[w(0)], v[w(1)], v[w(2)], v[w(3)]];
     let v = if sat && x.sat() { sat4(ftz4(v)) } else { v };
@@ -866,6 +876,7 @@ impl Core {
             written: Vec::new(),
             diagnostics: Vec::new(),
             dropped: 0,
+            discarded: false,
         }
     }
 
@@ -913,6 +924,27 @@ impl Core {
         if self.checking {
             self.written.fill(0);
         }
+        self.discarded = false;
+    }
+
+    /// Runs `f` on the handlers' view of this invocation (its registers, `res`).
+    pub(crate) fn with_ctx<T>(
+        &mut self,
+        code: &Code,
+        res: &mut Resources<'_>,
+        f: impl FnOnce(&mut Ctx<'_, '_>) -> T,
+    ) -> T {
+        let Core { regs, checking, written, .. } = self;
+        let mut c = Ctx {
+            regs: regs.as_mut_slice(),
+            res,
+            rels: &code.rels,
+            rops: &code.rops,
+            written: written.as_mut_slice(),
+            checking: *checking,
+            tgsm: &mut [],
+        };
+        f(&mut c)
     }
 
     fn diagnose(diagnostics: &mut Vec<ExecDiagnostic>, dropped: &mut usize, instruction: usize, message: String) {
@@ -939,6 +971,11 @@ impl Core {
                 code.origin.get(pc as usize).map_or(0, |&i| i as usize),
                 ExecErrorKind::Malformed("a thread-group barrier outside a compute shader".into()),
             )),
+            // Only pixel shaders have quad operations, and they run in quads.
+            Stop::Quad { pc } => Err(ExecError::at(
+                code.origin.get(pc as usize).map_or(0, |&i| i as usize),
+                ExecErrorKind::Draw("a pixel shader's quad operation outside a quad".into()),
+            )),
         }
     }
 
@@ -959,7 +996,7 @@ impl Core {
         let insts = code.insts.as_slice();
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
-        let Core { regs, stack, checking, written, diagnostics, dropped, .. } = self;
+        let Core { regs, stack, checking, written, diagnostics, dropped, discarded, .. } = self;
         let mut c = Ctx {
             regs: regs.as_mut_slice(),
             res,
@@ -1051,6 +1088,15 @@ impl Core {
                 Op::Sync => {
                     *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
                     return Ok(Stop::Barrier { pc: (pc - 1) as u32 });
+                }
+                Op::Deriv | Op::SampleQuad | Op::LodQuad => {
+                    *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
+                    return Ok(Stop::Quad { pc: (pc - 1) as u32 });
+                }
+                Op::Discard => {
+                    if c.cond(x) {
+                        *discarded = true;
+                    }
                 }
                 Op::Abort => {
                     return Err(ExecError::at(
