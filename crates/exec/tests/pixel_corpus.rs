@@ -99,3 +99,60 @@ fn corpus_pixel_shaders_run_or_are_refused_by_name() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     corpus::expect::check(corpus::expect_file!("pixel_corpus.txt"), &outcomes);
 }
+
+/// Corrupted programs (random token changes in the corpus's pixel shaders) either fail
+/// to decode or compile, or compile and shade a quad to an end or an error — never a
+/// panic, never a hang.
+#[test]
+fn mutated_corpus_pixel_programs_never_panic() {
+    let Some(entries) = corpus::dxbc_entries("exec::pixel_corpus (mutations)") else { return };
+    let mut rng = Rng(0x5eed_c0de_0000_0002);
+    let (mut tried, mut compiled, mut ran, mut errors) = (0, 0, 0, 0);
+    for e in &entries {
+        let bytes = e.bytes();
+        let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
+        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
+        let Ok(program) = tpf::decode(chunk.data) else { continue };
+        if program.version.ty != ProgramType::Pixel {
+            continue;
+        }
+        let words: Vec<u32> = chunk.data.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        for _ in 0..std::env::var("MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(8) {
+            let mut w = words.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = 2 + rng.below(w.len().saturating_sub(2).max(1));
+                if at >= w.len() {
+                    continue;
+                }
+                w[at] = match rng.below(3) {
+                    0 => w[at] ^ (1 << rng.below(32)),
+                    1 => rng.next_u64() as u32,
+                    _ => w[at].wrapping_add(1 + rng.below(8) as u32),
+                };
+            }
+            let bytes: Vec<u8> = w.iter().flat_map(|t| t.to_le_bytes()).collect();
+            tried += 1;
+            let Ok(p) = tpf::decode(&bytes) else { continue };
+            let Ok(plan) = Plan::compile(&p, Vec::new(), Vec::new()) else { continue };
+            compiled += 1;
+            // Fixed memory (the declarations may be anything): constant buffers and raw
+            // views in the first slots; other kinds read 0.
+            let cb = vec![[0x3f80_0000u32, 1, 2, 0xffff_ffff]; 64];
+            let srv = vec![7u8; 4096];
+            let mut res = exec::Resources::default();
+            for slot in res.constant_buffers.iter_mut() {
+                *slot = Some(&cb);
+            }
+            res.srvs = (0..8).map(|_| Some(exec::resources::Srv::Raw { data: &srv })).collect();
+            let attrs = vec![[0x3f00_0000u32, 3, 0xbf80_0000, 0]; 40];
+            let p = |covered| QuadPixel { covered, inputs: &attrs, z: 0.5, w: 1.0 };
+            let quad = Quad { x: 0, y: 0, front_face: true, pixels: [p(true), p(true), p(false), p(true)] };
+            match pixel::shade(&plan, &[quad], &mut res, &Limits { step_limit: 20_000 }) {
+                Ok(_) => ran += 1,
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    println!("mutated pixel shaders: {tried} tried, {compiled} compiled, {ran} ran, {errors} errors");
+    assert!(compiled > 0 || tried == 0);
+}
