@@ -160,8 +160,11 @@
 //! `x * 0` to 0 for an infinite `x` (the reference gives NaN); 44 are not compared
 //! (28 need 3D, cube, array, multisampled or integer textures, 3 comparison samplers,
 //! 12 are refused by `exec`: interfaces, UAV writes, `eval_centroid`; one `lod` is
-//! not translated). Interpolated (`linear`, `perspective`) inputs of a point are
-//! bit-exact on lavapipe (clip w = 1). Hand-written programs (fine and unsuffixed
+//! not translated). Over a point every interpolation gives the vertex's value: on
+//! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
+//! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
+//! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
+//! multiplies back). Hand-written programs (fine and unsuffixed
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
 //! `sample`/`sample_b` at position-made coordinates, `oDepth` and several targets) are
 //! exact; coarse derivatives differ by design: Direct3D lets them use any row or

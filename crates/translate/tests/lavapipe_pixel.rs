@@ -15,8 +15,11 @@
 //! (x + 0.5, y + 0.5, z, 1) per pixel (clip w = 1: Vulkan's `FragCoord.w` = 1/w = 1).
 //!
 //! Inputs: each location gets generated words per point — floats in [-2, 2] for float
-//! inputs (interpolated `linear` or `perspective` as the shader declares, which over a
-//! point gives the vertex's value exactly), integers 0..16 for integer ones;
+//! inputs (interpolated as the shader declares, which over a point gives the vertex's
+//! value: exactly on lavapipe at clip w = 1; the `interpolation ...` programs show that
+//! its perspective-correct interpolation is 1 ulp off at other w, and the position's
+//! z at w = 0.7 is the harness's own rounding of z·w / w), integers 0..16 for integer
+//! ones;
 //! `SV_PrimitiveID` is the point's index. Resources are made as `lavapipe_compute`
 //! makes them (the generators are repeated here: they live in that test file):
 //! constant buffers of 4096 generated vectors, raw, structured and typed buffers,
@@ -308,12 +311,13 @@ fn tolerance(program: &tpf::Program<'_>) -> Option<(u32, f32, Opcode)> {
 
 /// One point per pixel, row after row: its depth and (by input location of the
 /// harness's interface) its attributes.
-fn points(iface: &pixel_harness::Interface, rng: &mut Rng) -> Vec<Point> {
+fn points(iface: &pixel_harness::Interface, rng: &mut Rng, w: f32) -> Vec<Point> {
     (0..WIDTH * HEIGHT)
         .map(|k| Point {
             x: k % WIDTH,
             y: k / WIDTH,
             z: ((k % 32) + 1) as f32 / 64.0,
+            w,
             attributes: iface
                 .inputs
                 .iter()
@@ -358,7 +362,7 @@ fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points:
         .zip(&inputs)
         .map(|(p, v)| {
             let mine = ((p.y & 1) * 2 + (p.x & 1)) as usize;
-            let px = |k: usize| QuadPixel { covered: k == mine, inputs: v, z: p.z, w: 1.0 };
+            let px = |k: usize| QuadPixel { covered: k == mine, inputs: v, z: p.z, w: 1.0 / p.w };
             Quad { x: p.x & !1, y: p.y & !1, front_face: true, pixels: [px(0), px(1), px(2), px(3)] }
         })
         .collect();
@@ -433,8 +437,9 @@ fn compare(
     }
 }
 
-/// Runs one pixel shader (a container) both ways; the outcome line.
-fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> String {
+/// Runs one pixel shader (a container) both ways with points of clip-space `w`; the
+/// outcome line.
+fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32) -> String {
     let plan = match Plan::from_bytecode(bytes) {
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
@@ -454,7 +459,7 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Ok(i) => i,
         Err(err) => return format!("not compared: {err}"),
     };
-    let points = points(&iface, &mut rng);
+    let points = points(&iface, &mut rng, w);
     let expected = match reference(&plan, &data, &iface, &points) {
         Ok(e) => e,
         Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
@@ -496,7 +501,7 @@ fn corpus_pixel_shaders_on_lavapipe_match_the_reference() {
         let outcome = if program.version.ty != ProgramType::Pixel {
             "not a pixel shader".to_string()
         } else {
-            outcome(&gpu, &bytes, &program, &e.id())
+            outcome(&gpu, &bytes, &program, &e.id(), 1.0)
         };
         *counts.entry(outcome.split([':', '(', ',']).next().unwrap_or("").trim().to_string()).or_default() += 1;
         outcomes.insert(e.id(), outcome);
@@ -603,6 +608,19 @@ ret
     ),
 ];
 
+/// An input interpolated each way a float input can be (`perspective`, `linear` =
+/// noperspective, `centroid`, flat), and `SV_Position.zw`, each drawn with points of
+/// several clip-space w: over a point every interpolation gives the vertex's value,
+/// which lavapipe computes exactly or not (the line says).
+fn interpolation_program(mode: &str) -> String {
+    if mode == "position" {
+        return "ps_4_1\ndcl_input_ps_siv linear noperspective v0.zw, position\ndcl_output o0.xyzw\n\
+                mov o0.xyzw, v0.zwzw\nret\n"
+            .into();
+    }
+    format!("ps_4_1\ndcl_input_ps {mode} v1.xyzw\ndcl_output o0.xyzw\nmov o0.xyzw, v1.xyzw\nret\n")
+}
+
 /// The hand-written programs, assembled, as containers with the signatures the
 /// assembler derives.
 fn assembled(text: &str) -> Vec<u8> {
@@ -619,7 +637,7 @@ fn hand_written_pixel_shaders_on_lavapipe_match_the_reference() {
     for (name, text) in PROGRAMS {
         let bytes = assembled(text);
         let program = program_of(&bytes).unwrap_or_else(|| panic!("{name}: no decodable program"));
-        let mut line = outcome(&gpu, &bytes, &program, name);
+        let mut line = outcome(&gpu, &bytes, &program, name, 1.0);
         if line.starts_with("differs") && name.contains("coarse") {
             // The cause, said (the line stays a difference): Direct3D lets a coarse
             // derivative take any row or column of the quad; exec takes the top row and
@@ -627,6 +645,14 @@ fn hand_written_pixel_shaders_on_lavapipe_match_the_reference() {
             line += " (coarse derivatives: lavapipe computes them per pixel, as fine ones)";
         }
         outcomes.insert(name.to_string(), line);
+    }
+    for mode in ["linear", "linear noperspective", "linear centroid", "constant", "position"] {
+        let bytes = assembled(&interpolation_program(mode));
+        let program = program_of(&bytes).expect("the interpolation program decodes");
+        for w in [1.0f32, 2.0, 3.0, 0.7] {
+            let name = format!("interpolation {mode}, clip w {w}");
+            outcomes.insert(name.clone(), outcome(&gpu, &bytes, &program, &name, w));
+        }
     }
     println!("lavapipe_pixel_programs: {outcomes:#?}");
     corpus::expect::check(corpus::expect_file!("lavapipe_pixel_programs.txt"), &outcomes);

@@ -160,6 +160,9 @@ pub struct Point {
     pub x: u32,
     pub y: u32,
     pub z: f32,
+    /// The clip-space w: the position is (x·w, y·w, z·w, w), so that the pixel and the
+    /// depth stay and `FragCoord.w` is 1/w.
+    pub w: f32,
     pub attributes: Vec<[u32; 4]>,
 }
 
@@ -359,7 +362,7 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     for p in points {
         let x = (p.x as f32 + 0.5) / WIDTH as f32 * 2.0 - 1.0;
         let y = 1.0 - (p.y as f32 + 0.5) / HEIGHT as f32 * 2.0;
-        for f in [x, y, p.z, 1.0] {
+        for f in [x * p.w, y * p.w, p.z * p.w, p.w] {
             vertices.extend_from_slice(&f.to_le_bytes());
         }
         for k in 0..iface.inputs.len() {
