@@ -11,8 +11,8 @@
 //!
 //! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex-, geometry-, pixel-
 //! and compute-shader instruction but those that need the tessellator, interfaces, the
-//! rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`), an attribute's
-//! interpolation (`eval_*`) or UAV writes in a pixel shader. Those are refused when the
+//! rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`) or an attribute's
+//! interpolation (`eval_*`). Those are refused when the
 //! plan is compiled, with [`ExecErrorKind::Unsupported`] naming them. Compute shaders
 //! run through [`crate::compute::dispatch`] (the thread IDs, shared memory `g#` and
 //! barriers are theirs), pixel shaders through [`crate::pixel::shade`] (quads: the

@@ -25,15 +25,20 @@
 //! - Helper pixels: a pixel the primitive does not cover ([`QuadPixel::covered`]
 //!   false) runs only to feed its quad's derivatives; `discard` makes a pixel one
 //!   (its outputs are dropped; it runs on to its end, so that the derivatives after
-//!   the `discard` still have four pixels). A quad with no covered pixel is not run.
+//!   the `discard` still have four pixels). A helper's UAV writes and atomics do
+//!   nothing (the functional spec's helper pixels have no side effects); the
+//!   returning atomics (`imm_atomic_*`, including the counter's) give it 0. A quad
+//!   with no covered pixel is not run.
+//! - UAV accesses run in the order the pixels run, which Direct3D leaves open: the
+//!   quads in the order given, and in a quad pixel after pixel up to each quad
+//!   operation, then on from it (a program whose pixels race through a UAV gets one
+//!   of the results Direct3D allows).
 //! - Derivatives in flow control that diverges within the quad are undefined in
 //!   Direct3D; here a pixel that is not at the same instruction contributes the
 //!   values its registers hold (it waits at a later quad operation, or ended).
 //!
-//! Refused when the plan is compiled ([`ExecErrorKind::Unsupported`]): UAV writes and
-//! atomics in a pixel shader (helper pixels must not write them, and the order of
-//! pixels would be observable), `eval_*` (the attribute's interpolation is the
-//! caller's), `vInnerCoverage`, interfaces. Every pixel is bounded by the step limit
+//! Refused when the plan is compiled ([`ExecErrorKind::Unsupported`]): `eval_*` (the
+//! attribute's interpolation is the caller's), `vInnerCoverage`, interfaces. Every pixel is bounded by the step limit
 //! ([`ExecErrorKind::StepLimit`]), counted over all its phases.
 //!
 //! ```
@@ -184,6 +189,7 @@ pub fn shade(
                 }
             }
             core.start(code, &inputs, u32::from(p.covered), 0);
+            core.helper = !p.covered;
         }
         out.instructions += quad::run_quad(&mut cores, code, resources, limits.step_limit)?;
         out.ps_invocations += 4;

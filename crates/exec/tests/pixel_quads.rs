@@ -352,10 +352,6 @@ fn refusals_name_the_instruction() {
         }
     };
     refused("ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\neval_centroid o0.x, v0.x\nret\n", "eval_centroid");
-    refused(
-        "ps_5_0\ndcl_uav_raw u1\ndcl_output o0.x\nstore_raw u1.x, l(0), l(1)\nmov o0.x, l(0)\nret\n",
-        "store_raw in a pixel shader",
-    );
     refused("vs_5_0\ndcl_input v0.x\ndcl_output o0.x\nderiv_rtx_fine o0.x, v0.x\nret\n", "deriv_rtx_fine");
     refused(
         "vs_4_1\ndcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\n\
@@ -368,4 +364,41 @@ fn refusals_name_the_instruction() {
     let ps = plan("ps_4_0\ndcl_output o0.x\nmov o0.x, l(1.0)\nret\n");
     let err = exec::Machine::new(&ps).run_vertex(&ps, &[], &mut Resources::default()).unwrap_err();
     assert!(matches!(err.kind, ExecErrorKind::Draw(_)), "{err}");
+}
+
+/// UAV writes and atomics: covered pixels make them, in the order the pixels run;
+/// helper pixels (not covered, or discarded) make none, and their returning atomics
+/// give 0.
+#[test]
+fn helper_pixels_make_no_uav_writes() {
+    let p = plan(
+        "ps_5_0
+dcl_uav_raw u1
+dcl_input_ps constant v0.x
+dcl_input_ps_siv linear noperspective v1.xy, position
+dcl_output o0.x
+dcl_temps 1
+ftou r0.xy, v1.xyxx
+imad r0.x, r0.y, l(2), r0.x
+ishl r0.x, r0.x, l(2)
+imm_atomic_iadd r0.y, u1, l(16), l(1)
+discard_nz v0.x
+store_raw u1.x, r0.x, r0.y
+mov o0.x, r0.y
+ret
+",
+    );
+    let mut memory = vec![0u8; 20];
+    let mut res = Resources::default();
+    res.uavs.push(None);
+    res.uavs.push(Some(exec::resources::Uav::Raw { data: &mut memory }));
+    let attrs = [vec![[0u32; 4]], vec![[1, 0, 0, 0]], vec![[0; 4]], vec![[0; 4]]];
+    let s = shade(&p, &[quad(0, 0, &attrs, [true, true, false, true])], &mut res);
+    drop(res);
+    let words: Vec<u32> = memory.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    // Pixels 0, 1 and 3 counted (1 discards after its atomic); 0 and 3 stored the
+    // count they got; the helper (2) and the discarded pixel (1) stored nothing.
+    assert_eq!(words, [0, 0, 0, 2, 3]);
+    assert_eq!(s.quads[0].map(|p| p.targets[0][0]), [0, 1, 0, 2]);
+    assert_eq!(s.quads[0].map(|p| p.written), [true, false, false, true]);
 }

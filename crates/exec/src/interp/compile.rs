@@ -1367,26 +1367,6 @@ impl Builder<'_> {
                 }
             }
         }
-        let writes = matches!(
-            x.op,
-            Op::StoreUavTyped
-                | Op::StoreRaw
-                | Op::StoreStructured
-                | Op::Atomic
-                | Op::ImmAtomic
-                | Op::ImmAtomicAlloc
-                | Op::ImmAtomicConsume
-        );
-        if self.ps && writes {
-            return Err(unsupported(
-                i,
-                format!(
-                    "{} in a pixel shader (UAV writes: helper pixels must not make them, and the order of \
-                     pixels would show)",
-                    inst.opcode.mnemonic()
-                ),
-            ));
-        }
         if feedback {
             x.dst[1] = self.dst(i, &ops[1])?;
             r.feedback = true;

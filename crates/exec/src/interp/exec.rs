@@ -32,6 +32,9 @@ pub(crate) struct Ctx<'r, 'a> {
     pub checking: bool,
     /// The thread group's shared memory (compute shaders; empty otherwise).
     pub tgsm: &'r mut [u32],
+    /// A pixel shader's helper pixel (not covered, or discarded): its UAV writes and
+    /// atomics do nothing, and the returning forms give 0.
+    pub helper: bool,
 }
 
 /// Registers and per-invocation state, reused across invocations.
@@ -47,6 +50,8 @@ pub(crate) struct Core {
     pub dropped: usize,
     /// Pixel shaders: the invocation ran a `discard` that took effect.
     pub discarded: bool,
+    /// Pixel shaders: the invocation is a helper pixel (see [`Ctx::helper`]).
+    pub helper: bool,
 }
 
 /// How an invocation ended.
@@ -777,6 +782,9 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             c.wr(&x.dst[0], v);
         },
         Op::StoreUavTyped => |c, x| {
+            if c.helper {
+                return;
+            }
             let r = rop(c, x);
             res::store_typed(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
         },
@@ -784,7 +792,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             if r.tgsm {
                 tgsm::store(c.tgsm, &r, c.rd(&x.src[0]), [0; 4], c.rd(&x.src[1]));
-            } else {
+            } else if !c.helper {
                 res::store_raw(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
             }
         },
@@ -792,7 +800,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             if r.tgsm {
                 tgsm::store(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
-            } else {
+            } else if !c.helper {
                 res::store_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
             }
         },
@@ -800,7 +808,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             if r.tgsm {
                 tgsm::atomic(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
-            } else {
+            } else if !c.helper {
                 res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
             }
         },
@@ -808,6 +816,8 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             let old = if r.tgsm {
                 tgsm::atomic(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]))
+            } else if c.helper {
+                0
             } else {
                 res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]))
             };
@@ -815,12 +825,12 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         },
         Op::ImmAtomicAlloc => |c, x| {
             let r = rop(c, x);
-            let old = res::counter(c.res, &r, true);
+            let old = if c.helper { 0 } else { res::counter(c.res, &r, true) };
             c.wr(&x.dst[0], [old; 4]);
         },
         Op::ImmAtomicConsume => |c, x| {
             let r = rop(c, x);
-            let new = res::counter(c.res, &r, false);
+            let new = if c.helper { 0 } else { res::counter(c.res, &r, false) };
             c.wr(&x.dst[0], [new; 4]);
         },
         // Flow control and geometry output run in the loop.
@@ -877,6 +887,7 @@ impl Core {
             diagnostics: Vec::new(),
             dropped: 0,
             discarded: false,
+            helper: false,
         }
     }
 
@@ -925,6 +936,7 @@ impl Core {
             self.written.fill(0);
         }
         self.discarded = false;
+        self.helper = false;
     }
 
     /// Runs `f` on the handlers' view of this invocation (its registers, `res`).
@@ -934,7 +946,7 @@ impl Core {
         res: &mut Resources<'_>,
         f: impl FnOnce(&mut Ctx<'_, '_>) -> T,
     ) -> T {
-        let Core { regs, checking, written, .. } = self;
+        let Core { regs, checking, written, helper, .. } = self;
         let mut c = Ctx {
             regs: regs.as_mut_slice(),
             res,
@@ -943,6 +955,7 @@ impl Core {
             written: written.as_mut_slice(),
             checking: *checking,
             tgsm: &mut [],
+            helper: *helper,
         };
         f(&mut c)
     }
@@ -996,7 +1009,7 @@ impl Core {
         let insts = code.insts.as_slice();
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
-        let Core { regs, stack, checking, written, diagnostics, dropped, discarded, .. } = self;
+        let Core { regs, stack, checking, written, diagnostics, dropped, discarded, helper, .. } = self;
         let mut c = Ctx {
             regs: regs.as_mut_slice(),
             res,
@@ -1005,6 +1018,7 @@ impl Core {
             written: written.as_mut_slice(),
             checking: *checking,
             tgsm,
+            helper: *helper,
         };
         let mut pc = at_.pc as usize;
         let mut steps = at_.steps;
@@ -1096,6 +1110,8 @@ impl Core {
                 Op::Discard => {
                     if c.cond(x) {
                         *discarded = true;
+                        *helper = true;
+                        c.helper = true;
                     }
                 }
                 Op::Abort => {
