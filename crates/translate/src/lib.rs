@@ -159,8 +159,8 @@
 //! to 8-bit sub-texel fixed point, lavapipe floors floats), one where lavapipe folds
 //! `x * 0` to 0 for an infinite `x` (the reference gives NaN); 44 are not compared
 //! (28 need 3D, cube, array, multisampled or integer textures, 3 comparison samplers,
-//! 12 are refused by `exec`: interfaces, UAV writes, `eval_centroid`; one `lod` is
-//! not translated). Over a point every interpolation gives the vertex's value: on
+//! 3 UAVs, which the harness does not bind; 9 are refused by `exec`: interfaces,
+//! `eval_centroid`; one `lod` is not translated). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
 //! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
