@@ -62,8 +62,8 @@ fn merge(slot: &mut Option<String>, outcome: String) {
 /// trying again: the outcome of every instruction index (`ok`, or why not).
 fn exec_outcomes(program: &Program<'static>) -> Vec<String> {
     let outcome = exec_attempt(program.clone());
-    // The interpreter runs vertex and geometry shaders: the instructions of another
-    // stage's listing are compiled again in a vertex shader.
+    // The interpreter runs vertex, geometry, pixel and compute shaders: the
+    // instructions of another stage's listing are compiled again in a vertex shader.
     if outcome.iter().all(|o| o.starts_with("program refused")) && program.version.ty != ProgramType::Vertex {
         let mut as_vs = program.clone();
         as_vs.version.ty = ProgramType::Vertex;

@@ -1,5 +1,5 @@
-//! The reference pipeline: Shader Model 4/5 vertex, geometry and compute shaders run on
-//! the CPU as the Direct3D 11 functional specification says.
+//! The reference pipeline: Shader Model 4/5 vertex, geometry, pixel and compute shaders
+//! run on the CPU as the Direct3D 11 functional specification says.
 //!
 //! - [`plan`]: a program decoded once into a [`Plan`] — flat instructions with resolved
 //!   operands and jump targets, plus what the pipeline needs to know (declarations,
@@ -16,6 +16,9 @@
 //! - [`compute`]: a compute shader's dispatch — thread groups in a fixed order, the
 //!   thread-ID registers, thread-group shared memory, barriers (each thread run to the
 //!   barrier, then the next phase; divergent barriers are an error) and `CSInvocations`.
+//! - [`pixel`]: a pixel shader on 2×2 quads of pixels the caller describes (there is no
+//!   rasterizer): derivatives coarse and fine, `discard` and helper pixels, samples
+//!   with the LOD from the quad's derivatives, render-target and depth outputs.
 //!
 //! Nothing here panics on any input: a malformed program, an out-of-range access or a
 //! runaway loop is an [`ExecError`] or the specified out-of-bounds result.
@@ -87,6 +90,7 @@ pub mod error;
 pub mod format;
 pub mod machine;
 pub mod pipeline;
+pub mod pixel;
 pub mod plan;
 pub mod resources;
 

@@ -9,12 +9,15 @@
 //! chosen at compile time for its operation and operand shapes, and nothing is looked
 //! up or allocated while an invocation runs.
 //!
-//! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex-, geometry- and
-//! compute-shader instruction but those that need a pixel quad, the tessellator,
-//! interfaces or the rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`).
-//! Those are refused when the plan is compiled, with [`ExecErrorKind::Unsupported`]
-//! naming them. Compute shaders run through [`crate::compute::dispatch`] (the thread
-//! IDs, shared memory `g#` and barriers are theirs); a [`Machine`] runs the other two. Multisampled textures (`ldms`, `sampleinfo`, `samplepos`) carry their
+//! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex-, geometry-, pixel-
+//! and compute-shader instruction but those that need the tessellator, interfaces, the
+//! rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`) or an attribute's
+//! interpolation (`eval_*`). Those are refused when the
+//! plan is compiled, with [`ExecErrorKind::Unsupported`] naming them. Compute shaders
+//! run through [`crate::compute::dispatch`] (the thread IDs, shared memory `g#` and
+//! barriers are theirs), pixel shaders through [`crate::pixel::shade`] (quads: the
+//! quad operations — derivatives, `sample`, `sample_b`, `sample_c`, `lod` — suspend a
+//! pixel until its quad computes them); a [`Machine`] runs the other two. Multisampled textures (`ldms`, `sampleinfo`, `samplepos`) carry their
 //! sample count in [`Dimension`](crate::resources::Dimension) and keep the samples of
 //! a texel consecutive ([`TextureView`](crate::resources::TextureView)).
 //! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
@@ -51,8 +54,11 @@ use crate::plan::{Plan, SigElement};
 use crate::resources::Resources;
 
 pub(crate) use interp::compute;
+pub(crate) use interp::exec::Core;
 pub(crate) use interp::lanes;
+pub(crate) use interp::pixel as quad;
 pub use interp::Code;
+pub(crate) use interp::{PS_DEPTH, PS_MASK, PS_STENCIL};
 
 /// Compiles `program` (see [`Plan::compile`]).
 pub(crate) fn compile(
@@ -160,8 +166,14 @@ impl Machine {
         resources: &mut Resources<'_>,
     ) -> Result<&[[u32; 4]], ExecError> {
         let code = &plan.code;
-        if code.stage_gs || code.stage_cs {
-            let what = if code.stage_gs { "a geometry" } else { "a compute" };
+        if code.stage_gs || code.stage_cs || code.stage_ps {
+            let what = if code.stage_gs {
+                "a geometry"
+            } else if code.stage_cs {
+                "a compute"
+            } else {
+                "a pixel"
+            };
             return Err(ExecError::new(ExecErrorKind::Draw(format!("run_vertex on {what} shader"))));
         }
         self.core.start(code, inputs, 0, 0);

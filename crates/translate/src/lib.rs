@@ -146,6 +146,33 @@
 //! raw `g#` accesses, every sample of a multisampled texture); the one difference kept is a structured `g#` offset past the
 //! stride (see below).
 //!
+//! `tests/lavapipe_pixel.rs` draws translated pixel shaders on lavapipe in a real
+//! render pass (a point list, one point per pixel of 16 × 4 `R32G32B32A32` float, uint
+//! or sint targets, a generated pass-through vertex shader with the pixel shader's
+//! interpolation, a depth target when it writes `oDepth`) and compares every target
+//! word and depth value with `exec::pixel::shade` run on the same quads (each point's
+//! pixel covered, its three helper pixels with the same attributes; generated constant
+//! buffers, buffers, float 1D/2D textures, point samplers). Of the 162 corpus pixel
+//! shaders, 108 are exact and 5 within the tolerance of `log`; 5 differ, by what their
+//! instructions allow (not traced value by value): two where the
+//! device's `exp`/`log` precision is amplified beyond it (`pow`), one where `rsq`/
+//! `sqrt`/`div` precision moves a sample's coordinate to another texel, one where a
+//! point sample's coordinate lies at a texel edge (the reference rounds coordinates
+//! to 8-bit sub-texel fixed point, lavapipe floors floats), one where lavapipe folds
+//! `x * 0` to 0 for an infinite `x` (the reference gives NaN); 44 are not compared
+//! (28 need 3D, cube, array, multisampled or integer textures, 3 comparison samplers,
+//! 3 UAVs, which the harness does not bind; 9 are refused by `exec`: interfaces,
+//! `eval_centroid`; one `lod` is not translated). Over a point every interpolation gives the vertex's value: on
+//! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
+//! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
+//! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
+//! multiplies back). Hand-written programs (fine and unsuffixed
+//! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
+//! `sample`/`sample_b` at position-made coordinates, `oDepth` and several targets) are
+//! exact; coarse derivatives differ by design: Direct3D lets them use any row or
+//! column of the quad, `exec` takes the top row and left column, lavapipe the pixel's
+//! own (as fine ones).
+//!
 //! `tests/lavapipe_typed_buffers.rs` runs typed buffer loads and stores of every
 //! format [`buffer_format::formats`] converts on lavapipe (every value of each 8-, 10-, 11- and
 //! 16-bit component; the edge values of the conversion rules for stores; out-of-bounds

@@ -17,7 +17,7 @@ use tpf::{
 
 use super::{
     alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, Rel, ResKind, ResOp, Src, SrcKind,
-    SwitchTable, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS, M_INEG, M_NEG,
+    SwitchTable, D_FINE, D_Y, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS, M_INEG, M_NEG, PS_DEPTH, PS_MASK, PS_STENCIL,
 };
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
@@ -106,6 +106,8 @@ struct Decls {
     thread_group: Option<[u32; 3]>,
     /// `g#` declarations: (register, bytes, structure stride or 0 for raw).
     tgsm: Vec<(u32, u32, u32)>,
+    /// Pixel shaders: the `PS_*` outputs declared.
+    ps_outputs: u8,
 }
 
 /// Where a `g#` lives in the group's shared memory.
@@ -215,6 +217,7 @@ impl Decls {
     ) -> Result<(), ExecError> {
         let gs = stage == ProgramType::Geometry;
         let cs = stage == ProgramType::Compute;
+        let ps = stage == ProgramType::Pixel;
         match decl {
             Decl::ThreadGroup(size) if cs => {
                 if self.thread_group.is_some() {
@@ -298,13 +301,19 @@ impl Decls {
                 self.current_stream = n as u32;
                 self.streams |= 1 << n;
             }
-            Decl::Register(o) | Decl::RegisterName { operand: o, .. } => {
+            Decl::Register(o)
+            | Decl::RegisterName { operand: o, .. }
+            | Decl::InputPs { operand: o, .. }
+            | Decl::InputPsName { operand: o, .. } => {
                 let o = inst.operand(*o);
                 let system = match decl {
-                    Decl::RegisterName { name, .. } => *name,
+                    Decl::RegisterName { name, .. } | Decl::InputPsName { name, .. } => *name,
                     _ => SystemName::Undefined,
                 };
-                let input = matches!(inst.opcode, O::DclInput | O::DclInputSgv | O::DclInputSiv);
+                let input = matches!(
+                    inst.opcode,
+                    O::DclInput | O::DclInputSgv | O::DclInputSiv | O::DclInputPs | O::DclInputPsSgv | O::DclInputPsSiv
+                );
                 match o.ty {
                     OT::Input | OT::Output if cs => {
                         return Err(unsupported(i, format!("{} declared in a compute shader", type_name(o.ty))))
@@ -344,7 +353,13 @@ impl Decls {
                             system,
                         });
                     }
-                    OT::InputPrimitiveId if input => self.uses_prim = true,
+                    OT::InputPrimitiveId if input && !ps => self.uses_prim = true,
+                    OT::InputCoverageMask if input && ps => {}
+                    OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual if !input && ps => {
+                        self.ps_outputs |= PS_DEPTH
+                    }
+                    OT::OutputCoverageMask if !input && ps => self.ps_outputs |= PS_MASK,
+                    OT::OutputStencilRef if !input && ps => self.ps_outputs |= PS_STENCIL,
                     OT::InputGsInstanceId if input => self.uses_instance = true,
                     ty if input && cs && thread_id_index(ty).is_some() => {}
                     other => {
@@ -437,6 +452,7 @@ struct Builder<'d> {
     sm51: bool,
     gs: bool,
     cs: bool,
+    ps: bool,
     /// Where each `g#` lives.
     tgsm: Vec<TgsmPlace>,
     layout: Layout,
@@ -660,8 +676,9 @@ impl Builder<'_> {
                     }
                 }
             }
-            OT::InputPrimitiveId => Src::reg(l.prim),
-            OT::InputGsInstanceId => Src::reg(l.gs_instance),
+            OT::InputPrimitiveId if !self.ps => Src::reg(l.prim),
+            OT::InputGsInstanceId if !self.ps => Src::reg(l.gs_instance),
+            OT::InputCoverageMask if self.ps => Src::reg(l.prim),
             ty if self.cs && thread_id_index(ty).is_some() => {
                 Src::reg(l.inputs_base + thread_id_index(ty).unwrap_or(0))
             }
@@ -751,6 +768,11 @@ impl Builder<'_> {
                 let (base, size) = self.xtemp(i, o)?;
                 region(self, &o.indices()[1], base, size)?
             }
+            OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual if self.ps => {
+                Dst { kind: DstKind::Reg, reg: l.depth, out: true, ..Dst::NULL }
+            }
+            OT::OutputCoverageMask if self.ps => Dst { kind: DstKind::Reg, reg: l.depth + 1, out: true, ..Dst::NULL },
+            OT::OutputStencilRef if self.ps => Dst { kind: DstKind::Reg, reg: l.depth + 2, out: true, ..Dst::NULL },
             other => return Err(malformed(i, format!("cannot write {}", type_name(other)))),
         };
         if d.kind != DstKind::Null {
@@ -974,6 +996,12 @@ impl Builder<'_> {
             O::Abort => {
                 self.push(i, Inst::new(Op::Abort));
             }
+            O::Discard if self.ps => {
+                let mut x = Inst::new(Op::Discard);
+                x.src[0] = cond(self)?;
+                x.flags |= if Self::test(op) { F_NZ } else { 0 };
+                self.push(i, x);
+            }
             other => return Err(unsupported(i, other.mnemonic())),
         }
         Ok(())
@@ -1053,6 +1081,9 @@ impl Builder<'_> {
                 | O::SampleLFeedback
                 | O::SampleCLzFeedback
                 | O::SampleDClampFeedback
+                | O::SampleClampFeedback
+                | O::SampleBClampFeedback
+                | O::SampleCClampFeedback
                 | O::Gather4Feedback
                 | O::Gather4CFeedback
                 | O::Gather4PoFeedback
@@ -1167,6 +1198,54 @@ impl Builder<'_> {
                             r.clamp = true;
                         }
                     }
+                }
+                if let Some(o) = inst.sample_offsets() {
+                    r.offs = o;
+                }
+            }
+            O::Sample
+            | O::SampleB
+            | O::SampleC
+            | O::SampleClampFeedback
+            | O::SampleBClampFeedback
+            | O::SampleCClampFeedback
+            | O::Lod => {
+                // The LOD comes from the quad's derivatives of the address: pixel
+                // shaders only.
+                if !self.ps {
+                    return Err(unsupported(
+                        i,
+                        format!("{} outside a pixel shader (it needs a pixel quad)", inst.opcode.mnemonic()),
+                    ));
+                }
+                x.op = if inst.opcode == O::Lod { Op::LodQuad } else { Op::SampleQuad };
+                x.dst[0] = self.dst(i, &ops[0])?;
+                x.src[0] = self.src(i, &srcs[0], Ty::F)?;
+                self.set_resource(i, inst, &mut r, &srcs[1])?;
+                let s = &srcs[2];
+                if s.ty != OT::Sampler {
+                    return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
+                }
+                r.sampler = self.slot(i, s, File::Sampler)?.0;
+                match inst.opcode {
+                    O::SampleB | O::SampleBClampFeedback => {
+                        x.src[1] = self.src(i, &srcs[3], Ty::F)?;
+                        r.bias = true;
+                    }
+                    O::SampleC | O::SampleCClampFeedback => {
+                        x.src[2] = self.src(i, &srcs[3], Ty::F)?;
+                        r.compare = true;
+                    }
+                    _ => {}
+                }
+                let clamp = match inst.opcode {
+                    O::SampleClampFeedback => srcs.get(3),
+                    O::SampleBClampFeedback | O::SampleCClampFeedback => srcs.get(4),
+                    _ => None,
+                };
+                if let Some(clamp) = clamp.filter(|c| c.ty != OT::Null) {
+                    x.src[3] = self.src(i, clamp, Ty::F)?;
+                    r.clamp = true;
                 }
                 if let Some(o) = inst.sample_offsets() {
                     r.offs = o;
@@ -1365,6 +1444,13 @@ fn is_resource_op(op: O) -> bool {
             | O::SampleCLzFeedback
             | O::SampleD
             | O::SampleDClampFeedback
+            | O::Sample
+            | O::SampleB
+            | O::SampleC
+            | O::SampleClampFeedback
+            | O::SampleBClampFeedback
+            | O::SampleCClampFeedback
+            | O::Lod
             | O::Gather4
             | O::Gather4Feedback
             | O::Gather4C
@@ -1413,16 +1499,17 @@ pub(crate) fn compile(
 ) -> Result<Plan, ExecError> {
     let stage = program.version.ty;
     let (gs, cs) = match stage {
-        ProgramType::Vertex => (false, false),
+        ProgramType::Vertex | ProgramType::Pixel => (false, false),
         ProgramType::Geometry => (true, false),
         ProgramType::Compute => (false, true),
         other => {
             return Err(ExecError::new(ExecErrorKind::Unsupported(format!(
-                "{} shaders (the interpreter runs vertex, geometry and compute shaders)",
+                "{} shaders (the interpreter runs vertex, geometry, pixel and compute shaders)",
                 stage_name(other)
             ))))
         }
     };
+    let ps = stage == ProgramType::Pixel;
     let sm51 = program.version.is_sm51();
 
     // Pass 1: declarations.
@@ -1465,8 +1552,15 @@ pub(crate) fn compile(
     } else {
         0
     };
-    let mut l =
-        Layout { outputs: d.output_registers, temps_base: d.output_registers, temps: d.temps, ..Layout::default() };
+    // A pixel shader's `oDepth`, `oMask` and `oStencilRef` follow its `o#`s.
+    let outputs = d.output_registers + if ps { 3 } else { 0 };
+    let mut l = Layout {
+        outputs,
+        temps_base: outputs,
+        temps: d.temps,
+        depth: if ps { d.output_registers } else { 0 },
+        ..Layout::default()
+    };
     let mut next = l.temps_base + l.temps;
     let mut xbase = Vec::new();
     for &(_, size) in &d.xtemps {
@@ -1504,6 +1598,7 @@ pub(crate) fn compile(
         sm51,
         gs,
         cs,
+        ps,
         tgsm,
         layout: l,
         xbase,
@@ -1561,6 +1656,30 @@ pub(crate) fn compile(
                     }
                 }
             }
+            O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine
+                if ps =>
+            {
+                if inst.operands().len() != 2 {
+                    return Err(malformed(
+                        i,
+                        format!("{}: {} operands", inst.opcode.mnemonic(), inst.operands().len()),
+                    ));
+                }
+                let mut x = Inst::new(Op::Deriv);
+                x.flags |= if op.saturate { F_SAT } else { 0 };
+                // `deriv_rtx`/`deriv_rty` may be either coarse or fine (Microsoft's
+                // deriv_rtx_coarse page: they replace the earlier models' forms); here
+                // they are fine, as the GPUs compared with compute them.
+                x.a = match inst.opcode {
+                    O::DerivRtx | O::DerivRtxFine => D_FINE,
+                    O::DerivRtxCoarse => 0,
+                    O::DerivRty | O::DerivRtyFine => D_Y | D_FINE,
+                    _ => D_Y,
+                };
+                x.dst[0] = b.dst(i, &inst.operands()[0])?;
+                x.src[0] = b.src(i, &inst.operands()[1], Ty::F)?;
+                b.push(i, x);
+            }
             O::Nop | O::DebugBreak => {}
             other => {
                 let st = other.info().stages;
@@ -1617,6 +1736,8 @@ pub(crate) fn compile(
         thread_group,
         tgsm_words,
         has_barrier,
+        stage_ps: ps,
+        ps_outputs: d.ps_outputs,
     };
     Ok(Plan {
         stage,

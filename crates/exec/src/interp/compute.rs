@@ -142,6 +142,13 @@ pub(crate) fn dispatch(
                                 stacks[t][..depth].copy_from_slice(&core.stack[..depth]);
                                 Thread::Waiting { pc, at }
                             }
+                            // Quad operations compile in pixel shaders only.
+                            Stop::Quad { pc } => {
+                                return Err(ExecError::at(
+                                    origin(pc),
+                                    ExecErrorKind::Malformed("a quad operation in a compute shader".into()),
+                                ))
+                            }
                         };
                     }
                     first = false;

@@ -32,6 +32,9 @@ pub(crate) struct Ctx<'r, 'a> {
     pub checking: bool,
     /// The thread group's shared memory (compute shaders; empty otherwise).
     pub tgsm: &'r mut [u32],
+    /// A pixel shader's helper pixel (not covered, or discarded): its UAV writes and
+    /// atomics do nothing, and the returning forms give 0.
+    pub helper: bool,
 }
 
 /// Registers and per-invocation state, reused across invocations.
@@ -45,6 +48,10 @@ pub(crate) struct Core {
     pub written: Vec<u8>,
     pub diagnostics: Vec<ExecDiagnostic>,
     pub dropped: usize,
+    /// Pixel shaders: the invocation ran a `discard` that took effect.
+    pub discarded: bool,
+    /// Pixel shaders: the invocation is a helper pixel (see [`Ctx::helper`]).
+    pub helper: bool,
 }
 
 /// How an invocation ended.
@@ -72,6 +79,10 @@ pub(crate) enum Stop {
     /// It reached the thread-group barrier (`sync_*_t`) at instruction `pc` (of the
     /// compiled code); [`Resume`] holds where to go on.
     Barrier { pc: u32 },
+    /// It reached a quad operation (pixel shaders: a derivative, an implicit-LOD
+    /// sample, `lod`) at instruction `pc`, which the quad computes; [`Resume`] holds
+    /// where to go on after it.
+    Quad { pc: u32 },
 }
 
 static ZERO: [u32; 4] = [0; 4];
@@ -244,7 +255,7 @@ impl Ctx<'_, '_> {
 
     /// Reads a source operand: fetch, swizzle, modifiers.
     #[inline(always)]
-    fn rd(&self, s: &Src) -> [u32; 4] {
+    pub(crate) fn rd(&self, s: &Src) -> [u32; 4] {
         general(self.ptr(s), s)
     }
 
@@ -348,7 +359,7 @@ impl Ctx<'_, '_> {
     /// Writes a float result: flushed, saturated if asked (without a branch, which
     /// would send the value through memory).
     #[inline(always)]
-    fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
+    pub(crate) fn wf(&mut self, x: &Inst, k: usize, v: [u32; 4]) {
         let v = map4(v, alu::result);
         let s = sat_inline(v);
         let m = if x.sat() { u32::MAX } else { 0 };
@@ -771,6 +782,9 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             c.wr(&x.dst[0], v);
         },
         Op::StoreUavTyped => |c, x| {
+            if c.helper {
+                return;
+            }
             let r = rop(c, x);
             res::store_typed(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
         },
@@ -778,7 +792,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             if r.tgsm {
                 tgsm::store(c.tgsm, &r, c.rd(&x.src[0]), [0; 4], c.rd(&x.src[1]));
-            } else {
+            } else if !c.helper {
                 res::store_raw(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]));
             }
         },
@@ -786,7 +800,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             if r.tgsm {
                 tgsm::store(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
-            } else {
+            } else if !c.helper {
                 res::store_structured(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
             }
         },
@@ -794,7 +808,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             if r.tgsm {
                 tgsm::atomic(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
-            } else {
+            } else if !c.helper {
                 res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]));
             }
         },
@@ -802,6 +816,8 @@ pub(crate) fn handler(x: &Inst) -> Handler {
             let r = rop(c, x);
             let old = if r.tgsm {
                 tgsm::atomic(c.tgsm, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]))
+            } else if c.helper {
+                0
             } else {
                 res::atomic(c.res, &r, c.rd(&x.src[0]), c.rd(&x.src[1]), c.rd(&x.src[2]))
             };
@@ -809,12 +825,12 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         },
         Op::ImmAtomicAlloc => |c, x| {
             let r = rop(c, x);
-            let old = res::counter(c.res, &r, true);
+            let old = if c.helper { 0 } else { res::counter(c.res, &r, true) };
             c.wr(&x.dst[0], [old; 4]);
         },
         Op::ImmAtomicConsume => |c, x| {
             let r = rop(c, x);
-            let new = res::counter(c.res, &r, false);
+            let new = if c.helper { 0 } else { res::counter(c.res, &r, false) };
             c.wr(&x.dst[0], [new; 4]);
         },
         // Flow control and geometry output run in the loop.
@@ -829,13 +845,17 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::Cut
         | Op::EmitCut
         | Op::Sync
+        | Op::Deriv
+        | Op::SampleQuad
+        | Op::LodQuad
+        | Op::Discard
         | Op::Abort => nop,
     }
 }
 
 /// A resource instruction's operands.
 #[inline(always)]
-fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
+pub(crate) fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
     c.rops.get(x.a as usize).copied().unwrap_or(ResOp::NONE)
 }
 
@@ -843,7 +863,7 @@ fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
 /// the instruction honours it (`sat`: samples and gathers), the tiled-resource
 /// status of the `_s` forms (always fully mapped).
 #[inline(always)]
-fn res_out(c: &mut Ctx<'_, '_>, x: &Inst, r: &ResOp, v: [u32; 4], sat: bool) {
+pub(crate) fn res_out(c: &mut Ctx<'_, '_>, x: &Inst, r: &ResOp, v: [u32; 4], sat: bool) {
     let w = |k: usize| (r.swz >> (2 * k)) as usize & 3;
     let v = [v[w(0)], v[w(1)], v[w(2)], v[w(3)]];
     let v = if sat && x.sat() { sat4(ftz4(v)) } else { v };
@@ -866,6 +886,8 @@ impl Core {
             written: Vec::new(),
             diagnostics: Vec::new(),
             dropped: 0,
+            discarded: false,
+            helper: false,
         }
     }
 
@@ -913,6 +935,29 @@ impl Core {
         if self.checking {
             self.written.fill(0);
         }
+        self.discarded = false;
+        self.helper = false;
+    }
+
+    /// Runs `f` on the handlers' view of this invocation (its registers, `res`).
+    pub(crate) fn with_ctx<T>(
+        &mut self,
+        code: &Code,
+        res: &mut Resources<'_>,
+        f: impl FnOnce(&mut Ctx<'_, '_>) -> T,
+    ) -> T {
+        let Core { regs, checking, written, helper, .. } = self;
+        let mut c = Ctx {
+            regs: regs.as_mut_slice(),
+            res,
+            rels: &code.rels,
+            rops: &code.rops,
+            written: written.as_mut_slice(),
+            checking: *checking,
+            tgsm: &mut [],
+            helper: *helper,
+        };
+        f(&mut c)
     }
 
     fn diagnose(diagnostics: &mut Vec<ExecDiagnostic>, dropped: &mut usize, instruction: usize, message: String) {
@@ -939,6 +984,11 @@ impl Core {
                 code.origin.get(pc as usize).map_or(0, |&i| i as usize),
                 ExecErrorKind::Malformed("a thread-group barrier outside a compute shader".into()),
             )),
+            // Only pixel shaders have quad operations, and they run in quads.
+            Stop::Quad { pc } => Err(ExecError::at(
+                code.origin.get(pc as usize).map_or(0, |&i| i as usize),
+                ExecErrorKind::Draw("a pixel shader's quad operation outside a quad".into()),
+            )),
         }
     }
 
@@ -959,7 +1009,7 @@ impl Core {
         let insts = code.insts.as_slice();
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
-        let Core { regs, stack, checking, written, diagnostics, dropped, .. } = self;
+        let Core { regs, stack, checking, written, diagnostics, dropped, discarded, helper, .. } = self;
         let mut c = Ctx {
             regs: regs.as_mut_slice(),
             res,
@@ -968,6 +1018,7 @@ impl Core {
             written: written.as_mut_slice(),
             checking: *checking,
             tgsm,
+            helper: *helper,
         };
         let mut pc = at_.pc as usize;
         let mut steps = at_.steps;
@@ -1051,6 +1102,17 @@ impl Core {
                 Op::Sync => {
                     *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
                     return Ok(Stop::Barrier { pc: (pc - 1) as u32 });
+                }
+                Op::Deriv | Op::SampleQuad | Op::LodQuad => {
+                    *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
+                    return Ok(Stop::Quad { pc: (pc - 1) as u32 });
+                }
+                Op::Discard => {
+                    if c.cond(x) {
+                        *discarded = true;
+                        *helper = true;
+                        c.helper = true;
+                    }
                 }
                 Op::Abort => {
                     return Err(ExecError::at(

@@ -52,7 +52,7 @@ const MAX_EMITTED_REGISTERS: u64 = 4096;
 
 /// Whether `code` can run in lanes (see the module documentation).
 pub(crate) fn lane_capable(code: &Code) -> bool {
-    if code.stage_cs {
+    if code.stage_cs || code.stage_ps {
         return false;
     }
     if code.layout.zero > MAX_VARYING {
@@ -89,7 +89,11 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         | Op::ImmAtomic
         | Op::ImmAtomicAlloc
         | Op::ImmAtomicConsume
-        | Op::Sync => false,
+        | Op::Sync
+        | Op::Deriv
+        | Op::SampleQuad
+        | Op::LodQuad
+        | Op::Discard => false,
         Op::Ld
         | Op::LdRaw
         | Op::LdStructured

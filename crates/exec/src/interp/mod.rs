@@ -26,11 +26,13 @@
 //! - [`res`]: resource instructions (loads, samples, size queries, UAV stores and
 //!   atomics), bounds-checked; [`tgsm`]: the same on thread-group shared memory.
 //! - [`compute`]: a compute shader's dispatch (thread groups, barriers).
+//! - [`pixel`]: a pixel shader's quads (derivatives, implicit-LOD sampling, discard).
 
 pub(crate) mod compile;
 pub(crate) mod compute;
 pub(crate) mod exec;
 pub(crate) mod lanes;
+pub(crate) mod pixel;
 pub(crate) mod res;
 pub(crate) mod tgsm;
 
@@ -212,6 +214,19 @@ interp_ops! {
         /// `sync_*_t`: the thread-group barrier (compute shaders; the loop suspends the
         /// thread there). Fences without `_t` compile to nothing.
         Sync,
+        /// `deriv_rt{x,y}[_coarse|_fine]` (pixel shaders): `a` is the `D_*` bits. The loop suspends the invocation there; the quad computes it
+        /// (`interp/pixel.rs`).
+        Deriv,
+        /// `sample`, `sample_b`, `sample_c` and their `_cl_s` forms (pixel shaders):
+        /// the LOD from the quad's derivatives of the address; `src[0]` the address,
+        /// `src[1]` the bias (`sample_b`), `src[2]` the reference (`sample_c`),
+        /// `src[3]` the LOD clamp (`_cl`). Suspends like [`Op::Deriv`].
+        SampleQuad,
+        /// `lod` (pixel shaders): `src[0]` the address. Suspends like [`Op::Deriv`].
+        LodQuad,
+        /// `discard`: the pixel's outputs are dropped when `src0.x != 0` matches
+        /// `_nz`; it runs on as a helper (for its quad's derivatives).
+        Discard,
         Abort,
         // Resources: `a` names the [`ResOp`] (slot, swizzle, declared kind, sampler...).
         Ld,
@@ -493,6 +508,8 @@ pub(crate) struct ResOp {
     pub clamp: bool,
     /// `gather4_po*`: programmable offset (`src[1]`).
     pub programmable: bool,
+    /// `sample_b*`: the bias (`src[1]`).
+    pub bias: bool,
     /// `resinfo`: 0 float, 1 `_rcpFloat`, 2 `_uint`; `sampleinfo`: 2 `_uint`.
     pub ret: u8,
     pub atomic: AtomicOp,
@@ -520,6 +537,7 @@ impl ResOp {
         compare: false,
         clamp: false,
         programmable: false,
+        bias: false,
         ret: 0,
         atomic: AtomicOp::And,
         tgsm: false,
@@ -528,6 +546,16 @@ impl ResOp {
         g_stride: 0,
     };
 }
+
+/// [`Op::Deriv`]'s `a`: the y derivative (`deriv_rty*`; else x).
+pub(crate) const D_Y: u32 = 1;
+/// [`Op::Deriv`]'s `a`: fine (per row or column of the quad; else coarse, per quad).
+pub(crate) const D_FINE: u32 = 2;
+
+/// [`Code::ps_outputs`]: `oDepth` (or `oDepthGE`/`oDepthLE`), `oMask`, `oStencilRef`.
+pub(crate) const PS_DEPTH: u8 = 1;
+pub(crate) const PS_MASK: u8 = 2;
+pub(crate) const PS_STENCIL: u8 = 4;
 
 /// Instruction flags ([`Inst::flags`]).
 pub(crate) const F_SAT: u8 = 1;
@@ -586,8 +614,12 @@ pub(crate) struct Layout {
     pub writable: u32,
     pub inputs_base: u32,
     pub inputs: u32,
+    /// `vPrim`; in pixel shaders `vCoverage`.
     pub prim: u32,
     pub gs_instance: u32,
+    /// Pixel shaders: `oDepth` (and `oDepthGE`/`oDepthLE`), `oMask`, `oStencilRef`,
+    /// three registers of the output region after the `o#`s (0 otherwise).
+    pub depth: u32,
     pub zero: u32,
     pub icb_base: u32,
     pub icb: u32,
@@ -634,6 +666,11 @@ pub struct Code {
     pub(crate) tgsm_words: u32,
     /// The program has a thread-group barrier (`Op::Sync`).
     pub(crate) has_barrier: bool,
+    /// A pixel shader (its quad operations suspend the invocation: `Op::Deriv`,
+    /// `Op::SampleQuad`, `Op::LodQuad`).
+    pub(crate) stage_ps: bool,
+    /// Pixel shaders: the outputs beyond `o#` declared (`PS_*` bits).
+    pub(crate) ps_outputs: u8,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

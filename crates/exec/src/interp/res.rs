@@ -483,6 +483,46 @@ pub(crate) enum Lod {
     Given(f32),
     /// `sample_d`: the x and y derivatives of the address, and the `_cl` clamp.
     Gradients([f32; 4], [f32; 4], Option<f32>),
+    /// `sample`, `sample_b`, `sample_c` (pixel shaders): the quad's x and y
+    /// derivatives of the address, as `sample_d`'s, the bias (`sample_b`; 0 for the
+    /// others) and the `_cl` clamp.
+    Implicit([f32; 4], [f32; 4], f32, Option<f32>),
+}
+
+/// `sample_b`'s bias operand, clamped to [-16, 15.99] (Microsoft's sample_b page).
+pub(crate) fn sample_bias(b: f32) -> f32 {
+    if b.is_nan() {
+        0.0
+    } else {
+        b.clamp(-16.0, 15.99)
+    }
+}
+
+/// The LOD a sample uses: the computed one plus the sampler's bias, clamped to the
+/// sampler's MinLOD/MaxLOD (NaN: 0).
+fn sampler_lod(l: f32, sampler: &Sampler) -> f32 {
+    let mut l = l + sampler.mip_lod_bias;
+    if l.is_nan() {
+        l = 0.0;
+    }
+    if l < sampler.min_lod {
+        l = sampler.min_lod;
+    }
+    if l > sampler.max_lod {
+        l = sampler.max_lod;
+    }
+    l.clamp(-64.0, 64.0)
+}
+
+/// `lod` (Microsoft's lod page): (the LOD `sample` would use, with the sampler's bias
+/// and clamps and clamped to the texture's mip levels; the LOD computed from the
+/// derivatives, unclamped; 0; 0). 0 without a texture bound.
+pub(crate) fn lod(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], dx: [f32; 4], dy: [f32; 4]) -> [u32; 4] {
+    let Some(s) = setup(res, x, addr) else { return [0; 4] };
+    let raw = gradient_lod(&s, addr.map(alu::f), dx, dy);
+    let last = s.v.mip_levels.max(1).saturating_sub(1) as f32;
+    let used = sampler_lod(raw, &s.sampler).clamp(0.0, last);
+    [alu::bits(used), alu::bits(raw), 0, 0]
 }
 
 /// The components of `v` along a cube face's axes: (s, t, major), the major axis
@@ -555,30 +595,21 @@ pub(crate) fn sample(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], lod: Lod, r
     let mut sampler = s.sampler;
     let l = match lod {
         Lod::Given(l) => l,
-        Lod::Gradients(dx, dy, clamp) => {
+        Lod::Gradients(dx, dy, clamp) | Lod::Implicit(dx, dy, _, clamp) => {
             if let Some(c) = clamp {
                 // `_cl`: no more detailed than the clamp.
                 if c > sampler.min_lod {
                     sampler.min_lod = c;
                 }
             }
-            gradient_lod(&s, addr.map(alu::f), dx, dy)
+            let bias = if let Lod::Implicit(_, _, b, _) = lod { b } else { 0.0 };
+            gradient_lod(&s, addr.map(alu::f), dx, dy) + bias
         }
     };
     let Setup { v, data, dims, coords, slice, modes, offs, .. } = s;
     let cmp = reference.map(|r| Compare::new(v.format, &sampler, r));
     // LOD: the given value plus the bias, clamped by the sampler's MinLOD/MaxLOD.
-    let mut l = l + sampler.mip_lod_bias;
-    if l.is_nan() {
-        l = 0.0;
-    }
-    if l < sampler.min_lod {
-        l = sampler.min_lod;
-    }
-    if l > sampler.max_lod {
-        l = sampler.max_lod;
-    }
-    let l = l.clamp(-64.0, 64.0);
+    let l = sampler_lod(l, &sampler);
     let filter = if l <= 0.0 { sampler.mag } else { sampler.min };
     let last = v.mip_levels.max(1) as i64 - 1;
     let fx = (l as f64 * 256.0).round_ties_even() as i64;
