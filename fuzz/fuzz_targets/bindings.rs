@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
             for (&(class, register), &format) in &b.formats {
                 assert!(matches!(class, translate::Class::Srv | translate::Class::Uav), "{class:?}");
                 assert_eq!(b.format(class, register), Some(format));
-                assert_eq!(translate::BufferFormat::from_name(format.name()), Some(format));
+                assert_eq!(translate::Format::from_name(format.name()), Some(format));
             }
         }
         Err(e) => {

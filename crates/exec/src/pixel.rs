@@ -94,7 +94,8 @@ pub struct QuadPixel<'a> {
     pub inputs: &'a [[u32; 4]],
     /// `SV_Position.z`: the pixel's depth.
     pub z: f32,
-    /// `SV_Position.w` as the rasterizer gives it.
+    /// `SV_Position.w`: the pixel's clip-space w (Direct3D's, not its reciprocal, which
+    /// is what Vulkan's `FragCoord.w` and WGSL's `position.w` hold).
     pub w: f32,
 }
 
@@ -194,7 +195,7 @@ pub fn shade(
         out.instructions += quad::run_quad(&mut cores, code, resources, limits.step_limit)?;
         out.ps_invocations += 4;
         for (r, (core, p)) in result.iter_mut().zip(cores.iter().zip(&q.pixels)) {
-            r.discarded = core.discarded;
+            r.discarded = p.covered && core.discarded;
             r.written = p.covered && !core.discarded;
             let reg = |i: u32| core.regs.get(i as usize).copied().unwrap_or([0; 4]);
             for (t, target) in r.targets.iter_mut().enumerate().take(plan.output_registers as usize) {

@@ -5,9 +5,9 @@
 //! pseudo-random attributes per pixel; again with small, then positive, integers when
 //! the floats make a loop run past the step limit), or is refused with the
 //! instruction named. Each entry's outcome (ran, with the pixels written and
-//! discarded; what the interpreter refuses; another stage) is checked against
-//! `tests/expect/pixel_corpus.txt`. The corpus is optional: without it the test
-//! prints SKIP and passes (unless `DXREF_REQUIRE_CORPUS=1`).
+//! discarded and a hash of every written pixel's outputs; what the interpreter refuses;
+//! another stage) is checked against `tests/expect/pixel_corpus.txt`. The corpus is
+//! optional: without it the test prints SKIP and passes (unless `DXREF_REQUIRE_CORPUS=1`).
 
 use std::collections::BTreeMap;
 
@@ -86,7 +86,18 @@ fn corpus_pixel_shaders_run_or_are_refused_by_name() {
                 assert_eq!(s.ps_invocations, 16, "{}", e.id());
                 let written = s.quads.iter().flatten().filter(|p| p.written).count();
                 let discarded = s.quads.iter().flatten().filter(|p| p.discarded).count();
-                format!("ran on {data}: {written} pixels written, {discarded} discarded")
+                // Every written pixel's outputs, hashed (FNV-1a over their words), so
+                // that a change in any value the program computes shows.
+                let mut hash = 0xcbf2_9ce4_8422_2325u64;
+                for p in s.quads.iter().flatten().filter(|p| p.written) {
+                    let extra = [p.depth, p.coverage_mask, p.stencil_ref].map(|w| w.unwrap_or(0));
+                    for w in p.targets.iter().flatten().chain(&extra) {
+                        for b in w.to_le_bytes() {
+                            hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                        }
+                    }
+                }
+                format!("ran on {data}: {written} pixels written, {discarded} discarded, outputs {hash:016x}")
             }
             Err(err) => {
                 failures.push(format!("{}: run: {err}", e.id()));

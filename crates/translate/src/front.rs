@@ -2138,9 +2138,13 @@ impl<'p, 'a> Gen<'p, 'a> {
                             (ProgramType::Vertex, SystemName::InstanceId) => {
                                 ("instance_index", "u32", "vec4<u32>(dx_sv)".into())
                             }
-                            (ProgramType::Pixel, SystemName::Position) => {
-                                ("position", "vec4<f32>", "bitcast<vec4<u32>>(dx_sv)".into())
-                            }
+                            // Direct3D's `SV_Position.w` in a pixel shader is the clip-space
+                            // w; WGSL's (like SPIR-V's `FragCoord`) is its reciprocal.
+                            (ProgramType::Pixel, SystemName::Position) => (
+                                "position",
+                                "vec4<f32>",
+                                "bitcast<vec4<u32>>(vec4<f32>(dx_sv.xyz, 1.0 / dx_sv.w))".into(),
+                            ),
                             (ProgramType::Pixel, SystemName::IsFrontFace) => {
                                 ("front_facing", "bool", "vec4<u32>(select(0u, 0xffffffffu, dx_sv))".into())
                             }

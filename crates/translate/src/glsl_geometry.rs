@@ -45,7 +45,8 @@ pub enum Flavor {
     #[default]
     Vulkan,
     /// GLSL 4.50 core for desktop OpenGL: resources at `layout(binding = binding)`
-    /// (OpenGL's binding points are per kind of resource), positions as naga's GLSL
+    /// (OpenGL's binding points are per kind of resource, so two of one kind from
+    /// different groups at one binding are refused), positions as naga's GLSL
     /// vertex shaders write them (its `ADJUST_COORDINATE_SPACE`: depth in `[-w, w]`).
     Desktop,
 }
@@ -349,12 +350,24 @@ pub fn make_geometry(text: &str, stage: &Stage, flavor: Flavor, bindings: &BTree
     let at = main.saturating_add(1);
     lines.splice(at..at, prologue.lines().map(str::to_string));
 
-    // Resources.
+    // Resources. Desktop OpenGL has no sets: each kind of binding point (uniform blocks,
+    // storage blocks, texture units, image units) is one flat range, so two resources of
+    // one kind from different groups must not share a binding.
     let mut pending = BTreeMap::new();
+    let mut desktop_points: BTreeMap<(&'static str, u32), u32> = BTreeMap::new();
     for (i, l) in lines.iter().enumerate() {
         if !l.starts_with("layout(") || !l.contains("binding = ") {
             continue;
         }
+        let kind = if l.contains(" buffer ") {
+            "storage block"
+        } else if l.contains(" image") {
+            "image unit"
+        } else if l.contains(" sampler") || l.contains(" texture") {
+            "texture unit"
+        } else {
+            "uniform block"
+        };
         let mut out = String::new();
         let mut rest = l.as_str();
         while let Some(at) = rest.find("binding = ") {
@@ -370,6 +383,12 @@ pub fn make_geometry(text: &str, stage: &Stage, flavor: Flavor, bindings: &BTree
                     let _ = write!(out, "set = {group}, binding = {binding}");
                 }
                 Flavor::Desktop => {
+                    if let Some(other) = desktop_points.insert((kind, binding), group).filter(|&g| g != group) {
+                        return Err(GlslGeometryError::Unsupported(format!(
+                            "desktop OpenGL has one range of {kind} bindings: groups {other} and {group} both \
+                             use binding {binding} (map one of them elsewhere in the bindings)"
+                        )));
+                    }
                     let _ = write!(out, "binding = {binding}");
                 }
             }
@@ -416,9 +435,13 @@ mod tests {
     use crate::spirv_geometry::{Interface, Marker};
 
     fn glsl(src: &str) -> String {
+        glsl_bound(src, naga::back::glsl::BindingMap::default())
+    }
+
+    fn glsl_bound(src: &str, map: naga::back::glsl::BindingMap) -> String {
         let m = naga::front::wgsl::parse_str(src).unwrap();
         let info = crate::validate(&m).unwrap();
-        crate::glsl_text(&m, &info, naga::back::glsl::BindingMap::default()).unwrap()
+        crate::glsl_text(&m, &info, map).unwrap()
     }
 
     const SRC: &str = "var<private> a: array<vec4<f32>, 3>;\nvar<private> b: vec4<f32>;\n\
@@ -491,6 +514,26 @@ mod tests {
         let streams = make_geometry(&glsl(SRC), &stage(true), Flavor::Desktop, &BTreeMap::new()).unwrap();
         assert!(streams.contains("EmitStreamVertex(0);") && streams.contains("EndStreamPrimitive(0);"));
         assert!(streams.contains("gl_Position.z = p.z * 2.0 - p.w;"), "{streams}");
+    }
+
+    #[test]
+    fn desktop_bindings_of_one_kind_from_two_groups_must_differ() {
+        let src = SRC.replace(
+            "fn mk_emit() {}",
+            "@group(1) @binding(0) var<storage, read> s: array<u32>;\n\
+             @group(3) @binding(BINDING) var<storage, read_write> u: array<u32>;\nfn mk_emit() {}",
+        );
+        let src =
+            |binding: u32| src.replace("BINDING", &binding.to_string()).replace("p = q[2];", "p = q[2]; u[0] = s[0];");
+        let rb = |group, binding| naga::ResourceBinding { group, binding };
+        for (binding, collides) in [(0, true), (1, false)] {
+            let map = naga::back::glsl::BindingMap::from([(rb(1, 0), 0u8), (rb(3, binding), 1u8)]);
+            let text = glsl_bound(&src(binding), map);
+            let bindings = BTreeMap::from([(0u8, (1, 0)), (1u8, (3, binding))]);
+            assert!(make_geometry(&text, &stage(false), Flavor::Vulkan, &bindings).is_ok());
+            let desktop = make_geometry(&text, &stage(false), Flavor::Desktop, &bindings);
+            assert_eq!(matches!(desktop, Err(GlslGeometryError::Unsupported(_))), collides, "{desktop:?}");
+        }
     }
 
     #[test]

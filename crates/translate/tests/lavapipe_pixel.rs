@@ -46,8 +46,7 @@ use exec::pixel::{self, Quad, QuadPixel};
 use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
 use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Opcode, ProgramType, ResourceDimension, ReturnType, SamplerMode, SystemName};
-use translate::buffer_format::Numeric;
-use translate::BufferFormat;
+use translate::buffer_format::{self, Numeric};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
@@ -94,7 +93,7 @@ const TEXTURE_SIZE: u32 = 64;
 enum Kind {
     Raw,
     Structured(u32),
-    Typed(BufferFormat),
+    Typed(Format),
     Texture { one_d: bool },
 }
 
@@ -196,10 +195,7 @@ impl Data {
             res.srvs[slot] = Some(match v.kind {
                 Kind::Raw => Srv::Raw { data: &v.bytes },
                 Kind::Structured(stride) => Srv::Structured { data: &v.bytes, stride },
-                Kind::Typed(f) => Srv::Buffer {
-                    data: &v.bytes,
-                    format: Format::from_name(f.name()).expect("every translated format is one of exec's"),
-                },
+                Kind::Typed(format) => Srv::Buffer { data: &v.bytes, format },
                 Kind::Texture { one_d } => Srv::Texture(View::texture_view(one_d, &v.bytes)),
             });
         }
@@ -244,7 +240,7 @@ fn program_data(program: &tpf::Program<'_>, rng: &mut Rng) -> Result<Data, Strin
                     _ => return Err("needs a view of another return type".into()),
                 };
                 match dim {
-                    ResourceDimension::Buffer => (operand, Kind::Typed(BufferFormat::default_for(numeric, false))),
+                    ResourceDimension::Buffer => (operand, Kind::Typed(buffer_format::default_format(numeric, false))),
                     ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
                         (operand, Kind::Texture { one_d: *dim == ResourceDimension::Texture1D })
                     }
@@ -362,7 +358,7 @@ fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points:
         .zip(&inputs)
         .map(|(p, v)| {
             let mine = ((p.y & 1) * 2 + (p.x & 1)) as usize;
-            let px = |k: usize| QuadPixel { covered: k == mine, inputs: v, z: p.z, w: 1.0 / p.w };
+            let px = |k: usize| QuadPixel { covered: k == mine, inputs: v, z: p.z, w: p.w };
             Quad { x: p.x & !1, y: p.y & !1, front_face: true, pixels: [px(0), px(1), px(2), px(3)] }
         })
         .collect();

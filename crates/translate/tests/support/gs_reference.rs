@@ -106,9 +106,7 @@ impl GsResources {
         let mut resources = with_constant_buffers(&self.cbs);
         for (&r, v) in &self.srvs {
             let srv = match v {
-                GsSrv::Buffer(f, bytes) => {
-                    Srv::Buffer { data: bytes, format: *f }
-                }
+                GsSrv::Buffer(f, bytes) => Srv::Buffer { data: bytes, format: *f },
                 GsSrv::Texture1D(bytes) => Srv::Texture(TextureView {
                     dimension: Dimension::Texture1D,
                     format: Format::R32G32B32A32_FLOAT,
