@@ -166,7 +166,10 @@
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
 //! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
-//! multiplies back). Hand-written programs (fine and unsuffixed
+//! multiplies back). Points therefore prove the attributes' locations and types, not
+//! the interpolation modes themselves: a triangle whose vertices differ would be needed to
+//! tell `linear` from `linear noperspective` or `constant`, and no test draws one yet.
+//! Hand-written programs (fine and unsuffixed
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
 //! `sample`/`sample_b` at position-made coordinates, `oDepth` and several targets) are
 //! exact; coarse derivatives differ by design: Direct3D lets them use any row or
