@@ -97,103 +97,99 @@ pub(crate) fn dispatch(
     let [nx, ny, nz] = groups.map(u64::from);
     let total = nx * ny * nz;
     for n in 0..total {
-        {
-            {
-                // Groups in x, then y, then z order (or the reverse of it).
-                let k = if reverse { total - 1 - n } else { n };
-                let g = [(k % nx) as u32, (k / nx % ny) as u32, (k / (nx * ny)) as u32];
-                tgsm.fill(0);
-                counts.groups += 1;
-                counts.invocations += u64::from(threads);
-                if !barriers {
-                    for t in 0..threads {
-                        let id = ids(size, g, t);
-                        core.start(code, &id, 0, 0);
-                        let mut at = Resume::default();
-                        core.run_at(code, res, None, limit, &mut tgsm, &mut at)?;
+        // Groups in x, then y, then z order (or the reverse of it).
+        let k = if reverse { total - 1 - n } else { n };
+        let g = [(k % nx) as u32, (k / nx % ny) as u32, (k / (nx * ny)) as u32];
+        tgsm.fill(0);
+        counts.groups += 1;
+        counts.invocations += u64::from(threads);
+        if !barriers {
+            for t in 0..threads {
+                let id = ids(size, g, t);
+                core.start(code, &id, 0, 0);
+                let mut at = Resume::default();
+                core.run_at(code, res, None, limit, &mut tgsm, &mut at)?;
+                counts.steps += at.steps;
+            }
+            continue;
+        }
+        // Phase 0 from the start; then from the barrier every thread waits at.
+        let mut first = true;
+        loop {
+            for t in 0..threads as usize {
+                let id = ids(size, g, t as u32);
+                let mut at = if first {
+                    core.start(code, &id, 0, 0);
+                    Resume::default()
+                } else {
+                    let Thread::Waiting { at, .. } = state[t] else { continue };
+                    core.regs[..writable].copy_from_slice(&saved[t * writable..(t + 1) * writable]);
+                    place(core, code, &id);
+                    let depth = (at.depth as usize).min(CALL_DEPTH as usize);
+                    core.stack[..depth].copy_from_slice(&stacks[t][..depth]);
+                    at
+                };
+                state[t] = match core.run_at(code, res, None, limit, &mut tgsm, &mut at)? {
+                    Stop::End(_) => {
                         counts.steps += at.steps;
+                        Thread::Done
                     }
-                    continue;
-                }
-                // Phase 0 from the start; then from the barrier every thread waits at.
-                let mut first = true;
-                loop {
-                    for t in 0..threads as usize {
-                        let id = ids(size, g, t as u32);
-                        let mut at = if first {
-                            core.start(code, &id, 0, 0);
-                            Resume::default()
-                        } else {
-                            let Thread::Waiting { at, .. } = state[t] else { continue };
-                            core.regs[..writable].copy_from_slice(&saved[t * writable..(t + 1) * writable]);
-                            place(core, code, &id);
-                            let depth = (at.depth as usize).min(CALL_DEPTH as usize);
-                            core.stack[..depth].copy_from_slice(&stacks[t][..depth]);
-                            at
-                        };
-                        state[t] = match core.run_at(code, res, None, limit, &mut tgsm, &mut at)? {
-                            Stop::End(_) => {
-                                counts.steps += at.steps;
-                                Thread::Done
-                            }
-                            Stop::Barrier { pc } => {
-                                saved[t * writable..(t + 1) * writable].copy_from_slice(&core.regs[..writable]);
-                                let depth = (at.depth as usize).min(CALL_DEPTH as usize);
-                                stacks[t][..depth].copy_from_slice(&core.stack[..depth]);
-                                Thread::Waiting { pc, at }
-                            }
-                            // Quad operations compile in pixel shaders only.
-                            Stop::Quad { pc } => {
-                                return Err(ExecError::at(
-                                    origin(pc),
-                                    ExecErrorKind::Malformed("a quad operation in a compute shader".into()),
-                                ))
-                            }
-                        };
+                    Stop::Barrier { pc } => {
+                        saved[t * writable..(t + 1) * writable].copy_from_slice(&core.regs[..writable]);
+                        let depth = (at.depth as usize).min(CALL_DEPTH as usize);
+                        stacks[t][..depth].copy_from_slice(&core.stack[..depth]);
+                        Thread::Waiting { pc, at }
                     }
-                    first = false;
-                    // Every thread at the same barrier: the next phase; every thread
-                    // ended: the group is done; anything else diverged.
-                    let mut waiting = None;
-                    let mut done = None;
-                    for (t, s) in state.iter().enumerate() {
-                        match *s {
-                            Thread::Done => done = done.or(Some(t)),
-                            Thread::Waiting { pc, .. } => match waiting {
-                                None => waiting = Some((t, pc)),
-                                Some((w, other)) if other != pc => {
-                                    return Err(ExecError::at(
-                                        origin(pc),
-                                        ExecErrorKind::DivergentBarrier(format!(
-                                            "{} waits at the barrier of instruction {} and {} at that of \
-                                             instruction {}",
-                                            who(size, g, w as u32),
-                                            origin(other),
-                                            who(size, g, t as u32),
-                                            origin(pc)
-                                        )),
-                                    ))
-                                }
-                                Some(_) => {}
-                            },
-                        }
+                    // Quad operations compile in pixel shaders only.
+                    Stop::Quad { pc } => {
+                        return Err(ExecError::at(
+                            origin(pc),
+                            ExecErrorKind::Malformed("a quad operation in a compute shader".into()),
+                        ))
                     }
-                    match (waiting, done) {
-                        (None, _) => break,
-                        (Some((w, pc)), Some(d)) => {
+                };
+            }
+            first = false;
+            // Every thread at the same barrier: the next phase; every thread
+            // ended: the group is done; anything else diverged.
+            let mut waiting = None;
+            let mut done = None;
+            for (t, s) in state.iter().enumerate() {
+                match *s {
+                    Thread::Done => done = done.or(Some(t)),
+                    Thread::Waiting { pc, .. } => match waiting {
+                        None => waiting = Some((t, pc)),
+                        Some((w, other)) if other != pc => {
                             return Err(ExecError::at(
                                 origin(pc),
                                 ExecErrorKind::DivergentBarrier(format!(
-                                    "{} ended while {} waits at the barrier of instruction {}",
-                                    who(size, g, d as u32),
+                                    "{} waits at the barrier of instruction {} and {} at that of \
+                                     instruction {}",
                                     who(size, g, w as u32),
+                                    origin(other),
+                                    who(size, g, t as u32),
                                     origin(pc)
                                 )),
                             ))
                         }
-                        (Some(_), None) => counts.barriers += 1,
-                    }
+                        Some(_) => {}
+                    },
                 }
+            }
+            match (waiting, done) {
+                (None, _) => break,
+                (Some((w, pc)), Some(d)) => {
+                    return Err(ExecError::at(
+                        origin(pc),
+                        ExecErrorKind::DivergentBarrier(format!(
+                            "{} ended while {} waits at the barrier of instruction {}",
+                            who(size, g, d as u32),
+                            who(size, g, w as u32),
+                            origin(pc)
+                        )),
+                    ))
+                }
+                (Some(_), None) => counts.barriers += 1,
             }
         }
     }
