@@ -506,11 +506,6 @@ impl<'x> SoChain<'x> {
         self.state.into_inner().unwrap_or_else(|e| e.into_inner()).totals
     }
 
-    /// Whether a segment stopped the chain (later segments need not run).
-    pub fn stopped(&self) -> bool {
-        self.state.lock().map(|s| s.stopped).unwrap_or(true)
-    }
-
     /// Waits for segment `k`'s turn.
     fn wait(&self, k: usize) -> std::sync::MutexGuard<'_, ChainState<'x>> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());

@@ -6,12 +6,15 @@
 //! [`SEGMENT`] geometry-shader invocations each). In a list topology without an index
 //! buffer, primitive `j` is vertices `j·n .. j·n + n` and its `SV_PrimitiveID` is `j`,
 //! so a segment needs nothing from the segments before it: each thread of the pool
-//! takes the next segment, runs the vertex shader for its vertices and the geometry
-//! shader for its primitives in lanes, then, in segment order ([`SoChain`]), claims
-//! the next bytes of the stream-output buffers and writes them while the other
-//! threads run later segments. One region of the pool per instance, no serial step
-//! between the stages: what keeps the draw from scaling across cores when it is
-//! cut into chunks whose stages meet on the calling thread.
+//! takes the next segment and runs the vertex shader for its vertices and the
+//! geometry shader for its primitives in its own lanes. Segments are written in
+//! order ([`SoChain`]: each claims the next bytes of the stream-output buffers): a
+//! thread that finishes a segment and finds no one writing writes every finished
+//! segment whose turn has come, so that no thread waits for a segment another is
+//! still running (a thread that is descheduled does not hold the others up) unless
+//! [`AHEAD`] finished segments wait to be written. One region of the pool per
+//! instance and no serial stage between: what keeps the draw from scaling across
+//! cores when it is cut into chunks whose stages meet on the calling thread.
 //!
 //! A segment that cannot go this way — a lane that failed (an error to report in
 //! order, or a vertex-shader error), or invocations that did not all output the
@@ -58,7 +61,6 @@ struct Scratch {
     /// The segment's vertices as the vertex shader left them.
     store: Vec<[u32; 4]>,
     prims: Vec<IaPrimitive>,
-    jobs: Vec<Job>,
     inputs: Vec<[u32; 4]>,
 }
 
@@ -130,11 +132,22 @@ impl Runner<'_, '_, '_, '_, '_> {
             prims,
             start: params.start,
         };
-        let next = AtomicUsize::new(0);
+        let shared = Shared {
+            next: AtomicUsize::new(0),
+            segments,
+            drain: std::sync::Mutex::new(Drain {
+                next: 0,
+                ready: Default::default(),
+                busy: false,
+                stopped: false,
+                free: Vec::new(),
+            }),
+            written: std::sync::Condvar::new(),
+        };
         let ((), done) = self.sink.out.chain(|chain| {
             rayon::scope(|s| {
                 for _ in 0..threads.min(segments) {
-                    s.spawn(|_| ctx.work(chain, &next, segments));
+                    s.spawn(|_| ctx.work(chain, &shared));
                 }
             })
         });
@@ -149,64 +162,119 @@ impl Runner<'_, '_, '_, '_, '_> {
     }
 }
 
-/// A segment's turn in the chain, given up (the chain stopped there) if the segment
-/// ends without claiming it.
-struct Turn<'c, 'x> {
-    chain: &'c SoChain<'x>,
-    k: usize,
-    taken: bool,
+/// The segments run but not yet written, and who writes them.
+struct Drain {
+    /// The next segment to write.
+    next: usize,
+    /// Segments run, by number: their jobs and batch count, or `None` for a segment
+    /// that cannot be written from the lanes.
+    ready: std::collections::BTreeMap<usize, Option<(Vec<Job>, usize)>>,
+    /// A thread is writing (it takes every ready segment in turn before it stops).
+    busy: bool,
+    /// The chain stopped: nothing more is written.
+    stopped: bool,
+    /// Job lists to reuse.
+    free: Vec<Vec<Job>>,
 }
 
-impl Drop for Turn<'_, '_> {
-    fn drop(&mut self) {
-        if !self.taken {
-            self.chain.stop(self.k);
-        }
+/// Segments a thread may run ahead of the writes (then it waits for them).
+const AHEAD: usize = 16;
+
+/// The threads' shared state: segment numbers handed out, and the writes.
+struct Shared {
+    next: AtomicUsize,
+    segments: usize,
+    drain: std::sync::Mutex<Drain>,
+    /// Signalled when a segment is written or the chain stops.
+    written: std::sync::Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Drain> {
+        self.drain.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl Ctx<'_> {
     /// A thread's part: segments in turn until none is left (or the chain stopped).
-    fn work<'x>(&self, chain: &SoChain<'x>, next: &AtomicUsize, segments: usize) {
+    /// Each segment run goes to the ready ones; the thread that finds no one writing
+    /// writes every ready segment whose turn has come, in order, so that a thread
+    /// never waits for another to finish a segment (unless [`AHEAD`] segments wait
+    /// to be written).
+    fn work<'x>(&self, chain: &SoChain<'x>, shared: &Shared) {
         let mut scratch = Scratch {
             vs: Lanes::new(),
             gs: Lanes::new(),
             store: Vec::new(),
             prims: Vec::new(),
-            jobs: Vec::new(),
             inputs: vec![[0; 4]; self.fetch.registers],
         };
         let mut windows: Vec<[&'x mut [u8]; 4]> = Vec::new();
+        // Were this thread to unwind, the others must not wait for its segment.
+        struct Unwind<'s>(&'s Shared);
+        impl Drop for Unwind<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.lock().stopped = true;
+                    self.0.written.notify_all();
+                }
+            }
+        }
+        let _unwind = Unwind(shared);
         loop {
-            if chain.stopped() {
-                return;
-            }
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= segments {
-                return;
-            }
-            let mut turn = Turn { chain, k, taken: false };
-            let batches = match self.segment(&mut scratch, k) {
-                Some(batches) => batches,
-                None => return,
+            let mut jobs = {
+                let mut d = shared.lock();
+                while !d.stopped && d.ready.len() >= AHEAD {
+                    d = shared.written.wait(d).unwrap_or_else(|e| e.into_inner());
+                }
+                if d.stopped {
+                    return;
+                }
+                d.free.pop().unwrap_or_default()
             };
-            let jobs = &mut scratch.jobs[..batches];
-            let mut so: Vec<SoBatch<'_, Emits>> =
-                jobs.iter_mut().map(|j| SoBatch::new(&j.template, W, &j.emits, &mut j.plan)).collect();
-            turn.taken = true;
-            if !chain.claim(k, &mut so, &mut windows) {
+            let k = shared.next.fetch_add(1, Ordering::Relaxed);
+            if k >= shared.segments {
                 return;
             }
-            for (b, w) in so.iter_mut().zip(windows.iter_mut()) {
-                chain.write(b, w);
+            let result = self.segment(&mut scratch, &mut jobs, k).map(|batches| (jobs, batches));
+            let mut d = shared.lock();
+            d.ready.insert(k, result);
+            if d.busy {
+                continue;
             }
+            d.busy = true;
+            while !d.stopped {
+                let next = d.next;
+                let Some(entry) = d.ready.remove(&next) else { break };
+                let Some((mut jobs, batches)) = entry else {
+                    chain.stop(next);
+                    d.stopped = true;
+                    d.ready.clear();
+                    break;
+                };
+                drop(d);
+                let mut so: Vec<SoBatch<'_, Emits>> =
+                    jobs[..batches].iter_mut().map(|j| SoBatch::new(&j.template, W, &j.emits, &mut j.plan)).collect();
+                if chain.claim(next, &mut so, &mut windows) {
+                    for (b, w) in so.iter_mut().zip(windows.iter_mut()) {
+                        chain.write(b, w);
+                    }
+                }
+                drop(so);
+                d = shared.lock();
+                d.free.push(jobs);
+                d.next = next + 1;
+                shared.written.notify_all();
+            }
+            d.busy = false;
+            shared.written.notify_all();
         }
     }
 
-    /// Runs segment `k`'s invocations into `sc.jobs`. Returns the number of jobs, or
+    /// Runs segment `k`'s invocations into `jobs`. Returns the number of jobs, or
     /// `None` when the segment cannot be written from the lanes (a failed lane,
     /// invocations whose output differs).
-    fn segment(&self, sc: &mut Scratch, k: usize) -> Option<usize> {
+    fn segment(&self, sc: &mut Scratch, jobs: &mut Vec<Job>, k: usize) -> Option<usize> {
         let (g, prims) = (self.group, self.prims);
         let vertices = prims * g;
         let v0 = (k * vertices) as u32;
@@ -262,11 +330,11 @@ impl Ctx<'_> {
             if sc.gs.failed != 0 || !(e.sync || (1..W).all(|l| e.events(l) == e.events(0))) {
                 return None;
             }
-            if sc.jobs.len() <= b {
+            if jobs.len() <= b {
                 // Sized as the lanes' own (what `Lanes::start` made them).
-                sc.jobs.push(Job { emits: e.clone(), template: Vec::new(), plan: Vec::new() });
+                jobs.push(Job { emits: e.clone(), template: Vec::new(), plan: Vec::new() });
             }
-            let job = &mut sc.jobs[b];
+            let job = &mut jobs[b];
             std::mem::swap(&mut job.emits, &mut sc.gs.emits);
             job.template.clear();
             super::gs::assemble(&self.shapes, job.emits.events(0), |p| job.template.push(p));
