@@ -164,3 +164,79 @@ fn vertex_shader_batches_and_instances() {
         compare(&indexed, call, &so, [Some(room), None, None, None], 0);
     }
 }
+
+/// A point GS writing `(VALUE, vPrim)`; primitive `odd` emits a second vertex (its
+/// output differs from the rest of its batch's) and primitive `hang` loops until the
+/// step limit stops it.
+fn uneven_gs(odd: Option<u32>, hang: Option<u32>) -> Plan {
+    let mut body = String::from("mov o0.x, v[0][0].x\nmov o0.y, vPrim\nemit\n");
+    if let Some(p) = odd {
+        body += &format!("ieq r0.x, vPrim, l({p})\nif_nz r0.x\nemit\nendif\n");
+    }
+    if let Some(p) = hang {
+        body += &format!("ieq r0.x, vPrim, l({p})\nif_nz r0.x\nloop\nendloop\nendif\n");
+    }
+    plan(&format!(
+        "{}{}gs_5_0\ndcl_input v[1][0].x\ndcl_input vPrim\ndcl_temps 1\ndcl_inputprimitive point\n\
+         dcl_outputtopology pointlist\ndcl_output o0.xy\ndcl_maxout 2\n{body}ret\n",
+        signature("Input signature", &[("TEXCOORD", 0, "xyzw", 0, "NONE", "uint")]),
+        signature("Output signature", &[("TEXCOORD", 0, "xy", 0, "NONE", "uint")]),
+    ))
+}
+
+#[test]
+fn segments_stop_where_lanes_cannot_write() {
+    // 10,000 points: several segments of a spread draw (and a tail). An invocation
+    // whose output differs, or one that runs into the step limit, stops the spread
+    // where its segment starts; the draw goes on from there chunk by chunk: the same
+    // bytes, offsets, statistics and error as one invocation at a time.
+    const N: u32 = 10_000;
+    let data = value_data(N);
+    let so = so_decl("TEXCOORD0.xy", &[], 0);
+    for (odd, hang) in [(Some(7_000), None), (Some(3), None), (None, Some(5_000)), (Some(9_990), Some(6_000))] {
+        let gs = uneven_gs(odd, hang);
+        let s = Setup::new(Topology::PointList, None, Some(&gs))
+            .layout(vec![element("TEXCOORD", 0, exec::Format::R32G32B32A32_UINT, 0, 0)])
+            .buffer(0, &data, 16, 0);
+        let outcome = |parallel: bool| {
+            let mut memory = vec![0xa5u8; 8 * (N as usize + 1)];
+            let mut state = Pipeline {
+                input_layout: &s.layout,
+                vertex_buffers: &s.buffers,
+                index_buffer: None,
+                topology: s.topology,
+                vs: None,
+                gs: Some(&gs),
+                vs_resources: Resources::default(),
+                gs_resources: Resources::default(),
+                stream_output: Some(StreamOutput {
+                    declaration: &so,
+                    targets: [Some(SoTarget { data: memory.as_mut_slice(), offset: 0 }), None, None, None],
+                }),
+                capture: false,
+                step_limit: 1_000,
+                checking: false,
+            };
+            let result = if parallel {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+                pool.install(|| pipeline::draw_parallel(&mut state, draw(N)))
+            } else {
+                pipeline::draw_one_at_a_time(&mut state, draw(N))
+            };
+            let offset = state.stream_output.as_ref().and_then(|so| so.targets[0].as_ref()).map_or(0, |t| t.offset);
+            drop(state);
+            let result = result.map(|r| (r.statistics, r.so_statistics)).map_err(|e| e.to_string());
+            (result, offset, memory)
+        };
+        let (one, par) = (outcome(false), outcome(true));
+        let what = format!("odd {odd:?}, hang {hang:?}");
+        assert_eq!(one.0, par.0, "{what}: result");
+        assert_eq!(one.1, par.1, "{what}: offset");
+        assert!(one.2 == par.2, "{what}: bytes");
+        match hang {
+            // The invocation that fails emitted its vertex before looping.
+            Some(p) => assert_eq!(one.1, 8 * (p + 1 + odd.map_or(0, |o| (o < p) as u32)), "{what}: {:?}", one.0),
+            None => assert_eq!(one.1, 8 * (N + 1), "{what}: {:?}", one.0),
+        }
+    }
+}

@@ -753,6 +753,12 @@ impl Lanes {
                         upc = next;
                         continue;
                     }
+                    Op::Ret if self.depth.iter().all(|&d| d == 0) => {
+                        // The end of the program for every lane (none is in a
+                        // subroutine: depths start at 0 and only calls raise them).
+                        live &= !mask;
+                        continue;
+                    }
                     Op::Cut => {
                         let stream = (x.a & 3) as u8;
                         if self.emits.sync && mask == all {

@@ -147,7 +147,13 @@ impl Runner<'_, '_, '_, '_, '_> {
             self.fetch.instance_elements(instance, params.start_instance, &mut self.instance_elements);
             assembler.start_instance();
             let stamp = instance.wrapping_add(1);
+            // Whole segments of a list topology spread over the pool's threads, the
+            // rest (and everything else) chunk by chunk.
             let mut i = 0u32;
+            if st.parallel {
+                i = self.spread(&params, instance, rayon::current_num_threads());
+                assembler.skip(i);
+            }
             while i < params.count {
                 let end = (i as u64 + chunk as u64).min(params.count as u64) as u32;
                 st.work.clear();
@@ -197,11 +203,7 @@ impl Runner<'_, '_, '_, '_, '_> {
                     }
                     Run::Consecutive { slot, count, .. } => {
                         let upto = stop.as_ref().map_or(count, |s| s.0);
-                        for k in 0..upto {
-                            if let Some(p) = assembler.push((slot + k) % ring as u32) {
-                                st.prims.push(p);
-                            }
-                        }
+                        assembler.push_consecutive(slot, upto, ring as u32, &mut st.prims);
                     }
                 }
                 self.geometry(st)?;
@@ -304,7 +306,29 @@ impl Runner<'_, '_, '_, '_, '_> {
                 }
             }
         }
-        // The outputs, to the store.
+        // The outputs, to the store: consecutive slots that do not wrap around the
+        // ring, every lane done, a part of the store at a time.
+        if let (Some((slot, _, _)), 0) = (items.consecutive, lanes.failed) {
+            let s0 = items.get(first).slot as usize;
+            if slot as usize + first == s0 && vregs != 0 {
+                if let Some(dst) = self.store.get_mut(s0 * vregs..(s0 + done) * vregs) {
+                    for r in 0..vregs {
+                        let rows = if r < outputs { lanes.rows(r as u32) } else { None };
+                        let parts = dst.chunks_exact_mut(vregs);
+                        match rows {
+                            Some([x, y, z, w]) => {
+                                for (part, (((&x, &y), &z), &w)) in parts.zip(x.iter().zip(y).zip(z).zip(w)) {
+                                    part[r] = [x, y, z, w];
+                                }
+                            }
+                            None => parts.for_each(|part| part[r] = [0; 4]),
+                        }
+                    }
+                    self.statistics.vs_invocations += n as u64;
+                    return None;
+                }
+            }
+        }
         for r in 0..vregs {
             let rows = if r < outputs { lanes.rows(r as u32) } else { None };
             for l in 0..done {
@@ -448,10 +472,21 @@ impl Runner<'_, '_, '_, '_, '_> {
 /// draws), or consecutive ones (`(slot, element, vertex_id)` of the first, slots in
 /// a ring of `ring`).
 #[derive(Clone, Copy)]
-struct Items<'w> {
+pub(super) struct Items<'w> {
     work: &'w [Work],
     consecutive: Option<(u32, u32, u32)>,
     ring: u32,
+}
+
+impl Items<'static> {
+    /// No vertices.
+    pub const NONE: Items<'static> = Items { work: &[], consecutive: None, ring: 1 };
+
+    /// Consecutive vertices from `element` (`SV_VertexID` from `vertex_id`), in slots
+    /// from 0.
+    pub fn consecutive(element: u32, vertex_id: u32) -> Items<'static> {
+        Items { work: &[], consecutive: Some((0, element, vertex_id)), ring: u32::MAX }
+    }
 }
 
 impl Items<'_> {
@@ -460,7 +495,15 @@ impl Items<'_> {
         match self.consecutive {
             None => self.work.get(k).copied().unwrap_or(Work { slot: 0, element: 0, vertex_id: 0, at: 0 }),
             Some((slot, element, vertex_id)) => Work {
-                slot: (slot + k as u32) % self.ring,
+                // (`slot < ring` and `k < ring`: one subtraction instead of a division.)
+                slot: {
+                    let s = slot.wrapping_add(k as u32);
+                    if s >= self.ring {
+                        s - self.ring
+                    } else {
+                        s
+                    }
+                },
                 element: element.wrapping_add(k as u32),
                 vertex_id: vertex_id.wrapping_add(k as u32),
                 at: k as u32,
@@ -472,15 +515,16 @@ impl Items<'_> {
 /// What a batch of vertex-shader invocations reads: the input layout's fetches, the
 /// vertex buffers, the shader and its resources. Shared by the threads of a parallel
 /// draw.
-struct VsBatch<'a> {
-    code: &'a Code,
-    fetch: &'a super::ia::InputFetch,
-    buffers: &'a [Option<super::VertexBuffer<'a>>],
-    instance_elements: &'a [u32],
-    res: &'a Resources<'a>,
-    limit: u64,
-    instance: u32,
-    items: Items<'a>,
+#[derive(Clone, Copy)]
+pub(super) struct VsBatch<'a> {
+    pub code: &'a Code,
+    pub fetch: &'a super::ia::InputFetch,
+    pub buffers: &'a [Option<super::VertexBuffer<'a>>],
+    pub instance_elements: &'a [u32],
+    pub res: &'a Resources<'a>,
+    pub limit: u64,
+    pub instance: u32,
+    pub items: Items<'a>,
 }
 
 impl<'a> VsBatch<'a> {
@@ -500,7 +544,7 @@ impl<'a> VsBatch<'a> {
     /// Runs the vertex shader for `items` `first..first + n` (`n <= W`) in `lanes`:
     /// each vertex fetched (the input registers of one vertex), then moved to its
     /// lane.
-    fn run(&self, lanes: &mut Lanes, first: usize, n: usize) {
+    pub fn run(&self, lanes: &mut Lanes, first: usize, n: usize) {
         let code = self.code;
         let (base, inputs) = (code.layout.inputs_base, code.layout.inputs as usize);
         let registers = self.fetch.registers;
@@ -514,6 +558,14 @@ impl<'a> VsBatch<'a> {
             &mut heap
         };
         lanes.start(code);
+        if let Some((_, element, _)) = self.items.consecutive {
+            // Consecutive vertices of a plain layout: straight into the lanes.
+            let element = element.wrapping_add(first as u32);
+            if self.fetch.fetch_rows(self.buffers, element, n, &mut lanes.regs, base as usize, inputs) {
+                lanes.run(code, self.res, n, self.limit);
+                return;
+            }
+        }
         for l in 0..n {
             let w = self.items.get(first + l);
             self.fetch.fetch(self.buffers, w.element, self.instance_elements, w.vertex_id, self.instance, scratch);
@@ -542,17 +594,18 @@ struct GsJob {
 /// What a batch of geometry-shader invocations reads: the chunk's primitives, the
 /// vertex store, the shader and its resources. Shared by the threads of a parallel
 /// draw.
-struct GsBatch<'a> {
-    code: &'a Code,
-    prims: &'a [IaPrimitive],
-    store: &'a [[u32; 4]],
-    vregs: usize,
-    gs_regs: usize,
-    copy: usize,
-    input_vertices: usize,
-    instances: usize,
-    res: &'a Resources<'a>,
-    limit: u64,
+#[derive(Clone, Copy)]
+pub(super) struct GsBatch<'a> {
+    pub code: &'a Code,
+    pub prims: &'a [IaPrimitive],
+    pub store: &'a [[u32; 4]],
+    pub vregs: usize,
+    pub gs_regs: usize,
+    pub copy: usize,
+    pub input_vertices: usize,
+    pub instances: usize,
+    pub res: &'a Resources<'a>,
+    pub limit: u64,
 }
 
 impl<'a> GsBatch<'a> {
@@ -573,7 +626,7 @@ impl<'a> GsBatch<'a> {
 
     /// Runs invocations `next..next + n` of the chunk (`n <= W`; invocation `k` is
     /// instance `k % instances` of primitive `k / instances`) in `lanes`.
-    fn run(&self, lanes: &mut Lanes, next: usize, n: usize) {
+    pub fn run(&self, lanes: &mut Lanes, next: usize, n: usize) {
         let code = self.code;
         let l = &code.layout;
         let (base, prim, instance_reg) = (l.inputs_base, l.prim, l.gs_instance);
@@ -595,15 +648,19 @@ impl<'a> GsBatch<'a> {
         // The input registers, read from the store where the vertex shader left its
         // outputs; the system values.
         let (prims, store, vregs) = (self.prims, self.store, self.vregs);
-        for v in 0..self.input_vertices {
+        let n = n.min(W);
+        for v in 0..self.input_vertices.min(6) {
+            // Each lane's vertex, as its first register's place in the store.
+            let mut at = [0usize; W];
+            for (a, &p) in at.iter_mut().zip(&lane_prim).take(n) {
+                *a = prims[p as usize].vertices[v] as usize * vregs;
+            }
             for r in 0..self.copy {
-                let Some(rows) = lanes.rows_mut(base + (v * self.gs_regs + r) as u32) else { continue };
-                for lane in 0..n {
-                    let h = prims[lane_prim[lane] as usize].vertices[v] as usize;
-                    let value = store[h * vregs + r];
-                    for c in 0..4 {
-                        rows[c][lane] = value[c];
-                    }
+                let Some([x, y, z, w]) = lanes.rows_mut(base + (v * self.gs_regs + r) as u32) else { continue };
+                let lanes = x.iter_mut().zip(y.iter_mut()).zip(z.iter_mut()).zip(w.iter_mut());
+                for ((((x, y), z), w), &a) in lanes.zip(&at).take(n) {
+                    let value = store[a + r];
+                    (*x, *y, *z, *w) = (value[0], value[1], value[2], value[3]);
                 }
             }
         }

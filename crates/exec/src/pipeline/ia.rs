@@ -77,6 +77,10 @@ pub(crate) struct InputFetch {
     systems: Vec<SystemFill>,
     /// Input registers per vertex.
     pub registers: usize,
+    /// Every register is one whole per-vertex element of four 32-bit components
+    /// (`R32G32B32A32_*`), and no system value is generated: what
+    /// [`fetch_rows`](Self::fetch_rows) takes.
+    plain: bool,
 }
 
 /// Element offsets with `APPEND_ALIGNED` resolved (per input slot: directly after the
@@ -199,7 +203,11 @@ impl InputFetch {
         // Registers fetched in signature order; the IA writes system values after the
         // data (a generated value shares a register only with components after it).
         fetches.retain(|f| f.register < registers);
-        Ok(InputFetch { fetches, systems, registers })
+        let whole = |f: &Fetch| matches!(f.decode, Decode::Words { n: 4, .. }) && f.mask == 0xf && !f.per_instance;
+        let plain = systems.is_empty()
+            && fetches.iter().all(whole)
+            && (0..registers).all(|r| fetches.iter().any(|f| f.register == r));
+        Ok(InputFetch { fetches, systems, registers, plain })
     }
 
     /// The per-instance element index of every fetch for instance `instance` of a draw
@@ -214,6 +222,54 @@ impl InputFetch {
                 start_instance.wrapping_add(instance.checked_div(f.step_rate).unwrap_or(0))
             }
         }));
+    }
+
+    /// Fetches `n` consecutive vertices (vertex buffer elements `element..element + n`,
+    /// `n` at most [`W`](crate::machine::lanes::W)) into lanes: input register `r`
+    /// of lane `l` is `regs[(base + r) * 4 + c][l]`, for the registers below
+    /// `inputs`. Writes what [`fetch`](Self::fetch) gives, vertex by vertex, and
+    /// returns true, when the layout is plain (see [`InputFetch::plain`]) and every
+    /// element lies inside its buffer without wrapping; else writes nothing and
+    /// returns false.
+    pub fn fetch_rows(
+        &self,
+        buffers: &[Option<VertexBuffer<'_>>],
+        element: u32,
+        n: usize,
+        regs: &mut [crate::machine::lanes::L],
+        base: usize,
+        inputs: usize,
+    ) -> bool {
+        if !self.plain || n == 0 {
+            return false;
+        }
+        let last = element as u64 + n as u64 - 1;
+        // Every element in its buffer, with the 32-bit address arithmetic not wrapping.
+        let starts = self.fetches.iter().map(|f| {
+            let vb = buffers.get(f.slot).copied().flatten()?;
+            let first = vb.offset as u64 + vb.stride as u64 * element as u64 + f.offset as u64;
+            let end = vb.offset as u64 + vb.stride as u64 * last + f.offset as u64 + 16;
+            (last <= u32::MAX as u64 && end <= u32::MAX as u64 + 1 && end <= vb.data.len() as u64)
+                .then_some((vb, first as usize))
+        });
+        for (f, start) in self.fetches.iter().zip(starts) {
+            let Some((vb, first)) = start else { return false };
+            if f.register >= inputs {
+                continue;
+            }
+            let b = (base + f.register) * 4;
+            let Some(rows) = regs.get_mut(b..b + 4) else { continue };
+            let stride = vb.stride as usize;
+            for l in 0..n.min(crate::machine::lanes::W) {
+                let Some(bytes) = vb.data.get(first + l * stride..).and_then(|d| d.first_chunk::<16>()) else {
+                    continue;
+                };
+                for (c, row) in rows.iter_mut().enumerate() {
+                    row[l] = u32::from_le_bytes([bytes[4 * c], bytes[4 * c + 1], bytes[4 * c + 2], bytes[4 * c + 3]]);
+                }
+            }
+        }
+        true
     }
 
     /// Fetches one vertex into `out` (`registers` registers): `vertex` is the vertex
@@ -400,6 +456,24 @@ impl Assembler {
         self.next_id = 0;
     }
 
+    /// In a list topology, at the start of the instance: the first `vertices`
+    /// vertices (whole primitives) were assembled elsewhere; go on after them.
+    pub fn skip(&mut self, vertices: u32) {
+        if vertices == 0 {
+            return;
+        }
+        let group = match self.topology {
+            Topology::PointList => 1,
+            Topology::LineList => 2,
+            Topology::TriangleList => 3,
+            Topology::LineListAdj => 4,
+            Topology::TriangleListAdj => 6,
+            _ => return,
+        };
+        self.n = vertices;
+        self.next_id = vertices / group;
+    }
+
     #[inline]
     fn at(&self, position: u32) -> u32 {
         self.ring[position as usize % RING]
@@ -453,6 +527,35 @@ impl Assembler {
                 let previous = if self.pending && i > 0 { Some(self.strip_adj(i - 1, false)) } else { None };
                 self.pending = true;
                 previous
+            }
+        }
+    }
+
+    /// [`push`](Self::push) of the handles `first`, `first + 1`... (`count` of them,
+    /// wrapping to 0 at `ring`; `first < ring`), the primitives completed into `out`.
+    pub fn push_consecutive(&mut self, first: u32, count: u32, ring: u32, out: &mut Vec<IaPrimitive>) {
+        let mut h = first;
+        if self.topology == Topology::PointList {
+            // Every vertex a primitive of its own (the ring is not read).
+            out.reserve(count as usize);
+            for _ in 0..count {
+                out.push(IaPrimitive { vertices: [h, 0, 0, 0, 0, 0], len: 1, id: self.next_id });
+                self.next_id = self.next_id.wrapping_add(1);
+                h += 1;
+                if h >= ring {
+                    h = 0;
+                }
+            }
+            self.n = self.n.wrapping_add(count);
+            return;
+        }
+        for _ in 0..count {
+            if let Some(p) = self.push(h) {
+                out.push(p);
+            }
+            h += 1;
+            if h >= ring {
+                h = 0;
             }
         }
     }

@@ -18,6 +18,7 @@ mod gs;
 mod ia;
 mod output;
 mod so;
+mod spread;
 
 use crate::error::{ExecError, ExecErrorKind};
 use crate::format::Format;
@@ -688,7 +689,13 @@ pub fn draw_one_at_a_time(pipeline: &mut Pipeline<'_>, call: DrawCall) -> Result
 }
 
 /// [`draw`] spread over the threads of the current rayon pool
-/// (`rayon::ThreadPool::install` picks one), for a draw with a geometry shader: the
+/// (`rayon::ThreadPool::install` picks one), for a draw with a geometry shader. A
+/// non-indexed draw in a list topology is cut into segments of whole primitives that
+/// the threads take in turn, each running the vertex and the geometry shader for its
+/// segment, then, in segment order, taking the next bytes of the stream-output buffers
+/// (a segment whose invocations cannot be written from the lanes — a failed lane,
+/// invocations whose output differs — stops that, and the draw goes on from it as
+/// below). Otherwise, chunk by chunk, the
 /// vertex shader's batches and the geometry shader's batches of invocations run on any
 /// thread; their stream-output writes go to places computed in invocation order (prefix
 /// sums over each batch's counts) and are written in parallel when every batch's

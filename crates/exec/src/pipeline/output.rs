@@ -2,7 +2,7 @@
 //! capture of [`DrawResult::streams`](super::DrawResult::streams).
 
 use super::gs::Emitted;
-use super::so::{SoBatch, SoWriter};
+use super::so::{SoBatch, SoChain, SoWriter};
 use super::{Provenance, StreamPrimitives, Vertex};
 use crate::plan::Plan;
 use tpf::PrimitiveTopology;
@@ -62,6 +62,35 @@ pub(crate) trait VertexSource {
             f(i, self.register(i, k, r));
         }
     }
+    /// Component `c` of register `r` of vertex `k` of invocations `0..n` to byte `at`
+    /// of each `each`-byte part of `data` (as far as `data` goes).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write4(&self, k: u32, r: usize, c: usize, n: usize, data: &mut [u8], each: usize, at: usize) {
+        self.each(k, r, n, |i, v| {
+            if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<4>()) {
+                *dst = v[c & 3].to_le_bytes();
+            }
+        })
+    }
+
+    /// Register `r` of vertex `k` of invocations `0..n`, whole, to byte `at` of each
+    /// `each`-byte part of `data` (as far as `data` goes).
+    #[inline(always)]
+    fn write16(&self, k: u32, r: usize, n: usize, data: &mut [u8], each: usize, at: usize) {
+        self.each(k, r, n, |i, v| {
+            if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                put16(dst, v);
+            }
+        })
+    }
+}
+
+/// Writes `v` (one register, four components) little-endian.
+#[inline(always)]
+pub(crate) fn put16(dst: &mut [u8; 16], v: [u32; 4]) {
+    let [a, b, c, d] = v.map(u32::to_le_bytes);
+    *dst = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], c[0], c[1], c[2], c[3], d[0], d[1], d[2], d[3]];
 }
 
 impl VertexSource for crate::machine::lanes::Emits {
@@ -80,6 +109,65 @@ impl VertexSource for crate::machine::lanes::Emits {
         #[allow(clippy::needless_range_loop)] // (the zipped iterators compile to twice the code)
         for i in 0..n.min(crate::machine::lanes::W) {
             f(i, [rows[0][i], rows[1][i], rows[2][i], rows[3][i]]);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write4(&self, k: u32, r: usize, c: usize, n: usize, data: &mut [u8], each: usize, at: usize) {
+        let Some(rows) = self.rows(k, r) else { return };
+        let row = &rows[c & 3];
+        let n = n.min(crate::machine::lanes::W);
+        if each == 0 || at + 4 > each {
+            for (i, &v) in row.iter().enumerate().take(n) {
+                if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<4>()) {
+                    *dst = v.to_le_bytes();
+                }
+            }
+            return;
+        }
+        // As `write16`.
+        let mut parts = data.chunks_exact_mut(each);
+        let mut done = 0;
+        for (part, &v) in parts.by_ref().zip(row.iter().take(n)) {
+            if let Some(dst) = part.get_mut(at..).and_then(|d| d.first_chunk_mut::<4>()) {
+                *dst = v.to_le_bytes();
+            }
+            done += 1;
+        }
+        if done < n {
+            if let Some(dst) = parts.into_remainder().get_mut(at..).and_then(|d| d.first_chunk_mut::<4>()) {
+                *dst = row[done].to_le_bytes();
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn write16(&self, k: u32, r: usize, n: usize, data: &mut [u8], each: usize, at: usize) {
+        let Some([x, y, z, w]) = self.rows(k, r) else { return };
+        let n = n.min(crate::machine::lanes::W);
+        if each == 0 || at + 16 > each {
+            return self.each(k, r, n, |i, v| {
+                if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                    put16(dst, v);
+                }
+            });
+        }
+        // Whole parts (each has the 16 bytes at `at`), each lane's components zipped
+        // along; then the part cut short by the end of `data`, if any.
+        let mut parts = data.chunks_exact_mut(each);
+        let lanes = x.iter().zip(y).zip(z).zip(w).take(n);
+        let mut done = 0;
+        for (part, (((&x, &y), &z), &w)) in parts.by_ref().zip(lanes) {
+            if let Some(dst) = part.get_mut(at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                put16(dst, [x, y, z, w]);
+            }
+            done += 1;
+        }
+        if done < n {
+            if let Some(dst) = parts.into_remainder().get_mut(at..).and_then(|d| d.first_chunk_mut::<16>()) {
+                put16(dst, [x[done], y[done], z[done], w[done]]);
+            }
         }
     }
 }
@@ -158,6 +246,25 @@ impl OutputStage<'_, '_, '_> {
         if let Some(so) = self.so.as_deref_mut() {
             so.batches_parallel(batches);
         }
+    }
+
+    /// The output of a draw spread over threads in segments: `f` runs with the
+    /// [`SoChain`] of this stage (over the stream-output buffers, or one that only
+    /// counts without stream output); the claimed segments' primitives are counted.
+    /// Returns `f`'s result and the number of segments claimed. Needs
+    /// [`parallel_ok`](Self::parallel_ok).
+    pub fn chain<R>(&mut self, f: impl FnOnce(&SoChain<'_>) -> R) -> (R, usize) {
+        let (r, totals) = match self.so.as_deref_mut() {
+            Some(so) => so.chain(self.rasterized, f),
+            None => {
+                let chain = SoChain::new(None, self.rasterized, [None; 4], [None, None, None, None]);
+                let r = f(&chain);
+                (r, chain.into_totals())
+            }
+        };
+        self.primitives += totals.primitives;
+        self.rasterized_primitives += totals.rasterized_primitives;
+        (r, totals.segments)
     }
 
     /// One finished primitive of `stream`: each vertex is the output register file of

@@ -137,16 +137,6 @@ impl SoLayout {
     }
 }
 
-/// A register's four words, little-endian.
-#[inline(always)]
-fn words16(v: [u32; 4]) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    for (c, w) in v.iter().enumerate() {
-        b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
-    }
-    b
-}
-
 /// Writes components `start..` of `reg` to `dst` (4 bytes each, little-endian); the
 /// whole-register case as one 16-byte write.
 #[inline(always)]
@@ -311,78 +301,263 @@ impl<'t, 'a> SoWriter<'t, 'a> {
     pub fn batches_parallel<S: VertexSource + Sync>(&mut self, batches: &mut [SoBatch<'_, S>]) {
         use rayon::prelude::*;
         let SoWriter { layout, targets, statistics, .. } = self;
-        // Per batch and stream: the primitives it writes.
-        for b in batches.iter_mut() {
-            b.write = [0; STREAMS];
-        }
         let mut windows: Vec<[&mut [u8]; SLOTS]> = Vec::with_capacity(batches.len());
-        windows.resize_with(batches.len(), || [&mut [], &mut [], &mut [], &mut []]);
-        let room = rooms(targets);
-        let mut slot_data: [Option<&mut SoTarget<'_>>; SLOTS] = {
+        let mut room = rooms(targets);
+        let mut tails: [Option<&mut [u8]>; SLOTS] = {
             let [a, b, c, d] = &mut **targets;
-            [a.as_mut(), b.as_mut(), c.as_mut(), d.as_mut()]
+            [a, b, c, d].map(|t| t.as_mut().map(|t| t.data.get_mut(t.offset as usize..).unwrap_or_default()))
         };
-        for (stream, s) in layout.streams.iter().enumerate() {
-            let Some(n) = batches.iter().find_map(|b| stream_shape(s, b.template, stream)).map(|(n, _)| n) else {
-                continue;
+        let claimed = split_windows(layout, &mut room, &mut tails, statistics, batches, &mut windows);
+        let layout = &*layout;
+        batches.par_iter_mut().zip(windows.par_iter_mut()).for_each(|(b, w)| write_batch(layout, b, w));
+        drop((windows, tails));
+        for (t, bytes) in targets.iter_mut().zip(claimed) {
+            if let Some(t) = t {
+                t.offset = (t.offset as usize + bytes) as u32;
+            }
+        }
+    }
+
+    /// Stream output for a draw spread over threads in segments ([`SoChain`]): `f`
+    /// runs with the chain over this writer's buffers (from their offsets on); the
+    /// segments' claims then advance the offsets and statistics as writing the
+    /// claimed segments one after the other would. Returns `f`'s result and the
+    /// chain's totals. Needs [`bulk`](Self::bulk).
+    pub fn chain<R>(&mut self, rasterized: Option<u32>, f: impl FnOnce(&SoChain<'_>) -> R) -> (R, ChainTotals) {
+        let SoWriter { layout, targets, statistics, .. } = self;
+        let room = rooms(targets);
+        let (r, totals, claimed, stats) = {
+            let tails: [Option<&mut [u8]>; SLOTS] = {
+                let [a, b, c, d] = &mut **targets;
+                [a, b, c, d].map(|t| t.as_mut().map(|t| t.data.get_mut(t.offset as usize..).unwrap_or_default()))
             };
-            let mut total = 0u64;
-            for b in batches.iter_mut() {
-                let per = b.template.iter().filter(|p| p.stream == stream as u32).count();
-                b.write[stream] = (per * b.count) as u64;
-                total += b.write[stream];
+            let chain = SoChain::new(Some(&*layout), rasterized, room, tails);
+            let r = f(&chain);
+            let state = chain.state.into_inner().unwrap_or_else(|e| e.into_inner());
+            (r, state.totals, state.claimed, state.statistics)
+        };
+        for (t, bytes) in targets.iter_mut().zip(claimed) {
+            if let Some(t) = t {
+                t.offset = (t.offset as usize + bytes) as u32;
             }
-            statistics[stream].primitives_storage_needed += total;
-            let fit = fitting(s, &layout.strides, &room, n, total);
-            // Each batch's share of the first `fit`.
-            let mut left = fit;
-            for b in batches.iter_mut() {
-                let w = b.write[stream].min(left);
-                b.write[stream] = w;
-                left -= w;
-            }
-            statistics[stream].num_primitives_written += fit;
-            if fit == 0 {
+        }
+        for (s, add) in statistics.iter_mut().zip(stats) {
+            s.num_primitives_written += add.num_primitives_written;
+            s.primitives_storage_needed += add.primitives_storage_needed;
+        }
+        (r, totals)
+    }
+}
+
+/// Each batch's windows of the buffers (for each stream, the slots' next bytes, from
+/// `tails`, as far as `room` lets the stream's primitives fit: prefix sums of the
+/// batches' counts, the first primitive that does not fit stopping the writes of
+/// that batch and of every later one, 14.5), into `windows`; the statistics counted.
+/// Returns the bytes taken from each slot (`room`'s offsets advance by as much).
+fn split_windows<'x, S>(
+    layout: &SoLayout,
+    room: &mut [Option<(u64, u64)>; SLOTS],
+    tails: &mut [Option<&'x mut [u8]>; SLOTS],
+    statistics: &mut [SoStatistics; STREAMS],
+    batches: &mut [SoBatch<'_, S>],
+    windows: &mut Vec<[&'x mut [u8]; SLOTS]>,
+) -> [usize; SLOTS] {
+    // Per batch and stream: the primitives it writes.
+    for b in batches.iter_mut() {
+        b.write = [0; STREAMS];
+    }
+    windows.clear();
+    windows.resize_with(batches.len(), || [&mut [], &mut [], &mut [], &mut []]);
+    let mut claimed = [0usize; SLOTS];
+    let start = *room;
+    for (stream, s) in layout.streams.iter().enumerate() {
+        let Some(n) = batches.iter().find_map(|b| stream_shape(s, b.template, stream)).map(|(n, _)| n) else {
+            continue;
+        };
+        let mut total = 0u64;
+        for b in batches.iter_mut() {
+            let per = b.template.iter().filter(|p| p.stream == stream as u32).count();
+            b.write[stream] = (per * b.count) as u64;
+            total += b.write[stream];
+        }
+        statistics[stream].primitives_storage_needed += total;
+        let fit = fitting(s, &layout.strides, &start, n, total);
+        // Each batch's share of the first `fit`.
+        let mut left = fit;
+        for b in batches.iter_mut() {
+            let w = b.write[stream].min(left);
+            b.write[stream] = w;
+            left -= w;
+        }
+        statistics[stream].num_primitives_written += fit;
+        if fit == 0 {
+            continue;
+        }
+        for (slot, _) in &s.groups {
+            let stride = layout.strides[*slot] as usize;
+            if stride == 0 {
                 continue;
             }
-            for (slot, _) in &s.groups {
-                let stride = layout.strides[*slot] as usize;
-                let Some(t) = slot_data[*slot].take() else { continue };
-                if stride == 0 {
-                    continue;
-                }
-                let start = t.offset as usize;
-                let size = n * stride;
-                let bytes = fit as usize * size;
-                t.offset = (start + bytes) as u32;
-                // In range: checked by `fitting`.
-                let mut rest = &mut t.data[start..start + bytes];
-                for (b, w) in batches.iter().zip(windows.iter_mut()) {
-                    let (mine, after) = std::mem::take(&mut rest).split_at_mut(b.write[stream] as usize * size);
-                    w[*slot] = mine;
-                    rest = after;
+            let Some(tail) = tails[*slot].take() else { continue };
+            let size = n * stride;
+            let bytes = fit as usize * size;
+            // In range: checked by `fitting` (a slot is used by one stream only).
+            let (mut rest, after) = tail.split_at_mut(bytes.min(tail.len()));
+            tails[*slot] = Some(after);
+            claimed[*slot] += bytes;
+            if let Some((_, offset)) = &mut room[*slot] {
+                *offset += bytes as u64;
+            }
+            for (b, w) in batches.iter().zip(windows.iter_mut()) {
+                let take = (b.write[stream] as usize * size).min(rest.len());
+                let (mine, after) = std::mem::take(&mut rest).split_at_mut(take);
+                w[*slot] = mine;
+                rest = after;
+            }
+        }
+    }
+    claimed
+}
+
+/// The writes of one batch into its windows (from [`split_windows`]).
+fn write_batch<S: VertexSource>(layout: &SoLayout, b: &mut SoBatch<'_, S>, w: &mut [&mut [u8]; SLOTS]) {
+    for (stream, s) in layout.streams.iter().enumerate() {
+        let Some((n, per)) = stream_shape(s, b.template, stream) else { continue };
+        let fit = b.write[stream] as usize;
+        if fit == 0 {
+            continue;
+        }
+        for (slot, ops) in &s.groups {
+            let stride = layout.strides[*slot] as usize;
+            let data = std::mem::take(&mut w[*slot]);
+            if stride == 0 || data.is_empty() {
+                continue;
+            }
+            let mine = b.template.iter().filter(|p| p.stream == stream as u32);
+            write_slot(b.plan, &s.ops[ops.clone()], stride, n, mine, per, fit, data, b.source);
+        }
+    }
+}
+
+/// What the claimed segments of a [`SoChain`] produced, beyond stream output.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ChainTotals {
+    /// Segments claimed (written), from the first: those before the segment that
+    /// stopped the chain, if one did.
+    pub segments: usize,
+    /// Primitives on all streams, and on the rasterized one.
+    pub primitives: u64,
+    pub rasterized_primitives: u64,
+}
+
+struct ChainState<'x> {
+    /// The segment whose turn it is.
+    next: usize,
+    /// A segment stopped the chain: it and the later ones write nothing.
+    stopped: bool,
+    room: [Option<(u64, u64)>; SLOTS],
+    tails: [Option<&'x mut [u8]>; SLOTS],
+    claimed: [usize; SLOTS],
+    statistics: [SoStatistics; STREAMS],
+    totals: ChainTotals,
+}
+
+/// The output of a draw spread over threads in segments, in segment order: each
+/// segment, once its invocations ran, [claims](Self::claim) its turn (waiting for the
+/// segments before it to have claimed theirs), takes the next bytes of the buffers
+/// and the statistics as the whole output of the segments before it would have left
+/// them, and writes its windows while later segments run. A segment that cannot go
+/// this way [stops](Self::stop) the chain: nothing of it or of a later segment is
+/// written or counted (the draw goes on from there one chunk at a time).
+pub(crate) struct SoChain<'x> {
+    layout: Option<&'x SoLayout>,
+    rasterized: Option<u32>,
+    state: std::sync::Mutex<ChainState<'x>>,
+    turn: std::sync::Condvar,
+}
+
+impl<'x> SoChain<'x> {
+    /// A chain over `tails` (each slot's bytes from its offset; `None`: unbound) whose
+    /// room is `room`; without `layout`, a chain that only counts (no stream output).
+    pub fn new(
+        layout: Option<&'x SoLayout>,
+        rasterized: Option<u32>,
+        room: [Option<(u64, u64)>; SLOTS],
+        tails: [Option<&'x mut [u8]>; SLOTS],
+    ) -> SoChain<'x> {
+        SoChain {
+            layout,
+            rasterized,
+            state: std::sync::Mutex::new(ChainState {
+                next: 0,
+                stopped: false,
+                room,
+                tails,
+                claimed: [0; SLOTS],
+                statistics: Default::default(),
+                totals: ChainTotals::default(),
+            }),
+            turn: std::sync::Condvar::new(),
+        }
+    }
+
+    /// The totals so far (after the draw: those of the claimed segments).
+    pub fn into_totals(self) -> ChainTotals {
+        self.state.into_inner().unwrap_or_else(|e| e.into_inner()).totals
+    }
+
+    /// Waits for segment `k`'s turn.
+    fn wait(&self, k: usize) -> std::sync::MutexGuard<'_, ChainState<'x>> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while state.next < k && !state.stopped {
+            state = self.turn.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state
+    }
+
+    /// Segment `k` (after the segments before it) with its batches of invocations in
+    /// order: their windows of the buffers into `windows`, the statistics and totals
+    /// counted. Returns false (and nothing is taken) when the chain is stopped.
+    pub fn claim<S>(&self, k: usize, batches: &mut [SoBatch<'_, S>], windows: &mut Vec<[&'x mut [u8]; SLOTS]>) -> bool {
+        let mut guard = self.wait(k);
+        let state = &mut *guard;
+        let ok = !state.stopped;
+        if ok {
+            state.next = k + 1;
+            for b in batches.iter() {
+                let rasterized = b.template.iter().filter(|p| Some(p.stream) == self.rasterized).count();
+                state.totals.primitives += (b.template.len() * b.count) as u64;
+                state.totals.rasterized_primitives += (rasterized * b.count) as u64;
+            }
+            state.totals.segments += 1;
+            windows.clear();
+            if let Some(layout) = self.layout {
+                let claimed =
+                    split_windows(layout, &mut state.room, &mut state.tails, &mut state.statistics, batches, windows);
+                for (c, add) in state.claimed.iter_mut().zip(claimed) {
+                    *c += add;
                 }
             }
         }
-        let layout = &*layout;
-        batches.par_iter_mut().zip(windows.par_iter_mut()).for_each(|(b, w)| {
-            for (stream, s) in layout.streams.iter().enumerate() {
-                let Some((n, per)) = stream_shape(s, b.template, stream) else { continue };
-                let fit = b.write[stream] as usize;
-                if fit == 0 {
-                    continue;
-                }
-                for (slot, ops) in &s.groups {
-                    let stride = layout.strides[*slot] as usize;
-                    let data = std::mem::take(&mut w[*slot]);
-                    if stride == 0 || data.is_empty() {
-                        continue;
-                    }
-                    let mine = b.template.iter().filter(|p| p.stream == stream as u32);
-                    write_slot(b.plan, &s.ops[ops.clone()], stride, n, mine, per, fit, data, b.source);
-                }
-            }
-        });
+        drop(guard);
+        self.turn.notify_all();
+        ok
+    }
+
+    /// Segment `k` cannot be claimed: it stops the chain (once the segments before it
+    /// have claimed their turns, or one of them stopped it).
+    pub fn stop(&self, k: usize) {
+        let mut state = self.wait(k);
+        state.stopped = true;
+        drop(state);
+        self.turn.notify_all();
+    }
+
+    /// The writes of a claimed segment's batch into its windows.
+    pub fn write<S: VertexSource>(&self, b: &mut SoBatch<'_, S>, w: &mut [&mut [u8]; SLOTS]) {
+        if let Some(layout) = self.layout {
+            write_batch(layout, b, w);
+        }
     }
 }
 
@@ -483,16 +658,8 @@ fn write_slot<'e>(
         let n = if (w.prim as usize) < rest { whole + 1 } else { whole };
         let at = w.at as usize;
         match (w.count, w.start) {
-            (4, _) => source.each(w.k, w.register, n, |i, v| {
-                if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<16>()) {
-                    *dst = words16(v);
-                }
-            }),
-            (1, c) => source.each(w.k, w.register, n, |i, v| {
-                if let Some(dst) = data.get_mut(i * each + at..).and_then(|d| d.first_chunk_mut::<4>()) {
-                    *dst = v[c as usize & 3].to_le_bytes();
-                }
-            }),
+            (4, _) => source.write16(w.k, w.register, n, data, each, at),
+            (1, c) => source.write4(w.k, w.register, c as usize, n, data, each, at),
             _ => {
                 let len = 4 * w.count as usize;
                 source.each(w.k, w.register, n, |i, v| {
