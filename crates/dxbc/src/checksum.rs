@@ -69,6 +69,48 @@ pub fn checksum_of(data: &[u8]) -> [u32; 4] {
     state
 }
 
+/// The checksum of some bytes computed a few blocks at a time ([`Progress::step`]), so
+/// that a caller can spread it over other work: MD5's compression function waits on
+/// the latency of one chain of adds and rotations and leaves most of the core idle,
+/// and the out-of-order core runs other instructions beside it when they come close
+/// together. [`Progress::finish`] gives what [`checksum_of`] gives.
+#[derive(Debug, Clone)]
+pub struct Progress<'a> {
+    state: [u32; 4],
+    /// The whole blocks not compressed yet.
+    whole: &'a [[u8; 64]],
+    /// The bytes after the last whole block.
+    tail: &'a [u8],
+    /// The length of all the bytes.
+    len: usize,
+}
+
+impl<'a> Progress<'a> {
+    /// The checksum of `data` (the bytes a container's checksum covers), not started.
+    pub fn new(data: &'a [u8]) -> Progress<'a> {
+        let (whole, tail) = data.as_chunks::<64>();
+        Progress { state: INIT, whole, tail, len: data.len() }
+    }
+
+    /// Compresses the next `blocks` whole blocks (fewer at the end).
+    #[inline]
+    pub fn step(&mut self, blocks: usize) {
+        let (now, later) = self.whole.split_at(blocks.min(self.whole.len()));
+        if !now.is_empty() {
+            compress(&mut self.state, now);
+        }
+        self.whole = later;
+    }
+
+    /// The checksum: the blocks not stepped over yet, then the tail.
+    pub fn finish(mut self) -> [u32; 4] {
+        compress(&mut self.state, self.whole);
+        let (pad, n) = tail_blocks(self.len, self.tail);
+        compress(&mut self.state, pad.get(..n).unwrap_or(&pad));
+        self.state
+    }
+}
+
 /// The checksum a container made of `bytes` should store: the checksum of
 /// `bytes[20..]` (of nothing, if `bytes` is shorter than the header's first 20 bytes).
 pub fn compute_checksum(bytes: &[u8]) -> [u32; 4] {

@@ -296,3 +296,22 @@ fn covered_bytes_give_the_computed_checksum_of_every_container_that_parses() {
     }
     assert!(parsed >= entries.len() * 2 && refused > entries.len() * 10, "{parsed} parsed, {refused} refused");
 }
+
+/// The checksum computed a few blocks at a time (`Progress`) is `checksum_of`, for
+/// every length around the padding's cases and every step size, stepped past the end.
+#[test]
+fn checksum_in_steps_is_the_checksum() {
+    let data: Vec<u8> = (0..700u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    for len in (0..200).chain([255, 256, 257, 319, 320, 321, 699, 700]) {
+        let bytes = &data[..len];
+        let whole = dxbc::checksum_of(bytes);
+        assert_eq!(dxbc::checksum::Progress::new(bytes).finish(), whole, "{len} bytes, no step");
+        for step in [0, 1, 2, 3, 7, 64] {
+            let mut p = dxbc::checksum::Progress::new(bytes);
+            for _ in 0..(len / 64 + 3) {
+                p.step(step);
+            }
+            assert_eq!(p.finish(), whole, "{len} bytes, steps of {step} blocks");
+        }
+    }
+}

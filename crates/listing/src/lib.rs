@@ -220,10 +220,13 @@ pub(crate) fn disassemble_summed(
     }
     let container = Container::parse(bytes)?;
     let mut warnings = Vec::new();
-    let computed = dxbc::checksum_bytes(checksum.unwrap_or_else(|| container.computed_checksum()));
-    if computed != container.stored_checksum() {
-        warnings.push(Warning::BadChecksum { stored: container.stored_checksum(), computed });
-    }
+    // Without a checksum given, it is computed a block at a time between the program's
+    // instructions (and the rest at the end): MD5's chain of adds and rotations leaves
+    // most of the core idle, and the out-of-order core runs the printing beside it.
+    let mut progress = match (checksum, dxbc::checksum::covered(bytes)) {
+        (None, Some(covered)) => Some(dxbc::checksum::Progress::new(covered)),
+        _ => None,
+    };
     // RDEF is read once: the style follows its creator string, and the header prints it.
     let rdef = header::read_rdef(&container);
     let style = options.style.unwrap_or_else(|| header::style_of(rdef.as_ref()));
@@ -250,13 +253,33 @@ pub(crate) fn disassemble_summed(
     let mut printer = tpf::print::Printer::with_format(decoder.version(), style, options.format());
     printer.version_line(&mut text);
     printer
-        .instructions(&mut decoder, &mut text, |class, tokens| {
-            if class != tpf::CustomDataClass::ImmediateConstantBuffer {
-                let class = class.listing_name().map_or_else(|| format!("class {}", class.raw()), str::to_string);
-                warnings.push(Warning::CustomDataAsComment { class, tokens });
-            }
-        })
+        .instructions_beside(
+            &mut decoder,
+            &mut text,
+            |class, tokens| {
+                if class != tpf::CustomDataClass::ImmediateConstantBuffer {
+                    let class = class.listing_name().map_or_else(|| format!("class {}", class.raw()), str::to_string);
+                    warnings.push(Warning::CustomDataAsComment { class, tokens });
+                }
+            },
+            || {
+                if let Some(p) = &mut progress {
+                    p.step(1);
+                }
+            },
+        )
         .map_err(program_error)?;
+    // `covered` finds the bytes of every container `Container::parse` accepts.
+    let sum = match (checksum, progress) {
+        (Some(sum), _) => sum,
+        (None, Some(p)) => p.finish(),
+        (None, None) => container.computed_checksum(),
+    };
+    let computed = dxbc::checksum_bytes(sum);
+    if computed != container.stored_checksum() {
+        // The checksum's warning comes first, as it is about the whole blob.
+        warnings.insert(0, Warning::BadChecksum { stored: container.stored_checksum(), computed });
+    }
     if reflected {
         let slots = container
             .chunk(FourCc::STAT)

@@ -127,7 +127,20 @@ impl Printer {
         &mut self,
         decoder: &mut crate::Decoder<'_>,
         out: &mut String,
+        data: impl FnMut(CustomDataClass, usize),
+    ) -> Result<(), crate::DecodeError> {
+        self.instructions_beside(decoder, out, data, || {})
+    }
+
+    /// [`Printer::instructions`], calling `beside` after each instruction printed: for
+    /// independent work done a little at a time (a listing's checksum, a few blocks at
+    /// a time), which the out-of-order core then runs beside the printing.
+    pub fn instructions_beside(
+        &mut self,
+        decoder: &mut crate::Decoder<'_>,
+        out: &mut String,
         mut data: impl FnMut(CustomDataClass, usize),
+        mut beside: impl FnMut(),
     ) -> Result<(), crate::DecodeError> {
         if !self.direct_allowed() {
             while let Some(item) = decoder.next_instruction() {
@@ -136,6 +149,7 @@ impl Printer {
                     data(class, words.len());
                 }
                 self.instruction_at(ins, 4 * start as u32, out);
+                beside();
             }
             return Ok(());
         }
@@ -146,6 +160,7 @@ impl Printer {
         let result = loop {
             if let Some(n) = self.direct(decoder.rest(), &mut bytes) {
                 decoder.skip(n);
+                beside();
                 continue;
             }
             match decoder.next_instruction() {
@@ -158,18 +173,23 @@ impl Printer {
                     line.clear();
                     self.instruction_at(ins, 4 * start as u32, &mut line);
                     bytes.extend_from_slice(line.as_bytes());
+                    beside();
                 }
             }
         };
-        // Every piece appended is text (whole `String`s from the general path, ASCII
-        // tables, literals and digits from the direct path), so this check cannot fail;
-        // it stays, because its cost (about 1.5% of a listing) is cheaper than an
-        // `unsafe` argument spread over a whole module. Were it ever to fail, the text
-        // is kept with replacement characters rather than lost.
-        *out = match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        };
+        // Every piece appended is text: whole `String`s and `&str`s (the general path's
+        // lines, names from the enums' tables), and from the direct path only bytes of
+        // its padded tables, each checked to be ASCII when the table is built at compile
+        // time (`direct::pad`, `direct::word`), ASCII digits and punctuation, cut only
+        // at the end of what was appended (`truncate` to a mark or to a piece's length,
+        // never inside a character). Checking the whole listing again cost about 1.5% of
+        // the instructions of a listing (callgrind, corpus one blob at a time), so the
+        // check runs in builds with debug assertions (every test run: the corpus and its
+        // mutated programs go through this path) and not in release builds.
+        debug_assert!(std::str::from_utf8(&bytes).is_ok(), "the direct path wrote bytes that are not UTF-8");
+        // SAFETY: `bytes` is UTF-8, as argued above: the listing that came in as a
+        // `String`, then text and ASCII bytes only.
+        *out = unsafe { String::from_utf8_unchecked(bytes) };
         result
     }
 
