@@ -827,18 +827,25 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The bounds checks every back end writes: an out-of-range index, buffer access or
+/// texel load reads 0 and drops a write (the functional spec's out-of-bounds rules; see
+/// the crate documentation for what each target can express).
+fn bounds_check_policies() -> naga::proc::BoundsCheckPolicies {
+    naga::proc::BoundsCheckPolicies {
+        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
+    }
+}
+
 /// Validates `module` and writes it in `target`'s language: text as UTF-8, SPIR-V as
 /// its words in little-endian order.
 pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, TranslateError> {
     let info = validate(module)?;
     let backend = |message: String| TranslateError::Backend { target: target.name(), message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
-    let policies = naga::proc::BoundsCheckPolicies {
-        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
-    };
+    let policies = bounds_check_policies();
     Ok(match target {
         Target::Wgsl => naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
             .map_err(|e| backend(e.to_string()))?
@@ -892,12 +899,7 @@ pub(crate) fn glsl_text(
 ) -> Result<String, TranslateError> {
     let backend = |message: String| TranslateError::Backend { target: "glsl", message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
-    let policies = naga::proc::BoundsCheckPolicies {
-        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
-    };
+    let policies = bounds_check_policies();
     let options = naga::back::glsl::Options {
         version: naga::back::glsl::Version::Desktop(450),
         binding_map,
@@ -922,12 +924,7 @@ pub(crate) fn spirv_words(
 ) -> Result<Vec<u32>, TranslateError> {
     let backend = |message: String| TranslateError::Backend { target: "spirv", message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
-    let policies = naga::proc::BoundsCheckPolicies {
-        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        buffer: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
-        binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
-    };
+    let policies = bounds_check_policies();
     let options = naga::back::spv::Options {
         bounds_check_policies: policies,
         flags: naga::back::spv::WriterFlags::ADJUST_COORDINATE_SPACE

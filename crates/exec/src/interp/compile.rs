@@ -596,6 +596,14 @@ impl Builder<'_> {
         Ok((self.xbase[k], self.d.xtemps[k].1))
     }
 
+    /// The sampler operand of a sampling instruction (`mnemonic`): its absolute slot.
+    fn sampler(&self, i: usize, mnemonic: &str, o: &Operand) -> Result<u32, ExecError> {
+        if o.ty != OT::Sampler {
+            return Err(malformed(i, format!("{mnemonic} without a sampler")));
+        }
+        Ok(self.slot(i, o, File::Sampler)?.0)
+    }
+
     /// A resource-like operand: its absolute slot (and the declared range).
     fn slot(&self, i: usize, o: &Operand, file: File) -> Result<(u32, Option<Range>), ExecError> {
         let imm = |k: usize| -> Result<u32, ExecError> {
@@ -1166,10 +1174,7 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
                 self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
-                if s.ty != OT::Sampler {
-                    return Err(malformed(i, "sample_l without a sampler"));
-                }
-                r.sampler = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 x.src[1] = self.src(i, &srcs[3], Ty::F)?;
                 if let Some(o) = inst.sample_offsets() {
                     r.offs = o;
@@ -1182,10 +1187,7 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
                 self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
-                if s.ty != OT::Sampler {
-                    return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
-                }
-                r.sampler = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 if lz {
                     x.src[2] = self.src(i, &srcs[3], Ty::F)?;
                 } else {
@@ -1223,10 +1225,7 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
                 self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
-                if s.ty != OT::Sampler {
-                    return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
-                }
-                r.sampler = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 match inst.opcode {
                     O::SampleB | O::SampleBClampFeedback => {
                         x.src[1] = self.src(i, &srcs[3], Ty::F)?;
@@ -1274,10 +1273,7 @@ impl Builder<'_> {
                 }
                 self.set_resource(i, inst, &mut r, &srcs[k])?;
                 let s = &srcs[k + 1];
-                if s.ty != OT::Sampler {
-                    return Err(malformed(i, format!("{} without a sampler", inst.opcode.mnemonic())));
-                }
-                r.sampler = self.slot(i, s, File::Sampler)?.0;
+                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 // The sampler's selected component (`.r` for the comparing forms).
                 r.umask = if cmp { 0 } else { swizzle_of(s.selection())[0] };
                 if cmp {
