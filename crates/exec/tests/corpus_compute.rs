@@ -13,11 +13,13 @@ use std::collections::BTreeMap;
 use corpus::Rng;
 use exec::compute::{self, ComputeStats, Limits};
 use exec::resources::{Srv, Uav};
-use exec::{ExecErrorKind, Plan, Resources};
+use exec::{Plan, Resources};
 use tpf::ProgramType;
 
 mod common_corpus_data;
-use common_corpus_data::{bind, storage, Mode};
+use common_corpus_data::{
+    bind, mutate, mutations, plan_of, program_of, program_words, run_on_data, seed_of, storage, Mode, NoPlan,
+};
 
 /// The dispatch every shader runs.
 const GROUPS: [u32; 3] = [2, 2, 1];
@@ -37,39 +39,24 @@ fn corpus_compute_shaders_run() {
     let (mut shaders, mut ran, mut invocations, mut barriers) = (0, 0, 0u64, 0u64);
     for e in &entries {
         let bytes = e.bytes();
-        let container = dxbc::Container::parse(&bytes).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
-        let chunk = container
-            .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
-            .unwrap_or_else(|| panic!("{}: no program chunk", e.id()));
-        let program = tpf::decode(chunk.data).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+        let program = program_of(&e.id(), &bytes);
         if program.version.ty != ProgramType::Compute {
             outcomes.insert(e.id(), "not a compute shader".to_string());
             continue;
         }
         shaders += 1;
-        let plan = match Plan::from_bytecode(&bytes) {
+        let plan = match plan_of(&bytes) {
             Ok(p) => p,
-            Err(err) => {
-                let outcome = match &err.kind {
-                    ExecErrorKind::Unsupported(what) => format!("unsupported: {what}"),
-                    _ => {
-                        failures.push(format!("{}: compile: {err}", e.id()));
-                        format!("compile error: {err}")
-                    }
-                };
-                outcomes.insert(e.id(), corpus::expect::one_line(&outcome));
+            Err(no) => {
+                if let NoPlan::Failed(err) = &no {
+                    failures.push(format!("{}: compile: {err}", e.id()));
+                }
+                outcomes.insert(e.id(), no.outcome());
                 continue;
             }
         };
-        let seed = e.id().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
-        let mut result = exercise(&plan, &program, seed, 0);
-        let mut data = "floats";
-        for (mode, what) in [(1, "small integers"), (2, "positive integers")] {
-            if matches!(&result, Err(err) if matches!(err.kind, ExecErrorKind::StepLimit(_))) {
-                data = what;
-                result = exercise(&plan, &program, seed, mode);
-            }
-        }
+        let seed = seed_of(&e.id());
+        let (data, result) = run_on_data(|mode| exercise(&plan, &program, seed, mode));
         let outcome = match result {
             Ok(s) => {
                 ran += 1;
@@ -103,28 +90,9 @@ fn mutated_corpus_compute_programs_never_panic() {
     let mut rng = Rng(0x5eed_c0de_0000_0001);
     let (mut tried, mut compiled, mut ran, mut errors) = (0, 0, 0, 0);
     for e in &entries {
-        let bytes = e.bytes();
-        let Ok(container) = dxbc::Container::parse(&bytes) else { continue };
-        let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
-        let Ok(program) = tpf::decode(chunk.data) else { continue };
-        if program.version.ty != ProgramType::Compute {
-            continue;
-        }
-        let words: Vec<u32> = chunk.data.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
-        for _ in 0..std::env::var("MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(8) {
-            let mut w = words.clone();
-            for _ in 0..1 + rng.below(3) {
-                let at = 2 + rng.below(w.len().saturating_sub(2).max(1));
-                if at >= w.len() {
-                    continue;
-                }
-                w[at] = match rng.below(3) {
-                    0 => w[at] ^ (1 << rng.below(32)),
-                    1 => rng.next_u64() as u32,
-                    _ => w[at].wrapping_add(1 + rng.below(8) as u32),
-                };
-            }
-            let bytes: Vec<u8> = w.iter().flat_map(|t| t.to_le_bytes()).collect();
+        let Some(words) = program_words(&e.bytes(), |ty| ty == ProgramType::Compute) else { continue };
+        for _ in 0..mutations(8) {
+            let bytes = mutate(&words, &mut rng);
             tried += 1;
             let Ok(p) = tpf::decode(&bytes) else { continue };
             let Ok(plan) = Plan::compile(&p, Vec::new(), Vec::new()) else { continue };

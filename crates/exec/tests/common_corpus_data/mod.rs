@@ -1,6 +1,8 @@
 //! Generated memory for the corpus tests that run shaders: pseudo-random constant
 //! buffers, buffers and textures for every declared `cb#`, `t#` and `u#`, default
-//! samplers (shared by `corpus_run` and `corpus_compute`).
+//! samplers; and the per-entry steps those tests share: the program, the plan or why
+//! there is none, the data modes tried, the mutations (shared by `corpus_run`,
+//! `corpus_compute` and `pixel_corpus`).
 
 #![allow(dead_code)]
 
@@ -182,4 +184,95 @@ pub fn bind<'a>(s: &'a mut Storage) -> Resources<'a> {
         *s = Some(Sampler::default());
     }
     r
+}
+
+/// The program of a corpus entry (every corpus blob holds one that decodes: anything
+/// else panics, naming the entry).
+pub fn program_of<'b>(id: &str, bytes: &'b [u8]) -> tpf::Program<'b> {
+    let container = dxbc::Container::parse(bytes).unwrap_or_else(|err| panic!("{id}: {err}"));
+    let chunk = container
+        .chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])
+        .unwrap_or_else(|| panic!("{id}: no program chunk"));
+    tpf::decode(chunk.data).unwrap_or_else(|err| panic!("{id}: {err}"))
+}
+
+/// The seed of an entry's generated data: FNV-1a of its id.
+pub fn seed_of(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Why an entry's plan did not compile: the interpreter refuses an instruction
+/// (`Unsupported`, named), or another compile error (a failure of the test).
+pub enum NoPlan {
+    Refused(String),
+    Failed(exec::ExecError),
+}
+
+impl NoPlan {
+    /// The entry's outcome line.
+    pub fn outcome(&self) -> String {
+        corpus::expect::one_line(&match self {
+            NoPlan::Refused(what) => format!("unsupported: {what}"),
+            NoPlan::Failed(err) => format!("compile error: {err}"),
+        })
+    }
+}
+
+/// Compiles an entry's plan.
+pub fn plan_of(bytes: &[u8]) -> Result<exec::Plan, NoPlan> {
+    exec::Plan::from_bytecode(bytes).map_err(|err| match err.kind {
+        exec::ExecErrorKind::Unsupported(what) => NoPlan::Refused(what),
+        _ => NoPlan::Failed(err),
+    })
+}
+
+/// Runs `exercise` on generated floats, then, while it stops at the step limit (loop
+/// counts read from float data can be huge, and some loops only end for positive
+/// values), on small and then positive integers: which data it ran on, and what it gave.
+pub fn run_on_data<T>(
+    mut exercise: impl FnMut(Mode) -> Result<T, exec::ExecError>,
+) -> (&'static str, Result<T, exec::ExecError>) {
+    let mut result = exercise(0);
+    let mut data = "floats";
+    for (mode, what) in [(1, "small integers"), (2, "positive integers")] {
+        if matches!(&result, Err(err) if matches!(err.kind, exec::ExecErrorKind::StepLimit(_))) {
+            data = what;
+            result = exercise(mode);
+        }
+    }
+    (data, result)
+}
+
+/// The program chunk's tokens of an entry whose program `keep` accepts (for the
+/// mutation tests; entries that do not decode are left out).
+pub fn program_words(bytes: &[u8], keep: impl Fn(tpf::ProgramType) -> bool) -> Option<Vec<u32>> {
+    let container = dxbc::Container::parse(bytes).ok()?;
+    let chunk = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])?;
+    let program = tpf::decode(chunk.data).ok()?;
+    keep(program.version.ty)
+        .then(|| chunk.data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+/// How many mutations of each program the mutation tests try: `MUTATIONS` from the
+/// environment, or `default`.
+pub fn mutations(default: usize) -> usize {
+    std::env::var("MUTATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+/// `words` with one to three random token changes past the version and length tokens
+/// (a bit flipped, a random word, or a small increment), as bytes.
+pub fn mutate(words: &[u32], rng: &mut Rng) -> Vec<u8> {
+    let mut w = words.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let at = 2 + rng.below(w.len().saturating_sub(2).max(1));
+        if at >= w.len() {
+            continue;
+        }
+        w[at] = match rng.below(3) {
+            0 => w[at] ^ (1 << rng.below(32)),
+            1 => rng.next_u64() as u32,
+            _ => w[at].wrapping_add(1 + rng.below(8) as u32),
+        };
+    }
+    w.iter().flat_map(|t| t.to_le_bytes()).collect()
 }
