@@ -68,7 +68,7 @@ mod lavapipe;
 mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
-use lavapipe::{run_compute, Gpu};
+use lavapipe::{one_lavapipe_thread, run_compute, Gpu};
 use resources::{program_data, Data, Kind, View, COMPUTE};
 use tolerance::{tolerance, within};
 
@@ -188,7 +188,7 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
-    let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
     let mut data = match program_data(program, &mut rng, COMPUTE, None) {
         Ok(d) => d,
@@ -244,15 +244,6 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Written::Nothing if outcome == "exact" => "exact, but writes nothing (with the generated memory)".into(),
         Written::Zeros if outcome == "exact" => "exact, but writes only zeros (with the generated memory)".into(),
         _ => outcome,
-    }
-}
-
-/// One lavapipe thread: workgroups then run one after the other, so that groups which
-/// update the same UAV word without atomics (a race in Direct3D that neither group order
-/// shows) cannot make an outcome vary from run to run. Before any device is made.
-fn one_lavapipe_thread() {
-    if std::env::var_os("LP_NUM_THREADS").is_none() {
-        std::env::set_var("LP_NUM_THREADS", "1");
     }
 }
 

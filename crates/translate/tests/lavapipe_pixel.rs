@@ -55,7 +55,7 @@ mod pixel_harness;
 mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
-use lavapipe::Gpu;
+use lavapipe::{one_lavapipe_thread, Gpu};
 use pixel_harness::{Kind as TargetKind, Point, CLEAR_DEPTH, HEIGHT, WIDTH};
 use resources::{float, program_data, Data, PIXEL};
 use tolerance::{tolerance, within};
@@ -195,7 +195,7 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
-    let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
     let data = match program_data(program, &mut rng, PIXEL, None) {
         Ok(d) => d,
@@ -224,13 +224,6 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32
         return format!("{outcome}, but writes no render target");
     }
     outcome
-}
-
-/// One lavapipe thread (before any device is made), as the other comparisons.
-fn one_lavapipe_thread() {
-    if std::env::var_os("LP_NUM_THREADS").is_none() {
-        std::env::set_var("LP_NUM_THREADS", "1");
-    }
 }
 
 fn program_of(bytes: &[u8]) -> Option<tpf::Program<'_>> {

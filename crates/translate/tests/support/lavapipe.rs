@@ -78,6 +78,16 @@ pub fn device_or_skip(test: &str) -> Option<Gpu> {
     gpu
 }
 
+/// One lavapipe thread (`LP_NUM_THREADS=1` unless set): workgroups and fragments then
+/// run one after the other, so that a race in Direct3D (groups that update the same
+/// word without atomics, which neither group order shows) cannot make an outcome vary
+/// from run to run. Called before any device is made.
+pub fn one_lavapipe_thread() {
+    if std::env::var_os("LP_NUM_THREADS").is_none() {
+        std::env::set_var("LP_NUM_THREADS", "1");
+    }
+}
+
 /// What a binding holds.
 pub enum Buffer {
     /// A uniform buffer (a constant buffer), cut to [`Gpu::uniform_limit`].

@@ -43,6 +43,11 @@ pub const COMPUTE: Policy = Policy { uavs: true, multisampled: true };
 /// The pixel harness's: views and samplers only.
 pub const PIXEL: Policy = Policy { uavs: false, multisampled: false };
 
+/// The seed of the memory of the program named `id`: FNV-1a of the name.
+pub fn seed(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
 /// A word: a small integer or a [`float`], by a coin.
 pub fn word(rng: &mut Rng) -> u32 {
     if rng.below(2) == 0 {
