@@ -9,20 +9,22 @@
 //! [-2, 2], so that both integer addressing and float arithmetic get exercised), a
 //! typed buffer of the four-component 32-bit format of its declared type
 //! (`R32G32B32A32_FLOAT`, `_UINT`, `_SINT`); float 1D and 2D textures (views and
-//! write-only typed UAVs) of one level, [`TEXTURE_SIZE`] texels square (1D: one row),
-//! `R32G32B32A32_FLOAT` texels in [0, 1] — the format the translator's storage
+//! write-only typed UAVs) of one level, [`resources::TEXTURE_SIZE`] texels square
+//! (1D: one row), `R32G32B32A32_FLOAT` texels in [0, 1] — the format the translator's storage
 //! textures hold for a typed UAV, whatever its declared float type (`unorm` too);
 //! samplers with point filtering and clamp addressing; float multisampled 2D textures
 //! of the declared sample count (4 where the declaration leaves it open), texels
 //! `R16G16B16A16_FLOAT` in [0, 1] in 1/256 steps, drawn sample by sample on the device
 //! (no copy writes a multisampled texture). The UAVs start full of such
-//! words (texels) too, so that what neither side writes is compared as well. Every
+//! words (texels) too, so that what neither side writes is compared as well (the memory
+//! is `support/resources.rs`'s, shared with `lavapipe_pixel`). Every
 //! word of every UAV (a texture's texels, row after row) is compared:
 //!
 //! - bit for bit; two NaNs are equal whatever their bits (the reference makes every
 //!   NaN one quiet NaN; "32-bit Floating Point Rules" leaves the bits free);
 //! - when the program uses an instruction whose precision Direct3D leaves to the
-//!   device, two finite floats within [`TOLERANCES`] of it are "within tolerance";
+//!   device, two finite floats within [`tolerance::TOLERANCES`] of it are "within
+//!   tolerance";
 //! - the UAV counters (`imm_atomic_alloc`) are bound at group 3, starting at 0;
 //! - an exact comparison where the reference leaves every UAV as it was (the generated
 //!   constants send the program down no path that writes), or changes words only to 0
@@ -56,59 +58,25 @@ use std::collections::BTreeMap;
 
 use corpus::Rng;
 use exec::compute::{self, GroupOrder, Limits};
-use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView, Uav};
-use exec::{Format, Plan, Resources};
-use tpf::{Body, Decl, Opcode, ProgramType, ResourceDimension, ReturnType, SamplerMode};
-use translate::buffer_format::{self, Numeric};
+use exec::resources::Uav;
+use exec::Plan;
+use tpf::{Opcode, ProgramType};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
-use lavapipe::{run_compute, vec4_bytes, Bound, Buffer, Gpu};
+#[path = "support/resources.rs"]
+mod resources;
+#[path = "support/tolerance.rs"]
+mod tolerance;
+use lavapipe::{one_lavapipe_thread, run_compute, Gpu};
+use resources::{program_data, Data, Kind, View, COMPUTE};
+use tolerance::{tolerance, within};
 
 /// The thread groups every program runs.
 const GROUPS: [u32; 3] = [2, 2, 1];
 
-/// Per instruction: the units in the last place and the absolute difference a float
-/// word may differ by when the program uses it (as `lavapipe_vertex`).
-const TOLERANCES: &[(Opcode, u32, f32)] = &[
-    (Opcode::Div, 2, 0.0),
-    (Opcode::Rcp, 2, 0.0),
-    (Opcode::Rsq, 2, 0.0),
-    (Opcode::Sqrt, 2, 0.0),
-    (Opcode::Exp, 4, 0.0),
-    (Opcode::Log, 4, 1.0 / 2_097_152.0),
-    (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
-];
-
 /// The rounds of memory drawn after the first when the reference writes nothing.
 const ROUNDS: u64 = 24;
-
-/// A word: a small integer or a float in [-2, 2] (1/1000 steps), by a coin.
-fn word(rng: &mut Rng) -> u32 {
-    if rng.below(2) == 0 {
-        rng.below(16) as u32
-    } else {
-        ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()
-    }
-}
-
-fn words(rng: &mut Rng, n: usize) -> Vec<u8> {
-    (0..n).flat_map(|_| word(rng).to_le_bytes()).collect()
-}
-
-/// A constant-buffer word of the later rounds: by a die, a [`word`], any 32 bits, or
-/// one of `immediates` (the program's own) or its neighbour.
-fn constant(rng: &mut Rng, immediates: &[u32]) -> u32 {
-    match rng.below(4) {
-        0 => word(rng),
-        1 => rng.next_u64() as u32,
-        _ if immediates.is_empty() => rng.next_u64() as u32,
-        _ => {
-            let v = immediates[rng.below(immediates.len())];
-            v.wrapping_add(rng.below(3) as u32).wrapping_sub(1)
-        }
-    }
-}
 
 /// The 32-bit immediates (`l(...)` components) the program uses, each once.
 fn immediates(program: &tpf::Program<'_>) -> Vec<u32> {
@@ -123,274 +91,11 @@ fn immediates(program: &tpf::Program<'_>) -> Vec<u32> {
     out
 }
 
-/// A texel in [0, 1] (1/1000 steps): a colour, as the corpus's image shaders read.
-fn texel(rng: &mut Rng) -> [f32; 4] {
-    [0; 4].map(|_| rng.below(1001) as f32 / 1000.0)
-}
-
-/// The side of the textures bound: 64 texels (a multiple of 16, as the harness reads
-/// writable textures back), 64 rows (one for a 1D texture).
-const TEXTURE_SIZE: u32 = 64;
-
-/// What a view is.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// A raw (byte address) buffer.
-    Raw,
-    /// A structured buffer of this stride.
-    Structured(u32),
-    /// A typed buffer of this format (the four-component 32-bit one of its declared
-    /// type, [`buffer_format::default_format`], named in the bindings).
-    Typed(Format),
-    /// A 1D (height 1) or 2D texture of one level, `R32G32B32A32_FLOAT` texels (the
-    /// format the translator's `rgba32float` storage textures hold for typed UAVs).
-    Texture { one_d: bool },
-    /// A multisampled 2D texture of `samples` samples per texel, `R16G16B16A16_FLOAT`
-    /// (a format the device draws multisampled), each sample's value in [0, 1] in
-    /// 1/256 steps (exact in a half); its memory is exec's (samples of a texel
-    /// consecutive).
-    Multisampled { samples: u32 },
-}
-
-/// A view and its memory (a texture's: its texels' floats, row after row).
-struct View {
-    kind: Kind,
-    bytes: Vec<u8>,
-}
-
-impl View {
-    fn texture(one_d: bool, rng: &mut Rng) -> View {
-        let n = TEXTURE_SIZE * if one_d { 1 } else { TEXTURE_SIZE };
-        let bytes = (0..n).flat_map(|_| texel(rng)).flat_map(f32::to_le_bytes).collect();
-        View { kind: Kind::Texture { one_d }, bytes }
-    }
-
-    fn multisampled(samples: u32, rng: &mut Rng) -> View {
-        let n = TEXTURE_SIZE * TEXTURE_SIZE * samples;
-        let half = |rng: &mut Rng| exec::format::f32_to_f16(rng.below(257) as f32 / 256.0);
-        let bytes = (0..4 * n).flat_map(|_| half(rng).to_le_bytes()).collect();
-        View { kind: Kind::Multisampled { samples }, bytes }
-    }
-
-    /// A texture's width and height.
-    fn size(one_d: bool) -> (u32, u32) {
-        (TEXTURE_SIZE, if one_d { 1 } else { TEXTURE_SIZE })
-    }
-
-    /// A texture's texels (a multisampled one's samples).
-    fn texels(&self) -> Vec<[f32; 4]> {
-        if let Kind::Multisampled { .. } = self.kind {
-            return self
-                .bytes
-                .chunks_exact(8)
-                .map(|c| [0, 1, 2, 3].map(|k| exec::format::f16_to_f32(u16::from_le_bytes([c[2 * k], c[2 * k + 1]]))))
-                .collect();
-        }
-        self.bytes
-            .chunks_exact(16)
-            .map(|c| [0, 1, 2, 3].map(|k| f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])))
-            .collect()
-    }
-
-    fn texture_view(one_d: bool, data: &[u8]) -> TextureView<'_> {
-        let (width, height) = View::size(one_d);
-        TextureView {
-            dimension: if one_d { Dimension::Texture1D } else { Dimension::Texture2D },
-            format: Format::R32G32B32A32_FLOAT,
-            width,
-            height,
-            depth: 1,
-            array_size: 1,
-            mip_levels: 1,
-            data,
-        }
-    }
-}
-
-/// The memory a program reads and writes, by slot.
-#[derive(Default)]
-struct Data {
-    cbs: BTreeMap<u32, Vec<[u32; 4]>>,
-    srvs: BTreeMap<u32, View>,
-    uavs: BTreeMap<u32, View>,
-    /// UAVs whose hidden counter the program uses.
-    counters: Vec<u32>,
-    /// Samplers (point filtering, clamp addressing), by slot.
-    samplers: Vec<u32>,
-}
-
-impl Data {
-    /// Constant buffers at group 0, views at 1, UAVs at 2, counters at 3, samplers at
-    /// 4: bindings 0, 1, 2... in slot order (as `on_device` binds them); the typed
-    /// buffers' formats.
-    fn bindings(&self) -> translate::Bindings {
-        let mut text = String::new();
-        for (k, slot) in self.cbs.keys().enumerate() {
-            text += &format!("cb{slot} = 0:{k}\n");
-        }
-        for (k, slot) in self.srvs.keys().enumerate() {
-            text += &format!("t{slot} = 1:{k}\n");
-        }
-        for (k, slot) in self.uavs.keys().enumerate() {
-            text += &format!("u{slot} = 2:{k}\n");
-        }
-        for (k, slot) in self.counters.iter().enumerate() {
-            text += &format!("uc{slot} = 3:{k}\n");
-        }
-        for (k, slot) in self.samplers.iter().enumerate() {
-            text += &format!("s{slot} = 4:{k}\n");
-        }
-        for (class, map) in [("t", &self.srvs), ("u", &self.uavs)] {
-            for (slot, v) in map {
-                if let Kind::Typed(f) = v.kind {
-                    text += &format!("{class}{slot} = {}\n", f.name());
-                }
-            }
-        }
-        translate::Bindings::parse(&text).expect("bindings")
-    }
-}
-
-/// The slot a declaration names (the register: Shader Model 5.1's range start).
-fn slot(program: &tpf::Program<'_>, o: &tpf::Operand) -> u32 {
-    let k = if program.version.is_sm51() { 1 } else { 0 };
-    o.index(k).map_or(0, |i| i.immediate() as u32)
-}
-
-/// The memory for every declaration, or why the program is not compared; the constant
-/// buffers' words from [`constant`] with `immediates` when given, else [`word`].
-fn program_data(program: &tpf::Program<'_>, rng: &mut Rng, immediates: Option<&[u32]>) -> Result<Data, String> {
-    let mut data = Data::default();
-    for inst in program.iter() {
-        match &inst.body {
-            Body::Op(_) if matches!(inst.opcode, Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume) => {
-                if let Some(o) = inst.operands().get(1) {
-                    let s = slot(program, o);
-                    if !data.counters.contains(&s) {
-                        data.counters.push(s);
-                    }
-                }
-                continue;
-            }
-            Body::Decl(_) => {}
-            _ => continue,
-        }
-        let Body::Decl(d) = &inst.body else { continue };
-        let (map, operand, kind) = match d {
-            Decl::ConstantBuffer { operand, .. } => {
-                let s = slot(program, inst.operand(*operand));
-                let cb = (0..4096)
-                    .map(|_| {
-                        [0; 4].map(|_: u32| match immediates {
-                            Some(imm) => constant(rng, imm),
-                            None => word(rng),
-                        })
-                    })
-                    .collect();
-                data.cbs.insert(s, cb);
-                continue;
-            }
-            Decl::ResourceRaw { operand, .. } => (&mut data.srvs, operand, Kind::Raw),
-            Decl::ResourceStructured { operand, stride, .. } => (&mut data.srvs, operand, Kind::Structured(*stride)),
-            Decl::UavRaw { operand, .. } => (&mut data.uavs, operand, Kind::Raw),
-            Decl::UavStructured { operand, stride, .. } => (&mut data.uavs, operand, Kind::Structured(*stride)),
-            Decl::Resource { operand, dim, return_type, .. } | Decl::UavTyped { operand, dim, return_type, .. } => {
-                let uav = matches!(d, Decl::UavTyped { .. });
-                let numeric = match return_type.types[0] {
-                    ReturnType::Float | ReturnType::Unorm | ReturnType::Snorm => Numeric::Float,
-                    ReturnType::Uint => Numeric::Uint,
-                    ReturnType::Sint => Numeric::Sint,
-                    _ => return Err("needs a view of another return type".into()),
-                };
-                let map = if uav { &mut data.uavs } else { &mut data.srvs };
-                let kind = match dim {
-                    ResourceDimension::Buffer => Kind::Typed(buffer_format::default_format(numeric, false)),
-                    ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
-                        if uav && program.iter().any(|i| i.opcode == Opcode::LdUavTyped) {
-                            return Err("reads a typed UAV texture (the harness binds write-only ones)".into());
-                        }
-                        let s = slot(program, inst.operand(*operand));
-                        map.insert(s, View::texture(*dim == ResourceDimension::Texture1D, rng));
-                        continue;
-                    }
-                    ResourceDimension::Texture2DMS if !uav && numeric == Numeric::Float => {
-                        // A declaration without a sample count takes any: 4.
-                        let samples = match d {
-                            Decl::Resource { sample_count: n @ 1.., .. } => u32::from(*n),
-                            _ => 4,
-                        };
-                        let s = slot(program, inst.operand(*operand));
-                        map.insert(s, View::multisampled(samples, rng));
-                        continue;
-                    }
-                    ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray => {
-                        return Err(
-                            "needs multisampled texture arrays or integer ones (the harness binds float 2D ones)"
-                                .into(),
-                        )
-                    }
-                    _ => {
-                        return Err(
-                            "needs textures of another dimension or type (the harness binds float 1D and 2D ones)"
-                                .into(),
-                        )
-                    }
-                };
-                (map, operand, kind)
-            }
-            Decl::Sampler { operand, mode: SamplerMode::Default, .. } => {
-                data.samplers.push(slot(program, inst.operand(*operand)));
-                continue;
-            }
-            Decl::Sampler { .. } => return Err("needs comparison or mono samplers".into()),
-            _ => continue,
-        };
-        let s = slot(program, inst.operand(*operand));
-        let len = match kind {
-            Kind::Raw => 16384,
-            Kind::Structured(stride) => 64 * stride as usize,
-            Kind::Typed(f) => 64 * f.size(),
-            Kind::Texture { .. } | Kind::Multisampled { .. } => unreachable!("textures are made above"),
-        };
-        map.insert(s, View { kind, bytes: words(rng, len / 4) });
-    }
-    data.samplers.sort_unstable();
-    data.counters.sort_unstable();
-    Ok(data)
-}
-
 /// The reference: `exec`'s dispatch; every UAV's memory after it, in slot order.
 fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>, String> {
     let mut uavs: Vec<Vec<u8>> = data.uavs.values().map(|v| v.bytes.clone()).collect();
     {
-        let mut res = Resources::default();
-        for (&slot, cb) in &data.cbs {
-            if let Some(s) = res.constant_buffers.get_mut(slot as usize) {
-                *s = Some(cb);
-            }
-        }
-        for (&slot, v) in &data.srvs {
-            let slot = slot as usize;
-            if res.srvs.len() <= slot {
-                res.srvs.resize(slot + 1, None);
-            }
-            res.srvs[slot] = Some(match v.kind {
-                Kind::Raw => Srv::Raw { data: &v.bytes },
-                Kind::Structured(stride) => Srv::Structured { data: &v.bytes, stride },
-                Kind::Typed(f) => Srv::Buffer { data: &v.bytes, format: f },
-                Kind::Texture { one_d } => Srv::Texture(View::texture_view(one_d, &v.bytes)),
-                Kind::Multisampled { samples } => Srv::Texture(TextureView {
-                    dimension: Dimension::Texture2DMS { samples },
-                    format: Format::R16G16B16A16_FLOAT,
-                    width: TEXTURE_SIZE,
-                    height: TEXTURE_SIZE,
-                    depth: 1,
-                    array_size: 1,
-                    mip_levels: 1,
-                    data: &v.bytes,
-                }),
-            });
-        }
+        let mut res = data.resources();
         for ((&slot, v), memory) in data.uavs.iter().zip(uavs.iter_mut()) {
             let slot = slot as usize;
             while res.uavs.len() <= slot {
@@ -404,17 +109,6 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
                 Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
             });
         }
-        for &slot in &data.samplers {
-            if let Some(s) = res.samplers.get_mut(slot as usize) {
-                *s = Some(Sampler {
-                    min: Filter::Point,
-                    mag: Filter::Point,
-                    mip: Filter::Point,
-                    address: [AddressMode::Clamp; 3],
-                    ..Sampler::default()
-                });
-            }
-        }
         compute::dispatch_in_order(plan, GROUPS, order, &mut res, &Limits { step_limit: 1 << 20 })
             .map_err(|e| e.to_string())?;
     }
@@ -423,58 +117,9 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
 
 /// The translation on lavapipe: every UAV's memory after the dispatch, in slot order.
 fn on_device(gpu: &Gpu, module: naga::Module, workgroup: [u32; 3], data: &Data) -> Result<Vec<Vec<u8>>, String> {
-    let mut bound: Vec<Bound> = Vec::new();
-    for (k, cb) in data.cbs.values().enumerate() {
-        bound.push(Bound { group: 0, binding: k as u32, buffer: Buffer::Uniform(vec4_bytes(cb)) });
-    }
-    for (k, v) in data.srvs.values().enumerate() {
-        let buffer = match v.kind {
-            Kind::Raw | Kind::Structured(_) => Buffer::Storage(v.bytes.clone()),
-            Kind::Typed(_) => Buffer::Typed(v.bytes.clone()),
-            Kind::Texture { one_d } => {
-                let (width, height) = View::size(one_d);
-                Buffer::Texture { width, height, texels: v.texels() }
-            }
-            Kind::Multisampled { samples } => {
-                Buffer::MultisampledTexture { width: TEXTURE_SIZE, height: TEXTURE_SIZE, samples, texels: v.texels() }
-            }
-        };
-        bound.push(Bound { group: 1, binding: k as u32, buffer });
-    }
-    for (k, v) in data.uavs.values().enumerate() {
-        let buffer = match v.kind {
-            Kind::Raw | Kind::Structured(_) => Buffer::StorageReadWrite(v.bytes.clone()),
-            Kind::Typed(_) => Buffer::TypedReadWrite(v.bytes.clone()),
-            Kind::Texture { one_d } => {
-                let (width, height) = View::size(one_d);
-                Buffer::StorageTexture { width, height, texels: v.texels() }
-            }
-            Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
-        };
-        bound.push(Bound { group: 2, binding: k as u32, buffer });
-    }
-    for k in 0..data.counters.len() {
-        bound.push(Bound { group: 3, binding: k as u32, buffer: Buffer::StorageReadWrite(vec![0; 4]) });
-    }
-    for k in 0..data.samplers.len() {
-        bound.push(Bound { group: 4, binding: k as u32, buffer: Buffer::PointClampSampler });
-    }
-    let mut written = run_compute(gpu, module, workgroup, &bound, GROUPS)?;
+    let mut written = run_compute(gpu, module, workgroup, &data.bound(), GROUPS)?;
     written.truncate(data.uavs.len());
     Ok(written)
-}
-
-/// Units in the last place between two finite floats (a huge number across signs).
-fn ulps(a: f32, b: f32) -> u32 {
-    let key = |x: f32| -> i64 {
-        let bits = x.to_bits() as i64;
-        if bits & 0x8000_0000 != 0 {
-            -(bits & 0x7fff_ffff)
-        } else {
-            bits
-        }
-    };
-    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
 }
 
 /// Compares the UAVs word by word; the outcome line.
@@ -495,7 +140,7 @@ fn compare(slots: &[u32], expected: &[Vec<u8>], got: &[Vec<u8>], tolerance: Opti
                 continue;
             }
             if let Some((u, abs, op)) = tolerance {
-                if fa.is_finite() && fb.is_finite() && (ulps(fa, fb) <= u || (fa - fb).abs() <= abs) {
+                if within(fa, fb, u, abs) {
                     tolerated = Some(op);
                     continue;
                 }
@@ -507,20 +152,6 @@ fn compare(slots: &[u32], expected: &[Vec<u8>], got: &[Vec<u8>], tolerance: Opti
         Some(op) => format!("within tolerance ({})", op.mnemonic()),
         None => "exact".into(),
     }
-}
-
-/// The loosest tolerance of the instructions `program` uses, with the instruction.
-fn tolerance(program: &tpf::Program<'_>) -> Option<(u32, f32, Opcode)> {
-    let mut t: Option<(u32, f32, Opcode)> = None;
-    for inst in program.iter() {
-        if let Some(&(op, u, abs)) = TOLERANCES.iter().find(|(op, ..)| *op == inst.opcode) {
-            let (u0, a0, _) = t.unwrap_or((0, 0.0, op));
-            if u > u0 || abs > a0 {
-                t = Some((u.max(u0), abs.max(a0), op));
-            }
-        }
-    }
-    t
 }
 
 /// What the reference's dispatch wrote into the UAVs, from least to most telling.
@@ -557,9 +188,9 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
-    let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
-    let mut data = match program_data(program, &mut rng, None) {
+    let mut data = match program_data(program, &mut rng, COMPUTE, None) {
         Ok(d) => d,
         Err(why) => return format!("not compared: {why}"),
     };
@@ -583,7 +214,7 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         let imm = immediates(program);
         for round in 1..=ROUNDS {
             let mut rng = Rng((seed ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1);
-            let Ok(d) = program_data(program, &mut rng, Some(&imm)) else { break };
+            let Ok(d) = program_data(program, &mut rng, COMPUTE, Some(&imm)) else { break };
             let Ok(e) = reference(&plan, &d, GroupOrder::Forward) else { continue };
             let w = written(&d, &e);
             if w <= best {
@@ -613,15 +244,6 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Written::Nothing if outcome == "exact" => "exact, but writes nothing (with the generated memory)".into(),
         Written::Zeros if outcome == "exact" => "exact, but writes only zeros (with the generated memory)".into(),
         _ => outcome,
-    }
-}
-
-/// One lavapipe thread: workgroups then run one after the other, so that groups which
-/// update the same UAV word without atomics (a race in Direct3D that neither group order
-/// shows) cannot make an outcome vary from run to run. Before any device is made.
-fn one_lavapipe_thread() {
-    if std::env::var_os("LP_NUM_THREADS").is_none() {
-        std::env::set_var("LP_NUM_THREADS", "1");
     }
 }
 

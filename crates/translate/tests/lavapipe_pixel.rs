@@ -21,7 +21,7 @@
 //! z at w = 0.7 is the harness's own rounding of z·w / w), integers 0..16 for integer
 //! ones;
 //! `SV_PrimitiveID` is the point's index. Resources are made as `lavapipe_compute`
-//! makes them (the generators are repeated here: they live in that test file):
+//! makes them (`support/resources.rs`, without UAVs or multisampled textures):
 //! constant buffers of 4096 generated vectors, raw, structured and typed buffers,
 //! float 1D and 2D textures of one level, samplers with point filtering and clamp
 //! addressing.
@@ -29,8 +29,9 @@
 //! Every word of every render target (the clear value where no pixel was written:
 //! discarded, or `oMask` without sample 0) and the depth target (the reference's
 //! `oDepth` clamped to [0, 1], the viewport's depth range) is compared: bit for bit,
-//! NaNs equal whatever their bits, and within [`TOLERANCES`] where the program uses an
-//! instruction whose precision is the device's (as `lavapipe_vertex`). Shaders exec
+//! NaNs equal whatever their bits, and within [`tolerance::TOLERANCES`] where the
+//! program uses an instruction whose precision is the device's (as `lavapipe_vertex`,
+//! `support/tolerance.rs`). Shaders exec
 //! refuses, that do not translate, or that need resources the harness does not bind
 //! are "not compared", with the reason. One line per corpus entry in
 //! `tests/expect/lavapipe_pixel.txt`, one per hand-written program in
@@ -43,267 +44,21 @@ use std::collections::BTreeMap;
 use corpus::Rng;
 use exec::compute::Limits;
 use exec::pixel::{self, Quad, QuadPixel};
-use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
-use exec::{Format, Plan, Resources};
-use tpf::{Body, Decl, Opcode, ProgramType, ResourceDimension, ReturnType, SamplerMode, SystemName};
-use translate::buffer_format::{self, Numeric};
+use exec::Plan;
+use tpf::{Opcode, ProgramType, SystemName};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 #[path = "support/pixel_harness.rs"]
 mod pixel_harness;
-use lavapipe::{vec4_bytes, Bound, Buffer, Gpu};
+#[path = "support/resources.rs"]
+mod resources;
+#[path = "support/tolerance.rs"]
+mod tolerance;
+use lavapipe::{one_lavapipe_thread, Gpu};
 use pixel_harness::{Kind as TargetKind, Point, CLEAR_DEPTH, HEIGHT, WIDTH};
-
-/// Per instruction: the units in the last place and the absolute difference a float
-/// word may differ by when the program uses it (as `lavapipe_vertex`).
-const TOLERANCES: &[(Opcode, u32, f32)] = &[
-    (Opcode::Div, 2, 0.0),
-    (Opcode::Rcp, 2, 0.0),
-    (Opcode::Rsq, 2, 0.0),
-    (Opcode::Sqrt, 2, 0.0),
-    (Opcode::Exp, 4, 0.0),
-    (Opcode::Log, 4, 1.0 / 2_097_152.0),
-    (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
-];
-
-/// A word: a small integer or a float in [-2, 2] (1/1000 steps), by a coin.
-fn word(rng: &mut Rng) -> u32 {
-    if rng.below(2) == 0 {
-        rng.below(16) as u32
-    } else {
-        float(rng)
-    }
-}
-
-/// A float in [-2, 2] (1/1000 steps).
-fn float(rng: &mut Rng) -> u32 {
-    ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()
-}
-
-/// A texel in [0, 1] (1/1000 steps).
-fn texel(rng: &mut Rng) -> [f32; 4] {
-    [0; 4].map(|_| rng.below(1001) as f32 / 1000.0)
-}
-
-/// The side of the textures bound (one row for a 1D texture).
-const TEXTURE_SIZE: u32 = 64;
-
-#[derive(Clone, Copy)]
-enum Kind {
-    Raw,
-    Structured(u32),
-    Typed(Format),
-    Texture { one_d: bool },
-}
-
-struct View {
-    kind: Kind,
-    bytes: Vec<u8>,
-}
-
-impl View {
-    fn size(one_d: bool) -> (u32, u32) {
-        (TEXTURE_SIZE, if one_d { 1 } else { TEXTURE_SIZE })
-    }
-
-    fn texels(&self) -> Vec<[f32; 4]> {
-        self.bytes
-            .chunks_exact(16)
-            .map(|c| [0, 1, 2, 3].map(|k| f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])))
-            .collect()
-    }
-
-    fn texture_view(one_d: bool, data: &[u8]) -> TextureView<'_> {
-        let (width, height) = View::size(one_d);
-        TextureView {
-            dimension: if one_d { Dimension::Texture1D } else { Dimension::Texture2D },
-            format: Format::R32G32B32A32_FLOAT,
-            width,
-            height,
-            depth: 1,
-            array_size: 1,
-            mip_levels: 1,
-            data,
-        }
-    }
-}
-
-#[derive(Default)]
-struct Data {
-    cbs: BTreeMap<u32, Vec<[u32; 4]>>,
-    srvs: BTreeMap<u32, View>,
-    samplers: Vec<u32>,
-}
-
-impl Data {
-    /// Constant buffers at group 0, views at 1, samplers at 2: bindings 0, 1, 2... in
-    /// slot order; the typed buffers' formats.
-    fn bindings(&self) -> translate::Bindings {
-        let mut text = String::new();
-        for (k, slot) in self.cbs.keys().enumerate() {
-            text += &format!("cb{slot} = 0:{k}\n");
-        }
-        for (k, slot) in self.srvs.keys().enumerate() {
-            text += &format!("t{slot} = 1:{k}\n");
-        }
-        for (k, slot) in self.samplers.iter().enumerate() {
-            text += &format!("s{slot} = 2:{k}\n");
-        }
-        for (slot, v) in &self.srvs {
-            if let Kind::Typed(f) = v.kind {
-                text += &format!("t{slot} = {}\n", f.name());
-            }
-        }
-        translate::Bindings::parse(&text).expect("bindings")
-    }
-
-    fn bound(&self) -> Vec<Bound> {
-        let mut bound = Vec::new();
-        for (k, cb) in self.cbs.values().enumerate() {
-            bound.push(Bound { group: 0, binding: k as u32, buffer: Buffer::Uniform(vec4_bytes(cb)) });
-        }
-        for (k, v) in self.srvs.values().enumerate() {
-            let buffer = match v.kind {
-                Kind::Raw | Kind::Structured(_) => Buffer::Storage(v.bytes.clone()),
-                Kind::Typed(_) => Buffer::Typed(v.bytes.clone()),
-                Kind::Texture { one_d } => {
-                    let (width, height) = View::size(one_d);
-                    Buffer::Texture { width, height, texels: v.texels() }
-                }
-            };
-            bound.push(Bound { group: 1, binding: k as u32, buffer });
-        }
-        for k in 0..self.samplers.len() {
-            bound.push(Bound { group: 2, binding: k as u32, buffer: Buffer::PointClampSampler });
-        }
-        bound
-    }
-
-    fn resources(&self) -> Resources<'_> {
-        let mut res = Resources::default();
-        for (&slot, cb) in &self.cbs {
-            if let Some(s) = res.constant_buffers.get_mut(slot as usize) {
-                *s = Some(cb);
-            }
-        }
-        for (&slot, v) in &self.srvs {
-            let slot = slot as usize;
-            if res.srvs.len() <= slot {
-                res.srvs.resize(slot + 1, None);
-            }
-            res.srvs[slot] = Some(match v.kind {
-                Kind::Raw => Srv::Raw { data: &v.bytes },
-                Kind::Structured(stride) => Srv::Structured { data: &v.bytes, stride },
-                Kind::Typed(format) => Srv::Buffer { data: &v.bytes, format },
-                Kind::Texture { one_d } => Srv::Texture(View::texture_view(one_d, &v.bytes)),
-            });
-        }
-        for &slot in &self.samplers {
-            if let Some(s) = res.samplers.get_mut(slot as usize) {
-                *s = Some(Sampler {
-                    min: Filter::Point,
-                    mag: Filter::Point,
-                    mip: Filter::Point,
-                    address: [AddressMode::Clamp; 3],
-                    ..Sampler::default()
-                });
-            }
-        }
-        res
-    }
-}
-
-fn slot(program: &tpf::Program<'_>, o: &tpf::Operand) -> u32 {
-    let k = if program.version.is_sm51() { 1 } else { 0 };
-    o.index(k).map_or(0, |i| i.immediate() as u32)
-}
-
-/// The memory for every declaration, or why the program is not compared.
-fn program_data(program: &tpf::Program<'_>, rng: &mut Rng) -> Result<Data, String> {
-    let mut data = Data::default();
-    for inst in program.iter() {
-        let Body::Decl(d) = &inst.body else { continue };
-        let (operand, kind) = match d {
-            Decl::ConstantBuffer { operand, .. } => {
-                let s = slot(program, inst.operand(*operand));
-                data.cbs.insert(s, (0..4096).map(|_| [0; 4].map(|_: u32| word(rng))).collect());
-                continue;
-            }
-            Decl::ResourceRaw { operand, .. } => (operand, Kind::Raw),
-            Decl::ResourceStructured { operand, stride, .. } => (operand, Kind::Structured(*stride)),
-            Decl::Resource { operand, dim, return_type, .. } => {
-                let numeric = match return_type.types[0] {
-                    ReturnType::Float | ReturnType::Unorm | ReturnType::Snorm => Numeric::Float,
-                    ReturnType::Uint => Numeric::Uint,
-                    ReturnType::Sint => Numeric::Sint,
-                    _ => return Err("needs a view of another return type".into()),
-                };
-                match dim {
-                    ResourceDimension::Buffer => (operand, Kind::Typed(buffer_format::default_format(numeric, false))),
-                    ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
-                        (operand, Kind::Texture { one_d: *dim == ResourceDimension::Texture1D })
-                    }
-                    _ => {
-                        return Err(
-                            "needs textures of another dimension or type (the harness binds float 1D and 2D ones)"
-                                .into(),
-                        )
-                    }
-                }
-            }
-            Decl::UavTyped { .. } | Decl::UavRaw { .. } | Decl::UavStructured { .. } => {
-                return Err("declares UAVs (the pixel harness binds none)".into())
-            }
-            Decl::Sampler { operand, mode: SamplerMode::Default, .. } => {
-                data.samplers.push(slot(program, inst.operand(*operand)));
-                continue;
-            }
-            Decl::Sampler { .. } => return Err("needs comparison or mono samplers".into()),
-            _ => continue,
-        };
-        let s = slot(program, inst.operand(*operand));
-        let bytes = match kind {
-            Kind::Raw => (0..4096).flat_map(|_| word(rng).to_le_bytes()).collect(),
-            Kind::Structured(stride) => (0..16 * stride).flat_map(|_| word(rng).to_le_bytes()).collect(),
-            Kind::Typed(f) => (0..16 * f.size()).flat_map(|_| word(rng).to_le_bytes()).collect(),
-            Kind::Texture { one_d } => {
-                let (w, h) = View::size(one_d);
-                (0..w * h).flat_map(|_| texel(rng)).flat_map(f32::to_le_bytes).collect()
-            }
-        };
-        data.srvs.insert(s, View { kind, bytes });
-    }
-    data.samplers.sort_unstable();
-    Ok(data)
-}
-
-/// Units in the last place between two finite floats (a huge number across signs).
-fn ulps(a: f32, b: f32) -> u32 {
-    let key = |x: f32| -> i64 {
-        let bits = x.to_bits() as i64;
-        if bits & 0x8000_0000 != 0 {
-            -(bits & 0x7fff_ffff)
-        } else {
-            bits
-        }
-    };
-    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
-}
-
-/// The loosest tolerance of the instructions `program` uses, with the instruction.
-fn tolerance(program: &tpf::Program<'_>) -> Option<(u32, f32, Opcode)> {
-    let mut t: Option<(u32, f32, Opcode)> = None;
-    for inst in program.iter() {
-        if let Some(&(op, u, abs)) = TOLERANCES.iter().find(|(op, ..)| *op == inst.opcode) {
-            let (u0, a0, _) = t.unwrap_or((0, 0.0, op));
-            if u > u0 || abs > a0 {
-                t = Some((u.max(u0), abs.max(a0), op));
-            }
-        }
-    }
-    t
-}
+use resources::{float, program_data, Data, PIXEL};
+use tolerance::{tolerance, within};
 
 /// One point per pixel, row after row: its depth and (by input location of the
 /// harness's interface) its attributes.
@@ -402,7 +157,7 @@ fn compare(
             return None;
         }
         if let (true, Some((u, abs, op))) = (float, tolerance) {
-            if fa.is_finite() && fb.is_finite() && (ulps(fa, fb) <= u || (fa - fb).abs() <= abs) {
+            if within(fa, fb, u, abs) {
                 tolerated = Some(op);
                 return None;
             }
@@ -440,9 +195,9 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
-    let seed = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
-    let data = match program_data(program, &mut rng) {
+    let data = match program_data(program, &mut rng, PIXEL, None) {
         Ok(d) => d,
         Err(why) => return format!("not compared: {why}"),
     };
@@ -469,13 +224,6 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32
         return format!("{outcome}, but writes no render target");
     }
     outcome
-}
-
-/// One lavapipe thread (before any device is made), as the other comparisons.
-fn one_lavapipe_thread() {
-    if std::env::var_os("LP_NUM_THREADS").is_none() {
-        std::env::set_var("LP_NUM_THREADS", "1");
-    }
 }
 
 fn program_of(bytes: &[u8]) -> Option<tpf::Program<'_>> {

@@ -17,9 +17,9 @@
 //! - when the program uses an instruction whose precision Direct3D leaves to the device,
 //!   two finite floats that differ are "within tolerance" when they are at most `ulps`
 //!   units in the last place apart or at most `abs` apart, with the largest `ulps` and
-//!   `abs` of [`TOLERANCES`] over the instructions the program contains. The tolerance
-//!   is applied to the outputs, after whatever arithmetic follows the instruction: an
-//!   output beyond it is reported, not hidden.
+//!   `abs` of [`tolerance::TOLERANCES`] (`support/tolerance.rs`) over the instructions
+//!   the program contains. The tolerance is applied to the outputs, after whatever
+//!   arithmetic follows the instruction: an output beyond it is reported, not hidden.
 //!
 //! Each shader's outcome (`exact`, `within tolerance`, the first differing output with
 //! both values, or why it is not compared) is one line of
@@ -37,29 +37,17 @@ use corpus::Rng;
 use exec::machine::Machine;
 use exec::resources::Srv;
 use exec::{Plan, Resources};
-use tpf::{Body, Decl, Opcode, ProgramType, SystemName};
+use tpf::{Body, Decl, ProgramType, SystemName};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
+#[path = "support/tolerance.rs"]
+mod tolerance;
 use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
+use tolerance::{tolerance, within};
 
 /// Vertices run per shader (one workgroup of the compute entry point).
 const VERTICES: u32 = 64;
-
-/// Per instruction: the units in the last place and the absolute difference an output
-/// may differ by when the program uses it (the device's `exp2`, `log2`, `sin`, `cos`,
-/// square root and division may be approximations; the reference's are correctly
-/// rounded or close to it). `log` and `sincos` also get an absolute bound, for results
-/// near zero.
-const TOLERANCES: &[(Opcode, u32, f32)] = &[
-    (Opcode::Div, 2, 0.0),
-    (Opcode::Rcp, 2, 0.0),
-    (Opcode::Rsq, 2, 0.0),
-    (Opcode::Sqrt, 2, 0.0),
-    (Opcode::Exp, 4, 0.0),
-    (Opcode::Log, 4, 1.0 / 2_097_152.0),
-    (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
-];
 
 /// A value of `corpus_run`'s float mode: [-2, 2] in steps of 1/1000.
 fn float_value(rng: &mut Rng) -> u32 {
@@ -199,20 +187,6 @@ fn on_device(
     Ok(if n_out == 0 { Vec::new() } else { bytes_vec4(&written[0]) })
 }
 
-/// Units in the last place between two finite floats of the same sign (or a huge
-/// number when the signs differ and neither is zero).
-fn ulps(a: f32, b: f32) -> u32 {
-    let key = |x: f32| -> i64 {
-        let bits = x.to_bits() as i64;
-        if bits & 0x8000_0000 != 0 {
-            -(bits & 0x7fff_ffff)
-        } else {
-            bits
-        }
-    };
-    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
-}
-
 /// Compares the outputs; the outcome line.
 fn compare(expected: &[[u32; 4]], got: &[[u32; 4]], n_out: usize, tolerance: Option<(u32, f32)>) -> String {
     let mut tolerated = false;
@@ -227,7 +201,7 @@ fn compare(expected: &[[u32; 4]], got: &[[u32; 4]], n_out: usize, tolerance: Opt
                 continue;
             }
             if let Some((u, abs)) = tolerance {
-                if fa.is_finite() && fb.is_finite() && (ulps(fa, fb) <= u || (fa - fb).abs() <= abs) {
+                if within(fa, fb, u, abs) {
                     tolerated = true;
                     continue;
                 }
@@ -319,14 +293,7 @@ fn run_plan(
         Ok(g) => g,
         Err(err) => return corpus::expect::one_line(&format!("not compared: {err}")),
     };
-    let mut tolerance: Option<(u32, f32)> = None;
-    for ins in program.iter() {
-        if let Some(&(_, u, abs)) = TOLERANCES.iter().find(|(op, _, _)| *op == ins.opcode) {
-            let (u0, a0) = tolerance.unwrap_or((0, 0.0));
-            tolerance = Some((u0.max(u), a0.max(abs)));
-        }
-    }
-    compare(&expected, &got, n_out, tolerance)
+    compare(&expected, &got, n_out, tolerance(program).map(|(u, abs, _)| (u, abs)))
 }
 
 /// Small vertex shaders, one instruction (or a short chain) each, over three float

@@ -1,6 +1,8 @@
 //! Mesa's lavapipe (a Vulkan device on the CPU) through `wgpu`, for the tests that run
 //! translated shaders and compare them with the reference pipeline: finding the device,
-//! and running a module's compute entry point over buffers, reading back what it wrote.
+//! making the resources a shader binds and their bind groups ([`check_bound`],
+//! [`bind_groups`]: also `support/pixel_harness.rs`'s), and running a module's compute
+//! entry point over them, reading back what it wrote.
 //!
 //! Included by each such test with `#[path = "support/lavapipe.rs"] mod lavapipe;`.
 //! Lavapipe is found among the Vulkan adapters by its name (`llvmpipe`); setting
@@ -74,6 +76,16 @@ pub fn device_or_skip(test: &str) -> Option<Gpu> {
         println!("SKIP {test}: {NO_LAVAPIPE}");
     }
     gpu
+}
+
+/// One lavapipe thread (`LP_NUM_THREADS=1` unless set): workgroups and fragments then
+/// run one after the other, so that a race in Direct3D (groups that update the same
+/// word without atomics, which neither group order shows) cannot make an outcome vary
+/// from run to run. Called before any device is made.
+pub fn one_lavapipe_thread() {
+    if std::env::var_os("LP_NUM_THREADS").is_none() {
+        std::env::set_var("LP_NUM_THREADS", "1");
+    }
 }
 
 /// What a binding holds.
@@ -229,20 +241,9 @@ fn multisampled_texture(gpu: &Gpu, width: u32, height: u32, samples: u32, texels
     view
 }
 
-/// Runs the compute entry point `main` of `module` (workgroup size `workgroup`, as the
-/// module declares it) for `groups` workgroups with `bound` bound, and returns the
-/// contents of every [`Buffer::StorageReadWrite`], [`Buffer::TypedReadWrite`] and
-/// [`Buffer::StorageTexture`] after the dispatch, in the order of `bound`; `Err` says why it did not run. Every global of the module that has a binding
-/// must be one of `bound`.
-pub fn run_compute(
-    gpu: &Gpu,
-    module: naga::Module,
-    workgroup: [u32; 3],
-    bound: &[Bound],
-    groups: [u32; 3],
-) -> Result<Vec<Vec<u8>>, String> {
-    use wgpu::util::DeviceExt as _;
-    let d = &gpu.device;
+/// Checks that every global of `module` that has a binding is one of `bound`, and that
+/// each group's bindings are 0, 1, 2...; `Err` says which is not.
+pub fn check_bound(module: &naga::Module, bound: &[Bound]) -> Result<(), String> {
     for (_, g) in module.global_variables.iter() {
         let Some(b) = &g.binding else { continue };
         if !bound.iter().any(|x| x.group == b.group && x.binding == b.binding) {
@@ -260,30 +261,26 @@ pub fn run_compute(
             return Err(format!("group {g}: bindings {bindings:?} are not 0, 1, 2..."));
         }
     }
-    let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
-    let shader = if gpu.passthrough {
-        let bytes = translate::write(&module, translate::Target::Spirv).map_err(|e| e.to_string())?;
-        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        let entry = wgpu::PassthroughShaderEntryPoint {
-            name: "main".into(),
-            workgroup_size: (workgroup[0], workgroup[1], workgroup[2]),
-        };
-        // SAFETY: the SPIR-V is naga's, from a module naga validated (the corpus test
-        // `corpus_translate` runs the same writer's output through spirv-val), and every
-        // binding it declares is one of the layout below (checked above).
-        unsafe {
-            d.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
-                entry_points: std::borrow::Cow::Owned(vec![entry]),
-                spirv: Some(std::borrow::Cow::Owned(words)),
-                ..Default::default()
-            })
-        }
-    } else {
-        d.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: None,
-            source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
-        })
-    };
+    Ok(())
+}
+
+/// [`Bound`]s on the device: what each is ([`Made`], in the order of `bound`), the
+/// pipeline layout of their groups and the bind groups to set.
+pub struct BindGroups {
+    made: Vec<Made>,
+    pub layout: wgpu::PipelineLayout,
+    /// Every group that has members, with its number.
+    pub groups: Vec<(u32, wgpu::BindGroup)>,
+}
+
+/// Makes `bound` on the device (checked by [`check_bound`]) and their bind groups,
+/// visible to the stages `visibility`: buffers (a uniform one cut to
+/// [`Gpu::uniform_limit`], every other but a typed one at least one vec4), textures
+/// written from their texels, samplers; a group without members is left out of the
+/// layout.
+pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -> BindGroups {
+    use wgpu::util::DeviceExt as _;
+    let d = &gpu.device;
     let made: Vec<Made> = bound
         .iter()
         .map(|b| {
@@ -354,8 +351,9 @@ pub fn run_compute(
             }))
         })
         .collect();
+    let n_groups = bound.iter().map(|b| b.group + 1).max().unwrap_or(0);
     let mut layouts = Vec::new();
-    let mut bind_groups = Vec::new();
+    let mut groups = Vec::new();
     for g in 0..n_groups {
         let mut members: Vec<(usize, &Bound)> = bound.iter().enumerate().filter(|(_, b)| b.group == g).collect();
         if members.is_empty() {
@@ -367,7 +365,7 @@ pub fn run_compute(
             .iter()
             .map(|(_, b)| wgpu::BindGroupLayoutEntry {
                 binding: b.binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
+                visibility,
                 ty: match b.buffer {
                     Buffer::Texture { .. } => wgpu::BindingType::Texture {
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
@@ -416,15 +414,59 @@ pub fn run_compute(
                 })
                 .collect::<Vec<_>>(),
         });
-        bind_groups.push((g, group));
+        groups.push((g, group));
         layouts.push(Some(layout));
     }
     let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Option::as_ref).collect();
-    let pipeline_layout = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+    let layout = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: None,
         bind_group_layouts: &layout_refs,
         immediate_size: 0,
     });
+    BindGroups { made, layout, groups }
+}
+
+/// Runs the compute entry point `main` of `module` (workgroup size `workgroup`, as the
+/// module declares it) for `groups` workgroups with `bound` bound, and returns the
+/// contents of every [`Buffer::StorageReadWrite`], [`Buffer::TypedReadWrite`] and
+/// [`Buffer::StorageTexture`] after the dispatch, in the order of `bound`; `Err` says
+/// why it did not run. Every global of the module that has a binding must be one of
+/// `bound` ([`check_bound`]).
+pub fn run_compute(
+    gpu: &Gpu,
+    module: naga::Module,
+    workgroup: [u32; 3],
+    bound: &[Bound],
+    groups: [u32; 3],
+) -> Result<Vec<Vec<u8>>, String> {
+    let d = &gpu.device;
+    check_bound(&module, bound)?;
+    let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
+    let shader = if gpu.passthrough {
+        let bytes = translate::write(&module, translate::Target::Spirv).map_err(|e| e.to_string())?;
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let entry = wgpu::PassthroughShaderEntryPoint {
+            name: "main".into(),
+            workgroup_size: (workgroup[0], workgroup[1], workgroup[2]),
+        };
+        // SAFETY: the SPIR-V is naga's, from a module naga validated (the corpus test
+        // `corpus_translate` runs the same writer's output through spirv-val), and every
+        // binding it declares is one of the layout below (checked above).
+        unsafe {
+            d.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                entry_points: std::borrow::Cow::Owned(vec![entry]),
+                spirv: Some(std::borrow::Cow::Owned(words)),
+                ..Default::default()
+            })
+        }
+    } else {
+        d.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
+        })
+    };
+    let BindGroups { made, layout: pipeline_layout, groups: bind_groups } =
+        bind_groups(gpu, bound, wgpu::ShaderStages::COMPUTE);
     let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: None,
         layout: Some(&pipeline_layout),

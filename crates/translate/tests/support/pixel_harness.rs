@@ -13,13 +13,14 @@
 //!
 //! Included with `#[path = "support/pixel_harness.rs"] mod pixel_harness;` next to
 //! `support/lavapipe.rs` (its [`Gpu`] and [`Bound`] bindings). The resource bindings
-//! are made as `lavapipe::run_compute` makes them (uniform and storage buffers, float
-//! 2D textures of one level, point samplers), for the fragment stage.
+//! are made by `lavapipe::bind_groups`, as for `lavapipe::run_compute` (uniform and
+//! storage buffers, float 2D textures of one level, point samplers; no writable ones),
+//! for the fragment stage.
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
 
-use super::lavapipe::{block_on, Bound, Buffer, Gpu};
+use super::lavapipe::{bind_groups, block_on, check_bound, BindGroups, Bound, Buffer, Gpu};
 
 /// Pixels across the render targets (16 × 16 bytes: a row copy is 256 bytes).
 pub const WIDTH: u32 = 16;
@@ -219,14 +220,12 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     use wgpu::util::DeviceExt as _;
     let d = &gpu.device;
     let iface = interface(&module)?;
-    for (_, g) in module.global_variables.iter() {
-        let Some(b) = &g.binding else { continue };
-        if !bound.iter().any(|x| x.group == b.group && x.binding == b.binding) {
-            return Err(format!(
-                "binds a resource at group {} binding {} that the test does not give",
-                b.group, b.binding
-            ));
-        }
+    check_bound(&module, bound)?;
+    let writable = |b: &Bound| {
+        matches!(b.buffer, Buffer::StorageReadWrite(_) | Buffer::TypedReadWrite(_) | Buffer::StorageTexture { .. })
+    };
+    if bound.iter().any(writable) {
+        return Err("the pixel harness binds no writable resources".into());
     }
     let vs_source = vertex_wgsl(&iface);
     let vs_module = naga::front::wgsl::parse_str(&vs_source).map_err(|e| format!("vertex shader: {e}\n{vs_source}"))?;
@@ -234,127 +233,8 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     let vs = shader(gpu, vs_module, naga::ShaderStage::Vertex)?;
     let fs = shader(gpu, module, naga::ShaderStage::Fragment)?;
 
-    // Resources, as `run_compute` makes them.
-    let n_groups = bound.iter().map(|b| b.group + 1).max().unwrap_or(0);
-    let mut layouts = Vec::new();
-    let mut bind_groups = Vec::new();
-    for g in 0..n_groups {
-        let mut members: Vec<&Bound> = bound.iter().filter(|b| b.group == g).collect();
-        if members.is_empty() {
-            layouts.push(None);
-            continue;
-        }
-        members.sort_by_key(|b| b.binding);
-        let mut entries = Vec::new();
-        let mut made = Vec::new();
-        for b in &members {
-            let ty = match &b.buffer {
-                Buffer::Texture { width, height, texels } => {
-                    let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: 1 };
-                    let texture = d.create_texture(&wgpu::TextureDescriptor {
-                        label: None,
-                        size,
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: wgpu::TextureDimension::D2,
-                        format: wgpu::TextureFormat::Rgba32Float,
-                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                        view_formats: &[],
-                    });
-                    let data: Vec<u8> = texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-                    gpu.queue.write_texture(
-                        texture.as_image_copy(),
-                        &data,
-                        wgpu::TexelCopyBufferLayout {
-                            offset: 0,
-                            bytes_per_row: Some(16 * width),
-                            rows_per_image: None,
-                        },
-                        size,
-                    );
-                    made.push((None, Some(texture.create_view(&Default::default())), None));
-                    wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    }
-                }
-                Buffer::PointClampSampler => {
-                    made.push((
-                        None,
-                        None,
-                        Some(d.create_sampler(&wgpu::SamplerDescriptor {
-                            address_mode_u: wgpu::AddressMode::ClampToEdge,
-                            address_mode_v: wgpu::AddressMode::ClampToEdge,
-                            address_mode_w: wgpu::AddressMode::ClampToEdge,
-                            mag_filter: wgpu::FilterMode::Nearest,
-                            min_filter: wgpu::FilterMode::Nearest,
-                            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-                            ..Default::default()
-                        })),
-                    ));
-                    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering)
-                }
-                Buffer::Uniform(v) | Buffer::Storage(v) | Buffer::Typed(v) => {
-                    let uniform = matches!(b.buffer, Buffer::Uniform(_));
-                    let mut contents =
-                        if uniform { v[..v.len().min(gpu.uniform_limit as usize)].to_vec() } else { v.clone() };
-                    if !matches!(b.buffer, Buffer::Typed(_)) {
-                        contents.resize(contents.len().max(16).next_multiple_of(4), 0);
-                    }
-                    let usage = if uniform { wgpu::BufferUsages::UNIFORM } else { wgpu::BufferUsages::STORAGE };
-                    let buffer = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: None,
-                        contents: &contents,
-                        usage,
-                    });
-                    made.push((Some(buffer), None, None));
-                    wgpu::BindingType::Buffer {
-                        ty: if uniform {
-                            wgpu::BufferBindingType::Uniform
-                        } else {
-                            wgpu::BufferBindingType::Storage { read_only: true }
-                        },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    }
-                }
-                _ => return Err("the pixel harness binds no writable resources".into()),
-            };
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: b.binding,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty,
-                count: None,
-            });
-        }
-        let layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries });
-        let group = d.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &layout,
-            entries: &members
-                .iter()
-                .zip(&made)
-                .map(|(b, m)| wgpu::BindGroupEntry {
-                    binding: b.binding,
-                    resource: match m {
-                        (Some(buffer), _, _) => buffer.as_entire_binding(),
-                        (_, Some(view), _) => wgpu::BindingResource::TextureView(view),
-                        (_, _, Some(sampler)) => wgpu::BindingResource::Sampler(sampler),
-                        _ => unreachable!("every binding made one"),
-                    },
-                })
-                .collect::<Vec<_>>(),
-        });
-        bind_groups.push((g, group));
-        layouts.push(Some(layout));
-    }
-    let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Option::as_ref).collect();
-    let pipeline_layout = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: None,
-        bind_group_layouts: &layout_refs,
-        immediate_size: 0,
-    });
+    let BindGroups { layout: pipeline_layout, groups: bind_groups, .. } =
+        bind_groups(gpu, bound, wgpu::ShaderStages::FRAGMENT);
 
     // Vertices: position, then every input location's words.
     let stride = 16 * (1 + iface.inputs.len()) as u64;

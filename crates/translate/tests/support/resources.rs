@@ -1,0 +1,439 @@
+//! Generated memory for every resource a program declares, for the tests that run a
+//! translated shader on lavapipe and the reference interpreter with the same memory
+//! (`lavapipe_compute`, `lavapipe_pixel`): the words and texels, the `translate`
+//! bindings, what is bound on the device (`support/lavapipe.rs`'s [`Bound`]) and
+//! `exec`'s [`Resources`].
+//!
+//! Constant buffers of 4096 vectors; raw, structured and typed buffer views (and UAVs)
+//! of pseudo-random [`word`]s, a typed buffer of the four-component 32-bit format of
+//! its declared type; float 1D and 2D textures of one level, [`TEXTURE_SIZE`] texels
+//! square (1D: one row), `R32G32B32A32_FLOAT` [`texel`]s; float multisampled 2D
+//! textures ([`Kind::Multisampled`]); samplers with point filtering and clamp
+//! addressing. What a harness binds besides is its [`Policy`].
+//!
+//! Included with `#[path = "support/resources.rs"] mod resources;` next to
+//! `support/lavapipe.rs`.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use corpus::Rng;
+use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
+use exec::{Format, Resources};
+use tpf::{Body, Decl, Opcode, ResourceDimension, ReturnType, SamplerMode};
+use translate::buffer_format::{self, Numeric};
+
+use super::lavapipe::{vec4_bytes, Bound, Buffer};
+
+/// What a harness binds besides constant buffers, buffer views, 1D and 2D float
+/// textures and samplers.
+#[derive(Clone, Copy)]
+pub struct Policy {
+    /// UAVs (group 2) and the hidden counters of those `imm_atomic_alloc` and
+    /// `imm_atomic_consume` use (group 3), samplers then at group 4. Without, a program
+    /// that declares a UAV is not compared and samplers are at group 2.
+    pub uavs: bool,
+    /// Float multisampled 2D textures (views).
+    pub multisampled: bool,
+}
+
+/// The compute harness's: UAVs, counters and multisampled textures.
+pub const COMPUTE: Policy = Policy { uavs: true, multisampled: true };
+
+/// The pixel harness's: views and samplers only.
+pub const PIXEL: Policy = Policy { uavs: false, multisampled: false };
+
+/// The seed of the memory of the program named `id`: FNV-1a of the name.
+pub fn seed(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// A word: a small integer or a [`float`], by a coin.
+pub fn word(rng: &mut Rng) -> u32 {
+    if rng.below(2) == 0 {
+        rng.below(16) as u32
+    } else {
+        float(rng)
+    }
+}
+
+/// A float in [-2, 2] (1/1000 steps), its bits.
+pub fn float(rng: &mut Rng) -> u32 {
+    ((rng.below(4001) as f32 - 2000.0) / 1000.0).to_bits()
+}
+
+/// `n` [`word`]s, little-endian.
+pub fn words(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).flat_map(|_| word(rng).to_le_bytes()).collect()
+}
+
+/// A constant-buffer word of the later rounds: by a die, a [`word`], any 32 bits, or
+/// one of `immediates` (the program's own) or its neighbour.
+pub fn constant(rng: &mut Rng, immediates: &[u32]) -> u32 {
+    match rng.below(4) {
+        0 => word(rng),
+        1 => rng.next_u64() as u32,
+        _ if immediates.is_empty() => rng.next_u64() as u32,
+        _ => {
+            let v = immediates[rng.below(immediates.len())];
+            v.wrapping_add(rng.below(3) as u32).wrapping_sub(1)
+        }
+    }
+}
+
+/// A texel in [0, 1] (1/1000 steps): a colour, as the corpus's image shaders read.
+pub fn texel(rng: &mut Rng) -> [f32; 4] {
+    [0; 4].map(|_| rng.below(1001) as f32 / 1000.0)
+}
+
+/// The side of the textures bound: 64 texels (a multiple of 16, as the compute harness
+/// reads writable textures back), 64 rows (one for a 1D texture).
+pub const TEXTURE_SIZE: u32 = 64;
+
+/// What a view is.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    /// A raw (byte address) buffer.
+    Raw,
+    /// A structured buffer of this stride.
+    Structured(u32),
+    /// A typed buffer of this format (the four-component 32-bit one of its declared
+    /// type, [`buffer_format::default_format`], named in the bindings).
+    Typed(Format),
+    /// A 1D (height 1) or 2D texture of one level, `R32G32B32A32_FLOAT` texels (the
+    /// format the translator's `rgba32float` storage textures hold for typed UAVs).
+    Texture { one_d: bool },
+    /// A multisampled 2D texture of `samples` samples per texel, `R16G16B16A16_FLOAT`
+    /// (a format the device draws multisampled), each sample's value in [0, 1] in
+    /// 1/256 steps (exact in a half); its memory is exec's (samples of a texel
+    /// consecutive).
+    Multisampled { samples: u32 },
+}
+
+/// A view and its memory (a texture's: its texels' floats, row after row).
+pub struct View {
+    pub kind: Kind,
+    pub bytes: Vec<u8>,
+}
+
+impl View {
+    fn texture(one_d: bool, rng: &mut Rng) -> View {
+        let n = TEXTURE_SIZE * if one_d { 1 } else { TEXTURE_SIZE };
+        let bytes = (0..n).flat_map(|_| texel(rng)).flat_map(f32::to_le_bytes).collect();
+        View { kind: Kind::Texture { one_d }, bytes }
+    }
+
+    fn multisampled(samples: u32, rng: &mut Rng) -> View {
+        let n = TEXTURE_SIZE * TEXTURE_SIZE * samples;
+        let half = |rng: &mut Rng| exec::format::f32_to_f16(rng.below(257) as f32 / 256.0);
+        let bytes = (0..4 * n).flat_map(|_| half(rng).to_le_bytes()).collect();
+        View { kind: Kind::Multisampled { samples }, bytes }
+    }
+
+    /// A texture's width and height.
+    pub fn size(one_d: bool) -> (u32, u32) {
+        (TEXTURE_SIZE, if one_d { 1 } else { TEXTURE_SIZE })
+    }
+
+    /// A texture's texels (a multisampled one's samples).
+    pub fn texels(&self) -> Vec<[f32; 4]> {
+        if let Kind::Multisampled { .. } = self.kind {
+            return self
+                .bytes
+                .chunks_exact(8)
+                .map(|c| [0, 1, 2, 3].map(|k| exec::format::f16_to_f32(u16::from_le_bytes([c[2 * k], c[2 * k + 1]]))))
+                .collect();
+        }
+        self.bytes
+            .chunks_exact(16)
+            .map(|c| [0, 1, 2, 3].map(|k| f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])))
+            .collect()
+    }
+
+    /// A 1D or 2D texture's view for `exec` over `data`.
+    pub fn texture_view(one_d: bool, data: &[u8]) -> TextureView<'_> {
+        let (width, height) = View::size(one_d);
+        TextureView {
+            dimension: if one_d { Dimension::Texture1D } else { Dimension::Texture2D },
+            format: Format::R32G32B32A32_FLOAT,
+            width,
+            height,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+            data,
+        }
+    }
+}
+
+/// The memory a program reads and writes, by slot.
+pub struct Data {
+    pub policy: Policy,
+    pub cbs: BTreeMap<u32, Vec<[u32; 4]>>,
+    pub srvs: BTreeMap<u32, View>,
+    pub uavs: BTreeMap<u32, View>,
+    /// UAVs whose hidden counter the program uses.
+    pub counters: Vec<u32>,
+    /// Samplers (point filtering, clamp addressing), by slot.
+    pub samplers: Vec<u32>,
+}
+
+impl Data {
+    fn new(policy: Policy) -> Data {
+        Data {
+            policy,
+            cbs: BTreeMap::new(),
+            srvs: BTreeMap::new(),
+            uavs: BTreeMap::new(),
+            counters: Vec::new(),
+            samplers: Vec::new(),
+        }
+    }
+
+    /// The group of the samplers.
+    fn sampler_group(&self) -> u32 {
+        if self.policy.uavs {
+            4
+        } else {
+            2
+        }
+    }
+
+    /// Constant buffers at group 0, views at 1, UAVs at 2, counters at 3, samplers at
+    /// 4 (at 2 without UAVs: [`Policy::uavs`]): bindings 0, 1, 2... in slot order (as
+    /// [`Data::bound`] binds them); the typed buffers' formats.
+    pub fn bindings(&self) -> translate::Bindings {
+        let mut text = String::new();
+        for (k, slot) in self.cbs.keys().enumerate() {
+            text += &format!("cb{slot} = 0:{k}\n");
+        }
+        for (k, slot) in self.srvs.keys().enumerate() {
+            text += &format!("t{slot} = 1:{k}\n");
+        }
+        for (k, slot) in self.uavs.keys().enumerate() {
+            text += &format!("u{slot} = 2:{k}\n");
+        }
+        for (k, slot) in self.counters.iter().enumerate() {
+            text += &format!("uc{slot} = 3:{k}\n");
+        }
+        let samplers = self.sampler_group();
+        for (k, slot) in self.samplers.iter().enumerate() {
+            text += &format!("s{slot} = {samplers}:{k}\n");
+        }
+        for (class, map) in [("t", &self.srvs), ("u", &self.uavs)] {
+            for (slot, v) in map {
+                if let Kind::Typed(f) = v.kind {
+                    text += &format!("{class}{slot} = {}\n", f.name());
+                }
+            }
+        }
+        translate::Bindings::parse(&text).expect("bindings")
+    }
+
+    /// What is bound on the device, at [`Data::bindings`]' groups and bindings: the
+    /// UAVs and the counters (starting at 0) writable, read back in that order.
+    pub fn bound(&self) -> Vec<Bound> {
+        let mut bound: Vec<Bound> = Vec::new();
+        for (k, cb) in self.cbs.values().enumerate() {
+            bound.push(Bound { group: 0, binding: k as u32, buffer: Buffer::Uniform(vec4_bytes(cb)) });
+        }
+        for (k, v) in self.srvs.values().enumerate() {
+            let buffer = match v.kind {
+                Kind::Raw | Kind::Structured(_) => Buffer::Storage(v.bytes.clone()),
+                Kind::Typed(_) => Buffer::Typed(v.bytes.clone()),
+                Kind::Texture { one_d } => {
+                    let (width, height) = View::size(one_d);
+                    Buffer::Texture { width, height, texels: v.texels() }
+                }
+                Kind::Multisampled { samples } => Buffer::MultisampledTexture {
+                    width: TEXTURE_SIZE,
+                    height: TEXTURE_SIZE,
+                    samples,
+                    texels: v.texels(),
+                },
+            };
+            bound.push(Bound { group: 1, binding: k as u32, buffer });
+        }
+        for (k, v) in self.uavs.values().enumerate() {
+            let buffer = match v.kind {
+                Kind::Raw | Kind::Structured(_) => Buffer::StorageReadWrite(v.bytes.clone()),
+                Kind::Typed(_) => Buffer::TypedReadWrite(v.bytes.clone()),
+                Kind::Texture { one_d } => {
+                    let (width, height) = View::size(one_d);
+                    Buffer::StorageTexture { width, height, texels: v.texels() }
+                }
+                Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
+            };
+            bound.push(Bound { group: 2, binding: k as u32, buffer });
+        }
+        for k in 0..self.counters.len() {
+            bound.push(Bound { group: 3, binding: k as u32, buffer: Buffer::StorageReadWrite(vec![0; 4]) });
+        }
+        for k in 0..self.samplers.len() {
+            bound.push(Bound { group: self.sampler_group(), binding: k as u32, buffer: Buffer::PointClampSampler });
+        }
+        bound
+    }
+
+    /// `exec`'s resources: the constant buffers, the views and the samplers (the UAVs
+    /// are the caller's, over memory it reads back).
+    pub fn resources(&self) -> Resources<'_> {
+        let mut res = Resources::default();
+        for (&slot, cb) in &self.cbs {
+            if let Some(s) = res.constant_buffers.get_mut(slot as usize) {
+                *s = Some(cb);
+            }
+        }
+        for (&slot, v) in &self.srvs {
+            let slot = slot as usize;
+            if res.srvs.len() <= slot {
+                res.srvs.resize(slot + 1, None);
+            }
+            res.srvs[slot] = Some(match v.kind {
+                Kind::Raw => Srv::Raw { data: &v.bytes },
+                Kind::Structured(stride) => Srv::Structured { data: &v.bytes, stride },
+                Kind::Typed(format) => Srv::Buffer { data: &v.bytes, format },
+                Kind::Texture { one_d } => Srv::Texture(View::texture_view(one_d, &v.bytes)),
+                Kind::Multisampled { samples } => Srv::Texture(TextureView {
+                    dimension: Dimension::Texture2DMS { samples },
+                    format: Format::R16G16B16A16_FLOAT,
+                    width: TEXTURE_SIZE,
+                    height: TEXTURE_SIZE,
+                    depth: 1,
+                    array_size: 1,
+                    mip_levels: 1,
+                    data: &v.bytes,
+                }),
+            });
+        }
+        for &slot in &self.samplers {
+            if let Some(s) = res.samplers.get_mut(slot as usize) {
+                *s = Some(Sampler {
+                    min: Filter::Point,
+                    mag: Filter::Point,
+                    mip: Filter::Point,
+                    address: [AddressMode::Clamp; 3],
+                    ..Sampler::default()
+                });
+            }
+        }
+        res
+    }
+}
+
+/// The slot a declaration names (the register: Shader Model 5.1's range start).
+pub fn slot(program: &tpf::Program<'_>, o: &tpf::Operand) -> u32 {
+    let k = if program.version.is_sm51() { 1 } else { 0 };
+    o.index(k).map_or(0, |i| i.immediate() as u32)
+}
+
+/// The memory for every declaration `policy` binds, or why the program is not
+/// compared; the constant buffers' words from [`constant`] with `immediates` when
+/// given, else [`word`].
+pub fn program_data(
+    program: &tpf::Program<'_>,
+    rng: &mut Rng,
+    policy: Policy,
+    immediates: Option<&[u32]>,
+) -> Result<Data, String> {
+    let mut data = Data::new(policy);
+    for inst in program.iter() {
+        match &inst.body {
+            Body::Op(_) if policy.uavs && matches!(inst.opcode, Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume) => {
+                if let Some(o) = inst.operands().get(1) {
+                    let s = slot(program, o);
+                    if !data.counters.contains(&s) {
+                        data.counters.push(s);
+                    }
+                }
+                continue;
+            }
+            Body::Decl(_) => {}
+            _ => continue,
+        }
+        let Body::Decl(d) = &inst.body else { continue };
+        let (map, operand, kind) = match d {
+            Decl::UavTyped { .. } | Decl::UavRaw { .. } | Decl::UavStructured { .. } if !policy.uavs => {
+                return Err("declares UAVs (the pixel harness binds none)".into())
+            }
+            Decl::ConstantBuffer { operand, .. } => {
+                let s = slot(program, inst.operand(*operand));
+                let cb = (0..4096)
+                    .map(|_| {
+                        [0; 4].map(|_: u32| match immediates {
+                            Some(imm) => constant(rng, imm),
+                            None => word(rng),
+                        })
+                    })
+                    .collect();
+                data.cbs.insert(s, cb);
+                continue;
+            }
+            Decl::ResourceRaw { operand, .. } => (&mut data.srvs, operand, Kind::Raw),
+            Decl::ResourceStructured { operand, stride, .. } => (&mut data.srvs, operand, Kind::Structured(*stride)),
+            Decl::UavRaw { operand, .. } => (&mut data.uavs, operand, Kind::Raw),
+            Decl::UavStructured { operand, stride, .. } => (&mut data.uavs, operand, Kind::Structured(*stride)),
+            Decl::Resource { operand, dim, return_type, .. } | Decl::UavTyped { operand, dim, return_type, .. } => {
+                let uav = matches!(d, Decl::UavTyped { .. });
+                let numeric = match return_type.types[0] {
+                    ReturnType::Float | ReturnType::Unorm | ReturnType::Snorm => Numeric::Float,
+                    ReturnType::Uint => Numeric::Uint,
+                    ReturnType::Sint => Numeric::Sint,
+                    _ => return Err("needs a view of another return type".into()),
+                };
+                let map = if uav { &mut data.uavs } else { &mut data.srvs };
+                let kind = match dim {
+                    ResourceDimension::Buffer => Kind::Typed(buffer_format::default_format(numeric, false)),
+                    ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
+                        if uav && program.iter().any(|i| i.opcode == Opcode::LdUavTyped) {
+                            return Err("reads a typed UAV texture (the harness binds write-only ones)".into());
+                        }
+                        let s = slot(program, inst.operand(*operand));
+                        map.insert(s, View::texture(*dim == ResourceDimension::Texture1D, rng));
+                        continue;
+                    }
+                    ResourceDimension::Texture2DMS if policy.multisampled && !uav && numeric == Numeric::Float => {
+                        // A declaration without a sample count takes any: 4.
+                        let samples = match d {
+                            Decl::Resource { sample_count: n @ 1.., .. } => u32::from(*n),
+                            _ => 4,
+                        };
+                        let s = slot(program, inst.operand(*operand));
+                        map.insert(s, View::multisampled(samples, rng));
+                        continue;
+                    }
+                    ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray if policy.multisampled => {
+                        return Err(
+                            "needs multisampled texture arrays or integer ones (the harness binds float 2D ones)"
+                                .into(),
+                        )
+                    }
+                    _ => {
+                        return Err(
+                            "needs textures of another dimension or type (the harness binds float 1D and 2D ones)"
+                                .into(),
+                        )
+                    }
+                };
+                (map, operand, kind)
+            }
+            Decl::Sampler { operand, mode: SamplerMode::Default, .. } => {
+                data.samplers.push(slot(program, inst.operand(*operand)));
+                continue;
+            }
+            Decl::Sampler { .. } => return Err("needs comparison or mono samplers".into()),
+            _ => continue,
+        };
+        let s = slot(program, inst.operand(*operand));
+        let len = match kind {
+            Kind::Raw => 16384,
+            Kind::Structured(stride) => 64 * stride as usize,
+            Kind::Typed(f) => 64 * f.size(),
+            Kind::Texture { .. } | Kind::Multisampled { .. } => unreachable!("textures are made above"),
+        };
+        map.insert(s, View { kind, bytes: words(rng, len / 4) });
+    }
+    data.samplers.sort_unstable();
+    data.counters.sort_unstable();
+    Ok(data)
+}

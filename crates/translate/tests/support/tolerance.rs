@@ -1,0 +1,59 @@
+//! The precision Direct3D leaves to the device, for the tests that compare translated
+//! shaders on lavapipe with the reference interpreter word by word: per instruction, how
+//! far a float result may be from the reference's.
+//!
+//! Included by each such test with `#[path = "support/tolerance.rs"] mod tolerance;`.
+#![allow(dead_code)]
+
+use tpf::Opcode;
+
+/// Per instruction: the units in the last place and the absolute difference a float
+/// word may differ by when the program uses it (the device's `exp2`, `log2`, `sin`,
+/// `cos`, square root and division may be approximations; the reference's are correctly
+/// rounded or close to it). `log` and `sincos` also get an absolute bound, for results
+/// near zero.
+pub const TOLERANCES: &[(Opcode, u32, f32)] = &[
+    (Opcode::Div, 2, 0.0),
+    (Opcode::Rcp, 2, 0.0),
+    (Opcode::Rsq, 2, 0.0),
+    (Opcode::Sqrt, 2, 0.0),
+    (Opcode::Exp, 4, 0.0),
+    (Opcode::Log, 4, 1.0 / 2_097_152.0),
+    (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
+];
+
+/// Units in the last place between two finite floats of the same sign (or a huge
+/// number when the signs differ and neither is zero).
+pub fn ulps(a: f32, b: f32) -> u32 {
+    let key = |x: f32| -> i64 {
+        let bits = x.to_bits() as i64;
+        if bits & 0x8000_0000 != 0 {
+            -(bits & 0x7fff_ffff)
+        } else {
+            bits
+        }
+    };
+    (key(a) - key(b)).unsigned_abs().min(u64::from(u32::MAX)) as u32
+}
+
+/// The loosest tolerance of the instructions `program` uses (the largest units in the
+/// last place and the largest absolute difference of [`TOLERANCES`] over them), with
+/// the instruction that last loosened it.
+pub fn tolerance(program: &tpf::Program<'_>) -> Option<(u32, f32, Opcode)> {
+    let mut t: Option<(u32, f32, Opcode)> = None;
+    for inst in program.iter() {
+        if let Some(&(op, u, abs)) = TOLERANCES.iter().find(|(op, ..)| *op == inst.opcode) {
+            let (u0, a0, _) = t.unwrap_or((0, 0.0, op));
+            if u > u0 || abs > a0 {
+                t = Some((u.max(u0), abs.max(a0), op));
+            }
+        }
+    }
+    t
+}
+
+/// Whether the floats `a` (the reference's) and `b` (the device's) are both finite and
+/// at most `ulps_max` units in the last place or `abs` apart.
+pub fn within(a: f32, b: f32, ulps_max: u32, abs: f32) -> bool {
+    a.is_finite() && b.is_finite() && (ulps(a, b) <= ulps_max || (a - b).abs() <= abs)
+}
