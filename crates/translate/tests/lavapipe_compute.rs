@@ -106,7 +106,9 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
                 Kind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
                 Kind::Typed(f) => Uav::Buffer { data: memory, format: f },
                 Kind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
-                Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
+                Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
+                    unreachable!("a UAV is neither multisampled nor of another dimension")
+                }
             });
         }
         compute::dispatch_in_order(plan, GROUPS, order, &mut res, &Limits { step_limit: 1 << 20 })

@@ -112,6 +112,20 @@ pub enum Buffer {
     /// dispatch as its texels' bytes, row after row; `width` must be a multiple of 16
     /// (a copied row is a multiple of 256 bytes).
     StorageTexture { width: u32, height: u32, texels: Vec<[f32; 4]> },
+    /// A texture of one level of any view dimension but multisampled ones, its texels
+    /// of `format` (four 32-bit components: float, uint or sint, read without
+    /// conversion), `layers` array slices (cube faces +X, −X, +Y, −Y, +Z, −Z in slice
+    /// order; the depth of a 3D one), each `width` × `height`: `bytes` are the slices
+    /// one after the other, each row after row (a 1D array is a 2D array of height 1,
+    /// as the translator maps it).
+    Image {
+        view: wgpu::TextureViewDimension,
+        format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+        layers: u32,
+        bytes: Vec<u8>,
+    },
     /// A multisampled 2D texture of one level (`texture_multisampled_2d<f32>`),
     /// `Rgba16Float`, `samples` samples per texel: sample `s` of texel (`x`, `y`) is
     /// `texels[(y * width + x) * samples + s]` (`exec`'s layout), each a value a half
@@ -120,6 +134,15 @@ pub enum Buffer {
     /// A sampler: point filtering, clamp addressing (what `exec::Sampler` with
     /// `Filter::Point` and `AddressMode::Clamp` does).
     PointClampSampler,
+    /// A depth texture of one level (`texture_depth_2d`, `_2d_array`, `_cube`,
+    /// `_cube_array`: what the translator makes of a texture that comparing
+    /// instructions read), `Depth32Float`, laid out as [`Buffer::Image`] with one float
+    /// per texel, each in [0, 1]. Drawn slice by slice by [`depth_texture`] (no copy
+    /// writes a depth texture in WebGPU).
+    DepthTexture { view: wgpu::TextureViewDimension, width: u32, height: u32, layers: u32, values: Vec<f32> },
+    /// A comparison sampler: point filtering, clamp addressing, `reference <= texel`
+    /// (what `exec::Sampler` with `ComparisonFunc::LessEqual` does).
+    PointClampLessEqualSampler,
 }
 
 /// What a [`Bound`] is on the device.
@@ -241,6 +264,110 @@ fn multisampled_texture(gpu: &Gpu, width: u32, height: u32, samples: u32, texels
     view
 }
 
+/// A [`Buffer::DepthTexture`] on the device: each slice a render pass over a triangle
+/// covering it whose fragment shader writes `frag_depth` from a storage buffer of that
+/// slice's values (depth test `Always`).
+fn depth_texture(
+    gpu: &Gpu,
+    dimension: wgpu::TextureViewDimension,
+    width: u32,
+    height: u32,
+    layers: u32,
+    values: &[f32],
+) -> wgpu::TextureView {
+    use wgpu::util::DeviceExt as _;
+    let d = &gpu.device;
+    let format = wgpu::TextureFormat::Depth32Float;
+    let texture = d.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: layers },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let wgsl = format!(
+        "@group(0) @binding(0) var<storage, read> values: array<f32>;\n\
+         @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {{\n\
+             return vec4<f32>(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.5, 1.0);\n\
+         }}\n\
+         @fragment fn fs(@builtin(position) p: vec4<f32>) -> @builtin(frag_depth) f32 {{\n\
+             return values[u32(p.y) * {width}u + u32(p.x)];\n\
+         }}\n"
+    );
+    let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
+            naga::front::wgsl::parse_str(&wgsl).expect("the fill shader parses"),
+        )),
+    });
+    let pipeline = d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: None,
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let per_slice = (width * height) as usize;
+    let mut encoder = d.create_command_encoder(&Default::default());
+    for layer in 0..layers {
+        let slice = &values[layer as usize * per_slice..][..per_slice];
+        let source = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: &slice.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>(),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let bind_group = d.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: source.as_entire_binding() }],
+        });
+        let target = texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2),
+            base_array_layer: layer,
+            array_layer_count: Some(1),
+            ..Default::default()
+        });
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: None,
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &target,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(0.0), store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
+            ..Default::default()
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+    gpu.queue.submit([encoder.finish()]);
+    texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(dimension), ..Default::default() })
+}
+
 /// Checks that every global of `module` that has a binding is one of `bound`, and that
 /// each group's bindings are 0, 1, 2...; `Err` says which is not.
 pub fn check_bound(module: &naga::Module, bound: &[Bound]) -> Result<(), String> {
@@ -317,6 +444,51 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                     let view = texture.create_view(&Default::default());
                     return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
                 }
+                Buffer::Image { view, format, width, height, layers, bytes } => {
+                    let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *layers };
+                    let texture = d.create_texture(&wgpu::TextureDescriptor {
+                        label: None,
+                        size,
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: if *view == wgpu::TextureViewDimension::D3 {
+                            wgpu::TextureDimension::D3
+                        } else {
+                            wgpu::TextureDimension::D2
+                        },
+                        format: *format,
+                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                        view_formats: &[],
+                    });
+                    gpu.queue.write_texture(
+                        texture.as_image_copy(),
+                        bytes,
+                        wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(16 * width),
+                            rows_per_image: Some(*height),
+                        },
+                        size,
+                    );
+                    let view = texture
+                        .create_view(&wgpu::TextureViewDescriptor { dimension: Some(*view), ..Default::default() });
+                    return Made::Texture(view);
+                }
+                Buffer::DepthTexture { view, width, height, layers, values } => {
+                    return Made::Texture(depth_texture(gpu, *view, *width, *height, *layers, values));
+                }
+                Buffer::PointClampLessEqualSampler => {
+                    return Made::Sampler(d.create_sampler(&wgpu::SamplerDescriptor {
+                        address_mode_u: wgpu::AddressMode::ClampToEdge,
+                        address_mode_v: wgpu::AddressMode::ClampToEdge,
+                        address_mode_w: wgpu::AddressMode::ClampToEdge,
+                        mag_filter: wgpu::FilterMode::Nearest,
+                        min_filter: wgpu::FilterMode::Nearest,
+                        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+                        compare: Some(wgpu::CompareFunction::LessEqual),
+                        ..Default::default()
+                    }))
+                }
                 Buffer::MultisampledTexture { width, height, samples, texels } => {
                     return Made::Texture(multisampled_texture(gpu, *width, *height, *samples, texels));
                 }
@@ -372,6 +544,23 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },
+                    Buffer::Image { view, format, .. } => wgpu::BindingType::Texture {
+                        sample_type: match format {
+                            wgpu::TextureFormat::Rgba32Uint => wgpu::TextureSampleType::Uint,
+                            wgpu::TextureFormat::Rgba32Sint => wgpu::TextureSampleType::Sint,
+                            _ => wgpu::TextureSampleType::Float { filterable: false },
+                        },
+                        view_dimension: view,
+                        multisampled: false,
+                    },
+                    Buffer::DepthTexture { view, .. } => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: view,
+                        multisampled: false,
+                    },
+                    Buffer::PointClampLessEqualSampler => {
+                        wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison)
+                    }
                     Buffer::MultisampledTexture { .. } => wgpu::BindingType::Texture {
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
                         view_dimension: wgpu::TextureViewDimension::D2,
@@ -487,8 +676,24 @@ pub fn run_compute(
         }
         pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
     }
+    let reads = copy_writable(gpu, &mut encoder, bound, &made);
+    gpu.queue.submit([encoder.finish()]);
+    read_copies(gpu, &reads)
+}
+
+/// Records on `encoder` copies of every [`Buffer::StorageReadWrite`],
+/// [`Buffer::TypedReadWrite`] and [`Buffer::StorageTexture`] of `bound` (`made` by
+/// [`bind_groups`]) into mappable buffers, in the order of `bound`, with the length
+/// each holds.
+fn copy_writable(
+    gpu: &Gpu,
+    encoder: &mut wgpu::CommandEncoder,
+    bound: &[Bound],
+    made: &[Made],
+) -> Vec<(wgpu::Buffer, usize)> {
+    let d = &gpu.device;
     let mut reads = Vec::new();
-    for (b, made) in bound.iter().zip(&made) {
+    for (b, made) in bound.iter().zip(made) {
         if let (Buffer::StorageReadWrite(v) | Buffer::TypedReadWrite(v), Made::Buffer(buffer)) = (&b.buffer, made) {
             let size = buffer.size();
             let read = d.create_buffer(&wgpu::BufferDescriptor {
@@ -523,8 +728,14 @@ pub fn run_compute(
             reads.push((read, len));
         }
     }
-    gpu.queue.submit([encoder.finish()]);
-    for (read, _) in &reads {
+    reads
+}
+
+/// The bytes of the buffers [`copy_writable`] copied into, once the commands are
+/// submitted.
+fn read_copies(gpu: &Gpu, reads: &[(wgpu::Buffer, usize)]) -> Result<Vec<Vec<u8>>, String> {
+    let d = &gpu.device;
+    for (read, _) in reads {
         read.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));
     }
     d.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("poll: {e}"))?;
@@ -535,4 +746,18 @@ pub fn run_compute(
             Ok(view[..*len].to_vec())
         })
         .collect()
+}
+
+/// Submits `encoder` (a pass over the bind groups `groups` of `bound`) and returns
+/// the contents of every writable binding of `bound` after it, as [`run_compute`]
+/// does.
+pub fn submit_and_read(
+    gpu: &Gpu,
+    mut encoder: wgpu::CommandEncoder,
+    bound: &[Bound],
+    groups: &BindGroups,
+) -> Result<Vec<Vec<u8>>, String> {
+    let reads = copy_writable(gpu, &mut encoder, bound, &groups.made);
+    gpu.queue.submit([encoder.finish()]);
+    read_copies(gpu, &reads)
 }

@@ -14,13 +14,14 @@
 //! Included with `#[path = "support/pixel_harness.rs"] mod pixel_harness;` next to
 //! `support/lavapipe.rs` (its [`Gpu`] and [`Bound`] bindings). The resource bindings
 //! are made by `lavapipe::bind_groups`, as for `lavapipe::run_compute` (uniform and
-//! storage buffers, float 2D textures of one level, point samplers; no writable ones),
+//! storage buffers, textures of one level of any dimension but multisampled ones,
+//! point samplers, writable buffers and textures read back after the draw),
 //! for the fragment stage.
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
 
-use super::lavapipe::{bind_groups, block_on, check_bound, BindGroups, Bound, Buffer, Gpu};
+use super::lavapipe::{bind_groups, block_on, check_bound, submit_and_read, BindGroups, Bound, Gpu};
 
 /// Pixels across the render targets (16 × 16 bytes: a row copy is 256 bytes).
 pub const WIDTH: u32 = 16;
@@ -172,6 +173,9 @@ pub struct Point {
 pub struct Rendered {
     pub targets: Vec<Vec<[u32; 4]>>,
     pub depth: Option<Vec<f32>>,
+    /// The memory of every writable binding after the draw, in the order of the
+    /// bindings (`lavapipe::submit_and_read`).
+    pub uavs: Vec<Vec<u8>>,
 }
 
 fn shader(gpu: &Gpu, module: naga::Module, stage: naga::ShaderStage) -> Result<wgpu::ShaderModule, String> {
@@ -221,20 +225,14 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     let d = &gpu.device;
     let iface = interface(&module)?;
     check_bound(&module, bound)?;
-    let writable = |b: &Bound| {
-        matches!(b.buffer, Buffer::StorageReadWrite(_) | Buffer::TypedReadWrite(_) | Buffer::StorageTexture { .. })
-    };
-    if bound.iter().any(writable) {
-        return Err("the pixel harness binds no writable resources".into());
-    }
     let vs_source = vertex_wgsl(&iface);
     let vs_module = naga::front::wgsl::parse_str(&vs_source).map_err(|e| format!("vertex shader: {e}\n{vs_source}"))?;
     let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
     let vs = shader(gpu, vs_module, naga::ShaderStage::Vertex)?;
     let fs = shader(gpu, module, naga::ShaderStage::Fragment)?;
 
-    let BindGroups { layout: pipeline_layout, groups: bind_groups, .. } =
-        bind_groups(gpu, bound, wgpu::ShaderStages::FRAGMENT);
+    let made = bind_groups(gpu, bound, wgpu::ShaderStages::FRAGMENT);
+    let BindGroups { layout: pipeline_layout, groups: bind_groups, .. } = &made;
 
     // Vertices: position, then every input location's words.
     let stride = 16 * (1 + iface.inputs.len()) as u64;
@@ -301,7 +299,7 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     });
     let pipeline = d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: None,
-        layout: Some(&pipeline_layout),
+        layout: Some(pipeline_layout),
         vertex: wgpu::VertexState {
             module: &vs,
             entry_point: Some("main"),
@@ -363,7 +361,7 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
             multiview_mask: None,
         });
         pass.set_pipeline(&pipeline);
-        for (g, group) in &bind_groups {
+        for (g, group) in bind_groups {
             pass.set_bind_group(*g, group, &[]);
         }
         pass.set_vertex_buffer(0, vertex_buffer.slice(..));
@@ -413,5 +411,7 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     }
     let depth = if iface.depth { words_of.pop().map(|w| w.into_iter().map(f32::from_bits).collect()) } else { None };
     let targets = words_of.into_iter().map(|w| w.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()).collect();
-    Ok(Rendered { targets, depth })
+    // The writable resources, copied after the draw.
+    let uavs = submit_and_read(gpu, d.create_command_encoder(&Default::default()), bound, &made)?;
+    Ok(Rendered { targets, depth, uavs })
 }

@@ -8,8 +8,10 @@
 //! of pseudo-random [`word`]s, a typed buffer of the four-component 32-bit format of
 //! its declared type; float 1D and 2D textures of one level, [`TEXTURE_SIZE`] texels
 //! square (1D: one row), `R32G32B32A32_FLOAT` [`texel`]s; float multisampled 2D
-//! textures ([`Kind::Multisampled`]); samplers with point filtering and clamp
-//! addressing. What a harness binds besides is its [`Policy`].
+//! textures ([`Kind::Multisampled`]); 1D and 2D arrays, 3D textures, cubes and cube
+//! arrays, float or integer, and integer 1D and 2D textures ([`Kind::Image`], one level;
+//! integer texels are [`word`]s); samplers with point filtering and clamp addressing.
+//! What a harness binds besides is its [`Policy`].
 //!
 //! Included with `#[path = "support/resources.rs"] mod resources;` next to
 //! `support/lavapipe.rs`.
@@ -18,7 +20,7 @@
 use std::collections::BTreeMap;
 
 use corpus::Rng;
-use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
+use exec::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Sampler, Srv, TextureView};
 use exec::{Format, Resources};
 use tpf::{Body, Decl, Opcode, ResourceDimension, ReturnType, SamplerMode};
 use translate::buffer_format::{self, Numeric};
@@ -35,13 +37,21 @@ pub struct Policy {
     pub uavs: bool,
     /// Float multisampled 2D textures (views).
     pub multisampled: bool,
+    /// Texture views of every other dimension but multisampled ones (1D and 2D arrays,
+    /// 3D textures, cubes, cube arrays) and integer ones of every such dimension
+    /// ([`Kind::Image`]).
+    pub textures: bool,
+    /// Comparison samplers, and the textures comparing instructions read as depth
+    /// textures ([`Kind::Depth`]).
+    pub comparison: bool,
 }
 
 /// The compute harness's: UAVs, counters and multisampled textures.
-pub const COMPUTE: Policy = Policy { uavs: true, multisampled: true };
+pub const COMPUTE: Policy = Policy { uavs: true, multisampled: true, textures: false, comparison: false };
 
-/// The pixel harness's: views and samplers only.
-pub const PIXEL: Policy = Policy { uavs: false, multisampled: false };
+/// The pixel harness's: UAVs and counters, views of every dimension but multisampled
+/// ones, samplers (comparison ones too).
+pub const PIXEL: Policy = Policy { uavs: true, multisampled: true, textures: true, comparison: true };
 
 /// The seed of the memory of the program named `id`: FNV-1a of the name.
 pub fn seed(id: &str) -> u64 {
@@ -90,6 +100,71 @@ pub fn texel(rng: &mut Rng) -> [f32; 4] {
 /// reads writable textures back), 64 rows (one for a 1D texture).
 pub const TEXTURE_SIZE: u32 = 64;
 
+/// The dimension of a texture view of [`Kind::Image`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Texture1D,
+    Texture2D,
+    Texture1DArray,
+    Texture2DArray,
+    Texture3D,
+    Cube,
+    CubeArray,
+}
+
+impl Shape {
+    fn of(dim: ResourceDimension) -> Option<Shape> {
+        Some(match dim {
+            ResourceDimension::Texture1D => Shape::Texture1D,
+            ResourceDimension::Texture2D => Shape::Texture2D,
+            ResourceDimension::Texture1DArray => Shape::Texture1DArray,
+            ResourceDimension::Texture2DArray => Shape::Texture2DArray,
+            ResourceDimension::Texture3D => Shape::Texture3D,
+            ResourceDimension::TextureCube => Shape::Cube,
+            ResourceDimension::TextureCubeArray => Shape::CubeArray,
+            _ => return None,
+        })
+    }
+
+    /// Width, height and slices (array slices, cube faces six per cube, or a 3D
+    /// texture's depth): [`TEXTURE_SIZE`] across, one row for 1D ones, four slices for
+    /// arrays and 3D textures, two cubes for a cube array.
+    pub fn size(self) -> (u32, u32, u32) {
+        let n = TEXTURE_SIZE;
+        match self {
+            Shape::Texture1D => (n, 1, 1),
+            Shape::Texture2D => (n, n, 1),
+            Shape::Texture1DArray => (n, 1, 4),
+            Shape::Texture2DArray | Shape::Texture3D => (n, n, 4),
+            Shape::Cube => (n, n, 6),
+            Shape::CubeArray => (n, n, 12),
+        }
+    }
+
+    fn dimension(self) -> Dimension {
+        match self {
+            Shape::Texture1D => Dimension::Texture1D,
+            Shape::Texture2D => Dimension::Texture2D,
+            Shape::Texture1DArray => Dimension::Texture1DArray,
+            Shape::Texture2DArray => Dimension::Texture2DArray,
+            Shape::Texture3D => Dimension::Texture3D,
+            Shape::Cube | Shape::CubeArray => Dimension::TextureCube,
+        }
+    }
+
+    /// The view's dimension on the device (1D ones are 2D ones of height 1, as the
+    /// translator maps them).
+    pub fn wgpu(self) -> wgpu::TextureViewDimension {
+        match self {
+            Shape::Texture1D | Shape::Texture2D => wgpu::TextureViewDimension::D2,
+            Shape::Texture1DArray | Shape::Texture2DArray => wgpu::TextureViewDimension::D2Array,
+            Shape::Texture3D => wgpu::TextureViewDimension::D3,
+            Shape::Cube => wgpu::TextureViewDimension::Cube,
+            Shape::CubeArray => wgpu::TextureViewDimension::CubeArray,
+        }
+    }
+}
+
 /// What a view is.
 #[derive(Clone, Copy)]
 pub enum Kind {
@@ -108,6 +183,16 @@ pub enum Kind {
     /// 1/256 steps (exact in a half); its memory is exec's (samples of a texel
     /// consecutive).
     Multisampled { samples: u32 },
+    /// A texture of one level of `shape` ([`Shape::size`]), texels of the
+    /// four-component 32-bit format of `numeric`: floats [`texel`]s, integers
+    /// [`word`]s ([`Policy::textures`]).
+    Image { shape: Shape, numeric: Numeric },
+    /// A texture that comparing instructions (`sample_c`, `sample_c_lz`, `gather4_c`,
+    /// `gather4_po_c`) read, of one level of `shape` ([`Shape::size`]; not 3D):
+    /// `R32_FLOAT` texels in [0, 1] (1/1000 steps), so that the reference value
+    /// the reference quantizes to the texture's format is the float the device compares
+    /// ([`Policy::comparison`]).
+    Depth { shape: Shape },
 }
 
 /// A view and its memory (a texture's: its texels' floats, row after row).
@@ -121,6 +206,31 @@ impl View {
         let n = TEXTURE_SIZE * if one_d { 1 } else { TEXTURE_SIZE };
         let bytes = (0..n).flat_map(|_| texel(rng)).flat_map(f32::to_le_bytes).collect();
         View { kind: Kind::Texture { one_d }, bytes }
+    }
+
+    fn image(shape: Shape, numeric: Numeric, rng: &mut Rng) -> View {
+        let (w, h, slices) = shape.size();
+        let n = w * h * slices;
+        let bytes = match numeric {
+            Numeric::Float => (0..n).flat_map(|_| texel(rng)).flat_map(f32::to_le_bytes).collect(),
+            _ => (0..4 * n).flat_map(|_| word(rng).to_le_bytes()).collect(),
+        };
+        View { kind: Kind::Image { shape, numeric }, bytes }
+    }
+
+    fn depth(shape: Shape, rng: &mut Rng) -> View {
+        let (w, h, slices) = shape.size();
+        let bytes = (0..w * h * slices).flat_map(|_| (rng.below(1001) as f32 / 1000.0).to_le_bytes()).collect();
+        View { kind: Kind::Depth { shape }, bytes }
+    }
+
+    /// The format of [`Kind::Image`] texels of `numeric`.
+    fn image_format(numeric: Numeric) -> Format {
+        match numeric {
+            Numeric::Float => Format::R32G32B32A32_FLOAT,
+            Numeric::Uint => Format::R32G32B32A32_UINT,
+            Numeric::Sint => Format::R32G32B32A32_SINT,
+        }
     }
 
     fn multisampled(samples: u32, rng: &mut Rng) -> View {
@@ -176,6 +286,9 @@ pub struct Data {
     pub counters: Vec<u32>,
     /// Samplers (point filtering, clamp addressing), by slot.
     pub samplers: Vec<u32>,
+    /// The slots of those of [`Data::samplers`] that are comparison samplers
+    /// (`reference <= texel`).
+    pub comparisons: Vec<u32>,
 }
 
 impl Data {
@@ -187,6 +300,7 @@ impl Data {
             uavs: BTreeMap::new(),
             counters: Vec::new(),
             samplers: Vec::new(),
+            comparisons: Vec::new(),
         }
     }
 
@@ -251,6 +365,27 @@ impl Data {
                     samples,
                     texels: v.texels(),
                 },
+                Kind::Image { shape, numeric } => {
+                    let (width, height, layers) = shape.size();
+                    Buffer::Image {
+                        view: shape.wgpu(),
+                        format: match numeric {
+                            Numeric::Float => wgpu::TextureFormat::Rgba32Float,
+                            Numeric::Uint => wgpu::TextureFormat::Rgba32Uint,
+                            Numeric::Sint => wgpu::TextureFormat::Rgba32Sint,
+                        },
+                        width,
+                        height,
+                        layers,
+                        bytes: v.bytes.clone(),
+                    }
+                }
+                Kind::Depth { shape } => {
+                    let (width, height, layers) = shape.size();
+                    let values =
+                        v.bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+                    Buffer::DepthTexture { view: shape.wgpu(), width, height, layers, values }
+                }
             };
             bound.push(Bound { group: 1, binding: k as u32, buffer });
         }
@@ -262,15 +397,22 @@ impl Data {
                     let (width, height) = View::size(one_d);
                     Buffer::StorageTexture { width, height, texels: v.texels() }
                 }
-                Kind::Multisampled { .. } => unreachable!("a UAV is not multisampled"),
+                Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
+                    unreachable!("a UAV is neither multisampled nor of another dimension")
+                }
             };
             bound.push(Bound { group: 2, binding: k as u32, buffer });
         }
         for k in 0..self.counters.len() {
             bound.push(Bound { group: 3, binding: k as u32, buffer: Buffer::StorageReadWrite(vec![0; 4]) });
         }
-        for k in 0..self.samplers.len() {
-            bound.push(Bound { group: self.sampler_group(), binding: k as u32, buffer: Buffer::PointClampSampler });
+        for (k, slot) in self.samplers.iter().enumerate() {
+            let buffer = if self.comparisons.contains(slot) {
+                Buffer::PointClampLessEqualSampler
+            } else {
+                Buffer::PointClampSampler
+            };
+            bound.push(Bound { group: self.sampler_group(), binding: k as u32, buffer });
         }
         bound
     }
@@ -304,6 +446,33 @@ impl Data {
                     mip_levels: 1,
                     data: &v.bytes,
                 }),
+                Kind::Image { shape, numeric } => {
+                    let (width, height, slices) = shape.size();
+                    let three_d = shape == Shape::Texture3D;
+                    Srv::Texture(TextureView {
+                        dimension: shape.dimension(),
+                        format: View::image_format(numeric),
+                        width,
+                        height,
+                        depth: if three_d { slices } else { 1 },
+                        array_size: if three_d { 1 } else { slices },
+                        mip_levels: 1,
+                        data: &v.bytes,
+                    })
+                }
+                Kind::Depth { shape } => {
+                    let (width, height, array_size) = shape.size();
+                    Srv::Texture(TextureView {
+                        dimension: shape.dimension(),
+                        format: Format::R32_FLOAT,
+                        width,
+                        height,
+                        depth: 1,
+                        array_size,
+                        mip_levels: 1,
+                        data: &v.bytes,
+                    })
+                }
             });
         }
         for &slot in &self.samplers {
@@ -313,6 +482,7 @@ impl Data {
                     mag: Filter::Point,
                     mip: Filter::Point,
                     address: [AddressMode::Clamp; 3],
+                    comparison: self.comparisons.contains(&slot).then_some(ComparisonFunc::LessEqual),
                     ..Sampler::default()
                 });
             }
@@ -337,6 +507,18 @@ pub fn program_data(
     immediates: Option<&[u32]>,
 ) -> Result<Data, String> {
     let mut data = Data::new(policy);
+    // The textures comparing instructions read (the translator makes them depth
+    // textures).
+    let mut compared = Vec::new();
+    for inst in program.iter() {
+        if policy.comparison
+            && matches!(inst.opcode, Opcode::SampleC | Opcode::SampleCLz | Opcode::Gather4C | Opcode::Gather4PoC)
+        {
+            for o in inst.operands().iter().filter(|o| o.ty == tpf::OperandType::Resource) {
+                compared.push(slot(program, o));
+            }
+        }
+    }
     for inst in program.iter() {
         match &inst.body {
             Body::Op(_) if policy.uavs && matches!(inst.opcode, Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume) => {
@@ -382,6 +564,16 @@ pub fn program_data(
                     _ => return Err("needs a view of another return type".into()),
                 };
                 let map = if uav { &mut data.uavs } else { &mut data.srvs };
+                let s = slot(program, inst.operand(*operand));
+                if !uav && compared.contains(&s) {
+                    match Shape::of(*dim) {
+                        Some(shape) if numeric == Numeric::Float && shape != Shape::Texture3D => {
+                            map.insert(s, View::depth(shape, rng));
+                            continue;
+                        }
+                        _ => return Err("compares with a texture of a dimension or type without depth".into()),
+                    }
+                }
                 let kind = match dim {
                     ResourceDimension::Buffer => Kind::Typed(buffer_format::default_format(numeric, false)),
                     ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
@@ -408,6 +600,12 @@ pub fn program_data(
                                 .into(),
                         )
                     }
+                    _ if policy.textures && !uav && Shape::of(*dim).is_some() => {
+                        let shape = Shape::of(*dim).expect("a texture dimension");
+                        let s = slot(program, inst.operand(*operand));
+                        map.insert(s, View::image(shape, numeric, rng));
+                        continue;
+                    }
                     _ => {
                         return Err(
                             "needs textures of another dimension or type (the harness binds float 1D and 2D ones)"
@@ -421,6 +619,12 @@ pub fn program_data(
                 data.samplers.push(slot(program, inst.operand(*operand)));
                 continue;
             }
+            Decl::Sampler { operand, mode: SamplerMode::Comparison, .. } if policy.comparison => {
+                let s = slot(program, inst.operand(*operand));
+                data.samplers.push(s);
+                data.comparisons.push(s);
+                continue;
+            }
             Decl::Sampler { .. } => return Err("needs comparison or mono samplers".into()),
             _ => continue,
         };
@@ -429,7 +633,9 @@ pub fn program_data(
             Kind::Raw => 16384,
             Kind::Structured(stride) => 64 * stride as usize,
             Kind::Typed(f) => 64 * f.size(),
-            Kind::Texture { .. } | Kind::Multisampled { .. } => unreachable!("textures are made above"),
+            Kind::Texture { .. } | Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
+                unreachable!("textures are made above")
+            }
         };
         map.insert(s, View { kind, bytes: words(rng, len / 4) });
     }
