@@ -152,17 +152,22 @@
 //! interpolation, a depth target when it writes `oDepth`) and compares every target
 //! word and depth value with `exec::pixel::shade` run on the same quads (each point's
 //! pixel covered, its three helper pixels with the same attributes; generated constant
-//! buffers, buffers, float 1D/2D textures, point samplers). Of the 162 corpus pixel
-//! shaders, 108 are exact and 5 within the tolerance of `log`; 5 differ, by what their
-//! instructions allow (not traced value by value): two where the
-//! device's `exp`/`log` precision is amplified beyond it (`pow`), one where `rsq`/
-//! `sqrt`/`div` precision moves a sample's coordinate to another texel, one where a
-//! point sample's coordinate lies at a texel edge (the reference rounds coordinates
-//! to 8-bit sub-texel fixed point, lavapipe floors floats), one where lavapipe folds
-//! `x * 0` to 0 for an infinite `x` (the reference gives NaN); 44 are not compared
-//! (28 need 3D, cube, array, multisampled or integer textures, 3 comparison samplers,
-//! 3 UAVs, which the harness does not bind; 9 are refused by `exec`: interfaces,
-//! `eval_centroid`; one `lod` is not translated). Over a point every interpolation gives the vertex's value: on
+//! buffers, buffers, textures of one level of every dimension, float or integer, depth
+//! textures with comparison samplers, UAVs read back after the draw, point samplers).
+//! Of the 162 corpus pixel shaders, 131 are exact and 6 within the tolerance of `log`
+//! or `div`; 12 differ, by what their instructions allow (not traced value by value
+//! unless said): two where the device's `exp`/`log` precision is amplified beyond it
+//! (`pow`), two where `rsq`/`sqrt`/`div` precision moves a sample's coordinate to
+//! another texel (one not traced), two where a point sample's coordinate lies at a
+//! texel edge (the reference rounds coordinates to 8-bit sub-texel fixed point,
+//! lavapipe floors floats; one a cube's, traced), one where lavapipe folds `x * 0` to 0
+//! for an infinite `x` (the reference gives NaN), four that sample a cube at a NaN
+//! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
+//! face is undefined and each picks its own), one whose cube gather lies on a face's
+//! edge (exec clamps the footprint to the face, lavapipe's cubes are seamless); 13 are
+//! not compared (9 are refused by `exec`: interfaces, `eval_centroid`; two `lod` and a
+//! `gather4_po` with register offsets are not translated; one reads typed UAV textures,
+//! which the harness binds write-only). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
 //! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
