@@ -739,23 +739,33 @@ impl Vk {
             dev.cmd_reset_query_pool(cmd, stats, 0, 1);
             dev.cmd_reset_query_pool(cmd, xfbq, 0, streams_used);
             for &(staging, image, width, height, layers) in &uploads {
-                let to_transfer = [vk::ImageMemoryBarrier::default()
-                    .src_access_mask(vk::AccessFlags::empty())
-                    .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                    .old_layout(vk::ImageLayout::UNDEFINED)
-                    .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .image(image)
-                    .subresource_range(color_layers(layers))];
-                dev.cmd_pipeline_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_transfer,
+                // Each layout change of an image's layers, between two pipeline stages.
+                let transition = |access: [vk::AccessFlags; 2],
+                                  layout: [vk::ImageLayout; 2],
+                                  stages: [vk::PipelineStageFlags; 2]| {
+                    let barrier = [vk::ImageMemoryBarrier::default()
+                        .src_access_mask(access[0])
+                        .dst_access_mask(access[1])
+                        .old_layout(layout[0])
+                        .new_layout(layout[1])
+                        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                        .image(image)
+                        .subresource_range(color_layers(layers))];
+                    dev.cmd_pipeline_barrier(
+                        cmd,
+                        stages[0],
+                        stages[1],
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &barrier,
+                    );
+                };
+                transition(
+                    [vk::AccessFlags::empty(), vk::AccessFlags::TRANSFER_WRITE],
+                    [vk::ImageLayout::UNDEFINED, vk::ImageLayout::TRANSFER_DST_OPTIMAL],
+                    [vk::PipelineStageFlags::TOP_OF_PIPE, vk::PipelineStageFlags::TRANSFER],
                 );
                 let region = [vk::BufferImageCopy::default()
                     .image_subresource(vk::ImageSubresourceLayers {
@@ -766,23 +776,10 @@ impl Vk {
                     })
                     .image_extent(vk::Extent3D { width, height, depth: 1 })];
                 dev.cmd_copy_buffer_to_image(cmd, staging, image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &region);
-                let to_read = [vk::ImageMemoryBarrier::default()
-                    .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                    .dst_access_mask(vk::AccessFlags::SHADER_READ)
-                    .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                    .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                    .image(image)
-                    .subresource_range(color_layers(layers))];
-                dev.cmd_pipeline_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::TRANSFER,
-                    vk::PipelineStageFlags::GEOMETRY_SHADER,
-                    vk::DependencyFlags::empty(),
-                    &[],
-                    &[],
-                    &to_read,
+                transition(
+                    [vk::AccessFlags::TRANSFER_WRITE, vk::AccessFlags::SHADER_READ],
+                    [vk::ImageLayout::TRANSFER_DST_OPTIMAL, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL],
+                    [vk::PipelineStageFlags::TRANSFER, vk::PipelineStageFlags::GEOMETRY_SHADER],
                 );
             }
             let xfb = self.xfb.fp();
