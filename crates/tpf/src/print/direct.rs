@@ -10,7 +10,7 @@
 //! selection spellings, the value formatting (immediate indices of one to three
 //! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
 //! padded table into the output bytes. The most common declarations are printed so
-//! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_temps`,
+//! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_input_ps_siv`, `dcl_temps`,
 //! `dcl_constantbuffer`, `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1
 //! for the register ranges). Everything else goes to the general path: the other
 //! declarations, data blocks, extended opcode tokens, relative indices, precision and
@@ -99,6 +99,11 @@ const DECL_FLAGS: u8 = 10;
 /// without a register space): the dimension and sample count from the opcode token,
 /// the return types from the token after the register, printed before it.
 const DECL_RESOURCE: u8 = 11;
+/// `dcl_input_ps_siv linear noperspective v0.xy, position` and `dcl_input_ps_sgv
+/// v1.x, is_front_face` (whose interpolation mode is not printed: only a mode of 0).
+const DECL_INPUT_PS_NAMED: u8 = 12;
+/// The opcode of `dcl_input_ps_siv`.
+const DCL_INPUT_PS_SIV: usize = crate::Opcode::DclInputPsSiv as usize;
 const CLOSES: u8 = 1;
 const OPENS: u8 = 2;
 
@@ -126,6 +131,7 @@ static ROWS: [Row; 256] = {
             Shape::Decl(DeclKind::Sampler) => (DECL_SAMPLER, 1),
             Shape::Decl(DeclKind::GlobalFlags) => (DECL_FLAGS, 0),
             Shape::Decl(DeclKind::Resource) => (DECL_RESOURCE, 1),
+            Shape::Decl(DeclKind::InputPsName) => (DECL_INPUT_PS_NAMED, 1),
             _ => (NOT_DIRECT, 0),
         };
         let mut row = Row {
@@ -366,10 +372,12 @@ impl Printer {
                     }
                 }
             }
-            DECL_INPUT_PS => {
-                // The interpolation mode (bits 14:11), and nothing else.
+            DECL_INPUT_PS | DECL_INPUT_PS_NAMED => {
+                // The interpolation mode (bits 14:11), and nothing else; `dcl_input_ps_sgv`
+                // does not print it.
                 let mode = (tok0 >> 11) & 0xf;
-                if tok0 & 0x00ff_8000 != 0 {
+                let unprinted = row.controls == DECL_INPUT_PS_NAMED && number != DCL_INPUT_PS_SIV;
+                if tok0 & 0x00ff_8000 != 0 || (unprinted && mode != 0) {
                     out.truncate(mark);
                     return None;
                 }
@@ -529,7 +537,7 @@ impl Printer {
                     return None;
                 }
             },
-            DECL_NAMED => {
+            DECL_NAMED | DECL_INPUT_PS_NAMED => {
                 // A system value with a name (`position`), its token's high half 0.
                 let name =
                     tokens.next().filter(|n| n >> 16 == 0).and_then(|n| SystemName::from_raw(n as u16).listing_name());
