@@ -5,7 +5,7 @@ use dxbc::signature::SystemValue;
 use dxbc::SignatureElement;
 use tpf::ProgramType;
 
-use super::columns::{dec, left, right_dec, right_str};
+use super::columns::{dec, left, left_str, right_dec, spaces};
 use super::names::{self, NAMED_REGISTERS, NOT_APPLICABLE, SYSTEM_VALUES};
 use super::{Chunks, Flavor};
 
@@ -66,39 +66,48 @@ fn write_row(
     let sysval = SYSTEM_VALUES.name(sv).unwrap_or("UNKNOWN");
     let used = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
     out.push_str("// ");
-    left(out, 20, |out| {
-        if streams {
+    if streams {
+        left(out, 20, |out| {
             out.push('m');
             dec(out, e.stream);
             out.push(':');
-        }
-        out.push_str(e.semantic_name);
-    });
-    out.push(' ');
+            out.push_str(e.semantic_name);
+        });
+        out.push(' ');
+    } else {
+        left_str(out, e.semantic_name, 20);
+        out.push(' ');
+    }
     right_dec(out, e.semantic_index, 5);
-    out.push(' ');
     if e.register == u32::MAX {
         let reg = NAMED_REGISTERS.name(sv).unwrap_or(NOT_APPLICABLE);
-        right_str(out, NOT_APPLICABLE, 6);
-        out.push(' ');
-        right_str(out, reg, 8);
+        // `N/A` in the Mask column, right-aligned in 6 after its separator.
+        out.push_str("    N/A");
+        blank_right(out, reg, 8);
     } else {
+        out.push(' ');
         out.push_str(components6(e.mask));
         out.push(' ');
         right_dec(out, e.register, 8);
     }
-    out.push(' ');
-    right_str(out, sysval, 8);
-    out.push(' ');
+    blank_right(out, sysval, 8);
     let width = if flavor.fxc_9_29 { 6 } else { 7 };
-    right_str(out, names::format_name(e.component_type, e.min_precision), width);
-    out.push(' ');
+    blank_right(out, names::format_name(e.component_type, e.min_precision), width);
     if e.register == u32::MAX {
-        right_str(out, if used != 0 { "YES" } else { "NO" }, 6);
+        out.push_str(if used != 0 { "    YES\n" } else { "     NO\n" });
     } else {
+        out.push(' ');
         out.push_str(components6(used));
+        out.push('\n');
     }
-    out.push('\n');
+}
+
+/// A blank and the ASCII name `s` right-aligned in `width` columns (` {s:>width}`), the
+/// blank and the padding in one fill.
+fn blank_right(out: &mut String, s: &str, width: usize) {
+    debug_assert!(s.is_ascii());
+    spaces(out, width.saturating_sub(s.len()).saturating_add(1));
+    out.push_str(s);
 }
 
 /// The SysValue column. Pixel-shader outputs carry no system value in the chunk; the

@@ -10,8 +10,8 @@
 //! selection spellings, the value formatting (immediate indices of one to three
 //! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
 //! padded table into the output bytes. The most common declarations are printed so
-//! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_temps`,
-//! `dcl_constantbuffer`, `dcl_sampler`, `dcl_globalFlags`, below Shader Model 5.1
+//! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_input_ps_siv`, `dcl_temps`,
+//! `dcl_constantbuffer`, `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1
 //! for the register ranges). Everything else goes to the general path: the other
 //! declarations, data blocks, extended opcode tokens, relative indices, precision and
 //! other operand extensions, 64-bit immediates, the controls of `resinfo`,
@@ -22,7 +22,9 @@
 
 use super::{inline_first_index, looks_like_float, mask_text, push_double, register_prefix, Printer};
 use crate::digits::{self, put, put_hex8, put_u32};
-use crate::enums::{CbAccessPattern, InterpolationMode, SamplerMode, SystemName, GLOBAL_FLAG_NAMES};
+use crate::enums::{
+    CbAccessPattern, InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemName, GLOBAL_FLAG_NAMES,
+};
 use crate::enums::{Mask, OperandType};
 use crate::layout::GLOBAL_FLAGS;
 use crate::table::{Controls, DeclKind, Flow, Shape, Ty, TABLE};
@@ -93,6 +95,15 @@ const DECL_TEMPS: u8 = 7;
 const DECL_CB: u8 = 8;
 const DECL_SAMPLER: u8 = 9;
 const DECL_FLAGS: u8 = 10;
+/// `dcl_resource_texture2d (float,float,float,float) t0` (below Shader Model 5.1,
+/// without a register space): the dimension and sample count from the opcode token,
+/// the return types from the token after the register, printed before it.
+const DECL_RESOURCE: u8 = 11;
+/// `dcl_input_ps_siv linear noperspective v0.xy, position` and `dcl_input_ps_sgv
+/// v1.x, is_front_face` (whose interpolation mode is not printed: only a mode of 0).
+const DECL_INPUT_PS_NAMED: u8 = 12;
+/// The opcode of `dcl_input_ps_siv`.
+const DCL_INPUT_PS_SIV: usize = crate::Opcode::DclInputPsSiv as usize;
 const CLOSES: u8 = 1;
 const OPENS: u8 = 2;
 
@@ -119,6 +130,8 @@ static ROWS: [Row; 256] = {
             Shape::Decl(DeclKind::ConstantBuffer) => (DECL_CB, 0),
             Shape::Decl(DeclKind::Sampler) => (DECL_SAMPLER, 1),
             Shape::Decl(DeclKind::GlobalFlags) => (DECL_FLAGS, 0),
+            Shape::Decl(DeclKind::Resource) => (DECL_RESOURCE, 1),
+            Shape::Decl(DeclKind::InputPsName) => (DECL_INPUT_PS_NAMED, 1),
             _ => (NOT_DIRECT, 0),
         };
         let mut row = Row {
@@ -359,10 +372,12 @@ impl Printer {
                     }
                 }
             }
-            DECL_INPUT_PS => {
-                // The interpolation mode (bits 14:11), and nothing else.
+            DECL_INPUT_PS | DECL_INPUT_PS_NAMED => {
+                // The interpolation mode (bits 14:11), and nothing else; `dcl_input_ps_sgv`
+                // does not print it.
                 let mode = (tok0 >> 11) & 0xf;
-                if tok0 & 0x00ff_8000 != 0 {
+                let unprinted = row.controls == DECL_INPUT_PS_NAMED && number != DCL_INPUT_PS_SIV;
+                if tok0 & 0x00ff_8000 != 0 || (unprinted && mode != 0) {
                     out.truncate(mark);
                     return None;
                 }
@@ -396,6 +411,48 @@ impl Printer {
                     out.truncate(mark);
                     return None;
                 }
+            }
+            DECL_RESOURCE => {
+                // `_texture2d` or `_texture2dms(4)`, then ` (float,float,float,float)`:
+                // the register's token is bare, with one immediate index (below Shader
+                // Model 5.1), and the return types' token follows its index.
+                let dimension = ResourceDimension::from_raw(((tok0 >> 11) & 0x1f) as u8);
+                let samples = (tok0 >> 16) & 0x7f;
+                let multisampled =
+                    matches!(dimension, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray);
+                let register = body.first_chunk::<4>().map(|t| u32::from_le_bytes(*t));
+                let bare_register = register.is_some_and(|t| {
+                    let file = (t >> 12) & 0xff;
+                    t & 0xfff0_0003 == 0x0010_0000 && file != IMMEDIATE32 && file != IMMEDIATE64
+                });
+                let types = body.get(8..12).and_then(|t| t.first_chunk::<4>()).map(|t| u32::from_le_bytes(*t));
+                let (Some(name), Some(types)) = (dimension.listing_name(), types) else {
+                    out.truncate(mark);
+                    return None;
+                };
+                if tok0 & 0x0080_0000 != 0 || self.is_sm51() || !bare_register || types >> 16 != 0 {
+                    out.truncate(mark);
+                    return None;
+                }
+                out.push(b'_');
+                out.extend_from_slice(name.as_bytes());
+                if multisampled {
+                    out.push(b'(');
+                    put_u32(out, samples);
+                    out.push(b')');
+                }
+                out.extend_from_slice(b" (");
+                for (i, shift) in [0, 4, 8, 12].into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    let Some(ty) = ReturnType::from_raw(((types >> shift) & 0xf) as u8).listing_name() else {
+                        out.truncate(mark);
+                        return None;
+                    };
+                    out.extend_from_slice(ty.as_bytes());
+                }
+                out.push(b')');
             }
             DECL_FLAGS => {
                 // Every flag set has a name; none set prints the bare mnemonic and a
@@ -468,6 +525,11 @@ impl Printer {
                 w.flush(out);
                 out.extend_from_slice(mode.as_bytes());
             }
+            // The return types' token, printed before the register.
+            DECL_RESOURCE if tokens.next().is_none() => {
+                out.truncate(mark);
+                return None;
+            }
             DECL_TEMPS => match tokens.next() {
                 Some(n) => w.decimal(out, n),
                 None => {
@@ -475,7 +537,7 @@ impl Printer {
                     return None;
                 }
             },
-            DECL_NAMED => {
+            DECL_NAMED | DECL_INPUT_PS_NAMED => {
                 // A system value with a name (`position`), its token's high half 0.
                 let name =
                     tokens.next().filter(|n| n >> 16 == 0).and_then(|n| SystemName::from_raw(n as u16).listing_name());
