@@ -33,8 +33,10 @@
 //!   D3D11 forbids it, D3D10 allowed it).
 //! - Out-of-range relative indices read 0 and drop writes; so do reads of
 //!   undeclared inputs. `abort` ends the invocation with an `Unsupported` error.
-//! - Sampling and gathers on a cube map clamp at the face edges (no filtering across
-//!   faces, no synthesized corner texel).
+//! - Cube maps (spec 7.18.12, TextureCube Edge and Corner Handling): bilinear taps
+//!   and gathers past a face's edge read the adjacent face's texels, and a corner's
+//!   missing texel is the average of the other three; point sampling and integer
+//!   formats clamp within the face.
 //! - `sample_d` computes the isotropic LOD of spec 7.18.11, with the orthogonal
 //!   Jacobian for 2D footprints (skipped in the degenerate cases the spec lists, and
 //!   for 3D derivatives); there is no anisotropic filter.

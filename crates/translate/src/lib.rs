@@ -154,8 +154,8 @@
 //! pixel covered, its three helper pixels with the same attributes; generated constant
 //! buffers, buffers, textures of one level of every dimension, float or integer, depth
 //! textures with comparison samplers, UAVs read back after the draw, point samplers).
-//! Of the 162 corpus pixel shaders, 131 are exact and 6 within the tolerance of `log`
-//! or `div`; 12 differ, by what their instructions allow (not traced value by value
+//! Of the 162 corpus pixel shaders, 132 are exact and 6 within the tolerance of `log`
+//! or `div`; 11 differ, by what their instructions allow (not traced value by value
 //! unless said): two where the device's `exp`/`log` precision is amplified beyond it
 //! (`pow`), two where `rsq`/`sqrt`/`div` precision moves a sample's coordinate to
 //! another texel (one not traced), two where a point sample's coordinate lies at a
@@ -163,8 +163,8 @@
 //! lavapipe floors floats; one a cube's, traced), one where lavapipe folds `x * 0` to 0
 //! for an infinite `x` (the reference gives NaN), four that sample a cube at a NaN
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
-//! face is undefined and each picks its own), one whose cube gather lies on a face's
-//! edge (exec clamps the footprint to the face, lavapipe's cubes are seamless); 13 are
+//! face is undefined and each picks its own); cube gathers across a face's edge match
+//! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 13 are
 //! not compared (9 are refused by `exec`: interfaces, `eval_centroid`; two `lod` and a
 //! `gather4_po` with register offsets are not translated; one reads typed UAV textures,
 //! which the harness binds write-only). Over a point every interpolation gives the vertex's value: on

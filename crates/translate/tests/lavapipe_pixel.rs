@@ -512,13 +512,6 @@ fn hand_written_pixel_shaders_on_lavapipe_match_the_reference() {
             // functional spec, texture cube addressing); each picks its own.
             line += " (a NaN direction selects no face: exec and lavapipe read different texels)";
         }
-        if line.starts_with("differs") && (name.contains("face_edge") || name.contains("axes_tie")) {
-            // The cause, said: a gather footprint that crosses a cube face's edge (a
-            // direction at the edge, or where two axes tie, lies on it): exec clamps it
-            // to the face, lavapipe reads the neighbouring face (Vulkan's cubes are
-            // seamless).
-            line += " (the footprint crosses the face's edge: exec clamps to the face, lavapipe reads the next face)";
-        }
         outcomes.insert(name.to_string(), line);
     }
     for mode in ["linear", "linear noperspective", "linear centroid", "constant", "position"] {

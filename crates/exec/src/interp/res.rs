@@ -255,32 +255,94 @@ fn address(mode: AddressMode, t: i64, n: i64) -> Option<i64> {
     })
 }
 
-/// Selects the cube face of direction `c` (+X, -X, +Y, -Y, +Z, -Z; ties prefer Z, then
-/// Y) and the face coordinates in [0, 1].
-fn cube_face(c: [f32; 3]) -> (u32, f32, f32) {
-    let [x, y, z] = c;
-    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
-    let (face, sc, tc, ma) = if az >= ax && az >= ay {
-        if z >= 0.0 {
-            (4, x, -y, az)
-        } else {
-            (5, -x, -y, az)
+/// Defines a cube-face selection for one float type: the face of direction `c` (+X,
+/// -X, +Y, -Y, +Z, -Z; ties prefer Z, then Y) and the face coordinates in [0, 1]
+/// (spec 7.18.12; the table is Microsoft's TextureCube face orientation).
+macro_rules! cube_face_fn {
+    ($name:ident, $t:ty) => {
+        fn $name(c: [$t; 3]) -> (u32, $t, $t) {
+            let [x, y, z] = c;
+            let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+            let (face, sc, tc, ma) = if az >= ax && az >= ay {
+                if z >= 0.0 {
+                    (4, x, -y, az)
+                } else {
+                    (5, -x, -y, az)
+                }
+            } else if ay >= ax {
+                if y >= 0.0 {
+                    (2, x, z, ay)
+                } else {
+                    (3, x, -z, ay)
+                }
+            } else if x >= 0.0 {
+                (0, -z, -y, ax)
+            } else {
+                (1, z, -y, ax)
+            };
+            if ma == 0.0 || ma.is_nan() {
+                return (face, 0.5, 0.5);
+            }
+            (face, sc / ma * 0.5 + 0.5, tc / ma * 0.5 + 0.5)
         }
-    } else if ay >= ax {
-        if y >= 0.0 {
-            (2, x, z, ay)
-        } else {
-            (3, x, -z, ay)
-        }
-    } else if x >= 0.0 {
-        (0, -z, -y, ax)
-    } else {
-        (1, z, -y, ax)
     };
-    if ma == 0.0 || ma.is_nan() {
-        return (face, 0.5, 0.5);
+}
+
+cube_face_fn!(cube_face, f32);
+// The same selection in f64, for moving a texel across a face's edge: the texel
+// coordinates it gives must survive `floor` exactly on faces of up to 16384 texels.
+cube_face_fn!(cube_face_f64, f64);
+
+/// The direction of the point at face coordinates `s`, `t` (in [-1, 1] on the face;
+/// outside it past the face's edges) of cube face `face`: the inverse of
+/// `cube_face`'s table (+X: sc = -z, tc = -y; -X: sc = z, tc = -y; +Y: sc = x, tc = z;
+/// -Y: sc = x, tc = -z; +Z: sc = x, tc = -y; -Z: sc = -x, tc = -y; major axis 1).
+fn face_point(face: u32, s: f64, t: f64) -> [f64; 3] {
+    match face {
+        0 => [1.0, -t, -s],
+        1 => [-1.0, -t, s],
+        2 => [s, 1.0, t],
+        3 => [s, -1.0, -t],
+        4 => [s, -t, 1.0],
+        _ => [-s, -t, -1.0],
     }
-    (face, sc / ma * 0.5 + 0.5, tc / ma * 0.5 + 0.5)
+}
+
+/// A bilinear tap `[i, j]` of a cube face `face` (`n` texels square) at `slice`
+/// (spec 7.18.12, TextureCube Edge and Corner Handling): inside the face it stays;
+/// one coordinate outside [0, n) moves it to the adjacent face (the texel whose
+/// centre's direction is nearest: its centre's direction through `cube_face`); both
+/// outside (a cube corner, where no texel exists) gives `None`.
+fn cube_tap(face: u32, slice: u32, n: u32, t: [i64; 2]) -> Option<(u32, [i64; 3])> {
+    let n64 = n as i64;
+    let out = [0, 1].map(|k| !(0..n64).contains(&t[k]));
+    match out {
+        [false, false] => Some((slice, [t[0], t[1], 0])),
+        [true, true] => None,
+        _ => {
+            let c = |i: i64| ((i as f64) + 0.5) / n as f64 * 2.0 - 1.0;
+            let (f, u, v) = cube_face_f64(face_point(face, c(t[0]), c(t[1])));
+            let texel = |x: f64| ((x * n as f64).floor() as i64).clamp(0, n64 - 1);
+            let base = slice.saturating_sub(face % 6);
+            Some((base.saturating_add(f), [texel(u), texel(v), 0]))
+        }
+    }
+}
+
+/// The value of each tap of a cube's 2x2 footprint, with the missing texel of a
+/// corner replaced by the average of the other three (spec 7.18.12: its weight is
+/// divided evenly among them).
+fn fill_corner(vals: [Option<[f32; 4]>; 4]) -> [[f32; 4]; 4] {
+    let mut sum = [0.0f32; 4];
+    let mut count = 0u32;
+    for t in vals.iter().flatten() {
+        for c in 0..4 {
+            sum[c] += t[c];
+        }
+        count += 1;
+    }
+    let avg = sum.map(|x| if count == 0 { 0.0 } else { x / count as f32 });
+    vals.map(|t| t.unwrap_or(avg))
 }
 
 /// Flushes a denormal to zero (keeping the sign).
@@ -354,7 +416,8 @@ fn fetch(
 
 /// One filtered lookup in mip `level`: `coords` normalized, `dims` of them used.
 /// With `cmp`, each texel's red component is compared and the 1.0/0.0 results are
-/// filtered (replicated to all four components).
+/// filtered (replicated to all four components). `cube`: the cube face sampled,
+/// whose bilinear taps past an edge come from the adjacent face (`cube_tap`).
 #[allow(clippy::too_many_arguments)]
 fn sample_level(
     v: &TextureView<'_>,
@@ -368,6 +431,7 @@ fn sample_level(
     modes: [AddressMode; 3],
     offs: [i8; 3],
     cmp: Option<Compare>,
+    cube: Option<u32>,
 ) -> [u32; 4] {
     let (w, h, d) = v.mip_size(level);
     let sizes = [w, h, d];
@@ -401,6 +465,27 @@ fn sample_level(
         return fetch(v, data, dims, slice, level, modes, t).unwrap_or_else(|| v.format.decode(&[]));
     }
     let bc = border(v.format, sampler);
+    let compared = |texel: [f32; 4]| match cmp {
+        Some(c) => [c.test(texel[0]); 4],
+        None => texel,
+    };
+    if let (Some(face), 2, [2, 2, _]) = (cube, dims, ntaps) {
+        let (a, b) = (taps[0], taps[1]);
+        let foot = [(a[0], b[0]), (a[0], b[1]), (a[1], b[0]), (a[1], b[1])];
+        let vals = foot.map(|((i, _), (j, _))| {
+            let (sl, t) = cube_tap(face, slice, w, [i, j])?;
+            let texel = fetch(v, data, 2, sl, level, [AddressMode::Clamp; 3], t).map_or(bc, |t| t.map(alu::f));
+            Some(compared(texel))
+        });
+        let vals = fill_corner(vals);
+        let mut sum = [0.0f32; 4];
+        for (((_, wi), (_, wj)), texel) in foot.iter().zip(vals) {
+            for c in 0..4 {
+                sum[c] += texel[c] * (wi * wj);
+            }
+        }
+        return sum.map(alu::bits);
+    }
     let mut sum = [0.0f32; 4];
     for i in 0..ntaps[0] {
         for j in 0..ntaps[1] {
@@ -411,10 +496,7 @@ fn sample_level(
                     Some(t) => t.map(alu::f),
                     None => bc,
                 };
-                let texel = match cmp {
-                    Some(c) => [c.test(texel[0]); 4],
-                    None => texel,
-                };
+                let texel = compared(texel);
                 for c in 0..4 {
                     sum[c] += texel[c] * wgt;
                 }
@@ -466,7 +548,9 @@ fn setup<'r>(res: &'r Resources<'_>, x: &ResOp, addr: [u32; 4]) -> Option<Setup<
         ResKind::TextureCube | ResKind::TextureCubeArray => {
             let (f, u, w) = cube_face([c[0], c[1], c[2]]);
             let cube = if x.kind == ResKind::TextureCubeArray { arr(c[3], v.array_size / 6) } else { 0 };
-            // Simplification: the face's edges clamp (no filtering across faces).
+            // Within the face, coordinates clamp (a coordinate of exactly 1.0 stays on
+            // the face); bilinear taps past an edge move to the adjacent face in
+            // `sample_level` and `gather4` (spec 7.18.12).
             modes = [AddressMode::Clamp; 3];
             face = Some(f);
             (2, [u, w, 0.0], cube.saturating_mul(6).saturating_add(f))
@@ -606,7 +690,7 @@ pub(crate) fn sample(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], lod: Lod, r
             gradient_lod(&s, addr.map(alu::f), dx, dy) + bias
         }
     };
-    let Setup { v, data, dims, coords, slice, modes, offs, .. } = s;
+    let Setup { v, data, dims, coords, slice, modes, offs, face, .. } = s;
     let cmp = reference.map(|r| Compare::new(v.format, &sampler, r));
     // LOD: the given value plus the bias, clamped by the sampler's MinLOD/MaxLOD.
     let l = sampler_lod(l, &sampler);
@@ -623,11 +707,11 @@ pub(crate) fn sample(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], lod: Lod, r
         _ => (((fx + 128) >> 8).clamp(0, last) as u32, 0, 0.0),
     };
     let filter = if float { filter } else { Filter::Point };
-    let s0 = sample_level(&v, data, dims, coords, slice, m0, filter, &sampler, modes, offs, cmp);
+    let s0 = sample_level(&v, data, dims, coords, slice, m0, filter, &sampler, modes, offs, cmp, face);
     if wm == 0.0 || m1 == m0 {
         return s0;
     }
-    let s1 = sample_level(&v, data, dims, coords, slice, m1, filter, &sampler, modes, offs, cmp);
+    let s1 = sample_level(&v, data, dims, coords, slice, m1, filter, &sampler, modes, offs, cmp, face);
     [0, 1, 2, 3].map(|k| alu::bits(alu::f(s0[k]) * (1.0 - wm) + alu::f(s1[k]) * wm))
 }
 
@@ -661,14 +745,30 @@ pub(crate) fn gather4(res: &Resources<'_>, x: &ResOp, addr: [u32; 4], po: [u32; 
     let cmp = x.compare.then(|| Compare::new(s.v.format, &s.sampler, reference));
     let bc = border(s.v.format, &s.sampler);
     let float = s.v.format.numeric() == Numeric::Float;
-    [(u0, v0 + 1), (u0 + 1, v0 + 1), (u0 + 1, v0), (u0, v0)].map(|(u, v)| {
-        let texel = fetch(&s.v, s.data, 2, s.slice, 0, s.modes, [u, v, 0]);
+    let numeric = s.v.format.numeric();
+    let one = |sl: u32, t: [i64; 3]| {
+        let texel = fetch(&s.v, s.data, 2, sl, 0, s.modes, t);
         let texel = texel.unwrap_or_else(|| if float { bc.map(alu::bits) } else { bc.map(|c| c as u32) });
         match cmp {
             Some(c) => alu::bits(c.test(alu::f(texel[0]))),
             None => texel[comp],
         }
-    })
+    };
+    let foot = [(u0, v0 + 1), (u0 + 1, v0 + 1), (u0 + 1, v0), (u0, v0)];
+    let Some(face) = s.face else { return foot.map(|(u, v)| one(s.slice, [u, v, 0])) };
+    // A cube (spec 7.18.12): taps past an edge come from the adjacent face; the
+    // corner's missing texel is the average of the other three.
+    let vals = foot.map(|(u, v)| cube_tap(face, s.slice, w, [u, v]).map(|(sl, t)| one(sl, t)));
+    let present = vals.iter().flatten();
+    let count = present.clone().count().max(1);
+    let avg = if cmp.is_some() || numeric == Numeric::Float {
+        alu::bits(present.map(|&b| alu::f(b)).sum::<f32>() / count as f32)
+    } else if numeric == Numeric::Sint {
+        (present.map(|&b| b as i32 as i64).sum::<i64>() / count as i64) as i32 as u32
+    } else {
+        (present.map(|&b| b as u64).sum::<u64>() / count as u64) as u32
+    };
+    vals.map(|b| b.unwrap_or(avg))
 }
 
 /// `ldms`: sample `sample` of a texel of a multisampled texture (with the
@@ -892,5 +992,52 @@ pub(crate) fn atomic_result(op: AtomicOp, old: u32, v: u32, w: u32) -> u32 {
         AtomicOp::Umax => old.max(v),
         AtomicOp::Umin => old.min(v),
         AtomicOp::Exch => v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `face_point` inverts `cube_face`'s table: points inside every face come back
+    /// to the same face and coordinates, in f32 and f64.
+    #[test]
+    fn face_point_inverts_cube_face() {
+        for face in 0..6 {
+            for &(s, t) in &[(0.25, -0.5), (-0.75, 0.125), (0.0, 0.0), (0.875, 0.625)] {
+                let p = face_point(face, s, t);
+                let (f, u, v) = cube_face_f64(p);
+                assert_eq!((f, u, v), (face, s * 0.5 + 0.5, t * 0.5 + 0.5));
+                let (f, u, v) = cube_face(p.map(|c| c as f32));
+                assert_eq!((f, u, v), (face, (s * 0.5 + 0.5) as f32, (t * 0.5 + 0.5) as f32));
+            }
+        }
+    }
+
+    /// A tap one texel past an edge lands on the adjacent face's edge row or column,
+    /// one past in both axes is the corner, and large faces keep exact texels.
+    #[test]
+    fn cube_tap_crosses_one_edge() {
+        for n in [1u32, 2, 4, 16384] {
+            let m = n as i64;
+            for face in 0..6 {
+                assert_eq!(cube_tap(face, 6 + face, n, [-1, -1]), None);
+                assert_eq!(cube_tap(face, 6 + face, n, [m, m]), None);
+                for j in 0..m.min(64) {
+                    for t in [[-1, j], [m, j], [j, -1], [j, m]] {
+                        let (sl, [i2, j2, _]) = cube_tap(face, 6 + face, n, t).unwrap();
+                        assert!((6..12).contains(&sl) && sl != 6 + face);
+                        assert!(i2 == 0 || i2 == m - 1 || j2 == 0 || j2 == m - 1);
+                        // And back: one texel past the new face's edge is the start.
+                        let back = [[i2 - 1, j2], [i2 + 1, j2], [i2, j2 - 1], [i2, j2 + 1]];
+                        let home = back
+                            .iter()
+                            .filter_map(|&b| cube_tap(sl - 6, sl, n, b))
+                            .any(|(s, b)| s == 6 + face && b[..2] == [t[0].clamp(0, m - 1), t[1].clamp(0, m - 1)]);
+                        assert!(home, "n {n} face {face} tap {t:?}");
+                    }
+                }
+            }
+        }
     }
 }
