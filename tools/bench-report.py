@@ -7,6 +7,8 @@
     tools/bench-report.py --from-results  # reuse the figures of the last rounds (no benches)
     tools/bench-report.py --add --bench gs --rounds 1   # one more round of some benches,
                                           # kept beside the saved rounds
+    tools/bench-report.py --bench gs --bench corpus --filter corpus=disasm/
+                                          # only the ids of `corpus` matching `disasm/`
 
 Each round runs every criterion bench of `benches/` pinned to one core (`taskset -c CORE`;
 the figures whose id ends in `all_cores` again without the pin),
@@ -150,21 +152,23 @@ def startup(core):
     return out
 
 
-def round_(core, benches):
+def round_(core, benches, filters):
     figures = {}
     since = time.time()
     for b in benches:
         # Alternate with the external peers: lavapipe right after dxref's GS bench.
         # One core means one lavapipe thread too (the lowered geometry shader runs on it).
-        r = run(["taskset", "-c", core, "cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot"],
+        only = [filters[b]] if b in filters else []
+        r = run(["taskset", "-c", core, "cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", *only],
                 env=dict(os.environ, LP_NUM_THREADS="1"))
         if r.returncode != 0:
             sys.exit(f"bench {b} failed")
         # Figures named `all_cores` are about scaling: measured again without the pin (the
-        # later measurement is the one read).
-        r = run(["cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", "all_cores"])
-        if r.returncode != 0:
-            sys.exit(f"bench {b} (all cores) failed")
+        # later measurement is the one read). A filtered bench keeps to its filter.
+        if not only:
+            r = run(["cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", "all_cores"])
+            if r.returncode != 0:
+                sys.exit(f"bench {b} (all cores) failed")
         if b == "gs":
             figures.update(lavapipe(core))
     figures.update(criterion_figures(since))
@@ -207,6 +211,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--core", default="1", help="the core to pin to (taskset -c)")
     ap.add_argument("--bench", action="append", help="only these benches (default: all of benches/)")
+    ap.add_argument("--filter", action="append", default=[], metavar="BENCH=REGEX",
+                    help="run only the criterion ids of BENCH matching REGEX (its all-cores pass is skipped)")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave README.md alone")
     ap.add_argument("--from-results", action="store_true", help="reuse target/bench-report/rounds.json")
     ap.add_argument("--add", action="store_true", help="add the new rounds to the saved ones (a figure's median is then over the rounds that measured it)")
@@ -217,9 +223,15 @@ def main():
         rounds = json.loads(saved.read_text())
     else:
         benches = args.bench or bench_names()
+        filters = {}
+        for f in args.filter:
+            bench, sep, regex = f.partition("=")
+            if not sep or bench not in benches:
+                sys.exit(f"--filter {f}: expected BENCH=REGEX with BENCH one of {benches}")
+            filters[bench] = regex
         rounds = json.loads(saved.read_text()) if args.add and saved.exists() else []
         for _ in range(args.rounds):
-            rounds.append(round_(args.core, benches))
+            rounds.append(round_(args.core, benches, filters))
             # Kept after every round: an interrupted report can be finished with
             # --from-results.
             saved.write_text(json.dumps(rounds, indent=1))

@@ -256,26 +256,7 @@ pub fn compile(bytes: &[u8], name: &str) -> Result<Compiled, Failure> {
             }
         }
     }
-    let signature = |fourccs: &[dxbc::FourCc]| -> Result<Vec<exec::plan::SigElement>, Failure> {
-        let Some(chunk) = container.chunk_any(fourccs) else { return Ok(Vec::new()) };
-        let Some(format) = dxbc::SignatureFormat::for_fourcc(chunk.fourcc) else { return Ok(Vec::new()) };
-        let sig = dxbc::Signature::parse(chunk.data, format).map_err(|e| fail(e.to_string()))?;
-        Ok(sig
-            .elements
-            .iter()
-            .map(|e| exec::plan::SigElement {
-                stream: e.stream,
-                semantic_name: e.semantic_name.to_string(),
-                semantic_index: e.semantic_index,
-                register: e.register,
-                mask: e.mask,
-                system_value: u32::from(e.system_value),
-                component_type: u32::from(e.component_type),
-            })
-            .collect())
-    };
-    let inputs = signature(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1])?;
-    let outputs = signature(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
+    let (inputs, outputs) = exec::plan::SigElement::of_container(&container).map_err(|e| fail(e.to_string()))?;
     let plan = Plan::compile(&program, inputs, outputs).map_err(|e| fail(e.to_string()))?;
     Ok(Compiled { plan, declared })
 }

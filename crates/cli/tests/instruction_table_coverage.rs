@@ -164,7 +164,6 @@ fn every_table_row_goes_through_every_direction() {
     let mut rows: BTreeMap<Opcode, Row> = BTreeMap::new();
     let mut validated: BTreeMap<Opcode, String> = BTreeMap::new();
     let files = listings();
-    assert!(files.len() >= 5, "the hand-written listings are there");
     for (name, text) in &files {
         let parsed = parse_program(text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let program = parsed.program;

@@ -249,8 +249,15 @@ fn points_lines_and_labels() {
     assert!(close(pixels.at(x, y), [0.0, 0.0, 255.0], 2.0), "{:?}", pixels.at(x, y));
     let (x, y) = to_pixel(-0.2, -0.6);
     assert!(close(pixels.at(x, y), [255.0, 0.0, 0.0], 2.0), "{:?}", pixels.at(x, y));
+    // `--labels` numbers the two lines (0, 1) and each line's two vertices (0, 1): each
+    // number three times more (the axes' tick labels are there either way).
+    let (plain, _) = picture(&["--vs", &vs, "--input", &input, "--topology", "linelist"]);
     for label in ["aria-label=\"0\"", "aria-label=\"1\""] {
-        assert!(svg.matches(label).count() >= 2, "{label}: primitive and vertex numbers");
+        assert_eq!(
+            svg.matches(label).count(),
+            plain.matches(label).count() + 3,
+            "{label}: primitive and vertex numbers"
+        );
     }
     // The points of the same vertices: markers.
     let (svg, _) = picture(&["--vs", &vs, "--input", &input, "--topology", "pointlist"]);

@@ -27,6 +27,38 @@ pub struct SigElement {
     pub component_type: u32,
 }
 
+impl SigElement {
+    /// A container's input signature (`ISGN`/`ISG1`) and output signature
+    /// (`OSGN`/`OSG5`/`OSG1`), owned; a signature the container lacks is empty.
+    pub fn of_container(container: &dxbc::Container<'_>) -> dxbc::Result<(Vec<SigElement>, Vec<SigElement>)> {
+        let signature = |fourccs: &[dxbc::FourCc]| -> dxbc::Result<Vec<SigElement>> {
+            let Some((chunk, format)) = container
+                .chunk_any(fourccs)
+                .and_then(|chunk| Some((chunk, dxbc::SignatureFormat::for_fourcc(chunk.fourcc)?)))
+            else {
+                return Ok(Vec::new());
+            };
+            Ok(dxbc::Signature::parse(chunk.data, format)?
+                .elements
+                .iter()
+                .map(|e| SigElement {
+                    stream: e.stream,
+                    semantic_name: e.semantic_name.to_string(),
+                    semantic_index: e.semantic_index,
+                    register: e.register,
+                    mask: e.mask,
+                    system_value: u32::from(e.system_value),
+                    component_type: u32::from(e.component_type),
+                })
+                .collect())
+        };
+        Ok((
+            signature(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1])?,
+            signature(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?,
+        ))
+    }
+}
+
 /// A `dcl_input*` declaration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InputDecl {
@@ -113,27 +145,8 @@ impl Plan {
             .ok_or_else(|| ExecError::new(ExecErrorKind::Bytecode("no SHDR/SHEX chunk".into())))?;
         let program = tpf::decode(chunk.data)
             .map_err(|e| ExecError::new(ExecErrorKind::Bytecode(e.rebased(chunk.data_offset()).to_string())))?;
-        let signature = |fourccs: &[dxbc::FourCc]| -> Result<Vec<SigElement>, ExecError> {
-            let Some(chunk) = container.chunk_any(fourccs) else { return Ok(Vec::new()) };
-            let format = dxbc::SignatureFormat::for_fourcc(chunk.fourcc).expect("signature fourcc");
-            let sig = dxbc::Signature::parse(chunk.data, format)
-                .map_err(|e| ExecError::new(ExecErrorKind::Bytecode(e.to_string())))?;
-            Ok(sig
-                .elements
-                .iter()
-                .map(|e| SigElement {
-                    stream: e.stream,
-                    semantic_name: e.semantic_name.to_string(),
-                    semantic_index: e.semantic_index,
-                    register: e.register,
-                    mask: e.mask,
-                    system_value: u32::from(e.system_value),
-                    component_type: u32::from(e.component_type),
-                })
-                .collect())
-        };
-        let input_signature = signature(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1])?;
-        let output_signature = signature(&[dxbc::FourCc::OSGN, dxbc::FourCc::OSG5, dxbc::FourCc::OSG1])?;
+        let (input_signature, output_signature) =
+            SigElement::of_container(&container).map_err(|e| ExecError::new(ExecErrorKind::Bytecode(e.to_string())))?;
         Plan::compile(&program, input_signature, output_signature)
     }
 

@@ -578,6 +578,12 @@ fn lanes_match_one_invocation_at_a_time() {
         }
     }
     eprintln!("compared {compared} draws ({in_lanes} in lanes, {errors} ending in errors), {refused} refused");
-    assert!(compared >= 250 && in_lanes >= 250, "too few draws compared: {compared} ({in_lanes} in lanes)");
-    assert!(errors >= 10, "too few draws ending in errors (step limits): {errors}");
+    // The generator is seeded: these counts are what it draws. A change to the generator
+    // or to what the assembler accepts changes them, on purpose only: every draw is
+    // compared, each in lanes, and some end at a step limit.
+    assert_eq!(
+        (compared, in_lanes, errors, refused),
+        (1346, 1346, 40, 154),
+        "draws compared, in lanes, in errors, refused"
+    );
 }

@@ -217,9 +217,12 @@ mod tests {
         let bytes = crate::write(&m, crate::Target::Spirv).unwrap();
         let w: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         let insts = instructions(&w).unwrap();
-        let arithmetic: Vec<u32> =
-            insts.iter().filter(|(_, o, _)| FLOAT_ARITHMETIC.contains(o)).map(|(_, _, i)| i[2]).collect();
-        assert!(arithmetic.len() >= 5, "{arithmetic:?}");
+        let float_ops: Vec<_> = insts.iter().filter(|(_, o, _)| FLOAT_ARITHMETIC.contains(o)).collect();
+        // OpFNegate, OpFAdd, OpFMul, OpFDiv, OpDot: the source's five float operations.
+        let mut opcodes: Vec<u32> = float_ops.iter().map(|(_, o, _)| *o).collect();
+        opcodes.sort_unstable();
+        assert_eq!(opcodes, [127, 129, 133, 136, 148]);
+        let arithmetic: Vec<u32> = float_ops.iter().map(|(_, _, i)| i[2]).collect();
         let decorated: Vec<u32> = decorations(&w).into_iter().map(|(_, id)| id).collect();
         assert_eq!(decorated, arithmetic, "write decorates every float operation, once");
     }
