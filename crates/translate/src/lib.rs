@@ -159,10 +159,12 @@
 //! Of the 162 corpus pixel shaders, 135 are exact and 6 within the tolerance of `log`
 //! or `div`; 11 differ, by what their instructions allow (not traced value by value
 //! unless said): two where the device's `exp`/`log` precision is amplified beyond it
-//! (`pow`), two where `rsq`/`sqrt`/`div` precision moves a sample's coordinate to
-//! another texel (one not traced), two where a point sample's coordinate lies at a
-//! texel edge (the reference rounds coordinates to 8-bit sub-texel fixed point,
-//! lavapipe floors floats; one a cube's, traced), one where lavapipe folds `x * 0` to 0
+//! (`pow`), three where a point sample's coordinate lies within 1/512 texel of a texel
+//! edge (the reference rounds coordinates to 8-bit sub-texel fixed point, lavapipe
+//! floors floats; traced: the three `EnvironmentMapEffect` ones, whose addresses are
+//! bit-identical on both sides up to the sample — a cube's at 54.9991 texels, a 2D
+//! array's at 34.9985, a 2D texture's at 50.9997), one not traced (a Gaussian blur of
+//! 13 point samples in a loop), one where lavapipe folds `x * 0` to 0
 //! for an infinite `x` (the reference gives NaN), four that sample a cube at a NaN
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
