@@ -182,7 +182,9 @@
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
 //! `sample`/`sample_b` at position-made coordinates, `lod` of every dimension at
 //! addresses linear in the position, `gather4_po`/`gather4_po_c` with register offsets
-//! (negative, past [-32, 31], clamped past the edges), typed UAV textures of every
+//! (negative, past [-32, 31], clamped past the edges; of a 48 × 40 texture too, at
+//! addresses on footprint edges included, where the offset / size quotient is
+//! inexact: lavapipe gathers the same texels there), typed UAV textures of every
 //! dimension loaded and stored, `oDepth` and several targets) are exact, but `lod` of
 //! skewed derivatives and of a cube, within `log`'s tolerance (1 ulp: the footprint is
 //! made orthogonal in float32 here, in double precision by the reference); coarse derivatives differ by design: Direct3D lets them use any row or

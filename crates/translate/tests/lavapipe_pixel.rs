@@ -240,16 +240,25 @@ fn compare(
 /// Runs one pixel shader (a container) both ways with points of clip-space `w`; the
 /// outcome line.
 fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32) -> String {
+    outcome_with(gpu, bytes, program, id, w, &[])
+}
+
+/// [`outcome`] with the float 2D textures at the SRV slots `odd` of a size that is not a
+/// power of two ([`resources::ODD_SIZE`]).
+fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32, odd: &[u32]) -> String {
     let plan = match Plan::from_bytecode(bytes) {
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
     let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
-    let data = match program_data(program, &mut rng, PIXEL, None) {
+    let mut data = match program_data(program, &mut rng, PIXEL, None) {
         Ok(d) => d,
         Err(why) => return format!("not compared: {why}"),
     };
+    for &slot in odd {
+        data.odd_texture(slot, &mut rng);
+    }
     let options = translate::Options { bindings: data.bindings(), ..Default::default() };
     let module = match translate::module(bytes, &options) {
         Ok(m) => m,
@@ -316,8 +325,10 @@ fn corpus_pixel_shaders_on_lavapipe_match_the_reference() {
 /// in the position (so that coarse and fine derivatives agree), with derivatives along
 /// the axes, skewed ones (made orthogonal) and a cube's; `gather4_po` and
 /// `gather4_po_c` with offsets from registers (negative ones, ones past [-32, 31] whose
-/// low 6 bits count, high bits set, clamped past the edges); depth and several targets
-/// of each type.
+/// low 6 bits count, high bits set, clamped past the edges; of a texture of a size that
+/// is not a power of two too, also at addresses on the footprint's edges, where the
+/// translation's offset / size quotient is inexact); typed UAV textures of every
+/// dimension loaded and stored; depth and several targets of each type.
 const PROGRAMS: &[(&str, &str)] = &[
     (
         "derivatives_of_a_product_fine",
@@ -550,6 +561,38 @@ ret
 ",
     ),
     (
+        "gather4_po_of_a_non_power_of_two_size",
+        "ps_5_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 2
+mad r0.xy, v0.xyxx, l(0.0625, 0.25, 0.0, 0.0), l(0.003, 0.007, 0.0, 0.0)
+ftoi r1.xy, v0.xyxx
+imad r1.xy, r1.xyxx, l(5, -7, 0, 0), l(-40, 9, 0, 0)
+gather4_po o0.xyzw, r0.xyxx, r1.xyxx, t0.xyzw, s0.x
+gather4_po o1.xyzw, r0.yxyy, r1.yxyy, t0.xyzw, s0.w
+ret
+",
+    ),
+    (
+        "gather4_po_of_a_non_power_of_two_size_at_footprint_edges",
+        "ps_5_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_temps 2
+mul r0.xy, v0.xyxx, l(0.0625, 0.25, 0.0, 0.0)
+ftoi r1.xy, v0.xyxx
+imad r1.xy, r1.xyxx, l(5, -7, 0, 0), l(-40, 9, 0, 0)
+gather4_po o0.xyzw, r0.xyxx, r1.xyxx, t0.xyzw, s0.x
+ret
+",
+    ),
+    (
         "typed_uav_textures_loaded_and_stored",
         "ps_5_0
 dcl_uav_typed_texture1d (float,float,float,float) u1
@@ -627,7 +670,9 @@ fn hand_written_pixel_shaders_on_lavapipe_match_the_reference() {
     for (name, text) in PROGRAMS {
         let bytes = assembled(text);
         let program = program_of(&bytes).unwrap_or_else(|| panic!("{name}: no decodable program"));
-        let mut line = outcome(&gpu, &bytes, &program, name, 1.0);
+        // Programs named so read t0 as a texture of a size that is not a power of two.
+        let odd: &[u32] = if name.contains("non_power_of_two") { &[0] } else { &[] };
+        let mut line = outcome_with(&gpu, &bytes, &program, name, 1.0, odd);
         if line.starts_with("differs") && name.contains("coarse") {
             // The cause, said (the line stays a difference): Direct3D lets a coarse
             // derivative take any row or column of the quad; exec takes the top row and

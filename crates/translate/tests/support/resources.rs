@@ -110,7 +110,13 @@ pub enum Shape {
     Texture3D,
     Cube,
     CubeArray,
+    /// A 2D texture of a size that is not a power of two ([`ODD_SIZE`]): no declaration
+    /// makes one, a test puts it in place of a 2D one ([`Data::odd_texture`]).
+    Texture2DOdd,
 }
+
+/// The width and height of [`Shape::Texture2DOdd`].
+pub const ODD_SIZE: (u32, u32) = (48, 40);
 
 impl Shape {
     fn of(dim: ResourceDimension) -> Option<Shape> {
@@ -138,13 +144,14 @@ impl Shape {
             Shape::Texture2DArray | Shape::Texture3D => (n, n, 4),
             Shape::Cube => (n, n, 6),
             Shape::CubeArray => (n, n, 12),
+            Shape::Texture2DOdd => (ODD_SIZE.0, ODD_SIZE.1, 1),
         }
     }
 
     fn dimension(self) -> Dimension {
         match self {
             Shape::Texture1D => Dimension::Texture1D,
-            Shape::Texture2D => Dimension::Texture2D,
+            Shape::Texture2D | Shape::Texture2DOdd => Dimension::Texture2D,
             Shape::Texture1DArray => Dimension::Texture1DArray,
             Shape::Texture2DArray => Dimension::Texture2DArray,
             Shape::Texture3D => Dimension::Texture3D,
@@ -156,7 +163,7 @@ impl Shape {
     /// translator maps them).
     pub fn wgpu(self) -> wgpu::TextureViewDimension {
         match self {
-            Shape::Texture1D | Shape::Texture2D => wgpu::TextureViewDimension::D2,
+            Shape::Texture1D | Shape::Texture2D | Shape::Texture2DOdd => wgpu::TextureViewDimension::D2,
             Shape::Texture1DArray | Shape::Texture2DArray => wgpu::TextureViewDimension::D2Array,
             Shape::Texture3D => wgpu::TextureViewDimension::D3,
             Shape::Cube => wgpu::TextureViewDimension::Cube,
@@ -339,6 +346,12 @@ pub struct Data {
 }
 
 impl Data {
+    /// Replaces the float 2D texture at SRV slot `slot` with one of
+    /// [`Shape::Texture2DOdd`] (new texels from `rng`).
+    pub fn odd_texture(&mut self, slot: u32, rng: &mut Rng) {
+        self.srvs.insert(slot, View::image(Shape::Texture2DOdd, Numeric::Float, rng));
+    }
+
     fn new(policy: Policy) -> Data {
         Data {
             policy,
