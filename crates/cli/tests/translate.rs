@@ -50,14 +50,14 @@ fn a_binding_file_moves_a_register() {
 #[test]
 fn what_is_not_translated_is_refused_naming_the_instruction() {
     let listing = temp_file(
-        "lod.asm",
-        "ps_4_1\ndcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\n\
-         dcl_input_ps linear v0.xy\ndcl_output o0.xyzw\nlod o0.xyzw, v0.xyxx, t0.xyzw, s0\nret \n",
+        "eval.asm",
+        "ps_5_0\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\ndcl_temps 1\n\
+         eval_centroid r0.xy, v0.xyxx\nmov o0.xyzw, r0.xyxy\nret \n",
     );
-    let bin = assembled("lod", &listing);
+    let bin = assembled("eval", &listing);
     let out = dxref(&["translate", &bin, "--to", "wgsl"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    assert!(text(&out.stderr).contains("instruction 4 (lod)"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("instruction 3 (eval_centroid)"), "{}", text(&out.stderr));
     // A geometry shader in a language without a geometry stage.
     let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "hlsl"]);
     assert_eq!(out.status.code(), Some(1));

@@ -1402,6 +1402,8 @@ impl<'p, 'a> Gen<'p, 'a> {
             O::Sample | O::SampleL | O::SampleB | O::SampleD | O::SampleC | O::SampleCLz | O::Gather4 | O::Gather4C => {
                 self.sample(i, ins)
             }
+            O::Lod => self.lod(i, ins),
+            O::Gather4Po | O::Gather4PoC => self.gather_po(i, ins),
             O::ResInfo => self.resinfo(i, ins, control),
             O::BufInfo => self.bufinfo(i, ins),
             O::SampleInfo | O::SamplePos => self.sample_query(i, ins, control),
@@ -1855,6 +1857,14 @@ impl<'p, 'a> Gen<'p, 'a> {
             return Err(unsupported(i, ins, "a sampler mode that does not match the instruction"));
         }
         let depth = self.compared.contains(&reg_num(&name));
+        if depth && matches!(ins.opcode, O::SampleB | O::SampleD) {
+            return Err(unsupported(
+                i,
+                ins,
+                "a biased or gradient sample of a texture comparing instructions also read (WGSL's depth \
+                 textures have no textureSampleBias or textureSampleGrad)",
+            ));
+        }
         let types = ins.opcode.info().src;
         self.bind_sources(i, ins, 1, types)?;
         self.line("let c = bitcast<vec4<f32>>(q0);");
@@ -1932,6 +1942,106 @@ impl<'p, 'a> Gen<'p, 'a> {
             _ => format!("bitcast<vec4<u32>>({call})"),
         };
         self.write_swizzled(i, ins, &ro, &value)?;
+        self.close();
+        Ok(())
+    }
+
+    /// `gather4_po`, `gather4_po_c` (Microsoft's "gather4_po (sm5 - asm)" page): a
+    /// gather of mip 0 of a 2D texture (array) with the offsets of a register, of which
+    /// the low 6 bits of x and y count, sign-extended ([-32, 31]). WGSL's texel offsets
+    /// are constant expressions (and only [-8, 7]), so the gather is at the coordinate
+    /// moved by offset / size: the same texels when the size is a power of two (the
+    /// quotient and the sum are exact for any address a texture of up to 2^14 texels
+    /// tells apart); otherwise the quotient's rounding can move an address lying within
+    /// an ulp of a texel boundary across it.
+    fn gather_po(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        let compare = ins.opcode == Opcode::Gather4PoC;
+        let (name, dim, _elem, ro) = self.texture(i, ins, 3)?;
+        let so = *ins.operands().get(4).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
+        let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
+        self.check_range_index(i, ins, Class::Sampler, &so)?;
+        let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
+        if compare != (mode == SamplerMode::Comparison) {
+            return Err(unsupported(i, ins, "a sampler mode that does not match the instruction"));
+        }
+        use ResourceDimension as D;
+        let layer = match dim {
+            D::Texture2D => "",
+            D::Texture2DArray => ", dx_layer(c.z)",
+            _ => return Err(unsupported(i, ins, format!("gather4_po of {}", dim_name(dim)))),
+        };
+        let depth = self.compared.contains(&reg_num(&name));
+        self.bind_sources(i, ins, 1, ins.opcode.info().src)?;
+        self.line("let c = bitcast<vec4<f32>>(q0);");
+        self.line("let po = (bitcast<vec2<i32>>(q1.xy) << vec2<u32>(26u)) >> vec2<u32>(26u);");
+        self.line(&format!("let at = c.xy + vec2<f32>(po) / vec2<f32>(textureDimensions({name}));"));
+        let call = if compare {
+            format!("textureGatherCompare({name}, s{s}, at{layer}, bitcast<f32>(q4.x))")
+        } else if depth {
+            format!("textureGather({name}, s{s}, at{layer})")
+        } else {
+            // The sampler operand's selected component picks the channel.
+            let ch = match so.selection() {
+                Selection::Select1(c) => c,
+                Selection::Swizzle(sw) => sw[0],
+                _ => 0,
+            };
+            format!("textureGather({ch}, {name}, s{s}, at{layer})")
+        };
+        self.write_swizzled(i, ins, &ro, &format!("bitcast<vec4<u32>>({call})"))?;
+        self.close();
+        Ok(())
+    }
+
+    /// `lod` (Microsoft's "lod (sm4.1 - asm)" page): (the LOD a sample would use, the
+    /// LOD computed from the derivatives, 0, 0), swizzled. WGSL has no LOD query, so it
+    /// is computed as the reference computes it (D3D11.3 functional spec 7.18.11): the
+    /// coarse x and y derivatives of the address, scaled by mip 0's size (for a cube,
+    /// moved onto the face the address points into), `dx_lod_of`; the clamped value is
+    /// that clamped to the view's levels (a NaN gives 0). The sampler's MinLOD, MaxLOD
+    /// and MipLODBias are not in the shader: the clamped value is the one of a sampler
+    /// with the defaults (bias 0, no LOD clamp).
+    fn lod(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        if self.program.version.ty != ProgramType::Pixel || self.vertex_as_compute {
+            return Err(unsupported(i, ins, "lod outside a pixel shader (it needs a pixel quad's derivatives)"));
+        }
+        let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
+        let so = *ins.operands().get(3).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
+        let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
+        self.check_range_index(i, ins, Class::Sampler, &so)?;
+        if !self.samplers.contains_key(&s) {
+            return Err(unsupported(i, ins, format!("undeclared s{s}")));
+        }
+        use ResourceDimension as D;
+        let raw = match dim {
+            D::Texture1D | D::Texture1DArray => {
+                "dx_lod_of(vec3<f32>(dx.x * sz.x, 0.0, 0.0), vec3<f32>(dy.x * sz.x, 0.0, 0.0), false)"
+            }
+            D::Texture2D | D::Texture2DArray => {
+                "dx_lod_of(vec3<f32>(dx.x * sz.x, dx.y * sz.y, 0.0), vec3<f32>(dy.x * sz.x, dy.y * sz.y, 0.0), true)"
+            }
+            D::Texture3D => {
+                "dx_lod_of(vec3<f32>(dx.x * sz.x, dx.y * sz.y, dx.z * sz.z), \
+                 vec3<f32>(dy.x * sz.x, dy.y * sz.y, dy.z * sz.z), true)"
+            }
+            D::TextureCube | D::TextureCubeArray => "dx_lod_cube(sz.x, a.xyz, dx.xyz, dy.xyz)",
+            _ => return Err(unsupported(i, ins, format!("lod of {}", dim_name(dim)))),
+        };
+        self.bind_sources(i, ins, 1, &[Ty::F])?;
+        self.line("let a = dx_ftz4(bitcast<vec4<f32>>(q0));");
+        self.line("let dx = dx_ftz4(dpdxCoarse(a));");
+        self.line("let dy = dx_ftz4(dpdyCoarse(a));");
+        let size = if dim == D::Texture3D {
+            format!("vec3<f32>(textureDimensions({name}))")
+        } else {
+            format!("vec3<f32>(vec2<f32>(textureDimensions({name})), 1.0)")
+        };
+        self.line(&format!("let sz = {size};"));
+        self.line(&format!("let raw = {raw};"));
+        self.line(&format!(
+            "let used = select(clamp(raw, 0.0, f32(textureNumLevels({name}) - 1u)), 0.0, dx_isnan(bitcast<u32>(raw)));"
+        ));
+        self.write_swizzled(i, ins, &ro, "vec4<u32>(dx_r(used), dx_r(raw), 0u, 0u)")?;
         self.close();
         Ok(())
     }

@@ -153,21 +153,25 @@
 //! word and depth value with `exec::pixel::shade` run on the same quads (each point's
 //! pixel covered, its three helper pixels with the same attributes; generated constant
 //! buffers, buffers, textures of one level of every dimension, float or integer, depth
-//! textures with comparison samplers, UAVs read back after the draw, point samplers).
-//! Of the 162 corpus pixel shaders, 132 are exact and 6 within the tolerance of `log`
+//! textures with comparison samplers, UAVs read back after the draw (typed UAV textures
+//! of every dimension but cubes; `R32_*` ones where the program loads them), point
+//! samplers).
+//! Of the 162 corpus pixel shaders, 135 are exact and 6 within the tolerance of `log`
 //! or `div`; 11 differ, by what their instructions allow (not traced value by value
 //! unless said): two where the device's `exp`/`log` precision is amplified beyond it
-//! (`pow`), two where `rsq`/`sqrt`/`div` precision moves a sample's coordinate to
-//! another texel (one not traced), two where a point sample's coordinate lies at a
-//! texel edge (the reference rounds coordinates to 8-bit sub-texel fixed point,
-//! lavapipe floors floats; one a cube's, traced), one where lavapipe folds `x * 0` to 0
+//! (`pow`), three where a point sample's coordinate lies within 1/512 texel of a texel
+//! edge (the reference rounds coordinates to 8-bit sub-texel fixed point, lavapipe
+//! floors floats; traced: the three `EnvironmentMapEffect` ones, whose addresses are
+//! bit-identical on both sides up to the sample — a cube's at 54.9991 texels, a 2D
+//! array's at 34.9985, a 2D texture's at 50.9997), one not traced (a Gaussian blur of
+//! 13 point samples in a loop), one where lavapipe folds `x * 0` to 0
 //! for an infinite `x` (the reference gives NaN), four that sample a cube at a NaN
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
-//! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 13 are
-//! not compared (9 are refused by `exec`: interfaces, `eval_centroid`; two `lod` and a
-//! `gather4_po` with register offsets are not translated; one reads typed UAV textures,
-//! which the harness binds write-only). Over a point every interpolation gives the vertex's value: on
+//! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 10 are
+//! not compared (9 are refused by `exec`: interfaces, `eval_centroid`; one samples a
+//! texture with a bias and a gradient that comparing instructions also read, which
+//! WGSL's depth textures cannot). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
 //! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
@@ -176,8 +180,14 @@
 //! tell `linear` from `linear noperspective` or `constant`, and no test draws one yet.
 //! Hand-written programs (fine and unsuffixed
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
-//! `sample`/`sample_b` at position-made coordinates, `oDepth` and several targets) are
-//! exact; coarse derivatives differ by design: Direct3D lets them use any row or
+//! `sample`/`sample_b` at position-made coordinates, `lod` of every dimension at
+//! addresses linear in the position, `gather4_po`/`gather4_po_c` with register offsets
+//! (negative, past [-32, 31], clamped past the edges; of a 48 × 40 texture too, at
+//! addresses on footprint edges included, where the offset / size quotient is
+//! inexact: lavapipe gathers the same texels there), typed UAV textures of every
+//! dimension loaded and stored, `oDepth` and several targets) are exact, but `lod` of
+//! skewed derivatives and of a cube, within `log`'s tolerance (1 ulp: the footprint is
+//! made orthogonal in float32 here, in double precision by the reference); coarse derivatives differ by design: Direct3D lets them use any row or
 //! column of the quad, `exec` takes the top row and left column, lavapipe the pixel's
 //! own (as fine ones).
 //!
@@ -464,19 +474,34 @@
 //! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
 //!   extension), in register and component order; `SV_CullDistance` is not translated.
 //! - Texel offsets on cube sampling have no WGSL form and are refused.
+//! - A texture that comparing instructions read is a WGSL depth texture, which has no
+//!   biased or gradient sampling: `sample_b` and `sample_d` of it are refused.
 //! - `SV_PrimitiveID` in a pixel shader needs WGSL's `primitive_index` extension;
 //!   `oDepthGE`/`oDepthLE` and `forceEarlyDepthStencil` become naga's
 //!   `@early_depth_test`, which not every back end writes.
 //! - Typed texture UAVs are storage textures of the return type's 32-bit formats
 //!   (`r32*` when the shader loads them, `rgba32*` write-only otherwise): the view's
 //!   real format is not in the shader.
-//! - `lod` (WGSL and naga's IR have no level-of-detail query), `eval_centroid`,
-//!   `eval_sample_index` and `eval_snapped` (no pull-model interpolation:
-//!   `interpolateAt*` has no WGSL form), `gather4_po`/`gather4_po_c` (WGSL's texel
-//!   offsets are constant expressions; a lowering to four `textureLoad`s would need the
-//!   sampler's address modes and border colour, which are not in the shader) and
-//!   `sampleinfo`/`samplepos` of the rasterizer (no WGSL query of its sample count)
-//!   are refused with that reason ([`ops::inexpressible`]).
+//! - `lod` has no WGSL or naga form: it is computed as the reference computes it
+//!   (D3D11.3 functional spec 7.18.11, the isotropic LOD): the coarse x and y
+//!   derivatives of the address (`dpdxCoarse`, `dpdyCoarse`: a device may take them
+//!   from another row or column of the quad than the reference's top row and left
+//!   column), scaled by mip 0's size (for a cube, moved onto the face), made orthogonal
+//!   in float32 where the reference uses doubles, log2 of the longer one (the device's
+//!   `log2`); the clamped value is that clamped to the view's levels
+//!   (`textureNumLevels`). The sampler's MipLODBias, MinLOD and MaxLOD are not in the
+//!   shader: the clamped value is right for a sampler with the defaults (bias 0, no
+//!   LOD clamp) only. Outside a pixel shader `lod` is refused.
+//! - `gather4_po`/`gather4_po_c` (offsets from a register; WGSL's texel offsets are
+//!   constant expressions in [-8, 7]) gather at the coordinate moved by offset / size
+//!   (each offset's low 6 bits, sign-extended, as Microsoft's gather4_po page says): the
+//!   quotient is exact when the size is a power of two, and the sum rounds to the
+//!   coordinate's float32 precision, so an address within that rounding of a texel
+//!   boundary can gather the neighbouring footprint.
+//! - `eval_centroid`, `eval_sample_index` and `eval_snapped` (no pull-model
+//!   interpolation: `interpolateAt*` has no WGSL form) and `sampleinfo`/`samplepos` of
+//!   the rasterizer (no WGSL query of its sample count) are refused with that reason
+//!   ([`ops::inexpressible`]).
 //! - `samplepos` of a texture gives the standard pattern of its sample count
 //!   (`D3D11_STANDARD_MULTISAMPLE_PATTERN`, Vulkan's standard sample locations): a
 //!   device with other positions differs.

@@ -188,13 +188,8 @@ pub fn is_double(op: Opcode) -> bool {
 pub fn inexpressible(op: Opcode) -> Option<&'static str> {
     use Opcode as O;
     Some(match op {
-        O::Lod => "a level-of-detail query (WGSL and naga's IR have none)",
         O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => {
             "pull-model interpolation (WGSL and naga's IR have no interpolateAt*)"
-        }
-        O::Gather4Po | O::Gather4PoC => {
-            "texel offsets from a register (WGSL's and naga's offsets are constant expressions; four \
-             loads would need the sampler's address modes)"
         }
         _ => return None,
     })

@@ -227,6 +227,82 @@ fn dx_samplepos(count: u32, i: u32) -> vec2<f32> {
     if (!standard || i >= count) { return vec2<f32>(0.0); }
     return vec2<f32>(p[count - 1u + i]) / 16.0;
 }
+// `lod` (Microsoft's "lod (sm4.1 - asm)" page; D3D11.3 functional spec 7.18.11, the
+// isotropic LOD), computed as the reference does: `gx`, `gy` are the address's x and y
+// derivatives in texels of mip 0; for a 2D footprint (`two`, no z derivative) they are
+// first made orthogonal (Heckbert's ellipse; skipped when degenerate or not finite, as
+// the spec allows); the LOD is log2 of the longer one (a NaN length loses to the
+// other). The orthogonal axes' longer one is sqrt((q + t) / 2) (the ellipse's
+// semi-major axis: the reference's formula for its components, with q - t =
+// 4 f / (q + t), sums to that), taken here without the reference's double precision
+// and without the cancellation in q - t that float32 would suffer.
+fn dx_finite(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;
+}
+fn dx_lod_of(gx: vec3<f32>, gy: vec3<f32>, two: bool) -> f32 {
+    if (two && gx.z == 0.0 && gy.z == 0.0) {
+        let xu = gx.x;
+        let xv = gx.y;
+        let yu = gy.x;
+        let yv = gy.y;
+        let a = xv * xv + yv * yv;
+        let b = -2.0 * (xu * xv + yu * yv);
+        let c = xu * xu + yu * yu;
+        let e = xu * yv - yu * xv;
+        let p = a - c;
+        let q = a + c;
+        let t = sqrt(p * p + b * b);
+        let finite = dx_finite(xu) && dx_finite(xv) && dx_finite(yu) && dx_finite(yv);
+        let major = sqrt((q + t) * 0.5);
+        if (finite && e != 0.0 && b != 0.0 && q != t && dx_finite(major)) {
+            return log2(major);
+        }
+    }
+    let lx = sqrt(gx.x * gx.x + gx.y * gx.y + gx.z * gx.z);
+    let ly = sqrt(gy.x * gy.x + gy.y * gy.y + gy.z * gy.z);
+    var l = select(ly, lx, lx > ly);
+    if (dx_isnan(bitcast<u32>(lx))) { l = ly; }
+    if (dx_isnan(bitcast<u32>(ly))) { l = lx; }
+    return log2(l);
+}
+// The face of a cube a direction points into (+X, -X, +Y, -Y, +Z, -Z = 0..5; ties prefer
+// Z, then Y; a NaN direction gives -X, as the reference's comparisons do).
+fn dx_cube_face(c: vec3<f32>) -> u32 {
+    let m = abs(c);
+    if (m.z >= m.x && m.z >= m.y) { return select(5u, 4u, c.z >= 0.0); }
+    if (m.y >= m.x) { return select(3u, 2u, c.y >= 0.0); }
+    return select(1u, 0u, c.x >= 0.0);
+}
+// A vector's components along face `face`'s axes: (s, t, major), the major one positive
+// for a direction into the face (Microsoft's TextureCube face orientation).
+fn dx_face_axes(face: u32, v: vec3<f32>) -> vec3<f32> {
+    switch face {
+        case 0u: { return vec3<f32>(-v.z, -v.y, v.x); }
+        case 1u: { return vec3<f32>(v.z, -v.y, -v.x); }
+        case 2u: { return vec3<f32>(v.x, v.z, v.y); }
+        case 3u: { return vec3<f32>(v.x, -v.z, -v.y); }
+        case 4u: { return vec3<f32>(v.x, -v.y, v.z); }
+        default: { return vec3<f32>(-v.x, -v.y, -v.z); }
+    }
+}
+// `lod` of a cube of faces `n` texels wide: the derivatives of the face coordinates
+// (the quotient rule on s / major, t / major, times n / 2), then `dx_lod_of`.
+fn dx_lod_cube(n: f32, c: vec3<f32>, dx: vec3<f32>, dy: vec3<f32>) -> f32 {
+    let face = dx_cube_face(c);
+    let tc = dx_face_axes(face, c);
+    let ax = dx_face_axes(face, dx);
+    let ay = dx_face_axes(face, dy);
+    let major = tc.z;
+    let h = 0.5 * n;
+    let mm = major * major;
+    let gx = vec3<f32>(h * (major * ax.x - tc.x * ax.z) / mm, h * (major * ax.y - tc.y * ax.z) / mm, 0.0);
+    let gy = vec3<f32>(h * (major * ay.x - tc.x * ay.z) / mm, h * (major * ay.y - tc.y * ay.z) / mm, 0.0);
+    return dx_lod_of(gx, gy, true);
+}
+// A float vector with denormals flushed to zeros of the same sign.
+fn dx_ftz4(v: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(dx_f(bitcast<u32>(v.x)), dx_f(bitcast<u32>(v.y)), dx_f(bitcast<u32>(v.z)), dx_f(bitcast<u32>(v.w)));
+}
 // Typed buffer views (functional spec 3.2, "Data Conversion"; `buffer_format`), on
 // integer bits so that no device rounding enters.
 // `v / d` correctly rounded to float32 bits, for 0 <= v and 0 < d < 2^16 (`v >= d`

@@ -106,6 +106,9 @@ fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>
                 Kind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
                 Kind::Typed(f) => Uav::Buffer { data: memory, format: f },
                 Kind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
+                Kind::Storage { shape, numeric, loaded } => {
+                    Uav::Texture { view: View::storage_view(shape, numeric, loaded), data: memory }
+                }
                 Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
                     unreachable!("a UAV is neither multisampled nor of another dimension")
                 }

@@ -27,8 +27,10 @@
 //! float or integer, and integer 1D and 2D ones: `Policy::textures`), samplers with
 //! point filtering and clamp addressing; textures that comparing instructions read as
 //! `R32_FLOAT` depth textures, with `reference <= texel` comparison samplers; UAVs and
-//! their hidden counters (helper pixels write nothing, on both sides), every UAV word
-//! compared after the draw.
+//! their hidden counters (helper pixels write nothing, on both sides), typed UAV
+//! textures of every dimension but cubes (`R32_*` ones, read and written, where the
+//! program loads them: what the translator binds), every UAV word compared after the
+//! draw.
 //!
 //! Every word of every render target (the clear value where no pixel was written:
 //! discarded, or `oMask` without sample 0) and the depth target (the reference's
@@ -134,6 +136,9 @@ fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points:
             UavKind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
             UavKind::Typed(f) => Uav::Buffer { data: memory, format: f },
             UavKind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
+            UavKind::Storage { shape, numeric, loaded } => {
+                Uav::Texture { view: View::storage_view(shape, numeric, loaded), data: memory }
+            }
             UavKind::Multisampled { .. } | UavKind::Image { .. } | UavKind::Depth { .. } => {
                 unreachable!("a UAV is neither multisampled nor of another dimension")
             }
@@ -235,16 +240,25 @@ fn compare(
 /// Runs one pixel shader (a container) both ways with points of clip-space `w`; the
 /// outcome line.
 fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32) -> String {
+    outcome_with(gpu, bytes, program, id, w, &[])
+}
+
+/// [`outcome`] with the float 2D textures at the SRV slots `odd` of a size that is not a
+/// power of two ([`resources::ODD_SIZE`]).
+fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32, odd: &[u32]) -> String {
     let plan = match Plan::from_bytecode(bytes) {
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
     let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
-    let data = match program_data(program, &mut rng, PIXEL, None) {
+    let mut data = match program_data(program, &mut rng, PIXEL, None) {
         Ok(d) => d,
         Err(why) => return format!("not compared: {why}"),
     };
+    for &slot in odd {
+        data.odd_texture(slot, &mut rng);
+    }
     let options = translate::Options { bindings: data.bindings(), ..Default::default() };
     let module = match translate::module(bytes, &options) {
         Ok(m) => m,
@@ -307,7 +321,14 @@ fn corpus_pixel_shaders_on_lavapipe_match_the_reference() {
 /// in the position, coarse and fine; `discard` of some pixels; samples at addresses
 /// made from the position, of a 2D texture and of a cube (also at a NaN and at the
 /// zero direction, which Direct3D leaves undefined); cube gathers inside a face, across
-/// a face's edge and where two axes tie; depth and several targets of each type.
+/// a face's edge and where two axes tie; `lod` of every dimension at addresses linear
+/// in the position (so that coarse and fine derivatives agree), with derivatives along
+/// the axes, skewed ones (made orthogonal) and a cube's; `gather4_po` and
+/// `gather4_po_c` with offsets from registers (negative ones, ones past [-32, 31] whose
+/// low 6 bits count, high bits set, clamped past the edges; of a texture of a size that
+/// is not a power of two too, also at addresses on the footprint's edges, where the
+/// translation's offset / size quotient is inexact); typed UAV textures of every
+/// dimension loaded and stored; depth and several targets of each type.
 const PROGRAMS: &[(&str, &str)] = &[
     (
         "derivatives_of_a_product_fine",
@@ -454,6 +475,155 @@ ret
 ",
     ),
     (
+        "lod_of_each_dimension_at_coordinates_from_the_position",
+        "ps_4_1
+dcl_sampler s0, mode_default
+dcl_resource_texture1d (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_resource_texture1darray (float,float,float,float) t2
+dcl_resource_texture2darray (float,float,float,float) t3
+dcl_resource_texture3d (float,float,float,float) t4
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_output o4.xyzw
+dcl_temps 1
+mul r0.xyzw, v0.xyxy, l(0.0625, 0.25, 0.001953125, 0.5)
+lod o0.xyzw, r0.xyxx, t0.xyzw, s0
+lod o1.xyzw, r0.xyxx, t1.yxzw, s0
+lod o2.xyzw, r0.zwxx, t2.xyzw, s0
+lod o3.xyzw, r0.zwxx, t3.wyxx, s0
+mov r0.y, l(0.5)
+lod o4.xyzw, r0.zywx, t4.xyzw, s0
+ret
+",
+    ),
+    (
+        "lod_of_skewed_derivatives",
+        "ps_4_1
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 1
+mad r0.x, v0.y, l(0.5), v0.x
+mad r0.y, v0.x, l(-0.25), v0.y
+mul r0.xyzw, r0.xyxy, l(0.0625, 0.125, 0.00390625, 0.0078125)
+lod o0.xyzw, r0.xyxx, t0.xyzw, s0
+lod o1.xyzw, r0.zwzz, t0.xyzw, s0
+ret
+",
+    ),
+    (
+        "lod_of_a_cube_at_directions_from_the_position",
+        "ps_4_1
+dcl_sampler s0, mode_default
+dcl_resource_texturecube (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 1
+add r0.xy, v0.xyxx, l(-8.0, -2.0, 0.0, 0.0)
+mov r0.z, l(0.37)
+lod o0.xyzw, r0.xyzx, t0.xyzw, s0
+mul r0.xyz, r0.xyzx, l(4.0, 4.0, 16.0, 0.0)
+lod o1.xyzw, r0.zxyz, t0.xyzw, s0
+ret
+",
+    ),
+    (
+        "gather4_po_with_offsets_from_registers",
+        "ps_5_0
+dcl_sampler s0, mode_default
+dcl_sampler s1, mode_comparison
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2darray (float,float,float,float) t1
+dcl_resource_texture2d (float,float,float,float) t2
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_temps 2
+mul r0.xy, v0.xyxx, l(0.015625, 0.0625, 0.0, 0.0)
+mov r0.z, l(1.0)
+ftoi r1.xy, v0.xyxx
+imad r1.xy, r1.xyxx, l(5, -7, 0, 0), l(-40, 9, 0, 0)
+gather4_po o0.xyzw, r0.xyxx, r1.xyxx, t0.xyzw, s0.x
+gather4_po o1.xyzw, r0.xyzx, r1.yxxx, t1.wxyz, s0.z
+iadd r1.zw, r1.xxxy, l(0, 0, 0x7fffffc0, -64)
+gather4_po o2.xyzw, r0.yxyy, r1.zwzz, t0.xyzw, s0.y
+gather4_po_c o3.xyzw, r0.xyxx, r1.xyxx, t2.xyzw, s1.x, l(0.5)
+ret
+",
+    ),
+    (
+        "gather4_po_of_a_non_power_of_two_size",
+        "ps_5_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 2
+mad r0.xy, v0.xyxx, l(0.0625, 0.25, 0.0, 0.0), l(0.003, 0.007, 0.0, 0.0)
+ftoi r1.xy, v0.xyxx
+imad r1.xy, r1.xyxx, l(5, -7, 0, 0), l(-40, 9, 0, 0)
+gather4_po o0.xyzw, r0.xyxx, r1.xyxx, t0.xyzw, s0.x
+gather4_po o1.xyzw, r0.yxyy, r1.yxyy, t0.xyzw, s0.w
+ret
+",
+    ),
+    (
+        "gather4_po_of_a_non_power_of_two_size_at_footprint_edges",
+        "ps_5_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_temps 2
+mul r0.xy, v0.xyxx, l(0.0625, 0.25, 0.0, 0.0)
+ftoi r1.xy, v0.xyxx
+imad r1.xy, r1.xyxx, l(5, -7, 0, 0), l(-40, 9, 0, 0)
+gather4_po o0.xyzw, r0.xyxx, r1.xyxx, t0.xyzw, s0.x
+ret
+",
+    ),
+    (
+        "typed_uav_textures_loaded_and_stored",
+        "ps_5_0
+dcl_uav_typed_texture1d (float,float,float,float) u1
+dcl_uav_typed_texture2d (float,float,float,float) u2
+dcl_uav_typed_texture2darray (uint,uint,uint,uint) u3
+dcl_uav_typed_texture3d (sint,sint,sint,sint) u4
+dcl_uav_typed_texture1darray (float,float,float,float) u5
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 3
+ftou r0.xy, v0.xyxx
+imad r0.z, r0.y, l(16), r0.x
+mov r0.w, l(2)
+ld_uav_typed r1.xyzw, r0.zzzz, u1.xyzw
+add r2.x, r1.x, l(1.5)
+store_uav_typed u1.xyzw, r0.zzzz, r2.xxxx
+ld_uav_typed r2.xyzw, r0.xyww, u3.wzyx
+iadd r2.xyzw, r2.xyzw, l(1, 2, 3, 4)
+store_uav_typed u3.xyzw, r0.xyww, r2.xyzw
+mov o0.xyzw, r1.xyzw
+mov o1.xyzw, r2.xyzw
+ld_uav_typed r1.xyzw, r0.xyww, u4.xyzw
+imul null, r1.xyzw, r1.xyzw, l(-3, -3, -3, -3)
+store_uav_typed u4.xyzw, r0.xyww, r1.xyzw
+ld_uav_typed r1.xyzw, r0.xyxx, u2.xyzw
+store_uav_typed u5.xyzw, r0.zwzz, r1.xyxx
+ret
+",
+    ),
+    (
         "depth_and_integer_targets",
         "ps_5_0
 dcl_input_ps_siv linear noperspective v0.xyz, position
@@ -500,7 +670,9 @@ fn hand_written_pixel_shaders_on_lavapipe_match_the_reference() {
     for (name, text) in PROGRAMS {
         let bytes = assembled(text);
         let program = program_of(&bytes).unwrap_or_else(|| panic!("{name}: no decodable program"));
-        let mut line = outcome(&gpu, &bytes, &program, name, 1.0);
+        // Programs named so read t0 as a texture of a size that is not a power of two.
+        let odd: &[u32] = if name.contains("non_power_of_two") { &[0] } else { &[] };
+        let mut line = outcome_with(&gpu, &bytes, &program, name, 1.0, odd);
         if line.starts_with("differs") && name.contains("coarse") {
             // The cause, said (the line stays a difference): Direct3D lets a coarse
             // derivative take any row or column of the quad; exec takes the top row and

@@ -126,6 +126,20 @@ pub enum Buffer {
         layers: u32,
         bytes: Vec<u8>,
     },
+    /// A writable texture of one level (`texture_storage_2d`, `_2d_array`, `_3d`: what
+    /// the translator makes of a typed UAV texture), laid out as [`Buffer::Image`] with
+    /// texels of `format`: a four-component 32-bit one (written only) or, for a UAV the
+    /// program loads, a one-component 32-bit one (`R32Float`, `R32Uint`, `R32Sint`,
+    /// read and written). Read back after the draw or dispatch as its bytes; a row must
+    /// be a multiple of 256 bytes.
+    StorageImage {
+        view: wgpu::TextureViewDimension,
+        format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+        layers: u32,
+        bytes: Vec<u8>,
+    },
     /// A multisampled 2D texture of one level (`texture_multisampled_2d<f32>`),
     /// `Rgba16Float`, `samples` samples per texel: sample `s` of texel (`x`, `y`) is
     /// `texels[(y * width + x) * samples + s]` (`exec`'s layout), each a value a half
@@ -143,6 +157,11 @@ pub enum Buffer {
     /// A comparison sampler: point filtering, clamp addressing, `reference <= texel`
     /// (what `exec::Sampler` with `ComparisonFunc::LessEqual` does).
     PointClampLessEqualSampler,
+}
+
+/// The bytes of one texel of `format` (the 32-bit formats the harnesses bind).
+fn texel_bytes(format: wgpu::TextureFormat) -> u32 {
+    format.block_copy_size(None).unwrap_or(16)
 }
 
 /// What a [`Bound`] is on the device.
@@ -444,7 +463,9 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                     let view = texture.create_view(&Default::default());
                     return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
                 }
-                Buffer::Image { view, format, width, height, layers, bytes } => {
+                Buffer::Image { view, format, width, height, layers, bytes }
+                | Buffer::StorageImage { view, format, width, height, layers, bytes } => {
+                    let storage = matches!(b.buffer, Buffer::StorageImage { .. });
                     let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *layers };
                     let texture = d.create_texture(&wgpu::TextureDescriptor {
                         label: None,
@@ -457,7 +478,11 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                             wgpu::TextureDimension::D2
                         },
                         format: *format,
-                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                        usage: if storage {
+                            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC
+                        } else {
+                            wgpu::TextureUsages::TEXTURE_BINDING
+                        } | wgpu::TextureUsages::COPY_DST,
                         view_formats: &[],
                     });
                     gpu.queue.write_texture(
@@ -465,14 +490,14 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                         bytes,
                         wgpu::TexelCopyBufferLayout {
                             offset: 0,
-                            bytes_per_row: Some(16 * width),
+                            bytes_per_row: Some(texel_bytes(*format) * width),
                             rows_per_image: Some(*height),
                         },
                         size,
                     );
                     let view = texture
                         .create_view(&wgpu::TextureViewDescriptor { dimension: Some(*view), ..Default::default() });
-                    return Made::Texture(view);
+                    return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
                 }
                 Buffer::DepthTexture { view, width, height, layers, values } => {
                     return Made::Texture(depth_texture(gpu, *view, *width, *height, *layers, values));
@@ -565,6 +590,15 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: true,
+                    },
+                    Buffer::StorageImage { view, format, .. } => wgpu::BindingType::StorageTexture {
+                        access: if texel_bytes(format) == 4 {
+                            wgpu::StorageTextureAccess::ReadWrite
+                        } else {
+                            wgpu::StorageTextureAccess::WriteOnly
+                        },
+                        format,
+                        view_dimension: view,
                     },
                     Buffer::StorageTexture { .. } => wgpu::BindingType::StorageTexture {
                         access: wgpu::StorageTextureAccess::WriteOnly,
@@ -704,6 +738,29 @@ fn copy_writable(
             });
             encoder.copy_buffer_to_buffer(buffer, 0, &read, 0, size);
             reads.push((read, v.len()));
+        }
+        if let (Buffer::StorageImage { format, width, height, bytes, .. }, Made::StorageTexture(texture, _)) =
+            (&b.buffer, made)
+        {
+            let read = d.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: bytes.len() as u64,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_texture_to_buffer(
+                texture.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &read,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(texel_bytes(*format) * width),
+                        rows_per_image: Some(*height),
+                    },
+                },
+                texture.size(),
+            );
+            reads.push((read, bytes.len()));
         }
         if let (Buffer::StorageTexture { width, height, .. }, Made::StorageTexture(texture, _)) = (&b.buffer, made) {
             let len = 16 * *width as usize * *height as usize;

@@ -110,7 +110,13 @@ pub enum Shape {
     Texture3D,
     Cube,
     CubeArray,
+    /// A 2D texture of a size that is not a power of two ([`ODD_SIZE`]): no declaration
+    /// makes one, a test puts it in place of a 2D one ([`Data::odd_texture`]).
+    Texture2DOdd,
 }
+
+/// The width and height of [`Shape::Texture2DOdd`].
+pub const ODD_SIZE: (u32, u32) = (48, 40);
 
 impl Shape {
     fn of(dim: ResourceDimension) -> Option<Shape> {
@@ -138,13 +144,14 @@ impl Shape {
             Shape::Texture2DArray | Shape::Texture3D => (n, n, 4),
             Shape::Cube => (n, n, 6),
             Shape::CubeArray => (n, n, 12),
+            Shape::Texture2DOdd => (ODD_SIZE.0, ODD_SIZE.1, 1),
         }
     }
 
     fn dimension(self) -> Dimension {
         match self {
             Shape::Texture1D => Dimension::Texture1D,
-            Shape::Texture2D => Dimension::Texture2D,
+            Shape::Texture2D | Shape::Texture2DOdd => Dimension::Texture2D,
             Shape::Texture1DArray => Dimension::Texture1DArray,
             Shape::Texture2DArray => Dimension::Texture2DArray,
             Shape::Texture3D => Dimension::Texture3D,
@@ -156,7 +163,7 @@ impl Shape {
     /// translator maps them).
     pub fn wgpu(self) -> wgpu::TextureViewDimension {
         match self {
-            Shape::Texture1D | Shape::Texture2D => wgpu::TextureViewDimension::D2,
+            Shape::Texture1D | Shape::Texture2D | Shape::Texture2DOdd => wgpu::TextureViewDimension::D2,
             Shape::Texture1DArray | Shape::Texture2DArray => wgpu::TextureViewDimension::D2Array,
             Shape::Texture3D => wgpu::TextureViewDimension::D3,
             Shape::Cube => wgpu::TextureViewDimension::Cube,
@@ -178,6 +185,13 @@ pub enum Kind {
     /// A 1D (height 1) or 2D texture of one level, `R32G32B32A32_FLOAT` texels (the
     /// format the translator's `rgba32float` storage textures hold for typed UAVs).
     Texture { one_d: bool },
+    /// A typed UAV texture of one level of `shape` ([`Shape::size`]; not a cube) but the
+    /// float 1D and 2D ones the program only writes ([`Kind::Texture`]): texels of
+    /// the four-component 32-bit format of `numeric` or, when the program loads it
+    /// (`loaded`), the one-component one (`R32_*`, what the translator binds a loaded
+    /// typed UAV as); floats [`texel`]s' components, integers [`word`]s
+    /// ([`Policy::textures`]).
+    Storage { shape: Shape, numeric: Numeric, loaded: bool },
     /// A multisampled 2D texture of `samples` samples per texel, `R16G16B16A16_FLOAT`
     /// (a format the device draws multisampled), each sample's value in [0, 1] in
     /// 1/256 steps (exact in a half); its memory is exec's (samples of a texel
@@ -216,6 +230,46 @@ impl View {
             _ => (0..4 * n).flat_map(|_| word(rng).to_le_bytes()).collect(),
         };
         View { kind: Kind::Image { shape, numeric }, bytes }
+    }
+
+    fn storage(shape: Shape, numeric: Numeric, loaded: bool, rng: &mut Rng) -> View {
+        let (w, h, slices) = shape.size();
+        let n = (w * h * slices) as usize;
+        let components = if loaded { 1 } else { 4 };
+        let bytes = match numeric {
+            Numeric::Float => {
+                (0..n).flat_map(|_| texel(rng)[..components].to_vec()).flat_map(f32::to_le_bytes).collect()
+            }
+            _ => (0..components * n).flat_map(|_| word(rng).to_le_bytes()).collect(),
+        };
+        View { kind: Kind::Storage { shape, numeric, loaded }, bytes }
+    }
+
+    /// The format of [`Kind::Storage`] texels.
+    pub fn storage_format(numeric: Numeric, loaded: bool) -> Format {
+        match (numeric, loaded) {
+            (Numeric::Float, true) => Format::R32_FLOAT,
+            (Numeric::Uint, true) => Format::R32_UINT,
+            (Numeric::Sint, true) => Format::R32_SINT,
+            (numeric, false) => View::image_format(numeric),
+        }
+    }
+
+    /// A [`Kind::Storage`] texture's view for `exec` (over no memory: a UAV's is the
+    /// caller's).
+    pub fn storage_view(shape: Shape, numeric: Numeric, loaded: bool) -> TextureView<'static> {
+        let (width, height, slices) = shape.size();
+        let three_d = shape == Shape::Texture3D;
+        TextureView {
+            dimension: shape.dimension(),
+            format: View::storage_format(numeric, loaded),
+            width,
+            height,
+            depth: if three_d { slices } else { 1 },
+            array_size: if three_d { 1 } else { slices },
+            mip_levels: 1,
+            data: &[],
+        }
     }
 
     fn depth(shape: Shape, rng: &mut Rng) -> View {
@@ -292,6 +346,12 @@ pub struct Data {
 }
 
 impl Data {
+    /// Replaces the float 2D texture at SRV slot `slot` with one of
+    /// [`Shape::Texture2DOdd`] (new texels from `rng`).
+    pub fn odd_texture(&mut self, slot: u32, rng: &mut Rng) {
+        self.srvs.insert(slot, View::image(Shape::Texture2DOdd, Numeric::Float, rng));
+    }
+
     fn new(policy: Policy) -> Data {
         Data {
             policy,
@@ -386,6 +446,7 @@ impl Data {
                         v.bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
                     Buffer::DepthTexture { view: shape.wgpu(), width, height, layers, values }
                 }
+                Kind::Storage { .. } => unreachable!("a shader resource view is not a typed UAV texture"),
             };
             bound.push(Bound { group: 1, binding: k as u32, buffer });
         }
@@ -396,6 +457,24 @@ impl Data {
                 Kind::Texture { one_d } => {
                     let (width, height) = View::size(one_d);
                     Buffer::StorageTexture { width, height, texels: v.texels() }
+                }
+                Kind::Storage { shape, numeric, loaded } => {
+                    let (width, height, layers) = shape.size();
+                    Buffer::StorageImage {
+                        view: shape.wgpu(),
+                        format: match (numeric, loaded) {
+                            (Numeric::Float, true) => wgpu::TextureFormat::R32Float,
+                            (Numeric::Uint, true) => wgpu::TextureFormat::R32Uint,
+                            (Numeric::Sint, true) => wgpu::TextureFormat::R32Sint,
+                            (Numeric::Float, false) => wgpu::TextureFormat::Rgba32Float,
+                            (Numeric::Uint, false) => wgpu::TextureFormat::Rgba32Uint,
+                            (Numeric::Sint, false) => wgpu::TextureFormat::Rgba32Sint,
+                        },
+                        width,
+                        height,
+                        layers,
+                        bytes: v.bytes.clone(),
+                    }
                 }
                 Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
                     unreachable!("a UAV is neither multisampled nor of another dimension")
@@ -460,6 +539,7 @@ impl Data {
                         data: &v.bytes,
                     })
                 }
+                Kind::Storage { .. } => unreachable!("a shader resource view is not a typed UAV texture"),
                 Kind::Depth { shape } => {
                     let (width, height, array_size) = shape.size();
                     Srv::Texture(TextureView {
@@ -519,6 +599,15 @@ pub fn program_data(
             }
         }
     }
+    // The typed UAVs the program loads (the translator binds them as `R32_*` storage
+    // textures it reads and writes).
+    let loaded_uavs: Vec<u32> = program
+        .iter()
+        .filter(|i| i.opcode == Opcode::LdUavTyped)
+        .filter_map(|i| {
+            i.operands().get(2).filter(|o| o.ty == tpf::OperandType::UnorderedAccessView).map(|o| slot(program, o))
+        })
+        .collect();
     for inst in program.iter() {
         match &inst.body {
             Body::Op(_) if policy.uavs && matches!(inst.opcode, Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume) => {
@@ -576,8 +665,19 @@ pub fn program_data(
                 }
                 let kind = match dim {
                     ResourceDimension::Buffer => Kind::Typed(buffer_format::default_format(numeric, false)),
+                    _ if uav
+                        && policy.textures
+                        && Shape::of(*dim).is_some_and(|s| !matches!(s, Shape::Cube | Shape::CubeArray))
+                        && (numeric != Numeric::Float
+                            || !matches!(dim, ResourceDimension::Texture1D | ResourceDimension::Texture2D)
+                            || loaded_uavs.contains(&s)) =>
+                    {
+                        let shape = Shape::of(*dim).expect("a texture dimension");
+                        map.insert(s, View::storage(shape, numeric, loaded_uavs.contains(&s), rng));
+                        continue;
+                    }
                     ResourceDimension::Texture1D | ResourceDimension::Texture2D if numeric == Numeric::Float => {
-                        if uav && program.iter().any(|i| i.opcode == Opcode::LdUavTyped) {
+                        if uav && !policy.textures && program.iter().any(|i| i.opcode == Opcode::LdUavTyped) {
                             return Err("reads a typed UAV texture (the harness binds write-only ones)".into());
                         }
                         let s = slot(program, inst.operand(*operand));
@@ -633,7 +733,11 @@ pub fn program_data(
             Kind::Raw => 16384,
             Kind::Structured(stride) => 64 * stride as usize,
             Kind::Typed(f) => 64 * f.size(),
-            Kind::Texture { .. } | Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
+            Kind::Texture { .. }
+            | Kind::Multisampled { .. }
+            | Kind::Image { .. }
+            | Kind::Depth { .. }
+            | Kind::Storage { .. } => {
                 unreachable!("textures are made above")
             }
         };

@@ -11,7 +11,8 @@ use tpf::Opcode;
 /// word may differ by when the program uses it (the device's `exp2`, `log2`, `sin`,
 /// `cos`, square root and division may be approximations; the reference's are correctly
 /// rounded or close to it). `log` and `sincos` also get an absolute bound, for results
-/// near zero.
+/// near zero. `lod` is a `log2` too (of a footprint the translation makes orthogonal in
+/// float32, the reference in double precision), with `log`'s bounds.
 pub const TOLERANCES: &[(Opcode, u32, f32)] = &[
     (Opcode::Div, 2, 0.0),
     (Opcode::Rcp, 2, 0.0),
@@ -20,6 +21,7 @@ pub const TOLERANCES: &[(Opcode, u32, f32)] = &[
     (Opcode::Exp, 4, 0.0),
     (Opcode::Log, 4, 1.0 / 2_097_152.0),
     (Opcode::SinCos, 4, 1.0 / 2_097_152.0),
+    (Opcode::Lod, 4, 1.0 / 2_097_152.0),
 ];
 
 /// Units in the last place between two finite floats of the same sign (or a huge
