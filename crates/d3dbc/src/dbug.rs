@@ -283,8 +283,9 @@ impl<'b> Reader<'b> {
     }
     fn str(&self, off: usize) -> Result<&'b str, DbugError> {
         let rest = self.b.get(off..).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
-        let n = rest.iter().position(|&c| c == 0).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
-        std::str::from_utf8(rest.get(..n).unwrap_or_default()).map_err(|_| err(off, DbugErrorKind::BadString))
+        d3dcommon::text::until_nul(rest)
+            .ok_or(err(off, DbugErrorKind::UnterminatedString))?
+            .map_err(|_| err(off, DbugErrorKind::BadString))
     }
     /// The index of the type record at `off` in the sink, walking it (and its members)
     /// on first sight: one walk, checks and errors for the reader that keeps the
