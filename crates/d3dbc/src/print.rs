@@ -181,12 +181,18 @@ impl Printer {
             Flow::Endif | Flow::Endrep | Flow::Endloop => this_depth,
             _ => self.depth,
         };
-        let width = 4 + 2 * this_depth.min(MAX_INDENT_DEPTH);
+        // Four spaces and two a level (`+ ` in the last two for a co-issued
+        // instruction), each piece pushed as a constant, without a call to `memcpy`.
         if ins.coissue {
-            indent(out, width - 2);
-            out.push_str("+ ");
+            out.push_str("  ");
         } else {
-            indent(out, width);
+            out.push_str("    ");
+        }
+        for _ in 0..this_depth.min(MAX_INDENT_DEPTH) {
+            out.push_str("  ");
+        }
+        if ins.coissue {
+            out.push_str("+ ");
         }
         if let Some(p) = &ins.predicate {
             // Only `!` of the predicate's modifiers is shown.
@@ -272,7 +278,11 @@ impl Printer {
         }
         let mut first = true;
         let mut sep = |out: &mut String| {
-            out.push_str(if first { " " } else { ", " });
+            if first {
+                out.push(' ');
+            } else {
+                out.push_str(", ");
+            }
             first = false;
         };
         if let Some(d) = &ins.dst {
@@ -341,7 +351,9 @@ fn write_dst_modifiers(out: &mut String, d: &DstParam) {
         15 => "_d2",
         _ => "",
     };
-    out.push_str(s);
+    if !s.is_empty() {
+        out.push_str(s);
+    }
     if d.modifiers.saturate() {
         out.push_str("_sat");
     }
@@ -458,13 +470,20 @@ fn push_hex8(out: &mut String, n: u32, upper: bool) {
     }
 }
 
-/// `n` in decimal, without `core::fmt`.
-#[inline]
+/// `n` in decimal, without `core::fmt`: one digit in line (most register numbers and
+/// components), longer numbers out of line.
+#[inline(always)]
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
-        return;
+    } else {
+        push_decimal_long(out, n);
     }
+}
+
+/// [`push_decimal`] of 10 and more.
+#[inline(never)]
+fn push_decimal_long(out: &mut String, n: u32) {
     if n < 100 {
         let i = 2 * n as usize;
         out.push_str(PAIRS.get(i..i + 2).unwrap_or(""));
@@ -566,10 +585,15 @@ pub fn write_src(out: &mut String, v: Version, s: &SrcParam) {
         M::AbsNeg => ("-", "_abs"),
         M::Not => ("!", ""),
     };
-    out.push_str(pre);
+    // Most sources have neither.
+    if !pre.is_empty() {
+        out.push_str(pre);
+    }
     write_register(out, v, s.reg);
     write_relative(out, v, &s.rel);
-    out.push_str(post);
+    if !post.is_empty() {
+        out.push_str(post);
+    }
     write_swizzle(out, s.swizzle);
 }
 
