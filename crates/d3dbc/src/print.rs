@@ -392,16 +392,37 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
 pub fn write_register(out: &mut String, v: Version, r: Register) {
     use RegisterType as T;
     let n = r.num as u32;
+    // The one-letter names with their number, the common case, pushed as a letter;
+    // the others (a longer name, or none) from `write_other_register`.
+    let (letter, number) = match r.ty {
+        T::Temp => (b'r', n),
+        T::Input => (b'v', n),
+        T::Const => (b'c', n),
+        T::Const2 => (b'c', n + 2048),
+        T::Const3 => (b'c', n + 4096),
+        T::Const4 => (b'c', n + 6144),
+        T::AddrOrTexture if v.is_pixel() => (b't', n),
+        T::AddrOrTexture => (b'a', n),
+        T::Output if v.major >= 3 => (b'o', n),
+        T::ConstInt => (b'i', n),
+        T::Sampler => (b's', n),
+        T::ConstBool => (b'b', n),
+        T::Label => (b'l', n),
+        T::Predicate => (b'p', n),
+        T::TempFloat16 | T::Unknown(_) => (b'x', n),
+        _ => return write_other_register(out, r),
+    };
+    out.push(char::from(letter));
+    push_decimal(out, number);
+}
+
+/// [`write_register`] for the registers whose name is not one letter and a number.
+#[inline(never)]
+fn write_other_register(out: &mut String, r: Register) {
+    use RegisterType as T;
+    let n = r.num as u32;
     // The name's letters, and the number after them (none for the named registers).
     let (prefix, number) = match r.ty {
-        T::Temp => ("r", Some(n)),
-        T::Input => ("v", Some(n)),
-        T::Const => ("c", Some(n)),
-        T::Const2 => ("c", Some(n + 2048)),
-        T::Const3 => ("c", Some(n + 4096)),
-        T::Const4 => ("c", Some(n + 6144)),
-        T::AddrOrTexture if v.is_pixel() => ("t", Some(n)),
-        T::AddrOrTexture => ("a", Some(n)),
         T::RastOut => match n {
             0 => ("oPos", None),
             1 => ("oFog", None),
@@ -409,28 +430,20 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
             _ => ("oX", Some(n)),
         },
         T::AttrOut => ("oD", Some(n)),
-        T::Output if v.major >= 3 => ("o", Some(n)),
+        // Below Shader Model 3 (`o#` is a one-letter name).
         T::Output => ("oT", Some(n)),
-        T::ConstInt => ("i", Some(n)),
         T::ColorOut => ("oC", Some(n)),
         T::DepthOut => ("oDepth", None),
-        T::Sampler => ("s", Some(n)),
-        T::ConstBool => ("b", Some(n)),
         T::Loop => ("aL", None),
         T::Misc => match n {
             0 => ("vPos", None),
             1 => ("vFace", None),
             _ => ("m", Some(n)),
         },
-        T::Label => ("l", Some(n)),
-        T::Predicate => ("p", Some(n)),
-        T::TempFloat16 | T::Unknown(_) => ("x", Some(n)),
+        // The one-letter names, written by `write_register`.
+        _ => ("", None),
     };
-    // Most prefixes are one letter: pushed as a character, not copied as a string.
-    match prefix.as_bytes() {
-        &[letter] => out.push(char::from(letter)),
-        _ => out.push_str(prefix),
-    }
+    out.push_str(prefix);
     if let Some(n) = number {
         push_decimal(out, n);
     }
