@@ -352,8 +352,9 @@ impl<'b> Reader<'b> {
     }
     fn str(&self, off: usize) -> Result<&'b str, CtabError> {
         let rest = self.b.get(off..).ok_or(err(off, CtabErrorKind::UnterminatedString))?;
-        let n = rest.iter().position(|&c| c == 0).ok_or(err(off, CtabErrorKind::UnterminatedString))?;
-        std::str::from_utf8(rest.get(..n).unwrap_or_default()).map_err(|_| err(off, CtabErrorKind::BadString))
+        d3dcommon::text::until_nul(rest)
+            .ok_or(err(off, CtabErrorKind::UnterminatedString))?
+            .map_err(|_| err(off, CtabErrorKind::BadString))
     }
     fn ty(&self, off: usize, depth: usize) -> Result<TypeInfo<'b>, CtabError> {
         if depth > MAX_TYPE_DEPTH {

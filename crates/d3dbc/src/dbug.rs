@@ -283,8 +283,9 @@ impl<'b> Reader<'b> {
     }
     fn str(&self, off: usize) -> Result<&'b str, DbugError> {
         let rest = self.b.get(off..).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
-        let n = rest.iter().position(|&c| c == 0).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
-        std::str::from_utf8(rest.get(..n).unwrap_or_default()).map_err(|_| err(off, DbugErrorKind::BadString))
+        d3dcommon::text::until_nul(rest)
+            .ok_or(err(off, DbugErrorKind::UnterminatedString))?
+            .map_err(|_| err(off, DbugErrorKind::BadString))
     }
     /// The index of the type record at `off` in the sink, walking it (and its members)
     /// on first sight: one walk, checks and errors for the reader that keeps the
@@ -629,17 +630,22 @@ impl<'a> DebugInfo<'a> {
 
     /// One `name<components>` of an annotation, after `  // ` if it is the first.
     fn write_mapping(&self, out: &mut String, v: &Variable<'_>, r: &RegisterInfo, first: bool) {
-        out.push_str(if first { "  // " } else { ", " });
+        // Constant pieces, each pushed as itself (a piece chosen at run time is copied
+        // by a call to `memcpy`).
+        if first {
+            out.push_str("  // ");
+        } else {
+            out.push_str(", ");
+        }
         self.write_variable_name(out, v);
         out.push('<');
-        let mut sep = "";
+        let mut later = false;
         for &c in r.components.iter().filter(|&&c| c != NO_COMPONENT) {
-            out.push_str(sep);
-            match u8::try_from(c) {
-                Ok(digit @ 0..=9) => out.push(char::from(b'0' + digit)),
-                _ => crate::print::push_decimal(out, u32::from(c)),
+            if later {
+                out.push(',');
             }
-            sep = ",";
+            crate::print::push_decimal(out, u32::from(c));
+            later = true;
         }
         out.push('>');
     }
@@ -656,7 +662,7 @@ impl<'a> DebugInfo<'a> {
         }
         // Within an instruction, variable then register order: `annotation`'s order.
         order.sort_unstable();
-        Annotations { info: self, order }
+        Annotations { info: self, order, next: std::cell::Cell::new(0) }
     }
 
     /// Builds debug information from what a Level9 listing shows: the files named on
@@ -832,20 +838,32 @@ pub struct Annotations<'d, 'a> {
     info: &'d DebugInfo<'a>,
     /// `(instruction, variable, register)` for every register record, sorted.
     order: Vec<(u32, usize, usize)>,
+    /// Where the records after the last instruction written start: where the next
+    /// instruction's start when they are asked for in order, as a listing does.
+    next: std::cell::Cell<usize>,
 }
 
 impl Annotations<'_, '_> {
     /// As [`DebugInfo::annotation`]: appends the annotation of instruction `index`, and
     /// returns whether there was one.
     pub fn write(&self, index: u32, out: &mut String) -> bool {
-        let start = self.order.partition_point(|&(i, _, _)| i < index);
+        // The first record of `index` or later: the last call's end when every record
+        // before it is of an earlier instruction (checked), else a binary search.
+        let hint = self.next.get();
+        let before = hint.checked_sub(1).and_then(|h| self.order.get(h));
+        let from_hint =
+            before.is_none_or(|&(i, _, _)| i < index) && self.order.get(hint).is_none_or(|&(i, _, _)| i >= index);
+        let start = if from_hint { hint } else { self.order.partition_point(|&(i, _, _)| i < index) };
         let mut first = true;
+        let mut end = start;
         for &(_, vi, ri) in self.order.get(start..).unwrap_or_default().iter().take_while(|&&(i, _, _)| i == index) {
+            end = end.saturating_add(1);
             let Some(v) = self.info.variables.get(vi) else { continue };
             let Some(r) = v.registers.get(ri) else { continue };
             self.info.write_mapping(out, v, r, first);
             first = false;
         }
+        self.next.set(end);
         !first
     }
 }

@@ -181,12 +181,18 @@ impl Printer {
             Flow::Endif | Flow::Endrep | Flow::Endloop => this_depth,
             _ => self.depth,
         };
-        let width = 4 + 2 * this_depth.min(MAX_INDENT_DEPTH);
+        // Four spaces and two a level (`+ ` in the last two for a co-issued
+        // instruction), each piece pushed as a constant, without a call to `memcpy`.
         if ins.coissue {
-            indent(out, width - 2);
-            out.push_str("+ ");
+            out.push_str("  ");
         } else {
-            indent(out, width);
+            out.push_str("    ");
+        }
+        for _ in 0..this_depth.min(MAX_INDENT_DEPTH) {
+            out.push_str("  ");
+        }
+        if ins.coissue {
+            out.push_str("+ ");
         }
         if let Some(p) = &ins.predicate {
             // Only `!` of the predicate's modifiers is shown.
@@ -272,7 +278,11 @@ impl Printer {
         }
         let mut first = true;
         let mut sep = |out: &mut String| {
-            out.push_str(if first { " " } else { ", " });
+            if first {
+                out.push(' ');
+            } else {
+                out.push_str(", ");
+            }
             first = false;
         };
         if let Some(d) = &ins.dst {
@@ -341,7 +351,9 @@ fn write_dst_modifiers(out: &mut String, d: &DstParam) {
         15 => "_d2",
         _ => "",
     };
-    out.push_str(s);
+    if !s.is_empty() {
+        out.push_str(s);
+    }
     if d.modifiers.saturate() {
         out.push_str("_sat");
     }
@@ -380,16 +392,37 @@ fn write_dcl_suffix(out: &mut String, v: Version, t: &DclToken, d: &DstParam) {
 pub fn write_register(out: &mut String, v: Version, r: Register) {
     use RegisterType as T;
     let n = r.num as u32;
+    // The one-letter names with their number, the common case, pushed as a letter;
+    // the others (a longer name, or none) from `write_other_register`.
+    let (letter, number) = match r.ty {
+        T::Temp => (b'r', n),
+        T::Input => (b'v', n),
+        T::Const => (b'c', n),
+        T::Const2 => (b'c', n + 2048),
+        T::Const3 => (b'c', n + 4096),
+        T::Const4 => (b'c', n + 6144),
+        T::AddrOrTexture if v.is_pixel() => (b't', n),
+        T::AddrOrTexture => (b'a', n),
+        T::Output if v.major >= 3 => (b'o', n),
+        T::ConstInt => (b'i', n),
+        T::Sampler => (b's', n),
+        T::ConstBool => (b'b', n),
+        T::Label => (b'l', n),
+        T::Predicate => (b'p', n),
+        T::TempFloat16 | T::Unknown(_) => (b'x', n),
+        _ => return write_other_register(out, r),
+    };
+    out.push(char::from(letter));
+    push_decimal(out, number);
+}
+
+/// [`write_register`] for the registers whose name is not one letter and a number.
+#[inline(never)]
+fn write_other_register(out: &mut String, r: Register) {
+    use RegisterType as T;
+    let n = r.num as u32;
     // The name's letters, and the number after them (none for the named registers).
     let (prefix, number) = match r.ty {
-        T::Temp => ("r", Some(n)),
-        T::Input => ("v", Some(n)),
-        T::Const => ("c", Some(n)),
-        T::Const2 => ("c", Some(n + 2048)),
-        T::Const3 => ("c", Some(n + 4096)),
-        T::Const4 => ("c", Some(n + 6144)),
-        T::AddrOrTexture if v.is_pixel() => ("t", Some(n)),
-        T::AddrOrTexture => ("a", Some(n)),
         T::RastOut => match n {
             0 => ("oPos", None),
             1 => ("oFog", None),
@@ -397,28 +430,20 @@ pub fn write_register(out: &mut String, v: Version, r: Register) {
             _ => ("oX", Some(n)),
         },
         T::AttrOut => ("oD", Some(n)),
-        T::Output if v.major >= 3 => ("o", Some(n)),
+        // Below Shader Model 3 (`o#` is a one-letter name).
         T::Output => ("oT", Some(n)),
-        T::ConstInt => ("i", Some(n)),
         T::ColorOut => ("oC", Some(n)),
         T::DepthOut => ("oDepth", None),
-        T::Sampler => ("s", Some(n)),
-        T::ConstBool => ("b", Some(n)),
         T::Loop => ("aL", None),
         T::Misc => match n {
             0 => ("vPos", None),
             1 => ("vFace", None),
             _ => ("m", Some(n)),
         },
-        T::Label => ("l", Some(n)),
-        T::Predicate => ("p", Some(n)),
-        T::TempFloat16 | T::Unknown(_) => ("x", Some(n)),
+        // The one-letter names, written by `write_register`.
+        _ => ("", None),
     };
-    // Most prefixes are one letter: pushed as a character, not copied as a string.
-    match prefix.as_bytes() {
-        &[letter] => out.push(char::from(letter)),
-        _ => out.push_str(prefix),
-    }
+    out.push_str(prefix);
     if let Some(n) = number {
         push_decimal(out, n);
     }
@@ -458,13 +483,20 @@ fn push_hex8(out: &mut String, n: u32, upper: bool) {
     }
 }
 
-/// `n` in decimal, without `core::fmt`.
-#[inline]
+/// `n` in decimal, without `core::fmt`: one digit in line (most register numbers and
+/// components), longer numbers out of line.
+#[inline(always)]
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
-        return;
+    } else {
+        push_decimal_long(out, n);
     }
+}
+
+/// [`push_decimal`] of 10 and more.
+#[inline(never)]
+fn push_decimal_long(out: &mut String, n: u32) {
     if n < 100 {
         let i = 2 * n as usize;
         out.push_str(PAIRS.get(i..i + 2).unwrap_or(""));
@@ -566,10 +598,15 @@ pub fn write_src(out: &mut String, v: Version, s: &SrcParam) {
         M::AbsNeg => ("-", "_abs"),
         M::Not => ("!", ""),
     };
-    out.push_str(pre);
+    // Most sources have neither.
+    if !pre.is_empty() {
+        out.push_str(pre);
+    }
     write_register(out, v, s.reg);
     write_relative(out, v, &s.rel);
-    out.push_str(post);
+    if !post.is_empty() {
+        out.push_str(post);
+    }
     write_swizzle(out, s.swizzle);
 }
 

@@ -278,7 +278,9 @@ fn debug_info_read_for_the_listing_is_the_parsed_one() {
             parsed += 1;
             let index = info.annotations();
             let count = info.instructions.len() as u32;
-            for i in (0..count + 2).chain([u32::MAX, u32::MAX - 1]) {
+            // In order (as a listing asks), then out of order: backwards, and repeated.
+            let backwards = (0..count + 2).rev().flat_map(|i| [i, i]);
+            for i in (0..count + 2).chain([u32::MAX, u32::MAX - 1]).chain(backwards) {
                 let (mut want, mut got) = (String::new(), String::new());
                 let wrote = info.annotation(i, &mut want);
                 assert_eq!(index.write(i, &mut got), wrote);

@@ -16,6 +16,8 @@
 //! stay two types, as the two formats are, with the same variant names where they share
 //! a value.
 //!
+//! [`text::until_nul`] reads the NUL-terminated names both families' chunks hold.
+//!
 //! ```
 //! d3dcommon::variable_type_enum! {
 //!     /// A constant table's types: the shared ones and `D3DXPT_UNSUPPORTED`.
@@ -35,6 +37,8 @@
 //! ```
 
 #![warn(missing_docs)]
+
+pub mod text;
 
 /// Declares a `u16`-valued enumeration with a variant `Unknown(u16)` for values it has
 /// no name for, `from_u16`/`to_u16` and the `From` conversions both ways: the building

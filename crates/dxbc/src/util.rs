@@ -74,15 +74,15 @@ impl<'a> Bytes<'a> {
             }
         };
         let window = rest.get(..MAX_STRING.saturating_add(1)).unwrap_or(rest);
-        let nul = window.iter().position(|&b| b == 0).ok_or(if rest.len() > MAX_STRING {
-            Error::StringTooLong { offset: start, limit: MAX_STRING }
-        } else {
-            Error::UnterminatedString { offset: start }
-        })?;
-        // `nul` is a position inside `rest`, so the prefix exists and `nul + 1 <= rest.len()`.
-        let s =
-            std::str::from_utf8(rest.get(..nul).unwrap_or_default()).map_err(|_| Error::BadString { offset: start })?;
-        Ok((s, nul.saturating_add(1)))
+        let s = d3dcommon::text::until_nul(window)
+            .ok_or(if rest.len() > MAX_STRING {
+                Error::StringTooLong { offset: start, limit: MAX_STRING }
+            } else {
+                Error::UnterminatedString { offset: start }
+            })?
+            .map_err(|_| Error::BadString { offset: start })?;
+        // The NUL after the text is inside `rest`.
+        Ok((s, s.len().saturating_add(1)))
     }
 }
 
