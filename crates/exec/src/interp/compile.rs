@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use tpf::blocks::{BlockError, BlockKind, Blocks, Event};
 use tpf::table::{Flow, Ty};
 use tpf::{
-    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, InstructionRef, InstructionReturnType, Modifier,
-    Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Pool, Primitive, PrimitiveTopology, ProgramType,
-    ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
+    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, InstructionRef, InstructionReturnType,
+    InterpolationMode, Modifier, Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Pool, Primitive,
+    PrimitiveTopology, ProgramType, ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
 };
 
 use super::{
@@ -310,6 +310,10 @@ impl Decls {
                     Decl::RegisterName { name, .. } | Decl::InputPsName { name, .. } => *name,
                     _ => SystemName::Undefined,
                 };
+                let interpolation = match decl {
+                    Decl::InputPs { interpolation, .. } | Decl::InputPsName { interpolation, .. } => *interpolation,
+                    _ => InterpolationMode::Undefined,
+                };
                 let input = matches!(
                     inst.opcode,
                     O::DclInput | O::DclInputSgv | O::DclInputSiv | O::DclInputPs | O::DclInputPsSgv | O::DclInputPsSiv
@@ -338,7 +342,7 @@ impl Decls {
                             return Err(malformed(i, format!("input register v{register}")));
                         }
                         self.input_registers = self.input_registers.max(register + 1);
-                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection()), system });
+                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection()), system, interpolation });
                     }
                     OT::Output if !input => {
                         let Some(register) = o.register().filter(|&r| r < 1 << 12) else {
