@@ -1,8 +1,9 @@
 //! Pixel shaders: `ps_4_0`, `ps_4_1`, `ps_5_0` and `ps_5_1` (register space 0)
 //! programs run on 2×2 quads of pixels, as the functional spec's chapter 16 ("Pixel
-//! Shader Stage") describes them. There is no rasterizer here: the caller gives each
-//! pixel's inputs (attributes already interpolated) and says which pixels of a quad
-//! the primitive covers.
+//! Shader Stage") describes them. The caller gives each pixel's inputs (attributes
+//! already interpolated) and says which pixels of a quad the primitive covers:
+//! [`crate::raster`] makes such quads from triangles ([`crate::raster::draw`] shades
+//! them).
 //!
 //! - [`shade`] runs the quads with the [`Resources`] given and returns each pixel's
 //!   outputs ([`PixelOutput`]): `o0`–`o7` (`SV_Target0`–`7`), `oDepth` (also
