@@ -49,8 +49,13 @@
 //! The [`Setup`] of a triangle keeps what its attribute planes are made of (the
 //! snapped positions, the edge functions' area, 1/w and every register at each
 //! vertex), and evaluates any register at any point in 1/256 pixel
-//! ([`Setup::evaluate`]): what the pull-model `eval_snapped`, `eval_sample_index` and
-//! `eval_centroid` need. The interpreter does not run those yet (still refused).
+//! ([`Setup::evaluate`], [`Setup::pull`]): [`draw`] runs the pull-model
+//! `eval_snapped` (at the pixel centre moved by the offset's sixteenths of a pixel,
+//! 22.4.25), `eval_sample_index` and `eval_centroid` (one sample: the centre) with
+//! them, by the register's declared interpolation (16.5 "Pull Model Attribute
+//! Evaluation": its `centroid` or `sample` ignored; constant inputs give the leading
+//! vertex's value). [`pixel::shade`], whose quads have no planes, refuses programs
+//! that use them.
 //!
 //! [`draw`] runs a pixel shader over triangles and keeps the last covered, not
 //! discarded pixel's outputs per render-target pixel (primitive order; no depth or
@@ -430,6 +435,20 @@ impl Setup {
         }
     }
 
+    /// Register `register` pulled at pixel (x, y)'s centre moved by `offset`
+    /// sixteenths of a pixel, with the register's declared interpolation (its
+    /// `centroid` or `sample` ignored): what `eval_snapped` reads (functional spec
+    /// 16.5 "Pull Model Attribute Evaluation", 22.4.25), and with no offset
+    /// `eval_sample_index` and `eval_centroid` (one sample, at the centre).
+    pub fn pull(&self, register: usize, x: u32, y: u32, offset: [i32; 2]) -> [u32; 4] {
+        let p = [
+            i64::from(x) * ONE + HALF + i64::from(offset[0]) * (ONE / 16),
+            i64::from(y) * ONE + HALF + i64::from(offset[1]) * (ONE / 16),
+        ];
+        let mode = self.modes.get(register).copied().unwrap_or(Interpolation::Constant);
+        self.evaluate(register, mode, self.barycentrics(p))
+    }
+
     /// `SV_Position.z` (the viewport-scaled depth, interpolated without perspective)
     /// and `.w` (the clip-space w, with perspective) at barycentrics `b`, and whether
     /// the depth clip keeps the point.
@@ -579,9 +598,15 @@ pub fn draw(
         ..Drawn::default()
     };
     let mut pending: Vec<RasterQuad> = Vec::new();
-    let flush = |pending: &mut Vec<RasterQuad>, out: &mut Drawn, resources: &mut Resources<'_>| {
+    let flush = |pending: &mut Vec<RasterQuad>, out: &mut Drawn, resources: &mut Resources<'_>, setup: &Setup| {
         let quads: Vec<Quad<'_>> = pending.iter().map(RasterQuad::as_quad).collect();
-        let shaded = pixel::shade(ps, &quads, resources, limits)?;
+        let planes = |qi: usize, lane: usize, register: u32, offset: [i32; 2]| {
+            pending.get(qi).map_or([0; 4], |q| {
+                let (x, y) = (q.x + (lane & 1) as u32, q.y + (lane >> 1) as u32);
+                setup.pull(register as usize, x, y, offset)
+            })
+        };
+        let shaded = pixel::shade_with(ps, &quads, resources, limits, Some(&planes))?;
         out.quads += quads.len() as u64;
         out.ps_invocations += shaded.ps_invocations;
         for (q, result) in pending.iter().zip(&shaded.quads) {
@@ -603,11 +628,11 @@ pub fn draw(
         setup.quads(state, |q| {
             pending.push(q.clone());
             if pending.len() >= QUADS_PER_SHADE {
-                flush(&mut pending, &mut out, resources)?;
+                flush(&mut pending, &mut out, resources, &setup)?;
             }
             Ok(())
         })?;
-        flush(&mut pending, &mut out, resources)?;
+        flush(&mut pending, &mut out, resources, &setup)?;
     }
     Ok(out)
 }

@@ -352,3 +352,46 @@ fn limits_and_clipping_are_errors_or_nothing_drawn() {
     let d = run(&state(4), &[[&huge[0][..], &huge[1][..], &huge[2][..]]]).unwrap();
     assert!(d.pixels.iter().all(Option::is_some));
 }
+
+const PULL: &str = "ps_5_0
+dcl_input_ps linear v1.xyzw
+dcl_input_ps linear noperspective v2.xyzw
+dcl_input_ps constant v3.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+eval_snapped o0.xyzw, v1.xyzw, l(8, 8, 0, 0)
+eval_snapped o1.xyzw, v2.xyzw, l(-12, 4, 0, 0)
+eval_centroid o2.xyzw, v1.xyzw
+eval_sample_index o3.xyzw, v3.yxwz, l(0)
+ret
+";
+
+/// Pull-model evaluation in a rasterized draw, on the triangle of
+/// `attributes_at_a_known_pixel_follow_their_interpolation_modes`, at pixel (3, 5):
+/// `eval_snapped` with offset 8 (the low 4 bits 1000: −8/16) moves to (3, 5), where
+/// b = (8, 3, 5) / 16 and b/w = (32, 6, 5) / 64, so `linear` 0, 1, 0 is 6/43; offset
+/// −12, 4 (low bits 0100: +4/16 both) moves to (3.75, 5.75), `noperspective` 3.75/16;
+/// `eval_centroid` and `eval_sample_index` (one sample) read at the centre; constant
+/// inputs ignore where.
+#[test]
+fn pull_model_evaluation_uses_the_triangle_planes() {
+    let ps = plan(PULL);
+    let st = state(16);
+    let a = |v: f32| [[v, 2.0 * v, -v, 10.0 + v]; 3];
+    let mut v0 = vertex(16, 0.0, 0.0, 0.0, 1.0, &a(0.0));
+    let v1 = vertex(16, 16.0, 0.0, 0.5, 2.0, &a(1.0));
+    let v2 = vertex(16, 0.0, 16.0, 1.0, 4.0, &a(0.0));
+    v0[3] = [1.5f32, 2.5, 3.5, 4.5].map(f32::to_bits);
+    let d = draw(&ps, &[[v0, v1, v2]], &st);
+    let persp = (6.0f64 / 43.0) as f32;
+    assert_eq!(out(&d, 3, 5, 0), [persp, (12.0f64 / 43.0) as f32, -persp, (10.0 + 6.0f64 / 43.0) as f32]);
+    let linear = 3.75f32 / 16.0;
+    assert_eq!(out(&d, 3, 5, 1), [linear, 2.0 * linear, -linear, 10.0 + linear]);
+    assert_eq!(out(&d, 3, 5, 2)[0], (7.0f64 / 40.5) as f32);
+    assert_eq!(out(&d, 3, 5, 3), [2.5, 1.5, 4.5, 3.5]);
+    // Quads described by their caller have no planes: refused, with the reason.
+    let e = exec::pixel::shade(&ps, &[], &mut Resources::default(), &Limits::default()).unwrap_err();
+    assert!(matches!(&e.kind, ExecErrorKind::Unsupported(why) if why.contains("rasterized draw")), "{e}");
+}
