@@ -165,7 +165,7 @@
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
 //! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 13 are
-//! not compared (9 are refused by `exec`: interfaces, `eval_centroid`; two `lod` and a
+//! not compared (8 are refused by `exec`: interfaces; `eval_centroid`, two `lod` and a
 //! `gather4_po` with register offsets are not translated; one reads typed UAV textures,
 //! which the harness binds write-only). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
