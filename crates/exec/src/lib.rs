@@ -16,9 +16,14 @@
 //! - [`compute`]: a compute shader's dispatch — thread groups in a fixed order, the
 //!   thread-ID registers, thread-group shared memory, barriers (each thread run to the
 //!   barrier, then the next phase; divergent barriers are an error) and `CSInvocations`.
-//! - [`pixel`]: a pixel shader on 2×2 quads of pixels the caller describes (there is no
-//!   rasterizer): derivatives coarse and fine, `discard` and helper pixels, samples
+//! - [`pixel`]: a pixel shader on 2×2 quads of pixels the caller describes:
+//!   derivatives coarse and fine, `discard` and helper pixels, samples
 //!   with the LOD from the quad's derivatives, render-target and depth outputs.
+//! - [`raster`]: the rasterizer that makes those quads from post-VS/GS triangles, as
+//!   the functional spec defines it (single-sample): perspective divide, viewport,
+//!   16.8 snapping, the Top-Left Rule, face and culling, attributes interpolated by
+//!   each pixel-shader input's declared mode; [`raster::draw`] shades the triangles
+//!   into a render target's pixels.
 //!
 //! Nothing here panics on any input: a malformed program, an out-of-range access or a
 //! runaway loop is an [`ExecError`] or the specified out-of-bounds result.
@@ -92,6 +97,7 @@ pub mod machine;
 pub mod pipeline;
 pub mod pixel;
 pub mod plan;
+pub mod raster;
 pub mod resources;
 
 pub use error::{ExecError, ExecErrorKind};

@@ -11,9 +11,10 @@
 //!
 //! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex-, geometry-, pixel-
 //! and compute-shader instruction but those that need the tessellator, interfaces, the
-//! rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`) or an attribute's
-//! interpolation (`eval_*`). Those are refused when the
-//! plan is compiled, with [`ExecErrorKind::Unsupported`] naming them. Compute shaders
+//! rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`). Those are refused
+//! when the plan is compiled, with [`ExecErrorKind::Unsupported`] naming them; the
+//! pull-model `eval_*` compile in pixel shaders and run in [`crate::raster::draw`]
+//! (the attribute planes are the rasterizer's), not in [`crate::pixel::shade`]. Compute shaders
 //! run through [`crate::compute::dispatch`] (the thread IDs, shared memory `g#` and
 //! barriers are theirs), pixel shaders through [`crate::pixel::shade`] (quads: the
 //! quad operations — derivatives, `sample`, `sample_b`, `sample_c`, `lod` — suspend a

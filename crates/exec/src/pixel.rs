@@ -1,8 +1,9 @@
 //! Pixel shaders: `ps_4_0`, `ps_4_1`, `ps_5_0` and `ps_5_1` (register space 0)
 //! programs run on 2×2 quads of pixels, as the functional spec's chapter 16 ("Pixel
-//! Shader Stage") describes them. There is no rasterizer here: the caller gives each
-//! pixel's inputs (attributes already interpolated) and says which pixels of a quad
-//! the primitive covers.
+//! Shader Stage") describes them. The caller gives each pixel's inputs (attributes
+//! already interpolated) and says which pixels of a quad the primitive covers:
+//! [`crate::raster`] makes such quads from triangles ([`crate::raster::draw`] shades
+//! them).
 //!
 //! - [`shade`] runs the quads with the [`Resources`] given and returns each pixel's
 //!   outputs ([`PixelOutput`]): `o0`–`o7` (`SV_Target0`–`7`), `oDepth` (also
@@ -37,8 +38,10 @@
 //!   Direct3D; here a pixel that is not at the same instruction contributes the
 //!   values its registers hold (it waits at a later quad operation, or ended).
 //!
-//! Refused when the plan is compiled ([`ExecErrorKind::Unsupported`]): `eval_*` (the
-//! attribute's interpolation is the caller's), `vInnerCoverage`, interfaces. Every pixel is bounded by the step limit
+//! Refused when the plan is compiled ([`ExecErrorKind::Unsupported`]):
+//! `vInnerCoverage`, interfaces; refused by `shade` (the quads it is given have no
+//! attribute planes): `eval_snapped`, `eval_sample_index`, `eval_centroid`, which
+//! [`crate::raster::draw`] runs. Every pixel is bounded by the step limit
 //! ([`ExecErrorKind::StepLimit`]), counted over all its phases.
 //!
 //! ```
@@ -153,6 +156,28 @@ pub fn shade(
     resources: &mut Resources<'_>,
     limits: &Limits,
 ) -> Result<Shaded, ExecError> {
+    if plan.code.has_eval {
+        return Err(ExecError::new(ExecErrorKind::Unsupported(
+            "eval_snapped, eval_sample_index and eval_centroid need the attribute planes of a rasterized draw \
+             (exec::raster::draw), not quads described by their caller"
+                .into(),
+        )));
+    }
+    shade_with(plan, quads, resources, limits, None)
+}
+
+/// Evaluates input register `v#` of pixel `lane` of quad `quad` at an offset from the
+/// pixel's centre in sixteenths of a pixel (`raster`'s attribute planes).
+pub(crate) type QuadEval<'e> = &'e dyn Fn(usize, usize, u32, [i32; 2]) -> [u32; 4];
+
+/// [`shade`], with `eval` evaluating attributes for `eval_*`.
+pub(crate) fn shade_with(
+    plan: &Plan,
+    quads: &[Quad<'_>],
+    resources: &mut Resources<'_>,
+    limits: &Limits,
+    eval: Option<QuadEval<'_>>,
+) -> Result<Shaded, ExecError> {
     let code = &plan.code;
     if plan.stage != ProgramType::Pixel || !code.stage_ps {
         return Err(ExecError::new(ExecErrorKind::Draw("shade of a shader that is not a pixel shader".into())));
@@ -161,7 +186,7 @@ pub fn shade(
     let mut out = Shaded { quads: Vec::with_capacity(quads.len()), ..Shaded::default() };
     let mut inputs = vec![[0u32; 4]; plan.input_registers as usize];
     let l = code.layout;
-    for q in quads {
+    for (qi, q) in quads.iter().enumerate() {
         let mut result = [PixelOutput::default(); 4];
         if !q.pixels.iter().any(|p| p.covered) {
             out.quads.push(result);
@@ -192,7 +217,9 @@ pub fn shade(
             core.start(code, &inputs, u32::from(p.covered), 0);
             core.helper = !p.covered;
         }
-        out.instructions += quad::run_quad(&mut cores, code, resources, limits.step_limit)?;
+        let per_quad = eval.map(|f| move |l: usize, r: u32, o: [i32; 2]| f(qi, l, r, o));
+        let per_quad = per_quad.as_ref().map(|f| f as &dyn Fn(usize, u32, [i32; 2]) -> [u32; 4]);
+        out.instructions += quad::run_quad(&mut cores, code, resources, limits.step_limit, per_quad)?;
         out.ps_invocations += 4;
         for (r, (core, p)) in result.iter_mut().zip(cores.iter().zip(&q.pixels)) {
             r.discarded = p.covered && core.discarded;

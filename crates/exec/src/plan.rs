@@ -6,7 +6,7 @@
 //! per invocation.
 
 use crate::error::{ExecError, ExecErrorKind};
-use tpf::{Primitive, PrimitiveTopology, ProgramType, SystemName};
+use tpf::{InterpolationMode, Primitive, PrimitiveTopology, ProgramType, SystemName};
 
 /// A signature element, owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +69,10 @@ pub struct InputDecl {
     /// `dcl_input_sgv`/`_siv`: the system value the pipeline supplies (vertex_id,
     /// instance_id, primitive_id...); `Undefined` for plain inputs.
     pub system: SystemName,
+    /// `dcl_input_ps*`: the declared interpolation mode (`constant`, `linear`,
+    /// `linear noperspective centroid`...), which [`crate::raster`] follows; `Undefined`
+    /// for other stages' inputs and for `dcl_input_ps_sgv` declarations without one.
+    pub interpolation: InterpolationMode,
 }
 
 /// A `dcl_output*` declaration.

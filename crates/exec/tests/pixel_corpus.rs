@@ -6,15 +6,19 @@
 //! the floats make a loop run past the step limit), or is refused with the
 //! instruction named. Each entry's outcome (ran, with the pixels written and
 //! discarded and a hash of every written pixel's outputs; what the interpreter refuses;
-//! another stage) is checked against `tests/expect/pixel_corpus.txt`. The corpus is
+//! another stage) is checked against `tests/expect/pixel_corpus.txt`. A shader that
+//! evaluates attributes (`eval_*`, which needs the rasterizer's attribute planes) is
+//! drawn instead with `exec::raster::draw`: two triangles over a 4×4 target (clip w
+//! 1, 2, 0.5 and 1 at the corners) whose vertices carry generated attributes. The corpus is
 //! optional: without it the test prints SKIP and passes (unless `DXREF_REQUIRE_CORPUS=1`).
 
 use std::collections::BTreeMap;
 
 use corpus::Rng;
 use exec::compute::Limits;
-use exec::pixel::{self, Quad, QuadPixel, Shaded};
-use exec::Plan;
+use exec::pixel::{self, PixelOutput, Quad, QuadPixel};
+use exec::raster::{self, Cull, RasterState, Viewport};
+use exec::{ExecErrorKind, Plan};
 use tpf::ProgramType;
 
 mod common_corpus_data;
@@ -22,7 +26,10 @@ use common_corpus_data::{
     bind, mutate, mutations, plan_of, program_of, program_words, run_on_data, seed_of, storage, value, Mode, NoPlan,
 };
 
-fn exercise(plan: &Plan, program: &tpf::Program<'_>, seed: u64, mode: Mode) -> Result<Shaded, exec::ExecError> {
+/// What a run left: the pixel-shader invocations and the pixels' outputs.
+type Ran = (u64, Vec<PixelOutput>);
+
+fn exercise(plan: &Plan, program: &tpf::Program<'_>, seed: u64, mode: Mode) -> Result<Ran, exec::ExecError> {
     let mut rng = Rng(seed | 1);
     let mut store = storage(program, &mut rng, mode);
     let mut res = bind(&mut store);
@@ -35,7 +42,52 @@ fn exercise(plan: &Plan, program: &tpf::Program<'_>, seed: u64, mode: Mode) -> R
             Quad { x: 2 * (q as u32 & 1), y: 2 * (q as u32 >> 1), front_face: q != 2, pixels: [p(0), p(1), p(2), p(3)] }
         })
         .collect();
-    pixel::shade(plan, &quads, &mut res, &Limits { step_limit: 1 << 20 })
+    let s = pixel::shade(plan, &quads, &mut res, &Limits { step_limit: 1 << 20 })?;
+    Ok((s.ps_invocations, s.quads.into_iter().flatten().collect()))
+}
+
+/// The program drawn by the rasterizer over a 4 × 4 target: two triangles, each
+/// vertex with generated values in the pixel shader's input registers and the clip-
+/// space position after them.
+fn exercise_rasterized(plan: &Plan, program: &tpf::Program<'_>, seed: u64, mode: Mode) -> Result<Ran, exec::ExecError> {
+    let mut rng = Rng(seed | 1);
+    let mut store = storage(program, &mut rng, mode);
+    let mut res = bind(&mut store);
+    let n = plan.input_registers as usize;
+    let corners = [(-1.0f32, 1.0f32, 1.0f32), (1.0, 1.0, 2.0), (-1.0, -1.0, 0.5), (1.0, -1.0, 1.0)];
+    let vertices: Vec<Vec<[u32; 4]>> = corners
+        .iter()
+        .map(|&(x, y, w)| {
+            let mut v: Vec<[u32; 4]> = (0..n).map(|_| [0; 4].map(|_| value(&mut rng, mode))).collect();
+            v.push([x * w, y * w, 0.5 * w, w].map(f32::to_bits));
+            v
+        })
+        .collect();
+    let state = RasterState {
+        viewport: Viewport {
+            top_left_x: 0.0,
+            top_left_y: 0.0,
+            width: 4.0,
+            height: 4.0,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        },
+        target_width: 4,
+        target_height: 4,
+        cull: Cull::None,
+        front_counter_clockwise: false,
+        depth_clip: true,
+        position_register: n as u32,
+    };
+    let v = |k: usize| &vertices[k][..];
+    let drawn = raster::draw(
+        plan,
+        &[[v(0), v(1), v(2)], [v(1), v(3), v(2)]],
+        &state,
+        &mut res,
+        &Limits { step_limit: 1 << 20 },
+    )?;
+    Ok((drawn.ps_invocations, drawn.pixels.into_iter().map(Option::unwrap_or_default).collect()))
 }
 
 #[test]
@@ -64,17 +116,25 @@ fn corpus_pixel_shaders_run_or_are_refused_by_name() {
             }
         };
         let seed = seed_of(&e.id());
-        let (data, result) = run_on_data(|mode| exercise(&plan, &program, seed, mode));
+        let (mut data, mut result) = run_on_data(|mode| exercise(&plan, &program, seed, mode));
+        let mut how = "ran";
+        if matches!(&result, Err(err) if matches!(&err.kind, ExecErrorKind::Unsupported(m) if m.contains("rasterized draw")))
+        {
+            how = "ran rasterized";
+            (data, result) = run_on_data(|mode| exercise_rasterized(&plan, &program, seed, mode));
+        }
         let outcome = match result {
-            Ok(s) => {
+            Ok((invocations, pixels)) => {
                 ran += 1;
-                assert_eq!(s.ps_invocations, 16, "{}", e.id());
-                let written = s.quads.iter().flatten().filter(|p| p.written).count();
-                let discarded = s.quads.iter().flatten().filter(|p| p.discarded).count();
+                if how == "ran" {
+                    assert_eq!(invocations, 16, "{}", e.id());
+                }
+                let written = pixels.iter().filter(|p| p.written).count();
+                let discarded = pixels.iter().filter(|p| p.discarded).count();
                 // Every written pixel's outputs, hashed (FNV-1a over their words), so
                 // that a change in any value the program computes shows.
                 let mut hash = 0xcbf2_9ce4_8422_2325u64;
-                for p in s.quads.iter().flatten().filter(|p| p.written) {
+                for p in pixels.iter().filter(|p| p.written) {
                     let extra = [p.depth, p.coverage_mask, p.stencil_ref].map(|w| w.unwrap_or(0));
                     for w in p.targets.iter().flatten().chain(&extra) {
                         for b in w.to_le_bytes() {
@@ -82,7 +142,7 @@ fn corpus_pixel_shaders_run_or_are_refused_by_name() {
                         }
                     }
                 }
-                format!("ran on {data}: {written} pixels written, {discarded} discarded, outputs {hash:016x}")
+                format!("{how} on {data}: {written} pixels written, {discarded} discarded, outputs {hash:016x}")
             }
             Err(err) => {
                 failures.push(format!("{}: run: {err}", e.id()));

@@ -341,7 +341,7 @@ ret
 
 /// What the pixel stage refuses is named when the plan is compiled; quad
 /// instructions outside a pixel shader are refused too; `shade` takes pixel shaders
-/// only.
+/// only, and refuses pull-model evaluation (only a rasterized draw has the planes).
 #[test]
 fn refusals_name_the_instruction() {
     let refused = |text: &str, what: &str| {
@@ -351,7 +351,12 @@ fn refusals_name_the_instruction() {
             other => panic!("{other:?}"),
         }
     };
-    refused("ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\neval_centroid o0.x, v0.x\nret\n", "eval_centroid");
+    refused("vs_5_0\ndcl_input v0.x\ndcl_output o0.x\neval_centroid o0.x, v0.x\nret\n", "eval_centroid");
+    // Pull-model evaluation compiles in a pixel shader but needs a rasterized draw's
+    // attribute planes (`exec::raster::draw`): `shade` refuses it, saying so.
+    let eval = plan("ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\neval_centroid o0.x, v0.x\nret\n");
+    let err = pixel::shade(&eval, &[], &mut Resources::default(), &Limits::default()).unwrap_err();
+    assert!(matches!(&err.kind, ExecErrorKind::Unsupported(m) if m.contains("eval_centroid")), "{err}");
     refused("vs_5_0\ndcl_input v0.x\ndcl_output o0.x\nderiv_rtx_fine o0.x, v0.x\nret\n", "deriv_rtx_fine");
     refused(
         "vs_4_1\ndcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\n\

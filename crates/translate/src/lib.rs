@@ -169,15 +169,24 @@
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
 //! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 10 are
-//! not compared (9 are refused by `exec`: interfaces, `eval_centroid`; one samples a
-//! texture with a bias and a gradient that comparing instructions also read, which
-//! WGSL's depth textures cannot). Over a point every interpolation gives the vertex's value: on
+//! not compared (8 are refused by `exec`: interfaces; one reads `eval_centroid`, which
+//! is not translated; one samples a texture with a bias and a gradient that comparing
+//! instructions also read, which WGSL's depth textures cannot). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
 //! use w = 1); at w = 3 or 0.7 they are 1 ulp off (lavapipe interpolates a/w and
-//! multiplies back). Points therefore prove the attributes' locations and types, not
-//! the interpolation modes themselves: a triangle whose vertices differ would be needed to
-//! tell `linear` from `linear noperspective` or `constant`, and no test draws one yet.
+//! multiplies back). Points prove the attributes' locations and types; the interpolation
+//! modes themselves are proven by `tests/lavapipe_interpolation.rs`, which draws
+//! triangles (clip w from 0.25 to 5 at their vertices, edges shared through pixel
+//! centres, one clipped at the target's side, one back-facing) with a translated vertex
+//! shader and translated pixel shaders reading inputs `constant`, `linear`, `linear
+//! centroid`, `linear sample`, `linear noperspective` (and its `centroid` and `sample`
+//! forms), `SV_Position` and `SV_IsFrontFace`, into 32 × 32 float targets, and compares
+//! them with `exec`'s vertex shader and rasterizer (`exec::raster::draw`): of 5120 pixels
+//! the same 2930 are written, constant attributes, the face and `SV_Position.xy` are
+//! exact, the interpolated values within 2⁻¹⁶ · (1 + |value|) (the largest difference
+//! 5.0·10⁻⁶ · (1 + |value|): lavapipe's float32 plane equations against the reference's
+//! float64 barycentrics of the snapped triangle).
 //! Hand-written programs (fine and unsuffixed
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
 //! `sample`/`sample_b` at position-made coordinates, `lod` of every dimension at

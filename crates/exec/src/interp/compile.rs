@@ -10,14 +10,15 @@ use std::collections::HashMap;
 use tpf::blocks::{BlockError, BlockKind, Blocks, Event};
 use tpf::table::{Flow, Ty};
 use tpf::{
-    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, InstructionRef, InstructionReturnType, Modifier,
-    Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Pool, Primitive, PrimitiveTopology, ProgramType,
-    ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
+    Body, ComponentCount, CustomDataClass, Decl, ExtOpcode, Index, InstructionRef, InstructionReturnType,
+    InterpolationMode, Modifier, Op as TOp, OpControl, Opcode as O, Operand, OperandType as OT, Pool, Primitive,
+    PrimitiveTopology, ProgramType, ResInfoReturnType, ResourceDimension, Selection, SystemName, Test,
 };
 
 use super::{
     alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, Rel, ResKind, ResOp, Src, SrcKind,
-    SwitchTable, D_FINE, D_Y, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS, M_INEG, M_NEG, PS_DEPTH, PS_MASK, PS_STENCIL,
+    SwitchTable, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS,
+    M_INEG, M_NEG, PS_DEPTH, PS_MASK, PS_STENCIL,
 };
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
@@ -310,6 +311,10 @@ impl Decls {
                     Decl::RegisterName { name, .. } | Decl::InputPsName { name, .. } => *name,
                     _ => SystemName::Undefined,
                 };
+                let interpolation = match decl {
+                    Decl::InputPs { interpolation, .. } | Decl::InputPsName { interpolation, .. } => *interpolation,
+                    _ => InterpolationMode::Undefined,
+                };
                 let input = matches!(
                     inst.opcode,
                     O::DclInput | O::DclInputSgv | O::DclInputSiv | O::DclInputPs | O::DclInputPsSgv | O::DclInputPsSiv
@@ -338,7 +343,7 @@ impl Decls {
                             return Err(malformed(i, format!("input register v{register}")));
                         }
                         self.input_registers = self.input_registers.max(register + 1);
-                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection()), system });
+                        self.inputs.push(InputDecl { register, mask: mask_of(o.selection()), system, interpolation });
                     }
                     OT::Output if !input => {
                         let Some(register) = o.register().filter(|&r| r < 1 << 12) else {
@@ -1676,6 +1681,37 @@ pub(crate) fn compile(
                 x.src[0] = b.src(i, &inst.operands()[1], Ty::F)?;
                 b.push(i, x);
             }
+            O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid if ps => {
+                let ops = inst.operands();
+                let want = if inst.opcode == O::EvalCentroid { 2 } else { 3 };
+                if ops.len() != want {
+                    return Err(malformed(i, format!("{}: {} operands", inst.opcode.mnemonic(), ops.len())));
+                }
+                let input = &ops[1];
+                let register = match (input.ty, input.indices().first().and_then(imm_index)) {
+                    (OT::Input, Some(r)) if input.dims() == 1 => r,
+                    _ => {
+                        return Err(unsupported(
+                            i,
+                            format!("{} of an operand that is not an input register v#", inst.opcode.mnemonic()),
+                        ))
+                    }
+                };
+                let mut x = Inst::new(Op::Eval);
+                x.flags |= if op.saturate { F_SAT } else { 0 };
+                let kind = match inst.opcode {
+                    O::EvalSnapped => EVAL_SNAPPED,
+                    O::EvalSampleIndex => EVAL_SAMPLE_INDEX,
+                    _ => EVAL_CENTROID,
+                };
+                x.a = register | kind << 16;
+                x.dst[0] = b.dst(i, &ops[0])?;
+                x.src[0] = b.src(i, input, Ty::F)?;
+                if let Some(o) = ops.get(2) {
+                    x.src[1] = b.src(i, o, Ty::I)?;
+                }
+                b.push(i, x);
+            }
             O::Nop | O::DebugBreak => {}
             other => {
                 let st = other.info().stages;
@@ -1714,6 +1750,7 @@ pub(crate) fn compile(
     layout.size = layout.zero + b.constants.len() as u32;
 
     let has_barrier = b.insts.iter().any(|x| x.op == Op::Sync);
+    let has_eval = b.insts.iter().any(|x| x.op == Op::Eval);
     let declared_outputs =
         d.outputs.iter().map(|o| DeclaredOutput { stream: o.stream, register: o.register, mask: o.mask }).collect();
     let code = Code {
@@ -1734,6 +1771,7 @@ pub(crate) fn compile(
         has_barrier,
         stage_ps: ps,
         ps_outputs: d.ps_outputs,
+        has_eval,
     };
     Ok(Plan {
         stage,

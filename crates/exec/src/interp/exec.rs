@@ -162,7 +162,7 @@ fn modified(r: &[u32; 4], s: &Src, k: usize) -> u32 {
 
 /// Swizzle and modifiers of a source.
 #[inline(always)]
-fn general(r: &[u32; 4], s: &Src) -> [u32; 4] {
+pub(crate) fn general(r: &[u32; 4], s: &Src) -> [u32; 4] {
     // (No `[_; 4].map` here: it is not always inlined.)
     [modified(r, s, 0), modified(r, s, 1), modified(r, s, 2), modified(r, s, 3)]
 }
@@ -848,6 +848,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::Deriv
         | Op::SampleQuad
         | Op::LodQuad
+        | Op::Eval
         | Op::Discard
         | Op::Abort => nop,
     }
@@ -1103,7 +1104,7 @@ impl Core {
                     *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
                     return Ok(Stop::Barrier { pc: (pc - 1) as u32 });
                 }
-                Op::Deriv | Op::SampleQuad | Op::LodQuad => {
+                Op::Deriv | Op::SampleQuad | Op::LodQuad | Op::Eval => {
                     *at_ = Resume { pc: pc as u32, depth: depth as u32, steps };
                     return Ok(Stop::Quad { pc: (pc - 1) as u32 });
                 }

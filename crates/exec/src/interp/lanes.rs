@@ -93,6 +93,7 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         | Op::Deriv
         | Op::SampleQuad
         | Op::LodQuad
+        | Op::Eval
         | Op::Discard => false,
         Op::Ld
         | Op::LdRaw

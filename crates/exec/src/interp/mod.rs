@@ -224,6 +224,12 @@ interp_ops! {
         SampleQuad,
         /// `lod` (pixel shaders): `src[0]` the address. Suspends like [`Op::Deriv`].
         LodQuad,
+        /// `eval_snapped`, `eval_sample_index`, `eval_centroid` (pixel shaders): `a` is
+        /// the input register `v#` and the [`EVAL_*`](EVAL_SNAPPED) kind in bits 16..;
+        /// `src[0]` the input as read (swizzle, modifiers), `src[1]` the offset or
+        /// sample index. Suspends like [`Op::Deriv`]; the quad evaluates it with the
+        /// attribute planes of a rasterized draw (`interp/pixel.rs`).
+        Eval,
         /// `discard`: the pixel's outputs are dropped when `src0.x != 0` matches
         /// `_nz`; it runs on as a helper (for its quad's derivatives).
         Discard,
@@ -547,6 +553,13 @@ impl ResOp {
     };
 }
 
+/// [`Op::Eval`]'s kind (`a >> 16`): `eval_snapped`.
+pub(crate) const EVAL_SNAPPED: u32 = 0;
+/// [`Op::Eval`]'s kind: `eval_sample_index`.
+pub(crate) const EVAL_SAMPLE_INDEX: u32 = 1;
+/// [`Op::Eval`]'s kind: `eval_centroid`.
+pub(crate) const EVAL_CENTROID: u32 = 2;
+
 /// [`Op::Deriv`]'s `a`: the y derivative (`deriv_rty*`; else x).
 pub(crate) const D_Y: u32 = 1;
 /// [`Op::Deriv`]'s `a`: fine (per row or column of the quad; else coarse, per quad).
@@ -671,6 +684,9 @@ pub struct Code {
     pub(crate) stage_ps: bool,
     /// Pixel shaders: the outputs beyond `o#` declared (`PS_*` bits).
     pub(crate) ps_outputs: u8,
+    /// The program evaluates attributes (`Op::Eval`): it needs a rasterized draw's
+    /// attribute planes.
+    pub(crate) has_eval: bool,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

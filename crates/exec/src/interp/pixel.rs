@@ -10,8 +10,8 @@
 //! (it ended, or waits at another one) contributes the registers it has: Direct3D
 //! leaves derivatives in divergent flow control undefined.
 
-use super::exec::{res_out, rop, Core, Resume, Stop};
-use super::{res, Code, Inst, Op, D_FINE, D_Y};
+use super::exec::{general, res_out, rop, Core, Resume, Stop};
+use super::{res, Code, Inst, Op, D_FINE, D_Y, EVAL_SNAPPED};
 use crate::alu;
 use crate::error::{ExecError, ExecErrorKind};
 use crate::resources::Resources;
@@ -26,14 +26,20 @@ enum Lane {
     Done,
 }
 
+/// Evaluates input register `v#` for lane `l` at an offset from the pixel centre in
+/// sixteenths of a pixel (`eval_*`: the rasterizer's attribute planes).
+pub(crate) type Eval<'e> = &'e dyn Fn(usize, u32, [i32; 2]) -> [u32; 4];
+
 /// Runs the quad whose four lanes `cores` were started (inputs placed) by the
 /// caller, in lane order (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1); each lane
-/// is bounded by `limit` instructions. Returns the instructions the lanes executed.
+/// is bounded by `limit` instructions; `eval` evaluates attributes for `Op::Eval`
+/// (0 without it). Returns the instructions the lanes executed.
 pub(crate) fn run_quad(
     cores: &mut [Core; 4],
     code: &Code,
     res: &mut Resources<'_>,
     limit: u64,
+    eval: Option<Eval<'_>>,
 ) -> Result<u64, ExecError> {
     let origin = |pc: u32| code.origin.get(pc as usize).map_or(0, |&i| i as usize);
     let mut lanes = [Lane::Ready(Resume::default()); 4];
@@ -70,7 +76,7 @@ pub(crate) fn run_quad(
                 ExecErrorKind::Malformed("quad operation out of the program".into()),
             ));
         };
-        quad_op(cores, code, res, x, here);
+        quad_op(cores, code, res, x, here, eval);
         for s in lanes.iter_mut() {
             if let Lane::Waiting { pc: p, at } = *s {
                 if p == pc {
@@ -101,7 +107,14 @@ fn pair(l: usize, y: bool, fine: bool) -> (usize, usize) {
 }
 
 /// Runs quad operation `x` for the lanes `here`.
-fn quad_op(cores: &mut [Core; 4], code: &Code, res: &mut Resources<'_>, x: &Inst, here: [bool; 4]) {
+fn quad_op(
+    cores: &mut [Core; 4],
+    code: &Code,
+    res: &mut Resources<'_>,
+    x: &Inst,
+    here: [bool; 4],
+    eval: Option<Eval<'_>>,
+) {
     // The source (the address, for samples) in every lane.
     let mut v = [[0u32; 4]; 4];
     for (l, core) in cores.iter_mut().enumerate() {
@@ -136,6 +149,24 @@ fn quad_op(cores: &mut [Core; 4], code: &Code, res: &mut Resources<'_>, x: &Inst
                     let lod = res::Lod::Implicit(dx, dy, bias, clamp);
                     let out = res::sample(c.res, &r, addr, lod, reference);
                     res_out(c, x, &r, out, true);
+                });
+            }
+        }
+        Op::Eval => {
+            // eval_snapped: the low 4 bits of the offset's x and y, signed sixteenths
+            // of a pixel (functional spec 22.4.25); eval_sample_index and
+            // eval_centroid: one sample, at the centre.
+            let (register, kind) = (x.a & 0xffff, x.a >> 16);
+            for (l, core) in cores.iter_mut().enumerate().filter(|(l, _)| here[*l]) {
+                core.with_ctx(code, res, |c| {
+                    let offset = if kind == EVAL_SNAPPED {
+                        let o = c.rd(&x.src[1]);
+                        [((o[0] << 28) as i32) >> 28, ((o[1] << 28) as i32) >> 28]
+                    } else {
+                        [0, 0]
+                    };
+                    let value = eval.map_or([0; 4], |f| f(l, register, offset));
+                    c.wf(x, 0, general(&value, &x.src[0]));
                 });
             }
         }

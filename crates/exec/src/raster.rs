@@ -1,0 +1,638 @@
+//! Triangles rasterized as the D3D11.3 functional spec's Rasterizer Stage (chapter 15)
+//! and Rasterization Rules (3.4) say, single-sample, into quads for [`pixel::shade`].
+//!
+//! The input is what leaves the vertex or geometry shader: each triangle's three
+//! vertices as output registers (32-bit patterns), `SV_Position` in the register
+//! [`RasterState::position_register`], the attributes in the registers the pixel
+//! shader reads them from (the pixel shader's `v#` is the vertex's `o#` of the same
+//! number, as fxc lays out matching signatures).
+//!
+//! - Clipping, perspective divide, viewport scale (15.3–15.6): x, y and z are divided
+//!   by w in float32 and scaled by the [`Viewport`] with the spec's float32 formulas
+//!   (`Xrt = (X + 1) · Width · 0.5 + TopLeftX`, `Yrt = (1 − Y) · Height · 0.5 +
+//!   TopLeftY`, `Zrt = MinDepth + Z · (MaxDepth − MinDepth)`). x and y are not clipped
+//!   geometrically (an unbounded guard band): pixels outside the viewport's extents
+//!   (rounded down, the implicit scissor of 15.7) or the render target are not drawn.
+//!   The depth clip `0 ≤ z ≤ w` ([`RasterState::depth_clip`]) is made per pixel, on the
+//!   interpolated z/w, which is where a geometric clip's edge falls. A triangle with a
+//!   NaN in a position is discarded (15.4, 15.16.1), one with every w ≤ 0 is outside
+//!   the clip volume; one whose w changes sign would need a geometric clip against
+//!   w > 0, which is not made: [`ExecErrorKind::Unsupported`].
+//! - Snapping (3.4.1, 15.16): x and y are converted to 16.8 fixed point (3.2.4.1:
+//!   round to nearest even, clamped to [−32768, 32767 + 255/256]); coverage, the face
+//!   and the interpolation are computed from the snapped positions, coverage exactly
+//!   (64-bit integer edge functions).
+//! - Coverage (3.4.2): one sample per pixel, at its centre; a centre on an edge is in
+//!   the triangle when the edge is a top or a left edge (the Top-Left Rule 3.4.2.1), so
+//!   that triangles sharing an edge cover each pixel along it once.
+//! - Face (15.11, 15.12): clockwise in render-target space (y down) is front unless
+//!   [`RasterState::front_counter_clockwise`]; a zero-area triangle is back-facing (and
+//!   covers nothing); [`Cull`] drops front or back faces after snapping.
+//! - Attributes (16.4 "Rasterizer / Pixel Shader Attribute Interpolation Modes"), by
+//!   the mode the pixel shader declares for the register (its [`InputDecl`]s):
+//!   `constant` is the leading vertex's bits untouched (the first vertex of the
+//!   triangle as given, D3D11's leading vertex of a list, 8.14); `linear` is
+//!   perspective-correct (Σ bᵢ·aᵢ/wᵢ ÷ Σ bᵢ/wᵢ, 15.5); `linear noperspective` is
+//!   Σ bᵢ·aᵢ; the `centroid` and `sample` forms, with one sample at the pixel centre,
+//!   are evaluated at the centre. bᵢ are the barycentric coordinates of the sample
+//!   point in the snapped triangle (ratios of the exact integer edge functions, in
+//!   float64), the sums are made in float64 and rounded to float32 once. A register
+//!   declared without a mode (only as `SV_IsFrontFace`, `SV_SampleIndex`...) is
+//!   constant.
+//! - `SV_Position` (supplied by [`pixel::shade`]): x + 0.5, y + 0.5, z = the viewport-
+//!   scaled depth interpolated without perspective, w = the clip-space w interpolated
+//!   with perspective (1 ÷ Σ bᵢ/wᵢ).
+//! - Quads: each triangle's covered pixels are grouped into the 2×2 quads aligned on
+//!   even coordinates that hold one (row after row of quads); the quad's other pixels
+//!   are helpers, their attributes evaluated at their own centres (extrapolated).
+//!
+//! The [`Setup`] of a triangle keeps what its attribute planes are made of (the
+//! snapped positions, the edge functions' area, 1/w and every register at each
+//! vertex), and evaluates any register at any point in 1/256 pixel
+//! ([`Setup::evaluate`], [`Setup::pull`]): [`draw`] runs the pull-model
+//! `eval_snapped` (at the pixel centre moved by the offset's sixteenths of a pixel,
+//! 22.4.25), `eval_sample_index` and `eval_centroid` (one sample: the centre) with
+//! them, by the register's declared interpolation (16.5 "Pull Model Attribute
+//! Evaluation": its `centroid` or `sample` ignored; constant inputs give the leading
+//! vertex's value). [`pixel::shade`], whose quads have no planes, refuses programs
+//! that use them.
+//!
+//! [`draw`] runs a pixel shader over triangles and keeps the last covered, not
+//! discarded pixel's outputs per render-target pixel (primitive order; no depth or
+//! stencil test, blending or format conversion).
+//!
+//! Bounded: the render target is at most [`MAX_TARGET_DIMENSION`] on a side and
+//! [`MAX_TARGET_PIXELS`] in all, the viewport within the spec's range (15.6.1), the
+//! pixel shader reads at most [`MAX_INPUT_REGISTERS`] registers; a triangle's work is
+//! bounded by the pixels of the target it covers, and [`draw`] shades at most
+//! [`QUADS_PER_SHADE`] quads at a time.
+//!
+//! ```
+//! use exec::compute::Limits;
+//! use exec::raster::{self, Cull, RasterState, Viewport};
+//! use exec::{Plan, Resources};
+//!
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // o0 = v1 (perspective-correct), the position in v0.
+//!     let listing = "ps_4_0\n\
+//!                    dcl_input_ps linear v1.x\n\
+//!                    dcl_output o0.x\n\
+//!                    mov o0.x, v1.x\n\
+//!                    ret\n";
+//!     let bytecode = listing::asm::assemble(listing, &Default::default()).map_err(|d| format!("{d:?}"))?.bytes;
+//!     let ps = Plan::from_bytecode(&bytecode)?;
+//!     // A triangle over the whole 4 × 4 target (clip space), attribute 1, 2, 3.
+//!     let f = |v: [f32; 4]| v.map(f32::to_bits);
+//!     let v0 = [f([-1.0, 1.0, 0.0, 1.0]), f([1.0, 0.0, 0.0, 0.0])];
+//!     let v1 = [f([3.0, 1.0, 0.0, 1.0]), f([2.0, 0.0, 0.0, 0.0])];
+//!     let v2 = [f([-1.0, -3.0, 0.0, 1.0]), f([3.0, 0.0, 0.0, 0.0])];
+//!     let state = RasterState {
+//!         viewport: Viewport { top_left_x: 0.0, top_left_y: 0.0, width: 4.0, height: 4.0, min_depth: 0.0, max_depth: 1.0 },
+//!         target_width: 4,
+//!         target_height: 4,
+//!         cull: Cull::None,
+//!         front_counter_clockwise: false,
+//!         depth_clip: true,
+//!         position_register: 0,
+//!     };
+//!     let drawn = raster::draw(&ps, &[[&v0[..], &v1[..], &v2[..]]], &state, &mut Resources::default(), &Limits::default())?;
+//!     // Every pixel is covered (the triangle's hypotenuse runs outside the target).
+//!     assert!(drawn.pixels.iter().all(|p| p.is_some()));
+//!     // Pixel (0, 0)'s centre (0.5, 0.5) has barycentrics (7/8, 1/16, 1/16).
+//!     assert_eq!(drawn.pixels[0].map(|p| f32::from_bits(p.targets[0][0])), Some(1.1875));
+//!     Ok(())
+//! }
+//! ```
+
+use tpf::{InterpolationMode, ProgramType};
+
+use crate::compute::Limits;
+use crate::error::{ExecError, ExecErrorKind};
+use crate::pixel::{self, PixelOutput, Quad, QuadPixel};
+use crate::plan::{InputDecl, Plan};
+use crate::resources::Resources;
+
+/// The largest render target side: `D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`.
+pub const MAX_TARGET_DIMENSION: u32 = 16384;
+/// The most pixels a render target of [`draw`] and [`Setup::quads`] may have (a bound
+/// of this implementation, on its memory: 1024 × 1024).
+pub const MAX_TARGET_PIXELS: u64 = 1 << 20;
+/// The most input registers a pixel shader reads (`D3D11_PS_INPUT_REGISTER_COUNT`).
+pub const MAX_INPUT_REGISTERS: u32 = 32;
+/// The most quads [`draw`] hands [`pixel::shade`] at once.
+pub const QUADS_PER_SHADE: usize = 1024;
+/// The viewport's range (15.6.1 "Viewport Range"): `TopLeftX`, `TopLeftX + Width` and
+/// the same in y within [−32768, 32767].
+pub const VIEWPORT_BOUNDS: (f32, f32) = (-32768.0, 32767.0);
+
+/// Fraction bits of the snapped positions (16.8).
+const FRACTION: u32 = 8;
+/// One pixel in snapped units.
+const ONE: i64 = 1 << FRACTION;
+/// Half a pixel: the centre's offset.
+const HALF: i64 = ONE / 2;
+
+/// `D3D11_VIEWPORT`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Viewport {
+    /// `TopLeftX`.
+    pub top_left_x: f32,
+    /// `TopLeftY`.
+    pub top_left_y: f32,
+    /// `Width`.
+    pub width: f32,
+    /// `Height`.
+    pub height: f32,
+    /// `MinDepth` (in [0, 1]).
+    pub min_depth: f32,
+    /// `MaxDepth` (in [`min_depth`](Self::min_depth), 1]).
+    pub max_depth: f32,
+}
+
+/// `D3D11_CULL_MODE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cull {
+    /// `D3D11_CULL_NONE`: every triangle is drawn.
+    None,
+    /// `D3D11_CULL_FRONT`: front-facing triangles are dropped.
+    Front,
+    /// `D3D11_CULL_BACK`: back-facing triangles are dropped.
+    Back,
+}
+
+/// The rasterizer state of a draw (the parts of `D3D11_RASTERIZER_DESC` that apply to
+/// solid, single-sample triangles) with the viewport and the render target's size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RasterState {
+    /// The one viewport.
+    pub viewport: Viewport,
+    /// The render target's width in pixels (1 to [`MAX_TARGET_DIMENSION`]).
+    pub target_width: u32,
+    /// The render target's height in pixels.
+    pub target_height: u32,
+    /// `CullMode`.
+    pub cull: Cull,
+    /// `FrontCounterClockwise`.
+    pub front_counter_clockwise: bool,
+    /// `DepthClipEnable`: pixels whose interpolated z/w is outside [0, 1] are not drawn.
+    pub depth_clip: bool,
+    /// The vertex register holding `SV_Position` (clip space).
+    pub position_register: u32,
+}
+
+impl RasterState {
+    /// Checks the limits; gives the implicit scissor (the viewport's pixels within
+    /// the target): x0, y0 inclusive, x1, y1 exclusive.
+    fn scissor(&self) -> Result<[i64; 4], ExecError> {
+        let draw = |what: String| ExecError::new(ExecErrorKind::Draw(what));
+        let (w, h) = (self.target_width, self.target_height);
+        if w == 0 || h == 0 || w > MAX_TARGET_DIMENSION || h > MAX_TARGET_DIMENSION {
+            return Err(draw(format!("a {w} x {h} render target (1 to {MAX_TARGET_DIMENSION} pixels a side)")));
+        }
+        if u64::from(w) * u64::from(h) > MAX_TARGET_PIXELS {
+            return Err(draw(format!("a {w} x {h} render target: more than {MAX_TARGET_PIXELS} pixels")));
+        }
+        let v = &self.viewport;
+        let (lo, hi) = VIEWPORT_BOUNDS;
+        let within = |a: f32| a.is_finite() && (lo..=hi).contains(&a);
+        let ends = [v.top_left_x, v.top_left_y, v.top_left_x + v.width, v.top_left_y + v.height];
+        if !(ends.iter().all(|&e| within(e)) && v.width >= 0.0 && v.height >= 0.0) {
+            return Err(draw(format!("viewport {v:?} outside the range of 15.6.1")));
+        }
+        if !(0.0..=1.0).contains(&v.min_depth) || !(v.min_depth..=1.0).contains(&v.max_depth) {
+            return Err(draw(format!("viewport depth range [{}, {}]", v.min_depth, v.max_depth)));
+        }
+        // The values are within ±32768: the conversions are exact.
+        let x0 = (v.top_left_x.floor() as i64).max(0);
+        let y0 = (v.top_left_y.floor() as i64).max(0);
+        let x1 = ((v.top_left_x + v.width).floor() as i64).min(i64::from(w));
+        let y1 = ((v.top_left_y + v.height).floor() as i64).min(i64::from(h));
+        Ok([x0, y0, x1, y1])
+    }
+}
+
+/// float32 → 16.8 fixed point (3.2.4.1): round to nearest even, NaN → 0, clamped to
+/// the range (±infinity to its ends).
+fn snap(v: f32) -> i64 {
+    let min = -(1i64 << 23);
+    let max = (1i64 << 23) - 1;
+    if v.is_nan() {
+        return 0;
+    }
+    let scaled = f64::from(v) * ONE as f64;
+    if scaled <= min as f64 {
+        min
+    } else if scaled >= max as f64 {
+        max
+    } else {
+        scaled.round_ties_even() as i64
+    }
+}
+
+/// How a register is interpolated, from its declared mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interpolation {
+    /// The leading vertex's bits.
+    Constant,
+    /// With perspective correction.
+    Perspective,
+    /// Linear in render-target space.
+    NoPerspective,
+}
+
+impl Interpolation {
+    /// The interpolation of a declared mode (`centroid` and `sample` evaluate where
+    /// the sample is; with one sample, at the centre). `Undefined` is constant.
+    pub fn of(mode: InterpolationMode) -> Interpolation {
+        match mode {
+            InterpolationMode::Linear | InterpolationMode::LinearCentroid | InterpolationMode::LinearSample => {
+                Interpolation::Perspective
+            }
+            InterpolationMode::LinearNoPerspective
+            | InterpolationMode::LinearNoPerspectiveCentroid
+            | InterpolationMode::LinearNoPerspectiveSample => Interpolation::NoPerspective,
+            _ => Interpolation::Constant,
+        }
+    }
+}
+
+/// Each input register's interpolation (the first declaration with a mode decides;
+/// the spec requires one mode per register), for `registers` registers.
+fn modes(inputs: &[InputDecl], registers: usize) -> Vec<Interpolation> {
+    let mut out = vec![None; registers];
+    for d in inputs {
+        if let Some(slot) = out.get_mut(d.register as usize) {
+            if slot.is_none() && d.interpolation != InterpolationMode::Undefined {
+                *slot = Some(Interpolation::of(d.interpolation));
+            }
+        }
+    }
+    out.into_iter().map(|m| m.unwrap_or(Interpolation::Constant)).collect()
+}
+
+/// A triangle set up for rasterization: its snapped positions, face, and everything its
+/// attribute planes are made of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup {
+    /// The snapped render-target positions (16.8: 256 = one pixel), in the vertices'
+    /// order.
+    pub positions: [[i64; 2]; 3],
+    /// `SV_IsFrontFace`.
+    pub front_face: bool,
+    /// Twice the signed area of the snapped triangle, in (1/256 pixel)², positive when
+    /// clockwise in render-target space.
+    pub area2: i64,
+    /// The vertices' z/w (before the viewport's depth scale).
+    pub z: [f64; 3],
+    /// The vertices' 1/w.
+    pub inv_w: [f64; 3],
+    /// The viewport's depth scale: `MinDepth`, `MaxDepth − MinDepth`.
+    depth: (f32, f32),
+    /// Each input register's interpolation.
+    pub modes: Vec<Interpolation>,
+    /// Each input register at each vertex: `attributes[register][vertex]`.
+    pub attributes: Vec<[[u32; 4]; 3]>,
+}
+
+/// Barycentric coordinates of a point with respect to the three vertices.
+pub type Barycentrics = [f64; 3];
+
+impl Setup {
+    /// Sets up the triangle `vertices` (each vertex's registers) for the pixel shader
+    /// `ps` under `state`. `Ok(None)`: nothing to draw (a NaN position, behind the
+    /// viewer, zero area or culled).
+    ///
+    /// Errors: `ps` is not a pixel shader or reads more than [`MAX_INPUT_REGISTERS`]
+    /// registers, a vertex has no position register ([`ExecErrorKind::Draw`]); the
+    /// triangle crosses w = 0 ([`ExecErrorKind::Unsupported`]).
+    pub fn new(ps: &Plan, vertices: [&[[u32; 4]]; 3], state: &RasterState) -> Result<Option<Setup>, ExecError> {
+        let draw = |what: String| ExecError::new(ExecErrorKind::Draw(what));
+        if ps.stage != ProgramType::Pixel {
+            return Err(draw("rasterizing for a shader that is not a pixel shader".into()));
+        }
+        if ps.input_registers > MAX_INPUT_REGISTERS {
+            return Err(draw(format!("a pixel shader reading {} input registers", ps.input_registers)));
+        }
+        let r = state.position_register as usize;
+        let mut clip = [[0f32; 4]; 3];
+        for (c, v) in clip.iter_mut().zip(vertices) {
+            let p = v.get(r).ok_or_else(|| draw(format!("a vertex without its position register o{r}")))?;
+            *c = p.map(f32::from_bits);
+        }
+        if clip.iter().flatten().any(|c| c.is_nan()) {
+            return Ok(None);
+        }
+        let positive = clip.iter().filter(|c| c[3] > 0.0).count();
+        if positive == 0 {
+            return Ok(None);
+        }
+        if positive < 3 {
+            return Err(ExecError::new(ExecErrorKind::Unsupported(
+                "a triangle crossing w = 0 (no geometric clipping against w > 0)".into(),
+            )));
+        }
+        let v = &state.viewport;
+        let mut positions = [[0i64; 2]; 3];
+        let mut z = [0f64; 3];
+        let mut inv_w = [0f64; 3];
+        for k in 0..3 {
+            let [x, y, zc, w] = clip[k];
+            let (nx, ny, nz) = (x / w, y / w, zc / w);
+            let xrt = (nx + 1.0) * v.width * 0.5 + v.top_left_x;
+            let yrt = (1.0 - ny) * v.height * 0.5 + v.top_left_y;
+            if xrt.is_nan() || yrt.is_nan() || nz.is_nan() {
+                return Ok(None);
+            }
+            positions[k] = [snap(xrt), snap(yrt)];
+            z[k] = f64::from(nz);
+            inv_w[k] = 1.0 / f64::from(w);
+        }
+        let [p0, p1, p2] = positions;
+        let area2 = (p1[0] - p0[0]) * (p2[1] - p0[1]) - (p1[1] - p0[1]) * (p2[0] - p0[0]);
+        let clockwise = area2 > 0;
+        let front_face = area2 != 0 && clockwise != state.front_counter_clockwise;
+        let culled = match state.cull {
+            Cull::None => false,
+            Cull::Front => front_face,
+            Cull::Back => !front_face,
+        };
+        if area2 == 0 || culled {
+            return Ok(None);
+        }
+        let registers = ps.input_registers as usize;
+        let attributes = (0..registers).map(|reg| vertices.map(|v| v.get(reg).copied().unwrap_or([0; 4]))).collect();
+        Ok(Some(Setup {
+            positions,
+            front_face,
+            area2,
+            z,
+            inv_w,
+            depth: (v.min_depth, v.max_depth - v.min_depth),
+            modes: modes(&ps.inputs, registers),
+            attributes,
+        }))
+    }
+
+    /// The edge function of the edge opposite vertex `k` at the point `p` (1/256
+    /// pixel), signed so that the inside is positive (exact: the operands are below
+    /// 2^25).
+    fn edge(&self, k: usize, p: [i64; 2]) -> i64 {
+        let a = self.positions[(k + 1) % 3];
+        let b = self.positions[(k + 2) % 3];
+        let e = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+        if self.area2 > 0 {
+            e
+        } else {
+            -e
+        }
+    }
+
+    /// The edge opposite vertex `k` is a top or a left edge (3.4.2.1), in the
+    /// clockwise orientation the signs of [`Self::edge`] stand for.
+    fn top_left(&self, k: usize) -> bool {
+        let (mut a, mut b) = (self.positions[(k + 1) % 3], self.positions[(k + 2) % 3]);
+        if self.area2 < 0 {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        // Clockwise with y down: a left edge goes up, a top edge goes right.
+        dy < 0 || (dy == 0 && dx > 0)
+    }
+
+    /// The sample point `p` (1/256 pixel) is inside the triangle (the Top-Left Rule
+    /// on its edges).
+    pub fn covers(&self, p: [i64; 2]) -> bool {
+        (0..3).all(|k| {
+            let e = self.edge(k, p);
+            e > 0 || (e == 0 && self.top_left(k))
+        })
+    }
+
+    /// The barycentric coordinates of `p` (1/256 pixel) in the snapped triangle.
+    pub fn barycentrics(&self, p: [i64; 2]) -> Barycentrics {
+        let area = self.area2.unsigned_abs() as f64;
+        [0, 1, 2].map(|k| self.edge(k, p) as f64 / area)
+    }
+
+    /// Register `register` at the point of barycentrics `b`, interpolated as
+    /// `interpolation` (a register past those set up is 0).
+    pub fn evaluate(&self, register: usize, interpolation: Interpolation, b: Barycentrics) -> [u32; 4] {
+        let Some(a) = self.attributes.get(register) else { return [0; 4] };
+        match interpolation {
+            Interpolation::Constant => a[0],
+            Interpolation::NoPerspective => std::array::from_fn(|c| {
+                let v = (0..3).map(|k| b[k] * f64::from(f32::from_bits(a[k][c]))).sum::<f64>();
+                (v as f32).to_bits()
+            }),
+            Interpolation::Perspective => {
+                let q = [0, 1, 2].map(|k| b[k] * self.inv_w[k]);
+                let sum = q[0] + q[1] + q[2];
+                std::array::from_fn(|c| {
+                    let v = (0..3).map(|k| q[k] * f64::from(f32::from_bits(a[k][c]))).sum::<f64>();
+                    ((v / sum) as f32).to_bits()
+                })
+            }
+        }
+    }
+
+    /// Register `register` pulled at pixel (x, y)'s centre moved by `offset`
+    /// sixteenths of a pixel, with the register's declared interpolation (its
+    /// `centroid` or `sample` ignored): what `eval_snapped` reads (functional spec
+    /// 16.5 "Pull Model Attribute Evaluation", 22.4.25), and with no offset
+    /// `eval_sample_index` and `eval_centroid` (one sample, at the centre).
+    pub fn pull(&self, register: usize, x: u32, y: u32, offset: [i32; 2]) -> [u32; 4] {
+        let p = [
+            i64::from(x) * ONE + HALF + i64::from(offset[0]) * (ONE / 16),
+            i64::from(y) * ONE + HALF + i64::from(offset[1]) * (ONE / 16),
+        ];
+        let mode = self.modes.get(register).copied().unwrap_or(Interpolation::Constant);
+        self.evaluate(register, mode, self.barycentrics(p))
+    }
+
+    /// `SV_Position.z` (the viewport-scaled depth, interpolated without perspective)
+    /// and `.w` (the clip-space w, with perspective) at barycentrics `b`, and whether
+    /// the depth clip keeps the point.
+    pub fn depth(&self, b: Barycentrics) -> (f32, f32, bool) {
+        let ndc = (0..3).map(|k| b[k] * self.z[k]).sum::<f64>();
+        let z = self.depth.0 + ndc as f32 * self.depth.1;
+        let w = 1.0 / (0..3).map(|k| b[k] * self.inv_w[k]).sum::<f64>();
+        (z, w as f32, (0.0..=1.0).contains(&ndc))
+    }
+
+    /// Visits the quads of the triangle, row after row of quads: each 2×2 quad aligned
+    /// on even coordinates in which the triangle covers a pixel of the target within
+    /// the viewport. Errors: [`RasterState`]'s limits ([`ExecErrorKind::Draw`]), or
+    /// what `visit` returns.
+    pub fn quads(
+        &self,
+        state: &RasterState,
+        mut visit: impl FnMut(&RasterQuad) -> Result<(), ExecError>,
+    ) -> Result<(), ExecError> {
+        let [sx0, sy0, sx1, sy1] = state.scissor()?;
+        let lo = |i: usize| self.positions.iter().map(|p| p[i]).min().unwrap_or(0);
+        let hi = |i: usize| self.positions.iter().map(|p| p[i]).max().unwrap_or(0);
+        // Pixels whose centre (256·x + 128) can be in the bounding box.
+        let first = |m: i64| (m - HALF).div_euclid(ONE) + i64::from((m - HALF).rem_euclid(ONE) != 0);
+        let last = |m: i64| (m - HALF).div_euclid(ONE);
+        let (x0, x1) = (first(lo(0)).max(sx0), (last(hi(0)) + 1).min(sx1));
+        let (y0, y1) = (first(lo(1)).max(sy0), (last(hi(1)) + 1).min(sy1));
+        if x0 >= x1 || y0 >= y1 {
+            return Ok(());
+        }
+        let registers = self.attributes.len();
+        let mut quad = RasterQuad {
+            x: 0,
+            y: 0,
+            front_face: self.front_face,
+            covered: [false; 4],
+            z: [0.0; 4],
+            w: [0.0; 4],
+            inputs: vec![[0; 4]; 4 * registers],
+        };
+        let mut qy = y0 & !1;
+        while qy < y1 {
+            let mut qx = x0 & !1;
+            while qx < x1 {
+                let mut any = false;
+                for k in 0..4usize {
+                    let (x, y) = (qx + (k & 1) as i64, qy + (k >> 1) as i64);
+                    let centre = [x * ONE + HALF, y * ONE + HALF];
+                    let b = self.barycentrics(centre);
+                    let (z, w, kept) = self.depth(b);
+                    let inside = (sx0..sx1).contains(&x) && (sy0..sy1).contains(&y);
+                    let covered = inside && self.covers(centre) && (kept || !state.depth_clip);
+                    quad.covered[k] = covered;
+                    any |= covered;
+                    quad.z[k] = z;
+                    quad.w[k] = w;
+                    for (reg, slot) in quad.inputs[k * registers..][..registers].iter_mut().enumerate() {
+                        *slot = self.evaluate(reg, self.modes[reg], b);
+                    }
+                }
+                if any {
+                    // Within the target: 0 ≤ qx, qy < 16384.
+                    (quad.x, quad.y) = (qx as u32, qy as u32);
+                    visit(&quad)?;
+                }
+                qx += 2;
+            }
+            qy += 2;
+        }
+        Ok(())
+    }
+}
+
+/// A quad of a rasterized triangle, as [`Setup::quads`] visits it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RasterQuad {
+    /// The top-left pixel's x (even).
+    pub x: u32,
+    /// The top-left pixel's y (even).
+    pub y: u32,
+    /// `SV_IsFrontFace`.
+    pub front_face: bool,
+    /// Which of the four pixels (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1) the
+    /// triangle covers (the others are helpers).
+    pub covered: [bool; 4],
+    /// Each pixel's `SV_Position.z`.
+    pub z: [f32; 4],
+    /// Each pixel's `SV_Position.w` (clip-space w).
+    pub w: [f32; 4],
+    /// Each pixel's interpolated input registers, one pixel after the other.
+    pub inputs: Vec<[u32; 4]>,
+}
+
+impl RasterQuad {
+    /// The quad as [`pixel::shade`] takes it.
+    pub fn as_quad(&self) -> Quad<'_> {
+        let n = self.inputs.len() / 4;
+        Quad {
+            x: self.x,
+            y: self.y,
+            front_face: self.front_face,
+            pixels: std::array::from_fn(|k| QuadPixel {
+                covered: self.covered[k],
+                inputs: self.inputs.get(k * n..(k + 1) * n).unwrap_or(&[]),
+                z: self.z[k],
+                w: self.w[k],
+            }),
+        }
+    }
+}
+
+/// What [`draw`] left.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Drawn {
+    /// The render target's width.
+    pub width: u32,
+    /// Each pixel (row after row): the outputs of the last pixel-shader invocation
+    /// that wrote it, `None` where none did.
+    pub pixels: Vec<Option<PixelOutput>>,
+    /// Triangles set up and rasterized (not discarded or culled).
+    pub triangles: u64,
+    /// Quads shaded.
+    pub quads: u64,
+    /// Pixel-shader invocations (helpers included).
+    pub ps_invocations: u64,
+}
+
+/// Rasterizes `triangles` (each vertex's registers, the leading vertex first) under
+/// `state` and runs the pixel shader `ps` on their quads with `resources`; each
+/// render-target pixel keeps the outputs of the last invocation that wrote it (see the
+/// [module documentation](self)).
+///
+/// Errors: those of [`Setup::new`], [`Setup::quads`] and [`pixel::shade`].
+pub fn draw(
+    ps: &Plan,
+    triangles: &[[&[[u32; 4]]; 3]],
+    state: &RasterState,
+    resources: &mut Resources<'_>,
+    limits: &Limits,
+) -> Result<Drawn, ExecError> {
+    state.scissor()?;
+    let width = state.target_width;
+    // Within MAX_TARGET_PIXELS.
+    let mut out = Drawn {
+        width,
+        pixels: vec![None; (u64::from(width) * u64::from(state.target_height)) as usize],
+        ..Drawn::default()
+    };
+    let mut pending: Vec<RasterQuad> = Vec::new();
+    let flush = |pending: &mut Vec<RasterQuad>, out: &mut Drawn, resources: &mut Resources<'_>, setup: &Setup| {
+        let quads: Vec<Quad<'_>> = pending.iter().map(RasterQuad::as_quad).collect();
+        let planes = |qi: usize, lane: usize, register: u32, offset: [i32; 2]| {
+            pending.get(qi).map_or([0; 4], |q| {
+                let (x, y) = (q.x + (lane & 1) as u32, q.y + (lane >> 1) as u32);
+                setup.pull(register as usize, x, y, offset)
+            })
+        };
+        let shaded = pixel::shade_with(ps, &quads, resources, limits, Some(&planes))?;
+        out.quads += quads.len() as u64;
+        out.ps_invocations += shaded.ps_invocations;
+        for (q, result) in pending.iter().zip(&shaded.quads) {
+            for (k, r) in result.iter().enumerate() {
+                let (x, y) = (u64::from(q.x) + (k & 1) as u64, u64::from(q.y) + (k >> 1) as u64);
+                if r.written && x < u64::from(width) {
+                    if let Some(p) = out.pixels.get_mut((y * u64::from(width) + x) as usize) {
+                        *p = Some(*r);
+                    }
+                }
+            }
+        }
+        pending.clear();
+        Ok::<(), ExecError>(())
+    };
+    for t in triangles {
+        let Some(setup) = Setup::new(ps, *t, state)? else { continue };
+        out.triangles += 1;
+        setup.quads(state, |q| {
+            pending.push(q.clone());
+            if pending.len() >= QUADS_PER_SHADE {
+                flush(&mut pending, &mut out, resources, &setup)?;
+            }
+            Ok(())
+        })?;
+        flush(&mut pending, &mut out, resources, &setup)?;
+    }
+    Ok(out)
+}

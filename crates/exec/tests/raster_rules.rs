@@ -1,0 +1,397 @@
+//! The rasterizer (`exec::raster`): the Top-Left Rule on shared edges (every pixel of
+//! a tiled rectangle covered exactly once, at any orientation), perspective-correct,
+//! noperspective and constant attributes at known pixels, `SV_Position`, faces and
+//! culling, helper pixels feeding derivatives, the depth clip, and the limits.
+
+use exec::compute::Limits;
+use exec::raster::{self, Cull, Drawn, RasterState, Setup, Viewport, MAX_TARGET_DIMENSION};
+use exec::{ExecErrorKind, Plan, Resources};
+
+fn plan(text: &str) -> Plan {
+    let bytes = listing::asm::assemble(text, &listing::asm::AsmOptions::default())
+        .unwrap_or_else(|e| panic!("assembling:\n{text}\n{e:#?}"))
+        .bytes;
+    Plan::from_bytecode(&bytes).unwrap_or_else(|e| panic!("compiling:\n{text}\n{e}"))
+}
+
+/// A `size` × `size` target, the viewport over it.
+fn state(size: u32) -> RasterState {
+    RasterState {
+        viewport: Viewport {
+            top_left_x: 0.0,
+            top_left_y: 0.0,
+            width: size as f32,
+            height: size as f32,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        },
+        target_width: size,
+        target_height: size,
+        cull: Cull::None,
+        front_counter_clockwise: false,
+        depth_clip: true,
+        position_register: 0,
+    }
+}
+
+/// A vertex at render-target position (x, y) of a `size` target, depth z, clip w:
+/// the clip-space position (exact for w a power of two) then the attributes.
+fn vertex(size: u32, x: f32, y: f32, z: f32, w: f32, attributes: &[[f32; 4]]) -> Vec<[u32; 4]> {
+    let half = size as f32 / 2.0;
+    let (nx, ny) = (x / half - 1.0, 1.0 - y / half);
+    let mut v = vec![[nx * w, ny * w, z * w, w].map(f32::to_bits)];
+    v.extend(attributes.iter().map(|a| a.map(f32::to_bits)));
+    v
+}
+
+/// Pixels of a `size` target each triangle covers, counted over the triangles.
+fn coverage(ps: &Plan, triangles: &[[Vec<[u32; 4]>; 3]], state: &RasterState) -> Vec<u32> {
+    let size = state.target_width as usize;
+    let mut count = vec![0u32; size * state.target_height as usize];
+    for t in triangles {
+        let Some(setup) = Setup::new(ps, [&t[0], &t[1], &t[2]], state).unwrap() else { continue };
+        setup
+            .quads(state, |q| {
+                for k in 0..4 {
+                    if q.covered[k] {
+                        count[(q.y as usize + k / 2) * size + q.x as usize + k % 2] += 1;
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+    count
+}
+
+const PASS: &str = "ps_4_0\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\nmov o0.xyzw, v1.xyzw\nret\n";
+
+/// A 16 × 16 target tiled by triangles: a 4 × 4 grid of cells whose inner vertices sit
+/// on pixel centres (rows and columns of them: horizontal, vertical and diagonal
+/// edges through centres), on pixel corners and at odd 1/256 positions; each cell cut
+/// along one diagonal or the other, each triangle given in either winding. Every pixel
+/// is covered exactly once.
+#[test]
+fn triangles_sharing_edges_cover_every_pixel_once() {
+    let ps = plan(PASS);
+    let st = state(16);
+    // Inner grid lines: on centres (x.5), on a pixel edge, at odd sub-pixel positions.
+    let lines = [0.0f32, 4.5, 8.0, 11.5 + 3.0 / 256.0, 16.0];
+    let ys = [0.0f32, 3.5, 8.5, 12.0 - 5.0 / 256.0, 16.0];
+    let mut triangles = Vec::new();
+    for j in 0..4 {
+        for i in 0..4 {
+            let p = |di: usize, dj: usize| {
+                // Inner vertices move a little per cell corner, keeping edges shared.
+                let (gi, gj) = (i + di, j + dj);
+                let inner = gi % 4 != 0 && gj % 4 != 0;
+                let wobble = if inner && (gi + gj) % 2 == 0 { 1.0 } else { 0.0 };
+                vertex(16, lines[gi] + wobble, ys[gj], 0.5, 1.0, &[[1.0; 4]])
+            };
+            let (a, b, c, d) = (p(0, 0), p(1, 0), p(1, 1), p(0, 1));
+            let flip = (i + j) % 2 == 0;
+            let pair =
+                if flip { [[a.clone(), b, c.clone()], [a, c, d]] } else { [[a, b.clone(), d.clone()], [b, c, d]] };
+            for (k, [x, y, z]) in pair.into_iter().enumerate() {
+                // Alternate clockwise and counter-clockwise windings.
+                triangles.push(if (i + j + k) % 2 == 0 { [x, y, z] } else { [x, z, y] });
+            }
+        }
+    }
+    let count = coverage(&ps, &triangles, &st);
+    let wrong: Vec<(usize, u32)> = count.iter().copied().enumerate().filter(|&(_, n)| n != 1).collect();
+    assert!(wrong.is_empty(), "pixels not covered exactly once (index, count): {wrong:?}");
+}
+
+/// A fan of 16 triangles around a centre on a pixel centre, through pixel centres in
+/// every direction, and the same fan at w = 4 (the same positions after the divide).
+#[test]
+fn a_fan_around_a_pixel_centre_covers_each_pixel_once() {
+    let ps = plan(PASS);
+    let st = state(16);
+    let centre = (8.5f32, 7.5f32);
+    // A ring of points on the target's border (so that the fan tiles the target).
+    let mut ring: Vec<(f32, f32)> = Vec::new();
+    for k in 0..4 {
+        let t = k as f32 * 4.0;
+        ring.push((t, 0.0));
+    }
+    for k in 0..4 {
+        ring.push((16.0, k as f32 * 4.0));
+    }
+    for k in 0..4 {
+        ring.push((16.0 - k as f32 * 4.0, 16.0));
+    }
+    for k in 0..4 {
+        ring.push((0.0, 16.0 - k as f32 * 4.0));
+    }
+    for w in [1.0f32, 4.0] {
+        let mut triangles = Vec::new();
+        for k in 0..ring.len() {
+            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+            triangles.push([
+                vertex(16, centre.0, centre.1, 0.5, w, &[]),
+                vertex(16, a.0, a.1, 0.5, w, &[]),
+                vertex(16, b.0, b.1, 0.5, w, &[]),
+            ]);
+        }
+        let count = coverage(&ps, &triangles, &st);
+        assert!(count.iter().all(|&n| n == 1), "w {w}: {count:?}");
+    }
+}
+
+/// The Top-Left Rule on one triangle: the centres on its top and left edges are in,
+/// those on its right and bottom edges out.
+#[test]
+fn centres_on_top_and_left_edges_are_in_and_on_bottom_and_right_edges_out() {
+    let ps = plan(PASS);
+    let st = state(8);
+    // A rectangle's two triangles from (1.5, 1.5) to (5.5, 4.5): edges through centres.
+    let v = |x: f32, y: f32| vertex(8, x, y, 0.5, 1.0, &[]);
+    let upper = [v(1.5, 1.5), v(5.5, 1.5), v(5.5, 4.5)];
+    let lower = [v(1.5, 1.5), v(5.5, 4.5), v(1.5, 4.5)];
+    let count = coverage(&ps, &[upper, lower], &st);
+    for y in 0..8 {
+        for x in 0..8 {
+            // Columns 1..=4 (x = 1.5 is left: in; x = 5.5 is right: out), rows 1..=3.
+            let expected = u32::from((1..=4).contains(&x) && (1..=3).contains(&y));
+            assert_eq!(count[y * 8 + x], expected, "pixel ({x}, {y})");
+        }
+    }
+}
+
+fn draw(ps: &Plan, triangles: &[[Vec<[u32; 4]>; 3]], st: &RasterState) -> Drawn {
+    let t: Vec<[&[[u32; 4]]; 3]> = triangles.iter().map(|t| [&t[0][..], &t[1][..], &t[2][..]]).collect();
+    raster::draw(ps, &t, st, &mut Resources::default(), &Limits::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn out(d: &Drawn, x: u32, y: u32, target: usize) -> [f32; 4] {
+    d.pixels[(y * d.width + x) as usize].unwrap_or_else(|| panic!("pixel ({x}, {y}) not written")).targets[target]
+        .map(f32::from_bits)
+}
+
+const MODES: &str = "ps_4_0
+dcl_input_ps_siv linear noperspective v0.xyzw, position
+dcl_input_ps linear v1.xyzw
+dcl_input_ps linear noperspective v2.xyzw
+dcl_input_ps constant v3.xyzw
+dcl_input_ps linear centroid v4.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_output o4.xyzw
+mov o0.xyzw, v0.xyzw
+mov o1.xyzw, v1.xyzw
+mov o2.xyzw, v2.xyzw
+mov o3.xyzw, v3.xyzw
+mov o4.xyzw, v4.xyzw
+ret
+";
+
+/// The triangle (0, 0), (16, 0), (0, 16) with clip w 1, 2, 4 and depths 0, 0.5, 1: at
+/// pixel (3, 5), centre (3.5, 5.5), the barycentrics are (7/16, 3.5/16, 5.5/16), so
+/// b/w = (28, 7, 5.5) / 64. An attribute 0, 1, 0 is 7 / 40.5 with perspective and
+/// 3.5/16 without; w = 64 / 40.5; z = 0.5 · 3.5/16 + 5.5/16.
+#[test]
+fn attributes_at_a_known_pixel_follow_their_interpolation_modes() {
+    let ps = plan(MODES);
+    let st = state(16);
+    let a = |v: f32| [[v, 2.0 * v, -v, 10.0 + v]; 4];
+    let v0 = vertex(16, 0.0, 0.0, 0.0, 1.0, &a(0.0));
+    let mut v1 = vertex(16, 16.0, 0.0, 0.5, 2.0, &a(1.0));
+    let v2 = vertex(16, 0.0, 16.0, 1.0, 4.0, &a(0.0));
+    // The constant register of v0 has NaN bits that must pass untouched.
+    let mut v0 = v0;
+    v0[3] = [0x7fa0_0001, 1, 2, 3];
+    v1[3] = [5, 6, 7, 8];
+    let d = draw(&ps, &[[v0, v1, v2]], &st);
+    let persp = (7.0f64 / 40.5) as f32;
+    let linear = 3.5f32 / 16.0;
+    assert_eq!(out(&d, 3, 5, 1), [persp, (2.0 * 7.0f64 / 40.5) as f32, -persp, (10.0 + 7.0f64 / 40.5) as f32]);
+    assert_eq!(out(&d, 3, 5, 2), [linear, 2.0 * linear, -linear, 10.0 + linear]);
+    assert_eq!(out(&d, 3, 5, 4), out(&d, 3, 5, 1), "centroid at one sample: the centre");
+    let constant = d.pixels[5 * 16 + 3].unwrap().targets[3];
+    assert_eq!(constant, [0x7fa0_0001, 1, 2, 3]);
+    let position = out(&d, 3, 5, 0);
+    let z = (0.5f64 * 3.5 / 16.0 + 5.5 / 16.0) as f32;
+    assert_eq!(position, [3.5, 5.5, z, (64.0f64 / 40.5) as f32]);
+    // Perspective differs from noperspective wherever w differs.
+    assert_ne!(out(&d, 3, 5, 1)[0], out(&d, 3, 5, 2)[0]);
+}
+
+/// Constant attributes come from the leading (first) vertex, whichever it is.
+#[test]
+fn constant_attributes_are_the_first_vertex() {
+    let ps = plan(MODES);
+    let st = state(8);
+    let v = |x: f32, y: f32, c: f32| {
+        let mut v = vertex(8, x, y, 0.5, 1.0, &[[0.0; 4], [0.0; 4]]);
+        v.push([c; 4].map(f32::to_bits));
+        v.push([0; 4]);
+        v
+    };
+    let (a, b, c) = (v(0.0, 0.0, 1.0), v(8.0, 0.0, 2.0), v(0.0, 8.0, 3.0));
+    for (order, first) in [([&a, &b, &c], 1.0), ([&b, &c, &a], 2.0), ([&c, &a, &b], 3.0), ([&a, &c, &b], 1.0)] {
+        let d = draw(&ps, &[order.map(|v| v.clone())], &st);
+        let written: Vec<_> = d.pixels.iter().flatten().collect();
+        assert_eq!(
+            written.len(),
+            28,
+            "7 + 6 + ... + 1 centres inside (those on the hypotenuse, a right edge, are out)"
+        );
+        assert!(written.iter().all(|p| p.targets[3] == [first; 4].map(f32::to_bits)), "first {first}");
+    }
+}
+
+/// Clockwise (render-target space) is front unless FrontCounterClockwise; culling drops
+/// the faces asked; `SV_IsFrontFace` says which.
+#[test]
+fn faces_and_culling() {
+    let ps = plan("ps_4_0\ndcl_input_ps_sgv v1.x, is_front_face\ndcl_output o0.x\nmov o0.x, v1.x\nret\n");
+    let v = |x: f32, y: f32| vertex(4, x, y, 0.5, 1.0, &[]);
+    let clockwise = [v(0.0, 0.0), v(4.0, 0.0), v(0.0, 4.0)];
+    let counter = [v(0.0, 0.0), v(0.0, 4.0), v(4.0, 0.0)];
+    for (ccw, cull, tri, drawn, front) in [
+        (false, Cull::None, &clockwise, true, true),
+        (false, Cull::None, &counter, true, false),
+        (false, Cull::Back, &counter, false, false),
+        (false, Cull::Back, &clockwise, true, true),
+        (false, Cull::Front, &clockwise, false, true),
+        (true, Cull::None, &counter, true, true),
+        (true, Cull::Back, &clockwise, false, false),
+    ] {
+        let mut st = state(4);
+        st.cull = cull;
+        st.front_counter_clockwise = ccw;
+        let d = draw(&ps, std::slice::from_ref(tri), &st);
+        let written: Vec<_> = d.pixels.iter().flatten().collect();
+        assert_eq!(!written.is_empty(), drawn, "{ccw} {cull:?}");
+        assert!(written.iter().all(|p| p.targets[0][0] == if front { u32::MAX } else { 0 }), "{ccw} {cull:?}");
+    }
+}
+
+/// A triangle covering one pixel: its quad's three helpers run with extrapolated
+/// attributes, so a fine derivative is the attribute's gradient.
+#[test]
+fn helper_pixels_carry_extrapolated_attributes() {
+    let ps = plan(
+        "ps_5_0\ndcl_input_ps linear noperspective v1.x\ndcl_output o0.xy\n\
+         deriv_rtx_fine o0.x, v1.x\nderiv_rty_fine o0.y, v1.x\nret\n",
+    );
+    let st = state(8);
+    // Around pixel (2, 3)'s centre only; the attribute is 2x + 3y (pixels).
+    let v = |x: f32, y: f32| vertex(8, x, y, 0.5, 1.0, &[[2.0 * x + 3.0 * y, 0.0, 0.0, 0.0]]);
+    let d = draw(&ps, &[[v(2.25, 3.25), v(3.0, 3.25), v(2.25, 4.0)]], &st);
+    assert_eq!(d.pixels.iter().flatten().count(), 1);
+    assert_eq!((d.quads, d.ps_invocations), (1, 4));
+    assert_eq!(out(&d, 2, 3, 0)[..2], [2.0, 3.0]);
+}
+
+/// The depth clip drops the pixels whose interpolated z/w is outside [0, 1]; without it
+/// they are drawn with that depth.
+#[test]
+fn depth_clip_is_per_pixel() {
+    let ps = plan(MODES);
+    let v = |x: f32, y: f32, z: f32| vertex(4, x, y, z, 1.0, &[[0.0; 4]; 4]);
+    // z from -1 at x = 0 to 1 at x = 4: z < 0 for the left two columns.
+    let tri = [v(0.0, 0.0, -1.0), v(8.0, 0.0, 3.0), v(0.0, 8.0, -1.0)];
+    let mut st = state(4);
+    let d = draw(&ps, std::slice::from_ref(&tri), &st);
+    let row: Vec<bool> = (0..4).map(|x| d.pixels[x].is_some()).collect();
+    assert_eq!(row, [false, false, true, true]);
+    st.depth_clip = false;
+    let d = draw(&ps, &[tri], &st);
+    assert_eq!(out(&d, 0, 0, 0)[2], -0.75);
+}
+
+#[test]
+fn limits_and_clipping_are_errors_or_nothing_drawn() {
+    let ps = plan(PASS);
+    let v = |x: f32, y: f32, w: f32| vertex(4, x, y, 0.5, w, &[[1.0; 4]]);
+    let tri = [v(0.0, 0.0, 1.0), v(4.0, 0.0, 1.0), v(0.0, 4.0, 1.0)];
+    let t = [&tri[0][..], &tri[1][..], &tri[2][..]];
+    let run = |st: &RasterState, t: &[[&[[u32; 4]]; 3]]| {
+        raster::draw(&ps, t, st, &mut Resources::default(), &Limits::default()).map_err(|e| e.kind)
+    };
+    let mut st = state(4);
+    st.target_width = MAX_TARGET_DIMENSION + 1;
+    assert!(matches!(run(&st, &[t]), Err(ExecErrorKind::Draw(_))));
+    st = state(4);
+    st.target_width = 0;
+    assert!(matches!(run(&st, &[t]), Err(ExecErrorKind::Draw(_))));
+    st = state(4);
+    st.target_width = 2048;
+    st.target_height = 2048;
+    assert!(matches!(run(&st, &[t]), Err(ExecErrorKind::Draw(_))), "more than MAX_TARGET_PIXELS");
+    st = state(4);
+    st.viewport.width = 40000.0;
+    assert!(matches!(run(&st, &[t]), Err(ExecErrorKind::Draw(_))));
+    st = state(4);
+    st.viewport.min_depth = f32::NAN;
+    assert!(matches!(run(&st, &[t]), Err(ExecErrorKind::Draw(_))));
+    st = state(4);
+    st.position_register = 9;
+    assert!(matches!(run(&st, &[t]), Err(ExecErrorKind::Draw(_))));
+    // w changing sign: no geometric clip.
+    let crossing = [v(0.0, 0.0, 1.0), v(4.0, 0.0, -1.0), v(0.0, 4.0, 1.0)];
+    let c = [&crossing[0][..], &crossing[1][..], &crossing[2][..]];
+    assert!(matches!(run(&state(4), &[c]), Err(ExecErrorKind::Unsupported(_))));
+    // Behind the viewer, NaN, degenerate: nothing.
+    let behind = [v(0.0, 0.0, -1.0), v(4.0, 0.0, -1.0), v(0.0, 4.0, -1.0)];
+    let mut nan = tri.clone();
+    nan[1][0][0] = f32::NAN.to_bits();
+    let flat = [v(0.0, 0.0, 1.0), v(4.0, 0.0, 1.0), v(2.0, 0.0, 1.0)];
+    for t in [&behind, &nan, &flat] {
+        let d = run(&state(4), &[[&t[0][..], &t[1][..], &t[2][..]]]).unwrap();
+        assert!(d.pixels.iter().all(Option::is_none));
+        assert_eq!(d.triangles, 0);
+    }
+    // Huge coordinates are clamped to the 16.8 range, not an error.
+    let huge = [v(0.0, 0.0, 1.0), v(1e30, 0.0, 1.0), v(0.0, 1e30, 1.0)];
+    let d = run(&state(4), &[[&huge[0][..], &huge[1][..], &huge[2][..]]]).unwrap();
+    assert!(d.pixels.iter().all(Option::is_some));
+}
+
+const PULL: &str = "ps_5_0
+dcl_input_ps linear v1.xyzw
+dcl_input_ps linear noperspective v2.xyzw
+dcl_input_ps constant v3.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+eval_snapped o0.xyzw, v1.xyzw, l(8, 8, 0, 0)
+eval_snapped o1.xyzw, v2.xyzw, l(-12, 4, 0, 0)
+eval_centroid o2.xyzw, v1.xyzw
+eval_sample_index o3.xyzw, v3.yxwz, l(0)
+ret
+";
+
+/// Pull-model evaluation in a rasterized draw, on the triangle of
+/// `attributes_at_a_known_pixel_follow_their_interpolation_modes`, at pixel (3, 5):
+/// `eval_snapped` with offset 8 (the low 4 bits 1000: −8/16) moves to (3, 5), where
+/// b = (8, 3, 5) / 16 and b/w = (32, 6, 5) / 64, so `linear` 0, 1, 0 is 6/43; offset
+/// −12, 4 (low bits 0100: +4/16 both) moves to (3.75, 5.75), `noperspective` 3.75/16;
+/// `eval_centroid` and `eval_sample_index` (one sample) read at the centre; constant
+/// inputs ignore where.
+#[test]
+fn pull_model_evaluation_uses_the_triangle_planes() {
+    let ps = plan(PULL);
+    let st = state(16);
+    let a = |v: f32| [[v, 2.0 * v, -v, 10.0 + v]; 3];
+    let mut v0 = vertex(16, 0.0, 0.0, 0.0, 1.0, &a(0.0));
+    let v1 = vertex(16, 16.0, 0.0, 0.5, 2.0, &a(1.0));
+    let v2 = vertex(16, 0.0, 16.0, 1.0, 4.0, &a(0.0));
+    v0[3] = [1.5f32, 2.5, 3.5, 4.5].map(f32::to_bits);
+    let d = draw(&ps, &[[v0, v1, v2]], &st);
+    let persp = (6.0f64 / 43.0) as f32;
+    assert_eq!(out(&d, 3, 5, 0), [persp, (12.0f64 / 43.0) as f32, -persp, (10.0 + 6.0f64 / 43.0) as f32]);
+    let linear = 3.75f32 / 16.0;
+    assert_eq!(out(&d, 3, 5, 1), [linear, 2.0 * linear, -linear, 10.0 + linear]);
+    assert_eq!(out(&d, 3, 5, 2)[0], (7.0f64 / 40.5) as f32);
+    assert_eq!(out(&d, 3, 5, 3), [2.5, 1.5, 4.5, 3.5]);
+    // Quads described by their caller have no planes: refused, with the reason.
+    let e = exec::pixel::shade(&ps, &[], &mut Resources::default(), &Limits::default()).unwrap_err();
+    assert!(matches!(&e.kind, ExecErrorKind::Unsupported(why) if why.contains("rasterized draw")), "{e}");
+}
