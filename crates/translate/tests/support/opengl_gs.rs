@@ -3,8 +3,10 @@
 //! (`EGL_MESA_platform_surfaceless`, no surface: `EGL_KHR_surfaceless_context`), the
 //! translated vertex shader (naga's GLSL 4.50 core of it) and the geometry shader linked
 //! into one program, the draw's stream output captured by transform feedback as the
-//! geometry shader's `xfb_buffer` / `xfb_offset` / `xfb_stride` qualifiers say (OpenGL
-//! 4.6, 13.3 "Transform Feedback"; GLSL 4.50, 4.4.2.1), rasterizer discard; one draw,
+//! geometry shader's `xfb_buffer` / `xfb_offset` / `xfb_stride` qualifiers say (the OpenGL
+//! 4.6 core specification, "Transform Feedback"; GLSL 4.50, 4.4.2.1), rasterizer
+//! discard, the first-vertex provoking convention (Direct3D's leading vertex, which
+//! a strip's odd triangles keep first); one draw,
 //! with per stream the queries `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` and
 //! `GL_PRIMITIVES_GENERATED` (indexed by stream) and the pipeline-statistics queries of
 //! `GL_ARB_pipeline_statistics_query`, read back.
