@@ -233,7 +233,14 @@
 //! vertex shader cannot write it: WGSL has no cull distances). The GLSL geometry
 //! shaders ([`geometry_glsl`], Vulkan form; textures as combined image samplers at the
 //! texture's binding) compiled by `glslangValidator -V` give the same outcomes there,
-//! every one (7 exact, 2 with lavapipe's `GSInvocations` only). In
+//! every one (7 exact, 2 with lavapipe's `GSInvocations` only). The desktop-OpenGL
+//! form ([`GlslFlavor::Desktop`]) runs on Mesa's llvmpipe OpenGL (a headless 4.5 core
+//! context through EGL, `tests/opengl_gs_native.rs`), behind naga's desktop GLSL of the
+//! vertex shader, the stream output captured by transform feedback as its `xfb_*`
+//! qualifiers say, the same draws compared the same way: 5 exact, 2 with llvmpipe's
+//! per-primitive `GSInvocations` only, 2 differing by one or two units in the last
+//! place (the depth of an input position makes a round trip through OpenGL's clip
+//! space, `((z * 2 - w) + w) * 0.5`, which rounds), 3 not compared (`SV_CullDistance`). In
 //! `tests/gs_native.rs`, `glslangValidator` accepts all 40 GLSL texts (both forms of
 //! every corpus geometry shader and both workloads, with and without stream output;
 //! the Vulkan form's SPIR-V also passes `spirv-val --target-env vulkan1.1`), given
@@ -395,7 +402,12 @@
 //! A texture and its sampler are one combined sampler in naga's GLSL, at the
 //! texture's binding. `tests/gs_native.rs` compiles both forms of every corpus geometry
 //! shader and both workloads with `glslangValidator`; `tests/lavapipe_gs_native.rs`
-//! runs the Vulkan form, compiled by it, through the same pipeline as the SPIR-V one.
+//! runs the Vulkan form, compiled by it, through the same pipeline as the SPIR-V one,
+//! and `tests/opengl_gs_native.rs` runs the desktop form on Mesa's llvmpipe OpenGL (see
+//! [What is proven](#what-is-proven)). The desktop form takes the depth of its input
+//! positions back from OpenGL's `[-w, w]` and gives it back there, so a position the
+//! vertex shader wrote is not always the one the geometry shader reads: `(z * 2 - w)`
+//! and `(.. + w) * 0.5` each round.
 //!
 //! # The arithmetic rules kept
 //!

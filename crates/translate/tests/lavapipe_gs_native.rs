@@ -15,11 +15,11 @@
 //! the same way (`tests/expect/lavapipe_gs_native_glsl.txt`).
 //!
 //! Draws: the two workloads of the geometry-shader benchmarks (*quad* at
-//! [`QUAD_POINTS`] points, *cube* at [`CUBE_TRIANGLES`] triangles), a shader reading
-//! every kind of resource the harness binds ([`resources`]: 2D texture, 2D texture
+//! [`gs_cases::QUAD_POINTS`] points, *cube* at [`gs_cases::CUBE_TRIANGLES`] triangles), a shader reading
+//! every kind of resource the harness binds ([`gs_cases::resources`]: 2D texture, 2D texture
 //! array, sampler, typed buffer, constant buffer) and every corpus
 //! geometry shader behind a vertex shader fitted to its input signature,
-//! [`CORPUS_PRIMITIVES`] primitives of the list topology of its `dcl_inputprimitive`,
+//! [`gs_cases::CORPUS_PRIMITIVES`] primitives of the list topology of its `dcl_inputprimitive`,
 //! with the inputs and resources `tests/lavapipe_gs.rs` binds
 //! ([`gs_reference::corpus_resources`], [`gs_reference::corpus_inputs`]: flags 0.0 and
 //! 1.0, small integers, pseudo-random floats; constant buffers, typed buffers, 1D
@@ -31,6 +31,8 @@
 
 #[path = "support/glslang.rs"]
 mod glslang;
+#[path = "support/gs_cases.rs"]
+mod gs_cases;
 #[path = "support/gs_reference.rs"]
 mod gs_reference;
 #[path = "support/gs_shaders.rs"]
@@ -38,382 +40,26 @@ mod gs_shaders;
 #[path = "support/vulkan_gs.rs"]
 mod vulkan_gs;
 
-use std::collections::BTreeMap;
+use gs_reference::GsResources;
+use vulkan_gs::{Draw, Vk};
 
-use corpus::{gs_workloads, Rng};
-use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
-use exec::{Plan, Resources};
-use gs_reference::{GsResources, GsSrv};
-use tpf::{Body, Decl};
-use vulkan_gs::{Draw, Outcome, View, Vk};
-
-/// Points of the *quad* workload in the test.
-const QUAD_POINTS: u32 = 1000;
-/// Triangles of the *cube* workload in the test.
-const CUBE_TRIANGLES: u32 = 200;
-/// Input primitives per corpus shader.
-const CORPUS_PRIMITIVES: u32 = 48;
-
-fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
-    v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn reference(d: &Draw, res: &GsResources) -> Result<Outcome, String> {
-    let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
-    let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
-    let layout = gs_reference::input_layout(d.input_registers.iter().copied(), d.float_input);
-    let bytes = vec4_bytes(&d.data);
-    let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
-    let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
-    let targets = gs_reference::so_targets(&mut memory);
-    let gs_resources = res.reference()?;
-    let mut state = Pipeline {
-        input_layout: &layout,
-        vertex_buffers: &buffers,
-        index_buffer: None,
-        topology: d.topology,
-        vs: Some(&vs),
-        gs: Some(&gs),
-        vs_resources: Resources::default(),
-        gs_resources,
-        stream_output: Some(StreamOutput { declaration: &d.so, targets }),
-        capture: false,
-        step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
-        checking: false,
-    };
-    let r = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: d.vertices, start_vertex: 0 })
-        .map_err(|e| format!("exec draw: {e}"))?;
-    drop(state);
-    let s = r.statistics;
-    Ok(Outcome {
-        so: memory.try_into().map_err(|_| "slots".to_string())?,
-        so_stats: r.so_statistics.map(|x| (x.num_primitives_written, x.primitives_storage_needed)),
-        stats: [s.ia_vertices, s.ia_primitives, s.vs_invocations, s.gs_invocations, s.gs_primitives],
-    })
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-}
-
-/// Equal, NaNs equal whatever their bits.
-fn same(a: u32, b: u32) -> bool {
-    a == b || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
-}
-
-/// `exact`, or the first difference of the stream-output bytes or statistics, then each
-/// pipeline statistic that differs.
-fn compare(want: &Outcome, got: &Outcome) -> String {
-    let mut diffs = Vec::new();
-    if want.so.len() != got.so.len() {
-        diffs.push(format!("stream-output slots: reference {}, native {}", want.so.len(), got.so.len()));
-    }
-    for (k, (a, b)) in want.so.iter().zip(&got.so).enumerate() {
-        let (a, b) = (words(a), words(b));
-        if a.len() != b.len() {
-            diffs.push(format!("stream-output slot {k}: reference {} words, native {}", a.len(), b.len()));
-            break;
-        }
-        if let Some(i) = (0..a.len()).find(|&i| !same(a[i], b[i])) {
-            diffs.push(format!("stream-output slot {k} word {i}: reference {:#x}, native {:#x}", a[i], b[i]));
-            break;
-        }
-    }
-    if want.so_stats != got.so_stats {
-        diffs.push(format!("stream-output statistics: reference {:?}, native {:?}", want.so_stats, got.so_stats));
-    }
-    let names = ["IAVertices", "IAPrimitives", "VSInvocations", "GSInvocations", "GSPrimitives"];
-    for ((name, a), b) in names.iter().zip(want.stats).zip(got.stats) {
-        if a != b {
-            diffs.push(format!("{name}: reference {a}, native {b}"));
-        }
-    }
-    if diffs.is_empty() {
-        "exact".into()
-    } else {
-        diffs.join("; ")
-    }
-}
-
-fn workload_vertex(i: u32) -> [u32; 4] {
-    gs_workloads::position(i).map(f32::to_bits)
-}
-
-fn quad() -> Draw {
-    let n = QUAD_POINTS;
-    Draw {
-        vs: gs_shaders::passthrough_position_vs(),
-        gs: gs_shaders::quad_gs(),
-        topology: Topology::PointList,
-        data: (0..n).map(workload_vertex).collect(),
-        stride: 1,
-        input_registers: vec![0],
-        float_input: true,
-        vertices: n,
-        cbs: BTreeMap::new(),
-        views: BTreeMap::new(),
-        samplers: Vec::new(),
-        so: gs_shaders::so_decl("SV_Position.xyzw", &[16], 0),
-        // Room for all but the last few points' two triangles.
-        so_sizes: [6 * (n as usize - 5) * 16, 0, 0, 0],
-    }
-}
-
-fn cube() -> Draw {
-    let n = CUBE_TRIANGLES;
-    Draw {
-        vs: gs_shaders::passthrough_position_vs(),
-        gs: gs_shaders::cube_gs(),
-        topology: Topology::TriangleList,
-        data: (0..3 * n).map(workload_vertex).collect(),
-        stride: 1,
-        input_registers: vec![0],
-        float_input: true,
-        vertices: 3 * n,
-        cbs: BTreeMap::from([(0, gs_workloads::face_matrix_rows())]),
-        views: BTreeMap::new(),
-        samplers: Vec::new(),
-        so: gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
-        so_sizes: [18 * n as usize * 20, 0, 0, 0],
-    }
-}
-
-/// Resources of every kind the harness binds: a geometry shader sampling a 2D texture
-/// and a 2D texture array (point, clamp sampler; texel centres, some past the edges,
-/// slices past the ends) and loading from the array (`ld`, some texels and slices out
-/// of range), a typed buffer (`R32G32B32A32_FLOAT`, indices past its end) and a
-/// constant buffer, one point of four outputs per input point.
-fn resources() -> (Draw, GsResources) {
-    let rows = |n: usize| -> Vec<(&str, u32, &str, u32, &str, &str)> {
-        (0..n as u32).map(|r| ("TEXCOORD", r, "xyzw", r, "NONE", "float")).collect()
-    };
-    let gs = gs_shaders::assemble(&format!(
-        "{}{}gs_4_0
-dcl_constantbuffer cb0[1], immediateIndexed
-dcl_sampler s0, mode_default
-dcl_resource_texture2d (float,float,float,float) t0
-dcl_resource_texture2darray (float,float,float,float) t1
-dcl_resource_buffer (float,float,float,float) t2
-dcl_input v[1][0].xyzw
-dcl_temps 3
-dcl_inputprimitive point
-dcl_outputtopology pointlist
-dcl_output o0.xyzw
-dcl_output o1.xyzw
-dcl_output o2.xyzw
-dcl_output o3.xyzw
-dcl_maxout 1
-sample_l r0.xyzw, v[0][0].xyxx, t0.xyzw, s0, l(0.000000)
-mov o0.xyzw, r0.xyzw
-sample_l r0.xyzw, v[0][0].xyzx, t1.xyzw, s0, l(0.000000)
-mov o1.xyzw, r0.xyzw
-mul r1.xyz, v[0][0].xyzx, l(8.000000, 8.000000, 1.000000, 0.000000)
-ftoi r1.xyz, r1.xyzx
-mov r1.w, l(0)
-ld r2.xyzw, r1.xyzw, t1.xyzw
-add o2.xyzw, r2.xyzw, cb0[0].xyzw
-ftoi r1.x, v[0][0].w
-ld r2.xyzw, r1.xxxx, t2.xyzw
-mov o3.xyzw, r2.xyzw
-emit
-ret
-",
-        gs_shaders::signature("Input signature", &rows(1)),
-        gs_shaders::signature("Output signature", &rows(4)),
-    ));
-    let mut rng = Rng(0x7265_736f);
-    let mut texels = |n: usize| -> Vec<u8> {
-        (0..4 * n).flat_map(|_| ((rng.below(2001) as f32 - 1000.0) / 1000.0).to_le_bytes()).collect()
-    };
-    let t0 = texels(8 * 8);
-    let t1 = texels(8 * 8 * 3);
-    let t2 = texels(64);
-    let res = GsResources {
-        cbs: BTreeMap::from([(0, vec![[0.25f32, -0.5, 1.0, 2.0].map(f32::to_bits)])]),
-        srvs: BTreeMap::from([
-            (
-                0,
-                GsSrv::Texture {
-                    dimension: exec::resources::Dimension::Texture2D,
-                    width: 8,
-                    height: 8,
-                    layers: 1,
-                    bytes: t0,
-                },
-            ),
-            (
-                1,
-                GsSrv::Texture {
-                    dimension: exec::resources::Dimension::Texture2DArray,
-                    width: 8,
-                    height: 8,
-                    layers: 3,
-                    bytes: t1,
-                },
-            ),
-            (2, GsSrv::Buffer(translate::Format::R32G32B32A32_FLOAT, t2)),
-        ]),
-        samplers: vec![0],
-    };
-    // Point k: texel centres from one before the first to one past the last column and
-    // row, slices -1 to 3 of 3, buffer element k (of 64).
-    let n = 100u32;
-    let data = (0..n)
-        .map(|k| {
-            let centre = |i: u32| ((i % 10) as f32 - 1.0 + 0.5) / 8.0;
-            [centre(k), centre(k / 10), (k % 5) as f32 - 1.0, k as f32].map(f32::to_bits)
-        })
-        .collect();
-    let (vs, input_registers) = gs_shaders::fitted_vs(&gs).expect("vertex shader");
-    let so = gs_shaders::so_decl("TEXCOORD0.xyzw; TEXCOORD1.xyzw; TEXCOORD2.xyzw; TEXCOORD3.xyzw", &[64], 0);
-    let draw = Draw {
-        vs,
-        gs,
-        topology: Topology::PointList,
-        data,
-        stride: 1,
-        input_registers,
-        float_input: false,
-        vertices: n,
-        cbs: res.cbs.clone(),
-        views: views(&res),
-        samplers: res.samplers.clone(),
-        so,
-        so_sizes: [64 * n as usize, 0, 0, 0],
-    };
-    (draw, res)
-}
-
-/// The Vulkan views of the resources: typed buffers as they are, 1D textures as 2D
-/// textures of height 1 (as the translation declares them).
-fn views(res: &GsResources) -> BTreeMap<u32, View> {
-    res.srvs
-        .iter()
-        .map(|(&r, v)| {
-            let view = match v {
-                GsSrv::Buffer(f, bytes) => View::Typed(*f, bytes.clone()),
-                GsSrv::Texture1D(texels) => View::Texture {
-                    width: (texels.len() / 16) as u32,
-                    height: 1,
-                    layers: 1,
-                    array: false,
-                    texels: texels.clone(),
-                },
-                &GsSrv::Texture { dimension, width, height, layers, ref bytes } => View::Texture {
-                    width,
-                    height,
-                    layers,
-                    array: dimension == exec::resources::Dimension::Texture2DArray,
-                    texels: bytes.clone(),
-                },
-            };
-            (r, view)
-        })
-        .collect()
-}
-
-/// A corpus geometry shader's draw and its resources, or why it is not compared.
-fn corpus_draw(bytes: &[u8], rng: &mut Rng) -> Result<(Draw, GsResources), String> {
-    let c = dxbc::Container::parse(bytes).map_err(|e| e.to_string())?;
-    let chunk = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).ok_or("no program")?;
-    let program = tpf::decode(chunk.data).map_err(|e| e.to_string())?;
-    let mut input = None;
-    for ins in program.iter() {
-        if let Body::Decl(Decl::InputPrimitive(p)) = ins.body {
-            input = Some(p);
-        }
-    }
-    let res = gs_reference::corpus_resources(bytes, rng)?;
-    let topology = input.and_then(Topology::list_for).ok_or("not compared: no list topology for its input")?;
-    let (vs, input_registers) = gs_shaders::fitted_vs(bytes)?;
-    let stride = input_registers.iter().max().map_or(1, |m| m + 1);
-    let so = gs_shaders::every_output(bytes).ok_or("no output signature")?;
-    let mut size = [0u32; 4];
-    for e in &so.entries {
-        size[e.stream as usize] += 4 * u32::from(e.component_count);
-    }
-    let prims = CORPUS_PRIMITIVES;
-    let vertices = prims * topology.vertices_per_primitive();
-    let data = gs_reference::corpus_inputs(bytes, vertices, stride, rng)?;
-    let draw = Draw {
-        vs,
-        gs: bytes.to_vec(),
-        topology,
-        data,
-        stride,
-        input_registers,
-        float_input: false,
-        vertices,
-        cbs: res.cbs.clone(),
-        views: views(&res),
-        samplers: res.samplers.clone(),
-        so,
-        // Room for 40 primitives of 3 vertices per slot: some shaders fill it.
-        so_sizes: size.map(|s| s as usize * 3 * 40),
-    };
-    Ok((draw, res))
-}
-
-fn run(vk: &Vk, d: &Draw, res: &GsResources) -> String {
-    let want = match reference(d, res) {
-        Ok(w) => w,
-        Err(e) => return format!("not compared: {e}"),
-    };
-    match vk.draw(d) {
-        Ok(got) => compare(&want, &got),
-        Err(e) => e,
-    }
-}
-
-/// The draw with the GLSL geometry shader ([`translate::geometry_glsl`], Vulkan form)
+/// The draw with the geometry shader's GLSL ([`translate::geometry_glsl`], Vulkan form)
 /// compiled by `glslangValidator -V --target-env vulkan1.1` in place of the SPIR-V one.
-fn run_glsl(vk: &Vk, d: &Draw, res: &GsResources) -> String {
-    let want = match reference(d, res) {
-        Ok(w) => w,
-        Err(e) => return format!("not compared: {e}"),
-    };
+fn draw_glsl(vk: &Vk, d: &Draw) -> Result<vulkan_gs::Outcome, String> {
     let options = translate::NativeGsOptions { gs: d.gs_options(), stream_output: Some(d.so.clone()) };
-    let text = match translate::geometry_glsl(&d.gs, &options, translate::GlslFlavor::Vulkan) {
-        Ok(t) => t,
-        Err(e) => return format!("glsl gs: {e}"),
-    };
-    let spirv = match glslang::geometry(&text, true) {
-        Ok(s) => s,
-        Err(e) => return format!("glslang: {e}"),
-    };
+    let text = translate::geometry_glsl(&d.gs, &options, translate::GlslFlavor::Vulkan)
+        .map_err(|e| format!("glsl gs: {e}"))?;
+    let spirv = glslang::geometry(&text, true).map_err(|e| format!("glslang: {e}"))?;
     // naga's GLSL merges each texture with its sampler: combined image samplers.
-    match vk.draw_with(d, Some(spirv), true) {
-        Ok(got) => compare(&want, &got),
-        Err(e) => e,
-    }
-}
-
-/// Every draw's outcome through `run`.
-fn outcomes(vk: &Vk, test: &str, run: fn(&Vk, &Draw, &GsResources) -> String) -> BTreeMap<String, String> {
-    let mut outcomes = BTreeMap::new();
-    for (name, d) in [("workload/quad", quad()), ("workload/cube", cube())] {
-        let res = GsResources { cbs: d.cbs.clone(), ..Default::default() };
-        outcomes.insert(name.to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
-    }
-    let (d, res) = resources();
-    outcomes.insert("resources".to_string(), corpus::expect::one_line(&run(vk, &d, &res)));
-    if let Some(entries) = corpus::dxbc_entries(test) {
-        for (id, bytes, _) in gs_shaders::corpus_geometry_shaders(&entries) {
-            let mut rng = Rng(0x6753_0000 ^ id.len() as u64);
-            let outcome = match corpus_draw(&bytes, &mut rng) {
-                Ok((d, res)) => run(vk, &d, &res),
-                Err(why) => why,
-            };
-            outcomes.insert(id, corpus::expect::one_line(&outcome));
-        }
-    }
-    outcomes
+    vk.draw_with(d, Some(spirv), true)
 }
 
 #[test]
 fn native_geometry_shaders_match_the_reference_pipeline() {
     let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native") else { return };
-    let outcomes = outcomes(&vk, "translate::lavapipe_gs_native", run);
+    let outcomes = gs_cases::outcomes("translate::lavapipe_gs_native", |d: &Draw, res: &GsResources| {
+        gs_cases::run(d, res, || vk.draw(d))
+    });
     corpus::expect::check(corpus::expect_file!("lavapipe_gs_native.txt"), &outcomes);
 }
 
@@ -423,14 +69,16 @@ fn glsl_geometry_shaders_match_the_reference_pipeline() {
     if !glslang::available_or_skip("lavapipe_gs_native glsl") {
         return;
     }
-    let outcomes = outcomes(&vk, "translate::lavapipe_gs_native glsl", run_glsl);
+    let outcomes = gs_cases::outcomes("translate::lavapipe_gs_native glsl", |d: &Draw, res: &GsResources| {
+        gs_cases::run(d, res, || draw_glsl(&vk, d))
+    });
     corpus::expect::check(corpus::expect_file!("lavapipe_gs_native_glsl.txt"), &outcomes);
 }
 
 #[test]
 fn a_stride_over_the_device_limit_is_not_drawn() {
     let Some(vk) = vulkan_gs::vk_or_skip("lavapipe_gs_native stride") else { return };
-    let mut d = quad();
+    let mut d = gs_cases::quad();
     d.so.strides = vec![vk.max_xfb_stride + 4];
     let e = vk.draw(&d).expect_err("a stride over the limit drawn");
     assert!(e.starts_with("not compared: a transform-feedback stride of"), "{e}");
