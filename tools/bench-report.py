@@ -164,11 +164,11 @@ def round_(core, benches, filters):
         if r.returncode != 0:
             sys.exit(f"bench {b} failed")
         # Figures named `all_cores` are about scaling: measured again without the pin (the
-        # later measurement is the one read). A filtered bench keeps to its filter.
-        if not only:
-            r = run(["cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", "all_cores"])
-            if r.returncode != 0:
-                sys.exit(f"bench {b} (all cores) failed")
+        # later measurement is the one read); a filtered bench, those its filter matches.
+        all_cores = f"{filters[b]}.*all_cores" if b in filters else "all_cores"
+        r = run(["cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", all_cores])
+        if r.returncode != 0:
+            sys.exit(f"bench {b} (all cores) failed")
         if b == "gs":
             figures.update(lavapipe(core))
     figures.update(criterion_figures(since))
@@ -212,7 +212,7 @@ def main():
     ap.add_argument("--core", default="1", help="the core to pin to (taskset -c)")
     ap.add_argument("--bench", action="append", help="only these benches (default: all of benches/)")
     ap.add_argument("--filter", action="append", default=[], metavar="BENCH=REGEX",
-                    help="run only the criterion ids of BENCH matching REGEX (its all-cores pass is skipped)")
+                    help="run only the criterion ids of BENCH matching REGEX")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave README.md alone")
     ap.add_argument("--from-results", action="store_true", help="reuse target/bench-report/rounds.json")
     ap.add_argument("--add", action="store_true", help="add the new rounds to the saved ones (a figure's median is then over the rounds that measured it)")

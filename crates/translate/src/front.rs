@@ -1845,17 +1845,30 @@ impl<'p, 'a> Gen<'p, 'a> {
         Ok(())
     }
 
-    fn sample(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
-        use Opcode as O;
-        let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
-        let so = *ins.operands().get(3).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
+    /// The sampler operand `at` of a sampling instruction and its register: declared and,
+    /// when `compare` says, of the comparison mode (`Some(true)`) or not (`Some(false)`).
+    fn sampler_operand(
+        &mut self,
+        i: usize,
+        ins: &InstructionRef<'_, '_>,
+        at: usize,
+        compare: Option<bool>,
+    ) -> R<(u32, Operand)> {
+        let so = *ins.operands().get(at).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
         let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
         self.check_range_index(i, ins, Class::Sampler, &so)?;
         let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
-        let compare = matches!(ins.opcode, O::SampleC | O::SampleCLz | O::Gather4C);
-        if compare != (mode == SamplerMode::Comparison) {
+        if compare.is_some_and(|c| c != (mode == SamplerMode::Comparison)) {
             return Err(unsupported(i, ins, "a sampler mode that does not match the instruction"));
         }
+        Ok((s, so))
+    }
+
+    fn sample(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
+        use Opcode as O;
+        let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
+        let compare = matches!(ins.opcode, O::SampleC | O::SampleCLz | O::Gather4C);
+        let (s, so) = self.sampler_operand(i, ins, 3, Some(compare))?;
         let depth = self.compared.contains(&reg_num(&name));
         if depth && matches!(ins.opcode, O::SampleB | O::SampleD) {
             return Err(unsupported(
@@ -1924,13 +1937,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             }
         }
         let call = if ins.opcode == O::Gather4 && !depth {
-            // The sampler operand's selected component picks the channel.
-            let ch = match so.selection() {
-                Selection::Select1(c) => c,
-                Selection::Swizzle(sw) => sw[0],
-                _ => 0,
-            };
-            format!("{func}({ch}, {call_args})")
+            format!("{func}({}, {call_args})", gather_channel(&so))
         } else {
             format!("{func}({call_args})")
         };
@@ -1957,13 +1964,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn gather_po(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
         let compare = ins.opcode == Opcode::Gather4PoC;
         let (name, dim, _elem, ro) = self.texture(i, ins, 3)?;
-        let so = *ins.operands().get(4).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
-        let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
-        self.check_range_index(i, ins, Class::Sampler, &so)?;
-        let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
-        if compare != (mode == SamplerMode::Comparison) {
-            return Err(unsupported(i, ins, "a sampler mode that does not match the instruction"));
-        }
+        let (s, so) = self.sampler_operand(i, ins, 4, Some(compare))?;
         use ResourceDimension as D;
         let layer = match dim {
             D::Texture2D => "",
@@ -1980,13 +1981,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         } else if depth {
             format!("textureGather({name}, s{s}, at{layer})")
         } else {
-            // The sampler operand's selected component picks the channel.
-            let ch = match so.selection() {
-                Selection::Select1(c) => c,
-                Selection::Swizzle(sw) => sw[0],
-                _ => 0,
-            };
-            format!("textureGather({ch}, {name}, s{s}, at{layer})")
+            format!("textureGather({}, {name}, s{s}, at{layer})", gather_channel(&so))
         };
         self.write_swizzled(i, ins, &ro, &format!("bitcast<vec4<u32>>({call})"))?;
         self.close();
@@ -2006,12 +2001,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             return Err(unsupported(i, ins, "lod outside a pixel shader (it needs a pixel quad's derivatives)"));
         }
         let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
-        let so = *ins.operands().get(3).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
-        let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
-        self.check_range_index(i, ins, Class::Sampler, &so)?;
-        if !self.samplers.contains_key(&s) {
-            return Err(unsupported(i, ins, format!("undeclared s{s}")));
-        }
+        self.sampler_operand(i, ins, 3, None)?;
         use ResourceDimension as D;
         let raw = match dim {
             D::Texture1D | D::Texture1DArray => {
@@ -2556,5 +2546,14 @@ fn block_error<T>(e: &BlockError<T>) -> String {
         BlockError::BreakOutside => "outside every `loop` and `switch`".into(),
         BlockError::ContinueOutside => "outside every `loop`".into(),
         BlockError::NotClosed(b) => format!("`{}` is not closed", b.kind.opener()),
+    }
+}
+
+/// The channel a `gather4` reads: the sampler operand's selected component.
+fn gather_channel(so: &Operand) -> u8 {
+    match so.selection() {
+        Selection::Select1(c) => c,
+        Selection::Swizzle(sw) => sw[0],
+        _ => 0,
     }
 }
