@@ -165,7 +165,7 @@ def round_(core, benches, filters):
             sys.exit(f"bench {b} failed")
         # Figures named `all_cores` are about scaling: measured again without the pin (the
         # later measurement is the one read); a filtered bench, those its filter matches.
-        all_cores = f"{filters[b]}.*all_cores" if b in filters else "all_cores"
+        all_cores = f"(?:{filters[b]}).*all_cores" if b in filters else "all_cores"
         r = run(["cargo", "bench", "-p", "dxref-benches", "--bench", b, "--", "--noplot", all_cores])
         if r.returncode != 0:
             sys.exit(f"bench {b} (all cores) failed")
