@@ -281,10 +281,6 @@ impl<'b> Reader<'b> {
         let s = self.slice(off, 4, what)?;
         Ok(u32::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
     }
-    fn u16(&self, off: usize, what: &'static str) -> Result<u16, DbugError> {
-        let s = self.slice(off, 2, what)?;
-        Ok(u16::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
-    }
     fn str(&self, off: usize) -> Result<&'b str, DbugError> {
         let rest = self.b.get(off..).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
         d3dcommon::text::until_nul(rest)
@@ -306,12 +302,11 @@ impl<'b> Reader<'b> {
             return Err(err(off, DbugErrorKind::TooManyTypes));
         }
         self.budget.set(left.saturating_sub(1));
-        // The whole record is inside the input, so offsets within it do not overflow.
-        self.slice(off, TYPE_INFO_SIZE, "type record")?;
-        let h = |i: usize| self.u16(off.saturating_add(i.saturating_mul(2)), "type record");
-        let fields = [h(0)?, h(1)?, h(2)?, h(3)?, h(4)?];
-        let nmembers = h(5)? as usize;
-        let moff = self.u32(off.saturating_add(12), "type record")? as usize;
+        // One check of the whole record, then its fields.
+        let rec = self.slice(off, TYPE_INFO_SIZE, "type record")?;
+        let fields = [le_u16(rec, 0), le_u16(rec, 2), le_u16(rec, 4), le_u16(rec, 6), le_u16(rec, 8)];
+        let nmembers = le_u16(rec, 10) as usize;
+        let moff = le_u32(rec, 12) as usize;
         // Members count against the same budget: records sharing one member table walk
         // it once each, so records alone would not bound the work or the memory.
         let left = self.budget.get();
@@ -1015,10 +1010,10 @@ pub struct Annotations<'d> {
     entry_point: Option<&'d str>,
     /// Each variable's scope and name.
     names: Vec<(Option<&'d str>, &'d str)>,
-    /// `(instruction, variable, register, components)` for every register record,
-    /// sorted: within an instruction, variable then register order, as
-    /// [`DebugInfo::annotation`] writes them.
-    order: Vec<(u32, usize, usize, [u16; 4])>,
+    /// `(instruction, n, variable, components)` for every register record, `n` its
+    /// place in variable then register order (as [`DebugInfo::annotation`] writes
+    /// them), sorted by instruction then `n`: the first two in one `u64`.
+    order: Vec<(u64, usize, [u16; 4])>,
     /// Where the records after the last instruction written start: where the next
     /// instruction's start when they are asked for in order, as a listing does.
     next: std::cell::Cell<usize>,
@@ -1037,11 +1032,12 @@ impl<'d> Annotations<'d> {
         let mut order = Vec::with_capacity(registers);
         for (vi, (scope, name, records)) in variables.enumerate() {
             names.push((scope, name));
-            for (ri, r) in records.enumerate() {
-                order.push((r.instruction, vi, ri, r.components));
+            for r in records {
+                let n = order.len() as u64;
+                order.push((u64::from(r.instruction) << 32 | n, vi, r.components));
             }
         }
-        order.sort_unstable();
+        order.sort_unstable_by_key(|&(key, ..)| key);
         Annotations { entry_point, names, order, next: std::cell::Cell::new(0) }
     }
 
@@ -1052,14 +1048,12 @@ impl<'d> Annotations<'d> {
         // before it is of an earlier instruction (checked), else a binary search.
         let hint = self.next.get();
         let before = hint.checked_sub(1).and_then(|h| self.order.get(h));
-        let from_hint =
-            before.is_none_or(|&(i, ..)| i < index) && self.order.get(hint).is_none_or(|&(i, ..)| i >= index);
-        let start = if from_hint { hint } else { self.order.partition_point(|&(i, ..)| i < index) };
+        let ins = |&(key, ..): &(u64, usize, [u16; 4])| (key >> 32) as u32;
+        let from_hint = before.is_none_or(|e| ins(e) < index) && self.order.get(hint).is_none_or(|e| ins(e) >= index);
+        let start = if from_hint { hint } else { self.order.partition_point(|e| ins(e) < index) };
         let mut first = true;
         let mut end = start;
-        for (_, vi, _, components) in
-            self.order.get(start..).unwrap_or_default().iter().take_while(|&&(i, ..)| i == index)
-        {
+        for (_, vi, components) in self.order.get(start..).unwrap_or_default().iter().take_while(|e| ins(e) == index) {
             end = end.saturating_add(1);
             let Some(&name) = self.names.get(*vi) else { continue };
             write_mapping(out, self.entry_point, name, components, first);
