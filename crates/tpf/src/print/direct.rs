@@ -11,8 +11,10 @@
 //! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
 //! padded table into the output bytes. The most common declarations are printed so
 //! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_input_ps_siv`, `dcl_temps`,
-//! `dcl_constantbuffer`, `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1
-//! for the register ranges). Everything else goes to the general path: the other
+//! `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1 for the
+//! register ranges; `dcl_thread_group`; `dcl_constantbuffer`, `dcl_uav_raw` and
+//! `dcl_resource_raw` in every model, Shader Model 5.1's `CB0[0:0][4]`, `U0[0:0]` and
+//! `, space=0` by one out-of-line function). Everything else goes to the general path: the other
 //! declarations, data blocks, extended opcode tokens, relative indices, precision and
 //! other operand extensions, 64-bit immediates, the controls of `resinfo`,
 //! `sampleinfo` and `sync`, tokens left over after the operands; and whole programs in
