@@ -24,8 +24,12 @@
 //! [`DebugInfo::parse`] keeps the original bytes when that layout would not reproduce
 //! them, so that [`DebugInfo::to_bytes`] always gives back the input.
 //!
+//! [`DebugView`] is the one reader of the block: it checks the whole block when made,
+//! then reads its records in place without allocating (what the Level9 listing prints
+//! from); [`DebugInfo`] copies the fields out of it.
+//!
 //! In a listing the debug information shows as `#line` lines and `  // name<…>`
-//! annotations ([`DebugInfo::annotation`], [`LineTracker`]).
+//! annotations ([`DebugInfo::annotation`], [`DebugView::annotations`], [`LineTracker`]).
 
 use std::borrow::Cow;
 
@@ -277,10 +281,6 @@ impl<'b> Reader<'b> {
         let s = self.slice(off, 4, what)?;
         Ok(u32::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
     }
-    fn u16(&self, off: usize, what: &'static str) -> Result<u16, DbugError> {
-        let s = self.slice(off, 2, what)?;
-        Ok(u16::from_le_bytes(s.first_chunk().copied().unwrap_or_default()))
-    }
     fn str(&self, off: usize) -> Result<&'b str, DbugError> {
         let rest = self.b.get(off..).ok_or(err(off, DbugErrorKind::UnterminatedString))?;
         d3dcommon::text::until_nul(rest)
@@ -302,12 +302,11 @@ impl<'b> Reader<'b> {
             return Err(err(off, DbugErrorKind::TooManyTypes));
         }
         self.budget.set(left.saturating_sub(1));
-        // The whole record is inside the input, so offsets within it do not overflow.
-        self.slice(off, TYPE_INFO_SIZE, "type record")?;
-        let h = |i: usize| self.u16(off.saturating_add(i.saturating_mul(2)), "type record");
-        let fields = [h(0)?, h(1)?, h(2)?, h(3)?, h(4)?];
-        let nmembers = h(5)? as usize;
-        let moff = self.u32(off.saturating_add(12), "type record")? as usize;
+        // One check of the whole record, then its fields.
+        let rec = self.slice(off, TYPE_INFO_SIZE, "type record")?;
+        let fields = [le_u16(rec, 0), le_u16(rec, 2), le_u16(rec, 4), le_u16(rec, 6), le_u16(rec, 8)];
+        let nmembers = le_u16(rec, 10) as usize;
+        let moff = le_u32(rec, 12) as usize;
         // Members count against the same budget: records sharing one member table walk
         // it once each, so records alone would not bound the work or the memory.
         let left = self.budget.get();
@@ -327,10 +326,213 @@ impl<'b> Reader<'b> {
         Ok(index)
     }
     /// A record array of `count` records of `size` bytes at `off` (checked whole).
-    fn array(&self, off: u32, count: u32, size: usize, what: &'static str) -> Result<usize, DbugError> {
+    fn array(&self, off: u32, count: u32, size: usize, what: &'static str) -> Result<&'b [u8], DbugError> {
         let total = (count as usize).saturating_mul(size);
-        self.slice(off as usize, total, what)?;
-        Ok(off as usize)
+        self.slice(off as usize, total, what)
+    }
+}
+
+/// The little-endian `u16` at `at` in `b` (0 past the end: callers read records whose
+/// size was checked).
+fn le_u16(b: &[u8], at: usize) -> u16 {
+    b.get(at..).and_then(|s| s.first_chunk()).copied().map_or(0, u16::from_le_bytes)
+}
+
+/// The little-endian `u32` at `at` in `b` (0 past the end, as [`le_u16`]).
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    b.get(at..).and_then(|s| s.first_chunk()).copied().map_or(0, u32::from_le_bytes)
+}
+
+/// The string at `off` in a checked block (`""` if it were not one: not reached).
+fn checked_str(b: &[u8], off: usize) -> &str {
+    b.get(off..).and_then(d3dcommon::text::until_nul).and_then(Result::ok).unwrap_or_default()
+}
+
+/// An 8-byte instruction record.
+fn instruction_record(r: &[u8]) -> InstructionInfo {
+    InstructionInfo { line: le_u16(r, 0), file: le_u16(r, 2), offset: le_u32(r, 4) }
+}
+
+/// A 12-byte register record.
+fn register_record(r: &[u8]) -> RegisterInfo {
+    RegisterInfo { instruction: le_u32(r, 0), components: [le_u16(r, 4), le_u16(r, 6), le_u16(r, 8), le_u16(r, 10)] }
+}
+
+/// A `DBUG` block read in place: checked whole when made ([`DebugView::parse`], the
+/// checks and errors of [`DebugInfo::parse`]), then read record by record from its
+/// bytes without allocating. It is what a listing reads; [`DebugInfo`] is built from
+/// it. The type records are checked, not read (a listing does not print them).
+#[derive(Debug, Clone, Copy)]
+pub struct DebugView<'a> {
+    /// The header's `Size` field (40).
+    pub header_size: u32,
+    /// The compiler string.
+    pub creator: &'a str,
+    /// The header's third field (a source-code offset; 0 in every blob seen).
+    pub source_code: u32,
+    /// The entry point's name (`None` when the offset is 0).
+    pub entry_point: Option<&'a str>,
+    /// The block after its FourCC.
+    bytes: &'a [u8],
+    /// The file records (a `u32` string offset each).
+    files: &'a [u8],
+    /// The instruction records.
+    instructions: &'a [u8],
+    /// The variable records.
+    variables: &'a [u8],
+    /// The register records of every variable, counted.
+    registers: usize,
+}
+
+/// A variable of a [`DebugView`].
+#[derive(Debug, Clone)]
+pub struct VariableView<'a> {
+    /// The function scope, as [`Variable::scope`].
+    pub scope: Option<&'a str>,
+    /// The variable's name.
+    pub name: &'a str,
+    /// The offset of its type record in the block.
+    pub type_offset: usize,
+    /// The instructions that write it, and which of its scalars each writes.
+    pub registers: Registers<'a>,
+}
+
+/// The register records of a [`VariableView`], in order.
+#[derive(Debug, Clone)]
+pub struct Registers<'a>(std::slice::ChunksExact<'a, u8>);
+
+impl Iterator for Registers<'_> {
+    type Item = RegisterInfo;
+    fn next(&mut self) -> Option<RegisterInfo> {
+        self.0.next().map(register_record)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Registers<'_> {}
+
+// The reader: offsets and counts come from the input.
+#[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
+impl<'a> DebugView<'a> {
+    /// Reads a comment block's body (starting with the FourCC `DBUG`).
+    pub fn parse_comment(data: &'a [u8]) -> Result<DebugView<'a>, DbugError> {
+        match data.strip_prefix(&FOURCC) {
+            Some(body) => DebugView::parse(body),
+            None => Err(err(0, DbugErrorKind::NotDbug)),
+        }
+    }
+
+    /// Reads the block after its FourCC, checking all of it (strings, record arrays,
+    /// type records) as [`DebugInfo::parse`] does, with the same errors.
+    pub fn parse(b: &'a [u8]) -> Result<DebugView<'a>, DbugError> {
+        DebugView::read(b, &mut SeenTypes(Vec::new()))
+    }
+
+    /// The one reader of the block: checks it in [`DebugInfo::parse`]'s order, walking
+    /// each variable's type record into `sink`.
+    fn read<S: TypeSink<'a>>(b: &'a [u8], sink: &mut S) -> Result<DebugView<'a>, DbugError> {
+        let r = Reader { b, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
+        let h = |i: usize| r.u32(i.saturating_mul(4), "header");
+        let header_size = h(0)?;
+        let creator = match h(1)? {
+            0 => "",
+            o => r.str(o as usize)?,
+        };
+        let source_code = h(2)?;
+        let (nfiles, file_off) = (h(3)?, h(4)?);
+        let (nins, ins_off) = (h(5)?, h(6)?);
+        let (nvars, var_off) = (h(7)?, h(8)?);
+        let entry = h(9)?;
+        let files = r.array(file_off, nfiles, 4, "file records")?;
+        for f in files.chunks_exact(4) {
+            r.str(le_u32(f, 0) as usize)?;
+        }
+        let instructions = r.array(ins_off, nins, INSTRUCTION_INFO_SIZE, "instruction records")?;
+        let variables = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
+        let mut registers = 0usize;
+        for v in variables.chunks_exact(VARIABLE_INFO_SIZE) {
+            if let s @ 1.. = le_u32(v, 0) {
+                r.str(s as usize)?;
+            }
+            r.str(le_u32(v, 4) as usize)?;
+            r.ty(le_u32(v, 8) as usize, 0, sink)?;
+            let nreg = le_u32(v, 12);
+            r.array(le_u32(v, 16), nreg, REGISTER_INFO_SIZE, "register records")?;
+            registers = registers.saturating_add(nreg as usize);
+        }
+        let entry_point = match entry {
+            0 => None,
+            o => Some(r.str(o as usize)?),
+        };
+        Ok(DebugView {
+            header_size,
+            creator,
+            source_code,
+            entry_point,
+            bytes: b,
+            files,
+            instructions,
+            variables,
+            registers,
+        })
+    }
+
+    /// The source file names, as written on `#line` lines.
+    pub fn files(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let b = self.bytes;
+        self.files.chunks_exact(4).map(move |f| checked_str(b, le_u32(f, 0) as usize))
+    }
+
+    /// Source file `index`'s name.
+    pub fn file(&self, index: usize) -> Option<&'a str> {
+        let at = index.checked_mul(4)?;
+        Some(checked_str(self.bytes, le_u32(self.files.get(at..)?.first_chunk::<4>()?, 0) as usize))
+    }
+
+    /// One record per instruction of the program, in order.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstructionInfo> + 'a {
+        self.instructions.chunks_exact(INSTRUCTION_INFO_SIZE).map(instruction_record)
+    }
+
+    /// The record of instruction `index`.
+    pub fn instruction(&self, index: usize) -> Option<InstructionInfo> {
+        let at = index.checked_mul(INSTRUCTION_INFO_SIZE)?;
+        Some(instruction_record(self.instructions.get(at..)?.first_chunk::<INSTRUCTION_INFO_SIZE>()?))
+    }
+
+    /// The variables (globals, parameters, locals) with the registers that hold them.
+    pub fn variables(&self) -> impl ExactSizeIterator<Item = VariableView<'a>> + 'a {
+        let b = self.bytes;
+        self.variables.chunks_exact(VARIABLE_INFO_SIZE).map(move |v| {
+            let (count, at) = (le_u32(v, 12) as usize, le_u32(v, 16) as usize);
+            let records = count
+                .checked_mul(REGISTER_INFO_SIZE)
+                .and_then(|size| at.checked_add(size))
+                .and_then(|end| b.get(at..end))
+                .unwrap_or_default();
+            VariableView {
+                scope: match le_u32(v, 0) {
+                    0 => None,
+                    s => Some(checked_str(b, s as usize)),
+                },
+                name: checked_str(b, le_u32(v, 4) as usize),
+                type_offset: le_u32(v, 8) as usize,
+                registers: Registers(records.chunks_exact(REGISTER_INFO_SIZE)),
+            }
+        })
+    }
+
+    /// The annotations of every instruction, as [`DebugInfo::annotations`].
+    pub fn annotations(&self) -> Annotations<'a> {
+        let variables = self.variables().map(|v| (v.scope, v.name, v.registers));
+        Annotations::new(
+            self.entry_point,
+            variables,
+            self.variables.chunks_exact(VARIABLE_INFO_SIZE).len(),
+            self.registers,
+        )
     }
 }
 
@@ -375,78 +577,41 @@ impl<'a> DebugInfo<'a> {
         DebugInfo::parse_with(b, Parse::Fields)
     }
 
-    #[deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
     fn parse_with(b: &'a [u8], what: Parse) -> Result<DebugInfo<'a>, DbugError> {
-        let r = Reader { b, budget: std::cell::Cell::new(MAX_TYPE_RECORDS) };
-        let h = |i: usize| r.u32(i.saturating_mul(4), "header");
-        let header_size = h(0)?;
-        let creator = match h(1)? {
-            0 => "",
-            o => r.str(o as usize)?,
-        };
-        let source_code = h(2)?;
-        let (nfiles, file_off) = (h(3)?, h(4)?);
-        let (nins, ins_off) = (h(5)?, h(6)?);
-        let (nvars, var_off) = (h(7)?, h(8)?);
-        let entry = h(9)?;
-        let at = r.array(file_off, nfiles, 4, "file records")?;
-        let mut files = Vec::with_capacity(nfiles.min(1024) as usize);
-        for i in 0..nfiles as usize {
-            // Inside the array checked above: no overflow.
-            files.push(Cow::Borrowed(r.str(r.u32(at.saturating_add(i.saturating_mul(4)), "file record")? as usize)?));
-        }
-        let at = r.array(ins_off, nins, INSTRUCTION_INFO_SIZE, "instruction records")?;
-        let mut instructions = Vec::with_capacity(nins as usize);
-        for i in 0..nins as usize {
-            let o = at.saturating_add(i.saturating_mul(INSTRUCTION_INFO_SIZE));
-            instructions.push(InstructionInfo {
-                line: r.u16(o, "instruction record")?,
-                file: r.u16(o.saturating_add(2), "instruction record")?,
-                offset: r.u32(o.saturating_add(4), "instruction record")?,
-            });
-        }
-        let at = r.array(var_off, nvars, VARIABLE_INFO_SIZE, "variable records")?;
-        let mut variables = Vec::with_capacity(nvars as usize);
+        // One reader: the view checks the block (walking the type records into `types`,
+        // or only past them for the listing), then the fields are copied out of it.
         let mut types = Types { list: Vec::new(), seen: Vec::new(), member_tables: Vec::new() };
         let mut seen_offsets = SeenTypes(Vec::new());
-        for i in 0..nvars as usize {
-            let o = at.saturating_add(i.saturating_mul(VARIABLE_INFO_SIZE));
-            let f = |k: usize| r.u32(o.saturating_add(k.saturating_mul(4)), "variable record");
-            let scope = match f(0)? {
-                0 => None,
-                s => Some(Cow::Borrowed(r.str(s as usize)?)),
-            };
-            let name = Cow::Borrowed(r.str(f(1)? as usize)?);
-            let ty = match what {
-                Parse::Listing => r.ty(f(2)? as usize, 0, &mut seen_offsets)?,
-                Parse::KeepLayout | Parse::Fields => r.ty(f(2)? as usize, 0, &mut types)?,
-            };
-            let (nreg, reg_off) = (f(3)?, f(4)?);
-            let rat = r.array(reg_off, nreg, REGISTER_INFO_SIZE, "register records")?;
-            let mut registers = Vec::with_capacity(nreg as usize);
-            for k in 0..nreg as usize {
-                let q = rat.saturating_add(k.saturating_mul(REGISTER_INFO_SIZE));
-                let c = |j: usize| r.u16(q.saturating_add(4).saturating_add(j.saturating_mul(2)), "register record");
-                registers.push(RegisterInfo {
-                    instruction: r.u32(q, "register record")?,
-                    components: [c(0)?, c(1)?, c(2)?, c(3)?],
-                });
-            }
-            variables.push(Variable { scope, name, ty, registers });
-        }
-        let entry_point = match entry {
-            0 => None,
-            o => Some(Cow::Borrowed(r.str(o as usize)?)),
+        let view = match what {
+            Parse::Listing => DebugView::read(b, &mut seen_offsets)?,
+            Parse::KeepLayout | Parse::Fields => DebugView::read(b, &mut types)?,
         };
+        let type_index = |off: usize| {
+            match what {
+                Parse::Listing => seen_offsets.index_of(off),
+                Parse::KeepLayout | Parse::Fields => types.index_of(off),
+            }
+            // Every variable's type record was walked by the view.
+            .unwrap_or_default()
+        };
+        let variables = view
+            .variables()
+            .map(|v| Variable {
+                scope: v.scope.map(Cow::Borrowed),
+                name: Cow::Borrowed(v.name),
+                ty: type_index(v.type_offset),
+                registers: v.registers.collect(),
+            })
+            .collect();
         let mut info = DebugInfo {
-            header_size,
-            creator: Cow::Borrowed(creator),
-            source_code,
-            files,
-            instructions,
+            header_size: view.header_size,
+            creator: Cow::Borrowed(view.creator),
+            source_code: view.source_code,
+            files: view.files().map(Cow::Borrowed).collect(),
+            instructions: view.instructions().collect(),
             variables,
             types: types.list,
-            entry_point,
+            entry_point: view.entry_point.map(Cow::Borrowed),
             raw_layout: None,
         };
         if what == Parse::KeepLayout && info.fresh_bytes() != b {
@@ -602,15 +767,7 @@ impl<'a> DebugInfo<'a> {
     }
 
     fn write_variable_name(&self, out: &mut String, v: &Variable<'_>) {
-        match &v.scope {
-            None => out.push_str("::"),
-            Some(s) if self.entry_point.as_deref() == Some(&**s) => {}
-            Some(s) => {
-                out.push_str(s);
-                out.push_str("::");
-            }
-        }
-        out.push_str(&v.name);
+        write_variable_name(out, self.entry_point.as_deref(), v.scope.as_deref(), &v.name);
     }
 
     /// Appends the listing's annotation of instruction `index` (`  // ::color<0,1,2,3>`,
@@ -621,48 +778,20 @@ impl<'a> DebugInfo<'a> {
         let mut first = true;
         for v in &self.variables {
             for r in v.registers.iter().filter(|r| r.instruction == index) {
-                self.write_mapping(out, v, r, first);
+                write_mapping(out, self.entry_point.as_deref(), (v.scope.as_deref(), &v.name), &r.components, first);
                 first = false;
             }
         }
         !first
     }
 
-    /// One `name<components>` of an annotation, after `  // ` if it is the first.
-    fn write_mapping(&self, out: &mut String, v: &Variable<'_>, r: &RegisterInfo, first: bool) {
-        // Constant pieces, each pushed as itself (a piece chosen at run time is copied
-        // by a call to `memcpy`).
-        if first {
-            out.push_str("  // ");
-        } else {
-            out.push_str(", ");
-        }
-        self.write_variable_name(out, v);
-        out.push('<');
-        let mut later = false;
-        for &c in r.components.iter().filter(|&&c| c != NO_COMPONENT) {
-            if later {
-                out.push(',');
-            }
-            crate::print::push_decimal(out, u32::from(c));
-            later = true;
-        }
-        out.push('>');
-    }
-
     /// The annotations of every instruction, indexed by instruction: what
     /// [`DebugInfo::annotation`] prints, found by a binary search instead of a pass over
     /// every variable's registers.
-    pub fn annotations(&self) -> Annotations<'_, 'a> {
-        let mut order = Vec::with_capacity(self.variables.iter().map(|v| v.registers.len()).sum());
-        for (vi, v) in self.variables.iter().enumerate() {
-            for (ri, r) in v.registers.iter().enumerate() {
-                order.push((r.instruction, vi, ri));
-            }
-        }
-        // Within an instruction, variable then register order: `annotation`'s order.
-        order.sort_unstable();
-        Annotations { info: self, order, next: std::cell::Cell::new(0) }
+    pub fn annotations(&self) -> Annotations<'_> {
+        let variables = self.variables.iter().map(|v| (v.scope.as_deref(), &*v.name, v.registers.iter().copied()));
+        let registers = self.variables.iter().map(|v| v.registers.len()).sum();
+        Annotations::new(self.entry_point.as_deref(), variables, self.variables.len(), registers)
     }
 
     /// Builds debug information from what a Level9 listing shows: the files named on
@@ -754,6 +883,48 @@ fn float_type(width: u16) -> TypeRecord<'static> {
     }
 }
 
+/// How a listing names a variable: `name` for the entry point's own variables,
+/// `::name` for globals, `scope::name` otherwise.
+fn write_variable_name(out: &mut String, entry_point: Option<&str>, scope: Option<&str>, name: &str) {
+    match scope {
+        None => out.push_str("::"),
+        Some(s) if entry_point == Some(s) => {}
+        Some(s) => {
+            out.push_str(s);
+            out.push_str("::");
+        }
+    }
+    out.push_str(name);
+}
+
+/// One `name<components>` of an annotation, after `  // ` if it is the first.
+fn write_mapping(
+    out: &mut String,
+    entry_point: Option<&str>,
+    (scope, name): (Option<&str>, &str),
+    components: &[u16; 4],
+    first: bool,
+) {
+    // Constant pieces, each pushed as itself (a piece chosen at run time is copied
+    // by a call to `memcpy`).
+    if first {
+        out.push_str("  // ");
+    } else {
+        out.push_str(", ");
+    }
+    write_variable_name(out, entry_point, scope, name);
+    out.push('<');
+    let mut later = false;
+    for &c in components.iter().filter(|&&c| c != NO_COMPONENT) {
+        if later {
+            out.push(',');
+        }
+        crate::print::push_decimal(out, u32::from(c));
+        later = true;
+    }
+    out.push('>');
+}
+
 /// Lays out a block as fxc does: strings written once, each type record once.
 struct Writer {
     out: Vec<u8>,
@@ -833,17 +1004,43 @@ impl Writer {
     }
 }
 
-/// The annotations of a program's instructions ([`DebugInfo::annotations`]).
-pub struct Annotations<'d, 'a> {
-    info: &'d DebugInfo<'a>,
-    /// `(instruction, variable, register)` for every register record, sorted.
-    order: Vec<(u32, usize, usize)>,
+/// The annotations of a program's instructions ([`DebugInfo::annotations`],
+/// [`DebugView::annotations`]).
+pub struct Annotations<'d> {
+    entry_point: Option<&'d str>,
+    /// Each variable's scope and name.
+    names: Vec<(Option<&'d str>, &'d str)>,
+    /// `(instruction, n, variable, components)` for every register record, `n` its
+    /// place in variable then register order (as [`DebugInfo::annotation`] writes
+    /// them), sorted by instruction then `n`: the first two in one `u64`.
+    order: Vec<(u64, usize, [u16; 4])>,
     /// Where the records after the last instruction written start: where the next
     /// instruction's start when they are asked for in order, as a listing does.
     next: std::cell::Cell<usize>,
 }
 
-impl Annotations<'_, '_> {
+impl<'d> Annotations<'d> {
+    /// The annotations of `variables` (scope, name, registers), `count` of them with
+    /// `registers` register records in all.
+    fn new<R: Iterator<Item = RegisterInfo>>(
+        entry_point: Option<&'d str>,
+        variables: impl Iterator<Item = (Option<&'d str>, &'d str, R)>,
+        count: usize,
+        registers: usize,
+    ) -> Annotations<'d> {
+        let mut names = Vec::with_capacity(count);
+        let mut order = Vec::with_capacity(registers);
+        for (vi, (scope, name, records)) in variables.enumerate() {
+            names.push((scope, name));
+            for r in records {
+                let n = order.len() as u64;
+                order.push((u64::from(r.instruction) << 32 | n, vi, r.components));
+            }
+        }
+        order.sort_unstable_by_key(|&(key, ..)| key);
+        Annotations { entry_point, names, order, next: std::cell::Cell::new(0) }
+    }
+
     /// As [`DebugInfo::annotation`]: appends the annotation of instruction `index`, and
     /// returns whether there was one.
     pub fn write(&self, index: u32, out: &mut String) -> bool {
@@ -851,16 +1048,15 @@ impl Annotations<'_, '_> {
         // before it is of an earlier instruction (checked), else a binary search.
         let hint = self.next.get();
         let before = hint.checked_sub(1).and_then(|h| self.order.get(h));
-        let from_hint =
-            before.is_none_or(|&(i, _, _)| i < index) && self.order.get(hint).is_none_or(|&(i, _, _)| i >= index);
-        let start = if from_hint { hint } else { self.order.partition_point(|&(i, _, _)| i < index) };
+        let ins = |&(key, ..): &(u64, usize, [u16; 4])| (key >> 32) as u32;
+        let from_hint = before.is_none_or(|e| ins(e) < index) && self.order.get(hint).is_none_or(|e| ins(e) >= index);
+        let start = if from_hint { hint } else { self.order.partition_point(|e| ins(e) < index) };
         let mut first = true;
         let mut end = start;
-        for &(_, vi, ri) in self.order.get(start..).unwrap_or_default().iter().take_while(|&&(i, _, _)| i == index) {
+        for (_, vi, components) in self.order.get(start..).unwrap_or_default().iter().take_while(|e| ins(e) == index) {
             end = end.saturating_add(1);
-            let Some(v) = self.info.variables.get(vi) else { continue };
-            let Some(r) = v.registers.get(ri) else { continue };
-            self.info.write_mapping(out, v, r, first);
+            let Some(&name) = self.names.get(*vi) else { continue };
+            write_mapping(out, self.entry_point, name, components, first);
             first = false;
         }
         self.next.set(end);
@@ -886,12 +1082,22 @@ impl LineTracker {
     /// Writes the blank line and `#line` line due before an instruction at `info`, if
     /// any.
     pub fn before(&mut self, info: &InstructionInfo, files: &[Cow<'_, str>], out: &mut String) {
+        self.before_named(info, |f| files.get(f).map(|f| &**f), out);
+    }
+
+    /// As [`LineTracker::before`], with the name of file `index` given by `file`.
+    pub fn before_named<'f>(
+        &mut self,
+        info: &InstructionInfo,
+        file: impl FnOnce(usize) -> Option<&'f str>,
+        out: &mut String,
+    ) {
         if info.file == NO_FILE {
             return;
         }
         if self.file != Some(info.file) {
             self.file = Some(info.file);
-            let name = files.get(info.file as usize).map_or("", |f| &**f);
+            let name = file(info.file as usize).unwrap_or_default();
             out.push_str("\n#line ");
             crate::print::push_decimal(out, u32::from(info.line));
             out.push_str(" \"");

@@ -778,24 +778,73 @@ pub fn print_program(program: &Program<'_>) -> String {
     out
 }
 
+/// The debug information a Level9 listing prints around its instructions: the `#line`
+/// lines before them and the annotations after them, from an owning
+/// [`DebugInfo`](crate::dbug::DebugInfo) or read in place from the block
+/// ([`DebugView`](crate::dbug::DebugView)).
+struct DebugLines<'d> {
+    source: DebugSource<'d>,
+    lines: crate::dbug::LineTracker,
+    annotations: crate::dbug::Annotations<'d>,
+}
+
+#[derive(Clone, Copy)]
+enum DebugSource<'d> {
+    Info(&'d crate::dbug::DebugInfo<'d>),
+    View(crate::dbug::DebugView<'d>),
+}
+
+impl<'d> DebugLines<'d> {
+    fn of_info(info: &'d crate::dbug::DebugInfo<'_>) -> DebugLines<'d> {
+        let annotations = info.annotations();
+        DebugLines { source: DebugSource::Info(info), lines: crate::dbug::LineTracker::new(), annotations }
+    }
+
+    fn of_view(view: crate::dbug::DebugView<'d>) -> DebugLines<'d> {
+        let annotations = view.annotations();
+        DebugLines { source: DebugSource::View(view), lines: crate::dbug::LineTracker::new(), annotations }
+    }
+
+    /// The `#line` line due before instruction `index`, if any.
+    fn before(&mut self, index: usize, out: &mut String) {
+        match self.source {
+            DebugSource::Info(d) => {
+                if let Some(info) = d.instructions.get(index) {
+                    self.lines.before(info, &d.files, out);
+                }
+            }
+            DebugSource::View(v) => {
+                if let Some(info) = v.instruction(index) {
+                    self.lines.before_named(&info, |f| v.file(f), out);
+                }
+            }
+        }
+    }
+
+    /// The annotation of instruction `index`, if any.
+    fn after(&self, index: usize, out: &mut String) {
+        self.annotations.write(index as u32, out);
+    }
+}
+
 /// The program as a Level9 listing prints it: [`print_program`] with, when `debug` is
 /// given, the `#line` lines (a blank line, then `#line N "file"` on a change of file or
 /// `#line N` on a jump of three lines or more) and the `  // name<…>` annotation of
 /// every instruction a variable maps.
 pub fn print_program_with_debug(program: &Program<'_>, debug: Option<&crate::dbug::DebugInfo<'_>>, out: &mut String) {
+    print_program_with_lines(program, debug.map(DebugLines::of_info), out);
+}
+
+fn print_program_with_lines(program: &Program<'_>, mut debug: Option<DebugLines<'_>>, out: &mut String) {
     let mut p = Printer::new(program.version);
     p.version_line(out);
-    let mut lines = crate::dbug::LineTracker::new();
-    let annotations = debug.map(|d| d.annotations());
     for (index, ins) in program.instructions().enumerate() {
-        if let Some(d) = debug {
-            if let Some(info) = d.instructions.get(index) {
-                lines.before(info, &d.files, out);
-            }
+        if let Some(d) = &mut debug {
+            d.before(index, out);
         }
         p.instruction_text(ins, out);
-        if let Some(a) = &annotations {
-            a.write(index as u32, out);
+        if let Some(d) = &debug {
+            d.after(index, out);
         }
         out.push('\n');
     }
@@ -809,23 +858,28 @@ pub fn print_stream_with_debug(
     format: Format,
     out: &mut String,
 ) -> Result<(), crate::DecodeError> {
+    print_stream_with_lines(bytes, debug.map(DebugLines::of_info), format, out)
+}
+
+fn print_stream_with_lines(
+    bytes: &[u8],
+    mut debug: Option<DebugLines<'_>>,
+    format: Format,
+    out: &mut String,
+) -> Result<(), crate::DecodeError> {
     let mut dec = crate::Decoder::new(bytes)?;
     let mut p = Printer::with_format(dec.version(), format);
     p.version_line(out);
-    let mut lines = crate::dbug::LineTracker::new();
-    let annotations = debug.map(|d| d.annotations());
     let mut ins = Instruction::new(Opcode::Nop);
     let mut index = 0usize;
     while let Some(step) = dec.next_into(&mut ins) {
         let crate::decode::Step::Instruction(at) = step? else { continue };
-        if let Some(d) = debug {
-            if let Some(info) = d.instructions.get(index) {
-                lines.before(info, &d.files, out);
-            }
+        if let Some(d) = &mut debug {
+            d.before(index, out);
         }
         p.instruction_text_at(&ins, 4 * at as u32, out);
-        if let Some(a) = &annotations {
-            a.write(index as u32, out);
+        if let Some(d) = &debug {
+            d.after(index, out);
         }
         out.push('\n');
         index += 1;
@@ -837,9 +891,9 @@ pub fn print_stream_with_debug(
 /// the Shader Model 2 program with the debug information of its `DBUG` block (when it
 /// has one that parses), a blank line and the slot line.
 pub fn level9_program(program: &Program<'_>) -> String {
-    let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment(b).ok());
+    let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugView::parse_comment(b).ok());
     let mut out = String::with_capacity(64 + 48 * program.items.len());
-    print_program_with_debug(program, debug.as_ref(), &mut out);
+    print_program_with_lines(program, debug.map(DebugLines::of_view), &mut out);
     out.push('\n');
     slot_count(program).write_line(&mut out);
     out
@@ -863,9 +917,9 @@ pub fn write_level9_stream(bytes: &[u8], format: Format, out: &mut String) -> Re
         // program first to find it, then print.
         out.truncate(mark);
         let program = crate::decode(bytes)?;
-        let debug =
-            program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugInfo::parse_comment_for_listing(b).ok());
-        print_stream_with_debug(bytes, debug.as_ref(), format, out).inspect_err(|_| out.truncate(mark))?;
+        let debug = program.comment_with(b"DBUG").and_then(|b| crate::dbug::DebugView::parse_comment(b).ok());
+        print_stream_with_lines(bytes, debug.map(DebugLines::of_view), format, out)
+            .inspect_err(|_| out.truncate(mark))?;
         out.push('\n');
         slot_count(&program).write_line(out);
     }
@@ -876,7 +930,7 @@ pub fn write_level9_stream(bytes: &[u8], format: Format, out: &mut String) -> Re
 /// the first `DBUG` block comes before the first instruction; `false` (with part of the
 /// text in `out`) when it comes later.
 fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> Result<bool, ListingError> {
-    use crate::dbug::{DebugInfo, FOURCC};
+    use crate::dbug::{DebugView, FOURCC};
     use crate::decode::Step;
     use std::borrow::Cow;
     let mut dec = crate::Decoder::new(bytes)?;
@@ -894,27 +948,24 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
             Step::Comment(_, c) if !seen_debug && c.fourcc() == Some(FOURCC) => {
                 seen_debug = true;
                 debug = match c.data {
-                    Cow::Borrowed(b) => DebugInfo::parse_comment_for_listing(b).ok(),
+                    Cow::Borrowed(b) => DebugView::parse_comment(b).ok(),
                     Cow::Owned(_) => return Ok(false),
                 };
             }
             Step::Comment(..) => {}
         }
     }
-    let annotations = debug.as_ref().map(|d| d.annotations());
+    let mut debug = debug.map(DebugLines::of_view);
     let mut p = Printer::with_format(version, format);
     p.version_line(out);
-    let mut lines = crate::dbug::LineTracker::new();
     let mut index = 0usize;
     while let Some(at) = next {
-        if let Some(d) = &debug {
-            if let Some(info) = d.instructions.get(index) {
-                lines.before(info, &d.files, out);
-            }
+        if let Some(d) = &mut debug {
+            d.before(index, out);
         }
         p.instruction_text_at(&ins, 4 * at as u32, out);
-        if let Some(a) = &annotations {
-            a.write(index as u32, out);
+        if let Some(d) = &debug {
+            d.after(index, out);
         }
         out.push('\n');
         index += 1;

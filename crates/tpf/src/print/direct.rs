@@ -11,8 +11,10 @@
 //! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
 //! padded table into the output bytes. The most common declarations are printed so
 //! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_input_ps_siv`, `dcl_temps`,
-//! `dcl_constantbuffer`, `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1
-//! for the register ranges). Everything else goes to the general path: the other
+//! `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1 for the
+//! register ranges; `dcl_thread_group`; `dcl_constantbuffer`, `dcl_uav_raw` and
+//! `dcl_resource_raw` in every model, Shader Model 5.1's `CB0[0:0][4]`, `U0[0:0]` and
+//! `, space=0` by one out-of-line function). Everything else goes to the general path: the other
 //! declarations, data blocks, extended opcode tokens, relative indices, precision and
 //! other operand extensions, 64-bit immediates, the controls of `resinfo`,
 //! `sampleinfo` and `sync`, tokens left over after the operands; and whole programs in
@@ -102,6 +104,12 @@ const DECL_RESOURCE: u8 = 11;
 /// `dcl_input_ps_siv linear noperspective v0.xy, position` and `dcl_input_ps_sgv
 /// v1.x, is_front_face` (whose interpolation mode is not printed: only a mode of 0).
 const DECL_INPUT_PS_NAMED: u8 = 12;
+/// `dcl_thread_group 8, 8, 1`: three numbers, nothing in the opcode token but the
+/// opcode and the length.
+const DECL_THREAD_GROUP: u8 = 13;
+/// `dcl_uav_raw u0` and `dcl_resource_raw t0`, without `_glc` or `_rov`: the register
+/// alone, bare; from Shader Model 5.1 its range and space, `dcl_uav_raw U0[0:0], space=0`.
+const DECL_RAW: u8 = 14;
 /// The opcode of `dcl_input_ps_siv`.
 const DCL_INPUT_PS_SIV: usize = crate::Opcode::DclInputPsSiv as usize;
 const CLOSES: u8 = 1;
@@ -132,6 +140,9 @@ static ROWS: [Row; 256] = {
             Shape::Decl(DeclKind::GlobalFlags) => (DECL_FLAGS, 0),
             Shape::Decl(DeclKind::Resource) => (DECL_RESOURCE, 1),
             Shape::Decl(DeclKind::InputPsName) => (DECL_INPUT_PS_NAMED, 1),
+            Shape::Decl(DeclKind::ThreadGroup) => (DECL_THREAD_GROUP, 0),
+            // The register (from SM5.1 a range, printed after the operands' loop).
+            Shape::Decl(DeclKind::UavRaw | DeclKind::ResourceRaw) => (DECL_RAW, 1),
             _ => (NOT_DIRECT, 0),
         };
         let mut row = Row {
@@ -392,14 +403,29 @@ impl Printer {
                 }
             }
             // Nothing in the opcode token but the opcode and the length.
-            DECL_REGISTER | DECL_NAMED | DECL_TEMPS if tok0 & 0x00ff_f800 != 0 => {
+            DECL_CB | DECL_RAW if self.is_sm51() => {
+                // The whole line, with the register's range and space.
+                if self.direct_ranged(row.controls == DECL_CB, tok0, body, out).is_none() {
+                    out.truncate(mark);
+                    return None;
+                }
+                self.depth = depth;
+                return Some(bytes);
+            }
+            // Nothing in the opcode token but the opcode and the length (for the raw
+            // declarations: no `_glc`, bit 16, nor `_rov`, bit 17).
+            DECL_REGISTER | DECL_NAMED | DECL_TEMPS | DECL_THREAD_GROUP | DECL_RAW if tok0 & 0x00ff_f800 != 0 => {
                 out.truncate(mark);
                 return None;
             }
-            DECL_CB | DECL_SAMPLER => {
-                // The access pattern (bit 11) or the sampler mode (bits 14:11); SM5.1's
-                // ranges and spaces go to the general path.
-                let bits = if row.controls == DECL_CB { 0x00ff_f000 } else { 0x00ff_8000 };
+            DECL_CB if tok0 & 0x00ff_f000 != 0 => {
+                // The access pattern (bit 11), and nothing else.
+                out.truncate(mark);
+                return None;
+            }
+            DECL_SAMPLER => {
+                // The sampler mode (bits 14:11); SM5.1's ranges and spaces go to the
+                // general path.
                 // A sampler's register is printed bare (no selection, no modifier):
                 // its operand token must hold neither.
                 let bare_register = body.first_chunk::<4>().is_some_and(|t| {
@@ -407,7 +433,20 @@ impl Printer {
                     let file = (t >> 12) & 0xff;
                     t & 0x8000_0003 == 0 && file != IMMEDIATE32 && file != IMMEDIATE64
                 });
-                if tok0 & bits != 0 || self.is_sm51() || (row.controls == DECL_SAMPLER && !bare_register) {
+                if tok0 & 0x00ff_8000 != 0 || self.is_sm51() || !bare_register {
+                    out.truncate(mark);
+                    return None;
+                }
+            }
+            DECL_RAW => {
+                // `t0`: the register's token bare, with one immediate index (as for
+                // `dcl_resource`), printed as an operand.
+                let bare_register = body.first_chunk::<4>().is_some_and(|t| {
+                    let t = u32::from_le_bytes(*t);
+                    let file = (t >> 12) & 0xff;
+                    t & 0xfff0_0003 == 0x0010_0000 && file != IMMEDIATE32 && file != IMMEDIATE64
+                });
+                if !bare_register {
                     out.truncate(mark);
                     return None;
                 }
@@ -530,6 +569,17 @@ impl Printer {
                 out.truncate(mark);
                 return None;
             }
+            DECL_THREAD_GROUP => {
+                let (Some(x), Some(y), Some(z)) = (tokens.next(), tokens.next(), tokens.next()) else {
+                    out.truncate(mark);
+                    return None;
+                };
+                w.decimal(out, x);
+                w.add(out, const { word(", ") }, 2);
+                w.decimal(out, y);
+                w.add(out, const { word(", ") }, 2);
+                w.decimal(out, z);
+            }
             DECL_TEMPS => match tokens.next() {
                 Some(n) => w.decimal(out, n),
                 None => {
@@ -559,6 +609,80 @@ impl Printer {
         w.flush(out);
         self.depth = depth + (row.flow & OPENS != 0) as usize;
         Some(bytes)
+    }
+
+    /// The rest of the line of a Shader Model 5.1 declaration of a raw buffer or a
+    /// constant buffer, after its mnemonic: ` U0[0:0], space=0`, ` CB0[0:0][4],
+    /// immediateIndexed, space=0` (the general path's `Exception::ConstantBuffer`,
+    /// `Item::Range`, `Item::Space`); `None` for any other form. (Out of line:
+    /// declarations are rare, and the common instructions run faster in a smaller
+    /// `direct`.)
+    #[inline(never)]
+    fn direct_ranged(&self, cb: bool, tok0: u32, body: &[u8], out: &mut Vec<u8>) -> Option<()> {
+        // Nothing in the opcode token but the access pattern (bit 11) of a constant
+        // buffer; no `_glc` or `_rov` on a raw buffer.
+        let bits = if cb { 0x00ff_f000 } else { 0x00ff_f800 };
+        if tok0 & bits != 0 {
+            return None;
+        }
+        let mut tokens = Tokens(body);
+        let mut w = Word { bits: b' ' as u64, len: 1 };
+        Self::direct_range(&mut tokens, cb, &mut w, out)?;
+        if cb {
+            let access = CbAccessPattern::from_raw(((tok0 >> 11) & 1) as u8).listing_name()?;
+            let size = tokens.next()?;
+            w.add(out, b'[' as u64, 1);
+            w.decimal(out, size);
+            w.add(out, const { word("], ") }, 3);
+            w.flush(out);
+            out.extend_from_slice(access.as_bytes());
+        }
+        if let Some(space) = tokens.next() {
+            w.add(out, const { word(", space=") }, 8);
+            w.decimal(out, space);
+        }
+        if !tokens.0.is_empty() {
+            return None;
+        }
+        w.add(out, b'\n' as u64, 1);
+        w.flush(out);
+        Some(())
+    }
+
+    /// A declared register's range from Shader Model 5.1, as the general path prints it
+    /// (`Printer::decl_register`, `Printer::range_indices`): `T0[0:3]`, `*` for an
+    /// unbounded upper bound, `CB` before it for a constant buffer (`cb`) whatever its
+    /// register type. Its token must have three immediate indices and no extended
+    /// token; `None` otherwise.
+    #[inline(always)]
+    fn direct_range(tokens: &mut Tokens<'_>, cb: bool, w: &mut Word, out: &mut Vec<u8>) -> Option<()> {
+        let t = tokens.next()?;
+        let file = (t >> 12) & 0xff;
+        if t & 0xfff0_0000 != 0x0030_0000 || file == IMMEDIATE32 || file == IMMEDIATE64 {
+            return None;
+        }
+        if cb {
+            w.add(out, const { word("CB") }, 2);
+        } else {
+            let (prefix, len) = &PREFIXES[1][file as usize];
+            if *len == 0 {
+                return None;
+            }
+            w.flush(out);
+            put(out, prefix, *len as usize);
+        }
+        let (id, lower, upper) = (tokens.next()?, tokens.next()?, tokens.next()?);
+        w.decimal(out, id);
+        w.add(out, b'[' as u64, 1);
+        w.decimal(out, lower);
+        w.add(out, b':' as u64, 1);
+        if upper == u32::MAX {
+            w.add(out, b'*' as u64, 1);
+        } else {
+            w.decimal(out, upper);
+        }
+        w.add(out, b']' as u64, 1);
+        Some(())
     }
 
     /// One operand: a register with immediate indices, or a 32-bit immediate, with an
