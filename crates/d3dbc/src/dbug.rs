@@ -1016,7 +1016,7 @@ pub struct Annotations<'d> {
     order: Vec<(u64, usize, [u16; 4])>,
     /// Where the records after the last instruction written start: where the next
     /// instruction's start when they are asked for in order, as a listing does.
-    next: std::cell::Cell<usize>,
+    next: usize,
 }
 
 impl<'d> Annotations<'d> {
@@ -1038,15 +1038,15 @@ impl<'d> Annotations<'d> {
             }
         }
         order.sort_unstable_by_key(|&(key, ..)| key);
-        Annotations { entry_point, names, order, next: std::cell::Cell::new(0) }
+        Annotations { entry_point, names, order, next: 0 }
     }
 
     /// As [`DebugInfo::annotation`]: appends the annotation of instruction `index`, and
     /// returns whether there was one.
-    pub fn write(&self, index: u32, out: &mut String) -> bool {
+    pub fn write(&mut self, index: u32, out: &mut String) -> bool {
         // The first record of `index` or later: the last call's end when every record
         // before it is of an earlier instruction (checked), else a binary search.
-        let hint = self.next.get();
+        let hint = self.next;
         let before = hint.checked_sub(1).and_then(|h| self.order.get(h));
         let ins = |&(key, ..): &(u64, usize, [u16; 4])| (key >> 32) as u32;
         let from_hint = before.is_none_or(|e| ins(e) < index) && self.order.get(hint).is_none_or(|e| ins(e) >= index);
@@ -1059,7 +1059,7 @@ impl<'d> Annotations<'d> {
             write_mapping(out, self.entry_point, name, components, first);
             first = false;
         }
-        self.next.set(end);
+        self.next = end;
         !first
     }
 }

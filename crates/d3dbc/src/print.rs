@@ -822,7 +822,7 @@ impl<'d> DebugLines<'d> {
     }
 
     /// The annotation of instruction `index`, if any.
-    fn after(&self, index: usize, out: &mut String) {
+    fn after(&mut self, index: usize, out: &mut String) {
         self.annotations.write(index as u32, out);
     }
 }
@@ -843,7 +843,7 @@ fn print_program_with_lines(program: &Program<'_>, mut debug: Option<DebugLines<
             d.before(index, out);
         }
         p.instruction_text(ins, out);
-        if let Some(d) = &debug {
+        if let Some(d) = &mut debug {
             d.after(index, out);
         }
         out.push('\n');
@@ -878,7 +878,7 @@ fn print_stream_with_lines(
             d.before(index, out);
         }
         p.instruction_text_at(&ins, 4 * at as u32, out);
-        if let Some(d) = &debug {
+        if let Some(d) = &mut debug {
             d.after(index, out);
         }
         out.push('\n');
@@ -964,7 +964,7 @@ fn level9_stream_in_one_pass(bytes: &[u8], format: Format, out: &mut String) -> 
             d.before(index, out);
         }
         p.instruction_text_at(&ins, 4 * at as u32, out);
-        if let Some(d) = &debug {
+        if let Some(d) = &mut debug {
             d.after(index, out);
         }
         out.push('\n');

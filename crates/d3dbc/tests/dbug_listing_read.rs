@@ -84,7 +84,7 @@ fn check_view(bytes: &[u8], full: &Result<DebugInfo<'_>, d3dbc::dbug::DbugError>
         assert_eq!(v.registers.len(), f.registers.len());
         assert_eq!(v.registers.collect::<Vec<RegisterInfo>>(), f.registers);
     }
-    let (a, b) = (view.annotations(), full.annotations());
+    let (mut a, mut b) = (view.annotations(), full.annotations());
     for i in 0..full.instructions.len() as u32 + 2 {
         let (mut x, mut y) = (String::new(), String::new());
         assert_eq!(a.write(i, &mut x), b.write(i, &mut y));

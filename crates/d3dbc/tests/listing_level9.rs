@@ -276,7 +276,7 @@ fn debug_info_read_for_the_listing_is_the_parsed_one() {
                 return;
             };
             parsed += 1;
-            let index = info.annotations();
+            let mut index = info.annotations();
             let count = info.instructions.len() as u32;
             // In order (as a listing asks), then out of order: backwards, and repeated.
             let backwards = (0..count + 2).rev().flat_map(|i| [i, i]);
