@@ -322,12 +322,15 @@ pub type Barycentrics = [f64; 3];
 
 impl Setup {
     /// Sets up the triangle `vertices` (each vertex's registers) for the pixel shader
-    /// `ps` under `state`. `Ok(None)`: nothing to draw (a NaN position, behind the
-    /// viewer, zero area or culled).
+    /// `ps` under `state`. `Ok(None)`: nothing to draw (a NaN position, all three
+    /// vertices beyond the same clip plane — behind the viewer among them —, zero
+    /// area or culled).
     ///
     /// Errors: `ps` is not a pixel shader or reads more than [`MAX_INPUT_REGISTERS`]
     /// registers, a vertex has no position register ([`ExecErrorKind::Draw`]); the
-    /// triangle crosses w = 0 ([`ExecErrorKind::Unsupported`]).
+    /// triangle crosses w = 0, or a vertex's render-target x or y is outside the 16.8
+    /// range, and it is not beyond a clip plane ([`ExecErrorKind::Unsupported`]: it
+    /// would need a geometric clip).
     pub fn new(ps: &Plan, vertices: [&[[u32; 4]]; 3], state: &RasterState) -> Result<Option<Setup>, ExecError> {
         let draw = |what: String| ExecError::new(ExecErrorKind::Draw(what));
         if ps.stage != ProgramType::Pixel {
