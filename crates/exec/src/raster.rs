@@ -10,18 +10,25 @@
 //! - Clipping, perspective divide, viewport scale (15.3–15.6): x, y and z are divided
 //!   by w in float32 and scaled by the [`Viewport`] with the spec's float32 formulas
 //!   (`Xrt = (X + 1) · Width · 0.5 + TopLeftX`, `Yrt = (1 − Y) · Height · 0.5 +
-//!   TopLeftY`, `Zrt = MinDepth + Z · (MaxDepth − MinDepth)`). x and y are not clipped
-//!   geometrically (an unbounded guard band): pixels outside the viewport's extents
-//!   (rounded down, the implicit scissor of 15.7) or the render target are not drawn.
-//!   The depth clip `0 ≤ z ≤ w` ([`RasterState::depth_clip`]) is made per pixel, on the
-//!   interpolated z/w, which is where a geometric clip's edge falls. A triangle with a
-//!   NaN in a position is discarded (15.4, 15.16.1), one with every w ≤ 0 is outside
-//!   the clip volume; one whose w changes sign would need a geometric clip against
-//!   w > 0, which is not made: [`ExecErrorKind::Unsupported`].
+//!   TopLeftY`, `Zrt = MinDepth + Z · (MaxDepth − MinDepth)`). No geometric clipping
+//!   is made: x and y are not clipped (a guard band as wide as the 16.8 range below),
+//!   pixels outside the implicit scissor of the viewport (15.7: its extents
+//!   `TopLeftX`, `TopLeftX + Width`... each rounded toward negative infinity, so a
+//!   fractional left or top edge admits the half-pixel "non-deterministic zone" of
+//!   15.6.1 and a fractional right or bottom edge drops the pixel it cuts) or the
+//!   render target are not drawn. The depth clip `0 ≤ z ≤ w`
+//!   ([`RasterState::depth_clip`]) is made per pixel, on the interpolated z/w, which
+//!   is where a geometric clip's edge falls. A triangle with a NaN in a position is
+//!   discarded (15.4, 15.16.1), and so is one whose three vertices are all outside
+//!   the same plane of the clip volume (−w ≤ x ≤ w, −w ≤ y ≤ w, w > 0, and 0 ≤ z ≤ w
+//!   with the depth clip: nothing of it is visible). Of the others, one whose w
+//!   changes sign, or with a vertex whose render-target x or y is outside the 16.8
+//!   range, would need a geometric clip (against w > 0, or to the guard band), which
+//!   is not made: [`ExecErrorKind::Unsupported`].
 //! - Snapping (3.4.1, 15.16): x and y are converted to 16.8 fixed point (3.2.4.1:
-//!   round to nearest even, clamped to [−32768, 32767 + 255/256]); coverage, the face
+//!   round to nearest even, within [−32768, 32767 + 255/256]); coverage, the face
 //!   and the interpolation are computed from the snapped positions, coverage exactly
-//!   (64-bit integer edge functions).
+//!   (integer edge functions).
 //! - Coverage (3.4.2): one sample per pixel, at its centre; a centre on an edge is in
 //!   the triangle when the edge is a top or a left edge (the Top-Left Rule 3.4.2.1), so
 //!   that triangles sharing an edge cover each pixel along it once.
@@ -41,7 +48,11 @@
 //!   constant.
 //! - `SV_Position` (supplied by [`pixel::shade`]): x + 0.5, y + 0.5, z = the viewport-
 //!   scaled depth interpolated without perspective, w = the clip-space w interpolated
-//!   with perspective (1 ÷ Σ bᵢ/wᵢ).
+//!   with perspective (1 ÷ Σ bᵢ/wᵢ). Nothing else is generated: `SV_PrimitiveID`,
+//!   `SV_RenderTargetArrayIndex` and `SV_ViewportArrayIndex` are whatever the leading
+//!   vertex holds in the register the pixel shader reads them from (constant
+//!   interpolation of the caller's values; the rasterizer counts no primitives and
+//!   selects no viewport or render-target slice).
 //! - Quads: each triangle's covered pixels are grouped into the 2×2 quads aligned on
 //!   even coordinates that hold one (row after row of quads); the quad's other pixels
 //!   are helpers, their attributes evaluated at their own centres (extrapolated).
@@ -65,7 +76,11 @@
 //! [`MAX_TARGET_PIXELS`] in all, the viewport within the spec's range (15.6.1), the
 //! pixel shader reads at most [`MAX_INPUT_REGISTERS`] registers; a triangle's work is
 //! bounded by the pixels of the target it covers, and [`draw`] shades at most
-//! [`QUADS_PER_SHADE`] quads at a time.
+//! [`QUADS_PER_SHADE`] quads at a time. [`Drawn::pixels`] holds an
+//! `Option<PixelOutput>` of 156 bytes per pixel: 156 MiB at [`MAX_TARGET_PIXELS`],
+//! allocated up front by [`draw`]. Every public function returns an error or a value
+//! for any input (no panics): [`Setup`]'s fields are private, and
+//! [`Setup::covers`], [`Setup::barycentrics`] and [`Setup::pull`] take any point.
 //!
 //! ```
 //! use exec::compute::Limits;
@@ -115,7 +130,8 @@ use crate::resources::Resources;
 /// The largest render target side: `D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`.
 pub const MAX_TARGET_DIMENSION: u32 = 16384;
 /// The most pixels a render target of [`draw`] and [`Setup::quads`] may have (a bound
-/// of this implementation, on its memory: 1024 × 1024).
+/// of this implementation, on its memory: 1024 × 1024; [`Drawn::pixels`] then takes
+/// 156 MiB).
 pub const MAX_TARGET_PIXELS: u64 = 1 << 20;
 /// The most input registers a pixel shader reads (`D3D11_PS_INPUT_REGISTER_COUNT`).
 pub const MAX_INPUT_REGISTERS: u32 = 32;
@@ -211,22 +227,29 @@ impl RasterState {
     }
 }
 
-/// float32 → 16.8 fixed point (3.2.4.1): round to nearest even, NaN → 0, clamped to
-/// the range (±infinity to its ends).
-fn snap(v: f32) -> i64 {
+/// float32 → 16.8 fixed point (3.2.4.1): round to nearest even; `None` outside the
+/// 16.8 range [−32768, 32767 + 255/256] (and for NaN and ±infinity), where clamping
+/// would change the triangle's shape.
+fn snap(v: f32) -> Option<i64> {
     let min = -(1i64 << 23);
     let max = (1i64 << 23) - 1;
-    if v.is_nan() {
-        return 0;
-    }
-    let scaled = f64::from(v) * ONE as f64;
-    if scaled <= min as f64 {
-        min
-    } else if scaled >= max as f64 {
-        max
-    } else {
-        scaled.round_ties_even() as i64
-    }
+    // NaN and ±infinity fail the range test; the conversion of what passes is exact.
+    let scaled = (f64::from(v) * ONE as f64).round_ties_even();
+    ((min as f64)..=(max as f64)).contains(&scaled).then_some(scaled as i64)
+}
+
+/// The triangle lies entirely outside one plane of the clip volume (15.4, the
+/// homogeneous clip-space test: all three vertices beyond the same plane of
+/// −w ≤ x ≤ w, −w ≤ y ≤ w, and 0 ≤ z ≤ w when `depth_clip`), so a clipper would
+/// leave nothing of it, whatever the signs of its w.
+fn outside_a_clip_plane(clip: &[[f32; 4]; 3], depth_clip: bool) -> bool {
+    let all = |f: &dyn Fn(&[f32; 4]) -> bool| clip.iter().all(f);
+    all(&|c| c[0] > c[3])
+        || all(&|c| c[0] < -c[3])
+        || all(&|c| c[1] > c[3])
+        || all(&|c| c[1] < -c[3])
+        || all(&|c| c[3] <= 0.0)
+        || (depth_clip && (all(&|c| c[2] < 0.0) || all(&|c| c[2] > c[3])))
 }
 
 /// How a register is interpolated, from its declared mode.
@@ -274,24 +297,24 @@ fn modes(inputs: &[InputDecl], registers: usize) -> Vec<Interpolation> {
 /// attribute planes are made of.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Setup {
-    /// The snapped render-target positions (16.8: 256 = one pixel), in the vertices'
-    /// order.
-    pub positions: [[i64; 2]; 3],
+    /// The snapped render-target positions (16.8: 256 = one pixel, each coordinate
+    /// within ±2^23), in the vertices' order.
+    positions: [[i64; 2]; 3],
     /// `SV_IsFrontFace`.
-    pub front_face: bool,
+    front_face: bool,
     /// Twice the signed area of the snapped triangle, in (1/256 pixel)², positive when
-    /// clockwise in render-target space.
-    pub area2: i64,
+    /// clockwise in render-target space (never 0).
+    area2: i64,
     /// The vertices' z/w (before the viewport's depth scale).
-    pub z: [f64; 3],
+    z: [f64; 3],
     /// The vertices' 1/w.
-    pub inv_w: [f64; 3],
+    inv_w: [f64; 3],
     /// The viewport's depth scale: `MinDepth`, `MaxDepth − MinDepth`.
     depth: (f32, f32),
-    /// Each input register's interpolation.
-    pub modes: Vec<Interpolation>,
+    /// Each input register's interpolation (as many as `attributes`).
+    modes: Vec<Interpolation>,
     /// Each input register at each vertex: `attributes[register][vertex]`.
-    pub attributes: Vec<[[u32; 4]; 3]>,
+    attributes: Vec<[[u32; 4]; 3]>,
 }
 
 /// Barycentric coordinates of a point with respect to the three vertices.
@@ -299,12 +322,15 @@ pub type Barycentrics = [f64; 3];
 
 impl Setup {
     /// Sets up the triangle `vertices` (each vertex's registers) for the pixel shader
-    /// `ps` under `state`. `Ok(None)`: nothing to draw (a NaN position, behind the
-    /// viewer, zero area or culled).
+    /// `ps` under `state`. `Ok(None)`: nothing to draw (a NaN position, all three
+    /// vertices beyond the same clip plane — behind the viewer among them —, zero
+    /// area or culled).
     ///
     /// Errors: `ps` is not a pixel shader or reads more than [`MAX_INPUT_REGISTERS`]
     /// registers, a vertex has no position register ([`ExecErrorKind::Draw`]); the
-    /// triangle crosses w = 0 ([`ExecErrorKind::Unsupported`]).
+    /// triangle crosses w = 0, or a vertex's render-target x or y is outside the 16.8
+    /// range, and it is not beyond a clip plane ([`ExecErrorKind::Unsupported`]: it
+    /// would need a geometric clip).
     pub fn new(ps: &Plan, vertices: [&[[u32; 4]]; 3], state: &RasterState) -> Result<Option<Setup>, ExecError> {
         let draw = |what: String| ExecError::new(ExecErrorKind::Draw(what));
         if ps.stage != ProgramType::Pixel {
@@ -319,16 +345,12 @@ impl Setup {
             let p = v.get(r).ok_or_else(|| draw(format!("a vertex without its position register o{r}")))?;
             *c = p.map(f32::from_bits);
         }
-        if clip.iter().flatten().any(|c| c.is_nan()) {
+        if clip.iter().flatten().any(|c| c.is_nan()) || outside_a_clip_plane(&clip, state.depth_clip) {
             return Ok(None);
         }
-        let positive = clip.iter().filter(|c| c[3] > 0.0).count();
-        if positive == 0 {
-            return Ok(None);
-        }
-        if positive < 3 {
+        if clip.iter().any(|c| c[3] <= 0.0) {
             return Err(ExecError::new(ExecErrorKind::Unsupported(
-                "a triangle crossing w = 0 (no geometric clipping against w > 0)".into(),
+                "a triangle crossing w = 0 and not outside a clip plane (no geometric clipping against w > 0)".into(),
             )));
         }
         let v = &state.viewport;
@@ -343,7 +365,13 @@ impl Setup {
             if xrt.is_nan() || yrt.is_nan() || nz.is_nan() {
                 return Ok(None);
             }
-            positions[k] = [snap(xrt), snap(yrt)];
+            let (Some(sx), Some(sy)) = (snap(xrt), snap(yrt)) else {
+                return Err(ExecError::new(ExecErrorKind::Unsupported(format!(
+                    "a vertex at ({xrt}, {yrt}) in the render target, outside the 16.8 fixed-point range \
+                     (no geometric clipping to a guard band)"
+                ))));
+            };
+            positions[k] = [sx, sy];
             z[k] = f64::from(nz);
             inv_w[k] = 1.0 / f64::from(w);
         }
@@ -373,10 +401,41 @@ impl Setup {
         }))
     }
 
-    /// The edge function of the edge opposite vertex `k` at the point `p` (1/256
-    /// pixel), signed so that the inside is positive (exact: the operands are below
-    /// 2^25).
-    fn edge(&self, k: usize, p: [i64; 2]) -> i64 {
+    /// The snapped render-target positions (16.8: 256 = one pixel), in the vertices'
+    /// order.
+    pub fn positions(&self) -> [[i64; 2]; 3] {
+        self.positions
+    }
+
+    /// `SV_IsFrontFace`.
+    pub fn front_face(&self) -> bool {
+        self.front_face
+    }
+
+    /// Twice the signed area of the snapped triangle, in (1/256 pixel)², positive when
+    /// clockwise in render-target space (never 0).
+    pub fn area2(&self) -> i64 {
+        self.area2
+    }
+
+    /// The edge function of the edge opposite vertex `k` (0 to 2) at the point `p`
+    /// (1/256 pixel), signed so that the inside is positive; exact for any point (the
+    /// operands are below 2^25 and 2^65, the products below 2^90).
+    fn edge(&self, k: usize, p: [i64; 2]) -> i128 {
+        let a = self.positions[(k + 1) % 3].map(i128::from);
+        let b = self.positions[(k + 2) % 3].map(i128::from);
+        let p = p.map(i128::from);
+        let e = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+        if self.area2 > 0 {
+            e
+        } else {
+            -e
+        }
+    }
+
+    /// [`Self::edge`] in 64 bits, for the pixel centres of a render target (`p`
+    /// within ±2^23: the operands are below 2^25, the products below 2^50).
+    fn edge_near(&self, k: usize, p: [i64; 2]) -> i64 {
         let a = self.positions[(k + 1) % 3];
         let b = self.positions[(k + 2) % 3];
         let e = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
@@ -399,8 +458,8 @@ impl Setup {
         dy < 0 || (dy == 0 && dx > 0)
     }
 
-    /// The sample point `p` (1/256 pixel) is inside the triangle (the Top-Left Rule
-    /// on its edges).
+    /// The sample point `p` (1/256 pixel, anywhere) is inside the triangle (the
+    /// Top-Left Rule on its edges).
     pub fn covers(&self, p: [i64; 2]) -> bool {
         (0..3).all(|k| {
             let e = self.edge(k, p);
@@ -408,10 +467,25 @@ impl Setup {
         })
     }
 
-    /// The barycentric coordinates of `p` (1/256 pixel) in the snapped triangle.
+    /// [`Self::covers`] for a pixel centre of a render target (within ±2^23).
+    fn covers_near(&self, p: [i64; 2]) -> bool {
+        (0..3).all(|k| {
+            let e = self.edge_near(k, p);
+            e > 0 || (e == 0 && self.top_left(k))
+        })
+    }
+
+    /// The barycentric coordinates of `p` (1/256 pixel, anywhere) in the snapped
+    /// triangle.
     pub fn barycentrics(&self, p: [i64; 2]) -> Barycentrics {
         let area = self.area2.unsigned_abs() as f64;
         [0, 1, 2].map(|k| self.edge(k, p) as f64 / area)
+    }
+
+    /// [`Self::barycentrics`] for a pixel centre of a render target (within ±2^23).
+    fn barycentrics_near(&self, p: [i64; 2]) -> Barycentrics {
+        let area = self.area2.unsigned_abs() as f64;
+        [0, 1, 2].map(|k| self.edge_near(k, p) as f64 / area)
     }
 
     /// Register `register` at the point of barycentrics `b`, interpolated as
@@ -441,6 +515,7 @@ impl Setup {
     /// 16.5 "Pull Model Attribute Evaluation", 22.4.25), and with no offset
     /// `eval_sample_index` and `eval_centroid` (one sample, at the centre).
     pub fn pull(&self, register: usize, x: u32, y: u32, offset: [i32; 2]) -> [u32; 4] {
+        // Below 2^41 in magnitude: no overflow.
         let p = [
             i64::from(x) * ONE + HALF + i64::from(offset[0]) * (ONE / 16),
             i64::from(y) * ONE + HALF + i64::from(offset[1]) * (ONE / 16),
@@ -466,9 +541,19 @@ impl Setup {
     pub fn quads(
         &self,
         state: &RasterState,
+        visit: impl FnMut(&RasterQuad) -> Result<(), ExecError>,
+    ) -> Result<(), ExecError> {
+        self.quads_within(state, state.scissor()?, visit)
+    }
+
+    /// [`Self::quads`] within the implicit scissor `scissor` (checked by the caller).
+    fn quads_within(
+        &self,
+        state: &RasterState,
+        scissor: [i64; 4],
         mut visit: impl FnMut(&RasterQuad) -> Result<(), ExecError>,
     ) -> Result<(), ExecError> {
-        let [sx0, sy0, sx1, sy1] = state.scissor()?;
+        let [sx0, sy0, sx1, sy1] = scissor;
         let lo = |i: usize| self.positions.iter().map(|p| p[i]).min().unwrap_or(0);
         let hi = |i: usize| self.positions.iter().map(|p| p[i]).max().unwrap_or(0);
         // Pixels whose centre (256·x + 128) can be in the bounding box.
@@ -489,27 +574,38 @@ impl Setup {
             w: [0.0; 4],
             inputs: vec![[0; 4]; 4 * registers],
         };
+        // The quads' pixels are within the target (0 to 16384, x0 & !1 ≥ 0 and the
+        // quad's far pixel at most 16384): their centres are within ±2^23.
+        let centre = |x: i64, y: i64| [x * ONE + HALF, y * ONE + HALF];
         let mut qy = y0 & !1;
         while qy < y1 {
             let mut qx = x0 & !1;
             while qx < x1 {
+                // Coverage first; the quad is interpolated only when a pixel is covered.
                 let mut any = false;
-                for k in 0..4usize {
+                let mut found: [Option<Barycentrics>; 4] = [None; 4];
+                for (k, b) in found.iter_mut().enumerate() {
                     let (x, y) = (qx + (k & 1) as i64, qy + (k >> 1) as i64);
-                    let centre = [x * ONE + HALF, y * ONE + HALF];
-                    let b = self.barycentrics(centre);
-                    let (z, w, kept) = self.depth(b);
                     let inside = (sx0..sx1).contains(&x) && (sy0..sy1).contains(&y);
-                    let covered = inside && self.covers(centre) && (kept || !state.depth_clip);
+                    let mut covered = false;
+                    if inside && self.covers_near(centre(x, y)) {
+                        let at = self.barycentrics_near(centre(x, y));
+                        covered = !state.depth_clip || self.depth(at).2;
+                        *b = Some(at);
+                    }
                     quad.covered[k] = covered;
                     any |= covered;
-                    quad.z[k] = z;
-                    quad.w[k] = w;
-                    for (reg, slot) in quad.inputs[k * registers..][..registers].iter_mut().enumerate() {
-                        *slot = self.evaluate(reg, self.modes[reg], b);
-                    }
                 }
                 if any {
+                    for (k, found) in found.into_iter().enumerate() {
+                        let (x, y) = (qx + (k & 1) as i64, qy + (k >> 1) as i64);
+                        let b = found.unwrap_or_else(|| self.barycentrics_near(centre(x, y)));
+                        (quad.z[k], quad.w[k], _) = self.depth(b);
+                        let slots = quad.inputs.iter_mut().skip(k * registers).take(registers);
+                        for ((slot, mode), reg) in slots.zip(&self.modes).zip(0..) {
+                            *slot = self.evaluate(reg, *mode, b);
+                        }
+                    }
                     // Within the target: 0 ≤ qx, qy < 16384.
                     (quad.x, quad.y) = (qx as u32, qy as u32);
                     visit(&quad)?;
@@ -566,7 +662,7 @@ pub struct Drawn {
     /// The render target's width.
     pub width: u32,
     /// Each pixel (row after row): the outputs of the last pixel-shader invocation
-    /// that wrote it, `None` where none did.
+    /// that wrote it, `None` where none did (156 bytes a pixel).
     pub pixels: Vec<Option<PixelOutput>>,
     /// Triangles set up and rasterized (not discarded or culled).
     pub triangles: u64,
@@ -589,7 +685,7 @@ pub fn draw(
     resources: &mut Resources<'_>,
     limits: &Limits,
 ) -> Result<Drawn, ExecError> {
-    state.scissor()?;
+    let scissor = state.scissor()?;
     let width = state.target_width;
     // Within MAX_TARGET_PIXELS.
     let mut out = Drawn {
@@ -597,8 +693,11 @@ pub fn draw(
         pixels: vec![None; (u64::from(width) * u64::from(state.target_height)) as usize],
         ..Drawn::default()
     };
+    // The quads waiting to be shaded are the first `count` of `pending`, whose
+    // allocations are reused from batch to batch and triangle to triangle.
     let mut pending: Vec<RasterQuad> = Vec::new();
-    let flush = |pending: &mut Vec<RasterQuad>, out: &mut Drawn, resources: &mut Resources<'_>, setup: &Setup| {
+    let mut count = 0usize;
+    let flush = |pending: &[RasterQuad], out: &mut Drawn, resources: &mut Resources<'_>, setup: &Setup| {
         let quads: Vec<Quad<'_>> = pending.iter().map(RasterQuad::as_quad).collect();
         let planes = |qi: usize, lane: usize, register: u32, offset: [i32; 2]| {
             pending.get(qi).map_or([0; 4], |q| {
@@ -619,20 +718,29 @@ pub fn draw(
                 }
             }
         }
-        pending.clear();
         Ok::<(), ExecError>(())
     };
     for t in triangles {
         let Some(setup) = Setup::new(ps, *t, state)? else { continue };
         out.triangles += 1;
-        setup.quads(state, |q| {
-            pending.push(q.clone());
-            if pending.len() >= QUADS_PER_SHADE {
-                flush(&mut pending, &mut out, resources, &setup)?;
+        setup.quads_within(state, scissor, |q| {
+            match pending.get_mut(count) {
+                Some(slot) => {
+                    (slot.x, slot.y, slot.front_face, slot.covered, slot.z, slot.w) =
+                        (q.x, q.y, q.front_face, q.covered, q.z, q.w);
+                    slot.inputs.clone_from(&q.inputs);
+                }
+                None => pending.push(q.clone()),
+            }
+            count += 1;
+            if count >= QUADS_PER_SHADE {
+                flush(pending.get(..count).unwrap_or(&[]), &mut out, resources, &setup)?;
+                count = 0;
             }
             Ok(())
         })?;
-        flush(&mut pending, &mut out, resources, &setup)?;
+        flush(pending.get(..count).unwrap_or(&[]), &mut out, resources, &setup)?;
+        count = 0;
     }
     Ok(out)
 }

@@ -347,10 +347,138 @@ fn limits_and_clipping_are_errors_or_nothing_drawn() {
         assert!(d.pixels.iter().all(Option::is_none));
         assert_eq!(d.triangles, 0);
     }
-    // Huge coordinates are clamped to the 16.8 range, not an error.
+    // A vertex outside the 16.8 range of render-target positions would need a clip
+    // to the guard band (clamping it would change the triangle's shape): refused.
     let huge = [v(0.0, 0.0, 1.0), v(1e30, 0.0, 1.0), v(0.0, 1e30, 1.0)];
-    let d = run(&state(4), &[[&huge[0][..], &huge[1][..], &huge[2][..]]]).unwrap();
-    assert!(d.pixels.iter().all(Option::is_some));
+    let e = run(&state(4), &[[&huge[0][..], &huge[1][..], &huge[2][..]]]).unwrap_err();
+    assert!(matches!(&e, ExecErrorKind::Unsupported(why) if why.contains("16.8")), "{e:?}");
+    // Just inside the range (32767 px): drawn, and the shape kept.
+    let edge = [v(0.0, 0.0, 1.0), v(32766.0, 0.0, 1.0), v(0.0, 4.0, 1.0)];
+    let d = run(&state(4), &[[&edge[0][..], &edge[1][..], &edge[2][..]]]).unwrap();
+    let drawn: Vec<bool> = d.pixels.iter().map(Option::is_some).collect();
+    // Row y covers x + 0.5 < 32766 · (1 − (y + 0.5) / 4): every pixel of the target.
+    assert_eq!(drawn, [true; 16]);
+    // A huge triangle entirely outside one clip plane is dropped, not refused.
+    let right = [v(8.0, 0.0, 1.0), v(1e30, 0.0, 1.0), v(8.0, 1e30, 1.0)];
+    let d = run(&state(4), &[[&right[0][..], &right[1][..], &right[2][..]]]).unwrap();
+    assert_eq!((d.triangles, d.pixels.iter().filter(|p| p.is_some()).count()), (0, 0));
+    // What Drawn::pixels costs per pixel (the module documentation's figure).
+    assert_eq!(std::mem::size_of::<Option<exec::pixel::PixelOutput>>(), 156);
+}
+
+/// A triangle whose w changes sign is refused only when something of it could be
+/// visible: all three vertices beyond the same clip plane (x > w, x < −w, y > w,
+/// y < −w, and with the depth clip z < 0 or z > w) is dropped without an error.
+#[test]
+fn triangles_crossing_w_zero_outside_a_clip_plane_are_dropped() {
+    let ps = plan(PASS);
+    let run = |st: &RasterState, t: &[[f32; 4]; 3]| {
+        let t: Vec<Vec<[u32; 4]>> =
+            t.iter().map(|c| vec![c.map(f32::to_bits), [1.0f32; 4].map(f32::to_bits)]).collect();
+        raster::draw(&ps, &[[&t[0][..], &t[1][..], &t[2][..]]], st, &mut Resources::default(), &Limits::default())
+            .map_err(|e| e.kind)
+    };
+    let outside = [
+        [[2.0, 0.0, 0.5, 1.0], [3.0, 0.0, 0.5, -1.0], [2.0, 1.0, 0.5, 1.0]],
+        [[-2.0, 0.0, 0.5, 1.0], [-3.0, 0.0, 0.5, -1.0], [-2.0, 1.0, 0.5, 1.0]],
+        [[0.0, 2.0, 0.5, 1.0], [0.0, 3.0, 0.5, -1.0], [1.0, 2.0, 0.5, 1.0]],
+        [[0.0, -2.0, 0.5, 1.0], [0.0, -3.0, 0.5, -1.0], [1.0, -2.0, 0.5, 1.0]],
+    ];
+    for t in &outside {
+        let d = run(&state(4), t).unwrap_or_else(|e| panic!("{t:?}: {e:?}"));
+        assert_eq!((d.triangles, d.quads), (0, 0), "{t:?}");
+    }
+    let near = [[0.0, 0.0, -0.5, 1.0], [1.0, 0.0, -2.0, -1.0], [0.0, 1.0, -0.5, 1.0]];
+    let far = [[0.0, 0.0, 2.0, 1.0], [1.0, 0.0, 0.5, -1.0], [0.0, 1.0, 2.0, 1.0]];
+    for t in [&near, &far] {
+        assert_eq!(run(&state(4), t).map(|d| d.triangles), Ok(0), "{t:?}");
+        // Without the depth clip, z bounds nothing: the crossing is refused.
+        let mut st = state(4);
+        st.depth_clip = false;
+        assert!(matches!(run(&st, t), Err(ExecErrorKind::Unsupported(_))), "{t:?}");
+    }
+    // Crossing w = 0 and partly inside every plane: refused.
+    let crossing = [[0.0, 0.0, 0.5, 1.0], [3.0, 0.0, 0.5, -1.0], [0.0, 1.0, 0.5, 1.0]];
+    assert!(matches!(run(&state(4), &crossing), Err(ExecErrorKind::Unsupported(_))));
+}
+
+/// The implicit scissor of a fractional viewport (functional spec 15.7 "Scissor
+/// Test": the viewport's extents rounded toward negative infinity): with TopLeftX =
+/// 0.7 and Width = 2 the scissor is pixels 0 and 1, so pixel 0 (centre 0.5, in the
+/// half-pixel "non-deterministic zone" of 15.6.1, drawn here as no geometric clip is
+/// made) is drawn and pixel 2 (centre 2.5, inside the extent 2.7) is not.
+#[test]
+fn a_fractional_viewport_scissors_to_its_extents_rounded_down() {
+    let ps = plan(PASS);
+    let mut st = state(4);
+    st.viewport.top_left_x = 0.7;
+    st.viewport.width = 2.0;
+    // Render-target x from −1.3 to 10.7, y from −4 to 20: over the whole target.
+    let c = |x: f32, y: f32| vec![[x, y, 0.5, 1.0].map(f32::to_bits), [1.0f32; 4].map(f32::to_bits)];
+    let d = draw(&ps, &[[c(-3.0, 3.0), c(9.0, 3.0), c(-3.0, -9.0)]], &st);
+    for y in 0..4 {
+        let row: Vec<bool> = (0..4).map(|x| d.pixels[y * 4 + x].is_some()).collect();
+        assert_eq!(row, [true, true, false, false], "row {y}");
+    }
+    // The right extent exactly on a pixel edge (TopLeftX + Width = 3): pixel 2 is in.
+    st.viewport.width = 2.3;
+    let d = draw(&ps, &[[c(-3.0, 3.0), c(9.0, 3.0), c(-3.0, -9.0)]], &st);
+    let row: Vec<bool> = (0..4).map(|x| d.pixels[x].is_some()).collect();
+    assert_eq!(row, [true, true, true, false]);
+}
+
+/// The public entry points take any point without overflowing: far points give
+/// barycentrics and evaluations, not panics.
+#[test]
+fn setup_queries_take_any_point() {
+    let ps = plan(PASS);
+    let st = state(16);
+    let a = |v: f32| [[v; 4]];
+    let t = [
+        vertex(16, 0.0, 0.0, 0.0, 1.0, &a(0.0)),
+        vertex(16, 16.0, 0.0, 0.5, 2.0, &a(1.0)),
+        vertex(16, 0.0, 16.0, 1.0, 4.0, &a(0.0)),
+    ];
+    let setup = Setup::new(&ps, [&t[0], &t[1], &t[2]], &st).unwrap().unwrap();
+    assert_eq!(setup.positions(), [[0, 0], [16 * 256, 0], [0, 16 * 256]]);
+    assert!(setup.front_face() && setup.area2() > 0);
+    for p in [[i64::MAX, i64::MAX], [i64::MIN, i64::MAX], [i64::MIN, i64::MIN], [0, i64::MIN]] {
+        assert!(!setup.covers(p), "{p:?}");
+        let b = setup.barycentrics(p);
+        assert!(b.iter().all(|c| c.is_finite()), "{p:?}: {b:?}");
+    }
+    assert!(setup.covers([128, 128]));
+    for (x, y) in [(u32::MAX, u32::MAX), (u32::MAX, 0), (0, u32::MAX)] {
+        for offset in [[i32::MAX, i32::MIN], [0, 0], [i32::MIN, i32::MAX]] {
+            setup.pull(1, x, y, offset);
+            setup.pull(usize::MAX, x, y, offset);
+        }
+    }
+    // Inside, pull agrees with the quads: pixel (3, 5) of the triangle of
+    // `pull_model_evaluation_uses_the_triangle_planes`, noperspective-free `linear`.
+    assert_eq!(f32::from_bits(setup.pull(1, 3, 5, [0, 0])[0]), (7.0f64 / 40.5) as f32);
+}
+
+/// `eval_*` of an input register past the limit of declared inputs (v4095) is
+/// malformed, not read as another register (the assembler refuses such a register:
+/// the index word of an assembled `v29` is patched).
+#[test]
+fn eval_of_an_input_register_past_the_limit_is_refused() {
+    let text =
+        "ps_5_0\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\neval_snapped o0.xyzw, v29.xyzw, l(0, 0, 0, 0)\nret\n";
+    let bytes = listing::asm::assemble(text, &listing::asm::AsmOptions::default())
+        .unwrap_or_else(|e| panic!("assembling:\n{text}\n{e:#?}"))
+        .bytes;
+    let at: Vec<usize> =
+        (0..bytes.len() / 4).map(|k| 4 * k).filter(|&o| bytes[o..o + 4] == 29u32.to_le_bytes()).collect();
+    assert_eq!(at.len(), 1, "one word 29: the register index");
+    assert!(Plan::from_bytecode(&bytes).is_ok());
+    for register in [4096u32, 65537] {
+        let mut patched = bytes.clone();
+        patched[at[0]..at[0] + 4].copy_from_slice(&register.to_le_bytes());
+        let e = Plan::from_bytecode(&patched).map(|_| ()).unwrap_err();
+        assert!(matches!(&e.kind, ExecErrorKind::Malformed(why) if why.contains("eval_snapped")), "v{register}: {e}");
+    }
 }
 
 const PULL: &str = "ps_5_0

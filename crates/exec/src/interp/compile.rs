@@ -1697,6 +1697,10 @@ pub(crate) fn compile(
                         ))
                     }
                 };
+                // Within the limit declarations have (and so below the kind's bits).
+                if register >= 1 << 12 {
+                    return Err(malformed(i, format!("{} of input register v{register}", inst.opcode.mnemonic())));
+                }
                 let mut x = Inst::new(Op::Eval);
                 x.flags |= if op.saturate { F_SAT } else { 0 };
                 let kind = match inst.opcode {

@@ -225,7 +225,8 @@ interp_ops! {
         /// `lod` (pixel shaders): `src[0]` the address. Suspends like [`Op::Deriv`].
         LodQuad,
         /// `eval_snapped`, `eval_sample_index`, `eval_centroid` (pixel shaders): `a` is
-        /// the input register `v#` and the [`EVAL_*`](EVAL_SNAPPED) kind in bits 16..;
+        /// the input register `v#` (below 4096, as declared inputs) and the
+        /// [`EVAL_*`](EVAL_SNAPPED) kind in bits 16..;
         /// `src[0]` the input as read (swizzle, modifiers), `src[1]` the offset or
         /// sample index. Suspends like [`Op::Deriv`]; the quad evaluates it with the
         /// attribute planes of a rasterized draw (`interp/pixel.rs`).
