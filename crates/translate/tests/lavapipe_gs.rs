@@ -25,15 +25,15 @@
 use std::collections::BTreeMap;
 
 use corpus::{gs_workloads, Rng};
-use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
-use exec::{Plan, Resources};
+use exec::pipeline::Topology;
+use exec::Plan;
 use tpf::{Body, Decl, Index, ProgramType};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_SCAN_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
 use translate::{Format, GsLowering, GsOptions};
 
 #[path = "support/gs_reference.rs"]
 mod gs_reference;
-use gs_reference::{GsResources, GsSrv};
+use gs_reference::{GsResources, GsSrv, ReferenceDraw};
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
@@ -76,31 +76,21 @@ struct Outcome {
 }
 
 fn reference(d: &Draw) -> Result<Outcome, String> {
-    let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
-    let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
-    let layout = gs_reference::input_layout(0..d.inputs, d.position_input);
-    let bytes = vec4_bytes(&d.data);
-    let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.inputs.max(1), offset: 0 })];
-    let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
-    let targets = gs_reference::so_targets(&mut memory);
-    let gs_resources = d.res.reference()?;
-    let mut state = Pipeline {
-        input_layout: &layout,
-        vertex_buffers: &buffers,
-        index_buffer: None,
+    let registers: Vec<u32> = (0..d.inputs).collect();
+    let (r, so) = gs_reference::draw(&ReferenceDraw {
+        vs: &d.vs,
+        gs: &d.gs,
         topology: d.topology,
-        vs: Some(&vs),
-        gs: Some(&gs),
-        vs_resources: Resources::default(),
-        gs_resources,
-        stream_output: Some(StreamOutput { declaration: &d.so, targets }),
+        data: &d.data,
+        stride: d.inputs,
+        registers: &registers,
+        position: d.position_input,
+        vertices: d.vertices,
+        so: &d.so,
+        so_sizes: d.so_sizes,
+        res: &d.res,
         capture: true,
-        step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
-        checking: false,
-    };
-    let r = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: d.vertices, start_vertex: 0 })
-        .map_err(|e| format!("exec draw: {e}"))?;
-    drop(state);
+    })?;
     let s = r.statistics;
     let rasterized = match r.rasterized_stream.and_then(|k| r.streams.iter().find(|p| p.stream == k)) {
         Some(p) => p.primitives.iter().map(|prim| prim.iter().map(|v| v.registers.clone()).collect()).collect(),
@@ -113,7 +103,7 @@ fn reference(d: &Draw) -> Result<Outcome, String> {
             _ => 3,
         });
     Ok(Outcome {
-        so: memory.try_into().map_err(|_| "slots".to_string())?,
+        so,
         so_stats: r.so_statistics.map(|x| (x.num_primitives_written, x.primitives_storage_needed)),
         stats: [
             s.ia_vertices,

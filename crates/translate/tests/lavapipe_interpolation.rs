@@ -39,7 +39,7 @@ use exec::{Format, Plan, Resources};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
-use lavapipe::{block_on, one_lavapipe_thread, Gpu};
+use lavapipe::{block_on, copy_texture_out, one_lavapipe_thread, read_copies, Gpu};
 
 /// The render target's size.
 const SIZE: u32 = 32;
@@ -415,39 +415,22 @@ fn render(gpu: &Gpu, vs: &naga::Module, ps: &naga::Module, data: &[[f32; 4]]) ->
         pass.draw(0..(data.len() / (1 + ATTRIBUTES)) as u32, 0..1);
     }
     let row = 16 * SIZE;
-    let reads: Vec<wgpu::Buffer> = targets
+    let layout = wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None };
+    let len = row * SIZE;
+    let reads: Vec<(wgpu::Buffer, usize)> = targets
         .iter()
-        .map(|(t, _)| {
-            let read = d.create_buffer(&wgpu::BufferDescriptor {
-                label: None,
-                size: u64::from(row * SIZE),
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            encoder.copy_texture_to_buffer(
-                t.as_image_copy(),
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &read,
-                    layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
-                },
-                size,
-            );
-            read
-        })
+        .map(|(t, _)| (copy_texture_out(gpu, &mut encoder, t, u64::from(len), layout), len as usize))
         .collect();
     gpu.queue.submit([encoder.finish()]);
     if let Some(e) = block_on(scope.pop()) {
         panic!("wgpu: {e}");
     }
-    for read in &reads {
-        read.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));
-    }
-    d.poll(wgpu::PollType::wait_indefinitely()).expect("poll");
-    let texels: Vec<Vec<[f32; 4]>> = reads
+    let texels: Vec<Vec<[f32; 4]>> = read_copies(gpu, &reads)
+        .expect("the targets read back")
         .iter()
-        .map(|read| {
-            let view = read.get_mapped_range(..).expect("mapped");
-            view.chunks_exact(16)
+        .map(|bytes| {
+            bytes
+                .chunks_exact(16)
                 .map(|c| {
                     std::array::from_fn(|k| f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]))
                 })

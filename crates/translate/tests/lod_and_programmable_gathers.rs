@@ -8,7 +8,7 @@
 
 mod common;
 
-use translate::{Options, Target, TranslateError};
+use translate::{Options, TranslateError};
 
 /// A pixel shader of `decls` and `body` (writing `r0`): its WGSL source, after checking
 /// that the module writes SPIR-V (passing `spirv-val`) and MSL.
@@ -17,14 +17,15 @@ fn translated(decls: &str, body: &str) -> Result<String, TranslateError> {
         "ps_5_0\n{decls}\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\n\
          mov o0.xyzw, r0.xyzw\nret \n"
     );
-    let p = tpf::parse::parse_program(&text).unwrap_or_else(|d| panic!("{d:?}\n{text}")).program;
-    let m = translate::module_from_program(&p, &[], &[], &Options::default())?;
-    if let Some(val) = common::spirv_val("lod_and_programmable_gathers") {
-        let spirv = translate::write(&m, Target::Spirv).unwrap_or_else(|e| panic!("SPIR-V: {e}\n{text}"));
-        val(&spirv).unwrap_or_else(|e| panic!("spirv-val: {e}\n{text}"));
-    }
-    translate::write(&m, Target::Msl).unwrap_or_else(|e| panic!("MSL: {e}\n{text}"));
-    translate::wgsl_source_of_program(&p, &[], &[], &Options::default())
+    common::checked_wgsl("lod_and_programmable_gathers", &text, true)
+}
+
+/// The error of the pixel shader of `decls` and `body`, which must be refused as
+/// unsupported at `mnemonic`.
+fn refused(decls: &str, body: &str, mnemonic: &str) -> TranslateError {
+    let e = translated(decls, body).expect_err(mnemonic);
+    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some(mnemonic)), "{e}");
+    e
 }
 
 #[test]
@@ -66,12 +67,11 @@ fn lod_outside_a_pixel_shader_and_of_a_multisampled_view_is_refused() {
     let e = translate::module_from_program(&p, &[], &[], &Options::default()).unwrap_err();
     assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("lod")), "{e}");
     assert!(e.to_string().contains("pixel shader"), "{e}");
-    let e = translated(
+    refused(
         "dcl_sampler s0, mode_default\ndcl_resource_texture2dms(4) (float,float,float,float) t0",
         "lod r0.xyzw, v0.xyzw, t0.xyzw, s0",
-    )
-    .unwrap_err();
-    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("lod")), "{e}");
+        "lod",
+    );
 }
 
 #[test]
@@ -103,21 +103,18 @@ fn gather4_po_c_and_a_depth_gather4_po_translate() {
 
 #[test]
 fn gather4_po_of_a_cube_is_refused() {
-    let e = translated(
+    refused(
         "dcl_sampler s0, mode_default\ndcl_resource_texturecube (float,float,float,float) t0",
         "ftoi r1.xy, v0.zwzz\ngather4_po r0.xyzw, v0.xyzx, r1.xyxx, t0.xyzw, s0.x",
-    )
-    .unwrap_err();
-    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("gather4_po")), "{e}");
+        "gather4_po",
+    );
 }
 
 #[test]
 fn a_biased_sample_of_a_compared_texture_is_refused_naming_why() {
     let decls = "dcl_sampler s0, mode_default\ndcl_sampler s1, mode_comparison\n\
                  dcl_resource_texture2d (float,float,float,float) t0";
-    let e =
-        translated(decls, "sample_b r0.xyzw, v0.xyxx, t0.xyzw, s0, l(0.5)\nsample_c r0.x, v0.xyxx, t0.xxxx, s1, v0.z")
-            .unwrap_err();
-    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("sample_b")), "{e}");
+    let body = "sample_b r0.xyzw, v0.xyxx, t0.xyzw, s0, l(0.5)\nsample_c r0.x, v0.xyxx, t0.xxxx, s1, v0.z";
+    let e = refused(decls, body, "sample_b");
     assert!(e.to_string().contains("depth"), "{e}");
 }

@@ -6,20 +6,14 @@
 
 mod common;
 
-use translate::{Options, Target, TranslateError};
+use translate::TranslateError;
 
 fn translated(decls: &str, body: &str) -> Result<String, TranslateError> {
     let text = format!(
         "ps_4_1\n{decls}\ndcl_input_ps constant v0.x\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\n\
          mov o0.xyzw, r0.xyzw\nret \n"
     );
-    let p = tpf::parse::parse_program(&text).unwrap_or_else(|d| panic!("{d:?}\n{text}")).program;
-    let m = translate::module_from_program(&p, &[], &[], &Options::default())?;
-    if let Some(val) = common::spirv_val("sample_queries") {
-        let spirv = translate::write(&m, Target::Spirv).unwrap();
-        val(&spirv).unwrap_or_else(|e| panic!("spirv-val: {e}\n{text}"));
-    }
-    translate::wgsl_source_of_program(&p, &[], &[], &Options::default())
+    common::checked_wgsl("sample_queries", &text, false)
 }
 
 const MS: &str = "dcl_resource_texture2dms(0) (float,float,float,float) t0";

@@ -18,6 +18,23 @@ pub fn outcome(err: &translate::TranslateError) -> String {
     }
 }
 
+/// The WGSL source of the listing `text` (which must parse), after checking that its
+/// module writes SPIR-V that passes `spirv-val` (when installed; `test` names the SKIP
+/// line) and, with `msl`, that it writes MSL.
+pub fn checked_wgsl(test: &str, text: &str, msl: bool) -> Result<String, translate::TranslateError> {
+    let options = translate::Options::default();
+    let p = tpf::parse::parse_program(text).unwrap_or_else(|d| panic!("{d:?}\n{text}")).program;
+    let m = translate::module_from_program(&p, &[], &[], &options)?;
+    if let Some(val) = spirv_val(test) {
+        let spirv = translate::write(&m, translate::Target::Spirv).unwrap_or_else(|e| panic!("SPIR-V: {e}\n{text}"));
+        val(&spirv).unwrap_or_else(|e| panic!("spirv-val: {e}\n{text}"));
+    }
+    if msl {
+        translate::write(&m, translate::Target::Msl).unwrap_or_else(|e| panic!("MSL: {e}\n{text}"));
+    }
+    translate::wgsl_source_of_program(&p, &[], &[], &options)
+}
+
 /// `spirv-val` as a function over SPIR-V bytes, if the tool is installed. Without it
 /// the test prints SKIP and passes, unless the corpus is required (CI installs
 /// `spirv-tools`), where its absence fails.

@@ -8,17 +8,18 @@
 //! word with what a native pipeline gave ([`compare`]).
 //!
 //! Included with `#[path = "support/gs_cases.rs"] mod gs_cases;` beside `gs_reference`,
-//! `gs_shaders` and `vulkan_gs` (whose [`Draw`], [`View`] and [`Outcome`] it uses).
+//! `gs_shaders` and `vulkan_gs` (whose [`Draw`], [`View`] and [`Outcome`] it uses), by
+//! the tests and by the native geometry-shader benchmark (its workloads at larger sizes,
+//! [`quad_of`], [`cube_of`], checked with [`reference`]).
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
 
 use corpus::{gs_workloads, Rng};
-use exec::pipeline::{self, DrawCall, Pipeline, StreamOutput, Topology, VertexBuffer};
-use exec::{Plan, Resources};
+use exec::pipeline::Topology;
 use tpf::{Body, Decl};
 
-use super::gs_reference::{self, GsResources, GsSrv};
+use super::gs_reference::{self, GsResources, GsSrv, ReferenceDraw};
 use super::gs_shaders;
 use super::vulkan_gs::{Draw, Outcome, View};
 
@@ -29,39 +30,25 @@ pub const CUBE_TRIANGLES: u32 = 200;
 /// Input primitives per corpus shader.
 pub const CORPUS_PRIMITIVES: u32 = 48;
 
-fn vec4_bytes(v: &[[u32; 4]]) -> Vec<u8> {
-    v.iter().flatten().flat_map(|w| w.to_le_bytes()).collect()
-}
-
+/// Draw `d` through the reference pipeline with `res` bound.
 pub fn reference(d: &Draw, res: &GsResources) -> Result<Outcome, String> {
-    let vs = Plan::from_bytecode(&d.vs).map_err(|e| format!("exec vs: {e}"))?;
-    let gs = Plan::from_bytecode(&d.gs).map_err(|e| format!("exec gs: {e}"))?;
-    let layout = gs_reference::input_layout(d.input_registers.iter().copied(), d.float_input);
-    let bytes = vec4_bytes(&d.data);
-    let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
-    let mut memory: Vec<Vec<u8>> = d.so_sizes.iter().map(|&n| vec![0u8; n]).collect();
-    let targets = gs_reference::so_targets(&mut memory);
-    let gs_resources = res.reference()?;
-    let mut state = Pipeline {
-        input_layout: &layout,
-        vertex_buffers: &buffers,
-        index_buffer: None,
+    let (r, so) = gs_reference::draw(&ReferenceDraw {
+        vs: &d.vs,
+        gs: &d.gs,
         topology: d.topology,
-        vs: Some(&vs),
-        gs: Some(&gs),
-        vs_resources: Resources::default(),
-        gs_resources,
-        stream_output: Some(StreamOutput { declaration: &d.so, targets }),
+        data: &d.data,
+        stride: d.stride,
+        registers: &d.input_registers,
+        position: d.float_input,
+        vertices: d.vertices,
+        so: &d.so,
+        so_sizes: d.so_sizes,
+        res,
         capture: false,
-        step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
-        checking: false,
-    };
-    let r = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: d.vertices, start_vertex: 0 })
-        .map_err(|e| format!("exec draw: {e}"))?;
-    drop(state);
+    })?;
     let s = r.statistics;
     Ok(Outcome {
-        so: memory.try_into().map_err(|_| "slots".to_string())?,
+        so,
         so_stats: r.so_statistics.map(|x| (x.num_primitives_written, x.primitives_storage_needed)),
         stats: [s.ia_vertices, s.ia_primitives, s.vs_invocations, s.gs_invocations, s.gs_primitives],
     })
@@ -114,8 +101,20 @@ fn workload_vertex(i: u32) -> [u32; 4] {
     gs_workloads::position(i).map(f32::to_bits)
 }
 
+/// The *quad* workload at [`QUAD_POINTS`] points, with room for all but the last few
+/// points' two triangles.
 pub fn quad() -> Draw {
-    let n = QUAD_POINTS;
+    quad_of(QUAD_POINTS, 6 * (QUAD_POINTS as usize - 5) * 16)
+}
+
+/// The *cube* workload at [`CUBE_TRIANGLES`] triangles, with room for all.
+pub fn cube() -> Draw {
+    cube_of(CUBE_TRIANGLES, 18 * CUBE_TRIANGLES as usize * 20)
+}
+
+/// The *quad* workload (point sprites: a 4-vertex strip per point) at `n` points,
+/// stream output into `so_bytes` bytes.
+pub fn quad_of(n: u32, so_bytes: usize) -> Draw {
     Draw {
         vs: gs_shaders::passthrough_position_vs(),
         gs: gs_shaders::quad_gs(),
@@ -129,13 +128,13 @@ pub fn quad() -> Draw {
         views: BTreeMap::new(),
         samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw", &[16], 0),
-        // Room for all but the last few points' two triangles.
-        so_sizes: [6 * (n as usize - 5) * 16, 0, 0, 0],
+        so_sizes: [so_bytes, 0, 0, 0],
     }
 }
 
-pub fn cube() -> Draw {
-    let n = CUBE_TRIANGLES;
+/// The *cube* workload (one triangle to six faces through `dcl_gsinstances 6`) at `n`
+/// triangles, stream output into `so_bytes` bytes.
+pub fn cube_of(n: u32, so_bytes: usize) -> Draw {
     Draw {
         vs: gs_shaders::passthrough_position_vs(),
         gs: gs_shaders::cube_gs(),
@@ -149,7 +148,7 @@ pub fn cube() -> Draw {
         views: BTreeMap::new(),
         samplers: Vec::new(),
         so: gs_shaders::so_decl("SV_Position.xyzw; FACE.x", &[20], 0),
-        so_sizes: [18 * n as usize * 20, 0, 0, 0],
+        so_sizes: [so_bytes, 0, 0, 0],
     }
 }
 
@@ -364,4 +363,20 @@ pub fn outcomes(test: &str, mut run: impl FnMut(&Draw, &GsResources) -> String) 
         }
     }
     outcomes
+}
+
+/// Checks every draw's outcome line ([`outcomes`] of `test`, each draw [`run`] with
+/// `native` as the native side) against the expectation file `expect`.
+pub fn check(test: &str, expect: &str, native: impl Fn(&Draw) -> Result<Outcome, String>) {
+    let outcomes = outcomes(test, |d: &Draw, res: &GsResources| run(d, res, || native(d)));
+    corpus::expect::check(expect, &outcomes);
+}
+
+/// Checks that `native` does not draw the *quad* workload with a stream-output stride
+/// 4 bytes over `limit` (its transform-feedback limit), saying why.
+pub fn check_stride_over(limit: u32, native: impl FnOnce(&Draw) -> Result<Outcome, String>) {
+    let mut d = quad();
+    d.so.strides = vec![limit + 4];
+    let e = native(&d).expect_err("a stride over the limit drawn");
+    assert!(e.starts_with("not compared: a transform-feedback stride of"), "{e}");
 }

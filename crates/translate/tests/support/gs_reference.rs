@@ -1,8 +1,9 @@
-//! The reference pipeline's side of the geometry-shader comparisons on lavapipe
-//! (`lavapipe_gs`, `lavapipe_gs_native`): the input layout of their draws, the
+//! The reference pipeline's side of the geometry-shader comparisons (`lavapipe_gs`,
+//! `lavapipe_gs_native`, `opengl_gs_native`): the input layout of their draws, the
 //! stream-output targets, and the geometry shader's resources — constant buffers,
 //! typed buffers, 1D textures, samplers — generated once here for a corpus shader
-//! ([`corpus_resources`]) so that both harnesses bind the same data as `exec`.
+//! ([`corpus_resources`]) so that every harness binds the same data as `exec`, and the
+//! reference draw itself ([`draw`]).
 //!
 //! Included with `#[path = "support/gs_reference.rs"] mod gs_reference;`.
 #![allow(dead_code)]
@@ -10,9 +11,11 @@
 use std::collections::BTreeMap;
 
 use corpus::Rng;
-use exec::pipeline::{InputElement, SoTarget};
+use exec::pipeline::{
+    self, DrawCall, DrawResult, InputElement, Pipeline, SoTarget, StreamOutput, Topology, VertexBuffer,
+};
 use exec::resources::{AddressMode, Dimension, Filter, Sampler, Srv, TextureView};
-use exec::{Format, Resources};
+use exec::{Format, Plan, Resources};
 use tpf::{Body, Decl, Index};
 
 /// One vertex buffer of `[u32; 4]` registers, register `r` at byte 16 × `r`:
@@ -39,6 +42,58 @@ pub fn so_targets(memory: &mut [Vec<u8>]) -> [Option<SoTarget<'_>>; 4] {
         let m = it.next()?;
         (!m.is_empty()).then_some(SoTarget { data: m.as_mut_slice(), offset: 0 })
     })
+}
+
+/// One draw of a geometry-shader comparison as the reference pipeline takes it.
+pub struct ReferenceDraw<'a> {
+    pub vs: &'a [u8],
+    pub gs: &'a [u8],
+    pub topology: Topology,
+    /// Vertex data: `stride` vec4s per vertex (bits).
+    pub data: &'a [[u32; 4]],
+    pub stride: u32,
+    /// The input layout's registers and their kind ([`input_layout`]).
+    pub registers: &'a [u32],
+    pub position: bool,
+    pub vertices: u32,
+    pub so: &'a streamout::StreamOutputDesc,
+    /// Bytes of each slot's buffer.
+    pub so_sizes: [usize; 4],
+    /// The geometry shader's resources.
+    pub res: &'a GsResources,
+    /// Whether the streams' primitives are captured ([`Pipeline::capture`]).
+    pub capture: bool,
+}
+
+/// Draws `d` through the reference pipeline (`exec::pipeline::draw`, stream output to
+/// slots of `d.so_sizes` bytes): the draw's result and the slots' bytes after it.
+pub fn draw(d: &ReferenceDraw<'_>) -> Result<(DrawResult, [Vec<u8>; 4]), String> {
+    let vs = Plan::from_bytecode(d.vs).map_err(|e| format!("exec vs: {e}"))?;
+    let gs = Plan::from_bytecode(d.gs).map_err(|e| format!("exec gs: {e}"))?;
+    let layout = input_layout(d.registers.iter().copied(), d.position);
+    let bytes: Vec<u8> = d.data.iter().flatten().flat_map(|w| w.to_le_bytes()).collect();
+    let buffers = [Some(VertexBuffer { data: &bytes, stride: 16 * d.stride.max(1), offset: 0 })];
+    let mut memory = d.so_sizes.map(|n| vec![0u8; n]);
+    let targets = so_targets(&mut memory);
+    let gs_resources = d.res.reference()?;
+    let mut state = Pipeline {
+        input_layout: &layout,
+        vertex_buffers: &buffers,
+        index_buffer: None,
+        topology: d.topology,
+        vs: Some(&vs),
+        gs: Some(&gs),
+        vs_resources: Resources::default(),
+        gs_resources,
+        stream_output: Some(StreamOutput { declaration: d.so, targets }),
+        capture: d.capture,
+        step_limit: exec::Machine::DEFAULT_STEP_LIMIT,
+        checking: false,
+    };
+    let r = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: d.vertices, start_vertex: 0 })
+        .map_err(|e| format!("exec draw: {e}"))?;
+    drop(state);
+    Ok((r, memory))
 }
 
 /// Resources with the constant buffers `cbs` bound at their slots.

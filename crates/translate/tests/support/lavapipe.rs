@@ -113,33 +113,16 @@ pub enum Buffer {
     /// (a copied row is a multiple of 256 bytes).
     StorageTexture { width: u32, height: u32, texels: Vec<[f32; 4]> },
     /// A texture of one level of any view dimension but multisampled ones, its texels
-    /// of `format` (four 32-bit components: float, uint or sint, read without
-    /// conversion), `layers` array slices (cube faces +X, −X, +Y, −Y, +Z, −Z in slice
-    /// order; the depth of a 3D one), each `width` × `height`: `bytes` are the slices
-    /// one after the other, each row after row (a 1D array is a 2D array of height 1,
-    /// as the translator maps it).
-    Image {
-        view: wgpu::TextureViewDimension,
-        format: wgpu::TextureFormat,
-        width: u32,
-        height: u32,
-        layers: u32,
-        bytes: Vec<u8>,
-    },
+    /// of the [`Image`]'s `format` four 32-bit components (float, uint or sint, read
+    /// without conversion).
+    Image(Image),
     /// A writable texture of one level (`texture_storage_2d`, `_2d_array`, `_3d`: what
-    /// the translator makes of a typed UAV texture), laid out as [`Buffer::Image`] with
-    /// texels of `format`: a four-component 32-bit one (written only) or, for a UAV the
-    /// program loads, a one-component 32-bit one (`R32Float`, `R32Uint`, `R32Sint`,
-    /// read and written). Read back after the draw or dispatch as its bytes; a row must
-    /// be a multiple of 256 bytes.
-    StorageImage {
-        view: wgpu::TextureViewDimension,
-        format: wgpu::TextureFormat,
-        width: u32,
-        height: u32,
-        layers: u32,
-        bytes: Vec<u8>,
-    },
+    /// the translator makes of a typed UAV texture), its texels of the [`Image`]'s
+    /// `format` a four-component 32-bit one (written only) or, for a UAV the program
+    /// loads, a one-component 32-bit one (`R32Float`, `R32Uint`, `R32Sint`, read and
+    /// written). Read back after the draw or dispatch as its bytes; a row must be a
+    /// multiple of 256 bytes.
+    StorageImage(Image),
     /// A multisampled 2D texture of one level (`texture_multisampled_2d<f32>`),
     /// `Rgba16Float`, `samples` samples per texel: sample `s` of texel (`x`, `y`) is
     /// `texels[(y * width + x) * samples + s]` (`exec`'s layout), each a value a half
@@ -157,6 +140,20 @@ pub enum Buffer {
     /// A comparison sampler: point filtering, clamp addressing, `reference <= texel`
     /// (what `exec::Sampler` with `ComparisonFunc::LessEqual` does).
     PointClampLessEqualSampler,
+}
+
+/// The texels of a [`Buffer::Image`] or [`Buffer::StorageImage`]: a texture of one
+/// level viewed as `view`, texels of `format`, `layers` array slices (cube faces +X,
+/// −X, +Y, −Y, +Z, −Z in slice order; the depth of a 3D one), each `width` × `height`:
+/// `bytes` are the slices one after the other, each row after row (a 1D array is a 2D
+/// array of height 1, as the translator maps it).
+pub struct Image {
+    pub view: wgpu::TextureViewDimension,
+    pub format: wgpu::TextureFormat,
+    pub width: u32,
+    pub height: u32,
+    pub layers: u32,
+    pub bytes: Vec<u8>,
 }
 
 /// The bytes of one texel of `format` (the 32-bit formats the harnesses bind).
@@ -463,9 +460,9 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                     let view = texture.create_view(&Default::default());
                     return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
                 }
-                Buffer::Image { view, format, width, height, layers, bytes }
-                | Buffer::StorageImage { view, format, width, height, layers, bytes } => {
-                    let storage = matches!(b.buffer, Buffer::StorageImage { .. });
+                Buffer::Image(Image { view, format, width, height, layers, bytes })
+                | Buffer::StorageImage(Image { view, format, width, height, layers, bytes }) => {
+                    let storage = matches!(b.buffer, Buffer::StorageImage(_));
                     let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *layers };
                     let texture = d.create_texture(&wgpu::TextureDescriptor {
                         label: None,
@@ -569,7 +566,7 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },
-                    Buffer::Image { view, format, .. } => wgpu::BindingType::Texture {
+                    Buffer::Image(Image { view, format, .. }) => wgpu::BindingType::Texture {
                         sample_type: match format {
                             wgpu::TextureFormat::Rgba32Uint => wgpu::TextureSampleType::Uint,
                             wgpu::TextureFormat::Rgba32Sint => wgpu::TextureSampleType::Sint,
@@ -591,7 +588,7 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: true,
                     },
-                    Buffer::StorageImage { view, format, .. } => wgpu::BindingType::StorageTexture {
+                    Buffer::StorageImage(Image { view, format, .. }) => wgpu::BindingType::StorageTexture {
                         access: if texel_bytes(format) == 4 {
                             wgpu::StorageTextureAccess::ReadWrite
                         } else {
@@ -725,72 +722,65 @@ fn copy_writable(
     bound: &[Bound],
     made: &[Made],
 ) -> Vec<(wgpu::Buffer, usize)> {
-    let d = &gpu.device;
     let mut reads = Vec::new();
     for (b, made) in bound.iter().zip(made) {
         if let (Buffer::StorageReadWrite(v) | Buffer::TypedReadWrite(v), Made::Buffer(buffer)) = (&b.buffer, made) {
             let size = buffer.size();
-            let read = d.create_buffer(&wgpu::BufferDescriptor {
-                label: None,
-                size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
+            let read = mappable(gpu, size);
             encoder.copy_buffer_to_buffer(buffer, 0, &read, 0, size);
             reads.push((read, v.len()));
         }
-        if let (Buffer::StorageImage { format, width, height, bytes, .. }, Made::StorageTexture(texture, _)) =
+        if let (Buffer::StorageImage(Image { format, width, height, bytes, .. }), Made::StorageTexture(texture, _)) =
             (&b.buffer, made)
         {
-            let read = d.create_buffer(&wgpu::BufferDescriptor {
-                label: None,
-                size: bytes.len() as u64,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            encoder.copy_texture_to_buffer(
-                texture.as_image_copy(),
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &read,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(texel_bytes(*format) * width),
-                        rows_per_image: Some(*height),
-                    },
-                },
-                texture.size(),
-            );
-            reads.push((read, bytes.len()));
+            let layout = wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(texel_bytes(*format) * width),
+                rows_per_image: Some(*height),
+            };
+            reads.push((copy_texture_out(gpu, encoder, texture, bytes.len() as u64, layout), bytes.len()));
         }
         if let (Buffer::StorageTexture { width, height, .. }, Made::StorageTexture(texture, _)) = (&b.buffer, made) {
             let len = 16 * *width as usize * *height as usize;
-            let read = d.create_buffer(&wgpu::BufferDescriptor {
-                label: None,
-                size: len as u64,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            encoder.copy_texture_to_buffer(
-                texture.as_image_copy(),
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &read,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(16 * width),
-                        rows_per_image: None,
-                    },
-                },
-                texture.size(),
-            );
-            reads.push((read, len));
+            let layout =
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(16 * width), rows_per_image: None };
+            reads.push((copy_texture_out(gpu, encoder, texture, len as u64, layout), len));
         }
     }
     reads
 }
 
+/// A buffer of `size` bytes to copy into and map for reading.
+fn mappable(gpu: &Gpu, size: u64) -> wgpu::Buffer {
+    gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// Records on `encoder` a copy of the whole of `texture` (its first level) into a new
+/// [`mappable`] buffer of `size` bytes, laid out as `layout` says; returns the buffer.
+pub fn copy_texture_out(
+    gpu: &Gpu,
+    encoder: &mut wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    size: u64,
+    layout: wgpu::TexelCopyBufferLayout,
+) -> wgpu::Buffer {
+    let read = mappable(gpu, size);
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo { buffer: &read, layout },
+        texture.size(),
+    );
+    read
+}
+
 /// The bytes of the buffers [`copy_writable`] copied into, once the commands are
 /// submitted.
-fn read_copies(gpu: &Gpu, reads: &[(wgpu::Buffer, usize)]) -> Result<Vec<Vec<u8>>, String> {
+pub fn read_copies(gpu: &Gpu, reads: &[(wgpu::Buffer, usize)]) -> Result<Vec<Vec<u8>>, String> {
     let d = &gpu.device;
     for (read, _) in reads {
         read.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));

@@ -339,19 +339,7 @@ impl Gl {
 
     fn draw_in(&self, o: &mut Objects, d: &Draw, gs: &str) -> Result<Outcome, String> {
         let gl = &self.gl;
-        // Each buffer's stride (the declared one, else the slot's elements packed) within
-        // the context's limit.
-        for slot in 0..4u8 {
-            let packed: u32 =
-                d.so.entries.iter().filter(|e| e.output_slot == slot).map(|e| 4 * u32::from(e.component_count)).sum();
-            let stride = d.so.strides.get(usize::from(slot)).copied().filter(|&s| s != 0).unwrap_or(packed);
-            if stride > self.max_xfb_stride {
-                return Err(format!(
-                    "not compared: a transform-feedback stride of {stride} bytes, over the context's {}",
-                    self.max_xfb_stride
-                ));
-            }
-        }
+        d.strides_within(self.max_xfb_stride, "context")?;
         let vs = translate::translate(&d.vs, &translate::Options::default(), translate::Target::Glsl)
             .map_err(|e| format!("translate vs: {e}"))?;
         let vs = String::from_utf8(vs).map_err(|e| format!("translate vs: {e}"))?;

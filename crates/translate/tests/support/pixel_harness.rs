@@ -21,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use super::lavapipe::{bind_groups, block_on, check_bound, submit_and_read, BindGroups, Bound, Gpu};
+use super::lavapipe::{bind_groups, block_on, check_bound, copy_texture_out, submit_and_read, BindGroups, Bound, Gpu};
 
 /// Pixels across the render targets (16 × 16 bytes: a row copy is 256 bytes).
 pub const WIDTH: u32 = 16;
@@ -369,21 +369,8 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     }
     let read_texture = |encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, bytes_per_texel: u32| {
         let row = (bytes_per_texel * WIDTH).next_multiple_of(256);
-        let read = d.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: u64::from(row * HEIGHT),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &read,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None },
-            },
-            size,
-        );
-        (read, row, bytes_per_texel)
+        let layout = wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None };
+        (copy_texture_out(gpu, encoder, texture, u64::from(row * HEIGHT), layout), row, bytes_per_texel)
     };
     let mut reads: Vec<(wgpu::Buffer, u32, u32)> =
         targets.iter().map(|(_, t, _)| read_texture(&mut encoder, t, 16)).collect();

@@ -25,7 +25,7 @@ use exec::{Format, Resources};
 use tpf::{Body, Decl, Opcode, ResourceDimension, ReturnType, SamplerMode};
 use translate::buffer_format::{self, Numeric};
 
-use super::lavapipe::{vec4_bytes, Bound, Buffer};
+use super::lavapipe::{vec4_bytes, Bound, Buffer, Image};
 
 /// What a harness binds besides constant buffers, buffer views, 1D and 2D float
 /// textures and samplers.
@@ -427,7 +427,7 @@ impl Data {
                 },
                 Kind::Image { shape, numeric } => {
                     let (width, height, layers) = shape.size();
-                    Buffer::Image {
+                    Buffer::Image(Image {
                         view: shape.wgpu(),
                         format: match numeric {
                             Numeric::Float => wgpu::TextureFormat::Rgba32Float,
@@ -438,7 +438,7 @@ impl Data {
                         height,
                         layers,
                         bytes: v.bytes.clone(),
-                    }
+                    })
                 }
                 Kind::Depth { shape } => {
                     let (width, height, layers) = shape.size();
@@ -460,7 +460,7 @@ impl Data {
                 }
                 Kind::Storage { shape, numeric, loaded } => {
                     let (width, height, layers) = shape.size();
-                    Buffer::StorageImage {
+                    Buffer::StorageImage(Image {
                         view: shape.wgpu(),
                         format: match (numeric, loaded) {
                             (Numeric::Float, true) => wgpu::TextureFormat::R32Float,
@@ -474,7 +474,7 @@ impl Data {
                         height,
                         layers,
                         bytes: v.bytes.clone(),
-                    }
+                    })
                 }
                 Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
                     unreachable!("a UAV is neither multisampled nor of another dimension")

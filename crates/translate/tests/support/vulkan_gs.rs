@@ -73,6 +73,28 @@ impl Draw {
             .collect();
         translate::Options { bindings: translate::Bindings::parse(&text).expect("formats"), ..Default::default() }
     }
+
+    /// `Ok` when each stream-output buffer's stride (the declared one, else the slot's
+    /// elements packed) is within `max` bytes, the transform-feedback limit of the
+    /// `whose` (device, context); else why the draw is not compared.
+    pub fn strides_within(&self, max: u32, whose: &str) -> Result<(), String> {
+        for slot in 0..4u8 {
+            let packed: u32 = self
+                .so
+                .entries
+                .iter()
+                .filter(|e| e.output_slot == slot)
+                .map(|e| 4 * u32::from(e.component_count))
+                .sum();
+            let stride = self.so.strides.get(usize::from(slot)).copied().filter(|&s| s != 0).unwrap_or(packed);
+            if stride > max {
+                return Err(format!(
+                    "not compared: a transform-feedback stride of {stride} bytes, over the {whose}'s {max}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What a draw gave: the stream-output (transform-feedback) buffers, per stream the
@@ -450,19 +472,8 @@ impl Vk {
                 translate::geometry_spirv(&d.gs, &options).map_err(|e| format!("native gs: {e}"))?
             }
         };
-        // Each buffer's stride (the declared one, else the slot's elements packed) within
-        // the device's limit (lavapipe: 512 bytes; Direct3D allows 2048).
-        for slot in 0..4u8 {
-            let packed: u32 =
-                d.so.entries.iter().filter(|e| e.output_slot == slot).map(|e| 4 * u32::from(e.component_count)).sum();
-            let stride = d.so.strides.get(usize::from(slot)).copied().filter(|&s| s != 0).unwrap_or(packed);
-            if stride > self.max_xfb_stride {
-                return Err(format!(
-                    "not compared: a transform-feedback stride of {stride} bytes, over the device's {}",
-                    self.max_xfb_stride
-                ));
-            }
-        }
+        // Lavapipe's limit is 512 bytes; Direct3D allows 2048.
+        d.strides_within(self.max_xfb_stride, "device")?;
         let streams_used: u32 = d.so.entries.iter().map(|e| e.stream + 1).max().unwrap_or(1).min(self.streams.max(1));
         p.streams = streams_used;
         unsafe {
