@@ -88,16 +88,7 @@ fn corrupted_geometry_shaders_give_errors_not_panics() {
             .unwrap_or_else(|| panic!("{id}: a geometry shader without a program chunk"));
         let (start, len) = (chunk.data_offset(), chunk.data.len());
         for _ in 0..64 {
-            let mut mutated = bytes.clone();
-            for _ in 0..1 + rng.below(3) {
-                let at = start + 8 + 4 * rng.below(len.saturating_sub(8) / 4);
-                let value = match rng.below(3) {
-                    0 => rng.below(16) as u32,
-                    1 => rng.next_u64() as u32,
-                    _ => u32::from_le_bytes(mutated[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
-                };
-                mutated[at..at + 4].copy_from_slice(&value.to_le_bytes());
-            }
+            let mutated = common::mutated(&bytes, (start, len), &mut rng);
             tried += 1;
             let topology = [Topology::PointList, Topology::TriangleList, Topology::LineStrip][rng.below(3)];
             let result = std::panic::catch_unwind(|| {

@@ -207,16 +207,7 @@ fn corrupted_geometry_shaders_give_errors_not_panics() {
         let (start, len) = (chunk.data_offset(), chunk.data.len());
         let so = gs_shaders::every_output(&bytes);
         for _ in 0..48 {
-            let mut mutated = bytes.clone();
-            for _ in 0..1 + rng.below(3) {
-                let at = start + 8 + 4 * rng.below(len.saturating_sub(8) / 4);
-                let value = match rng.below(3) {
-                    0 => rng.below(16) as u32,
-                    1 => rng.next_u64() as u32,
-                    _ => u32::from_le_bytes(mutated[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
-                };
-                mutated[at..at + 4].copy_from_slice(&value.to_le_bytes());
-            }
+            let mutated = common::mutated(&bytes, (start, len), &mut rng);
             tried += 1;
             let result = std::panic::catch_unwind(|| translate::geometry_spirv(&mutated, &options(so.clone())));
             match result {

@@ -58,7 +58,6 @@ use std::collections::BTreeMap;
 
 use corpus::Rng;
 use exec::compute::{self, GroupOrder, Limits};
-use exec::resources::Uav;
 use exec::Plan;
 use tpf::{Opcode, ProgramType};
 
@@ -69,8 +68,8 @@ mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
 use lavapipe::{one_lavapipe_thread, run_compute, Gpu};
-use resources::{program_data, Data, Kind, View, COMPUTE};
-use tolerance::{tolerance, within};
+use resources::{program_data, Data, COMPUTE};
+use tolerance::{tolerance, uav_difference};
 
 /// The thread groups every program runs.
 const GROUPS: [u32; 3] = [2, 2, 1];
@@ -93,27 +92,9 @@ fn immediates(program: &tpf::Program<'_>) -> Vec<u32> {
 
 /// The reference: `exec`'s dispatch; every UAV's memory after it, in slot order.
 fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>, String> {
-    let mut uavs: Vec<Vec<u8>> = data.uavs.values().map(|v| v.bytes.clone()).collect();
+    let mut uavs = data.uav_memory();
     {
-        let mut res = data.resources();
-        for ((&slot, v), memory) in data.uavs.iter().zip(uavs.iter_mut()) {
-            let slot = slot as usize;
-            while res.uavs.len() <= slot {
-                res.uavs.push(None);
-            }
-            res.uavs[slot] = Some(match v.kind {
-                Kind::Raw => Uav::Raw { data: memory },
-                Kind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
-                Kind::Typed(f) => Uav::Buffer { data: memory, format: f },
-                Kind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
-                Kind::Storage { shape, numeric, loaded } => {
-                    Uav::Texture { view: View::storage_view(shape, numeric, loaded), data: memory }
-                }
-                Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
-                    unreachable!("a UAV is neither multisampled nor of another dimension")
-                }
-            });
-        }
+        let mut res = data.resources_with_uavs(&mut uavs);
         compute::dispatch_in_order(plan, GROUPS, order, &mut res, &Limits { step_limit: 1 << 20 })
             .map_err(|e| e.to_string())?;
     }
@@ -130,28 +111,8 @@ fn on_device(gpu: &Gpu, module: naga::Module, workgroup: [u32; 3], data: &Data) 
 /// Compares the UAVs word by word; the outcome line.
 fn compare(slots: &[u32], expected: &[Vec<u8>], got: &[Vec<u8>], tolerance: Option<(u32, f32, Opcode)>) -> String {
     let mut tolerated = None;
-    for ((slot, e), g) in slots.iter().zip(expected).zip(got) {
-        if e.len() != g.len() {
-            return format!("differs: u{slot}: {} bytes from exec, {} from lavapipe", e.len(), g.len());
-        }
-        for (k, (a, b)) in e.chunks_exact(4).zip(g.chunks_exact(4)).enumerate() {
-            let a = u32::from_le_bytes([a[0], a[1], a[2], a[3]]);
-            let b = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            if a == b {
-                continue;
-            }
-            let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
-            if fa.is_nan() && fb.is_nan() {
-                continue;
-            }
-            if let Some((u, abs, op)) = tolerance {
-                if within(fa, fb, u, abs) {
-                    tolerated = Some(op);
-                    continue;
-                }
-            }
-            return format!("differs: u{slot} word {k} (byte {}): exec {a:#010x} lavapipe {b:#010x}", 4 * k);
-        }
+    if let Some(d) = uav_difference(slots, expected, got, tolerance, &mut tolerated) {
+        return d;
     }
     match tolerated {
         Some(op) => format!("within tolerance ({})", op.mnemonic()),

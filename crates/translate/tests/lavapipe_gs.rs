@@ -27,13 +27,16 @@ use std::collections::BTreeMap;
 use corpus::{gs_workloads, Rng};
 use exec::pipeline::Topology;
 use exec::Plan;
-use tpf::{Body, Decl, Index, ProgramType};
+use tpf::{Body, Decl, Index};
 use translate::gs::{GS_COMPUTE_GROUP, GS_COMPUTE_WORKGROUP, GS_SCAN_WORKGROUP, GS_STREAM_OUTPUT_GROUP};
 use translate::{Format, GsLowering, GsOptions};
 
 #[path = "support/gs_reference.rs"]
 mod gs_reference;
 use gs_reference::{GsResources, GsSrv, ReferenceDraw};
+#[path = "support/gs_shaders.rs"]
+mod gs_shaders;
+use gs_shaders::{assemble, corpus_geometry_shaders, cube_gs, passthrough_position_vs, quad_gs, signature, so_decl};
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 use lavapipe::{bytes_vec4, run_compute, vec4_bytes, Bound, Buffer, Gpu};
@@ -298,53 +301,15 @@ fn compare(want: &Outcome, got: &Outcome) -> String {
     "exact".into()
 }
 
-fn assemble(text: &str) -> Vec<u8> {
-    match listing::asm::assemble(text, &listing::asm::AsmOptions::default()) {
-        Ok(a) => a.bytes,
-        Err(e) => panic!("assembling:\n{text}\n{e:#?}"),
-    }
-}
-
-/// A signature table for a listing header: `(name, index, mask, register, sysvalue,
-/// format)` rows.
-fn signature(title: &str, rows: &[(&str, u32, &str, u32, &str, &str)]) -> String {
-    let mut s = format!(
-        "//\n// {title}:\n//\n// Name                 Index   Mask Register SysValue  Format   Used\n// -------------------- ----- ------ -------- -------- ------- ------\n"
-    );
-    for (name, index, mask, register, sv, format) in rows {
-        s += &format!("// {name:<20} {index:>5}   {mask:<4} {register:>8} {sv:>8} {format:>7}   {mask:<4}\n");
-    }
-    s += "//\n";
-    s
-}
-
 fn workload_vertex(i: u32) -> [u32; 4] {
     gs_workloads::position(i).map(f32::to_bits)
 }
 
-fn passthrough_position_vs() -> Vec<u8> {
-    assemble(&format!(
-        "{}{}vs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret\n",
-        signature("Input signature", &[("POSITION", 0, "xyzw", 0, "NONE", "float")]),
-        signature("Output signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
-    ))
-}
-
 fn quad() -> Draw {
-    let mut body = String::new();
-    for (dx, dy) in [(-0.1, -0.1), (0.1, -0.1), (-0.1, 0.1), (0.1, 0.1)] {
-        body += &format!("add o0.xyzw, v[0][0].xyzw, l({dx:.6}, {dy:.6}, 0.000000, 0.000000)\nemit\n");
-    }
-    let gs = assemble(&format!(
-        "{}{}gs_4_0\ndcl_input_siv v[1][0].xyzw, position\ndcl_inputprimitive point\ndcl_outputtopology trianglestrip\n\
-         dcl_output_siv o0.xyzw, position\ndcl_maxout 4\n{body}cut\nret\n",
-        signature("Input signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
-        signature("Output signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
-    ));
     let n = QUAD_POINTS;
     Draw {
         vs: passthrough_position_vs(),
-        gs,
+        gs: quad_gs(),
         topology: Topology::PointList,
         data: (0..n).map(workload_vertex).collect(),
         inputs: 1,
@@ -418,41 +383,11 @@ ret
     }
 }
 
-fn so_decl(text: &str, strides: &[u32], rasterized: u32) -> streamout::StreamOutputDesc {
-    let mut d: streamout::StreamOutputDesc = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
-    d.strides = strides.to_vec();
-    d.rasterized_stream = rasterized;
-    d
-}
-
 fn cube() -> Draw {
-    // The benchmark's shader (benches/benches/gs.rs): row `c` of face `k` is cb0[4k + c].
-    let mut body = String::from("ishl r0.x, vGSInstanceID.x, l(2)\n");
-    for k in 0..3 {
-        for (c, letter) in ["x", "y", "z", "w"].iter().enumerate() {
-            body += &format!("dp4 o0.{letter}, v[{k}][0].xyzw, cb0[r0.x + {c}].xyzw\n");
-        }
-        body += "mov o1.x, vGSInstanceID.x\nmov o2.x, vGSInstanceID.x\nemit\n";
-    }
-    let gs = assemble(&format!(
-        "{}{}gs_5_0\ndcl_constantbuffer cb0[24], dynamicIndexed\ndcl_input_siv v[3][0].xyzw, position\n\
-         dcl_input vGSInstanceID\ndcl_temps 1\ndcl_gsinstances 6\ndcl_inputprimitive triangle\n\
-         dcl_stream m0\ndcl_outputtopology trianglestrip\ndcl_output_siv o0.xyzw, position\n\
-         dcl_output_siv o1.x, rendertarget_array_index\ndcl_output o2.x\ndcl_maxout 3\n{body}ret\n",
-        signature("Input signature", &[("SV_Position", 0, "xyzw", 0, "POS", "float")]),
-        signature(
-            "Output signature",
-            &[
-                ("SV_Position", 0, "xyzw", 0, "POS", "float"),
-                ("SV_RenderTargetArrayIndex", 0, "x", 1, "RTINDEX", "uint"),
-                ("FACE", 0, "x", 2, "NONE", "uint"),
-            ]
-        ),
-    ));
     let n = CUBE_TRIANGLES;
     Draw {
         vs: passthrough_position_vs(),
-        gs,
+        gs: cube_gs(),
         topology: Topology::TriangleList,
         data: (0..3 * n).map(workload_vertex).collect(),
         inputs: 1,
@@ -620,20 +555,13 @@ fn lowered_geometry_shaders_match_the_reference_pipeline() {
         outcomes.insert(format!("topology/{name}"), corpus::expect::one_line(&outcome));
     }
     if let Some(entries) = corpus::dxbc_entries("translate::lavapipe_gs") {
-        for e in entries {
-            let bytes = e.bytes();
-            let Ok(c) = dxbc::Container::parse(&bytes) else { continue };
-            let Some(chunk) = c.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
-            let Ok(p) = tpf::decode(chunk.data) else { continue };
-            if p.version.ty != ProgramType::Geometry {
-                continue;
-            }
-            let mut rng = Rng(0x6753_0000 ^ e.id().len() as u64);
+        for (id, bytes, _) in corpus_geometry_shaders(&entries) {
+            let mut rng = Rng(0x6753_0000 ^ id.len() as u64);
             let outcome = match corpus_draw(&bytes, &mut rng) {
                 Ok(d) => run(&gpu, &d),
                 Err(why) => why,
             };
-            outcomes.insert(e.id(), corpus::expect::one_line(&outcome));
+            outcomes.insert(id, corpus::expect::one_line(&outcome));
         }
     }
     corpus::expect::check(corpus::expect_file!("lavapipe_gs.txt"), &outcomes);

@@ -3,6 +3,8 @@
 //! is translated and, where that succeeds, written in every language; each attempt ends
 //! in a module or an error. The corpus is optional (SKIP without it).
 
+mod common;
+
 use translate::{Options, Target};
 
 #[test]
@@ -19,17 +21,7 @@ fn corrupted_programs_give_errors_not_panics() {
         let Some(chunk) = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]) else { continue };
         let (start, len) = (chunk.data_offset(), chunk.data.len());
         for _ in 0..8 {
-            let mut mutated = bytes.clone();
-            for _ in 0..1 + rng.below(3) {
-                // A word after the version and length tokens.
-                let at = start + 8 + 4 * rng.below(len.saturating_sub(8) / 4);
-                let value = match rng.below(3) {
-                    0 => rng.below(16) as u32,
-                    1 => rng.next_u64() as u32,
-                    _ => u32::from_le_bytes(mutated[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
-                };
-                mutated[at..at + 4].copy_from_slice(&value.to_le_bytes());
-            }
+            let mutated = common::mutated(&bytes, (start, len), &mut rng);
             tried += 1;
             let result = std::panic::catch_unwind(|| {
                 translate::module(&mutated, &Options::default()).map(|m| {

@@ -35,6 +35,24 @@ pub fn checked_wgsl(test: &str, text: &str, msl: bool) -> Result<String, transla
     translate::wgsl_source_of_program(&p, &[], &[], &options)
 }
 
+/// `bytes` (a container) with one to three words of its program chunk (`chunk`: the
+/// chunk data's offset and length) after the version and length tokens changed, each
+/// to a small integer, a random word or itself with one bit flipped, from `rng`.
+pub fn mutated(bytes: &[u8], chunk: (usize, usize), rng: &mut corpus::Rng) -> Vec<u8> {
+    let (start, len) = chunk;
+    let mut mutated = bytes.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let at = start + 8 + 4 * rng.below(len.saturating_sub(8) / 4);
+        let value = match rng.below(3) {
+            0 => rng.below(16) as u32,
+            1 => rng.next_u64() as u32,
+            _ => u32::from_le_bytes(mutated[at..at + 4].try_into().unwrap()) ^ (1 << rng.below(32)),
+        };
+        mutated[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    }
+    mutated
+}
+
 /// `spirv-val` as a function over SPIR-V bytes, if the tool is installed. Without it
 /// the test prints SKIP and passes, unless the corpus is required (CI installs
 /// `spirv-tools`), where its absence fails.

@@ -191,6 +191,103 @@ pub fn bytes_vec4(bytes: &[u8]) -> Vec<[u32; 4]> {
         .collect()
 }
 
+/// `image` on the device, its texels written: a sampled texture, or a `storage` one
+/// (read back after the pass).
+fn filled_texture(gpu: &Gpu, image: &Image, storage: bool) -> Made {
+    let &Image { view, format, width, height, layers, ref bytes } = image;
+    let size = wgpu::Extent3d { width, height, depth_or_array_layers: layers };
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: if view == wgpu::TextureViewDimension::D3 {
+            wgpu::TextureDimension::D3
+        } else {
+            wgpu::TextureDimension::D2
+        },
+        format,
+        usage: if storage {
+            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC
+        } else {
+            wgpu::TextureUsages::TEXTURE_BINDING
+        } | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    gpu.queue.write_texture(
+        texture.as_image_copy(),
+        bytes,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(texel_bytes(format) * width),
+            rows_per_image: Some(height),
+        },
+        size,
+    );
+    let view = texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(view), ..Default::default() });
+    if storage {
+        Made::StorageTexture(texture, view)
+    } else {
+        Made::Texture(view)
+    }
+}
+
+/// A sampler with point filtering and clamp-to-edge addressing, comparing with
+/// `compare` (a comparison sampler) or not.
+fn point_clamp_sampler(gpu: &Gpu, compare: Option<wgpu::CompareFunction>) -> Made {
+    Made::Sampler(gpu.device.create_sampler(&wgpu::SamplerDescriptor {
+        address_mode_u: wgpu::AddressMode::ClampToEdge,
+        address_mode_v: wgpu::AddressMode::ClampToEdge,
+        address_mode_w: wgpu::AddressMode::ClampToEdge,
+        mag_filter: wgpu::FilterMode::Nearest,
+        min_filter: wgpu::FilterMode::Nearest,
+        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+        compare,
+        ..Default::default()
+    }))
+}
+
+/// What a [`fill_pipeline`] renders into.
+struct FillTargets<'a> {
+    depth_stencil: Option<wgpu::DepthStencilState>,
+    multisample: wgpu::MultisampleState,
+    colour: &'a [Option<wgpu::ColorTargetState>],
+}
+
+/// A render pipeline of the WGSL `wgsl`'s entry points `vs` (a triangle over the
+/// whole target from three vertices, no vertex buffer) and `fs`, its layout the one its
+/// bindings imply: the draws that fill the textures no copy writes.
+fn fill_pipeline(gpu: &Gpu, wgsl: &str, targets: FillTargets<'_>) -> wgpu::RenderPipeline {
+    let d = &gpu.device;
+    let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
+            naga::front::wgsl::parse_str(wgsl).expect("the fill shader parses"),
+        )),
+    });
+    d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: None,
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: targets.depth_stencil,
+        multisample: targets.multisample,
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: targets.colour,
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
 /// A [`Buffer::MultisampledTexture`] on the device. No copy writes a multisampled
 /// texture, so a draw does: a triangle over the whole texture, its fragment shader run
 /// once per sample (it reads `sample_index`) returning that sample's value from a
@@ -224,33 +321,15 @@ fn multisampled_texture(gpu: &Gpu, width: u32, height: u32, samples: u32, texels
              return texels[(u32(p.y) * {width}u + u32(p.x)) * {samples}u + s];\n\
          }}\n"
     );
-    let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
-            naga::front::wgsl::parse_str(&wgsl).expect("the fill shader parses"),
-        )),
-    });
-    let pipeline = d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: None,
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
+    let pipeline = fill_pipeline(
+        gpu,
+        &wgsl,
+        FillTargets {
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState { count: samples, mask: !0, alpha_to_coverage_enabled: false },
+            colour: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
         },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState { count: samples, mask: !0, alpha_to_coverage_enabled: false },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs"),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
+    );
     let bind_group = d.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &pipeline.get_bind_group_layout(0),
@@ -313,39 +392,21 @@ fn depth_texture(
              return values[u32(p.y) * {width}u + u32(p.x)];\n\
          }}\n"
     );
-    let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
-            naga::front::wgsl::parse_str(&wgsl).expect("the fill shader parses"),
-        )),
-    });
-    let pipeline = d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: None,
-        layout: None,
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
+    let pipeline = fill_pipeline(
+        gpu,
+        &wgsl,
+        FillTargets {
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::Always),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            colour: &[],
         },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format,
-            depth_write_enabled: Some(true),
-            depth_compare: Some(wgpu::CompareFunction::Always),
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs"),
-            compilation_options: Default::default(),
-            targets: &[],
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
+    );
     let per_slice = (width * height) as usize;
     let mut encoder = d.create_command_encoder(&Default::default());
     for layer in 0..layers {
@@ -429,102 +490,29 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
         .map(|b| {
             let (bytes, usage) = match &b.buffer {
                 Buffer::Texture { width, height, texels } | Buffer::StorageTexture { width, height, texels } => {
-                    let storage = matches!(b.buffer, Buffer::StorageTexture { .. });
-                    let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: 1 };
-                    let usage = if storage {
-                        wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC
-                    } else {
-                        wgpu::TextureUsages::TEXTURE_BINDING
-                    };
-                    let texture = d.create_texture(&wgpu::TextureDescriptor {
-                        label: None,
-                        size,
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: wgpu::TextureDimension::D2,
+                    let image = Image {
+                        view: wgpu::TextureViewDimension::D2,
                         format: wgpu::TextureFormat::Rgba32Float,
-                        usage: usage | wgpu::TextureUsages::COPY_DST,
-                        view_formats: &[],
-                    });
-                    let data: Vec<u8> = texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-                    gpu.queue.write_texture(
-                        texture.as_image_copy(),
-                        &data,
-                        wgpu::TexelCopyBufferLayout {
-                            offset: 0,
-                            bytes_per_row: Some(16 * width),
-                            rows_per_image: None,
-                        },
-                        size,
-                    );
-                    let view = texture.create_view(&Default::default());
-                    return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
+                        width: *width,
+                        height: *height,
+                        layers: 1,
+                        bytes: texels.iter().flatten().flat_map(|f| f.to_le_bytes()).collect(),
+                    };
+                    return filled_texture(gpu, &image, matches!(b.buffer, Buffer::StorageTexture { .. }));
                 }
-                Buffer::Image(Image { view, format, width, height, layers, bytes })
-                | Buffer::StorageImage(Image { view, format, width, height, layers, bytes }) => {
-                    let storage = matches!(b.buffer, Buffer::StorageImage(_));
-                    let size = wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *layers };
-                    let texture = d.create_texture(&wgpu::TextureDescriptor {
-                        label: None,
-                        size,
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: if *view == wgpu::TextureViewDimension::D3 {
-                            wgpu::TextureDimension::D3
-                        } else {
-                            wgpu::TextureDimension::D2
-                        },
-                        format: *format,
-                        usage: if storage {
-                            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC
-                        } else {
-                            wgpu::TextureUsages::TEXTURE_BINDING
-                        } | wgpu::TextureUsages::COPY_DST,
-                        view_formats: &[],
-                    });
-                    gpu.queue.write_texture(
-                        texture.as_image_copy(),
-                        bytes,
-                        wgpu::TexelCopyBufferLayout {
-                            offset: 0,
-                            bytes_per_row: Some(texel_bytes(*format) * width),
-                            rows_per_image: Some(*height),
-                        },
-                        size,
-                    );
-                    let view = texture
-                        .create_view(&wgpu::TextureViewDescriptor { dimension: Some(*view), ..Default::default() });
-                    return if storage { Made::StorageTexture(texture, view) } else { Made::Texture(view) };
+                Buffer::Image(image) | Buffer::StorageImage(image) => {
+                    return filled_texture(gpu, image, matches!(b.buffer, Buffer::StorageImage(_)));
                 }
                 Buffer::DepthTexture { view, width, height, layers, values } => {
                     return Made::Texture(depth_texture(gpu, *view, *width, *height, *layers, values));
                 }
                 Buffer::PointClampLessEqualSampler => {
-                    return Made::Sampler(d.create_sampler(&wgpu::SamplerDescriptor {
-                        address_mode_u: wgpu::AddressMode::ClampToEdge,
-                        address_mode_v: wgpu::AddressMode::ClampToEdge,
-                        address_mode_w: wgpu::AddressMode::ClampToEdge,
-                        mag_filter: wgpu::FilterMode::Nearest,
-                        min_filter: wgpu::FilterMode::Nearest,
-                        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-                        compare: Some(wgpu::CompareFunction::LessEqual),
-                        ..Default::default()
-                    }))
+                    return point_clamp_sampler(gpu, Some(wgpu::CompareFunction::LessEqual));
                 }
                 Buffer::MultisampledTexture { width, height, samples, texels } => {
                     return Made::Texture(multisampled_texture(gpu, *width, *height, *samples, texels));
                 }
-                Buffer::PointClampSampler => {
-                    return Made::Sampler(d.create_sampler(&wgpu::SamplerDescriptor {
-                        address_mode_u: wgpu::AddressMode::ClampToEdge,
-                        address_mode_v: wgpu::AddressMode::ClampToEdge,
-                        address_mode_w: wgpu::AddressMode::ClampToEdge,
-                        mag_filter: wgpu::FilterMode::Nearest,
-                        min_filter: wgpu::FilterMode::Nearest,
-                        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-                        ..Default::default()
-                    }))
-                }
+                Buffer::PointClampSampler => return point_clamp_sampler(gpu, None),
                 Buffer::Uniform(v) => (&v[..v.len().min(gpu.uniform_limit as usize)], wgpu::BufferUsages::UNIFORM),
                 Buffer::Storage(v) | Buffer::Typed(v) => (&v[..], wgpu::BufferUsages::STORAGE),
                 Buffer::StorageReadWrite(v) | Buffer::TypedReadWrite(v) => {

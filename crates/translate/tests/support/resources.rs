@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 
 use corpus::Rng;
-use exec::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Sampler, Srv, TextureView};
+use exec::resources::{AddressMode, ComparisonFunc, Dimension, Filter, Sampler, Srv, TextureView, Uav};
 use exec::{Format, Resources};
 use tpf::{Body, Decl, Opcode, ResourceDimension, ReturnType, SamplerMode};
 use translate::buffer_format::{self, Numeric};
@@ -496,8 +496,39 @@ impl Data {
         bound
     }
 
+    /// Each UAV's bytes before the run, in slot order: the memory
+    /// [`Data::resources_with_uavs`] binds.
+    pub fn uav_memory(&self) -> Vec<Vec<u8>> {
+        self.uavs.values().map(|v| v.bytes.clone()).collect()
+    }
+
+    /// [`Data::resources`] with every UAV bound at its slot over its part of `memory`
+    /// ([`Data::uav_memory`]), which the run writes and the caller reads back.
+    pub fn resources_with_uavs<'a>(&'a self, memory: &'a mut [Vec<u8>]) -> Resources<'a> {
+        let mut res = self.resources();
+        for ((&slot, v), memory) in self.uavs.iter().zip(memory.iter_mut()) {
+            let slot = slot as usize;
+            while res.uavs.len() <= slot {
+                res.uavs.push(None);
+            }
+            res.uavs[slot] = Some(match v.kind {
+                Kind::Raw => Uav::Raw { data: memory },
+                Kind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
+                Kind::Typed(f) => Uav::Buffer { data: memory, format: f },
+                Kind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
+                Kind::Storage { shape, numeric, loaded } => {
+                    Uav::Texture { view: View::storage_view(shape, numeric, loaded), data: memory }
+                }
+                Kind::Multisampled { .. } | Kind::Image { .. } | Kind::Depth { .. } => {
+                    unreachable!("a UAV is neither multisampled nor of another dimension")
+                }
+            });
+        }
+        res
+    }
+
     /// `exec`'s resources: the constant buffers, the views and the samplers (the UAVs
-    /// are the caller's, over memory it reads back).
+    /// are bound by [`Data::resources_with_uavs`]).
     pub fn resources(&self) -> Resources<'_> {
         let mut res = Resources::default();
         for (&slot, cb) in &self.cbs {

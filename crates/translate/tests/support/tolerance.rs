@@ -59,3 +59,37 @@ pub fn tolerance(program: &tpf::Program<'_>) -> Option<(u32, f32, Opcode)> {
 pub fn within(a: f32, b: f32, ulps_max: u32, abs: f32) -> bool {
     a.is_finite() && b.is_finite() && (ulps(a, b) <= ulps_max || (a - b).abs() <= abs)
 }
+
+/// The first difference of the UAVs' memory `expected` (the reference's) and `got`
+/// (lavapipe's), slot by slot (`slots`, in order) and word by word, as an outcome line:
+/// words equal, both NaN, or floats `within` the program's `tolerance` (which sets
+/// `tolerated` to its instruction) are not differences.
+pub fn uav_difference(
+    slots: &[u32],
+    expected: &[Vec<u8>],
+    got: &[Vec<u8>],
+    tolerance: Option<(u32, f32, Opcode)>,
+    tolerated: &mut Option<Opcode>,
+) -> Option<String> {
+    for ((slot, e), g) in slots.iter().zip(expected).zip(got) {
+        if e.len() != g.len() {
+            return Some(format!("differs: u{slot}: {} bytes from exec, {} from lavapipe", e.len(), g.len()));
+        }
+        for (k, (a, b)) in e.chunks_exact(4).zip(g.chunks_exact(4)).enumerate() {
+            let a = u32::from_le_bytes([a[0], a[1], a[2], a[3]]);
+            let b = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+            if a == b || (fa.is_nan() && fb.is_nan()) {
+                continue;
+            }
+            if let Some((u, abs, op)) = tolerance {
+                if within(fa, fb, u, abs) {
+                    *tolerated = Some(op);
+                    continue;
+                }
+            }
+            return Some(format!("differs: u{slot} word {k} (byte {}): exec {a:#010x} lavapipe {b:#010x}", 4 * k));
+        }
+    }
+    None
+}
