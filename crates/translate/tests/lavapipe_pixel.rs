@@ -61,11 +61,10 @@ mod pixel_harness;
 mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
-use exec::resources::Uav;
 use lavapipe::{one_lavapipe_thread, Gpu};
 use pixel_harness::{Kind as TargetKind, Point, CLEAR_DEPTH, HEIGHT, WIDTH};
-use resources::{float, program_data, Data, Kind as UavKind, View, PIXEL};
-use tolerance::{tolerance, within};
+use resources::{float, program_data, Data, PIXEL};
+use tolerance::{tolerance, uav_difference, within};
 
 /// One point per pixel, row after row: its depth and (by input location of the
 /// harness's interface) its attributes.
@@ -124,26 +123,8 @@ fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points:
             Quad { x: p.x & !1, y: p.y & !1, front_face: true, pixels: [px(0), px(1), px(2), px(3)] }
         })
         .collect();
-    let mut uavs: Vec<Vec<u8>> = data.uavs.values().map(|v| v.bytes.clone()).collect();
-    let mut res = data.resources();
-    for ((&slot, v), memory) in data.uavs.iter().zip(uavs.iter_mut()) {
-        let slot = slot as usize;
-        while res.uavs.len() <= slot {
-            res.uavs.push(None);
-        }
-        res.uavs[slot] = Some(match v.kind {
-            UavKind::Raw => Uav::Raw { data: memory },
-            UavKind::Structured(stride) => Uav::Structured { data: memory, stride, counter: 0 },
-            UavKind::Typed(f) => Uav::Buffer { data: memory, format: f },
-            UavKind::Texture { one_d } => Uav::Texture { view: View::texture_view(one_d, &[]), data: memory },
-            UavKind::Storage { shape, numeric, loaded } => {
-                Uav::Texture { view: View::storage_view(shape, numeric, loaded), data: memory }
-            }
-            UavKind::Multisampled { .. } | UavKind::Image { .. } | UavKind::Depth { .. } => {
-                unreachable!("a UAV is neither multisampled nor of another dimension")
-            }
-        });
-    }
+    let mut uavs = data.uav_memory();
+    let mut res = data.resources_with_uavs(&mut uavs);
     let shaded = pixel::shade(plan, &quads, &mut res, &Limits { step_limit: 1 << 20 }).map_err(|e| e.to_string())?;
     drop(res);
     let mut targets: Vec<Vec<[u32; 4]>> =
@@ -211,25 +192,8 @@ fn compare(
         }
     }
     // UAV memory, word by word (NaNs equal, tolerance as for the targets).
-    for ((slot, e), g) in slots.iter().zip(&expected.2).zip(&got.uavs) {
-        if e.len() != g.len() {
-            return format!("differs: u{slot}: {} bytes from exec, {} from lavapipe", e.len(), g.len());
-        }
-        for (k, (a, b)) in e.chunks_exact(4).zip(g.chunks_exact(4)).enumerate() {
-            let a = u32::from_le_bytes([a[0], a[1], a[2], a[3]]);
-            let b = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
-            if a == b || (fa.is_nan() && fb.is_nan()) {
-                continue;
-            }
-            if let Some((u, abs, op)) = tolerance {
-                if within(fa, fb, u, abs) {
-                    tolerated = Some(op);
-                    continue;
-                }
-            }
-            return format!("differs: u{slot} word {k} (byte {}): exec {a:#010x} lavapipe {b:#010x}", 4 * k);
-        }
+    if let Some(d) = uav_difference(slots, &expected.2, &got.uavs, tolerance, &mut tolerated) {
+        return d;
     }
     match tolerated {
         Some(op) => format!("within tolerance ({})", op.mnemonic()),
