@@ -27,27 +27,23 @@ pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
     let tokens = rest.len() / 4;
     program.instructions.reserve((tokens / 4).min(1 << 16));
     program.operands.reserve((tokens / 2).min(1 << 17));
-    let mut area = [Operand::EMPTY; MAX_INSTRUCTION_OPERANDS];
+    let Program { instructions, operands, extended, words, .. } = &mut program;
+    let mut sinks = Sinks {
+        operands,
+        relative: Relative { base: 0, own: 0, registers: ArrayVec::new() },
+        extended,
+        words,
+        _input: std::marker::PhantomData,
+    };
     let mut ins = Instruction::placeholder();
     while !rest.is_empty() {
-        let start = end.saturating_sub(rest.len() / 4);
         // The arena's ids must hold the instruction's operands.
-        let base = u32::try_from(program.operands.len())
+        sinks.relative.base = u32::try_from(sinks.operands.len())
             .ok()
             .filter(|b| b.checked_add(MAX_INSTRUCTION_OPERANDS as u32).is_some())
-            .ok_or_else(|| DecodeError::at(start, E::TooManyOperands("program")))?;
-        let mut sinks = Sinks {
-            area: &mut area,
-            used: 0,
-            base,
-            extended: &mut program.extended,
-            words: &mut program.words,
-            _input: std::marker::PhantomData,
-        };
+            .ok_or_else(|| DecodeError::at(end.saturating_sub(rest.len() / 4), E::TooManyOperands("program")))?;
         rest = decode_into(rest, end, &mut sinks, &mut ins)?;
-        let used = sinks.used;
-        program.operands.extend_from_slice(area.get(..used).unwrap_or(&[]));
-        program.instructions.push(ins);
+        instructions.push(ins);
     }
     Ok(program)
 }
@@ -88,16 +84,27 @@ fn header(bytes: &[u8]) -> Result<(Version, &[u8], usize), DecodeError> {
 /// relative index of each.
 const MAX_INSTRUCTION_OPERANDS: usize = MAX_OPERANDS * 4;
 
-/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas (its
-/// extended tokens and runs of tokens; the operands through `area`), or the streaming
-/// decoder's fixed buffers. `None` when there is no room (which the decoder's
-/// buffers, sized for the largest instruction, never run out of).
+/// The most registers of relative indices one instruction has (three indices per operand).
+const MAX_RELATIVE: usize = MAX_OPERANDS * 3;
+
+/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas, or the
+/// streaming decoder's fixed buffers (sized for the largest instruction).
 pub(crate) trait Store<T> {
-    /// Appends `items`, returning their span in the arena.
+    /// Appends `item` and returns it, to finish writing it in place; `None` when there
+    /// is no room.
+    fn push_item(&mut self, item: T) -> Option<&mut T>;
+
+    /// Appends `items`, returning their span in the arena; `None` when there is no room.
     fn put(&mut self, items: &[T]) -> Option<Span>;
 }
 
 impl<T: Clone> Store<T> for Vec<T> {
+    #[inline(always)]
+    fn push_item(&mut self, item: T) -> Option<&mut T> {
+        self.push(item);
+        self.last_mut()
+    }
+
     #[inline]
     fn put(&mut self, items: &[T]) -> Option<Span> {
         let start = u32::try_from(self.len()).ok()?;
@@ -107,6 +114,12 @@ impl<T: Clone> Store<T> for Vec<T> {
 }
 
 impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
+    #[inline(always)]
+    fn push_item(&mut self, item: T) -> Option<&mut T> {
+        self.try_push(item).ok()?;
+        self.last_mut()
+    }
+
     #[inline]
     fn put(&mut self, items: &[T]) -> Option<Span> {
         let start = self.len() as u32;
@@ -118,36 +131,89 @@ impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
     }
 }
 
-/// The places one instruction is decoded into. Its operands are written straight into
-/// `area` (the instruction's own first, in order, then the registers of relative
-/// indices and declared registers as they come), whose slot `i` is the arena's operand
-/// `base + i`: the streaming decoder's buffer itself, or a buffer the whole-program
-/// decoder appends to its arena.
-struct Sinks<'s, 'a, X, W> {
-    area: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
-    /// Slots of `area` in use.
-    used: usize,
-    base: u32,
+/// The streaming decoder's operand buffer while it decodes an instruction: its first
+/// `len` slots are in use.
+struct Area<'s> {
+    slots: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
+    len: usize,
+}
+
+impl Store<Operand> for Area<'_> {
+    #[inline(always)]
+    fn push_item(&mut self, item: Operand) -> Option<&mut Operand> {
+        let slot = self.slots.get_mut(self.len)?;
+        *slot = item;
+        self.len = self.len.saturating_add(1);
+        Some(slot)
+    }
+
+    #[inline]
+    fn put(&mut self, items: &[Operand]) -> Option<Span> {
+        let start = self.len;
+        let end = start.checked_add(items.len())?;
+        self.slots.get_mut(start..end)?.copy_from_slice(items);
+        self.len = end;
+        Some(Span { start: start as u32, len: items.len() as u32 })
+    }
+}
+
+/// The places one instruction is decoded into. Its own operands are appended to
+/// `operands` as they are decoded, in order; the registers of their relative indices
+/// wait in `relative` (their ids follow the own operands') and are appended after them.
+struct Sinks<'s, 'a, O, X, W> {
+    operands: &'s mut O,
+    relative: Relative,
     extended: &'s mut X,
     words: &'s mut W,
     _input: std::marker::PhantomData<&'a ()>,
 }
 
-impl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, X, W> {
-    /// Takes `count` consecutive slots; their first.
-    #[inline]
-    fn take(&mut self, count: usize) -> Option<usize> {
-        let first = self.used;
-        let used = first.checked_add(count).filter(|&u| u <= MAX_INSTRUCTION_OPERANDS)?;
-        self.used = used;
-        Some(first)
+/// The registers of an instruction's relative indices, until its own operands are in
+/// the arena.
+struct Relative {
+    /// The arena id of the instruction's first operand (`base + MAX_INSTRUCTION_OPERANDS`
+    /// fits a `u32`: the decoders check it).
+    base: u32,
+    /// The instruction's own operands (0 to [`MAX_OPERANDS`]).
+    own: u32,
+    registers: ArrayVec<Operand, MAX_RELATIVE>,
+}
+
+impl Relative {
+    /// The arena id of the instruction's operand `i`.
+    #[inline(always)]
+    fn id(&self, i: u32) -> OperandId {
+        OperandId(self.base.saturating_add(i))
+    }
+}
+
+impl<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, O, X, W> {
+    /// Starts an instruction with `own` operands of its own.
+    #[inline(always)]
+    fn start(&mut self, own: usize) {
+        self.relative.own = own.min(MAX_OPERANDS) as u32;
+        self.relative.registers.clear();
     }
 
-    /// The arena id of slot `slot`.
-    #[inline]
-    fn id(&self, slot: usize) -> OperandId {
-        // `base + MAX_INSTRUCTION_OPERANDS` fits a `u32` (the decoders check it).
-        OperandId(self.base.saturating_add(slot as u32))
+    /// The arena id of the instruction's operand `i`.
+    #[inline(always)]
+    fn id(&self, i: u32) -> OperandId {
+        self.relative.id(i)
+    }
+
+    /// Appends the registers of the relative indices after the instruction's own operands.
+    #[inline(always)]
+    fn finish(&mut self) -> Option<()> {
+        if !self.relative.registers.is_empty() {
+            self.operands.put(&self.relative.registers)?;
+        }
+        Some(())
+    }
+
+    /// Decodes one of the instruction's own operands into the arena.
+    #[inline(always)]
+    fn operand(&mut self, cur: &mut Cursor<'a>) -> Result<(), DecodeError> {
+        decode_operand(cur, self.operands, &mut self.relative)
     }
 
     fn word_run(&mut self, w: Words<'a>) -> Option<WordsId> {
@@ -240,18 +306,18 @@ impl<'a> Decoder<'a> {
         let scratch = &mut self.scratch;
         scratch.extended.clear();
         scratch.words.clear();
+        let mut area = Area { slots: &mut scratch.operands, len: 0 };
         let mut sinks = Sinks {
-            area: &mut scratch.operands,
-            used: 0,
-            base: 0,
+            operands: &mut area,
+            relative: Relative { base: 0, own: 0, registers: ArrayVec::new() },
             extended: &mut scratch.extended,
             words: &mut scratch.words,
             _input: std::marker::PhantomData,
         };
         match decode_into(self.rest, self.end, &mut sinks, &mut self.current) {
             Ok(rest) => {
-                scratch.used = sinks.used;
                 self.rest = rest;
+                scratch.used = area.len;
                 let pool = Pool {
                     operands: scratch.operands.get(..scratch.used).unwrap_or(&[]),
                     extended: &scratch.extended,
@@ -329,10 +395,10 @@ impl<'a> Cursor<'a> {
 /// instruction to the program's end, token `end`) into `out`, putting what it refers
 /// to in `sinks`; returns the bytes after it.
 #[inline(always)]
-fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_into<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     end: usize,
-    sinks: &mut Sinks<'_, 'a, X, W>,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
     out: &mut Instruction,
 ) -> Result<&'a [u8], DecodeError> {
     let start = end.saturating_sub(prog.len() / 4);
@@ -398,18 +464,18 @@ fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
             let count = info.operand_count();
-            let first = sinks.take(count).ok_or_else(|| full(cur.pos()))?;
-            for slot in first..first.saturating_add(count) {
-                decode_operand(&mut cur, sinks, slot)?;
+            sinks.start(count);
+            for _ in 0..count {
+                sinks.operand(&mut cur)?;
             }
-            let operands = Span { start: sinks.id(first).0, len: count as u32 };
+            let operands = Span { start: sinks.relative.base, len: count as u32 };
             (Body::Op(Op { saturate, precise, control, operands }), used)
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
-            let slot = sinks.take(1).ok_or_else(|| full(start))?;
-            decode_operand(&mut cur, sinks, slot)?;
-            (Body::InterfaceCall { function, interface: sinks.id(slot) }, 0)
+            sinks.start(1);
+            sinks.operand(&mut cur)?;
+            (Body::InterfaceCall { function, interface: sinks.id(0) }, 0)
         }
         Shape::Decl(kind) => {
             let (decl, used) = decode_decl(kind, tok0, &mut cur, sinks)?;
@@ -417,6 +483,7 @@ fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         }
         Shape::CustomData => unreachable!("handled above"),
     };
+    sinks.finish().ok_or_else(|| full(start))?;
     let trailing = if cur.rest.is_empty() {
         None
     } else {
@@ -429,11 +496,11 @@ fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
 
 /// A custom-data block (opcode token, length token, data) at the start of `prog`.
 #[cold]
-fn custom_data<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn custom_data<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     start: usize,
     tok0: u32,
-    sinks: &mut Sinks<'_, 'a, X, W>,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
     out: &mut Instruction,
 ) -> Result<&'a [u8], DecodeError> {
     let remaining = prog.len() / 4;
@@ -557,20 +624,20 @@ fn repr_shift(d: usize) -> u32 {
     }
 }
 
-/// Decodes an operand into slot `slot` of the area; the registers of its relative
-/// indices take the next free slots. The operand is written in place, field by field.
+/// Decodes one of an instruction's own operands and appends it to `operands`, where it
+/// is written in place, field by field; the registers of its relative indices go to
+/// `relative`.
 #[inline(always)]
-fn decode_operand<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_operand<'a, O: Store<Operand>>(
     cur: &mut Cursor<'a>,
-    sinks: &mut Sinks<'_, 'a, X, W>,
-    slot: usize,
+    operands: &mut O,
+    relative: &mut Relative,
 ) -> Result<(), DecodeError> {
     let t = cur.read()?;
     let ext = read_ext_operand(cur, t)?;
-    match sinks.area.get_mut(slot) {
-        Some(s) => *s = Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4]),
-        None => return Err(DecodeError::at(cur.pos(), E::TooManyOperands(cur.mnemonic))),
-    }
+    let Some(o) = operands.push_item(Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4])) else {
+        return Err(too_many_operands(cur));
+    };
     let dims = ((t >> 20) & 3) as usize;
     for d in 0..dims {
         let repr = (t >> repr_shift(d)) & 7;
@@ -585,8 +652,8 @@ fn decode_operand<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
             2 => (0, 0),
             r => return Err(bad_representation(cur, r)),
         };
-        let rel = if repr >= 2 { decode_rel(cur, sinks)?.0 } else { 0 };
-        if let Some(index) = sinks.area.get_mut(slot).and_then(|o| o.index.get_mut(d)) {
+        let rel = if repr >= 2 { decode_rel(cur, relative)?.0 } else { 0 };
+        if let Some(index) = o.index.get_mut(d) {
             *index = [lo, hi, rel];
         }
     }
@@ -600,12 +667,20 @@ fn decode_operand<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         };
         for i in 0..count {
             let v = cur.read()?;
-            if let Some(x) = sinks.area.get_mut(slot).and_then(|o| o.imm.get_mut(i)) {
+            if let Some(x) = o.imm.get_mut(i) {
                 *x = v;
             }
         }
     }
     Ok(())
+}
+
+/// More operands than the decoder's buffers hold (which, sized for the largest
+/// instruction, never happens).
+#[cold]
+#[inline(never)]
+fn too_many_operands(cur: &Cursor<'_>) -> DecodeError {
+    DecodeError::at(cur.pos(), E::TooManyOperands(cur.mnemonic))
 }
 
 /// An index representation the format does not define, read at the index's first
@@ -616,12 +691,10 @@ fn bad_representation(cur: &Cursor<'_>, r: u32) -> DecodeError {
     DecodeError::at(cur.pos(), E::BadIndexRepresentation(r as u8))
 }
 
-/// Decodes the register of a relative index into the next free slot: an operand that
-/// is not an immediate, with immediate 32-bit indices only.
-fn decode_rel<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
-    cur: &mut Cursor<'a>,
-    sinks: &mut Sinks<'_, 'a, X, W>,
-) -> Result<OperandId, DecodeError> {
+/// Decodes the register of a relative index: an operand that is not an immediate,
+/// with immediate 32-bit indices only. It waits with the instruction's other such
+/// registers, to follow its own operands in the arena.
+fn decode_rel(cur: &mut Cursor<'_>, relative: &mut Relative) -> Result<OperandId, DecodeError> {
     let at = cur.pos();
     let t = cur.read()?;
     let ty = OperandType::from_raw(((t >> 12) & 0xff) as u8);
@@ -636,20 +709,20 @@ fn decode_rel<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     for [lo, ..] in index.iter_mut().take(dims) {
         *lo = cur.read()?;
     }
-    let o = Operand::from_raw_parts(t, ext, index, [0; 4]);
-    let full = || DecodeError::at(at, E::TooManyOperands(cur.mnemonic));
-    let slot = sinks.take(1).ok_or_else(full)?;
-    *sinks.area.get_mut(slot).ok_or_else(full)? = o;
-    Ok(sinks.id(slot))
+    let id = relative.id(relative.own.saturating_add(relative.registers.len() as u32));
+    if relative.registers.try_push(Operand::from_raw_parts(t, ext, index, [0; 4])).is_err() {
+        return Err(DecodeError::at(at, E::TooManyOperands(cur.mnemonic)));
+    }
+    Ok(id)
 }
 
 /// Decodes a declaration by its kind's layout ([`DeclKind::layout`]): its opcode-token
 /// fields, then its tokens; returns it with the mask of opcode-token bits the fields use.
-fn decode_decl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_decl<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     kind: DeclKind,
     tok0: u32,
     cur: &mut Cursor<'a>,
-    sinks: &mut Sinks<'_, 'a, X, W>,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
 ) -> Result<(Decl, u32), DecodeError> {
     let layout = kind.layout();
     let (mnemonic, at) = (cur.mnemonic, cur.pos());
@@ -662,9 +735,10 @@ fn decode_decl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     for (value, token) in v.tokens.iter_mut().zip(layout.tokens) {
         *value = match token {
             L::DeclToken::Operand => {
-                let slot = sinks.take(1).ok_or_else(full)?;
-                decode_operand(cur, sinks, slot)?;
-                Some(sinks.id(slot).0)
+                // A layout's one operand, its first token.
+                sinks.start(1);
+                sinks.operand(cur)?;
+                Some(sinks.id(0).0)
             }
             L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => Some(cur.read()?),
             L::DeclToken::Optional(_) => cur.read_opt()?,
