@@ -28,17 +28,12 @@ pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
     program.instructions.reserve((tokens / 4).min(1 << 16));
     program.operands.reserve((tokens / 2).min(1 << 17));
     let Program { instructions, operands, extended, words, .. } = &mut program;
-    let mut sinks = Sinks {
-        operands,
-        relative: Relative { base: 0, own: 0, registers: ArrayVec::new() },
-        extended,
-        words,
-        _input: std::marker::PhantomData,
-    };
+    let mut arena = Arena { operands, base: 0, own: 0, relative: ArrayVec::new() };
+    let mut sinks = Sinks { operands: &mut arena, extended, words, _input: std::marker::PhantomData };
     let mut ins = Instruction::placeholder();
     while !rest.is_empty() {
         // The arena's ids must hold the instruction's operands.
-        sinks.relative.base = u32::try_from(sinks.operands.len())
+        sinks.operands.base = u32::try_from(sinks.operands.operands.len())
             .ok()
             .filter(|b| b.checked_add(MAX_INSTRUCTION_OPERANDS as u32).is_some())
             .ok_or_else(|| DecodeError::at(end.saturating_sub(rest.len() / 4), E::TooManyOperands("program")))?;
@@ -87,24 +82,15 @@ const MAX_INSTRUCTION_OPERANDS: usize = MAX_OPERANDS * 4;
 /// The most registers of relative indices one instruction has (three indices per operand).
 const MAX_RELATIVE: usize = MAX_OPERANDS * 3;
 
-/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas, or the
-/// streaming decoder's fixed buffers (sized for the largest instruction).
+/// Where decoding puts what an instruction refers to, but its operands: a
+/// [`Program`]'s arenas, or the streaming decoder's fixed buffers (sized for the largest
+/// instruction). `None` when there is no room.
 pub(crate) trait Store<T> {
-    /// Appends `item` and returns it, to finish writing it in place; `None` when there
-    /// is no room.
-    fn push_item(&mut self, item: T) -> Option<&mut T>;
-
-    /// Appends `items`, returning their span in the arena; `None` when there is no room.
+    /// Appends `items`, returning their span in the arena.
     fn put(&mut self, items: &[T]) -> Option<Span>;
 }
 
 impl<T: Clone> Store<T> for Vec<T> {
-    #[inline(always)]
-    fn push_item(&mut self, item: T) -> Option<&mut T> {
-        self.push(item);
-        self.last_mut()
-    }
-
     #[inline]
     fn put(&mut self, items: &[T]) -> Option<Span> {
         let start = u32::try_from(self.len()).ok()?;
@@ -114,12 +100,6 @@ impl<T: Clone> Store<T> for Vec<T> {
 }
 
 impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
-    #[inline(always)]
-    fn push_item(&mut self, item: T) -> Option<&mut T> {
-        self.try_push(item).ok()?;
-        self.last_mut()
-    }
-
     #[inline]
     fn put(&mut self, items: &[T]) -> Option<Span> {
         let start = self.len() as u32;
@@ -131,91 +111,123 @@ impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
     }
 }
 
-/// The streaming decoder's operand buffer while it decodes an instruction: its first
-/// `len` slots are in use.
-struct Area<'s> {
-    slots: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
-    len: usize,
+/// Where an instruction's operands go: its own first, consecutive and in order, then
+/// the registers of their relative indices. Each operand is written in place: stored
+/// with its token's fields, then its indices and immediates filled in.
+trait Operands {
+    /// Starts an instruction with `own` operands of its own (at most [`MAX_OPERANDS`]).
+    fn begin(&mut self, own: usize);
+
+    /// The arena id of the instruction's own operand `i`.
+    fn id(&self, i: usize) -> OperandId;
+
+    /// Stores the instruction's own operand `i` (they come in order) and returns it.
+    fn own(&mut self, i: usize, operand: Operand) -> Option<&mut Operand>;
+
+    /// Stores the register of a relative index; its arena id.
+    fn relative(&mut self, register: Operand) -> Option<OperandId>;
+
+    /// Ends the instruction.
+    fn finish(&mut self) -> Option<()>;
 }
 
-impl Store<Operand> for Area<'_> {
+/// A [`Program`]'s operand arena while [`decode`] appends an instruction's operands:
+/// its own go straight in; the registers of their relative indices wait in
+/// `relative` and follow them.
+struct Arena<'s> {
+    operands: &'s mut Vec<Operand>,
+    /// The arena id of the instruction's first operand (`base + MAX_INSTRUCTION_OPERANDS`
+    /// fits a `u32`: [`decode`] checks it).
+    base: u32,
+    /// The instruction's own operands.
+    own: u32,
+    /// Empty between instructions.
+    relative: ArrayVec<Operand, MAX_RELATIVE>,
+}
+
+impl Operands for Arena<'_> {
     #[inline(always)]
-    fn push_item(&mut self, item: Operand) -> Option<&mut Operand> {
-        let slot = self.slots.get_mut(self.len)?;
-        *slot = item;
-        self.len = self.len.saturating_add(1);
+    fn begin(&mut self, own: usize) {
+        self.own = own.min(MAX_OPERANDS) as u32;
+    }
+
+    #[inline(always)]
+    fn id(&self, i: usize) -> OperandId {
+        OperandId(self.base.saturating_add(i as u32))
+    }
+
+    #[inline(always)]
+    fn own(&mut self, _: usize, operand: Operand) -> Option<&mut Operand> {
+        self.operands.push(operand);
+        self.operands.last_mut()
+    }
+
+    #[inline]
+    fn relative(&mut self, register: Operand) -> Option<OperandId> {
+        let id = self.id((self.own as usize).saturating_add(self.relative.len()));
+        self.relative.try_push(register).ok()?;
+        Some(id)
+    }
+
+    #[inline(always)]
+    fn finish(&mut self) -> Option<()> {
+        if !self.relative.is_empty() {
+            self.operands.extend_from_slice(&self.relative);
+            self.relative.clear();
+        }
+        Some(())
+    }
+}
+
+/// The streaming decoder's operand buffer while it decodes an instruction: slot `i`
+/// holds operand id `i`; the first `own` are the instruction's own, and `used` slots
+/// are in use.
+struct Area<'s> {
+    slots: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
+    used: usize,
+}
+
+impl Operands for Area<'_> {
+    #[inline(always)]
+    fn begin(&mut self, own: usize) {
+        self.used = own.min(MAX_OPERANDS);
+    }
+
+    #[inline(always)]
+    fn id(&self, i: usize) -> OperandId {
+        OperandId(i as u32)
+    }
+
+    #[inline(always)]
+    fn own(&mut self, i: usize, operand: Operand) -> Option<&mut Operand> {
+        let slot = self.slots.get_mut(i)?;
+        *slot = operand;
         Some(slot)
     }
 
     #[inline]
-    fn put(&mut self, items: &[Operand]) -> Option<Span> {
-        let start = self.len;
-        let end = start.checked_add(items.len())?;
-        self.slots.get_mut(start..end)?.copy_from_slice(items);
-        self.len = end;
-        Some(Span { start: start as u32, len: items.len() as u32 })
+    fn relative(&mut self, register: Operand) -> Option<OperandId> {
+        let i = self.used;
+        *self.slots.get_mut(i)? = register;
+        self.used = i.saturating_add(1);
+        Some(self.id(i))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self) -> Option<()> {
+        Some(())
     }
 }
 
-/// The places one instruction is decoded into. Its own operands are appended to
-/// `operands` as they are decoded, in order; the registers of their relative indices
-/// wait in `relative` (their ids follow the own operands') and are appended after them.
+/// The places one instruction is decoded into.
 struct Sinks<'s, 'a, O, X, W> {
     operands: &'s mut O,
-    relative: Relative,
     extended: &'s mut X,
     words: &'s mut W,
     _input: std::marker::PhantomData<&'a ()>,
 }
 
-/// The registers of an instruction's relative indices, until its own operands are in
-/// the arena.
-struct Relative {
-    /// The arena id of the instruction's first operand (`base + MAX_INSTRUCTION_OPERANDS`
-    /// fits a `u32`: the decoders check it).
-    base: u32,
-    /// The instruction's own operands (0 to [`MAX_OPERANDS`]).
-    own: u32,
-    registers: ArrayVec<Operand, MAX_RELATIVE>,
-}
-
-impl Relative {
-    /// The arena id of the instruction's operand `i`.
-    #[inline(always)]
-    fn id(&self, i: u32) -> OperandId {
-        OperandId(self.base.saturating_add(i))
-    }
-}
-
-impl<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, O, X, W> {
-    /// Starts an instruction with `own` operands of its own.
-    #[inline(always)]
-    fn start(&mut self, own: usize) {
-        self.relative.own = own.min(MAX_OPERANDS) as u32;
-        self.relative.registers.clear();
-    }
-
-    /// The arena id of the instruction's operand `i`.
-    #[inline(always)]
-    fn id(&self, i: u32) -> OperandId {
-        self.relative.id(i)
-    }
-
-    /// Appends the registers of the relative indices after the instruction's own operands.
-    #[inline(always)]
-    fn finish(&mut self) -> Option<()> {
-        if !self.relative.registers.is_empty() {
-            self.operands.put(&self.relative.registers)?;
-        }
-        Some(())
-    }
-
-    /// Decodes one of the instruction's own operands into the arena.
-    #[inline(always)]
-    fn operand(&mut self, cur: &mut Cursor<'a>) -> Result<(), DecodeError> {
-        decode_operand(cur, self.operands, &mut self.relative)
-    }
-
+impl<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, O, X, W> {
     fn word_run(&mut self, w: Words<'a>) -> Option<WordsId> {
         self.words.put(std::slice::from_ref(&w)).map(|s| WordsId(s.start))
     }
@@ -306,10 +318,9 @@ impl<'a> Decoder<'a> {
         let scratch = &mut self.scratch;
         scratch.extended.clear();
         scratch.words.clear();
-        let mut area = Area { slots: &mut scratch.operands, len: 0 };
+        let mut area = Area { slots: &mut scratch.operands, used: 0 };
         let mut sinks = Sinks {
             operands: &mut area,
-            relative: Relative { base: 0, own: 0, registers: ArrayVec::new() },
             extended: &mut scratch.extended,
             words: &mut scratch.words,
             _input: std::marker::PhantomData,
@@ -317,7 +328,7 @@ impl<'a> Decoder<'a> {
         match decode_into(self.rest, self.end, &mut sinks, &mut self.current) {
             Ok(rest) => {
                 self.rest = rest;
-                scratch.used = area.len;
+                scratch.used = area.used;
                 let pool = Pool {
                     operands: scratch.operands.get(..scratch.used).unwrap_or(&[]),
                     extended: &scratch.extended,
@@ -395,7 +406,7 @@ impl<'a> Cursor<'a> {
 /// instruction to the program's end, token `end`) into `out`, putting what it refers
 /// to in `sinks`; returns the bytes after it.
 #[inline(always)]
-fn decode_into<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_into<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     end: usize,
     sinks: &mut Sinks<'_, 'a, O, X, W>,
@@ -464,18 +475,18 @@ fn decode_into<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
             let count = info.operand_count();
-            sinks.start(count);
-            for _ in 0..count {
-                sinks.operand(&mut cur)?;
+            sinks.operands.begin(count);
+            for i in 0..count {
+                decode_operand(&mut cur, sinks.operands, i)?;
             }
-            let operands = Span { start: sinks.relative.base, len: count as u32 };
+            let operands = Span { start: sinks.operands.id(0).0, len: count as u32 };
             (Body::Op(Op { saturate, precise, control, operands }), used)
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
-            sinks.start(1);
-            sinks.operand(&mut cur)?;
-            (Body::InterfaceCall { function, interface: sinks.id(0) }, 0)
+            sinks.operands.begin(1);
+            decode_operand(&mut cur, sinks.operands, 0)?;
+            (Body::InterfaceCall { function, interface: sinks.operands.id(0) }, 0)
         }
         Shape::Decl(kind) => {
             let (decl, used) = decode_decl(kind, tok0, &mut cur, sinks)?;
@@ -483,7 +494,7 @@ fn decode_into<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         }
         Shape::CustomData => unreachable!("handled above"),
     };
-    sinks.finish().ok_or_else(|| full(start))?;
+    sinks.operands.finish().ok_or_else(|| full(start))?;
     let trailing = if cur.rest.is_empty() {
         None
     } else {
@@ -496,7 +507,7 @@ fn decode_into<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
 
 /// A custom-data block (opcode token, length token, data) at the start of `prog`.
 #[cold]
-fn custom_data<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn custom_data<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     start: usize,
     tok0: u32,
@@ -624,39 +635,42 @@ fn repr_shift(d: usize) -> u32 {
     }
 }
 
-/// Decodes one of an instruction's own operands and appends it to `operands`, where it
-/// is written in place, field by field; the registers of its relative indices go to
-/// `relative`.
+/// Decodes the instruction's own operand `i` into `operands`, where it is written in
+/// place, field by field; the registers of its relative indices go after the
+/// instruction's own operands.
 #[inline(always)]
-fn decode_operand<'a, O: Store<Operand>>(
-    cur: &mut Cursor<'a>,
-    operands: &mut O,
-    relative: &mut Relative,
-) -> Result<(), DecodeError> {
+fn decode_operand<O: Operands>(cur: &mut Cursor<'_>, operands: &mut O, i: usize) -> Result<(), DecodeError> {
     let t = cur.read()?;
     let ext = read_ext_operand(cur, t)?;
-    let Some(o) = operands.push_item(Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4])) else {
+    let dims = ((t >> 20) & 3) as usize;
+    let o = if (0..dims).any(|d| matches!((t >> repr_shift(d)) & 7, 2..=4)) {
+        // Relative indices (rare): their registers are stored before the operand.
+        let index = relative_indices(cur, operands, t, dims)?;
+        operands.own(i, Operand::from_raw_parts(t, ext, index, [0; 4]))
+    } else {
+        let Some(o) = operands.own(i, Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4])) else {
+            return Err(too_many_operands(cur));
+        };
+        for d in 0..dims {
+            // The immediate's low and high words.
+            let index = match (t >> repr_shift(d)) & 7 {
+                0 => [cur.read()?, 0, 0],
+                // 64-bit immediates are written high word first.
+                1 => {
+                    let hi = cur.read()?;
+                    [cur.read()?, hi, 0]
+                }
+                r => return Err(bad_representation(cur, r)),
+            };
+            if let Some(slot) = o.index.get_mut(d) {
+                *slot = index;
+            }
+        }
+        Some(o)
+    };
+    let Some(o) = o else {
         return Err(too_many_operands(cur));
     };
-    let dims = ((t >> 20) & 3) as usize;
-    for d in 0..dims {
-        let repr = (t >> repr_shift(d)) & 7;
-        // The immediate's low and high words, the relative register's id.
-        let (lo, hi) = match repr {
-            0 | 3 => (cur.read()?, 0),
-            // 64-bit immediates are written high word first.
-            1 | 4 => {
-                let hi = cur.read()?;
-                (cur.read()?, hi)
-            }
-            2 => (0, 0),
-            r => return Err(bad_representation(cur, r)),
-        };
-        let rel = if repr >= 2 { decode_rel(cur, relative)?.0 } else { 0 };
-        if let Some(index) = o.index.get_mut(d) {
-            *index = [lo, hi, rel];
-        }
-    }
     let ty = (t >> 12) & 0xff;
     if ty == OperandType::Immediate32.raw() as u32 || ty == OperandType::Immediate64.raw() as u32 {
         let count = match (ty == OperandType::Immediate64.raw() as u32, t & 3) {
@@ -673,6 +687,35 @@ fn decode_operand<'a, O: Store<Operand>>(
         }
     }
     Ok(())
+}
+
+/// The `dims` indices of an operand token `t` that has relative ones: per index, the
+/// immediate's low and high words and the relative register's id (the registers stored
+/// in `operands`).
+#[inline(never)]
+fn relative_indices<O: Operands>(
+    cur: &mut Cursor<'_>,
+    operands: &mut O,
+    t: u32,
+    dims: usize,
+) -> Result<[[u32; 3]; 3], DecodeError> {
+    let mut index = [[0u32; 3]; 3];
+    for (d, slot) in index.iter_mut().enumerate().take(dims) {
+        let repr = (t >> repr_shift(d)) & 7;
+        let (lo, hi) = match repr {
+            0 | 3 => (cur.read()?, 0),
+            // 64-bit immediates are written high word first.
+            1 | 4 => {
+                let hi = cur.read()?;
+                (cur.read()?, hi)
+            }
+            2 => (0, 0),
+            r => return Err(bad_representation(cur, r)),
+        };
+        let rel = if repr >= 2 { decode_rel(cur, operands)?.0 } else { 0 };
+        *slot = [lo, hi, rel];
+    }
+    Ok(index)
 }
 
 /// More operands than the decoder's buffers hold (which, sized for the largest
@@ -694,7 +737,7 @@ fn bad_representation(cur: &Cursor<'_>, r: u32) -> DecodeError {
 /// Decodes the register of a relative index: an operand that is not an immediate,
 /// with immediate 32-bit indices only. It waits with the instruction's other such
 /// registers, to follow its own operands in the arena.
-fn decode_rel(cur: &mut Cursor<'_>, relative: &mut Relative) -> Result<OperandId, DecodeError> {
+fn decode_rel<O: Operands>(cur: &mut Cursor<'_>, operands: &mut O) -> Result<OperandId, DecodeError> {
     let at = cur.pos();
     let t = cur.read()?;
     let ty = OperandType::from_raw(((t >> 12) & 0xff) as u8);
@@ -709,16 +752,14 @@ fn decode_rel(cur: &mut Cursor<'_>, relative: &mut Relative) -> Result<OperandId
     for [lo, ..] in index.iter_mut().take(dims) {
         *lo = cur.read()?;
     }
-    let id = relative.id(relative.own.saturating_add(relative.registers.len() as u32));
-    if relative.registers.try_push(Operand::from_raw_parts(t, ext, index, [0; 4])).is_err() {
-        return Err(DecodeError::at(at, E::TooManyOperands(cur.mnemonic)));
-    }
-    Ok(id)
+    operands
+        .relative(Operand::from_raw_parts(t, ext, index, [0; 4]))
+        .ok_or_else(|| DecodeError::at(at, E::TooManyOperands(cur.mnemonic)))
 }
 
 /// Decodes a declaration by its kind's layout ([`DeclKind::layout`]): its opcode-token
 /// fields, then its tokens; returns it with the mask of opcode-token bits the fields use.
-fn decode_decl<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_decl<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     kind: DeclKind,
     tok0: u32,
     cur: &mut Cursor<'a>,
@@ -736,9 +777,9 @@ fn decode_decl<'a, O: Store<Operand>, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         *value = match token {
             L::DeclToken::Operand => {
                 // A layout's one operand, its first token.
-                sinks.start(1);
-                sinks.operand(cur)?;
-                Some(sinks.id(0).0)
+                sinks.operands.begin(1);
+                decode_operand(cur, sinks.operands, 0)?;
+                Some(sinks.operands.id(0).0)
             }
             L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => Some(cur.read()?),
             L::DeclToken::Optional(_) => cur.read_opt()?,
