@@ -30,15 +30,13 @@ pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
     let Program { instructions, operands, extended, words, .. } = &mut program;
     let mut arena = Arena { operands, base: 0, own: 0, relative: ArrayVec::new() };
     let mut sinks = Sinks { operands: &mut arena, extended, words, _input: std::marker::PhantomData };
-    let mut ins = Instruction::placeholder();
     while !rest.is_empty() {
         // The arena's ids must hold the instruction's operands.
         sinks.operands.base = u32::try_from(sinks.operands.operands.len())
             .ok()
             .filter(|b| b.checked_add(MAX_INSTRUCTION_OPERANDS as u32).is_some())
             .ok_or_else(|| DecodeError::at(end.saturating_sub(rest.len() / 4), E::TooManyOperands("program")))?;
-        rest = decode_into(rest, end, &mut sinks, &mut ins)?;
-        instructions.push(ins);
+        rest = decode_into(rest, end, &mut sinks, |ins| instructions.push(ins))?;
     }
     Ok(program)
 }
@@ -325,7 +323,8 @@ impl<'a> Decoder<'a> {
             words: &mut scratch.words,
             _input: std::marker::PhantomData,
         };
-        match decode_into(self.rest, self.end, &mut sinks, &mut self.current) {
+        let current = &mut self.current;
+        match decode_into(self.rest, self.end, &mut sinks, |ins| *current = ins) {
             Ok(rest) => {
                 self.rest = rest;
                 scratch.used = area.used;
@@ -403,14 +402,14 @@ impl<'a> Cursor<'a> {
 }
 
 /// Decodes the instruction at the start of `prog` (the program's bytes from that
-/// instruction to the program's end, token `end`) into `out`, putting what it refers
-/// to in `sinks`; returns the bytes after it.
+/// instruction to the program's end, token `end`) and hands it to `out`, putting what
+/// it refers to in `sinks`; returns the bytes after it.
 #[inline(always)]
 fn decode_into<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     end: usize,
     sinks: &mut Sinks<'_, 'a, O, X, W>,
-    out: &mut Instruction,
+    out: impl FnOnce(Instruction),
 ) -> Result<&'a [u8], DecodeError> {
     let start = end.saturating_sub(prog.len() / 4);
     let remaining = prog.len() / 4;
@@ -501,7 +500,7 @@ fn decode_into<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         let rest = cur.words(cur.remaining())?;
         Some(sinks.word_run(rest).ok_or_else(|| full(start))?)
     };
-    *out = Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing };
+    out(Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing });
     Ok(next)
 }
 
@@ -512,7 +511,7 @@ fn custom_data<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     start: usize,
     tok0: u32,
     sinks: &mut Sinks<'_, 'a, O, X, W>,
-    out: &mut Instruction,
+    out: impl FnOnce(Instruction),
 ) -> Result<&'a [u8], DecodeError> {
     let remaining = prog.len() / 4;
     if remaining < 2 {
@@ -532,7 +531,7 @@ fn custom_data<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     let data = Words::borrowed(block.get(8..).unwrap_or(&[]));
     let data = sinks.word_run(data).ok_or_else(|| DecodeError::at(start, E::TooManyOperands("customdata")))?;
     let body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
-    *out = Instruction::new(Opcode::CustomData, body);
+    out(Instruction::new(Opcode::CustomData, body));
     Ok(next)
 }
 
