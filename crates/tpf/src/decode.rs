@@ -470,7 +470,9 @@ fn decode_into<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     }
 
     let controls = tok0 & 0x00ff_f800;
-    let (body, used) = match info.shape {
+    // Each shape writes its instruction whole (a body built apart and moved in would be
+    // copied field by field).
+    match info.shape {
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
             let count = info.operand_count();
@@ -479,29 +481,65 @@ fn decode_into<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
                 decode_operand(&mut cur, sinks.operands, i)?;
             }
             let operands = Span { start: sinks.operands.id(0).0, len: count as u32 };
-            (Body::Op(Op { saturate, precise, control, operands }), used)
+            let trailing = end_of(&mut cur, sinks, start)?;
+            out(Instruction {
+                opcode,
+                body: Body::Op(Op { saturate, precise, control, operands }),
+                ext: ext_span,
+                reserved: controls & !used,
+                length: length_enc,
+                trailing,
+            });
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
             sinks.operands.begin(1);
             decode_operand(&mut cur, sinks.operands, 0)?;
-            (Body::InterfaceCall { function, interface: sinks.operands.id(0) }, 0)
+            let interface = sinks.operands.id(0);
+            let trailing = end_of(&mut cur, sinks, start)?;
+            out(Instruction {
+                opcode,
+                body: Body::InterfaceCall { function, interface },
+                ext: ext_span,
+                reserved: controls,
+                length: length_enc,
+                trailing,
+            });
         }
         Shape::Decl(kind) => {
             let (decl, used) = decode_decl(kind, tok0, &mut cur, sinks)?;
-            (Body::Decl(decl), used)
+            let trailing = end_of(&mut cur, sinks, start)?;
+            out(Instruction {
+                opcode,
+                body: Body::Decl(decl),
+                ext: ext_span,
+                reserved: controls & !used,
+                length: length_enc,
+                trailing,
+            });
         }
         Shape::CustomData => unreachable!("handled above"),
-    };
-    sinks.operands.finish().ok_or_else(|| full(start))?;
-    let trailing = if cur.rest.is_empty() {
-        None
-    } else {
-        let rest = cur.words(cur.remaining())?;
-        Some(sinks.word_run(rest).ok_or_else(|| full(start))?)
-    };
-    out(Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing });
+    }
     Ok(next)
+}
+
+/// Ends the instruction that starts at token `start` once its operands are read:
+/// stores the registers of its relative indices, and returns the tokens left inside
+/// its length (none in well-formed programs).
+#[inline(always)]
+fn end_of<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+    cur: &mut Cursor<'a>,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
+    start: usize,
+) -> Result<Option<WordsId>, DecodeError> {
+    let mnemonic = cur.mnemonic;
+    let full = || DecodeError::at(start, E::TooManyOperands(mnemonic));
+    sinks.operands.finish().ok_or_else(full)?;
+    if cur.rest.is_empty() {
+        return Ok(None);
+    }
+    let rest = cur.words(cur.remaining())?;
+    Ok(Some(sinks.word_run(rest).ok_or_else(full)?))
 }
 
 /// A custom-data block (opcode token, length token, data) at the start of `prog`.
