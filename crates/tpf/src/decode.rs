@@ -1,9 +1,11 @@
 //! Decoding tokens into the IR.
 //!
 //! [`Decoder`] walks a program one instruction at a time without allocating;
-//! [`decode`] collects a whole [`Program`]. Every read is bounds-checked against the
-//! end of the current instruction, and every failure is a [`DecodeError`] naming the
-//! token where it happened.
+//! [`decode`] collects a whole [`Program`]. Both run the same code, which writes each
+//! operand in place where it stays: the decoder's own buffer, or the end of the
+//! program's operand arena (nothing is decoded into a buffer and copied after). Every
+//! read is bounds-checked against the end of the current instruction, and every failure
+//! is a [`DecodeError`] naming the token where it happened.
 
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
