@@ -1,9 +1,11 @@
 //! Decoding tokens into the IR.
 //!
 //! [`Decoder`] walks a program one instruction at a time without allocating;
-//! [`decode`] collects a whole [`Program`]. Every read is bounds-checked against the
-//! end of the current instruction, and every failure is a [`DecodeError`] naming the
-//! token where it happened.
+//! [`decode`] collects a whole [`Program`]. Both run the same code, which writes each
+//! operand in place where it stays: the decoder's own buffer, or the end of the
+//! program's operand arena (nothing is decoded into a buffer and copied after). Every
+//! read is bounds-checked against the end of the current instruction, and every failure
+//! is a [`DecodeError`] naming the token where it happened.
 
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
@@ -27,27 +29,16 @@ pub fn decode(bytes: &[u8]) -> Result<Program<'_>, DecodeError> {
     let tokens = rest.len() / 4;
     program.instructions.reserve((tokens / 4).min(1 << 16));
     program.operands.reserve((tokens / 2).min(1 << 17));
-    let mut area = [Operand::EMPTY; MAX_INSTRUCTION_OPERANDS];
-    let mut ins = Instruction::placeholder();
+    let Program { instructions, operands, extended, words, .. } = &mut program;
+    let mut arena = Arena { operands, base: 0, own: 0, relative: ArrayVec::new() };
+    let mut sinks = Sinks { operands: &mut arena, extended, words, _input: std::marker::PhantomData };
     while !rest.is_empty() {
-        let start = end.saturating_sub(rest.len() / 4);
         // The arena's ids must hold the instruction's operands.
-        let base = u32::try_from(program.operands.len())
+        sinks.operands.base = u32::try_from(sinks.operands.operands.len())
             .ok()
             .filter(|b| b.checked_add(MAX_INSTRUCTION_OPERANDS as u32).is_some())
-            .ok_or_else(|| DecodeError::at(start, E::TooManyOperands("program")))?;
-        let mut sinks = Sinks {
-            area: &mut area,
-            used: 0,
-            base,
-            extended: &mut program.extended,
-            words: &mut program.words,
-            _input: std::marker::PhantomData,
-        };
-        rest = decode_into(rest, end, &mut sinks, &mut ins)?;
-        let used = sinks.used;
-        program.operands.extend_from_slice(area.get(..used).unwrap_or(&[]));
-        program.instructions.push(ins);
+            .ok_or_else(|| DecodeError::at(end.saturating_sub(rest.len() / 4), E::TooManyOperands("program")))?;
+        rest = decode_into(rest, end, &mut sinks, |ins| instructions.push(ins))?;
     }
     Ok(program)
 }
@@ -88,10 +79,12 @@ fn header(bytes: &[u8]) -> Result<(Version, &[u8], usize), DecodeError> {
 /// relative index of each.
 const MAX_INSTRUCTION_OPERANDS: usize = MAX_OPERANDS * 4;
 
-/// Where decoding puts what an instruction refers to: a [`Program`]'s arenas (its
-/// extended tokens and runs of tokens; the operands through `area`), or the streaming
-/// decoder's fixed buffers. `None` when there is no room (which the decoder's
-/// buffers, sized for the largest instruction, never run out of).
+/// The most registers of relative indices one instruction has (three indices per operand).
+const MAX_RELATIVE: usize = MAX_OPERANDS * 3;
+
+/// Where decoding puts what an instruction refers to, but its operands: a
+/// [`Program`]'s arenas, or the streaming decoder's fixed buffers (sized for the largest
+/// instruction). `None` when there is no room.
 pub(crate) trait Store<T> {
     /// Appends `items`, returning their span in the arena.
     fn put(&mut self, items: &[T]) -> Option<Span>;
@@ -118,38 +111,123 @@ impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
     }
 }
 
-/// The places one instruction is decoded into. Its operands are written straight into
-/// `area` (the instruction's own first, in order, then the registers of relative
-/// indices and declared registers as they come), whose slot `i` is the arena's operand
-/// `base + i`: the streaming decoder's buffer itself, or a buffer the whole-program
-/// decoder appends to its arena.
-struct Sinks<'s, 'a, X, W> {
-    area: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
-    /// Slots of `area` in use.
-    used: usize,
+/// Where an instruction's operands go: its own first, consecutive and in order, then
+/// the registers of their relative indices. Each operand is written in place: stored
+/// with its token's fields, then its indices and immediates filled in.
+trait Operands {
+    /// Starts an instruction with `own` operands of its own (at most [`MAX_OPERANDS`]).
+    fn begin(&mut self, own: usize);
+
+    /// The arena id of the instruction's own operand `i`.
+    fn id(&self, i: usize) -> OperandId;
+
+    /// Stores the instruction's own operand `i` (they come in order) and returns it.
+    fn own(&mut self, i: usize, operand: Operand) -> Option<&mut Operand>;
+
+    /// Stores the register of a relative index; its arena id.
+    fn relative(&mut self, register: Operand) -> Option<OperandId>;
+
+    /// Ends the instruction.
+    fn finish(&mut self) -> Option<()>;
+}
+
+/// A [`Program`]'s operand arena while [`decode`] appends an instruction's operands:
+/// its own go straight in; the registers of their relative indices wait in
+/// `relative` and follow them.
+struct Arena<'s> {
+    operands: &'s mut Vec<Operand>,
+    /// The arena id of the instruction's first operand (`base + MAX_INSTRUCTION_OPERANDS`
+    /// fits a `u32`: [`decode`] checks it).
     base: u32,
+    /// The instruction's own operands.
+    own: u32,
+    /// Empty between instructions.
+    relative: ArrayVec<Operand, MAX_RELATIVE>,
+}
+
+impl Operands for Arena<'_> {
+    #[inline(always)]
+    fn begin(&mut self, own: usize) {
+        self.own = own.min(MAX_OPERANDS) as u32;
+    }
+
+    #[inline(always)]
+    fn id(&self, i: usize) -> OperandId {
+        OperandId(self.base.saturating_add(i as u32))
+    }
+
+    #[inline(always)]
+    fn own(&mut self, _: usize, operand: Operand) -> Option<&mut Operand> {
+        self.operands.push(operand);
+        self.operands.last_mut()
+    }
+
+    #[inline]
+    fn relative(&mut self, register: Operand) -> Option<OperandId> {
+        let id = self.id((self.own as usize).saturating_add(self.relative.len()));
+        self.relative.try_push(register).ok()?;
+        Some(id)
+    }
+
+    #[inline(always)]
+    fn finish(&mut self) -> Option<()> {
+        if !self.relative.is_empty() {
+            self.operands.extend_from_slice(&self.relative);
+            self.relative.clear();
+        }
+        Some(())
+    }
+}
+
+/// The streaming decoder's operand buffer while it decodes an instruction: slot `i`
+/// holds operand id `i`; the first `own` are the instruction's own, and `used` slots
+/// are in use.
+struct Area<'s> {
+    slots: &'s mut [Operand; MAX_INSTRUCTION_OPERANDS],
+    used: usize,
+}
+
+impl Operands for Area<'_> {
+    #[inline(always)]
+    fn begin(&mut self, own: usize) {
+        self.used = own.min(MAX_OPERANDS);
+    }
+
+    #[inline(always)]
+    fn id(&self, i: usize) -> OperandId {
+        OperandId(i as u32)
+    }
+
+    #[inline(always)]
+    fn own(&mut self, i: usize, operand: Operand) -> Option<&mut Operand> {
+        let slot = self.slots.get_mut(i)?;
+        *slot = operand;
+        Some(slot)
+    }
+
+    #[inline]
+    fn relative(&mut self, register: Operand) -> Option<OperandId> {
+        let i = self.used;
+        *self.slots.get_mut(i)? = register;
+        self.used = i.saturating_add(1);
+        Some(self.id(i))
+    }
+
+    #[inline(always)]
+    fn finish(&mut self) -> Option<()> {
+        Some(())
+    }
+}
+
+/// The places one instruction is decoded into.
+struct Sinks<'s, 'a, O, X, W> {
+    operands: &'s mut O,
     extended: &'s mut X,
     words: &'s mut W,
     _input: std::marker::PhantomData<&'a ()>,
 }
 
-impl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, X, W> {
-    /// Takes `count` consecutive slots; their first.
-    #[inline]
-    fn take(&mut self, count: usize) -> Option<usize> {
-        let first = self.used;
-        let used = first.checked_add(count).filter(|&u| u <= MAX_INSTRUCTION_OPERANDS)?;
-        self.used = used;
-        Some(first)
-    }
-
-    /// The arena id of slot `slot`.
-    #[inline]
-    fn id(&self, slot: usize) -> OperandId {
-        // `base + MAX_INSTRUCTION_OPERANDS` fits a `u32` (the decoders check it).
-        OperandId(self.base.saturating_add(slot as u32))
-    }
-
+impl<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>> Sinks<'_, 'a, O, X, W> {
     fn word_run(&mut self, w: Words<'a>) -> Option<WordsId> {
         self.words.put(std::slice::from_ref(&w)).map(|s| WordsId(s.start))
     }
@@ -240,18 +318,18 @@ impl<'a> Decoder<'a> {
         let scratch = &mut self.scratch;
         scratch.extended.clear();
         scratch.words.clear();
+        let mut area = Area { slots: &mut scratch.operands, used: 0 };
         let mut sinks = Sinks {
-            area: &mut scratch.operands,
-            used: 0,
-            base: 0,
+            operands: &mut area,
             extended: &mut scratch.extended,
             words: &mut scratch.words,
             _input: std::marker::PhantomData,
         };
-        match decode_into(self.rest, self.end, &mut sinks, &mut self.current) {
+        let current = &mut self.current;
+        match decode_into(self.rest, self.end, &mut sinks, |ins| *current = ins) {
             Ok(rest) => {
-                scratch.used = sinks.used;
                 self.rest = rest;
+                scratch.used = area.used;
                 let pool = Pool {
                     operands: scratch.operands.get(..scratch.used).unwrap_or(&[]),
                     extended: &scratch.extended,
@@ -326,14 +404,14 @@ impl<'a> Cursor<'a> {
 }
 
 /// Decodes the instruction at the start of `prog` (the program's bytes from that
-/// instruction to the program's end, token `end`) into `out`, putting what it refers
-/// to in `sinks`; returns the bytes after it.
+/// instruction to the program's end, token `end`) and hands it to `out`, putting what
+/// it refers to in `sinks`; returns the bytes after it.
 #[inline(always)]
-fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_into<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     end: usize,
-    sinks: &mut Sinks<'_, 'a, X, W>,
-    out: &mut Instruction,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
+    out: impl FnOnce(Instruction),
 ) -> Result<&'a [u8], DecodeError> {
     let start = end.saturating_sub(prog.len() / 4);
     let remaining = prog.len() / 4;
@@ -394,47 +472,86 @@ fn decode_into<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     }
 
     let controls = tok0 & 0x00ff_f800;
-    let (body, used) = match info.shape {
+    // Each shape writes its instruction whole (a body built apart and moved in would be
+    // copied field by field).
+    match info.shape {
         Shape::Ops => {
             let (saturate, precise, control, used) = decode_controls(info.controls, tok0);
             let count = info.operand_count();
-            let first = sinks.take(count).ok_or_else(|| full(cur.pos()))?;
-            for slot in first..first.saturating_add(count) {
-                decode_operand(&mut cur, sinks, slot)?;
+            sinks.operands.begin(count);
+            for i in 0..count {
+                decode_operand(&mut cur, sinks.operands, i)?;
             }
-            let operands = Span { start: sinks.id(first).0, len: count as u32 };
-            (Body::Op(Op { saturate, precise, control, operands }), used)
+            let operands = Span { start: sinks.operands.id(0).0, len: count as u32 };
+            let trailing = end_of(&mut cur, sinks, start)?;
+            out(Instruction {
+                opcode,
+                body: Body::Op(Op { saturate, precise, control, operands }),
+                ext: ext_span,
+                reserved: controls & !used,
+                length: length_enc,
+                trailing,
+            });
         }
         Shape::InterfaceCall => {
             let function = cur.read()?;
-            let slot = sinks.take(1).ok_or_else(|| full(start))?;
-            decode_operand(&mut cur, sinks, slot)?;
-            (Body::InterfaceCall { function, interface: sinks.id(slot) }, 0)
+            sinks.operands.begin(1);
+            decode_operand(&mut cur, sinks.operands, 0)?;
+            let interface = sinks.operands.id(0);
+            let trailing = end_of(&mut cur, sinks, start)?;
+            out(Instruction {
+                opcode,
+                body: Body::InterfaceCall { function, interface },
+                ext: ext_span,
+                reserved: controls,
+                length: length_enc,
+                trailing,
+            });
         }
         Shape::Decl(kind) => {
             let (decl, used) = decode_decl(kind, tok0, &mut cur, sinks)?;
-            (Body::Decl(decl), used)
+            let trailing = end_of(&mut cur, sinks, start)?;
+            out(Instruction {
+                opcode,
+                body: Body::Decl(decl),
+                ext: ext_span,
+                reserved: controls & !used,
+                length: length_enc,
+                trailing,
+            });
         }
         Shape::CustomData => unreachable!("handled above"),
-    };
-    let trailing = if cur.rest.is_empty() {
-        None
-    } else {
-        let rest = cur.words(cur.remaining())?;
-        Some(sinks.word_run(rest).ok_or_else(|| full(start))?)
-    };
-    *out = Instruction { opcode, body, ext: ext_span, reserved: controls & !used, length: length_enc, trailing };
+    }
     Ok(next)
+}
+
+/// Ends the instruction that starts at token `start` once its operands are read:
+/// stores the registers of its relative indices, and returns the tokens left inside
+/// its length (none in well-formed programs).
+#[inline(always)]
+fn end_of<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+    cur: &mut Cursor<'a>,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
+    start: usize,
+) -> Result<Option<WordsId>, DecodeError> {
+    let mnemonic = cur.mnemonic;
+    let full = || DecodeError::at(start, E::TooManyOperands(mnemonic));
+    sinks.operands.finish().ok_or_else(full)?;
+    if cur.rest.is_empty() {
+        return Ok(None);
+    }
+    let rest = cur.words(cur.remaining())?;
+    Ok(Some(sinks.word_run(rest).ok_or_else(full)?))
 }
 
 /// A custom-data block (opcode token, length token, data) at the start of `prog`.
 #[cold]
-fn custom_data<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn custom_data<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     prog: &'a [u8],
     start: usize,
     tok0: u32,
-    sinks: &mut Sinks<'_, 'a, X, W>,
-    out: &mut Instruction,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
+    out: impl FnOnce(Instruction),
 ) -> Result<&'a [u8], DecodeError> {
     let remaining = prog.len() / 4;
     if remaining < 2 {
@@ -454,7 +571,7 @@ fn custom_data<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     let data = Words::borrowed(block.get(8..).unwrap_or(&[]));
     let data = sinks.word_run(data).ok_or_else(|| DecodeError::at(start, E::TooManyOperands("customdata")))?;
     let body = Body::CustomData(CustomData { class: CustomDataClass::from_raw(tok0 >> 11), data });
-    *out = Instruction::new(Opcode::CustomData, body);
+    out(Instruction::new(Opcode::CustomData, body));
     Ok(next)
 }
 
@@ -557,39 +674,42 @@ fn repr_shift(d: usize) -> u32 {
     }
 }
 
-/// Decodes an operand into slot `slot` of the area; the registers of its relative
-/// indices take the next free slots. The operand is written in place, field by field.
+/// Decodes the instruction's own operand `i` into `operands`, where it is written in
+/// place, field by field; the registers of its relative indices go after the
+/// instruction's own operands.
 #[inline(always)]
-fn decode_operand<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
-    cur: &mut Cursor<'a>,
-    sinks: &mut Sinks<'_, 'a, X, W>,
-    slot: usize,
-) -> Result<(), DecodeError> {
+fn decode_operand<O: Operands>(cur: &mut Cursor<'_>, operands: &mut O, i: usize) -> Result<(), DecodeError> {
     let t = cur.read()?;
     let ext = read_ext_operand(cur, t)?;
-    match sinks.area.get_mut(slot) {
-        Some(s) => *s = Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4]),
-        None => return Err(DecodeError::at(cur.pos(), E::TooManyOperands(cur.mnemonic))),
-    }
     let dims = ((t >> 20) & 3) as usize;
-    for d in 0..dims {
-        let repr = (t >> repr_shift(d)) & 7;
-        // The immediate's low and high words, the relative register's id.
-        let (lo, hi) = match repr {
-            0 | 3 => (cur.read()?, 0),
-            // 64-bit immediates are written high word first.
-            1 | 4 => {
-                let hi = cur.read()?;
-                (cur.read()?, hi)
-            }
-            2 => (0, 0),
-            r => return Err(bad_representation(cur, r)),
+    let o = if (0..dims).any(|d| matches!((t >> repr_shift(d)) & 7, 2..=4)) {
+        // Relative indices (rare): their registers are stored before the operand.
+        let index = relative_indices(cur, operands, t, dims)?;
+        operands.own(i, Operand::from_raw_parts(t, ext, index, [0; 4]))
+    } else {
+        let Some(o) = operands.own(i, Operand::from_raw_parts(t, ext, [[0; 3]; 3], [0; 4])) else {
+            return Err(too_many_operands(cur));
         };
-        let rel = if repr >= 2 { decode_rel(cur, sinks)?.0 } else { 0 };
-        if let Some(index) = sinks.area.get_mut(slot).and_then(|o| o.index.get_mut(d)) {
-            *index = [lo, hi, rel];
+        for d in 0..dims {
+            // The immediate's low and high words.
+            let index = match (t >> repr_shift(d)) & 7 {
+                0 => [cur.read()?, 0, 0],
+                // 64-bit immediates are written high word first.
+                1 => {
+                    let hi = cur.read()?;
+                    [cur.read()?, hi, 0]
+                }
+                r => return Err(bad_representation(cur, r)),
+            };
+            if let Some(slot) = o.index.get_mut(d) {
+                *slot = index;
+            }
         }
-    }
+        Some(o)
+    };
+    let Some(o) = o else {
+        return Err(too_many_operands(cur));
+    };
     let ty = (t >> 12) & 0xff;
     if ty == OperandType::Immediate32.raw() as u32 || ty == OperandType::Immediate64.raw() as u32 {
         let count = match (ty == OperandType::Immediate64.raw() as u32, t & 3) {
@@ -600,12 +720,49 @@ fn decode_operand<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
         };
         for i in 0..count {
             let v = cur.read()?;
-            if let Some(x) = sinks.area.get_mut(slot).and_then(|o| o.imm.get_mut(i)) {
+            if let Some(x) = o.imm.get_mut(i) {
                 *x = v;
             }
         }
     }
     Ok(())
+}
+
+/// The `dims` indices of an operand token `t` that has relative ones: per index, the
+/// immediate's low and high words and the relative register's id (the registers stored
+/// in `operands`).
+#[inline(never)]
+fn relative_indices<O: Operands>(
+    cur: &mut Cursor<'_>,
+    operands: &mut O,
+    t: u32,
+    dims: usize,
+) -> Result<[[u32; 3]; 3], DecodeError> {
+    let mut index = [[0u32; 3]; 3];
+    for (d, slot) in index.iter_mut().enumerate().take(dims) {
+        let repr = (t >> repr_shift(d)) & 7;
+        let (lo, hi) = match repr {
+            0 | 3 => (cur.read()?, 0),
+            // 64-bit immediates are written high word first.
+            1 | 4 => {
+                let hi = cur.read()?;
+                (cur.read()?, hi)
+            }
+            2 => (0, 0),
+            r => return Err(bad_representation(cur, r)),
+        };
+        let rel = if repr >= 2 { decode_rel(cur, operands)?.0 } else { 0 };
+        *slot = [lo, hi, rel];
+    }
+    Ok(index)
+}
+
+/// More operands than the decoder's buffers hold (which, sized for the largest
+/// instruction, never happens).
+#[cold]
+#[inline(never)]
+fn too_many_operands(cur: &Cursor<'_>) -> DecodeError {
+    DecodeError::at(cur.pos(), E::TooManyOperands(cur.mnemonic))
 }
 
 /// An index representation the format does not define, read at the index's first
@@ -616,12 +773,10 @@ fn bad_representation(cur: &Cursor<'_>, r: u32) -> DecodeError {
     DecodeError::at(cur.pos(), E::BadIndexRepresentation(r as u8))
 }
 
-/// Decodes the register of a relative index into the next free slot: an operand that
-/// is not an immediate, with immediate 32-bit indices only.
-fn decode_rel<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
-    cur: &mut Cursor<'a>,
-    sinks: &mut Sinks<'_, 'a, X, W>,
-) -> Result<OperandId, DecodeError> {
+/// Decodes the register of a relative index: an operand that is not an immediate,
+/// with immediate 32-bit indices only. It waits with the instruction's other such
+/// registers, to follow its own operands in the arena.
+fn decode_rel<O: Operands>(cur: &mut Cursor<'_>, operands: &mut O) -> Result<OperandId, DecodeError> {
     let at = cur.pos();
     let t = cur.read()?;
     let ty = OperandType::from_raw(((t >> 12) & 0xff) as u8);
@@ -636,20 +791,18 @@ fn decode_rel<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     for [lo, ..] in index.iter_mut().take(dims) {
         *lo = cur.read()?;
     }
-    let o = Operand::from_raw_parts(t, ext, index, [0; 4]);
-    let full = || DecodeError::at(at, E::TooManyOperands(cur.mnemonic));
-    let slot = sinks.take(1).ok_or_else(full)?;
-    *sinks.area.get_mut(slot).ok_or_else(full)? = o;
-    Ok(sinks.id(slot))
+    operands
+        .relative(Operand::from_raw_parts(t, ext, index, [0; 4]))
+        .ok_or_else(|| DecodeError::at(at, E::TooManyOperands(cur.mnemonic)))
 }
 
 /// Decodes a declaration by its kind's layout ([`DeclKind::layout`]): its opcode-token
 /// fields, then its tokens; returns it with the mask of opcode-token bits the fields use.
-fn decode_decl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
+fn decode_decl<'a, O: Operands, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     kind: DeclKind,
     tok0: u32,
     cur: &mut Cursor<'a>,
-    sinks: &mut Sinks<'_, 'a, X, W>,
+    sinks: &mut Sinks<'_, 'a, O, X, W>,
 ) -> Result<(Decl, u32), DecodeError> {
     let layout = kind.layout();
     let (mnemonic, at) = (cur.mnemonic, cur.pos());
@@ -662,9 +815,10 @@ fn decode_decl<'a, X: Store<ExtOpcode>, W: Store<Words<'a>>>(
     for (value, token) in v.tokens.iter_mut().zip(layout.tokens) {
         *value = match token {
             L::DeclToken::Operand => {
-                let slot = sinks.take(1).ok_or_else(full)?;
-                decode_operand(cur, sinks, slot)?;
-                Some(sinks.id(slot).0)
+                // A layout's one operand, its first token.
+                sinks.operands.begin(1);
+                decode_operand(cur, sinks.operands, 0)?;
+                Some(sinks.operands.id(0).0)
             }
             L::DeclToken::Word(_) | L::DeclToken::ReturnTypes | L::DeclToken::SystemName => Some(cur.read()?),
             L::DeclToken::Optional(_) => cur.read_opt()?,
