@@ -128,8 +128,14 @@
 //! expectation file under `tests/expect/`, including the differences that remain: those
 //! lavapipe itself causes (it folds `x * 0` and `x + 0` with a constant 0 against IEEE
 //! 754's -0, infinity and NaN rules; its `fma` for doubles rounds twice), and six corpus
-//! shaders whose device-precision instructions (`rsq`, `exp`, `log`, `sincos`) differ
-//! within their tolerance but are amplified by the arithmetic after them beyond it.
+//! shaders whose device-precision instructions differ within their tolerance but are
+//! amplified by the arithmetic after them beyond it (traced instruction by instruction:
+//! the first result that differs is a `log` of a `pow` in five, a `sincos` in one, 1 or 2
+//! ulps from the reference's correctly rounded value; every result before it is
+//! identical). The trace (`tests/support/cut.rs`, the ignored
+//! `trace_the_first_differing_instruction` tests with `DXREF_TRACE=<entry>`) runs a
+//! program changed to write one instruction's result, at its n-th run, to `o0`, through
+//! both sides, in the order the instructions run.
 //!
 //! `tests/lavapipe_compute.rs` dispatches compute shaders on lavapipe and with the
 //! reference's `exec::compute::dispatch` (2 × 2 × 1 groups, the same generated
@@ -157,15 +163,16 @@
 //! of every dimension but cubes; `R32_*` ones where the program loads them), point
 //! samplers).
 //! Of the 162 corpus pixel shaders, 135 are exact and 6 within the tolerance of `log`
-//! or `div`; 11 differ, by what their instructions allow (not traced value by value
-//! unless said): two where the device's `exp`/`log` precision is amplified beyond it
-//! (`pow`), three where a point sample's coordinate lies within 1/512 texel of a texel
+//! or `div`; 11 differ, by what their instructions allow (each traced to the first
+//! result that differs, every one before it identical; the causes are in the
+//! expectation file's header): two where the device's `log` is 1 ulp off and the PQ
+//! curve after it (`exp`, `div`, `log`, a `mul` by 78.84) amplifies it beyond the
+//! tolerance, four where a point sample's coordinate lies within 1/512 texel of a texel
 //! edge (the reference rounds coordinates to 8-bit sub-texel fixed point, lavapipe
-//! floors floats; traced: the three `EnvironmentMapEffect` ones, whose addresses are
-//! bit-identical on both sides up to the sample — a cube's at 54.9991 texels, a 2D
-//! array's at 34.9985, a 2D texture's at 50.9997), one not traced (a Gaussian blur of
-//! 13 point samples in a loop), one where lavapipe folds `x * 0` to 0
-//! for an infinite `x` (the reference gives NaN), four that sample a cube at a NaN
+//! floors floats: the three `EnvironmentMapEffect` ones — a cube's at 54.9991 texels,
+//! a 2D array's at 34.9985, a 2D texture's at 50.9997 — and a Gaussian blur's sixth
+//! tap at 31.999996), one where lavapipe folds `x * 0` with a literal 0 to +0
+//! for a negative or infinite `x` (the reference gives -0 or NaN), four that sample a cube at a NaN
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
 //! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 10 are

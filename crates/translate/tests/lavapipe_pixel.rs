@@ -53,6 +53,8 @@ use exec::pixel::{self, Quad, QuadPixel};
 use exec::Plan;
 use tpf::{Opcode, ProgramType, SystemName};
 
+#[path = "support/cut.rs"]
+mod cut;
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 #[path = "support/pixel_harness.rs"]
@@ -246,7 +248,17 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
         Err(err) => return format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)),
     };
     let slots: Vec<u32> = data.uavs.keys().copied().collect();
-    let outcome = compare(&iface, &slots, &expected, &got, tolerance(program));
+    let tolerance = if BIT_FOR_BIT.load(std::sync::atomic::Ordering::Relaxed) { None } else { tolerance(program) };
+    let outcome = compare(&iface, &slots, &expected, &got, tolerance);
+    if let Some(at) = SHOW_PIXEL.load(std::sync::atomic::Ordering::Relaxed).checked_sub(1) {
+        let words = |t: Option<&Vec<[u32; 4]>>| t.and_then(|t| t.get(at as usize).copied()).unwrap_or_default();
+        let (e, g) = (words(expected.0.first()), words(got.targets.first()));
+        println!(
+            "        exec {e:08x?} {:?}\n        lavapipe {g:08x?} {:?}",
+            e.map(f32::from_bits),
+            g.map(f32::from_bits)
+        );
+    }
     if iface.targets.is_empty() && !iface.depth && data.uavs.is_empty() {
         return format!("{outcome}, but writes no render target");
     }
@@ -280,6 +292,41 @@ fn corpus_pixel_shaders_on_lavapipe_match_the_reference() {
     println!("lavapipe_pixel: {counts:?} (translator's SPIR-V passed through: {})", gpu.passthrough);
     corpus::expect::check(corpus::expect_file!("lavapipe_pixel.txt"), &outcomes);
 }
+
+/// `DXREF_TRACE=<entry>` (ignored unless asked for): the entry cut after each
+/// instruction (`support/cut.rs`) through both sides, up to the first cut that is not
+/// `exact` (how the causes in `tests/expect/lavapipe_pixel.txt` were traced).
+#[test]
+#[ignore]
+fn trace_the_first_differing_instruction() {
+    let Some(id) = std::env::var("DXREF_TRACE").ok() else { return };
+    let Some(entries) = corpus::dxbc_entries("lavapipe_pixel_trace") else { return };
+    one_lavapipe_thread();
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_pixel_trace") else { return };
+    let entry = entries.iter().find(|e| e.id() == id).unwrap_or_else(|| panic!("no entry {id}"));
+    BIT_FOR_BIT.store(true, std::sync::atomic::Ordering::Relaxed);
+    let run = |bytes: &[u8]| match program_of(bytes) {
+        Some(p) => outcome(&gpu, bytes, &p, &id, 1.0),
+        None => "no decodable program".into(),
+    };
+    // The words of o0 at the pixel a difference line names, on both sides.
+    let show = |bytes: &[u8], line: &str| {
+        let at = line.split("pixel (").nth(1).and_then(|r| r.split(')').next()).and_then(|xy| {
+            let (x, y) = xy.split_once(", ")?;
+            Some(y.parse::<u32>().ok()? * WIDTH + x.parse::<u32>().ok()?)
+        });
+        SHOW_PIXEL.store(at.map_or(0, |p| p + 1), std::sync::atomic::Ordering::Relaxed);
+        run(bytes);
+        SHOW_PIXEL.store(0, std::sync::atomic::Ordering::Relaxed);
+    };
+    println!("{id}: {:?}", cut::first_difference(&entry.bytes(), &run, &show));
+}
+
+/// Set by the trace: every word compared bit for bit (no tolerance), so that the first
+/// difference is shown with its values.
+static BIT_FOR_BIT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Set by the trace: 1 + the pixel whose `o0` words both sides wrote are printed.
+static SHOW_PIXEL: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Hand-written pixel shaders (listings): derivatives of values that are not linear
 /// in the position, coarse and fine; `discard` of some pixels; samples at addresses

@@ -27,6 +27,11 @@
 //! a lavapipe adapter the test prints SKIP and passes, unless `DXREF_REQUIRE_CORPUS=1`.
 //! The device and the dispatch are `tests/support/lavapipe.rs`.
 //!
+//! `trace_the_first_differing_instruction` (ignored; `DXREF_TRACE=<entry>`) runs one
+//! entry changed by `support/cut.rs` to write each instruction's result in turn, and
+//! names the first that differs (how the causes in the expectation file were found);
+//! `the_trace_names_the_first_differing_instruction` checks it on a known difference.
+//!
 //! Two more tests use the same comparison: hand-written one-instruction programs
 //! (`tests/expect/lavapipe_alu.txt`) and random programs from fixed seeds, straight-line
 //! arithmetic with nested `if`, `loop` and `switch` (`tests/expect/lavapipe_random.txt`).
@@ -39,6 +44,8 @@ use exec::resources::Srv;
 use exec::{Plan, Resources};
 use tpf::{Body, Decl, ProgramType, SystemName};
 
+#[path = "support/cut.rs"]
+mod cut;
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
 #[path = "support/tolerance.rs"]
@@ -244,6 +251,73 @@ fn corpus_vertex_shaders_on_lavapipe_match_the_reference() {
     corpus::expect::check(corpus::expect_file!("lavapipe_vertex.txt"), &outcomes);
 }
 
+/// `DXREF_TRACE=<entry>` (ignored unless asked for): the entry cut after each
+/// instruction (`support/cut.rs`) through both sides, up to the first cut that is not
+/// `exact` (how the causes in `tests/expect/lavapipe_vertex.txt` were traced).
+#[test]
+#[ignore]
+fn trace_the_first_differing_instruction() {
+    let Some(id) = std::env::var("DXREF_TRACE").ok() else { return };
+    let Some(entries) = corpus::dxbc_entries("lavapipe_vertex_trace") else { return };
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_vertex_trace") else { return };
+    let entry = entries.iter().find(|e| e.id() == id).unwrap_or_else(|| panic!("no entry {id}"));
+    let options = translate::Options { vertex_as_compute: true, ..Default::default() };
+    BIT_FOR_BIT.store(true, std::sync::atomic::Ordering::Relaxed);
+    let run = |bytes: &[u8]| {
+        let container = dxbc::Container::parse(bytes).expect("the cut container parses");
+        let chunk = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).expect("a program chunk");
+        let program = tpf::decode(chunk.data).expect("the cut program decodes");
+        run_one(&gpu, bytes, &program, &options, &id)
+    };
+    // The words of o0 at the vertex a difference line names, on both sides.
+    let show = |bytes: &[u8], line: &str| {
+        let at = line.split("vertex ").nth(1).and_then(|r| r.split(' ').next()).and_then(|v| v.parse::<u32>().ok());
+        SHOW_VERTEX.store(at.map_or(0, |v| v + 1), std::sync::atomic::Ordering::Relaxed);
+        run(bytes);
+        SHOW_VERTEX.store(0, std::sync::atomic::Ordering::Relaxed);
+    };
+    println!("{id}: {:?}", cut::first_difference(&entry.bytes(), &run, &show));
+}
+
+/// The trace finds a known first difference: in this program only the `mul` by a
+/// literal 0 (instruction 11, after a loop run three times) differs on lavapipe (`-0`
+/// for a negative value, as `alu/mul by a literal 0`), and the `add` after it hides it
+/// again (`-0 + x` is `x`).
+#[test]
+fn the_trace_names_the_first_differing_instruction() {
+    let Some(gpu) = lavapipe::device_or_skip("lavapipe_vertex_trace_check") else { return };
+    let text = "vs_5_0\ndcl_input v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\nmov r0.xyzw, v0.xyzw\n\
+                mov r1.x, l(0)\nloop\nige r1.y, r1.x, l(3)\nbreakc_nz r1.y\n\
+                add r0.xyzw, r0.xyzw, l(0.5, 0.5, 0.5, 0.5)\niadd r1.x, r1.x, l(1)\nendloop\n\
+                mul r1.xyzw, r0.xyzw, l(0.0, 0.0, 0.0, 0.0)\nadd o0.xyzw, r1.xyzw, r0.xyzw\nret\n";
+    let bytes = listing::asm::assemble(text, &listing::asm::AsmOptions::default()).expect("assembles").bytes;
+    let options = translate::Options { vertex_as_compute: true, ..Default::default() };
+    let run = |bytes: &[u8]| {
+        let container = dxbc::Container::parse(bytes).expect("the container parses");
+        let chunk = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR]).expect("a program chunk");
+        let program = tpf::decode(chunk.data).expect("the program decodes");
+        run_one(&gpu, bytes, &program, &options, "trace check")
+    };
+    assert_eq!(run(&bytes), "exact", "the whole program agrees");
+    let found = cut::first_difference(&bytes, &run, &|_, _| {});
+    let (k, n, text, line) = found.expect("a difference is found");
+    assert_eq!((k, n, text.as_str()), (11, 1, "mul r1.xyzw, r0.xyzw, l(0.000000, 0.000000, 0.000000, 0.000000)"));
+    assert!(line.contains("exec 0x80000000") && line.contains("lavapipe 0x00000000"), "{line}");
+    // The loop's body is traced run by run: the reference gives the loop's `add` after
+    // its first run and after its third (the value the `mul` reads), and lavapipe agrees.
+    for n in [1, 3] {
+        let cut = cut::cut_after(&bytes, 8, n).expect("cuts").expect("writes a temp");
+        assert_eq!(run(&cut), "exact");
+        let plan = Plan::from_bytecode(&cut).expect("the reference compiles the cut program");
+        let input = inputs(&plan, &mut Rng(7), false);
+        let out = reference(&plan, &input, &Data::default()).expect("the reference runs it");
+        for (v, o) in input.iter().zip(&out) {
+            let want = v.map(|x| (0..n).fold(f32::from_bits(x), |a, _| a + 0.5).to_bits());
+            assert_eq!(*o, want, "run {n}");
+        }
+    }
+}
+
 fn run_one(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, options: &translate::Options, id: &str) -> String {
     let plan = match Plan::from_bytecode(bytes) {
         Ok(p) => p,
@@ -293,8 +367,24 @@ fn run_plan(
         Ok(g) => g,
         Err(err) => return corpus::expect::one_line(&format!("not compared: {err}")),
     };
-    compare(&expected, &got, n_out, tolerance(program).map(|(u, abs, _)| (u, abs)))
+    if let Some(v) = SHOW_VERTEX.load(std::sync::atomic::Ordering::Relaxed).checked_sub(1) {
+        let at = v as usize * n_out;
+        let (e, g) = (expected.get(at).copied().unwrap_or_default(), got.get(at).copied().unwrap_or_default());
+        println!(
+            "        exec {e:08x?} {:?}\n        lavapipe {g:08x?} {:?}",
+            e.map(f32::from_bits),
+            g.map(f32::from_bits)
+        );
+    }
+    let tolerance = if BIT_FOR_BIT.load(std::sync::atomic::Ordering::Relaxed) { None } else { tolerance(program) };
+    compare(&expected, &got, n_out, tolerance.map(|(u, abs, _)| (u, abs)))
 }
+
+/// Set by the trace: every output compared bit for bit (no tolerance), so that the
+/// first difference is shown with its values.
+static BIT_FOR_BIT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Set by the trace: 1 + the vertex whose `o0` words both sides wrote are printed.
+static SHOW_VERTEX: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Small vertex shaders, one instruction (or a short chain) each, over three float
 /// inputs and two constant vectors; `(name, body)`: each body writes `o0.xyzw`.
