@@ -33,7 +33,7 @@
 use super::compile::CALL_DEPTH;
 use super::exec::cb_ref;
 use super::res;
-use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
+use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind, NO_REL};
 use crate::alu;
 use crate::resources::Resources;
 
@@ -56,6 +56,11 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         return false;
     }
     if code.layout.zero > MAX_VARYING {
+        return false;
+    }
+    // Interfaces (`fcall`, the `this[]` registers the bound class instances fill) and
+    // uniformly indexed resources stay on the one-invocation machine.
+    if code.layout.this_count > 0 || code.rops.iter().any(|r| r.slot_rel != NO_REL || r.sampler_rel != NO_REL) {
         return false;
     }
     if code.stage_gs && code.max_vertex_count as u64 * code.layout.outputs.max(1) as u64 > MAX_EMITTED_REGISTERS {
@@ -94,6 +99,7 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         | Op::SampleQuad
         | Op::LodQuad
         | Op::Eval
+        | Op::FCall
         | Op::Discard => false,
         Op::Ld
         | Op::LdRaw
