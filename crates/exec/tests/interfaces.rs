@@ -71,7 +71,10 @@ ret
     // ft2 is declared but not listed by fp0: the runtime refuses such an instance.
     let mut res = Resources { class_instances: instances(&[(0, 2, [0; 4])]), ..Resources::default() };
     let e = run(&p, [0; 4], &mut res).unwrap_err();
-    assert_eq!(e.kind, ExecErrorKind::ClassInstance(InterfaceError::TableNotListed { slot: 0, table: 2, interface: 0 }));
+    assert_eq!(
+        e.kind,
+        ExecErrorKind::ClassInstance(InterfaceError::TableNotListed { slot: 0, table: 2, interface: 0 })
+    );
     assert_eq!(e.instruction, Some(11), "{e}");
     // A table that is not declared at all.
     let mut res = Resources { class_instances: instances(&[(0, 7, [0; 4])]), ..Resources::default() };
@@ -139,7 +142,10 @@ ret
     // ft5 is not listed by fp1.
     let mut res = Resources { class_instances: instances(&[(2, 5, [0; 4])]), ..Resources::default() };
     let e = run(&p, [1, 0, 0, 0], &mut res).unwrap_err();
-    assert_eq!(e.kind, ExecErrorKind::ClassInstance(InterfaceError::TableNotListed { slot: 2, table: 5, interface: 1 }));
+    assert_eq!(
+        e.kind,
+        ExecErrorKind::ClassInstance(InterfaceError::TableNotListed { slot: 2, table: 5, interface: 1 })
+    );
 }
 
 #[test]
@@ -266,7 +272,10 @@ dcl_interface fp0[1][2] = {ft0}
 ";
     let p = plan(&vs_with(decls, "fcall fp0[0][1]\nret\nlabel fb0\nret\n"));
     let e = run(&p, [0; 4], &mut Resources::default()).unwrap_err();
-    assert_eq!(e.kind, ExecErrorKind::ClassInstance(InterfaceError::CallSiteOutOfRange { table: 0, site: 1, bodies: 1 }));
+    assert_eq!(
+        e.kind,
+        ExecErrorKind::ClassInstance(InterfaceError::CallSiteOutOfRange { table: 0, site: 1, bodies: 1 })
+    );
 }
 
 #[test]

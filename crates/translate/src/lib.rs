@@ -554,13 +554,12 @@ pub mod no_contraction;
 pub mod ops;
 pub mod spirv_geometry;
 
-use std::collections::BTreeMap;
-
 pub use bindings::{Bindings, BindingsError, Class, Slot};
 pub use dxgi::Format;
 pub use glsl_geometry::Flavor as GlslFlavor;
 pub use gs::{lower, GsLayout, GsLowering, GsOptions};
 pub use gs_native::{geometry_glsl, geometry_spirv, NativeGsOptions};
+pub use tpf::interfaces::{ClassInstance, ClassInstances};
 pub use tpf::Topology;
 
 /// The helper functions every translated module starts with (unused ones are removed).
@@ -595,11 +594,12 @@ pub struct Options {
     /// invocation over storage buffers (other stages ignore it): see
     /// [Vertex shaders as compute](crate#vertex-shaders-as-compute).
     pub vertex_as_compute: bool,
-    /// The function table (`ft#`) each interface slot is bound to, as the class
-    /// instances of `*SetShader` bind them: slot `fp# + index` of `dcl_interface fp#[n]`.
-    /// A slot not named gets the first table its declaration lists. See
-    /// [Subroutines and interfaces](crate#subroutines-and-interfaces).
-    pub interfaces: BTreeMap<u32, u32>,
+    /// The class instance bound to each interface slot (slot `fp# + index` of
+    /// `dcl_interface fp#[n]`), as `*SetShader` binds them: the function table `fcall`
+    /// runs and the `this[]` register. A slot not named gets the first table its
+    /// declaration lists and `this` = 0 (the rule `exec` applies, both from
+    /// [`tpf::interfaces`]). See [Subroutines and interfaces](crate#subroutines-and-interfaces).
+    pub class_instances: ClassInstances,
 }
 
 impl Default for Options {
@@ -608,7 +608,7 @@ impl Default for Options {
             entry_point: "main".into(),
             bindings: Bindings::default(),
             vertex_as_compute: false,
-            interfaces: BTreeMap::new(),
+            class_instances: ClassInstances::new(),
         }
     }
 }

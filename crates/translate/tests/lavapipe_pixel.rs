@@ -50,7 +50,7 @@ use std::collections::BTreeMap;
 use corpus::Rng;
 use exec::compute::Limits;
 use exec::pixel::{self, Quad, QuadPixel};
-use exec::Plan;
+use exec::{ClassInstance, ClassInstances, Plan};
 use tpf::{Opcode, ProgramType, SystemName};
 
 #[path = "support/lavapipe.rs"]
@@ -91,7 +91,13 @@ fn points(iface: &pixel_harness::Interface, rng: &mut Rng, w: f32) -> Vec<Point>
 /// order), the depth target and every UAV's memory (in slot order).
 type Expected = (Vec<Vec<[u32; 4]>>, Option<Vec<f32>>, Vec<Vec<u8>>);
 
-fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points: &[Point]) -> Result<Expected, String> {
+fn reference(
+    plan: &Plan,
+    data: &Data,
+    instances: &ClassInstances,
+    iface: &pixel_harness::Interface,
+    points: &[Point],
+) -> Result<Expected, String> {
     let regs = plan.input_registers as usize;
     let inputs: Vec<Vec<[u32; 4]>> = points
         .iter()
@@ -126,6 +132,7 @@ fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points:
         .collect();
     let mut uavs: Vec<Vec<u8>> = data.uavs.values().map(|v| v.bytes.clone()).collect();
     let mut res = data.resources();
+    res.class_instances = instances.clone();
     for ((&slot, v), memory) in data.uavs.iter().zip(uavs.iter_mut()) {
         let slot = slot as usize;
         while res.uavs.len() <= slot {
@@ -259,7 +266,12 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
     for &slot in odd {
         data.odd_texture(slot, &mut rng);
     }
-    let options = translate::Options { bindings: data.bindings(), ..Default::default() };
+    let instances = match class_instances(program, &mut data, &mut rng) {
+        Ok(c) => c,
+        Err(why) => return format!("not compared: {why}"),
+    };
+    let options =
+        translate::Options { bindings: data.bindings(), class_instances: instances.clone(), ..Default::default() };
     let module = match translate::module(bytes, &options) {
         Ok(m) => m,
         Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
@@ -269,7 +281,7 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
         Err(err) => return format!("not compared: {err}"),
     };
     let points = points(&iface, &mut rng, w);
-    let expected = match reference(&plan, &data, &iface, &points) {
+    let expected = match reference(&plan, &data, &instances, &iface, &points) {
         Ok(e) => e,
         Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
     };
@@ -287,6 +299,57 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
         return format!("{outcome}, but writes no render target");
     }
     outcome
+}
+
+/// The class instances both sides bind, derived from the interface declarations alone:
+/// element `k` of `dcl_interface fp#[n] = {ft...}` (slot `fp# + k`) gets the table
+/// listed at `(k + 1) mod count` (so that element 0 is not the default table wherever
+/// there is a choice, and an array's elements differ), and `this` = (the first bound
+/// constant buffer, vector `2 · slot + 1` in it, SRV slot `T + slot`, the first
+/// sampler), `T` one past the highest SRV slot the program declares. A uniformly
+/// indexed `t[r# + k]` (spec 7.11; undeclared, as fxc writes a class's texture) gets a
+/// float 2D texture ([`Data::odd_texture`]) at every slot `this.z + k` of the binding
+/// (what the translation specialises the index to); other kinds are not compared.
+fn class_instances(program: &tpf::Program<'_>, data: &mut Data, rng: &mut Rng) -> Result<ClassInstances, String> {
+    let interfaces = tpf::interfaces::Interfaces::of(program);
+    let mut instances = ClassInstances::new();
+    if interfaces.is_empty() {
+        return Ok(instances);
+    }
+    let cb = data.cbs.keys().next().copied().unwrap_or(0);
+    let sampler = data.samplers.first().copied().unwrap_or(0);
+    let first_texture = data.srvs.keys().next_back().map_or(0, |s| s + 1);
+    for f in &interfaces.interfaces {
+        for k in 0..f.array_length {
+            let slot = f.id + k;
+            let Some(&table) = f.tables.get(((k + 1) as usize) % f.tables.len().max(1)) else { continue };
+            instances.bind(slot, ClassInstance { table, this: [cb, 2 * slot + 1, first_texture + slot, sampler] });
+        }
+    }
+    for ins in program.iter() {
+        for o in ins.operands().iter().filter(|o| o.ty == tpf::OperandType::Resource) {
+            let k = match o.index(0) {
+                Some(tpf::Index::Relative(_)) => 0,
+                Some(tpf::Index::Imm32Relative(k, _)) => k,
+                _ => continue,
+            };
+            let dim = ins.ext().iter().find_map(|e| match e {
+                tpf::ExtOpcode::ResourceDim { dim, .. } => Some(*dim),
+                _ => None,
+            });
+            let float = ins
+                .ext()
+                .iter()
+                .any(|e| matches!(e, tpf::ExtOpcode::ReturnType { types, .. } if types[0] == tpf::ReturnType::Float));
+            if dim != Some(tpf::ResourceDimension::Texture2D) || !float {
+                return Err("a uniformly indexed resource other than a float 2D texture".into());
+            }
+            for slot in 0..interfaces.slots() {
+                data.odd_texture(instances.this(slot)[2] + k, rng);
+            }
+        }
+    }
+    Ok(instances)
 }
 
 fn program_of(bytes: &[u8]) -> Option<tpf::Program<'_>> {

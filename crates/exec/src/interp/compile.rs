@@ -17,8 +17,8 @@ use tpf::{
 
 use super::{
     alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, FCall, Inst, Layout, Op, Rel, ResKind, ResOp, Src,
-    SrcKind, SwitchTable, NO_REL, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS,
-    M_INEG, M_NEG, PS_DEPTH, PS_MASK, PS_STENCIL,
+    SrcKind, SwitchTable, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ, F_SAT, M_ABS, M_DOUBLE,
+    M_IABS, M_INEG, M_NEG, NO_REL, PS_DEPTH, PS_MASK, PS_STENCIL,
 };
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
@@ -1081,7 +1081,10 @@ impl Builder<'_> {
             },
         };
         if !relative && self.interfaces.covering(fp.saturating_add(imm)).is_none() {
-            return Err(malformed(i, format!("fcall of interface slot {} (fp{fp}[{imm}]), which is not declared", fp.saturating_add(imm))));
+            return Err(malformed(
+                i,
+                format!("fcall of interface slot {} (fp{fp}[{imm}]), which is not declared", fp.saturating_add(imm)),
+            ));
         }
         x.a = self.fcalls.len() as u32;
         self.fcalls.push(FCall { fp, imm, site, dynamic: relative, array_length });
