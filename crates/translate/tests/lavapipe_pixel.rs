@@ -30,7 +30,12 @@
 //! their hidden counters (helper pixels write nothing, on both sides), typed UAV
 //! textures of every dimension but cubes (`R32_*` ones, read and written, where the
 //! program loads them: what the translator binds), every UAV word compared after the
-//! draw.
+//! draw. Programs with Shader Model 5 interfaces get the same class instances on both
+//! sides (`exec`'s `Resources::class_instances`, the translator's
+//! `Options::class_instances`), derived from their declarations alone
+//! ([`class_instances`]): each array element a non-default table where there is a
+//! choice, `this` pointing into the first bound constant buffer and at float 2D
+//! textures bound for the uniformly indexed `t[r# + k]` reads.
 //!
 //! Every word of every render target (the clear value where no pixel was written:
 //! discarded, or `oMask` without sample 0) and the depth target (the reference's
@@ -699,6 +704,43 @@ ftou r0.xy, v0.xyxx
 iadd o0.xyzw, r0.xyxy, v1.xyxy
 mov o1.xyzw, v0.xyzx
 mul oDepth, v0.z, l(0.5)
+ret
+",
+    ),
+    (
+        // Interfaces: a register index (pixel x mod 4; 3 is past the three slots and
+        // calls nothing), `this[]` read relatively and leading to constant-buffer
+        // elements, under the class instances `class_instances` derives (slot k on
+        // table (k + 1) mod 3).
+        "interfaces_register_index_and_this",
+        "ps_5_0
+dcl_constantbuffer cb0[16], dynamicIndexed
+dcl_function_body fb0
+dcl_function_body fb1
+dcl_function_body fb2
+dcl_function_table ft0 = {fb0}
+dcl_function_table ft1 = {fb1}
+dcl_function_table ft2 = {fb2}
+dcl_interface_dynamicindexed fp0[3][1] = {ft0, ft1, ft2}
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_temps 3
+ftou r2.x, v0.x
+and r2.x, r2.x, l(3)
+mov r0.xyzw, l(0, 0, 0, 0)
+fcall fp0[r2.x + 0][0]
+mov o0.xyzw, r0.xyzw
+ret
+label fb0
+mov r1.xy, this[r2.x + 0].xyxx
+mov r0.xyzw, cb0[r1.y + 0].xyzw
+ret
+label fb1
+mov r1.xy, this[r2.x + 0].xyxx
+iadd r0.xyzw, cb0[r1.y + 1].xyzw, l(1, 2, 3, 4)
+ret
+label fb2
+mov r0.xyzw, this[r2.x + 0].xyzw
 ret
 ",
     ),
