@@ -28,8 +28,9 @@
 //! an unbound slot runs the first table its `dcl_interface` lists and reads `this` as
 //! zeros, a bound table the declaration does not list is
 //! [`ExecErrorKind::ClassInstance`] when the call runs. Uniformly indexed `t#`, `u#`
-//! and `s#` (`t[r0.w + 2]`, spec 7.11) run; uniformly indexed constant-buffer slots
-//! do not.
+//! and `s#` (`t[r0.w + 2]`, spec 7.11) and constant buffers (`cb[r0.x][r0.y + 3]`,
+//! what `this[].x` and `.y` are for) run; a slot past the bound ones reads as
+//! unbound (spec 7.11.2).
 //! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
 //!
 //! Choices where the spec leaves room, or that depart from it:

@@ -311,3 +311,42 @@ ret
     let out = shade(&mut res);
     assert_eq!(out.targets[0], [6.0f32.to_bits(), 6.0f32.to_bits(), 6.0f32.to_bits(), 42]);
 }
+
+#[test]
+fn constant_buffer_slots_indexed_by_this() {
+    // this[k].x names the constant buffer and .y the element, as fxc reads a class's
+    // members (spec 22.7.20: `cb[r0.x][r0.y + member_offset]`).
+    let decls = "dcl_constantbuffer cb0[4], dynamicIndexed
+dcl_constantbuffer cb3[4], dynamicIndexed
+dcl_function_body fb0
+dcl_function_table ft0 = {fb0}
+dcl_interface_dynamicindexed fp0[2][1] = {ft0}
+";
+    let body = "mov r3.x, v0.x
+fcall fp0[r3.x + 0][0]
+mov o0.xyzw, r0.xyzw
+ret
+label fb0
+mov r1.xy, this[r3.x + 0].xyxx
+mov r0.xyzw, cb[r1.x + 0][r1.y + 1].xyzw
+mov r0.w, cb[r1.x + 1][2].x
+ret
+";
+    let p = plan(&vs_with(decls, body));
+    let cb0: Vec<[u32; 4]> = (0..4).map(|e| [e, e, e, e]).collect();
+    let cb3: Vec<[u32; 4]> = (0..4).map(|e| [30 + e, 30 + e, 30 + e, 30 + e]).collect();
+    let cb4: Vec<[u32; 4]> = (0..4).map(|e| [40 + e; 4]).collect();
+    let mut res =
+        Resources { class_instances: instances(&[(0, 0, [0, 1, 0, 0]), (1, 0, [3, 0, 0, 0])]), ..Resources::default() };
+    res.constant_buffers[0] = Some(&cb0);
+    res.constant_buffers[3] = Some(&cb3);
+    res.constant_buffers[4] = Some(&cb4);
+    // Slot 0: cb0[2], then cb1 (unbound: 0).
+    assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [2, 2, 2, 0]);
+    // Slot 1: cb3[1], then cb4[2].
+    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap(), [31, 31, 31, 42]);
+    // A slot past the 14 reads as unbound (spec 7.11.2).
+    let mut res = Resources { class_instances: instances(&[(0, 0, [20, 1, 0, 0])]), ..Resources::default() };
+    res.constant_buffers[0] = Some(&cb0);
+    assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [0, 0, 0, 0]);
+}

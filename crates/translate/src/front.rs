@@ -1326,6 +1326,19 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
                 format!("o[{}]", idx(0)?)
             }
+            // A uniformly indexed slot (`cb[r0.x + k][e]`, spec 7.11): the declared
+            // buffer whose slot the index names, 0 for any other (an unbound slot).
+            OperandType::ConstantBuffer
+                if !self.sm51 && matches!(o.index(0), Some(Index::Relative(_) | Index::Imm32Relative(..))) =>
+            {
+                let slot = idx(0)?;
+                let e = idx(1)?;
+                let mut expr = "vec4<u32>(0u)".to_string();
+                for cb in self.cbs.keys().rev() {
+                    expr = format!("select({expr}, cb{cb}[{e}], {slot} == {cb}u)");
+                }
+                expr
+            }
             OperandType::ConstantBuffer => {
                 let cb = imm(0)?;
                 if !self.cbs.contains_key(&cb) {

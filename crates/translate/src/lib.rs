@@ -100,7 +100,9 @@
 //! is `this[].z` plus the member's offset) is specialised to the slots the bound
 //! instances name, `this.z + k` for each slot: a switch over them, each declared as the
 //! instruction's dimension and return type; any other index reads 0, as an unbound
-//! slot (functional spec 7.11.2).
+//! slot (functional spec 7.11.2). A uniformly indexed constant buffer `cb[r# + k][e]`
+//! (`this[].x` names a class's buffer) selects among the declared buffers, 0 for any
+//! other slot.
 //!
 //! # Vertex shaders as compute
 //!
@@ -542,7 +544,7 @@
 //!   is not exact on a device), and depth formats (not buffer views); `resinfo` of a buffer is refused (`bufinfo` gives its
 //!   size).
 //! - Multisampled arrays with sampling, atomics on typed texture UAVs, uniformly
-//!   indexed UAVs, samplers and constant buffers, Shader Model 5.1 ranges of more than one register or in a
+//!   indexed UAVs and samplers, Shader Model 5.1 ranges of more than one register or in a
 //!   space other than 0,
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
 //!   shaders are native geometry shaders in SPIR-V and GLSL only ([`geometry_spirv`],

@@ -710,7 +710,7 @@ ret
     (
         // Interfaces: a register index (pixel x mod 4; 3 is past the three slots and
         // calls nothing), `this[]` read relatively and leading to constant-buffer
-        // elements, under the class instances `class_instances` derives (slot k on
+        // elements (of a uniformly indexed slot too), under the class instances `class_instances` derives (slot k on
         // table (k + 1) mod 3).
         "interfaces_register_index_and_this",
         "ps_5_0
@@ -733,7 +733,7 @@ mov o0.xyzw, r0.xyzw
 ret
 label fb0
 mov r1.xy, this[r2.x + 0].xyxx
-mov r0.xyzw, cb0[r1.y + 0].xyzw
+mov r0.xyzw, cb[r1.x + 0][r1.y + 0].xyzw
 ret
 label fb1
 mov r1.xy, this[r2.x + 0].xyxx

@@ -100,6 +100,24 @@ fn this_reads_are_the_bound_instances_data() {
 }
 
 #[test]
+fn a_uniformly_indexed_constant_buffer_selects_among_the_declared_ones() {
+    let s = translated(
+        "ps_5_0\ndcl_constantbuffer cb0[4], dynamicIndexed\ndcl_constantbuffer cb2[4], dynamicIndexed\n\
+         dcl_input_ps constant v0.xy\ndcl_output o0.xyzw\nmov o0.xyzw, cb[v0.x + 1][v0.y + 2].xyzw\nret \n",
+        &Options::default(),
+    )
+    .unwrap();
+    // Slot v0.x + 1 is cb0 or cb2 (any other: 0); element v0.y + 2.
+    assert!(
+        s.contains(
+            "select(select(vec4<u32>(0u), cb2[(v[0u].yyyy.x + 2u)], (v[0u].xxxx.x + 1u) == 2u), \
+             cb0[(v[0u].yyyy.x + 2u)], (v[0u].xxxx.x + 1u) == 0u)"
+        ),
+        "{s}"
+    );
+}
+
+#[test]
 fn recursion_and_calls_of_missing_labels_are_refused_naming_the_call() {
     let e = translated(
         "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\ncall l0\nmov o0.xyzw, r0.xyzw\nret \nlabel l0\ncall l1\nret \n\

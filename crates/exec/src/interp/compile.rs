@@ -688,6 +688,23 @@ impl Builder<'_> {
                 [idx] => self.region(i, idx, l.icb_base, l.icb, 1)?,
                 _ => return Err(malformed(i, "bad icb operand")),
             },
+            OT::ConstantBuffer if !self.sm51 && o.index(0).is_some_and(|x| imm_index(&x).is_none()) => {
+                // A uniformly indexed slot (spec 7.11): slot and element computed when
+                // the instruction runs, two consecutive entries of `rels`.
+                let (Some(slot), Some(elem)) = (o.index(0), o.index(1)) else {
+                    return Err(malformed(i, "constant buffer operand without an element index"));
+                };
+                let zero = self.layout.zero;
+                let rel = |idx: &Index, b: &mut Self| -> Result<u32, ExecError> {
+                    Ok(match b.index(i, idx)? {
+                        Ok(imm) => b.rel(Rel { base: 0, rel: zero, imm, count: 0, stride: 1, rel_c: 0 }),
+                        Err((imm, rel, rel_c)) => b.rel(Rel { base: 0, rel, imm, count: 0, stride: 1, rel_c }),
+                    })
+                };
+                let first = rel(&slot, self)?;
+                rel(&elem, self)?;
+                Src { kind: SrcKind::CbDyn, ..Src::reg(first) }
+            }
             OT::ConstantBuffer => {
                 let (slot, _, _) = self.slot(i, o, File::Cb)?;
                 let elem = if self.sm51 { o.index(2) } else { o.index(1) };

@@ -234,6 +234,10 @@ impl Ctx<'_, '_> {
         }
         let Some(r) = self.rels.get(s.reg as usize) else { return &ZERO };
         let i = r.imm.wrapping_add(self.comp(r.rel, r.rel_c));
+        if s.kind == SrcKind::CbDyn {
+            let Some(e) = self.rels.get(s.reg as usize + 1) else { return &ZERO };
+            return cb_ref(self.res, i, e.imm.wrapping_add(self.comp(e.rel, e.rel_c)));
+        }
         if s.kind == SrcKind::CbRel {
             cb_ref(self.res, s.slot as u32, i)
         } else if i < r.count {

@@ -52,6 +52,10 @@ pub(crate) enum SrcKind {
     Cb,
     /// `rels[reg]`: `cb[slot][imm + regs[rel][rel_c]]`.
     CbRel,
+    /// A uniformly indexed constant buffer (`cb[r0.x + 1][r0.y + 2]`, spec 7.11):
+    /// `rels[reg]` computes the slot, `rels[reg + 1]` the element (each `imm +
+    /// regs[rel][rel_c]`; an immediate part alone reads the zero register).
+    CbDyn,
 }
 
 /// The identity swizzle, packed (2 bits per component, x first).
