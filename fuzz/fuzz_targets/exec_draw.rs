@@ -158,8 +158,8 @@ fuzz_target!(|data: &[u8]| {
     };
     if gs.is_some() {
         // The geometry shader's bindings are its own; the UAVs stay with the VS set.
-        let Resources { constant_buffers, srvs, samplers, uavs } = std::mem::take(&mut pipeline.vs_resources);
-        pipeline.gs_resources = Resources { constant_buffers, srvs, samplers, uavs: Vec::new() };
+        let Resources { constant_buffers, srvs, samplers, uavs, class_instances } = std::mem::take(&mut pipeline.vs_resources);
+        pipeline.gs_resources = Resources { constant_buffers, srvs, samplers, uavs: Vec::new(), class_instances };
         pipeline.vs_resources.uavs = uavs;
     }
     let _ = pipeline::draw(&mut pipeline, call);

@@ -45,6 +45,14 @@ pub struct BindOptions {
     /// always (point-wrap, linear-clamp, linear-border-less). Repeatable.
     #[arg(long = "sampler", value_name = "[STAGE:]SLOT=NAME")]
     pub sampler: Vec<String>,
+    /// A class instance bound to an interface slot, as *SetShader binds them:
+    /// [vs:|gs:|cs:]SLOT=TABLE[:CB,OFFSET,TEXTURE,SAMPLER] (SLOT `fp#` + array index,
+    /// also fp2): the function table `fcall` runs (`ft1` or 1) and the slot's `this[]`
+    /// register (constant buffer, vector offset, first texture, first sampler).
+    /// A slot not bound runs the first table its dcl_interface lists, `this` 0,0,0,0.
+    /// Repeatable.
+    #[arg(long = "interface", value_name = "[STAGE:]SLOT=TABLE[:CB,OFFSET,TEXTURE,SAMPLER]")]
+    pub interface: Vec<String>,
     /// Whose create-call rules the shaders must pass: d3d11 (a feature level 11_1
     /// device, 11.1 runtime; the default) or d3d12 (Shader Model 4.0-5.1: shaders
     /// with register spaces).
@@ -345,6 +353,7 @@ pub struct Bindings {
     cbs: Vec<(Stage, u32, Vec<[u32; 4]>)>,
     srvs: Vec<(Stage, u32, OwnedSrv)>,
     samplers: Vec<(Stage, u32, Sampler)>,
+    instances: Vec<(Stage, u32, exec::ClassInstance)>,
 }
 
 /// The file name as messages show it (the whole path for files, `<stdin>`...).
@@ -466,6 +475,15 @@ impl Bindings {
                 b.samplers.push((shader.stage, a.slot, sampler));
             }
         }
+        for arg in &options.interface {
+            let (a, targets) = parse(arg, "--interface", "fp", shaders)?;
+            let instance = reader::class_instance(&a.value).ok_or_else(|| {
+                Failure::input(format!("--interface {arg}: expected {}", reader::CLASS_INSTANCE_SYNTAX))
+            })?;
+            for shader in targets {
+                b.instances.push((shader.stage, a.slot, instance));
+            }
+        }
         for shader in shaders {
             warnings.extend(b.unbound(shader));
         }
@@ -549,6 +567,11 @@ impl Bindings {
         for (s, slot, sampler) in &self.samplers {
             if let (true, Some(x)) = (*s == stage, r.samplers.get_mut(*slot as usize)) {
                 *x = Some(*sampler);
+            }
+        }
+        for (s, slot, instance) in &self.instances {
+            if *s == stage {
+                r.class_instances.bind(*slot, *instance);
             }
         }
         r

@@ -269,10 +269,12 @@ struct TranslateArgs {
     /// The array to read from an fxc /Fh header holding several.
     #[arg(long, value_name = "NAME")]
     var: Option<String>,
-    /// Binds interface slot SLOT (`fp#` + index) to function table TABLE (`ft#` or its
-    /// number), as the class instances of *SetShader do; repeatable. A slot not named
-    /// gets the first table its declaration lists.
-    #[arg(long = "interface", value_name = "SLOT=TABLE")]
+    /// Binds a class instance to interface slot SLOT (`fp#` + index), as *SetShader
+    /// does: function table TABLE (`ft#` or its number) and, after a colon, its `this[]`
+    /// register (constant buffer, vector offset in it, first texture, first sampler);
+    /// repeatable. A slot not named gets the first table its declaration lists and
+    /// `this` = 0,0,0,0.
+    #[arg(long = "interface", value_name = "SLOT=TABLE[:CB,OFFSET,TEXTURE,SAMPLER]")]
     interfaces: Vec<String>,
     /// A vertex and a geometry shader lowered to compute passes (no FILE then). With -o
     /// PREFIX each pass goes to PREFIX.PASS.EXT; otherwise the text passes follow each

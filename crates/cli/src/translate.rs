@@ -68,14 +68,15 @@ pub fn run(options: &Options<'_>) -> Outcome {
             .map_err(|e| Failure::input(format!("--buffer-format {assignment}: {}", e.message)))?;
     }
     for binding in options.interfaces {
-        let parsed = binding.split_once('=').and_then(|(slot, table)| {
-            let table = table.trim();
-            let table = table.strip_prefix("ft").unwrap_or(table);
-            Some((slot.trim().parse::<u32>().ok()?, table.parse::<u32>().ok()?))
-        });
-        let (slot, table) = parsed
-            .ok_or_else(|| Failure::input(format!("--interface {binding}: expected SLOT=TABLE (`0=ft1` or `0=1`)")))?;
-        translate_options.interfaces.insert(slot, table);
+        let parsed = binding
+            .split_once('=')
+            .and_then(|(slot, rest)| Some((slot.trim().parse::<u32>().ok()?, inputs::binding::class_instance(rest)?)));
+        let (slot, instance) = parsed.ok_or_else(|| {
+            Failure::input(format!(
+                "--interface {binding}: expected SLOT=TABLE or SLOT=TABLE:CB,OFFSET,TEXTURE,SAMPLER (`0=ft1`, `0=1:2,8,3,0`)"
+            ))
+        })?;
+        translate_options.class_instances.bind(slot, instance);
     }
     if let Some((vs, gs)) = options.pipeline {
         let read = |path: &OsStr| -> Result<(String, Vec<u8>), Failure> {

@@ -1,9 +1,9 @@
-//! `dxref run --cb/--srv/--sampler/--api`: constant buffers from JSON words and raw
+//! `dxref run --cb/--srv/--sampler/--interface/--api`: constant buffers from JSON words and raw
 //! bytes (integers as their bits, other numbers as f32, hex strings), per stage; 2D
 //! textures from PNG, typed, raw and structured buffers, samplers by name; warnings for
 //! slots declared and left unbound (with the reflection's names) and for bindings
 //! nothing reads; Shader Model 5.1 register spaces with `--api d3d12`; every malformed
-//! binding file named with its position.
+//! binding file named with its position; class instances bound to interface slots.
 
 use std::path::PathBuf;
 
@@ -456,4 +456,39 @@ fn the_bundled_transform_example() {
     assert!((p[0] - (-0.6 * c + 0.5 * s + 0.1)).abs() < 1e-6 && (p[1] - (-0.6 * s - 0.5 * c)).abs() < 1e-6, "{p:?}");
     let colour = floats(&first_vertex(&v)["COLOR"]);
     assert!((colour[1] - 0.18).abs() < 1e-6 && (colour[2] - 0.12).abs() < 1e-6, "{colour:?}");
+}
+
+/// `--interface`: the class instance bound to a slot chooses the body `fcall` runs and
+/// supplies `this[]` (here the vector of cb0 the body reads); unbound, the first table
+/// listed; a table the interface does not list is an error naming it.
+#[test]
+fn interfaces_bound_to_class_instances() {
+    let vs = temp(
+        "interfaces_vs.asm",
+        format!(
+            "{}{}vs_5_0\ndcl_constantbuffer cb0[4], dynamicIndexed\ndcl_function_body fb0\ndcl_function_body fb1\n\
+             dcl_function_table ft0 = {{fb0}}\ndcl_function_table ft1 = {{fb1}}\n\
+             dcl_interface fp0[1][1] = {{ft0, ft1}}\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\n\
+             dcl_output o1.xyzw\ndcl_temps 2\nmov o0.xyzw, v0.xyzw\nfcall fp0[0][0]\nmov o1.xyzw, r0.xyzw\nret\n\
+             label fb0\nmov r0.xyzw, l(7,7,7,7)\nret\nlabel fb1\nmov r1.xy, this[0].xyxx\n\
+             mov r0.xyzw, cb0[r1.y + 0].xyzw\nret\n",
+            signature("Input signature", &[("POSITION", 0, "xyzw", 0, "NONE", "float")]),
+            signature(
+                "Output signature",
+                &[("SV_Position", 0, "xyzw", 0, "POS", "float"), ("ID", 0, "xyzw", 1, "NONE", "uint")]
+            ),
+        ),
+    );
+    let cb = temp("interfaces_cb.json", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]");
+    let cb_arg = format!("0={cb}");
+    let (v, _) = run_json(&["--vs", &vs, "--input", &point(), "--cb", &cb_arg]);
+    assert_eq!(first_vertex(&v)["ID"], serde_json::json!([7, 7, 7, 7]));
+    let (v, _) = run_json(&["--vs", &vs, "--input", &point(), "--cb", &cb_arg, "--interface", "vs:0=ft1:0,2,0,0"]);
+    assert_eq!(first_vertex(&v)["ID"], serde_json::json!([9, 10, 11, 12]));
+    let out = dxref(&["run", "--vs", &vs, "--input", &point(), "--interface", "0=ft2"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains("bound to ft2, which fp0 does not list"), "{}", text(&out.stderr));
+    let out = dxref(&["run", "--vs", &vs, "--input", &point(), "--interface", "0=ft1:1,2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("TABLE:CB,OFFSET,TEXTURE,SAMPLER"), "{}", text(&out.stderr));
 }

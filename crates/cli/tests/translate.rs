@@ -77,7 +77,7 @@ fn interface_slots_are_bound_to_function_tables() {
         "ps_5_0\ndcl_function_body fb0\ndcl_function_body fb1\ndcl_function_table ft0 = {fb0}\n\
          dcl_function_table ft1 = {fb1}\ndcl_interface fp0[1][1] = {ft0, ft1}\ndcl_output o0.xyzw\ndcl_temps 1\n\
          fcall fp0[0][0]\nmov o0.xyzw, r0.xyzw\nret \nlabel fb0\nmov r0.xyzw, l(0,0,0,0)\nret \nlabel fb1\n\
-         mov r0.xyzw, l(1,1,1,1)\nret \n",
+         mov r0.xyzw, this[0].xyzw\nret \n",
     );
     let bin = assembled("interfaces", &listing);
     let out = dxref(&["translate", &bin, "--to", "wgsl"]);
@@ -87,6 +87,12 @@ fn interface_slots_are_bound_to_function_tables() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("dx_fb1_()"), "{}", text(&out.stdout));
     let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "zero"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    // With the instance's `this` register, which fb1 reads.
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "0=ft1:1,2,3,4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("vec4<u32>(1u, 2u, 3u, 4u)"), "{}", text(&out.stdout));
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "0=ft1:1,2,3"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 

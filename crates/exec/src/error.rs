@@ -47,6 +47,11 @@ pub enum ExecErrorKind {
     /// barrier in flow control that diverges, which Direct3D leaves undefined.
     #[error("thread-group barrier in divergent flow control: {0}")]
     DivergentBarrier(String),
+    /// The class instances bound to the shader do not fit its interface declarations
+    /// (a table the slot's `dcl_interface` does not list, a call site beyond the
+    /// bound table's bodies...), found when an `fcall` runs.
+    #[error("class instances: {0}")]
+    ClassInstance(tpf::interfaces::InterfaceError),
     /// A stage the pipeline does not run yet.
     #[error("not implemented: {0}")]
     NotImplemented(&'static str),

@@ -104,4 +104,4 @@ pub use error::{ExecError, ExecErrorKind};
 pub use format::{Convert, Format};
 pub use machine::{EmitSink, GsRun, GsSystemValues, Machine};
 pub use plan::{Binding, BindingKind, Plan};
-pub use resources::Resources;
+pub use resources::{ClassInstance, ClassInstances, Resources};

@@ -10,7 +10,7 @@
 //! up or allocated while an invocation runs.
 //!
 //! What runs: every SM4.0–5.0 (and 5.1, register space 0) vertex-, geometry-, pixel-
-//! and compute-shader instruction but those that need the tessellator, interfaces, the
+//! and compute-shader instruction but those that need the tessellator or the
 //! rasterizer register (`sampleinfo`/`samplepos` of `rasterizer`). Those are refused
 //! when the plan is compiled, with [`ExecErrorKind::Unsupported`] naming them; the
 //! pull-model `eval_*` compile in pixel shaders and run in [`crate::raster::draw`]
@@ -21,6 +21,16 @@
 //! pixel until its quad computes them); a [`Machine`] runs the other two. Multisampled textures (`ldms`, `sampleinfo`, `samplepos`) carry their
 //! sample count in [`Dimension`](crate::resources::Dimension) and keep the samples of
 //! a texel consecutive ([`TextureView`](crate::resources::TextureView)).
+//! Interfaces (functional spec 7.19): the class instances bound with the shader are
+//! [`Resources::class_instances`] (`tpf::interfaces`, the type `translate` takes too):
+//! `fcall fp#[k][site]` runs body `site` of the table bound to slot `fp# + k` like a
+//! `call` (same return stack and limits), `this[]` reads the slot's instance data;
+//! an unbound slot runs the first table its `dcl_interface` lists and reads `this` as
+//! zeros, a bound table the declaration does not list is
+//! [`ExecErrorKind::ClassInstance`] when the call runs. Uniformly indexed `t#`, `u#`
+//! and `s#` (`t[r0.w + 2]`, spec 7.11) and constant buffers (`cb[r0.x][r0.y + 3]`,
+//! what `this[].x` and `.y` are for) run; a slot past the bound ones reads as
+//! unbound (spec 7.11.2).
 //! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
 //!
 //! Choices where the spec leaves room, or that depart from it:
@@ -33,7 +43,9 @@
 //! - A case block that falls into the next one with code in it runs on (C semantics;
 //!   D3D11 forbids it, D3D10 allowed it).
 //! - Out-of-range relative indices read 0 and drop writes; so do reads of
-//!   undeclared inputs. `abort` ends the invocation with an `Unsupported` error.
+//!   undeclared inputs, and of `this[]` past the declared slots (spec 22.7.20:
+//!   undefined). An `fcall` whose register index is past its interface's slots calls
+//!   nothing (spec 22.7.19: undefined). `abort` ends the invocation with an `Unsupported` error.
 //! - Cube maps (spec 7.18.12, TextureCube Edge and Corner Handling): bilinear taps
 //!   and gathers past a face's edge read the adjacent face's texels, and a corner's
 //!   missing texel is the average of the other three; point sampling and integer

@@ -39,7 +39,7 @@
 //!   values its registers hold (it waits at a later quad operation, or ended).
 //!
 //! Refused when the plan is compiled ([`ExecErrorKind::Unsupported`]):
-//! `vInnerCoverage`, interfaces; refused by `shade` (the quads it is given have no
+//! `vInnerCoverage`; refused by `shade` (the quads it is given have no
 //! attribute planes): `eval_snapped`, `eval_sample_index`, `eval_centroid`, which
 //! [`crate::raster::draw`] runs. Every pixel is bounded by the step limit
 //! ([`ExecErrorKind::StepLimit`]), counted over all its phases.

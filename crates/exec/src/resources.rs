@@ -4,6 +4,7 @@
 //! are dropped.
 
 use crate::format::Format;
+pub use tpf::interfaces::{ClassInstance, ClassInstances};
 
 /// `D3D11_SRV_DIMENSION` / `D3D11_UAV_DIMENSION`, as far as the interpreter reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,6 +242,11 @@ pub struct Resources<'a> {
     pub samplers: [Option<Sampler>; 16],
     /// `u0`.. (index = slot).
     pub uavs: Vec<Option<Uav<'a>>>,
+    /// The class instances bound with the shader (`*SetShader`'s `ppClassInstances`):
+    /// per interface slot, the function table `fcall` runs and the `this[]` register.
+    /// An unbound slot runs the first table its `dcl_interface` lists and reads
+    /// `this` as zeros ([`tpf::interfaces`]).
+    pub class_instances: ClassInstances,
 }
 
 impl TextureView<'_> {

@@ -126,6 +126,26 @@ pub fn binding_arg(arg: &str, letter: &'static str) -> Result<BindingArg, Bindin
     Ok(BindingArg { stage, space, slot, value: value.to_string() })
 }
 
+/// The syntax [`class_instance`] reads, for messages.
+pub const CLASS_INSTANCE_SYNTAX: &str = "TABLE or TABLE:CB,OFFSET,TEXTURE,SAMPLER (`ft1`, `1:2,8,3,0`)";
+
+/// A class instance as `--interface` writes it: the function table (`ft1` or `1`),
+/// then optionally its `this[]` register after a colon (constant buffer, vector offset
+/// in it, first texture, first sampler: four unsigned integers); `this` is 0,0,0,0
+/// when not written (functional spec 22.7.20).
+pub fn class_instance(value: &str) -> Option<exec::ClassInstance> {
+    let (table, this) = match value.split_once(':') {
+        Some((table, this)) => {
+            let words: Vec<u32> = this.split(',').map(|w| w.trim().parse::<u32>().ok()).collect::<Option<_>>()?;
+            (table, <[u32; 4]>::try_from(words).ok()?)
+        }
+        None => (value, [0; 4]),
+    };
+    let table = table.trim();
+    let table = table.strip_prefix("ft").unwrap_or(table).parse::<u32>().ok()?;
+    Some(exec::ClassInstance { table, this })
+}
+
 /// Splits a resource argument's value `FILE[:FORMAT]` at its last `:` when what follows
 /// is a name `is_format` knows (so `C:\x.png` stays whole).
 pub fn file_and_format(value: &str, is_format: impl Fn(&str) -> bool) -> (&str, Option<&str>) {

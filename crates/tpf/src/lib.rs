@@ -71,6 +71,7 @@ pub mod encode;
 pub mod enums;
 pub mod error;
 mod folded;
+pub mod interfaces;
 pub mod ir;
 pub mod layout;
 pub mod limits;

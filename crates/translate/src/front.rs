@@ -146,12 +146,13 @@ struct Gen<'p, 'a> {
     main_body: Option<String>,
     /// The subroutine being written: its function name.
     label: Option<String>,
-    /// `dcl_function_table`: `ft#` to its `fb#` per call site.
-    tables: BTreeMap<u32, Vec<u32>>,
-    /// `dcl_interface`: `fp#` to its array length and the `ft#` it may point at.
-    interfaces: BTreeMap<u32, (u32, Vec<u32>)>,
-    /// The function table each interface slot is bound to ([`crate::Options::interfaces`]).
-    bound_tables: &'p BTreeMap<u32, u32>,
+    /// The interface declarations (`dcl_function_table`, `dcl_interface`).
+    interfaces: tpf::interfaces::Interfaces,
+    /// The class instance bound to each interface slot ([`crate::Options::class_instances`]).
+    instances: &'p tpf::interfaces::ClassInstances,
+    /// While a uniformly indexed `t[r# + k]` is written for one of its candidate slots
+    /// ([`Gen::uniform_srv`]): that slot.
+    srv_override: Option<u32>,
     /// Shader Model 5.1: resource operands name a range (`T#` its ID) and a register.
     sm51: bool,
     /// Shader Model 5.1: the register of each declared range (ID), by class.
@@ -250,9 +251,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             functions: String::new(),
             main_body: None,
             label: None,
-            tables: BTreeMap::new(),
-            interfaces: BTreeMap::new(),
-            bound_tables: &options.interfaces,
+            interfaces: tpf::interfaces::Interfaces::of(program),
+            instances: &options.class_instances,
+            srv_override: None,
             defined_labels: BTreeSet::new(),
             calls: Vec::new(),
             sm51: program.version.is_sm51(),
@@ -273,6 +274,20 @@ impl<'p, 'a> Gen<'p, 'a> {
 
     /// First pass: declarations, and how instructions use resources.
     fn declarations(&mut self) -> R<()> {
+        let slots = self.interfaces.slots();
+        if slots > 0 && slots <= LIMIT_REGISTERS {
+            let this: Vec<String> = (0..slots)
+                .map(|k| {
+                    let t = self.instances.this(k);
+                    format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", t[0], t[1], t[2], t[3])
+                })
+                .collect();
+            let _ = writeln!(
+                self.globals,
+                "var<private> dx_this: array<vec4<u32>, {slots}> = array<vec4<u32>, {slots}>({});",
+                this.join(", ")
+            );
+        }
         for (i, ins) in self.program.iter().enumerate() {
             match ins.body {
                 Body::Decl(d) => self.declaration(i, &ins, d)?,
@@ -300,6 +315,13 @@ impl<'p, 'a> Gen<'p, 'a> {
                         "var<private> icb: array<vec4<u32>, {n}> = array<vec4<u32>, {n}>({text});"
                     );
                     self.icb_len = Some(n);
+                }
+                Body::Op(_) if self.relative_srv(&ins).is_some() => {
+                    let res = srv_of_instruction(&ins)
+                        .ok_or_else(|| unsupported(i, &ins, "a uniformly indexed resource of this kind"))?;
+                    for slot in self.uniform_candidates(&ins) {
+                        self.srvs.entry(slot).or_insert(res);
+                    }
                 }
                 Body::Op(_) => {
                     let ops = ins.operands();
@@ -445,14 +467,13 @@ impl<'p, 'a> Gen<'p, 'a> {
                 self.force_early = f.contains(tpf::GlobalFlags::FORCE_EARLY_DEPTH_STENCIL);
             }
             Decl::IndexRange { .. } | Decl::FunctionBody(_) => {}
-            Decl::FunctionTable { id, bodies } => {
-                self.tables.insert(id, ins.words(bodies).iter().collect());
-            }
-            Decl::Interface { array_length, .. } if array_length > 253 => {
-                return Err(unsupported(i, ins, "more than 253 interface slots (D3D11_SHADER_MAX_INTERFACES)"))
-            }
-            Decl::Interface { id, array_length, tables, .. } => {
-                self.interfaces.insert(id, (u32::from(array_length).max(1), ins.words(tables).iter().collect()));
+            // Read whole by `tpf::interfaces::Interfaces::of`.
+            Decl::FunctionTable { .. } => {}
+            Decl::Interface { .. } => {
+                let slots: u64 = self.interfaces.interfaces.iter().map(|f| u64::from(f.array_length)).sum();
+                if slots > u64::from(tpf::interfaces::MAX_SLOTS) || self.interfaces.slots() > LIMIT_REGISTERS {
+                    return Err(unsupported(i, ins, "more than 253 interface slots (D3D11_SHADER_MAX_INTERFACES)"));
+                }
             }
             Decl::OutputTopology(_)
             | Decl::InputPrimitive(_)
@@ -874,6 +895,9 @@ impl<'p, 'a> Gen<'p, 'a> {
                     let c = self.scalar_src(i, &ins, 0)?;
                     self.line(&format!("if ({}) {{ discard; }}", cond_text(&c, test)));
                 }
+                Flow::None if self.relative_srv(&ins).is_some() => {
+                    self.uniform_srv(i, &ins, op.saturate, op.control)?
+                }
                 Flow::None => self.op(i, &ins, op.saturate, op.control)?,
                 Flow::Label => {
                     if let Some(b) = blocks.drain().next() {
@@ -1023,6 +1047,63 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
     }
 
+    /// The uniformly indexed `t[r# + k]` operand of an instruction (Shader Model 5.0;
+    /// functional spec 7.11), if it has one: the operand's position and index.
+    fn relative_srv(&self, ins: &InstructionRef<'_, '_>) -> Option<(usize, Index)> {
+        if self.sm51 {
+            return None;
+        }
+        ins.operands().iter().enumerate().find_map(|(k, o)| match (o.ty, o.index(0)) {
+            (OperandType::Resource, Some(idx @ (Index::Relative(_) | Index::Imm32Relative(..)))) => Some((k, idx)),
+            _ => None,
+        })
+    }
+
+    /// The slots a uniformly indexed `t[r# + k]` may name: those the bound class
+    /// instances' `this[]` registers give (their base texture, `this.z`, plus `k`),
+    /// for every declared interface slot; a class's textures are reached that way.
+    fn uniform_candidates(&self, ins: &InstructionRef<'_, '_>) -> BTreeSet<u32> {
+        let k = match self.relative_srv(ins) {
+            Some((_, Index::Imm32Relative(k, _))) => k,
+            _ => 0,
+        };
+        (0..self.interfaces.slots().min(tpf::interfaces::MAX_SLOTS))
+            .map(|slot| self.instances.this(slot)[2].wrapping_add(k))
+            .collect()
+    }
+
+    /// An instruction reading a uniformly indexed `t[r# + k]`: a switch over the
+    /// candidate slots ([`Gen::uniform_candidates`]), the instruction written for each;
+    /// any other index reads as an unbound slot (spec 7.11.2), zeros.
+    fn uniform_srv(&mut self, i: usize, ins: &InstructionRef<'_, '_>, sat: bool, control: OpControl) -> R<()> {
+        let Some((_, idx)) = self.relative_srv(ins) else { return self.op(i, ins, sat, control) };
+        let e = self.index(i, ins, idx)?;
+        self.line(&format!("switch ({e}) {{"));
+        for slot in self.uniform_candidates(ins) {
+            self.line(&format!("case {slot}u: {{"));
+            self.depth = self.depth.saturating_add(1);
+            self.srv_override = Some(slot);
+            let written = self.op(i, ins, sat, control);
+            self.srv_override = None;
+            written?;
+            self.close();
+        }
+        self.line("default: {");
+        self.depth = self.depth.saturating_add(1);
+        if let Some(dst) = ins.operands().first().copied() {
+            if let Some(place) = self.dst(i, ins, &dst)? {
+                for c in 0..4 {
+                    if place.2 & (1 << c) != 0 {
+                        self.write(&place, c, "0u");
+                    }
+                }
+            }
+        }
+        self.close();
+        self.line("}");
+        Ok(())
+    }
+
     /// `fcall fp#[index][site]`: calls body `site` of the function table bound to the
     /// interface slot `fp# + index` ([`crate::Options::interfaces`]; by default the
     /// first table the declaration lists); a register index switches over the slots.
@@ -1030,26 +1111,15 @@ impl<'p, 'a> Gen<'p, 'a> {
         let Body::InterfaceCall { function, interface } = ins.body else { return Ok(()) };
         let o = *ins.operand(interface);
         let Some(Index::Imm32(fp)) = o.index(0) else { return Err(unsupported(i, ins, "a relative interface")) };
-        let (len, tables) =
-            self.interfaces.get(&fp).cloned().ok_or_else(|| unsupported(i, ins, format!("undeclared fp{fp}")))?;
+        let len = self
+            .interfaces
+            .interface(fp)
+            .map(|f| f.array_length)
+            .ok_or_else(|| unsupported(i, ins, format!("undeclared fp{fp}")))?;
         let call = |k: u32| -> R<String> {
             let slot = fp.saturating_add(k);
-            let table = match self.bound_tables.get(&slot) {
-                Some(t) if tables.contains(t) => *t,
-                Some(t) => {
-                    return Err(unsupported(
-                        i,
-                        ins,
-                        format!("interface slot {slot} bound to ft{t}, which fp{fp} does not list"),
-                    ))
-                }
-                None => *tables.first().ok_or_else(|| unsupported(i, ins, format!("fp{fp} without tables")))?,
-            };
-            let body = self
-                .tables
-                .get(&table)
-                .and_then(|b| b.get(function as usize))
-                .ok_or_else(|| unsupported(i, ins, format!("ft{table} without a body for call site {function}")))?;
+            let body =
+                self.interfaces.body(self.instances, slot, function).map_err(|e| unsupported(i, ins, e.to_string()))?;
             Ok(format!("dx_fb{body}"))
         };
         let (callees, index) = match o.index(1) {
@@ -1256,6 +1326,19 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
                 format!("o[{}]", idx(0)?)
             }
+            // A uniformly indexed slot (`cb[r0.x + k][e]`, spec 7.11): the declared
+            // buffer whose slot the index names, 0 for any other (an unbound slot).
+            OperandType::ConstantBuffer
+                if !self.sm51 && matches!(o.index(0), Some(Index::Relative(_) | Index::Imm32Relative(..))) =>
+            {
+                let slot = idx(0)?;
+                let e = idx(1)?;
+                let mut expr = "vec4<u32>(0u)".to_string();
+                for cb in self.cbs.keys().rev() {
+                    expr = format!("select({expr}, cb{cb}[{e}], {slot} == {cb}u)");
+                }
+                expr
+            }
             OperandType::ConstantBuffer => {
                 let cb = imm(0)?;
                 if !self.cbs.contains_key(&cb) {
@@ -1271,6 +1354,23 @@ impl<'p, 'a> Gen<'p, 'a> {
                 }
                 format!("icb[{}]", idx(0)?)
             }
+            // The bound class instances' data (`Options::class_instances`), constants of
+            // the module; a slot past the declared ones reads 0, as in the interpreter.
+            OperandType::ThisPointer => match o.index(0) {
+                Some(Index::Imm32(k)) => {
+                    let t = if k < self.interfaces.slots() { self.instances.this(k) } else { [0; 4] };
+                    format!("vec4<u32>({:#x}u, {:#x}u, {:#x}u, {:#x}u)", t[0], t[1], t[2], t[3])
+                }
+                Some(idx) => {
+                    let n = self.interfaces.slots();
+                    if n == 0 {
+                        return Err(unsupported(i, ins, "this[] without a dcl_interface"));
+                    }
+                    let k = self.index(i, ins, idx)?;
+                    format!("select(vec4<u32>(0u), dx_this[min({k}, {}u)], {k} < {n}u)", n.saturating_sub(1))
+                }
+                None => return Err(unsupported(i, ins, "this[] without an index")),
+            },
             OperandType::InputThreadId => "vec4<u32>(vThreadID, 0u)".into(),
             OperandType::InputThreadGroupId => "vec4<u32>(vThreadGroupID, 0u)".into(),
             OperandType::InputThreadIdInGroup => "vec4<u32>(vThreadIDInGroup, 0u)".into(),
@@ -1567,7 +1667,10 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// The `t#`/`u#`/`g#` operand `k`: its name, what it is, its atomics.
     fn resource(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<(String, Res2, AtomicUse, Operand)> {
         let o = *ins.operands().get(k).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
-        let r = o.register().ok_or_else(|| unsupported(i, ins, "a resource index"))? as u32;
+        let r = match (o.ty, self.srv_override) {
+            (OperandType::Resource, Some(r)) if self.relative_srv(ins).is_some_and(|(at, _)| at == k) => r,
+            _ => o.register().ok_or_else(|| unsupported(i, ins, "a resource index"))? as u32,
+        };
         match o.ty {
             OperandType::Resource => self.check_range_index(i, ins, Class::Srv, &o)?,
             OperandType::UnorderedAccessView => self.check_range_index(i, ins, Class::Uav, &o)?,
@@ -2437,6 +2540,27 @@ fn cond_text(c: &str, test: Test) -> String {
 
 fn reg_num(name: &str) -> u32 {
     name.get(1..).and_then(|d| d.parse().ok()).unwrap_or(u32::MAX)
+}
+
+/// What a uniformly indexed resource is, from the instruction's extended tokens (its
+/// slots have no declaration of their own).
+fn srv_of_instruction(ins: &InstructionRef<'_, '_>) -> Option<Res2> {
+    let mut dim = None;
+    let mut elem = None;
+    for e in ins.ext() {
+        match e {
+            tpf::ExtOpcode::ResourceDim { dim: d, stride, .. } => dim = Some((*d, u32::from(*stride))),
+            tpf::ExtOpcode::ReturnType { types, .. } => elem = types.first().copied().and_then(elem_of),
+            _ => {}
+        }
+    }
+    let (dim, stride) = dim?;
+    Some(match dim {
+        ResourceDimension::RawBuffer => Res2::Words { stride: 0, bytes: 0 },
+        ResourceDimension::StructuredBuffer => Res2::Words { stride, bytes: 0 },
+        ResourceDimension::Buffer => Res2::Typed { elem: elem? },
+        dim => Res2::Texture { dim, elem: elem? },
+    })
 }
 
 fn elem_of(t: ReturnType) -> Option<Elem> {

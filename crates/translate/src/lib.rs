@@ -89,11 +89,20 @@
 //! calls body `site` of the function table (`dcl_function_table`) bound to interface
 //! slot `fp# + index` (a `dcl_interface fp#[n]` occupies slots `fp#`…`fp# + n - 1`):
 //! the binding is the one the class instances of `*SetShader` make, fixed at
-//! translation time by [`Options::interfaces`] (slot → `ft#`; a slot not named gets the
-//! first table its declaration lists), so the module is specialised to it as a driver
-//! specialises the program. A register index (`dcl_interface_dynamicindexed`) switches
-//! over the interface's slots (an index beyond them calls nothing). Class instance data
-//! (the `this` register) is not translated.
+//! translation time by [`Options::class_instances`] (slot → `ft#` and `this` data; a
+//! slot not named gets the first table its declaration lists and `this` = 0: the rule
+//! of [`tpf::interfaces`], which `exec` applies too), so the module is specialised to
+//! it as a driver specialises the program. A register index
+//! (`dcl_interface_dynamicindexed`) switches over the interface's slots (an index beyond
+//! them calls nothing, as in `exec`). `this[k]` is the bound instance's data as a
+//! constant; `this[r# + k]` reads a private array of every slot's (0 past them). A
+//! uniformly indexed texture `t[r# + k]` (how fxc reaches a class's textures: the index
+//! is `this[].z` plus the member's offset) is specialised to the slots the bound
+//! instances name, `this.z + k` for each slot: a switch over them, each declared as the
+//! instruction's dimension and return type; any other index reads 0, as an unbound
+//! slot (functional spec 7.11.2). A uniformly indexed constant buffer `cb[r# + k][e]`
+//! (`this[].x` names a class's buffer) selects among the declared buffers, 0 for any
+//! other slot.
 //!
 //! # Vertex shaders as compute
 //!
@@ -162,12 +171,15 @@
 //! textures with comparison samplers, UAVs read back after the draw (typed UAV textures
 //! of every dimension but cubes; `R32_*` ones where the program loads them), point
 //! samplers).
-//! Of the 162 corpus pixel shaders, 135 are exact and 6 within the tolerance of `log`
-//! or `div`; 11 differ, by what their instructions allow (each traced to the first
-//! result that differs, every one before it identical; the causes are in the
-//! expectation file's header): two where the device's `log` is 1 ulp off and the PQ
-//! curve after it (`exp`, `div`, `log`, a `mul` by 78.84) amplifies it beyond the
-//! tolerance, four where a point sample's coordinate lies within 1/512 texel of a texel
+//! Of the 162 corpus pixel shaders, 143 are exact (the 8 with interfaces among them,
+//! under class instances derived from their declarations and bound alike on both
+//! sides: each array element's non-default table, `this` pointing into a bound
+//! constant buffer and at textures bound for their uniformly indexed reads) and 6
+//! within the tolerance of `log` or `div`; 11 differ, by what their instructions allow
+//! (each traced to the first result that differs, every one before it identical; the
+//! causes are in the expectation file's header): two where the device's `log` is 1 ulp
+//! off and the PQ curve after it (`exp`, `div`, `log`, a `mul` by 78.84) amplifies it
+//! beyond the tolerance, four where a point sample's coordinate lies within 1/512 texel of a texel
 //! edge (the reference rounds coordinates to 8-bit sub-texel fixed point, lavapipe
 //! floors floats: the three `EnvironmentMapEffect` ones — a cube's at 54.9991 texels,
 //! a 2D array's at 34.9985, a 2D texture's at 50.9997 — and a Gaussian blur's sixth
@@ -175,9 +187,8 @@
 //! for a negative or infinite `x` (the reference gives -0 or NaN), four that sample a cube at a NaN
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
-//! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 10 are
-//! not compared (8 are refused by `exec`: interfaces; one reads `eval_centroid`, which
-//! is not translated; one samples a texture with a bias and a gradient that comparing
+//! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 2 are
+//! not compared (one reads `eval_centroid`, which is not translated; one samples a texture with a bias and a gradient that comparing
 //! instructions also read, which WGSL's depth textures cannot). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
@@ -539,8 +550,8 @@
 //!   a driver would not need to be; sRGB formats are refused (their transfer function
 //!   is not exact on a device), and depth formats (not buffer views); `resinfo` of a buffer is refused (`bufinfo` gives its
 //!   size).
-//! - Multisampled arrays with sampling, atomics on typed texture UAVs, the `this`
-//!   register of interfaces, Shader Model 5.1 ranges of more than one register or in a
+//! - Multisampled arrays with sampling, atomics on typed texture UAVs, uniformly
+//!   indexed UAVs and samplers, Shader Model 5.1 ranges of more than one register or in a
 //!   space other than 0,
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
 //!   shaders are native geometry shaders in SPIR-V and GLSL only ([`geometry_spirv`],
@@ -561,13 +572,12 @@ pub mod no_contraction;
 pub mod ops;
 pub mod spirv_geometry;
 
-use std::collections::BTreeMap;
-
 pub use bindings::{Bindings, BindingsError, Class, Slot};
 pub use dxgi::Format;
 pub use glsl_geometry::Flavor as GlslFlavor;
 pub use gs::{lower, GsLayout, GsLowering, GsOptions};
 pub use gs_native::{geometry_glsl, geometry_spirv, NativeGsOptions};
+pub use tpf::interfaces::{ClassInstance, ClassInstances};
 pub use tpf::Topology;
 
 /// The helper functions every translated module starts with (unused ones are removed).
@@ -602,11 +612,12 @@ pub struct Options {
     /// invocation over storage buffers (other stages ignore it): see
     /// [Vertex shaders as compute](crate#vertex-shaders-as-compute).
     pub vertex_as_compute: bool,
-    /// The function table (`ft#`) each interface slot is bound to, as the class
-    /// instances of `*SetShader` bind them: slot `fp# + index` of `dcl_interface fp#[n]`.
-    /// A slot not named gets the first table its declaration lists. See
-    /// [Subroutines and interfaces](crate#subroutines-and-interfaces).
-    pub interfaces: BTreeMap<u32, u32>,
+    /// The class instance bound to each interface slot (slot `fp# + index` of
+    /// `dcl_interface fp#[n]`), as `*SetShader` binds them: the function table `fcall`
+    /// runs and the `this[]` register. A slot not named gets the first table its
+    /// declaration lists and `this` = 0 (the rule `exec` applies, both from
+    /// [`tpf::interfaces`]). See [Subroutines and interfaces](crate#subroutines-and-interfaces).
+    pub class_instances: ClassInstances,
 }
 
 impl Default for Options {
@@ -615,7 +626,7 @@ impl Default for Options {
             entry_point: "main".into(),
             bindings: Bindings::default(),
             vertex_as_compute: false,
-            interfaces: BTreeMap::new(),
+            class_instances: ClassInstances::new(),
         }
     }
 }

@@ -30,7 +30,12 @@
 //! their hidden counters (helper pixels write nothing, on both sides), typed UAV
 //! textures of every dimension but cubes (`R32_*` ones, read and written, where the
 //! program loads them: what the translator binds), every UAV word compared after the
-//! draw.
+//! draw. Programs with Shader Model 5 interfaces get the same class instances on both
+//! sides (`exec`'s `Resources::class_instances`, the translator's
+//! `Options::class_instances`), derived from their declarations alone
+//! ([`class_instances`]): each array element a non-default table where there is a
+//! choice, `this` pointing into the first bound constant buffer and at float 2D
+//! textures bound for the uniformly indexed `t[r# + k]` reads.
 //!
 //! Every word of every render target (the clear value where no pixel was written:
 //! discarded, or `oMask` without sample 0) and the depth target (the reference's
@@ -50,7 +55,7 @@ use std::collections::BTreeMap;
 use corpus::Rng;
 use exec::compute::Limits;
 use exec::pixel::{self, Quad, QuadPixel};
-use exec::Plan;
+use exec::{ClassInstance, ClassInstances, Plan};
 use tpf::{Opcode, ProgramType, SystemName};
 
 #[path = "support/cut.rs"]
@@ -92,7 +97,13 @@ fn points(iface: &pixel_harness::Interface, rng: &mut Rng, w: f32) -> Vec<Point>
 /// order), the depth target and every UAV's memory (in slot order).
 type Expected = (Vec<Vec<[u32; 4]>>, Option<Vec<f32>>, Vec<Vec<u8>>);
 
-fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points: &[Point]) -> Result<Expected, String> {
+fn reference(
+    plan: &Plan,
+    data: &Data,
+    instances: &ClassInstances,
+    iface: &pixel_harness::Interface,
+    points: &[Point],
+) -> Result<Expected, String> {
     let regs = plan.input_registers as usize;
     let inputs: Vec<Vec<[u32; 4]>> = points
         .iter()
@@ -127,6 +138,7 @@ fn reference(plan: &Plan, data: &Data, iface: &pixel_harness::Interface, points:
         .collect();
     let mut uavs = data.uav_memory();
     let mut res = data.resources_with_uavs(&mut uavs);
+    res.class_instances = instances.clone();
     let shaded = pixel::shade(plan, &quads, &mut res, &Limits { step_limit: 1 << 20 }).map_err(|e| e.to_string())?;
     drop(res);
     let mut targets: Vec<Vec<[u32; 4]>> =
@@ -225,7 +237,12 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
     for &slot in odd {
         data.odd_texture(slot, &mut rng);
     }
-    let options = translate::Options { bindings: data.bindings(), ..Default::default() };
+    let instances = match class_instances(program, &mut data, &mut rng) {
+        Ok(c) => c,
+        Err(why) => return format!("not compared: {why}"),
+    };
+    let options =
+        translate::Options { bindings: data.bindings(), class_instances: instances.clone(), ..Default::default() };
     let module = match translate::module(bytes, &options) {
         Ok(m) => m,
         Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
@@ -235,7 +252,7 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
         Err(err) => return format!("not compared: {err}"),
     };
     let points = points(&iface, &mut rng, w);
-    let expected = match reference(&plan, &data, &iface, &points) {
+    let expected = match reference(&plan, &data, &instances, &iface, &points) {
         Ok(e) => e,
         Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
     };
@@ -263,6 +280,57 @@ fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w
         return format!("{outcome}, but writes no render target");
     }
     outcome
+}
+
+/// The class instances both sides bind, derived from the interface declarations alone:
+/// element `k` of `dcl_interface fp#[n] = {ft...}` (slot `fp# + k`) gets the table
+/// listed at `(k + 1) mod count` (so that element 0 is not the default table wherever
+/// there is a choice, and an array's elements differ), and `this` = (the first bound
+/// constant buffer, vector `2 · slot + 1` in it, SRV slot `T + slot`, the first
+/// sampler), `T` one past the highest SRV slot the program declares. A uniformly
+/// indexed `t[r# + k]` (spec 7.11; undeclared, as fxc writes a class's texture) gets a
+/// float 2D texture ([`Data::odd_texture`]) at every slot `this.z + k` of the binding
+/// (what the translation specialises the index to); other kinds are not compared.
+fn class_instances(program: &tpf::Program<'_>, data: &mut Data, rng: &mut Rng) -> Result<ClassInstances, String> {
+    let interfaces = tpf::interfaces::Interfaces::of(program);
+    let mut instances = ClassInstances::new();
+    if interfaces.is_empty() {
+        return Ok(instances);
+    }
+    let cb = data.cbs.keys().next().copied().unwrap_or(0);
+    let sampler = data.samplers.first().copied().unwrap_or(0);
+    let first_texture = data.srvs.keys().next_back().map_or(0, |s| s + 1);
+    for f in &interfaces.interfaces {
+        for k in 0..f.array_length {
+            let slot = f.id + k;
+            let Some(&table) = f.tables.get(((k + 1) as usize) % f.tables.len().max(1)) else { continue };
+            instances.bind(slot, ClassInstance { table, this: [cb, 2 * slot + 1, first_texture + slot, sampler] });
+        }
+    }
+    for ins in program.iter() {
+        for o in ins.operands().iter().filter(|o| o.ty == tpf::OperandType::Resource) {
+            let k = match o.index(0) {
+                Some(tpf::Index::Relative(_)) => 0,
+                Some(tpf::Index::Imm32Relative(k, _)) => k,
+                _ => continue,
+            };
+            let dim = ins.ext().iter().find_map(|e| match e {
+                tpf::ExtOpcode::ResourceDim { dim, .. } => Some(*dim),
+                _ => None,
+            });
+            let float = ins
+                .ext()
+                .iter()
+                .any(|e| matches!(e, tpf::ExtOpcode::ReturnType { types, .. } if types[0] == tpf::ReturnType::Float));
+            if dim != Some(tpf::ResourceDimension::Texture2D) || !float {
+                return Err("a uniformly indexed resource other than a float 2D texture".into());
+            }
+            for slot in 0..interfaces.slots() {
+                data.odd_texture(instances.this(slot)[2] + k, rng);
+            }
+        }
+    }
+    Ok(instances)
 }
 
 fn program_of(bytes: &[u8]) -> Option<tpf::Program<'_>> {
@@ -647,6 +715,43 @@ ftou r0.xy, v0.xyxx
 iadd o0.xyzw, r0.xyxy, v1.xyxy
 mov o1.xyzw, v0.xyzx
 mul oDepth, v0.z, l(0.5)
+ret
+",
+    ),
+    (
+        // Interfaces: a register index (pixel x mod 4; 3 is past the three slots and
+        // calls nothing), `this[]` read relatively and leading to constant-buffer
+        // elements (of a uniformly indexed slot too), under the class instances `class_instances` derives (slot k on
+        // table (k + 1) mod 3).
+        "interfaces_register_index_and_this",
+        "ps_5_0
+dcl_constantbuffer cb0[16], dynamicIndexed
+dcl_function_body fb0
+dcl_function_body fb1
+dcl_function_body fb2
+dcl_function_table ft0 = {fb0}
+dcl_function_table ft1 = {fb1}
+dcl_function_table ft2 = {fb2}
+dcl_interface_dynamicindexed fp0[3][1] = {ft0, ft1, ft2}
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_temps 3
+ftou r2.x, v0.x
+and r2.x, r2.x, l(3)
+mov r0.xyzw, l(0, 0, 0, 0)
+fcall fp0[r2.x + 0][0]
+mov o0.xyzw, r0.xyzw
+ret
+label fb0
+mov r1.xy, this[r2.x + 0].xyxx
+mov r0.xyzw, cb[r1.x + 0][r1.y + 0].xyzw
+ret
+label fb1
+mov r1.xy, this[r2.x + 0].xyxx
+iadd r0.xyzw, cb0[r1.y + 1].xyzw, l(1, 2, 3, 4)
+ret
+label fb2
+mov r0.xyzw, this[r2.x + 0].xyzw
 ret
 ",
     ),

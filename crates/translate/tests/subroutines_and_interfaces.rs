@@ -2,15 +2,22 @@
 //! `dcl_function_table`, `dcl_interface`, `fcall`): each `label` starts a WGSL
 //! function, the registers become module-scope so that every function shares them,
 //! and `fcall fp#[index][site]` calls body `site` of the function table bound to slot
-//! `fp# + index` (`Options::interfaces`, by default the first table the declaration
-//! lists), switching over the slots for a register index. The SPIR-V passes
-//! `spirv-val`.
+//! `fp# + index` (`Options::class_instances`, by default the first table the
+//! declaration lists), switching over the slots for a register index; `this[]` reads
+//! are the bound instances' data (zeros unbound). The SPIR-V passes `spirv-val`.
 
 mod common;
 
-use std::collections::BTreeMap;
+use translate::{ClassInstance, ClassInstances, Options, Target, TranslateError};
 
-use translate::{Options, Target, TranslateError};
+/// Slot → table bindings, `this` = 0.
+fn bound(tables: &[(u32, u32)]) -> ClassInstances {
+    let mut c = ClassInstances::new();
+    for &(slot, table) in tables {
+        c.bind(slot, ClassInstance { table, this: [0; 4] });
+    }
+    c
+}
 
 fn translated(text: &str, options: &Options) -> Result<String, TranslateError> {
     let p = tpf::parse::parse_program(text).unwrap_or_else(|d| panic!("{d:?}\n{text}")).program;
@@ -57,27 +64,57 @@ fn an_interface_calls_the_body_of_its_first_table_by_default() {
 
 #[test]
 fn the_options_bind_each_slot_to_a_table() {
-    let options = Options { interfaces: BTreeMap::from([(0, 1), (2, 1)]), ..Options::default() };
+    let options = Options { class_instances: bound(&[(0, 1), (2, 1)]), ..Options::default() };
     let s = translated(INTERFACES, &options).unwrap();
     // fp0 (slot 0) on ft1: site 1 is fb3; fp1[1] is slot 2, on ft1: site 0 is fb2.
     assert!(s.contains("    dx_fb3();\n"), "{s}");
     assert!(s.contains("case 0u: { dx_fb0(); }") && s.contains("case 1u: { dx_fb2(); }"), "{s}");
-    let options = Options { interfaces: BTreeMap::from([(0, 7)]), ..Options::default() };
+    let options = Options { class_instances: bound(&[(0, 7)]), ..Options::default() };
     let e = translated(INTERFACES, &options).unwrap_err();
     assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("fcall")), "{e}");
     assert!(e.to_string().contains("ft7"), "{e}");
 }
 
+const THIS: &str = "ps_5_0\ndcl_function_body fb0\ndcl_function_table ft0 = {fb0}\n\
+    dcl_interface_dynamicindexed fp0[2][1] = {ft0}\ndcl_input_ps constant v0.x\ndcl_output o0.xyzw\ndcl_temps 1\n\
+    fcall fp0[0][0]\nmov o0.xyzw, r0.xyzw\nret \nlabel fb0\nmov r0.xy, this[1].xyxx\n\
+    mov r0.zw, this[v0.x + 0].zzzw\nret \n";
+
 #[test]
-fn the_this_pointer_is_refused_naming_the_instruction() {
-    let e = translated(
-        "ps_5_0\ndcl_function_body fb0\ndcl_function_table ft0 = {fb0}\ndcl_interface fp0[1][1] = {ft0}\n\
-         dcl_output o0.xyzw\ndcl_temps 1\nfcall fp0[0][0]\nmov o0.xyzw, r0.xyzw\nret \nlabel fb0\n\
-         mov r0.xyzw, this[0].xyzw\nret \n",
+fn this_reads_are_the_bound_instances_data() {
+    let mut instances = ClassInstances::new();
+    instances.bind(0, ClassInstance { table: 0, this: [1, 2, 3, 4] });
+    instances.bind(1, ClassInstance { table: 0, this: [5, 6, 7, 8] });
+    let s = translated(THIS, &Options { class_instances: instances, ..Options::default() }).unwrap();
+    // An immediate index is a constant; a register index reads the slots' array (0
+    // past them, as `exec` reads).
+    assert!(s.contains("vec4<u32>(0x5u, 0x6u, 0x7u, 0x8u).xyxx"), "{s}");
+    assert!(
+        s.contains("array<vec4<u32>, 2>(vec4<u32>(0x1u, 0x2u, 0x3u, 0x4u), vec4<u32>(0x5u, 0x6u, 0x7u, 0x8u))"),
+        "{s}"
+    );
+    assert!(s.contains("select(vec4<u32>(0u), dx_this[min(v[0u].xxxx.x, 1u)], v[0u].xxxx.x < 2u)"), "{s}");
+    // Unbound: zeros.
+    let s = translated(THIS, &Options::default()).unwrap();
+    assert!(s.contains("vec4<u32>(0x0u, 0x0u, 0x0u, 0x0u).xyxx"), "{s}");
+}
+
+#[test]
+fn a_uniformly_indexed_constant_buffer_selects_among_the_declared_ones() {
+    let s = translated(
+        "ps_5_0\ndcl_constantbuffer cb0[4], dynamicIndexed\ndcl_constantbuffer cb2[4], dynamicIndexed\n\
+         dcl_input_ps constant v0.xy\ndcl_output o0.xyzw\nmov o0.xyzw, cb[v0.x + 1][v0.y + 2].xyzw\nret \n",
         &Options::default(),
     )
-    .unwrap_err();
-    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("mov")), "{e}");
+    .unwrap();
+    // Slot v0.x + 1 is cb0 or cb2 (any other: 0); element v0.y + 2.
+    assert!(
+        s.contains(
+            "select(select(vec4<u32>(0u), cb2[(v[0u].yyyy.x + 2u)], (v[0u].xxxx.x + 1u) == 2u), \
+             cb0[(v[0u].yyyy.x + 2u)], (v[0u].xxxx.x + 1u) == 0u)"
+        ),
+        "{s}"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! executable instructions, resolving operands to register indices and structured flow
 //! control to jumps.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use tpf::blocks::{BlockError, BlockKind, Blocks, Event};
 use tpf::table::{Flow, Ty};
@@ -16,9 +16,9 @@ use tpf::{
 };
 
 use super::{
-    alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, Inst, Layout, Op, Rel, ResKind, ResOp, Src, SrcKind,
-    SwitchTable, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ, F_SAT, M_ABS, M_DOUBLE, M_IABS,
-    M_INEG, M_NEG, PS_DEPTH, PS_MASK, PS_STENCIL,
+    alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, FCall, Inst, Layout, Op, Rel, ResKind, ResOp, Src,
+    SrcKind, SwitchTable, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ, F_SAT, M_ABS, M_DOUBLE,
+    M_IABS, M_INEG, M_NEG, NO_REL, PS_DEPTH, PS_MASK, PS_STENCIL,
 };
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
@@ -375,9 +375,9 @@ impl Decls {
                     }
                 }
             }
-            Decl::FunctionBody(_) | Decl::FunctionTable { .. } | Decl::Interface { .. } => {
-                return Err(unsupported(i, "interfaces (dcl_function_body, dcl_function_table, dcl_interface)"))
-            }
+            // Read whole by `tpf::interfaces::Interfaces::of` (the slot count is checked
+            // in `compile`).
+            Decl::FunctionBody(_) | Decl::FunctionTable { .. } | Decl::Interface { .. } => {}
             _ => {
                 return Err(unsupported(i, format!("{} in a {} shader", inst.opcode.mnemonic(), stage_name(stage))));
             }
@@ -477,6 +477,10 @@ struct Builder<'d> {
     rops: Vec<ResOp>,
     labels: HashMap<u32, u32>,
     calls: Vec<(usize, u32, usize)>,
+    interfaces: &'d tpf::interfaces::Interfaces,
+    fcalls: Vec<FCall>,
+    /// `label fb#`: where each body starts.
+    bodies: BTreeMap<u32, u32>,
 }
 
 impl Builder<'_> {
@@ -601,23 +605,37 @@ impl Builder<'_> {
         Ok((self.xbase[k], self.d.xtemps[k].1))
     }
 
-    /// The sampler operand of a sampling instruction (`mnemonic`): its absolute slot.
-    fn sampler(&self, i: usize, mnemonic: &str, o: &Operand) -> Result<u32, ExecError> {
+    /// The sampler operand of a sampling instruction (`mnemonic`): its absolute slot,
+    /// and the relative index entry of a uniformly indexed one ([`NO_REL`] if none).
+    fn sampler(&mut self, i: usize, mnemonic: &str, o: &Operand) -> Result<(u32, u32), ExecError> {
         if o.ty != OT::Sampler {
             return Err(malformed(i, format!("{mnemonic} without a sampler")));
         }
-        Ok(self.slot(i, o, File::Sampler)?.0)
+        let (slot, _, rel) = self.slot(i, o, File::Sampler)?;
+        Ok((slot, rel))
     }
 
-    /// A resource-like operand: its absolute slot (and the declared range).
-    fn slot(&self, i: usize, o: &Operand, file: File) -> Result<(u32, Option<Range>), ExecError> {
+    /// A resource-like operand: its absolute slot (and the declared range), and for a
+    /// uniformly indexed `t#`, `u#` or `s#` of Shader Model 5.0 (`t[r0.w + 2]`:
+    /// functional spec 7.11 "Uniform Indexing of Resources and Samplers") the entry of
+    /// [`Code::rels`] that computes the slot when the instruction runs ([`NO_REL`]
+    /// otherwise; the slot returned is then the immediate part).
+    fn slot(&mut self, i: usize, o: &Operand, file: File) -> Result<(u32, Option<Range>, u32), ExecError> {
         let imm = |k: usize| -> Result<u32, ExecError> {
             match o.index(k) {
                 Some(idx) => imm_index(&idx)
-                    .ok_or_else(|| unsupported(i, "dynamic indexing of resources, samplers or constant buffers")),
+                    .ok_or_else(|| unsupported(i, "dynamic indexing of Shader Model 5.1 ranges or constant buffers")),
                 None => Err(malformed(i, format!("{} without a register number", type_name(o.ty)))),
             }
         };
+        if !self.sm51 && file != File::Cb {
+            if let Some(idx) = o.index(0) {
+                if let Err((imm, rel, rel_c)) = self.index(i, &idx)? {
+                    let r = self.rel(Rel { base: 0, rel, imm, count: u32::MAX, stride: 1, rel_c });
+                    return Ok((imm, None, r));
+                }
+            }
+        }
         let id = imm(0)?;
         if self.sm51 {
             let slot = imm(1)?;
@@ -630,9 +648,9 @@ impl Builder<'_> {
             if slot < r.lo || slot > r.hi {
                 return Err(malformed(i, format!("register {slot} outside the declared range [{}:{}]", r.lo, r.hi)));
             }
-            Ok((slot, Some(r)))
+            Ok((slot, Some(r), NO_REL))
         } else {
-            Ok((id, self.d.find(file, id)))
+            Ok((id, self.d.find(file, id), NO_REL))
         }
     }
 
@@ -670,8 +688,25 @@ impl Builder<'_> {
                 [idx] => self.region(i, idx, l.icb_base, l.icb, 1)?,
                 _ => return Err(malformed(i, "bad icb operand")),
             },
+            OT::ConstantBuffer if !self.sm51 && o.index(0).is_some_and(|x| imm_index(&x).is_none()) => {
+                // A uniformly indexed slot (spec 7.11): slot and element computed when
+                // the instruction runs, two consecutive entries of `rels`.
+                let (Some(slot), Some(elem)) = (o.index(0), o.index(1)) else {
+                    return Err(malformed(i, "constant buffer operand without an element index"));
+                };
+                let zero = self.layout.zero;
+                let rel = |idx: &Index, b: &mut Self| -> Result<u32, ExecError> {
+                    Ok(match b.index(i, idx)? {
+                        Ok(imm) => b.rel(Rel { base: 0, rel: zero, imm, count: 0, stride: 1, rel_c: 0 }),
+                        Err((imm, rel, rel_c)) => b.rel(Rel { base: 0, rel, imm, count: 0, stride: 1, rel_c }),
+                    })
+                };
+                let first = rel(&slot, self)?;
+                rel(&elem, self)?;
+                Src { kind: SrcKind::CbDyn, ..Src::reg(first) }
+            }
             OT::ConstantBuffer => {
-                let (slot, _) = self.slot(i, o, File::Cb)?;
+                let (slot, _, _) = self.slot(i, o, File::Cb)?;
                 let elem = if self.sm51 { o.index(2) } else { o.index(1) };
                 let Some(elem) = elem else {
                     return Err(malformed(i, "constant buffer operand without an element index"));
@@ -689,6 +724,10 @@ impl Builder<'_> {
                     }
                 }
             }
+            OT::ThisPointer => match o.indices().as_slice() {
+                [idx] => self.region(i, idx, l.this_base, l.this_count, 1)?,
+                _ => return Err(malformed(i, "bad this operand")),
+            },
             OT::InputPrimitiveId if !self.ps => Src::reg(l.prim),
             OT::InputGsInstanceId if !self.ps => Src::reg(l.gs_instance),
             OT::InputCoverageMask if self.ps => Src::reg(l.prim),
@@ -978,13 +1017,20 @@ impl Builder<'_> {
             }
             O::Label => {
                 self.structure(i, inst)?;
-                let Some(n) = inst.operands().first().filter(|o| o.ty == OT::Label).and_then(|o| o.register()) else {
+                let label = inst.operands().first().filter(|o| matches!(o.ty, OT::Label | OT::FunctionBody));
+                let Some((ty, n)) = label.and_then(|o| Some((o.ty, o.register()?))) else {
                     return Err(malformed(i, "label without a number"));
                 };
                 // Whatever precedes a label ends there (the spec requires a ret).
                 self.push(i, Inst::new(Op::Ret));
-                if self.labels.insert(n as u32, self.pc()).is_some() {
-                    return Err(malformed(i, format!("label l{n} defined twice")));
+                let pc = self.pc();
+                let (twice, prefix) = if ty == OT::Label {
+                    (self.labels.insert(n as u32, pc).is_some(), "l")
+                } else {
+                    (self.bodies.insert(n as u32, pc).is_some(), "fb")
+                };
+                if twice {
+                    return Err(malformed(i, format!("label {prefix}{n} defined twice")));
                 }
             }
             O::Emit | O::Cut | O::EmitThenCut | O::EmitStream | O::CutStream | O::EmitThenCutStream => {
@@ -1020,6 +1066,49 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// `fcall fp#[index][site]` (`o` the `fp#` operand): an [`Op::FCall`], resolved
+    /// against the bound class instances when it runs.
+    fn fcall(&mut self, i: usize, o: &Operand, site: u32) -> Result<(), ExecError> {
+        let fp = match (o.ty, o.index(0).as_ref().and_then(imm_index)) {
+            (OT::Interface, Some(fp)) => fp,
+            _ => return Err(malformed(i, "fcall without an interface fp#")),
+        };
+        let Some(f) = self.interfaces.interface(fp) else {
+            return Err(malformed(i, format!("fcall of fp{fp}, which is not declared")));
+        };
+        if site >= f.call_sites {
+            return Err(malformed(i, format!("fcall of call site {site}: fp{fp} declares {}", f.call_sites)));
+        }
+        let (dynamic, array_length) = (f.dynamic, f.array_length);
+        let mut x = Inst::new(Op::FCall);
+        let (imm, relative) = match o.index(1) {
+            None => (0, false),
+            Some(idx) => match self.index(i, &idx)? {
+                Ok(k) => (k, false),
+                Err(_) if !dynamic => {
+                    return Err(malformed(
+                        i,
+                        format!("fcall with a register index into fp{fp} (not dcl_interface_dynamicindexed)"),
+                    ))
+                }
+                Err((imm, rel, c)) => {
+                    x.src[0] = Src { swz: pack([c; 4]), ..Src::reg(rel) };
+                    (imm, true)
+                }
+            },
+        };
+        if !relative && self.interfaces.covering(fp.saturating_add(imm)).is_none() {
+            return Err(malformed(
+                i,
+                format!("fcall of interface slot {} (fp{fp}[{imm}]), which is not declared", fp.saturating_add(imm)),
+            ));
+        }
+        x.a = self.fcalls.len() as u32;
+        self.fcalls.push(FCall { fp, imm, site, dynamic: relative, array_length });
+        self.push(i, x);
+        Ok(())
+    }
+
     /// Dimension from the instruction's resource-dimension extended token, if any.
     fn ext_kind(inst: InstructionRef<'_, '_>) -> Option<ResKind> {
         inst.ext().iter().find_map(|e| match e {
@@ -1030,26 +1119,26 @@ impl Builder<'_> {
 
     /// A `t#`/`u#` operand: slot, declared kind, swizzle.
     fn resource(
-        &self,
+        &mut self,
         i: usize,
         inst: InstructionRef<'_, '_>,
         o: &Operand,
-    ) -> Result<(u32, ResKind, [u8; 4]), ExecError> {
+    ) -> Result<(u32, ResKind, [u8; 4], u32), ExecError> {
         let file = match o.ty {
             OT::Resource => File::Srv,
             OT::UnorderedAccessView => File::Uav,
             other => return Err(unsupported(i, format!("{} as a resource", type_name(other)))),
         };
-        let (slot, range) = self.slot(i, o, file)?;
+        let (slot, range, rel) = self.slot(i, o, file)?;
         let kind = match range.map(|r| r.kind) {
             Some(k) if k != ResKind::Unknown => k,
             _ => Self::ext_kind(inst).unwrap_or(ResKind::Unknown),
         };
-        Ok((slot, kind, swizzle_of(o.selection())))
+        Ok((slot, kind, swizzle_of(o.selection()), rel))
     }
 
     fn set_resource(
-        &self,
+        &mut self,
         i: usize,
         inst: InstructionRef<'_, '_>,
         r: &mut ResOp,
@@ -1069,8 +1158,9 @@ impl Builder<'_> {
             r.swz = pack(swizzle_of(o.selection()));
             return Ok(());
         }
-        let (slot, kind, swz) = self.resource(i, inst, o)?;
+        let (slot, kind, swz, rel) = self.resource(i, inst, o)?;
         r.slot = slot;
+        r.slot_rel = rel;
         r.kind = kind;
         r.swz = pack(swz);
         r.uav = o.ty == OT::UnorderedAccessView;
@@ -1179,7 +1269,7 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
                 self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
-                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
+                (r.sampler, r.sampler_rel) = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 x.src[1] = self.src(i, &srcs[3], Ty::F)?;
                 if let Some(o) = inst.sample_offsets() {
                     r.offs = o;
@@ -1192,7 +1282,7 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
                 self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
-                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
+                (r.sampler, r.sampler_rel) = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 if lz {
                     x.src[2] = self.src(i, &srcs[3], Ty::F)?;
                 } else {
@@ -1230,7 +1320,7 @@ impl Builder<'_> {
                 x.src[0] = self.src(i, &srcs[0], Ty::F)?;
                 self.set_resource(i, inst, &mut r, &srcs[1])?;
                 let s = &srcs[2];
-                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
+                (r.sampler, r.sampler_rel) = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 match inst.opcode {
                     O::SampleB | O::SampleBClampFeedback => {
                         x.src[1] = self.src(i, &srcs[3], Ty::F)?;
@@ -1278,7 +1368,7 @@ impl Builder<'_> {
                 }
                 self.set_resource(i, inst, &mut r, &srcs[k])?;
                 let s = &srcs[k + 1];
-                r.sampler = self.sampler(i, inst.opcode.mnemonic(), s)?;
+                (r.sampler, r.sampler_rel) = self.sampler(i, inst.opcode.mnemonic(), s)?;
                 // The sampler's selected component (`.r` for the comparing forms).
                 r.umask = if cmp { 0 } else { swizzle_of(s.selection())[0] };
                 if cmp {
@@ -1512,6 +1602,14 @@ pub(crate) fn compile(
     };
     let ps = stage == ProgramType::Pixel;
     let sm51 = program.version.is_sm51();
+    let interfaces = tpf::interfaces::Interfaces::of(program);
+    let declared_slots: u64 = interfaces.interfaces.iter().map(|f| u64::from(f.array_length)).sum();
+    if declared_slots > u64::from(tpf::interfaces::MAX_SLOTS) || interfaces.slots() > 1 << 12 {
+        return Err(ExecError::new(ExecErrorKind::Malformed(format!(
+            "{declared_slots} interface slots (the limit is {})",
+            tpf::interfaces::MAX_SLOTS
+        ))));
+    }
 
     // Pass 1: declarations.
     let mut d = Decls::default();
@@ -1538,7 +1636,7 @@ pub(crate) fn compile(
                 }
             }
             Body::Op(_) => d.scan(inst),
-            Body::InterfaceCall { .. } => return Err(unsupported(i, "fcall (interfaces)")),
+            Body::InterfaceCall { .. } => d.scan(inst),
         }
     }
 
@@ -1582,7 +1680,9 @@ pub(crate) fn compile(
     };
     l.prim = l.inputs_base + l.inputs;
     l.gs_instance = l.prim + 1;
-    l.zero = l.prim + 2;
+    l.this_base = l.prim + 2;
+    l.this_count = interfaces.slots();
+    l.zero = l.this_base + l.this_count;
     l.icb_base = l.zero + 1;
     l.icb = d.icb.len() as u32;
 
@@ -1614,12 +1714,19 @@ pub(crate) fn compile(
         rops: Vec::new(),
         labels: HashMap::new(),
         calls: Vec::new(),
+        interfaces: &interfaces,
+        fcalls: Vec::new(),
+        bodies: BTreeMap::new(),
     };
     b.constants.extend_from_slice(&d.icb);
     b.konst_index.insert([0; 4], l.zero);
 
     // Pass 2: code.
     for (i, inst) in program.iter().enumerate() {
+        if let Body::InterfaceCall { function, interface } = inst.body {
+            b.fcall(i, inst.operand(interface), function)?;
+            continue;
+        }
         let Body::Op(op) = &inst.body else { continue };
         let info = inst.opcode.info();
         if info.flow != Flow::None {
@@ -1740,6 +1847,13 @@ pub(crate) fn compile(
         };
         b.insts[at].a = target;
     }
+    for (table, bodies) in &interfaces.tables {
+        if let Some(fb) = bodies.iter().find(|fb| !b.bodies.contains_key(fb)) {
+            return Err(ExecError::new(ExecErrorKind::Malformed(format!(
+                "ft{table} lists fb{fb}, which has no label"
+            ))));
+        }
+    }
     for x in &mut b.insts {
         x.f = super::exec::handler(x);
     }
@@ -1749,6 +1863,9 @@ pub(crate) fn compile(
         if jump && x.a >= code_len {
             return Err(ExecError::new(ExecErrorKind::Malformed("jump target out of the program".into())));
         }
+    }
+    if b.bodies.values().any(|&pc| pc >= code_len) {
+        return Err(ExecError::new(ExecErrorKind::Malformed("function body out of the program".into())));
     }
     let mut layout = b.layout;
     layout.size = layout.zero + b.constants.len() as u32;
@@ -1776,6 +1893,9 @@ pub(crate) fn compile(
         stage_ps: ps,
         ps_outputs: d.ps_outputs,
         has_eval,
+        interfaces: interfaces.clone(),
+        fcalls: b.fcalls,
+        bodies: b.bodies,
     };
     Ok(Plan {
         stage,

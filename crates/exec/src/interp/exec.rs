@@ -8,7 +8,7 @@
 
 use super::compile::CALL_DEPTH;
 use super::{res, tgsm};
-use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
+use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind, NO_REL};
 use crate::alu::{self, ftz4};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::machine::{EmitSink, ExecDiagnostic};
@@ -234,6 +234,10 @@ impl Ctx<'_, '_> {
         }
         let Some(r) = self.rels.get(s.reg as usize) else { return &ZERO };
         let i = r.imm.wrapping_add(self.comp(r.rel, r.rel_c));
+        if s.kind == SrcKind::CbDyn {
+            let Some(e) = self.rels.get(s.reg as usize + 1) else { return &ZERO };
+            return cb_ref(self.res, i, e.imm.wrapping_add(self.comp(e.rel, e.rel_c)));
+        }
         if s.kind == SrcKind::CbRel {
             cb_ref(self.res, s.slot as u32, i)
         } else if i < r.count {
@@ -839,6 +843,7 @@ pub(crate) fn handler(x: &Inst) -> Handler {
         | Op::Switch
         | Op::Call
         | Op::CallIf
+        | Op::FCall
         | Op::Ret
         | Op::RetIf
         | Op::Emit
@@ -857,7 +862,42 @@ pub(crate) fn handler(x: &Inst) -> Handler {
 /// A resource instruction's operands.
 #[inline(always)]
 pub(crate) fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
-    c.rops.get(x.a as usize).copied().unwrap_or(ResOp::NONE)
+    let mut r = c.rops.get(x.a as usize).copied().unwrap_or(ResOp::NONE);
+    if r.slot_rel != NO_REL || r.sampler_rel != NO_REL {
+        uniform_slots(c, &mut r);
+    }
+    r
+}
+
+/// The slots of a uniformly indexed resource or sampler (`t[r0.w + 2]`): the immediate
+/// part plus the register component (functional spec 7.11). A slot past the bound
+/// ones reads as unbound (0).
+#[cold]
+fn uniform_slots(c: &Ctx<'_, '_>, r: &mut ResOp) {
+    let at = |e: u32| c.rels.get(e as usize).map(|x| x.imm.wrapping_add(c.comp(x.rel, x.rel_c)));
+    if let Some(slot) = at(r.slot_rel) {
+        r.slot = slot;
+    }
+    if let Some(slot) = at(r.sampler_rel) {
+        r.sampler = slot;
+    }
+}
+
+/// Where `fcall` goes: the compiled instruction of the body the bound class instance
+/// chooses, or `None` for a register index beyond the interface's slots (functional
+/// spec 22.7.19 leaves it undefined; here the call does nothing).
+fn fcall_target(c: &Ctx<'_, '_>, code: &Code, x: &Inst) -> Result<Option<u32>, ExecErrorKind> {
+    let Some(f) = code.fcalls.get(x.a as usize) else { return Ok(None) };
+    let k = if f.dynamic { f.imm.wrapping_add(c.rd(&x.src[0])[0]) } else { f.imm };
+    if f.dynamic && k >= f.array_length {
+        return Ok(None);
+    }
+    let slot = f.fp.wrapping_add(k);
+    let body = code.interfaces.body(&c.res.class_instances, slot, f.site).map_err(ExecErrorKind::ClassInstance)?;
+    match code.bodies.get(&body) {
+        Some(&pc) => Ok(Some(pc)),
+        None => Err(ExecErrorKind::Malformed(format!("fb{body} has no label"))),
+    }
 }
 
 /// The end of a load, query or sample: the resource operand's swizzle, `_sat` where
@@ -940,6 +980,18 @@ impl Core {
         self.helper = false;
     }
 
+    /// Fills the `this[]` registers from the class instances bound in `res` (zeros
+    /// for an unbound slot).
+    #[cold]
+    fn load_this(&mut self, code: &Code, res: &Resources<'_>) {
+        let l = &code.layout;
+        for k in 0..l.this_count {
+            if let Some(r) = self.regs.get_mut(l.this_base.wrapping_add(k) as usize) {
+                *r = res.class_instances.this(k);
+            }
+        }
+    }
+
     /// Runs `f` on the handlers' view of this invocation (its registers, `res`).
     pub(crate) fn with_ctx<T>(
         &mut self,
@@ -1010,6 +1062,9 @@ impl Core {
         let insts = code.insts.as_slice();
         let outputs = (code.layout.outputs as usize).min(self.regs.len());
         let max = code.max_vertex_count;
+        if code.layout.this_count > 0 {
+            self.load_this(code, res);
+        }
         let Core { regs, stack, checking, written, diagnostics, dropped, discarded, helper, .. } = self;
         let mut c = Ctx {
             regs: regs.as_mut_slice(),
@@ -1065,6 +1120,20 @@ impl Core {
                     stack[depth] = pc as u32;
                     depth += 1;
                     pc = x.a as usize;
+                }
+                Op::FCall => {
+                    let target = match fcall_target(&c, code, x) {
+                        Ok(Some(t)) => t,
+                        Ok(None) => continue,
+                        Err(kind) => return Err(ExecError::at(at(pc - 1), kind)),
+                    };
+                    if depth >= stack.len() {
+                        // As `call` (spec 7.12): skipped with 32 return addresses.
+                        continue;
+                    }
+                    stack[depth] = pc as u32;
+                    depth += 1;
+                    pc = target as usize;
                 }
                 Op::Ret | Op::RetIf => {
                     if x.op == Op::RetIf && !c.cond(x) {

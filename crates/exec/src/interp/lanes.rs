@@ -33,7 +33,7 @@
 use super::compile::CALL_DEPTH;
 use super::exec::cb_ref;
 use super::res;
-use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind};
+use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind, NO_REL};
 use crate::alu;
 use crate::resources::Resources;
 
@@ -56,6 +56,11 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         return false;
     }
     if code.layout.zero > MAX_VARYING {
+        return false;
+    }
+    // Interfaces (`fcall`, the `this[]` registers the bound class instances fill) and
+    // uniformly indexed resources stay on the one-invocation machine.
+    if code.layout.this_count > 0 || code.rops.iter().any(|r| r.slot_rel != NO_REL || r.sampler_rel != NO_REL) {
         return false;
     }
     if code.stage_gs && code.max_vertex_count as u64 * code.layout.outputs.max(1) as u64 > MAX_EMITTED_REGISTERS {
@@ -94,6 +99,7 @@ pub(crate) fn lane_capable(code: &Code) -> bool {
         | Op::SampleQuad
         | Op::LodQuad
         | Op::Eval
+        | Op::FCall
         | Op::Discard => false,
         Op::Ld
         | Op::LdRaw
@@ -464,6 +470,16 @@ fn src<'s>(regs: &'s [L], env: &Env<'_, '_, '_>, s: &Src, t: &'s mut [L; 4]) -> 
                     for row in t.iter_mut() {
                         row[l] = 0;
                     }
+                }
+            }
+        }
+        SrcKind::CbDyn => {
+            let (r, e) = (env.rel(s.reg), env.rel(s.reg.wrapping_add(1)));
+            let (slots, elements) = (index_row(regs, env, &r), index_row(regs, env, &e));
+            for l in 0..W {
+                let v = *cb_ref(env.res, r.imm.wrapping_add(slots[l]), e.imm.wrapping_add(elements[l]));
+                for k in 0..4 {
+                    t[k][l] = v[s.comp(k)];
                 }
             }
         }

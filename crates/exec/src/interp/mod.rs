@@ -4,11 +4,12 @@
 //! operands are resolved to indices in one flat register file (`[u32; 4]` registers):
 //!
 //! ```text
-//! [outputs][temps][indexable temps...][inputs][vPrim][vGSInstanceID][zero][icb...][immediates...]
+//! [outputs][temps][indexable temps...][inputs][vPrim][vGSInstanceID][this...][zero][icb...][immediates...]
 //! ```
 //!
 //! Writable registers come first and are cleared at the start of every invocation;
-//! inputs are copied in; the constants (a zero register, the immediate constant buffer
+//! inputs are copied in; the `this[]` registers of interface slots are filled from the
+//! bound class instances when an invocation runs; the constants (a zero register, the immediate constant buffer
 //! and every immediate operand) are loaded once per machine. An operand is then a
 //! register index with its swizzle and modifiers packed in 8 bytes, so that reading
 //! `r0`, `v[0][1]`, `l(1.0, 2.0, 0, 0)` or `icb[3]` is one array access; only relative
@@ -51,6 +52,10 @@ pub(crate) enum SrcKind {
     Cb,
     /// `rels[reg]`: `cb[slot][imm + regs[rel][rel_c]]`.
     CbRel,
+    /// A uniformly indexed constant buffer (`cb[r0.x + 1][r0.y + 2]`, spec 7.11):
+    /// `rels[reg]` computes the slot, `rels[reg + 1]` the element (each `imm +
+    /// regs[rel][rel_c]`; an immediate part alone reads the zero register).
+    CbDyn,
 }
 
 /// The identity swizzle, packed (2 bits per component, x first).
@@ -204,6 +209,9 @@ interp_ops! {
         /// `call`/`callc`: to `a` (callc when `cond`).
         Call,
         CallIf,
+        /// `fcall fp#[k][site]`: `a` names the [`FCall`] (interface, call site, array
+        /// index); `src[0]` the register component of a relative array index.
+        FCall,
         /// `ret`: return, or end the invocation outside a subroutine.
         Ret,
         RetIf,
@@ -513,6 +521,11 @@ pub(crate) struct ResOp {
     pub compare: bool,
     /// `sample_d` with `_cl`: the LOD clamp (`src[3]`).
     pub clamp: bool,
+    /// A uniformly indexed `t#`/`u#` (`t[r0.w + 2]`, spec 7.11): the entry of
+    /// [`Code::rels`] whose `imm + regs[rel][rel_c]` is the slot ([`NO_REL`]: `slot`).
+    pub slot_rel: u32,
+    /// A uniformly indexed `s#`: as `slot_rel`, for `sampler`.
+    pub sampler_rel: u32,
     /// `gather4_po*`: programmable offset (`src[1]`).
     pub programmable: bool,
     /// `sample_b*`: the bias (`src[1]`).
@@ -551,7 +564,25 @@ impl ResOp {
         g_base: 0,
         g_words: 0,
         g_stride: 0,
+        slot_rel: NO_REL,
+        sampler_rel: NO_REL,
     };
+}
+
+/// [`ResOp::slot_rel`] of a slot given as an immediate.
+pub(crate) const NO_REL: u32 = u32::MAX;
+
+/// One `fcall` ([`Op::FCall`]'s `a`): body `site` of the function table bound to
+/// interface slot `fp + index`, `index` = `imm` (+ the register component in the
+/// instruction's `src[0]` when `dynamic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FCall {
+    pub fp: u32,
+    pub imm: u32,
+    pub site: u32,
+    pub dynamic: bool,
+    /// The slots of `fp#`'s declaration: a dynamic index at or beyond it calls nothing.
+    pub array_length: u32,
 }
 
 /// [`Op::Eval`]'s kind (`a >> 16`): `eval_snapped`.
@@ -631,6 +662,10 @@ pub(crate) struct Layout {
     /// `vPrim`; in pixel shaders `vCoverage`.
     pub prim: u32,
     pub gs_instance: u32,
+    /// The `this[]` registers of the interface slots (`this_count` of them, filled from
+    /// the bound class instances when an invocation runs).
+    pub this_base: u32,
+    pub this_count: u32,
     /// Pixel shaders: `oDepth` (and `oDepthGE`/`oDepthLE`), `oMask`, `oStencilRef`,
     /// three registers of the output region after the `o#`s (0 otherwise).
     pub depth: u32,
@@ -688,6 +723,12 @@ pub struct Code {
     /// The program evaluates attributes (`Op::Eval`): it needs a rasterized draw's
     /// attribute planes.
     pub(crate) has_eval: bool,
+    /// The interface declarations (`dcl_function_table`, `dcl_interface`).
+    pub(crate) interfaces: tpf::interfaces::Interfaces,
+    /// The `fcall`s ([`Op::FCall`]'s `a`).
+    pub(crate) fcalls: Vec<FCall>,
+    /// `label fb#`: each function body's first compiled instruction.
+    pub(crate) bodies: std::collections::BTreeMap<u32, u32>,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
