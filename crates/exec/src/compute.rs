@@ -155,6 +155,13 @@ pub enum GroupOrder {
     /// order, or at once) gives other results in one order than in the other; running
     /// both finds such programs.
     Reverse,
+    /// The groups in [`GroupOrder::Forward`] order, the threads of each group last
+    /// first (between two barriers too). A program whose threads write the same UAV
+    /// or shared-memory words with other values, or read what another thread of the
+    /// group writes, without a barrier between (a race: the threads of a group run in
+    /// no order Direct3D defines), gives other results in this order than in the
+    /// forward one.
+    ReverseThreads,
 }
 
 /// [`dispatch`] with the thread groups run in `order`.
@@ -176,7 +183,7 @@ pub fn dispatch_in_order(
         ))));
     }
     let mut machine = Machine::new(plan);
-    let counts = machine.dispatch(plan, groups, resources, limits.step_limit, order == GroupOrder::Reverse)?;
+    let counts = machine.dispatch(plan, groups, resources, limits.step_limit, order)?;
     Ok(ComputeStats {
         cs_invocations: counts.invocations,
         thread_groups: counts.groups,
