@@ -35,6 +35,11 @@
 //!   requires. The memory fences (`_g`, `_ugroup`, `_uglobal`) without `_t` order
 //!   memory, which one thread after another already is: they do nothing.
 //!
+//! [`dispatch_in_order`] runs the groups last first ([`GroupOrder::Reverse`]) or the
+//! threads of each group last first ([`GroupOrder::ReverseThreads`]), so that a caller
+//! can tell a program whose result depends on the order (a race) from one whose result
+//! does not.
+//!
 //! A barrier is only defined where every thread of the group reaches it (flow control
 //! that does not diverge). When the threads do not meet — one ends while others wait,
 //! or they wait at different barriers — the dispatch stops with
