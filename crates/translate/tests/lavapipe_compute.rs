@@ -33,7 +33,8 @@
 //! The memory is drawn in rounds, each from its own seed (the program's name and the
 //! round's number). The first round draws every word as above. When the reference
 //! writes nothing with it, or only zeros — constants that gate every write, or send
-//! every read out of bounds, as bit fields of sizes and pitches do — up to [`ROUNDS`]
+//! every read out of bounds, as bit fields of sizes and pitches do — or makes threads
+//! of a group race (two of them storing other values to one word) — up to [`ROUNDS`]
 //! more are drawn whose constant-buffer words are, by a die, such a word, any 32 bits,
 //! or one of the program's own 32-bit immediates (what it compares and masks constants
 //! with) or a neighbour of one; then up to [`PACKED_ROUNDS`] more whose words are
