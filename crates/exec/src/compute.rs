@@ -35,6 +35,11 @@
 //!   requires. The memory fences (`_g`, `_ugroup`, `_uglobal`) without `_t` order
 //!   memory, which one thread after another already is: they do nothing.
 //!
+//! [`dispatch_in_order`] runs the groups last first ([`GroupOrder::Reverse`]) or the
+//! threads of each group last first ([`GroupOrder::ReverseThreads`]), so that a caller
+//! can tell a program whose result depends on the order (a race) from one whose result
+//! does not.
+//!
 //! A barrier is only defined where every thread of the group reaches it (flow control
 //! that does not diverge). When the threads do not meet — one ends while others wait,
 //! or they wait at different barriers — the dispatch stops with
@@ -155,6 +160,13 @@ pub enum GroupOrder {
     /// order, or at once) gives other results in one order than in the other; running
     /// both finds such programs.
     Reverse,
+    /// The groups in [`GroupOrder::Forward`] order, the threads of each group last
+    /// first (between two barriers too). A program whose threads write the same UAV
+    /// or shared-memory words with other values, or read what another thread of the
+    /// group writes, without a barrier between (a race: the threads of a group run in
+    /// no order Direct3D defines), gives other results in this order than in the
+    /// forward one.
+    ReverseThreads,
 }
 
 /// [`dispatch`] with the thread groups run in `order`.
@@ -176,7 +188,7 @@ pub fn dispatch_in_order(
         ))));
     }
     let mut machine = Machine::new(plan);
-    let counts = machine.dispatch(plan, groups, resources, limits.step_limit, order == GroupOrder::Reverse)?;
+    let counts = machine.dispatch(plan, groups, resources, limits.step_limit, order)?;
     Ok(ComputeStats {
         cs_invocations: counts.invocations,
         thread_groups: counts.groups,

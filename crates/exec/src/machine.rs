@@ -204,9 +204,9 @@ impl Machine {
         groups: [u32; 3],
         resources: &mut Resources<'_>,
         limit: u64,
-        reverse: bool,
+        order: crate::compute::GroupOrder,
     ) -> Result<compute::Counts, ExecError> {
-        compute::dispatch(&mut self.core, &plan.code, groups, resources, limit, reverse)
+        compute::dispatch(&mut self.core, &plan.code, groups, resources, limit, order)
     }
 
     /// Runs one geometry-shader invocation. `inputs` is `v[vertex][register]` flattened:

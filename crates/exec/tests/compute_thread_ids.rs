@@ -145,3 +145,43 @@ ret
     run(text, [1, 1, 1], &mut uavs);
     assert_eq!(uavs[0].words(), &[10, 11, 12, 13]);
 }
+
+/// `GroupOrder::ReverseThreads` runs the groups in order, the threads of each last
+/// first; the same in a program with a barrier (each phase last thread first).
+#[test]
+fn reverse_thread_order_runs_the_last_thread_of_each_group_first() {
+    for barrier in ["", "sync_g_t\n"] {
+        let text = format!(
+            "cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_input vThreadIDInGroupFlattened
+dcl_input vThreadGroupID.xyz
+dcl_temps 2
+dcl_thread_group 2, 2, 1
+{barrier}imm_atomic_iadd r0.x, u0, l(0), l(1)
+imad r1.x, vThreadGroupID.y, l(2), vThreadGroupID.x
+imad r1.x, r1.x, l(4), vThreadIDInGroupFlattened.x
+ishl r1.x, r1.x, l(2)
+store_raw u1.x, r1.x, r0.x
+ret
+"
+        );
+        let mut uavs = [Mem::raw(1), Mem::raw(16)];
+        let plan = common_compute::plan(&text);
+        common_compute::dispatch_plan_in_order(
+            &plan,
+            [2, 2, 1],
+            GroupOrder::ReverseThreads,
+            &mut uavs,
+            &Limits::default(),
+        )
+        .expect("dispatch");
+        let tickets = uavs[1].words();
+        for g in 0..4u32 {
+            for t in 0..4u32 {
+                assert_eq!(tickets[(4 * g + t) as usize], 4 * g + 3 - t, "group {g}, thread {t} ({barrier:?})");
+            }
+        }
+    }
+}

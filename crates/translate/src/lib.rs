@@ -150,10 +150,12 @@
 //! reference's `exec::compute::dispatch` (2 × 2 × 1 groups, the same generated
 //! constant buffers, raw, structured and typed buffers, float textures (multisampled
 //! ones too), typed UAV textures and point samplers; lavapipe on one thread) and
-//! compares every UAV word: 94 corpus compute shaders are exact, 85 of them writing
-//! values other than 0 and 9 only zeros (where the first round of generated memory
-//! makes a program write nothing or only zeros, later rounds draw constants from its
-//! own immediates and whole 32-bit words until the reference writes values), 4 are left out because their result depends on the order of
+//! compares every UAV word: 94 corpus compute shaders are exact, all writing values
+//! other than 0 (where the first round of generated memory makes a program write
+//! nothing or only zeros, or makes threads of a group race, later rounds draw
+//! constants from its own immediates and whole 32-bit words, then mostly small numbers
+//! packed into the bit fields it extracts, until the reference writes values the same
+//! in every order), 4 are left out because their result depends on the order of
 //! thread groups (groups racing through UAVs: `exec` gives other results with the
 //! groups reversed); and so are
 //! hand-written programs with shared memory, barriers and atomics (a reduction, a

@@ -33,13 +33,19 @@
 //! The memory is drawn in rounds, each from its own seed (the program's name and the
 //! round's number). The first round draws every word as above. When the reference
 //! writes nothing with it, or only zeros — constants that gate every write, or send
-//! every read out of bounds, as bit fields of sizes and pitches do — up to [`ROUNDS`]
+//! every read out of bounds, as bit fields of sizes and pitches do — or makes threads
+//! of a group race (two of them storing other values to one word) — up to [`ROUNDS`]
 //! more are drawn whose constant-buffer words are, by a die, such a word, any 32 bits,
 //! or one of the program's own 32-bit immediates (what it compares and masks constants
-//! with) or a neighbour of one; the first round in which the reference writes a value
-//! other than 0 (else the first in which it writes at all), the same in both group
-//! orders, is the one compared on the device. Nothing depends on which program it is.
-//!
+//! with) or a neighbour of one; then up to [`PACKED_ROUNDS`] more whose words are
+//! mostly packed bit fields: small numbers (0 to 3) in the fields the program takes
+//! words apart into (`ubfe`/`ibfe` widths and offsets, `and` masks, `ushr`/`ishr`
+//! shifts), as sizes, scales, pitches and flags packed in one constant are. The
+//! first round in which the reference writes a value other than 0 (else the first in
+//! which it writes at all), the same in both group orders and both orders of the
+//! threads of a group (`exec`'s `GroupOrder::ReverseThreads`), is the one compared on
+//! the device, and the outcome line names it ("(memory of round 3)") when it is not the
+//! first. Nothing depends on which program it is.
 //!
 //! Shaders with other resources (multisampled texture arrays, 3D textures, typed UAV textures
 //! that are read, comparison samplers) are "not compared", with the reason. Each outcome is one line of
@@ -68,27 +74,19 @@ mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
 use lavapipe::{one_lavapipe_thread, run_compute, Gpu};
-use resources::{program_data, Data, COMPUTE};
+use resources::{program_data, Data, Hints, COMPUTE};
 use tolerance::{tolerance, uav_difference};
 
 /// The thread groups every program runs.
 const GROUPS: [u32; 3] = [2, 2, 1];
 
-/// The rounds of memory drawn after the first when the reference writes nothing.
+/// The rounds of memory drawn after the first when the reference writes nothing (or
+/// only zeros) whose constants come from the program's immediates.
 const ROUNDS: u64 = 24;
 
-/// The 32-bit immediates (`l(...)` components) the program uses, each once.
-fn immediates(program: &tpf::Program<'_>) -> Vec<u32> {
-    let mut out: Vec<u32> = program
-        .iter()
-        .flat_map(|i| i.operands().iter())
-        .filter(|o| o.ty == tpf::OperandType::Immediate32)
-        .flat_map(|o| o.imm[..o.immediate_count()].to_vec())
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
+/// The rounds after those whose constants are mostly [`resources::packed`] words of
+/// the program's bit fields.
+const PACKED_ROUNDS: u64 = 24;
 
 /// The reference: `exec`'s dispatch; every UAV's memory after it, in slot order.
 fn reference(plan: &Plan, data: &Data, order: GroupOrder) -> Result<Vec<Vec<u8>>, String> {
@@ -171,24 +169,38 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
     };
     // Groups that communicate through UAVs race (Direct3D runs groups in any order, or
-    // at once): such a program has no one result to compare with.
+    // at once), as do threads of a group that write the same words without a barrier:
+    // such a program has no one result to compare with.
     let mut reversed = reference(&plan, &data, GroupOrder::Reverse);
+    let mut threads_reversed = reference(&plan, &data, GroupOrder::ReverseThreads);
     let first = written(&data, &expected);
-    if first < Written::Values && reversed.as_ref().is_ok_and(|r| written(&data, r) < Written::Values) {
-        // Later rounds, for one that writes values, else one that writes at all.
-        let mut best = if reversed.as_ref() == Ok(&expected) { first } else { Written::Nothing };
-        let imm = immediates(program);
-        for round in 1..=ROUNDS {
+    // The round whose memory is compared.
+    let mut chosen = 0;
+    let only_threads_race = reversed.as_ref() == Ok(&expected) && threads_reversed.as_ref() != Ok(&expected);
+    if first < Written::Values && reversed.as_ref().is_ok_and(|r| written(&data, r) < Written::Values)
+        || only_threads_race
+    {
+        // Later rounds, for one that writes values, else one that writes at all (and
+        // whose threads do not race).
+        let mut best = if reversed.as_ref() == Ok(&expected) && threads_reversed.as_ref() == Ok(&expected) {
+            first
+        } else {
+            Written::Nothing
+        };
+        let mut hints = Hints::of(program);
+        for round in 1..=ROUNDS + PACKED_ROUNDS {
             let mut rng = Rng((seed ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1);
-            let Ok(d) = program_data(program, &mut rng, COMPUTE, Some(&imm)) else { break };
+            hints.packed = round > ROUNDS;
+            let Ok(d) = program_data(program, &mut rng, COMPUTE, Some(&hints)) else { break };
             let Ok(e) = reference(&plan, &d, GroupOrder::Forward) else { continue };
             let w = written(&d, &e);
             if w <= best {
                 continue;
             }
             let r = reference(&plan, &d, GroupOrder::Reverse);
-            if r.as_ref() == Ok(&e) {
-                (data, expected, reversed, best) = (d, e, r, w);
+            let t = reference(&plan, &d, GroupOrder::ReverseThreads);
+            if r.as_ref() == Ok(&e) && t.as_ref() == Ok(&e) {
+                (data, expected, reversed, threads_reversed, best, chosen) = (d, e, r, t, w, round);
                 if best == Written::Values {
                     break;
                 }
@@ -198,6 +210,9 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
     if reversed.as_ref() != Ok(&expected) {
         return "not compared: its result depends on the order of the thread groups".into();
     }
+    if threads_reversed.as_ref() != Ok(&expected) {
+        return "not compared: its result depends on the order of the threads in a group".into();
+    }
     let got = match on_device(gpu, module, plan.thread_group, &data) {
         Ok(u) => u,
         Err(err) => return format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)),
@@ -206,10 +221,14 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
     let outcome = compare(&slots, &expected, &got, tolerance(program));
     // A comparison where the reference writes no word, or only zeros, proves little:
     // said so.
-    match written(&data, &expected) {
+    let outcome = match written(&data, &expected) {
         Written::Nothing if outcome == "exact" => "exact, but writes nothing (with the generated memory)".into(),
         Written::Zeros if outcome == "exact" => "exact, but writes only zeros (with the generated memory)".into(),
         _ => outcome,
+    };
+    match chosen {
+        0 => outcome,
+        r => format!("{outcome} (memory of round {r})"),
     }
 }
 

@@ -9,6 +9,7 @@
 use super::compile::CALL_DEPTH;
 use super::exec::{Core, Resume, Stop};
 use super::Code;
+use crate::compute::GroupOrder;
 use crate::error::{ExecError, ExecErrorKind};
 use crate::resources::Resources;
 
@@ -61,15 +62,18 @@ fn who(size: [u32; 3], g: [u32; 3], t: u32) -> String {
 }
 
 /// Runs `groups` thread groups of `code` (a compute shader) with `res` bound, each
-/// thread bounded by `limit` instructions; `reverse` runs the groups last first.
+/// thread bounded by `limit` instructions, in `order`.
 pub(crate) fn dispatch(
     core: &mut Core,
     code: &Code,
     groups: [u32; 3],
     res: &mut Resources<'_>,
     limit: u64,
-    reverse: bool,
+    order: GroupOrder,
 ) -> Result<Counts, ExecError> {
+    let reverse = order == GroupOrder::Reverse;
+    // The threads of a group in flattened order, or last first.
+    let thread = |n: u32, threads: u32| if order == GroupOrder::ReverseThreads { threads - 1 - n } else { n };
     core.load(code);
     let size = code.thread_group;
     let threads = size.iter().fold(1u32, |a, &n| a.saturating_mul(n));
@@ -104,7 +108,8 @@ pub(crate) fn dispatch(
         counts.groups += 1;
         counts.invocations += u64::from(threads);
         if !barriers {
-            for t in 0..threads {
+            for n in 0..threads {
+                let t = thread(n, threads);
                 let id = ids(size, g, t);
                 core.start(code, &id, 0, 0);
                 let mut at = Resume::default();
@@ -116,7 +121,8 @@ pub(crate) fn dispatch(
         // Phase 0 from the start; then from the barrier every thread waits at.
         let mut first = true;
         loop {
-            for t in 0..threads as usize {
+            for n in 0..threads {
+                let t = thread(n, threads) as usize;
                 let id = ids(size, g, t as u32);
                 let mut at = if first {
                     core.start(code, &id, 0, 0);

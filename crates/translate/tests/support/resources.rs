@@ -77,9 +77,84 @@ pub fn words(rng: &mut Rng, n: usize) -> Vec<u8> {
     (0..n).flat_map(|_| word(rng).to_le_bytes()).collect()
 }
 
-/// A constant-buffer word of the later rounds: by a die, a [`word`], any 32 bits, or
-/// one of `immediates` (the program's own) or its neighbour.
-pub fn constant(rng: &mut Rng, immediates: &[u32]) -> u32 {
+/// What the later rounds of the compute harness draw constant-buffer words from: the
+/// program's own 32-bit immediates and the bit fields it extracts.
+pub struct Hints {
+    /// The 32-bit immediates (`l(...)` components), each once.
+    pub immediates: Vec<u32>,
+    /// The bit fields (lowest bit, width) the program takes apart words with: the
+    /// immediate widths and offsets of `ubfe` and `ibfe`, the contiguous immediate masks
+    /// of `and`, the bits above an immediate shift of `ushr` and `ishr` (each once,
+    /// bit 0 upwards first).
+    pub fields: Vec<(u32, u32)>,
+    /// Whether the words are [`packed`] ones of the fields (mostly), not the
+    /// immediates.
+    pub packed: bool,
+}
+
+impl Hints {
+    /// The hints `program` gives.
+    pub fn of(program: &tpf::Program<'_>) -> Hints {
+        let imm = |o: &tpf::Operand| o.imm[..o.immediate_count()].to_vec();
+        let mut immediates = Vec::new();
+        let mut fields = Vec::new();
+        for inst in program.iter() {
+            let ops = inst.operands();
+            for o in ops.iter().filter(|o| o.ty == tpf::OperandType::Immediate32) {
+                immediates.extend(imm(o));
+            }
+            let immediate = |k: usize| ops.get(k).filter(|o| o.ty == tpf::OperandType::Immediate32).map(imm);
+            match inst.opcode {
+                // `ubfe dest, width, offset, src`: a scalar one applies to every component.
+                Opcode::Ubfe | Opcode::Ibfe => {
+                    if let (Some(w), Some(o)) = (immediate(1), immediate(2)) {
+                        for k in 0..w.len().max(o.len()) {
+                            let width = w.get(k).or(w.last()).map_or(0, |v| v & 31);
+                            let low = o.get(k).or(o.last()).map_or(0, |v| v & 31);
+                            if width > 0 {
+                                fields.push((low, width.min(32 - low)));
+                            }
+                        }
+                    }
+                }
+                Opcode::And => {
+                    for m in [immediate(1), immediate(2)].into_iter().flatten().flatten() {
+                        let low = m.trailing_zeros();
+                        if m != 0 && (m >> low).wrapping_add(1) & (m >> low) == 0 {
+                            fields.push((low, m.count_ones()));
+                        }
+                    }
+                }
+                Opcode::Ushr | Opcode::Ishr => {
+                    for s in immediate(2).into_iter().flatten() {
+                        if s & 31 != 0 {
+                            fields.push((s & 31, 32 - (s & 31)));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        immediates.sort_unstable();
+        immediates.dedup();
+        fields.sort_unstable();
+        fields.dedup();
+        Hints { immediates, fields, packed: false }
+    }
+}
+
+/// A constant-buffer word of the later rounds. Without [`Hints::packed`], by a die:
+/// a [`word`], any 32 bits, or one of the program's immediates or its neighbour; with
+/// it, by a die, a [`packed`] word of the program's fields (three faces in four) or a
+/// [`word`].
+pub fn constant(rng: &mut Rng, hints: &Hints) -> u32 {
+    let immediates = &hints.immediates;
+    if hints.packed {
+        return match rng.below(4) {
+            0 => word(rng),
+            _ => packed(rng, &hints.fields),
+        };
+    }
     match rng.below(4) {
         0 => word(rng),
         1 => rng.next_u64() as u32,
@@ -89,6 +164,25 @@ pub fn constant(rng: &mut Rng, immediates: &[u32]) -> u32 {
             v.wrapping_add(rng.below(3) as u32).wrapping_sub(1)
         }
     }
+}
+
+/// A word of packed bit fields, as sizes, pitches, scales, offsets and flags come to a
+/// program in one constant: small numbers (0 to 3) put in some of `fields` (lowest
+/// bit, width), each with a chance drawn for the word (1/8, 1/4 or 1/2), or in the low
+/// bits when none is drawn.
+pub fn packed(rng: &mut Rng, fields: &[(u32, u32)]) -> u32 {
+    let chance = 2 << rng.below(3);
+    let mut w = 0u32;
+    for &(low, width) in fields {
+        if rng.below(16) < chance {
+            let v = (rng.below(4) as u32) & (u32::MAX >> (32 - width.clamp(1, 32)));
+            w |= v << low;
+        }
+    }
+    if w == 0 {
+        w = rng.below(4) as u32;
+    }
+    w
 }
 
 /// A texel in [0, 1] (1/1000 steps): a colour, as the corpus's image shaders read.
@@ -609,13 +703,13 @@ pub fn slot(program: &tpf::Program<'_>, o: &tpf::Operand) -> u32 {
 }
 
 /// The memory for every declaration `policy` binds, or why the program is not
-/// compared; the constant buffers' words from [`constant`] with `immediates` when
-/// given, else [`word`].
+/// compared; the constant buffers' words from [`constant`] with `hints` when given,
+/// else [`word`].
 pub fn program_data(
     program: &tpf::Program<'_>,
     rng: &mut Rng,
     policy: Policy,
-    immediates: Option<&[u32]>,
+    hints: Option<&Hints>,
 ) -> Result<Data, String> {
     let mut data = Data::new(policy);
     // The textures comparing instructions read (the translator makes them depth
@@ -662,8 +756,8 @@ pub fn program_data(
                 let s = slot(program, inst.operand(*operand));
                 let cb = (0..4096)
                     .map(|_| {
-                        [0; 4].map(|_: u32| match immediates {
-                            Some(imm) => constant(rng, imm),
+                        [0; 4].map(|_: u32| match hints {
+                            Some(h) => constant(rng, h),
                             None => word(rng),
                         })
                     })
