@@ -2,13 +2,16 @@
 //! `NumClassInstances`): the instances are checked as the runtime does (count, class
 //! linkage, class type the slot's interface takes), resolved through the shader's
 //! `IFCE` chunk to the function table and `this` data the interpreter binds, reach the
-//! draw, and come back from `*GetShader`. D3D11.3 functional spec 7.19 "Subroutines /
+//! draw (or, for the pixel stage the context lacks, `exec::pixel` through
+//! `Shader::resolve_class_instances`), and come back from `*GetShader`. D3D11.3 functional spec 7.19 "Subroutines /
 //! Interfaces"; Microsoft's ID3D11DeviceContext::VSSetShader and PSSetShader pages.
 
 mod common;
 use common::*;
 use d3d11::context::{BindFlags, BufferDesc};
 use d3d11::*;
+use exec::compute::Limits;
+use exec::pixel::{self, Quad, QuadPixel};
 use exec::{ClassInstance as ExecInstance, ClassInstances, Format, Machine, Plan, Resources};
 
 /// The `IFCE` part of the listing header: class types cAdd (0) and cMul (1), with one
@@ -344,6 +347,31 @@ fn corpus_interface_shader_resolves_instances_by_its_slot_records() {
     let resolved = ps.resolve_class_instances(&[make("cUnchangedColour"), None, make("TwoThirdsAlpha")]).unwrap();
     let tables: Vec<(u32, u32)> = resolved.slots.iter().map(|(&s, i)| (s, i.table)).collect();
     assert_eq!(tables, [(0, 0), (2, 6)], "a NULL entry leaves its slot out");
+    // The context has no pixel stage: shade a quad with `exec::pixel` under two
+    // resolved bindings; each gives what the explicit binding of the same tables and
+    // `this` gives, and the two differ.
+    let plan = Plan::from_bytecode(&bytes).unwrap();
+    let shade = |bound: ClassInstances| {
+        let inputs = [[0.25f32.to_bits(), 0.5f32.to_bits(), 1.0f32.to_bits(), 0]];
+        let px = QuadPixel { covered: true, inputs: &inputs, z: 0.0, w: 1.0 };
+        let quad = Quad { x: 0, y: 0, front_face: true, pixels: [px; 4] };
+        let mut res = Resources { class_instances: bound, ..Resources::default() };
+        pixel::shade(&plan, &[quad], &mut res, &Limits::default()).unwrap().quads[0][0].targets[0]
+    };
+    let explicit = |tables: [u32; 3]| {
+        let mut c = ClassInstances::new();
+        for (slot, table) in (0..).zip(tables) {
+            c.bind(slot, ExecInstance { table, this: [0, 3, 0, 0] });
+        }
+        c
+    };
+    let a = ps.resolve_class_instances(&[make("cHalfColour"), make("cDoubleColour"), make("OneAlpha")]).unwrap();
+    let b =
+        ps.resolve_class_instances(&[make("cUnchangedColour"), make("cHalfColour"), make("TwoThirdsAlpha")]).unwrap();
+    let (out_a, out_b) = (shade(a), shade(b));
+    assert_eq!(out_a, shade(explicit([1, 5, 7])));
+    assert_eq!(out_b, shade(explicit([0, 4, 6])));
+    assert_ne!(out_a, out_b);
     // fp2 does not take colour changers, fp0 no alpha choosers.
     let e = ps.resolve_class_instances(&[make("cHalfColour"), make("cHalfColour"), make("cHalfColour")]).unwrap_err();
     assert_eq!(e.hr, E_INVALIDARG);
@@ -352,4 +380,44 @@ fn corpus_interface_shader_resolves_instances_by_its_slot_records() {
     // A type of the linkage the shader does not know (registered by the other shader).
     assert!(ps.resolve_class_instances(&[make("cRedColour"), make("cHalfColour"), make("OneAlpha")]).is_err());
     assert!(ps.resolve_class_instances(&[make("cHalfColour")]).is_err());
+}
+
+/// Interface arrays: the corpus shader's slot records span slots 0–1 (fp0[2]), 2 (fp2)
+/// and 3–5 (fp3[3]); each slot of a span takes the record's class types.
+#[test]
+fn corpus_interface_arrays_resolve_through_spanned_slot_records() {
+    let Some(bytes) = corpus_blob("corpus_interface_arrays_resolve", "hlslcc", "ps5__interface_arrays") else { return };
+    let device = device_11_0();
+    let linkage = device.create_class_linkage().unwrap();
+    let ps = created(&device, ProgramType::Pixel, &bytes, Some(&linkage));
+    let make = |t: &str, offset: u32| Some(linkage.create_class_instance(t, 1, offset, 2, 3).unwrap());
+    let set = [
+        make("cDoubleColour", 0),
+        make("cUnchangedColour", 1),
+        make("cHalfColour", 2),
+        make("OneAlpha", 3),
+        make("TwoThirdsAlpha", 4),
+        make("OneAlpha", 5),
+    ];
+    let resolved = ps.resolve_class_instances(&set).unwrap();
+    let got: Vec<(u32, u32, [u32; 4])> = resolved.slots.iter().map(|(&s, i)| (s, i.table, i.this)).collect();
+    assert_eq!(
+        got,
+        [
+            (0, 2, [1, 0, 2, 3]),
+            (1, 0, [1, 1, 2, 3]),
+            (2, 4, [1, 2, 2, 3]),
+            (3, 7, [1, 3, 2, 3]),
+            (4, 6, [1, 4, 2, 3]),
+            (5, 7, [1, 5, 2, 3])
+        ]
+    );
+    // Slot 1 is still fp0's (colour changers only); slot 3 already fp3's.
+    let mut wrong = set.clone();
+    wrong[1] = make("OneAlpha", 0);
+    assert!(ps.resolve_class_instances(&wrong).unwrap_err().message.contains("slot 1"));
+    let mut wrong = set.clone();
+    wrong[3] = make("cHalfColour", 0);
+    assert!(ps.resolve_class_instances(&wrong).unwrap_err().message.contains("slot 3"));
+    assert!(ps.resolve_class_instances(&set[..5]).unwrap_err().message.contains("6 interface slots"));
 }
