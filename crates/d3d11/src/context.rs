@@ -1092,8 +1092,8 @@ impl Shader {
     /// `translate`'s options take the same type). Slots with a `None` entry, and every
     /// slot for an empty array, are left out (the context refuses to draw with such a
     /// shader; Microsoft's pages say it is disabled). The checks and errors are the
-    /// call's (see [`Context`]'s "Class instances"), so this also serves the stages the
-    /// context does not model (pixel, compute).
+    /// call's (see the [module documentation](self)'s "Class instances"), so this
+    /// also serves the stages the context does not model (pixel, compute).
     pub fn resolve_class_instances(
         &self,
         class_instances: &[Option<ClassInstance>],
@@ -1338,9 +1338,9 @@ impl Context {
 
     /// `VSSetShader(pVertexShader, ppClassInstances, NumClassInstances)`: `class_instances`
     /// is the array (empty: `NULL`), one entry per interface slot of the shader (`None`:
-    /// a `NULL` entry). A shader object that is not a vertex shader, or class instances
-    /// the runtime refuses (see [`Context`]'s "Class instances"), are refused
-    /// (`E_INVALIDARG`, the binding unchanged).
+    /// a `NULL` entry). A shader object that is not a vertex shader, or class
+    /// instances the runtime refuses (see the [module documentation](self)'s "Class
+    /// instances"), are refused (`E_INVALIDARG`, the binding unchanged).
     pub fn vs_set_shader(
         &mut self,
         shader: Option<&Shader>,
