@@ -130,8 +130,8 @@ fn run(u: &mut Unstructured<'_>, bytecode: &[u8]) -> arbitrary::Result<()> {
                 }
             }
             Call::SetShaders { vs: v, gs: g } => {
-                let _ = context.vs_set_shader(if v { vs.as_ref() } else { None });
-                let _ = context.gs_set_shader(if g { gs.as_ref() } else { None });
+                let _ = context.vs_set_shader(if v { vs.as_ref() } else { None }, &[]);
+                let _ = context.gs_set_shader(if g { gs.as_ref() } else { None }, &[]);
             }
             Call::Draw { count, start } => {
                 let _ = context.draw(u32::from(count % 64), u32::from(start % 8));

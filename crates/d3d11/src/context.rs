@@ -48,6 +48,31 @@
 //!   [`Context::om_set_unordered_access_views`] (the Direct3D 11.1 runtime with UAVs
 //!   at every stage: the vertex and geometry shaders share them).
 //!
+//! # Class instances
+//!
+//! [`Context::vs_set_shader`] and [`Context::gs_set_shader`] take the `ppClassInstances`
+//! array of `VSSetShader` / `GSSetShader` as a slice (`NumClassInstances` is its length;
+//! an empty slice is `NULL`; a `None` entry is a `NULL` one), and
+//! [`Context::vs_get_shader`] / [`Context::gs_get_shader`] give them back. As the runtime
+//! (Microsoft's ID3D11DeviceContext::VSSetShader and PSSetShader pages; D3D11.3
+//! functional spec 7.19 "Subroutines / Interfaces"), the call is refused
+//! (`E_INVALIDARG`, the binding unchanged) when a non-empty array's length is not the
+//! shader's interface slot count (its `IFCE` chunk's), or is past 256; when an
+//! instance comes from another class linkage than the one the shader was created with
+//! (or the shader was created without one); or when an instance's class type is not
+//! one its slot's interface takes (the `IFCE` slot record lists, per slot, the class
+//! types and the function table each implements the interface with; types are matched
+//! by name, since a linkage numbers them across shaders). Each instance binds its slot
+//! to that function table, with `this` = (constant buffer, offset in vectors, first
+//! texture, first sampler): from the `IFCE` instance record (and the array element) for
+//! an instance got with `GetClassInstance`, from the arguments for one made with
+//! `CreateClassInstance`; a record's "none" (0xFFFF) texture or sampler is 0. A draw
+//! with a shader that has an interface slot without an instance (an empty array, a
+//! `None` entry) is refused: Microsoft's pages say such a shader is disabled.
+//! Setting a `NULL` shader keeps no instances (the array is not looked at).
+//! [`Shader::resolve_class_instances`] gives the binding for any stage (for the pixel
+//! and compute stages, which the context does not run, through `exec` directly).
+//!
 //! # Not modelled
 //!
 //! Render targets, rasterization and the pixel stage, views of a mip range (texture
@@ -58,6 +83,7 @@
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
+use crate::linkage::{resolve_instances, ClassInstance, ResolvedInstances};
 use exec::pipeline::{
     self, DrawCall, DrawResult, IndexBuffer, IndexFormat, InputElement, Pipeline, PipelineStatistics, SoStatistics,
     SoTarget, StreamOutput, Topology, VertexBuffer,
@@ -1017,6 +1043,10 @@ struct StageState {
     constant_buffers: Vec<Option<Buffer>>,
     resources: Vec<Option<ShaderResourceView>>,
     samplers: Vec<Option<SamplerState>>,
+    /// The class instances of the `*SetShader` call, as given.
+    class_instances: Vec<Option<ClassInstance>>,
+    /// The same, resolved against the shader's interface slots.
+    resolved: ResolvedInstances,
 }
 
 impl StageState {
@@ -1026,6 +1056,8 @@ impl StageState {
             constant_buffers: vec![None; CONSTANT_BUFFER_SLOTS as usize],
             resources: vec![None; SHADER_RESOURCE_SLOTS as usize],
             samplers: vec![None; SAMPLER_SLOTS as usize],
+            class_instances: Vec::new(),
+            resolved: ResolvedInstances::default(),
         }
     }
 }
@@ -1051,6 +1083,25 @@ pub struct Context {
     totals: Totals,
     last: Option<DrawResult>,
     messages: Vec<String>,
+}
+
+impl Shader {
+    /// What [`Context::vs_set_shader`] (and the other `*SetShader` calls) bind for
+    /// this shader with `class_instances`: the function table and `this` data of each
+    /// slot, as the interpreter takes them ([`exec::Resources::class_instances`];
+    /// `translate`'s options take the same type). Slots with a `None` entry, and every
+    /// slot for an empty array, are left out (the context refuses to draw with such a
+    /// shader; Microsoft's pages say it is disabled). The checks and errors are the
+    /// call's (see the [module documentation](self)'s "Class instances"), so this
+    /// also serves the stages the context does not model (pixel, compute).
+    pub fn resolve_class_instances(
+        &self,
+        class_instances: &[Option<ClassInstance>],
+    ) -> Result<exec::ClassInstances, CallError> {
+        resolve_instances(self.bytecode(), self.class_linkage(), class_instances)
+            .map(|r| r.bound)
+            .map_err(CallError::invalid)
+    }
 }
 
 impl Context {
@@ -1285,34 +1336,80 @@ impl Context {
         }
     }
 
-    /// `VSSetShader`. A shader object that is not a vertex shader is refused
-    /// (`E_INVALIDARG`, the binding unchanged).
-    pub fn vs_set_shader(&mut self, shader: Option<&Shader>) -> Result<(), CallError> {
+    /// `VSSetShader(pVertexShader, ppClassInstances, NumClassInstances)`: `class_instances`
+    /// is the array (empty: `NULL`), one entry per interface slot of the shader (`None`:
+    /// a `NULL` entry). A shader object that is not a vertex shader, or class
+    /// instances the runtime refuses (see the [module documentation](self)'s "Class
+    /// instances"), are refused (`E_INVALIDARG`, the binding unchanged).
+    pub fn vs_set_shader(
+        &mut self,
+        shader: Option<&Shader>,
+        class_instances: &[Option<ClassInstance>],
+    ) -> Result<(), CallError> {
         if let Some(s) = shader {
             if s.stage() != ProgramType::Vertex {
                 return Err(CallError::invalid(format!("VSSetShader: a {:?} shader object", s.stage())));
             }
+        }
+        let resolved = Self::resolve("VSSetShader", shader, class_instances)?;
+        if let Some(s) = shader {
             self.plan_of(s);
         }
         self.vs.shader = shader.cloned();
+        self.vs.class_instances = if shader.is_some() { class_instances.to_vec() } else { Vec::new() };
+        self.vs.resolved = resolved;
         Ok(())
     }
 
-    /// `GSSetShader`: a geometry shader, or a stream-output object from
-    /// `CreateGeometryShaderWithStreamOutput` (whose bytecode may be a vertex shader,
-    /// or none: then the vertex shader's output is streamed out directly). Other
-    /// shader objects are refused (`E_INVALIDARG`, the binding unchanged).
-    pub fn gs_set_shader(&mut self, shader: Option<&Shader>) -> Result<(), CallError> {
+    /// `VSGetShader`: the vertex shader and the class instances it was set with (as
+    /// given; empty for a `NULL` array).
+    pub fn vs_get_shader(&self) -> (Option<Shader>, Vec<Option<ClassInstance>>) {
+        (self.vs.shader.clone(), self.vs.class_instances.clone())
+    }
+
+    /// `GSSetShader(pShader, ppClassInstances, NumClassInstances)`: a geometry shader,
+    /// or a stream-output object from `CreateGeometryShaderWithStreamOutput` (whose
+    /// bytecode may be a vertex shader, or none: then the vertex shader's output is
+    /// streamed out directly). Other shader objects, or class instances the runtime
+    /// refuses (as [`vs_set_shader`](Self::vs_set_shader)), are refused
+    /// (`E_INVALIDARG`, the binding unchanged).
+    pub fn gs_set_shader(
+        &mut self,
+        shader: Option<&Shader>,
+        class_instances: &[Option<ClassInstance>],
+    ) -> Result<(), CallError> {
         if let Some(s) = shader {
             if s.stage() != ProgramType::Geometry {
                 return Err(CallError::invalid(format!("GSSetShader: a {:?} shader object", s.stage())));
             }
+        }
+        let resolved = Self::resolve("GSSetShader", shader, class_instances)?;
+        if let Some(s) = shader {
             if s.has_program() && s.program_stage() == ProgramType::Geometry {
                 self.plan_of(s);
             }
         }
         self.gs.shader = shader.cloned();
+        self.gs.class_instances = if shader.is_some() { class_instances.to_vec() } else { Vec::new() };
+        self.gs.resolved = resolved;
         Ok(())
+    }
+
+    /// `GSGetShader`: as [`vs_get_shader`](Self::vs_get_shader).
+    pub fn gs_get_shader(&self) -> (Option<Shader>, Vec<Option<ClassInstance>>) {
+        (self.gs.shader.clone(), self.gs.class_instances.clone())
+    }
+
+    /// The class instances of a `*SetShader` call checked and resolved against the
+    /// shader (none for a `NULL` shader).
+    fn resolve(
+        call: &str,
+        shader: Option<&Shader>,
+        class_instances: &[Option<ClassInstance>],
+    ) -> Result<ResolvedInstances, CallError> {
+        let Some(s) = shader else { return Ok(ResolvedInstances::default()) };
+        resolve_instances(s.bytecode(), s.class_linkage(), class_instances)
+            .map_err(|m| CallError::invalid(format!("{call}: {m}")))
     }
 
     fn set_constant_buffers(&mut self, gs: bool, start_slot: u32, buffers: &[Option<Buffer>]) {
@@ -1512,11 +1609,21 @@ impl Context {
         let topology = self.topology.ok_or_else(|| draw_error("no primitive topology set (IASetPrimitiveTopology)"))?;
         let vs_shader = self.vs.shader.clone().ok_or_else(|| draw_error("no vertex shader bound"))?;
         let vs_plan = self.cached_plan(&vs_shader)?;
+        if let Some(slot) = self.vs.resolved.missing {
+            return Err(draw_error(&format!(
+                "the vertex shader is disabled: interface slot {slot} has no class instance (VSSetShader)"
+            )));
+        }
         let gs_shader = self.gs.shader.clone();
         let gs_plan = match &gs_shader {
             Some(s) if s.has_program() && s.program_stage() == ProgramType::Geometry => Some(self.cached_plan(s)?),
             _ => None,
         };
+        if let (Some(slot), Some(_)) = (self.gs.resolved.missing, &gs_plan) {
+            return Err(draw_error(&format!(
+                "the geometry shader is disabled: interface slot {slot} has no class instance (GSSetShader)"
+            )));
+        }
         let so_desc = gs_shader.as_ref().and_then(|s| s.stream_output().cloned());
 
         // The buffers, each locked once: the outputs (stream-output targets) for
@@ -1617,6 +1724,7 @@ impl Context {
             for (slot, s) in r.samplers.iter_mut().zip(&stage.samplers) {
                 *slot = s.map(|s| s.0);
             }
+            r.class_instances = stage.resolved.bound.clone();
         }
 
         // Stream output.

@@ -82,8 +82,8 @@
 //!     context.ia_set_input_layout(Some(&layout));
 //!     context.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
 //!     context.ia_set_primitive_topology(Topology::PointList);
-//!     context.vs_set_shader(Some(&vs))?;
-//!     context.gs_set_shader(gs.as_ref())?;
+//!     context.vs_set_shader(Some(&vs), &[])?;
+//!     context.gs_set_shader(gs.as_ref(), &[])?;
 //!     context.so_set_targets(&[Some(target.clone())], &[0]);
 //!     context.draw(2, 0)?;
 //!     assert_eq!(target.filled_size(), 32);
@@ -144,7 +144,9 @@
 //! or returns `E_INVALIDARG`. [`ClassInstance::desc`] is `D3D11_CLASS_INSTANCE_DESC`
 //! with Microsoft's documented defaults for the members that do not apply (see
 //! [`ClassInstanceDesc`]); [`ClassInstance::binding`] has the data's location in both
-//! cases. Only classes with data members have instances in a compiled shader (fxc
+//! cases; [`Context::vs_set_shader`] binds instances to a shader's interface slots
+//! ([`context`]'s "Class instances"). Only classes with data members have instances in
+//! a compiled shader (fxc
 //! optimises the others out), which is why the corpus's interface shaders register
 //! class types but no instances.
 //!
@@ -153,8 +155,11 @@
 //! - Memory, device removal and driver failures: `E_OUTOFMEMORY`, `E_FAIL` (but for
 //!   an internal inconsistency that does not occur), `DXGI_ERROR_UNSUPPORTED` and
 //!   `DXGI_ERROR_DEVICE_REMOVED` are never returned by a create call.
-//! - A class linkage created by another device (not checked), and the binding of class
-//!   instances to interface slots at `*SetShader` time.
+//! - A class linkage created by another device (not checked). Class instances are
+//!   bound with the shader by the context's `VSSetShader` and `GSSetShader` (see
+//!   [`context`]'s "Class instances"); the context has no pixel, compute, hull or
+//!   domain stage, so `PSSetShader` and `CSSetShader` are not there
+//!   ([`Shader::resolve_class_instances`] gives what they would bind).
 //! - Microsoft's remark that instances "can be created (or gotten) before or after a
 //!   shader is created": here a class type or instance must already have been
 //!   registered by a shader created with the linkage.
@@ -178,7 +183,10 @@ pub use context::{
 pub use device::{Created, Device, DeviceDesc, Shader};
 pub use exec::pipeline::{DrawResult, IndexFormat, InputElement, PipelineStatistics, SoStatistics, Topology};
 pub use hresult::{HResult, DXGI_ERROR_UNSUPPORTED, E_FAIL, E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, S_FALSE, S_OK};
-pub use linkage::{ClassInstance, ClassInstanceDesc, ClassInstanceInfo, ClassLinkage, ClassTypeInfo, InstanceBinding};
+pub use linkage::{
+    ClassInstance, ClassInstanceDesc, ClassInstanceInfo, ClassLinkage, ClassTypeInfo, InstanceBinding,
+    MAX_CLASS_INSTANCES,
+};
 pub use tpf::ProgramType;
 pub use validate::{
     Caps, Code, Diagnostic, FeatureLevel, Location, ProgramFacts, Runtime, SoArguments, SoEntry, StreamOutputDesc,

@@ -331,3 +331,88 @@ impl ClassInstance {
         Arc::ptr_eq(&self.0, &other.0)
     }
 }
+
+/// The class instances of a `*SetShader` call resolved against the shader's `IFCE`
+/// chunk: what the interpreter binds ([`tpf::interfaces::ClassInstances`]) and the
+/// first interface slot left without an instance, if any (Microsoft's
+/// ID3D11DeviceContext::VSSetShader page: "each interface used by a shader must have a
+/// corresponding class instance or the shader will get disabled").
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ResolvedInstances {
+    pub(crate) bound: tpf::interfaces::ClassInstances,
+    pub(crate) missing: Option<u32>,
+}
+
+/// Most class instances one `*SetShader` call takes (the remarks of Microsoft's
+/// ID3D11DeviceContext::VSSetShader page).
+pub const MAX_CLASS_INSTANCES: usize = 256;
+
+/// Resolves `instances` (`ppClassInstances`, `NumClassInstances` = its length; an
+/// empty slice is a NULL array) for a shader with `bytecode` created with `linkage`.
+///
+/// As the runtime: an empty array binds nothing (a shader with interface slots is
+/// then disabled); otherwise the count must be the shader's interface slot count (the
+/// `IFCE` header's; the remarks of Microsoft's ID3D11DeviceContext::PSSetShader page:
+/// "the number of class instances must match the number of interfaces used in the
+/// shader"), each instance must come from the shader's class linkage, and its class
+/// type must be one the slot's interface can take (the `IFCE` slot record lists the
+/// class types and the function table each implements it with; D3D11.3 functional
+/// spec 7.19 "Subroutines / Interfaces"). The error is the message of the
+/// `E_INVALIDARG` the call is refused with.
+pub(crate) fn resolve_instances(
+    bytecode: &[u8],
+    linkage: Option<&ClassLinkage>,
+    instances: &[Option<ClassInstance>],
+) -> Result<ResolvedInstances, String> {
+    let container = Container::parse(bytecode).ok();
+    let chunk = container.as_ref().and_then(|c| c.chunk(FourCc(*b"IFCE")));
+    let ifce = chunk.and_then(|c| Ifce::parse(c.data).ok());
+    let slot_count = ifce.as_ref().map_or(0, |i| i.slot_count);
+    if instances.len() > MAX_CLASS_INSTANCES {
+        return Err(format!("{} class instances, at most {MAX_CLASS_INSTANCES}", instances.len()));
+    }
+    let mut resolved = ResolvedInstances::default();
+    if instances.is_empty() {
+        resolved.missing = (slot_count > 0).then_some(0);
+        return Ok(resolved);
+    }
+    let Some(ifce) = ifce.filter(|_| instances.len() == slot_count as usize) else {
+        return Err(format!("NumClassInstances is {}, the shader has {slot_count} interface slots", instances.len()));
+    };
+    let types = linkage.map(ClassLinkage::class_types).unwrap_or_default();
+    // The slot records, each covering `slot_span` consecutive slots.
+    let mut records = ifce.slots.iter().flat_map(|r| std::iter::repeat_n(r, r.slot_span as usize));
+    for (slot, instance) in (0u32..).zip(instances) {
+        let record = records.next();
+        let Some(instance) = instance else {
+            resolved.missing = resolved.missing.or(Some(slot));
+            continue;
+        };
+        if !linkage.is_some_and(|l| instance.class_linkage().ptr_eq(l)) {
+            return Err(format!(
+                "class instance {slot} is from another class linkage than the one the shader was created with"
+            ));
+        }
+        let binding = instance.binding();
+        let name = binding.type_id.and_then(|id| types.get(id as usize)).map(|t| t.name.as_str());
+        let index = name.and_then(|n| ifce.types.iter().position(|t| t.name == n));
+        let table = record.zip(index).and_then(|(r, index)| {
+            let k = r.type_ids.iter().position(|&t| usize::from(t) == index)?;
+            r.table_ids.get(k).copied()
+        });
+        let Some(table) = table else {
+            return Err(format!(
+                "class instance {slot} is of class type {}, which interface slot {slot} cannot take",
+                name.unwrap_or("(unknown)")
+            ));
+        };
+        let this = [
+            binding.constant_buffer,
+            binding.constant_vector_offset,
+            binding.texture.unwrap_or(0),
+            binding.sampler.unwrap_or(0),
+        ];
+        resolved.bound.bind(slot, tpf::interfaces::ClassInstance { table, this });
+    }
+    Ok(resolved)
+}

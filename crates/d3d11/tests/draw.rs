@@ -218,8 +218,8 @@ fn quad_context(device: &Device, points: &[[f32; 4]], so_buffer: &Buffer) -> Con
     c.ia_set_input_layout(Some(&layout));
     c.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
     c.ia_set_primitive_topology(Topology::PointList);
-    c.vs_set_shader(Some(&vs)).unwrap();
-    c.gs_set_shader(Some(&gs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
+    c.gs_set_shader(Some(&gs), &[]).unwrap();
     c.so_set_targets(&[Some(so_buffer.clone())], &[0]);
     c
 }
@@ -355,9 +355,9 @@ fn draw_auto_replays_stream_output() {
     c.ia_set_input_layout(Some(&layout));
     c.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
     c.ia_set_primitive_topology(Topology::PointList);
-    c.vs_set_shader(Some(&vs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
     c.vs_set_constant_buffers(0, &[Some(cb)]);
-    c.gs_set_shader(Some(&so_object)).unwrap();
+    c.gs_set_shader(Some(&so_object), &[]).unwrap();
     c.so_set_targets(&[Some(target.clone())], &[0]);
     c.draw(4, 0).unwrap();
     assert_eq!(target.filled_size(), 64);
@@ -365,7 +365,7 @@ fn draw_auto_replays_stream_output() {
     assert_eq!(c.last_draw().unwrap().statistics.gs_invocations, 0);
     // Replay it: unbind stream output, bind the buffer as vertex buffer, no GS.
     c.so_set_targets(&[], &[]);
-    c.gs_set_shader(None).unwrap();
+    c.gs_set_shader(None, &[]).unwrap();
     c.ia_set_vertex_buffers(0, &[Some(target.clone())], &[16], &[16]);
     c.set_capture(true);
     c.draw_auto().unwrap();
@@ -381,7 +381,7 @@ fn binding_hazards() {
     let vs = vertex_shader(&device, &passthrough_vs_text());
     let b = buffer(&device, BindFlags::STREAM_OUTPUT | BindFlags::VERTEX_BUFFER, &[0; 64]);
     let mut c = device.immediate_context();
-    c.vs_set_shader(Some(&vs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
     c.ia_set_vertex_buffers(0, &[Some(b.clone())], &[16], &[0]);
     // Bound for output: unbound from the inputs.
     c.so_set_targets(&[Some(b.clone())], &[0]);
@@ -447,7 +447,7 @@ fn shader_resources_and_instanced_indexed_draws() {
     c.ia_set_vertex_buffers(0, &[Some(vb)], &[4], &[0]);
     c.ia_set_index_buffer(Some(&ib), IndexFormat::U16, 0);
     c.ia_set_primitive_topology(Topology::LineStrip);
-    c.vs_set_shader(Some(&vs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
     c.vs_set_shader_resources(0, &[Some(srv)]);
     c.draw_indexed_instanced(4, 2, 0, 0, 0).unwrap();
     let last = c.last_draw().unwrap();
@@ -491,22 +491,22 @@ fn refused_draws_and_shaders() {
     let mut gs = None;
     assert_eq!(device.create_geometry_shader(&gs_bytes, gs_bytes.len(), None, Some(&mut gs)).hr, S_OK);
     let gs = gs.unwrap();
-    assert_eq!(c.vs_set_shader(Some(&gs)).unwrap_err().hr, E_INVALIDARG);
-    assert_eq!(c.gs_set_shader(Some(&vs)).unwrap_err().hr, E_INVALIDARG);
+    assert_eq!(c.vs_set_shader(Some(&gs), &[]).unwrap_err().hr, E_INVALIDARG);
+    assert_eq!(c.gs_set_shader(Some(&vs), &[]).unwrap_err().hr, E_INVALIDARG);
     // The pipeline's refusal: no input layout for VALUE.
-    c.vs_set_shader(Some(&vs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
     let e = c.draw(1, 0).unwrap_err();
     assert!(e.to_string().contains("VALUE"), "{e}");
     assert!(c.last_draw().is_none());
     // The GS's input primitive does not match the topology.
-    c.gs_set_shader(Some(&gs)).unwrap();
+    c.gs_set_shader(Some(&gs), &[]).unwrap();
     let layout = device.create_input_layout(&[element("VALUE", 0, Format::R32G32B32A32_UINT, 0, 0)], vs.bytecode());
     c.ia_set_input_layout(Some(&layout.unwrap()));
     c.ia_set_primitive_topology(Topology::TriangleList);
     assert!(c.draw(3, 0).is_err());
     // Without vertex buffers the reads are zeros, and the draw runs.
     c.ia_set_primitive_topology(Topology::PointList);
-    c.gs_set_shader(None).unwrap();
+    c.gs_set_shader(None, &[]).unwrap();
     c.set_capture(true);
     c.draw_instanced(1, 2, 0, 0).unwrap();
     let last = c.last_draw().unwrap();
@@ -592,8 +592,8 @@ fn gs_samples_a_texture_and_writes_a_uav_shared_with_the_vs() {
     c.ia_set_input_layout(Some(&layout));
     c.ia_set_vertex_buffers(0, &[Some(vb)], &[8], &[0]);
     c.ia_set_primitive_topology(Topology::PointList);
-    c.vs_set_shader(Some(&vs)).unwrap();
-    c.gs_set_shader(Some(&gs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
+    c.gs_set_shader(Some(&gs), &[]).unwrap();
     c.vs_set_shader_resources(0, &[Some(srv.clone())]);
     c.gs_set_shader_resources(0, &[Some(srv)]);
     c.vs_set_samplers(0, &[Some(device.create_sampler_state(compare))]);
@@ -709,7 +709,7 @@ fn texture_views_in_a_draw_cube_array_slices_and_multisampled() {
     c.ia_set_input_layout(Some(&layout));
     c.ia_set_vertex_buffers(0, &[Some(vb)], &[4], &[0]);
     c.ia_set_primitive_topology(Topology::PointList);
-    c.vs_set_shader(Some(&vs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
     c.vs_set_shader_resources(0, &[Some(a), Some(m)]);
     c.draw(1, 0).unwrap();
     // Slice 1 of the view is slice 4 of the texture; the view has 2 slices.
@@ -787,8 +787,8 @@ fn stream_output_of_packed_elements() {
     c.ia_set_input_layout(Some(&layout));
     c.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
     c.ia_set_primitive_topology(Topology::PointList);
-    c.vs_set_shader(Some(&vs)).unwrap();
-    c.gs_set_shader(Some(&so_gs)).unwrap();
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
+    c.gs_set_shader(Some(&so_gs), &[]).unwrap();
     c.so_set_targets(&[Some(so.clone())], &[0]);
     c.draw(1, 0).unwrap();
     assert_eq!(so.filled_size(), 16);

@@ -83,8 +83,8 @@ fn so_statistics_query_is_stream0() {
     ctx.ia_set_input_layout(Some(&layout));
     ctx.ia_set_vertex_buffers(0, &[Some(vb)], &[4], &[0]);
     ctx.ia_set_primitive_topology(exec::pipeline::Topology::PointList);
-    ctx.vs_set_shader(Some(&vs)).unwrap();
-    ctx.gs_set_shader(Some(&gs)).unwrap();
+    ctx.vs_set_shader(Some(&vs), &[]).unwrap();
+    ctx.gs_set_shader(Some(&gs), &[]).unwrap();
     ctx.so_set_targets(&[Some(b0), Some(b1)], &[0, 0]);
     let mut q = device.create_query(QueryKind::SoStatistics).unwrap();
     let mut q0 = device.create_query(QueryKind::SoStatisticsStream(0)).unwrap();
