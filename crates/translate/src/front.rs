@@ -58,7 +58,7 @@ impl Elem {
 }
 
 /// What a `t#`, `u#` or `g#` register is.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Res2 {
     Texture {
         dim: ResourceDimension,
@@ -111,6 +111,9 @@ struct Gen<'p, 'a> {
     temps: u32,
     indexable: BTreeMap<u32, u32>,
     srvs: BTreeMap<u32, Res2>,
+    /// The `t#` slots the program declares (`srvs` also holds the slots bound class
+    /// instances name for uniformly indexed reads).
+    declared_srvs: BTreeSet<u32>,
     uavs: BTreeMap<u32, Res2>,
     tgsm: BTreeMap<u32, Res2>,
     samplers: BTreeMap<u32, SamplerMode>,
@@ -227,6 +230,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             temps: 0,
             indexable: BTreeMap::new(),
             srvs: BTreeMap::new(),
+            declared_srvs: BTreeSet::new(),
             uavs: BTreeMap::new(),
             tgsm: BTreeMap::new(),
             samplers: BTreeMap::new(),
@@ -316,17 +320,43 @@ impl<'p, 'a> Gen<'p, 'a> {
                     );
                     self.icb_len = Some(n);
                 }
-                Body::Op(_) if self.relative_srv(&ins).is_some() => {
-                    let res = srv_of_instruction(&ins)
-                        .ok_or_else(|| unsupported(i, &ins, "a uniformly indexed resource of this kind"))?;
-                    for slot in self.uniform_candidates(&ins) {
-                        self.srvs.entry(slot).or_insert(res);
-                    }
-                }
                 Body::Op(_) => {
+                    // A uniformly indexed `t[r# + k]` stands for each of its candidate
+                    // slots: a declared one must be declared as the instruction's kind,
+                    // one only a class instance names is declared so.
+                    let relative = self.relative_srv(&ins);
+                    let candidates = match relative {
+                        Some(_) => {
+                            let res = srv_of_instruction(&ins)
+                                .ok_or_else(|| unsupported(i, &ins, "a uniformly indexed resource of this kind"))?;
+                            let slots = self.uniform_candidates(&ins);
+                            for &slot in &slots {
+                                if *self.srvs.entry(slot).or_insert(res) != res {
+                                    return Err(unsupported(
+                                        i,
+                                        &ins,
+                                        format!("a uniformly indexed t{slot} declared as another kind of resource"),
+                                    ));
+                                }
+                            }
+                            slots
+                        }
+                        None => BTreeSet::new(),
+                    };
                     let ops = ins.operands();
                     let reg = |k: usize| ops.get(k).and_then(|o| o.register()).map(|r| r as u32);
                     let ty = |k: usize| ops.get(k).map(|o| o.ty);
+                    // The `t#` slots operand `k` names: its register, or every candidate
+                    // of a uniformly indexed one.
+                    let srv_slots = |k: usize| -> Vec<u32> {
+                        match (ty(k), relative) {
+                            (Some(OperandType::Resource), Some((at, _))) if at == k => {
+                                candidates.iter().copied().collect()
+                            }
+                            (Some(OperandType::Resource), _) => reg(k).into_iter().collect(),
+                            _ => Vec::new(),
+                        }
+                    };
                     use Opcode as O;
                     match ins.opcode {
                         O::Label => {
@@ -334,10 +364,7 @@ impl<'p, 'a> Gen<'p, 'a> {
                             self.defined_labels.insert(name);
                         }
                         O::SampleC | O::SampleCLz | O::Gather4C | O::Gather4PoC => {
-                            if let Some(t) = reg(2).filter(|_| ty(2) == Some(OperandType::Resource)) {
-                                self.compared.insert(t);
-                            }
-                            if let Some(t) = reg(3).filter(|_| ty(3) == Some(OperandType::Resource)) {
+                            for t in srv_slots(2).into_iter().chain(srv_slots(3)) {
                                 self.compared.insert(t);
                             }
                         }
@@ -414,13 +441,19 @@ impl<'p, 'a> Gen<'p, 'a> {
                 let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
                 let res =
                     if dim == ResourceDimension::Buffer { Res2::Typed { elem } } else { Res2::Texture { dim, elem } };
-                self.srvs.insert(need(reg_of(operand))?, res);
+                let r = need(reg_of(operand))?;
+                self.srvs.insert(r, res);
+                self.declared_srvs.insert(r);
             }
             Decl::ResourceRaw { operand, .. } => {
-                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride: 0, bytes: 0 });
+                let r = need(reg_of(operand))?;
+                self.srvs.insert(r, Res2::Words { stride: 0, bytes: 0 });
+                self.declared_srvs.insert(r);
             }
             Decl::ResourceStructured { operand, stride, .. } => {
-                self.srvs.insert(need(reg_of(operand))?, Res2::Words { stride, bytes: 0 });
+                let r = need(reg_of(operand))?;
+                self.srvs.insert(r, Res2::Words { stride, bytes: 0 });
+                self.declared_srvs.insert(r);
             }
             Decl::UavTyped { operand, dim, return_type, .. } => {
                 let elem = elem_of(return_type.types[0]).ok_or_else(|| unsupported(i, ins, "this return type"))?;
@@ -1059,22 +1092,25 @@ impl<'p, 'a> Gen<'p, 'a> {
         })
     }
 
-    /// The slots a uniformly indexed `t[r# + k]` may name: those the bound class
-    /// instances' `this[]` registers give (their base texture, `this.z`, plus `k`),
-    /// for every declared interface slot; a class's textures are reached that way.
+    /// The slots a uniformly indexed `t[r# + k]` may name: the declared `t#` and those
+    /// the bound class instances' `this[]` registers name (their base texture, `this.z`,
+    /// plus `k`, for every declared interface slot: fxc does not declare a class's
+    /// textures). An index naming any other slot reads 0, as an unbound one (crate
+    /// docs, "Uniform indexing").
     fn uniform_candidates(&self, ins: &InstructionRef<'_, '_>) -> BTreeSet<u32> {
         let k = match self.relative_srv(ins) {
+            None => return BTreeSet::new(),
             Some((_, Index::Imm32Relative(k, _))) => k,
-            _ => 0,
+            Some(_) => 0,
         };
-        (0..self.interfaces.slots().min(tpf::interfaces::MAX_SLOTS))
-            .map(|slot| self.instances.this(slot)[2].wrapping_add(k))
-            .collect()
+        let named = (0..self.interfaces.slots().min(tpf::interfaces::MAX_SLOTS))
+            .map(|slot| self.instances.this(slot)[2].wrapping_add(k));
+        self.declared_srvs.iter().copied().chain(named).collect()
     }
 
     /// An instruction reading a uniformly indexed `t[r# + k]`: a switch over the
     /// candidate slots ([`Gen::uniform_candidates`]), the instruction written for each;
-    /// any other index reads as an unbound slot (spec 7.11.2), zeros.
+    /// any other index reads as an unbound slot, zeros (crate docs, "Uniform indexing").
     fn uniform_srv(&mut self, i: usize, ins: &InstructionRef<'_, '_>, sat: bool, control: OpControl) -> R<()> {
         let Some((_, idx)) = self.relative_srv(ins) else { return self.op(i, ins, sat, control) };
         let e = self.index(i, ins, idx)?;
@@ -1090,11 +1126,18 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
         self.line("default: {");
         self.depth = self.depth.saturating_add(1);
-        if let Some(dst) = ins.operands().first().copied() {
+        // An unbound slot: the value reads 0; the status of the tiled-resource `_s`
+        // forms (their second destination) is "fully mapped", 1, as `exec` gives it.
+        let dsts = ins.opcode.info().dst.len();
+        for (k, value) in [(0, "0u"), (1, "1u")] {
+            if k >= dsts {
+                break;
+            }
+            let Some(dst) = ins.operands().get(k).copied() else { break };
             if let Some(place) = self.dst(i, ins, &dst)? {
                 for c in 0..4 {
                     if place.2 & (1 << c) != 0 {
-                        self.write(&place, c, "0u");
+                        self.write(&place, c, value);
                     }
                 }
             }

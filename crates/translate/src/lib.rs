@@ -95,14 +95,30 @@
 //! it as a driver specialises the program. A register index
 //! (`dcl_interface_dynamicindexed`) switches over the interface's slots (an index beyond
 //! them calls nothing, as in `exec`). `this[k]` is the bound instance's data as a
-//! constant; `this[r# + k]` reads a private array of every slot's (0 past them). A
-//! uniformly indexed texture `t[r# + k]` (how fxc reaches a class's textures: the index
-//! is `this[].z` plus the member's offset) is specialised to the slots the bound
-//! instances name, `this.z + k` for each slot: a switch over them, each declared as the
-//! instruction's dimension and return type; any other index reads 0, as an unbound
-//! slot (functional spec 7.11.2). A uniformly indexed constant buffer `cb[r# + k][e]`
-//! (`this[].x` names a class's buffer) selects among the declared buffers, 0 for any
-//! other slot.
+//! constant; `this[r# + k]` reads a private array of every slot's (0 past them).
+//!
+//! # Uniform indexing
+//!
+//! Shader Model 5.0 indexes `t#`, `s#`, `u#` and `cb#` slots by a register
+//! (D3D11.3 functional spec 7.11 "Uniform Indexing of Resources and Samplers"); fxc
+//! does it to reach a class's textures (`t[r# + k]`, the index `this[].z` plus the
+//! member's offset) and buffers (`cb[r# + k][e]`, `this[].x`), and for arrays of
+//! resources without interfaces. The spec leaves an index out of range undefined; the
+//! documented choice of this crate and of `exec` is: **an index naming a slot the
+//! program declares reads that slot; any other index reads as an unbound slot, 0**
+//! (and the `_s` forms' status reads "fully mapped", 1, as `exec` gives it). A class's
+//! textures are the one exception: fxc does not declare them, the application binds
+//! them with the class instance, so the `t#` slots the bound class instances name
+//! (`this.z + k` for every interface slot, [`Options::class_instances`]) are read too.
+//! So a uniformly indexed texture `t[r# + k]` is a switch over the declared `t#` slots
+//! and those the class instances name, each case the instruction written for that
+//! slot (a slot only a class instance names declared as the instruction's dimension
+//! and return type), and a `default` of 0; every candidate must be of the
+//! instruction's kind (dimension and return type, or raw/structured stride: its
+//! extended tokens), a mismatch is [`TranslateError::Unsupported`] naming the
+//! instruction; a comparison (`sample_c`, `gather4_c`...) types every candidate as a
+//! depth texture. A uniformly indexed constant buffer `cb[r# + k][e]` selects among
+//! the declared buffers, 0 for any other slot (a class's constant buffer is declared).
 //!
 //! # Vertex shaders as compute
 //!

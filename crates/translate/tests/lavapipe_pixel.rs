@@ -755,6 +755,43 @@ mov r0.xyzw, this[r2.x + 0].xyzw
 ret
 ",
     ),
+    (
+        "uniformly_indexed_textures_without_interfaces",
+        "ps_5_0
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_resource_texture2d (float,float,float,float) t3
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 2
+ftou r0.xy, v0.xyxx
+and r0.z, r0.x, l(3)
+mov r1.xy, r0.xyxx
+mov r1.zw, l(0, 0, 0, 0)
+ld_indexable(texture2d)(float,float,float,float) o0.xyzw, r1.xyzw, t[r0.z + 0].xyzw
+and r0.w, r0.y, l(1)
+ld_indexable(texture2d)(float,float,float,float) o1.xyzw, r1.yxzw, t[r0.w + 1].wzyx
+ret
+",
+    ),
+    (
+        "uniformly_indexed_comparison_without_interfaces",
+        "ps_5_0
+dcl_sampler s0, mode_comparison
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_temps 2
+ftou r0.x, v0.x
+and r0.x, r0.x, l(1)
+mul r1.xy, v0.xyxx, l(0.0625, 0.0625, 0.0, 0.0)
+sample_c_lz_indexable(texture2d)(float,float,float,float) o0.x, r1.xyxx, t[r0.x + 0].xxxx, s0, l(0.5)
+gather4_c_indexable(texture2d)(float,float,float,float) o0.yzw, r1.yxyy, t[r0.x + 0].xyzw, s0.x, l(0.25)
+ret
+",
+    ),
 ];
 
 /// An input interpolated each way a float input can be (`perspective`, `linear` =

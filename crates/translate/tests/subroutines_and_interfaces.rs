@@ -4,7 +4,9 @@
 //! and `fcall fp#[index][site]` calls body `site` of the function table bound to slot
 //! `fp# + index` (`Options::class_instances`, by default the first table the
 //! declaration lists), switching over the slots for a register index; `this[]` reads
-//! are the bound instances' data (zeros unbound). The SPIR-V passes `spirv-val`.
+//! are the bound instances' data (zeros unbound); uniformly indexed `t[r# + k]` and
+//! `cb[r# + k][e]` (with or without interfaces) read the declared slots, 0 for any
+//! other. The SPIR-V passes `spirv-val`.
 
 mod common;
 
@@ -115,6 +117,71 @@ fn a_uniformly_indexed_constant_buffer_selects_among_the_declared_ones() {
         ),
         "{s}"
     );
+}
+
+/// A uniformly indexed `t[r# + k]` without interfaces: the switch covers the declared
+/// slots (what `exec` reads), any other index reads 0.
+#[test]
+fn a_uniformly_indexed_texture_switches_over_the_declared_slots() {
+    let s = translated(
+        "ps_5_0\ndcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_resource_texture2d (float,float,float,float) t1\ndcl_input_ps constant v0.x\n\
+         dcl_output o0.xyzw\ndcl_temps 1\nmov r0.x, v0.x\n\
+         ld_indexable(texture2d)(float,float,float,float) o0.xyzw, l(0, 0, 0, 0), t[r0.x + 0].xyzw\nret \n",
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(s.contains("case 0u: {") && s.contains("case 1u: {"), "{s}");
+    assert!(s.contains("textureLoad(t0,") && s.contains("textureLoad(t1,"), "{s}");
+    assert!(s.contains("default: {"), "{s}");
+}
+
+/// A comparison through a uniformly indexed `t[r# + k]` makes every candidate a depth
+/// texture.
+#[test]
+fn a_uniformly_indexed_comparison_types_its_candidates_as_depth() {
+    let s = translated(
+        "ps_5_0\ndcl_sampler s0, mode_comparison\ndcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_resource_texture2d (float,float,float,float) t1\ndcl_input_ps linear v0.xy\n\
+         dcl_input_ps constant v1.x\ndcl_output o0.xyzw\ndcl_temps 1\nmov r0.x, v1.x\n\
+         sample_c_indexable(texture2d)(float,float,float,float) o0.x, v0.xyxx, t[r0.x + 0].xxxx, s0, l(0.5)\n\
+         ret \n",
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(s.contains("var t0: texture_depth_2d;") && s.contains("var t1: texture_depth_2d;"), "{s}");
+}
+
+/// Every declared slot a uniformly indexed `t[r# + k]` may name must be of the
+/// instruction's kind.
+#[test]
+fn a_uniformly_indexed_texture_declared_as_another_kind_is_refused() {
+    let e = translated(
+        "ps_5_0\ndcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_resource_texture3d (float,float,float,float) t1\ndcl_input_ps constant v0.x\n\
+         dcl_output o0.xyzw\ndcl_temps 1\nmov r0.x, v0.x\n\
+         ld_indexable(texture2d)(float,float,float,float) o0.xyzw, l(0, 0, 0, 0), t[r0.x + 0].xyzw\nret \n",
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!((e.code(), e.mnemonic()), ("unsupported", Some("ld")), "{e}");
+    assert!(e.to_string().contains("t1"), "{e}");
+}
+
+/// An index naming no declared slot reads an unbound slot: 0, and the `_s` forms'
+/// status "fully mapped", 1, as `exec` gives it.
+#[test]
+fn a_uniformly_indexed_read_of_no_declared_slot_sets_value_and_status() {
+    let s = translated(
+        "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.xyzw\ndcl_temps 2\nmov r0.x, v0.x\n\
+         ld_s_indexable(texture2d)(float,float,float,float) r1.xyzw, r0.y, l(0, 0, 0, 0), t[r0.x + 0].xyzw\n\
+         mov o0.xyzw, r1.xyzw\nmov o0.x, r0.y\nret \n",
+        &Options::default(),
+    )
+    .unwrap();
+    // No case: every index reads the unbound slot.
+    assert!(s.contains("switch (r0.xxxx.x) {\n    default: {\n"), "{s}");
+    assert!(s.contains("        r1.w = 0u;\n        r0.y = 1u;\n    }"), "{s}");
 }
 
 #[test]
