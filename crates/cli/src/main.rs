@@ -274,7 +274,7 @@ struct TranslateArgs {
     /// register (constant buffer, vector offset in it, first texture, first sampler);
     /// repeatable. A slot not named gets the first table its declaration lists and
     /// `this` = 0,0,0,0.
-    #[arg(long = "interface", value_name = "SLOT=TABLE[:CB,OFFSET,TEXTURE,SAMPLER]")]
+    #[arg(long = "interface", value_name = "[fp]SLOT=TABLE[:CB,OFFSET,TEXTURE,SAMPLER]")]
     interfaces: Vec<String>,
     /// A vertex and a geometry shader lowered to compute passes (no FILE then). With -o
     /// PREFIX each pass goes to PREFIX.PASS.EXT; otherwise the text passes follow each

@@ -67,16 +67,18 @@ pub fn run(options: &Options<'_>) -> Outcome {
             .parse_more(assignment)
             .map_err(|e| Failure::input(format!("--buffer-format {assignment}: {}", e.message)))?;
     }
+    // The slot is read as `dxref run --interface` reads it (`0=ft1` or `fp0=ft1`); the
+    // translated shader is the one shader, so no stage or register space is written.
     for binding in options.interfaces {
-        let parsed = binding
-            .split_once('=')
-            .and_then(|(slot, rest)| Some((slot.trim().parse::<u32>().ok()?, inputs::binding::class_instance(rest)?)));
-        let (slot, instance) = parsed.ok_or_else(|| {
-            Failure::input(format!(
-                "--interface {binding}: expected SLOT=TABLE or SLOT=TABLE:CB,OFFSET,TEXTURE,SAMPLER (`0=ft1`, `0=1:2,8,3,0`)"
-            ))
+        let a = inputs::binding::binding_arg(binding, "fp")
+            .map_err(|e| Failure::input(format!("--interface {binding}: {e}")))?;
+        if a.stage.is_some() || a.space.is_some() {
+            return Err(Failure::input(format!("--interface {binding}: expected SLOT=VALUE without a stage or space")));
+        }
+        let instance = inputs::binding::class_instance(&a.value).ok_or_else(|| {
+            Failure::input(format!("--interface {binding}: expected {}", inputs::binding::CLASS_INSTANCE_SYNTAX))
         })?;
-        translate_options.class_instances.bind(slot, instance);
+        translate_options.class_instances.bind(a.slot, instance);
     }
     if let Some((vs, gs)) = options.pipeline {
         let read = |path: &OsStr| -> Result<(String, Vec<u8>), Failure> {

@@ -86,6 +86,10 @@ fn interface_slots_are_bound_to_function_tables() {
     let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "0=ft1"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("dx_fb1_()"), "{}", text(&out.stdout));
+    // The slot is read as `dxref run --interface` reads it: `fp0=` too.
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "fp0=ft1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("dx_fb1_()"), "{}", text(&out.stdout));
     let out = dxref(&["translate", &bin, "--to", "wgsl", "--interface", "zero"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     // With the instance's `this` register, which fb1 reads.
