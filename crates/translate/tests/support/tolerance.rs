@@ -63,7 +63,8 @@ pub fn within(a: f32, b: f32, ulps_max: u32, abs: f32) -> bool {
 /// The first difference of the UAVs' memory `expected` (the reference's) and `got`
 /// (lavapipe's), slot by slot (`slots`, in order) and word by word, as an outcome line:
 /// words equal, both NaN, or floats `within` the program's `tolerance` (which sets
-/// `tolerated` to its instruction) are not differences.
+/// `tolerated` to its instruction) are not differences. A UAV one side has and the
+/// other lacks (the lists' lengths differ) is a difference.
 pub fn uav_difference(
     slots: &[u32],
     expected: &[Vec<u8>],
@@ -71,6 +72,15 @@ pub fn uav_difference(
     tolerance: Option<(u32, f32, Opcode)>,
     tolerated: &mut Option<Opcode>,
 ) -> Option<String> {
+    if expected.len() != got.len() || expected.len() != slots.len() {
+        let missing = slots.get(expected.len().min(got.len())).map_or_else(|| "?".to_string(), |s| format!("u{s}"));
+        return Some(format!(
+            "differs: {} UAVs from exec, {} from lavapipe, {} slots ({missing} missing on one side)",
+            expected.len(),
+            got.len(),
+            slots.len()
+        ));
+    }
     for ((slot, e), g) in slots.iter().zip(expected).zip(got) {
         if e.len() != g.len() {
             return Some(format!("differs: u{slot}: {} bytes from exec, {} from lavapipe", e.len(), g.len()));
