@@ -230,7 +230,9 @@
 //! (negative, past [-32, 31], clamped past the edges; of a 48 × 40 texture too, at
 //! addresses on footprint edges included, where the offset / size quotient is
 //! inexact: lavapipe gathers the same texels there), typed UAV textures of every
-//! dimension loaded and stored, `oDepth` and several targets) are exact, but `lod` of
+//! dimension loaded and stored, `oDepth` and several targets, `ld`, `sample_c_lz` and
+//! `gather4_c` through a uniformly indexed `t[r# + k]` without interfaces, an index
+//! past the declared slots included) are exact, but `lod` of
 //! skewed derivatives and of a cube, within `log`'s tolerance (1 ulp: the footprint is
 //! made orthogonal in float32 here, in double precision by the reference); coarse derivatives differ by design: Direct3D lets them use any row or
 //! column of the quad, `exec` takes the top row and left column, lavapipe the pixel's
