@@ -1,8 +1,9 @@
 //! One draw through the reference pipeline with a program from arbitrary container
 //! bytes (the vertex or geometry shader), resources of the kinds the program declares
 //! (`exec::Plan::bindings`) bound at its slots and filled with input bytes, and a
-//! topology, draw call and vertex data the first bytes pick. The draw returns a result
-//! or an `ExecError`, bounded by its step limit.
+//! topology, draw call, vertex data and up to two class instances (interface slot,
+//! function table, `this[]` words) the first bytes pick. The draw returns a result or
+//! an `ExecError`, bounded by its step limit.
 #![no_main]
 use exec::pipeline::{self, DrawCall, InputElement, Pipeline, Topology, VertexBuffer, APPEND_ALIGNED};
 use exec::resources::{Dimension, Sampler, Srv, TextureView, Uav};
@@ -10,6 +11,24 @@ use exec::{BindingKind, Format, Plan, Resources};
 use libfuzzer_sys::fuzz_target;
 
 const TOPOLOGIES: [Topology; 9] = Topology::ALL;
+
+/// Bytes before the container: topology, draw call, checking (0..6), then the class
+/// instances: their count (6) and six bytes each from 8 (slot, table, `this` x y z w).
+const CONTROL: usize = 20;
+
+/// The class instances the control bytes bind: small slots and tables (so that they
+/// land on declared slots and listed tables, or just miss them: the bound-table and
+/// error paths), `this` words as given (constant buffer, element, texture, sampler:
+/// the `this[]`-indexed reads, in range or not).
+fn class_instances(control: &[u8]) -> exec::ClassInstances {
+    let mut out = exec::ClassInstances::new();
+    let count = usize::from(control[6] % 3);
+    for k in control[8..].chunks_exact(6).take(count) {
+        let this = [k[2], k[3], k[4], k[5]].map(u32::from);
+        out.bind(u32::from(k[0] % 8), exec::ClassInstance { table: u32::from(k[1] % 8), this });
+    }
+    out
+}
 
 /// A small texture of the declared dimension (4x4, 2 slices where it has slices).
 fn texture(dimension: tpf::ResourceDimension, samples: u8, data: &[u8]) -> Option<TextureView<'_>> {
@@ -38,10 +57,10 @@ fn texture(dimension: tpf::ResourceDimension, samples: u8, data: &[u8]) -> Optio
 }
 
 fuzz_target!(|data: &[u8]| {
-    if data.len() < 8 {
+    if data.len() < CONTROL {
         return;
     }
-    let (control, blob) = data.split_at(8);
+    let (control, blob) = data.split_at(CONTROL);
     let Ok(plan) = Plan::from_bytecode(blob) else { return };
     let (vs, gs) = match plan.stage {
         tpf::ProgramType::Vertex => (Some(&plan), None),
@@ -71,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
         .map(|c| std::array::from_fn(|i| u32::from_le_bytes(c[4 * i..4 * i + 4].try_into().unwrap())))
         .collect();
     let mut uav_memory: Vec<Vec<u8>> = plan.bindings.iter().map(|_| memory[..1024].to_vec()).collect();
-    let mut resources = Resources::default();
+    let mut resources = Resources { class_instances: class_instances(control), ..Resources::default() };
     let mut uav_memory_iter = uav_memory.iter_mut();
     for b in &plan.bindings {
         let slot = b.slot as usize;
@@ -158,7 +177,8 @@ fuzz_target!(|data: &[u8]| {
     };
     if gs.is_some() {
         // The geometry shader's bindings are its own; the UAVs stay with the VS set.
-        let Resources { constant_buffers, srvs, samplers, uavs, class_instances } = std::mem::take(&mut pipeline.vs_resources);
+        let Resources { constant_buffers, srvs, samplers, uavs, class_instances } =
+            std::mem::take(&mut pipeline.vs_resources);
         pipeline.gs_resources = Resources { constant_buffers, srvs, samplers, uavs: Vec::new(), class_instances };
         pipeline.vs_resources.uavs = uavs;
     }

@@ -155,11 +155,13 @@
 //! - Memory, device removal and driver failures: `E_OUTOFMEMORY`, `E_FAIL` (but for
 //!   an internal inconsistency that does not occur), `DXGI_ERROR_UNSUPPORTED` and
 //!   `DXGI_ERROR_DEVICE_REMOVED` are never returned by a create call.
-//! - A class linkage created by another device (not checked). Class instances are
-//!   bound with the shader by the context's `VSSetShader` and `GSSetShader` (see
-//!   [`context`]'s "Class instances"); the context has no pixel, compute, hull or
-//!   domain stage, so `PSSetShader` and `CSSetShader` are not there
-//!   ([`Shader::resolve_class_instances`] gives what they would bind).
+//! - A class linkage created by another device (not checked).
+//! - `PSSetShader`, `CSSetShader` and their class instances: the context has no pixel,
+//!   compute, hull or domain stage ([`Shader::resolve_class_instances`] gives what they
+//!   would bind). Class instances ARE modelled for the stages the context runs:
+//!   `VSSetShader` and `GSSetShader` bind them and a draw with an empty interface slot
+//!   is refused ([`context`]'s "Class instances"), so `exec`'s default for an unbound
+//!   slot (`tpf::interfaces`, our choice) is never reached through a [`Context`].
 //! - Microsoft's remark that instances "can be created (or gotten) before or after a
 //!   shader is created": here a class type or instance must already have been
 //!   registered by a shader created with the linkage.

@@ -24,13 +24,13 @@
 //! Interfaces (functional spec 7.19): the class instances bound with the shader are
 //! [`Resources::class_instances`] (`tpf::interfaces`, the type `translate` takes too):
 //! `fcall fp#[k][site]` runs body `site` of the table bound to slot `fp# + k` like a
-//! `call` (same return stack and limits), `this[]` reads the slot's instance data;
-//! an unbound slot runs the first table its `dcl_interface` lists and reads `this` as
-//! zeros, a bound table the declaration does not list is
-//! [`ExecErrorKind::ClassInstance`] when the call runs. Uniformly indexed `t#`, `u#`
-//! and `s#` (`t[r0.w + 2]`, spec 7.11) and constant buffers (`cb[r0.x][r0.y + 3]`,
-//! what `this[].x` and `.y` are for) run; a slot past the bound ones reads as
-//! unbound (spec 7.11.2).
+//! `call` (same return stack and limits), `this[]` reads the slot's instance data
+//! (an unbound slot: see the choices below); a bound table the declaration does not
+//! list is [`ExecErrorKind::ClassInstance`] when the call runs, and a static
+//! `fcall fp#[k]` with `k` at or past the declaration's array length is refused when
+//! the plan is compiled (spec 22.7.19). Uniformly indexed `t#`, `u#` and `s#`
+//! (`t[r0.w + 2]`, spec 7.11) and constant buffers (`cb[r0.x][r0.y + 3]`, what
+//! `this[].x` and `.y` are for) run (which slots read as unbound: see the choices).
 //! The arithmetic is in [`crate::alu`], with the choices the spec leaves open.
 //!
 //! Choices where the spec leaves room, or that depart from it:
@@ -46,6 +46,17 @@
 //!   undeclared inputs, and of `this[]` past the declared slots (spec 22.7.20:
 //!   undefined). An `fcall` whose register index is past its interface's slots calls
 //!   nothing (spec 22.7.19: undefined). `abort` ends the invocation with an `Unsupported` error.
+//! - A uniformly indexed `t#`, `u#`, `s#` or `cb#` whose index lands on a slot the
+//!   program does not declare reads as unbound (0, or the unbound-resource result; an
+//!   undeclared `s#` samples with the default sampler), even when the caller bound
+//!   something there; so does a slot past the API's (functional spec 7.11 "Uniform
+//!   Indexing of Resources and Samplers": indexing out of the declared range is
+//!   undefined). `translate` applies the same rule.
+//! - An interface slot with no class instance bound runs the first function table its
+//!   `dcl_interface` lists and reads `this[]` as (0, 0, 0, 0) (`tpf::interfaces`).
+//!   Direct3D has no such case: the runtime requires an instance in every declared
+//!   slot (the `d3d11` model refuses such a draw); the default lets a plan run
+//!   without a binding.
 //! - Cube maps (spec 7.18.12, TextureCube Edge and Corner Handling): bilinear taps
 //!   and gathers past a face's edge read the adjacent face's texels, and a corner's
 //!   missing texel is the average of the other three; point sampling and integer

@@ -10,7 +10,7 @@ mod common_interp;
 use common_interp::*;
 use exec::compute::Limits;
 use exec::pixel::{self, Quad, QuadPixel};
-use exec::resources::{Dimension, Srv, TextureView};
+use exec::resources::{AddressMode, Dimension, Sampler, Srv, TextureView, Uav};
 use exec::{ClassInstance, ClassInstances, ExecErrorKind, Format, Machine, Plan, Resources};
 use tpf::interfaces::InterfaceError;
 
@@ -151,6 +151,8 @@ ret
 #[test]
 fn this_data_reaches_constant_buffers_and_textures() {
     let decls = "dcl_constantbuffer cb0[8], dynamicIndexed
+dcl_resource_texture2d (float,float,float,float) t1
+dcl_resource_texture2d (float,float,float,float) t2
 dcl_function_body fb0
 dcl_function_table ft0 = {fb0}
 dcl_interface_dynamicindexed fp0[2][1] = {ft0}
@@ -205,6 +207,63 @@ ret
     let mut res = Resources { srvs: vec![None, Some(Srv::Texture(view(&t0)))], ..Resources::default() };
     res.constant_buffers[0] = Some(&cb);
     assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [100, 0, 0, 0]);
+    // t0 and t3 are bound but not declared: an index landing there reads as unbound
+    // (spec 7.11 leaves it undefined; exec and translate read the slot as unbound).
+    let mut res = Resources {
+        srvs: vec![Some(Srv::Texture(view(&t1))), None, None, Some(Srv::Texture(view(&t1)))],
+        class_instances: instances(&[(0, 0, [0, 2, 0, 0]), (1, 0, [0, 2, 3, 0])]),
+        ..Resources::default()
+    };
+    res.constant_buffers[0] = Some(&cb);
+    assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [300, 0, 0, 0]);
+    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap(), [300, 0, 0, 0]);
+}
+
+#[test]
+fn uniformly_indexed_samplers_and_uavs_reach_declared_slots_only() {
+    // s[r1.x] and u[r1.y]: a declared slot reads what is bound, an undeclared one reads
+    // as unbound even when something is bound there (spec 7.11 leaves it undefined).
+    let decls = "dcl_sampler s1, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_uav_typed_texture2d (uint,uint,uint,uint) u1
+";
+    let body = "mov r1.xy, v0.xyxx
+sample_l_indexable(texture2d)(float,float,float,float) r2.xyzw, l(5.0, 0.5, 0, 0), t0.xyzw, s[r1.x + 0], l(0)
+mov r0.x, r2.x
+ld_uav_typed_indexable(texture2d)(uint,uint,uint,uint) r2.xyzw, l(0, 0, 0, 0), u[r1.y + 0].xyzw
+mov r0.y, r2.x
+mov o0.xyzw, r0.xyzw
+ret
+";
+    let p = plan(&vs_with(decls, body));
+    let texels: Vec<u8> = [1.0f32, 3.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let tex = TextureView {
+        dimension: Dimension::Texture2D,
+        format: Format::R32_FLOAT,
+        width: 2,
+        height: 1,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        data: &texels,
+    };
+    let uav_view = TextureView { format: Format::R32_UINT, width: 1, ..tex };
+    let border = Sampler { address: [AddressMode::Border; 3], border_color: [7.0; 4], ..Sampler::default() };
+    let (mut u0, mut u1) = (9u32.to_le_bytes().to_vec(), 8u32.to_le_bytes().to_vec());
+    let mut res = Resources {
+        srvs: vec![Some(Srv::Texture(tex))],
+        uavs: vec![
+            Some(Uav::Texture { view: uav_view, data: &mut u0 }),
+            Some(Uav::Texture { view: uav_view, data: &mut u1 }),
+        ],
+        ..Resources::default()
+    };
+    res.samplers[0] = Some(border);
+    res.samplers[1] = Some(border);
+    // s1, u1: declared and bound (the border colour; 8).
+    assert_eq!(run(&p, [1, 1, 0, 0], &mut res).unwrap(), [7.0f32.to_bits(), 8, 0, 0]);
+    // s0, u0: bound but not declared: the default sampler (clamp: texel 1) and 0.
+    assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [3.0f32.to_bits(), 0, 0, 0]);
 }
 
 #[test]
@@ -256,9 +315,14 @@ fn declarations_that_do_not_fit_are_refused() {
     // A call site the interface does not declare.
     let e = try_plan(&vs_with(TWO_TABLES, &format!("fcall fp0[0][1]\n{ret}"))).unwrap_err();
     assert!(matches!(&e.kind, ExecErrorKind::Malformed(m) if m.contains("call site 1")), "{e}");
-    // A static index to a slot no interface covers.
+    // A static index past the declaration's array (spec 22.7.19), whether or not
+    // another declaration covers the slot it would name.
     let e = try_plan(&vs_with(TWO_TABLES, &format!("fcall fp0[1][0]\n{ret}"))).unwrap_err();
-    assert!(matches!(&e.kind, ExecErrorKind::Malformed(m) if m.contains("slot 1")), "{e}");
+    assert!(matches!(&e.kind, ExecErrorKind::Malformed(m) if m.contains("fp0 is an array of 1")), "{e}");
+    let two = format!("{TWO_TABLES}dcl_interface fp1[1][1] = {{ft2}}\n");
+    assert!(try_plan(&vs_with(&two, &format!("fcall fp1[0][0]\n{ret}"))).is_ok());
+    let e = try_plan(&vs_with(&two, &format!("fcall fp0[1][0]\n{ret}"))).unwrap_err();
+    assert!(matches!(&e.kind, ExecErrorKind::Malformed(m) if m.contains("fp0 is an array of 1")), "{e}");
     // A register index into an interface not declared dynamically indexed.
     let e = try_plan(&vs_with(TWO_TABLES, &format!("fcall fp0[r0.x + 0][0]\n{ret}"))).unwrap_err();
     assert!(matches!(&e.kind, ExecErrorKind::Malformed(m) if m.contains("dynamicindexed")), "{e}");
@@ -343,8 +407,14 @@ ret
     res.constant_buffers[4] = Some(&cb4);
     // Slot 0: cb0[2], then cb1 (unbound: 0).
     assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [2, 2, 2, 0]);
-    // Slot 1: cb3[1], then cb4[2].
-    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap(), [31, 31, 31, 42]);
+    // Slot 1: cb3[1], then cb4[2]: cb4 is bound but not declared, so it reads as
+    // unbound (spec 7.11 leaves it undefined; exec and translate read 0).
+    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap(), [31, 31, 31, 0]);
+    // this = (2, 0): cb2 (neither declared nor bound: 0), then the declared cb3[2].
+    let mut res2 = Resources { class_instances: instances(&[(0, 0, [2, 0, 0, 0])]), ..Resources::default() };
+    res2.constant_buffers[3] = Some(&cb3);
+    res2.constant_buffers[4] = Some(&cb4);
+    assert_eq!(run(&p, [0, 0, 0, 0], &mut res2).unwrap(), [0, 0, 0, 32]);
     // A slot past the 14 reads as unbound (spec 7.11.2).
     let mut res = Resources { class_instances: instances(&[(0, 0, [20, 1, 0, 0])]), ..Resources::default() };
     res.constant_buffers[0] = Some(&cb0);

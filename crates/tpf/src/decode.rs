@@ -115,7 +115,9 @@ impl<T: Clone, const N: usize> Store<T> for ArrayVec<T, N> {
 /// the registers of their relative indices. Each operand is written in place: stored
 /// with its token's fields, then its indices and immediates filled in.
 trait Operands {
-    /// Starts an instruction with `own` operands of its own (at most [`MAX_OPERANDS`]).
+    /// Starts an instruction with `own` operands of its own (at most [`MAX_OPERANDS`]:
+    /// every table row has at most that many and every declaration layout at most one
+    /// operand, which `tests/operand_limits.rs` checks, so the clamp never cuts).
     fn begin(&mut self, own: usize);
 
     /// The arena id of the instruction's own operand `i`.

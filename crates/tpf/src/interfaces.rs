@@ -17,7 +17,16 @@
 //! against them, so both apply the same rules and the same default:
 //!
 //! - a slot the binding does not name gets the **first table its declaration lists**,
-//!   and `this` = (0, 0, 0, 0) ([`ClassInstance::this`] of an unbound slot);
+//!   and `this` = (0, 0, 0, 0) ([`ClassInstances::this`] of an unbound slot). This
+//!   default is **our choice**, not Direct3D's: the runtime requires a class instance in
+//!   every slot the shader declares (the `d3d11` model refuses a draw with an empty
+//!   slot), so no Direct3D behaviour exists to follow; it lets a shader run (and
+//!   translate) without a binding;
+//! - `fcall fp#[k][site]` with a static `k` at or beyond the declaration's array length
+//!   is an [`InterfaceError`] even when another declaration covers slot `fp# + k`
+//!   (functional spec 22.7.19 bounds the array index by the interface's array size);
+//!   [`Interfaces::call`] resolves a call through that check;
+//! - more than [`MAX_SLOTS`] slots is an [`InterfaceError`] ([`Interfaces::check`]);
 //! - a bound table the slot's declaration does not list, or one the program does not
 //!   declare, is an [`InterfaceError`] (the runtime refuses a class instance that does
 //!   not implement the interface);
@@ -104,6 +113,29 @@ pub enum InterfaceError {
         /// The table.
         table: u32,
     },
+    /// `fcall fp#[index]` with an index at or beyond the declaration's array length.
+    #[error("fcall fp{interface}[{index}]: fp{interface} is an array of {array_length}")]
+    IndexOutOfRange {
+        /// The declaration (`fp#`).
+        interface: u32,
+        /// The array index.
+        index: u32,
+        /// Its array length.
+        array_length: u32,
+    },
+    /// `fcall` of an `fp#` no `dcl_interface` declares.
+    #[error("fp{interface} is not declared")]
+    InterfaceNotDeclared {
+        /// The `fp#`.
+        interface: u32,
+    },
+    /// The declarations occupy more than [`MAX_SLOTS`] slots (the sum of their array
+    /// sizes, or one past the last slot numbered, whichever is larger).
+    #[error("{slots} interface slots (the limit is {MAX_SLOTS}, D3D11_SHADER_MAX_INTERFACES)")]
+    TooManySlots {
+        /// The slots declared.
+        slots: u64,
+    },
     /// The call site is beyond the table's bodies.
     #[error("ft{table} has {bodies} bodies, no call site {site}")]
     CallSiteOutOfRange {
@@ -169,9 +201,27 @@ impl Interfaces {
         self.interfaces.is_empty()
     }
 
-    /// The number of slots (`this[]` entries): one past the last slot declared.
+    /// The number of slots (`this[]` entries): one past the last slot declared, at most
+    /// [`MAX_SLOTS`] (a program beyond it fails [`Interfaces::check`]).
     pub fn slots(&self) -> u32 {
-        self.interfaces.iter().map(|f| f.id.saturating_add(f.array_length)).max().unwrap_or(0)
+        u32::try_from(self.extent()).map_or(MAX_SLOTS, |n| n.min(MAX_SLOTS))
+    }
+
+    /// One past the last slot declared, uncapped.
+    fn extent(&self) -> u64 {
+        self.interfaces.iter().map(|f| u64::from(f.id) + u64::from(f.array_length)).max().unwrap_or(0)
+    }
+
+    /// Refuses declarations beyond [`MAX_SLOTS`] slots: the sum of the array sizes
+    /// (functional spec 22.3.51, `D3D11_SHADER_MAX_INTERFACES`) and the slot numbers
+    /// (`this[]` has one entry per slot) must both stay within it.
+    pub fn check(&self) -> Result<(), InterfaceError> {
+        let declared: u64 = self.interfaces.iter().map(|f| u64::from(f.array_length)).sum();
+        let slots = declared.max(self.extent());
+        if slots > u64::from(MAX_SLOTS) {
+            return Err(InterfaceError::TooManySlots { slots });
+        }
+        Ok(())
     }
 
     /// The declaration `fp#` = `id`.
@@ -193,6 +243,30 @@ impl Interfaces {
             Some(c) => Err(InterfaceError::TableNotListed { slot, table: c.table, interface: f.id }),
             None => f.tables.first().copied().ok_or(InterfaceError::NoTables { slot }),
         }
+    }
+
+    /// The slot `fcall fp{interface}[index]` names: `interface + index`, refused when
+    /// `interface` is not declared or `index` is not below its array length (functional
+    /// spec 22.7.19: the array index selects within the interface's array), even if
+    /// another declaration covers that slot.
+    pub fn slot_of(&self, interface: u32, index: u32) -> Result<u32, InterfaceError> {
+        let f = self.interface(interface).ok_or(InterfaceError::InterfaceNotDeclared { interface })?;
+        if index >= f.array_length {
+            return Err(InterfaceError::IndexOutOfRange { interface, index, array_length: f.array_length });
+        }
+        Ok(interface.saturating_add(index))
+    }
+
+    /// The function body (`fb#`) `fcall fp{interface}[index][site]` runs:
+    /// [`Interfaces::slot_of`], then [`Interfaces::body`].
+    pub fn call(
+        &self,
+        instances: &ClassInstances,
+        interface: u32,
+        index: u32,
+        site: u32,
+    ) -> Result<u32, InterfaceError> {
+        self.body(instances, self.slot_of(interface, index)?, site)
     }
 
     /// The function body (`fb#`) `fcall` runs for call site `site` of `slot`.

@@ -57,8 +57,42 @@ fn a_binding_resolves_to_bodies_with_one_default() {
     assert_eq!(f.body(&bound, 1, 1), Ok(0));
     assert_eq!(f.body(&bound, 0, 1), Ok(1), "slot 0 is not bound");
     assert_eq!(bound.this(1), [1, 2, 3, 4]);
-    // fp0[3] is slot 3, fp2's (spec 22.7.19: fp# plus the array index picks the slot).
+    // Slot 3 is fp2's; `fcall fp0[3]` does not reach it: the array index stays within
+    // fp0's array of 2 (spec 22.7.19), static or not.
     assert_eq!(f.table(&bound, 3), Ok(1));
+    assert_eq!(f.call(&bound, 2, 1, 0), Ok(2), "fp2[1] is slot 3");
+    assert_eq!(f.call(&bound, 0, 1, 0), Ok(2), "fp0[1] is slot 1");
+    assert_eq!(
+        f.call(&bound, 0, 3, 0),
+        Err(InterfaceError::IndexOutOfRange { interface: 0, index: 3, array_length: 2 })
+    );
+    assert_eq!(f.slot_of(0, 2), Err(InterfaceError::IndexOutOfRange { interface: 0, index: 2, array_length: 2 }));
+    assert_eq!(f.slot_of(1, 0), Err(InterfaceError::InterfaceNotDeclared { interface: 1 }));
+    assert_eq!(f.slot_of(2, 2), Ok(4));
+}
+
+fn with_interfaces(decls: &str) -> Interfaces {
+    let text = format!(
+        "ps_5_0\ndcl_function_body fb0\ndcl_function_table ft0 = {{fb0}}\n{decls}dcl_output o0.xyzw\nret\nlabel fb0\nret\n"
+    );
+    let program = tpf::parse::parse_program(&text).unwrap_or_else(|d| panic!("{d:?}")).program;
+    Interfaces::of(&program)
+}
+
+#[test]
+fn the_slot_limit_is_checked_once() {
+    assert_eq!(interfaces().check(), Ok(()));
+    // 253 slots (D3D11_SHADER_MAX_INTERFACES) fit; one more does not, counted either as
+    // the sum of the array sizes or as the slot numbers used.
+    let at_limit = with_interfaces("dcl_interface fp0[200][1] = {ft0}\ndcl_interface fp200[53][1] = {ft0}\n");
+    assert_eq!((at_limit.check(), at_limit.slots()), (Ok(()), 253));
+    let sum = with_interfaces("dcl_interface fp0[200][1] = {ft0}\ndcl_interface fp200[54][1] = {ft0}\n");
+    assert_eq!(sum.check(), Err(InterfaceError::TooManySlots { slots: 254 }));
+    let numbered = with_interfaces("dcl_interface fp1000[2][1] = {ft0}\n");
+    assert_eq!(numbered.check(), Err(InterfaceError::TooManySlots { slots: 1002 }));
+    assert_eq!(numbered.slots(), 253, "capped");
+    let e = InterfaceError::TooManySlots { slots: 1002 };
+    assert_eq!(e.to_string(), "1002 interface slots (the limit is 253, D3D11_SHADER_MAX_INTERFACES)");
 }
 
 #[test]

@@ -16,9 +16,9 @@ use tpf::{
 };
 
 use super::{
-    alu_op, next_id, AtomicOp, Code, DeclaredOutput, Dst, DstKind, FCall, Inst, Layout, Op, Rel, ResKind, ResOp, Src,
-    SrcKind, SwitchTable, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ, F_SAT, M_ABS, M_DOUBLE,
-    M_IABS, M_INEG, M_NEG, NO_REL, PS_DEPTH, PS_MASK, PS_STENCIL,
+    alu_op, next_id, AtomicOp, Code, DeclaredOutput, DeclaredSlots, Dst, DstKind, FCall, Inst, Layout, Op, Rel,
+    ResKind, ResOp, Src, SrcKind, SwitchTable, D_FINE, D_Y, EVAL_CENTROID, EVAL_SAMPLE_INDEX, EVAL_SNAPPED, F_NZ,
+    F_SAT, M_ABS, M_DOUBLE, M_IABS, M_INEG, M_NEG, NO_REL, PS_DEPTH, PS_MASK, PS_STENCIL,
 };
 use crate::error::{ExecError, ExecErrorKind};
 use crate::plan::{InputDecl, OutputDecl, Plan, SigElement};
@@ -176,6 +176,24 @@ fn vertices_of(p: Primitive) -> u32 {
         Primitive::TriangleAdj => 6,
         _ => 0,
     }
+}
+
+/// The slots the declarations name (register space 0).
+fn declared_slots(d: &Decls) -> DeclaredSlots {
+    let mut out = DeclaredSlots::default();
+    for (file, r) in &d.ranges {
+        if r.space != 0 {
+            continue;
+        }
+        let mask = match file {
+            File::Srv => &mut out.srv,
+            File::Uav => &mut out.uav,
+            File::Sampler => &mut out.sampler,
+            File::Cb => &mut out.cb,
+        };
+        DeclaredSlots::mark(mask, r.lo, r.hi);
+    }
+    out
 }
 
 impl Decls {
@@ -1097,11 +1115,10 @@ impl Builder<'_> {
                 }
             },
         };
-        if !relative && self.interfaces.covering(fp.saturating_add(imm)).is_none() {
-            return Err(malformed(
-                i,
-                format!("fcall of interface slot {} (fp{fp}[{imm}]), which is not declared", fp.saturating_add(imm)),
-            ));
+        if !relative {
+            // A static index stays within the declaration's array (spec 22.7.19), as
+            // a register index does when it runs.
+            self.interfaces.slot_of(fp, imm).map_err(|e| malformed(i, e.to_string()))?;
         }
         x.a = self.fcalls.len() as u32;
         self.fcalls.push(FCall { fp, imm, site, dynamic: relative, array_length });
@@ -1603,13 +1620,7 @@ pub(crate) fn compile(
     let ps = stage == ProgramType::Pixel;
     let sm51 = program.version.is_sm51();
     let interfaces = tpf::interfaces::Interfaces::of(program);
-    let declared_slots: u64 = interfaces.interfaces.iter().map(|f| u64::from(f.array_length)).sum();
-    if declared_slots > u64::from(tpf::interfaces::MAX_SLOTS) || interfaces.slots() > 1 << 12 {
-        return Err(ExecError::new(ExecErrorKind::Malformed(format!(
-            "{declared_slots} interface slots (the limit is {})",
-            tpf::interfaces::MAX_SLOTS
-        ))));
-    }
+    interfaces.check().map_err(|e| ExecError::new(ExecErrorKind::Malformed(e.to_string())))?;
 
     // Pass 1: declarations.
     let mut d = Decls::default();
@@ -1896,6 +1907,7 @@ pub(crate) fn compile(
         interfaces: interfaces.clone(),
         fcalls: b.fcalls,
         bodies: b.bodies,
+        declared: declared_slots(&d),
     };
     Ok(Plan {
         stage,

@@ -7,8 +7,10 @@
 //! `match` did not.
 
 use super::compile::CALL_DEPTH;
+use super::{
+    declared_or_unbound, table_ops, Code, DeclaredSlots, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind, NO_REL,
+};
 use super::{res, tgsm};
-use super::{table_ops, Code, Dst, DstKind, Inst, Op, Rel, ResOp, Src, SrcKind, NO_REL};
 use crate::alu::{self, ftz4};
 use crate::error::{ExecError, ExecErrorKind};
 use crate::machine::{EmitSink, ExecDiagnostic};
@@ -27,6 +29,8 @@ pub(crate) struct Ctx<'r, 'a> {
     /// The code's relative indices and resource operands.
     pub rels: &'r [Rel],
     pub rops: &'r [ResOp],
+    /// The slots the code declares (uniformly indexed operands reach only those).
+    pub declared: &'r DeclaredSlots,
     /// Checking mode: components of each output register written since the last emit.
     pub written: &'r mut [u8],
     pub checking: bool,
@@ -236,7 +240,8 @@ impl Ctx<'_, '_> {
         let i = r.imm.wrapping_add(self.comp(r.rel, r.rel_c));
         if s.kind == SrcKind::CbDyn {
             let Some(e) = self.rels.get(s.reg as usize + 1) else { return &ZERO };
-            return cb_ref(self.res, i, e.imm.wrapping_add(self.comp(e.rel, e.rel_c)));
+            let slot = declared_or_unbound(self.declared.cb, i);
+            return cb_ref(self.res, slot, e.imm.wrapping_add(self.comp(e.rel, e.rel_c)));
         }
         if s.kind == SrcKind::CbRel {
             cb_ref(self.res, s.slot as u32, i)
@@ -870,16 +875,16 @@ pub(crate) fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
 }
 
 /// The slots of a uniformly indexed resource or sampler (`t[r0.w + 2]`): the immediate
-/// part plus the register component (functional spec 7.11). A slot past the bound
-/// ones reads as unbound (0).
+/// part plus the register component (functional spec 7.11). A slot the program does
+/// not declare (or past the API's) reads as unbound, whatever is bound there.
 #[cold]
 fn uniform_slots(c: &Ctx<'_, '_>, r: &mut ResOp) {
     let at = |e: u32| c.rels.get(e as usize).map(|x| x.imm.wrapping_add(c.comp(x.rel, x.rel_c)));
     if let Some(slot) = at(r.slot_rel) {
-        r.slot = slot;
+        r.slot = declared_or_unbound(if r.uav { c.declared.uav } else { c.declared.srv }, slot);
     }
     if let Some(slot) = at(r.sampler_rel) {
-        r.sampler = slot;
+        r.sampler = declared_or_unbound(c.declared.sampler, slot);
     }
 }
 
@@ -892,8 +897,7 @@ fn fcall_target(c: &Ctx<'_, '_>, code: &Code, x: &Inst) -> Result<Option<u32>, E
     if f.dynamic && k >= f.array_length {
         return Ok(None);
     }
-    let slot = f.fp.wrapping_add(k);
-    let body = code.interfaces.body(&c.res.class_instances, slot, f.site).map_err(ExecErrorKind::ClassInstance)?;
+    let body = code.interfaces.call(&c.res.class_instances, f.fp, k, f.site).map_err(ExecErrorKind::ClassInstance)?;
     match code.bodies.get(&body) {
         Some(&pc) => Ok(Some(pc)),
         None => Err(ExecErrorKind::Malformed(format!("fb{body} has no label"))),
@@ -1005,6 +1009,7 @@ impl Core {
             res,
             rels: &code.rels,
             rops: &code.rops,
+            declared: &code.declared,
             written: written.as_mut_slice(),
             checking: *checking,
             tgsm: &mut [],
@@ -1071,6 +1076,7 @@ impl Core {
             res,
             rels: &code.rels,
             rops: &code.rops,
+            declared: &code.declared,
             written: written.as_mut_slice(),
             checking: *checking,
             tgsm,

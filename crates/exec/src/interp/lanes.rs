@@ -477,7 +477,8 @@ fn src<'s>(regs: &'s [L], env: &Env<'_, '_, '_>, s: &Src, t: &'s mut [L; 4]) -> 
             let (r, e) = (env.rel(s.reg), env.rel(s.reg.wrapping_add(1)));
             let (slots, elements) = (index_row(regs, env, &r), index_row(regs, env, &e));
             for l in 0..W {
-                let v = *cb_ref(env.res, r.imm.wrapping_add(slots[l]), e.imm.wrapping_add(elements[l]));
+                let slot = super::declared_or_unbound(env.code.declared.cb, r.imm.wrapping_add(slots[l]));
+                let v = *cb_ref(env.res, slot, e.imm.wrapping_add(elements[l]));
                 for k in 0..4 {
                     t[k][l] = v[s.comp(k)];
                 }

@@ -729,7 +729,49 @@ pub struct Code {
     pub(crate) fcalls: Vec<FCall>,
     /// `label fb#`: each function body's first compiled instruction.
     pub(crate) bodies: std::collections::BTreeMap<u32, u32>,
+    /// The `t#`, `u#`, `s#` and `cb#` slots declared (register space 0), which a
+    /// uniformly indexed operand may reach.
+    pub(crate) declared: DeclaredSlots,
 }
+
+/// Declared slots, one bit each (bit `n`: slot `n`). 128 bits hold every slot the API
+/// has (128 shader resource views, 64 UAVs, 16 samplers, 14 constant buffers).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DeclaredSlots {
+    pub srv: u128,
+    pub uav: u128,
+    pub sampler: u128,
+    pub cb: u128,
+}
+
+impl DeclaredSlots {
+    /// The slot `slot` of the file `mask` is declared.
+    #[inline(always)]
+    pub fn has(mask: u128, slot: u32) -> bool {
+        slot < 128 && (mask >> slot) & 1 != 0
+    }
+
+    /// Marks slots `lo..=hi` of `mask` (those below 128) declared.
+    pub fn mark(mask: &mut u128, lo: u32, hi: u32) {
+        for slot in lo..=hi.min(127) {
+            *mask |= 1 << slot;
+        }
+    }
+}
+
+/// The slot a uniformly indexed operand reads: `slot` when the program declares it,
+/// else [`UNDECLARED`] (no resource is bound there: it reads as unbound).
+#[inline(always)]
+pub(crate) fn declared_or_unbound(mask: u128, slot: u32) -> u32 {
+    if DeclaredSlots::has(mask, slot) {
+        slot
+    } else {
+        UNDECLARED
+    }
+}
+
+/// The slot an undeclared uniformly indexed slot becomes: past every binding array.
+pub(crate) const UNDECLARED: u32 = u32::MAX;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
