@@ -51,7 +51,10 @@
 //!   undeclared `s#` samples with the default sampler), even when the caller bound
 //!   something there; so does a slot past the API's (functional spec 7.11 "Uniform
 //!   Indexing of Resources and Samplers": indexing out of the declared range is
-//!   undefined). `translate` applies the same rule.
+//!   undefined). The one exception is a class's own textures and samplers, which fxc
+//!   does not declare: a `t#` (`s#`) slot a bound class instance names, `this[s].z + k`
+//!   (`.w + k`) for an interface slot `s` and the operand's immediate `k`, is read.
+//!   `translate` applies the same rule (it translates no uniformly indexed samplers).
 //! - An interface slot with no class instance bound runs the first function table its
 //!   `dcl_interface` lists and reads `this[]` as (0, 0, 0, 0) (`tpf::interfaces`).
 //!   Direct3D has no such case: the runtime requires an instance in every declared

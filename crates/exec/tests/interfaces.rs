@@ -207,16 +207,66 @@ ret
     let mut res = Resources { srvs: vec![None, Some(Srv::Texture(view(&t0)))], ..Resources::default() };
     res.constant_buffers[0] = Some(&cb);
     assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [100, 0, 0, 0]);
-    // t0 and t3 are bound but not declared: an index landing there reads as unbound
-    // (spec 7.11 leaves it undefined; exec and translate read the slot as unbound).
+    // t0 and t3 are bound but not declared: the class instances name them (this.z), as
+    // fxc leaves a class's textures undeclared, so the index reaches them (exec and
+    // translate read the slots the instances name; spec 7.11 leaves the rest undefined).
     let mut res = Resources {
         srvs: vec![Some(Srv::Texture(view(&t1))), None, None, Some(Srv::Texture(view(&t1)))],
         class_instances: instances(&[(0, 0, [0, 2, 0, 0]), (1, 0, [0, 2, 3, 0])]),
         ..Resources::default()
     };
     res.constant_buffers[0] = Some(&cb);
-    assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [300, 0, 0, 0]);
-    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap(), [300, 0, 0, 0]);
+    assert_eq!(run(&p, [0, 0, 0, 0], &mut res).unwrap(), [300, six, 0, 0]);
+    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap(), [300, six, 0, 0]);
+}
+
+#[test]
+fn an_undeclared_texture_no_instance_names_reads_as_unbound() {
+    // t[r0.x + 1] with one interface slot whose instance names t5 (this.z = 4, + 1):
+    // t5 and the declared t2 are read, the bound but undeclared t3 is not.
+    let decls = "dcl_function_body fb0
+dcl_function_table ft0 = {fb0}
+dcl_interface fp0[1][1] = {ft0}
+dcl_resource_texture2d (float,float,float,float) t2
+";
+    let body = "mov r0.x, v0.x
+ld_indexable(texture2d)(float,float,float,float) r0.xyzw, l(0, 0, 0, 0), t[r0.x + 1].xyzw
+mov o0.xyzw, r0.xyzw
+ret
+label fb0
+ret
+";
+    let p = plan(&vs_with(decls, body));
+    let texel = |v: f32| v.to_le_bytes().to_vec();
+    let (a, b, c) = (texel(2.0), texel(3.0), texel(5.0));
+    fn view(data: &[u8]) -> TextureView<'_> {
+        TextureView {
+            dimension: Dimension::Texture2D,
+            format: Format::R32_FLOAT,
+            width: 1,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+            mip_levels: 1,
+            data,
+        }
+    }
+    let mut res = Resources {
+        srvs: vec![
+            None,
+            None,
+            Some(Srv::Texture(view(&a))),
+            Some(Srv::Texture(view(&b))),
+            None,
+            Some(Srv::Texture(view(&c))),
+        ],
+        class_instances: instances(&[(0, 0, [0, 0, 4, 0])]),
+        ..Resources::default()
+    };
+    let x = |v: f32| v.to_bits();
+    assert_eq!(run(&p, [1, 0, 0, 0], &mut res).unwrap()[0], x(2.0), "declared t2");
+    assert_eq!(run(&p, [2, 0, 0, 0], &mut res).unwrap()[0], 0, "t3: bound, undeclared, not named");
+    assert_eq!(run(&p, [4, 0, 0, 0], &mut res).unwrap()[0], x(5.0), "t5: named by this[0].z + 1");
 }
 
 #[test]

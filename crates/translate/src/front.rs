@@ -503,10 +503,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             // Read whole by `tpf::interfaces::Interfaces::of`.
             Decl::FunctionTable { .. } => {}
             Decl::Interface { .. } => {
-                let slots: u64 = self.interfaces.interfaces.iter().map(|f| u64::from(f.array_length)).sum();
-                if slots > u64::from(tpf::interfaces::MAX_SLOTS) || self.interfaces.slots() > LIMIT_REGISTERS {
-                    return Err(unsupported(i, ins, "more than 253 interface slots (D3D11_SHADER_MAX_INTERFACES)"));
-                }
+                self.interfaces.check().map_err(|e| unsupported(i, ins, e.to_string()))?;
             }
             Decl::OutputTopology(_)
             | Decl::InputPrimitive(_)
@@ -1160,9 +1157,10 @@ impl<'p, 'a> Gen<'p, 'a> {
             .map(|f| f.array_length)
             .ok_or_else(|| unsupported(i, ins, format!("undeclared fp{fp}")))?;
         let call = |k: u32| -> R<String> {
-            let slot = fp.saturating_add(k);
-            let body =
-                self.interfaces.body(self.instances, slot, function).map_err(|e| unsupported(i, ins, e.to_string()))?;
+            let body = self
+                .interfaces
+                .call(self.instances, fp, k, function)
+                .map_err(|e| unsupported(i, ins, e.to_string()))?;
             Ok(format!("dx_fb{body}"))
         };
         let (callees, index) = match o.index(1) {

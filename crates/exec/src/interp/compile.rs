@@ -1907,7 +1907,7 @@ pub(crate) fn compile(
         interfaces: interfaces.clone(),
         fcalls: b.fcalls,
         bodies: b.bodies,
-        declared: declared_slots(&d),
+        declared: DeclaredSlots { interface_slots: interfaces.slots(), ..declared_slots(&d) },
     };
     Ok(Plan {
         stage,

@@ -876,15 +876,28 @@ pub(crate) fn rop(c: &Ctx<'_, '_>, x: &Inst) -> ResOp {
 
 /// The slots of a uniformly indexed resource or sampler (`t[r0.w + 2]`): the immediate
 /// part plus the register component (functional spec 7.11). A slot the program does
-/// not declare (or past the API's) reads as unbound, whatever is bound there.
+/// not declare (or past the API's) reads as unbound, whatever is bound there, unless
+/// it is one a class instance names: `this[s].z + k` for a texture, `this[s].w + k` for
+/// a sampler, over the program's interface slots `s` and the operand's immediate `k`
+/// (the class's own textures and samplers, which fxc leaves undeclared; `translate`
+/// switches over the same slots).
 #[cold]
 fn uniform_slots(c: &Ctx<'_, '_>, r: &mut ResOp) {
-    let at = |e: u32| c.rels.get(e as usize).map(|x| x.imm.wrapping_add(c.comp(x.rel, x.rel_c)));
-    if let Some(slot) = at(r.slot_rel) {
-        r.slot = declared_or_unbound(if r.uav { c.declared.uav } else { c.declared.srv }, slot);
+    let at = |e: u32| c.rels.get(e as usize).map(|x| (x.imm, x.imm.wrapping_add(c.comp(x.rel, x.rel_c))));
+    let named = |word: usize, k: u32, slot: u32| {
+        (0..c.declared.interface_slots).any(|s| c.res.class_instances.this(s)[word].wrapping_add(k) == slot)
+    };
+    if let Some((k, slot)) = at(r.slot_rel) {
+        r.slot = if r.uav {
+            declared_or_unbound(c.declared.uav, slot)
+        } else if named(2, k, slot) {
+            slot
+        } else {
+            declared_or_unbound(c.declared.srv, slot)
+        };
     }
-    if let Some(slot) = at(r.sampler_rel) {
-        r.sampler = declared_or_unbound(c.declared.sampler, slot);
+    if let Some((k, slot)) = at(r.sampler_rel) {
+        r.sampler = if named(3, k, slot) { slot } else { declared_or_unbound(c.declared.sampler, slot) };
     }
 }
 

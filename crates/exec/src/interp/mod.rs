@@ -742,6 +742,10 @@ pub(crate) struct DeclaredSlots {
     pub uav: u128,
     pub sampler: u128,
     pub cb: u128,
+    /// The interface slots the program declares (`dcl_interface`): a class instance
+    /// bound to one names texture and sampler slots of its own (`this[].z`, `.w`),
+    /// which fxc does not declare.
+    pub interface_slots: u32,
 }
 
 impl DeclaredSlots {
