@@ -14,6 +14,20 @@ use exec::resources::{AddressMode, Dimension, Sampler, Srv, TextureView, Uav};
 use exec::{ClassInstance, ClassInstances, ExecErrorKind, Format, Machine, Plan, Resources};
 use tpf::interfaces::InterfaceError;
 
+/// A 1×1 `R32_FLOAT` 2D texture over `data`.
+fn view(data: &[u8]) -> TextureView<'_> {
+    TextureView {
+        dimension: Dimension::Texture2D,
+        format: Format::R32_FLOAT,
+        width: 1,
+        height: 1,
+        depth: 1,
+        array_size: 1,
+        mip_levels: 1,
+        data,
+    }
+}
+
 /// A vertex shader with the declarations `decls` (after the interface ones) and `body`;
 /// output o0, input v0, 4 temps.
 fn vs_with(decls: &str, body: &str) -> String {
@@ -178,18 +192,6 @@ ret
     let cb: Vec<[u32; 4]> = (0..8).map(|e| [e * 100, 0, 0, 0]).collect();
     let texel = |v: f32| v.to_le_bytes().to_vec();
     let (t0, t1) = (texel(5.0), texel(6.0));
-    fn view(data: &[u8]) -> TextureView<'_> {
-        TextureView {
-            dimension: Dimension::Texture2D,
-            format: Format::R32_FLOAT,
-            width: 1,
-            height: 1,
-            depth: 1,
-            array_size: 1,
-            mip_levels: 1,
-            data,
-        }
-    }
     let mut res = Resources {
         srvs: vec![None, Some(Srv::Texture(view(&t0))), Some(Srv::Texture(view(&t1)))],
         class_instances: instances(&[(0, 0, [0, 2, 2, 0]), (1, 0, [0, 4, 1, 7])]),
@@ -239,18 +241,6 @@ ret
     let p = plan(&vs_with(decls, body));
     let texel = |v: f32| v.to_le_bytes().to_vec();
     let (a, b, c) = (texel(2.0), texel(3.0), texel(5.0));
-    fn view(data: &[u8]) -> TextureView<'_> {
-        TextureView {
-            dimension: Dimension::Texture2D,
-            format: Format::R32_FLOAT,
-            width: 1,
-            height: 1,
-            depth: 1,
-            array_size: 1,
-            mip_levels: 1,
-            data,
-        }
-    }
     let mut res = Resources {
         srvs: vec![
             None,
