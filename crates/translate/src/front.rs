@@ -167,6 +167,10 @@ struct Gen<'p, 'a> {
     /// A geometry shader's declarations (its body is written for the compute
     /// lowering of [`crate::gs`]).
     gs: crate::gs::GsDecls,
+    /// `eval_*` become marker calls ([`crate::Options::pull_model`]).
+    pull_model: bool,
+    /// The marker functions of the `eval_*` instructions ([`crate::pull_model`]).
+    pull_functions: String,
 }
 
 type R<T> = Result<T, TranslateError>;
@@ -263,6 +267,8 @@ impl<'p, 'a> Gen<'p, 'a> {
             sm51: program.version.is_sm51(),
             range_register: BTreeMap::new(),
             gs: crate::gs::GsDecls::default(),
+            pull_model: options.pull_model,
+            pull_functions: String::new(),
         })
     }
 }
@@ -1444,46 +1450,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// integer or typeless slot's as two's complement.
     fn src_vec_as(&self, i: usize, ins: &InstructionRef<'_, '_>, o: &Operand, ty: Ty) -> R<String> {
         let base = self.register(i, ins, o)?;
-        let mut v = match o.selection() {
-            Selection::Swizzle(s) if s != [0, 1, 2, 3] => {
-                format!("{base}.{}", s.iter().map(|&c| comp(c as usize)).collect::<String>())
-            }
-            Selection::Select1(c) => {
-                let c = comp(c as usize);
-                format!("{base}.{c}{c}{c}{c}")
-            }
-            _ => base,
-        };
-        if o.ty == OperandType::Immediate32 && o.components == ComponentCount::One {
-            // Already a broadcast.
-        }
-        use tpf::Modifier as M;
-        let m = o.modifier();
-        if ty == Ty::D {
-            let (sign, rest) =
-                ("vec4<u32>(0u, 0x80000000u, 0u, 0x80000000u)", "vec4<u32>(~0u, 0x7fffffffu, ~0u, 0x7fffffffu)");
-            match m {
-                M::Neg => v = format!("({v} ^ {sign})"),
-                M::Abs => v = format!("({v} & {rest})"),
-                M::AbsNeg => v = format!("({v} | {sign})"),
-                _ => {}
-            }
-        } else if matches!(ty, Ty::F | Ty::Any) {
-            match m {
-                M::Neg => v = format!("({v} ^ vec4<u32>(0x80000000u))"),
-                M::Abs => v = format!("({v} & vec4<u32>(0x7fffffffu))"),
-                M::AbsNeg => v = format!("({v} | vec4<u32>(0x80000000u))"),
-                _ => {}
-            }
-        } else {
-            match m {
-                M::Neg => v = format!("(vec4<u32>(0u) - {v})"),
-                M::Abs => v = format!("bitcast<vec4<u32>>(abs(bitcast<vec4<i32>>({v})))"),
-                M::AbsNeg => v = format!("(vec4<u32>(0u) - bitcast<vec4<u32>>(abs(bitcast<vec4<i32>>({v}))))"),
-                _ => {}
-            }
-        }
-        Ok(v)
+        Ok(selected(base, o, ty))
     }
 
     /// Source `k`'s first selected component (a condition, selector or index).
@@ -1552,6 +1519,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             O::StoreUavTyped => self.store_uav_typed(i, ins),
             O::ImmAtomicAlloc | O::ImmAtomicConsume => self.counter(i, ins),
             op if is_atomic(op) => self.atomic(i, ins),
+            O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped if self.pull_model => self.eval(i, ins, sat),
             op => Err(unsupported(i, ins, ops::inexpressible(op).unwrap_or("this instruction"))),
         }
     }
@@ -1576,6 +1544,86 @@ impl<'p, 'a> Gen<'p, 'a> {
     fn close(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.line("}");
+    }
+
+    /// `eval_centroid`, `eval_sample_index`, `eval_snapped` ([`crate::pull_model`]):
+    /// the input register's location evaluated by a marker call, or, for an input
+    /// that is not interpolated (constant or integer), the register itself (D3D11.3
+    /// functional spec 16.5 "Pull Model Attribute Evaluation": the position then has no
+    /// effect). The source's selection and modifier apply to the value, then `_sat`.
+    fn eval(&mut self, i: usize, ins: &InstructionRef<'_, '_>, sat: bool) -> R<()> {
+        use crate::pull_model::{Kind, Marker};
+        let kind = Kind::of(ins.opcode).ok_or_else(|| unsupported(i, ins, "this instruction"))?;
+        if self.stage != ProgramType::Pixel {
+            return Err(unsupported(i, ins, "pull-model evaluation outside a pixel shader"));
+        }
+        let operands = ins.operands();
+        let (Some(d), Some(src)) = (operands.first().copied(), operands.get(1).copied()) else {
+            return Err(unsupported(i, ins, "a missing operand"));
+        };
+        let extra = operands.get(2).copied();
+        if (kind == Kind::Centroid) != extra.is_none() {
+            return Err(unsupported(i, ins, "a missing operand"));
+        }
+        let r = match (src.ty, src.dims(), src.index(0)) {
+            (OperandType::Input, 1, Some(Index::Imm32(r))) => r,
+            (OperandType::Input, 1, Some(_)) => {
+                return Err(unsupported(i, ins, "pull-model evaluation of a relatively indexed input (v[r# + k])"))
+            }
+            _ => return Err(unsupported(i, ins, "pull-model evaluation of an operand that is not an input v#")),
+        };
+        let Some((mask, svs, interp)) = self.inputs.get(&r).cloned() else {
+            return Err(unsupported(i, ins, format!("pull-model evaluation of the undeclared input v{r}")));
+        };
+        let elem = if mask == 0 {
+            None
+        } else {
+            Some(sig_elem(self.isgn, r).map_err(|what| TranslateError::Signature { register: format!("v{r}"), what })?)
+        };
+        let constant = interp == InterpolationMode::Constant || matches!(elem, Some(Elem::U | Elem::I));
+        let value = if constant {
+            self.register(i, ins, &src)?
+        } else {
+            if elem.is_none() || !svs.is_empty() {
+                return Err(unsupported(i, ins, format!("pull-model evaluation of a system value (v{r})")));
+            }
+            let marker = Marker { kind, register: r, index: i };
+            let name = marker.name();
+            let (param, arg) = match (kind, extra) {
+                (Kind::SampleIndex, Some(o)) => {
+                    let v = self.src_vec_as(i, ins, &o, Ty::I)?;
+                    ("dx_sample: i32", format!("bitcast<i32>({v}.x)"))
+                }
+                // The offset's low 4 bits, signed sixteenths of a pixel (16.5.3): the
+                // sign extended as ((x & 15) ^ 8) - 8.
+                (Kind::Snapped, Some(o)) => {
+                    let v = self.src_vec_as(i, ins, &o, Ty::I)?;
+                    (
+                        "dx_offset: vec2<f32>",
+                        format!(
+                            "vec2<f32>(bitcast<vec2<i32>>(({v}.xy & vec2<u32>(15u)) ^ vec2<u32>(8u)) - vec2<i32>(8)) * \
+                             0.0625"
+                        ),
+                    )
+                }
+                _ => ("", String::new()),
+            };
+            let _ =
+                write!(self.pull_functions, "fn {name}({param}) -> vec4<f32> {{\n    return vec4<f32>(0.0);\n}}\n\n");
+            format!("bitcast<vec4<u32>>({name}({arg}))")
+        };
+        let Some(place) = self.dst(i, ins, &d)? else { return Ok(()) };
+        self.line("{");
+        self.depth = self.depth.saturating_add(1);
+        self.line(&format!("let q0 = {};", selected(value, &src, Ty::F)));
+        for c in 0..4 {
+            if place.2 & (1 << c) != 0 {
+                let f = if sat { "dx_sat" } else { "dx_r" };
+                self.write(&place, c, &format!("{f}(bitcast<f32>(q0.{}))", comp(c)));
+            }
+        }
+        self.close();
+        Ok(())
     }
 
     fn arith(
@@ -2330,6 +2378,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         s.push_str(&self.body);
         s.push_str("}\n\n");
         s.push_str(&self.functions);
+        s.push_str(&self.pull_functions);
         let mut args: Vec<String> = Vec::new();
         let mut copy = String::new();
         let mut out_fields: Vec<String> = Vec::new();
@@ -2570,6 +2619,50 @@ impl Gen<'_, '_> {
         s.push_str("}\n");
         Ok(s)
     }
+}
+
+/// A source's selection and modifier applied to `base` (a `vec4<u32>` of bits) for a
+/// slot of type `ty`: a float slot's modifier acts on every component's sign bit, a
+/// double slot's on the high words' (`.y`, `.w`), an integer or typeless slot's as
+/// two's complement.
+fn selected(base: String, o: &Operand, ty: Ty) -> String {
+    let mut v = match o.selection() {
+        Selection::Swizzle(s) if s != [0, 1, 2, 3] => {
+            format!("{base}.{}", s.iter().map(|&c| comp(c as usize)).collect::<String>())
+        }
+        Selection::Select1(c) => {
+            let c = comp(c as usize);
+            format!("{base}.{c}{c}{c}{c}")
+        }
+        _ => base,
+    };
+    use tpf::Modifier as M;
+    let m = o.modifier();
+    if ty == Ty::D {
+        let (sign, rest) =
+            ("vec4<u32>(0u, 0x80000000u, 0u, 0x80000000u)", "vec4<u32>(~0u, 0x7fffffffu, ~0u, 0x7fffffffu)");
+        match m {
+            M::Neg => v = format!("({v} ^ {sign})"),
+            M::Abs => v = format!("({v} & {rest})"),
+            M::AbsNeg => v = format!("({v} | {sign})"),
+            _ => {}
+        }
+    } else if matches!(ty, Ty::F | Ty::Any) {
+        match m {
+            M::Neg => v = format!("({v} ^ vec4<u32>(0x80000000u))"),
+            M::Abs => v = format!("({v} & vec4<u32>(0x7fffffffu))"),
+            M::AbsNeg => v = format!("({v} | vec4<u32>(0x80000000u))"),
+            _ => {}
+        }
+    } else {
+        match m {
+            M::Neg => v = format!("(vec4<u32>(0u) - {v})"),
+            M::Abs => v = format!("bitcast<vec4<u32>>(abs(bitcast<vec4<i32>>({v})))"),
+            M::AbsNeg => v = format!("(vec4<u32>(0u) - bitcast<vec4<u32>>(abs(bitcast<vec4<i32>>({v}))))"),
+            _ => {}
+        }
+    }
+    v
 }
 
 fn cond_text(c: &str, test: Test) -> String {

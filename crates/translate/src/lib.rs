@@ -206,7 +206,8 @@
 //! direction (a normal made from derivatives, which are 0 over a point, is NaN; the
 //! face is undefined and each picks its own); cube gathers across a face's edge match
 //! (both seamless: D3D11.3 functional spec 7.18.12, Vulkan's cube filtering); 2 are
-//! not compared (one reads `eval_centroid`, which is not translated; one samples a texture with a bias and a gradient that comparing
+//! not compared (one reads `eval_centroid`, which WGSL cannot express: it is drawn in
+//! SPIR-V and GLSL by `tests/lavapipe_pull_model.rs`; one samples a texture with a bias and a gradient that comparing
 //! instructions also read, which WGSL's depth textures cannot). Over a point every interpolation gives the vertex's value: on
 //! lavapipe flat and noperspective inputs are exact at any clip-space w, perspective
 //! ones (`linear`, `linear centroid`) only where w is a power of two (the corpus runs
@@ -223,6 +224,15 @@
 //! exact, the interpolated values within 2⁻¹⁶ · (1 + |value|) (the largest difference
 //! 5.0·10⁻⁶ · (1 + |value|): lavapipe's float32 plane equations against the reference's
 //! float64 barycentrics of the snapped triangle).
+//! `tests/lavapipe_pull_model.rs` draws the same triangles with pixel shaders using
+//! `eval_centroid`, `eval_sample_index` (a literal and a register index) and
+//! `eval_snapped` (literal and register offsets, negative ones, bits above the low 4
+//! set, `_sat`), of perspective, noperspective, `centroid` and `sample` inputs and of a
+//! constant one, in the translation's SPIR-V (through `spirv-val`) and its GLSL
+//! (compiled by `glslangValidator -V`), and the corpus's `ps5__evaluateAttrib`, against
+//! `exec::raster::draw`'s pull-model evaluation (single-sample: the centre, moved by the
+//! offset): the same pixels are written, the values within the same bound, constant
+//! ones exact.
 //! Hand-written programs (fine and unsuffixed
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
 //! `sample`/`sample_b` at position-made coordinates, `lod` of every dimension at
@@ -447,6 +457,30 @@
 //! vertex shader wrote is not always the one the geometry shader reads: `(z * 2 - w)`
 //! and `(.. + w) * 0.5` each round.
 //!
+//! # Pull-model attribute evaluation
+//!
+//! `eval_centroid`, `eval_sample_index` and `eval_snapped` (D3D11.3 functional spec
+//! 16.5 "Pull Model Attribute Evaluation") evaluate a pixel shader's input at the
+//! centroid, at a sample, or at the pixel centre moved by an offset on a 16 × 16 grid.
+//! SPIR-V (`GLSL.std.450` `InterpolateAtCentroid`, `InterpolateAtSample`,
+//! `InterpolateAtOffset`, capability `InterpolationFunction`) and GLSL
+//! (`interpolateAtCentroid`, `interpolateAtSample`, `interpolateAtOffset`) have them;
+//! WGSL and naga's IR do not. With [`Options::pull_model`] (which [`translate()`] sets
+//! for SPIR-V and GLSL) each such instruction of an interpolated input is a call of a
+//! marker function of its own, which [`write()`] gives its body after naga's SPIR-V or
+//! GLSL writer ([`pull_model`]): the function of the kind on the input variable at the
+//! register's location (the `Input` variable, `_vs2fs_location#`), `eval_snapped`'s
+//! offset passed as its low 4 bits' signed sixteenths of a pixel (16.5.3),
+//! `eval_sample_index`'s index as its first component. The input's `linear` or
+//! `linear noperspective` interpolation applies, its `centroid` or `sample` modifier does
+//! not (as in SPIR-V and GLSL); an input with constant interpolation (or an integer
+//! one) reads the register itself (16.5: the position has no effect), with no marker.
+//! The source's swizzle and modifier apply to the value, then `_sat`. Refused: a
+//! relatively indexed input (`v[r# + k]`), a system value (a position cannot be
+//! pulled), and WGSL, MSL and HLSL output of a module with markers
+//! ([`TranslateError::Unsupported`] naming the first instruction). A program without
+//! `eval_*` is written the same with or without the option.
+//!
 //! # The arithmetic rules kept
 //!
 //! From the Direct3D 11.3 functional spec (3.1, "32-bit Floating Point Rules"; the
@@ -557,10 +591,12 @@
 //!   quotient is exact when the size is a power of two, and the sum rounds to the
 //!   coordinate's float32 precision, so an address within that rounding of a texel
 //!   boundary can gather the neighbouring footprint.
-//! - `eval_centroid`, `eval_sample_index` and `eval_snapped` (no pull-model
-//!   interpolation: `interpolateAt*` has no WGSL form) and `sampleinfo`/`samplepos` of
-//!   the rasterizer (no WGSL query of its sample count) are refused with that reason
-//!   ([`ops::inexpressible`]).
+//! - `eval_centroid`, `eval_sample_index` and `eval_snapped` (pull-model interpolation)
+//!   have no WGSL form, nor one in naga's IR, MSL or HLSL writers: they are translated
+//!   for SPIR-V and GLSL only ([Pull-model attribute evaluation](#pull-model-attribute-evaluation)),
+//!   and refused naming the instruction for WGSL, MSL and HLSL (and by [`module()`]
+//!   without [`Options::pull_model`]); `sampleinfo`/`samplepos` of the rasterizer (no
+//!   WGSL query of its sample count) are refused ([`ops::inexpressible`]).
 //! - `samplepos` of a texture gives the standard pattern of its sample count
 //!   (`D3D11_STANDARD_MULTISAMPLE_PATTERN`, Vulkan's standard sample locations): a
 //!   device with other positions differs.
@@ -590,6 +626,7 @@ pub mod gs_native;
 pub mod limits;
 pub mod no_contraction;
 pub mod ops;
+pub mod pull_model;
 pub mod spirv_geometry;
 
 pub use bindings::{Bindings, BindingsError, Class, Slot};
@@ -638,6 +675,15 @@ pub struct Options {
     /// declaration lists and `this` = 0 (the rule `exec` applies, both from
     /// [`tpf::interfaces`]). See [Subroutines and interfaces](crate#subroutines-and-interfaces).
     pub class_instances: ClassInstances,
+    /// Translate the pull-model evaluation instructions (`eval_centroid`,
+    /// `eval_sample_index`, `eval_snapped`) as calls of marker functions that
+    /// [`write()`] turns into SPIR-V's and GLSL's `interpolateAt*` ([`pull_model`]);
+    /// [`write()`] refuses such a module for WGSL, MSL and HLSL. Off (the default),
+    /// [`module()`] refuses the instructions: the markers' own bodies are placeholders, so
+    /// a module with them means what the program says only through [`write()`] (not,
+    /// say, through another SPIR-V writer). [`translate()`] turns it on for SPIR-V and
+    /// GLSL. See [Pull-model attribute evaluation](crate#pull-model-attribute-evaluation).
+    pub pull_model: bool,
 }
 
 impl Default for Options {
@@ -647,6 +693,7 @@ impl Default for Options {
             bindings: Bindings::default(),
             vertex_as_compute: false,
             class_instances: ClassInstances::new(),
+            pull_model: false,
         }
     }
 }
@@ -935,6 +982,11 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
     let backend = |message: String| TranslateError::Backend { target: target.name(), message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
     let policies = bounds_check_policies();
+    if let Some(m) = pull_model::markers(module).first() {
+        if !matches!(target, Target::Spirv | Target::Glsl) {
+            return Err(pull_model::refusal(m, target));
+        }
+    }
     Ok(match target {
         Target::Wgsl => naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
             .map_err(|e| backend(e.to_string()))?
@@ -1000,6 +1052,10 @@ pub(crate) fn glsl_text(
     let mut w = naga::back::glsl::Writer::new(&mut out, module, info, &options, &pipeline, policies)
         .map_err(|e| backend(e.to_string()))?;
     w.write().map_err(|e| backend(e.to_string()))?;
+    let markers = pull_model::markers(module);
+    if !markers.is_empty() {
+        out = pull_model::glsl(&out, &markers).map_err(|e| backend(e.to_string()))?;
+    }
     Ok(out)
 }
 
@@ -1014,6 +1070,9 @@ pub(crate) fn spirv_words(
     let backend = |message: String| TranslateError::Backend { target: "spirv", message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
     let policies = bounds_check_policies();
+    // The pull-model markers are found by their names.
+    let markers = pull_model::markers(module);
+    let extra = if markers.is_empty() { extra } else { extra | naga::back::spv::WriterFlags::DEBUG };
     let options = naga::back::spv::Options {
         bounds_check_policies: policies,
         flags: naga::back::spv::WriterFlags::ADJUST_COORDINATE_SPACE
@@ -1045,6 +1104,9 @@ pub(crate) fn spirv_words(
     .map_err(|e| backend(e.to_string()))?;
     // Every float operation evaluated as written (no FMA, no reordering).
     let mut words = words;
+    if !markers.is_empty() {
+        pull_model::spirv(&mut words, &markers).map_err(|e| backend(e.to_string()))?;
+    }
     no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
     Ok(words)
 }
@@ -1075,6 +1137,10 @@ pub fn translate(bytes: &[u8], options: &Options, target: Target) -> Result<Vec<
             return geometry_glsl(bytes, &native, GlslFlavor::Vulkan).map(String::into_bytes);
         }
         return geometry_spirv(bytes, &native);
+    }
+    if matches!(target, Target::Spirv | Target::Glsl) && !options.pull_model {
+        let options = Options { pull_model: true, ..options.clone() };
+        return write(&module(bytes, &options)?, target);
     }
     write(&module(bytes, options)?, target)
 }

@@ -183,8 +183,10 @@ pub fn is_double(op: Opcode) -> bool {
     info.src.iter().chain(info.dst).any(|t| *t == tpf::table::Ty::D)
 }
 
-/// The instructions no target of the translator can express, with the reason their
-/// error gives (the crate documentation lists them).
+/// The instructions the translator refuses for every target (without
+/// [`crate::Options::pull_model`], the `eval_*` ones too: with it they are translated
+/// for SPIR-V and GLSL), with the reason their error gives (the crate documentation
+/// lists them).
 pub fn inexpressible(op: Opcode) -> Option<&'static str> {
     use Opcode as O;
     Some(match op {

@@ -196,7 +196,7 @@ fn word_count(n: usize) -> Result<u32, GeometryError> {
 }
 
 /// An instruction's words.
-fn inst(opcode: u32, operands: &[u32]) -> Result<Vec<u32>, GeometryError> {
+pub(crate) fn inst(opcode: u32, operands: &[u32]) -> Result<Vec<u32>, GeometryError> {
     let count = word_count(operands.len().saturating_add(1))?;
     let mut v = Vec::with_capacity(operands.len().saturating_add(1));
     v.push(count.wrapping_shl(16) | opcode);
@@ -205,7 +205,7 @@ fn inst(opcode: u32, operands: &[u32]) -> Result<Vec<u32>, GeometryError> {
 }
 
 /// The literal string starting at `words` (`OpName`'s operand).
-fn string(words: &[u32]) -> String {
+pub(crate) fn string(words: &[u32]) -> String {
     let mut bytes = Vec::new();
     'outer: for w in words {
         for b in w.to_le_bytes() {

@@ -1,6 +1,6 @@
 //! Every Shader Model 4.0–5.1 vertex, pixel and compute shader of the corpus is
-//! translated, validated by naga and written as WGSL, SPIR-V and MSL; the SPIR-V must
-//! pass `spirv-val` (Debian's `spirv-tools`). Each blob and target has one line in
+//! translated (with [`Options::pull_model`]), validated by naga and written as WGSL,
+//! SPIR-V and MSL; the SPIR-V must pass `spirv-val` (Debian's `spirv-tools`). Each blob and target has one line in
 //! `tests/expect/corpus_translate.txt`: `ok`, or the error's code and the mnemonic of
 //! the instruction at fault. The corpus is optional: without it the test prints SKIP
 //! and passes (unless `DXREF_REQUIRE_CORPUS=1`).
@@ -28,7 +28,8 @@ fn corpus_translate() {
     for e in entries.iter().filter(|e| translated(&e.profile)) {
         count += 1;
         let bytes = e.bytes();
-        let module = translate::module(&bytes, &Options::default());
+        // With the pull-model markers: `eval_*` go to SPIR-V, and WGSL and MSL refuse them.
+        let module = translate::module(&bytes, &Options { pull_model: true, ..Options::default() });
         for target in [Target::Wgsl, Target::Spirv, Target::Msl] {
             let outcome = match &module {
                 Err(err) => common::outcome(err),
