@@ -370,6 +370,84 @@ pub fn glsl(text: &str, markers: &[Marker]) -> Result<String, PullModelError> {
 mod tests {
     use super::*;
 
+    const SRC: &str = "fn dx_eval_snapped_v2_i5_mark(dx_offset: vec2<f32>) -> vec4<f32> { return vec4<f32>(0.0); }\n\
+                       fn dx_eval_centroid_v2_i6_mark() -> vec4<f32> { return vec4<f32>(0.0); }\n\
+                       @fragment fn main(@location(2) a: vec4<f32>) -> @location(0) vec4<f32> {\n\
+                       return a + dx_eval_snapped_v2_i5_mark(vec2<f32>(0.25)) + dx_eval_centroid_v2_i6_mark(); }";
+
+    fn module() -> naga::Module {
+        naga::front::wgsl::parse_str(SRC).unwrap()
+    }
+
+    #[test]
+    fn markers_become_interpolate_at_in_spirv() {
+        let m = module();
+        assert_eq!(markers(&m).iter().map(|m| m.index).collect::<Vec<_>>(), [5, 6]);
+        let info = crate::validate(&m).unwrap();
+        let w = crate::spirv_words(&m, &info, naga::back::spv::WriterFlags::empty()).unwrap();
+        let insts = instructions(&w).unwrap();
+        let ext: Vec<&[u32]> = insts.iter().filter(|x| x.1 == OP_EXT_INST).map(|x| x.2).collect();
+        let interpolations: Vec<u32> = ext.iter().filter(|i| i[4] >= 76 && i[4] <= 78).map(|i| i[4]).collect();
+        assert_eq!(interpolations, [78, 76]);
+        // Both on the Input variable at location 2.
+        let var = insts
+            .iter()
+            .find(|x| x.1 == OP_DECORATE && x.2[2] == decoration::LOCATION && x.2[3] == 2)
+            .map(|x| x.2[1])
+            .unwrap();
+        assert!(ext.iter().filter(|i| i[4] >= 76).all(|i| i[5] == var));
+        assert!(insts.iter().any(|x| x.1 == OP_CAPABILITY && x.2[1] == CAPABILITY_INTERPOLATION_FUNCTION));
+        assert!(insts.iter().all(|x| x.1 != OP_EXT_INST || x.2[2] < w[3]), "new ids below the bound");
+        // Idempotent on the capability, and nothing to do without markers.
+        let mut again = w.clone();
+        spirv(&mut again, &[]).unwrap();
+        assert_eq!(again, w);
+    }
+
+    #[test]
+    fn markers_become_interpolate_at_in_glsl() {
+        let m = module();
+        let info = crate::validate(&m).unwrap();
+        let text = crate::glsl_text(&m, &info, Default::default()).unwrap();
+        assert!(text.contains("return interpolateAtOffset(_vs2fs_location2, dx_offset);"), "{text}");
+        assert!(text.contains("return interpolateAtCentroid(_vs2fs_location2);"), "{text}");
+        assert!(!text.contains("return vec4(0.0);"), "{text}");
+    }
+
+    #[test]
+    fn what_the_passes_cannot_find_is_an_error() {
+        let m = module();
+        let info = crate::validate(&m).unwrap();
+        let mut w = naga::back::spv::write_vec(
+            &m,
+            &info,
+            &naga::back::spv::Options { flags: naga::back::spv::WriterFlags::DEBUG, ..Default::default() },
+            None,
+        )
+        .unwrap();
+        // A marker at a location without an input.
+        let m7 = naga::front::wgsl::parse_str(&SRC.replace("centroid_v2", "centroid_v7")).unwrap();
+        let info7 = crate::validate(&m7).unwrap();
+        let options = naga::back::spv::Options { flags: naga::back::spv::WriterFlags::DEBUG, ..Default::default() };
+        let w7 = naga::back::spv::write_vec(&m7, &info7, &options, None).unwrap();
+        let elsewhere = markers(&m7);
+        assert!(matches!(spirv(&mut w7.clone(), &elsewhere), Err(PullModelError::Missing(_))));
+        let text7 = crate::glsl_text(&m7, &info7, Default::default());
+        assert!(matches!(text7, Err(TranslateError::Backend { .. })), "{text7:?}");
+        // A marker naga did not write (no function of that name) needs nothing.
+        let absent = [Marker { kind: Kind::Centroid, register: 2, index: 5 }];
+        assert!(spirv(&mut w.clone(), &absent).is_ok());
+        let mut cut = w.clone();
+        cut.push((5 << 16) | 129);
+        assert!(matches!(spirv(&mut cut, &elsewhere), Err(PullModelError::Words(_))));
+        assert!(spirv(&mut vec![], &elsewhere).is_err());
+        let markers = markers(&m);
+        spirv(&mut w, &markers).unwrap();
+        let text = "vec4 dx_eval_centroid_v2_i6_mark() {\n    return vec4(0.0);\n}\n";
+        assert!(matches!(glsl(text, &markers), Err(PullModelError::Missing(_))), "no input declared");
+        assert!(glsl("vec4 dx_eval_centroid_v2_i6_mark() {\n", &markers).is_err());
+    }
+
     #[test]
     fn marker_names_round_trip() {
         for kind in [Kind::Centroid, Kind::SampleIndex, Kind::Snapped] {
