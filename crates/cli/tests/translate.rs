@@ -58,6 +58,10 @@ fn what_is_not_translated_is_refused_naming_the_instruction() {
     let out = dxref(&["translate", &bin, "--to", "wgsl"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("instruction 3 (eval_centroid)"), "{}", text(&out.stderr));
+    // GLSL (and SPIR-V) have pull-model interpolation: interpolateAt* on the input.
+    let out = dxref(&["translate", &bin, "--to", "glsl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("interpolateAtCentroid(_vs2fs_location0)"), "{}", text(&out.stdout));
     // A geometry shader in a language without a geometry stage.
     let out = dxref(&["translate", &example("point_sprite_gs.dxbc"), "--to", "hlsl"]);
     assert_eq!(out.status.code(), Some(1));
