@@ -115,7 +115,11 @@ fn viewport() -> Viewport {
 /// The scene with the strip of `order` (indices into [`CORNERS`]) in its vertex
 /// buffer, every state set, the targets cleared to 0.25 (the spare one to 0.5).
 fn scene(order: [usize; 4]) -> Scene {
-    let device = device_11_0();
+    scene_on(device_11_0(), order)
+}
+
+/// [`scene`] on `device`.
+fn scene_on(device: Device, order: [usize; 4]) -> Scene {
     let (vs, vs_bytes) = shader(&device, ProgramType::Vertex, &vs_text());
     let (ps, ps_bytes) = shader(&device, ProgramType::Pixel, &ps_text("COLOR"));
     let element = |name: &str, format, offset| InputElement {
@@ -445,4 +449,77 @@ fn render_target_views_and_bindings_are_checked() {
     assert_eq!(c.om_render_targets().len(), 1);
     assert!(c.messages().last().unwrap().contains("forced to NULL"), "{:?}", c.messages());
     let _: Option<&Texture2D> = c.om_render_targets()[0].as_ref().map(|v| v.texture());
+}
+
+/// Each point becomes a strip over the whole target (clockwise), coloured with the
+/// point's `COLOR`.
+fn full_screen_gs_text() -> String {
+    let mut body = String::new();
+    for (x, y) in [(-1, 1), (1, 1), (-1, -1), (1, -1)] {
+        body +=
+            &format!("mov o0.xyzw, l({x}.000000, {y}.000000, 0.000000, 1.000000)\nmov o1.xyzw, v[0][1].xyzw\nemit\n");
+    }
+    let rows = [("SV_Position", 0, "xyzw", 0, "POS", "float"), ("COLOR", 0, "xyzw", 1, "NONE", "float")];
+    format!(
+        "{}{}gs_4_0\ndcl_input_siv v[1][0].xyzw, position\ndcl_input v[1][1].xyzw\ndcl_inputprimitive point\n\
+         dcl_outputtopology trianglestrip\ndcl_output_siv o0.xyzw, position\ndcl_output o1.xyzw\ndcl_maxout 4\n{body}cut\nret\n",
+        signature("Input signature", &rows),
+        signature("Output signature", &rows),
+    )
+}
+
+#[test]
+fn a_geometry_shader_strip_is_rasterized() {
+    let mut s = scene(CLOCKWISE);
+    let (gs, _) = shader(&s.device, ProgramType::Geometry, &full_screen_gs_text());
+    s.context.gs_set_shader(Some(&gs), &[]).unwrap();
+    s.context.ia_set_primitive_topology(Topology::PointList);
+    let mut q = s.device.create_query(QueryKind::PipelineStatistics).unwrap();
+    s.context.begin(&mut q);
+    s.context.draw(1, 0).unwrap();
+    s.context.end(&mut q);
+    // Every pixel takes the first vertex's colour, (1, 0, 0, 1).
+    let red: Vec<u8> = [1.0f32, 0.0, 0.0, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    assert_eq!(bytes(&s.float_target), red.repeat((SIZE * SIZE) as usize));
+    assert_eq!(bytes(&s.unorm_target), [255u8, 0, 0, 255].repeat((SIZE * SIZE) as usize));
+    let stats = statistics(&q);
+    assert_eq!((stats.gs_primitives, stats.c_invocations, stats.c_primitives), (2, 2, 2));
+    assert_eq!(stats.ps_invocations, reference(&s.ps_bytes, CLOCKWISE, default_state()).ps_invocations);
+}
+
+#[test]
+fn the_pixel_shader_writes_the_graphics_uavs() {
+    // Feature level 11_1 on the 11.1 runtime: UAVs at every stage.
+    let mut s = scene_on(Device::new(DeviceDesc::default()), CLOCKWISE);
+    let text = format!(
+        "{}{}ps_5_0\ndcl_uav_raw u2\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n\
+         atomic_iadd u2, l(0), l(1)\nmov o0.xyzw, v1.xyzw\nmov o1.xyzw, v1.xyzw\nret\n",
+        signature(
+            "Input signature",
+            &[("SV_Position", 0, "xyzw", 0, "POS", "float"), ("COLOR", 0, "xyzw", 1, "NONE", "float")]
+        ),
+        signature(
+            "Output signature",
+            &[("SV_Target", 0, "xyzw", 0, "TARGET", "float"), ("SV_Target", 1, "xyzw", 1, "TARGET", "float")]
+        ),
+    );
+    let (ps, _) = shader(&s.device, ProgramType::Pixel, &text);
+    let desc = BufferDesc {
+        byte_width: 4,
+        bind_flags: BindFlags::UNORDERED_ACCESS,
+        misc_flags: d3d11::context::RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS,
+        structure_byte_stride: 0,
+    };
+    let counter = s.device.create_buffer(&desc, None).unwrap();
+    let uav = s
+        .device
+        .create_unordered_access_view(&counter, d3d11::context::BufferView::Raw { first_element: 0, num_elements: 1 })
+        .unwrap();
+    s.context.om_set_unordered_access_views(2, &[Some(uav)], &[]).unwrap();
+    s.context.ps_set_shader(Some(&ps), &[]).unwrap();
+    s.context.draw(4, 0).unwrap();
+    // Each pixel once (the Top-Left Rule gives the shared edge's pixels to one
+    // triangle); helper pixels write nothing.
+    assert_eq!(counter.bytes(), (SIZE * SIZE).to_le_bytes());
+    assert_ne!(bytes(&s.float_target), bytes_of_clear(0.25));
 }

@@ -300,11 +300,15 @@ pub(super) fn is_triangles(topology: Option<PrimitiveTopology>) -> bool {
 
 /// The linkage check the runtime makes at draw time between the stage feeding the
 /// rasterizer (`outputs`: its output signature, elements of `stream`) and the pixel
-/// shader's input signature (`inputs`): each input element that the rasterizer does
-/// not generate must be an output element of the same semantic (name
-/// case-insensitively, and index) in the same register, its components a subset of the
-/// output's. An input `SV_PrimitiveID` that no stage outputs (the rasterizer would
-/// generate it) is [`ExecErrorKind::Unsupported`]. Gives the `SV_Position` register.
+/// shader's input signature (`inputs`). Microsoft's "Signatures" page (HLSL): adjacent
+/// stages share a register array, the input shader reading the locations the output
+/// one wrote, and the signatures must match in type and order. Here each input element
+/// that the rasterizer does not generate must be an output element of the same
+/// semantic (name case-insensitively, and index) in the same register, of the same
+/// component type, its components a subset of the output's (which is also what
+/// `exec::raster` relies on: `v#` is the vertex's `o#`). An input `SV_PrimitiveID`
+/// that no stage outputs (the rasterizer would generate it) is
+/// [`ExecErrorKind::Unsupported`]. Gives the `SV_Position` register.
 pub(super) fn check_linkage(
     outputs: &[SigElement],
     stream: u32,
@@ -338,6 +342,12 @@ pub(super) fn check_linkage(
             return Err(link_error(format!(
                 "{name} is in register {} of the {feeding}'s output and v{} of the pixel shader's input",
                 o.register, e.register
+            )));
+        }
+        if e.component_type != 0 && o.component_type != 0 && e.component_type != o.component_type {
+            return Err(link_error(format!(
+                "{name}: component type {} in the {feeding}'s output, {} in the pixel shader's input",
+                o.component_type, e.component_type
             )));
         }
         if e.mask & !o.mask != 0 {
