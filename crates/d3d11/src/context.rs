@@ -1,7 +1,8 @@
 //! A Direct3D 11-like immediate context on top of the reference pipeline
-//! ([`exec::pipeline`]): buffers, input layouts, views, samplers, queries, and the
-//! draw calls of `ID3D11DeviceContext` for the input assembler, vertex shader,
-//! geometry shader and stream-output stages.
+//! ([`exec::pipeline`], [`exec::raster`], [`exec::compute`]): buffers, input layouts,
+//! views, samplers, queries, the draw calls of `ID3D11DeviceContext` for the input
+//! assembler, vertex shader, geometry shader, stream-output, rasterizer, pixel shader
+//! and render-target stages, and the compute stage's dispatches.
 //!
 //! ```
 //! use d3d11::context::{BindFlags, BufferDesc};
@@ -21,10 +22,11 @@
 //!   reference to the same buffer.
 //! - [`InputLayout`]: `CreateInputLayout` validated against the vertex shader's input
 //!   signature.
-//! - [`Context`]: the pipeline state (`IASet*`, `VSSet*`, `GSSet*`, `SOSetTargets`),
-//!   the draw calls, queries ([`Query`]: pipeline statistics, stream-output statistics
-//!   and overflow predicates) and [`Context::last_draw`], the whole [`DrawResult`] of
-//!   the last draw (primitives when [`Context::set_capture`] is on).
+//! - [`Context`]: the pipeline state (`IASet*`, `VSSet*`, `GSSet*`, `SOSetTargets`,
+//!   `RSSet*`, `PSSet*`, `OMSetRenderTargets`, `CSSet*`), the draw calls, `Dispatch`,
+//!   queries ([`Query`]: pipeline statistics, stream-output statistics and overflow
+//!   predicates) and [`Context::last_draw`], the whole [`DrawResult`] of the last draw
+//!   (primitives when [`Context::set_capture`] is on).
 //! - Each shader gets its [`exec::Plan`] compiled once, when it is first bound to the
 //!   context, and kept (by shader object identity) for later draws.
 //!
@@ -46,7 +48,50 @@
 //!   buffers (typed, raw, structured with a hidden counter) and of mip 0 of 2D
 //!   textures, bound for every graphics stage with
 //!   [`Context::om_set_unordered_access_views`] (the Direct3D 11.1 runtime with UAVs
-//!   at every stage: the vertex and geometry shaders share them).
+//!   at every stage: the vertex, geometry and pixel shaders share them), and for the
+//!   compute stage with [`Context::cs_set_unordered_access_views`].
+//!
+//! # The pixel stage
+//!
+//! A draw with a pixel shader bound ([`Context::ps_set_shader`]) rasterizes, after the
+//! vertex and geometry shaders, the rasterized stream: stream 0, or the one the
+//! geometry shader object's stream-output declaration names (none for
+//! `D3D11_SO_NO_RASTERIZED_STREAM`, nor for a stream the geometry shader does not
+//! declare: then the pixel shader does not run). Its primitives (strips already made
+//! lists) are drawn by [`exec::raster::draw`] — the functional spec's rasterization
+//! rules, single sample, no geometric clipping — under the first viewport
+//! ([`Context::rs_set_viewports`]; none set: nothing is drawn) and the rasterizer state
+//! ([`Context::rs_set_state`], [`RasterizerDesc`]: cull mode, winding, depth clip);
+//! each pixel's `SV_Target#` outputs are written into render target `#`
+//! ([`Context::om_set_render_targets`], [`RenderTargetView`]s of a 2D texture's mip
+//! and slice) converted to its format by the typed-UAV-store conversion
+//! ([`exec::format::Convert::encode`]), for the targets the program declares an `o#`
+//! for; the last primitive drawn wins (no depth or stencil test, no blending, no
+//! write mask). Without a render target the target is the viewport's extent (the
+//! pixel shader's UAV writes still land). Before anything runs, the draw is refused
+//! when the pixel shader's input signature does not link with the rasterized outputs
+//! (`Draw`: a semantic missing, in another register, of another component type, with
+//! more components; see Microsoft's "Signatures" page), and is
+//! [`exec::ExecErrorKind::Unsupported`] for points and lines (the rasterizer draws
+//! triangles), `D3D11_FILL_WIREFRAME`, or an `SV_PrimitiveID` input that no stage
+//! outputs. Statistics (functional spec 20.4.7 and 16.9.1): `PSInvocations` is the
+//! pixel-shader invocations run, helper pixels included (whole 2×2 quads; the spec
+//! leaves helpers' counting to the implementation), 0 without a pixel shader;
+//! `CInvocations` = `CPrimitives` are the rasterized stream's primitives — with or
+//! without a pixel shader, since rasterization is disabled (15.2) only when the depth and
+//! stencil tests are off too, and the default depth-stencil state (not modelled
+//! otherwise) has depth on; no clipper splits or drops triangles.
+//!
+//! # The compute stage
+//!
+//! [`Context::cs_set_shader`] (with class instances), `CSSetConstantBuffers`,
+//! `CSSetShaderResources`, `CSSetSamplers`,
+//! [`Context::cs_set_unordered_access_views`] (slot counts per feature level, the
+//! hidden counter's initial counts, -1 keeping it) and [`Context::dispatch`] /
+//! [`Context::dispatch_indirect`], which run [`exec::compute::dispatch`] and add its
+//! threads to `CSInvocations`; the per-dimension limit of 65535 groups (1 in z on
+//! 10_x) refuses the call, and a dispatch without a compute shader does nothing
+//! (a debug message).
 //!
 //! # Class instances
 //!
@@ -70,16 +115,22 @@
 //! with a shader that has an interface slot without an instance (an empty array, a
 //! `None` entry) is refused: Microsoft's pages say such a shader is disabled.
 //! Setting a `NULL` shader keeps no instances (the array is not looked at).
-//! [`Shader::resolve_class_instances`] gives the binding for any stage (for the pixel
-//! and compute stages, which the context does not run, through `exec` directly).
+//! [`Context::ps_set_shader`] and [`Context::cs_set_shader`] follow the same rules.
+//! [`Shader::resolve_class_instances`] gives the binding for any stage (for use with
+//! `exec` directly).
 //!
 //! # Not modelled
 //!
-//! Render targets, rasterization and the pixel stage, views of a mip range (texture
-//! views see every mip, from the most detailed), typeless formats, 1D and 3D
-//! textures, predication, deferred contexts, `Map`/`Unmap` (use [`Buffer::update`] and
-//! [`Buffer::bytes`]), the `*1` variants with constant-buffer offsets, indirect draws,
-//! usage flags.
+//! Depth-stencil views and state, blending and write masks, multisampled render
+//! targets, scissor rects, depth bias, wireframe, points and lines rasterized, clip
+//! and cull distances, the render-target array index and viewport index, the hull and
+//! domain stages, views of a mip range (shader resource views see every mip, from
+//! the most detailed), typeless formats, 1D and 3D textures, predication, deferred
+//! contexts, `Map`/`Unmap` (use [`Buffer::update`] and [`Buffer::bytes`]), the `*1`
+//! variants with constant-buffer offsets, indirect draws (`DispatchIndirect` is
+//! modelled), usage flags, the `APPEND`/`COUNTER` UAV flags (every structured UAV has
+//! a hidden counter), the rule that render-target and UAV slots do not overlap, and
+//! hazards between compute and graphics output bindings of one resource.
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
@@ -1228,7 +1279,7 @@ impl Shader {
     /// slot for an empty array, are left out (the context refuses to draw with such a
     /// shader; Microsoft's pages say it is disabled). The checks and errors are the
     /// call's (see the [module documentation](self)'s "Class instances"), so this
-    /// also serves the stages the context does not model (pixel, compute).
+    /// also serves `exec` used directly.
     pub fn resolve_class_instances(
         &self,
         class_instances: &[Option<ClassInstance>],
@@ -1326,9 +1377,10 @@ impl Context {
             || self.render_targets.iter().flatten().any(|r| r.texture.memory.ptr_eq(buffer))
     }
 
-    /// `OMSetRenderTargetsAndUnorderedAccessViews` for the UAVs (no render targets are
-    /// modelled): binds `views` to the graphics stages' slots from `start_slot`; the
-    /// vertex and geometry shaders share them. `initial_counts[i]` sets a structured
+    /// `OMSetRenderTargetsAndUnorderedAccessViews` for the UAVs (render targets:
+    /// [`om_set_render_targets`](Self::om_set_render_targets)): binds `views` to the
+    /// graphics stages' slots from `start_slot`; the vertex, geometry and pixel shaders
+    /// share them. `initial_counts[i]` sets a structured
     /// view's hidden counter (`u32::MAX`, -1, or missing: kept). A buffer bound here is
     /// unbound from every input slot, as stream-output targets are. Refused
     /// (`E_INVALIDARG`, nothing bound) on the Direct3D 11.0 runtime, on a device
