@@ -1,7 +1,7 @@
 //! The rasterizer and pixel stages: `PSSetShader`, render target views and
 //! `OMSetRenderTargets` (no depth-stencil view), `RSSetViewports`, `RSSetState`,
-//! `ClearRenderTargetView`, and what a draw does after the geometry stages
-//! ([`Context::rasterize`]).
+//! `ClearRenderTargetView`, and what a draw checks and does after the geometry stages
+//! (`Context::pixel_draw`, [`check_linkage`], [`write_targets`]).
 
 use super::{BindFlags, CallError, Context, Texture2D};
 use crate::device::{Device, Shader};
