@@ -866,8 +866,7 @@ impl Device {
     /// above 16384; an array size of 0 or above 2048; more mips than the chain has; a
     /// sample count other than 1, 2, 4, 8, 16, or above 1 with mips or unordered
     /// access; bind flags other than shader resource, unordered access and render
-    /// target, or none; a
-    /// texture above 2³¹ bytes; too little initial data.
+    /// target, or none; a texture above 2³¹ bytes; too little initial data.
     pub fn create_texture2d(&self, desc: &Texture2DDesc, initial: Option<&[u8]>) -> Result<Texture2D, CallError> {
         let mut d = *desc;
         let call = "CreateTexture2D";
@@ -1840,8 +1839,12 @@ impl Context {
 
     /// Runs a draw: the state turned into an [`exec::pipeline::Pipeline`], the
     /// statistics added to the context's counters, the stream-output targets'
-    /// `BufferFilledSize` advanced. A draw the pipeline refuses changes nothing but the
-    /// stream-output buffers it may already have written (and their filled sizes).
+    /// `BufferFilledSize` advanced; with a pixel shader, the rasterized stream drawn
+    /// into the render targets (the module documentation's "The pixel stage"). A draw
+    /// refused before it runs (state, linkage) changes nothing; one that fails while
+    /// running changes nothing but the stream-output buffers (and their filled sizes)
+    /// and UAVs its shaders may already have written: render targets are written only
+    /// when the whole draw succeeded.
     fn execute(&mut self, call: DrawCall) -> Result<(), ExecError> {
         let draw_error = |m: &str| ExecError::new(ExecErrorKind::Draw(m.to_string()));
         let topology = self.topology.ok_or_else(|| draw_error("no primitive topology set (IASetPrimitiveTopology)"))?;
