@@ -1381,9 +1381,14 @@ impl Context {
     /// graphics stages' slots from `start_slot`; the vertex, geometry and pixel shaders
     /// share them. `initial_counts[i]` sets a structured
     /// view's hidden counter (`u32::MAX`, -1, or missing: kept). A buffer bound here is
-    /// unbound from every input slot, as stream-output targets are. Refused
-    /// (`E_INVALIDARG`, nothing bound) on the Direct3D 11.0 runtime, on a device
-    /// without UAVs at every shader stage (feature level 11_1), or for slots past 63.
+    /// unbound from every input slot, as stream-output targets are. The slots are
+    /// [`om_uav_slot_count`](Self::om_uav_slot_count): binding past them, or on a device
+    /// below feature level 11_0 (no pixel-shader UAVs), is refused (`E_INVALIDARG`,
+    /// nothing bound). Which stages may use them is decided when a shader is created:
+    /// UAVs in a vertex or geometry shader need the 11.1 runtime at feature level 11_1
+    /// (`Device::create_vertex_shader`). The rule that a pixel shader's UAVs start after
+    /// its render targets (`UAVStartSlot` = `NumRTVs`: the two share the output slots)
+    /// is not checked, the two being bound by separate calls here.
     pub fn om_set_unordered_access_views(
         &mut self,
         start_slot: u32,
@@ -1391,17 +1396,12 @@ impl Context {
         initial_counts: &[u32],
     ) -> Result<(), CallError> {
         let call = "OMSetRenderTargetsAndUnorderedAccessViews";
-        let desc = self.device.desc();
-        if desc.runtime != validate::Runtime::D3D11_1 {
-            return Err(CallError::invalid(format!(
-                "{call}: UAVs at the vertex and geometry shaders need the Direct3D 11.1 runtime"
-            )));
+        let slots = self.om_uav_slot_count();
+        if slots == 0 {
+            return Err(CallError::invalid(format!("{call}: no UAVs below feature level 11_0")));
         }
-        if !desc.caps.uavs_at_every_stage {
-            return Err(CallError::invalid(format!("{call}: the device has no UAVs at every shader stage")));
-        }
-        if start_slot as u64 + views.len() as u64 > UAV_SLOTS as u64 {
-            return Err(CallError::invalid(format!("{call}: slots past {}", UAV_SLOTS - 1)));
+        if start_slot as u64 + views.len() as u64 > slots as u64 {
+            return Err(CallError::invalid(format!("{call}: slots past {}", slots - 1)));
         }
         for (i, v) in views.iter().enumerate() {
             if let Some(v) = v {

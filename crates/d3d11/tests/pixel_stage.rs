@@ -489,8 +489,16 @@ fn a_geometry_shader_strip_is_rasterized() {
 
 #[test]
 fn the_pixel_shader_writes_the_graphics_uavs() {
-    // Feature level 11_1 on the 11.1 runtime: UAVs at every stage.
-    let mut s = scene_on(Device::new(DeviceDesc::default()), CLOCKWISE);
+    // Feature level 11_1 on the 11.1 runtime (UAVs at every stage), and feature level
+    // 11_0 on the 11.0 runtime, where pixel and compute shaders have UAVs (slot 2, after
+    // the two render targets).
+    for desc in [DeviceDesc::default(), DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_0)] {
+        pixel_shader_uavs_on(desc);
+    }
+}
+
+fn pixel_shader_uavs_on(desc: DeviceDesc) {
+    let mut s = scene_on(Device::new(desc), CLOCKWISE);
     let text = format!(
         "{}{}ps_5_0\ndcl_uav_raw u2\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n\
          atomic_iadd u2, l(0), l(1)\nmov o0.xyzw, v1.xyzw\nmov o1.xyzw, v1.xyzw\nret\n",

@@ -36,6 +36,19 @@ impl Context {
         }
     }
 
+    /// The graphics stages' UAV slots on this device (`UAVStartSlot + NumUAVs` of
+    /// `OMSetRenderTargetsAndUnorderedAccessViews`): `D3D11_1_UAV_SLOT_COUNT` (64) at
+    /// feature level 11_1 on the 11.1 runtime, [`PS_CS_UAV_REGISTER_COUNT`] (8) at
+    /// 11_0, none below (pixel shaders have UAVs from Shader Model 5.0).
+    pub fn om_uav_slot_count(&self) -> u32 {
+        let desc = self.device.desc();
+        match desc.feature_level {
+            l if l >= FeatureLevel::L11_1 && desc.runtime == Runtime::D3D11_1 => super::UAV_SLOTS,
+            l if l >= FeatureLevel::L11_0 => PS_CS_UAV_REGISTER_COUNT,
+            _ => 0,
+        }
+    }
+
     /// `CSSetShader(pComputeShader, ppClassInstances, NumClassInstances)`, with the
     /// class-instance rules of [`vs_set_shader`](Self::vs_set_shader). A shader object
     /// that is not a compute shader, or class instances the runtime refuses, are refused
