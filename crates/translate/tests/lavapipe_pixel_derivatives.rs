@@ -393,12 +393,42 @@ static BIT_FOR_BIT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBoo
 /// Set by the trace: 1 + the pixel whose `o0` words both sides wrote are printed.
 static SHOW_PIXEL: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
-/// Hand-written pixel shaders (listings) drawn as the corpus's are: every derivative
+/// Hand-written pixel shaders (listings) drawn as the corpus's are: the inputs in every
+/// interpolation mode and `SV_Position` written out as read; every derivative
 /// form of attributes (affine over the quad: all forms agree) and of their products
 /// (not affine: coarse and fine ones differ within a quad), implicit-LOD samples and
 /// `lod` of a 2D texture and of a cube at addresses from the attributes, a `discard`
 /// that leaves some quads with helpers inside the triangle.
 const PROGRAMS: &[(&str, &str)] = &[
+    (
+        // The inputs themselves, each interpolation: exact, as the module
+        // documentation argues.
+        "inputs_interpolated_each_way",
+        "ps_4_1
+dcl_input_ps_siv linear noperspective v0.xyzw, position
+dcl_input_ps linear v1.xyzw
+dcl_input_ps linear noperspective v2.xyzw
+dcl_input_ps linear centroid v3.xyzw
+dcl_input_ps linear sample v4.xyzw
+dcl_input_ps constant v5.xyzw
+dcl_input_ps constant v6.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_output o4.xyzw
+dcl_output o5.xyzw
+dcl_output o6.xyzw
+mov o0.xyzw, v0.xyzw
+mov o1.xyzw, v1.xyzw
+mov o2.xyzw, v2.xyzw
+mov o3.xyzw, v3.xyzw
+mov o4.xyzw, v4.xyzw
+mov o5.xyzw, v5.xyzw
+mov o6.xyzw, v6.xyzw
+ret
+",
+    ),
     (
         "fine_derivatives_of_attributes_and_products",
         "ps_5_0
@@ -524,7 +554,7 @@ fn hand_written_pixel_shaders_drawn_as_triangles_on_lavapipe_match_the_rasterize
             // derivative take any row or column of the quad; exec takes the top row and
             // the left column, lavapipe the pixel's own (as fine ones), which differ
             // where the value is not affine over the quad.
-            line += " (coarse derivatives of a product: lavapipe computes them per pixel, as fine ones)";
+            line += " (coarse derivatives: lavapipe computes them per pixel, as fine ones)";
         }
         outcomes.insert(name.to_string(), line);
     }
