@@ -53,9 +53,17 @@
 //! are the implementation's choice: Microsoft's deriv_rtx_coarse page); such entries
 //! differ, with that cause said in the header. Implicit-LOD instructions (`sample`,
 //! `sample_b`, `sample_c`, `lod`) take the quad's coarse derivatives of the address on
-//! both sides; the harness's textures have one level and point filtering, so a sample's
-//! texel does not depend on the LOD (a NaN or infinite address still does), `lod`'s
-//! result does (within its tolerance).
+//! both sides; the corpus run's textures have one level and point filtering, so a
+//! sample's texel does not depend on the LOD (a NaN or infinite address still does),
+//! `lod`'s result does (within its tolerance). The hand-written programs named
+//! `mipmapped_*` bind textures of every mip level (`resources::PIXEL_MIPS`, nearest-mip
+//! filtering) and give each input component a gradient along one axis only, so that an
+//! address made of input components has a footprint along the axes whose size is a
+//! power of two texels: the LOD is an integer on both sides, and the level an implicit
+//! sample reads is compared exactly. (The corpus run with every mip level: 27 entries
+//! differ, 15 with one-axis gradients, most of them samples of cubes at reflected
+//! directions or of 2D textures at transformed addresses, where the two sides' LODs
+//! fall on either side of a level boundary; not yet traced, so not made the test.)
 //!
 //! Every corpus pixel shader is run; the outcome line of one that uses a derivative or
 //! an implicit-LOD instruction (decided from the decoded program) ends with them, in
@@ -88,7 +96,7 @@ mod tolerance;
 use lavapipe::{one_lavapipe_thread, Gpu};
 use pixel_compare::{class_instances, compare, program_of, Expected};
 use pixel_harness::{Kind as TargetKind, Vertex, CLEAR_DEPTH, HEIGHT, WIDTH};
-use resources::{float, program_data, Data, PIXEL};
+use resources::{float, program_data, Data, PIXEL, PIXEL_MIPS};
 use tolerance::tolerance;
 
 /// The two triangles covering the targets, leading vertex first (render-target pixels).
@@ -133,7 +141,10 @@ struct Plane {
 impl Plane {
     /// From the generator: the point harness's value rounded to a multiple of 2⁻¹², and
     /// gradients of ±2⁻³ to ±2⁻⁷.
-    fn generated(rng: &mut Rng) -> Plane {
+    ///
+    /// `along_one_axis`: one of the gradients (by a coin) is 0 instead, so that an
+    /// address made of such components has a footprint along the axes.
+    fn generated(rng: &mut Rng, along_one_axis: bool) -> Plane {
         let at = (f32::from_bits(float(rng)) * 4096.0).round() / 4096.0;
         let mut gradient = || {
             let g = 2f32.powi(-3 - rng.below(5) as i32);
@@ -143,7 +154,14 @@ impl Plane {
                 -g
             }
         };
-        let (gx, gy) = (gradient(), gradient());
+        let (mut gx, mut gy) = (gradient(), gradient());
+        if along_one_axis {
+            if rng.below(2) == 0 {
+                gx = 0.0
+            } else {
+                gy = 0.0
+            }
+        }
         Plane { at, gx, gy }
     }
 
@@ -155,11 +173,11 @@ impl Plane {
 
 /// The triangles' vertices, triangle after triangle: each float input component's
 /// [`Plane`] at the vertex, integer inputs' words generated per vertex.
-fn vertices(iface: &pixel_harness::Interface, rng: &mut Rng) -> Vec<Vertex> {
+fn vertices(iface: &pixel_harness::Interface, rng: &mut Rng, along_one_axis: bool) -> Vec<Vertex> {
     let planes: Vec<Option<[Plane; 4]>> = iface
         .inputs
         .iter()
-        .map(|(_, kind, _)| (*kind == TargetKind::Float).then(|| [0; 4].map(|_| Plane::generated(rng))))
+        .map(|(_, kind, _)| (*kind == TargetKind::Float).then(|| [0; 4].map(|_| Plane::generated(rng, along_one_axis))))
         .collect();
     let mut out = Vec::new();
     for t in TRIANGLES {
@@ -258,13 +276,20 @@ fn reference(
 
 /// Runs one pixel shader (a container) both ways; the outcome line.
 fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> String {
+    outcome_with(gpu, bytes, program, id, false)
+}
+
+/// [`outcome`], or with `mips` float 2D textures, 2D arrays, cubes and cube arrays of
+/// every mip level ([`resources::PIXEL_MIPS`]) and inputs whose components each vary
+/// along one axis only ([`Plane::generated`]).
+fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, mips: bool) -> String {
     let plan = match Plan::from_bytecode(bytes) {
         Ok(p) => p,
         Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
     };
     let seed = resources::seed(id);
     let mut rng = Rng(seed | 1);
-    let mut data = match program_data(program, &mut rng, PIXEL, None) {
+    let mut data = match program_data(program, &mut rng, if mips { PIXEL_MIPS } else { PIXEL }, None) {
         Ok(d) => d,
         Err(why) => return format!("not compared: {why}"),
     };
@@ -282,7 +307,7 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
         Ok(i) => i,
         Err(err) => return format!("not compared: {err}"),
     };
-    let vertices = vertices(&iface, &mut rng);
+    let vertices = vertices(&iface, &mut rng, mips);
     let expected = match reference(&plan, &data, &instances, &iface, &vertices) {
         Ok(e) => e,
         Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
@@ -400,6 +425,33 @@ static SHOW_PIXEL: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::
 /// `lod` of a 2D texture and of a cube at addresses from the attributes, a `discard`
 /// that leaves some quads with helpers inside the triangle.
 const PROGRAMS: &[(&str, &str)] = &[
+    (
+        // Implicit-LOD samples of a texture of every mip level at addresses whose
+        // footprint is along the axes, its size 2, 4 and 16 times the attribute's (a
+        // power of two texels: the LOD an integer, away from the nearest-mip rounding),
+        // and an explicit level.
+        "mipmapped_samples_along_the_axes",
+        "ps_4_1
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_output o4.xyzw
+dcl_temps 1
+mul r0.xy, v1.xyxx, l(2.0, 2.0, 0, 0)
+sample o0.xyzw, r0.xyxx, t0.xyzw, s0
+mul r0.xy, v1.xyxx, l(4.0, 4.0, 0, 0)
+sample o1.xyzw, r0.xyxx, t0.xyzw, s0
+mul r0.xy, v1.xyxx, l(16.0, 16.0, 0, 0)
+sample o2.xyzw, r0.xyxx, t0.xyzw, s0
+lod o3.xyzw, r0.xyxx, t0.xyzw, s0
+sample_l o4.xyzw, v1.xyxx, t0.xyzw, s0, l(2.0)
+ret
+",
+    ),
     (
         // The inputs themselves, each interpolation: exact, as the module
         // documentation argues.
@@ -548,7 +600,7 @@ fn hand_written_pixel_shaders_drawn_as_triangles_on_lavapipe_match_the_rasterize
     for (name, text) in PROGRAMS {
         let bytes = assembled(text);
         let program = program_of(&bytes).unwrap_or_else(|| panic!("{name}: no decodable program"));
-        let mut line = outcome(&gpu, &bytes, &program, name);
+        let mut line = outcome_with(&gpu, &bytes, &program, name, name.starts_with("mipmapped"));
         if line.starts_with("differs") && name.contains("coarse") {
             // The cause, said (the line stays a difference): Direct3D lets a coarse
             // derivative take any row or column of the quad; exec takes the top row and
