@@ -235,8 +235,12 @@
 //! direction from a normal map's `sqrt` of a negative, two by the PQ curve, two by UAV
 //! atomics whose results depend on the order pixels run (Direct3D leaves it open);
 //! plain and fine derivatives are exact, coarse ones of values not affine over the quad
-//! differ (lavapipe computes them as fine ones). The harness's textures have one level,
-//! so an implicit-LOD sample's texel does not depend on its LOD (`lod`'s result does).
+//! differ (lavapipe computes them as fine ones). The corpus run's textures have one
+//! level, so an implicit-LOD sample's texel does not depend on its LOD (`lod`'s result
+//! does); hand-written programs on textures of every mip level prove the level implicit
+//! samples read (footprints along the axes, a skewed one measured by its length, one
+//! LOD per quad for an address not affine over it), and show `lod` of such an address
+//! differ (the translation's coarse derivatives are fine ones on lavapipe).
 //! Hand-written programs (fine and unsuffixed
 //! derivatives of non-linear functions of `SV_Position`, `discard`, implicit-LOD
 //! `sample`/`sample_b` at position-made coordinates, `lod` of every dimension at
