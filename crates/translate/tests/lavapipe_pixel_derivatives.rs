@@ -426,6 +426,30 @@ static SHOW_PIXEL: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::
 /// that leaves some quads with helpers inside the triangle.
 const PROGRAMS: &[(&str, &str)] = &[
     (
+        // Explicit levels of a cube and of a 2D array of every mip level.
+        "mipmapped_levels_of_a_cube_and_an_array",
+        "ps_4_1
+dcl_sampler s0, mode_default
+dcl_resource_texturecube (float,float,float,float) t0
+dcl_resource_texture2darray (float,float,float,float) t1
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_output o3.xyzw
+dcl_output o4.xyzw
+dcl_temps 1
+sample_l o0.xyzw, v1.xyzx, t0.xyzw, s0, l(0.0)
+sample_l o1.xyzw, v1.xyzx, t0.xyzw, s0, l(1.0)
+sample_l o2.xyzw, v1.xyzx, t0.xyzw, s0, l(3.0)
+mov r0.xy, v1.xyxx
+mov r0.z, l(2.0)
+sample_l o3.xyzw, r0.xyzx, t1.xyzw, s0, l(0.0)
+sample_l o4.xyzw, r0.xyzx, t1.xyzw, s0, l(2.0)
+ret
+",
+    ),
+    (
         // An address not affine over the quad: u = x·y/64, so that the bottom row's x
         // derivative and the right column's y derivative are larger than the top row's
         // and the left column's (3 times in the first quads). The sample's LOD is one
