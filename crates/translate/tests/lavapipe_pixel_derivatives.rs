@@ -62,8 +62,10 @@
 //! power of two texels: the LOD is an integer on both sides, and the level an implicit
 //! sample reads is compared exactly. (The corpus run with every mip level: 27 entries
 //! differ, 15 with one-axis gradients, most of them samples of cubes at reflected
-//! directions or of 2D textures at transformed addresses, where the two sides' LODs
-//! fall on either side of a level boundary; not yet traced, so not made the test.)
+//! directions or of 2D textures at transformed addresses, where the two sides' levels
+//! differ at some pixels — `EnvironmentMapEffect_PSEnvMap`'s cube sample at an input's
+//! own direction among them, so cube LODs are computed differently; not yet traced
+//! further, so not made the test.)
 //!
 //! Every corpus pixel shader is run; the outcome line of one that uses a derivative or
 //! an implicit-LOD instruction (decided from the decoded program) ends with them, in
