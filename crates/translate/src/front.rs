@@ -30,6 +30,11 @@ const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 /// `D3D11_COMMONSHADER_CONSTANT_BUFFER_ELEMENT_COUNT`): larger declarations are refused
 /// before any source is written for them.
 const LIMIT_REGISTERS: u32 = 4096;
+
+/// The output member holding a vertex shader's `SV_CullDistance` components, written
+/// as a `clip_distances` built-in (WGSL has no cull distances) and rebound to naga's
+/// `CullDistance` once parsed ([`crate::cull_distances`]).
+pub(crate) const CULL_MEMBER: &str = "dx_cull";
 /// The most thread-group shared memory a compute shader may declare, in bytes
 /// (`D3D11_CS_TGSM_REGISTER_COUNT` 32-bit registers).
 const LIMIT_TGSM_BYTES: u32 = 32768;
@@ -2366,7 +2371,9 @@ impl<'p, 'a> Gen<'p, 'a> {
             s.push_str("enable primitive_index;\n");
         }
         if self.stage == ProgramType::Vertex
-            && self.outputs.values().any(|(_, svs)| svs.iter().any(|(n, _)| *n == SystemName::ClipDistance))
+            && self.outputs.values().any(|(_, svs)| {
+                svs.iter().any(|(n, _)| matches!(n, SystemName::ClipDistance | SystemName::CullDistance))
+            })
         {
             s.push_str("enable clip_distances;\n");
         }
@@ -2384,6 +2391,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let mut out_fields: Vec<String> = Vec::new();
         let mut out_values: Vec<String> = Vec::new();
         let mut clip: Vec<String> = Vec::new();
+        let mut cull: Vec<String> = Vec::new();
         match self.stage {
             ProgramType::Compute => {
                 args.push("@builtin(global_invocation_id) dx_tid: vec3<u32>".into());
@@ -2482,11 +2490,12 @@ impl<'p, 'a> Gen<'p, 'a> {
                                 out_fields.push("@builtin(position) dx_position: vec4<f32>".into());
                                 out_values.push(format!("bitcast<vec4<f32>>(o[{r}])"));
                             }
-                            (ProgramType::Vertex, SystemName::ClipDistance) => {
-                                // In register and component order: WGSL's one array.
+                            (ProgramType::Vertex, SystemName::ClipDistance | SystemName::CullDistance) => {
+                                // In register and component order: one array each.
+                                let distances = if *name == SystemName::ClipDistance { &mut clip } else { &mut cull };
                                 for c in 0..4 {
                                     if m & (1 << c) != 0 {
-                                        clip.push(format!("bitcast<f32>(o[{r}].{})", comp(c)));
+                                        distances.push(format!("bitcast<f32>(o[{r}].{})", comp(c)));
                                     }
                                 }
                             }
@@ -2508,6 +2517,19 @@ impl<'p, 'a> Gen<'p, 'a> {
                     }
                     out_fields.push(format!("@builtin(clip_distances) dx_clip: array<f32, {}>", clip.len()));
                     out_values.push(format!("array<f32, {}>({})", clip.len(), clip.join(", ")));
+                }
+                if !cull.is_empty() {
+                    if cull.len() > 8 {
+                        return Err(TranslateError::SystemValue {
+                            register: "o#".into(),
+                            name: "cull_distance (more than 8 components)".into(),
+                        });
+                    }
+                    // WGSL has no cull distances: written as a second `clip_distances`
+                    // member, which `crate::cull_distances` rebinds to naga's
+                    // `CullDistance` once the source is parsed.
+                    out_fields.push(format!("@builtin(clip_distances) {CULL_MEMBER}: array<f32, {}>", cull.len()));
+                    out_values.push(format!("array<f32, {}>({})", cull.len(), cull.join(", ")));
                 }
                 if self.out_depth {
                     out_fields.push("@builtin(frag_depth) dx_depth: f32".into());

@@ -74,7 +74,7 @@
 //! (v = 0.5: row 0 alone under every address mode and filter, with zero derivatives, so
 //! the LOD is the 1D one), `resinfo` gives height 0 and a 1D array's size in y. Inputs and outputs are locations equal to
 //! their register numbers (`vec4` of the signature's component type), and the system
-//! values `SV_Position`, `SV_ClipDistance`, `SV_VertexID`, `SV_InstanceID`,
+//! values `SV_Position`, `SV_ClipDistance`, `SV_CullDistance`, `SV_VertexID`, `SV_InstanceID`,
 //! `SV_PrimitiveID`, `SV_IsFrontFace`, `SV_SampleIndex`, `SV_Depth` (and its
 //! conservative forms), `SV_Coverage`, `SV_Target#` and the compute thread IDs
 //! are built-ins; `dcl_thread_group` is the workgroup size.
@@ -224,6 +224,24 @@
 //! exact, the interpolated values within 2⁻¹⁶ · (1 + |value|) (the largest difference
 //! 5.0·10⁻⁶ · (1 + |value|): lavapipe's float32 plane equations against the reference's
 //! float64 barycentrics of the snapped triangle).
+//! `tests/lavapipe_pixel_derivatives.rs` draws every corpus pixel shader as two
+//! triangles covering the targets (clip w 1, vertices on the pixel grid), so that quads
+//! have real helper pixels and derivatives, and compares with `exec::raster::draw`: its
+//! inputs are affine in the position with power-of-two gradients on a 2⁻¹² grid (the
+//! point harness's generated value at pixel (0, 0)), exactly representable at every
+//! step of either side's interpolation, so the inputs are bit-identical and a difference
+//! is the shader's. Of the 162, 140 are exact (78 of the 97 using a derivative or an
+//! implicit-LOD instruction) and 7 within `log`'s or `lod`'s tolerance; 13 differ, each
+//! traced: eight by the texel-edge rounding above, one by a cube sampled at a NaN
+//! direction from a normal map's `sqrt` of a negative, two by the PQ curve, two by UAV
+//! atomics whose results depend on the order pixels run (Direct3D leaves it open);
+//! plain and fine derivatives are exact, coarse ones of values not affine over the quad
+//! differ (lavapipe computes them as fine ones). The corpus run's textures have one
+//! level, so an implicit-LOD sample's texel does not depend on its LOD (`lod`'s result
+//! does); hand-written programs on textures of every mip level prove the level implicit
+//! samples read (footprints along the axes, a skewed one measured by its length, one
+//! LOD per quad for an address not affine over it), and show `lod` of such an address
+//! differ (the translation's coarse derivatives are fine ones on lavapipe).
 //! `tests/lavapipe_pull_model.rs` draws the same triangles with pixel shaders using
 //! `eval_centroid`, `eval_sample_index` (a literal and a register index) and
 //! `eval_snapped` (literal and register offsets, negative ones, bits above the low 4
@@ -286,18 +304,20 @@
 //! `IAVertices`, `IAPrimitives`, `VSInvocations` and `GSPrimitives`; lavapipe's
 //! `GSInvocations` counts one invocation per input primitive where Vulkan and
 //! Direct3D count one per instance (`dcl_gsinstances`), the one difference recorded.
-//! The three corpus shaders that read `SV_CullDistance` are not compared (a translated
-//! vertex shader cannot write it: WGSL has no cull distances). The GLSL geometry
+//! The three corpus shaders that read `SV_CullDistance` are exact too, behind a
+//! vertex shader whose SPIR-V writes the `CullDistance` built-in (10 exact, 2 with
+//! lavapipe's `GSInvocations` only). The GLSL geometry
 //! shaders ([`geometry_glsl`], Vulkan form; textures as combined image samplers at the
 //! texture's binding) compiled by `glslangValidator -V` give the same outcomes there,
-//! every one (7 exact, 2 with lavapipe's `GSInvocations` only). The desktop-OpenGL
+//! every one. The desktop-OpenGL
 //! form ([`GlslFlavor::Desktop`]) runs on Mesa's llvmpipe OpenGL (a headless 4.5 core
 //! context through EGL, `tests/opengl_gs_native.rs`), behind naga's desktop GLSL of the
 //! vertex shader, the stream output captured by transform feedback as its `xfb_*`
 //! qualifiers say, the same draws compared the same way: 5 exact, 2 with llvmpipe's
 //! per-primitive `GSInvocations` only, 2 differing by one or two units in the last
 //! place (the depth of an input position makes a round trip through OpenGL's clip
-//! space, `((z * 2 - w) + w) * 0.5`, which rounds), 3 not compared (`SV_CullDistance`). In
+//! space, `((z * 2 - w) + w) * 0.5`, which rounds), 3 not compared (the xenia shaders'
+//! 308-byte transform-feedback stride, over llvmpipe's 256). In
 //! `tests/gs_native.rs`, `glslangValidator` accepts all 40 GLSL texts (both forms of
 //! every corpus geometry shader and both workloads, with and without stream output;
 //! the Vulkan form's SPIR-V also passes `spirv-val --target-env vulkan1.1`), given
@@ -574,7 +594,10 @@
 //! - A vertex shader without an `SV_Position` output (one feeding a geometry shader or
 //!   stream output) gets a zero position: WGSL's vertex stage must write one.
 //! - `SV_ClipDistance` outputs become WGSL's one `clip_distances` array (its
-//!   extension), in register and component order; `SV_CullDistance` is not translated.
+//!   extension), in register and component order. `SV_CullDistance` outputs become
+//!   naga's `CullDistance` array the same way (SPIR-V's `CullDistance`, GLSL's
+//!   `gl_CullDistance`, HLSL's `SV_CullDistance`); WGSL and MSL have none, and their
+//!   back ends refuse such a module.
 //! - Texel offsets on cube sampling have no WGSL form and are refused.
 //! - A texture that comparing instructions read is a WGSL depth texture, which has no
 //!   biased or gradient sampling: `sample_b` and `sample_d` of it are refused.
@@ -928,10 +951,43 @@ pub fn module_from_program(
     let source = front::wgsl(program, isgn, osgn, options)?;
     let mut module =
         naga::front::wgsl::parse_str(&source).map_err(|e| TranslateError::Generated(e.emit_to_string(&source)))?;
+    cull_distances(&mut module);
     naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
     distinct_bindings(&module)?;
     validate(&module)?;
     Ok(module)
+}
+
+/// Rebinds the vertex shader's output member [`front::CULL_MEMBER`] (its
+/// `SV_CullDistance` components, in register and component order, parsed as a second
+/// `clip_distances` array) to naga's `CullDistance` built-in: SPIR-V's `CullDistance`,
+/// GLSL's `gl_CullDistance`, HLSL's `SV_CullDistance`; the WGSL and MSL back ends have
+/// none and refuse it.
+pub(crate) fn cull_distances(module: &mut naga::Module) {
+    let found: Vec<(naga::Handle<naga::Type>, naga::Type)> = module
+        .types
+        .iter()
+        .filter_map(|(h, ty)| {
+            let naga::TypeInner::Struct { members, span } = &ty.inner else { return None };
+            if !members.iter().any(|m| m.name.as_deref() == Some(front::CULL_MEMBER)) {
+                return None;
+            }
+            let members = members
+                .iter()
+                .map(|m| match m.name.as_deref() {
+                    Some(front::CULL_MEMBER) => naga::StructMember {
+                        binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::CullDistance)),
+                        ..m.clone()
+                    },
+                    _ => m.clone(),
+                })
+                .collect();
+            Some((h, naga::Type { name: ty.name.clone(), inner: naga::TypeInner::Struct { members, span: *span } }))
+        })
+        .collect();
+    for (h, ty) in found {
+        module.types.replace(h, ty);
+    }
 }
 
 /// Two resources at one group and binding (an override onto a taken slot, or a Shader
@@ -1061,11 +1117,40 @@ pub(crate) fn glsl_text(
     let mut w = naga::back::glsl::Writer::new(&mut out, module, info, &options, &pipeline, policies)
         .map_err(|e| backend(e.to_string()))?;
     w.write().map_err(|e| backend(e.to_string()))?;
+    let out = redeclare_cull_distances(module, out);
     let markers = pull_model::markers(module);
-    if !markers.is_empty() {
-        out = pull_model::glsl(&out, &markers).map_err(|e| backend(e.to_string()))?;
+    if markers.is_empty() {
+        return Ok(out);
     }
-    Ok(out)
+    pull_model::glsl(&out, &markers).map_err(|e| backend(e.to_string()))
+}
+
+/// naga's GLSL writer assigns a vertex shader's cull distances to `gl_CullDistance`
+/// without the redeclaration with a size that GLSL 4.50 requires of an array assigned
+/// whole (section 7.1, "Built-In Language Variables"; it does redeclare
+/// `gl_ClipDistance`): the redeclaration is added after the preprocessor lines.
+fn redeclare_cull_distances(module: &naga::Module, text: String) -> String {
+    let size = module.types.iter().find_map(|(_, ty)| match &ty.inner {
+        naga::TypeInner::Struct { members, .. } => members.iter().find_map(|m| {
+            if m.binding != Some(naga::Binding::BuiltIn(naga::BuiltIn::CullDistance)) {
+                return None;
+            }
+            match module.types[m.ty].inner {
+                naga::TypeInner::Array { size: naga::ArraySize::Constant(n), .. } => Some(n.get()),
+                _ => None,
+            }
+        }),
+        _ => None,
+    });
+    let Some(size) = size else { return text };
+    if text.contains("out float gl_CullDistance[") {
+        return text;
+    }
+    let at: usize = text.split_inclusive('\n').take_while(|line| line.starts_with('#')).map(str::len).sum();
+    match text.split_at_checked(at) {
+        Some((head, tail)) => format!("{head}out float gl_CullDistance[{size}];\n{tail}"),
+        None => text,
+    }
 }
 
 /// The SPIR-V words of a validated module (its first entry point), with the

@@ -77,11 +77,16 @@ static COUNTER: AtomicU32 = AtomicU32::new(0);
 /// `vulkan` (`-V --target-env vulkan1.1`), no bytes for desktop OpenGL; the first error
 /// line otherwise.
 pub fn geometry(text: &str, vulkan: bool) -> Result<Vec<u8>, String> {
+    compile(text, "geom", vulkan)
+}
+
+/// [`geometry`] for the shader stage `stage` (glslang's `-S` name: `vert`, `frag`...).
+pub fn compile(text: &str, stage: &str, vulkan: bool) -> Result<Vec<u8>, String> {
     let limits_text = limits_text()?;
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir();
     let base = format!("dxref-glslang-{}-{n}", std::process::id());
-    let src = dir.join(format!("{base}.geom"));
+    let src = dir.join(format!("{base}.{stage}"));
     let spv = dir.join(format!("{base}.spv"));
     // glslang takes a file ending in `.conf` as its resource limits.
     let limits = dir.join(format!("{base}.conf"));
@@ -91,7 +96,7 @@ pub fn geometry(text: &str, vulkan: bool) -> Result<Vec<u8>, String> {
     if vulkan {
         cmd.args(["-V", "--target-env", "vulkan1.1", "-o"]).arg(&spv);
     }
-    let out = cmd.args(["-S", "geom"]).arg(&limits).arg(&src).output().map_err(|e| e.to_string());
+    let out = cmd.args(["-S", stage]).arg(&limits).arg(&src).output().map_err(|e| e.to_string());
     let _ = std::fs::remove_file(&src);
     let _ = std::fs::remove_file(&limits);
     let out = out?;
@@ -104,7 +109,7 @@ pub fn geometry(text: &str, vulkan: bool) -> Result<Vec<u8>, String> {
         let first = text
             .lines()
             .find(|l| l.starts_with("ERROR") && !l.contains("compilation errors"))
-            .or_else(|| text.lines().find(|l| !l.trim().is_empty() && !l.ends_with(".geom")))
+            .or_else(|| text.lines().find(|l| !l.trim().is_empty() && !l.ends_with(&format!(".{stage}"))))
             .unwrap_or("failed");
         // The temporary file's name is not part of the outcome.
         Err(first.replace(&src.display().to_string(), "0"))

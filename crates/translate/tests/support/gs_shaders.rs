@@ -129,10 +129,9 @@ pub fn every_output(bytes: &[u8]) -> Option<streamout::StreamOutputDesc> {
 
 /// A vertex shader that feeds the geometry shader `gs`: input `TEXCOORD r` (uint4) of
 /// each register the geometry shader reads, moved to an output element of the
-/// geometry shader's input signature (`SV_Position` and `SV_ClipDistance` with their
-/// system values), so that a Vulkan pipeline links them as Direct3D does; `None` with
-/// the reason when such a vertex shader cannot be translated (`SV_CullDistance`). The
-/// registers it reads, in order.
+/// geometry shader's input signature (`SV_Position`, `SV_ClipDistance` and
+/// `SV_CullDistance` with their system values), so that a Vulkan pipeline links them as
+/// Direct3D does. The registers it reads, in order.
 pub fn fitted_vs(gs: &[u8]) -> Result<(Vec<u8>, Vec<u32>), String> {
     let c = dxbc::Container::parse(gs).map_err(|e| e.to_string())?;
     let chunk = c.chunk_any(&[dxbc::FourCc::ISGN, dxbc::FourCc::ISG1]).ok_or("no input signature")?;
@@ -162,9 +161,7 @@ pub fn fitted_vs(gs: &[u8]) -> Result<(Vec<u8>, Vec<u32>), String> {
             0 => ("NONE", None),
             1 => ("POS", Some("position")),
             2 => ("CLIPDST", Some("clip_distance")),
-            3 => {
-                return Err("not compared: reads SV_CullDistance, which a translated vertex shader cannot write".into())
-            }
+            3 => ("CULLDST", Some("cull_distance")),
             _ => ("NONE", None),
         };
         let r = e.register;
