@@ -2519,10 +2519,12 @@ impl<'p, 'a> Gen<'p, 'a> {
                     out_values.push(format!("array<f32, {}>({})", clip.len(), clip.join(", ")));
                 }
                 if !cull.is_empty() {
-                    if cull.len() > 8 {
+                    // D3D11_CLIP_OR_CULL_DISTANCE_COUNT: 8 of the two together (Vulkan's
+                    // maxCombinedClipAndCullDistances is at least 8).
+                    if clip.len().saturating_add(cull.len()) > 8 {
                         return Err(TranslateError::SystemValue {
                             register: "o#".into(),
-                            name: "cull_distance (more than 8 components)".into(),
+                            name: "cull_distance (more than 8 clip and cull components together)".into(),
                         });
                     }
                     // WGSL has no cull distances: written as a second `clip_distances`

@@ -191,7 +191,8 @@ pub fn inexpressible(op: Opcode) -> Option<&'static str> {
     use Opcode as O;
     Some(match op {
         O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => {
-            "pull-model interpolation (WGSL and naga's IR have no interpolateAt*)"
+            "pull-model interpolation (WGSL and naga's IR have no interpolateAt*; SPIR-V and GLSL output have it \
+             with Options::pull_model)"
         }
         _ => return None,
     })

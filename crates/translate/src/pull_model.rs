@@ -212,7 +212,9 @@ fn instruction(opcode: u32, operands: &[u32]) -> Result<Vec<u32>, PullModelError
 /// Gives each marker function of the SPIR-V module `words` (written with naga's `DEBUG`
 /// names) the body `OpExtInst %vec4 %GLSL.std.450 InterpolateAt* %input [%operand]` and
 /// `OpReturnValue` of it, `%input` the `Input` variable at the marker's location, and
-/// adds the `InterpolationFunction` capability. A marker naga left out needs nothing.
+/// adds the `InterpolationFunction` capability. Every marker must be there with its
+/// name (the front end calls each one, so naga writes it), with one `Input` variable at
+/// its location.
 pub fn spirv(words: &mut Vec<u32>, markers: &[Marker]) -> Result<(), PullModelError> {
     let insts = instructions(words)?;
     let mut bound = words.get(3).copied().ok_or(SpirvError::Header)?;
@@ -246,15 +248,23 @@ pub fn spirv(words: &mut Vec<u32>, markers: &[Marker]) -> Result<(), PullModelEr
             _ => {}
         }
     }
-    if marker_of.is_empty() {
+    if markers.is_empty() {
         return Ok(());
+    }
+    if marker_of.len() != by_name.len() {
+        return Err(missing(format!("{} of the {} marker functions named", marker_of.len(), by_name.len())));
+    }
+    if let Some(id) = marker_of.keys().chain(inputs.keys()).find(|&&id| id >= bound) {
+        return Err(missing(format!("id {id} past the module's bound {bound}")));
     }
     let glsl_std = glsl_std.ok_or_else(|| missing("no GLSL.std.450 import"))?;
     // Location → (variable, its vec4 type).
     let mut input_at: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
     for (&var, ptr) in &inputs {
         if let (Some(&l), Some(&pointee)) = (locations.get(&var), pointee_of.get(ptr)) {
-            input_at.insert(l, (var, pointee));
+            if input_at.insert(l, (var, pointee)).is_some() {
+                return Err(missing(format!("two Input variables at location {l}")));
+            }
         }
     }
 
@@ -271,6 +281,7 @@ pub fn spirv(words: &mut Vec<u32>, markers: &[Marker]) -> Result<(), PullModelEr
             capability_done = true;
         }
         match (opcode, i) {
+            (OP_FUNCTION, _) if skipping => return Err(missing("a marker function without its end")),
             (OP_FUNCTION, [_, ty, id, ..]) => {
                 current = marker_of.get(id).map(|m| (*m, *ty, Vec::new()));
                 out.extend_from_slice(i);
@@ -311,6 +322,9 @@ pub fn spirv(words: &mut Vec<u32>, markers: &[Marker]) -> Result<(), PullModelEr
             _ => out.extend_from_slice(i),
         }
     }
+    if skipping {
+        return Err(missing("a marker function without its end"));
+    }
     if done != marker_of.len() {
         return Err(missing("a marker function without a body"));
     }
@@ -323,12 +337,13 @@ pub fn spirv(words: &mut Vec<u32>, markers: &[Marker]) -> Result<(), PullModelEr
 
 /// Gives each marker function of naga's GLSL text (`vec4 NAME(...) {` … `}` at the
 /// start of lines) the body `return interpolateAt*(_vs2fs_locationR[, parameter]);`,
-/// the `in` variable naga declares for the marker's location. A marker naga left out
-/// needs nothing.
+/// the `in` variable naga declares for the marker's location. Every marker must be
+/// there (the front end calls each one, so naga writes it).
 pub fn glsl(text: &str, markers: &[Marker]) -> Result<String, PullModelError> {
     let by_name: BTreeMap<String, &Marker> = markers.iter().map(|m| (m.name(), m)).collect();
     let mut out = String::with_capacity(text.len());
     let mut skipping = false;
+    let mut done = 0usize;
     for line in text.split_inclusive('\n') {
         if skipping {
             if line.trim_end() == "}" {
@@ -358,9 +373,13 @@ pub fn glsl(text: &str, markers: &[Marker]) -> Result<String, PullModelError> {
         args.extend(param.iter().map(|p| p.to_string()));
         let _ = writeln!(out, "    return {}({});", m.kind.glsl(), args.join(", "));
         skipping = true;
+        done = done.saturating_add(1);
     }
     if skipping {
         return Err(missing("a marker function without its end"));
+    }
+    if done != by_name.len() {
+        return Err(missing(format!("{done} of the {} marker functions defined", by_name.len())));
     }
     Ok(out)
 }
@@ -434,9 +453,23 @@ mod tests {
         assert!(matches!(spirv(&mut w7.clone(), &elsewhere), Err(PullModelError::Missing(_))));
         let text7 = crate::glsl_text(&m7, &info7, Default::default());
         assert!(matches!(text7, Err(TranslateError::Backend { .. })), "{text7:?}");
-        // A marker naga did not write (no function of that name) needs nothing.
+        // A marker with no function of its name is an error: its body would stay 0.
         let absent = [Marker { kind: Kind::Centroid, register: 2, index: 5 }];
-        assert!(spirv(&mut w.clone(), &absent).is_ok());
+        assert!(matches!(spirv(&mut w.clone(), &absent), Err(PullModelError::Missing(_))));
+        let glsl_text = crate::glsl_text(&m, &info, Default::default()).unwrap();
+        assert!(matches!(glsl(&glsl_text, &absent), Err(PullModelError::Missing(_))));
+        // A marker function cut before its end.
+        let mut unended = w.clone();
+        let insts = instructions(&unended).unwrap();
+        let marker_id = insts
+            .iter()
+            .find(|x| x.1 == OP_NAME && string(&x.2[2..]) == markers(&m)[1].name())
+            .map(|x| x.2[1])
+            .unwrap();
+        let start = insts.iter().find(|x| x.1 == OP_FUNCTION && x.2[2] == marker_id).unwrap().0;
+        let end = insts.iter().find(|x| x.1 == OP_FUNCTION_END && x.0 > start).unwrap().0;
+        unended.remove(end);
+        assert!(matches!(spirv(&mut unended, &markers(&m)), Err(PullModelError::Missing(_))));
         let mut cut = w.clone();
         cut.push((5 << 16) | 129);
         assert!(matches!(spirv(&mut cut, &elsewhere), Err(PullModelError::Words(_))));

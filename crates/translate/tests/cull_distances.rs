@@ -129,4 +129,17 @@ fn more_than_eight_cull_distances_are_refused() {
     let e = translate::module_from_program(&p, &[], &[], &Options::default()).unwrap_err();
     assert!(matches!(e, TranslateError::SystemValue { .. }), "{e}");
     assert!(e.to_string().contains("cull_distance"), "{e}");
+    // Eight together (D3D11_CLIP_OR_CULL_DISTANCE_COUNT): 2 clip + 6 cull pass, 2 + 7 do not.
+    let six = "dcl_output_siv o2.xyzw, cull_distance\ndcl_output_siv o3.xy, cull_distance\n";
+    let moves = "mov o2.xyzw, v0.xyzw\nmov o3.xy, v0.xyxx\n";
+    let m = vs(six, moves);
+    assert_eq!(outputs(&m, naga::BuiltIn::CullDistance), [6]);
+    let text = format!(
+        "vs_4_0\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\ndcl_output_siv o1.xy, clip_distance\n\
+         dcl_output_siv o2.xyzw, cull_distance\ndcl_output_siv o3.xyz, cull_distance\nmov o0.xyzw, v0.xyzw\n\
+         mov o1.xy, v0.xyxx\n{moves}mov o3.z, v0.z\nret \n"
+    );
+    let p = tpf::parse::parse_program(&text).unwrap().program;
+    let e = translate::module_from_program(&p, &[], &[], &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("clip and cull"), "{e}");
 }

@@ -46,6 +46,32 @@ pub fn compare(
         let (x, y) = (k as u32 % WIDTH, k as u32 / WIDTH);
         Some(format!("differs: {what} pixel ({x}, {y}): exec {a:#010x} lavapipe {b:#010x}"))
     };
+    // Both sides must have every target, every pixel of it, and depth alike.
+    if expected.0.len() != iface.targets.len() || got.targets.len() != iface.targets.len() {
+        return format!(
+            "differs: {} targets, exec {} lavapipe {}",
+            iface.targets.len(),
+            expected.0.len(),
+            got.targets.len()
+        );
+    }
+    if let Some((location, e, g)) = iface
+        .targets
+        .iter()
+        .zip(expected.0.iter().zip(&got.targets))
+        .find_map(|((location, _), (e, g))| (e.len() != g.len()).then_some((location, e.len(), g.len())))
+    {
+        return format!("differs: o{location} has {e} pixels in exec, {g} in lavapipe");
+    }
+    match (&expected.1, &got.depth) {
+        (Some(e), Some(g)) if e.len() != g.len() => {
+            return format!("differs: depth has {} pixels in exec, {} in lavapipe", e.len(), g.len())
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            return format!("differs: depth written by {}", if expected.1.is_some() { "exec" } else { "lavapipe" })
+        }
+        _ => {}
+    }
     for ((location, kind), (e, g)) in iface.targets.iter().zip(expected.0.iter().zip(&got.targets)) {
         for (k, (a, b)) in e.iter().zip(g).enumerate() {
             for c in 0..4 {
