@@ -75,6 +75,8 @@ pub struct Printer {
     offset: u32,
     /// How `style`'s `%f` rounds.
     rounding: Rounding,
+    /// `version.is_sm51()`, read for every register printed.
+    sm51: bool,
 }
 
 impl Printer {
@@ -86,7 +88,8 @@ impl Printer {
 
     /// A printer with the optional spellings of `format`.
     pub fn with_format(version: Version, style: Style, format: Format) -> Printer {
-        Printer { version, style, depth: 0, format, number: 0, offset: 8, rounding: rounding_of(style) }
+        let (rounding, sm51) = (rounding_of(style), version.is_sm51());
+        Printer { version, style, depth: 0, format, number: 0, offset: 8, rounding, sm51 }
     }
 
     /// `vs_5_0` and a newline.
@@ -297,7 +300,7 @@ impl Printer {
     }
 
     fn is_sm51(&self) -> bool {
-        self.version.is_sm51()
+        self.sm51
     }
 
     /// The `_aoffimmi(...)`, `_indexable(...)` and `(types)` suffixes of a

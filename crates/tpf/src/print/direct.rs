@@ -294,7 +294,7 @@ static SHORT_PREFIXES: [[(u64, u8); 256]; 2] = {
 /// not fit in the room reserved makes the line fail (`None`), and the instruction goes
 /// to the general path with nothing committed.
 struct Line<'a> {
-    buf: &'a mut [MaybeUninit<u8>],
+    buf: &'a mut [MaybeUninit<u8>; WINDOW],
     /// Bytes written: every byte of `buf[..pos]` has been stored.
     pos: usize,
 }
@@ -303,7 +303,9 @@ impl Line<'_> {
     /// Stores `piece` (all `N` bytes) and keeps its first `len` (at most `N`).
     #[inline(always)]
     fn put<const N: usize>(&mut self, piece: &[u8; N], len: usize) -> Option<()> {
-        let dst: *mut [MaybeUninit<u8>; N] = self.buf.get_mut(self.pos..)?.first_chunk_mut::<N>()?;
+        // One comparison (`pos + N` within the window) checks the whole piece.
+        let end = self.pos.checked_add(N)?;
+        let dst: *mut [MaybeUninit<u8>; N] = self.buf.get_mut(self.pos..end)?.first_chunk_mut::<N>()?;
         // SAFETY: `dst` is `N` bytes of the buffer, writable, and `[MaybeUninit<u8>; N]`
         // has the layout of `[u8; N]` (alignment 1). (One copy of `N` bytes: an
         // element-wise copy into the `MaybeUninit`s compiles to `N` byte copies.)
@@ -327,7 +329,7 @@ impl Line<'_> {
     /// Appends `s` (names of declarations: rare, of any length).
     #[inline(always)]
     fn bytes(&mut self, s: &[u8]) -> Option<()> {
-        self.pos = store_bytes(self.buf, self.pos, s)?;
+        self.pos = store_bytes(self.buf.as_mut_slice(), self.pos, s)?;
         Some(())
     }
 
@@ -349,7 +351,7 @@ impl Line<'_> {
     /// [`Line::decimal`] of any `u64`.
     #[inline(always)]
     fn long_decimal(&mut self, v: u64) -> Option<()> {
-        self.pos = store_decimal(self.buf, self.pos, v)?;
+        self.pos = store_decimal(self.buf.as_mut_slice(), self.pos, v)?;
         Some(())
     }
 
@@ -445,12 +447,11 @@ fn pair_word(v: u32) -> u64 {
 /// Two spaces per level of indentation, as many as the deepest indentation printed.
 const SPACES: [u8; 2 * crate::limits::MAX_INDENT_DEPTH] = [b' '; 2 * crate::limits::MAX_INDENT_DEPTH];
 
-/// The room reserved for a line: the indentation, the mnemonic, the controls and
-/// the names of a declaration, then [`TOKEN_ROOM`] per token of the instruction (the
-/// longest text a token gives is a float of `%f` through the general formatting,
-/// 47 bytes, and its separator). A line that does not fit goes to the general path.
-const LINE_ROOM: usize = 2 * crate::limits::MAX_INDENT_DEPTH + 32 + 256;
-const TOKEN_ROOM: usize = 64;
+/// The room a line is written in: the deepest indentation and the longest mnemonic
+/// (both stored whole), and lines of common instructions are far shorter; a line that
+/// does not fit goes to the general path. A fixed size, so that a piece's bounds are
+/// one comparison of its end with a constant.
+const WINDOW: usize = 512;
 
 impl Printer {
     /// True when the printer's format and style let the direct path print.
@@ -478,9 +479,9 @@ impl Printer {
         let body = program.get(4..bytes)?;
         // Indentation: the block closers and `else` are printed one level out.
         let depth = if row.flow & CLOSES != 0 { self.depth.saturating_sub(1) } else { self.depth };
-        out.reserve(LINE_ROOM + TOKEN_ROOM * length);
+        out.reserve(WINDOW);
         let start = out.len();
-        let mut line = Line { buf: out.spare_capacity_mut(), pos: 0 };
+        let mut line = Line { buf: out.spare_capacity_mut().first_chunk_mut::<WINDOW>()?, pos: 0 };
         self.direct_line(tok0, row, depth, body, &mut line)?;
         let end = start + line.pos;
         // SAFETY: `line` wrote every byte of the spare capacity below `line.pos` (its
@@ -719,7 +720,7 @@ impl Printer {
         cb: bool,
         tok0: u32,
         body: &[u8],
-        buf: &mut [MaybeUninit<u8>],
+        buf: &mut [MaybeUninit<u8>; WINDOW],
         pos: usize,
     ) -> Option<usize> {
         let line = &mut Line { buf, pos };
@@ -890,7 +891,7 @@ impl Printer {
             match digits::millionths(f, self.rounding) {
                 Some(units) => line.millionths(f.is_sign_negative(), units),
                 None => {
-                    line.pos = store_double(line.buf, line.pos, f, self.style)?;
+                    line.pos = store_double(line.buf.as_mut_slice(), line.pos, f, self.style)?;
                     Some(())
                 }
             }
@@ -915,8 +916,8 @@ mod tests {
 
     /// The text of `f` writing a line.
     fn text(f: impl FnOnce(&mut Line<'_>) -> Option<()>) -> String {
-        let mut out = Vec::with_capacity(64);
-        let mut line = Line { buf: out.spare_capacity_mut(), pos: 0 };
+        let mut out = Vec::with_capacity(WINDOW);
+        let mut line = Line { buf: out.spare_capacity_mut().first_chunk_mut::<WINDOW>().unwrap(), pos: 0 };
         f(&mut line).expect("the piece fits");
         let end = line.pos;
         // SAFETY: the line wrote its first `end` bytes.
@@ -966,13 +967,17 @@ mod tests {
 
     #[test]
     fn a_piece_that_does_not_fit_fails() {
-        let mut out: Vec<u8> = Vec::with_capacity(8);
-        let room = out.capacity();
-        let mut line = Line { buf: out.spare_capacity_mut(), pos: 0 };
-        for _ in 0..room {
-            assert!(line.byte(b'x').is_some() || line.pos + 8 > room);
+        let mut out: Vec<u8> = Vec::with_capacity(WINDOW);
+        let mut line = Line { buf: out.spare_capacity_mut().first_chunk_mut::<WINDOW>().unwrap(), pos: 0 };
+        // A byte is stored as a word: the last seven bytes of the window take none.
+        for _ in 0..WINDOW - 7 {
+            assert!(line.byte(b'x').is_some());
         }
+        assert!(line.byte(b'x').is_none());
         assert!(line.put(&[b' '; 32], 1).is_none());
-        assert!(line.pos <= room);
+        assert!(line.bytes(b"x").is_some());
+        assert!(line.bytes(b"xyzzyxyz").is_none());
+        assert!(line.long_decimal(123_456_789).is_none());
+        assert_eq!(line.pos, WINDOW - 6);
     }
 }
