@@ -326,6 +326,39 @@ impl Line<'_> {
         self.word(b as u64, 1)
     }
 
+    /// Appends the register prefix of operand type `file` (before Shader Model 5.1 and
+    /// from it, `sm51` 0 or 1); `None` for a type without a name (printed `?` by the
+    /// general path).
+    #[inline(always)]
+    fn prefix(&mut self, file: u32, sm51: usize) -> Option<()> {
+        let (prefix, len) = SHORT_PREFIXES[sm51][file as usize & 0xff];
+        if len > 0 {
+            self.word(prefix, len as usize)
+        } else {
+            let (prefix, len) = &PREFIXES[sm51][file as usize & 0xff];
+            if *len == 0 {
+                return None;
+            }
+            self.put(prefix, *len as usize)
+        }
+    }
+
+    /// Appends the selection of the four-component operand token `t`: `.xz`, `.xyzw`,
+    /// `.y` (its mask, swizzle or one component).
+    #[inline(always)]
+    fn selection(&mut self, t: u32) -> Option<()> {
+        let bits = (t >> 4) as usize;
+        match (t >> 2) & 3 {
+            0 => {
+                let (text, len) = MASKS[bits & 0xf];
+                self.word(text, len as usize)
+            }
+            1 => self.word(SWIZZLES[bits & 0xff], 5),
+            2 => self.word(b'.' as u64 | (b"xyzw"[bits & 3] as u64) << 8, 2),
+            _ => Some(()),
+        }
+    }
+
     /// Appends `s` (names of declarations: rare, of any length).
     #[inline(always)]
     fn bytes(&mut self, s: &[u8]) -> Option<()> {
@@ -398,6 +431,76 @@ fn hex_digits(v: u32) -> u64 {
     let digits = x + 0x3030_3030_3030_3030 + letters * 39;
     // The most significant nibble first.
     digits.swap_bytes()
+}
+
+/// The indices of a register whose operand token `t` has relative ones, read from
+/// `tokens` (the operand's tokens after `t`) and stored at `pos` of `buf`: `[r0.x + 2]`,
+/// `[r1.y + 0]` for a relative index without an immediate part, immediate indices as
+/// [`Printer::direct_operand`] prints them (the general path's `Printer::register`,
+/// `Printer::index`). The register of a relative index must have immediate indices
+/// only and no extended operand token; `None` otherwise. The tokens left and the
+/// position after the indices.
+#[inline(never)]
+fn direct_relative_indices<'t>(
+    tokens: &'t [u8],
+    t: u32,
+    inline_first: bool,
+    sm51: usize,
+    buf: &mut [MaybeUninit<u8>; WINDOW],
+    pos: usize,
+) -> Option<(&'t [u8], usize)> {
+    let mut tokens = Tokens(tokens);
+    let line = &mut Line { buf, pos };
+    let dims = (t >> 20) & 3;
+    // No representation given for an index the register does not have.
+    if ((t >> 22) & 0x1ff) >> (3 * dims) != 0 {
+        return None;
+    }
+    for d in 0..dims {
+        let repr = (t >> (22 + 3 * d)) & 7;
+        if repr == 0 {
+            let v = tokens.next()?;
+            if d == 0 && inline_first {
+                line.decimal(v)?;
+            } else {
+                line.byte(b'[')?;
+                line.decimal(v)?;
+                line.byte(b']')?;
+            }
+            continue;
+        }
+        // The immediate part (if any) comes before the register.
+        let imm = match repr {
+            2 => 0,
+            3 => tokens.next()?,
+            _ => return None,
+        };
+        line.byte(b'[')?;
+        let r = tokens.next()?;
+        let (file, dims) = ((r >> 12) & 0xff, (r >> 20) & 3);
+        if r & 0x8000_0000 != 0 || (r >> 22) & 0x1ff != 0 || file == IMMEDIATE32 || file == IMMEDIATE64 {
+            return None;
+        }
+        line.prefix(file, sm51)?;
+        let inline_first = (INLINE_FIRST[file as usize] >> dims) & 1 != 0;
+        for d in 0..dims {
+            let v = tokens.next()?;
+            if d == 0 && inline_first {
+                line.decimal(v)?;
+            } else {
+                line.byte(b'[')?;
+                line.decimal(v)?;
+                line.byte(b']')?;
+            }
+        }
+        if r & 3 == 2 {
+            line.selection(r)?;
+        }
+        line.word(const { word(" + ") }, 3)?;
+        line.decimal(imm)?;
+        line.byte(b']')?;
+    }
+    Some((tokens.0, line.pos))
 }
 
 /// Stores `s` at `pos` of `buf`; the position after it. (Out of line, as the other
@@ -829,8 +932,7 @@ impl Printer {
             }
             line.byte(b')')?;
         } else {
-            // Immediate 32-bit indices only (every representation field 0).
-            if file == IMMEDIATE64 || (t >> 22) & 0x1ff != 0 {
+            if file == IMMEDIATE64 {
                 return None;
             }
             let (prefix, len) = SHORT_PREFIXES[sm51][file as usize];
@@ -845,15 +947,21 @@ impl Printer {
                 line.put(prefix, *len as usize)?;
             }
             let inline_first = (INLINE_FIRST[file as usize] >> dims) & 1 != 0;
-            for d in 0..dims {
-                let v = tokens.next()?;
-                if d == 0 && inline_first {
-                    line.decimal(v)?;
-                } else {
-                    line.byte(b'[')?;
-                    line.decimal(v)?;
-                    line.byte(b']')?;
+            if (t >> 22) & 0x1ff == 0 {
+                // Immediate 32-bit indices only (every representation field 0).
+                for d in 0..dims {
+                    let v = tokens.next()?;
+                    if d == 0 && inline_first {
+                        line.decimal(v)?;
+                    } else {
+                        line.byte(b'[')?;
+                        line.decimal(v)?;
+                        line.byte(b']')?;
+                    }
                 }
+            } else {
+                let (rest, pos) = direct_relative_indices(tokens.0, t, inline_first, sm51, line.buf, line.pos)?;
+                (tokens.0, line.pos) = (rest, pos);
             }
             if components == 2 {
                 let bits = (t >> 4) as usize;
