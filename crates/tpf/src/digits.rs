@@ -111,6 +111,7 @@ const FAST_LIMIT_LOG2: i32 = 43;
 /// `|f|` in millionths, rounded as `rounding` says: the digits of `%f` without the
 /// point. `None` for the values left to the general path: infinities, NaNs and
 /// magnitudes of 2^43 or more.
+#[inline(always)]
 pub fn millionths(f: f32, rounding: Rounding) -> Option<u64> {
     let bits = f.to_bits();
     let biased = ((bits >> 23) & 0xff) as i32;
