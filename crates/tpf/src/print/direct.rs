@@ -7,16 +7,20 @@
 //! the opcode token's table row and each operand token, and writes the same text as
 //! the general path ([`Printer::instruction_at`] on the decoded instruction) from the
 //! same sources: the row's mnemonic and operand types, the register prefixes and
-//! selection spellings, the value formatting (immediate indices of one to three
-//! dimensions: `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`). Each piece is a fixed-size copy from a
-//! padded table into the output bytes. The most common declarations are printed so
+//! selection spellings, the value formatting (indices of one to three dimensions:
+//! `r0`, `cb0[2]`, Shader Model 5.1's `CB0[0][2]`, relative ones `cb4[r0.x + 1]`), the
+//! extended opcode tokens of plain instructions (`sample_aoffimmi_indexable(1,0,0)
+//! (texture2d)(float,float,float,float)`). Each piece is a fixed-size copy from a padded
+//! table into a line written in the output's spare capacity and committed whole (see
+//! `Line`). The most common declarations are printed so
 //! too (`dcl_input`, `dcl_output`, `dcl_output_siv`, `dcl_input_ps`, `dcl_input_ps_siv`, `dcl_temps`,
 //! `dcl_sampler`, `dcl_resource_*`, `dcl_globalFlags`, below Shader Model 5.1 for the
 //! register ranges; `dcl_thread_group`; `dcl_constantbuffer`, `dcl_uav_raw` and
 //! `dcl_resource_raw` in every model, Shader Model 5.1's `CB0[0:0][4]`, `U0[0:0]` and
 //! `, space=0` by one out-of-line function). Everything else goes to the general path: the other
-//! declarations, data blocks, extended opcode tokens, relative indices, precision and
-//! other operand extensions, 64-bit immediates, the controls of `resinfo`,
+//! declarations, data blocks, extended opcode tokens of other instructions, relative
+//! indices whose register has an extended operand token, precision and other operand
+//! extensions, 64-bit immediates, the controls of `resinfo`,
 //! `sampleinfo` and `sync`, tokens left over after the operands; and whole programs in
 //! the d3dcompiler_47 6.3.9600 style, with dxref's exact floats or with the number and
 //! offset columns. A test compares the two paths on every instruction of the corpus
@@ -326,6 +330,26 @@ impl Line<'_> {
         self.word(b as u64, 1)
     }
 
+    /// Appends the `_sat` and ` [precise(xy)]` of the opcode token `tok0`.
+    #[inline(always)]
+    fn sat_precise(&mut self, tok0: u32) -> Option<()> {
+        if (tok0 >> 13) & 1 != 0 {
+            self.word(const { word("_sat") }, 4)?;
+        }
+        let precise = (tok0 >> 19) & 0xf;
+        if precise != 0 {
+            self.put(b" [precise", 9)?;
+            if precise != 0xf {
+                // `(xy)`: the mask's letters without the dot.
+                let (text, len) = MASKS[precise as usize];
+                self.word(text & !0xff | b'(' as u64, len as usize)?;
+                self.byte(b')')?;
+            }
+            self.byte(b']')?;
+        }
+        Some(())
+    }
+
     /// Appends the register prefix of operand type `file` (before Shader Model 5.1 and
     /// from it, `sm51` 0 or 1); `None` for a type without a name (printed `?` by the
     /// general path).
@@ -503,6 +527,20 @@ fn direct_relative_indices<'t>(
     Some((tokens.0, line.pos))
 }
 
+/// The number of extended opcode tokens at the start of `body`: each but the last has
+/// bit 31 set. `None` past the body or beyond three (one of each kind the direct path
+/// prints).
+#[inline(never)]
+fn extended_count(body: &[u8]) -> Option<usize> {
+    let mut tokens = Tokens(body);
+    for n in 1..=3 {
+        if tokens.next()? & 0x8000_0000 == 0 {
+            return Some(n);
+        }
+    }
+    None
+}
+
 /// Stores `s` at `pos` of `buf`; the position after it. (Out of line, as the other
 /// rare pieces: the position of a line stays in a register only if no call sees it.)
 #[inline(never)]
@@ -572,32 +610,64 @@ impl Printer {
         let tok0 = u32::from_le_bytes(tok0);
         let number = (tok0 & 0x7ff) as usize;
         let row = ROWS.get(number)?;
-        // Executable instructions with their length in the opcode token and no
-        // extended opcode token.
+        // Executable instructions with their length in the opcode token; extended
+        // opcode tokens (`sample_indexable(texture2d)...`) on plain ones only.
         let length = ((tok0 >> 24) & 0x7f) as usize;
-        if row.controls == NOT_DIRECT || tok0 & 0x8000_0000 != 0 || length == 0 {
+        if row.controls == NOT_DIRECT || length == 0 {
             return None;
         }
         let bytes = length * 4;
         let body = program.get(4..bytes)?;
+        if tok0 & 0x8000_0000 != 0 {
+            self.direct_extended_instruction(tok0, row, body, out)?;
+        } else {
+            self.direct_commit(tok0, row, &[], body, out)?;
+        }
+        Some(bytes)
+    }
+
+    /// [`Printer::direct`] of an instruction with extended opcode tokens, at the start
+    /// of `body`: a plain instruction's only. (Out of line, so that the common lines'
+    /// code is compiled without them.)
+    #[inline(never)]
+    fn direct_extended_instruction(&mut self, tok0: u32, row: &Row, body: &[u8], out: &mut Vec<u8>) -> Option<()> {
+        if row.controls != PLAIN {
+            return None;
+        }
+        let (ext, body) = body.split_at_checked(4 * extended_count(body)?)?;
+        self.direct_commit(tok0, row, ext, body, out)
+    }
+
+    /// Writes the line of an instruction (extended opcode tokens `ext`, operand tokens
+    /// `body`) into `out` if the direct path prints it, and moves the indentation on.
+    #[inline(always)]
+    fn direct_commit(&mut self, tok0: u32, row: &Row, ext: &[u8], body: &[u8], out: &mut Vec<u8>) -> Option<()> {
         // Indentation: the block closers and `else` are printed one level out.
         let depth = if row.flow & CLOSES != 0 { self.depth.saturating_sub(1) } else { self.depth };
         out.reserve(WINDOW);
         let start = out.len();
         let mut line = Line { buf: out.spare_capacity_mut().first_chunk_mut::<WINDOW>()?, pos: 0 };
-        self.direct_line(tok0, row, depth, body, &mut line)?;
+        self.direct_line(tok0, row, depth, ext, body, &mut line)?;
         let end = start + line.pos;
         // SAFETY: `line` wrote every byte of the spare capacity below `line.pos` (its
         // invariant), all of them ASCII (see `Printer::instructions`), and `line.pos`
         // is within the spare capacity (each piece was stored in it).
         unsafe { out.set_len(end) };
         self.depth = depth + (row.flow & OPENS != 0) as usize;
-        Some(bytes)
+        Some(())
     }
 
     /// The line of [`Printer::direct`]: `None` when the general path prints it.
     #[inline(always)]
-    fn direct_line(&self, tok0: u32, row: &Row, depth: usize, body: &[u8], line: &mut Line<'_>) -> Option<()> {
+    fn direct_line(
+        &self,
+        tok0: u32,
+        row: &Row,
+        depth: usize,
+        ext: &[u8],
+        body: &[u8],
+        line: &mut Line<'_>,
+    ) -> Option<()> {
         let number = (tok0 & 0x7ff) as usize;
         let length = ((tok0 >> 24) & 0x7f) as usize;
         let indent = 2 * depth.min(crate::limits::MAX_INDENT_DEPTH);
@@ -606,22 +676,10 @@ impl Printer {
         }
         line.put(&row.mnemonic, row.mnemonic_len as usize)?;
         match row.controls {
-            PLAIN => {
-                if (tok0 >> 13) & 1 != 0 {
-                    line.word(const { word("_sat") }, 4)?;
-                }
-                let precise = (tok0 >> 19) & 0xf;
-                if precise != 0 {
-                    line.put(b" [precise", 9)?;
-                    if precise != 0xf {
-                        // `(xy)`: the mask's letters without the dot.
-                        let (text, len) = MASKS[precise as usize];
-                        line.word(text & !0xff | b'(' as u64, len as usize)?;
-                        line.byte(b')')?;
-                    }
-                    line.byte(b']')?;
-                }
+            PLAIN if !ext.is_empty() => {
+                line.pos = self.direct_extended(tok0, ext, line.buf, line.pos)?;
             }
+            PLAIN => line.sat_precise(tok0)?,
             TEST => {
                 // fxc 9.x leaves out the `_nz` of a condition that is an immediate (see
                 // the general path).
@@ -809,6 +867,72 @@ impl Printer {
             return None;
         }
         line.byte(b'\n')
+    }
+
+    /// The suffixes of an instruction with extended opcode tokens `ext`, after its
+    /// mnemonic, as the general path's `Printer::ext_suffixes` writes them:
+    /// `_aoffimmi_indexable_sat [precise](1,-1,0)(texture2d)(float,float,float,float)`.
+    /// Each kind once, without reserved bits, with names for the dimension and
+    /// return types; `None` otherwise. The position after them. (Out of line: rare.)
+    #[inline(never)]
+    fn direct_extended(&self, tok0: u32, ext: &[u8], buf: &mut [MaybeUninit<u8>; WINDOW], pos: usize) -> Option<usize> {
+        let line = &mut Line { buf, pos };
+        let (mut offsets, mut dim, mut types) = (None, None, None);
+        let mut tokens = Tokens(ext);
+        while let Some(e) = tokens.next() {
+            // The kind's fields, and the chain bit.
+            let (slot, fields) = match e & 0x3f {
+                1 => (&mut offsets, 0xfff << 9),
+                2 => (&mut dim, 0x1f << 6 | 0xfff << 11),
+                3 => (&mut types, 0xffff << 6),
+                _ => return None,
+            };
+            if slot.is_some() || e & !(0x3f | fields | 0x8000_0000) != 0 {
+                return None;
+            }
+            *slot = Some(e);
+        }
+        // fxc 9.29 writes `sample_l(1,0,0)`; later versions `sample_l_aoffimmi(1,0,0)`.
+        let old = self.style.version.0 == 9 && self.style.version.1 < 30;
+        if offsets.is_some() && !old {
+            line.put(b"_aoffimmi", 9)?;
+        }
+        if dim.is_some() {
+            line.put(b"_indexable", 10)?;
+        }
+        line.sat_precise(tok0)?;
+        if let Some(e) = offsets {
+            for (i, shift) in [9, 13, 17].into_iter().enumerate() {
+                line.byte(if i == 0 { b'(' } else { b',' })?;
+                // A signed 4-bit offset.
+                let v = ((((e >> shift) & 0xf) as i8) << 4) >> 4;
+                if v < 0 {
+                    line.byte(b'-')?;
+                }
+                line.decimal(v.unsigned_abs() as u32)?;
+            }
+            line.byte(b')')?;
+        }
+        if let Some(e) = dim {
+            let d = ResourceDimension::from_raw(((e >> 6) & 0x1f) as u8);
+            let stride = (e >> 11) & 0xfff;
+            line.byte(b'(')?;
+            let structured = d == ResourceDimension::StructuredBuffer;
+            line.bytes(if structured { "structured_buffer" } else { d.listing_name()? }.as_bytes())?;
+            if structured || (stride != 0 && self.style.shows_stride_of_every_dimension()) {
+                line.put(b", stride=", 9)?;
+                line.decimal(stride)?;
+            }
+            line.byte(b')')?;
+        }
+        if let Some(e) = types {
+            for (i, shift) in [6, 10, 14, 18].into_iter().enumerate() {
+                line.byte(if i == 0 { b'(' } else { b',' })?;
+                line.bytes(ReturnType::from_raw(((e >> shift) & 0xf) as u8).listing_name()?.as_bytes())?;
+            }
+            line.byte(b')')?;
+        }
+        Some(line.pos)
     }
 
     /// The rest of the line of a Shader Model 5.1 declaration of a raw buffer or a
