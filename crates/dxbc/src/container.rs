@@ -123,12 +123,14 @@ impl<'a> Container<'a> {
     }
 
     /// The first chunk with this FourCC.
+    #[inline]
     pub fn chunk(&self, fourcc: FourCc) -> Option<&Chunk<'a>> {
         self.chunks.iter().find(|c| c.fourcc == fourcc)
     }
 
     /// The first chunk among `fourccs` found in directory order (e.g. the input
     /// signature in either of its forms).
+    #[inline]
     pub fn chunk_any(&self, fourccs: &[FourCc]) -> Option<&Chunk<'a>> {
         self.chunks.iter().find(|c| fourccs.contains(&c.fourcc))
     }
