@@ -551,8 +551,16 @@ fn write_mask(out: &mut String, m: Mask) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn write_relative(out: &mut String, v: Version, rel: &Relative) {
+    // Most registers have none: no call for them.
+    if *rel != Relative::None {
+        write_relative_index(out, v, rel);
+    }
+}
+
+/// [`write_relative`] of a relative index.
+fn write_relative_index(out: &mut String, v: Version, rel: &Relative) {
     match rel {
         Relative::None => {}
         Relative::Implicit => {
