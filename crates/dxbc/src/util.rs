@@ -111,6 +111,7 @@ impl Coverage {
     }
 
     /// Marks `len` bytes at `offset` (clamped to the data) as interpreted.
+    #[inline]
     pub fn mark(&mut self, offset: usize, len: usize) {
         let end = offset.saturating_add(len).min(self.len);
         if offset < end {
