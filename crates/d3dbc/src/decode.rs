@@ -218,6 +218,7 @@ impl Cursor<'_> {
         }
     }
 
+    #[inline(always)]
     fn dst(&mut self) -> Result<DstParam, DecodeError> {
         let tok = self.next()?;
         Ok(DstParam {
@@ -230,6 +231,7 @@ impl Cursor<'_> {
         })
     }
 
+    #[inline(always)]
     fn src(&mut self) -> Result<SrcParam, DecodeError> {
         let tok = self.next()?;
         Ok(SrcParam {

@@ -339,9 +339,18 @@ fn write_mnemonic(out: &mut String, v: Version, ins: &Instruction) {
     }
 }
 
-/// `_x2` ... the shift scale, then `_sat`, `_pp`, `_centroid`.
-#[inline]
+/// `_x2` ... the shift scale, then `_sat`, `_pp`, `_centroid`: a test inlined, the
+/// text (rare) out of line.
+#[inline(always)]
 fn write_dst_modifiers(out: &mut String, d: &DstParam) {
+    let m = d.modifiers;
+    if d.shift & 15 != 0 || m.saturate() || m.partial_precision() || m.centroid() {
+        write_dst_modifier_text(out, d);
+    }
+}
+
+/// [`write_dst_modifiers`] of a destination with some.
+fn write_dst_modifier_text(out: &mut String, d: &DstParam) {
     let s = match d.shift & 15 {
         1 => "_x2",
         2 => "_x4",
@@ -522,11 +531,15 @@ const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// A swizzle as fxc shortens it: nothing for `.xyzw`, one letter for a replicate, all
 /// four otherwise.
-#[inline]
+#[inline(always)]
 pub fn write_swizzle(out: &mut String, s: Swizzle) {
-    if s == Swizzle::IDENTITY {
-        return;
+    if s != Swizzle::IDENTITY {
+        write_swizzle_text(out, s);
     }
+}
+
+/// [`write_swizzle`] of a swizzle other than `.xyzw`.
+fn write_swizzle_text(out: &mut String, s: Swizzle) {
     out.push('.');
     let c = s.components();
     if c.iter().all(|&x| x == c[0]) {
@@ -538,11 +551,15 @@ pub fn write_swizzle(out: &mut String, s: Swizzle) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn write_mask(out: &mut String, m: Mask) {
-    if m.0 & 15 == 15 {
-        return;
+    if m.0 & 15 != 15 {
+        write_mask_text(out, m);
     }
+}
+
+/// [`write_mask`] of a mask other than `.xyzw`.
+fn write_mask_text(out: &mut String, m: Mask) {
     out.push('.');
     for (i, c) in COMP.iter().enumerate() {
         if m.has(i) {
@@ -551,8 +568,16 @@ fn write_mask(out: &mut String, m: Mask) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn write_relative(out: &mut String, v: Version, rel: &Relative) {
+    // Most registers have none: no call for them.
+    if *rel != Relative::None {
+        write_relative_index(out, v, rel);
+    }
+}
+
+/// [`write_relative`] of a relative index.
+fn write_relative_index(out: &mut String, v: Version, rel: &Relative) {
     match rel {
         Relative::None => {}
         Relative::Implicit => {

@@ -44,6 +44,7 @@ impl<'a> ChunkData<'a> {
     }
 
     /// True if a typed codec (not raw bytes) handles chunks of kind `fourcc`.
+    #[inline]
     pub fn has_codec(fourcc: FourCc) -> bool {
         SignatureFormat::for_fourcc(fourcc).is_some() || matches!(&fourcc.0, b"RDEF" | b"STAT" | b"SFI0" | b"IFCE")
     }

@@ -84,7 +84,8 @@ impl<'a> Container<'a> {
         body.slice(HEADER_SIZE, table_len, "chunk offset table")?;
         // The table was just read from inside the body, so its end is at most `total`.
         let table_end = HEADER_SIZE.saturating_add(table_len);
-        let mut cover = Coverage::new(total);
+        // The header's run and one per chunk (`count` fits the body: the table was read).
+        let mut cover = Coverage::with_capacity(total, (count as usize).saturating_add(1));
         cover.mark(0, table_end);
         let mut chunks = Vec::with_capacity(count as usize);
         for field in (0..count as usize).map(|i| HEADER_SIZE.saturating_add(i.saturating_mul(4))) {
@@ -122,12 +123,14 @@ impl<'a> Container<'a> {
     }
 
     /// The first chunk with this FourCC.
+    #[inline]
     pub fn chunk(&self, fourcc: FourCc) -> Option<&Chunk<'a>> {
         self.chunks.iter().find(|c| c.fourcc == fourcc)
     }
 
     /// The first chunk among `fourccs` found in directory order (e.g. the input
     /// signature in either of its forms).
+    #[inline]
     pub fn chunk_any(&self, fourccs: &[FourCc]) -> Option<&Chunk<'a>> {
         self.chunks.iter().find(|c| fourccs.contains(&c.fourcc))
     }

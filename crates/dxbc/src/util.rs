@@ -104,7 +104,14 @@ impl Coverage {
         Coverage { len, runs: Vec::new() }
     }
 
+    /// [`Coverage::new`] with room for `runs` marks (a container's header and chunks:
+    /// one allocation rather than one per doubling).
+    pub fn with_capacity(len: usize, runs: usize) -> Self {
+        Coverage { len, runs: Vec::with_capacity(runs) }
+    }
+
     /// Marks `len` bytes at `offset` (clamped to the data) as interpreted.
+    #[inline]
     pub fn mark(&mut self, offset: usize, len: usize) {
         let end = offset.saturating_add(len).min(self.len);
         if offset < end {

@@ -261,6 +261,7 @@ pub struct Decoder<'a> {
 
 impl<'a> Decoder<'a> {
     /// Reads the version and length tokens.
+    #[inline]
     pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, DecodeError> {
         let (version, rest, end) = header(bytes)?;
         Ok(Decoder {

@@ -86,104 +86,6 @@ pub fn push_hex16(out: &mut String, v: u64) {
     push_ascii(out, &buf);
 }
 
-/// Appends the first `len` bytes of `piece` to `out` with one fixed-size copy: the
-/// piece is padded to `N` bytes, all copied, and the padding cut off again (no call to
-/// `memcpy` for a length known only at run time).
-#[inline(always)]
-pub(crate) fn put<const N: usize>(out: &mut Vec<u8>, piece: &[u8; N], len: usize) {
-    let at = out.len();
-    out.extend_from_slice(piece);
-    out.truncate(at + len.min(N));
-}
-
-/// The two digits of `v` (below 100), from [`PAIRS`].
-#[inline(always)]
-fn pair(v: usize) -> &'static [u8; 2] {
-    PAIRS.get(2 * v..).and_then(|p| p.first_chunk::<2>()).unwrap_or(b"00")
-}
-
-/// `v` in decimal (`%u`), appended to bytes. The digits are stored straight into
-/// the vector (pairs from [`PAIRS`]); no buffer is built on the stack and copied, whose
-/// small stores a wide load would have to wait for.
-#[inline(always)]
-pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
-    if v < 10 {
-        out.push(b'0' + v as u8);
-    } else if v < 100 {
-        out.extend_from_slice(pair(v as usize));
-    } else {
-        put_u32_long(out, v);
-    }
-}
-
-/// [`put_u32`] of a number of three digits or more.
-fn put_u32_long(out: &mut Vec<u8>, v: u32) {
-    let mut len = 3;
-    let mut p = 1000u64;
-    while v as u64 >= p {
-        len += 1;
-        p *= 10;
-    }
-    let at = out.len();
-    out.resize(at + len, b'0');
-    let Some(digits) = out.get_mut(at..) else { return };
-    let mut i = len;
-    let mut v = v as usize;
-    while v >= 100 {
-        i -= 2;
-        digits[i..i + 2].copy_from_slice(pair(v % 100));
-        v /= 100;
-    }
-    if v >= 10 {
-        digits[..2].copy_from_slice(pair(v));
-    } else {
-        digits[0] = b'0' + v as u8;
-    }
-}
-
-/// `v` as `0x%08x`, appended to bytes: the eight digits computed side by side in one
-/// word (each nibble spread to a byte of its own, then made a digit) and stored with
-/// one copy. Not inlined: the direct path's loop is faster without it in its body.
-#[inline(never)]
-pub(crate) fn put_hex8(out: &mut Vec<u8>, v: u32) {
-    let mut x = v as u64;
-    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    // Byte k holds nibble k (the least significant first).
-    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    // 1 in each byte whose nibble is 10 or more (no byte carries into the next).
-    let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
-    // `0` + n below 10, `a` + (n - 10) from it: `a` is `0` + 10 + 39.
-    let digits = x + 0x3030_3030_3030_3030 + letters * 39;
-    let mut text = [0u8; 10];
-    text[..2].copy_from_slice(b"0x");
-    // The most significant nibble first.
-    text[2..].copy_from_slice(&digits.to_be_bytes());
-    out.extend_from_slice(&text);
-}
-
-/// [`push_millionths`], appended to bytes.
-#[inline]
-pub(crate) fn put_millionths(out: &mut Vec<u8>, negative: bool, millionths: u64) {
-    if negative {
-        out.push(b'-');
-    }
-    let int = millionths / 1_000_000;
-    let frac = (millionths % 1_000_000) as usize;
-    match u32::try_from(int) {
-        Ok(int) => put_u32(out, int),
-        Err(_) => {
-            let mut s = String::new();
-            push_u64(&mut s, int);
-            out.extend_from_slice(s.as_bytes());
-        }
-    }
-    out.push(b'.');
-    out.extend_from_slice(pair(frac / 10_000));
-    out.extend_from_slice(pair(frac / 100 % 100));
-    out.extend_from_slice(pair(frac % 100));
-}
-
 /// How `%f` rounds a value to six decimals; the three C runtimes whose text the
 /// listings show (see `Style::rounds_from_17_digits`, `Style::rounds_exact_digits_half_away`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,6 +111,7 @@ const FAST_LIMIT_LOG2: i32 = 43;
 /// `|f|` in millionths, rounded as `rounding` says: the digits of `%f` without the
 /// point. `None` for the values left to the general path: infinities, NaNs and
 /// magnitudes of 2^43 or more.
+#[inline(always)]
 pub fn millionths(f: f32, rounding: Rounding) -> Option<u64> {
     let bits = f.to_bits();
     let biased = ((bits >> 23) & 0xff) as i32;
@@ -279,26 +182,6 @@ mod tests {
         for v in [0u64, 7, 12345678901234567890, u64::MAX] {
             assert_eq!(text(|s| push_u64(s, v)), v.to_string());
             assert_eq!(text(|s| push_hex16(s, v)), format!("0x{v:016x}"));
-        }
-        for v in [0u32, 5, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000, 123456789, 999999999, u32::MAX] {
-            let mut b = Vec::new();
-            put_u32(&mut b, v);
-            put_hex8(&mut b, v);
-            assert_eq!(String::from_utf8(b).unwrap(), format!("{v}0x{v:08x}"));
-        }
-        // Every digit in every place, and the digits' neighbours (9/a, f/0) side by side.
-        for v in (0..16u32).map(|n| n * 0x1111_1111).chain([0x0123_4567, 0x89ab_cdef, 0x9a9a_a9a9, 0xf0f0_0f0f]) {
-            let mut b = Vec::new();
-            put_hex8(&mut b, v);
-            assert_eq!(String::from_utf8(b).unwrap(), format!("0x{v:08x}"));
-        }
-        for (neg, v) in
-            [(false, 0u64), (true, 1), (false, 9_999_999), (false, 10_000_000), (true, 8_796_093_022_208_000_000)]
-        {
-            let (mut b, mut s) = (Vec::new(), String::new());
-            put_millionths(&mut b, neg, v);
-            push_millionths(&mut s, neg, v);
-            assert_eq!(String::from_utf8(b).unwrap(), s);
         }
         for v in [0i64, -1, -10000, 10000, i64::MIN, i64::MAX] {
             assert_eq!(text(|s| push_i64(s, v)), v.to_string());

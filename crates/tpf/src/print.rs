@@ -75,6 +75,8 @@ pub struct Printer {
     offset: u32,
     /// How `style`'s `%f` rounds.
     rounding: Rounding,
+    /// `version.is_sm51()`, read for every register printed.
+    sm51: bool,
 }
 
 impl Printer {
@@ -86,7 +88,8 @@ impl Printer {
 
     /// A printer with the optional spellings of `format`.
     pub fn with_format(version: Version, style: Style, format: Format) -> Printer {
-        Printer { version, style, depth: 0, format, number: 0, offset: 8, rounding: rounding_of(style) }
+        let (rounding, sm51) = (rounding_of(style), version.is_sm51());
+        Printer { version, style, depth: 0, format, number: 0, offset: 8, rounding, sm51 }
     }
 
     /// `vs_5_0` and a newline.
@@ -178,10 +181,11 @@ impl Printer {
             }
         };
         // Every piece appended is text: whole `String`s and `&str`s (the general path's
-        // lines, names from the enums' tables), and from the direct path only bytes of
-        // its padded tables, each checked to be ASCII when the table is built at compile
-        // time (`direct::pad`, `direct::word`), ASCII digits and punctuation, cut only
-        // at the end of what was appended (`truncate` to a mark or to a piece's length,
+        // lines, names from the enums' tables), and from the direct path whole lines,
+        // committed once complete, of bytes of its padded tables, each checked to be
+        // ASCII when the table is built at compile time (`direct::pad`, `direct::word`),
+        // ASCII digits and punctuation, and whole `&str`s, each piece kept to its own
+        // length (the padding stored past it is overwritten or left past the line's end,
         // never inside a character). Checking the whole listing again cost about 1.5% of
         // the instructions of a listing (callgrind, corpus one blob at a time), so the
         // check runs in builds with debug assertions (every test run: the corpus and its
@@ -296,7 +300,7 @@ impl Printer {
     }
 
     fn is_sm51(&self) -> bool {
-        self.version.is_sm51()
+        self.sm51
     }
 
     /// The `_aoffimmi(...)`, `_indexable(...)` and `(types)` suffixes of a
@@ -889,7 +893,7 @@ fn takes_destination_precision_6_3(opcode: Opcode, i: usize) -> bool {
 /// false when in brackets (`v[2][1]`, `icb[3]`): inputs and control points of more
 /// than one dimension, the immediate constant buffer, `this`.
 #[inline]
-fn inline_first_index(ty: OperandType, dims: usize) -> bool {
+const fn inline_first_index(ty: OperandType, dims: usize) -> bool {
     match ty {
         OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint => dims == 1,
         OperandType::ImmediateConstantBuffer | OperandType::ThisPointer => false,

@@ -30,19 +30,44 @@ impl CompilerVersion {
 
     /// Parses the version out of a creator string such as
     /// `Microsoft (R) HLSL Shader Compiler 9.30.9200.20499`.
+    ///
+    /// The last word (after the last blank, the string's NULs and surrounding white
+    /// space trimmed) is two to four numbers separated by dots, each read as
+    /// `u32::from_str` reads it. (Read byte by byte: the string splitters and the
+    /// generic number parser cost some 700 instructions a blob.)
     pub fn from_creator(creator: &str) -> Option<CompilerVersion> {
-        let tail = creator.trim_end_matches('\0').trim().rsplit(' ').next()?;
+        let trimmed = creator.trim_end_matches('\0').trim();
+        let tail = trimmed.rfind(' ').map_or(trimmed, |i| trimmed.get(i + 1..).unwrap_or(""));
         let mut parts = [0u32; 4];
         let mut n = 0;
-        for p in tail.split('.') {
+        for p in tail.as_bytes().split(|&b| b == b'.') {
             if n == 4 {
                 return None;
             }
-            parts[n] = p.parse().ok()?;
+            parts[n] = decimal_u32(p)?;
             n += 1;
         }
         (n >= 2).then_some(CompilerVersion(parts[0], parts[1], parts[2], parts[3]))
     }
+}
+
+/// `s` as `u32::from_str` reads it: an optional `+`, then one or more decimal digits
+/// whose value fits.
+fn decimal_u32(s: &[u8]) -> Option<u32> {
+    let digits = match s {
+        [b'+', rest @ ..] if !rest.is_empty() => rest,
+        _ => s,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |v, &b| {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v.checked_mul(10)?.checked_add(d as u32)
+    })
 }
 
 impl fmt::Display for CompilerVersion {
@@ -289,5 +314,37 @@ mod tests {
         assert_eq!(other, Style { version: CompilerVersion::LATEST, disassembler: false });
         assert_eq!(CompilerVersion::of_microsoft_compiler("Microsoft (R) D3D Shader Disassembler"), None);
         assert_eq!(CompilerVersion::of_microsoft_compiler("dxref 0.1.0"), None);
+    }
+
+    /// The reading of the creator string's version through `str::split` and
+    /// `u32::from_str` (the parser's first form): the byte-by-byte reading must agree.
+    fn from_creator_by_str(creator: &str) -> Option<CompilerVersion> {
+        let tail = creator.trim_end_matches('\0').trim().rsplit(' ').next()?;
+        let mut parts = [0u32; 4];
+        let mut n = 0;
+        for p in tail.split('.') {
+            if n == 4 {
+                return None;
+            }
+            parts[n] = p.parse().ok()?;
+            n += 1;
+        }
+        (n >= 2).then_some(CompilerVersion(parts[0], parts[1], parts[2], parts[3]))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn creator_versions_read_as_by_str(
+            s in "[ \\t\\x00\u{a0}\u{3000}a-zA-Z0-9.+\\-]{0,24}",
+            v in proptest::collection::vec(0u64..=5_000_000_000, 0..6),
+            pre in "(Microsoft \\(R\\) HLSL Shader Compiler ?)?",
+            post in "[ \\x00.+]{0,3}",
+        ) {
+            let joined: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            for text in [s.clone(), format!("{pre}{}{post}", joined.join(".")), format!("{s} {}", joined.join("."))] {
+                proptest::prop_assert_eq!(CompilerVersion::from_creator(&text), from_creator_by_str(&text), "{:?}", text);
+            }
+        }
     }
 }
