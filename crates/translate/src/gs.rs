@@ -478,7 +478,8 @@ fn expand_source(
     let max = layout.max_vertices;
     let regs = layout.registers;
     let slot = layout.slot();
-    let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+    let mut s = String::from(crate::front::enables(globals));
+    s.push_str("diagnostic(off, derivative_uniformity);\n\n");
     s.push_str(crate::PRELUDE);
     s.push('\n');
     s.push_str(globals);

@@ -495,7 +495,8 @@ fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
 
     // The module.
     let max = decls.max_vertices;
-    let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+    let mut s = String::from(crate::front::enables(&globals));
+    s.push_str("diagnostic(off, derivative_uniformity);\n\n");
     s.push_str(crate::PRELUDE);
     s.push('\n');
     s.push_str(&globals);

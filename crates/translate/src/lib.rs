@@ -1003,6 +1003,19 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
         }
         Target::Glsl => glsl_text(module, &info, naga::back::glsl::BindingMap::default())?.into_bytes(),
         Target::Hlsl => {
+            // naga's HLSL writer cannot size a runtime-sized binding array (an unbounded
+            // Shader Model 5.1 range, `T0[0:*]`) nor address a binding array of storage
+            // buffers (a range of raw, structured or typed buffer views or UAVs): it
+            // would stop at them.
+            if has_unbounded_binding_array(module) {
+                return Err(backend("naga's HLSL writer has no unbounded binding array (a range `[n:*]`)".into()));
+            }
+            if has_storage_binding_array(module) {
+                return Err(backend(
+                    "naga's HLSL writer has no binding array of storage buffers (a range of buffer views or UAVs)"
+                        .into(),
+                ));
+            }
             let options = naga::back::hlsl::Options {
                 shader_model: naga::back::hlsl::ShaderModel::V5_1,
                 fake_missing_bindings: true,
@@ -1026,6 +1039,15 @@ pub(crate) fn glsl_text(
 ) -> Result<String, TranslateError> {
     let backend = |message: String| TranslateError::Backend { target: "glsl", message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
+    // naga's GLSL writer has no binding arrays (it would stop at one of textures or
+    // samplers): a Shader Model 5.1 range of more than one register.
+    if module
+        .global_variables
+        .iter()
+        .any(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::BindingArray { .. }))
+    {
+        return Err(backend("naga's GLSL writer has no binding arrays (a range of more than one register)".into()));
+    }
     let policies = bounds_check_policies();
     let options = naga::back::glsl::Options {
         version: naga::back::glsl::Version::Desktop(450),
@@ -1112,7 +1134,134 @@ pub(crate) fn spirv_words(
     // Every float operation evaluated as written (no FMA, no reordering).
     let mut words = words;
     no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
+    decorate_uniform_binding_arrays(&mut words);
+    if has_unbounded_binding_array(module) {
+        declare_runtime_descriptor_arrays(&mut words);
+    }
     Ok(words)
+}
+
+/// naga writes a binding array of uniform buffers (a Shader Model 5.1 range of
+/// constant buffers, `CB1[2:4]`) without the `Block` decoration on its element struct
+/// that Vulkan requires of a `Uniform` variable's struct
+/// (`VUID-StandaloneSpirv-Uniform-06676`; naga decorates it for storage buffers
+/// only): the decoration is added, before the first annotation, for the struct element
+/// of every `Uniform` variable's (runtime) array type that lacks it.
+fn decorate_uniform_binding_arrays(words: &mut Vec<u32>) {
+    const OP_DECORATE: u32 = 71;
+    const OP_MEMBER_DECORATE: u32 = 72;
+    const OP_TYPE_ARRAY: u32 = 28;
+    const OP_TYPE_RUNTIME_ARRAY: u32 = 29;
+    const OP_TYPE_STRUCT: u32 = 30;
+    const OP_TYPE_POINTER: u32 = 32;
+    const OP_VARIABLE: u32 = 59;
+    const UNIFORM: u32 = 2;
+    const BLOCK: u32 = 2;
+    let mut pointers = std::collections::BTreeMap::new();
+    let mut arrays = std::collections::BTreeMap::new();
+    let mut structs = std::collections::BTreeSet::new();
+    let mut blocks = std::collections::BTreeSet::new();
+    let mut variables = Vec::new();
+    let mut first_annotation = None;
+    let mut at = 5usize;
+    while let Some(&w) = words.get(at) {
+        let (count, op) = ((w >> 16) as usize, w & 0xffff);
+        let Some(ins) = words.get(at..at.saturating_add(count)).filter(|_| count > 0) else { return };
+        let arg = |k: usize| ins.get(k).copied().unwrap_or(u32::MAX);
+        match op {
+            OP_DECORATE | OP_MEMBER_DECORATE => {
+                first_annotation.get_or_insert(at);
+                if op == OP_DECORATE && arg(2) == BLOCK {
+                    blocks.insert(arg(1));
+                }
+            }
+            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY => {
+                arrays.insert(arg(1), arg(2));
+            }
+            OP_TYPE_STRUCT => {
+                structs.insert(arg(1));
+            }
+            OP_TYPE_POINTER if arg(2) == UNIFORM => {
+                pointers.insert(arg(1), arg(3));
+            }
+            OP_VARIABLE if arg(3) == UNIFORM => variables.push(arg(1)),
+            _ => {}
+        }
+        at = at.saturating_add(count);
+    }
+    let missing: std::collections::BTreeSet<u32> = variables
+        .iter()
+        .filter_map(|p| pointers.get(p))
+        .filter_map(|pointee| arrays.get(pointee))
+        .copied()
+        .filter(|element| structs.contains(element) && !blocks.contains(element))
+        .collect();
+    let Some(at) = first_annotation else { return };
+    let decorations: Vec<u32> = missing.iter().flat_map(|&s| [OP_DECORATE | (3 << 16), s, BLOCK]).collect();
+    words.splice(at..at, decorations);
+}
+
+/// naga writes a runtime-sized binding array (an unbounded Shader Model 5.1 range,
+/// `T0[0:*]`) as an `OpTypeRuntimeArray` variable without the `RuntimeDescriptorArray`
+/// capability that Vulkan requires of one (`VUID-StandaloneSpirv-OpTypeRuntimeArray-04680`):
+/// the capability is added after the header, and the `SPV_EXT_descriptor_indexing`
+/// extension that defines it after the capabilities when naga has not declared it.
+fn declare_runtime_descriptor_arrays(words: &mut Vec<u32>) {
+    const OP_CAPABILITY: u32 = 17;
+    const OP_EXTENSION: u32 = 10;
+    const RUNTIME_DESCRIPTOR_ARRAY: u32 = 5302;
+    const EXTENSION: &[u8] = b"SPV_EXT_descriptor_indexing";
+    // The string, nul-terminated, in little-endian words.
+    let mut bytes = EXTENSION.to_vec();
+    bytes.push(0);
+    while !bytes.len().is_multiple_of(4) {
+        bytes.push(0);
+    }
+    let literal: Vec<u32> = bytes.chunks_exact(4).map(|c| c.try_into().map(u32::from_le_bytes).unwrap_or(0)).collect();
+    // The instructions after the five header words: (start, word count, opcode).
+    let mut at = 5usize;
+    let mut end_of_capabilities = None;
+    let mut declared = false;
+    while let Some(&w) = words.get(at) {
+        let (count, op) = ((w >> 16) as usize, w & 0xffff);
+        if count == 0 {
+            return;
+        }
+        if op != OP_CAPABILITY && end_of_capabilities.is_none() {
+            end_of_capabilities = Some(at);
+        }
+        if op == OP_EXTENSION && words.get(at.saturating_add(1)..at.saturating_add(count)) == Some(&literal[..]) {
+            declared = true;
+        }
+        if !matches!(op, OP_CAPABILITY | OP_EXTENSION) {
+            break;
+        }
+        at = at.saturating_add(count);
+    }
+    let Some(end) = end_of_capabilities else { return };
+    if !declared {
+        let mut extension = vec![OP_EXTENSION | ((literal.len() as u32).saturating_add(1) << 16)];
+        extension.extend_from_slice(&literal);
+        words.splice(end..end, extension);
+    }
+    if words.len() >= 5 {
+        words.splice(5..5, [OP_CAPABILITY | (2 << 16), RUNTIME_DESCRIPTOR_ARRAY]);
+    }
+}
+
+/// Whether a global of the module is a binding array of storage buffers.
+fn has_storage_binding_array(module: &naga::Module) -> bool {
+    module.global_variables.iter().any(|(_, g)| {
+        matches!(g.space, naga::AddressSpace::Storage { .. })
+            && matches!(module.types[g.ty].inner, naga::TypeInner::BindingArray { .. })
+    })
+}
+
+/// Whether a global of the module is a runtime-sized binding array.
+fn has_unbounded_binding_array(module: &naga::Module) -> bool {
+    module.global_variables.iter().any(|(_, g)| {
+        matches!(module.types[g.ty].inner, naga::TypeInner::BindingArray { size: naga::ArraySize::Dynamic, .. })
+    })
 }
 
 /// Whether a module has a double-precision type or literal.
