@@ -52,9 +52,29 @@
 //! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
 //! binding = register number, unless [`Options::bindings`] says otherwise
 //! ([`Bindings::parse`] reads the text form). In Shader Model 5.1 a declaration
-//! names a register range in a space (`T2[5:5], space=0`): a range of one register in
-//! space 0 is that register (binding 5 here, whatever the range's ID); larger ranges
-//! (arrays of bindings) and other spaces are errors. The hidden counter of a structured UAV
+//! names a register range in a register space (`T2[5:7], space=1`; Microsoft's
+//! "Bytecode changes in SM5.1" page): the variable is named by the range's ID (`t2`:
+//! IDs are unique within a class, so two spaces' register 5 are two variables) and bound
+//! at the slot of the range's first register in its space ([`Bindings::slot_in`]):
+//! space `s` in the class's group + 4 · `s` ([`bindings::SPACE_GROUP_STRIDE`]; space
+//! 1: `cb#` group 4, `t#` 5, `s#` 6, `u#` 7), binding = register, unless a `t5 space1 =
+//! 2:7` line of the text form places it. (Groups 4 and 5 are also those of the buffers
+//! [`Options::vertex_as_compute`] and [`lower`] add: such a pass of a space-1 program
+//! needs its resources placed; a collision is an error.) A range of one register is
+//! that register; a larger one is a naga binding array (`enable wgpu_binding_array;`,
+//! `binding_array<texture_2d<f32>, 3>`; buffers as structs holding their words or
+//! vectors, `binding_array<dx_cb1, 3>`; typed buffer views' conversion functions take
+//! the element) at that one binding, and an unbounded one (`[n:*]`) a runtime-sized
+//! binding array. An operand's register (`T2[r0.x + 6]`, `CB1[r0.x + 2][4]`) counts from
+//! the start of the space, so the element is it less the range's first register: an
+//! immediate register outside the range is an error, a register index past it is
+//! undefined as in Direct3D 12 (naga's binding-array bounds-check policy is
+//! `Unchecked`). `NonUniformResourceIndex` (the operand's non-uniform flag) has no WGSL
+//! form and needs none: naga's uniformity analysis takes every register as non-uniform,
+//! so the SPIR-V decorates every access through a register index `NonUniform`. The
+//! SPIR-V writer's output gets what Vulkan needs and naga leaves out: `Block` on a
+//! uniform binding array's struct, the `RuntimeDescriptorArray` capability for a
+//! runtime-sized one. The hidden counter of a structured UAV
 //! that `imm_atomic_alloc` (the count before its increment) or `imm_atomic_consume`
 //! (the count after its decrement) uses is a storage buffer of one `atomic<u32>`, `uc#`,
 //! in the UAV group at binding 64 + the UAV's register (the application keeps the
@@ -575,9 +595,14 @@
 //!   a driver would not need to be; sRGB formats are refused (their transfer function
 //!   is not exact on a device), and depth formats (not buffer views); `resinfo` of a buffer is refused (`bufinfo` gives its
 //!   size).
+//! - Shader Model 5.1 ranges of more than one register are binding arrays, which not
+//!   every back end writes: naga's GLSL writer has none, its HLSL writer none of storage
+//!   buffers nor runtime-sized ones, and its SPIR-V writer cannot bounds-check an
+//!   unbounded range of constant buffers (`CB0[0:*]`): each is
+//!   [`TranslateError::Backend`] at [`write()`] (after validation), not naga's panic. The
+//!   hidden counter of a UAV range (`imm_atomic_alloc`/`_consume` on `U0[0:3]`) is refused.
 //! - Multisampled arrays with sampling, atomics on typed texture UAVs, uniformly
-//!   indexed UAVs and samplers, Shader Model 5.1 ranges of more than one register or in a
-//!   space other than 0,
+//!   indexed UAVs and samplers (Shader Model 5.0),
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
 //!   shaders are native geometry shaders in SPIR-V and GLSL only ([`geometry_spirv`],
 //!   [`geometry_glsl`]), and
