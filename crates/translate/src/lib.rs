@@ -264,6 +264,13 @@
 //! indices) and programs mixing views, formats, `bufinfo` and atomics, against `exec`,
 //! bit for bit.
 //!
+//! `tests/lavapipe_binding_arrays.rs` runs a `cs_5_1` program's SPIR-V on lavapipe
+//! (through `ash`: descriptor arrays at the default places) reading a range of four
+//! structured buffers with immediate registers and a `NonUniformResourceIndex` register
+//! index, and a range of two constant buffers indexed by the thread group's number,
+//! against `exec`, word for word (`exec` runs 5.1 ranges with immediate registers only,
+//! so its program reads the indexed element through a `switch` over the range).
+//!
 //! `tests/lavapipe_gs.rs` runs vertex + geometry shader pairs lowered by [`lower`] on
 //! lavapipe and compares the stream-output buffers, the statistics of every stream, the
 //! pipeline counters, the rasterized primitives and the indirect arguments with
