@@ -42,7 +42,9 @@
 //! ```
 //!
 //! (`t5 space0` is `t5`). A range of registers (an array of bindings) is placed by its
-//! first register: the array takes that binding.
+//! first register: the array takes that binding, and a range of typed buffer views
+//! takes the format named for its first register for every view (the conversion is
+//! written once for the array).
 
 use std::collections::BTreeMap;
 
