@@ -267,7 +267,8 @@
 //! `tests/lavapipe_binding_arrays.rs` runs a `cs_5_1` program's SPIR-V on lavapipe
 //! (through `ash`: descriptor arrays at the default places) reading a range of four
 //! structured buffers with immediate registers and a `NonUniformResourceIndex` register
-//! index, and a range of two constant buffers indexed by the thread group's number,
+//! index, a range of three 2D textures loaded through such an index, and a range of two
+//! constant buffers indexed by the thread group's number,
 //! against `exec`, word for word (`exec` runs 5.1 ranges with immediate registers only,
 //! so its program reads the indexed element through a `switch` over the range).
 //!
