@@ -165,6 +165,37 @@ fn ranges_are_binding_arrays_indexed_from_their_first_register() {
 }
 
 #[test]
+fn every_texture_instruction_reads_through_a_binding_array() {
+    let s = translated(&ps(
+        "dcl_sampler S0[0:1], mode_default, space=0\ndcl_sampler S1[2:3], mode_comparison, space=0\n\
+         dcl_resource_texture2d (float,float,float,float) T0[0:3], space=0\n\
+         dcl_resource_texture2d (float,float,float,float) T1[4:5], space=1\n\
+         dcl_resource_texture2darray (float,float,float,float) T2[0:1], space=2",
+        "ftou r1.x, v0.x\n\
+         sample_l r0.xyzw, v0.xyxx, T0[r1.x + 0].xyzw {nonuniform}, S0[r1.x + 0] {nonuniform}, l(0)\n\
+         sample_c r1.y, v0.xyxx, T1[r1.x + 4].xxxx, S1[3], l(0.5)\n\
+         gather4 r0.xyzw, v0.xyxx, T0[2].xyzw, S0[1].y\n\
+         gather4_po r0.xyzw, v0.xyxx, l(1, 2, 0, 0), T0[r1.x + 1].xyzw, S0[0].x\n\
+         resinfo_indexable(texture2d)(float,float,float,float)_uint r0.xyzw, l(0), T0[r1.x + 0].xyzw\n\
+         lod r0.xy, v0.xyxx, T0[3].xyxx, S0[1]\n\
+         ld_indexable(texture2d)(float,float,float,float) r0.xyzw, l(0, 0, 0, 0), T0[r1.x + 2].xyzw\n\
+         sample_d r0.xyzw, v0.xyxx, T2[r1.x + 1].xyzw, S0[0], v0.xxxx, v0.yyyy\n\
+         mov o0.xyzw, r0.xyzw",
+    ))
+    .unwrap();
+    assert!(s.contains("@group(2) @binding(2) var s1: binding_array<sampler_comparison, 2>;"), "{s}");
+    assert!(s.contains("@group(5) @binding(4) var t1: binding_array<texture_depth_2d, 2>;"), "{s}");
+    assert!(s.contains("@group(9) @binding(0) var t2: binding_array<texture_2d_array<f32>, 2>;"), "{s}");
+    assert!(s.contains("textureSampleLevel(t0[r1.xxxx.x], s0[r1.xxxx.x]"), "{s}");
+    assert!(s.contains("textureSampleCompare(t1[r1.xxxx.x], s1[1u]"), "{s}");
+    assert!(s.contains("textureGather(1, t0[2u], s0[1u]"), "{s}");
+    assert!(s.contains("textureDimensions(t0[(r1.xxxx.x + 1u)])"), "{s}");
+    assert!(s.contains("textureNumLevels(t0[r1.xxxx.x])"), "{s}");
+    assert!(s.contains("textureLoad(t0[(r1.xxxx.x + 2u)]"), "{s}");
+    assert!(s.contains("textureSampleGrad(t2[(r1.xxxx.x + 1u)], s0[0u]"), "{s}");
+}
+
+#[test]
 fn buffers_and_uavs_in_ranges() {
     let s = translated(&cs(
         "dcl_resource_buffer (float,float,float,float) T0[0:1], space=0\n\
