@@ -317,3 +317,20 @@ fn what_a_range_cannot_be_is_refused() {
     assert_eq!(e.code(), "resource", "{e}");
     assert!(e.to_string().contains("hidden counter"), "{e}");
 }
+
+#[test]
+fn a_geometry_shader_reads_a_range_in_native_spirv() {
+    let text = "gs_5_1\ndcl_resource_texture2d (float,float,float,float) T0[0:1], space=1\n\
+                dcl_input_siv v[1][0].xyzw, position\ndcl_inputprimitive point\ndcl_outputtopology pointlist\n\
+                dcl_output_siv o0.xyzw, position\ndcl_temps 1\ndcl_maxout 1\nftou r0.x, v[0][0].x\n\
+                ld_indexable(texture2d)(float,float,float,float) r0.xyzw, l(0, 0, 0, 0), T0[r0.x + 0].xyzw {nonuniform}\n\
+                add o0.xyzw, v[0][0].xyzw, r0.xyzw\nemit\nret\n";
+    let bytes = listing::asm::assemble(text, &Default::default()).unwrap_or_else(|d| panic!("{d:?}")).bytes;
+    let spirv = translate::translate(&bytes, &Options::default(), Target::Spirv).unwrap();
+    assert!(non_uniform_decorations(&spirv) > 0);
+    if let Some(val) = common::spirv_val_with("shader_model_5_1 gs", &["--target-env", "vulkan1.1"]) {
+        val(&spirv).unwrap_or_else(|e| panic!("spirv-val: {e}"));
+    }
+    let e = translate::translate(&bytes, &Options::default(), Target::Glsl).unwrap_err();
+    assert_eq!(e.code(), "backend", "{e}");
+}
