@@ -455,6 +455,9 @@ pub fn lower(vs: &[u8], gs: &[u8], options: &GsOptions) -> R<GsLowering> {
         let mut m =
             naga::front::wgsl::parse_str(&source).map_err(|e| TranslateError::Generated(e.emit_to_string(&source)))?;
         naga::compact::compact(&mut m, naga::compact::KeepUnused::No);
+        // The shader's resources and the pass's buffers (group 4, which a Shader Model
+        // 5.1 register space 1 also takes by default) at distinct slots.
+        crate::distinct_bindings(&m)?;
         crate::validate(&m)?;
         Ok(m)
     };

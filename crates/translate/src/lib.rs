@@ -952,7 +952,7 @@ pub(crate) fn cull_distances(module: &mut naga::Module) {
 /// Two resources at one group and binding (an override onto a taken slot, or a Shader
 /// Model 5.1 UAV register of 64 or more on the default place of a UAV counter) are an
 /// error naming both: a target binds one resource per slot.
-fn distinct_bindings(module: &naga::Module) -> Result<(), TranslateError> {
+pub(crate) fn distinct_bindings(module: &naga::Module) -> Result<(), TranslateError> {
     let mut taken: std::collections::BTreeMap<(u32, u32), &str> = std::collections::BTreeMap::new();
     for (_, g) in module.global_variables.iter() {
         let Some(b) = &g.binding else { continue };

@@ -334,3 +334,25 @@ fn a_geometry_shader_reads_a_range_in_native_spirv() {
     let e = translate::translate(&bytes, &Options::default(), Target::Glsl).unwrap_err();
     assert_eq!(e.code(), "backend", "{e}");
 }
+
+#[test]
+fn space_1_meets_the_compute_lowering_group_unless_placed() {
+    // Space 1's constant buffers take group 4 by default, where the geometry-shader
+    // passes put their buffers: refused, naming the slot; placed elsewhere, lowered.
+    let asm = |text: &str| listing::asm::assemble(text, &Default::default()).unwrap_or_else(|d| panic!("{d:?}")).bytes;
+    let vs = asm("vs_5_1\ndcl_input v0.xyzw\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, v0.xyzw\nret\n");
+    let gs = asm("gs_5_1\ndcl_constantbuffer CB0[0:0][1], immediateIndexed, space=1\n\
+         dcl_input_siv v[1][0].xyzw, position\ndcl_inputprimitive point\ndcl_outputtopology pointlist\n\
+         dcl_output_siv o0.xyzw, position\ndcl_maxout 1\nadd o0.xyzw, v[0][0].xyzw, CB0[0][0].xyzw\nemit\nret\n");
+    let options = |gs: Options| translate::GsOptions {
+        topology: translate::Topology::PointList,
+        stream_output: None,
+        vs: Options::default(),
+        gs,
+    };
+    let e = translate::lower(&vs, &gs, &options(Options::default())).unwrap_err();
+    assert_eq!(e.code(), "resource", "{e}");
+    assert!(e.to_string().contains("group 4 binding 0"), "{e}");
+    let placed = Options { bindings: Bindings::parse("cb0 space1 = 6:0").unwrap(), ..Options::default() };
+    translate::lower(&vs, &gs, &options(placed)).unwrap();
+}
