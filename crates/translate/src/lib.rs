@@ -949,8 +949,9 @@ pub(crate) fn cull_distances(module: &mut naga::Module) {
     }
 }
 
-/// Two resources at one group and binding (an override onto a taken slot, or a Shader
-/// Model 5.1 UAV register of 64 or more on the default place of a UAV counter) are an
+/// Two resources at one group and binding (an override onto a taken slot, a Shader
+/// Model 5.1 UAV register of 64 or more on the default place of a UAV counter, or a
+/// resource of register space 1 on a buffer of the compute passes in group 4) are an
 /// error naming both: a target binds one resource per slot.
 pub(crate) fn distinct_bindings(module: &naga::Module) -> Result<(), TranslateError> {
     let mut taken: std::collections::BTreeMap<(u32, u32), &str> = std::collections::BTreeMap::new();
