@@ -1,7 +1,8 @@
 //! A Direct3D 11-like immediate context on top of the reference pipeline
-//! ([`exec::pipeline`]): buffers, input layouts, views, samplers, queries, and the
-//! draw calls of `ID3D11DeviceContext` for the input assembler, vertex shader,
-//! geometry shader and stream-output stages.
+//! ([`exec::pipeline`], [`exec::raster`], [`exec::compute`]): buffers, input layouts,
+//! views, samplers, queries, the draw calls of `ID3D11DeviceContext` for the input
+//! assembler, vertex shader, geometry shader, stream-output, rasterizer, pixel shader
+//! and render-target stages, and the compute stage's dispatches.
 //!
 //! ```
 //! use d3d11::context::{BindFlags, BufferDesc};
@@ -21,10 +22,11 @@
 //!   reference to the same buffer.
 //! - [`InputLayout`]: `CreateInputLayout` validated against the vertex shader's input
 //!   signature.
-//! - [`Context`]: the pipeline state (`IASet*`, `VSSet*`, `GSSet*`, `SOSetTargets`),
-//!   the draw calls, queries ([`Query`]: pipeline statistics, stream-output statistics
-//!   and overflow predicates) and [`Context::last_draw`], the whole [`DrawResult`] of
-//!   the last draw (primitives when [`Context::set_capture`] is on).
+//! - [`Context`]: the pipeline state (`IASet*`, `VSSet*`, `GSSet*`, `SOSetTargets`,
+//!   `RSSet*`, `PSSet*`, `OMSetRenderTargets`, `CSSet*`), the draw calls, `Dispatch`,
+//!   queries ([`Query`]: pipeline statistics, stream-output statistics and overflow
+//!   predicates) and [`Context::last_draw`], the whole [`DrawResult`] of the last draw
+//!   (primitives when [`Context::set_capture`] is on).
 //! - Each shader gets its [`exec::Plan`] compiled once, when it is first bound to the
 //!   context, and kept (by shader object identity) for later draws.
 //!
@@ -46,7 +48,50 @@
 //!   buffers (typed, raw, structured with a hidden counter) and of mip 0 of 2D
 //!   textures, bound for every graphics stage with
 //!   [`Context::om_set_unordered_access_views`] (the Direct3D 11.1 runtime with UAVs
-//!   at every stage: the vertex and geometry shaders share them).
+//!   at every stage: the vertex, geometry and pixel shaders share them), and for the
+//!   compute stage with [`Context::cs_set_unordered_access_views`].
+//!
+//! # The pixel stage
+//!
+//! A draw with a pixel shader bound ([`Context::ps_set_shader`]) rasterizes, after the
+//! vertex and geometry shaders, the rasterized stream: stream 0, or the one the
+//! geometry shader object's stream-output declaration names (none for
+//! `D3D11_SO_NO_RASTERIZED_STREAM`, nor for a stream the geometry shader does not
+//! declare: then the pixel shader does not run). Its primitives (strips already made
+//! lists) are drawn by [`exec::raster::draw`] — the functional spec's rasterization
+//! rules, single sample, no geometric clipping — under the first viewport
+//! ([`Context::rs_set_viewports`]; none set: nothing is drawn) and the rasterizer state
+//! ([`Context::rs_set_state`], [`RasterizerDesc`]: cull mode, winding, depth clip);
+//! each pixel's `SV_Target#` outputs are written into render target `#`
+//! ([`Context::om_set_render_targets`], [`RenderTargetView`]s of a 2D texture's mip
+//! and slice) converted to its format by the typed-UAV-store conversion
+//! ([`exec::format::Convert::encode`]), for the targets the program declares an `o#`
+//! for; the last primitive drawn wins (no depth or stencil test, no blending, no
+//! write mask). Without a render target the target is the viewport's extent (the
+//! pixel shader's UAV writes still land). Before anything runs, the draw is refused
+//! when the pixel shader's input signature does not link with the rasterized outputs
+//! (`Draw`: a semantic missing, in another register, of another component type, with
+//! more components; see Microsoft's "Signatures" page), and is
+//! [`exec::ExecErrorKind::Unsupported`] for points and lines (the rasterizer draws
+//! triangles), `D3D11_FILL_WIREFRAME`, or an `SV_PrimitiveID` input that no stage
+//! outputs. Statistics (functional spec 20.4.7 and 16.9.1): `PSInvocations` is the
+//! pixel-shader invocations run, helper pixels included (whole 2×2 quads; the spec
+//! leaves helpers' counting to the implementation), 0 without a pixel shader;
+//! `CInvocations` = `CPrimitives` are the rasterized stream's primitives — with or
+//! without a pixel shader, since rasterization is disabled (15.2) only when the depth and
+//! stencil tests are off too, and the default depth-stencil state (not modelled
+//! otherwise) has depth on; no clipper splits or drops triangles.
+//!
+//! # The compute stage
+//!
+//! [`Context::cs_set_shader`] (with class instances), `CSSetConstantBuffers`,
+//! `CSSetShaderResources`, `CSSetSamplers`,
+//! [`Context::cs_set_unordered_access_views`] (slot counts per feature level, the
+//! hidden counter's initial counts, -1 keeping it) and [`Context::dispatch`] /
+//! [`Context::dispatch_indirect`], which run [`exec::compute::dispatch`] and add its
+//! threads to `CSInvocations`; the per-dimension limit of 65535 groups (1 in z on
+//! 10_x) refuses the call, and a dispatch without a compute shader does nothing
+//! (a debug message).
 //!
 //! # Class instances
 //!
@@ -70,16 +115,22 @@
 //! with a shader that has an interface slot without an instance (an empty array, a
 //! `None` entry) is refused: Microsoft's pages say such a shader is disabled.
 //! Setting a `NULL` shader keeps no instances (the array is not looked at).
-//! [`Shader::resolve_class_instances`] gives the binding for any stage (for the pixel
-//! and compute stages, which the context does not run, through `exec` directly).
+//! [`Context::ps_set_shader`] and [`Context::cs_set_shader`] follow the same rules.
+//! [`Shader::resolve_class_instances`] gives the binding for any stage (for use with
+//! `exec` directly).
 //!
 //! # Not modelled
 //!
-//! Render targets, rasterization and the pixel stage, views of a mip range (texture
-//! views see every mip, from the most detailed), typeless formats, 1D and 3D
-//! textures, predication, deferred contexts, `Map`/`Unmap` (use [`Buffer::update`] and
-//! [`Buffer::bytes`]), the `*1` variants with constant-buffer offsets, indirect draws,
-//! usage flags.
+//! Depth-stencil views and state, blending and write masks, multisampled render
+//! targets, scissor rects, depth bias, wireframe, points and lines rasterized, clip
+//! and cull distances, the render-target array index and viewport index, the hull and
+//! domain stages, views of a mip range (shader resource views see every mip, from
+//! the most detailed), typeless formats, 1D and 3D textures, predication, deferred
+//! contexts, `Map`/`Unmap` (use [`Buffer::update`] and [`Buffer::bytes`]), the `*1`
+//! variants with constant-buffer offsets, indirect draws (`DispatchIndirect` is
+//! modelled), usage flags, the `APPEND`/`COUNTER` UAV flags (every structured UAV has
+//! a hidden counter), the rule that render-target and UAV slots do not overlap, and
+//! hazards between compute and graphics output bindings of one resource.
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
@@ -93,6 +144,18 @@ use exec::{ExecError, ExecErrorKind, Format, Plan};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tpf::ProgramType;
+
+mod compute;
+mod pixel;
+
+pub use compute::{
+    CS_4_X_DISPATCH_MAX_THREAD_GROUPS_IN_Z_DIMENSION, CS_4_X_UAV_REGISTER_COUNT, PS_CS_UAV_REGISTER_COUNT,
+};
+pub use exec::raster::{Cull, Viewport};
+pub use pixel::{
+    FillMode, RasterizerDesc, RasterizerState, RenderTargetView, RenderTargetViewDesc,
+    SIMULTANEOUS_RENDER_TARGET_COUNT, VIEWPORT_SLOTS,
+};
 
 /// A failed create call: the `HRESULT` and what the debug layer would say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +197,8 @@ impl BindFlags {
     pub const SHADER_RESOURCE: BindFlags = BindFlags(0x8);
     /// `D3D11_BIND_STREAM_OUTPUT`: a stream-output target.
     pub const STREAM_OUTPUT: BindFlags = BindFlags(0x10);
+    /// `D3D11_BIND_RENDER_TARGET`: viewed by render target views (textures only here).
+    pub const RENDER_TARGET: BindFlags = BindFlags(0x20);
     /// `D3D11_BIND_UNORDERED_ACCESS`: viewed by unordered access views.
     pub const UNORDERED_ACCESS: BindFlags = BindFlags(0x80);
     /// Every flag a buffer may have here.
@@ -152,6 +217,9 @@ impl std::ops::BitOr for BindFlags {
     }
 }
 
+/// `D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS`: the buffer holds the arguments of an
+/// indirect call ([`Context::dispatch_indirect`]).
+pub const RESOURCE_MISC_DRAWINDIRECT_ARGS: u32 = 0x10;
 /// `D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS`.
 pub const RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS: u32 = 0x20;
 /// `D3D11_RESOURCE_MISC_BUFFER_STRUCTURED`.
@@ -368,7 +436,8 @@ pub struct Texture2DDesc {
     pub format: Format,
     /// `SampleDesc.Count` (1, 2, 4, 8 or 16; the standard pattern).
     pub sample_count: u32,
-    /// [`BindFlags::SHADER_RESOURCE`] and/or [`BindFlags::UNORDERED_ACCESS`].
+    /// [`BindFlags::SHADER_RESOURCE`], [`BindFlags::UNORDERED_ACCESS`] and/or
+    /// [`BindFlags::RENDER_TARGET`].
     pub bind_flags: BindFlags,
 }
 
@@ -613,7 +682,8 @@ impl Device {
                 )));
             }
         }
-        let known = RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | RESOURCE_MISC_BUFFER_STRUCTURED;
+        let known =
+            RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | RESOURCE_MISC_BUFFER_STRUCTURED | RESOURCE_MISC_DRAWINDIRECT_ARGS;
         if desc.misc_flags & !known != 0 {
             return Err(CallError::invalid(format!("CreateBuffer: MiscFlags {:#x}", desc.misc_flags)));
         }
@@ -623,6 +693,11 @@ impl Device {
             let s = desc.structure_byte_stride;
             if raw {
                 return Err(CallError::invalid("CreateBuffer: a buffer cannot be both structured and raw"));
+            }
+            if desc.misc_flags & RESOURCE_MISC_DRAWINDIRECT_ARGS != 0 {
+                return Err(CallError::invalid(
+                    "CreateBuffer: a structured buffer cannot hold indirect arguments (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS)",
+                ));
             }
             if s == 0 || !s.is_multiple_of(4) || s > 2048 || !desc.byte_width.is_multiple_of(s) {
                 return Err(CallError::invalid(format!(
@@ -790,8 +865,8 @@ impl Device {
     /// it the texture is zeroed. Refused (`E_INVALIDARG`): a width or height of 0 or
     /// above 16384; an array size of 0 or above 2048; more mips than the chain has; a
     /// sample count other than 1, 2, 4, 8, 16, or above 1 with mips or unordered
-    /// access; bind flags other than shader resource and unordered access, or none; a
-    /// texture above 2³¹ bytes; too little initial data.
+    /// access; bind flags other than shader resource, unordered access and render
+    /// target, or none; a texture above 2³¹ bytes; too little initial data.
     pub fn create_texture2d(&self, desc: &Texture2DDesc, initial: Option<&[u8]>) -> Result<Texture2D, CallError> {
         let mut d = *desc;
         let call = "CreateTexture2D";
@@ -809,10 +884,10 @@ impl Device {
             return Err(CallError::invalid(format!("{call}: MipLevels {} (the chain has {chain})", d.mip_levels)));
         }
         let bind = d.bind_flags;
-        let allowed = BindFlags::SHADER_RESOURCE.0 | BindFlags::UNORDERED_ACCESS.0;
+        let allowed = BindFlags::SHADER_RESOURCE.0 | BindFlags::UNORDERED_ACCESS.0 | BindFlags::RENDER_TARGET.0;
         if bind.0 == 0 || bind.0 & !allowed != 0 {
             return Err(CallError::invalid(format!(
-                "{call}: BindFlags {:#x} (shader resource and unordered access are modelled)",
+                "{call}: BindFlags {:#x} (shader resource, unordered access and render target are modelled)",
                 bind.0
             )));
         }
@@ -1011,6 +1086,84 @@ fn bytes_in<'g>(inputs: &[Buffer], guards: &'g [RwLockReadGuard<'_, Vec<u8>>], b
     inputs.iter().position(|i| i.ptr_eq(b)).map(|k| guards[k].as_slice())
 }
 
+/// A stage's constant buffers among the locked inputs, copied into 16-byte vectors (the
+/// buffers' bytes are not aligned for them).
+fn stage_constants(
+    stage: &StageState,
+    inputs: &[Buffer],
+    guards: &[RwLockReadGuard<'_, Vec<u8>>],
+) -> Vec<Option<Vec<[u32; 4]>>> {
+    stage
+        .constant_buffers
+        .iter()
+        .map(|b| {
+            let bytes = bytes_in(inputs, guards, b.as_ref()?)?;
+            Some(
+                bytes
+                    .chunks_exact(16)
+                    .map(|c| {
+                        let w = |k: usize| u32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+                        [w(0), w(4), w(8), w(12)]
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// Binds a stage's shader resource views (among the locked inputs), samplers and
+/// class instances into `r`.
+fn bind_stage<'g>(
+    stage: &StageState,
+    r: &mut Resources<'g>,
+    inputs: &[Buffer],
+    guards: &'g [RwLockReadGuard<'_, Vec<u8>>],
+) {
+    r.srvs = stage
+        .resources
+        .iter()
+        .map(|v| {
+            let v = v.as_ref()?;
+            let data = bytes_in(inputs, guards, &v.buffer)?.get(v.range.0..v.range.1)?;
+            Some(match &v.view {
+                ViewOf::Buffer(BufferView::Typed { format, .. }) => Srv::Buffer { data, format: *format },
+                ViewOf::Buffer(BufferView::Raw { .. }) => Srv::Raw { data },
+                ViewOf::Buffer(BufferView::Structured { .. }) => {
+                    Srv::Structured { data, stride: v.buffer.desc().structure_byte_stride }
+                }
+                ViewOf::Texture(t, d) => {
+                    let (geometry, _) = t.geometry(t.dimension(d.dimension), d.first_array_slice, d.array_size);
+                    Srv::Texture(TextureView { data, ..geometry })
+                }
+            })
+        })
+        .collect();
+    while r.srvs.last().is_some_and(|s| s.is_none()) {
+        r.srvs.pop();
+    }
+    for (slot, s) in r.samplers.iter_mut().zip(&stage.samplers) {
+        *slot = s.map(|s| s.0);
+    }
+    r.class_instances = stage.resolved.bound.clone();
+}
+
+/// The interpreter's view of a UAV whose bytes are `data`.
+fn uav_of<'g>(u: &UnorderedAccessView, data: &'g mut [u8]) -> Uav<'g> {
+    match &u.view {
+        ViewOf::Buffer(BufferView::Typed { format, .. }) => Uav::Buffer { data, format: *format },
+        ViewOf::Buffer(BufferView::Raw { .. }) => Uav::Raw { data },
+        ViewOf::Buffer(BufferView::Structured { .. }) => Uav::Structured {
+            data,
+            stride: u.buffer.desc().structure_byte_stride,
+            counter: u.counter.load(Ordering::Relaxed),
+        },
+        ViewOf::Texture(t, d) => {
+            let (view, _) = t.geometry(t.dimension(d.dimension), d.first_array_slice, d.array_size);
+            Uav::Texture { view, data }
+        }
+    }
+}
+
 /// Resources with these constant buffers bound.
 fn with_constants(cbs: &[Option<Vec<[u32; 4]>>]) -> Resources<'_> {
     let mut r = Resources::default();
@@ -1062,7 +1215,29 @@ impl StageState {
     }
 }
 
-/// `ID3D11DeviceContext` (immediate), for the IA, VS, GS and SO stages.
+/// The shader stages the context runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StageId {
+    Vs,
+    Gs,
+    Ps,
+    Cs,
+}
+
+impl StageId {
+    /// The prefix of the stage's calls (`VS` of `VSSetShader`).
+    fn prefix(self) -> &'static str {
+        match self {
+            StageId::Vs => "VS",
+            StageId::Gs => "GS",
+            StageId::Ps => "PS",
+            StageId::Cs => "CS",
+        }
+    }
+}
+
+/// `ID3D11DeviceContext` (immediate), for the IA, VS, GS, SO, rasterizer, PS, OM (render
+/// targets) and CS stages.
 #[derive(Debug)]
 pub struct Context {
     device: Device,
@@ -1072,9 +1247,19 @@ pub struct Context {
     topology: Option<Topology>,
     vs: StageState,
     gs: StageState,
+    ps: StageState,
+    cs: StageState,
     so_targets: [Option<Buffer>; SO_BUFFER_SLOTS],
     /// The graphics stages' UAVs (`OMSetRenderTargetsAndUnorderedAccessViews`).
     uavs: Vec<Option<UnorderedAccessView>>,
+    /// The compute stage's UAVs (`CSSetUnorderedAccessViews`).
+    cs_uavs: Vec<Option<UnorderedAccessView>>,
+    /// `OMSetRenderTargets`.
+    render_targets: Vec<Option<RenderTargetView>>,
+    /// `RSSetViewports`.
+    viewports: Vec<Viewport>,
+    /// `RSSetState` (`None`: the default state).
+    rasterizer: Option<RasterizerState>,
     /// Plans by shader object.
     plans: Vec<(Shader, Result<Arc<Plan>, ExecError>)>,
     capture: bool,
@@ -1093,7 +1278,7 @@ impl Shader {
     /// slot for an empty array, are left out (the context refuses to draw with such a
     /// shader; Microsoft's pages say it is disabled). The checks and errors are the
     /// call's (see the [module documentation](self)'s "Class instances"), so this
-    /// also serves the stages the context does not model (pixel, compute).
+    /// also serves `exec` used directly.
     pub fn resolve_class_instances(
         &self,
         class_instances: &[Option<ClassInstance>],
@@ -1114,8 +1299,14 @@ impl Context {
             topology: None,
             vs: StageState::new(),
             gs: StageState::new(),
+            ps: StageState::new(),
+            cs: StageState::new(),
             so_targets: Default::default(),
             uavs: vec![None; UAV_SLOTS as usize],
+            cs_uavs: vec![None; UAV_SLOTS as usize],
+            render_targets: Vec::new(),
+            viewports: Vec::new(),
+            rasterizer: None,
             plans: Vec::new(),
             capture: false,
             checking: false,
@@ -1167,23 +1358,37 @@ impl Context {
         self.topology = None;
         self.vs = StageState::new();
         self.gs = StageState::new();
+        self.ps = StageState::new();
+        self.cs = StageState::new();
         self.so_targets = Default::default();
         self.uavs = vec![None; UAV_SLOTS as usize];
+        self.cs_uavs = vec![None; UAV_SLOTS as usize];
+        self.render_targets = Vec::new();
+        self.viewports = Vec::new();
+        self.rasterizer = None;
     }
 
-    /// Bound for output: a stream-output target or under an unordered access view.
+    /// Bound for output: a stream-output target, under an unordered access view (of
+    /// the graphics or the compute stages) or a render target view.
     fn is_so_target(&self, buffer: &Buffer) -> bool {
         self.so_targets.iter().flatten().any(|t| t.ptr_eq(buffer))
-            || self.uavs.iter().flatten().any(|u| u.buffer.ptr_eq(buffer))
+            || self.uavs.iter().chain(&self.cs_uavs).flatten().any(|u| u.buffer.ptr_eq(buffer))
+            || self.render_targets.iter().flatten().any(|r| r.texture.memory.ptr_eq(buffer))
     }
 
-    /// `OMSetRenderTargetsAndUnorderedAccessViews` for the UAVs (no render targets are
-    /// modelled): binds `views` to the graphics stages' slots from `start_slot`; the
-    /// vertex and geometry shaders share them. `initial_counts[i]` sets a structured
+    /// `OMSetRenderTargetsAndUnorderedAccessViews` for the UAVs (render targets:
+    /// [`om_set_render_targets`](Self::om_set_render_targets)): binds `views` to the
+    /// graphics stages' slots from `start_slot`; the vertex, geometry and pixel shaders
+    /// share them. `initial_counts[i]` sets a structured
     /// view's hidden counter (`u32::MAX`, -1, or missing: kept). A buffer bound here is
-    /// unbound from every input slot, as stream-output targets are. Refused
-    /// (`E_INVALIDARG`, nothing bound) on the Direct3D 11.0 runtime, on a device
-    /// without UAVs at every shader stage (feature level 11_1), or for slots past 63.
+    /// unbound from every input slot, as stream-output targets are. The slots are
+    /// [`om_uav_slot_count`](Self::om_uav_slot_count): binding past them, or on a device
+    /// below feature level 11_0 (no pixel-shader UAVs), is refused (`E_INVALIDARG`,
+    /// nothing bound). Which stages may use them is decided when a shader is created:
+    /// UAVs in a vertex or geometry shader need the 11.1 runtime at feature level 11_1
+    /// (`Device::create_vertex_shader`). The rule that a pixel shader's UAVs start after
+    /// its render targets (`UAVStartSlot` = `NumRTVs`: the two share the output slots)
+    /// is not checked, the two being bound by separate calls here.
     pub fn om_set_unordered_access_views(
         &mut self,
         start_slot: u32,
@@ -1191,17 +1396,12 @@ impl Context {
         initial_counts: &[u32],
     ) -> Result<(), CallError> {
         let call = "OMSetRenderTargetsAndUnorderedAccessViews";
-        let desc = self.device.desc();
-        if desc.runtime != validate::Runtime::D3D11_1 {
-            return Err(CallError::invalid(format!(
-                "{call}: UAVs at the vertex and geometry shaders need the Direct3D 11.1 runtime"
-            )));
+        let slots = self.om_uav_slot_count();
+        if slots == 0 {
+            return Err(CallError::invalid(format!("{call}: no UAVs below feature level 11_0")));
         }
-        if !desc.caps.uavs_at_every_stage {
-            return Err(CallError::invalid(format!("{call}: the device has no UAVs at every shader stage")));
-        }
-        if start_slot as u64 + views.len() as u64 > UAV_SLOTS as u64 {
-            return Err(CallError::invalid(format!("{call}: slots past {}", UAV_SLOTS - 1)));
+        if start_slot as u64 + views.len() as u64 > slots as u64 {
+            return Err(CallError::invalid(format!("{call}: slots past {}", slots - 1)));
         }
         for (i, v) in views.iter().enumerate() {
             if let Some(v) = v {
@@ -1233,7 +1433,7 @@ impl Context {
             self.index_buffer = None;
             unbound += 1;
         }
-        for stage in [&mut self.vs, &mut self.gs] {
+        for stage in [&mut self.vs, &mut self.gs, &mut self.ps, &mut self.cs] {
             for cb in stage.constant_buffers.iter_mut() {
                 if cb.as_ref().is_some_and(&bound) {
                     *cb = None;
@@ -1412,31 +1612,40 @@ impl Context {
             .map_err(|m| CallError::invalid(format!("{call}: {m}")))
     }
 
-    fn set_constant_buffers(&mut self, gs: bool, start_slot: u32, buffers: &[Option<Buffer>]) {
-        let call = if gs { "GSSetConstantBuffers" } else { "VSSetConstantBuffers" };
+    fn set_constant_buffers(&mut self, stage: StageId, start_slot: u32, buffers: &[Option<Buffer>]) {
+        let call = format!("{}SetConstantBuffers", stage.prefix());
         if start_slot as usize + buffers.len() > CONSTANT_BUFFER_SLOTS as usize {
             self.messages.push(format!("{call}: slots past {}; call ignored", CONSTANT_BUFFER_SLOTS - 1));
             return;
         }
         for (i, b) in buffers.iter().enumerate() {
-            let binding = self.input_binding(call, b, BindFlags::CONSTANT_BUFFER, "D3D11_BIND_CONSTANT_BUFFER");
-            let stage = if gs { &mut self.gs } else { &mut self.vs };
-            stage.constant_buffers[start_slot as usize + i] = binding;
+            let binding = self.input_binding(&call, b, BindFlags::CONSTANT_BUFFER, "D3D11_BIND_CONSTANT_BUFFER");
+            self.stage_mut(stage).constant_buffers[start_slot as usize + i] = binding;
         }
     }
 
     /// `VSSetConstantBuffers`.
     pub fn vs_set_constant_buffers(&mut self, start_slot: u32, buffers: &[Option<Buffer>]) {
-        self.set_constant_buffers(false, start_slot, buffers);
+        self.set_constant_buffers(StageId::Vs, start_slot, buffers);
     }
 
     /// `GSSetConstantBuffers`.
     pub fn gs_set_constant_buffers(&mut self, start_slot: u32, buffers: &[Option<Buffer>]) {
-        self.set_constant_buffers(true, start_slot, buffers);
+        self.set_constant_buffers(StageId::Gs, start_slot, buffers);
     }
 
-    fn set_shader_resources(&mut self, gs: bool, start_slot: u32, views: &[Option<ShaderResourceView>]) {
-        let call = if gs { "GSSetShaderResources" } else { "VSSetShaderResources" };
+    /// `PSSetConstantBuffers`.
+    pub fn ps_set_constant_buffers(&mut self, start_slot: u32, buffers: &[Option<Buffer>]) {
+        self.set_constant_buffers(StageId::Ps, start_slot, buffers);
+    }
+
+    /// `CSSetConstantBuffers`.
+    pub fn cs_set_constant_buffers(&mut self, start_slot: u32, buffers: &[Option<Buffer>]) {
+        self.set_constant_buffers(StageId::Cs, start_slot, buffers);
+    }
+
+    fn set_shader_resources(&mut self, stage: StageId, start_slot: u32, views: &[Option<ShaderResourceView>]) {
+        let call = format!("{}SetShaderResources", stage.prefix());
         if start_slot as usize + views.len() > SHADER_RESOURCE_SLOTS as usize {
             self.messages.push(format!("{call}: slots past {}; call ignored", SHADER_RESOURCE_SLOTS - 1));
             return;
@@ -1444,33 +1653,42 @@ impl Context {
         for (i, v) in views.iter().enumerate() {
             let v = match v {
                 Some(v) if self.is_so_target(&v.buffer) => {
-                    self.messages.push(format!("{call}: the buffer is bound for stream output; input forced to NULL"));
+                    self.messages.push(format!("{call}: the resource is bound for output; input forced to NULL"));
                     None
                 }
                 v => v.clone(),
             };
-            let stage = if gs { &mut self.gs } else { &mut self.vs };
-            stage.resources[start_slot as usize + i] = v;
+            self.stage_mut(stage).resources[start_slot as usize + i] = v;
         }
     }
 
     /// `VSSetShaderResources`.
     pub fn vs_set_shader_resources(&mut self, start_slot: u32, views: &[Option<ShaderResourceView>]) {
-        self.set_shader_resources(false, start_slot, views);
+        self.set_shader_resources(StageId::Vs, start_slot, views);
     }
 
     /// `GSSetShaderResources`.
     pub fn gs_set_shader_resources(&mut self, start_slot: u32, views: &[Option<ShaderResourceView>]) {
-        self.set_shader_resources(true, start_slot, views);
+        self.set_shader_resources(StageId::Gs, start_slot, views);
     }
 
-    fn set_samplers(&mut self, gs: bool, start_slot: u32, samplers: &[Option<SamplerState>]) {
+    /// `PSSetShaderResources`.
+    pub fn ps_set_shader_resources(&mut self, start_slot: u32, views: &[Option<ShaderResourceView>]) {
+        self.set_shader_resources(StageId::Ps, start_slot, views);
+    }
+
+    /// `CSSetShaderResources`.
+    pub fn cs_set_shader_resources(&mut self, start_slot: u32, views: &[Option<ShaderResourceView>]) {
+        self.set_shader_resources(StageId::Cs, start_slot, views);
+    }
+
+    fn set_samplers(&mut self, stage: StageId, start_slot: u32, samplers: &[Option<SamplerState>]) {
         if start_slot as usize + samplers.len() > SAMPLER_SLOTS as usize {
-            let call = if gs { "GSSetSamplers" } else { "VSSetSamplers" };
+            let call = format!("{}SetSamplers", stage.prefix());
             self.messages.push(format!("{call}: slots past {}; call ignored", SAMPLER_SLOTS - 1));
             return;
         }
-        let stage = if gs { &mut self.gs } else { &mut self.vs };
+        let stage = self.stage_mut(stage);
         for (i, s) in samplers.iter().enumerate() {
             stage.samplers[start_slot as usize + i] = *s;
         }
@@ -1478,12 +1696,31 @@ impl Context {
 
     /// `VSSetSamplers`.
     pub fn vs_set_samplers(&mut self, start_slot: u32, samplers: &[Option<SamplerState>]) {
-        self.set_samplers(false, start_slot, samplers);
+        self.set_samplers(StageId::Vs, start_slot, samplers);
     }
 
     /// `GSSetSamplers`.
     pub fn gs_set_samplers(&mut self, start_slot: u32, samplers: &[Option<SamplerState>]) {
-        self.set_samplers(true, start_slot, samplers);
+        self.set_samplers(StageId::Gs, start_slot, samplers);
+    }
+
+    /// `PSSetSamplers`.
+    pub fn ps_set_samplers(&mut self, start_slot: u32, samplers: &[Option<SamplerState>]) {
+        self.set_samplers(StageId::Ps, start_slot, samplers);
+    }
+
+    /// `CSSetSamplers`.
+    pub fn cs_set_samplers(&mut self, start_slot: u32, samplers: &[Option<SamplerState>]) {
+        self.set_samplers(StageId::Cs, start_slot, samplers);
+    }
+
+    fn stage_mut(&mut self, stage: StageId) -> &mut StageState {
+        match stage {
+            StageId::Vs => &mut self.vs,
+            StageId::Gs => &mut self.gs,
+            StageId::Ps => &mut self.ps,
+            StageId::Cs => &mut self.cs,
+        }
     }
 
     /// `SOSetTargets`: binds `buffers` to slots 0.. and unbinds the others. An offset
@@ -1602,8 +1839,12 @@ impl Context {
 
     /// Runs a draw: the state turned into an [`exec::pipeline::Pipeline`], the
     /// statistics added to the context's counters, the stream-output targets'
-    /// `BufferFilledSize` advanced. A draw the pipeline refuses changes nothing but the
-    /// stream-output buffers it may already have written (and their filled sizes).
+    /// `BufferFilledSize` advanced; with a pixel shader, the rasterized stream drawn
+    /// into the render targets (the module documentation's "The pixel stage"). A draw
+    /// refused before it runs (state, linkage) changes nothing; one that fails while
+    /// running changes nothing but the stream-output buffers (and their filled sizes)
+    /// and UAVs its shaders may already have written: render targets are written only
+    /// when the whole draw succeeded.
     fn execute(&mut self, call: DrawCall) -> Result<(), ExecError> {
         let draw_error = |m: &str| ExecError::new(ExecErrorKind::Draw(m.to_string()));
         let topology = self.topology.ok_or_else(|| draw_error("no primitive topology set (IASetPrimitiveTopology)"))?;
@@ -1625,15 +1866,19 @@ impl Context {
             )));
         }
         let so_desc = gs_shader.as_ref().and_then(|s| s.stream_output().cloned());
+        // The pixel stage, checked before anything runs.
+        let pixel = self.pixel_draw(topology, &vs_plan, gs_plan.as_deref(), so_desc.as_ref())?;
 
-        // The buffers, each locked once: the outputs (stream-output targets) for
-        // writing, every other bound buffer for reading.
+        // The buffers, each locked once: the outputs (stream-output targets, UAVs,
+        // render targets) for writing, every other bound buffer for reading.
         let mut outputs: Vec<Buffer> =
             if so_desc.is_some() { self.so_targets.iter().flatten().cloned().collect() } else { Vec::new() };
         let so_outputs = outputs.len();
-        for u in self.uavs.iter().flatten() {
-            if !outputs.iter().any(|o| o.ptr_eq(&u.buffer)) {
-                outputs.push(u.buffer.clone());
+        let render_targets: &[Option<RenderTargetView>] = if pixel.is_some() { &self.render_targets } else { &[] };
+        let target_memory = render_targets.iter().flatten().map(|r| r.texture.memory());
+        for b in self.uavs.iter().flatten().map(|u| &u.buffer).chain(target_memory) {
+            if !outputs.iter().any(|o| o.ptr_eq(b)) {
+                outputs.push(b.clone());
             }
         }
         let is_output = |b: &Buffer| outputs.iter().any(|o| o.ptr_eq(b));
@@ -1649,7 +1894,7 @@ impl Context {
         if let Some((b, _, _)) = &self.index_buffer {
             add_input(b);
         }
-        for stage in [&self.vs, &self.gs] {
+        for stage in [&self.vs, &self.gs, &self.ps] {
             stage.constant_buffers.iter().flatten().for_each(&mut add_input);
             stage.resources.iter().flatten().for_each(|v| add_input(&v.buffer));
         }
@@ -1675,57 +1920,13 @@ impl Context {
             .and_then(|(b, format, offset)| Some(IndexBuffer { data: bytes_of(b)?, format: *format, offset: *offset }));
         let layout: &[InputElement] = self.layout.as_ref().map_or(&[], |l| l.elements());
 
-        // Constant buffers: copied into 16-byte vectors (the buffers' bytes are not
-        // aligned for them).
-        let constants = |stage: &StageState| -> Vec<Option<Vec<[u32; 4]>>> {
-            stage
-                .constant_buffers
-                .iter()
-                .map(|b| {
-                    let bytes = bytes_of(b.as_ref()?)?;
-                    Some(
-                        bytes
-                            .chunks_exact(16)
-                            .map(|c| {
-                                let w = |k: usize| u32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
-                                [w(0), w(4), w(8), w(12)]
-                            })
-                            .collect(),
-                    )
-                })
-                .collect()
-        };
-        let (vs_constants, gs_constants) = (constants(&self.vs), constants(&self.gs));
+        let vs_constants = stage_constants(&self.vs, &inputs, &read_guards);
+        let gs_constants = stage_constants(&self.gs, &inputs, &read_guards);
+        let ps_constants = if pixel.is_some() { stage_constants(&self.ps, &inputs, &read_guards) } else { Vec::new() };
         let mut vs_resources = with_constants(&vs_constants);
         let mut gs_resources = with_constants(&gs_constants);
-        for (stage, r) in [(&self.vs, &mut vs_resources), (&self.gs, &mut gs_resources)] {
-            r.srvs = stage
-                .resources
-                .iter()
-                .map(|v| {
-                    let v = v.as_ref()?;
-                    let data = bytes_of(&v.buffer)?.get(v.range.0..v.range.1)?;
-                    Some(match &v.view {
-                        ViewOf::Buffer(BufferView::Typed { format, .. }) => Srv::Buffer { data, format: *format },
-                        ViewOf::Buffer(BufferView::Raw { .. }) => Srv::Raw { data },
-                        ViewOf::Buffer(BufferView::Structured { .. }) => {
-                            Srv::Structured { data, stride: v.buffer.desc().structure_byte_stride }
-                        }
-                        ViewOf::Texture(t, d) => {
-                            let (geometry, _) = t.geometry(t.dimension(d.dimension), d.first_array_slice, d.array_size);
-                            Srv::Texture(TextureView { data, ..geometry })
-                        }
-                    })
-                })
-                .collect();
-            while r.srvs.last().is_some_and(|s| s.is_none()) {
-                r.srvs.pop();
-            }
-            for (slot, s) in r.samplers.iter_mut().zip(&stage.samplers) {
-                *slot = s.map(|s| s.0);
-            }
-            r.class_instances = stage.resolved.bound.clone();
-        }
+        bind_stage(&self.vs, &mut vs_resources, &inputs, &read_guards);
+        bind_stage(&self.gs, &mut gs_resources, &inputs, &read_guards);
 
         // Stream output.
         let mut so_slots: [Option<&mut [u8]>; SO_BUFFER_SLOTS] = Default::default();
@@ -1756,27 +1957,28 @@ impl Context {
                 ));
             }
             uav_slots.push(data.as_ref().map(|_| slot));
-            vs_resources.uavs.push(data.map(|data| match &u.view {
-                ViewOf::Buffer(BufferView::Typed { format, .. }) => Uav::Buffer { data, format: *format },
-                ViewOf::Buffer(BufferView::Raw { .. }) => Uav::Raw { data },
-                ViewOf::Buffer(BufferView::Structured { .. }) => Uav::Structured {
-                    data,
-                    stride: u.buffer.desc().structure_byte_stride,
-                    counter: u.counter.load(Ordering::Relaxed),
-                },
-                ViewOf::Texture(t, d) => {
-                    let (view, _) = t.geometry(t.dimension(d.dimension), d.first_array_slice, d.array_size);
-                    Uav::Texture { view, data }
-                }
-            }));
+            vs_resources.uavs.push(data.map(|data| uav_of(u, data)));
         }
         while vs_resources.uavs.last().is_some_and(|u| u.is_none()) {
             vs_resources.uavs.pop();
         }
+        // The render targets' memory (a texture under a UAV, or drawn into by an
+        // earlier slot, is not written at this one).
+        let mut targets: Vec<(usize, &RenderTargetView, &mut [u8])> = Vec::new();
+        for (slot, view) in render_targets.iter().enumerate() {
+            let Some(view) = view else { continue };
+            let k = outputs.iter().position(|o| o.ptr_eq(view.texture.memory()));
+            match k.and_then(|k| memory.get_mut(k)?.take()) {
+                Some(m) => targets.push((slot, view, m)),
+                None => self.messages.push(format!(
+                    "Draw: render target slot {slot}: its texture is under a UAV or another render target; not written"
+                )),
+            }
+        }
         let offsets: [u32; SO_BUFFER_SLOTS] =
             std::array::from_fn(|s| self.so_targets[s].as_ref().map_or(0, |b| b.filled_size()));
         let mut so_slots = so_slots.into_iter();
-        let targets: [Option<SoTarget<'_>>; SO_BUFFER_SLOTS] =
+        let so_targets: [Option<SoTarget<'_>>; SO_BUFFER_SLOTS] =
             std::array::from_fn(|s| so_slots.next().flatten().map(|data| SoTarget { data, offset: offsets[s] }));
 
         let mut state = Pipeline {
@@ -1788,8 +1990,8 @@ impl Context {
             gs: gs_plan.as_deref(),
             vs_resources,
             gs_resources,
-            stream_output: so_desc.as_ref().map(|declaration| StreamOutput { declaration, targets }),
-            capture: self.capture,
+            stream_output: so_desc.as_ref().map(|declaration| StreamOutput { declaration, targets: so_targets }),
+            capture: self.capture || pixel.is_some(),
             step_limit: self.step_limit,
             checking: self.checking,
         };
@@ -1802,16 +2004,40 @@ impl Context {
                 }
             }
         }
+        let mut uavs = std::mem::take(&mut state.vs_resources.uavs);
+        drop(state);
+        // The rasterizer and the pixel shader, which share the UAVs.
+        let drawn = match (&result, &pixel) {
+            (Ok(r), Some(p)) => {
+                let mut ps_resources = with_constants(&ps_constants);
+                bind_stage(&self.ps, &mut ps_resources, &inputs, &read_guards);
+                ps_resources.uavs = uavs;
+                let triangles = r.streams.iter().find(|s| s.stream == p.stream).map(pixel::triangles);
+                let limits = exec::compute::Limits { step_limit: self.step_limit };
+                let drawn =
+                    exec::raster::draw(&p.plan, &triangles.unwrap_or_default(), &p.state, &mut ps_resources, &limits);
+                uavs = std::mem::take(&mut ps_resources.uavs);
+                Some(drawn)
+            }
+            _ => None,
+        };
         // The hidden counters, also after a failed draw.
-        for (u, slot) in state.vs_resources.uavs.iter().zip(&uav_slots) {
+        for (u, slot) in uavs.iter().zip(&uav_slots) {
             if let (Some(Uav::Structured { counter, .. }), Some(slot)) = (u, slot) {
                 if let Some(Some(view)) = self.uavs.get(*slot) {
                     view.counter.store(*counter, Ordering::Relaxed);
                 }
             }
         }
-        drop(state);
-        let result = result?;
+        let mut result = result?;
+        if let (Some(drawn), Some(p)) = (drawn, &pixel) {
+            let drawn = drawn?;
+            pixel::write_targets(&p.plan, &drawn, &mut targets);
+            result.statistics.ps_invocations = drawn.ps_invocations;
+        }
+        if !self.capture {
+            result.streams.clear();
+        }
         add_pipeline(&mut self.totals.pipeline, &result.statistics);
         for (total, s) in self.totals.so.iter_mut().zip(&result.so_statistics) {
             total.num_primitives_written += s.num_primitives_written;

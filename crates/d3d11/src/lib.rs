@@ -3,7 +3,9 @@
 //! `CreateClassLinkage`, the class linkage and class instance objects) with the
 //! `HRESULT`s and out parameters of the C calls, and an immediate [`Context`] that
 //! draws through the reference pipeline (input assembler, vertex and geometry shaders,
-//! stream output, queries).
+//! stream output, the rasterizer and pixel shader into render targets, queries) and
+//! dispatches compute shaders ([`context`]'s "The pixel stage" and "The compute
+//! stage").
 //!
 //! ```
 //! use d3d11::context::{BindFlags, BufferDesc};
@@ -156,11 +158,11 @@
 //!   an internal inconsistency that does not occur), `DXGI_ERROR_UNSUPPORTED` and
 //!   `DXGI_ERROR_DEVICE_REMOVED` are never returned by a create call.
 //! - A class linkage created by another device (not checked).
-//! - `PSSetShader`, `CSSetShader` and their class instances: the context has no pixel,
-//!   compute, hull or domain stage ([`Shader::resolve_class_instances`] gives what they
-//!   would bind). Class instances ARE modelled for the stages the context runs:
-//!   `VSSetShader` and `GSSetShader` bind them and a draw with an empty interface slot
-//!   is refused ([`context`]'s "Class instances"), so `exec`'s default for an unbound
+//! - The hull and domain stages: the context has none ([`Shader::resolve_class_instances`]
+//!   gives what `HSSetShader`/`DSSetShader` would bind). Class instances ARE modelled
+//!   for the stages the context runs: `VSSetShader`, `GSSetShader`, `PSSetShader` and
+//!   `CSSetShader` bind them and a draw or dispatch with an empty interface slot is
+//!   refused ([`context`]'s "Class instances"), so `exec`'s default for an unbound
 //!   slot (`tpf::interfaces`, our choice) is never reached through a [`Context`].
 //! - Microsoft's remark that instances "can be created (or gotten) before or after a
 //!   shader is created": here a class type or instance must already have been
@@ -180,7 +182,7 @@ mod linkage;
 
 pub use context::{
     BindFlags, Buffer, BufferDesc, BufferView, CallError, Context, InputLayout, Query, QueryData, QueryKind,
-    SamplerState, ShaderResourceView,
+    RasterizerDesc, RasterizerState, RenderTargetView, SamplerState, ShaderResourceView,
 };
 pub use device::{Created, Device, DeviceDesc, Shader};
 pub use exec::pipeline::{DrawResult, IndexFormat, InputElement, PipelineStatistics, SoStatistics, Topology};

@@ -609,8 +609,11 @@ fn gs_samples_a_texture_and_writes_a_uav_shared_with_the_vs() {
 }
 
 #[test]
-fn graphics_uavs_need_the_11_1_runtime_and_uavs_at_every_stage() {
-    let bind = |device: &Device| {
+fn graphics_uav_slots_follow_the_feature_level_and_the_runtime() {
+    // OMSetRenderTargetsAndUnorderedAccessViews: UAVStartSlot + NumUAVs within
+    // D3D11_PS_CS_UAV_REGISTER_COUNT (8) at feature level 11_0 (pixel-shader UAVs), within
+    // D3D11_1_UAV_SLOT_COUNT (64) at 11_1 on the 11.1 runtime; no UAVs below 11_0.
+    let bind = |device: &Device, slot: u32| {
         let b = device
             .create_buffer(
                 &BufferDesc {
@@ -626,14 +629,24 @@ fn graphics_uavs_need_the_11_1_runtime_and_uavs_at_every_stage() {
             device.create_unordered_access_view(&b, BufferView::Raw { first_element: 0, num_elements: 4 }).unwrap();
         let mut c = device.immediate_context();
         c.ia_set_vertex_buffers(0, &[Some(b)], &[16], &[0]);
-        let r = c.om_set_unordered_access_views(0, &[Some(uav)], &[]);
+        let r = c.om_set_unordered_access_views(slot, &[Some(uav)], &[]);
         (r.map_err(|e| e.hr), c)
     };
-    let (r, _) = bind(&Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_0)));
-    assert_eq!(r, Err(E_INVALIDARG));
-    let (r, _) = bind(&Device::new(DeviceDesc::new(FeatureLevel::L11_0, Runtime::D3D11_1)));
-    assert_eq!(r, Err(E_INVALIDARG)); // 11_0 hardware: no UAVs at every stage
-    let (r, c) = bind(&Device::new(DeviceDesc::default()));
+    for (level, runtime, slots) in [
+        (FeatureLevel::L10_1, Runtime::D3D11_1, 0),
+        (FeatureLevel::L11_0, Runtime::D3D11_0, 8),
+        (FeatureLevel::L11_0, Runtime::D3D11_1, 8),
+        (FeatureLevel::L11_1, Runtime::D3D11_0, 8),
+        (FeatureLevel::L11_1, Runtime::D3D11_1, 64),
+    ] {
+        let device = Device::new(DeviceDesc::new(level, runtime));
+        assert_eq!(device.immediate_context().om_uav_slot_count(), slots, "{level:?} {runtime:?}");
+        if slots > 0 {
+            assert_eq!(bind(&device, slots - 1).0, Ok(()), "{level:?} {runtime:?}");
+        }
+        assert_eq!(bind(&device, slots).0, Err(E_INVALIDARG), "{level:?} {runtime:?}");
+    }
+    let (r, c) = bind(&Device::new(DeviceDesc::default()), 0);
     assert_eq!(r, Ok(()));
     // The vertex buffer binding of the same buffer was forced to NULL.
     assert!(c.messages().last().unwrap().contains("forced to NULL"), "{:?}", c.messages());

@@ -1,14 +1,14 @@
-//! `VSSetShader` / `GSSetShader` with class instances (`ppClassInstances`,
-//! `NumClassInstances`): the instances are checked as the runtime does (count, class
-//! linkage, class type the slot's interface takes), resolved through the shader's
-//! `IFCE` chunk to the function table and `this` data the interpreter binds, reach the
-//! draw (or, for the pixel stage the context lacks, `exec::pixel` through
+//! `VSSetShader` / `GSSetShader` / `PSSetShader` / `CSSetShader` with class instances
+//! (`ppClassInstances`, `NumClassInstances`): the instances are checked as the runtime
+//! does (count, class linkage, class type the slot's interface takes), resolved
+//! through the shader's `IFCE` chunk to the function table and `this` data the
+//! interpreter binds, reach the draw or the dispatch (and `exec::pixel` through
 //! `Shader::resolve_class_instances`), and come back from `*GetShader`. D3D11.3 functional spec 7.19 "Subroutines /
 //! Interfaces"; Microsoft's ID3D11DeviceContext::VSSetShader and PSSetShader pages.
 
 mod common;
 use common::*;
-use d3d11::context::{BindFlags, BufferDesc};
+use d3d11::context::{BindFlags, BufferDesc, BufferView};
 use d3d11::*;
 use exec::compute::Limits;
 use exec::pixel::{self, Quad, QuadPixel};
@@ -420,4 +420,115 @@ fn corpus_interface_arrays_resolve_through_spanned_slot_records() {
     wrong[3] = make("cHalfColour", 0);
     assert!(ps.resolve_class_instances(&wrong).unwrap_err().message.contains("slot 3"));
     assert!(ps.resolve_class_instances(&set[..5]).unwrap_err().message.contains("6 interface slots"));
+}
+
+/// A cs_5_0 calling its one interface slot on (1, 2, 3, 4) and storing the result at
+/// u0[0].
+fn interface_cs() -> Vec<u8> {
+    asm(&format!(
+        "{IFCE_HEADER}cs_5_0\n{DECLS}dcl_uav_raw u0\ndcl_temps 3\ndcl_thread_group 1, 1, 1\nmov r1.x, this[0].y\n\
+         mov r2.xyzw, l(1.000000, 2.000000, 3.000000, 4.000000)\nfcall fp0[0][0]\nstore_raw u0.xyzw, l(0), r0.xyzw\nret \n{BODIES}"
+    ))
+}
+
+#[test]
+fn compute_shader_dispatches_with_the_bound_instance() {
+    let device = device_11_0();
+    let linkage = device.create_class_linkage().unwrap();
+    let cs = created(&device, ProgramType::Compute, &interface_cs(), Some(&linkage));
+    let desc = BufferDesc {
+        byte_width: 16,
+        bind_flags: BindFlags::UNORDERED_ACCESS,
+        misc_flags: d3d11::context::RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS,
+        structure_byte_stride: 0,
+    };
+    let out = device.create_buffer(&desc, None).unwrap();
+    let uav = device.create_unordered_access_view(&out, BufferView::Raw { first_element: 0, num_elements: 4 }).unwrap();
+    let cb =
+        device.create_buffer(&BufferDesc::new(64, BindFlags::CONSTANT_BUFFER), Some(&bytes_f32(&CB.concat()))).unwrap();
+    let mut c = device.immediate_context();
+    c.cs_set_constant_buffers(0, &[Some(cb)]);
+    c.cs_set_unordered_access_views(0, &[Some(uav)], &[]).unwrap();
+    let add = linkage.get_class_instance("gAdd", 0).unwrap();
+    let mul = linkage.get_class_instance("gMul", 0).unwrap();
+    c.cs_set_shader(Some(&cs), &[Some(add)]).unwrap();
+    c.dispatch(1, 1, 1).unwrap();
+    assert_eq!(floats(&out.bytes()), [11.0, 22.0, 33.0, 44.0]);
+    c.cs_set_shader(Some(&cs), &[Some(mul.clone())]).unwrap();
+    c.dispatch(1, 1, 1).unwrap();
+    assert_eq!(floats(&out.bytes()), [2.0, 6.0, 12.0, 20.0]);
+    assert!(c.cs_get_shader().1[0].as_ref().unwrap().ptr_eq(&mul));
+    // No instance: the shader is disabled, the dispatch refused.
+    c.cs_set_shader(Some(&cs), &[]).unwrap();
+    let e = c.dispatch(1, 1, 1).unwrap_err();
+    assert!(e.to_string().contains("interface slot 0 has no class instance"), "{e}");
+    // An instance of a class type the slot does not take.
+    let other = linkage.create_class_instance("cOther", 0, 0, 0, 0).unwrap();
+    assert_eq!(c.cs_set_shader(Some(&cs), &[Some(other)]).unwrap_err().hr, E_INVALIDARG);
+}
+
+const PS_SIGNATURES: &str = "//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float       
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+//
+";
+
+#[test]
+fn pixel_shader_draws_with_the_bound_instance() {
+    let device = device_11_0();
+    let linkage = device.create_class_linkage().unwrap();
+    let ps_bytes = asm(&format!(
+        "{PS_SIGNATURES}{IFCE_HEADER}ps_5_0\n{DECLS}dcl_output o0.xyzw\ndcl_temps 3\nmov r1.x, this[0].y\n\
+         mov r2.xyzw, l(1.000000, 2.000000, 3.000000, 4.000000)\nfcall fp0[0][0]\nmov o0.xyzw, r0.xyzw\nret \n{BODIES}"
+    ));
+    let ps = created(&device, ProgramType::Pixel, &ps_bytes, Some(&linkage));
+    let vs = created(&device, ProgramType::Vertex, &passthrough_vs(), None);
+    // One triangle over the whole 2 x 2 target.
+    let so = device.create_buffer(&BufferDesc::new(64, BindFlags::STREAM_OUTPUT), None).unwrap();
+    let mut c = context(&device, &vs, &so);
+    let vertices = bytes_f32(&[-1.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, -1.0, -3.0, 0.0, 1.0]);
+    let vb = device.create_buffer(&BufferDesc::new(48, BindFlags::VERTEX_BUFFER), Some(&vertices)).unwrap();
+    c.ia_set_vertex_buffers(0, &[Some(vb)], &[16], &[0]);
+    c.ia_set_primitive_topology(Topology::TriangleList);
+    c.vs_set_shader(Some(&vs), &[]).unwrap();
+    let cb =
+        device.create_buffer(&BufferDesc::new(64, BindFlags::CONSTANT_BUFFER), Some(&bytes_f32(&CB.concat()))).unwrap();
+    c.ps_set_constant_buffers(0, &[Some(cb)]);
+    let texture = device
+        .create_texture2d(
+            &d3d11::context::Texture2DDesc::new(2, 2, Format::R32G32B32A32_FLOAT, BindFlags::RENDER_TARGET),
+            None,
+        )
+        .unwrap();
+    let rtv = device.create_render_target_view(&texture, None).unwrap();
+    c.om_set_render_targets(&[Some(rtv)]);
+    c.rs_set_viewports(&[d3d11::context::Viewport {
+        top_left_x: 0.0,
+        top_left_y: 0.0,
+        width: 2.0,
+        height: 2.0,
+        min_depth: 0.0,
+        max_depth: 1.0,
+    }]);
+    let add = linkage.get_class_instance("gAdd", 0).unwrap();
+    c.ps_set_shader(Some(&ps), &[Some(add)]).unwrap();
+    c.draw(3, 0).unwrap();
+    assert_eq!(floats(&texture.memory().bytes()), [11.0, 22.0, 33.0, 44.0].repeat(4));
+    let mul = linkage.get_class_instance("gMul", 0).unwrap();
+    c.ps_set_shader(Some(&ps), &[Some(mul)]).unwrap();
+    c.draw(3, 0).unwrap();
+    assert_eq!(floats(&texture.memory().bytes()), [2.0, 6.0, 12.0, 20.0].repeat(4));
+    c.ps_set_shader(Some(&ps), &[None]).unwrap();
+    let e = c.draw(3, 0).unwrap_err();
+    assert!(e.to_string().contains("pixel shader is disabled"), "{e}");
 }

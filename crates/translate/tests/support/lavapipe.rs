@@ -148,6 +148,10 @@ pub enum Buffer {
 /// `bytes` are the slices one after the other, each row after row (a 1D array is a 2D
 /// array of height 1, as the translator maps it).
 pub struct Image {
+    /// Mip levels (1 for a storage texture); with more, `bytes` hold each slice's
+    /// levels one after the other (Direct3D's subresource order, exec's layout), each
+    /// level half the one before across and down (at least 1).
+    pub levels: u32,
     pub view: wgpu::TextureViewDimension,
     pub format: wgpu::TextureFormat,
     pub width: u32,
@@ -194,12 +198,12 @@ pub fn bytes_vec4(bytes: &[u8]) -> Vec<[u32; 4]> {
 /// `image` on the device, its texels written: a sampled texture, or a `storage` one
 /// (read back after the pass).
 fn filled_texture(gpu: &Gpu, image: &Image, storage: bool) -> Made {
-    let &Image { view, format, width, height, layers, ref bytes } = image;
+    let &Image { levels, view, format, width, height, layers, ref bytes } = image;
     let size = wgpu::Extent3d { width, height, depth_or_array_layers: layers };
     let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: None,
         size,
-        mip_level_count: 1,
+        mip_level_count: levels.max(1),
         sample_count: 1,
         dimension: if view == wgpu::TextureViewDimension::D3 {
             wgpu::TextureDimension::D3
@@ -214,16 +218,47 @@ fn filled_texture(gpu: &Gpu, image: &Image, storage: bool) -> Made {
         } | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
-    gpu.queue.write_texture(
-        texture.as_image_copy(),
-        bytes,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(texel_bytes(format) * width),
-            rows_per_image: Some(height),
-        },
-        size,
-    );
+    if levels > 1 {
+        // Level by level, each slice's part of it gathered from the slices' chains.
+        let texel = texel_bytes(format) as usize;
+        let level_bytes = |l: u32| (width >> l).max(1) as usize * (height >> l).max(1) as usize * texel;
+        let chain: usize = (0..levels).map(level_bytes).sum();
+        for l in 0..levels {
+            let start: usize = (0..l).map(level_bytes).sum();
+            let mut data = Vec::new();
+            for slice in 0..layers as usize {
+                let at = slice * chain + start;
+                data.extend_from_slice(&bytes[at..at + level_bytes(l)]);
+            }
+            let (w, h) = ((width >> l).max(1), (height >> l).max(1));
+            gpu.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &texture,
+                    mip_level: l,
+                    origin: wgpu::Origin3d::ZERO,
+                    aspect: wgpu::TextureAspect::All,
+                },
+                &data,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(texel_bytes(format) * w),
+                    rows_per_image: Some(h),
+                },
+                wgpu::Extent3d { width: w, height: h, depth_or_array_layers: layers },
+            );
+        }
+    } else {
+        gpu.queue.write_texture(
+            texture.as_image_copy(),
+            bytes,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(texel_bytes(format) * width),
+                rows_per_image: Some(height),
+            },
+            size,
+        );
+    }
     let view = texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(view), ..Default::default() });
     if storage {
         Made::StorageTexture(texture, view)
@@ -491,6 +526,7 @@ pub fn bind_groups(gpu: &Gpu, bound: &[Bound], visibility: wgpu::ShaderStages) -
             let (bytes, usage) = match &b.buffer {
                 Buffer::Texture { width, height, texels } | Buffer::StorageTexture { width, height, texels } => {
                     let image = Image {
+                        levels: 1,
                         view: wgpu::TextureViewDimension::D2,
                         format: wgpu::TextureFormat::Rgba32Float,
                         width: *width,

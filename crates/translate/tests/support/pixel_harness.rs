@@ -1,7 +1,9 @@
 //! A render pass on lavapipe for translated pixel shaders: a point list, one point per
 //! pixel at the pixel's centre, drawn into small `R32G32B32A32` render targets (one per
 //! `SV_Target`, float, uint or sint as the shader's output), with a depth target when
-//! the shader writes depth; every target read back.
+//! the shader writes depth; every target read back. [`run_pixel_triangles`] draws
+//! the same way a triangle list of vertices anywhere in the target
+//! (`lavapipe_pixel_derivatives`: quads with real helper pixels and derivatives).
 //!
 //! The vertex shader is generated here in WGSL: vertex attribute 0 is the clip-space
 //! position, attribute `1 + k` the `k`-th input location of the pixel shader, given as
@@ -221,6 +223,44 @@ fn shader(gpu: &Gpu, module: naga::Module, stage: naga::ShaderStage) -> Result<w
 /// and `bound` bound for the fragment stage, into [`WIDTH`] × [`HEIGHT`] targets
 /// cleared to [`CLEAR`] (depth to [`CLEAR_DEPTH`], depth test `Always`).
 pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Point]) -> Result<Rendered, String> {
+    let vertices: Vec<Vertex> = points
+        .iter()
+        .map(|p| Vertex { x: p.x as f32 + 0.5, y: p.y as f32 + 0.5, z: p.z, w: p.w, attributes: p.attributes.clone() })
+        .collect();
+    render(gpu, module, bound, &vertices, wgpu::PrimitiveTopology::PointList)
+}
+
+/// One vertex of a triangle: its render-target position (pixels, y down), depth, clip
+/// w (the clip-space position is made as a [`Point`]'s) and the 32-bit patterns of each
+/// input location of the interface, in its order.
+pub struct Vertex {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+    pub w: f32,
+    pub attributes: Vec<[u32; 4]>,
+}
+
+/// Draws `vertices` as a triangle list (clockwise in render-target space is front,
+/// nothing culled; Vulkan's provoking vertex is each triangle's first, Direct3D's
+/// leading vertex) with the pixel shader `module`, as [`run_pixel`] draws points: each
+/// triangle's quads have real helper pixels and attributes that vary over the quad.
+pub fn run_pixel_triangles(
+    gpu: &Gpu,
+    module: naga::Module,
+    bound: &[Bound],
+    vertices: &[Vertex],
+) -> Result<Rendered, String> {
+    render(gpu, module, bound, vertices, wgpu::PrimitiveTopology::TriangleList)
+}
+
+fn render(
+    gpu: &Gpu,
+    module: naga::Module,
+    bound: &[Bound],
+    points: &[Vertex],
+    topology: wgpu::PrimitiveTopology,
+) -> Result<Rendered, String> {
     use wgpu::util::DeviceExt as _;
     let d = &gpu.device;
     let iface = interface(&module)?;
@@ -238,8 +278,8 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
     let stride = 16 * (1 + iface.inputs.len()) as u64;
     let mut vertices = Vec::new();
     for p in points {
-        let x = (p.x as f32 + 0.5) / WIDTH as f32 * 2.0 - 1.0;
-        let y = 1.0 - (p.y as f32 + 0.5) / HEIGHT as f32 * 2.0;
+        let x = p.x / WIDTH as f32 * 2.0 - 1.0;
+        let y = 1.0 - p.y / HEIGHT as f32 * 2.0;
         for f in [x * p.w, y * p.w, p.z * p.w, p.w] {
             vertices.extend_from_slice(&f.to_le_bytes());
         }
@@ -310,7 +350,12 @@ pub fn run_pixel(gpu: &Gpu, module: naga::Module, bound: &[Bound], points: &[Poi
                 attributes: &attributes,
             })],
         },
-        primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
+        primitive: wgpu::PrimitiveState {
+            topology,
+            front_face: wgpu::FrontFace::Cw,
+            cull_mode: None,
+            ..Default::default()
+        },
         depth_stencil: depth.as_ref().map(|_| wgpu::DepthStencilState {
             format: wgpu::TextureFormat::Depth32Float,
             depth_write_enabled: Some(true),

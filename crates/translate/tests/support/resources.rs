@@ -10,7 +10,9 @@
 //! square (1D: one row), `R32G32B32A32_FLOAT` [`texel`]s; float multisampled 2D
 //! textures ([`Kind::Multisampled`]); 1D and 2D arrays, 3D textures, cubes and cube
 //! arrays, float or integer, and integer 1D and 2D textures ([`Kind::Image`], one level;
-//! integer texels are [`word`]s); samplers with point filtering and clamp addressing.
+//! integer texels are [`word`]s); samplers with point filtering and clamp addressing
+//! (nearest mip level: [`Policy::mips`] gives float 2D textures, 2D arrays and cubes every
+//! level).
 //! What a harness binds besides is its [`Policy`].
 //!
 //! Included with `#[path = "support/resources.rs"] mod resources;` next to
@@ -44,14 +46,26 @@ pub struct Policy {
     /// Comparison samplers, and the textures comparing instructions read as depth
     /// textures ([`Kind::Depth`]).
     pub comparison: bool,
+    /// Float 2D textures, 2D arrays, cubes and cube arrays that are shader resources get
+    /// every mip level ([`MIP_LEVELS`]: 64 texels to 1), each level its own generated
+    /// texels, so that an implicit-LOD sample's texel depends on its LOD (samplers filter
+    /// mips by the nearest level).
+    pub mips: bool,
 }
 
 /// The compute harness's: UAVs, counters and multisampled textures.
-pub const COMPUTE: Policy = Policy { uavs: true, multisampled: true, textures: false, comparison: false };
+pub const COMPUTE: Policy = Policy { uavs: true, multisampled: true, textures: false, comparison: false, mips: false };
 
 /// The pixel harness's: UAVs and counters, views of every dimension but multisampled
 /// ones, samplers (comparison ones too).
-pub const PIXEL: Policy = Policy { uavs: true, multisampled: true, textures: true, comparison: true };
+pub const PIXEL: Policy = Policy { uavs: true, multisampled: true, textures: true, comparison: true, mips: false };
+
+/// [`PIXEL`] with mip chains ([`Policy::mips`]).
+pub const PIXEL_MIPS: Policy = Policy { mips: true, ..PIXEL };
+
+/// The mip levels of a texture of [`Policy::mips`]: [`TEXTURE_SIZE`] (64) texels across
+/// down to 1.
+pub const MIP_LEVELS: u32 = 7;
 
 /// The seed of the memory of the program named `id`: FNV-1a of the name.
 pub fn seed(id: &str) -> u64 {
@@ -294,7 +308,7 @@ pub enum Kind {
     /// A texture of one level of `shape` ([`Shape::size`]), texels of the
     /// four-component 32-bit format of `numeric`: floats [`texel`]s, integers
     /// [`word`]s ([`Policy::textures`]).
-    Image { shape: Shape, numeric: Numeric },
+    Image { shape: Shape, numeric: Numeric, levels: u32 },
     /// A texture that comparing instructions (`sample_c`, `sample_c_lz`, `gather4_c`,
     /// `gather4_po_c`) read, of one level of `shape` ([`Shape::size`]; not 3D):
     /// `R32_FLOAT` texels in [0, 1] (1/1000 steps), so that the reference value
@@ -317,13 +331,19 @@ impl View {
     }
 
     fn image(shape: Shape, numeric: Numeric, rng: &mut Rng) -> View {
+        View::image_levels(shape, numeric, 1, rng)
+    }
+
+    /// [`View::image`] with `levels` mip levels (each slice's levels one after the
+    /// other, exec's layout; a 3D texture or a 1D one has one).
+    fn image_levels(shape: Shape, numeric: Numeric, levels: u32, rng: &mut Rng) -> View {
         let (w, h, slices) = shape.size();
-        let n = w * h * slices;
+        let n: u32 = slices * (0..levels).map(|l| (w >> l).max(1) * (h >> l).max(1)).sum::<u32>();
         let bytes = match numeric {
             Numeric::Float => (0..n).flat_map(|_| texel(rng)).flat_map(f32::to_le_bytes).collect(),
             _ => (0..4 * n).flat_map(|_| word(rng).to_le_bytes()).collect(),
         };
-        View { kind: Kind::Image { shape, numeric }, bytes }
+        View { kind: Kind::Image { shape, numeric, levels }, bytes }
     }
 
     fn storage(shape: Shape, numeric: Numeric, loaded: bool, rng: &mut Rng) -> View {
@@ -519,9 +539,10 @@ impl Data {
                     samples,
                     texels: v.texels(),
                 },
-                Kind::Image { shape, numeric } => {
+                Kind::Image { shape, numeric, levels } => {
                     let (width, height, layers) = shape.size();
                     Buffer::Image(Image {
+                        levels,
                         view: shape.wgpu(),
                         format: match numeric {
                             Numeric::Float => wgpu::TextureFormat::Rgba32Float,
@@ -555,6 +576,7 @@ impl Data {
                 Kind::Storage { shape, numeric, loaded } => {
                     let (width, height, layers) = shape.size();
                     Buffer::StorageImage(Image {
+                        levels: 1,
                         view: shape.wgpu(),
                         format: match (numeric, loaded) {
                             (Numeric::Float, true) => wgpu::TextureFormat::R32Float,
@@ -650,7 +672,7 @@ impl Data {
                     mip_levels: 1,
                     data: &v.bytes,
                 }),
-                Kind::Image { shape, numeric } => {
+                Kind::Image { shape, numeric, levels } => {
                     let (width, height, slices) = shape.size();
                     let three_d = shape == Shape::Texture3D;
                     Srv::Texture(TextureView {
@@ -660,7 +682,7 @@ impl Data {
                         height,
                         depth: if three_d { slices } else { 1 },
                         array_size: if three_d { 1 } else { slices },
-                        mip_levels: 1,
+                        mip_levels: levels,
                         data: &v.bytes,
                     })
                 }
@@ -806,7 +828,11 @@ pub fn program_data(
                             return Err("reads a typed UAV texture (the harness binds write-only ones)".into());
                         }
                         let s = slot(program, inst.operand(*operand));
-                        map.insert(s, View::texture(*dim == ResourceDimension::Texture1D, rng));
+                        if policy.mips && !uav && *dim == ResourceDimension::Texture2D {
+                            map.insert(s, View::image_levels(Shape::Texture2D, numeric, MIP_LEVELS, rng));
+                        } else {
+                            map.insert(s, View::texture(*dim == ResourceDimension::Texture1D, rng));
+                        }
                         continue;
                     }
                     ResourceDimension::Texture2DMS if policy.multisampled && !uav && numeric == Numeric::Float => {
@@ -828,7 +854,9 @@ pub fn program_data(
                     _ if policy.textures && !uav && Shape::of(*dim).is_some() => {
                         let shape = Shape::of(*dim).expect("a texture dimension");
                         let s = slot(program, inst.operand(*operand));
-                        map.insert(s, View::image(shape, numeric, rng));
+                        let mipped = matches!(shape, Shape::Texture2DArray | Shape::Cube | Shape::CubeArray);
+                        let levels = if policy.mips && mipped && numeric == Numeric::Float { MIP_LEVELS } else { 1 };
+                        map.insert(s, View::image_levels(shape, numeric, levels, rng));
                         continue;
                     }
                     _ => {
