@@ -710,7 +710,7 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// `T1[10:*]`), so the element is that index less the range's first register. An
     /// immediate register must lie in the range; a register-relative index past the
     /// range is undefined in Direct3D 12 and not checked here (naga's binding-array
-    /// policy is `Unchecked`). A relative index is never uniform to naga's analysis (it
+    /// policy is `Unchecked`; its writers bound constant buffers' by the index policy). A relative index is never uniform to naga's analysis (it
     /// reads a temp), so the SPIR-V decorates every such access `NonUniform`, as the
     /// operand's `NonUniformResourceIndex` flag asks where it is set.
     fn range_element(&self, i: usize, ins: &InstructionRef<'_, '_>, class: Class, o: &Operand) -> R<Option<String>> {

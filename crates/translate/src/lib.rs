@@ -65,11 +65,12 @@
 //! `binding_array<texture_2d<f32>, 3>`; buffers as structs holding their words or
 //! vectors, `binding_array<dx_cb1, 3>`; typed buffer views' conversion functions take
 //! the element, and the format of the range's first register for every view) at that
-//! one binding, and an unbounded one (`[n:*]`) a runtime-sized binding array. An operand's register (`T2[r0.x + 6]`, `CB1[r0.x + 2][4]`) counts from
-//! the start of the space, so the element is it less the range's first register: an
-//! immediate register outside the range is an error, a register index past it is
-//! undefined as in Direct3D 12 (naga's binding-array bounds-check policy is
-//! `Unchecked`). `NonUniformResourceIndex` (the operand's non-uniform flag) has no WGSL
+//! one binding, and an unbounded one (`[n:*]`) a runtime-sized binding array. An
+//! operand's register (`T2[r0.x + 6]`, `CB1[r0.x + 2][4]`) counts from the start of the
+//! space, so the element is it less the range's first register: an immediate register
+//! outside the range is an error, a register index past it is undefined as in Direct3D
+//! 12 (naga's binding-array bounds-check policy is `Unchecked`; its writers bound an
+//! index into constant buffers by the index policy all the same). `NonUniformResourceIndex` (the operand's non-uniform flag) has no WGSL
 //! form and needs none: naga's uniformity analysis takes every register as non-uniform,
 //! so the SPIR-V decorates every access through a register index `NonUniform`. The
 //! SPIR-V writer's output gets what Vulkan needs and naga leaves out: `Block` on a
