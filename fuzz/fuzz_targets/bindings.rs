@@ -12,6 +12,16 @@ fuzz_target!(|data: &[u8]| {
             for (&(class, register), &slot) in &b.overrides {
                 assert_eq!(b.slot(class, register), slot);
             }
+            // Shader Model 5.1 register spaces (`t5 space1 = 2:7`): never space 0.
+            for (&(class, space, register), &slot) in &b.space_overrides {
+                assert_ne!(space, 0);
+                assert_eq!(b.slot_in(class, space, register), slot);
+            }
+            for (&(class, space, register), &format) in &b.space_formats {
+                assert!(matches!(class, translate::Class::Srv | translate::Class::Uav), "{class:?}");
+                assert_ne!(space, 0);
+                assert_eq!(b.format_in(class, space, register), Some(format));
+            }
             // Typed buffer formats: only for views, and read back by name.
             for (&(class, register), &format) in &b.formats {
                 assert!(matches!(class, translate::Class::Srv | translate::Class::Uav), "{class:?}");

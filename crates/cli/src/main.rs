@@ -227,7 +227,9 @@ enum Command {
     /// Translate a Shader Model 4.0-5.1 vertex, pixel or compute shader to WGSL, SPIR-V,
     /// MSL, GLSL or HLSL (through naga, validated first). Bindings: cb# group 0, t#
     /// group 1, s# group 2, u# group 3, binding = register number (a UAV's hidden
-    /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise.
+    /// counter uc# group 3, binding 64 + register), unless --bindings says otherwise;
+    /// Shader Model 5.1's register space s in the class's group + 4*s, a range of
+    /// several registers a binding array at its first register's binding.
     /// Typed buffer views (Buffer<T>, RWBuffer<T>) are storage buffers of their elements'
     /// bytes, converted in the shader by the format --buffer-format gives.
     /// What is not translated yet is an error naming the instruction.
@@ -252,9 +254,10 @@ struct TranslateArgs {
     /// Where to write (`-`: standard output, the default).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<OsString>,
-    /// A file of `REGISTER = GROUP:BINDING` lines (`cb0 = 0:0`, `t3 = 1:7`; `#` comments)
-    /// placing registers elsewhere than the default mapping, and `REGISTER = FORMAT`
-    /// lines as --buffer-format takes.
+    /// A file of `REGISTER = GROUP:BINDING` lines (`cb0 = 0:0`, `t3 = 1:7`; `#` comments;
+    /// `t3 space1 = 2:7` for a Shader Model 5.1 register space) placing registers
+    /// elsewhere than the default mapping, and `REGISTER = FORMAT` lines as
+    /// --buffer-format takes.
     #[arg(long, value_name = "FILE")]
     bindings: Option<OsString>,
     /// The element format of typed buffer view REGISTER (`t3=R8G8B8A8_UNORM`,

@@ -48,6 +48,34 @@ fn a_binding_file_moves_a_register() {
 }
 
 #[test]
+fn shader_model_5_1_spaces_and_ranges_are_placed_by_the_binding_file() {
+    let listing = temp_file(
+        "sm51.asm",
+        "ps_5_1\ndcl_sampler S0[0:0], mode_default, space=0\n\
+         dcl_resource_texture2d (float,float,float,float) T0[5:5], space=1\n\
+         dcl_resource_texture2d (float,float,float,float) T1[2:4], space=0\n\
+         dcl_input_ps linear v0.xy\ndcl_output o0.xyzw\ndcl_temps 2\n\
+         sample r0.xyzw, v0.xyxx, T0[5].xyzw, S0[0]\nftou r1.x, v0.x\n\
+         sample r1.xyzw, v0.xyxx, T1[r1.x + 2].xyzw, S0[0]\nadd o0.xyzw, r0.xyzw, r1.xyzw\nret \n",
+    );
+    let bin = assembled("sm51", &listing);
+    // By default space 1's t5 is in group 1 + 4; the range is a binding array at t2.
+    let out = dxref(&["translate", &bin, "--to", "wgsl"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wgsl = text(&out.stdout);
+    assert!(wgsl.contains("@group(5) @binding(5)"), "{wgsl}");
+    assert!(wgsl.contains("binding_array<texture_2d<f32>, 3>"), "{wgsl}");
+    let file = temp_file("sm51-bindings.txt", "t5 space1 = 2:7\n");
+    let out = dxref(&["translate", &bin, "--to", "wgsl", "--bindings", &file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("@group(2) @binding(7)"), "{}", text(&out.stdout));
+    // naga's GLSL writer has no binding arrays: refused, status 1.
+    let out = dxref(&["translate", &bin, "--to", "glsl"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("binding arrays"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn what_is_not_translated_is_refused_naming_the_instruction() {
     let listing = temp_file(
         "eval.asm",

@@ -28,6 +28,23 @@
 //!
 //! (blank lines and `#` comments are ignored), and a mistake is an error naming the line
 //! and column.
+//!
+//! Shader Model 5.1 declares registers in register spaces (`register(t5, space1)`,
+//! `dcl_resource_texture2d ... T0[5:5], space=1`). Space 0 is the mapping above; a
+//! register of space `s` goes by default to the class's group plus
+//! [`SPACE_GROUP_STRIDE`] · `s` (space 1: `cb#` group 4, `t#` 5, `s#` 6, `u#` and
+//! `uc#` 7), binding = register as in space 0, so that no two spaces meet. A line
+//! places a register of a space when the register is followed by `space<N>`:
+//!
+//! ```text
+//! t5 space1 = 2:7
+//! u0 space2 = R32_UINT
+//! ```
+//!
+//! (`t5 space0` is `t5`). A range of registers (an array of bindings) is placed by its
+//! first register: the array takes that binding, and a range of typed buffer views
+//! takes the format named for its first register for every view (the conversion is
+//! written once for the array).
 
 use std::collections::BTreeMap;
 
@@ -52,6 +69,11 @@ pub enum Class {
 /// The first default binding of the UAV counters: `D3D11_1_UAV_SLOT_COUNT`.
 pub const UAV_COUNTER_BINDING_BASE: u32 = 64;
 
+/// How many groups each Shader Model 5.1 register space takes in the default mapping:
+/// register space `s` starts at group `s · SPACE_GROUP_STRIDE`, one group per class as
+/// in space 0.
+pub const SPACE_GROUP_STRIDE: u32 = 4;
+
 impl Class {
     /// The register prefix (`cb`, `t`, `s`, `u`, `uc`).
     pub fn prefix(self) -> &'static str {
@@ -72,6 +94,12 @@ impl Class {
             Class::Sampler => 2,
             Class::Uav | Class::UavCounter => 3,
         }
+    }
+
+    /// The group of the default mapping for register space `space` (Shader Model 5.1):
+    /// [`Class::default_group`] + [`SPACE_GROUP_STRIDE`] · `space` (saturating).
+    pub fn default_group_in(self, space: u32) -> u32 {
+        self.default_group().saturating_add(SPACE_GROUP_STRIDE.saturating_mul(space))
     }
 
     /// The binding of register `register` in the default mapping: the register number,
@@ -102,6 +130,12 @@ pub struct Bindings {
     /// a view not named gets [`buffer_format::default_format`]; [`crate::module_from_program`]
     /// refuses a format [`buffer_format::converts`] does not convert.
     pub formats: BTreeMap<(Class, u32), Format>,
+    /// Shader Model 5.1: registers of register spaces other than 0 placed explicitly,
+    /// by class, space and register (space 0 is [`Bindings::overrides`]).
+    pub space_overrides: BTreeMap<(Class, u32, u32), Slot>,
+    /// Shader Model 5.1: the element format of typed buffer views of register spaces
+    /// other than 0, by class, space and register (space 0 is [`Bindings::formats`]).
+    pub space_formats: BTreeMap<(Class, u32, u32), Format>,
 }
 
 /// A mistake in the text form of [`Bindings`].
@@ -125,9 +159,30 @@ impl Bindings {
             .unwrap_or(Slot { group: class.default_group(), binding: class.default_binding(register) })
     }
 
+    /// Where register `register` of `class` in register space `space` goes (Shader
+    /// Model 5.1; space 0 is [`Bindings::slot`]).
+    pub fn slot_in(&self, class: Class, space: u32, register: u32) -> Slot {
+        if space == 0 {
+            return self.slot(class, register);
+        }
+        self.space_overrides
+            .get(&(class, space, register))
+            .copied()
+            .unwrap_or(Slot { group: class.default_group_in(space), binding: class.default_binding(register) })
+    }
+
     /// The format named for typed buffer view `register` of `class`, if one is.
     pub fn format(&self, class: Class, register: u32) -> Option<Format> {
         self.formats.get(&(class, register)).copied()
+    }
+
+    /// The format named for typed buffer view `register` of `class` in register space
+    /// `space`, if one is (space 0 is [`Bindings::format`]).
+    pub fn format_in(&self, class: Class, space: u32, register: u32) -> Option<Format> {
+        if space == 0 {
+            return self.format(class, register);
+        }
+        self.space_formats.get(&(class, space, register)).copied()
     }
 
     /// Reads the text form (see the module documentation).
@@ -156,7 +211,22 @@ impl Bindings {
             let Some((reg, slot)) = code.split_once('=') else {
                 return Err(err(code.trim_start(), "expected `register = group:binding`".into()));
             };
-            let reg = reg.trim();
+            // `t5` or `t5 space1`.
+            let mut words = reg.split_whitespace();
+            let reg = words.next().unwrap_or("");
+            let space = match words.next() {
+                None => 0,
+                Some(w) => {
+                    let n = w.strip_prefix("space").and_then(|d| d.parse::<u32>().ok());
+                    n.ok_or_else(|| err(w, format!("`{w}` is not a register space (space0, space1...)")))?
+                }
+            };
+            if let Some(w) = words.next() {
+                return Err(err(w, format!("`{w}`: expected `=` after the register")));
+            }
+            if reg.is_empty() {
+                return Err(err(code.trim_start(), "expected `register = group:binding`".into()));
+            }
             let (class, digits) = if let Some(d) = reg.strip_prefix("cb") {
                 (Class::ConstantBuffer, d)
             } else if let Some(d) = reg.strip_prefix('t') {
@@ -184,7 +254,12 @@ impl Bindings {
                     if !matches!(class, Class::Srv | Class::Uav) {
                         return Err(err(reg, format!("`{reg}`: a format is for typed buffer views (t#, u#)")));
                     }
-                    if b.formats.insert((class, register), format).is_some() {
+                    let twice = if space == 0 {
+                        b.formats.insert((class, register), format).is_some()
+                    } else {
+                        b.space_formats.insert((class, space, register), format).is_some()
+                    };
+                    if twice {
                         return Err(err(reg, format!("`{reg}` is given a format twice")));
                     }
                     continue;
@@ -197,7 +272,13 @@ impl Bindings {
                 .trim()
                 .parse()
                 .map_err(|_| err(bnd.trim_start(), format!("`{}` is not a binding number", bnd.trim())))?;
-            if b.overrides.insert((class, register), Slot { group, binding }).is_some() {
+            let slot = Slot { group, binding };
+            let twice = if space == 0 {
+                b.overrides.insert((class, register), slot).is_some()
+            } else {
+                b.space_overrides.insert((class, space, register), slot).is_some()
+            };
+            if twice {
                 return Err(err(reg, format!("`{reg}` is assigned twice")));
             }
         }
@@ -237,6 +318,30 @@ mod tests {
         let e = Bindings::parse("t1 = 0:1\nt1 = 0:2").unwrap_err();
         assert!(e.message.contains("twice"), "{e}");
         assert!(Bindings::parse("t1 0:1").is_err());
+    }
+
+    #[test]
+    fn register_spaces() {
+        let b = Bindings::parse("t5 space1 = 2:7\nt5 = 1:9\nu0  space2 = R32_UINT\ncb1 space0 = 0:8\n").unwrap();
+        assert_eq!(b.slot_in(Class::Srv, 1, 5), Slot { group: 2, binding: 7 });
+        assert_eq!(b.slot_in(Class::Srv, 0, 5), Slot { group: 1, binding: 9 });
+        assert_eq!(b.slot(Class::Srv, 5), Slot { group: 1, binding: 9 });
+        assert_eq!(b.slot_in(Class::ConstantBuffer, 0, 1), Slot { group: 0, binding: 8 });
+        // Defaults: the class's group + 4 per space, binding = register.
+        assert_eq!(b.slot_in(Class::Srv, 2, 5), Slot { group: 9, binding: 5 });
+        assert_eq!(b.slot_in(Class::ConstantBuffer, 1, 0), Slot { group: 4, binding: 0 });
+        assert_eq!(b.slot_in(Class::Sampler, 1, 3), Slot { group: 6, binding: 3 });
+        assert_eq!(b.slot_in(Class::UavCounter, 1, 2), Slot { group: 7, binding: 66 });
+        assert_eq!(b.slot_in(Class::Uav, u32::MAX, 0).group, u32::MAX);
+        assert_eq!(b.format_in(Class::Uav, 2, 0), Some(Format::R32_UINT));
+        assert_eq!(b.format_in(Class::Uav, 0, 0), None);
+        let e = Bindings::parse("t5 space1 = 2:7\nt5 space1 = 2:8").unwrap_err();
+        assert!(e.message.contains("twice"), "{e}");
+        let e = Bindings::parse("t5 spaceX = 2:7").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 4));
+        let e = Bindings::parse("t5 space1 x = 2:7").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 11));
+        assert!(Bindings::parse(" space1 = 2:7").is_err());
     }
 
     #[test]

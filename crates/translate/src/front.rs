@@ -100,6 +100,72 @@ struct BlockData {
     has_default: bool,
 }
 
+/// A Shader Model 5.1 register range, `ID[lower:upper], space=N` (an unbounded one,
+/// `[lower:*]`, has `upper` = `u32::MAX`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Range51 {
+    lower: u32,
+    upper: u32,
+    space: u32,
+}
+
+impl Range51 {
+    /// More than one register: a binding array.
+    fn is_array(self) -> bool {
+        self.upper != self.lower
+    }
+
+    /// The size argument of its `binding_array`: `, N`, or nothing for an unbounded
+    /// range (a runtime-sized binding array).
+    fn size_suffix(self) -> String {
+        if self.upper == u32::MAX {
+            String::new()
+        } else {
+            format!(", {}", self.upper.saturating_sub(self.lower).saturating_add(1))
+        }
+    }
+}
+
+/// A resource operand in the generated code.
+#[derive(Debug, Clone)]
+struct Named {
+    /// What the instruction reads: the variable (`t2`), a binding array's element
+    /// (`t2[(r0.x + 1u)]`), or that element's words for a buffer (`t2[1u].w`).
+    expr: String,
+    /// The variable (`t2`, `u0`, `g1`).
+    base: String,
+    /// The register (Shader Model 5.1: the range's ID).
+    id: u32,
+    /// The element of a binding array (an `u32` expression).
+    element: Option<String>,
+}
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.expr)
+    }
+}
+
+impl Named {
+    /// The same resource at binding-array element `k` (an expression).
+    fn rebound(&self, k: &str) -> Named {
+        let expr = match &self.element {
+            Some(old) => self.expr.replacen(&format!("{}[{old}]", self.base), &format!("{}[{k}]", self.base), 1),
+            None => self.expr.clone(),
+        };
+        Named { expr, base: self.base.clone(), id: self.id, element: self.element.as_ref().map(|_| k.to_string()) }
+    }
+
+    /// The arguments of a call of the typed buffer functions (`dx_ld_t#`, `dx_st_u#`):
+    /// `rest`, after the binding array's element for a range.
+    fn typed_args(&self, rest: &str) -> String {
+        match &self.element {
+            Some(k) => format!("{k}, {rest}"),
+            None => rest.to_string(),
+        }
+    }
+}
+
 /// An input register: the mask of its location components, its system values with
 /// their masks, its interpolation.
 type InputRegister = (u8, Vec<(SystemName, u8)>, InterpolationMode);
@@ -163,8 +229,8 @@ struct Gen<'p, 'a> {
     srv_override: Option<u32>,
     /// Shader Model 5.1: resource operands name a range (`T#` its ID) and a register.
     sm51: bool,
-    /// Shader Model 5.1: the register of each declared range (ID), by class.
-    range_register: BTreeMap<(Class, u32), u32>,
+    /// Shader Model 5.1: each declared range, by class and ID.
+    ranges: BTreeMap<(Class, u32), Range51>,
     /// The functions the program's labels define.
     defined_labels: BTreeSet<String>,
     /// Each call: the instruction's index and mnemonic, caller and callee.
@@ -270,7 +336,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             defined_labels: BTreeSet::new(),
             calls: Vec::new(),
             sm51: program.version.is_sm51(),
-            range_register: BTreeMap::new(),
+            ranges: BTreeMap::new(),
             gs: crate::gs::GsDecls::default(),
             pull_model: options.pull_model,
             pull_functions: String::new(),
@@ -531,9 +597,11 @@ impl<'p, 'a> Gen<'p, 'a> {
     }
 
     /// Shader Model 5.1: a resource declaration names a range `ID[lower:upper]` in a
-    /// register space. A range of one register in space 0 is that register (the
-    /// operands' ID names it); larger ranges (arrays of bindings) and other spaces are
-    /// refused.
+    /// register space (Microsoft's "Bytecode changes in SM5.1" page). The variable is
+    /// named by the ID (unique within a class whatever the space) and bound where the
+    /// range's first register of its space goes ([`Bindings::slot_in`]); a range of one
+    /// register is that register, a larger one a binding array of its registers, an
+    /// unbounded one (`[lower:*]`) a runtime-sized binding array.
     fn range_declaration(&mut self, i: usize, ins: &InstructionRef<'_, '_>, d: Decl) -> R<()> {
         if !self.sm51 {
             return Ok(());
@@ -555,23 +623,51 @@ impl<'p, 'a> Gen<'p, 'a> {
         else {
             return Err(unsupported(i, ins, "a register range without bounds"));
         };
-        let register = format!("{}{id}", class.prefix());
-        if lower != upper {
-            return Err(TranslateError::Resource { register, what: "a range of more than one register".into() });
+        if upper < lower {
+            let register = format!("{}{id}", class.prefix());
+            return Err(TranslateError::Resource { register, what: format!("an empty range [{lower}:{upper}]") });
         }
-        if let Some(sp) = space.filter(|s| *s != 0) {
-            return Err(TranslateError::Resource { register, what: format!("register space {sp}") });
-        }
-        self.range_register.insert((class, id), lower);
+        self.ranges.insert((class, id), Range51 { lower, upper, space: space.unwrap_or(0) });
         Ok(())
     }
 
     /// The binding of the `t#`/`u#`/`s#`/`cb#` of the generated code: its register
-    /// (Shader Model 5.1: the register of the range it names).
+    /// (Shader Model 5.1: the first register of the range it names, in its space).
     fn slot(&self, class: Class, r: u32) -> crate::Slot {
         let key = if class == Class::UavCounter { Class::Uav } else { class };
-        let register = if self.sm51 { self.range_register.get(&(key, r)).copied().unwrap_or(r) } else { r };
-        self.bindings.slot(class, register)
+        match self.range(key, r) {
+            Some(range) => self.bindings.slot_in(class, range.space, range.lower),
+            None => self.bindings.slot(class, r),
+        }
+    }
+
+    /// Shader Model 5.1: the range `r` of `class` names.
+    fn range(&self, class: Class, r: u32) -> Option<Range51> {
+        if self.sm51 {
+            self.ranges.get(&(class, r)).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Shader Model 5.1: the range `r` of `class` names when it is a binding array.
+    fn array(&self, class: Class, r: u32) -> Option<Range51> {
+        self.range(class, r).filter(|range| range.is_array())
+    }
+
+    /// The type of resource variable `name` (`t2`) of type `ty`: `ty`, or for a range
+    /// of more than one register a binding array of it (of a struct `dx_{name}` holding
+    /// it as `w` for a buffer: naga's binding arrays of buffers are of structs, whose
+    /// declaration goes to `out`).
+    fn variable_type(&self, out: &mut String, class: Class, r: u32, name: &str, ty: &str, buffer: bool) -> String {
+        let Some(range) = self.array(class, r) else { return ty.to_string() };
+        let n = range.size_suffix();
+        if buffer {
+            let _ = writeln!(out, "struct dx_{name} {{ w: {ty}, }}");
+            format!("binding_array<dx_{name}{n}>")
+        } else {
+            format!("binding_array<{ty}{n}>")
+        }
     }
 
     /// The element format of typed buffer view `r` of `class` (`t#`, `u#`): the one
@@ -580,7 +676,10 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// ([`buffer_format::converts`]), a format of another numeric type than the
     /// declaration's, and atomics on a format that is not 32 bits, are errors.
     fn typed_format(&self, class: Class, r: u32, elem: Elem) -> R<Format> {
-        let register = if self.sm51 { self.range_register.get(&(class, r)).copied().unwrap_or(r) } else { r };
+        let found = match self.range(class, r) {
+            Some(range) => self.bindings.format_in(class, range.space, range.lower),
+            None => self.bindings.format(class, r),
+        };
         let numeric = match elem {
             Elem::F => Numeric::Float,
             Elem::U => Numeric::Uint,
@@ -588,7 +687,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         };
         let atomics = class == Class::Uav && self.uav_atomics.get(&r).is_some_and(|a| a.any);
         let name = format!("{}{r}", class.prefix());
-        match self.bindings.format(class, register) {
+        match found {
             None => Ok(buffer_format::default_format(numeric, atomics)),
             Some(f) if !buffer_format::converts(f) => Err(TranslateError::Resource {
                 register: name,
@@ -610,18 +709,47 @@ impl<'p, 'a> Gen<'p, 'a> {
         }
     }
 
-    /// Shader Model 5.1: an operand's register inside its range must be the range's
-    /// one register (the second index).
-    fn check_range_index(&self, i: usize, ins: &InstructionRef<'_, '_>, class: Class, o: &Operand) -> R<()> {
+    /// Shader Model 5.1: the element of the binding array an operand reads (`None`
+    /// for a range of one register, which the operand must name). The operand's second
+    /// index is its register counted from the start of the register space, not from the
+    /// range (Microsoft's "Bytecode changes in SM5.1" page: `T1[r1.x + 10]` of
+    /// `T1[10:*]`), so the element is that index less the range's first register. An
+    /// immediate register must lie in the range; a register-relative index past the
+    /// range is undefined in Direct3D 12 and not checked here (naga's binding-array
+    /// policy is `Unchecked`; its writers bound constant buffers' by the index policy). A relative index is never uniform to naga's analysis (it
+    /// reads a temp), so the SPIR-V decorates every such access `NonUniform`, as the
+    /// operand's `NonUniformResourceIndex` flag asks where it is set.
+    fn range_element(&self, i: usize, ins: &InstructionRef<'_, '_>, class: Class, o: &Operand) -> R<Option<String>> {
         if !self.sm51 {
-            return Ok(());
+            return Ok(None);
         }
         let id = o.register().ok_or_else(|| unsupported(i, ins, "a relative range"))? as u32;
-        match (o.index(1), self.range_register.get(&(class, id))) {
-            (Some(Index::Imm32(r)), Some(&lower)) if r == lower => Ok(()),
-            (Some(Index::Imm32(_)), Some(_)) => Err(unsupported(i, ins, "a register outside its range")),
-            _ => Err(unsupported(i, ins, "indexing into a register range")),
+        let range = *self
+            .ranges
+            .get(&(class, id))
+            .ok_or_else(|| unsupported(i, ins, format!("undeclared {}{id}", class.prefix())))?;
+        let idx = o.index(1).ok_or_else(|| unsupported(i, ins, "a range operand without its register"))?;
+        let outside = || unsupported(i, ins, format!("a register outside its range [{}:{}]", range.lower, range.upper));
+        if !range.is_array() {
+            return match idx {
+                Index::Imm32(r) if r == range.lower => Ok(None),
+                Index::Imm32(_) => Err(outside()),
+                _ => Err(unsupported(i, ins, "a register index into a range of one register")),
+            };
         }
+        Ok(Some(match idx {
+            Index::Imm32(r) if r >= range.lower && r <= range.upper => format!("{}u", r.wrapping_sub(range.lower)),
+            Index::Imm32(_) => return Err(outside()),
+            Index::Relative(id) | Index::Imm32Relative(_, id) => {
+                let rel = self.index(i, ins, Index::Relative(id))?;
+                // u32 arithmetic wraps, as the element's does.
+                match idx.immediate().wrapping_sub(u64::from(range.lower)) as u32 {
+                    0 => rel,
+                    k => format!("({rel} + {k}u)"),
+                }
+            }
+            _ => return Err(unsupported(i, ins, "a 64-bit index")),
+        }))
     }
 
     fn io_decl(
@@ -708,33 +836,49 @@ impl<'p, 'a> Gen<'p, 'a> {
         let mut out = String::new();
         for (&r, &size) in &self.cbs {
             let s = self.slot(Class::ConstantBuffer, r);
-            let _ = writeln!(
-                out,
-                "@group({}) @binding({}) var<uniform> cb{r}: array<vec4<u32>, {size}>;",
-                s.group, s.binding
+            let ty = self.variable_type(
+                &mut out,
+                Class::ConstantBuffer,
+                r,
+                &format!("cb{r}"),
+                &format!("array<vec4<u32>, {size}>"),
+                true,
             );
+            let _ = writeln!(out, "@group({}) @binding({}) var<uniform> cb{r}: {ty};", s.group, s.binding);
         }
         for (&r, &mode) in &self.samplers {
             let s = self.slot(Class::Sampler, r);
             let ty = if mode == SamplerMode::Comparison { "sampler_comparison" } else { "sampler" };
+            let ty = self.variable_type(&mut out, Class::Sampler, r, &format!("s{r}"), ty, false);
             let _ = writeln!(out, "@group({}) @binding({}) var s{r}: {ty};", s.group, s.binding);
         }
         let mut typed_functions = String::new();
         for (&r, res) in &self.srvs {
             let s = self.slot(Class::Srv, r);
+            let name = format!("t{r}");
             let ty = match *res {
-                Res2::Words { .. } => "var<storage, read> t{r}: array<u32>".replace("{r}", &r.to_string()),
+                Res2::Words { .. } => {
+                    format!(
+                        "var<storage, read> {name}: {}",
+                        self.variable_type(&mut out, Class::Srv, r, &name, "array<u32>", true)
+                    )
+                }
                 Res2::Typed { elem } => {
                     let format = self.typed_format(Class::Srv, r, elem)?;
-                    let name = format!("t{r}");
-                    let storage = buffer_format::Storage { name: &name, atomic: false, signed: false };
-                    typed_functions.push_str(&buffer_format::load_function(&format!("dx_ld_{name}"), &storage, format));
-                    format!("var<storage, read> {name}: array<u32>")
+                    let array = self.array(Class::Srv, r).is_some();
+                    let words = if array { format!("{name}[dx_k].w") } else { name.clone() };
+                    let storage = buffer_format::Storage { name: &words, atomic: false, signed: false };
+                    let f = buffer_format::load_function(&format!("dx_ld_{name}"), &storage, format);
+                    typed_functions.push_str(&element_parameter(f, array));
+                    format!(
+                        "var<storage, read> {name}: {}",
+                        self.variable_type(&mut out, Class::Srv, r, &name, "array<u32>", true)
+                    )
                 }
                 Res2::Texture { dim, elem } => {
                     let ty = texture_type(dim, elem, self.compared.contains(&r))
                         .ok_or_else(|| TranslateError::Resource { register: format!("t{r}"), what: dim_name(dim) })?;
-                    format!("var t{r}: {ty}")
+                    format!("var {name}: {}", self.variable_type(&mut out, Class::Srv, r, &name, &ty, false))
                 }
             };
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
@@ -742,25 +886,30 @@ impl<'p, 'a> Gen<'p, 'a> {
         for (&r, res) in &self.uavs {
             let s = self.slot(Class::Uav, r);
             let atomics = self.uav_atomics.get(&r).copied().unwrap_or_default();
+            let name = format!("u{r}");
             let ty = match *res {
                 Res2::Words { .. } => {
-                    format!("var<storage, read_write> u{r}: array<{}>", word_type(atomics, &format!("u{r}"))?)
+                    let words = format!("array<{}>", word_type(atomics, &name)?);
+                    format!(
+                        "var<storage, read_write> {name}: {}",
+                        self.variable_type(&mut out, Class::Uav, r, &name, &words, true)
+                    )
                 }
                 Res2::Typed { elem } => {
                     let format = self.typed_format(Class::Uav, r, elem)?;
-                    let name = format!("u{r}");
                     // Elements narrower than a word are stored with atomic bit operations.
                     let narrow = format.size() < 4;
                     let word = if narrow { "atomic<u32>" } else { word_type(atomics, &name)? };
+                    let array = self.array(Class::Uav, r).is_some();
+                    let words = if array { format!("{name}[dx_k].w") } else { name.clone() };
                     let storage =
-                        buffer_format::Storage { name: &name, atomic: atomics.any || narrow, signed: atomics.signed };
-                    typed_functions.push_str(&buffer_format::load_function(&format!("dx_ld_{name}"), &storage, format));
-                    typed_functions.push_str(&buffer_format::store_function(
-                        &format!("dx_st_{name}"),
-                        &storage,
-                        format,
-                    ));
-                    format!("var<storage, read_write> {name}: array<{word}>")
+                        buffer_format::Storage { name: &words, atomic: atomics.any || narrow, signed: atomics.signed };
+                    let f = buffer_format::load_function(&format!("dx_ld_{name}"), &storage, format);
+                    typed_functions.push_str(&element_parameter(f, array));
+                    let f = buffer_format::store_function(&format!("dx_st_{name}"), &storage, format);
+                    typed_functions.push_str(&element_parameter(f, array));
+                    let ty = self.variable_type(&mut out, Class::Uav, r, &name, &format!("array<{word}>"), true);
+                    format!("var<storage, read_write> {name}: {ty}")
                 }
                 Res2::Texture { dim, elem } => {
                     if atomics.any {
@@ -787,13 +936,22 @@ impl<'p, 'a> Gen<'p, 'a> {
                     } else {
                         (format!("rgba32{}", elem_format(elem)), "write")
                     };
-                    format!("var u{r}: texture_storage_{d}<{format}, {access}>")
+                    let ty = format!("texture_storage_{d}<{format}, {access}>");
+                    format!("var {name}: {}", self.variable_type(&mut out, Class::Uav, r, &name, &ty, false))
                 }
             };
             let _ = writeln!(out, "@group({}) @binding({}) {ty};", s.group, s.binding);
         }
         out.push_str(&typed_functions);
         for &r in &self.uav_counters {
+            if self.array(Class::Uav, r).is_some() {
+                return Err(TranslateError::Resource {
+                    register: format!("u{r}"),
+                    what: "the hidden counter of a range of more than one register (imm_atomic_alloc, \
+                           imm_atomic_consume)"
+                        .into(),
+                });
+            }
             let s = self.slot(Class::UavCounter, r);
             let _ = writeln!(
                 out,
@@ -1396,9 +1554,13 @@ impl<'p, 'a> Gen<'p, 'a> {
                 if !self.cbs.contains_key(&cb) {
                     return Err(unsupported(i, ins, format!("undeclared cb{cb}")));
                 }
-                self.check_range_index(i, ins, Class::ConstantBuffer, o)?;
+                let element = self.range_element(i, ins, Class::ConstantBuffer, o)?;
                 // Shader Model 5.1: [range][register][element].
-                format!("cb{cb}[{}]", idx(if self.sm51 { 2 } else { 1 })?)
+                let e = idx(if self.sm51 { 2 } else { 1 })?;
+                match element {
+                    Some(k) => format!("cb{cb}[{k}].w[{e}]"),
+                    None => format!("cb{cb}[{e}]"),
+                }
             }
             OperandType::ImmediateConstantBuffer => {
                 if self.icb_len.is_none() {
@@ -1759,17 +1921,17 @@ impl<'p, 'a> Gen<'p, 'a> {
     }
 
     /// The `t#`/`u#`/`g#` operand `k`: its name, what it is, its atomics.
-    fn resource(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<(String, Res2, AtomicUse, Operand)> {
+    fn resource(&self, i: usize, ins: &InstructionRef<'_, '_>, k: usize) -> R<(Named, Res2, AtomicUse, Operand)> {
         let o = *ins.operands().get(k).ok_or_else(|| unsupported(i, ins, "a missing operand"))?;
         let r = match (o.ty, self.srv_override) {
             (OperandType::Resource, Some(r)) if self.relative_srv(ins).is_some_and(|(at, _)| at == k) => r,
             _ => o.register().ok_or_else(|| unsupported(i, ins, "a resource index"))? as u32,
         };
-        match o.ty {
-            OperandType::Resource => self.check_range_index(i, ins, Class::Srv, &o)?,
-            OperandType::UnorderedAccessView => self.check_range_index(i, ins, Class::Uav, &o)?,
-            _ => {}
-        }
+        let element = match o.ty {
+            OperandType::Resource => self.range_element(i, ins, Class::Srv, &o)?,
+            OperandType::UnorderedAccessView => self.range_element(i, ins, Class::Uav, &o)?,
+            _ => None,
+        };
         let (map, atomics, prefix) = match o.ty {
             OperandType::Resource => (&self.srvs, None, "t"),
             OperandType::UnorderedAccessView => (&self.uavs, Some(&self.uav_atomics), "u"),
@@ -1778,7 +1940,14 @@ impl<'p, 'a> Gen<'p, 'a> {
         };
         let res = *map.get(&r).ok_or_else(|| unsupported(i, ins, format!("undeclared {prefix}{r}")))?;
         let a = atomics.and_then(|m| m.get(&r)).copied().unwrap_or_default();
-        Ok((format!("{prefix}{r}"), res, a, o))
+        let base = format!("{prefix}{r}");
+        let expr = match (&element, res) {
+            (None, _) => base.clone(),
+            (Some(k), Res2::Texture { .. }) => format!("{base}[{k}]"),
+            // A buffer of a binding array is a struct holding its words.
+            (Some(k), _) => format!("{base}[{k}].w"),
+        };
+        Ok((Named { expr, base, id: r, element }, res, a, o))
     }
 
     /// The word index of a raw or structured access (sources bound as `q0`, `q1`).
@@ -1798,6 +1967,14 @@ impl<'p, 'a> Gen<'p, 'a> {
         let stride = if structured { stride } else { 0 };
         let types: &[Ty] = if structured { &[Ty::U, Ty::U] } else { &[Ty::U] };
         self.bind_sources(i, ins, 1, types)?;
+        // The element is read once, before a component written can change its index.
+        let name = match &name.element {
+            Some(k) => {
+                self.line(&format!("let dx_e = {k};"));
+                name.rebound("dx_e")
+            }
+            None => name,
+        };
         let base = Self::word_base(stride);
         let swz = match ro.selection() {
             Selection::Swizzle(s) => s,
@@ -1936,13 +2113,13 @@ impl<'p, 'a> Gen<'p, 'a> {
     /// structured UAV (Microsoft's pages of the two instructions).
     fn counter(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
         let (name, res, _, _) = self.resource(i, ins, 1)?;
-        if !matches!(res, Res2::Words { stride, .. } if stride > 0) || !name.starts_with('u') {
+        if !matches!(res, Res2::Words { stride, .. } if stride > 0) || !name.base.starts_with('u') {
             return Err(unsupported(i, ins, "a counter of anything but a structured UAV"));
         }
         let call = if ins.opcode == Opcode::ImmAtomicAlloc {
-            format!("atomicAdd(&uc{}, 1u)", reg_num(&name))
+            format!("atomicAdd(&uc{}, 1u)", name.id)
         } else {
-            format!("(atomicSub(&uc{}, 1u) - 1u)", reg_num(&name))
+            format!("(atomicSub(&uc{}, 1u) - 1u)", name.id)
         };
         let dst = *ins.operands().first().ok_or_else(|| unsupported(i, ins, "no destination"))?;
         match self.dst(i, ins, &dst)? {
@@ -1981,7 +2158,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         i: usize,
         ins: &InstructionRef<'_, '_>,
         k: usize,
-    ) -> R<(String, ResourceDimension, Elem, Operand)> {
+    ) -> R<(Named, ResourceDimension, Elem, Operand)> {
         let (name, res, _, o) = self.resource(i, ins, k)?;
         match res {
             Res2::Texture { dim, elem } => Ok((name, dim, elem, o)),
@@ -2000,7 +2177,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             return Err(unsupported(i, ins, "ld2dms on a buffer"));
         }
         self.bind_sources(i, ins, 1, &[Ty::U])?;
-        self.write_swizzled(i, ins, &ro, &format!("dx_ld_{name}(q0.x)"))?;
+        self.write_swizzled(i, ins, &ro, &format!("dx_ld_{}({})", name.base, name.typed_args("q0.x")))?;
         self.close();
         Ok(true)
     }
@@ -2030,7 +2207,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             _ => return Err(unsupported(i, ins, format!("a load from {}", dim_name(dim)))),
         };
         let load = format!("textureLoad({name}, {args})");
-        let depth = self.compared.contains(&reg_num(&name));
+        let depth = self.compared.contains(&name.id);
         let value = if depth {
             format!("vec4<u32>(bitcast<u32>({load}), 0u, 0u, 0x3f800000u)")
         } else {
@@ -2050,15 +2227,19 @@ impl<'p, 'a> Gen<'p, 'a> {
         ins: &InstructionRef<'_, '_>,
         at: usize,
         compare: Option<bool>,
-    ) -> R<(u32, Operand)> {
+    ) -> R<(String, Operand)> {
         let so = *ins.operands().get(at).ok_or_else(|| unsupported(i, ins, "no sampler"))?;
         let s = so.register().ok_or_else(|| unsupported(i, ins, "a sampler index"))? as u32;
-        self.check_range_index(i, ins, Class::Sampler, &so)?;
+        let element = self.range_element(i, ins, Class::Sampler, &so)?;
         let mode = *self.samplers.get(&s).ok_or_else(|| unsupported(i, ins, format!("undeclared s{s}")))?;
         if compare.is_some_and(|c| c != (mode == SamplerMode::Comparison)) {
             return Err(unsupported(i, ins, "a sampler mode that does not match the instruction"));
         }
-        Ok((s, so))
+        let name = match element {
+            Some(k) => format!("s{s}[{k}]"),
+            None => format!("s{s}"),
+        };
+        Ok((name, so))
     }
 
     fn sample(&mut self, i: usize, ins: &InstructionRef<'_, '_>) -> R<()> {
@@ -2066,7 +2247,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         let (name, dim, _elem, ro) = self.texture(i, ins, 2)?;
         let compare = matches!(ins.opcode, O::SampleC | O::SampleCLz | O::Gather4C);
         let (s, so) = self.sampler_operand(i, ins, 3, Some(compare))?;
-        let depth = self.compared.contains(&reg_num(&name));
+        let depth = self.compared.contains(&name.id);
         if depth && matches!(ins.opcode, O::SampleB | O::SampleD) {
             return Err(unsupported(
                 i,
@@ -2091,7 +2272,7 @@ impl<'p, 'a> Gen<'p, 'a> {
             D::TextureCubeArray => ("c.xyz", Some("dx_layer(c.w)"), 3),
             _ => return Err(unsupported(i, ins, format!("sampling {}", dim_name(dim)))),
         };
-        let mut args = format!("{name}, s{s}, {coord}");
+        let mut args = format!("{name}, {s}, {coord}");
         if let Some(l) = layer {
             let _ = write!(args, ", {l}");
         }
@@ -2168,17 +2349,17 @@ impl<'p, 'a> Gen<'p, 'a> {
             D::Texture2DArray => ", dx_layer(c.z)",
             _ => return Err(unsupported(i, ins, format!("gather4_po of {}", dim_name(dim)))),
         };
-        let depth = self.compared.contains(&reg_num(&name));
+        let depth = self.compared.contains(&name.id);
         self.bind_sources(i, ins, 1, ins.opcode.info().src)?;
         self.line("let c = bitcast<vec4<f32>>(q0);");
         self.line("let po = (bitcast<vec2<i32>>(q1.xy) << vec2<u32>(26u)) >> vec2<u32>(26u);");
         self.line(&format!("let at = c.xy + vec2<f32>(po) / vec2<f32>(textureDimensions({name}));"));
         let call = if compare {
-            format!("textureGatherCompare({name}, s{s}, at{layer}, bitcast<f32>(q4.x))")
+            format!("textureGatherCompare({name}, {s}, at{layer}, bitcast<f32>(q4.x))")
         } else if depth {
-            format!("textureGather({name}, s{s}, at{layer})")
+            format!("textureGather({name}, {s}, at{layer})")
         } else {
-            format!("textureGather({}, {name}, s{s}, at{layer})", gather_channel(&so))
+            format!("textureGather({}, {name}, {s}, at{layer})", gather_channel(&so))
         };
         self.write_swizzled(i, ins, &ro, &format!("bitcast<vec4<u32>>({call})"))?;
         self.close();
@@ -2300,16 +2481,16 @@ impl<'p, 'a> Gen<'p, 'a> {
         let (name, res, _, ro) = self.resource(i, ins, 1)?;
         if let Res2::Typed { elem } = res {
             // The element count: the view's bytes / the element size.
-            let class = if name.starts_with('u') { Class::Uav } else { Class::Srv };
-            let format = self.typed_format(class, reg_num(&name), elem)?;
+            let class = if name.base.starts_with('u') { Class::Uav } else { Class::Srv };
+            let format = self.typed_format(class, name.id, elem)?;
             self.bind_sources(i, ins, 1, &[])?;
-            let n = buffer_format::element_count(format, &name);
+            let n = buffer_format::element_count(format, &name.expr);
             self.write_swizzled(i, ins, &ro, &format!("vec4<u32>({n})"))?;
             self.close();
             return Ok(());
         }
         let Res2::Words { stride, .. } = res else { return Err(unsupported(i, ins, "bufinfo on a texture")) };
-        if name.starts_with('g') {
+        if name.base.starts_with('g') {
             return Err(unsupported(i, ins, "bufinfo on shared memory"));
         }
         self.bind_sources(i, ins, 1, &[])?;
@@ -2349,7 +2530,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         if matches!(res, Res2::Typed { .. }) {
             // Every component is written (the format takes those it has).
             self.bind_sources(i, ins, 1, &[Ty::U, Ty::Any])?;
-            self.line(&format!("dx_st_{name}(q0.x, q1);"));
+            self.line(&format!("dx_st_{}({});", name.base, name.typed_args("q0.x, q1")));
             self.close();
             return Ok(());
         }
@@ -2377,6 +2558,7 @@ impl<'p, 'a> Gen<'p, 'a> {
         {
             s.push_str("enable clip_distances;\n");
         }
+        s.push_str(enables(&self.globals));
         s.push_str("diagnostic(off, derivative_uniformity);\n\n");
         s.push_str(crate::PRELUDE);
         s.push('\n');
@@ -2589,7 +2771,8 @@ impl Gen<'_, '_> {
     /// every output register to the output buffer.
     fn finish_vertex_as_compute(self, entry: &str) -> R<String> {
         let group = crate::VERTEX_AS_COMPUTE_GROUP;
-        let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+        let mut s = String::from(enables(&self.globals));
+        s.push_str("diagnostic(off, derivative_uniformity);\n\n");
         s.push_str(crate::PRELUDE);
         s.push('\n');
         s.push_str(&self.globals);
@@ -2696,8 +2879,24 @@ fn cond_text(c: &str, test: Test) -> String {
     }
 }
 
-fn reg_num(name: &str) -> u32 {
-    name.get(1..).and_then(|d| d.parse().ok()).unwrap_or(u32::MAX)
+/// The enable directives module-scope declarations `globals` need: naga's
+/// `wgpu_binding_array` for the binding arrays of Shader Model 5.1 ranges.
+pub(crate) fn enables(globals: &str) -> &'static str {
+    if globals.contains(": binding_array<") {
+        "enable wgpu_binding_array;\n"
+    } else {
+        ""
+    }
+}
+
+/// A typed buffer function (`fn dx_ld_t2(i: u32...`) of a binding array's element:
+/// with the element `dx_k` as its first parameter.
+fn element_parameter(function: String, array: bool) -> String {
+    if array {
+        function.replacen("(i: u32", "(dx_k: u32, i: u32", 1)
+    } else {
+        function
+    }
 }
 
 /// What a uniformly indexed resource is, from the instruction's extended tokens (its

@@ -455,6 +455,9 @@ pub fn lower(vs: &[u8], gs: &[u8], options: &GsOptions) -> R<GsLowering> {
         let mut m =
             naga::front::wgsl::parse_str(&source).map_err(|e| TranslateError::Generated(e.emit_to_string(&source)))?;
         naga::compact::compact(&mut m, naga::compact::KeepUnused::No);
+        // The shader's resources and the pass's buffers (group 4, which a Shader Model
+        // 5.1 register space 1 also takes by default) at distinct slots.
+        crate::distinct_bindings(&m)?;
         crate::validate(&m)?;
         Ok(m)
     };
@@ -478,7 +481,8 @@ fn expand_source(
     let max = layout.max_vertices;
     let regs = layout.registers;
     let slot = layout.slot();
-    let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+    let mut s = String::from(crate::front::enables(globals));
+    s.push_str("diagnostic(off, derivative_uniformity);\n\n");
     s.push_str(crate::PRELUDE);
     s.push('\n');
     s.push_str(globals);

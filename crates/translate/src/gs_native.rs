@@ -495,7 +495,8 @@ fn plan(bytes: &[u8], options: &NativeGsOptions) -> R<Plan> {
 
     // The module.
     let max = decls.max_vertices;
-    let mut s = String::from("diagnostic(off, derivative_uniformity);\n\n");
+    let mut s = String::from(crate::front::enables(&globals));
+    s.push_str("diagnostic(off, derivative_uniformity);\n\n");
     s.push_str(crate::PRELUDE);
     s.push('\n');
     s.push_str(&globals);
@@ -567,6 +568,7 @@ pub fn geometry_glsl(bytes: &[u8], options: &NativeGsOptions, flavor: crate::gls
     let mut module = naga::front::wgsl::parse_str(&plan.source)
         .map_err(|e| TranslateError::Generated(e.emit_to_string(&plan.source)))?;
     naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+    crate::distinct_bindings(&module)?;
     let info = crate::validate(&module)?;
     // Every resource at a binding of its own in naga's text, resolved by the pass.
     let mut map = naga::back::glsl::BindingMap::default();
@@ -593,6 +595,7 @@ pub fn geometry_spirv(bytes: &[u8], options: &NativeGsOptions) -> R<Vec<u8>> {
     let mut module = naga::front::wgsl::parse_str(&plan.source)
         .map_err(|e| TranslateError::Generated(e.emit_to_string(&plan.source)))?;
     naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+    crate::distinct_bindings(&module)?;
     let info = crate::validate(&module)?;
     let mut words = crate::spirv_words(&module, &info, naga::back::spv::WriterFlags::DEBUG)?;
     crate::spirv_geometry::make_geometry(&mut words, &plan.stage)

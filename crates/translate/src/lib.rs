@@ -52,9 +52,30 @@
 //! shader resource views `t#` group 1, samplers `s#` group 2, UAVs `u#` group 3, each at
 //! binding = register number, unless [`Options::bindings`] says otherwise
 //! ([`Bindings::parse`] reads the text form). In Shader Model 5.1 a declaration
-//! names a register range in a space (`T2[5:5], space=0`): a range of one register in
-//! space 0 is that register (binding 5 here, whatever the range's ID); larger ranges
-//! (arrays of bindings) and other spaces are errors. The hidden counter of a structured UAV
+//! names a register range in a register space (`T2[5:7], space=1`; Microsoft's
+//! "Bytecode changes in SM5.1" page): the variable is named by the range's ID (`t2`:
+//! IDs are unique within a class, so two spaces' register 5 are two variables) and bound
+//! at the slot of the range's first register in its space ([`Bindings::slot_in`]):
+//! space `s` in the class's group + 4 · `s` ([`bindings::SPACE_GROUP_STRIDE`]; space
+//! 1: `cb#` group 4, `t#` 5, `s#` 6, `u#` 7), binding = register, unless a `t5 space1 =
+//! 2:7` line of the text form places it. (Groups 4 and 5 are also those of the buffers
+//! [`Options::vertex_as_compute`] and [`lower`] add: such a pass of a space-1 program
+//! needs its resources placed; a collision is an error.) A range of one register is
+//! that register; a larger one is a naga binding array (`enable wgpu_binding_array;`,
+//! `binding_array<texture_2d<f32>, 3>`; buffers as structs holding their words or
+//! vectors, `binding_array<dx_cb1, 3>`; typed buffer views' conversion functions take
+//! the element, and the format of the range's first register for every view) at that
+//! one binding, and an unbounded one (`[n:*]`) a runtime-sized binding array. An
+//! operand's register (`T2[r0.x + 6]`, `CB1[r0.x + 2][4]`) counts from the start of the
+//! space, so the element is it less the range's first register: an immediate register
+//! outside the range is an error, a register index past it is undefined as in Direct3D
+//! 12 (naga's binding-array bounds-check policy is `Unchecked`; its writers bound an
+//! index into constant buffers by the index policy all the same). `NonUniformResourceIndex` (the operand's non-uniform flag) has no WGSL
+//! form and needs none: naga's uniformity analysis takes every register as non-uniform,
+//! so the SPIR-V decorates every access through a register index `NonUniform`. The
+//! SPIR-V writer's output gets what Vulkan needs and naga leaves out: `Block` on a
+//! uniform binding array's struct, the `RuntimeDescriptorArray` capability for a
+//! runtime-sized one. The hidden counter of a structured UAV
 //! that `imm_atomic_alloc` (the count before its increment) or `imm_atomic_consume`
 //! (the count after its decrement) uses is a storage buffer of one `atomic<u32>`, `uc#`,
 //! in the UAV group at binding 64 + the UAV's register (the application keeps the
@@ -280,6 +301,14 @@
 //! 16-bit component; the edge values of the conversion rules for stores; out-of-bounds
 //! indices) and programs mixing views, formats, `bufinfo` and atomics, against `exec`,
 //! bit for bit.
+//!
+//! `tests/lavapipe_binding_arrays.rs` runs a `cs_5_1` program's SPIR-V on lavapipe
+//! (through `ash`: descriptor arrays at the default places) reading a range of four
+//! structured buffers with immediate registers and a `NonUniformResourceIndex` register
+//! index, a range of three 2D textures loaded through such an index, and a range of two
+//! constant buffers indexed by the thread group's number,
+//! against `exec`, word for word (`exec` runs 5.1 ranges with immediate registers only,
+//! so its program reads the indexed element through a `switch` over the range).
 //!
 //! `tests/lavapipe_gs.rs` runs vertex + geometry shader pairs lowered by [`lower`] on
 //! lavapipe and compares the stream-output buffers, the statistics of every stream, the
@@ -638,9 +667,14 @@
 //!   a driver would not need to be; sRGB formats are refused (their transfer function
 //!   is not exact on a device), and depth formats (not buffer views); `resinfo` of a buffer is refused (`bufinfo` gives its
 //!   size).
+//! - Shader Model 5.1 ranges of more than one register are binding arrays, which not
+//!   every back end writes: naga's GLSL writer has none, its HLSL writer none of storage
+//!   buffers nor runtime-sized ones, and its SPIR-V writer cannot bounds-check an
+//!   unbounded range of constant buffers (`CB0[0:*]`): each is
+//!   [`TranslateError::Backend`] at [`write()`] (after validation), not naga's panic. The
+//!   hidden counter of a UAV range (`imm_atomic_alloc`/`_consume` on `U0[0:3]`) is refused.
 //! - Multisampled arrays with sampling, atomics on typed texture UAVs, uniformly
-//!   indexed UAVs and samplers, Shader Model 5.1 ranges of more than one register or in a
-//!   space other than 0,
+//!   indexed UAVs and samplers (Shader Model 5.0),
 //!   and the hull/domain stages are errors ([`TranslateError`]) for now; geometry
 //!   shaders are native geometry shaders in SPIR-V and GLSL only ([`geometry_spirv`],
 //!   [`geometry_glsl`]), and
@@ -990,10 +1024,11 @@ pub(crate) fn cull_distances(module: &mut naga::Module) {
     }
 }
 
-/// Two resources at one group and binding (an override onto a taken slot, or a Shader
-/// Model 5.1 UAV register of 64 or more on the default place of a UAV counter) are an
+/// Two resources at one group and binding (an override onto a taken slot, a Shader
+/// Model 5.1 UAV register of 64 or more on the default place of a UAV counter, or a
+/// resource of register space 1 on a buffer of the compute passes in group 4) are an
 /// error naming both: a target binds one resource per slot.
-fn distinct_bindings(module: &naga::Module) -> Result<(), TranslateError> {
+pub(crate) fn distinct_bindings(module: &naga::Module) -> Result<(), TranslateError> {
     let mut taken: std::collections::BTreeMap<(u32, u32), &str> = std::collections::BTreeMap::new();
     for (_, g) in module.global_variables.iter() {
         let Some(b) = &g.binding else { continue };
@@ -1082,6 +1117,19 @@ pub fn write(module: &naga::Module, target: Target) -> Result<Vec<u8>, Translate
         }
         Target::Glsl => glsl_text(module, &info, naga::back::glsl::BindingMap::default())?.into_bytes(),
         Target::Hlsl => {
+            // naga's HLSL writer cannot size a runtime-sized binding array (an unbounded
+            // Shader Model 5.1 range, `T0[0:*]`) nor address a binding array of storage
+            // buffers (a range of raw, structured or typed buffer views or UAVs): it
+            // would stop at them.
+            if has_unbounded_binding_array(module) {
+                return Err(backend("naga's HLSL writer has no unbounded binding array (a range `[n:*]`)".into()));
+            }
+            if has_storage_binding_array(module) {
+                return Err(backend(
+                    "naga's HLSL writer has no binding array of storage buffers (a range of buffer views or UAVs)"
+                        .into(),
+                ));
+            }
             let options = naga::back::hlsl::Options {
                 shader_model: naga::back::hlsl::ShaderModel::V5_1,
                 fake_missing_bindings: true,
@@ -1105,6 +1153,15 @@ pub(crate) fn glsl_text(
 ) -> Result<String, TranslateError> {
     let backend = |message: String| TranslateError::Backend { target: "glsl", message: one_line(&message) };
     let ep = module.entry_points.first().ok_or_else(|| backend("no entry point".into()))?;
+    // naga's GLSL writer has no binding arrays (it would stop at one of textures or
+    // samplers): a Shader Model 5.1 range of more than one register.
+    if module
+        .global_variables
+        .iter()
+        .any(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::BindingArray { .. }))
+    {
+        return Err(backend("naga's GLSL writer has no binding arrays (a range of more than one register)".into()));
+    }
     let policies = bounds_check_policies();
     let options = naga::back::glsl::Options {
         version: naga::back::glsl::Version::Desktop(450),
@@ -1202,7 +1259,134 @@ pub(crate) fn spirv_words(
         pull_model::spirv(&mut words, &markers).map_err(|e| backend(e.to_string()))?;
     }
     no_contraction::forbid_contraction(&mut words).map_err(|e| backend(e.to_string()))?;
+    decorate_uniform_binding_arrays(&mut words);
+    if has_unbounded_binding_array(module) {
+        declare_runtime_descriptor_arrays(&mut words);
+    }
     Ok(words)
+}
+
+/// naga writes a binding array of uniform buffers (a Shader Model 5.1 range of
+/// constant buffers, `CB1[2:4]`) without the `Block` decoration on its element struct
+/// that Vulkan requires of a `Uniform` variable's struct
+/// (`VUID-StandaloneSpirv-Uniform-06676`; naga decorates it for storage buffers
+/// only): the decoration is added, before the first annotation, for the struct element
+/// of every `Uniform` variable's (runtime) array type that lacks it.
+fn decorate_uniform_binding_arrays(words: &mut Vec<u32>) {
+    const OP_DECORATE: u32 = 71;
+    const OP_MEMBER_DECORATE: u32 = 72;
+    const OP_TYPE_ARRAY: u32 = 28;
+    const OP_TYPE_RUNTIME_ARRAY: u32 = 29;
+    const OP_TYPE_STRUCT: u32 = 30;
+    const OP_TYPE_POINTER: u32 = 32;
+    const OP_VARIABLE: u32 = 59;
+    const UNIFORM: u32 = 2;
+    const BLOCK: u32 = 2;
+    let mut pointers = std::collections::BTreeMap::new();
+    let mut arrays = std::collections::BTreeMap::new();
+    let mut structs = std::collections::BTreeSet::new();
+    let mut blocks = std::collections::BTreeSet::new();
+    let mut variables = Vec::new();
+    let mut first_annotation = None;
+    let mut at = 5usize;
+    while let Some(&w) = words.get(at) {
+        let (count, op) = ((w >> 16) as usize, w & 0xffff);
+        let Some(ins) = words.get(at..at.saturating_add(count)).filter(|_| count > 0) else { return };
+        let arg = |k: usize| ins.get(k).copied().unwrap_or(u32::MAX);
+        match op {
+            OP_DECORATE | OP_MEMBER_DECORATE => {
+                first_annotation.get_or_insert(at);
+                if op == OP_DECORATE && arg(2) == BLOCK {
+                    blocks.insert(arg(1));
+                }
+            }
+            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY => {
+                arrays.insert(arg(1), arg(2));
+            }
+            OP_TYPE_STRUCT => {
+                structs.insert(arg(1));
+            }
+            OP_TYPE_POINTER if arg(2) == UNIFORM => {
+                pointers.insert(arg(1), arg(3));
+            }
+            OP_VARIABLE if arg(3) == UNIFORM => variables.push(arg(1)),
+            _ => {}
+        }
+        at = at.saturating_add(count);
+    }
+    let missing: std::collections::BTreeSet<u32> = variables
+        .iter()
+        .filter_map(|p| pointers.get(p))
+        .filter_map(|pointee| arrays.get(pointee))
+        .copied()
+        .filter(|element| structs.contains(element) && !blocks.contains(element))
+        .collect();
+    let Some(at) = first_annotation else { return };
+    let decorations: Vec<u32> = missing.iter().flat_map(|&s| [OP_DECORATE | (3 << 16), s, BLOCK]).collect();
+    words.splice(at..at, decorations);
+}
+
+/// naga writes a runtime-sized binding array (an unbounded Shader Model 5.1 range,
+/// `T0[0:*]`) as an `OpTypeRuntimeArray` variable without the `RuntimeDescriptorArray`
+/// capability that Vulkan requires of one (`VUID-StandaloneSpirv-OpTypeRuntimeArray-04680`):
+/// the capability is added after the header, and the `SPV_EXT_descriptor_indexing`
+/// extension that defines it after the capabilities when naga has not declared it.
+fn declare_runtime_descriptor_arrays(words: &mut Vec<u32>) {
+    const OP_CAPABILITY: u32 = 17;
+    const OP_EXTENSION: u32 = 10;
+    const RUNTIME_DESCRIPTOR_ARRAY: u32 = 5302;
+    const EXTENSION: &[u8] = b"SPV_EXT_descriptor_indexing";
+    // The string, nul-terminated, in little-endian words.
+    let mut bytes = EXTENSION.to_vec();
+    bytes.push(0);
+    while !bytes.len().is_multiple_of(4) {
+        bytes.push(0);
+    }
+    let literal: Vec<u32> = bytes.chunks_exact(4).map(|c| c.try_into().map(u32::from_le_bytes).unwrap_or(0)).collect();
+    // The instructions after the five header words: (start, word count, opcode).
+    let mut at = 5usize;
+    let mut end_of_capabilities = None;
+    let mut declared = false;
+    while let Some(&w) = words.get(at) {
+        let (count, op) = ((w >> 16) as usize, w & 0xffff);
+        if count == 0 {
+            return;
+        }
+        if op != OP_CAPABILITY && end_of_capabilities.is_none() {
+            end_of_capabilities = Some(at);
+        }
+        if op == OP_EXTENSION && words.get(at.saturating_add(1)..at.saturating_add(count)) == Some(&literal[..]) {
+            declared = true;
+        }
+        if !matches!(op, OP_CAPABILITY | OP_EXTENSION) {
+            break;
+        }
+        at = at.saturating_add(count);
+    }
+    let Some(end) = end_of_capabilities else { return };
+    if !declared {
+        let mut extension = vec![OP_EXTENSION | ((literal.len() as u32).saturating_add(1) << 16)];
+        extension.extend_from_slice(&literal);
+        words.splice(end..end, extension);
+    }
+    if words.len() >= 5 {
+        words.splice(5..5, [OP_CAPABILITY | (2 << 16), RUNTIME_DESCRIPTOR_ARRAY]);
+    }
+}
+
+/// Whether a global of the module is a binding array of storage buffers.
+fn has_storage_binding_array(module: &naga::Module) -> bool {
+    module.global_variables.iter().any(|(_, g)| {
+        matches!(g.space, naga::AddressSpace::Storage { .. })
+            && matches!(module.types[g.ty].inner, naga::TypeInner::BindingArray { .. })
+    })
+}
+
+/// Whether a global of the module is a runtime-sized binding array.
+fn has_unbounded_binding_array(module: &naga::Module) -> bool {
+    module.global_variables.iter().any(|(_, g)| {
+        matches!(module.types[g.ty].inner, naga::TypeInner::BindingArray { size: naga::ArraySize::Dynamic, .. })
+    })
 }
 
 /// Whether a module has a double-precision type or literal.
