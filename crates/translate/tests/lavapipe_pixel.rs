@@ -71,10 +71,9 @@ mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
 use lavapipe::{one_lavapipe_thread, Gpu};
-use pixel_compare::{class_instances, compare, program_of, Expected};
+use pixel_compare::{assembled, outcome_of, program_of, Expected};
 use pixel_harness::{Kind as TargetKind, Point, CLEAR_DEPTH, HEIGHT, WIDTH};
-use resources::{float, program_data, Data, PIXEL};
-use tolerance::tolerance;
+use resources::{float, Data, PIXEL};
 
 /// One point per pixel, row after row: its depth and (by input location of the
 /// harness's interface) its attributes.
@@ -170,62 +169,20 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32
 /// [`outcome`] with the float 2D textures at the SRV slots `odd` of a size that is not a
 /// power of two ([`resources::ODD_SIZE`]).
 fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, w: f32, odd: &[u32]) -> String {
-    let plan = match Plan::from_bytecode(bytes) {
-        Ok(p) => p,
-        Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
+    let draw = |plan: &Plan,
+                data: &Data,
+                instances: &ClassInstances,
+                module,
+                iface: &pixel_harness::Interface,
+                rng: &mut Rng| {
+        let points = points(iface, rng, w);
+        let expected = reference(plan, data, instances, iface, &points)
+            .map_err(|err| format!("not compared: exec: {}", corpus::expect::one_line(&err)))?;
+        let got = pixel_harness::run_pixel(gpu, module, &data.bound(), &points)
+            .map_err(|err| format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)))?;
+        Ok((expected, got))
     };
-    let seed = resources::seed(id);
-    let mut rng = Rng(seed | 1);
-    let mut data = match program_data(program, &mut rng, PIXEL, None) {
-        Ok(d) => d,
-        Err(why) => return format!("not compared: {why}"),
-    };
-    for &slot in odd {
-        data.odd_texture(slot, &mut rng);
-    }
-    let instances = match class_instances(program, &mut data, &mut rng) {
-        Ok(c) => c,
-        Err(why) => return format!("not compared: {why}"),
-    };
-    let options =
-        translate::Options { bindings: data.bindings(), class_instances: instances.clone(), ..Default::default() };
-    let module = match translate::module(bytes, &options) {
-        Ok(m) => m,
-        Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
-    };
-    let iface = match pixel_harness::interface(&module) {
-        Ok(i) => i,
-        Err(err) => return format!("not compared: {err}"),
-    };
-    let points = points(&iface, &mut rng, w);
-    let expected = match reference(&plan, &data, &instances, &iface, &points) {
-        Ok(e) => e,
-        Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
-    };
-    let got = match pixel_harness::run_pixel(gpu, module, &data.bound(), &points) {
-        Ok(mut g) => {
-            // The counters after the UAVs are not compared.
-            g.uavs.truncate(data.uavs.len());
-            g
-        }
-        Err(err) => return format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)),
-    };
-    let slots: Vec<u32> = data.uavs.keys().copied().collect();
-    let tolerance = if BIT_FOR_BIT.load(std::sync::atomic::Ordering::Relaxed) { None } else { tolerance(program) };
-    let outcome = compare(&iface, &slots, &expected, &got, tolerance);
-    if let Some(at) = SHOW_PIXEL.load(std::sync::atomic::Ordering::Relaxed).checked_sub(1) {
-        let words = |t: Option<&Vec<[u32; 4]>>| t.and_then(|t| t.get(at as usize).copied()).unwrap_or_default();
-        let (e, g) = (words(expected.0.first()), words(got.targets.first()));
-        println!(
-            "        exec {e:08x?} {:?}\n        lavapipe {g:08x?} {:?}",
-            e.map(f32::from_bits),
-            g.map(f32::from_bits)
-        );
-    }
-    if iface.targets.is_empty() && !iface.depth && data.uavs.is_empty() {
-        return format!("{outcome}, but writes no render target");
-    }
-    outcome
+    outcome_of(bytes, program, id, PIXEL, odd, Box::new(draw))
 }
 
 #[test]
@@ -256,34 +213,8 @@ fn corpus_pixel_shaders_on_lavapipe_match_the_reference() {
 #[test]
 #[ignore]
 fn trace_the_first_differing_instruction() {
-    let Some(id) = std::env::var("DXREF_TRACE").ok() else { return };
-    let Some(entries) = corpus::dxbc_entries("lavapipe_pixel_trace") else { return };
-    one_lavapipe_thread();
-    let Some(gpu) = lavapipe::device_or_skip("lavapipe_pixel_trace") else { return };
-    let entry = entries.iter().find(|e| e.id() == id).unwrap_or_else(|| panic!("no entry {id}"));
-    BIT_FOR_BIT.store(true, std::sync::atomic::Ordering::Relaxed);
-    let run = |bytes: &[u8]| match program_of(bytes) {
-        Some(p) => outcome(&gpu, bytes, &p, &id, 1.0),
-        None => "no decodable program".into(),
-    };
-    // The words of o0 at the pixel a difference line names, on both sides.
-    let show = |bytes: &[u8], line: &str| {
-        let at = line.split("pixel (").nth(1).and_then(|r| r.split(')').next()).and_then(|xy| {
-            let (x, y) = xy.split_once(", ")?;
-            Some(y.parse::<u32>().ok()? * WIDTH + x.parse::<u32>().ok()?)
-        });
-        SHOW_PIXEL.store(at.map_or(0, |p| p + 1), std::sync::atomic::Ordering::Relaxed);
-        run(bytes);
-        SHOW_PIXEL.store(0, std::sync::atomic::Ordering::Relaxed);
-    };
-    println!("{id}: {:?}", cut::first_difference(&entry.bytes(), &run, &show));
+    pixel_compare::trace("lavapipe_pixel_trace", false, &|gpu, bytes, p, id| outcome(gpu, bytes, p, id, 1.0));
 }
-
-/// Set by the trace: every word compared bit for bit (no tolerance), so that the first
-/// difference is shown with its values.
-static BIT_FOR_BIT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-/// Set by the trace: 1 + the pixel whose `o0` words both sides wrote are printed.
-static SHOW_PIXEL: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Hand-written pixel shaders (listings): derivatives of values that are not linear
 /// in the position, coarse and fine; `discard` of some pixels; samples at addresses
@@ -694,14 +625,6 @@ fn interpolation_program(mode: &str) -> String {
             .into();
     }
     format!("ps_4_1\ndcl_input_ps {mode} v1.xyzw\ndcl_output o0.xyzw\nmov o0.xyzw, v1.xyzw\nret\n")
-}
-
-/// The hand-written programs, assembled, as containers with the signatures the
-/// assembler derives.
-fn assembled(text: &str) -> Vec<u8> {
-    listing::asm::assemble(text, &listing::asm::AsmOptions::default())
-        .unwrap_or_else(|e| panic!("assembling:\n{text}\n{e:#?}"))
-        .bytes
 }
 
 #[test]

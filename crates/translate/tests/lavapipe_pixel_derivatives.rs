@@ -96,10 +96,9 @@ mod resources;
 #[path = "support/tolerance.rs"]
 mod tolerance;
 use lavapipe::{one_lavapipe_thread, Gpu};
-use pixel_compare::{class_instances, compare, program_of, Expected};
+use pixel_compare::{assembled, outcome_of, program_of, Expected};
 use pixel_harness::{Kind as TargetKind, Vertex, CLEAR_DEPTH, HEIGHT, WIDTH};
-use resources::{float, program_data, Data, PIXEL, PIXEL_MIPS};
-use tolerance::tolerance;
+use resources::{float, Data, PIXEL, PIXEL_MIPS};
 
 /// The two triangles covering the targets, leading vertex first (render-target pixels).
 const TRIANGLES: [[(f32, f32); 3]; 2] = [[(0.0, 0.0), (16.0, 0.0), (0.0, 4.0)], [(16.0, 0.0), (16.0, 4.0), (0.0, 4.0)]];
@@ -285,59 +284,20 @@ fn outcome(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str) -> Str
 /// every mip level ([`resources::PIXEL_MIPS`]) and inputs whose components each vary
 /// along one axis only ([`Plane::generated`]).
 fn outcome_with(gpu: &Gpu, bytes: &[u8], program: &tpf::Program<'_>, id: &str, mips: bool) -> String {
-    let plan = match Plan::from_bytecode(bytes) {
-        Ok(p) => p,
-        Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
+    let draw = |plan: &Plan,
+                data: &Data,
+                instances: &ClassInstances,
+                module,
+                iface: &pixel_harness::Interface,
+                rng: &mut Rng| {
+        let vertices = vertices(iface, rng, mips);
+        let expected = reference(plan, data, instances, iface, &vertices)
+            .map_err(|err| format!("not compared: exec: {}", corpus::expect::one_line(&err)))?;
+        let got = pixel_harness::run_pixel_triangles(gpu, module, &data.bound(), &vertices)
+            .map_err(|err| format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)))?;
+        Ok((expected, got))
     };
-    let seed = resources::seed(id);
-    let mut rng = Rng(seed | 1);
-    let mut data = match program_data(program, &mut rng, if mips { PIXEL_MIPS } else { PIXEL }, None) {
-        Ok(d) => d,
-        Err(why) => return format!("not compared: {why}"),
-    };
-    let instances = match class_instances(program, &mut data, &mut rng) {
-        Ok(c) => c,
-        Err(why) => return format!("not compared: {why}"),
-    };
-    let options =
-        translate::Options { bindings: data.bindings(), class_instances: instances.clone(), ..Default::default() };
-    let module = match translate::module(bytes, &options) {
-        Ok(m) => m,
-        Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
-    };
-    let iface = match pixel_harness::interface(&module) {
-        Ok(i) => i,
-        Err(err) => return format!("not compared: {err}"),
-    };
-    let vertices = vertices(&iface, &mut rng, mips);
-    let expected = match reference(&plan, &data, &instances, &iface, &vertices) {
-        Ok(e) => e,
-        Err(err) => return format!("not compared: exec: {}", corpus::expect::one_line(&err)),
-    };
-    let got = match pixel_harness::run_pixel_triangles(gpu, module, &data.bound(), &vertices) {
-        Ok(mut g) => {
-            // The counters after the UAVs are not compared.
-            g.uavs.truncate(data.uavs.len());
-            g
-        }
-        Err(err) => return format!("not compared: lavapipe: {}", corpus::expect::one_line(&err)),
-    };
-    let slots: Vec<u32> = data.uavs.keys().copied().collect();
-    let tolerance = if BIT_FOR_BIT.load(std::sync::atomic::Ordering::Relaxed) { None } else { tolerance(program) };
-    let outcome = compare(&iface, &slots, &expected, &got, tolerance);
-    if let Some(at) = SHOW_PIXEL.load(std::sync::atomic::Ordering::Relaxed).checked_sub(1) {
-        let words = |t: Option<&Vec<[u32; 4]>>| t.and_then(|t| t.get(at as usize).copied()).unwrap_or_default();
-        let (e, g) = (words(expected.0.first()), words(got.targets.first()));
-        println!(
-            "        exec {e:08x?} {:?}\n        lavapipe {g:08x?} {:?}",
-            e.map(f32::from_bits),
-            g.map(f32::from_bits)
-        );
-    }
-    if iface.targets.is_empty() && !iface.depth && data.uavs.is_empty() {
-        return format!("{outcome}, but writes no render target");
-    }
-    outcome
+    outcome_of(bytes, program, id, if mips { PIXEL_MIPS } else { PIXEL }, &[], Box::new(draw))
 }
 
 #[test]
@@ -375,50 +335,8 @@ fn corpus_pixel_shaders_drawn_as_triangles_on_lavapipe_match_the_rasterizer() {
 #[test]
 #[ignore]
 fn trace_the_first_differing_instruction() {
-    let Some(id) = std::env::var("DXREF_TRACE").ok() else { return };
-    let Some(entries) = corpus::dxbc_entries("lavapipe_pixel_derivatives_trace") else { return };
-    one_lavapipe_thread();
-    let Some(gpu) = lavapipe::device_or_skip("lavapipe_pixel_derivatives_trace") else { return };
-    let entry = entries.iter().find(|e| e.id() == id).unwrap_or_else(|| panic!("no entry {id}"));
-    // `DXREF_TRACE_TOLERANT=1`: within the program's tolerance is `exact` here too (the
-    // first difference past it is found, past an approximated `log` say).
-    let tolerant = std::env::var("DXREF_TRACE_TOLERANT").is_ok_and(|v| v == "1");
-    BIT_FOR_BIT.store(!tolerant, std::sync::atomic::Ordering::Relaxed);
-    let run = |bytes: &[u8]| match program_of(bytes) {
-        Some(p) => {
-            let line = outcome(&gpu, bytes, &p, &id);
-            if line.starts_with("within tolerance") {
-                "exact".into()
-            } else {
-                line
-            }
-        }
-        None => "no decodable program".into(),
-    };
-    // The words of o0 at the four pixels of the quad holding the pixel a difference
-    // line names, on both sides (a derivative or a footprint reads all four).
-    let show = |bytes: &[u8], line: &str| {
-        let Some((x, y)) = line.split("pixel (").nth(1).and_then(|r| r.split(')').next()).and_then(|xy| {
-            let (x, y) = xy.split_once(", ")?;
-            Some((x.parse::<u32>().ok()?, y.parse::<u32>().ok()?))
-        }) else {
-            return;
-        };
-        for k in 0..4 {
-            let (px, py) = ((x & !1) + (k & 1), (y & !1) + (k >> 1));
-            println!("      pixel ({px}, {py}):");
-            SHOW_PIXEL.store(py * WIDTH + px + 1, std::sync::atomic::Ordering::Relaxed);
-            run(bytes);
-        }
-        SHOW_PIXEL.store(0, std::sync::atomic::Ordering::Relaxed);
-    };
-    println!("{id}: {:?}", cut::first_difference(&entry.bytes(), &run, &show));
+    pixel_compare::trace("lavapipe_pixel_derivatives_trace", true, &outcome);
 }
-
-/// Set by the trace: every word compared bit for bit (no tolerance).
-static BIT_FOR_BIT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-/// Set by the trace: 1 + the pixel whose `o0` words both sides wrote are printed.
-static SHOW_PIXEL: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Hand-written pixel shaders (listings) drawn as the corpus's are: the inputs in every
 /// interpolation mode and `SV_Position` written out as read; every derivative
@@ -654,12 +572,6 @@ ret
 ",
     ),
 ];
-
-fn assembled(text: &str) -> Vec<u8> {
-    listing::asm::assemble(text, &listing::asm::AsmOptions::default())
-        .unwrap_or_else(|e| panic!("assembling:\n{text}\n{e:#?}"))
-        .bytes
-}
 
 #[test]
 fn hand_written_pixel_shaders_drawn_as_triangles_on_lavapipe_match_the_rasterizer() {

@@ -4,17 +4,26 @@
 //! UAVs with lavapipe's ([`compare`]), the class instances both sides bind
 //! ([`class_instances`]), the decoding of a container's program.
 //!
+//! The driver of one shader's comparison ([`outcome_of`]: resources, class
+//! instances, translation, the test's draw, the comparison) and of a trace
+//! ([`trace`]) are shared too.
+//!
 //! Included with `#[path = "support/pixel_compare.rs"] mod pixel_compare;` next to
-//! `support/pixel_harness.rs`, `support/resources.rs` and `support/tolerance.rs`.
+//! `support/cut.rs`, `support/lavapipe.rs`, `support/pixel_harness.rs`,
+//! `support/resources.rs` and `support/tolerance.rs`.
 #![allow(dead_code)]
 
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
 use corpus::Rng;
-use exec::{ClassInstance, ClassInstances};
+use exec::{ClassInstance, ClassInstances, Plan};
 use tpf::Opcode;
 
+use super::cut;
+use super::lavapipe::{device_or_skip, one_lavapipe_thread, Gpu};
 use super::pixel_harness::{self, Kind as TargetKind, WIDTH};
-use super::resources::Data;
-use super::tolerance::{uav_difference, within};
+use super::resources::{self, program_data, Data, Policy};
+use super::tolerance::{tolerance, uav_difference, within};
 
 /// What the reference computes for the draw: each target's words (in the interface's
 /// order), the depth target and every UAV's memory (in slot order).
@@ -154,4 +163,137 @@ pub fn program_of(bytes: &[u8]) -> Option<tpf::Program<'_>> {
     let container = dxbc::Container::parse(bytes).ok()?;
     let chunk = container.chunk_any(&[dxbc::FourCc::SHEX, dxbc::FourCc::SHDR])?;
     tpf::decode(chunk.data).ok()
+}
+
+/// Set by a trace: every word compared bit for bit (no tolerance), so that the first
+/// difference is shown with its values.
+pub static BIT_FOR_BIT: AtomicBool = AtomicBool::new(false);
+/// Set by a trace: 1 + the pixel whose `o0` words both sides wrote are printed.
+pub static SHOW_PIXEL: AtomicU32 = AtomicU32::new(0);
+
+/// What a test draws for one shader, given its plan, data, class instances, translated
+/// module and interface: exec's outputs and lavapipe's, or the outcome line saying why
+/// they are not compared.
+pub type Draw<'a> = dyn FnOnce(
+        &Plan,
+        &Data,
+        &ClassInstances,
+        naga::Module,
+        &pixel_harness::Interface,
+        &mut Rng,
+    ) -> Result<(Expected, pixel_harness::Rendered), String>
+    + 'a;
+
+/// Runs one pixel shader (a container) both ways: its resources generated from the
+/// program under `policy` (with float 2D textures of a size that is not a power of two
+/// at the SRV slots `odd`), the class instances, the translation; `draw` makes both
+/// sides' outputs, compared by [`compare`] within the program's tolerance. The outcome
+/// line.
+pub fn outcome_of(
+    bytes: &[u8],
+    program: &tpf::Program<'_>,
+    id: &str,
+    policy: Policy,
+    odd: &[u32],
+    draw: Box<Draw<'_>>,
+) -> String {
+    let plan = match Plan::from_bytecode(bytes) {
+        Ok(p) => p,
+        Err(err) => return corpus::expect::one_line(&format!("not compared: exec: {err}")),
+    };
+    let mut rng = Rng(resources::seed(id) | 1);
+    let mut data = match program_data(program, &mut rng, policy, None) {
+        Ok(d) => d,
+        Err(why) => return format!("not compared: {why}"),
+    };
+    for &slot in odd {
+        data.odd_texture(slot, &mut rng);
+    }
+    let instances = match class_instances(program, &mut data, &mut rng) {
+        Ok(c) => c,
+        Err(why) => return format!("not compared: {why}"),
+    };
+    let options =
+        translate::Options { bindings: data.bindings(), class_instances: instances.clone(), ..Default::default() };
+    let module = match translate::module(bytes, &options) {
+        Ok(m) => m,
+        Err(err) => return format!("not compared: translate: {}", corpus::expect::one_line(&err.to_string())),
+    };
+    let iface = match pixel_harness::interface(&module) {
+        Ok(i) => i,
+        Err(err) => return format!("not compared: {err}"),
+    };
+    let (expected, mut got) = match draw(&plan, &data, &instances, module, &iface, &mut rng) {
+        Ok(both) => both,
+        Err(line) => return line,
+    };
+    // The counters after the UAVs are not compared.
+    got.uavs.truncate(data.uavs.len());
+    let slots: Vec<u32> = data.uavs.keys().copied().collect();
+    let tolerance = if BIT_FOR_BIT.load(Ordering::Relaxed) { None } else { tolerance(program) };
+    let outcome = compare(&iface, &slots, &expected, &got, tolerance);
+    if let Some(at) = SHOW_PIXEL.load(Ordering::Relaxed).checked_sub(1) {
+        let words = |t: Option<&Vec<[u32; 4]>>| t.and_then(|t| t.get(at as usize).copied()).unwrap_or_default();
+        let (e, g) = (words(expected.0.first()), words(got.targets.first()));
+        println!(
+            "        exec {e:08x?} {:?}\n        lavapipe {g:08x?} {:?}",
+            e.map(f32::from_bits),
+            g.map(f32::from_bits)
+        );
+    }
+    if iface.targets.is_empty() && !iface.depth && data.uavs.is_empty() {
+        return format!("{outcome}, but writes no render target");
+    }
+    outcome
+}
+
+/// `DXREF_TRACE=<entry>`: the entry cut after each instruction (`support/cut.rs`)
+/// through `outcome`, up to the first cut that is not `exact`, printing the `o0` words
+/// of both sides at the pixel the difference names (and the three others of its quad
+/// with `quad`, a derivative or a footprint reading all four).
+/// `DXREF_TRACE_TOLERANT=1`: within the program's tolerance counts as `exact` (the
+/// first difference past it is found, past an approximated `log` say).
+pub fn trace(test: &str, quad: bool, outcome: &dyn Fn(&Gpu, &[u8], &tpf::Program<'_>, &str) -> String) {
+    let Some(id) = std::env::var("DXREF_TRACE").ok() else { return };
+    let Some(entries) = corpus::dxbc_entries(test) else { return };
+    one_lavapipe_thread();
+    let Some(gpu) = device_or_skip(test) else { return };
+    let entry = entries.iter().find(|e| e.id() == id).unwrap_or_else(|| panic!("no entry {id}"));
+    let tolerant = std::env::var("DXREF_TRACE_TOLERANT").is_ok_and(|v| v == "1");
+    BIT_FOR_BIT.store(!tolerant, Ordering::Relaxed);
+    let run = |bytes: &[u8]| match program_of(bytes) {
+        Some(p) => {
+            let line = outcome(&gpu, bytes, &p, &id);
+            if line.starts_with("within tolerance") {
+                "exact".into()
+            } else {
+                line
+            }
+        }
+        None => "no decodable program".into(),
+    };
+    let show = |bytes: &[u8], line: &str| {
+        let Some((x, y)) = line.split("pixel (").nth(1).and_then(|r| r.split(')').next()).and_then(|xy| {
+            let (x, y) = xy.split_once(", ")?;
+            Some((x.parse::<u32>().ok()?, y.parse::<u32>().ok()?))
+        }) else {
+            return;
+        };
+        let pixels: Vec<(u32, u32)> =
+            if quad { (0..4).map(|k| ((x & !1) + (k & 1), (y & !1) + (k >> 1))).collect() } else { vec![(x, y)] };
+        for (px, py) in pixels {
+            println!("      pixel ({px}, {py}):");
+            SHOW_PIXEL.store(py * WIDTH + px + 1, Ordering::Relaxed);
+            run(bytes);
+        }
+        SHOW_PIXEL.store(0, Ordering::Relaxed);
+    };
+    println!("{id}: {:?}", cut::first_difference(&entry.bytes(), &run, &show));
+}
+
+/// A listing assembled into a container (signatures and all), as `fxc /Fc` would give.
+pub fn assembled(text: &str) -> Vec<u8> {
+    listing::asm::assemble(text, &listing::asm::AsmOptions::default())
+        .unwrap_or_else(|e| panic!("assembling:\n{text}\n{e:#?}"))
+        .bytes
 }
