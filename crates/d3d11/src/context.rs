@@ -67,9 +67,15 @@
 //! and slice) converted to its format by the typed-UAV-store conversion
 //! ([`exec::format::Convert::encode`]), for the targets the program declares an `o#`
 //! for; the last primitive drawn wins (no depth or stencil test, no blending, no
-//! write mask). Without a render target the target is the viewport's extent (the
-//! pixel shader's UAV writes still land). Before anything runs, the draw is refused
-//! when the pixel shader's input signature does not link with the rasterized outputs
+//! write mask). Several views of one texture (different slices or mips) are several
+//! targets, each written (functional spec 17.14). Without a render target the target
+//! is the viewport's extent (the pixel shader's UAV writes still land). Before anything
+//! runs, the draw is refused (`Draw`) for a target (or, without one, a viewport extent)
+//! of more than [`exec::raster::MAX_TARGET_PIXELS`] (1024 × 1024) pixels — a bound of
+//! this implementation, so a 1920 × 1080 target is not drawn —, a viewport outside the
+//! range of the functional spec (15.6.1) or with a depth range outside [0, 1] or
+//! reversed, and when the pixel shader's input signature does not link with the
+//! rasterized outputs
 //! (`Draw`: a semantic missing, in another register, of another component type, with
 //! more components; see Microsoft's "Signatures" page), and is
 //! [`exec::ExecErrorKind::Unsupported`] for points and lines (the rasterizer draws
@@ -122,7 +128,7 @@
 //! # Not modelled
 //!
 //! Depth-stencil views and state, blending and write masks, multisampled render
-//! targets, scissor rects, depth bias, wireframe, points and lines rasterized, clip
+//! targets, render targets above 1024 × 1024 pixels, scissor rects, depth bias, wireframe, points and lines rasterized, clip
 //! and cull distances, the render-target array index and viewport index, the hull and
 //! domain stages, views of a mip range (shader resource views see every mip, from
 //! the most detailed), typeless formats, 1D and 3D textures, predication, deferred
@@ -1370,7 +1376,7 @@ impl Context {
 
     /// Bound for output: a stream-output target, under an unordered access view (of
     /// the graphics or the compute stages) or a render target view.
-    fn is_so_target(&self, buffer: &Buffer) -> bool {
+    fn is_bound_as_output(&self, buffer: &Buffer) -> bool {
         self.so_targets.iter().flatten().any(|t| t.ptr_eq(buffer))
             || self.uavs.iter().chain(&self.cs_uavs).flatten().any(|u| u.buffer.ptr_eq(buffer))
             || self.render_targets.iter().flatten().any(|r| r.texture.memory.ptr_eq(buffer))
@@ -1458,15 +1464,17 @@ impl Context {
     }
 
     /// Input binding of `buffer` needing `flag`: `None` (with a message) when it lacks
-    /// the flag or is a stream-output target.
+    /// the flag or is bound as an output ([`is_bound_as_output`](Self::is_bound_as_output)).
     fn input_binding(&mut self, call: &str, buffer: &Option<Buffer>, flag: BindFlags, name: &str) -> Option<Buffer> {
         let b = buffer.as_ref()?;
         if !b.desc().bind_flags.contains(flag) {
             self.messages.push(format!("{call}: the buffer lacks {name}; bound as NULL"));
             return None;
         }
-        if self.is_so_target(b) {
-            self.messages.push(format!("{call}: the buffer is bound for stream output; input forced to NULL"));
+        if self.is_bound_as_output(b) {
+            self.messages.push(format!(
+                "{call}: the buffer is bound as an output (stream-output target, UAV or render target); input forced to NULL"
+            ));
             return None;
         }
         Some(b.clone())
@@ -1652,7 +1660,7 @@ impl Context {
         }
         for (i, v) in views.iter().enumerate() {
             let v = match v {
-                Some(v) if self.is_so_target(&v.buffer) => {
+                Some(v) if self.is_bound_as_output(&v.buffer) => {
                     self.messages.push(format!("{call}: the resource is bound for output; input forced to NULL"));
                     None
                 }
@@ -1841,7 +1849,7 @@ impl Context {
     /// statistics added to the context's counters, the stream-output targets'
     /// `BufferFilledSize` advanced; with a pixel shader, the rasterized stream drawn
     /// into the render targets (the module documentation's "The pixel stage"). A draw
-    /// refused before it runs (state, linkage) changes nothing; one that fails while
+    /// refused before it runs (state, linkage, target size, viewport) changes nothing; one that fails while
     /// running changes nothing but the stream-output buffers (and their filled sizes)
     /// and UAVs its shaders may already have written: render targets are written only
     /// when the whole draw succeeded.
@@ -1962,16 +1970,17 @@ impl Context {
         while vs_resources.uavs.last().is_some_and(|u| u.is_none()) {
             vs_resources.uavs.pop();
         }
-        // The render targets' memory (a texture under a UAV, or drawn into by an
-        // earlier slot, is not written at this one).
-        let mut targets: Vec<(usize, &RenderTargetView, &mut [u8])> = Vec::new();
+        // The render targets' memory, found now and written after the pixel shader ran
+        // (a texture under a UAV is not written; several views of one texture, each of
+        // its own subresource, are written in turn: functional spec 17.14).
+        let mut targets: Vec<(usize, &RenderTargetView, usize)> = Vec::new();
         for (slot, view) in render_targets.iter().enumerate() {
             let Some(view) = view else { continue };
             let k = outputs.iter().position(|o| o.ptr_eq(view.texture.memory()));
-            match k.and_then(|k| memory.get_mut(k)?.take()) {
-                Some(m) => targets.push((slot, view, m)),
+            match k.filter(|&k| memory.get(k).is_some_and(Option::is_some)) {
+                Some(k) => targets.push((slot, view, k)),
                 None => self.messages.push(format!(
-                    "Draw: render target slot {slot}: its texture is under a UAV or another render target; not written"
+                    "Draw: render target slot {slot}: its texture is under a UAV or a stream-output target; not written"
                 )),
             }
         }
@@ -2032,7 +2041,11 @@ impl Context {
         let mut result = result?;
         if let (Some(drawn), Some(p)) = (drawn, &pixel) {
             let drawn = drawn?;
-            pixel::write_targets(&p.plan, &drawn, &mut targets);
+            for (slot, view, k) in targets {
+                if let Some(Some(m)) = memory.get_mut(k) {
+                    pixel::write_target(&p.plan, &drawn, slot, view, m);
+                }
+            }
             result.statistics.ps_invocations = drawn.ps_invocations;
         }
         if !self.capture {

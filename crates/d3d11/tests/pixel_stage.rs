@@ -227,7 +227,9 @@ fn a_full_screen_strip_writes_the_interpolated_colour_in_each_target_format() {
         assert_eq!(bytes(view), expected, "{}", format.name());
     }
     // The UNORM target holds the float target's values, each saturated, scaled by 255
-    // and rounded to nearest even (the functional spec's FLOAT -> UNORM conversion).
+    // and rounded to nearest even (exec's conversion). The functional spec's FLOAT ->
+    // UNORM (3.2.3.6) adds 0.5 and truncates, with a tolerance of 0.6 ULP: the two differ
+    // only at exact halves, where both results are within the tolerance.
     let floats: Vec<f32> =
         bytes(&s.float_target).chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     let unorm: Vec<u8> = floats.iter().map(|f| (f.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8).collect();
@@ -530,4 +532,151 @@ fn pixel_shader_uavs_on(desc: DeviceDesc) {
     // triangle); helper pixels write nothing.
     assert_eq!(counter.bytes(), (SIZE * SIZE).to_le_bytes());
     assert_ne!(bytes(&s.float_target), bytes_of_clear(0.25));
+}
+
+/// Views of two slices of one texture array at slots 0 and 1 (functional spec 17.14:
+/// non-overlapping views of one resource as simultaneous render targets): both written.
+#[test]
+fn two_slices_of_one_texture_are_two_render_targets() {
+    let mut s = scene(CLOCKWISE);
+    let format = Format::R32G32B32A32_FLOAT;
+    let mut desc = Texture2DDesc::new(SIZE, SIZE, format, BindFlags::RENDER_TARGET);
+    desc.array_size = 2;
+    let array = s.device.create_texture2d(&desc, None).unwrap();
+    let view = |slice| {
+        let d = RenderTargetViewDesc { mip_slice: 0, first_array_slice: slice };
+        s.device.create_render_target_view(&array, Some(d)).unwrap()
+    };
+    let (slice0, slice1) = (view(0), view(1));
+    s.context.clear_render_target_view(&slice0, [0.25; 4]);
+    s.context.clear_render_target_view(&slice1, [0.25; 4]);
+    s.context.om_set_render_targets(&[Some(slice0), Some(slice1)]);
+    s.context.draw(4, 0).unwrap();
+    // Each slice holds what the float target holds in a draw with separate textures.
+    let mut separate = scene(CLOCKWISE);
+    separate.context.draw(4, 0).unwrap();
+    let one = bytes(&separate.float_target);
+    assert_ne!(one, bytes_of_clear(0.25));
+    assert_eq!(bytes(&s.float_target), bytes_of_clear(0.25), "not bound");
+    let memory = array.memory().bytes();
+    assert_eq!(memory[..one.len()], one[..], "slice 0");
+    assert_eq!(memory[one.len()..], one[..], "slice 1");
+}
+
+/// Views of mip 1 of both slices of a 16 x 16 texture array (8 x 8, the size of the
+/// scene's target) at slots 0 and 1: both written at their subresource, mip 0 not.
+#[test]
+fn two_mips_of_one_texture_are_two_render_targets() {
+    let mut s = scene(CLOCKWISE);
+    let format = Format::R32G32B32A32_FLOAT;
+    let mut desc = Texture2DDesc::new(16, 16, format, BindFlags::RENDER_TARGET);
+    desc.mip_levels = 2;
+    desc.array_size = 2;
+    let texture = s.device.create_texture2d(&desc, None).unwrap();
+    let mip1 = s
+        .device
+        .create_render_target_view(&texture, Some(RenderTargetViewDesc { mip_slice: 1, first_array_slice: 0 }))
+        .unwrap();
+    let mip1_slice1 = s
+        .device
+        .create_render_target_view(&texture, Some(RenderTargetViewDesc { mip_slice: 1, first_array_slice: 1 }))
+        .unwrap();
+    assert_eq!(mip1.size(), (SIZE, SIZE));
+    s.context.om_set_render_targets(&[Some(mip1.clone()), Some(mip1_slice1.clone())]);
+    s.context.draw(4, 0).unwrap();
+    let mut separate = scene(CLOCKWISE);
+    separate.context.draw(4, 0).unwrap();
+    let one = bytes(&separate.float_target);
+    let memory = texture.memory().bytes();
+    // Slice 0: mip 0 (16 x 16 x 16 bytes), then mip 1; slice 1 the same.
+    let mip0 = 16 * 16 * 16;
+    let slice = mip0 + one.len();
+    assert_eq!(memory[mip0..slice], one[..], "mip 1 of slice 0");
+    assert_eq!(memory[slice + mip0..], one[..], "mip 1 of slice 1");
+    assert!(memory[..mip0].iter().all(|&b| b == 0), "mip 0 untouched");
+}
+
+/// A render target or viewport `exec::raster` refuses is refused before the geometry
+/// stages run: the stream-output target keeps its bytes and filled size.
+#[test]
+fn a_refused_raster_state_refuses_the_draw_before_stream_output() {
+    type Case = (&'static str, Option<(u32, u32)>, Viewport);
+    let cases: [Case; 4] = [
+        ("a target of more pixels than exec::raster draws", Some((2048, 1024)), viewport()),
+        ("a viewport outside 15.6.1", None, Viewport { width: 40000.0, ..viewport() }),
+        ("a depth range with max below min", None, Viewport { min_depth: 0.5, max_depth: 0.25, ..viewport() }),
+        ("a depth range beyond 1", None, Viewport { max_depth: 2.0, ..viewport() }),
+    ];
+    for (what, target_size, vp) in cases {
+        let mut s = scene(CLOCKWISE);
+        let bytes_vs = s.vs.bytecode().to_vec();
+        let mut gs = None;
+        let created = s.device.create_geometry_shader_with_stream_output(
+            &bytes_vs,
+            bytes_vs.len(),
+            &so_position(),
+            None,
+            Some(&mut gs),
+        );
+        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+        let so = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
+        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        s.context.so_set_targets(&[Some(so.clone())], &[0]);
+        if let Some((w, h)) = target_size {
+            let big = s
+                .device
+                .create_texture2d(&Texture2DDesc::new(w, h, Format::R8G8B8A8_UNORM, BindFlags::RENDER_TARGET), None)
+                .unwrap();
+            s.context.om_set_render_targets(&[Some(s.device.create_render_target_view(&big, None).unwrap())]);
+        }
+        s.context.rs_set_viewports(&[vp]);
+        let e = s.context.draw(4, 0).unwrap_err();
+        assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{what}: {e:?}");
+        assert_eq!((so.filled_size(), so.bytes()), (0, vec![0; 256]), "{what}: stream output written");
+        assert!(s.context.last_draw().is_none(), "{what}");
+        // The same draw with the scene's target and viewport runs.
+        s.context.om_set_render_targets(&[Some(s.float_target.clone())]);
+        s.context.rs_set_viewports(&[viewport()]);
+        s.context.draw(4, 0).unwrap();
+        assert_eq!(so.filled_size(), 2 * 3 * 16, "{what}");
+    }
+}
+
+/// With `D3D11_SO_NO_RASTERIZED_STREAM` the pixel shader never runs: one that is
+/// disabled (an interface slot without a class instance) or whose inputs do not link
+/// with the geometry shader's outputs does not refuse the draw; rasterized, each does.
+#[test]
+fn a_pixel_shader_that_does_not_run_is_not_checked() {
+    const TEST: &str = "a_pixel_shader_that_does_not_run_is_not_checked";
+    let Some(interfaces) = corpus_blob(TEST, "hlslcc", "ps5__interfaces") else { return };
+    let s = scene(CLOCKWISE);
+    let (unlinked, _) = shader(&s.device, ProgramType::Pixel, &ps_text("TEXCOORD"));
+    let mut disabled = None;
+    let created = create(&s.device, ProgramType::Pixel, &interfaces, interfaces.len(), None, Some(&mut disabled));
+    assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+    for ps in [unlinked, disabled.unwrap()] {
+        let mut s = scene(CLOCKWISE);
+        s.context.ps_set_shader(Some(&ps), &[]).unwrap();
+        let mut so = so_position();
+        so.rasterized_stream = NO_RASTERIZED_STREAM;
+        let bytes_vs = s.vs.bytecode().to_vec();
+        let mut gs = None;
+        let created =
+            s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
+        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+        let target = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
+        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        s.context.so_set_targets(&[Some(target.clone())], &[0]);
+        s.context.draw(4, 0).unwrap();
+        assert_eq!(target.filled_size(), 2 * 3 * 16);
+        // Rasterized, the same pixel shader refuses the draw.
+        so.rasterized_stream = 0;
+        let mut gs = None;
+        let created =
+            s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
+        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        let e = s.context.draw(4, 0).unwrap_err();
+        assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{e:?}");
+    }
 }

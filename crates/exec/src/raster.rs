@@ -197,6 +197,14 @@ pub struct RasterState {
 }
 
 impl RasterState {
+    /// Checks the limits [`draw`] and [`Setup::quads`] refuse the state for: the
+    /// target's size ([`MAX_TARGET_DIMENSION`], [`MAX_TARGET_PIXELS`]), the viewport's
+    /// range (15.6.1) and depth range ([`ExecErrorKind::Draw`]), so that a caller can
+    /// refuse a draw before running the earlier stages.
+    pub fn check(&self) -> Result<(), ExecError> {
+        self.scissor().map(|_| ())
+    }
+
     /// Checks the limits; gives the implicit scissor (the viewport's pixels within
     /// the target): x0, y0 inclusive, x1, y1 exclusive.
     fn scissor(&self) -> Result<[i64; 4], ExecError> {
