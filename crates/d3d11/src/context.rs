@@ -32,9 +32,14 @@
 //!
 //! Where Direct3D 11 returns nothing (`IASetVertexBuffers`...), a call with invalid
 //! arguments is ignored as the runtime does, and the debug layer's complaint is kept in
-//! [`Context::messages`]. The binding hazards follow the runtime: binding a buffer for
-//! stream output unbinds it from every input slot; binding a buffer for input while it
-//! is a stream-output target binds `NULL`.
+//! [`Context::messages`]. The binding hazards follow the runtime (functional spec
+//! 5.3.9.4 "Hazard Tracking"): binding a resource as an output (stream-output target,
+//! UAV, render target) unbinds it from every input slot; binding it for input while it
+//! is bound as an output binds `NULL`. Among the outputs: a call binding one
+//! subresource at two of its slots (`OMSetRenderTargets`, the graphics or the compute
+//! UAVs) is ignored, and binding a subresource as a render target, graphics UAV or
+//! stream-output target unsets its other graphics output binding (a compute UAV: its
+//! other compute UAV binding).
 //!
 //! Where methods return `void` in Direct3D 11 but can fail here in a way worth
 //! knowing (setting a shader of the wrong kind, a draw the pipeline refuses), they
@@ -152,6 +157,7 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tpf::ProgramType;
 
 mod compute;
+mod hazards;
 mod pixel;
 
 pub use compute::{
@@ -1387,7 +1393,10 @@ impl Context {
     /// graphics stages' slots from `start_slot`; the vertex, geometry and pixel shaders
     /// share them. `initial_counts[i]` sets a structured
     /// view's hidden counter (`u32::MAX`, -1, or missing: kept). A buffer bound here is
-    /// unbound from every input slot, as stream-output targets are. The slots are
+    /// unbound from every input slot, as stream-output targets are. One subresource
+    /// (a buffer, or a texture's mip and slice) under two of the views ignores the call
+    /// (a debug message, `Ok`); a render target, another UAV slot or a stream-output
+    /// target of a subresource bound here is unset (functional spec 5.3.9.4). The slots are
     /// [`om_uav_slot_count`](Self::om_uav_slot_count): binding past them, or on a device
     /// below feature level 11_0 (no pixel-shader UAVs), is refused (`E_INVALIDARG`,
     /// nothing bound). Which stages may use them is decided when a shader is created:
@@ -1409,6 +1418,16 @@ impl Context {
         if start_slot as u64 + views.len() as u64 > slots as u64 {
             return Err(CallError::invalid(format!("{call}: slots past {}", slots - 1)));
         }
+        // Hazards (functional spec 5.3.9.4): one subresource at two slots ignores the
+        // call; another output binding of a subresource bound here is unset.
+        let start = start_slot as usize;
+        let new: Vec<(usize, hazards::Written<'_>)> =
+            views.iter().enumerate().filter_map(|(i, v)| Some((start + i, v.as_ref()?.written()))).collect();
+        if let Some((a, b)) = hazards::repeated(&new) {
+            self.messages.push(format!("{call}: UAV slots {a} and {b} bind one subresource; call ignored"));
+            return Ok(());
+        }
+        self.unset_graphics_outputs(call, &new, 0..0, start..start + views.len(), 0..0);
         for (i, v) in views.iter().enumerate() {
             if let Some(v) = v {
                 let count = initial_counts.get(i).copied().unwrap_or(u32::MAX);
@@ -1735,8 +1754,8 @@ impl Context {
     /// of `u32::MAX` (`-1`) appends at the buffer's `BufferFilledSize`; any other offset
     /// becomes its `BufferFilledSize` (14.4); a missing offset is 0. A buffer without
     /// the stream-output bind flag, or already given to an earlier slot of the call,
-    /// is bound as `NULL`. Each buffer bound is unbound from every input slot. Ignored
-    /// with more than 4 buffers.
+    /// is bound as `NULL`. Each buffer bound is unbound from every input slot, and from
+    /// a graphics UAV slot (functional spec 5.3.9.4). Ignored with more than 4 buffers.
     pub fn so_set_targets(&mut self, buffers: &[Option<Buffer>], offsets: &[u32]) {
         if buffers.len() > SO_BUFFER_SLOTS {
             self.messages.push(format!("SOSetTargets: {} buffers (at most 4); call ignored", buffers.len()));
@@ -1760,7 +1779,13 @@ impl Context {
             }
             targets[i] = Some(b.clone());
         }
-        // Hazards: an output binding unbinds the buffer from the inputs.
+        // Hazards: another output binding of a buffer bound here is unset (functional
+        // spec 5.3.9.4); an output binding unbinds the buffer from the inputs.
+        {
+            let new: Vec<(usize, hazards::Written<'_>)> =
+                targets.iter().enumerate().filter_map(|(i, t)| Some((i, hazards::buffer(t.as_ref()?)))).collect();
+            self.unset_graphics_outputs("SOSetTargets", &new, 0..0, 0..0, 0..SO_BUFFER_SLOTS);
+        }
         self.unbind_inputs("SOSetTargets", |b| targets.iter().flatten().any(|t| t.ptr_eq(b)));
         self.so_targets = targets;
     }
@@ -1849,8 +1874,9 @@ impl Context {
     /// statistics added to the context's counters, the stream-output targets'
     /// `BufferFilledSize` advanced; with a pixel shader, the rasterized stream drawn
     /// into the render targets (the module documentation's "The pixel stage"). A draw
-    /// refused before it runs (state, linkage, target size, viewport) changes nothing; one that fails while
-    /// running changes nothing but the stream-output buffers (and their filled sizes)
+    /// refused before it runs (state, linkage, target size, viewport) changes
+    /// nothing; one that fails while running changes nothing but the stream-output
+    /// buffers (and their filled sizes)
     /// and UAVs its shaders may already have written: render targets are written only
     /// when the whole draw succeeded.
     fn execute(&mut self, call: DrawCall) -> Result<(), ExecError> {
@@ -1950,7 +1976,8 @@ impl Context {
         }
         // The UAVs, shared by both stages (bound in the VS's resources; the pipeline
         // lends them to the GS). A buffer under two UAVs, or also a stream-output
-        // target, is written through the first view only.
+        // target, would be written through the first view only (the hazard rules of
+        // the binding calls keep that from happening).
         let mut uav_slots: Vec<Option<usize>> = Vec::new();
         for (slot, u) in self.uavs.iter().enumerate() {
             let Some(u) = u else {

@@ -86,7 +86,10 @@ impl Context {
     /// the current value, and so does a missing entry (an empty slice is `NULL`).
     /// A buffer or texture bound here is unbound from every input slot (vertex, index
     /// and constant buffers, shader resource views of every stage), as the runtime's
-    /// hazard tracking does. Refused (`E_INVALIDARG`, nothing bound) for slots past
+    /// hazard tracking does; another compute UAV slot of a subresource bound here is
+    /// unset, and one subresource under two of the views ignores the call (a debug
+    /// message, `Ok`; functional spec 5.3.9.4). Refused (`E_INVALIDARG`, nothing
+    /// bound) for slots past
     /// [`cs_uav_slot_count`](Self::cs_uav_slot_count).
     pub fn cs_set_unordered_access_views(
         &mut self,
@@ -102,6 +105,16 @@ impl Context {
                 start_slot as u64 + views.len() as u64
             )));
         }
+        // Hazards (functional spec 5.3.9.4): one subresource at two slots ignores the
+        // call; another compute UAV of a subresource bound here is unset.
+        let start = start_slot as usize;
+        let new: Vec<(usize, super::hazards::Written<'_>)> =
+            views.iter().enumerate().filter_map(|(i, v)| Some((start + i, v.as_ref()?.written()))).collect();
+        if let Some((a, b)) = super::hazards::repeated(&new) {
+            self.messages.push(format!("{call}: UAV slots {a} and {b} bind one subresource; call ignored"));
+            return Ok(());
+        }
+        self.unset_compute_outputs(call, &new, start..start + views.len());
         for (i, v) in views.iter().enumerate() {
             if let Some(v) = v {
                 let count = initial_counts.get(i).copied().unwrap_or(u32::MAX);

@@ -193,8 +193,10 @@ impl Context {
     /// `OMSetRenderTargets(NumViews, ppRenderTargetViews, NULL)`: binds `views` to
     /// render-target slots 0.. and unbinds the others (no depth-stencil view is
     /// modelled). Each texture bound is unbound from every input slot (shader resource
-    /// views of every stage), as the runtime's hazard tracking does. Ignored (with a
-    /// debug message) with more than 8 views, or views of different sizes.
+    /// views of every stage), and a graphics UAV of a subresource bound here is unset,
+    /// as the runtime's hazard tracking does (functional spec 5.3.9.4). Ignored (with a
+    /// debug message) with more than 8 views, views of different sizes, or two views of
+    /// one subresource (one mip of one slice).
     pub fn om_set_render_targets(&mut self, views: &[Option<RenderTargetView>]) {
         let call = "OMSetRenderTargets";
         if views.len() > SIMULTANEOUS_RENDER_TARGET_COUNT {
@@ -208,6 +210,15 @@ impl Context {
                 return;
             }
         }
+        // Hazards (functional spec 5.3.9.4): one subresource at two slots ignores the
+        // call; a UAV of a subresource bound here is unset.
+        let new: Vec<(usize, super::hazards::Written<'_>)> =
+            views.iter().enumerate().filter_map(|(i, v)| Some((i, v.as_ref()?.written()))).collect();
+        if let Some((a, b)) = super::hazards::repeated(&new) {
+            self.messages.push(format!("{call}: slots {a} and {b} bind one subresource; call ignored"));
+            return;
+        }
+        self.unset_graphics_outputs(call, &new, 0..SIMULTANEOUS_RENDER_TARGET_COUNT, 0..0, 0..0);
         self.render_targets = views.to_vec();
         let bound: Vec<super::Buffer> = views.iter().flatten().map(|v| v.texture.memory().clone()).collect();
         self.unbind_inputs(call, |b| bound.iter().any(|t| t.ptr_eq(b)));
