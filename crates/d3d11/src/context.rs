@@ -51,7 +51,8 @@
 //!   tightly packed; the samples of a texel consecutive).
 //! - [`ShaderResourceView`]s of buffers and of textures; [`UnorderedAccessView`]s of
 //!   buffers (typed, raw, structured with a hidden counter) and of mip 0 of 2D
-//!   textures, bound for every graphics stage with
+//!   textures (at 10_x raw ones starting on a 256-byte boundary and structured ones
+//!   only: Microsoft's "Compute Shaders on Downlevel Hardware"), bound for every graphics stage with
 //!   [`Context::om_set_unordered_access_views`] (the Direct3D 11.1 runtime with UAVs
 //!   at every stage: the vertex, geometry and pixel shaders share them), and for the
 //!   compute stage with [`Context::cs_set_unordered_access_views`].
@@ -155,6 +156,7 @@ use exec::{ExecError, ExecErrorKind, Format, Plan};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tpf::ProgramType;
+use validate::FeatureLevel;
 
 mod compute;
 mod hazards;
@@ -854,14 +856,32 @@ impl Device {
 
     /// `ID3D11Device::CreateUnorderedAccessView` of a buffer, with the rules of
     /// [`create_shader_resource_view`](Self::create_shader_resource_view) and the
-    /// unordered-access bind flag. A structured view gets a hidden counter (0).
+    /// unordered-access bind flag. A structured view gets a hidden counter (0). Below
+    /// feature level 11_0 (Microsoft's "Compute Shaders on Downlevel Hardware": raw and
+    /// structured UAVs only), a typed view, or a raw view whose first byte is not a
+    /// multiple of 256, is refused (`E_INVALIDARG`).
     pub fn create_unordered_access_view(
         &self,
         buffer: &Buffer,
         view: BufferView,
     ) -> Result<UnorderedAccessView, CallError> {
+        let call = "CreateUnorderedAccessView";
         if !buffer.desc().bind_flags.contains(BindFlags::UNORDERED_ACCESS) {
-            return Err(CallError::invalid("CreateUnorderedAccessView: the buffer lacks D3D11_BIND_UNORDERED_ACCESS"));
+            return Err(CallError::invalid(format!("{call}: the buffer lacks D3D11_BIND_UNORDERED_ACCESS")));
+        }
+        if self.feature_level() < FeatureLevel::L11_0 {
+            match view {
+                BufferView::Typed { .. } => {
+                    return Err(CallError::invalid(format!("{call}: a typed UAV below feature level 11_0")));
+                }
+                BufferView::Raw { first_element, .. } if (u64::from(first_element) * 4) % 256 != 0 => {
+                    return Err(CallError::invalid(format!(
+                        "{call}: a raw UAV's first byte ({}) is not a multiple of 256 below feature level 11_0",
+                        u64::from(first_element) * 4
+                    )));
+                }
+                _ => {}
+            }
         }
         let range = buffer_view_range("CreateUnorderedAccessView", buffer, view)?;
         Ok(UnorderedAccessView {
@@ -973,7 +993,8 @@ impl Device {
     /// `ID3D11Device::CreateUnorderedAccessView` of mip 0 of a 2D texture
     /// (`Texture2D` or `Texture2DArray`), with the rules of
     /// [`create_texture_shader_resource_view`](Self::create_texture_shader_resource_view)
-    /// and the unordered-access bind flag.
+    /// and the unordered-access bind flag. Refused (`E_INVALIDARG`) below feature level
+    /// 11_0 (Microsoft's "Compute Shaders on Downlevel Hardware": no texture UAVs).
     pub fn create_texture_unordered_access_view(
         &self,
         texture: &Texture2D,
@@ -982,6 +1003,9 @@ impl Device {
         let call = "CreateUnorderedAccessView";
         if !texture.desc.bind_flags.contains(BindFlags::UNORDERED_ACCESS) {
             return Err(CallError::invalid(format!("{call}: the texture lacks D3D11_BIND_UNORDERED_ACCESS")));
+        }
+        if self.feature_level() < FeatureLevel::L11_0 {
+            return Err(CallError::invalid(format!("{call}: a texture UAV below feature level 11_0")));
         }
         if !matches!(view.dimension, TextureViewDimension::Texture2D | TextureViewDimension::Texture2DArray) {
             return Err(CallError::invalid(format!("{call}: a {:?} unordered access view", view.dimension)));
