@@ -898,7 +898,11 @@ impl Device {
     /// above 16384; an array size of 0 or above 2048; more mips than the chain has; a
     /// sample count other than 1, 2, 4, 8, 16, or above 1 with mips or unordered
     /// access; bind flags other than shader resource, unordered access and render
-    /// target, or none; a texture above 2³¹ bytes; too little initial data.
+    /// target, or none; a render target of a depth format (Microsoft's format support
+    /// tables: `D32_FLOAT` and `D16_UNORM` are depth-stencil targets, never render
+    /// targets; the optional render-target support of other formats, such as
+    /// `R32G32B32_FLOAT`, is taken as present); a texture above 2³¹ bytes; too little
+    /// initial data.
     pub fn create_texture2d(&self, desc: &Texture2DDesc, initial: Option<&[u8]>) -> Result<Texture2D, CallError> {
         let mut d = *desc;
         let call = "CreateTexture2D";
@@ -921,6 +925,12 @@ impl Device {
             return Err(CallError::invalid(format!(
                 "{call}: BindFlags {:#x} (shader resource, unordered access and render target are modelled)",
                 bind.0
+            )));
+        }
+        if bind.contains(BindFlags::RENDER_TARGET) && d.format.is_depth() {
+            return Err(CallError::invalid(format!(
+                "{call}: D3D11_BIND_RENDER_TARGET with {}, a depth format",
+                d.format.name()
             )));
         }
         if !matches!(d.sample_count, 1 | 2 | 4 | 8 | 16) {

@@ -680,3 +680,15 @@ fn a_pixel_shader_that_does_not_run_is_not_checked() {
         assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{e:?}");
     }
 }
+
+/// A depth format is never a render target (Microsoft's format support tables): the
+/// texture is refused at creation; as a shader resource it is created.
+#[test]
+fn a_depth_format_render_target_texture_is_refused() {
+    let device = device_11_0();
+    for format in [Format::D32_FLOAT, Format::D16_UNORM] {
+        let desc = Texture2DDesc::new(4, 4, format, BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE);
+        assert_eq!(device.create_texture2d(&desc, None).map(|_| ()).map_err(|e| e.hr), Err(E_INVALIDARG), "{format}");
+        assert!(device.create_texture2d(&Texture2DDesc::new(4, 4, format, BindFlags::SHADER_RESOURCE), None).is_ok());
+    }
+}
