@@ -64,7 +64,7 @@
 //! geometry shader object's stream-output declaration names (none for
 //! `D3D11_SO_NO_RASTERIZED_STREAM`, nor for a stream the geometry shader does not
 //! declare: then the pixel shader does not run). Its primitives (strips already made
-//! lists) are drawn by [`exec::raster::draw`] — the functional spec's rasterization
+//! lists) are drawn by [`exec::raster::draw_rows`] — the functional spec's rasterization
 //! rules, single sample, no geometric clipping — under the first viewport
 //! ([`Context::rs_set_viewports`]; none set: nothing is drawn) and the rasterizer state
 //! ([`Context::rs_set_state`], [`RasterizerDesc`]: cull mode, winding, depth clip);
@@ -73,15 +73,17 @@
 //! and slice) converted to its format by the typed-UAV-store conversion
 //! ([`exec::format::Convert::encode`]), for the targets the program declares an `o#`
 //! for; the last primitive drawn wins (no depth or stencil test, no blending, no
-//! write mask). Several views of one texture (different slices or mips) are several
-//! targets, each written (functional spec 17.14). Without a render target the target
-//! is the viewport's extent (the pixel shader's UAV writes still land). Before anything
-//! runs, the draw is refused (`Draw`) for a target (or, without one, a viewport extent)
-//! of more than [`exec::raster::MAX_TARGET_PIXELS`] (1024 × 1024) pixels — a bound of
-//! this implementation, so a 1920 × 1080 target is not drawn —, a viewport outside the
-//! range of the functional spec (15.6.1) or with a depth range outside [0, 1] or
-//! reversed, and when the pixel shader's input signature does not link with the
-//! rasterized outputs
+//! write mask). A target of more pixels than [`exec::raster::MAX_TARGET_PIXELS`]
+//! (1024 × 1024; 1920 × 1080 is) is drawn band after band of rows
+//! ([`exec::raster::draw_rows`], each within that bound, starting on an even row so
+//! that no 2×2 quad straddles two), which gives the pixels of one draw; the pixel
+//! shader's UAV writes then come band after band. Several views of one texture
+//! (different slices or mips) are several targets, each written (functional spec
+//! 17.14). Without a render target the target is the viewport's extent (the pixel
+//! shader's UAV writes still land). Before anything runs, the draw is refused (`Draw`)
+//! for a viewport outside the range of the functional spec (15.6.1) or with a depth
+//! range outside [0, 1] or reversed, and when the pixel shader's input signature
+//! does not link with the rasterized outputs
 //! (`Draw`: a semantic missing, in another register, of another component type, with
 //! more components; see Microsoft's "Signatures" page), and is
 //! [`exec::ExecErrorKind::Unsupported`] for points and lines (the rasterizer draws
@@ -134,7 +136,7 @@
 //! # Not modelled
 //!
 //! Depth-stencil views and state, blending and write masks, multisampled render
-//! targets, render targets above 1024 × 1024 pixels, scissor rects, depth bias, wireframe, points and lines rasterized, clip
+//! targets, scissor rects, depth bias, wireframe, points and lines rasterized, clip
 //! and cull distances, the render-target array index and viewport index, the hull and
 //! domain stages, views of a mip range (shader resource views see every mip, from
 //! the most detailed), typeless formats, 1D and 3D textures, predication, deferred
@@ -2083,11 +2085,44 @@ impl Context {
                 bind_stage(&self.ps, &mut ps_resources, &inputs, &read_guards);
                 ps_resources.uavs = uavs;
                 let triangles = r.streams.iter().find(|s| s.stream == p.stream).map(pixel::triangles);
+                let triangles = triangles.unwrap_or_default();
                 let limits = exec::compute::Limits { step_limit: self.step_limit };
-                let drawn =
-                    exec::raster::draw(&p.plan, &triangles.unwrap_or_default(), &p.state, &mut ps_resources, &limits);
+                // The targets' textures are written into copies, kept when the whole
+                // draw succeeds; the target is drawn band after band of rows, each within
+                // exec::raster's pixel bound.
+                let mut staged: Vec<(usize, Vec<u8>)> = Vec::new();
+                for &(_, _, k) in &targets {
+                    if let (false, Some(Some(m))) = (staged.iter().any(|(s, _)| *s == k), memory.get(k)) {
+                        staged.push((k, m.to_vec()));
+                    }
+                }
+                let height = p.state.target_height;
+                let mut drawn = Ok(0u64);
+                let mut start = 0;
+                while let (Ok(invocations), true) = (&mut drawn, start < height) {
+                    let rows = start..start.saturating_add(p.band.max(1)).min(height);
+                    match exec::raster::draw_rows(
+                        &p.plan,
+                        &triangles,
+                        &p.state,
+                        rows.clone(),
+                        &mut ps_resources,
+                        &limits,
+                    ) {
+                        Ok(band) => {
+                            *invocations += band.ps_invocations;
+                            for (slot, view, k) in &targets {
+                                if let Some((_, bytes)) = staged.iter_mut().find(|(s, _)| s == k) {
+                                    pixel::write_target(&p.plan, &band, rows.start, *slot, view, bytes);
+                                }
+                            }
+                        }
+                        Err(e) => drawn = Err(e),
+                    }
+                    start = rows.end;
+                }
                 uavs = std::mem::take(&mut ps_resources.uavs);
-                Some(drawn)
+                Some(drawn.map(|invocations| (invocations, staged)))
             }
             _ => None,
         };
@@ -2100,14 +2135,14 @@ impl Context {
             }
         }
         let mut result = result?;
-        if let (Some(drawn), Some(p)) = (drawn, &pixel) {
-            let drawn = drawn?;
-            for (slot, view, k) in targets {
+        if let Some(drawn) = drawn {
+            let (invocations, staged) = drawn?;
+            for (k, bytes) in staged {
                 if let Some(Some(m)) = memory.get_mut(k) {
-                    pixel::write_target(&p.plan, &drawn, slot, view, m);
+                    m.copy_from_slice(&bytes);
                 }
             }
-            result.statistics.ps_invocations = drawn.ps_invocations;
+            result.statistics.ps_invocations = invocations;
         }
         if !self.capture {
             result.streams.clear();

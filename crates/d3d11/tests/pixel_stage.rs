@@ -596,18 +596,17 @@ fn two_mips_of_one_texture_are_two_render_targets() {
     assert!(memory[..mip0].iter().all(|&b| b == 0), "mip 0 untouched");
 }
 
-/// A render target or viewport `exec::raster` refuses is refused before the geometry
-/// stages run: the stream-output target keeps its bytes and filled size.
+/// A viewport `exec::raster` refuses is refused before the geometry stages run: the
+/// stream-output target keeps its bytes and filled size.
 #[test]
 fn a_refused_raster_state_refuses_the_draw_before_stream_output() {
-    type Case = (&'static str, Option<(u32, u32)>, Viewport);
-    let cases: [Case; 4] = [
-        ("a target of more pixels than exec::raster draws", Some((2048, 1024)), viewport()),
-        ("a viewport outside 15.6.1", None, Viewport { width: 40000.0, ..viewport() }),
-        ("a depth range with max below min", None, Viewport { min_depth: 0.5, max_depth: 0.25, ..viewport() }),
-        ("a depth range beyond 1", None, Viewport { max_depth: 2.0, ..viewport() }),
+    let cases = [
+        ("a viewport outside 15.6.1", Viewport { width: 40000.0, ..viewport() }),
+        ("a viewport starting outside 15.6.1", Viewport { top_left_y: -40000.0, ..viewport() }),
+        ("a depth range with max below min", Viewport { min_depth: 0.5, max_depth: 0.25, ..viewport() }),
+        ("a depth range beyond 1", Viewport { max_depth: 2.0, ..viewport() }),
     ];
-    for (what, target_size, vp) in cases {
+    for (what, vp) in cases {
         let mut s = scene(CLOCKWISE);
         let bytes_vs = s.vs.bytecode().to_vec();
         let mut gs = None;
@@ -622,13 +621,6 @@ fn a_refused_raster_state_refuses_the_draw_before_stream_output() {
         let so = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
         s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
         s.context.so_set_targets(&[Some(so.clone())], &[0]);
-        if let Some((w, h)) = target_size {
-            let big = s
-                .device
-                .create_texture2d(&Texture2DDesc::new(w, h, Format::R8G8B8A8_UNORM, BindFlags::RENDER_TARGET), None)
-                .unwrap();
-            s.context.om_set_render_targets(&[Some(s.device.create_render_target_view(&big, None).unwrap())]);
-        }
         s.context.rs_set_viewports(&[vp]);
         let e = s.context.draw(4, 0).unwrap_err();
         assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{what}: {e:?}");
@@ -691,4 +683,48 @@ fn a_depth_format_render_target_texture_is_refused() {
         assert_eq!(device.create_texture2d(&desc, None).map(|_| ()).map_err(|e| e.hr), Err(E_INVALIDARG), "{format}");
         assert!(device.create_texture2d(&Texture2DDesc::new(4, 4, format, BindFlags::SHADER_RESOURCE), None).is_ok());
     }
+}
+
+/// A 1920 × 1080 target, more pixels than `exec::raster` draws at once, is drawn band
+/// after band of rows: the first 546 rows (one band: 1920 × 546 is within the bound)
+/// are what one `exec::raster::draw` of a 1920 × 546 target under the same viewport
+/// gives; every pixel of the full-screen strip is written, and the last row holds the
+/// colours near the bottom corners.
+#[test]
+fn a_1920_by_1080_target_is_drawn_in_bands() {
+    let (w, h) = (1920u32, 1080u32);
+    let mut s = scene(CLOCKWISE);
+    let texture = s
+        .device
+        .create_texture2d(&Texture2DDesc::new(w, h, Format::R8G8B8A8_UNORM, BindFlags::RENDER_TARGET), None)
+        .unwrap();
+    let view = s.device.create_render_target_view(&texture, None).unwrap();
+    // o1 of the pixel shader goes to slot 1.
+    s.context.om_set_render_targets(&[None, Some(view)]);
+    let vp = Viewport { width: w as f32, height: h as f32, ..viewport() };
+    s.context.rs_set_viewports(&[vp]);
+    let mut q = s.device.create_query(QueryKind::PipelineStatistics).unwrap();
+    s.context.begin(&mut q);
+    s.context.draw(4, 0).unwrap();
+    s.context.end(&mut q);
+    let band = 546u32;
+    assert!(u64::from(w * band) <= raster::MAX_TARGET_PIXELS && u64::from(w * (band + 2)) > raster::MAX_TARGET_PIXELS);
+    let state = RasterState { viewport: vp, target_width: w, target_height: band, ..default_state() };
+    let first = reference(&s.ps_bytes, CLOCKWISE, state);
+    let mut expected = vec![0u8; (w * band * 4) as usize];
+    for (p, out) in first.pixels.iter().zip(expected.chunks_exact_mut(4)) {
+        Format::R8G8B8A8_UNORM.encode(p.unwrap().targets[1], out);
+    }
+    let memory = texture.memory().bytes();
+    assert_eq!(memory[..expected.len()], expected[..]);
+    // Written everywhere: the clear value 0 is in no pixel's alpha (between 0.5 and 1).
+    assert!(memory.chunks_exact(4).all(|p| p[3] >= 127), "a pixel not written");
+    // The bottom row: from blue (bottom left) to (1, 1, 1) (bottom right).
+    let row = &memory[((h - 1) * w * 4) as usize..];
+    assert!(row[0] < 3 && row[1] < 3 && row[2] > 252, "{:?}", &row[..4]);
+    let last = &row[row.len() - 4..];
+    assert!(last[..3].iter().all(|&c| c > 252), "{last:?}");
+    // Each pixel shaded once or as a helper: whole quads, at least one per pixel.
+    let stats = statistics(&q);
+    assert!(stats.ps_invocations >= u64::from(w * h) && stats.ps_invocations.is_multiple_of(4), "{stats:?}");
 }

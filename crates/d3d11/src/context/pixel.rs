@@ -300,6 +300,9 @@ pub(super) struct PixelDraw {
     pub stream: u32,
     /// The rasterizer state with the viewport and the target size.
     pub state: RasterState,
+    /// The rows drawn at a time ([`exec::raster::draw_rows`]): even, their pixels
+    /// within [`exec::raster::MAX_TARGET_PIXELS`] (the whole target when it is).
+    pub band: u32,
 }
 
 /// The rasterized stream's topology is triangles.
@@ -386,13 +389,14 @@ pub(super) fn triangles(stream: &StreamPrimitives) -> Vec<[&[[u32; 4]]; 3]> {
         .collect()
 }
 
-/// Writes the pixel shader's outputs into render target `slot`, `view` (`memory`: its
-/// texture's): only when the program declares the target's `o#`, each pixel's four
-/// values converted to the target's format by [`exec::format::Convert::encode`] (the
-/// conversion of typed UAV stores).
+/// Writes the pixel shader's outputs (`drawn`, the rows from `first_row`) into render
+/// target `slot`, `view` (`memory`: its texture's): only when the program declares the
+/// target's `o#`, each pixel's four values converted to the target's format by
+/// [`exec::format::Convert::encode`] (the conversion of typed UAV stores).
 pub(super) fn write_target(
     plan: &Plan,
     drawn: &exec::raster::Drawn,
+    first_row: u32,
     slot: usize,
     view: &RenderTargetView,
     memory: &mut [u8],
@@ -406,7 +410,7 @@ pub(super) fn write_target(
     let size = format.size();
     for (i, p) in drawn.pixels.iter().enumerate() {
         let Some(p) = p else { continue };
-        let (x, y) = ((i % width) as u32, (i / width) as u32);
+        let (x, y) = ((i % width) as u32, first_row.saturating_add((i / width) as u32));
         let Some(at) = view.texel_offset(x, y) else { continue };
         let Some(value) = p.targets.get(slot) else { continue };
         if let Some(out) = memory.get_mut(at..at.saturating_add(size)) {
@@ -489,8 +493,11 @@ impl Context {
             position_register,
         };
         // The target size and the viewport, checked before anything runs (a draw
-        // refused here changes nothing).
-        state.check()?;
-        Ok(Some(PixelDraw { plan, stream, state }))
+        // refused here changes nothing); a target of more pixels than exec::raster
+        // draws at once is drawn in bands of an even number of rows.
+        let rows = (exec::raster::MAX_TARGET_PIXELS / u64::from(target_width.max(1))).min(u64::from(u32::MAX)) as u32;
+        let band = (rows & !1).max(2).min(target_height);
+        state.check_rows(0..band)?;
+        Ok(Some(PixelDraw { plan, stream, state, band }))
     }
 }
