@@ -12,7 +12,8 @@ use exec::{ExecError, ExecErrorKind};
 use std::sync::atomic::Ordering;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 use tpf::ProgramType;
-use validate::{FeatureLevel, Runtime};
+use validate::target::sm5_uav_slots;
+use validate::FeatureLevel;
 
 /// `D3D11_CS_4_X_DISPATCH_MAX_THREAD_GROUPS_IN_Z_DIMENSION`: a `Dispatch` on a
 /// feature level 10_x device runs one layer of groups in z.
@@ -29,8 +30,7 @@ impl Context {
     pub fn cs_uav_slot_count(&self) -> u32 {
         let desc = self.device.desc();
         match desc.feature_level {
-            l if l >= FeatureLevel::L11_1 && desc.runtime == Runtime::D3D11_1 => super::UAV_SLOTS,
-            l if l >= FeatureLevel::L11_0 => PS_CS_UAV_REGISTER_COUNT,
+            l if l >= FeatureLevel::L11_0 => sm5_uav_slots(l, desc.runtime),
             l if l >= FeatureLevel::L10_0 => CS_4_X_UAV_REGISTER_COUNT,
             _ => 0,
         }
@@ -43,8 +43,7 @@ impl Context {
     pub fn om_uav_slot_count(&self) -> u32 {
         let desc = self.device.desc();
         match desc.feature_level {
-            l if l >= FeatureLevel::L11_1 && desc.runtime == Runtime::D3D11_1 => super::UAV_SLOTS,
-            l if l >= FeatureLevel::L11_0 => PS_CS_UAV_REGISTER_COUNT,
+            l if l >= FeatureLevel::L11_0 => sm5_uav_slots(l, desc.runtime),
             _ => 0,
         }
     }
