@@ -79,7 +79,7 @@
 //! that no 2×2 quad straddles two), which gives the pixels of one draw; the pixel
 //! shader's UAV writes then come band after band. Several views of one texture
 //! (different slices or mips) are several targets, each written (functional spec
-//! 17.14). Without a render target the target is the viewport's extent (the pixel
+//! 17.14), and a UAV of another subresource of a target's texture is written too. Without a render target the target is the viewport's extent (the pixel
 //! shader's UAV writes still land). Before anything runs, the draw is refused (`Draw`)
 //! for a viewport outside the range of the functional spec (15.6.1) or with a depth
 //! range outside [0, 1] or reversed, and when the pixel shader's input signature
@@ -2033,20 +2033,6 @@ impl Context {
         while vs_resources.uavs.last().is_some_and(|u| u.is_none()) {
             vs_resources.uavs.pop();
         }
-        // The render targets' memory, found now and written after the pixel shader ran
-        // (a texture under a UAV is not written; several views of one texture, each of
-        // its own subresource, are written in turn: functional spec 17.14).
-        let mut targets: Vec<(usize, &RenderTargetView, usize)> = Vec::new();
-        for (slot, view) in render_targets.iter().enumerate() {
-            let Some(view) = view else { continue };
-            let k = outputs.iter().position(|o| o.ptr_eq(view.texture.memory()));
-            match k.filter(|&k| memory.get(k).is_some_and(Option::is_some)) {
-                Some(k) => targets.push((slot, view, k)),
-                None => self.messages.push(format!(
-                    "Draw: render target slot {slot}: its texture is under a UAV or a stream-output target; not written"
-                )),
-            }
-        }
         let offsets: [u32; SO_BUFFER_SLOTS] =
             std::array::from_fn(|s| self.so_targets[s].as_ref().map_or(0, |b| b.filled_size()));
         let mut so_slots = so_slots.into_iter();
@@ -2087,15 +2073,15 @@ impl Context {
                 let triangles = r.streams.iter().find(|s| s.stream == p.stream).map(pixel::triangles);
                 let triangles = triangles.unwrap_or_default();
                 let limits = exec::compute::Limits { step_limit: self.step_limit };
-                // The targets' textures are written into copies, kept when the whole
-                // draw succeeds; the target is drawn band after band of rows, each within
-                // exec::raster's pixel bound.
-                let mut staged: Vec<(usize, Vec<u8>)> = Vec::new();
-                for &(_, _, k) in &targets {
-                    if let (false, Some(Some(m))) = (staged.iter().any(|(s, _)| *s == k), memory.get(k)) {
-                        staged.push((k, m.to_vec()));
-                    }
-                }
+                // The targets' pixels are kept apart and written when the whole draw
+                // succeeded (several views of one texture, each of its own subresource,
+                // are written in turn: functional spec 17.14); the target is drawn band
+                // after band of rows, each within exec::raster's pixel bound.
+                let mut staged: Vec<pixel::Staged<'_>> = render_targets
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(slot, v)| pixel::Staged::new(&p.plan, slot, v.as_ref()?))
+                    .collect();
                 let height = p.state.target_height;
                 let mut drawn = Ok(0u64);
                 let mut start = 0;
@@ -2111,10 +2097,8 @@ impl Context {
                     ) {
                         Ok(band) => {
                             *invocations += band.ps_invocations;
-                            for (slot, view, k) in &targets {
-                                if let Some((_, bytes)) = staged.iter_mut().find(|(s, _)| s == k) {
-                                    pixel::write_target(&p.plan, &band, rows.start, *slot, view, bytes);
-                                }
+                            for target in staged.iter_mut() {
+                                target.write(&band, rows.start);
                             }
                         }
                         Err(e) => drawn = Err(e),
@@ -2134,13 +2118,14 @@ impl Context {
                 }
             }
         }
+        // The outputs unlocked, for the render targets' textures to be written.
+        drop((uavs, so_slots, memory));
+        drop(write_guards);
         let mut result = result?;
         if let Some(drawn) = drawn {
             let (invocations, staged) = drawn?;
-            for (k, bytes) in staged {
-                if let Some(Some(m)) = memory.get_mut(k) {
-                    m.copy_from_slice(&bytes);
-                }
+            for target in &staged {
+                target.commit();
             }
             result.statistics.ps_invocations = invocations;
         }

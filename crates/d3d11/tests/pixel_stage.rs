@@ -728,3 +728,52 @@ fn a_1920_by_1080_target_is_drawn_in_bands() {
     let stats = statistics(&q);
     assert!(stats.ps_invocations >= u64::from(w * h) && stats.ps_invocations.is_multiple_of(4), "{stats:?}");
 }
+
+/// A UAV of slice 0 and a render target of slice 1 of one texture array: different
+/// subresources (no hazard), both written by one draw.
+#[test]
+fn a_uav_and_a_render_target_of_two_slices_of_one_texture_are_both_written() {
+    let mut s = scene(CLOCKWISE);
+    let text = format!(
+        "{}{}ps_5_0\ndcl_uav_typed_texture2darray (float,float,float,float) u2\ndcl_input_ps linear v1.xyzw\n\
+         dcl_output o0.xyzw\ndcl_output o1.xyzw\n\
+         store_uav_typed u2.xyzw, l(1, 2, 0, 0), l(0.750000, 0.750000, 0.750000, 0.750000)\n\
+         mov o0.xyzw, v1.xyzw\nmov o1.xyzw, v1.xyzw\nret\n",
+        signature(
+            "Input signature",
+            &[("SV_Position", 0, "xyzw", 0, "POS", "float"), ("COLOR", 0, "xyzw", 1, "NONE", "float")]
+        ),
+        signature(
+            "Output signature",
+            &[("SV_Target", 0, "xyzw", 0, "TARGET", "float"), ("SV_Target", 1, "xyzw", 1, "TARGET", "float")]
+        ),
+    );
+    let (ps, _) = shader(&s.device, ProgramType::Pixel, &text);
+    let format = Format::R32G32B32A32_FLOAT;
+    let mut desc = Texture2DDesc::new(SIZE, SIZE, format, BindFlags::RENDER_TARGET | BindFlags::UNORDERED_ACCESS);
+    desc.array_size = 2;
+    let array = s.device.create_texture2d(&desc, None).unwrap();
+    let slice1 = s
+        .device
+        .create_render_target_view(&array, Some(RenderTargetViewDesc { mip_slice: 0, first_array_slice: 1 }))
+        .unwrap();
+    let uav_desc = d3d11::context::TextureViewDesc {
+        dimension: d3d11::context::TextureViewDimension::Texture2DArray,
+        first_array_slice: 0,
+        array_size: 1,
+    };
+    let uav = s.device.create_texture_unordered_access_view(&array, uav_desc).unwrap();
+    s.context.om_set_render_targets(&[Some(s.float_target.clone()), Some(slice1)]);
+    s.context.om_set_unordered_access_views(2, &[Some(uav)], &[]).unwrap();
+    assert_eq!(s.context.om_render_targets().iter().flatten().count(), 2, "{:?}", s.context.messages());
+    s.context.ps_set_shader(Some(&ps), &[]).unwrap();
+    s.context.draw(4, 0).unwrap();
+    let memory = array.memory().bytes();
+    let slice = (SIZE * SIZE * 16) as usize;
+    // Slice 1 holds what slot 1 gets, the float target's colours.
+    assert_eq!(memory[slice..], bytes(&s.float_target)[..], "the render target of slice 1");
+    // Slice 0: the UAV store at (1, 2), nothing else.
+    let at = ((2 * SIZE + 1) * 16) as usize;
+    assert_eq!(memory[at..at + 16], 0.75f32.to_le_bytes().repeat(4)[..]);
+    assert!(memory[..at].iter().chain(&memory[at + 16..slice]).all(|&b| b == 0));
+}

@@ -1,7 +1,7 @@
 //! The rasterizer and pixel stages: `PSSetShader`, render target views and
 //! `OMSetRenderTargets` (no depth-stencil view), `RSSetViewports`, `RSSetState`,
 //! `ClearRenderTargetView`, and what a draw checks and does after the geometry stages
-//! (`Context::pixel_draw`, [`check_linkage`], [`write_target`]).
+//! (`Context::pixel_draw`, [`check_linkage`], [`Staged`]).
 
 use super::{BindFlags, CallError, Context, Texture2D};
 use crate::device::{Device, Shader};
@@ -389,32 +389,74 @@ pub(super) fn triangles(stream: &StreamPrimitives) -> Vec<[&[[u32; 4]]; 3]> {
         .collect()
 }
 
-/// Writes the pixel shader's outputs (`drawn`, the rows from `first_row`) into render
-/// target `slot`, `view` (`memory`: its texture's): only when the program declares the
-/// target's `o#`, each pixel's four values converted to the target's format by
-/// [`exec::format::Convert::encode`] (the conversion of typed UAV stores).
-pub(super) fn write_target(
-    plan: &Plan,
-    drawn: &exec::raster::Drawn,
-    first_row: u32,
+/// A render target's pixels written by a draw, kept apart until the whole draw
+/// succeeded ([`Staged::commit`]).
+pub(super) struct Staged<'v> {
     slot: usize,
-    view: &RenderTargetView,
-    memory: &mut [u8],
-) {
-    let width = drawn.width.max(1) as usize;
-    let declared = plan.outputs.iter().any(|o| o.register as usize == slot && o.system == tpf::SystemName::Undefined);
-    if !declared {
-        return;
+    view: &'v RenderTargetView,
+    /// Each pixel of the view's subresource (row after row) in the target's format.
+    bytes: Vec<u8>,
+    /// Which pixels were written.
+    written: Vec<bool>,
+}
+
+impl<'v> Staged<'v> {
+    /// Render target `slot`, `view`: `None` when the program declares no `o#` for it
+    /// (the target is not written).
+    pub(super) fn new(plan: &Plan, slot: usize, view: &'v RenderTargetView) -> Option<Staged<'v>> {
+        let declared =
+            plan.outputs.iter().any(|o| o.register as usize == slot && o.system == tpf::SystemName::Undefined);
+        let (w, h) = view.size();
+        let pixels = (w as usize).saturating_mul(h as usize);
+        let size = view.texture.desc().format.size();
+        declared.then(|| Staged {
+            slot,
+            view,
+            bytes: vec![0; pixels.saturating_mul(size)],
+            written: vec![false; pixels],
+        })
     }
-    let format = view.texture.desc().format;
-    let size = format.size();
-    for (i, p) in drawn.pixels.iter().enumerate() {
-        let Some(p) = p else { continue };
-        let (x, y) = ((i % width) as u32, first_row.saturating_add((i / width) as u32));
-        let Some(at) = view.texel_offset(x, y) else { continue };
-        let Some(value) = p.targets.get(slot) else { continue };
-        if let Some(out) = memory.get_mut(at..at.saturating_add(size)) {
+
+    /// Keeps the pixel shader's outputs of `drawn` (the target's rows from
+    /// `first_row`), each pixel's four values converted to the target's format by
+    /// [`exec::format::Convert::encode`] (the conversion of typed UAV stores).
+    pub(super) fn write(&mut self, drawn: &exec::raster::Drawn, first_row: u32) {
+        let (w, h) = self.view.size();
+        let width = drawn.width.max(1) as usize;
+        let format = self.view.texture.desc().format;
+        let size = format.size();
+        for (i, p) in drawn.pixels.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let (x, y) = ((i % width) as u32, first_row.saturating_add((i / width) as u32));
+            if x >= w || y >= h {
+                continue;
+            }
+            let at = y as usize * w as usize + x as usize;
+            let (Some(value), Some(out), Some(flag)) =
+                (p.targets.get(self.slot), self.bytes.get_mut(at * size..(at + 1) * size), self.written.get_mut(at))
+            else {
+                continue;
+            };
             format.encode(*value, out);
+            *flag = true;
+        }
+    }
+
+    /// Writes the pixels kept into the view's subresource (the texture's memory must
+    /// not be locked by the caller).
+    pub(super) fn commit(&self) {
+        let (w, _) = self.view.size();
+        let size = self.view.texture.desc().format.size();
+        let mut memory = self.view.texture.memory().write();
+        for (at, _) in self.written.iter().enumerate().filter(|(_, &w)| w) {
+            let (x, y) = ((at % w.max(1) as usize) as u32, (at / w.max(1) as usize) as u32);
+            let (Some(to), Some(from)) = (self.view.texel_offset(x, y), self.bytes.get(at * size..(at + 1) * size))
+            else {
+                continue;
+            };
+            if let Some(out) = memory.get_mut(to..to.saturating_add(size)) {
+                out.copy_from_slice(from);
+            }
         }
     }
 }
