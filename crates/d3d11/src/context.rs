@@ -169,7 +169,7 @@ pub use compute::{
 };
 pub use exec::raster::{Cull, Viewport};
 pub use pixel::{
-    FillMode, RasterizerDesc, RasterizerState, RenderTargetView, RenderTargetViewDesc,
+    render_target_format, FillMode, RasterizerDesc, RasterizerState, RenderTargetView, RenderTargetViewDesc,
     SIMULTANEOUS_RENDER_TARGET_COUNT, VIEWPORT_SLOTS,
 };
 
@@ -900,11 +900,9 @@ impl Device {
     /// above 16384; an array size of 0 or above 2048; more mips than the chain has; a
     /// sample count other than 1, 2, 4, 8, 16, or above 1 with mips or unordered
     /// access; bind flags other than shader resource, unordered access and render
-    /// target, or none; a render target of a depth format (Microsoft's format support
-    /// tables: `D32_FLOAT` and `D16_UNORM` are depth-stencil targets, never render
-    /// targets; the optional render-target support of other formats, such as
-    /// `R32G32B32_FLOAT`, is taken as present); a texture above 2³¹ bytes; too little
-    /// initial data.
+    /// target, or none; a render target of a format that cannot be one at the device's
+    /// feature level ([`render_target_format`]: never a depth format); a
+    /// texture above 2³¹ bytes; too little initial data.
     pub fn create_texture2d(&self, desc: &Texture2DDesc, initial: Option<&[u8]>) -> Result<Texture2D, CallError> {
         let mut d = *desc;
         let call = "CreateTexture2D";
@@ -929,10 +927,11 @@ impl Device {
                 bind.0
             )));
         }
-        if bind.contains(BindFlags::RENDER_TARGET) && d.format.is_depth() {
+        if bind.contains(BindFlags::RENDER_TARGET) && !pixel::render_target_format(self.feature_level(), d.format) {
             return Err(CallError::invalid(format!(
-                "{call}: D3D11_BIND_RENDER_TARGET with {}, a depth format",
-                d.format.name()
+                "{call}: D3D11_BIND_RENDER_TARGET with {}, not a render-target format at feature level {}",
+                d.format.name(),
+                self.feature_level()
             )));
         }
         if !matches!(d.sample_count, 1 | 2 | 4 | 8 | 16) {

@@ -674,14 +674,38 @@ fn a_pixel_shader_that_does_not_run_is_not_checked() {
 }
 
 /// A depth format is never a render target (Microsoft's format support tables): the
-/// texture is refused at creation; as a shader resource it is created.
+/// texture is refused at creation; as a shader resource it is created. Below 10_0 the
+/// tables allow fewer formats: at 9_1 the 8-bit UNORM ones, at 9_3 some float and
+/// 16-bit UNORM ones too; `R32G32B32_FLOAT` (optional) is taken as supported from 10_0.
 #[test]
-fn a_depth_format_render_target_texture_is_refused() {
+fn render_target_textures_take_the_formats_of_the_feature_level() {
     let device = device_11_0();
     for format in [Format::D32_FLOAT, Format::D16_UNORM] {
         let desc = Texture2DDesc::new(4, 4, format, BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE);
         assert_eq!(device.create_texture2d(&desc, None).map(|_| ()).map_err(|e| e.hr), Err(E_INVALIDARG), "{format}");
         assert!(device.create_texture2d(&Texture2DDesc::new(4, 4, format, BindFlags::SHADER_RESOURCE), None).is_ok());
+    }
+    let cases = [
+        (Format::R8G8B8A8_UNORM, [true, true, true, true]),
+        (Format::B8G8R8X8_UNORM, [true, true, true, true]),
+        (Format::R16G16B16A16_FLOAT, [false, true, true, true]),
+        (Format::R32_FLOAT, [false, true, true, true]),
+        (Format::R32_UINT, [false, false, true, true]),
+        (Format::R8G8B8A8_SNORM, [false, false, true, true]),
+        (Format::R32G32B32_FLOAT, [false, false, true, true]),
+        (Format::D32_FLOAT, [false, false, false, false]),
+    ];
+    let levels = [FeatureLevel::L9_1, FeatureLevel::L9_3, FeatureLevel::L10_0, FeatureLevel::L11_0];
+    for (format, expected) in cases {
+        for (level, expected) in levels.into_iter().zip(expected) {
+            assert_eq!(d3d11::context::render_target_format(level, format), expected, "{format} at {level}");
+            let device = Device::new(DeviceDesc::new(level, Runtime::D3D11_1));
+            let created = device
+                .create_texture2d(&Texture2DDesc::new(4, 4, format, BindFlags::RENDER_TARGET), None)
+                .map(|_| ())
+                .map_err(|e| e.hr);
+            assert_eq!(created, if expected { Ok(()) } else { Err(E_INVALIDARG) }, "{format} at {level}");
+        }
     }
 }
 

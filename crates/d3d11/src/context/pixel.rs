@@ -13,8 +13,10 @@ use exec::pipeline::StreamPrimitives;
 use exec::plan::SigElement;
 use exec::raster::{Cull, RasterState, Viewport};
 use exec::resources::{Dimension, TextureView};
+use exec::Format;
 use exec::{ExecError, ExecErrorKind, Plan};
 use tpf::{PrimitiveTopology, ProgramType};
+use validate::FeatureLevel;
 
 /// `D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT`.
 pub const SIMULTANEOUS_RENDER_TARGET_COUNT: usize = 8;
@@ -25,6 +27,44 @@ pub const VIEWPORT_SLOTS: usize = 16;
 /// stage provides them.
 const GENERATED: [SystemValue; 4] =
     [SystemValue::IsFrontFace, SystemValue::SampleIndex, SystemValue::Coverage, SystemValue::InnerCoverage];
+
+/// Whether textures of `format` can be render targets on a device of `level`, from
+/// the RenderTarget rows of Microsoft's "Format support for Direct3D Feature Level ...
+/// hardware" pages: never a depth format; at 9_1 only the 8-bit UNORM formats
+/// (`R8G8B8A8`, `R8G8`, `R8`, `A8`, `B8G8R8A8`, `B8G8R8X8`, and the sRGB ones); at 9_3
+/// also `R32G32B32A32_FLOAT`, `R16G16B16A16_FLOAT`/`UNORM`, `R32G32_FLOAT`,
+/// `R16G16_FLOAT`/`UNORM` and `R32_FLOAT`; from 10_0 every other format of the table
+/// (the optional `R32G32B32_*` taken as supported).
+pub fn render_target_format(level: FeatureLevel, format: Format) -> bool {
+    use Format as F;
+    let unorm8 = matches!(
+        format,
+        F::R8G8B8A8_UNORM
+            | F::R8G8B8A8_UNORM_SRGB
+            | F::R8G8_UNORM
+            | F::R8_UNORM
+            | F::A8_UNORM
+            | F::B8G8R8A8_UNORM
+            | F::B8G8R8X8_UNORM
+            | F::B8G8R8A8_UNORM_SRGB
+    );
+    let level_9_3 = matches!(
+        format,
+        F::R32G32B32A32_FLOAT
+            | F::R16G16B16A16_FLOAT
+            | F::R16G16B16A16_UNORM
+            | F::R32G32_FLOAT
+            | F::R16G16_FLOAT
+            | F::R16G16_UNORM
+            | F::R32_FLOAT
+    );
+    match level {
+        _ if format.is_depth() => false,
+        FeatureLevel::L9_1 | FeatureLevel::L9_2 => unorm8,
+        FeatureLevel::L9_3 => unorm8 || level_9_3,
+        _ => true,
+    }
+}
 
 /// `D3D11_RENDER_TARGET_VIEW_DESC` of a 2D texture (`TEXTURE2D` or one slice of a
 /// `TEXTURE2DARRAY`; the view's format is the texture's).
