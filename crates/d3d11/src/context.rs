@@ -143,8 +143,10 @@
 //! contexts, `Map`/`Unmap` (use [`Buffer::update`] and [`Buffer::bytes`]), the `*1`
 //! variants with constant-buffer offsets, indirect draws (`DispatchIndirect` is
 //! modelled), usage flags, the `APPEND`/`COUNTER` UAV flags (every structured UAV has
-//! a hidden counter), the rule that render-target and UAV slots do not overlap, and
-//! hazards between compute and graphics output bindings of one resource.
+//! a hidden counter), the rule that render-target and UAV slots do not overlap,
+//! hazards between compute and graphics output bindings of one resource, and two UAVs
+//! of different slices of one texture bound together (the second is `NULL` at the
+//! draw or dispatch, with a debug message).
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
