@@ -144,9 +144,7 @@
 //! variants with constant-buffer offsets, indirect draws (`DispatchIndirect` is
 //! modelled), usage flags, the `APPEND`/`COUNTER` UAV flags (every structured UAV has
 //! a hidden counter), the rule that render-target and UAV slots do not overlap,
-//! hazards between compute and graphics output bindings of one resource, and two UAVs
-//! of different slices of one texture bound together (the second is `NULL` at the
-//! draw or dispatch, with a debug message).
+//! and hazards between compute and graphics output bindings of one resource.
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
@@ -1196,6 +1194,42 @@ fn bind_stage<'g>(
     r.class_instances = stage.resolved.bound.clone();
 }
 
+/// The output buffers' memory (one slice per buffer, locked for writing), lent in
+/// disjoint pieces to the bindings that write it: UAVs of different slices of one
+/// texture each get their own bytes.
+struct Lent<'m>(Vec<Vec<(usize, &'m mut [u8])>>);
+
+impl<'m> Lent<'m> {
+    fn new(memory: impl Iterator<Item = &'m mut [u8]>) -> Lent<'m> {
+        Lent(memory.map(|m| vec![(0, m)]).collect())
+    }
+
+    /// Bytes `start..end` of buffer `k`: `None` when any of them is lent already.
+    fn take(&mut self, k: usize, (start, end): (usize, usize)) -> Option<&'m mut [u8]> {
+        let pieces = self.0.get_mut(k)?;
+        let i = pieces.iter().position(|(at, p)| *at <= start && start <= end && end <= at + p.len())?;
+        let (at, piece) = pieces.swap_remove(i);
+        let (before, rest) = piece.split_at_mut(start - at);
+        let (taken, after) = rest.split_at_mut(end - start);
+        if !before.is_empty() {
+            pieces.push((at, before));
+        }
+        if !after.is_empty() {
+            pieces.push((end, after));
+        }
+        Some(taken)
+    }
+
+    /// All of buffer `k`, when none of it is lent.
+    fn take_all(&mut self, k: usize) -> Option<&'m mut [u8]> {
+        let pieces = self.0.get_mut(k)?;
+        match pieces.as_slice() {
+            [(0, _)] => pieces.pop().map(|(_, p)| p),
+            _ => None,
+        }
+    }
+}
+
 /// The interpreter's view of a UAV whose bytes are `data`.
 fn uav_of<'g>(u: &UnorderedAccessView, data: &'g mut [u8]) -> Uav<'g> {
     match &u.view {
@@ -2001,20 +2035,21 @@ impl Context {
 
         // Stream output.
         let mut so_slots: [Option<&mut [u8]>; SO_BUFFER_SLOTS] = Default::default();
-        let mut memory: Vec<Option<&mut [u8]>> = write_guards.iter_mut().map(|g| Some(g.as_mut_slice())).collect();
+        let mut memory = Lent::new(write_guards.iter_mut().map(|g| g.as_mut_slice()));
         {
             let mut next = 0;
             for (slot, target) in self.so_targets.iter().enumerate() {
                 if so_desc.is_some() && target.is_some() {
-                    so_slots[slot] = memory.get_mut(next).and_then(|m| m.take());
+                    so_slots[slot] = memory.take_all(next);
                     next += 1;
                 }
             }
         }
         // The UAVs, shared by both stages (bound in the VS's resources; the pipeline
-        // lends them to the GS). A buffer under two UAVs, or also a stream-output
-        // target, would be written through the first view only (the hazard rules of
-        // the binding calls keep that from happening).
+        // lends them to the GS), each lent its bytes: UAVs of different slices of one
+        // texture both write. A buffer under two UAVs, or also a stream-output target,
+        // would be written through the first view only (the hazard rules of the
+        // binding calls keep that from happening).
         let mut uav_slots: Vec<Option<usize>> = Vec::new();
         for (slot, u) in self.uavs.iter().enumerate() {
             let Some(u) = u else {
@@ -2022,10 +2057,10 @@ impl Context {
                 continue;
             };
             let k = outputs.iter().position(|o| o.ptr_eq(&u.buffer)).filter(|&k| k >= so_outputs);
-            let data = k.and_then(|k| memory.get_mut(k)?.take()).and_then(|m| m.get_mut(u.range.0..u.range.1));
+            let data = k.and_then(|k| memory.take(k, u.range));
             if data.is_none() {
                 self.messages.push(format!(
-                    "Draw: UAV slot {slot}: its buffer is bound for stream output or under another UAV; NULL"
+                    "Draw: UAV slot {slot}: its bytes are bound for stream output or under another UAV; NULL"
                 ));
             }
             uav_slots.push(data.as_ref().map(|_| slot));

@@ -320,3 +320,35 @@ fn a_10_x_device_creates_raw_and_structured_buffer_uavs_only() {
         assert_eq!(created, refused, "{level:?}: texture");
     }
 }
+
+/// UAVs of slices 0 and 1 of one texture array (different subresources, no hazard) at
+/// slots 0 and 1: a dispatch writes through both.
+#[test]
+fn uavs_of_two_slices_of_one_texture_both_write() {
+    let device = device_11_0();
+    let text = "cs_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_uav_typed_texture2darray (uint,uint,uint,uint) u0\n\
+        dcl_uav_typed_texture2darray (uint,uint,uint,uint) u1\n\
+        dcl_thread_group 1, 1, 1\n\
+        store_uav_typed u0.xyzw, l(1, 0, 0, 0), l(7, 7, 7, 7)\n\
+        store_uav_typed u1.xyzw, l(2, 0, 0, 0), l(9, 9, 9, 9)\n\
+        ret\n";
+    let cs = compute_shader(&device, text);
+    let mut desc = d3d11::context::Texture2DDesc::new(4, 1, Format::R32_UINT, BindFlags::UNORDERED_ACCESS);
+    desc.array_size = 2;
+    let texture = device.create_texture2d(&desc, None).unwrap();
+    let slice = |first| {
+        let view = d3d11::context::TextureViewDesc {
+            dimension: d3d11::context::TextureViewDimension::Texture2DArray,
+            first_array_slice: first,
+            array_size: 1,
+        };
+        device.create_texture_unordered_access_view(&texture, view).unwrap()
+    };
+    let mut c = device.immediate_context();
+    c.cs_set_unordered_access_views(0, &[Some(slice(0)), Some(slice(1))], &[]).unwrap();
+    c.cs_set_shader(Some(&cs), &[]).unwrap();
+    c.dispatch(1, 1, 1).unwrap();
+    assert_eq!(words(&texture.memory().bytes()), [0, 7, 0, 0, 0, 0, 9, 0], "{:?}", c.messages());
+}

@@ -2,8 +2,8 @@
 //! `DispatchIndirect` (the other `CSSet*` calls share the graphics stages' code).
 
 use super::{
-    bind_stage, stage_constants, uav_of, with_constants, Buffer, BufferView, CallError, Context, UnorderedAccessView,
-    ViewOf, RESOURCE_MISC_DRAWINDIRECT_ARGS,
+    bind_stage, stage_constants, uav_of, with_constants, Buffer, BufferView, CallError, Context, Lent,
+    UnorderedAccessView, ViewOf, RESOURCE_MISC_DRAWINDIRECT_ARGS,
 };
 use crate::device::Shader;
 use crate::linkage::ClassInstance;
@@ -255,7 +255,7 @@ impl Context {
         let constants = stage_constants(&self.cs, &inputs, &read_guards);
         let mut resources = with_constants(&constants);
         bind_stage(&self.cs, &mut resources, &inputs, &read_guards);
-        let mut memory: Vec<Option<&mut [u8]>> = write_guards.iter_mut().map(|g| Some(g.as_mut_slice())).collect();
+        let mut memory = Lent::new(write_guards.iter_mut().map(|g| g.as_mut_slice()));
         let mut bound_slots: Vec<Option<usize>> = Vec::new();
         let mut messages = Vec::new();
         for (slot, u) in self.cs_uavs[..slots].iter().enumerate() {
@@ -265,9 +265,9 @@ impl Context {
                 continue;
             };
             let k = outputs.iter().position(|o| o.ptr_eq(&u.buffer));
-            let data = k.and_then(|k| memory.get_mut(k)?.take()).and_then(|m| m.get_mut(u.range.0..u.range.1));
+            let data = k.and_then(|k| memory.take(k, u.range));
             if data.is_none() {
-                messages.push(format!("{call}: UAV slot {slot}: its resource is under another UAV; NULL"));
+                messages.push(format!("{call}: UAV slot {slot}: its bytes are under another UAV; NULL"));
             }
             bound_slots.push(data.as_ref().map(|_| slot));
             resources.uavs.push(data.map(|data| uav_of(u, data)));
