@@ -32,9 +32,14 @@
 //!
 //! Where Direct3D 11 returns nothing (`IASetVertexBuffers`...), a call with invalid
 //! arguments is ignored as the runtime does, and the debug layer's complaint is kept in
-//! [`Context::messages`]. The binding hazards follow the runtime: binding a buffer for
-//! stream output unbinds it from every input slot; binding a buffer for input while it
-//! is a stream-output target binds `NULL`.
+//! [`Context::messages`]. The binding hazards follow the runtime (functional spec
+//! 5.3.9.4 "Hazard Tracking"): binding a resource as an output (stream-output target,
+//! UAV, render target) unbinds it from every input slot; binding it for input while it
+//! is bound as an output binds `NULL`. Among the outputs: a call binding one
+//! subresource at two of its slots (`OMSetRenderTargets`, the graphics or the compute
+//! UAVs) is ignored, and binding a subresource as a render target, graphics UAV or
+//! stream-output target unsets its other graphics output binding (a compute UAV: its
+//! other compute UAV binding).
 //!
 //! Where methods return `void` in Direct3D 11 but can fail here in a way worth
 //! knowing (setting a shader of the wrong kind, a draw the pipeline refuses), they
@@ -46,7 +51,8 @@
 //!   tightly packed; the samples of a texel consecutive).
 //! - [`ShaderResourceView`]s of buffers and of textures; [`UnorderedAccessView`]s of
 //!   buffers (typed, raw, structured with a hidden counter) and of mip 0 of 2D
-//!   textures, bound for every graphics stage with
+//!   textures (at 10_x raw ones starting on a 256-byte boundary and structured ones
+//!   only: Microsoft's "Compute Shaders on Downlevel Hardware"), bound for every graphics stage with
 //!   [`Context::om_set_unordered_access_views`] (the Direct3D 11.1 runtime with UAVs
 //!   at every stage: the vertex, geometry and pixel shaders share them), and for the
 //!   compute stage with [`Context::cs_set_unordered_access_views`].
@@ -58,7 +64,7 @@
 //! geometry shader object's stream-output declaration names (none for
 //! `D3D11_SO_NO_RASTERIZED_STREAM`, nor for a stream the geometry shader does not
 //! declare: then the pixel shader does not run). Its primitives (strips already made
-//! lists) are drawn by [`exec::raster::draw`] — the functional spec's rasterization
+//! lists) are drawn by [`exec::raster::draw_rows`] — the functional spec's rasterization
 //! rules, single sample, no geometric clipping — under the first viewport
 //! ([`Context::rs_set_viewports`]; none set: nothing is drawn) and the rasterizer state
 //! ([`Context::rs_set_state`], [`RasterizerDesc`]: cull mode, winding, depth clip);
@@ -67,9 +73,17 @@
 //! and slice) converted to its format by the typed-UAV-store conversion
 //! ([`exec::format::Convert::encode`]), for the targets the program declares an `o#`
 //! for; the last primitive drawn wins (no depth or stencil test, no blending, no
-//! write mask). Without a render target the target is the viewport's extent (the
-//! pixel shader's UAV writes still land). Before anything runs, the draw is refused
-//! when the pixel shader's input signature does not link with the rasterized outputs
+//! write mask). A target of more pixels than [`exec::raster::MAX_TARGET_PIXELS`]
+//! (1024 × 1024; 1920 × 1080 is) is drawn band after band of rows
+//! ([`exec::raster::draw_rows`], each within that bound, starting on an even row so
+//! that no 2×2 quad straddles two), which gives the pixels of one draw; the pixel
+//! shader's UAV writes then come band after band. Several views of one texture
+//! (different slices or mips) are several targets, each written (functional spec
+//! 17.14), and a UAV of another subresource of a target's texture is written too. Without a render target the target is the viewport's extent (the pixel
+//! shader's UAV writes still land). Before anything runs, the draw is refused (`Draw`)
+//! for a viewport outside the range of the functional spec (15.6.1) or with a depth
+//! range outside [0, 1] or reversed, and when the pixel shader's input signature
+//! does not link with the rasterized outputs
 //! (`Draw`: a semantic missing, in another register, of another component type, with
 //! more components; see Microsoft's "Signatures" page), and is
 //! [`exec::ExecErrorKind::Unsupported`] for points and lines (the rasterizer draws
@@ -129,8 +143,8 @@
 //! contexts, `Map`/`Unmap` (use [`Buffer::update`] and [`Buffer::bytes`]), the `*1`
 //! variants with constant-buffer offsets, indirect draws (`DispatchIndirect` is
 //! modelled), usage flags, the `APPEND`/`COUNTER` UAV flags (every structured UAV has
-//! a hidden counter), the rule that render-target and UAV slots do not overlap, and
-//! hazards between compute and graphics output bindings of one resource.
+//! a hidden counter), the rule that render-target and UAV slots do not overlap,
+//! and hazards between compute and graphics output bindings of one resource.
 
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
@@ -144,8 +158,10 @@ use exec::{ExecError, ExecErrorKind, Format, Plan};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tpf::ProgramType;
+use validate::FeatureLevel;
 
 mod compute;
+mod hazards;
 mod pixel;
 
 pub use compute::{
@@ -153,7 +169,7 @@ pub use compute::{
 };
 pub use exec::raster::{Cull, Viewport};
 pub use pixel::{
-    FillMode, RasterizerDesc, RasterizerState, RenderTargetView, RenderTargetViewDesc,
+    render_target_format, FillMode, RasterizerDesc, RasterizerState, RenderTargetView, RenderTargetViewDesc,
     SIMULTANEOUS_RENDER_TARGET_COUNT, VIEWPORT_SLOTS,
 };
 
@@ -842,14 +858,32 @@ impl Device {
 
     /// `ID3D11Device::CreateUnorderedAccessView` of a buffer, with the rules of
     /// [`create_shader_resource_view`](Self::create_shader_resource_view) and the
-    /// unordered-access bind flag. A structured view gets a hidden counter (0).
+    /// unordered-access bind flag. A structured view gets a hidden counter (0). Below
+    /// feature level 11_0 (Microsoft's "Compute Shaders on Downlevel Hardware": raw and
+    /// structured UAVs only), a typed view, or a raw view whose first byte is not a
+    /// multiple of 256, is refused (`E_INVALIDARG`).
     pub fn create_unordered_access_view(
         &self,
         buffer: &Buffer,
         view: BufferView,
     ) -> Result<UnorderedAccessView, CallError> {
+        let call = "CreateUnorderedAccessView";
         if !buffer.desc().bind_flags.contains(BindFlags::UNORDERED_ACCESS) {
-            return Err(CallError::invalid("CreateUnorderedAccessView: the buffer lacks D3D11_BIND_UNORDERED_ACCESS"));
+            return Err(CallError::invalid(format!("{call}: the buffer lacks D3D11_BIND_UNORDERED_ACCESS")));
+        }
+        if self.feature_level() < FeatureLevel::L11_0 {
+            match view {
+                BufferView::Typed { .. } => {
+                    return Err(CallError::invalid(format!("{call}: a typed UAV below feature level 11_0")));
+                }
+                BufferView::Raw { first_element, .. } if (u64::from(first_element) * 4) % 256 != 0 => {
+                    return Err(CallError::invalid(format!(
+                        "{call}: a raw UAV's first byte ({}) is not a multiple of 256 below feature level 11_0",
+                        u64::from(first_element) * 4
+                    )));
+                }
+                _ => {}
+            }
         }
         let range = buffer_view_range("CreateUnorderedAccessView", buffer, view)?;
         Ok(UnorderedAccessView {
@@ -866,7 +900,9 @@ impl Device {
     /// above 16384; an array size of 0 or above 2048; more mips than the chain has; a
     /// sample count other than 1, 2, 4, 8, 16, or above 1 with mips or unordered
     /// access; bind flags other than shader resource, unordered access and render
-    /// target, or none; a texture above 2³¹ bytes; too little initial data.
+    /// target, or none; a render target of a format that cannot be one at the device's
+    /// feature level ([`render_target_format`]: never a depth format); a
+    /// texture above 2³¹ bytes; too little initial data.
     pub fn create_texture2d(&self, desc: &Texture2DDesc, initial: Option<&[u8]>) -> Result<Texture2D, CallError> {
         let mut d = *desc;
         let call = "CreateTexture2D";
@@ -889,6 +925,13 @@ impl Device {
             return Err(CallError::invalid(format!(
                 "{call}: BindFlags {:#x} (shader resource, unordered access and render target are modelled)",
                 bind.0
+            )));
+        }
+        if bind.contains(BindFlags::RENDER_TARGET) && !pixel::render_target_format(self.feature_level(), d.format) {
+            return Err(CallError::invalid(format!(
+                "{call}: D3D11_BIND_RENDER_TARGET with {}, not a render-target format at feature level {}",
+                d.format.name(),
+                self.feature_level()
             )));
         }
         if !matches!(d.sample_count, 1 | 2 | 4 | 8 | 16) {
@@ -961,7 +1004,8 @@ impl Device {
     /// `ID3D11Device::CreateUnorderedAccessView` of mip 0 of a 2D texture
     /// (`Texture2D` or `Texture2DArray`), with the rules of
     /// [`create_texture_shader_resource_view`](Self::create_texture_shader_resource_view)
-    /// and the unordered-access bind flag.
+    /// and the unordered-access bind flag. Refused (`E_INVALIDARG`) below feature level
+    /// 11_0 (Microsoft's "Compute Shaders on Downlevel Hardware": no texture UAVs).
     pub fn create_texture_unordered_access_view(
         &self,
         texture: &Texture2D,
@@ -970,6 +1014,9 @@ impl Device {
         let call = "CreateUnorderedAccessView";
         if !texture.desc.bind_flags.contains(BindFlags::UNORDERED_ACCESS) {
             return Err(CallError::invalid(format!("{call}: the texture lacks D3D11_BIND_UNORDERED_ACCESS")));
+        }
+        if self.feature_level() < FeatureLevel::L11_0 {
+            return Err(CallError::invalid(format!("{call}: a texture UAV below feature level 11_0")));
         }
         if !matches!(view.dimension, TextureViewDimension::Texture2D | TextureViewDimension::Texture2DArray) {
             return Err(CallError::invalid(format!("{call}: a {:?} unordered access view", view.dimension)));
@@ -1145,6 +1192,42 @@ fn bind_stage<'g>(
         *slot = s.map(|s| s.0);
     }
     r.class_instances = stage.resolved.bound.clone();
+}
+
+/// The output buffers' memory (one slice per buffer, locked for writing), lent in
+/// disjoint pieces to the bindings that write it: UAVs of different slices of one
+/// texture each get their own bytes.
+struct Lent<'m>(Vec<Vec<(usize, &'m mut [u8])>>);
+
+impl<'m> Lent<'m> {
+    fn new(memory: impl Iterator<Item = &'m mut [u8]>) -> Lent<'m> {
+        Lent(memory.map(|m| vec![(0, m)]).collect())
+    }
+
+    /// Bytes `start..end` of buffer `k`: `None` when any of them is lent already.
+    fn take(&mut self, k: usize, (start, end): (usize, usize)) -> Option<&'m mut [u8]> {
+        let pieces = self.0.get_mut(k)?;
+        let i = pieces.iter().position(|(at, p)| *at <= start && start <= end && end <= at + p.len())?;
+        let (at, piece) = pieces.swap_remove(i);
+        let (before, rest) = piece.split_at_mut(start - at);
+        let (taken, after) = rest.split_at_mut(end - start);
+        if !before.is_empty() {
+            pieces.push((at, before));
+        }
+        if !after.is_empty() {
+            pieces.push((end, after));
+        }
+        Some(taken)
+    }
+
+    /// All of buffer `k`, when none of it is lent.
+    fn take_all(&mut self, k: usize) -> Option<&'m mut [u8]> {
+        let pieces = self.0.get_mut(k)?;
+        match pieces.as_slice() {
+            [(0, _)] => pieces.pop().map(|(_, p)| p),
+            _ => None,
+        }
+    }
 }
 
 /// The interpreter's view of a UAV whose bytes are `data`.
@@ -1370,7 +1453,7 @@ impl Context {
 
     /// Bound for output: a stream-output target, under an unordered access view (of
     /// the graphics or the compute stages) or a render target view.
-    fn is_so_target(&self, buffer: &Buffer) -> bool {
+    fn is_bound_as_output(&self, buffer: &Buffer) -> bool {
         self.so_targets.iter().flatten().any(|t| t.ptr_eq(buffer))
             || self.uavs.iter().chain(&self.cs_uavs).flatten().any(|u| u.buffer.ptr_eq(buffer))
             || self.render_targets.iter().flatten().any(|r| r.texture.memory.ptr_eq(buffer))
@@ -1381,7 +1464,10 @@ impl Context {
     /// graphics stages' slots from `start_slot`; the vertex, geometry and pixel shaders
     /// share them. `initial_counts[i]` sets a structured
     /// view's hidden counter (`u32::MAX`, -1, or missing: kept). A buffer bound here is
-    /// unbound from every input slot, as stream-output targets are. The slots are
+    /// unbound from every input slot, as stream-output targets are. One subresource
+    /// (a buffer, or a texture's mip and slice) under two of the views ignores the call
+    /// (a debug message, `Ok`); a render target, another UAV slot or a stream-output
+    /// target of a subresource bound here is unset (functional spec 5.3.9.4). The slots are
     /// [`om_uav_slot_count`](Self::om_uav_slot_count): binding past them, or on a device
     /// below feature level 11_0 (no pixel-shader UAVs), is refused (`E_INVALIDARG`,
     /// nothing bound). Which stages may use them is decided when a shader is created:
@@ -1403,6 +1489,16 @@ impl Context {
         if start_slot as u64 + views.len() as u64 > slots as u64 {
             return Err(CallError::invalid(format!("{call}: slots past {}", slots - 1)));
         }
+        // Hazards (functional spec 5.3.9.4): one subresource at two slots ignores the
+        // call; another output binding of a subresource bound here is unset.
+        let start = start_slot as usize;
+        let new: Vec<(usize, hazards::Written<'_>)> =
+            views.iter().enumerate().filter_map(|(i, v)| Some((start + i, v.as_ref()?.written()))).collect();
+        if let Some((a, b)) = hazards::repeated(&new) {
+            self.messages.push(format!("{call}: UAV slots {a} and {b} bind one subresource; call ignored"));
+            return Ok(());
+        }
+        self.unset_graphics_outputs(call, &new, 0..0, start..start + views.len(), 0..0);
         for (i, v) in views.iter().enumerate() {
             if let Some(v) = v {
                 let count = initial_counts.get(i).copied().unwrap_or(u32::MAX);
@@ -1458,15 +1554,17 @@ impl Context {
     }
 
     /// Input binding of `buffer` needing `flag`: `None` (with a message) when it lacks
-    /// the flag or is a stream-output target.
+    /// the flag or is bound as an output ([`is_bound_as_output`](Self::is_bound_as_output)).
     fn input_binding(&mut self, call: &str, buffer: &Option<Buffer>, flag: BindFlags, name: &str) -> Option<Buffer> {
         let b = buffer.as_ref()?;
         if !b.desc().bind_flags.contains(flag) {
             self.messages.push(format!("{call}: the buffer lacks {name}; bound as NULL"));
             return None;
         }
-        if self.is_so_target(b) {
-            self.messages.push(format!("{call}: the buffer is bound for stream output; input forced to NULL"));
+        if self.is_bound_as_output(b) {
+            self.messages.push(format!(
+                "{call}: the buffer is bound as an output (stream-output target, UAV or render target); input forced to NULL"
+            ));
             return None;
         }
         Some(b.clone())
@@ -1652,7 +1750,7 @@ impl Context {
         }
         for (i, v) in views.iter().enumerate() {
             let v = match v {
-                Some(v) if self.is_so_target(&v.buffer) => {
+                Some(v) if self.is_bound_as_output(&v.buffer) => {
                     self.messages.push(format!("{call}: the resource is bound for output; input forced to NULL"));
                     None
                 }
@@ -1727,8 +1825,8 @@ impl Context {
     /// of `u32::MAX` (`-1`) appends at the buffer's `BufferFilledSize`; any other offset
     /// becomes its `BufferFilledSize` (14.4); a missing offset is 0. A buffer without
     /// the stream-output bind flag, or already given to an earlier slot of the call,
-    /// is bound as `NULL`. Each buffer bound is unbound from every input slot. Ignored
-    /// with more than 4 buffers.
+    /// is bound as `NULL`. Each buffer bound is unbound from every input slot, and from
+    /// a graphics UAV slot (functional spec 5.3.9.4). Ignored with more than 4 buffers.
     pub fn so_set_targets(&mut self, buffers: &[Option<Buffer>], offsets: &[u32]) {
         if buffers.len() > SO_BUFFER_SLOTS {
             self.messages.push(format!("SOSetTargets: {} buffers (at most 4); call ignored", buffers.len()));
@@ -1752,7 +1850,13 @@ impl Context {
             }
             targets[i] = Some(b.clone());
         }
-        // Hazards: an output binding unbinds the buffer from the inputs.
+        // Hazards: another output binding of a buffer bound here is unset (functional
+        // spec 5.3.9.4); an output binding unbinds the buffer from the inputs.
+        {
+            let new: Vec<(usize, hazards::Written<'_>)> =
+                targets.iter().enumerate().filter_map(|(i, t)| Some((i, hazards::buffer(t.as_ref()?)))).collect();
+            self.unset_graphics_outputs("SOSetTargets", &new, 0..0, 0..0, 0..SO_BUFFER_SLOTS);
+        }
         self.unbind_inputs("SOSetTargets", |b| targets.iter().flatten().any(|t| t.ptr_eq(b)));
         self.so_targets = targets;
     }
@@ -1841,8 +1945,9 @@ impl Context {
     /// statistics added to the context's counters, the stream-output targets'
     /// `BufferFilledSize` advanced; with a pixel shader, the rasterized stream drawn
     /// into the render targets (the module documentation's "The pixel stage"). A draw
-    /// refused before it runs (state, linkage) changes nothing; one that fails while
-    /// running changes nothing but the stream-output buffers (and their filled sizes)
+    /// refused before it runs (state, linkage, target size, viewport) changes
+    /// nothing; one that fails while running changes nothing but the stream-output
+    /// buffers (and their filled sizes)
     /// and UAVs its shaders may already have written: render targets are written only
     /// when the whole draw succeeded.
     fn execute(&mut self, call: DrawCall) -> Result<(), ExecError> {
@@ -1930,19 +2035,21 @@ impl Context {
 
         // Stream output.
         let mut so_slots: [Option<&mut [u8]>; SO_BUFFER_SLOTS] = Default::default();
-        let mut memory: Vec<Option<&mut [u8]>> = write_guards.iter_mut().map(|g| Some(g.as_mut_slice())).collect();
+        let mut memory = Lent::new(write_guards.iter_mut().map(|g| g.as_mut_slice()));
         {
             let mut next = 0;
             for (slot, target) in self.so_targets.iter().enumerate() {
                 if so_desc.is_some() && target.is_some() {
-                    so_slots[slot] = memory.get_mut(next).and_then(|m| m.take());
+                    so_slots[slot] = memory.take_all(next);
                     next += 1;
                 }
             }
         }
         // The UAVs, shared by both stages (bound in the VS's resources; the pipeline
-        // lends them to the GS). A buffer under two UAVs, or also a stream-output
-        // target, is written through the first view only.
+        // lends them to the GS), each lent its bytes: UAVs of different slices of one
+        // texture both write. A buffer under two UAVs, or also a stream-output target,
+        // would be written through the first view only (the hazard rules of the
+        // binding calls keep that from happening).
         let mut uav_slots: Vec<Option<usize>> = Vec::new();
         for (slot, u) in self.uavs.iter().enumerate() {
             let Some(u) = u else {
@@ -1950,10 +2057,10 @@ impl Context {
                 continue;
             };
             let k = outputs.iter().position(|o| o.ptr_eq(&u.buffer)).filter(|&k| k >= so_outputs);
-            let data = k.and_then(|k| memory.get_mut(k)?.take()).and_then(|m| m.get_mut(u.range.0..u.range.1));
+            let data = k.and_then(|k| memory.take(k, u.range));
             if data.is_none() {
                 self.messages.push(format!(
-                    "Draw: UAV slot {slot}: its buffer is bound for stream output or under another UAV; NULL"
+                    "Draw: UAV slot {slot}: its bytes are bound for stream output or under another UAV; NULL"
                 ));
             }
             uav_slots.push(data.as_ref().map(|_| slot));
@@ -1961,19 +2068,6 @@ impl Context {
         }
         while vs_resources.uavs.last().is_some_and(|u| u.is_none()) {
             vs_resources.uavs.pop();
-        }
-        // The render targets' memory (a texture under a UAV, or drawn into by an
-        // earlier slot, is not written at this one).
-        let mut targets: Vec<(usize, &RenderTargetView, &mut [u8])> = Vec::new();
-        for (slot, view) in render_targets.iter().enumerate() {
-            let Some(view) = view else { continue };
-            let k = outputs.iter().position(|o| o.ptr_eq(view.texture.memory()));
-            match k.and_then(|k| memory.get_mut(k)?.take()) {
-                Some(m) => targets.push((slot, view, m)),
-                None => self.messages.push(format!(
-                    "Draw: render target slot {slot}: its texture is under a UAV or another render target; not written"
-                )),
-            }
         }
         let offsets: [u32; SO_BUFFER_SLOTS] =
             std::array::from_fn(|s| self.so_targets[s].as_ref().map_or(0, |b| b.filled_size()));
@@ -2013,11 +2107,42 @@ impl Context {
                 bind_stage(&self.ps, &mut ps_resources, &inputs, &read_guards);
                 ps_resources.uavs = uavs;
                 let triangles = r.streams.iter().find(|s| s.stream == p.stream).map(pixel::triangles);
+                let triangles = triangles.unwrap_or_default();
                 let limits = exec::compute::Limits { step_limit: self.step_limit };
-                let drawn =
-                    exec::raster::draw(&p.plan, &triangles.unwrap_or_default(), &p.state, &mut ps_resources, &limits);
+                // The targets' pixels are kept apart and written when the whole draw
+                // succeeded (several views of one texture, each of its own subresource,
+                // are written in turn: functional spec 17.14); the target is drawn band
+                // after band of rows, each within exec::raster's pixel bound.
+                let mut staged: Vec<pixel::Staged<'_>> = render_targets
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(slot, v)| pixel::Staged::new(&p.plan, slot, v.as_ref()?))
+                    .collect();
+                let height = p.state.target_height;
+                let mut drawn = Ok(0u64);
+                let mut start = 0;
+                while let (Ok(invocations), true) = (&mut drawn, start < height) {
+                    let rows = start..start.saturating_add(p.band.max(1)).min(height);
+                    match exec::raster::draw_rows(
+                        &p.plan,
+                        &triangles,
+                        &p.state,
+                        rows.clone(),
+                        &mut ps_resources,
+                        &limits,
+                    ) {
+                        Ok(band) => {
+                            *invocations += band.ps_invocations;
+                            for target in staged.iter_mut() {
+                                target.write(&band, rows.start);
+                            }
+                        }
+                        Err(e) => drawn = Err(e),
+                    }
+                    start = rows.end;
+                }
                 uavs = std::mem::take(&mut ps_resources.uavs);
-                Some(drawn)
+                Some(drawn.map(|invocations| (invocations, staged)))
             }
             _ => None,
         };
@@ -2029,11 +2154,16 @@ impl Context {
                 }
             }
         }
+        // The outputs unlocked, for the render targets' textures to be written.
+        drop((uavs, so_slots, memory));
+        drop(write_guards);
         let mut result = result?;
-        if let (Some(drawn), Some(p)) = (drawn, &pixel) {
-            let drawn = drawn?;
-            pixel::write_targets(&p.plan, &drawn, &mut targets);
-            result.statistics.ps_invocations = drawn.ps_invocations;
+        if let Some(drawn) = drawn {
+            let (invocations, staged) = drawn?;
+            for target in &staged {
+                target.commit();
+            }
+            result.statistics.ps_invocations = invocations;
         }
         if !self.capture {
             result.streams.clear();

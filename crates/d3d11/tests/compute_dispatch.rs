@@ -267,3 +267,88 @@ fn dispatch_indirect_reads_the_group_counts_from_the_buffer() {
     let expected: Vec<u32> = (0..16).map(|i| if i < 8 { i * 3 } else { 0 }).collect();
     assert_eq!(words(&b.bytes()), expected);
 }
+
+/// Microsoft's "Compute Shaders on Downlevel Hardware": at 10_x, UAVs are raw or
+/// structured buffers only (no typed or texture UAVs), a raw one starting on a
+/// 256-byte boundary; at 11_0 each of these views is created.
+#[test]
+fn a_10_x_device_creates_raw_and_structured_buffer_uavs_only() {
+    for (level, downlevel) in [(FeatureLevel::L10_0, true), (FeatureLevel::L10_1, true), (FeatureLevel::L11_0, false)] {
+        let device = Device::new(DeviceDesc::new(level, Runtime::D3D11_1));
+        let raw = device
+            .create_buffer(
+                &BufferDesc {
+                    byte_width: 1024,
+                    bind_flags: BindFlags::UNORDERED_ACCESS,
+                    misc_flags: RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS,
+                    structure_byte_stride: 0,
+                },
+                None,
+            )
+            .unwrap();
+        let created = |view| device.create_unordered_access_view(&raw, view).map(|_| ()).map_err(|e| e.hr);
+        let refused = if downlevel { Err(E_INVALIDARG) } else { Ok(()) };
+        assert_eq!(created(BufferView::Raw { first_element: 64, num_elements: 16 }), Ok(()), "{level:?}: 256 bytes in");
+        assert_eq!(created(BufferView::Raw { first_element: 4, num_elements: 16 }), refused, "{level:?}: 16 bytes in");
+        let typed = BufferView::Typed { format: Format::R32_UINT, first_element: 0, num_elements: 16 };
+        assert_eq!(created(typed), refused, "{level:?}: typed");
+        let structured = device
+            .create_buffer(
+                &BufferDesc {
+                    byte_width: 64,
+                    bind_flags: BindFlags::UNORDERED_ACCESS,
+                    misc_flags: d3d11::context::RESOURCE_MISC_BUFFER_STRUCTURED,
+                    structure_byte_stride: 16,
+                },
+                None,
+            )
+            .unwrap();
+        let view = BufferView::Structured { first_element: 1, num_elements: 2 };
+        assert!(device.create_unordered_access_view(&structured, view).is_ok(), "{level:?}: structured");
+        let texture = device
+            .create_texture2d(
+                &d3d11::context::Texture2DDesc::new(4, 4, Format::R32_FLOAT, BindFlags::UNORDERED_ACCESS),
+                None,
+            )
+            .unwrap();
+        let view = d3d11::context::TextureViewDesc {
+            dimension: d3d11::context::TextureViewDimension::Texture2D,
+            first_array_slice: 0,
+            array_size: 1,
+        };
+        let created = device.create_texture_unordered_access_view(&texture, view).map(|_| ()).map_err(|e| e.hr);
+        assert_eq!(created, refused, "{level:?}: texture");
+    }
+}
+
+/// UAVs of slices 0 and 1 of one texture array (different subresources, no hazard) at
+/// slots 0 and 1: a dispatch writes through both.
+#[test]
+fn uavs_of_two_slices_of_one_texture_both_write() {
+    let device = device_11_0();
+    let text = "cs_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_uav_typed_texture2darray (uint,uint,uint,uint) u0\n\
+        dcl_uav_typed_texture2darray (uint,uint,uint,uint) u1\n\
+        dcl_thread_group 1, 1, 1\n\
+        store_uav_typed u0.xyzw, l(1, 0, 0, 0), l(7, 7, 7, 7)\n\
+        store_uav_typed u1.xyzw, l(2, 0, 0, 0), l(9, 9, 9, 9)\n\
+        ret\n";
+    let cs = compute_shader(&device, text);
+    let mut desc = d3d11::context::Texture2DDesc::new(4, 1, Format::R32_UINT, BindFlags::UNORDERED_ACCESS);
+    desc.array_size = 2;
+    let texture = device.create_texture2d(&desc, None).unwrap();
+    let slice = |first| {
+        let view = d3d11::context::TextureViewDesc {
+            dimension: d3d11::context::TextureViewDimension::Texture2DArray,
+            first_array_slice: first,
+            array_size: 1,
+        };
+        device.create_texture_unordered_access_view(&texture, view).unwrap()
+    };
+    let mut c = device.immediate_context();
+    c.cs_set_unordered_access_views(0, &[Some(slice(0)), Some(slice(1))], &[]).unwrap();
+    c.cs_set_shader(Some(&cs), &[]).unwrap();
+    c.dispatch(1, 1, 1).unwrap();
+    assert_eq!(words(&texture.memory().bytes()), [0, 7, 0, 0, 0, 0, 9, 0], "{:?}", c.messages());
+}

@@ -227,7 +227,9 @@ fn a_full_screen_strip_writes_the_interpolated_colour_in_each_target_format() {
         assert_eq!(bytes(view), expected, "{}", format.name());
     }
     // The UNORM target holds the float target's values, each saturated, scaled by 255
-    // and rounded to nearest even (the functional spec's FLOAT -> UNORM conversion).
+    // and rounded to nearest even (exec's conversion). The functional spec's FLOAT ->
+    // UNORM (3.2.3.6) adds 0.5 and truncates, with a tolerance of 0.6 ULP: the two differ
+    // only at exact halves, where both results are within the tolerance.
     let floats: Vec<f32> =
         bytes(&s.float_target).chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     let unorm: Vec<u8> = floats.iter().map(|f| (f.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8).collect();
@@ -530,4 +532,272 @@ fn pixel_shader_uavs_on(desc: DeviceDesc) {
     // triangle); helper pixels write nothing.
     assert_eq!(counter.bytes(), (SIZE * SIZE).to_le_bytes());
     assert_ne!(bytes(&s.float_target), bytes_of_clear(0.25));
+}
+
+/// Views of two slices of one texture array at slots 0 and 1 (functional spec 17.14:
+/// non-overlapping views of one resource as simultaneous render targets): both written.
+#[test]
+fn two_slices_of_one_texture_are_two_render_targets() {
+    let mut s = scene(CLOCKWISE);
+    let format = Format::R32G32B32A32_FLOAT;
+    let mut desc = Texture2DDesc::new(SIZE, SIZE, format, BindFlags::RENDER_TARGET);
+    desc.array_size = 2;
+    let array = s.device.create_texture2d(&desc, None).unwrap();
+    let view = |slice| {
+        let d = RenderTargetViewDesc { mip_slice: 0, first_array_slice: slice };
+        s.device.create_render_target_view(&array, Some(d)).unwrap()
+    };
+    let (slice0, slice1) = (view(0), view(1));
+    s.context.clear_render_target_view(&slice0, [0.25; 4]);
+    s.context.clear_render_target_view(&slice1, [0.25; 4]);
+    s.context.om_set_render_targets(&[Some(slice0), Some(slice1)]);
+    s.context.draw(4, 0).unwrap();
+    // Each slice holds what the float target holds in a draw with separate textures.
+    let mut separate = scene(CLOCKWISE);
+    separate.context.draw(4, 0).unwrap();
+    let one = bytes(&separate.float_target);
+    assert_ne!(one, bytes_of_clear(0.25));
+    assert_eq!(bytes(&s.float_target), bytes_of_clear(0.25), "not bound");
+    let memory = array.memory().bytes();
+    assert_eq!(memory[..one.len()], one[..], "slice 0");
+    assert_eq!(memory[one.len()..], one[..], "slice 1");
+}
+
+/// Views of mip 1 of both slices of a 16 x 16 texture array (8 x 8, the size of the
+/// scene's target) at slots 0 and 1: both written at their subresource, mip 0 not.
+#[test]
+fn two_mips_of_one_texture_are_two_render_targets() {
+    let mut s = scene(CLOCKWISE);
+    let format = Format::R32G32B32A32_FLOAT;
+    let mut desc = Texture2DDesc::new(16, 16, format, BindFlags::RENDER_TARGET);
+    desc.mip_levels = 2;
+    desc.array_size = 2;
+    let texture = s.device.create_texture2d(&desc, None).unwrap();
+    let mip1 = s
+        .device
+        .create_render_target_view(&texture, Some(RenderTargetViewDesc { mip_slice: 1, first_array_slice: 0 }))
+        .unwrap();
+    let mip1_slice1 = s
+        .device
+        .create_render_target_view(&texture, Some(RenderTargetViewDesc { mip_slice: 1, first_array_slice: 1 }))
+        .unwrap();
+    assert_eq!(mip1.size(), (SIZE, SIZE));
+    s.context.om_set_render_targets(&[Some(mip1.clone()), Some(mip1_slice1.clone())]);
+    s.context.draw(4, 0).unwrap();
+    let mut separate = scene(CLOCKWISE);
+    separate.context.draw(4, 0).unwrap();
+    let one = bytes(&separate.float_target);
+    let memory = texture.memory().bytes();
+    // Slice 0: mip 0 (16 x 16 x 16 bytes), then mip 1; slice 1 the same.
+    let mip0 = 16 * 16 * 16;
+    let slice = mip0 + one.len();
+    assert_eq!(memory[mip0..slice], one[..], "mip 1 of slice 0");
+    assert_eq!(memory[slice + mip0..], one[..], "mip 1 of slice 1");
+    assert!(memory[..mip0].iter().all(|&b| b == 0), "mip 0 untouched");
+}
+
+/// A viewport `exec::raster` refuses is refused before the geometry stages run: the
+/// stream-output target keeps its bytes and filled size.
+#[test]
+fn a_refused_raster_state_refuses_the_draw_before_stream_output() {
+    let cases = [
+        ("a viewport outside 15.6.1", Viewport { width: 40000.0, ..viewport() }),
+        ("a viewport starting outside 15.6.1", Viewport { top_left_y: -40000.0, ..viewport() }),
+        ("a depth range with max below min", Viewport { min_depth: 0.5, max_depth: 0.25, ..viewport() }),
+        ("a depth range beyond 1", Viewport { max_depth: 2.0, ..viewport() }),
+    ];
+    for (what, vp) in cases {
+        let mut s = scene(CLOCKWISE);
+        let bytes_vs = s.vs.bytecode().to_vec();
+        let mut gs = None;
+        let created = s.device.create_geometry_shader_with_stream_output(
+            &bytes_vs,
+            bytes_vs.len(),
+            &so_position(),
+            None,
+            Some(&mut gs),
+        );
+        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+        let so = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
+        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        s.context.so_set_targets(&[Some(so.clone())], &[0]);
+        s.context.rs_set_viewports(&[vp]);
+        let e = s.context.draw(4, 0).unwrap_err();
+        assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{what}: {e:?}");
+        assert_eq!((so.filled_size(), so.bytes()), (0, vec![0; 256]), "{what}: stream output written");
+        assert!(s.context.last_draw().is_none(), "{what}");
+        // The same draw with the scene's target and viewport runs.
+        s.context.om_set_render_targets(&[Some(s.float_target.clone())]);
+        s.context.rs_set_viewports(&[viewport()]);
+        s.context.draw(4, 0).unwrap();
+        assert_eq!(so.filled_size(), 2 * 3 * 16, "{what}");
+    }
+}
+
+/// With `D3D11_SO_NO_RASTERIZED_STREAM` the pixel shader never runs: one that is
+/// disabled (an interface slot without a class instance) or whose inputs do not link
+/// with the geometry shader's outputs does not refuse the draw; rasterized, each does.
+#[test]
+fn a_pixel_shader_that_does_not_run_is_not_checked() {
+    const TEST: &str = "a_pixel_shader_that_does_not_run_is_not_checked";
+    let Some(interfaces) = corpus_blob(TEST, "hlslcc", "ps5__interfaces") else { return };
+    let s = scene(CLOCKWISE);
+    let (unlinked, _) = shader(&s.device, ProgramType::Pixel, &ps_text("TEXCOORD"));
+    let mut disabled = None;
+    let created = create(&s.device, ProgramType::Pixel, &interfaces, interfaces.len(), None, Some(&mut disabled));
+    assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+    for ps in [unlinked, disabled.unwrap()] {
+        let mut s = scene(CLOCKWISE);
+        s.context.ps_set_shader(Some(&ps), &[]).unwrap();
+        let mut so = so_position();
+        so.rasterized_stream = NO_RASTERIZED_STREAM;
+        let bytes_vs = s.vs.bytecode().to_vec();
+        let mut gs = None;
+        let created =
+            s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
+        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+        let target = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
+        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        s.context.so_set_targets(&[Some(target.clone())], &[0]);
+        s.context.draw(4, 0).unwrap();
+        assert_eq!(target.filled_size(), 2 * 3 * 16);
+        // Rasterized, the same pixel shader refuses the draw.
+        so.rasterized_stream = 0;
+        let mut gs = None;
+        let created =
+            s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
+        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        let e = s.context.draw(4, 0).unwrap_err();
+        assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{e:?}");
+    }
+}
+
+/// A depth format is never a render target (Microsoft's format support tables): the
+/// texture is refused at creation; as a shader resource it is created. Below 10_0 the
+/// tables allow fewer formats: at 9_1 the 8-bit UNORM ones, at 9_3 some float and
+/// 16-bit UNORM ones too; `R32G32B32_FLOAT` (optional) is taken as supported from 10_0.
+#[test]
+fn render_target_textures_take_the_formats_of_the_feature_level() {
+    let device = device_11_0();
+    for format in [Format::D32_FLOAT, Format::D16_UNORM] {
+        let desc = Texture2DDesc::new(4, 4, format, BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE);
+        assert_eq!(device.create_texture2d(&desc, None).map(|_| ()).map_err(|e| e.hr), Err(E_INVALIDARG), "{format}");
+        assert!(device.create_texture2d(&Texture2DDesc::new(4, 4, format, BindFlags::SHADER_RESOURCE), None).is_ok());
+    }
+    let cases = [
+        (Format::R8G8B8A8_UNORM, [true, true, true, true]),
+        (Format::B8G8R8X8_UNORM, [true, true, true, true]),
+        (Format::R16G16B16A16_FLOAT, [false, true, true, true]),
+        (Format::R32_FLOAT, [false, true, true, true]),
+        (Format::R32_UINT, [false, false, true, true]),
+        (Format::R8G8B8A8_SNORM, [false, false, true, true]),
+        (Format::R32G32B32_FLOAT, [false, false, true, true]),
+        (Format::D32_FLOAT, [false, false, false, false]),
+    ];
+    let levels = [FeatureLevel::L9_1, FeatureLevel::L9_3, FeatureLevel::L10_0, FeatureLevel::L11_0];
+    for (format, expected) in cases {
+        for (level, expected) in levels.into_iter().zip(expected) {
+            assert_eq!(d3d11::context::render_target_format(level, format), expected, "{format} at {level}");
+            let device = Device::new(DeviceDesc::new(level, Runtime::D3D11_1));
+            let created = device
+                .create_texture2d(&Texture2DDesc::new(4, 4, format, BindFlags::RENDER_TARGET), None)
+                .map(|_| ())
+                .map_err(|e| e.hr);
+            assert_eq!(created, if expected { Ok(()) } else { Err(E_INVALIDARG) }, "{format} at {level}");
+        }
+    }
+}
+
+/// A 1920 × 1080 target, more pixels than `exec::raster` draws at once, is drawn band
+/// after band of rows: the first 546 rows (one band: 1920 × 546 is within the bound)
+/// are what one `exec::raster::draw` of a 1920 × 546 target under the same viewport
+/// gives; every pixel of the full-screen strip is written, and the last row holds the
+/// colours near the bottom corners.
+#[test]
+fn a_1920_by_1080_target_is_drawn_in_bands() {
+    let (w, h) = (1920u32, 1080u32);
+    let mut s = scene(CLOCKWISE);
+    let texture = s
+        .device
+        .create_texture2d(&Texture2DDesc::new(w, h, Format::R8G8B8A8_UNORM, BindFlags::RENDER_TARGET), None)
+        .unwrap();
+    let view = s.device.create_render_target_view(&texture, None).unwrap();
+    // o1 of the pixel shader goes to slot 1.
+    s.context.om_set_render_targets(&[None, Some(view)]);
+    let vp = Viewport { width: w as f32, height: h as f32, ..viewport() };
+    s.context.rs_set_viewports(&[vp]);
+    let mut q = s.device.create_query(QueryKind::PipelineStatistics).unwrap();
+    s.context.begin(&mut q);
+    s.context.draw(4, 0).unwrap();
+    s.context.end(&mut q);
+    let band = 546u32;
+    assert!(u64::from(w * band) <= raster::MAX_TARGET_PIXELS && u64::from(w * (band + 2)) > raster::MAX_TARGET_PIXELS);
+    let state = RasterState { viewport: vp, target_width: w, target_height: band, ..default_state() };
+    let first = reference(&s.ps_bytes, CLOCKWISE, state);
+    let mut expected = vec![0u8; (w * band * 4) as usize];
+    for (p, out) in first.pixels.iter().zip(expected.chunks_exact_mut(4)) {
+        Format::R8G8B8A8_UNORM.encode(p.unwrap().targets[1], out);
+    }
+    let memory = texture.memory().bytes();
+    assert_eq!(memory[..expected.len()], expected[..]);
+    // Written everywhere: the clear value 0 is in no pixel's alpha (between 0.5 and 1).
+    assert!(memory.chunks_exact(4).all(|p| p[3] >= 127), "a pixel not written");
+    // The bottom row: from blue (bottom left) to (1, 1, 1) (bottom right).
+    let row = &memory[((h - 1) * w * 4) as usize..];
+    assert!(row[0] < 3 && row[1] < 3 && row[2] > 252, "{:?}", &row[..4]);
+    let last = &row[row.len() - 4..];
+    assert!(last[..3].iter().all(|&c| c > 252), "{last:?}");
+    // Each pixel shaded once or as a helper: whole quads, at least one per pixel.
+    let stats = statistics(&q);
+    assert!(stats.ps_invocations >= u64::from(w * h) && stats.ps_invocations.is_multiple_of(4), "{stats:?}");
+}
+
+/// A UAV of slice 0 and a render target of slice 1 of one texture array: different
+/// subresources (no hazard), both written by one draw.
+#[test]
+fn a_uav_and_a_render_target_of_two_slices_of_one_texture_are_both_written() {
+    let mut s = scene(CLOCKWISE);
+    let text = format!(
+        "{}{}ps_5_0\ndcl_uav_typed_texture2darray (float,float,float,float) u2\ndcl_input_ps linear v1.xyzw\n\
+         dcl_output o0.xyzw\ndcl_output o1.xyzw\n\
+         store_uav_typed u2.xyzw, l(1, 2, 0, 0), l(0.750000, 0.750000, 0.750000, 0.750000)\n\
+         mov o0.xyzw, v1.xyzw\nmov o1.xyzw, v1.xyzw\nret\n",
+        signature(
+            "Input signature",
+            &[("SV_Position", 0, "xyzw", 0, "POS", "float"), ("COLOR", 0, "xyzw", 1, "NONE", "float")]
+        ),
+        signature(
+            "Output signature",
+            &[("SV_Target", 0, "xyzw", 0, "TARGET", "float"), ("SV_Target", 1, "xyzw", 1, "TARGET", "float")]
+        ),
+    );
+    let (ps, _) = shader(&s.device, ProgramType::Pixel, &text);
+    let format = Format::R32G32B32A32_FLOAT;
+    let mut desc = Texture2DDesc::new(SIZE, SIZE, format, BindFlags::RENDER_TARGET | BindFlags::UNORDERED_ACCESS);
+    desc.array_size = 2;
+    let array = s.device.create_texture2d(&desc, None).unwrap();
+    let slice1 = s
+        .device
+        .create_render_target_view(&array, Some(RenderTargetViewDesc { mip_slice: 0, first_array_slice: 1 }))
+        .unwrap();
+    let uav_desc = d3d11::context::TextureViewDesc {
+        dimension: d3d11::context::TextureViewDimension::Texture2DArray,
+        first_array_slice: 0,
+        array_size: 1,
+    };
+    let uav = s.device.create_texture_unordered_access_view(&array, uav_desc).unwrap();
+    s.context.om_set_render_targets(&[Some(s.float_target.clone()), Some(slice1)]);
+    s.context.om_set_unordered_access_views(2, &[Some(uav)], &[]).unwrap();
+    assert_eq!(s.context.om_render_targets().iter().flatten().count(), 2, "{:?}", s.context.messages());
+    s.context.ps_set_shader(Some(&ps), &[]).unwrap();
+    s.context.draw(4, 0).unwrap();
+    let memory = array.memory().bytes();
+    let slice = (SIZE * SIZE * 16) as usize;
+    // Slice 1 holds what slot 1 gets, the float target's colours.
+    assert_eq!(memory[slice..], bytes(&s.float_target)[..], "the render target of slice 1");
+    // Slice 0: the UAV store at (1, 2), nothing else.
+    let at = ((2 * SIZE + 1) * 16) as usize;
+    assert_eq!(memory[at..at + 16], 0.75f32.to_le_bytes().repeat(4)[..]);
+    assert!(memory[..at].iter().chain(&memory[at + 16..slice]).all(|&b| b == 0));
 }

@@ -347,7 +347,7 @@ fn corpus_interface_shader_resolves_instances_by_its_slot_records() {
     let resolved = ps.resolve_class_instances(&[make("cUnchangedColour"), None, make("TwoThirdsAlpha")]).unwrap();
     let tables: Vec<(u32, u32)> = resolved.slots.iter().map(|(&s, i)| (s, i.table)).collect();
     assert_eq!(tables, [(0, 0), (2, 6)], "a NULL entry leaves its slot out");
-    // The context has no pixel stage: shade a quad with `exec::pixel` under two
+    // Shade a quad with `exec::pixel` directly (no rasterizer needed) under two
     // resolved bindings; each gives what the explicit binding of the same tables and
     // `this` gives, and the two differ.
     let plan = Plan::from_bytecode(&bytes).unwrap();

@@ -73,7 +73,8 @@
 //! stencil test, blending or format conversion).
 //!
 //! Bounded: the render target is at most [`MAX_TARGET_DIMENSION`] on a side and
-//! [`MAX_TARGET_PIXELS`] in all, the viewport within the spec's range (15.6.1), the
+//! [`MAX_TARGET_PIXELS`] in all (a larger target is drawn band after band of rows by
+//! [`draw_rows`], each band within it), the viewport within the spec's range (15.6.1), the
 //! pixel shader reads at most [`MAX_INPUT_REGISTERS`] registers; a triangle's work is
 //! bounded by the pixels of the target it covers, and [`draw`] shades at most
 //! [`QUADS_PER_SHADE`] quads at a time. [`Drawn::pixels`] holds an
@@ -118,6 +119,8 @@
 //!     Ok(())
 //! }
 //! ```
+
+use std::ops::Range;
 
 use tpf::{InterpolationMode, ProgramType};
 
@@ -197,16 +200,42 @@ pub struct RasterState {
 }
 
 impl RasterState {
+    /// Checks the limits [`draw`] and [`Setup::quads`] refuse the state for: the
+    /// target's size ([`MAX_TARGET_DIMENSION`], [`MAX_TARGET_PIXELS`]), the viewport's
+    /// range (15.6.1) and depth range ([`ExecErrorKind::Draw`]), so that a caller can
+    /// refuse a draw before running the earlier stages.
+    pub fn check(&self) -> Result<(), ExecError> {
+        self.scissor().map(|_| ())
+    }
+
+    /// Checks the limits [`draw_rows`] refuses the state and `rows` for: as
+    /// [`check`](Self::check), with [`MAX_TARGET_PIXELS`] bounding the rows' pixels
+    /// instead of the target's, and `rows` within the target, starting on an even row.
+    pub fn check_rows(&self, rows: Range<u32>) -> Result<(), ExecError> {
+        self.scissor_rows(rows).map(|_| ())
+    }
+
     /// Checks the limits; gives the implicit scissor (the viewport's pixels within
     /// the target): x0, y0 inclusive, x1, y1 exclusive.
     fn scissor(&self) -> Result<[i64; 4], ExecError> {
+        self.scissor_rows(0..self.target_height)
+    }
+
+    /// [`scissor`](Self::scissor) restricted to `rows`.
+    fn scissor_rows(&self, rows: Range<u32>) -> Result<[i64; 4], ExecError> {
         let draw = |what: String| ExecError::new(ExecErrorKind::Draw(what));
         let (w, h) = (self.target_width, self.target_height);
         if w == 0 || h == 0 || w > MAX_TARGET_DIMENSION || h > MAX_TARGET_DIMENSION {
             return Err(draw(format!("a {w} x {h} render target (1 to {MAX_TARGET_DIMENSION} pixels a side)")));
         }
-        if u64::from(w) * u64::from(h) > MAX_TARGET_PIXELS {
-            return Err(draw(format!("a {w} x {h} render target: more than {MAX_TARGET_PIXELS} pixels")));
+        if rows.start > rows.end || rows.end > h || !rows.start.is_multiple_of(2) {
+            return Err(draw(format!("rows {rows:?} of a {h}-row render target (from an even row)")));
+        }
+        if u64::from(w) * u64::from(rows.end - rows.start) > MAX_TARGET_PIXELS {
+            return Err(draw(format!(
+                "a {w} x {} render target: more than {MAX_TARGET_PIXELS} pixels",
+                rows.end - rows.start
+            )));
         }
         let v = &self.viewport;
         let (lo, hi) = VIEWPORT_BOUNDS;
@@ -220,9 +249,9 @@ impl RasterState {
         }
         // The values are within ±32768: the conversions are exact.
         let x0 = (v.top_left_x.floor() as i64).max(0);
-        let y0 = (v.top_left_y.floor() as i64).max(0);
+        let y0 = (v.top_left_y.floor() as i64).max(i64::from(rows.start));
         let x1 = ((v.top_left_x + v.width).floor() as i64).min(i64::from(w));
-        let y1 = ((v.top_left_y + v.height).floor() as i64).min(i64::from(h));
+        let y1 = ((v.top_left_y + v.height).floor() as i64).min(i64::from(rows.end));
         Ok([x0, y0, x1, y1])
     }
 }
@@ -661,8 +690,9 @@ impl RasterQuad {
 pub struct Drawn {
     /// The render target's width.
     pub width: u32,
-    /// Each pixel (row after row): the outputs of the last pixel-shader invocation
-    /// that wrote it, `None` where none did (156 bytes a pixel).
+    /// Each pixel (row after row; of the rows drawn for [`draw_rows`]): the outputs of
+    /// the last pixel-shader invocation that wrote it, `None` where none did (156 bytes
+    /// a pixel).
     pub pixels: Vec<Option<PixelOutput>>,
     /// Triangles set up and rasterized (not discarded or culled).
     pub triangles: u64,
@@ -685,12 +715,31 @@ pub fn draw(
     resources: &mut Resources<'_>,
     limits: &Limits,
 ) -> Result<Drawn, ExecError> {
-    let scissor = state.scissor()?;
+    draw_rows(ps, triangles, state, 0..state.target_height, resources, limits)
+}
+
+/// [`draw`] over the target's `rows` only (from an even row, so that no quad straddles
+/// two calls; their pixels at most [`MAX_TARGET_PIXELS`]): [`Drawn::pixels`] holds
+/// those rows. Drawing a target band after band gives each band's pixels, quads and
+/// invocations as one [`draw`] of the whole target does; only the order of the pixel
+/// shader's side effects (UAV writes) differs, band-major instead of triangle-major.
+///
+/// Errors: [`RasterState::check_rows`], and those of [`draw`].
+pub fn draw_rows(
+    ps: &Plan,
+    triangles: &[[&[[u32; 4]]; 3]],
+    state: &RasterState,
+    rows: Range<u32>,
+    resources: &mut Resources<'_>,
+    limits: &Limits,
+) -> Result<Drawn, ExecError> {
+    let scissor = state.scissor_rows(rows.clone())?;
     let width = state.target_width;
+    let first_row = u64::from(rows.start);
     // Within MAX_TARGET_PIXELS.
     let mut out = Drawn {
         width,
-        pixels: vec![None; (u64::from(width) * u64::from(state.target_height)) as usize],
+        pixels: vec![None; (u64::from(width) * u64::from(rows.end - rows.start)) as usize],
         ..Drawn::default()
     };
     // The quads waiting to be shaded are the first `count` of `pending`, whose
@@ -711,6 +760,8 @@ pub fn draw(
         for (q, result) in pending.iter().zip(&shaded.quads) {
             for (k, r) in result.iter().enumerate() {
                 let (x, y) = (u64::from(q.x) + (k & 1) as u64, u64::from(q.y) + (k >> 1) as u64);
+                // The scissor keeps the quads within the rows (y ≥ first_row).
+                let Some(y) = y.checked_sub(first_row) else { continue };
                 if r.written && x < u64::from(width) {
                     if let Some(p) = out.pixels.get_mut((y * u64::from(width) + x) as usize) {
                         *p = Some(*r);

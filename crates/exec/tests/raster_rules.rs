@@ -523,3 +523,55 @@ fn pull_model_evaluation_uses_the_triangle_planes() {
     let e = exec::pixel::shade(&ps, &[], &mut Resources::default(), &Limits::default()).unwrap_err();
     assert!(matches!(&e.kind, ExecErrorKind::Unsupported(why) if why.contains("rasterized draw")), "{e}");
 }
+
+/// A target drawn band after band of rows (`draw_rows`, even first rows) gives the
+/// pixels, quads and invocations of one `draw` of the whole target: two triangles
+/// with helper pixels along every edge, including the bands' boundaries, and a
+/// derivative (`deriv_rtx`/`deriv_rty` stay within a quad). Odd first rows, rows past
+/// the target and bands of more than `MAX_TARGET_PIXELS` pixels are refused.
+#[test]
+fn a_target_drawn_in_bands_of_rows_equals_one_draw() {
+    let ps = plan(
+        "ps_4_0\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\ndcl_temps 1\n\
+         mov o0.xyzw, v1.xyzw\nderiv_rtx r0.xy, v1.xyxx\nderiv_rty r0.zw, v1.xxxy\nmov o1.xyzw, r0.xyzw\nret\n",
+    );
+    let st = RasterState { target_height: 30, ..state(32) };
+    let triangles = [
+        [
+            vertex(32, 1.3, 0.7, 0.0, 1.0, &[[0.0, 1.0, 2.0, 3.0]]),
+            vertex(32, 30.2, 5.1, 0.5, 2.0, &[[1.0, -1.0, 0.5, 0.0]]),
+            vertex(32, 7.9, 29.4, 1.0, 4.0, &[[4.0, 2.0, -3.0, 1.0]]),
+        ],
+        [
+            vertex(32, 30.2, 5.1, 0.5, 2.0, &[[1.0, -1.0, 0.5, 0.0]]),
+            vertex(32, 31.0, 28.6, 0.0, 1.0, &[[0.5, 0.5, 0.5, 0.5]]),
+            vertex(32, 7.9, 29.4, 1.0, 4.0, &[[4.0, 2.0, -3.0, 1.0]]),
+        ],
+    ];
+    let whole = draw(&ps, &triangles, &st);
+    let t: Vec<[&[[u32; 4]]; 3]> = triangles.iter().map(|t| [&t[0][..], &t[1][..], &t[2][..]]).collect();
+    for band in [2u32, 6, 10, 30] {
+        let mut pixels = Vec::new();
+        let (mut quads, mut invocations) = (0, 0);
+        for start in (0..30).step_by(band as usize) {
+            let rows = start..(start + band).min(30);
+            let d = raster::draw_rows(&ps, &t, &st, rows, &mut Resources::default(), &Limits::default()).unwrap();
+            pixels.extend(d.pixels);
+            (quads, invocations) = (quads + d.quads, invocations + d.ps_invocations);
+        }
+        assert_eq!(pixels, whole.pixels, "bands of {band} rows");
+        assert_eq!((quads, invocations), (whole.quads, whole.ps_invocations), "bands of {band} rows");
+    }
+    let run = |rows| raster::draw_rows(&ps, &t, &st, rows, &mut Resources::default(), &Limits::default());
+    #[allow(clippy::reversed_empty_ranges)]
+    let refused = [1..5, 0..31, 6..4];
+    for rows in refused {
+        assert!(matches!(run(rows.clone()).map_err(|e| e.kind), Err(ExecErrorKind::Draw(_))), "{rows:?}");
+        assert!(st.check_rows(rows).is_err());
+    }
+    // A 2048 × 1024 target: too many pixels for one draw, two bands of 512 rows each fit.
+    let big = RasterState { target_width: 2048, target_height: 1024, ..state(32) };
+    assert!(big.check().is_err());
+    assert!(big.check_rows(0..512).is_ok() && big.check_rows(512..1024).is_ok());
+    assert!(big.check_rows(0..514).is_err());
+}

@@ -391,10 +391,8 @@ impl Walker<'_> {
             Api::D3D11 { level, runtime, .. } => {
                 if self.stage == ProgramType::Compute && self.model < Model::SM5_0 {
                     1
-                } else if runtime == Runtime::D3D11_1 && level >= FeatureLevel::L11_1 {
-                    64
                 } else {
-                    8
+                    crate::target::sm5_uav_slots(level, runtime)
                 }
             }
         }

@@ -96,6 +96,18 @@ impl Runtime {
     }
 }
 
+/// The UAV slots of a Shader Model 5 stage on a Direct3D 11 device at feature level
+/// 11_0 or above: `D3D11_1_UAV_SLOT_COUNT` (64) at feature level 11_1 on the 11.1
+/// runtime, `D3D11_PS_CS_UAV_REGISTER_COUNT` (8) otherwise (a `cs_4_x` shader has
+/// `D3D11_CS_4_X_UAV_REGISTER_COUNT`, 1).
+pub fn sm5_uav_slots(level: FeatureLevel, runtime: Runtime) -> u32 {
+    if runtime == Runtime::D3D11_1 && level >= FeatureLevel::L11_1 {
+        64
+    } else {
+        8
+    }
+}
+
 /// Optional device capabilities (what `CheckFeatureSupport` reports).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Caps {

@@ -2,8 +2,8 @@
 //! `DispatchIndirect` (the other `CSSet*` calls share the graphics stages' code).
 
 use super::{
-    bind_stage, stage_constants, uav_of, with_constants, Buffer, BufferView, CallError, Context, UnorderedAccessView,
-    ViewOf, RESOURCE_MISC_DRAWINDIRECT_ARGS,
+    bind_stage, stage_constants, uav_of, with_constants, Buffer, BufferView, CallError, Context, Lent,
+    UnorderedAccessView, ViewOf, RESOURCE_MISC_DRAWINDIRECT_ARGS,
 };
 use crate::device::Shader;
 use crate::linkage::ClassInstance;
@@ -12,7 +12,8 @@ use exec::{ExecError, ExecErrorKind};
 use std::sync::atomic::Ordering;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 use tpf::ProgramType;
-use validate::{FeatureLevel, Runtime};
+use validate::target::sm5_uav_slots;
+use validate::FeatureLevel;
 
 /// `D3D11_CS_4_X_DISPATCH_MAX_THREAD_GROUPS_IN_Z_DIMENSION`: a `Dispatch` on a
 /// feature level 10_x device runs one layer of groups in z.
@@ -29,8 +30,7 @@ impl Context {
     pub fn cs_uav_slot_count(&self) -> u32 {
         let desc = self.device.desc();
         match desc.feature_level {
-            l if l >= FeatureLevel::L11_1 && desc.runtime == Runtime::D3D11_1 => super::UAV_SLOTS,
-            l if l >= FeatureLevel::L11_0 => PS_CS_UAV_REGISTER_COUNT,
+            l if l >= FeatureLevel::L11_0 => sm5_uav_slots(l, desc.runtime),
             l if l >= FeatureLevel::L10_0 => CS_4_X_UAV_REGISTER_COUNT,
             _ => 0,
         }
@@ -43,8 +43,7 @@ impl Context {
     pub fn om_uav_slot_count(&self) -> u32 {
         let desc = self.device.desc();
         match desc.feature_level {
-            l if l >= FeatureLevel::L11_1 && desc.runtime == Runtime::D3D11_1 => super::UAV_SLOTS,
-            l if l >= FeatureLevel::L11_0 => PS_CS_UAV_REGISTER_COUNT,
+            l if l >= FeatureLevel::L11_0 => sm5_uav_slots(l, desc.runtime),
             _ => 0,
         }
     }
@@ -86,7 +85,10 @@ impl Context {
     /// the current value, and so does a missing entry (an empty slice is `NULL`).
     /// A buffer or texture bound here is unbound from every input slot (vertex, index
     /// and constant buffers, shader resource views of every stage), as the runtime's
-    /// hazard tracking does. Refused (`E_INVALIDARG`, nothing bound) for slots past
+    /// hazard tracking does; another compute UAV slot of a subresource bound here is
+    /// unset, and one subresource under two of the views ignores the call (a debug
+    /// message, `Ok`; functional spec 5.3.9.4). Refused (`E_INVALIDARG`, nothing
+    /// bound) for slots past
     /// [`cs_uav_slot_count`](Self::cs_uav_slot_count).
     pub fn cs_set_unordered_access_views(
         &mut self,
@@ -102,6 +104,16 @@ impl Context {
                 start_slot as u64 + views.len() as u64
             )));
         }
+        // Hazards (functional spec 5.3.9.4): one subresource at two slots ignores the
+        // call; another compute UAV of a subresource bound here is unset.
+        let start = start_slot as usize;
+        let new: Vec<(usize, super::hazards::Written<'_>)> =
+            views.iter().enumerate().filter_map(|(i, v)| Some((start + i, v.as_ref()?.written()))).collect();
+        if let Some((a, b)) = super::hazards::repeated(&new) {
+            self.messages.push(format!("{call}: UAV slots {a} and {b} bind one subresource; call ignored"));
+            return Ok(());
+        }
+        self.unset_compute_outputs(call, &new, start..start + views.len());
         for (i, v) in views.iter().enumerate() {
             if let Some(v) = v {
                 let count = initial_counts.get(i).copied().unwrap_or(u32::MAX);
@@ -243,7 +255,7 @@ impl Context {
         let constants = stage_constants(&self.cs, &inputs, &read_guards);
         let mut resources = with_constants(&constants);
         bind_stage(&self.cs, &mut resources, &inputs, &read_guards);
-        let mut memory: Vec<Option<&mut [u8]>> = write_guards.iter_mut().map(|g| Some(g.as_mut_slice())).collect();
+        let mut memory = Lent::new(write_guards.iter_mut().map(|g| g.as_mut_slice()));
         let mut bound_slots: Vec<Option<usize>> = Vec::new();
         let mut messages = Vec::new();
         for (slot, u) in self.cs_uavs[..slots].iter().enumerate() {
@@ -253,9 +265,9 @@ impl Context {
                 continue;
             };
             let k = outputs.iter().position(|o| o.ptr_eq(&u.buffer));
-            let data = k.and_then(|k| memory.get_mut(k)?.take()).and_then(|m| m.get_mut(u.range.0..u.range.1));
+            let data = k.and_then(|k| memory.take(k, u.range));
             if data.is_none() {
-                messages.push(format!("{call}: UAV slot {slot}: its resource is under another UAV; NULL"));
+                messages.push(format!("{call}: UAV slot {slot}: its bytes are under another UAV; NULL"));
             }
             bound_slots.push(data.as_ref().map(|_| slot));
             resources.uavs.push(data.map(|data| uav_of(u, data)));

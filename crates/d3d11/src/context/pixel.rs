@@ -1,33 +1,70 @@
 //! The rasterizer and pixel stages: `PSSetShader`, render target views and
 //! `OMSetRenderTargets` (no depth-stencil view), `RSSetViewports`, `RSSetState`,
 //! `ClearRenderTargetView`, and what a draw checks and does after the geometry stages
-//! (`Context::pixel_draw`, [`check_linkage`], [`write_targets`]).
+//! (`Context::pixel_draw`, [`check_linkage`], [`Staged`]).
 
 use super::{BindFlags, CallError, Context, Texture2D};
 use crate::device::{Device, Shader};
 use crate::hresult::HResult;
 use crate::linkage::ClassInstance;
+use dxbc::signature::SystemValue;
 use exec::format::Convert;
 use exec::pipeline::StreamPrimitives;
 use exec::plan::SigElement;
 use exec::raster::{Cull, RasterState, Viewport};
 use exec::resources::{Dimension, TextureView};
+use exec::Format;
 use exec::{ExecError, ExecErrorKind, Plan};
 use tpf::{PrimitiveTopology, ProgramType};
+use validate::FeatureLevel;
 
 /// `D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT`.
 pub const SIMULTANEOUS_RENDER_TARGET_COUNT: usize = 8;
 /// `D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE`.
 pub const VIEWPORT_SLOTS: usize = 16;
 
-/// `D3D_NAME` values of the signature elements the rasterizer generates for the pixel
-/// shader (`SV_IsFrontFace`, `SV_SampleIndex`, `SV_Coverage`, `SV_InnerCoverage`): no
-/// earlier stage provides them.
-const GENERATED: [u32; 4] = [9, 10, 66, 70];
-/// `D3D_NAME_POSITION`.
-const NAME_POSITION: u32 = 1;
-/// `D3D_NAME_PRIMITIVE_ID`.
-const NAME_PRIMITIVE_ID: u32 = 7;
+/// The signature elements the rasterizer generates for the pixel shader: no earlier
+/// stage provides them.
+const GENERATED: [SystemValue; 4] =
+    [SystemValue::IsFrontFace, SystemValue::SampleIndex, SystemValue::Coverage, SystemValue::InnerCoverage];
+
+/// Whether textures of `format` can be render targets on a device of `level`, from
+/// the RenderTarget rows of Microsoft's "Format support for Direct3D Feature Level ...
+/// hardware" pages: never a depth format; at 9_1 only the 8-bit UNORM formats
+/// (`R8G8B8A8`, `R8G8`, `R8`, `A8`, `B8G8R8A8`, `B8G8R8X8`, and the sRGB ones); at 9_3
+/// also `R32G32B32A32_FLOAT`, `R16G16B16A16_FLOAT`/`UNORM`, `R32G32_FLOAT`,
+/// `R16G16_FLOAT`/`UNORM` and `R32_FLOAT`; from 10_0 every other format of the table
+/// (the optional `R32G32B32_*` taken as supported).
+pub fn render_target_format(level: FeatureLevel, format: Format) -> bool {
+    use Format as F;
+    let unorm8 = matches!(
+        format,
+        F::R8G8B8A8_UNORM
+            | F::R8G8B8A8_UNORM_SRGB
+            | F::R8G8_UNORM
+            | F::R8_UNORM
+            | F::A8_UNORM
+            | F::B8G8R8A8_UNORM
+            | F::B8G8R8X8_UNORM
+            | F::B8G8R8A8_UNORM_SRGB
+    );
+    let level_9_3 = matches!(
+        format,
+        F::R32G32B32A32_FLOAT
+            | F::R16G16B16A16_FLOAT
+            | F::R16G16B16A16_UNORM
+            | F::R32G32_FLOAT
+            | F::R16G16_FLOAT
+            | F::R16G16_UNORM
+            | F::R32_FLOAT
+    );
+    match level {
+        _ if format.is_depth() => false,
+        FeatureLevel::L9_1 | FeatureLevel::L9_2 => unorm8,
+        FeatureLevel::L9_3 => unorm8 || level_9_3,
+        _ => true,
+    }
+}
 
 /// `D3D11_RENDER_TARGET_VIEW_DESC` of a 2D texture (`TEXTURE2D` or one slice of a
 /// `TEXTURE2DARRAY`; the view's format is the texture's).
@@ -196,8 +233,10 @@ impl Context {
     /// `OMSetRenderTargets(NumViews, ppRenderTargetViews, NULL)`: binds `views` to
     /// render-target slots 0.. and unbinds the others (no depth-stencil view is
     /// modelled). Each texture bound is unbound from every input slot (shader resource
-    /// views of every stage), as the runtime's hazard tracking does. Ignored (with a
-    /// debug message) with more than 8 views, or views of different sizes.
+    /// views of every stage), and a graphics UAV of a subresource bound here is unset,
+    /// as the runtime's hazard tracking does (functional spec 5.3.9.4). Ignored (with a
+    /// debug message) with more than 8 views, views of different sizes, or two views of
+    /// one subresource (one mip of one slice).
     pub fn om_set_render_targets(&mut self, views: &[Option<RenderTargetView>]) {
         let call = "OMSetRenderTargets";
         if views.len() > SIMULTANEOUS_RENDER_TARGET_COUNT {
@@ -211,6 +250,15 @@ impl Context {
                 return;
             }
         }
+        // Hazards (functional spec 5.3.9.4): one subresource at two slots ignores the
+        // call; a UAV of a subresource bound here is unset.
+        let new: Vec<(usize, super::hazards::Written<'_>)> =
+            views.iter().enumerate().filter_map(|(i, v)| Some((i, v.as_ref()?.written()))).collect();
+        if let Some((a, b)) = super::hazards::repeated(&new) {
+            self.messages.push(format!("{call}: slots {a} and {b} bind one subresource; call ignored"));
+            return;
+        }
+        self.unset_graphics_outputs(call, &new, 0..SIMULTANEOUS_RENDER_TARGET_COUNT, 0..0, 0..0);
         self.render_targets = views.to_vec();
         let bound: Vec<super::Buffer> = views.iter().flatten().map(|v| v.texture.memory().clone()).collect();
         self.unbind_inputs(call, |b| bound.iter().any(|t| t.ptr_eq(b)));
@@ -223,7 +271,8 @@ impl Context {
 
     /// `RSSetViewports`: the viewports (the first one is used: `SV_ViewportArrayIndex`
     /// is not modelled). Ignored (with a debug message) with more than 16. A viewport
-    /// outside the range of the functional spec (15.6.1) fails the draw.
+    /// outside the range of the functional spec (15.6.1), or with a depth range outside
+    /// [0, 1] or reversed, refuses the draw before anything runs.
     pub fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
         if viewports.len() > VIEWPORT_SLOTS {
             self.messages.push(format!("RSSetViewports: {} viewports (at most 16); call ignored", viewports.len()));
@@ -291,6 +340,9 @@ pub(super) struct PixelDraw {
     pub stream: u32,
     /// The rasterizer state with the viewport and the target size.
     pub state: RasterState,
+    /// The rows drawn at a time ([`exec::raster::draw_rows`]): even, their pixels
+    /// within [`exec::raster::MAX_TARGET_PIXELS`] (the whole target when it is).
+    pub band: u32,
 }
 
 /// The rasterized stream's topology is triangles.
@@ -319,7 +371,8 @@ pub(super) fn check_linkage(
         |m: String| ExecError::new(ExecErrorKind::Draw(format!("{feeding} - pixel shader linkage error: {m}")));
     let outputs: Vec<&SigElement> = outputs.iter().filter(|o| o.stream == stream).collect();
     for e in inputs {
-        if GENERATED.contains(&e.system_value) {
+        let system_value = SystemValue::from(e.system_value);
+        if GENERATED.contains(&system_value) {
             continue;
         }
         let name = super::semantic_text(&e.semantic_name, e.semantic_index);
@@ -327,7 +380,7 @@ pub(super) fn check_linkage(
             .iter()
             .find(|o| o.semantic_index == e.semantic_index && o.semantic_name.eq_ignore_ascii_case(&e.semantic_name))
         else {
-            if e.system_value == NAME_PRIMITIVE_ID {
+            if system_value == SystemValue::PrimitiveId {
                 return Err(ExecError::new(ExecErrorKind::Unsupported(
                     "SV_PrimitiveID generated by the rasterizer for the pixel shader (no earlier stage outputs it)"
                         .into(),
@@ -359,7 +412,7 @@ pub(super) fn check_linkage(
     }
     outputs
         .iter()
-        .find(|o| o.system_value == NAME_POSITION)
+        .find(|o| SystemValue::from(o.system_value) == SystemValue::Position)
         .map(|o| o.register)
         .ok_or_else(|| link_error(format!("the {feeding}'s rasterized output has no SV_Position")))
 }
@@ -376,31 +429,73 @@ pub(super) fn triangles(stream: &StreamPrimitives) -> Vec<[&[[u32; 4]]; 3]> {
         .collect()
 }
 
-/// Writes the pixel shader's outputs into the render targets: `targets[i]` is render
-/// target `i`'s view and its memory; only targets whose `o#` the program declares are
-/// written, each pixel's four values converted to the target's format by
-/// [`exec::format::Convert::encode`] (the conversion of typed UAV stores).
-pub(super) fn write_targets(
-    plan: &Plan,
-    drawn: &exec::raster::Drawn,
-    targets: &mut [(usize, &RenderTargetView, &mut [u8])],
-) {
-    let width = drawn.width.max(1) as usize;
-    for (slot, view, memory) in targets.iter_mut() {
+/// A render target's pixels written by a draw, kept apart until the whole draw
+/// succeeded ([`Staged::commit`]).
+pub(super) struct Staged<'v> {
+    slot: usize,
+    view: &'v RenderTargetView,
+    /// Each pixel of the view's subresource (row after row) in the target's format.
+    bytes: Vec<u8>,
+    /// Which pixels were written.
+    written: Vec<bool>,
+}
+
+impl<'v> Staged<'v> {
+    /// Render target `slot`, `view`: `None` when the program declares no `o#` for it
+    /// (the target is not written).
+    pub(super) fn new(plan: &Plan, slot: usize, view: &'v RenderTargetView) -> Option<Staged<'v>> {
         let declared =
-            plan.outputs.iter().any(|o| o.register as usize == *slot && o.system == tpf::SystemName::Undefined);
-        if !declared {
-            continue;
-        }
-        let format = view.texture.desc().format;
+            plan.outputs.iter().any(|o| o.register as usize == slot && o.system == tpf::SystemName::Undefined);
+        let (w, h) = view.size();
+        let pixels = (w as usize).saturating_mul(h as usize);
+        let size = view.texture.desc().format.size();
+        declared.then(|| Staged {
+            slot,
+            view,
+            bytes: vec![0; pixels.saturating_mul(size)],
+            written: vec![false; pixels],
+        })
+    }
+
+    /// Keeps the pixel shader's outputs of `drawn` (the target's rows from
+    /// `first_row`), each pixel's four values converted to the target's format by
+    /// [`exec::format::Convert::encode`] (the conversion of typed UAV stores).
+    pub(super) fn write(&mut self, drawn: &exec::raster::Drawn, first_row: u32) {
+        let (w, h) = self.view.size();
+        let width = drawn.width.max(1) as usize;
+        let format = self.view.texture.desc().format;
         let size = format.size();
         for (i, p) in drawn.pixels.iter().enumerate() {
             let Some(p) = p else { continue };
-            let (x, y) = ((i % width) as u32, (i / width) as u32);
-            let Some(at) = view.texel_offset(x, y) else { continue };
-            let Some(value) = p.targets.get(*slot) else { continue };
-            if let Some(out) = memory.get_mut(at..at.saturating_add(size)) {
-                format.encode(*value, out);
+            let (x, y) = ((i % width) as u32, first_row.saturating_add((i / width) as u32));
+            if x >= w || y >= h {
+                continue;
+            }
+            let at = y as usize * w as usize + x as usize;
+            let (Some(value), Some(out), Some(flag)) =
+                (p.targets.get(self.slot), self.bytes.get_mut(at * size..(at + 1) * size), self.written.get_mut(at))
+            else {
+                continue;
+            };
+            format.encode(*value, out);
+            *flag = true;
+        }
+    }
+
+    /// Writes the pixels kept into the view's subresource (the texture's memory must
+    /// not be locked by the caller).
+    pub(super) fn commit(&self) {
+        let (w, _) = self.view.size();
+        let size = self.view.texture.desc().format.size();
+        let mut memory = self.view.texture.memory().write();
+        for (at, _) in self.written.iter().enumerate().filter(|(_, &w)| w) {
+            let (x, y) = ((at % w.max(1) as usize) as u32, (at / w.max(1) as usize) as u32);
+            let (Some(to), Some(from)) = (self.view.texel_offset(x, y), self.bytes.get(at * size..(at + 1) * size))
+            else {
+                continue;
+            };
+            if let Some(out) = memory.get_mut(to..to.saturating_add(size)) {
+                out.copy_from_slice(from);
             }
         }
     }
@@ -421,12 +516,6 @@ impl Context {
     ) -> Result<Option<PixelDraw>, ExecError> {
         let draw_error = |m: String| ExecError::new(ExecErrorKind::Draw(m));
         let Some(ps) = self.ps.shader.clone() else { return Ok(None) };
-        let plan = self.cached_plan(&ps)?;
-        if let Some(slot) = self.ps.resolved.missing {
-            return Err(draw_error(format!(
-                "the pixel shader is disabled: interface slot {slot} has no class instance (PSSetShader)"
-            )));
-        }
         let stream = so.map_or(0, |d| d.rasterized_stream);
         if stream >= 4 {
             return Ok(None);
@@ -437,6 +526,13 @@ impl Context {
             None => None,
         };
         let Some(stream_topology) = stream_topology else { return Ok(None) };
+        // The pixel shader runs: its plan and class instances are needed.
+        let plan = self.cached_plan(&ps)?;
+        if let Some(slot) = self.ps.resolved.missing {
+            return Err(draw_error(format!(
+                "the pixel shader is disabled: interface slot {slot} has no class instance (PSSetShader)"
+            )));
+        }
         if !is_triangles(Some(stream_topology)) {
             return Err(ExecError::new(ExecErrorKind::Unsupported(format!(
                 "rasterizing {stream_topology:?} primitives: exec::raster draws triangles only"
@@ -478,6 +574,12 @@ impl Context {
             depth_clip: desc.depth_clip_enable,
             position_register,
         };
-        Ok(Some(PixelDraw { plan, stream, state }))
+        // The target size and the viewport, checked before anything runs (a draw
+        // refused here changes nothing); a target of more pixels than exec::raster
+        // draws at once is drawn in bands of an even number of rows.
+        let rows = (exec::raster::MAX_TARGET_PIXELS / u64::from(target_width.max(1))).min(u64::from(u32::MAX)) as u32;
+        let band = (rows & !1).max(2).min(target_height);
+        state.check_rows(0..band)?;
+        Ok(Some(PixelDraw { plan, stream, state, band }))
     }
 }
