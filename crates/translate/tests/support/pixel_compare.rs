@@ -247,13 +247,16 @@ pub fn outcome_of(
     outcome
 }
 
+/// A test's outcome line of one shader (a container, its program, its id).
+pub type Outcome = dyn Fn(&Gpu, &[u8], &tpf::Program<'_>, &str) -> String;
+
 /// `DXREF_TRACE=<entry>`: the entry cut after each instruction (`support/cut.rs`)
 /// through `outcome`, up to the first cut that is not `exact`, printing the `o0` words
 /// of both sides at the pixel the difference names (and the three others of its quad
 /// with `quad`, a derivative or a footprint reading all four).
 /// `DXREF_TRACE_TOLERANT=1`: within the program's tolerance counts as `exact` (the
 /// first difference past it is found, past an approximated `log` say).
-pub fn trace(test: &str, quad: bool, outcome: &dyn Fn(&Gpu, &[u8], &tpf::Program<'_>, &str) -> String) {
+pub fn trace(test: &str, quad: bool, outcome: &Outcome) {
     let Some(id) = std::env::var("DXREF_TRACE").ok() else { return };
     let Some(entries) = corpus::dxbc_entries(test) else { return };
     one_lavapipe_thread();
