@@ -26,21 +26,15 @@
 
 mod common;
 
-use corpus::Rng;
-use exec::compute::Limits;
-use exec::pipeline::{self, DrawCall, InputElement, Pipeline, Topology, VertexBuffer};
-use exec::raster::{self, Cull, RasterState, Viewport};
-use exec::{Format, Plan, Resources};
 use translate::{Options, Target, TranslateError};
 
 #[path = "support/lavapipe.rs"]
 mod lavapipe;
-use lavapipe::{block_on, copy_texture_out, one_lavapipe_thread, read_copies, Gpu};
+#[path = "support/triangles.rs"]
+mod triangles;
+use lavapipe::{one_lavapipe_thread, Gpu};
+use triangles::{allowed, assembled, CLEAR, SIZE};
 
-/// The render targets' size.
-const SIZE: u32 = 32;
-/// The clear value (no attribute takes it: they are in [−8, 8]).
-const CLEAR: f32 = 77.0;
 /// Attribute registers (`v0`–`v4`); the position is the register after them.
 const ATTRIBUTES: usize = 5;
 /// Render targets.
@@ -196,91 +190,14 @@ mov o5.xyzw, v5.xyzw
 ret
 ";
 
-/// A vertex at render-target position (x, y) (on the 16.8 grid), depth z and clip w.
-struct At {
-    x: f32,
-    y: f32,
-    z: f32,
-    w: f32,
-}
-
-/// The triangles' vertices (a triangle list), leading vertex first: those of
-/// `tests/lavapipe_interpolation.rs`.
-fn triangles() -> Vec<[At; 3]> {
-    let at = |x: f32, y: f32, z: f32, w: f32| At { x, y, z, w };
-    let a = || at(8.5, 21.5, 0.3, 2.0);
-    let b = || at(28.5, 21.5, 0.6, 0.5);
-    let c = || at(28.5, 31.5, 0.8, 3.0);
-    let d = || at(8.5, 31.5, 0.1, 1.0);
-    vec![
-        [at(1.25, 0.5, 0.2, 1.0), at(30.5, 4.75, 0.5, 5.0), at(6.0, 20.5, 0.9, 0.25)],
-        [a(), b(), c()],
-        [a(), c(), d()],
-        [at(-8.0, 26.0, 0.5, 2.5), a(), d()],
-        [at(31.5, 6.5, 0.4, 1.5), at(22.5, 18.5, 0.7, 0.75), at(31.5, 18.5, 0.2, 4.0)],
-    ]
-}
-
 /// The vertex buffer: per vertex `ATTRIBUTES` registers, then the clip-space position.
 fn vertex_data() -> Vec<[f32; 4]> {
-    let mut out = Vec::new();
-    for t in triangles() {
-        for v in t {
-            let mut rng = Rng(((v.x * 256.0) as i64 as u64) << 20 ^ ((v.y * 256.0) as i64 as u64) | 1);
-            for _ in 0..ATTRIBUTES {
-                out.push(std::array::from_fn(|_| (rng.below(8001) as f32 - 4000.0) / 1000.0));
-            }
-            let half = SIZE as f32 / 2.0;
-            let (nx, ny) = (v.x / half - 1.0, 1.0 - v.y / half);
-            out.push([nx * v.w, ny * v.w, v.z * v.w, v.w]);
-        }
-    }
-    out
-}
-
-fn assembled(text: &str) -> Vec<u8> {
-    listing::asm::assemble(text, &listing::asm::AsmOptions::default())
-        .unwrap_or_else(|e| panic!("assembling:\n{text}\n{e:#?}"))
-        .bytes
+    triangles::vertex_data(ATTRIBUTES, true)
 }
 
 /// The post-VS triangles by exec's pipeline: each vertex's output registers.
 fn reference_vertices(vs: &[u8], data: &[[f32; 4]]) -> Vec<Vec<Vec<[u32; 4]>>> {
-    let plan = Plan::from_bytecode(vs).expect("the vertex shader compiles");
-    let layout: Vec<InputElement> = plan
-        .input_signature
-        .iter()
-        .map(|e| InputElement {
-            semantic_name: e.semantic_name.clone(),
-            semantic_index: e.semantic_index,
-            format: Format::R32G32B32A32_FLOAT,
-            input_slot: 0,
-            aligned_byte_offset: 16 * e.register,
-            per_instance: false,
-            instance_data_step_rate: 0,
-        })
-        .collect();
-    let bytes: Vec<u8> = data.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-    let stride = 16 * (1 + ATTRIBUTES as u32);
-    let buffers = [Some(VertexBuffer { data: &bytes, stride, offset: 0 })];
-    let mut state = Pipeline {
-        input_layout: &layout,
-        vertex_buffers: &buffers,
-        index_buffer: None,
-        topology: Topology::TriangleList,
-        vs: Some(&plan),
-        gs: None,
-        vs_resources: Resources::default(),
-        gs_resources: Resources::default(),
-        stream_output: None,
-        capture: true,
-        step_limit: 1 << 20,
-        checking: false,
-    };
-    let count = (data.len() / (1 + ATTRIBUTES)) as u32;
-    let result = pipeline::draw(&mut state, DrawCall::Draw { vertex_count: count, start_vertex: 0 })
-        .unwrap_or_else(|e| panic!("exec vertex shader: {e}"));
-    result.streams[0].primitives.iter().map(|p| p.iter().map(|v| v.registers.clone()).collect()).collect()
+    triangles::reference_vertices(vs, data, ATTRIBUTES)
 }
 
 /// Per pixel the targets' values, `None` where unwritten.
@@ -288,27 +205,7 @@ type Pixels = Vec<Option<[[f32; 4]; TARGETS]>>;
 
 /// exec's render targets.
 fn reference_pixels(ps: &[u8], vertices: &[Vec<Vec<[u32; 4]>>]) -> Pixels {
-    let plan = Plan::from_bytecode(ps).expect("the pixel shader compiles");
-    let state = RasterState {
-        viewport: Viewport {
-            top_left_x: 0.0,
-            top_left_y: 0.0,
-            width: SIZE as f32,
-            height: SIZE as f32,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        },
-        target_width: SIZE,
-        target_height: SIZE,
-        cull: Cull::None,
-        front_counter_clockwise: false,
-        depth_clip: true,
-        position_register: ATTRIBUTES as u32,
-    };
-    let triangles: Vec<[&[[u32; 4]]; 3]> = vertices.iter().map(|t| [&t[0][..], &t[1][..], &t[2][..]]).collect();
-    let drawn = raster::draw(&plan, &triangles, &state, &mut Resources::default(), &Limits::default())
-        .unwrap_or_else(|e| panic!("exec raster: {e}"));
-    drawn.pixels.iter().map(|p| p.map(|p| std::array::from_fn(|t| p.targets[t].map(f32::from_bits)))).collect()
+    triangles::reference_pixels(ps, vertices, ATTRIBUTES as u32)
 }
 
 fn words(bytes: &[u8]) -> Vec<u32> {
@@ -376,156 +273,9 @@ fn pixel_spirv(ps: &[u8], form: Form, spirv_val: &dyn Fn(&[u8]) -> Result<(), St
     }
 }
 
-fn shader_module(gpu: &Gpu, words: Vec<u32>) -> wgpu::ShaderModule {
-    let entry = wgpu::PassthroughShaderEntryPoint { name: "main".into(), workgroup_size: (1, 1, 1) };
-    // SAFETY: the vertex SPIR-V is naga's of a validated module, the pixel shader's
-    // passed spirv-val or is glslang's; neither binds resources, and the pixel shader's
-    // inputs are the vertex shader's outputs.
-    unsafe {
-        gpu.device.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
-            entry_points: std::borrow::Cow::Owned(vec![entry]),
-            spirv: Some(std::borrow::Cow::Owned(words)),
-            ..Default::default()
-        })
-    }
-}
-
-/// Draws the triangle list `data` with the shaders into `TARGETS` 32 × 32
-/// `Rgba32Float` targets cleared to [`CLEAR`] (cull none, clockwise front as in
-/// Direct3D); reads them back.
+/// Draws the triangle list `data` with the SPIR-V shaders into `TARGETS` targets.
 fn render(gpu: &Gpu, vs: Vec<u32>, fs: Vec<u32>, data: &[[f32; 4]]) -> Vec<[[f32; 4]; TARGETS]> {
-    use wgpu::util::DeviceExt as _;
-    let d = &gpu.device;
-    let scope = d.push_error_scope(wgpu::ErrorFilter::Validation);
-    assert!(gpu.passthrough, "lavapipe_pull_model needs wgpu's PASSTHROUGH_SHADERS");
-    let vs = shader_module(gpu, vs);
-    let fs = shader_module(gpu, fs);
-    let bytes: Vec<u8> = data.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-    let buffer = d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: None,
-        contents: &bytes,
-        usage: wgpu::BufferUsages::VERTEX,
-    });
-    let attributes: Vec<wgpu::VertexAttribute> = (0..=ATTRIBUTES as u32)
-        .map(|k| wgpu::VertexAttribute {
-            format: wgpu::VertexFormat::Float32x4,
-            offset: 16 * u64::from(k),
-            shader_location: k,
-        })
-        .collect();
-    let format = wgpu::TextureFormat::Rgba32Float;
-    let size = wgpu::Extent3d { width: SIZE, height: SIZE, depth_or_array_layers: 1 };
-    let targets: Vec<(wgpu::Texture, wgpu::TextureView)> = (0..TARGETS)
-        .map(|_| {
-            let t = d.create_texture(&wgpu::TextureDescriptor {
-                label: None,
-                size,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-                view_formats: &[],
-            });
-            let v = t.create_view(&Default::default());
-            (t, v)
-        })
-        .collect();
-    let color = Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL });
-    let layout = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: None,
-        bind_group_layouts: &[],
-        immediate_size: 0,
-    });
-    let color_targets = vec![color; TARGETS];
-    let pipeline = d.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: None,
-        layout: Some(&layout),
-        vertex: wgpu::VertexState {
-            module: &vs,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: 16 * (1 + ATTRIBUTES as u64),
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &attributes,
-            })],
-        },
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: wgpu::FrontFace::Cw,
-            cull_mode: None,
-            ..Default::default()
-        },
-        depth_stencil: None,
-        multisample: Default::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &fs,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            targets: &color_targets,
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
-    let mut encoder = d.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    {
-        let clear = f64::from(CLEAR);
-        let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = targets
-            .iter()
-            .map(|(_, view)| {
-                Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color { r: clear, g: clear, b: clear, a: clear }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
-            .collect();
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: None,
-            color_attachments: &attachments,
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(&pipeline);
-        pass.set_vertex_buffer(0, buffer.slice(..));
-        pass.draw(0..(data.len() / (1 + ATTRIBUTES)) as u32, 0..1);
-    }
-    let row = 16 * SIZE;
-    let layout = wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(row), rows_per_image: None };
-    let len = row * SIZE;
-    let reads: Vec<(wgpu::Buffer, usize)> = targets
-        .iter()
-        .map(|(t, _)| (copy_texture_out(gpu, &mut encoder, t, u64::from(len), layout), len as usize))
-        .collect();
-    gpu.queue.submit([encoder.finish()]);
-    if let Some(e) = block_on(scope.pop()) {
-        panic!("wgpu: {e}");
-    }
-    let texels: Vec<Vec<[f32; 4]>> = read_copies(gpu, &reads)
-        .expect("the targets read back")
-        .iter()
-        .map(|bytes| {
-            bytes
-                .chunks_exact(16)
-                .map(|c| {
-                    std::array::from_fn(|k| f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]))
-                })
-                .collect()
-        })
-        .collect();
-    (0..(SIZE * SIZE) as usize).map(|i| std::array::from_fn(|t| texels[t][i])).collect()
-}
-
-/// The bound on a component's difference (see the module documentation).
-fn allowed(reference: f32) -> f32 {
-    (1.0 + reference.abs()) / 65536.0
+    triangles::render(gpu, vs, fs, data, ATTRIBUTES)
 }
 
 /// What one comparison found.
@@ -612,7 +362,7 @@ fn eval_instructions_on_lavapipe_match_the_rasterizer() {
     let vs_bytes = assembled(VS);
     let data = vertex_data();
     let vertices = reference_vertices(&vs_bytes, &data);
-    assert_eq!(vertices.len(), triangles().len());
+    assert_eq!(vertices.len(), triangles::triangles().len());
     let vs = translate::module(&vs_bytes, &Options::default()).expect("the vertex shader translates");
     let mut tally = Tally::default();
     for (name, text, exact) in PIXEL_SHADERS {
