@@ -953,12 +953,17 @@ fn parts(bytes: &[u8]) -> Result<(tpf::Program<'_>, Vec<SigElement>, Vec<SigElem
 }
 
 /// The WGSL source the front end writes for a DXBC container (before naga parses it).
+/// It is an intermediate form, not a WGSL translation: `SV_CullDistance` outputs are a
+/// second `clip_distances` member there (rebound to naga's `CullDistance` after
+/// parsing), and with [`Options::pull_model`] each `eval_*` calls a placeholder that the
+/// SPIR-V and GLSL writers give its body; [`write`] with [`Target::Wgsl`] is the WGSL.
 pub fn wgsl_source(bytes: &[u8], options: &Options) -> Result<String, TranslateError> {
     let (program, isgn, osgn) = parts(bytes)?;
     front::wgsl(&program, &isgn, &osgn, options)
 }
 
-/// The WGSL source the front end writes for a decoded program (before naga parses it).
+/// The WGSL source the front end writes for a decoded program (before naga parses it):
+/// the intermediate form [`wgsl_source`] describes.
 pub fn wgsl_source_of_program(
     program: &tpf::Program<'_>,
     isgn: &Signature,
