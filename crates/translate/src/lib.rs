@@ -956,7 +956,7 @@ fn parts(bytes: &[u8]) -> Result<(tpf::Program<'_>, Vec<SigElement>, Vec<SigElem
 /// It is an intermediate form, not a WGSL translation: `SV_CullDistance` outputs are a
 /// second `clip_distances` member there (rebound to naga's `CullDistance` after
 /// parsing), and with [`Options::pull_model`] each `eval_*` calls a placeholder that the
-/// SPIR-V and GLSL writers give its body; [`write`] with [`Target::Wgsl`] is the WGSL.
+/// SPIR-V and GLSL writers give its body; [`write()`] with [`Target::Wgsl`] is the WGSL.
 pub fn wgsl_source(bytes: &[u8], options: &Options) -> Result<String, TranslateError> {
     let (program, isgn, osgn) = parts(bytes)?;
     front::wgsl(&program, &isgn, &osgn, options)
