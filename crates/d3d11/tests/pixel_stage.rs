@@ -178,6 +178,11 @@ fn statistics(query: &Query) -> PipelineStatistics {
 /// `exec::raster::draw` run directly on the strip's two triangles (the vertex shader
 /// is a pass-through: each vertex's registers are its position and colour).
 fn reference(ps_bytes: &[u8], order: [usize; 4], state: RasterState) -> raster::Drawn {
+    reference_rows(ps_bytes, order, state, 0..state.target_height)
+}
+
+/// [`reference`] over the target's `rows` only (`exec::raster::draw_rows`).
+fn reference_rows(ps_bytes: &[u8], order: [usize; 4], state: RasterState, rows: std::ops::Range<u32>) -> raster::Drawn {
     let plan = Plan::from_bytecode(ps_bytes).unwrap();
     let registers: Vec<Vec<[u32; 4]>> = order
         .iter()
@@ -189,7 +194,7 @@ fn reference(ps_bytes: &[u8], order: [usize; 4], state: RasterState) -> raster::
     let r = |k: usize| registers[k].as_slice();
     let triangles = [[r(0), r(1), r(2)], [r(1), r(3), r(2)]];
     let limits = exec::compute::Limits::default();
-    raster::draw(&plan, &triangles, &state, &mut exec::Resources::default(), &limits).unwrap()
+    raster::draw_rows(&plan, &triangles, &state, rows, &mut exec::Resources::default(), &limits).unwrap()
 }
 
 fn default_state() -> RasterState {
@@ -733,6 +738,7 @@ fn a_1920_by_1080_target_is_drawn_in_bands() {
     s.context.end(&mut q);
     let band = 546u32;
     assert!(u64::from(w * band) <= raster::MAX_TARGET_PIXELS && u64::from(w * (band + 2)) > raster::MAX_TARGET_PIXELS);
+    // The first band is what one draw of a 1920 × 546 target gives.
     let state = RasterState { viewport: vp, target_width: w, target_height: band, ..default_state() };
     let first = reference(&s.ps_bytes, CLOCKWISE, state);
     let mut expected = vec![0u8; (w * band * 4) as usize];
@@ -741,6 +747,17 @@ fn a_1920_by_1080_target_is_drawn_in_bands() {
     }
     let memory = texture.memory().bytes();
     assert_eq!(memory[..expected.len()], expected[..]);
+    // The whole target, and the invocations, are those of exec's two bands of rows.
+    let whole = RasterState { viewport: vp, target_width: w, target_height: h, ..default_state() };
+    let bands = [
+        reference_rows(&s.ps_bytes, CLOCKWISE, whole, 0..band),
+        reference_rows(&s.ps_bytes, CLOCKWISE, whole, band..h),
+    ];
+    let mut expected = vec![0u8; (w * h * 4) as usize];
+    for (p, out) in bands.iter().flat_map(|b| &b.pixels).zip(expected.chunks_exact_mut(4)) {
+        Format::R8G8B8A8_UNORM.encode(p.unwrap().targets[1], out);
+    }
+    assert!(memory == expected, "the target differs from exec's bands");
     // Written everywhere: the clear value 0 is in no pixel's alpha (between 0.5 and 1).
     assert!(memory.chunks_exact(4).all(|p| p[3] >= 127), "a pixel not written");
     // The bottom row: from blue (bottom left) to (1, 1, 1) (bottom right).
@@ -750,7 +767,8 @@ fn a_1920_by_1080_target_is_drawn_in_bands() {
     assert!(last[..3].iter().all(|&c| c > 252), "{last:?}");
     // Each pixel shaded once or as a helper: whole quads, at least one per pixel.
     let stats = statistics(&q);
-    assert!(stats.ps_invocations >= u64::from(w * h) && stats.ps_invocations.is_multiple_of(4), "{stats:?}");
+    assert_eq!(stats.ps_invocations, bands.iter().map(|b| b.ps_invocations).sum::<u64>(), "{stats:?}");
+    assert!(stats.ps_invocations > u64::from(w * h) && stats.ps_invocations.is_multiple_of(4), "{stats:?}");
 }
 
 /// A UAV of slice 0 and a render target of slice 1 of one texture array: different
