@@ -36,7 +36,7 @@ mod lavapipe;
 #[path = "support/triangles.rs"]
 mod triangles;
 use lavapipe::{one_lavapipe_thread, Gpu};
-use triangles::{allowed, assembled, CLEAR, SIZE};
+use triangles::{assembled, compare, Tally};
 
 /// Attribute registers after the position.
 const ATTRIBUTES: usize = 8;
@@ -192,57 +192,19 @@ fn interpolation_modes_on_lavapipe_match_the_rasterizer() {
     let vertices = reference_vertices(&vs_bytes, &data);
     assert_eq!(vertices.len(), triangles::triangles().len());
     let vs = translate::module(&vs_bytes, &translate::Options::default()).expect("the vertex shader translates");
-    let mut failures = Vec::new();
-    let (mut compared, mut written, mut back) = (0usize, 0usize, 0usize);
+    let mut tally = Tally::default();
+    let mut back = 0usize;
     for (name, text, exact) in PIXEL_SHADERS {
         let ps_bytes = assembled(text);
         let expected = reference_pixels(&ps_bytes, &vertices);
         let ps = translate::module(&ps_bytes, &translate::Options::default()).expect("the pixel shader translates");
         let got = render(&gpu, &vs, &ps, &data);
-        let mut worst = (0f32, 0usize, 0usize, 0usize);
-        for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
-            let (x, y) = (i % SIZE as usize, i / SIZE as usize);
-            compared += 1;
-            let g_written = g.iter().flatten().any(|&c| c != CLEAR);
-            match e {
-                None if g_written => failures.push(format!("{name}: ({x}, {y}) written by lavapipe only: {g:?}")),
-                None => {}
-                Some(_) if !g_written => failures.push(format!("{name}: ({x}, {y}) written by exec only: {e:?}")),
-                Some(e) => {
-                    written += 1;
-                    if name.starts_with("SV_IsFrontFace") && e[0][0] == 0.0 {
-                        back += 1;
-                    }
-                    for t in 0..2 {
-                        for c in 0..4 {
-                            let diff = (e[t][c] - g[t][c]).abs();
-                            let bound = if exact.contains(&(t, c)) { 0.0 } else { allowed(e[t][c]) };
-                            if diff.is_nan() || diff > bound {
-                                failures.push(format!(
-                                    "{name}: ({x}, {y}) o{t}.{}: exec {} lavapipe {}",
-                                    ["x", "y", "z", "w"][c],
-                                    e[t][c],
-                                    g[t][c]
-                                ));
-                            }
-                            let relative = diff / (1.0 + e[t][c].abs());
-                            if relative > worst.0 {
-                                worst = (relative, i, t, c);
-                            }
-                        }
-                    }
-                }
-            }
+        compare(name, &expected, &got, &[0, 1], exact, &mut tally);
+        if name.starts_with("SV_IsFrontFace") {
+            back += expected.iter().flatten().filter(|e| e[0][0] == 0.0).count();
         }
-        let (r, i, t, c) = worst;
-        println!(
-            "{name}: largest difference {r:e} x (1 + |value|) at ({}, {}) o{t}.{c}: exec {:?} lavapipe {:?}",
-            i % SIZE as usize,
-            i / SIZE as usize,
-            expected[i].map(|e| e[t][c]),
-            got[i][t][c]
-        );
     }
+    let (compared, written, failures) = (tally.pixels, tally.written, tally.failures);
     println!("lavapipe_interpolation: {compared} pixels compared, {written} written by both ({back} back-facing)");
     assert!(back > 0, "the back-facing triangle is drawn");
     // The exact counts: a change in coverage (exec's or lavapipe's) shows here even

@@ -33,7 +33,7 @@ mod lavapipe;
 #[path = "support/triangles.rs"]
 mod triangles;
 use lavapipe::{one_lavapipe_thread, Gpu};
-use triangles::{allowed, assembled, CLEAR, SIZE};
+use triangles::{assembled, compare, Tally};
 
 /// Attribute registers (`v0`–`v4`); the position is the register after them.
 const ATTRIBUTES: usize = 5;
@@ -276,66 +276,6 @@ fn pixel_spirv(ps: &[u8], form: Form, spirv_val: &dyn Fn(&[u8]) -> Result<(), St
 /// Draws the triangle list `data` with the SPIR-V shaders into `TARGETS` targets.
 fn render(gpu: &Gpu, vs: Vec<u32>, fs: Vec<u32>, data: &[[f32; 4]]) -> Vec<[[f32; 4]; TARGETS]> {
     triangles::render(gpu, vs, fs, data, ATTRIBUTES)
-}
-
-/// What one comparison found.
-#[derive(Default)]
-struct Tally {
-    pixels: usize,
-    written: usize,
-    failures: Vec<String>,
-}
-
-/// Compares lavapipe's targets with exec's: the same pixels written, the targets in
-/// `compared` within [`allowed`] (exactly for `exact`).
-fn compare(
-    name: &str,
-    expected: &Pixels,
-    got: &[[[f32; 4]; TARGETS]],
-    compared: &[usize],
-    exact: &[(usize, usize)],
-    tally: &mut Tally,
-) {
-    let mut worst = (0f32, 0usize, 0usize, 0usize);
-    for (i, (e, g)) in expected.iter().zip(got).enumerate() {
-        let (x, y) = (i % SIZE as usize, i / SIZE as usize);
-        tally.pixels += 1;
-        let g_written = g.iter().flatten().any(|&c| c != CLEAR);
-        match e {
-            None if g_written => tally.failures.push(format!("{name}: ({x}, {y}) written by lavapipe only: {g:?}")),
-            None => {}
-            Some(_) if !g_written => tally.failures.push(format!("{name}: ({x}, {y}) written by exec only: {e:?}")),
-            Some(e) => {
-                tally.written += 1;
-                for &t in compared {
-                    for c in 0..4 {
-                        let diff = (e[t][c] - g[t][c]).abs();
-                        let bound = if exact.contains(&(t, c)) { 0.0 } else { allowed(e[t][c]) };
-                        if diff.is_nan() || diff > bound {
-                            tally.failures.push(format!(
-                                "{name}: ({x}, {y}) o{t}.{}: exec {} lavapipe {}",
-                                ["x", "y", "z", "w"][c],
-                                e[t][c],
-                                g[t][c]
-                            ));
-                        }
-                        let relative = diff / (1.0 + e[t][c].abs());
-                        if relative > worst.0 {
-                            worst = (relative, i, t, c);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let (r, i, t, c) = worst;
-    println!(
-        "{name}: largest difference {r:e} x (1 + |value|) at ({}, {}) o{t}.{c}: exec {:?} lavapipe {:?}",
-        i % SIZE as usize,
-        i / SIZE as usize,
-        expected[i].map(|e| e[t][c]),
-        got[i][t][c]
-    );
 }
 
 /// `spirv-val` over SPIR-V bytes.

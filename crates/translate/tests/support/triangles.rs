@@ -318,3 +318,66 @@ pub fn render<const N: usize>(
 pub fn allowed(reference: f32) -> f32 {
     (1.0 + reference.abs()) / 65536.0
 }
+
+/// What one comparison found.
+#[derive(Default)]
+pub struct Tally {
+    /// Pixels compared.
+    pub pixels: usize,
+    /// Pixels both wrote.
+    pub written: usize,
+    /// Each difference, a line.
+    pub failures: Vec<String>,
+}
+
+/// Compares lavapipe's targets with exec's: the same pixels written, the targets in
+/// `compared` within [`allowed`] (exactly for `exact`).
+pub fn compare<const N: usize>(
+    name: &str,
+    expected: &[Option<[[f32; 4]; N]>],
+    got: &[[[f32; 4]; N]],
+    compared: &[usize],
+    exact: &[(usize, usize)],
+    tally: &mut Tally,
+) {
+    let mut worst = (0f32, 0usize, 0usize, 0usize);
+    for (i, (e, g)) in expected.iter().zip(got).enumerate() {
+        let (x, y) = (i % SIZE as usize, i / SIZE as usize);
+        tally.pixels += 1;
+        let g_written = g.iter().flatten().any(|&c| c != CLEAR);
+        match e {
+            None if g_written => tally.failures.push(format!("{name}: ({x}, {y}) written by lavapipe only: {g:?}")),
+            None => {}
+            Some(_) if !g_written => tally.failures.push(format!("{name}: ({x}, {y}) written by exec only: {e:?}")),
+            Some(e) => {
+                tally.written += 1;
+                for &t in compared {
+                    for c in 0..4 {
+                        let diff = (e[t][c] - g[t][c]).abs();
+                        let bound = if exact.contains(&(t, c)) { 0.0 } else { allowed(e[t][c]) };
+                        if diff.is_nan() || diff > bound {
+                            tally.failures.push(format!(
+                                "{name}: ({x}, {y}) o{t}.{}: exec {} lavapipe {}",
+                                ["x", "y", "z", "w"][c],
+                                e[t][c],
+                                g[t][c]
+                            ));
+                        }
+                        let relative = diff / (1.0 + e[t][c].abs());
+                        if relative > worst.0 {
+                            worst = (relative, i, t, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (r, i, t, c) = worst;
+    println!(
+        "{name}: largest difference {r:e} x (1 + |value|) at ({}, {}) o{t}.{c}: exec {:?} lavapipe {:?}",
+        i % SIZE as usize,
+        i / SIZE as usize,
+        expected[i].map(|e| e[t][c]),
+        got[i][t][c]
+    );
+}
