@@ -164,6 +164,27 @@ fn scene_on(device: Device, order: [usize; 4]) -> Scene {
     Scene { device, context, vs, ps, ps_bytes, float_target, unorm_target, spare_target }
 }
 
+/// The scene's vertex shader created as a geometry shader with stream output of its
+/// position, rasterizing `rasterized_stream` (`NO_RASTERIZED_STREAM`: none), and bound.
+fn bind_so_geometry_shader(s: &mut Scene, rasterized_stream: u32) {
+    let so = StreamOutputDesc { rasterized_stream, ..so_position() };
+    let bytes_vs = s.vs.bytecode().to_vec();
+    let mut gs = None;
+    let created =
+        s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
+    assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
+    s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+}
+
+/// [`bind_so_geometry_shader`] without a rasterized stream, into a 256-byte
+/// stream-output buffer bound at slot 0: that buffer.
+fn stream_output_only(s: &mut Scene) -> Buffer {
+    bind_so_geometry_shader(s, NO_RASTERIZED_STREAM);
+    let target = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
+    s.context.so_set_targets(&[Some(target.clone())], &[0]);
+    target
+}
+
 fn bytes(view: &RenderTargetView) -> Vec<u8> {
     view.texture().memory().bytes()
 }
@@ -376,16 +397,7 @@ fn points_and_lines_are_not_rasterized_here() {
 #[test]
 fn no_rasterized_stream_runs_no_pixel_shader() {
     let mut s = scene(CLOCKWISE);
-    let mut so = so_position();
-    so.rasterized_stream = NO_RASTERIZED_STREAM;
-    let bytes_vs = s.vs.bytecode().to_vec();
-    let mut gs = None;
-    let created =
-        s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
-    assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
-    let target = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
-    s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
-    s.context.so_set_targets(&[Some(target.clone())], &[0]);
+    let target = stream_output_only(&mut s);
     let mut q = s.device.create_query(QueryKind::PipelineStatistics).unwrap();
     s.context.begin(&mut q);
     s.context.draw(4, 0).unwrap();
@@ -395,12 +407,7 @@ fn no_rasterized_stream_runs_no_pixel_shader() {
     assert_eq!(target.filled_size(), 2 * 3 * 16);
     assert_eq!(bytes(&s.float_target), bytes_of_clear(0.25));
     // Stream 0 rasterized: the same object draws.
-    so.rasterized_stream = 0;
-    let mut gs = None;
-    let created =
-        s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
-    assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
-    s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+    bind_so_geometry_shader(&mut s, 0);
     s.context.draw(4, 0).unwrap();
     assert_ne!(bytes(&s.float_target), bytes_of_clear(0.25));
 }
@@ -654,25 +661,11 @@ fn a_pixel_shader_that_does_not_run_is_not_checked() {
     for ps in [unlinked, disabled.unwrap()] {
         let mut s = scene(CLOCKWISE);
         s.context.ps_set_shader(Some(&ps), &[]).unwrap();
-        let mut so = so_position();
-        so.rasterized_stream = NO_RASTERIZED_STREAM;
-        let bytes_vs = s.vs.bytecode().to_vec();
-        let mut gs = None;
-        let created =
-            s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
-        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
-        let target = s.device.create_buffer(&BufferDesc::new(256, BindFlags::STREAM_OUTPUT), None).unwrap();
-        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
-        s.context.so_set_targets(&[Some(target.clone())], &[0]);
+        let target = stream_output_only(&mut s);
         s.context.draw(4, 0).unwrap();
         assert_eq!(target.filled_size(), 2 * 3 * 16);
         // Rasterized, the same pixel shader refuses the draw.
-        so.rasterized_stream = 0;
-        let mut gs = None;
-        let created =
-            s.device.create_geometry_shader_with_stream_output(&bytes_vs, bytes_vs.len(), &so, None, Some(&mut gs));
-        assert_eq!(created.hr, HResult::S_OK, "{:?}", created.diagnostics);
-        s.context.gs_set_shader(gs.as_ref(), &[]).unwrap();
+        bind_so_geometry_shader(&mut s, 0);
         let e = s.context.draw(4, 0).unwrap_err();
         assert!(matches!(e.kind, ExecErrorKind::Draw(_)), "{e:?}");
     }
